@@ -29,9 +29,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        """``file: pointer: message``, with ``(document)`` for the empty pointer."""
-        where = self.pointer if self.pointer else "(document)"
-        return f"{self.file}: {where}: {self.message}"
+        """``file: pointer: message``, or ``file: message`` when it is about the whole file."""
+        where = f"{self.pointer}: " if self.pointer else ""
+        return f"{self.file}: {where}{self.message}"
 
 
 class DriftproofError(Exception):

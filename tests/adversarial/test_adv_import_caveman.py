@@ -100,7 +100,7 @@ def test_hostile_snapshot_is_refused_at_its_own_pointer(
     )
     assert code == 2, err
     assert "Traceback" not in err
-    assert err.startswith(f"error: {snap}: {pointer or '(document)'}: "), err
+    assert err.startswith(f"error: {snap}: {pointer + ': ' if pointer else ''}"), err
     assert words in err
     assert not out.exists()
 

@@ -67,4 +67,4 @@ def test_a_named_pipe_is_refused_not_waited_on(
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     assert code == 2
-    assert f"{fifo}: (document): expected a file, found a named pipe or socket" in err
+    assert f"{fifo}: expected a file, found a named pipe or socket" in err

@@ -106,10 +106,7 @@ def test_a_byte_that_is_not_utf8_outside_a_string_is_refused_naming_the_source(
     src.write_bytes(b'{"results": \xff}')
     with pytest.raises(ImportError_) as exc:
         get_importer("promptfoo")(src, arms={"with_skill": "a", "baseline": "b"}, skill_name="s")
-    assert (
-        str(exc.value)
-        == f"{src}: (document): expected UTF-8 JSON, found an invalid byte at offset 12"
-    )
+    assert str(exc.value) == f"{src}: expected UTF-8 JSON, found an invalid byte at offset 12"
 
 
 def test_a_repaired_string_is_found_where_the_receipt_holds_it() -> None:

@@ -42,7 +42,7 @@ def test_invalid_fixture_is_refused_at_its_pointer(path: Path) -> None:
     exc = info.value
     assert type(exc).__name__ == expected["error"]
     lines = exc.lines()
-    wanted = f"{path}: {expected['pointer'] or '(document)'}: "
+    wanted = f"{path}: {expected['pointer'] + ': ' if expected['pointer'] else ''}"
     matching = [ln for ln in lines if ln.startswith(wanted) and expected["contains"] in ln]
     assert matching, f"no line names {expected['pointer']!r} with {expected['contains']!r}: {lines}"
 

@@ -135,7 +135,7 @@ def test_huge_values_are_bounded_in_messages() -> None:
     except ReceiptError as exc:
         lines = exc.lines()
         assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith(
-            "big.json: (document): … and "
+            "big.json: … and "
         )
         assert lines[0].startswith("big.json: /cases/0/id: expected text matching")
         assert '"-0' + "z" * (MAX_QUOTE - 3) + "…" in lines[0]  # the 100 000-character id, cut

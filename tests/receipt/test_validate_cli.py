@@ -98,9 +98,14 @@ def test_below_tested_and_aggregates_only_are_named() -> None:
 
 def test_missing_file_is_one_line() -> None:
     code, lines = _run(Path("no/such/receipt.json"))
-    assert code == 1 and lines == [
-        "no/such/receipt.json: (document): cannot read: No such file or directory"
-    ]
+    assert code == 1 and lines == ["no/such/receipt.json: cannot read: No such file or directory"]
+
+
+def test_a_problem_with_the_whole_file_names_the_file_alone(tmp_path: Path) -> None:
+    bad = tmp_path / "list.json"
+    bad.write_text("[]")
+    code, lines = _run(bad)
+    assert code == 1 and lines == [f"{bad}: expected a JSON object, found an array"]
 
 
 def test_declared_receipt_is_named_below_tested(tmp_path: Path) -> None:

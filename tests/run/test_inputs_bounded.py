@@ -34,35 +34,35 @@ HOSTILE = [
     (
         "deep3k.json",
         '{"a":' * 3000 + "1" + "}" * 3000,
-        "(document): expected nesting of at most 64 levels",
+        "expected nesting of at most 64 levels",
     ),
     (
         "deep100k.json",
         "[" * 100_000 + "]" * 100_000,
-        "(document): expected nesting of at most 64 levels",
+        "expected nesting of at most 64 levels",
     ),
     # the 65th "[" (column 65) opens level 65
     (
         "deep3k.yaml",
         "[" * 3000 + "]" * 3000,
-        "(document): expected YAML: line 1 column 65: expected nesting of at most 64 levels",
+        "expected YAML: line 1 column 65: expected nesting of at most 64 levels",
     ),
     (
         "deep100k.yaml",
         "[" * 100_000 + "]" * 100_000,
-        "(document): expected YAML: line 1 column 65: expected nesting of at most 64 levels",
+        "expected YAML: line 1 column 65: expected nesting of at most 64 levels",
     ),
     # line 65 opens mapping 65, indented 128 spaces: column 129
     (
         "block3k.yaml",
         _block_yaml(3000),
-        "(document): expected YAML: line 65 column 129: expected nesting of at most 64 levels",
+        "expected YAML: line 65 column 129: expected nesting of at most 64 levels",
     ),
     # the number starts right after NATIVE + '"threshold":'
     (
         "long.json",
         NATIVE + '"threshold":' + DIGITS + "}]}",
-        f"(document): expected an integer of at most 4300 digits (one of 5000 digits at line 1 "
+        f"expected an integer of at most 4300 digits (one of 5000 digits at line 1 "
         f"column {LONG_AT})",
     ),
     (
@@ -70,7 +70,7 @@ HOSTILE = [
         "format: driftproof-suite/1\ncases:\n- id: a\n  prompt: p\n  rubric: r\n  threshold: "
         + DIGITS
         + "\n",
-        "(document): expected YAML: line 6 column 14: expected an integer of at most 4300 digits, "
+        "expected YAML: line 6 column 14: expected an integer of at most 4300 digits, "
         "found one of 5000 characters",
     ),
     (
@@ -81,8 +81,7 @@ HOSTILE = [
     (
         "dup.yaml",
         "format: driftproof-suite/1\ncases:\n- id: a\n  id: b\n  prompt: p\n  rubric: r\n",
-        "(document): expected YAML: line 4 column 3: expected unique member names, found 'id' "
-        "twice",
+        "expected YAML: line 4 column 3: expected unique member names, found 'id' twice",
     ),
     (
         "case.json",
@@ -101,7 +100,7 @@ HOSTILE = [
     (
         "alias.yaml",
         "a: &a [x, x]\nb: [*a, *a]\n",
-        "(document): expected YAML: line 2 column 5: expected every value written out; anchors and "
+        "expected YAML: line 2 column 5: expected every value written out; anchors and "
         "aliases are not read in a suite",
     ),
     # a number past 2**53 - 1 (16 digits of 9): the receipts' own bound, with its pointer

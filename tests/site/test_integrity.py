@@ -102,7 +102,7 @@ def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None
     os.mkfifo(fifo)
     with pytest.raises(SiteBuildError) as exc:
         load_inputs(receipts, reports)
-    assert _problems(exc) == [f"{fifo}: (document): expected a regular file"]
+    assert _problems(exc) == [f"{fifo}: expected a regular file"]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
@@ -115,7 +115,7 @@ def test_unreadable_receipts_are_reported_in_path_order(site_inputs: tuple[Path,
         os.mkfifo(fifo)
     with pytest.raises(SiteBuildError) as exc:
         load_inputs(receipts, reports)
-    assert _problems(exc) == [f"{f}: (document): expected a regular file" for f in sorted(fifos)]
+    assert _problems(exc) == [f"{f}: expected a regular file" for f in sorted(fifos)]
 
 
 @pytest.mark.parametrize(

@@ -378,7 +378,7 @@ def test_build_never_replaces_what_is_not_a_site(
         (p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()
     )
     code, _, err = run(build_args(receipts, reports, out), capsys)
-    assert code != 0 and f"{out.resolve()}: (document): refusing to replace it:" in err
+    assert code != 0 and f"{out.resolve()}: refusing to replace it:" in err
     assert (
         sorted(
             (p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()
