@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, Final
 
 from driftproof._json import escape
-from driftproof.errors import BoundsError, Problem
+from driftproof.errors import BoundsError, DriftproofError, Problem
 
 # --- receipts -------------------------------------------------------------------------
 
@@ -84,12 +86,28 @@ def quote(value: Any) -> str:
     return text[:MAX_QUOTE] + "…" if len(text) > MAX_QUOTE else text
 
 
-def capped(file: str, found: list[tuple[str, str]], suffix: str = "") -> list[Problem]:
-    """Problems of ``(pointer, message)`` pairs: the first :data:`MAX_PROBLEMS`, then a count."""
-    problems = [Problem(file, at, message + suffix) for at, message in found[:MAX_PROBLEMS]]
-    if len(found) > MAX_PROBLEMS:
-        problems.append(Problem(file, "", f"… and {len(found) - MAX_PROBLEMS} more problems"))
-    return problems
+def refuse(
+    error: type[DriftproofError],
+    file: str | Path,
+    found: Iterable[tuple[str, str]],
+    suffix: str = "",
+    rest: str = "more problems",
+) -> None:
+    """Raise ``error`` for the ``(pointer, message)`` pairs ``found``, if there are any.
+
+    It lists the first :data:`MAX_PROBLEMS` (each message followed by ``suffix``), then
+    ``… and N <rest>``; its message is the first problem and ``(and N more)``, N counting every
+    other problem found.
+    """
+    pairs = iter(found)
+    problems = [Problem(str(file), at, m + suffix) for at, m in islice(pairs, MAX_PROBLEMS)]
+    if not problems:
+        return
+    extra = sum(1 for _ in pairs)
+    others = len(problems) - 1 + extra
+    if extra:
+        problems.append(Problem(str(file), "", f"… and {extra} {rest}"))
+    raise error(f"{problems[0]}" + (f" (and {others} more)" if others else ""), problems)
 
 
 def _pointer(node: tuple[Any, ...] | None) -> str:
@@ -121,49 +139,45 @@ def check_json_bounds(
     """
     if _within(value, max_depth, max_string_chars, max_items, max_members, max_key_chars):
         return
-    problems: list[Problem] = []
-    extra = 0
+    over = _over(value, max_depth, max_string_chars, max_items, max_members, max_key_chars)
+    found = ((_pointer(node), message) for node, message in over)
+    refuse(BoundsError, file, found, rest="more problems over the limits")
 
-    def bad(node: tuple[Any, ...] | None, msg: str) -> None:
-        nonlocal extra
-        if len(problems) < MAX_PROBLEMS:
-            problems.append(Problem(str(file), _pointer(node), msg))
-        else:
-            extra += 1
 
+def _over(
+    value: Any,
+    max_depth: int,
+    max_string_chars: int,
+    max_items: int,
+    max_members: int,
+    max_key_chars: int,
+) -> Iterator[tuple[tuple[Any, ...] | None, str]]:
+    """(path node, message) of each place over a bound, in walk order."""
     stack: list[tuple[Any, tuple[Any, ...] | None, int]] = [(value, None, 1)]
     while stack:
         v, node, depth = stack.pop()
         if depth > max_depth and isinstance(v, (list, dict)):
-            bad(node, f"expected nesting of at most {max_depth} levels")
-            continue
-        if not isinstance(v, (list, dict)):
-            problem = _scalar_problem(v, max_string_chars)
-            if problem is not None:
-                bad(node, problem)
+            yield node, f"expected nesting of at most {max_depth} levels"
         elif isinstance(v, list):
             if len(v) > max_items:
-                bad(node, f"expected at most {max_items} items, found {len(v)}")
-                continue
-            stack.extend((x, (node, i), depth + 1) for i, x in enumerate(v))
+                yield node, f"expected at most {max_items} items, found {len(v)}"
+            else:
+                stack.extend((x, (node, i), depth + 1) for i, x in enumerate(v))
         elif isinstance(v, dict):
             if len(v) > max_members:
-                bad(node, f"expected at most {max_members} members, found {len(v)}")
+                yield node, f"expected at most {max_members} members, found {len(v)}"
                 continue
             for k, x in v.items():
                 if len(k) > max_key_chars or not _valid_unicode(k):
-                    bad(
+                    yield (
                         node,
                         f"expected member names of at most {max_key_chars} characters of valid "
                         f"Unicode, found {quote(k)}",
                     )
-                    continue
-                stack.append((x, (node, k), depth + 1))
-    if problems:
-        if extra:
-            problems.append(Problem(str(file), "", f"… and {extra} more problems over the limits"))
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise BoundsError(f"{problems[0]}{more}", problems)
+                else:
+                    stack.append((x, (node, k), depth + 1))
+        elif (problem := _scalar_problem(v, max_string_chars)) is not None:
+            yield node, problem
 
 
 def _scalar_problem(v: Any, max_string_chars: int) -> str | None:

@@ -19,8 +19,8 @@ from driftproof._json import JSONFault, decode_utf8, json_kind, loads_strict
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
-from driftproof.receipt._bounds import check_json_bounds, quote
-from driftproof.receipt._messages import compiled_problems, schema_problems
+from driftproof.receipt._bounds import check_json_bounds, quote, refuse
+from driftproof.receipt._messages import compiled_found, schema_found
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
@@ -122,13 +122,11 @@ def check_schema(doc: dict[str, Any], version: str, file: str) -> None:
         return
     errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
     if errors:
-        problems = schema_problems(errors, version, file, CURRENT_VERSION)
+        found = schema_found(errors, version, CURRENT_VERSION)
     else:
-        problems = compiled_problems(
-            list(islice(compiled.iter_errors(doc), _ERRORS_SCANNED)), version, file
-        )
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    raise ReceiptError(f"{problems[0]}{more}", problems)
+        found = compiled_found(list(islice(compiled.iter_errors(doc), _ERRORS_SCANNED)))
+    refuse(ReceiptError, file, found, f" (schema {version})")
+    raise ReceiptError.at(file, "", f"expected a document schema {version} accepts")
 
 
 def read_receipt(path: str | Path) -> Receipt:

@@ -14,8 +14,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from driftproof._json import escape
 from driftproof._json import pointer as to_pointer
-from driftproof.errors import Problem
-from driftproof.receipt._bounds import capped, quote
+from driftproof.receipt._bounds import quote
 from driftproof.receipt._versions import schema_for
 
 _JSON_TYPES = {
@@ -166,22 +165,18 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
     return pointer, f"fails the schema's {kw!r} rule"
 
 
-def schema_problems(
-    errors: list[ValidationError], version: str, file: str, current: str
-) -> list[Problem]:
-    """At most :data:`MAX_PROBLEMS` problems (then a count of the rest), sorted by pointer.
-
-    Each message ends with ``(schema <version>)`` so the reader knows which frozen file spoke.
-    """
-    described = sorted({_describe(e, version, current) for e in errors})
-    return capped(file, described, f" (schema {version})")
+def schema_found(
+    errors: list[ValidationError], version: str, current: str
+) -> list[tuple[str, str]]:
+    """(pointer, message) of each failure, without repeats, sorted by pointer."""
+    return sorted({_describe(e, version, current) for e in errors})
 
 
-def compiled_problems(errors: list[Any], version: str, file: str) -> list[Problem]:
-    """Problems from jsonschema-rs errors, for a document only the compiled validator refused.
+def compiled_found(errors: list[Any]) -> list[tuple[str, str]]:
+    """(pointer, message) of jsonschema-rs errors, sorted by pointer.
 
-    Each names the JSON pointer and the failed keyword (``root`` when none), quoting at most
-    ``MAX_QUOTE`` characters.
+    For a document only the compiled validator refused. Each names the failed keyword
+    (``root`` when none), quoting at most ``MAX_QUOTE`` characters.
     """
     described: set[tuple[str, str]] = set()
     for e in errors:
@@ -190,4 +185,4 @@ def compiled_problems(errors: list[Any], version: str, file: str) -> list[Proble
             f"expected a value the schema's {keyword!r} rule accepts, found {_found(e.instance)}"
         )
         described.add((to_pointer(e.instance_path), message))
-    return capped(file, sorted(described), f" (schema {version})")
+    return sorted(described)

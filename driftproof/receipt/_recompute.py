@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterator
+from itertools import chain
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt._bounds import capped, quote
+from driftproof.receipt._bounds import quote, refuse
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
@@ -36,11 +37,7 @@ def check_consistency(r: ReceiptBody, file: str) -> None:
         ReceiptError: one problem per place, in document order (at most ``MAX_PROBLEMS``, then
             a count of the rest), each naming the file, the JSON pointer and what was expected.
     """
-    found = [*_structure(r), *_evidence(r)]
-    if found:
-        problems = capped(file, found)
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise ReceiptError(f"{problems[0]}{more}", problems)
+    refuse(ReceiptError, file, chain(_structure(r), _evidence(r)))
 
 
 def _structure(r: ReceiptBody) -> _Found:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError
-from driftproof.receipt import Receipt, parse_receipt
+from driftproof.receipt import Receipt, check_json_bounds, parse_receipt
 from driftproof.receipt._bounds import MAX_PROBLEMS, MAX_QUOTE
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -134,9 +134,7 @@ def test_huge_values_are_bounded_in_messages() -> None:
         parse_receipt(json.dumps(seal_document(doc)).encode(), "big.json")
     except ReceiptError as exc:
         lines = exc.lines()
-        assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith(
-            "big.json: … and "
-        )
+        assert len(lines) == MAX_PROBLEMS + 1 and lines[-1].startswith("big.json: … and ")
         assert lines[0].startswith("big.json: /cases/0/id: expected text matching")
         assert '"-0' + "z" * (MAX_QUOTE - 3) + "…" in lines[0]  # the 100 000-character id, cut
         assert max(len(ln) for ln in lines) < 200 + 2 * MAX_QUOTE
@@ -148,3 +146,26 @@ def test_text_is_read_like_its_utf8_bytes() -> None:
     raw = VALID[sorted(VALID)[0]]
     assert parse_receipt(raw.decode(), "t.json") == parse_receipt(raw, "t.json")
     _check("\ud800".encode("utf-8", "surrogatepass"))
+
+
+def test_every_check_counts_the_other_problems_alike() -> None:
+    # "(and N more)" counts every other problem found: the listed ones and those in the
+    # "… and M more" line, alike for the bounds, the schema and the consistency checks
+    doc = json.loads(VALID[sorted(VALID)[-1]])
+    over_bounds = {f"k{i}": "long" for i in range(50)}
+    bad_ids = {**doc, "cases": [{**doc["cases"][0], "id": f"-{i}"} for i in range(30)]}
+    same_ids = {**doc, "cases": [doc["cases"][0]] * 30}
+    calls = [
+        lambda: check_json_bounds(over_bounds, "big.json", max_string_chars=1),
+        lambda: parse_receipt(json.dumps(seal_document(bad_ids)), "big.json"),
+        lambda: parse_receipt(json.dumps(seal_document(same_ids)), "big.json"),
+    ]
+    for call, found in zip(calls, (50, 30, 29), strict=True):
+        try:
+            call()
+        except ReceiptError as exc:
+            assert len(exc.lines()) == MAX_PROBLEMS + 1
+            assert exc.lines()[-1].startswith(f"big.json: … and {found - MAX_PROBLEMS} more")
+            assert str(exc).endswith(f" (and {found - 1} more)")
+        else:
+            raise AssertionError("accepted")
