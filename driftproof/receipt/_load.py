@@ -149,23 +149,22 @@ def read_receipt(path: str | Path) -> Receipt:
 
 
 def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
-    """The bytes of the file at ``path``, at most one byte past the receipt size bound.
+    """The bytes of the regular file at ``path``, at most one byte past the receipt size bound.
 
-    The bound is held while reading (a device or pipe reports size 0). ``regular_only`` opens
-    with ``O_NOFOLLOW | O_NONBLOCK`` and refuses a link, FIFO or device swapped in after a walk.
+    Opened with ``O_NONBLOCK`` and checked before a byte is read, so a FIFO, socket or device
+    is refused, never waited on. ``regular_only`` also refuses a symbolic link (``O_NOFOLLOW``:
+    one swapped in after a walk).
 
     Raises:
         ReceiptError: the file cannot be read, or is not a regular file.
         BoundsError: it holds more than the receipt size bound.
     """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    if regular_only:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        if regular_only:
-            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-            fh = os.fdopen(os.open(path, flags), "rb")
-        else:
-            fh = path.open("rb")
-        with fh:
-            if regular_only and not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+        with os.fdopen(os.open(path, flags), "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise ReceiptError.at(path, "", "expected a regular file")
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:

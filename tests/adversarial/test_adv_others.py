@@ -9,6 +9,7 @@ where the problem is a hang or an unbounded read).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,9 +88,9 @@ def test_read_receipt_of_an_endless_device_is_bounded() -> None:
         pytest.skip("no /dev/zero")
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-        "from driftproof.errors import BoundsError\n"
+        "from driftproof.errors import ReceiptError\n"
         "from driftproof.receipt import read_receipt\n"
-        "try:\n    read_receipt('/dev/zero')\nexcept BoundsError:\n    print('bounded')\n"
+        "try:\n    read_receipt('/dev/zero')\nexcept ReceiptError as exc:\n    print(exc)\n"
     )
     try:
         res = subprocess.run(
@@ -97,7 +98,25 @@ def test_read_receipt_of_an_endless_device_is_bounded() -> None:
         )
     except subprocess.TimeoutExpired:
         pytest.fail("read_receipt('/dev/zero') did not return")
-    assert res.stdout.strip() == "bounded", res.stderr[-300:]
+    # a device is not a regular file: refused before a byte is read (it was read to the bound)
+    assert res.stdout.strip() == "/dev/zero: expected a regular file", res.stderr[-300:]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("command", ["view", "validate"])
+def test_a_command_reading_a_fifo_refuses_it_not_waits(command: str, tmp_path: Path) -> None:
+    # Found: `driftproof view pipe.json` opened the FIFO for reading and waited for a writer
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code = f"from driftproof.cli import main\nmain([{command!r}, {str(fifo)!r}])\n"
+    try:
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=20
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"driftproof {command} on a FIFO did not return")
+    assert res.returncode != 0
+    assert f"{fifo}: expected a regular file" in res.stdout + res.stderr
 
 
 def test_case_id_with_a_trailing_newline_is_refused() -> None:
