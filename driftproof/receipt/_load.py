@@ -35,16 +35,10 @@ from driftproof.receipt._versions import (
 _ERRORS_SCANNED = 1000
 
 
-def _parse_json(data: bytes, file: str) -> Any:
-    text = decode_utf8(data, "JSON", lambda message: ReceiptError.at(file, "", message))
-    try:
-        return loads_strict(text)
-    except JSONFault as exc:
-        if exc.too_deep:
-            raise BoundsError.at(
-                file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
-            ) from None
-        raise ReceiptError.at(file, "", exc.worded()) from None
+def _too_big(file: str | Path, found: object) -> BoundsError:
+    return BoundsError.at(
+        file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {found}"
+    )
 
 
 def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
@@ -62,10 +56,20 @@ def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
     if isinstance(data, str):  # a caller holding text: measure and parse it as UTF-8
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(
-            file, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {len(data)}"
-        )
+        raise _too_big(file, len(data))
     return _validate(_parse_json(data, file), file)
+
+
+def _parse_json(data: bytes, file: str) -> Any:
+    text = decode_utf8(data, "JSON", lambda message: ReceiptError.at(file, "", message))
+    try:
+        return loads_strict(text)
+    except JSONFault as exc:
+        if exc.too_deep:
+            raise BoundsError.at(
+                file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
+            ) from None
+        raise ReceiptError.at(file, "", exc.worded()) from None
 
 
 def _validate(doc: Any, file: str) -> Receipt:
@@ -90,10 +94,6 @@ def _validate(doc: Any, file: str) -> Receipt:
         )
     check_schema(doc, version, file)
     verify_seal(doc, file)
-    return _to_model(doc, version, file)
-
-
-def _to_model(doc: dict[str, Any], version: str, file: str) -> Receipt:
     current = migrate(doc)
     current["schema_version"] = version
     try:
@@ -142,9 +142,7 @@ def read_receipt(path: str | Path) -> Receipt:
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if size > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(
-            path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found {size}"
-        )
+        raise _too_big(path, size)
     return parse_receipt(read_bounded(path), str(path))
 
 
@@ -170,7 +168,5 @@ def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
-        raise BoundsError.at(
-            path, "", f"expected at most {_bounds.RECEIPT_MAX_BYTES} bytes, found more"
-        )
+        raise _too_big(path, "more")
     return data

@@ -17,15 +17,7 @@ from driftproof._json import pointer as to_pointer
 from driftproof.receipt._bounds import quote
 from driftproof.receipt._versions import schema_for
 
-_JSON_TYPES = {
-    dict: "an object",
-    list: "an array",
-    str: "a string",
-    bool: "a boolean",
-    int: "an integer",
-    float: "a number",
-    type(None): "null",
-}
+_JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
 
 
 #: A limit keyword → what it expects; the keywords of :data:`_SIZED` measure a length.
@@ -44,10 +36,9 @@ _SIZED = frozenset({"maxLength", "minLength", "maxItems", "minItems", "maxProper
 
 
 def _found(value: Any) -> str:
-    kind = _JSON_TYPES.get(type(value), type(value).__name__)
-    if isinstance(value, (dict, list)) or value is None:
-        return kind if value is None else quote(value)
-    return f"{kind} {quote(value)}"
+    if value is None or isinstance(value, (dict, list)):
+        return "null" if value is None else quote(value)
+    return f"{_JSON_TYPES.get(type(value), type(value).__name__)} {quote(value)}"
 
 
 def _lower(sentence: str) -> str:

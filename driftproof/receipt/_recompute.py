@@ -212,20 +212,18 @@ def _arm(arm: CaseArm, base: str) -> _Found:
 def _score(d: Draw, at: str) -> _Found:
     """A draw's score against the mean of its valid judge samples (D-1)."""
     valid = [s.score for s in d.judge_samples if s.score is not None and s.invalid_reason is None]
-    score = d.score
-    if score is not None and d.judge_samples and not valid:
+    score, mean = d.score, math.fsum(valid) / len(valid) if valid else None
+    if score is not None and d.judge_samples and mean is None:
         yield at, "expected null: no judge sample of this draw holds a valid score"
-    elif score is not None and valid:
-        mean = math.fsum(valid) / len(valid)
-        if abs(score - mean) > SCORE_TOLERANCE:
-            yield (
-                at,
-                f"expected {mean:.6g}, the mean of the draw's {len(valid)} valid judge "
-                f"sample{'s' if len(valid) != 1 else ''}, found {score}",
-            )
-    elif score is None and d.lost is None and valid:
+    elif score is not None and mean is not None and abs(score - mean) > SCORE_TOLERANCE:
         yield (
             at,
-            f"expected {math.fsum(valid) / len(valid):.6g}, the mean of the draw's valid "
-            "judge samples, or a lost reason; found null",
+            f"expected {mean:.6g}, the mean of the draw's {len(valid)} valid judge "
+            f"sample{'s' if len(valid) != 1 else ''}, found {score}",
+        )
+    elif score is None and d.lost is None and mean is not None:
+        yield (
+            at,
+            f"expected {mean:.6g}, the mean of the draw's valid judge samples, or a lost "
+            "reason; found null",
         )

@@ -52,8 +52,7 @@ def schema_for(version: str) -> dict[str, Any]:
     Raises:
         KeyError: no such version.
     """
-    schema: dict[str, Any] = json.loads(schema_bytes(version))
-    return schema
+    return cast(dict[str, Any], json.loads(schema_bytes(version)))
 
 
 def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
@@ -64,9 +63,7 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> A
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-@cache
-def _ecma(pattern: str) -> regress.Regex:
-    return regress.Regex(pattern)
+_ecma = cache(regress.Regex)
 
 
 _Validator: Any = cast(Any, validators).extend(Draft202012Validator, {"pattern": _ecma_pattern})
@@ -102,10 +99,9 @@ def validator_for(version: str) -> Draft202012Validator:
     Raises:
         KeyError: no such version.
     """
-    validator: Draft202012Validator = _Validator(
-        schema_for(version), format_checker=format_checker()
+    return cast(
+        Draft202012Validator, _Validator(schema_for(version), format_checker=format_checker())
     )
-    return validator
 
 
 @cache
