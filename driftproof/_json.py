@@ -98,10 +98,7 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _where_twice(text: str) -> tuple[str, str] | None:
-    """(JSON pointer, name) of the first object in document order giving a member name twice.
-
-    ``None`` if the marking parse fails too.
-    """
+    """(pointer, name) of the first object giving a member name twice; None if unparsable."""
     try:
         value = json.loads(text, object_pairs_hook=_marking_twice)
     except (ValueError, RecursionError):
@@ -155,10 +152,7 @@ def decode_utf8(
 
 
 def _bad_byte_before(text: str, pos: int) -> int | None:
-    """The byte offset of the first byte that is not UTF-8 at or before ``pos``, or ``None``.
-
-    For text decoded with ``surrogateescape``: the likely cause of a parse failure at ``pos``.
-    """
+    """Byte offset of the first ``surrogateescape``-held byte at or before ``pos``, or None."""
     for i, ch in enumerate(text[: pos + 1]):
         if "\udc80" <= ch <= "\udcff":
             return len(text[:i].encode("utf-8", "surrogateescape"))

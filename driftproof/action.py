@@ -277,10 +277,7 @@ def _append(path: Path, text: str) -> None:
 
 
 def append_github_output(path: Path, outputs: dict[str, str]) -> None:
-    """Append ``outputs`` to a ``$GITHUB_OUTPUT`` file, each in a block no value can end early.
-
-    Each output is a ``name<<delimiter`` block, the delimiter random.
-    """
+    """Append ``outputs`` to ``$GITHUB_OUTPUT``, each a ``name<<random-delimiter`` block."""
     blocks = []
     for name, value in outputs.items():
         delim = f"driftproof_{uuid.uuid4().hex}"

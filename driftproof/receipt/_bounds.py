@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -139,45 +140,36 @@ def check_json_bounds(
     """
     if _within(value, max_depth, max_string_chars, max_items, max_members, max_key_chars):
         return
-    over = _over(value, max_depth, max_string_chars, max_items, max_members, max_key_chars)
-    found = ((_pointer(node), message) for node, message in over)
-    refuse(BoundsError, file, found, rest="more problems over the limits")
 
-
-def _over(
-    value: Any,
-    max_depth: int,
-    max_string_chars: int,
-    max_items: int,
-    max_members: int,
-    max_key_chars: int,
-) -> Iterator[tuple[tuple[Any, ...] | None, str]]:
-    """(path node, message) of each place over a bound, in walk order."""
-    stack: list[tuple[Any, tuple[Any, ...] | None, int]] = [(value, None, 1)]
-    while stack:
-        v, node, depth = stack.pop()
-        if depth > max_depth and isinstance(v, (list, dict)):
-            yield node, f"expected nesting of at most {max_depth} levels"
-        elif isinstance(v, list):
-            if len(v) > max_items:
-                yield node, f"expected at most {max_items} items, found {len(v)}"
-            else:
-                stack.extend((x, (node, i), depth + 1) for i, x in enumerate(v))
-        elif isinstance(v, dict):
-            if len(v) > max_members:
-                yield node, f"expected at most {max_members} members, found {len(v)}"
-                continue
-            for k, x in v.items():
-                if len(k) > max_key_chars or not _valid_unicode(k):
-                    yield (
-                        node,
-                        f"expected member names of at most {max_key_chars} characters of valid "
-                        f"Unicode, found {quote(k)}",
-                    )
+    def over() -> Iterator[tuple[tuple[Any, ...] | None, str]]:
+        stack: list[tuple[Any, tuple[Any, ...] | None, int]] = [(value, None, 1)]
+        while stack:
+            v, node, depth = stack.pop()
+            if depth > max_depth and isinstance(v, (list, dict)):
+                yield node, f"expected nesting of at most {max_depth} levels"
+            elif isinstance(v, list):
+                if len(v) > max_items:
+                    yield node, f"expected at most {max_items} items, found {len(v)}"
                 else:
-                    stack.append((x, (node, k), depth + 1))
-        elif (problem := _scalar_problem(v, max_string_chars)) is not None:
-            yield node, problem
+                    stack.extend((x, (node, i), depth + 1) for i, x in enumerate(v))
+            elif isinstance(v, dict):
+                if len(v) > max_members:
+                    yield node, f"expected at most {max_members} members, found {len(v)}"
+                    continue
+                for k, x in v.items():
+                    if len(k) > max_key_chars or not _valid_unicode(k):
+                        yield (
+                            node,
+                            f"expected member names of at most {max_key_chars} characters of "
+                            f"valid Unicode, found {quote(k)}",
+                        )
+                    else:
+                        stack.append((x, (node, k), depth + 1))
+            elif (problem := _scalar_problem(v, max_string_chars)) is not None:
+                yield node, problem
+
+    found = ((_pointer(node), message) for node, message in over())
+    refuse(BoundsError, file, found, rest="more problems over the limits")
 
 
 def _scalar_problem(v: Any, max_string_chars: int) -> str | None:
@@ -199,7 +191,7 @@ def _scalar_problem(v: Any, max_string_chars: int) -> str | None:
 
 
 def within_bounds(value: Any, depth: int = 1) -> bool:
-    """Whether ``value``, a part of a receipt at nesting level ``depth``, is within its bounds.
+    """Whether ``value``, a receipt part at nesting level ``depth``, is within its bounds.
 
     ``False`` sends the caller to :func:`check_json_bounds`, which words each problem.
     """
@@ -214,10 +206,7 @@ def _within(
     max_members: int = RECEIPT_MAX_MEMBERS,
     max_key_chars: int = RECEIPT_MAX_KEY_CHARS,
 ) -> bool:
-    """Whether ``value`` is plainly within every bound: the same checks, fast, no pointers.
-
-    Exact JSON types only; ``False`` sends the caller to the full walk, which words problems.
-    """
+    """Whether ``value`` (exact JSON types) is plainly within every bound: fast, no words."""
     safe = JSON_SAFE_INTEGER
     if type(value) is not dict and type(value) is not list:
         return _within({"": value}, 1, max_string_chars, 1, 1, 0)  # a lone value: as a member
@@ -260,21 +249,17 @@ def _within(
     return True
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _valid_unicode(s: str) -> bool:
-    if s.isascii():
-        return True
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return s.isascii() or not _SURROGATE.search(s)  # all but a lone surrogate encodes
 
 
 def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
-    """Whether a receipt (path, bytes or size in bytes) is at most :data:`BREAKDOWN_MAX_BYTES`.
+    """Whether a receipt (path, bytes or size) is at most :data:`BREAKDOWN_MAX_BYTES`.
 
-    Raises:
-        OSError: ``source`` is a path that cannot be stat'ed.
+    Raises OSError for a path that cannot be stat'ed.
     """
     return breakdown_unavailable_reason(source) is None
 
@@ -282,8 +267,7 @@ def breakdown_size_ok(source: str | Path | bytes | int) -> bool:
 def breakdown_unavailable_reason(source: str | Path | bytes | int) -> str | None:
     """The sentence naming size and limit (bytes) when the receipt is too large, else ``None``.
 
-    Raises:
-        OSError: ``source`` is a path that cannot be stat'ed.
+    Raises OSError for a path that cannot be stat'ed.
     """
     if isinstance(source, str | Path):
         source = Path(source).stat().st_size

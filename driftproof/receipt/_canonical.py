@@ -18,11 +18,7 @@ CANONICAL_FILE = "receipt.schema.json"
 
 
 def version_id(version: str) -> str:
-    """The ``$id`` of the frozen schema of ``version`` (``https://…/spec/<version>/receipt.schema.json``).
-
-    Raises:
-        KeyError: no such version.
-    """
+    """The ``$id`` of the frozen schema of ``version``; KeyError if unknown."""
     return str(schema_for(version)["$id"])
 
 

@@ -293,10 +293,7 @@ class ReceiptBody(_Model):
 
     @property
     def is_migrated(self) -> bool:
-        """True when the file declared an older schema version, read into the current shape.
-
-        Fields that version did not establish are ``None`` (D-11, D-13).
-        """
+        """True when the file declared an older version; what it lacked is ``None`` (D-11, D-13)."""
         return self.schema_version != CURRENT_VERSION
 
     @property

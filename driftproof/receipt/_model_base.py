@@ -36,10 +36,7 @@ HttpStatus = Annotated[int, Field(ge=100, le=999)]
 
 
 def _v015() -> Any:
-    """A member 0.15 or later added: optional in the schema, so absent when unknown (D-13).
-
-    It is left out of the dump when ``None``, so a receipt that omits it keeps its seal.
-    """
+    """Added in 0.15 or later: absent when unknown (D-13), so an omitting receipt keeps its seal."""
     return Field(default=None, exclude_if=lambda v: v is None)
 
 

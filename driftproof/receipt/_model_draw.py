@@ -1,7 +1,4 @@
-"""Receipt models of the cases: each case's arms, draws and judge samples.
-
-Re-exported by :mod:`driftproof.receipt._model`; see its docstring for the rules.
-"""
+"""Receipt models of the cases, arms, draws and judge samples (see :mod:`._model`)."""
 
 from __future__ import annotations
 

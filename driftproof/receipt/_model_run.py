@@ -1,7 +1,4 @@
-"""Receipt models of what produced the answers: the run, skill, suite, judge and arm specs.
-
-Re-exported by :mod:`driftproof.receipt._model`; see its docstring for the rules.
-"""
+"""Receipt models of the run, skill, suite, judge and arm specs (see :mod:`._model`)."""
 
 from __future__ import annotations
 

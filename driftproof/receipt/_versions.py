@@ -31,11 +31,7 @@ def known_versions() -> tuple[str, ...]:
 
 
 def schema_bytes(version: str) -> bytes:
-    """The frozen schema file of ``version``, byte for byte (served on the site).
-
-    Raises:
-        KeyError: no such version.
-    """
+    """The frozen schema file of ``version``, byte for byte (served); KeyError if unknown."""
     if version not in known_versions():
         raise KeyError(version)
     return (
@@ -47,11 +43,7 @@ def schema_bytes(version: str) -> bytes:
 
 @cache
 def schema_for(version: str) -> dict[str, Any]:
-    """The parsed frozen schema of ``version``.
-
-    Raises:
-        KeyError: no such version.
-    """
+    """The parsed frozen schema of ``version``; KeyError if unknown."""
     return cast(dict[str, Any], json.loads(schema_bytes(version)))
 
 
@@ -94,11 +86,7 @@ def format_checker() -> FormatChecker:
 
 @cache
 def validator_for(version: str) -> Draft202012Validator:
-    """The python-jsonschema validator of ``version``, which only words refusals.
-
-    Raises:
-        KeyError: no such version.
-    """
+    """The python-jsonschema validator of ``version``, which only words refusals; KeyError."""
     return cast(
         Draft202012Validator, _Validator(schema_for(version), format_checker=format_checker())
     )
@@ -111,10 +99,8 @@ def compiled_validator_for(
     """The compiled (jsonschema-rs) draft 2020-12 validator of ``version``, which decides validity.
 
     Every ``format`` checked, ECMA-262 ``pattern``, ``$ref`` only inside the schema (no network).
-    ``part`` names one of the schema's ``$defs`` (``case``) to validate that part alone.
-
-    Raises:
-        KeyError: no such version.
+    ``part`` names one of the schema's ``$defs`` (``case``) to validate that part alone. KeyError
+    for an unknown version.
     """
     schema = schema_for(version)
     if part is not None:
@@ -125,12 +111,9 @@ def compiled_validator_for(
 
 
 def migrate(document: dict[str, Any]) -> dict[str, Any]:
-    """Migrate a schema-valid document of any known version to the current version's shape.
+    """A schema-valid document of any known version in the current version's shape.
 
     The input is not mutated; the caller decides which version the model reports.
-
-    Raises:
-        KeyError: no migration path from the document's version (a bug).
     """
     doc = document
     while doc["schema_version"] != CURRENT_VERSION:

@@ -108,12 +108,7 @@ def _refuse(body: ReceiptBody, path: Path) -> NoReturn:
 
 @contextmanager
 def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
-    """A writer of text to a temporary file beside ``path``, moved onto it on a clean exit.
-
-    Raises:
-        FileExistsError: ``replace`` is false and ``path`` exists.
-        OSError: the file cannot be written; a full disk's error names ``path``.
-    """
+    """A text writer to a temporary file beside ``path``, moved onto it on a clean exit."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -137,11 +132,7 @@ def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
 
 
 def _linked(tmp: str, path: Path) -> bool:
-    """Hard-link ``tmp`` as ``path``, atomically, never replacing a file; false without links.
-
-    Raises:
-        FileExistsError: ``path`` exists.
-    """
+    """Hard-link ``tmp`` as ``path`` (FileExistsError if it exists); false without links."""
     try:
         os.link(tmp, path)
     except FileExistsError:
