@@ -278,11 +278,8 @@ def _append(path: Path, text: str) -> None:
 
 def append_github_output(path: Path, outputs: dict[str, str]) -> None:
     """Append ``outputs`` to ``$GITHUB_OUTPUT``, each a ``name<<random-delimiter`` block."""
-    blocks = []
-    for name, value in outputs.items():
-        delim = f"driftproof_{uuid.uuid4().hex}"
-        blocks.append(f"{name}<<{delim}\n{value}\n{delim}\n")
-    _append(path, "".join(blocks))
+    delims = {name: f"driftproof_{uuid.uuid4().hex}" for name in outputs}
+    _append(path, "".join(f"{n}<<{delims[n]}\n{v}\n{delims[n]}\n" for n, v in outputs.items()))
 
 
 def _parse_fail_on(value: str) -> list[str]:

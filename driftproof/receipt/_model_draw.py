@@ -250,8 +250,12 @@ class CaseArms(_Model):
 
     def named(self) -> list[tuple[str, CaseArm]]:
         """The arms present, by name, in receipt order."""
-        arms = (("with_skill", self.with_skill), ("baseline", self.baseline))
-        return [*arms, *((("control", self.control),) if self.control is not None else ())]
+        arms = (
+            ("with_skill", self.with_skill),
+            ("baseline", self.baseline),
+            ("control", self.control),
+        )
+        return [(name, arm) for name, arm in arms if arm is not None]
 
 
 class Case(_Model):
