@@ -283,11 +283,7 @@ def append_github_output(path: Path, outputs: dict[str, str]) -> None:
 
 
 def _parse_fail_on(value: str) -> list[str]:
-    """The decisions that fail the job; empty or blank means ``regressed``.
-
-    Raises:
-        ValueError: an unknown decision, or a list naming none (``","`` is not "never fail").
-    """
+    """The decisions that fail the job (blank: ``regressed``); ValueError if unknown or none."""
     if not value.strip():
         return [VerdictCode.REGRESSED]
     choices = (*DECISIONS, BEYOND_NOISE)

@@ -221,7 +221,7 @@ class ReceiptBody(_Model):
     the :class:`Receipt`.
     """
 
-    schema_: str | None = Field(default=None, alias="$schema")
+    schema_: str | None = Field(default=None, alias="$schema", exclude_if=lambda v: v is None)
     """Optional pointer to the schema this receipt validates against, for editors."""
     schema_version: SchemaVersion
     """The frozen schema this receipt validates against; it picks the file."""
@@ -314,11 +314,7 @@ class ReceiptBody(_Model):
         Args:
             cases: false to leave the ``cases`` member out (a writer streams them).
         """
-        data = self.model_dump(mode="json", by_alias=True, exclude=None if cases else {"cases"})
-        for optional in ("$schema", "regrade"):
-            if data.get(optional) is None:
-                data.pop(optional, None)
-        return data
+        return self.model_dump(mode="json", by_alias=True, exclude=None if cases else {"cases"})
 
 
 class Receipt(ReceiptBody):

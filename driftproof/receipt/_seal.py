@@ -30,13 +30,7 @@ _INTEGRAL_END: Final = re.compile(rb"\.0(?=[,\]}]|\Z)")
 
 
 def _c_encoded(value: Any) -> bytes | None:
-    """RFC 8785's bytes for ``value`` (JSON data) by the C encoder, or None: the library must.
-
-    The C encoder differs from RFC 8785 on integral floats (``1.0``, ``-0.0``; RFC 8785 writes
-    ``1`` and ``0``), rewritten here outside strings. None where an exponent, an integer of 16
-    or more digits, a lone surrogate or a character beyond U+FFFF may be present, even inside a
-    string: a false alarm costs time, never a byte.
-    """
+    """RFC 8785's bytes for ``value`` by the C encoder, or None wherever they might differ."""
     try:
         text = json.dumps(
             value, ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=True
@@ -44,6 +38,8 @@ def _c_encoded(value: Any) -> bytes | None:
         data = text.encode("utf-8")  # a lone surrogate raises
     except (ValueError, TypeError, RecursionError):  # the library's words (or its deeper reach)
         return None
+    # integral floats (1.0, -0.0) are rewritten below; where anything else may differ, even
+    # inside a string, the library encodes: a false alarm costs time, never a byte
     if len(data) != len(text) and len(text.encode("utf-16-le")) != 2 * len(text):
         return None  # a character beyond U+FFFF
     shapes = b"\xff" + data.translate(_SHAPES)  # a lone number starts as one after ``:``

@@ -131,8 +131,7 @@ def fields_markdown() -> str:
 def versions_markdown() -> str:
     """The version map: each frozen version, what it added, and where it is served."""
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
-    for v in known_versions():
-        rows.append(f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |")
+    rows += [f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |" for v in known_versions()]
     rows.append(
         "| any (canonical) | A small schema that dispatches on `schema_version` to the frozen "
         "file of that version, so a receipt of every version validates against it. "
