@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +19,11 @@ from driftproof._json import pointer as to_pointer
 from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote, refuse
-from driftproof.receipt._messages import compiled_found, schema_found
+from driftproof.receipt._messages import schema_found
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
-from driftproof.receipt._versions import (
-    compiled_validator_for,
-    known_versions,
-    migrate,
-    validator_for,
-)
-
-#: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
-_ERRORS_SCANNED = 1000
+from driftproof.receipt._versions import compiled_validator_for, known_versions, migrate
 
 
 def _too_big(file: str | Path, found: object) -> BoundsError:
@@ -117,15 +108,9 @@ def check_schema(doc: dict[str, Any], version: str, file: str) -> None:
     Raises:
         ReceiptError: one problem per place (at most ``MAX_PROBLEMS``), sorted by pointer.
     """
-    compiled = compiled_validator_for(version)
-    if compiled.is_valid(doc):
+    if compiled_validator_for(version).is_valid(doc):
         return
-    errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
-    if errors:
-        found = schema_found(errors, version, CURRENT_VERSION)
-    else:
-        found = compiled_found(list(islice(compiled.iter_errors(doc), _ERRORS_SCANNED)))
-    refuse(ReceiptError, file, found, f" (schema {version})")
+    refuse(ReceiptError, file, schema_found(doc, version), f" (schema {version})")
     raise ReceiptError.at(file, "", f"expected a document schema {version} accepts")
 
 

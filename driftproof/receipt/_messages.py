@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import islice
 from typing import Any, cast
 
 from jsonschema.exceptions import ValidationError, best_match
@@ -15,7 +16,11 @@ from jsonschema.exceptions import ValidationError, best_match
 from driftproof._json import escape
 from driftproof._json import pointer as to_pointer
 from driftproof.receipt._bounds import quote
-from driftproof.receipt._versions import schema_for
+from driftproof.receipt._model import CURRENT_VERSION
+from driftproof.receipt._versions import compiled_validator_for, schema_for, validator_for
+
+#: Schema failures collected from one file before they are sorted and cut to MAX_PROBLEMS.
+_ERRORS_SCANNED = 1000
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
 
@@ -93,7 +98,7 @@ def _all_member_names(version: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]:
+def _describe(e: ValidationError, version: str) -> tuple[str, str]:
     """(pointer, message) for one failure."""
     pointer = to_pointer(e.absolute_path)
     # jsonschema types these as "or Unset"; a failure always carries them, in JSON's types.
@@ -108,7 +113,7 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
             c for c in (e.context or []) if want[c.relative_schema_path[0]] != {"type": "null"}
         ]
         if branches:
-            return _describe(best_match(branches), version, current)
+            return _describe(best_match(branches), version)
         return pointer, f"expected one of the allowed shapes, found {_found(inst)}"
     if kw == "required":
         absent = [k for k in want if isinstance(inst, dict) and k not in inst]
@@ -125,8 +130,8 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
         extra = sorted(k for k in inst if k not in allowed)
         name = extra[0] if extra else "?"
         hint = ""
-        if version != current and name in _all_member_names(current):
-            hint = f"; schema {current} defines it: is schema_version right?"
+        if version != CURRENT_VERSION and name in _all_member_names(CURRENT_VERSION):
+            hint = f"; schema {CURRENT_VERSION} defines it: is schema_version right?"
         names = ", ".join(quote(k) for k in extra[:4]) + (
             f" and {len(extra) - 4} more" if len(extra) > 4 else ""
         )
@@ -156,21 +161,18 @@ def _describe(e: ValidationError, version: str, current: str) -> tuple[str, str]
     return pointer, f"fails the schema's {kw!r} rule"
 
 
-def schema_found(
-    errors: list[ValidationError], version: str, current: str
-) -> list[tuple[str, str]]:
-    """(pointer, message) of each failure, without repeats, sorted by pointer."""
-    return sorted({_describe(e, version, current) for e in errors})
+def schema_found(doc: Any, version: str) -> list[tuple[str, str]]:
+    """(pointer, message) of each place the frozen schema of ``version`` refuses, sorted.
 
-
-def compiled_found(errors: list[Any]) -> list[tuple[str, str]]:
-    """(pointer, message) of jsonschema-rs errors, sorted by pointer.
-
-    For a document only the compiled validator refused. Each names the failed keyword
-    (``root`` when none), quoting at most ``MAX_QUOTE`` characters.
+    python-jsonschema words them; for a document only the compiled validator refuses, its
+    errors name the failed keyword (``root`` when none). At most ``MAX_QUOTE`` characters of a
+    value are quoted.
     """
+    errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
+    if errors:
+        return sorted({_describe(e, version) for e in errors})
     described: set[tuple[str, str]] = set()
-    for e in errors:
+    for e in islice(compiled_validator_for(version).iter_errors(doc), _ERRORS_SCANNED):
         keyword = str(e.schema_path[-1]) if e.schema_path else "root"
         message = (
             f"expected a value the schema's {keyword!r} rule accepts, found {_found(e.instance)}"

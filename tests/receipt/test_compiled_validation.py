@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from driftproof import errors
-from driftproof.receipt import _load, build_receipt, known_versions, read_receipt, write_receipt
+from driftproof.receipt import (
+    _load,
+    _messages,
+    build_receipt,
+    known_versions,
+    read_receipt,
+    write_receipt,
+)
 from driftproof.receipt._load import _parse_json
 from driftproof.receipt._load import _validate as validate_document
 from driftproof.receipt._versions import compiled_validator_for, validator_for
@@ -127,7 +134,7 @@ def test_a_document_only_the_compiled_validator_refuses_is_refused_all_the_same(
     doc = _valid("0.16")
     doc["verification_level"] = "CERTAIN"
     # python-jsonschema made blind: it finds nothing wrong with anything
-    monkeypatch.setattr(_load, "validator_for", lambda version: Draft202012Validator({}))
+    monkeypatch.setattr(_messages, "validator_for", lambda version: Draft202012Validator({}))
     with pytest.raises(errors.ReceiptError) as info:
         validate_document(doc, "planted.json")
     lines = info.value.lines()
