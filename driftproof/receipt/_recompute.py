@@ -17,6 +17,7 @@ from itertools import chain
 from driftproof.errors import ReceiptError
 from driftproof.receipt._bounds import quote, refuse
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
+from driftproof.receipt._model_base import ARMS
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
@@ -24,7 +25,6 @@ SCORE_TOLERANCE = 1e-6
 #: A recorded spread may differ from the one recomputed from the draw scores by this much:
 #: half a unit of the third decimal, so a writer that rounds it to three decimals agrees.
 SD_TOLERANCE = 5e-4
-_ARMS = ("with_skill", "baseline", "control")
 _NEVER_TESTED = ("stub", "simulated")
 #: (JSON pointer, what was expected and found)
 _Found = Iterator[tuple[str, str]]
@@ -116,7 +116,7 @@ def _run_records(r: ReceiptBody) -> _Found:
             "arm (the same construction and system prompt sha256 in arms), and this "
             "receipt's baseline arm was built otherwise",
         )
-    for name in _ARMS:
+    for name in ARMS:
         spec = getattr(r.arms, name, None)
         if spec is None or spec.input_tokens_median is None:
             continue

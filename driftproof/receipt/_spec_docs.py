@@ -14,11 +14,11 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from driftproof.receipt._model import Receipt
+from driftproof.receipt._model_base import ARMS
 
 _D = "cases[].arms.<arm>.draws[]"
 _J = f"{_D}.judge_samples[]"
 _C = f"{_D}.captured_files[]"
-_ARMS = ("with_skill", "baseline", "control")
 
 #: Units by the last member's name, first match wins, for a string, number or integer field
 #: the table below does not name.
@@ -188,7 +188,7 @@ def model_field_docs(
     out = {} if out is None else out
     for name, info in model.model_fields.items():
         member = info.alias or name
-        segment = "<arm>" if member in _ARMS else member
+        segment = "<arm>" if member in ARMS else member
         path = f"{prefix}.{segment}" if prefix else segment
         out.setdefault(path, " ".join((info.description or "").split()))
         inner, is_array = _nested(info.annotation)

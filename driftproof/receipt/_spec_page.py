@@ -15,10 +15,9 @@ from typing import Any
 from driftproof.receipt import _bounds
 from driftproof.receipt._canonical import canonical_id, version_id
 from driftproof.receipt._messages import resolve_ref
+from driftproof.receipt._model_base import ARMS
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
-
-_ARMS = {"with_skill", "baseline", "control"}
 
 #: What each version added, in the method's words (the method dates these fields).
 VERSION_NOTES: dict[str, str] = {
@@ -72,7 +71,7 @@ def _walk(
         out.setdefault(path, (node, nullable))
     if isinstance(node.get("properties"), dict):
         for key, sub in node["properties"].items():
-            name = "<arm>" if key in _ARMS else key
+            name = "<arm>" if key in ARMS else key
             _walk(root, sub, f"{path}.{name}" if path else name, out)
     elif isinstance(node.get("items"), dict):
         _walk(root, node["items"], f"{path}[]", out)
