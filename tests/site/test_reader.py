@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from site_check import serve
 from test_browser import ARGS, WIDTHS, _ensure_chromium
 
 pytestmark = pytest.mark.browser
@@ -90,6 +91,37 @@ def test_the_site_is_navigable_from_file_urls(browser: Any, built_site: Path, wi
     page.goto((built_site / "index.html").as_uri())
     page.get_by_role("link", name="Latest report", exact=True).click()
     page.wait_for_url("**/reports/999/index.html")  # the alias's redirect names a file too
+    page.close()
+
+
+#: True where the site's stylesheet applies (its navigation list is a flex box).
+_STYLED = "getComputedStyle(document.querySelector('.site-header ul')).display === 'flex'"
+
+
+def test_the_404_page_works_from_file_urls_and_served(browser: Any, built_site: Path) -> None:
+    # a host serves 404.html at any missing address: its links start at the root ("/"), which
+    # from a folder on disk is the disk's root; there they lead into the site all the same
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((built_site / "404.html").as_uri())
+    page.wait_for_load_state()
+    assert page.evaluate(_STYLED)  # the site's stylesheet is loaded
+    page.get_by_role("link", name="list of reports", exact=True).click()
+    page.wait_for_load_state()
+    assert page.url == (built_site / "index.html").as_uri()
+    page.goto((built_site / "404.html").as_uri())
+    page.locator("header nav").get_by_role("link", name="Receipts", exact=True).click()
+    page.wait_for_load_state()
+    assert page.url == (built_site / "receipts/index.html").as_uri()
+    assert page.get_by_role("heading", level=1).first.inner_text() == "Receipts"
+    with serve(built_site) as url:  # served, at an address two folders down
+        page.route("**/a/b/missing.html", lambda route: route.fulfill(
+            status=404, path=built_site / "404.html", content_type="text/html"
+        ))  # fmt: skip
+        page.goto(url + "a/b/missing.html")
+        assert page.evaluate(_STYLED)
+        page.locator("header nav").get_by_role("link", name="Receipts", exact=True).click()
+        page.wait_for_load_state()
+        assert page.url == url + "receipts/index.html"
     page.close()
 
 
