@@ -136,9 +136,16 @@ class DriftproofPlugin(BasePlugin):
             folders.update(path.rsplit("/", i)[0] for i in range(1, path.count("/") + 1))
         broken = self.links.broken(site, (files, folders))
         if broken:
+            # a report's page is named by its source file (reports/NNN-slug.md), the rest by config
+            source = {f"reports/{r.ident}/index.html": r.source for r in self.built[1]}
             raise SiteBuildError(
                 f"{len(broken)} broken internal link(s); the site was not replaced",
-                [Problem(str(config_file), "", f"broken link: {b}") for b in broken[:50]],
+                [
+                    Problem(
+                        source.get(b.split(": ", 1)[0], str(config_file)), "", f"broken link: {b}"
+                    )
+                    for b in broken[:50]
+                ],
             )
         self.job = None
 
