@@ -33,6 +33,7 @@ from driftproof.run.suite import Suite, load_suite
 from driftproof.site._paths import site_data_root
 from driftproof.site.generate import build_site_files, prose_files
 from driftproof.site.html import wrap_tables
+from driftproof.site.publish import mark_built
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
@@ -288,3 +289,4 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> No
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_with_banner(data) if rel.endswith(".html") else data)
+    mark_built(out)  # `driftproof reports build` run here may replace it

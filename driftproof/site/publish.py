@@ -89,11 +89,7 @@ def build_site(
                 raise SiteBuildError.at(config_file, "/plugins", "expected the plugin driftproof")
             plugin.job = (Path(receipts_dir), Path(reports_dir), cache, progress)
             build(cfg)
-            (tmp / MARKER).write_text(
-                "A site built by `driftproof reports build`; the next build replaces or "
-                "updates it.\n",
-                encoding="utf-8",
-            )
+            mark_built(tmp)
             tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
             swap(tmp, out)
             swapped = True
@@ -111,6 +107,14 @@ def build_site(
             cache.prune()
         names, reports = plugin.built
         return Published(names, reports)
+
+
+def mark_built(folder: Path) -> None:
+    """Write :data:`MARKER` into the site ``folder``: a later build may replace it."""
+    (folder / MARKER).write_text(
+        "A site built by `driftproof reports build`; the next build replaces or updates it.\n",
+        encoding="utf-8",
+    )
 
 
 #: Removes the folder named by its one argument (run as a process of its own by :func:`discard`).

@@ -387,6 +387,30 @@ def test_build_never_replaces_what_is_not_a_site(
     )
 
 
+def test_reports_build_in_the_demo_folder_may_replace_the_demo_site(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from driftproof.demo import run_demo
+
+    receipts, reports = site_inputs
+    demo = tmp_path / "demo"
+    run_demo(demo)
+    monkeypatch.chdir(demo)
+    # the demo's receipts are simulated, which the public site refuses: named, each
+    code, _, err = run(["reports", "build", "--reports", str(reports)], capsys)
+    assert code != 0 and "refusing to replace" not in err
+    assert "receipts/v1-run1.json: /run/provider: expected a receipt a model produced" in err
+    # with receipts a model produced, the build replaces the demo's site
+    shutil.rmtree(demo / "receipts")
+    shutil.copytree(receipts, demo / "receipts")
+    code, out, err = run(["reports", "build", "--reports", str(reports)], capsys)
+    assert (code, out) == (0, "built site: 2 report(s), 3 receipt(s)\n"), err
+    assert b"SIMULATED DATA" not in (demo / "site" / "index.html").read_bytes()
+
+
 def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
     from driftproof.pages.tables import csv_bytes as _csv
     from driftproof.site.sections import Cell, Column, Row, Table
