@@ -90,7 +90,12 @@ class DriftproofPlugin(BasePlugin):
 
         def emit(path: str, data: bytes | None) -> None:
             if path in clash:
-                raise _overwrite(config, clash[path], path)
+                f = clash[path]
+                why = f"expected no page that the site writes to {path}, which the build generates"
+                raise SiteBuildError(
+                    f"generated pages would overwrite files in {config.docs_dir}: {path}",
+                    [Problem(str(f.abs_src_path or f.src_uri), "", f"{why}: rename or remove it")],
+                )
             if data is not None:  # None: the job wrote it
                 write_files(site_dir, {path: data})
 
@@ -182,11 +187,3 @@ def templates_of(config: Any) -> Path:
             "expected the folder of the site's theme templates (templates/theme in Driftproof)",
         )
     return Path(config.theme.custom_dir).parent
-
-
-def _overwrite(config: Any, f: Any, path: str) -> SiteBuildError:
-    why = f"expected no page that the site writes to {path}, which the build generates"
-    return SiteBuildError(
-        f"generated pages would overwrite files in {config.docs_dir}: {path}",
-        [Problem(str(f.abs_src_path or f.src_uri), "", f"{why}: rename or remove it")],
-    )

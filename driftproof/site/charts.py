@@ -87,7 +87,6 @@ def grouped_bars(
     *,
     xlabel: str,
     reference: float | None = None,
-    reference_label: str | None = None,
     theme: str = "light",
     width: float = WIDE_IN,
 ) -> bytes:
@@ -106,8 +105,8 @@ def grouped_bars(
     # Category labels wrap to fit at most 45% of the width (about 0.075 in per character at 10 pt).
     labels = [_wrap(c, max(8, int((0.45 * width - 0.3) / 0.075))) for c in categories]
     lines = max((lab.count("\n") + 1 for lab in labels), default=1)
-    entries = len(series) + sum(map(bool, (reference_label, what.missing, what.zeros)))
-    show_legend = len(series) > 1 or bool(reference_label) or what.missing or what.zeros
+    entries = len(series) + what.missing + what.zeros
+    show_legend = len(series) > 1 or what.missing or what.zeros
     ncols = 1 if narrow else min(3, max(1, entries))
     top_in = 0.25 + 0.24 * (-(-entries // ncols) if show_legend else 0)
     group_in = max(0.3 * max(1, len(series)), 0.19 * lines + 0.08)
@@ -126,7 +125,7 @@ def grouped_bars(
         fg = _THEMES[theme]["fg"]
         _bars(ax, len(categories), series, fg)
         if reference is not None:
-            ax.axvline(reference, color=fg, linestyle="--", linewidth=1, label=reference_label)
+            ax.axvline(reference, color=fg, linestyle="--", linewidth=1)
         ax.set_yticks(range(len(categories)), labels)
         ax.set_ylim(len(categories) - 0.5, -0.5)
         ax.set_xlabel(xlabel)
@@ -222,7 +221,6 @@ def figure(
     fmt: Callable[[float | None], str],
     whiskers: str | None,
     reference: float | None = None,
-    reference_label: str | None = None,
 ) -> tuple[dict[str, str], dict[str, bytes]]:
     """One published chart: ``(info, files)``, its four SVGs by ``<id>[-narrow][-dark].svg``.
 
@@ -236,8 +234,7 @@ def figure(
         "caption": caption(subject, series, whiskers),
     }
     files: dict[str, bytes] = {}
-    label = reference_label
-    draw = partial(grouped_bars, xlabel=xlabel, reference=reference, reference_label=label)
+    draw = partial(grouped_bars, xlabel=xlabel, reference=reference)
     for key, (suffix, width, theme) in _VARIANTS.items():
         info[key] = f"{chart_id}{suffix}.svg"
         files[info[key]] = draw(categories, series, theme=theme, width=width)

@@ -166,12 +166,9 @@ def generate_site(
     """
     ordered = sorted(reports, key=lambda r: r.number, reverse=True)
     nav = json.dumps(list(settings.nav))
-    fixed: tuple[str, ...] = (nav, settings.site_name, settings.site_url)
-    cache = settings.cache
-    if cache is not None:
-        fixed += (code_key(Path(settings.templates)),)
+    cache, templates = settings.cache, Path(settings.templates)
+    fixed = (nav, settings.site_name, settings.site_url) + ((code_key(templates),) if cache else ())
     folder = cache.folder if cache is not None else None
-    templates = Path(settings.templates)
     render = Renderer(templates, settings.site_name, nav, settings.public, folder, fixed, site)
     index = _Index(problems=problems if problems is not None else [])
     waiting = {r.ident: set(r.receipts) for r in ordered}
@@ -226,7 +223,9 @@ def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
     for path, data in done.emitted():
         first = index.owners.setdefault(path, job.name)
         if first != job.name:
-            index.problems.append(_clash(job.file, path, first))
+            taken = f"receipt {first!r} writes {path} too; rename one of them"
+            why = f"expected a receipt name whose files no other receipt writes: {taken}"
+            index.problems.append(Problem(job.file, "", why))
         emit(path, data)
     index.rows.append(done.row)
     index.listing.append(done.listed)
@@ -277,12 +276,3 @@ def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
     path = "spec/versions/index.html"
     files[path] = page(env, "spec.html", path, nav_current=path, **model)
     return files
-
-
-def _clash(file: str, path: str, first: str) -> Problem:
-    return Problem(
-        file,
-        "",
-        f"expected a receipt name whose files no other receipt writes: receipt "
-        f"{first!r} writes {path} too; rename one of them",
-    )

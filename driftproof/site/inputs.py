@@ -136,10 +136,7 @@ def _link_problem(p: Path) -> Problem:
 
 
 def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
-    """A problem per symbolic link under ``root`` (never followed) and its ``*.json`` entries.
-
-    A folder named ``*.json`` is listed too, so that it is refused as unreadable, not skipped.
-    """
+    """A problem per symbolic link under ``root`` (not followed); its ``*.json``, folders too."""
     links: list[Problem] = []
     found: list[Path] = []
 

@@ -52,13 +52,19 @@ def page_anchors(html: bytes) -> tuple[list[str], list[str]]:
 
 
 def _links(rel: str, links: Iterable[str]) -> Iterable[Link]:
-    """The internal links of page ``rel``, resolved (``.`` is the site's ``index.html``)."""
+    """Page ``rel``'s internal links resolved (``.``: ``index.html``; ``..`` may leave it)."""
     folder = rel.rpartition("/")[0]
     for i, link in enumerate(links):
-        found = _resolve(folder, link)
-        if found is not None:
-            target = rel if found[0] is None else found[0]
-            yield rel, i, link, "index.html" if target == "." else target, found[1]
+        parsed = _parsed(link)
+        if parsed is None:
+            continue
+        path, fragment, from_root = parsed
+        if path is None:
+            target = rel
+        else:
+            joined = (path.lstrip("/") or ".") if from_root else posixpath.join(folder, path)
+            target = posixpath.normpath(joined)
+        yield rel, i, link, "index.html" if target == "." else target, fragment
 
 
 def _problem(link: Link, why: str) -> tuple[str, int, str]:
@@ -111,7 +117,31 @@ class SiteLinks:
 
         ``tree``: the site's :func:`site_tree`, when the caller has walked it already.
         """
-        return _check(Path(site), self, tree or site_tree(Path(site)))
+        root = Path(site)
+        files, folders = tree or site_tree(root)
+        # only the ids of pages a fragment points into are kept (memory does not grow with links)
+        ids_of: dict[str, frozenset[str]] = {}
+
+        def ids(rel: str) -> frozenset[str]:
+            if rel not in ids_of:
+                ids_of[rel] = frozenset(page_anchors((root / rel).read_bytes())[0])
+            return ids_of[rel]
+
+        problems = list(self.problems)
+        found: list[Link] = list(self.outside.values())
+        for rel in sorted(f for f in files if f.endswith(".html") and f not in self.checked):
+            own, links = page_anchors((root / rel).read_bytes())
+            ids_of.setdefault(rel, frozenset(own))
+            found += _links(rel, links)
+        for link in found:
+            target, fragment = link[3], link[4]
+            if target in folders:
+                target = f"{target}/index.html"
+            if target.startswith("../") or target == ".." or target not in files:
+                problems.append(_problem(link, "no such file"))
+            elif fragment and target.endswith(".html") and fragment not in ids(target):
+                problems.append(_problem(link, f"no element with id {fragment!r}"))
+        return [message for _, _, message in sorted(problems)]
 
 
 def broken_links(site: Path) -> list[str]:
@@ -135,55 +165,9 @@ def site_tree(root: Path) -> tuple[set[str], set[str]]:
     return files, folders
 
 
-def _check(root: Path, known: SiteLinks, tree: tuple[set[str], set[str]]) -> list[str]:
-    files, folders = tree
-    # only the ids of pages a fragment points into are kept (memory does not grow with links)
-    ids_of: dict[str, frozenset[str]] = {}
-
-    def ids(rel: str) -> frozenset[str]:
-        if rel not in ids_of:
-            ids_of[rel] = frozenset(page_anchors((root / rel).read_bytes())[0])
-        return ids_of[rel]
-
-    problems = list(known.problems)
-    pages = sorted(f for f in files if f.endswith(".html") and f not in known.checked)
-    found: list[Link] = list(known.outside.values())
-    for rel in pages:
-        own, links = page_anchors((root / rel).read_bytes())
-        ids_of.setdefault(rel, frozenset(own))
-        found += _links(rel, links)
-    for link in found:
-        target, fragment = link[3], link[4]
-        if target in folders:
-            target = f"{target}/index.html"
-        if target.startswith("../") or target == ".." or target not in files:
-            problems.append(_problem(link, "no such file"))
-        elif fragment and target.endswith(".html") and fragment not in ids(target):
-            problems.append(_problem(link, f"no element with id {fragment!r}"))
-    return [message for _, _, message in sorted(problems)]
-
-
-def _resolve(folder: str, link: str) -> tuple[str | None, str] | None:
-    """The normalised ``(target, fragment)`` of a link in ``folder`` (target None: the page).
-
-    None when the link is external; the target may climb out with ``..``.
-    """
-    parsed = _parsed(link)
-    if parsed is None:
-        return None
-    path, fragment, from_root = parsed
-    if path is None:
-        return None, fragment
-    joined = (path.lstrip("/") or ".") if from_root else posixpath.join(folder, path)
-    return posixpath.normpath(joined), fragment
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _parsed(link: str) -> tuple[str | None, str, bool] | None:
-    """``(path or None, fragment, from the root)`` of ``link``, unquoted; None: external.
-
-    A site's pages repeat the same links from different folders: this part is kept per link.
-    """
+    """``(path or None, fragment, from the root)`` of ``link``, unquoted; None: external."""
     if urlsplit(link).scheme or link.startswith("//"):
         return None
     target_url, fragment = urldefrag(link)
