@@ -214,11 +214,7 @@ def _compute(r: Receipt) -> Breakdown:
 
 
 def _arm_figures(arm: CaseArm) -> Band:
-    """One arm as the breakdown reads it: the recorded draw scores only.
-
-    Judge samples are not read in place of a draw score. ``n`` counts draws with a score,
-    ``lost`` draws marked lost; a draw with neither (missing evidence) counts in ``drawn`` only.
-    """
+    """One arm's band of its recorded draw scores only (never judge samples in their place)."""
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
     reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
     gen_sd = arm.generation.sd if arm.generation is not None else None
@@ -305,10 +301,7 @@ def _assertions_withheld(
 
 
 def _labels_withheld(r: Receipt, c: Case) -> str | None:
-    """Why the case may carry no comparative label, or ``None`` (method, "Lift by case").
-
-    Labels need the same recorded grader in both arms and the run, and a rubric hash.
-    """
+    """Why the case may carry no comparative label, or ``None`` (method, "Lift by case")."""
     if c.rubric_sha256 is None:
         return "no rubric hash is recorded for the case"
     if r.judge is None:

@@ -37,12 +37,7 @@ def mean_sd(values: Sequence[float]) -> tuple[float | None, float | None]:
 
 
 def _moments(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """``(mean, variance, half)`` of ``values / half / 2``.
-
-    ``half`` is ``None`` (no scaling) unless a sum or a square overflows, else a power of two
-    that puts every scaled value in (−1, 1). ``2·half`` may lie past the float range, so it is
-    never formed.
-    """
+    """``(mean, variance, half)`` of ``values / half / 2``; half None unless a sum overflows."""
     n = len(values)
     if n == 0:
         return None, None, None
@@ -50,6 +45,7 @@ def _moments(values: Sequence[float]) -> tuple[float | None, float | None, float
         return (*_plain(values), None)
     except OverflowError:
         pass
+    # a power of two putting every scaled value in (−1, 1); 2·half may overflow, so never formed
     half = 2.0 ** (math.frexp(max(abs(v) for v in values))[1] - 1)  # float products never raise
     mean, var = _plain([v / half / 2.0 for v in values])
     return mean, var, half

@@ -90,11 +90,9 @@ def _subset_means(values: list[float]) -> list[float]:
 
 
 def _flip_chunks(n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """The seeded flips over ``n`` cases in row chunks of about :data:`_CHUNK_CELLS` cells.
-
-    Flip ``j`` flips case ``i`` when ``U[j, i] < 1/2``, ``U = default_rng(MC_SEED).random((MC_FLIPS,
-    n))`` (chunks draw the same stream as one draw). Yields ``(flips, how many cases each flips)``.
-    """
+    """``(flips, cases each flips)`` of the seeded flips over ``n`` cases, in row chunks."""
+    # flip j flips case i when U[j, i] < 1/2, U = default_rng(MC_SEED).random((MC_FLIPS, n)):
+    # the chunks draw the same stream as one draw
     rng = np.random.default_rng(MC_SEED)
     rows = max(1, _CHUNK_CELLS // n)
     for start in range(0, MC_FLIPS, rows):
@@ -113,10 +111,7 @@ def _kept_flips(n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
 
 
 def _random_subset_means(values: list[float]) -> tuple[np.ndarray, int]:
-    """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case.
-
-    The flips (:func:`_flip_chunks`) are drawn once per case count while they fit one chunk.
-    """
+    """Subset means of ``MC_FLIPS`` seeded random sign flips, and how many flipped no case."""
     v = np.asarray(values, dtype=np.float64)
     chunks = _kept_flips(len(v)) if len(v) * MC_FLIPS <= _CHUNK_CELLS else _flip_chunks(len(v))
     sums, sizes = [], []

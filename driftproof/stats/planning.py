@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -161,9 +161,8 @@ def pool_arms(
     return pools[0], pools[1]
 
 
-def _smallest(ok: object) -> int | None:
+def _smallest(ok: Callable[[int], bool]) -> int | None:
     """Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with monotone ``ok(n)``, else None."""
-    assert callable(ok)
     if not ok(MAX_PLANNED_DRAWS):
         return None
     lo, hi = MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS
@@ -289,12 +288,7 @@ def size_case(
 def _pilot_draws(
     arms: Sequence[tuple[float, int, int, bool | None]], n: int, floor: float, level: float | None
 ) -> int | None:
-    """Smallest pilot m ≥ 2n (draws per arm and case) at which the grown bounds decide.
-
-    ``arms`` holds ``(spread, df, cases, agrees)``; at m each arm has ``cases·(m − 1)`` degrees
-    of freedom, and the sum of upper bounds falls under the floor or that of lower bounds
-    reaches it. 2n when no m up to :data:`MAX_PILOT_DRAWS` does; ``None`` past that maximum.
-    """
+    """Smallest pilot m ≥ 2n per arm whose bounds decide; 2n if none to the maximum, else None."""
     if 2 * n > MAX_PILOT_DRAWS:
         return None
     for m in range(2 * n, MAX_PILOT_DRAWS + 1):
