@@ -174,11 +174,7 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
 
 
 def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
-    """The demo's walkthrough: ``demo_files/walkthrough.txt`` filled in from ``read``.
-
-    ``read`` maps each run's name (``v1-run1`` …) to its receipt; ``diff`` and ``plan`` are the
-    printed diff and plan.
-    """
+    """``demo_files/walkthrough.txt`` filled in from each run's receipt by name, diff and plan."""
     r1 = read["v1-run1"]
     first = r1.cases[0]
     arms = ("with_skill", "baseline")

@@ -120,8 +120,6 @@ class Renderer:
     def report(self, arg: tuple[Report, Mapping[str, tuple[bytes, str]]]) -> Done:
         """A report's files (written into ``site`` when set) from its receipts' ``(bytes, file)``.
 
-        The receipts are parsed here, once per report.
-
         Raises:
             SiteBuildError: a section cannot be rendered.
             OSError: a file could not be written into ``site``.

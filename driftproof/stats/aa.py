@@ -34,7 +34,6 @@ class AACase:
     """One case of an A/A receipt.
 
     Attributes:
-        case_id: the case.
         called: the rule called a change between the two arms (a false call).
         draws: the fewer measured draws of the two arms (n).
         sd: the pooled spread σ; None with fewer than two measured draws in an arm.

@@ -38,7 +38,6 @@ class CaseLift:
     """One case's row of the breakdown.
 
     Attributes:
-        case_id: the case's id.
         with_skill, baseline: each arm's :class:`~driftproof.stats.band.Band` of its recorded
             draw scores (``sd`` ddof = 1, ``n`` draws with a score, ``lost`` draws marked lost).
         lift: with-skill mean minus baseline mean (None when an arm has no measured draw).

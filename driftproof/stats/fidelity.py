@@ -98,7 +98,6 @@ class ArmFacts:
     """One arm's judged facts.
 
     Attributes:
-        arm: the receipt's arm name.
         passed: facts the source's grader judged pass, over every case.
         total: facts judged.
         fidelity_mean: the mean, in percent, of the per-case fidelity figures the source printed
@@ -137,10 +136,7 @@ def fact_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmFacts, ...]:
         printed = [
             f.value
             for f in figures
-            if f.label == "fidelity"
-            and f.arm == name
-            and f.unit == "percent"
-            and f.value is not None
+            if (f.label, f.arm, f.unit) == ("fidelity", name, "percent") and f.value is not None
         ]
         mean = sum(printed) / len(printed) if printed else None
         out.append(ArmFacts(name, passed, total, mean, tuple(failures)))

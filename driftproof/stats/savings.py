@@ -26,7 +26,6 @@ class Savings:
     """Savings of the skill arm against one reference arm, across cases.
 
     Attributes:
-        reference: ``"control"`` or ``"baseline"``.
         reference_label: the source's name for the reference arm (e.g. ``__terse__``), if recorded.
         per_case: (case id, saving or None) in case order; None where the reference had 0 tokens.
         n: cases with a saving (the figures below are over these).

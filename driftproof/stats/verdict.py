@@ -44,13 +44,11 @@ class CaseVerdict:
     ``a`` is the earlier or baseline band, ``b`` the later or with-skill one.
 
     Attributes:
-        case_id: the case's id.
         verdict: one of :data:`VERDICTS` (a :class:`VerdictCode`).
         a, b: the two bands compared.
         delta: ``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
         separated: the bands are apart on the measured draws (``|Δ| > sd_A + sd_B``, D-3).
         resolution: ``sd_A + sd_B + 2·SE_diff`` (D-5); ``None`` when a side has no spread.
-        underpowered: the verdict is "underpowered".
         draws_needed: equal draws per arm that would bring the resolution under the floor,
             spreads held (D-5); ``None`` when no count does or a side has no spread.
         no_draw_count: ``sd_A + sd_B`` alone reaches the floor, so no draw count does (D-5).
