@@ -106,17 +106,13 @@ def build_site_files(
 
 
 def prose_files(
-    pages: Mapping[str, tuple[str, Markup]],
-    *,
-    nav: Sequence[Mapping[str, str]],
-    site_name: str,
-    templates: Path | None = None,
+    pages: Mapping[str, tuple[str, Markup]], *, nav: Sequence[Mapping[str, str]], site_name: str
 ) -> dict[str, bytes]:
     """Hand-written pages and the theme's assets, for a site built without mkdocs (the demo's).
 
     ``pages`` maps a site path to ``(title, body)``, the body HTML this project rendered.
     """
-    templates = templates or templates_dir()
+    templates = templates_dir()
     env = page_env(templates, site_name, nav)
     files = {
         path: page(env, "prose.html", path, nav_current=path, title=title, body=body)
