@@ -216,7 +216,9 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
         "dimension": r["dimension"],
         "num": num,
         "agent": r["agent"],
-        "score": None if score is None else {"value": score, "unit": "%", "field": "score_pct"},
+        "score": None
+        if score is None
+        else {"value": score + 0.0, "unit": "%", "field": "score_pct"},  # -0.0 reads 0.0
         "baseline": None,
         "uplift": None
         if up is None

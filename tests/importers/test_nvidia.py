@@ -6,6 +6,7 @@ Blob ids were computed with ``git hash-object <file>`` on the shared copies.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,22 @@ def test_card_num_cell_read_only_as_ascii_digits() -> None:
         ("Security", None, 92.0),
         ("Safety", 12, 80.0),
     ]
+
+
+def test_catalogue_zero_score_never_reads_negative_zero(tmp_path: Path) -> None:
+    # a score_pct of -0.0 is the figure 0: the receipt keeps 0.0 and the sheet reads "0.0", as
+    # an uplift's value already did; an uplift's printed text stays as the file wrote it
+    from driftproof.pages.source import source_figures
+
+    f = tmp_path / "benchmarks.json"
+    f.write_text(
+        '{"schema_version": 2, "skills": [{"skill": "a", "catalog_dir": "a"}], "results": ['
+        '{"catalog_dir": "a", "dimension": "Security", "num": 1, "agent": "codex", '
+        '"score_pct": -0.0, "uplift_pct": -0.0}, {"catalog_dir": "a", "dimension": "Safety", '
+        '"num": 1, "agent": "codex", "score_pct": -0, "uplift_pct": 0}]}',
+        encoding="utf-8",
+    )
+    r = sealed(import_nvidia([f]))
+    assert [(x.score, x.uplift) for x in source_figures(r)] == [("0.0", "-0.0"), ("0.0", "0")]
+    rows = docs(import_nvidia([f]))[0]["source_figures"]["rows"]
+    assert [json.dumps(x["score"]["value"]) for x in rows] == ["0.0", "0.0"]
