@@ -130,22 +130,18 @@ def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool):
         return bool in kinds
-    if float in kinds and isinstance(value, int):
-        return True
-    return isinstance(value, kinds)
+    return isinstance(value, kinds) or (float in kinds and isinstance(value, int))
+
+
+_KINDS = (dict, list, str, int, float, bool)
+_WORDS = ("an object", "an array", "a string", "an integer", "a number", "true or false")
 
 
 def _names(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    words = {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        int: "an integer",
-        float: "a number",
-        bool: "true or false",
-    }
-    return " or ".join(words.get(k, k.__name__) for k in kinds)
+    words = dict(zip(_KINDS, _WORDS, strict=True))
+    return " or ".join(
+        words.get(k, k.__name__) for k in (kind if isinstance(kind, tuple) else (kind,))
+    )
 
 
 def kind_of(value: Any) -> str:
@@ -160,24 +156,19 @@ def kind_of(value: Any) -> str:
 
 def read_bytes(path: Path) -> bytes:
     """A source file's bytes, refusing a missing or oversized file before reading it."""
+    w = Where(path)
     try:
         st = path.stat()
-    except OSError as exc:
-        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
-    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
-        # opening a pipe waits for a writer that may never come
-        raise Where(path).fail("expected a file, found a named pipe or socket")
-    size = st.st_size
-    if size > MAX_SOURCE_BYTES:
-        raise Where(path).fail(f"file is {size} bytes; importers read at most {MAX_SOURCE_BYTES}")
-    try:
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+            # opening a pipe waits for a writer that may never come
+            raise w.fail("expected a file, found a named pipe or socket")
+        if st.st_size > MAX_SOURCE_BYTES:
+            raise w.fail(f"file is {st.st_size} bytes; importers read at most {MAX_SOURCE_BYTES}")
         data = read_capped(path, MAX_SOURCE_BYTES)
     except OSError as exc:
-        raise Where(path).fail(f"cannot read: {exc.strerror}") from None
+        raise w.fail(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_SOURCE_BYTES:
-        raise Where(path).fail(
-            f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that"
-        )
+        raise w.fail(f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that")
     return data
 
 

@@ -6,7 +6,6 @@ The source's decision is kept as its figure, never a verdict (D-15).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from driftproof.importers._declared import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
+from driftproof.receipt import Case
 
 #: What no dotnet/skills results file records, before the format's own list.
 _FIXED_UNRECORDED = (
@@ -33,114 +33,90 @@ Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str
 Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str, Any], list[str]]]
 
 
-@dataclass(frozen=True)
-class Results:
-    """How one dotnet/skills results format maps onto receipts.
+def receipts(
+    path: Path,
+    tool: str,
+    readers: tuple[Scenario, Verdict],
+    labels: tuple[str, str],
+    version: str | None,
+    tokens: str,
+    check: Callable[[dict[str, Any]], None] | None = None,
+) -> list[Imported]:
+    """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
 
-    ``labels`` are the source's names of the with-skill and baseline arms; ``unrecorded`` what the
-    format does not record beside the fixed list.
-    """
-
-    tool: str
-    scenario: Scenario
-    verdict: Verdict
-    labels: tuple[str, str]
-    version: str | None
-    unrecorded: tuple[str, ...]
-
-    def receipts(
-        self, path: Path, check: Callable[[dict[str, Any]], None] | None = None
-    ) -> list[Imported]:
-        """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
-
-        ``doc``'s ``judgeModel`` judged, its ``model`` answered; each scenario is a case.
-
-        Raises:
-            ImportError_: the file, a verdict or a scenario of the wrong shape, a scenario named
-                twice in a verdict, or a timestamp that is no instant; naming the file and
-                pointer.
-        """
-        repairs: list[Repair] = []
-        doc, sha, verdicts = read_results(path, repairs)
-        if check is not None:
-            check(doc)
-        w, out = Where(path), []
-        for v, vw in verdicts:
-            name = vw.get(v, "skillName", str)
-            own, decision, notes = self.verdict(v, vw)
-            figures: list[dict[str, Any]] = []
-            cases = []
-            for i, s in enumerate(vw.get(v, "scenarios", list)):
-                sw = vw / "scenarios" / i
-                sname = sw.get(s, "scenarioName", str)
-                cases.append((sname, self.scenario(s, sw, case_id_for(sname), figures)))
-            case_docs, seen = [], set()
-            for sname, arms in cases:
-                cid = case_id_for(sname)
-                if cid in seen:  # a scenario named twice would merge two cases
-                    raise w.fail(
-                        f"expected each scenario name once per verdict; {sname!r} is repeated"
-                    )
-                seen.add(cid)
-                case_docs.append(case_entry(cid, None, arms))
-            unrecorded = [*_FIXED_UNRECORDED, *self.unrecorded]
-            judge_model = doc.get("judgeModel")
-            if not (isinstance(judge_model, str) and judge_model.strip()):
-                judge_model = None
-                unrecorded.insert(2, "judge.model (no judgeModel)")
-            model = doc.get("model") if isinstance(doc.get("model"), str) else None
-            if model is None:
-                unrecorded.append("run.model (no model)")
-            finished, offset = (None, None)
-            if doc.get("timestamp") is None:
-                unrecorded.append("run.finished_at (no timestamp)")
-            elif isinstance(doc["timestamp"], str):
-                finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
-            else:
-                raise (w / "timestamp").fail(
-                    f"expected an RFC 3339 date-time string, found {doc['timestamp']!r:.64}"
-                )
-            body = declared_receipt(
-                name[:200],
-                None,
-                case_docs,
-                provenance(self.tool, self.version, str(path), sha, unrecorded, notes=notes),
-                model=model,
-                finished_at=finished,
-                run_members={"finished_at_offset": offset},
-                judge=unrecorded_judge(self.tool, "judge", model=judge_model),
-                arms={"with_skill": arm_spec(self.labels[0]), "baseline": arm_spec(self.labels[1])},
-                band_source="generation",
-                source_report={"figures": figures + own, "decision": decision},
-            )
-            out.append(Imported.named(self.tool, body, repairs=repairs))
-        return out
-
-
-def read_results(
-    path: Path, repairs: list[Repair]
-) -> tuple[dict[str, Any], str, list[tuple[dict[str, Any], Where]]]:
-    """(document, sha256, [(verdict, where)]) of a ``results.json``.
+    ``labels`` are the source's names of the with-skill and baseline arms; ``tokens`` why
+    draw tokens are unrecorded. ``doc``'s ``judgeModel`` judged, its
+    ``model`` answered; each scenario is a case.
 
     Raises:
-        ImportError_: not a JSON object, ``verdicts`` not an array of objects, or empty (the run
-            recorded no skill: nothing to import), naming the file and pointer.
+        ImportError_: not a JSON object, ``verdicts`` not an array of objects or empty (the run
+            recorded no skill: nothing to import), a verdict or a scenario of the wrong shape, a
+            scenario named twice in a verdict, or a timestamp that is no instant; naming the
+            file and pointer.
     """
+    repairs: list[Repair] = []
     doc, raw = read_json(path, repairs)
-    w = Where(path)
+    w, out = Where(path), []
     if not isinstance(doc, dict):
         raise w.fail("expected a results object with verdicts[]")
-    verdicts = w.get(doc, "verdicts", list)
-    if not verdicts:
+    if not w.get(doc, "verdicts", list):
         raise (w / "verdicts").fail(
             "expected at least one verdict; the run recorded none, so there is nothing to import"
         )
-    located = []
-    for i, v in enumerate(verdicts):
+    for i, v in enumerate(doc["verdicts"]):
         if not isinstance(v, dict):
             raise (w / "verdicts" / i).fail("expected a verdict object")
-        located.append((v, w / "verdicts" / i))
-    return doc, file_sha256(raw), located
+    if check is not None:
+        check(doc)
+    scenario, verdict = readers
+    for i, v in enumerate(doc["verdicts"]):
+        vw = w / "verdicts" / i
+        name = vw.get(v, "skillName", str)
+        own, decision, notes = verdict(v, vw)
+        figures: list[dict[str, Any]] = []
+        read = []
+        for k, s in enumerate(vw.get(v, "scenarios", list)):
+            sw = vw / "scenarios" / k
+            sname = sw.get(s, "scenarioName", str)
+            read.append((sname, scenario(s, sw, case_id_for(sname), figures)))
+        cases: dict[str, Case] = {}
+        for sname, arms in read:
+            cid = case_id_for(sname)
+            if cid in cases:  # a scenario named twice would merge two cases
+                raise w.fail(f"expected each scenario name once per verdict; {sname!r} is repeated")
+            cases[cid] = case_entry(cid, None, arms)
+        missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
+        judge_model = doc.get("judgeModel")
+        if not (isinstance(judge_model, str) and judge_model.strip()):
+            judge_model = None
+            missing.insert(2, "judge.model (no judgeModel)")
+        model = doc.get("model") if isinstance(doc.get("model"), str) else None
+        if model is None:
+            missing.append("run.model (no model)")
+        finished, offset = (None, None)
+        if doc.get("timestamp") is None:
+            missing.append("run.finished_at (no timestamp)")
+        elif isinstance(doc["timestamp"], str):
+            finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
+        else:
+            raise (w / "timestamp").fail(
+                f"expected an RFC 3339 date-time string, found {doc['timestamp']!r:.64}"
+            )
+        body = declared_receipt(
+            name[:200],
+            None,
+            list(cases.values()),
+            provenance(tool, version, str(path), file_sha256(raw), missing, notes=notes),
+            model=model,
+            finished_at=finished,
+            run_members={"finished_at_offset": offset},
+            judge=unrecorded_judge(tool, "judge", model=judge_model),
+            arms={"with_skill": arm_spec(labels[0]), "baseline": arm_spec(labels[1])},
+            band_source="generation",
+            source_report={"figures": figures + own, "decision": decision},
+        )
+        out.append(Imported.named(tool, body, repairs=repairs))
+    return out
 
 
 def judge_score(role: dict[str, Any], w: Where, low: int) -> float:

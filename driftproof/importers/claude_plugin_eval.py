@@ -6,7 +6,6 @@ declared costs (USD) are kept apart. The mapping is the interop page's ("claude 
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from dataclasses import dataclass, field
@@ -107,13 +106,20 @@ def _documents(path: Path) -> list[Path]:
 
 
 @dataclass
-class Tally:
-    """What one result document's runs add up to, over its cases.
+class _Document:
+    """One result document as read, and what its runs add up to over its cases.
 
     ``fired`` is per arm [draws the skill fired on, draws firing was observed on]; ``costs`` per
-    arm [run costs, judge costs] in USD, as declared.
+    arm [run costs, judge costs] in USD, as declared; ``ids`` each case id read and its index.
     """
 
+    doc: dict[str, Any]
+    raw: bytes
+    w: Where
+    two_arm: bool
+    partial: bool
+    notes: list[str] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
     counts: set[int] = field(default_factory=set)
     declared_runs: set[int] = field(default_factory=set)
     fired: dict[str, list[int]] = field(
@@ -126,55 +132,32 @@ class Tally:
     has_llm: bool = False
 
 
-@dataclass
-class _Document:
-    """One result document as read: its data, bytes, place, reading and runs' tally."""
-
-    doc: dict[str, Any]
-    raw: bytes
-    w: Where
-    two_arm: bool
-    partial: bool
-    notes: list[str] = field(default_factory=list)
-    tally: Tally = field(default_factory=Tally)
-    ids: dict[str, int] = field(default_factory=dict)
-    """Each case id read so far, and the case's index."""
-
-
-def _read(path: Path, repairs: list[Repair]) -> _Document:
-    """One result document: its schema, schemaVersion 1, a known ablation, a case unless partial."""
+def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
+    """One result document (schemaVersion 1, a known ablation, a case unless partial) read."""
+    repairs: list[Repair] = []
     doc, raw = read_json(path, repairs)
     validate_source(doc, TOOL, path)  # the type of every member walked below
-    w = Where(path)
+    w, suite = Where(path), doc["suite"]
     if doc["schemaVersion"] != 1:
         raise (w / "schemaVersion").fail(
             f"expected schemaVersion 1 (the version this importer reads), "
             f"found {doc['schemaVersion']!r}"
         )
-    ablation = doc["suite"]["ablation"]
-    if ablation not in _ABLATIONS:
+    if suite["ablation"] not in _ABLATIONS:
         raise (w / "suite" / "ablation").fail(
-            f"expected the ablation 'with-without' or 'none', found {ablation!r}"
+            f"expected the ablation 'with-without' or 'none', found {suite['ablation']!r}"
         )
-    partial = doc.get("partial") is True
-    if not doc["cases"] and not partial:
+    d = _Document(doc, raw, w, suite["ablation"] == "with-without", doc.get("partial") is True)
+    if not doc["cases"] and not d.partial:
         raise (w / "cases").fail(
             "expected at least one case in a document not marked partial, found none"
         )
-    read = _Document(doc, raw, w, ablation == "with-without", partial)
-    if partial:
+    if d.partial:
         reason = doc.get("partialReason") or "no reason given"
-        read.notes.append(
+        d.notes.append(
             f"The source marks this document partial ({reason}): the suite did not finish, and the "
             "source says such a document should not be trended."
         )
-    return read
-
-
-def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
-    repairs: list[Repair] = []
-    d = _read(path, repairs)
-    doc, w, suite = d.doc, d.w, d.doc["suite"]
     plugins = [
         {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
     ]
@@ -187,10 +170,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
-    tally = d.tally
     cases = [_case(d, i, case, threshold) for i, case in enumerate(doc["cases"])]
-    gens, unrecorded = _counted(d, tally)
-    model, judge_model = _models(suite, tally.has_llm, unrecorded)
+    gens, unrecorded = _counted(d)
+    model, judge_model = _models(suite, d.has_llm, unrecorded)
     version = doc.get("claudeVersion")
     if version is None:
         unrecorded.append("run.harness version (claudeVersion absent)")
@@ -201,15 +183,15 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         started, offset = utc_instant(doc["startedAt"], w / "startedAt")
     fired = {
         arm: SkillFired(fired=n, observed=seen) if seen else None
-        for arm, (n, seen) in tally.fired.items()
+        for arm, (n, seen) in d.fired.items()
     }
     details = {
         "schema_version": 1,
         "claude_version": version,
         "ablation": suite["ablation"],
         "plugins": plugins,
-        "runs_per_case_declared": sorted(tally.declared_runs) or None,
-        "declared_cost_usd": cost_figures(doc, tally.costs, d.two_arm),
+        "runs_per_case_declared": sorted(d.declared_runs) or None,
+        "declared_cost_usd": cost_figures(doc, d.costs, d.two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
     body = declared_receipt(
@@ -220,7 +202,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             TOOL,
             version,
             str(path),
-            file_sha256(d.raw),
+            file_sha256(raw),
             unrecorded,
             notes=d.notes,
             details=details,
@@ -264,12 +246,12 @@ def _models(
     return model, judge_model
 
 
-def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
+def _counted(d: _Document) -> tuple[int | None, list[str]]:
     """The runs per case arm when all arms agree, and what is unrecorded; notes go to ``d``."""
-    if tally.scored_indicator:
+    if d.scored_indicator:
         d.notes.append(
             "The source counts its skill-fired grader ("
-            + ", ".join(sorted(tally.scored_indicator))
+            + ", ".join(sorted(d.scored_indicator))
             + ") inside each run's score"
             + (" (single-arm mode, --ablation none)" if not d.two_arm else "")
             + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
@@ -277,11 +259,11 @@ def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
         )
     single = "the baseline arm (ablation 'none': the suite ran with the plugin only)"
     unrecorded = [*([] if d.two_arm else [single]), *_UNRECORDED]
-    gens = sole(tally.counts)
+    gens = sole(d.counts)
     gens = gens if gens is not None and gens >= 1 else None
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
-    declared = tally.declared_runs
+    declared = d.declared_runs
     if declared and (gens is None or declared != {gens}):
         held = f"{gens} run(s) per case arm" if gens else "different numbers of runs per case arm"
         d.notes.append(
@@ -292,13 +274,13 @@ def _counted(d: _Document, tally: Tally) -> tuple[int | None, list[str]]:
 
 
 def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -> Case:
-    """One source case as a receipt case, its runs tallied into ``d.tally``.
+    """One source case as a receipt case, its runs tallied into ``d``.
 
     Fails on an arm with no run when finished, runs against the ablation, or a repeated name.
     """
-    cw, tally, ids = d.w / "cases" / i, d.tally, d.ids
+    cw = d.w / "cases" / i
     graders = case.get("graders") or []
-    tally.has_llm = tally.has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)
+    d.has_llm = d.has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)
     arms_src = case["arms"]
     without = arms_src.get("without")
     for key in ("with", "without"):
@@ -318,26 +300,27 @@ def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -
     arms = {}
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
-        arms[arm] = [] if runs is None else arm_draws(arm, runs, cw / "arms" / key, graders, tally)
+        arms[arm] = [] if runs is None else arm_draws(d, arm, runs, cw / "arms" / key, graders)
     if case.get("runsPerCase") is not None:
-        tally.declared_runs.add(case["runsPerCase"])
+        d.declared_runs.add(case["runsPerCase"])
     for advisory in case.get("advisories") or []:
         d.notes.append(f"Case {case['name']}: the source advises: {advisory}")
     cid = case_id_for(case["name"])
-    if cid in ids:
+    if cid in d.ids:
         raise (cw / "name").fail(
-            f"expected each case name once; {case['name']!r} is also case {ids[cid]}"
+            f"expected each case name once; {case['name']!r} is also case {d.ids[cid]}"
         )
-    ids[cid] = i
-    prompt = case.get("promptMarkdown")
+    d.ids[cid] = i
     rubric = graders_sha256(graders, cw / "graders") if graders else None
-    return case_entry(cid, prompt, arms, rubric_sha256=rubric, threshold=threshold)
+    return case_entry(
+        cid, case.get("promptMarkdown"), arms, rubric_sha256=rubric, threshold=threshold
+    )
 
 
 def arm_draws(
-    arm: str, runs: list[dict[str, Any]], w: Where, graders: list[dict[str, Any]], tally: Tally
+    d: _Document, arm: str, runs: list[dict[str, Any]], w: Where, graders: list[dict[str, Any]]
 ) -> list[Draw]:
-    """One case arm's runs as draws, in the source's order, tallied into ``tally``.
+    """One case arm's runs as draws, in the source's order, tallied into ``d``.
 
     Raises:
         ImportError_: a score outside 0..1 or a cost below 0; naming the run.
@@ -359,14 +342,14 @@ def arm_draws(
             if gname in skill_graders and isinstance(g.get("passed"), bool):
                 fired = skill_fired(g, configs.get(gname) or {})
                 if g.get("scored") is True:
-                    tally.scored_indicator.add(gname)
+                    d.scored_indicator.add(gname)
             elif gname in regex_graders and isinstance(g.get("passed"), bool):
                 checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
         draw = _draw(j, run, rw, fired, checks)
         draws.append(draw)
         if draw.lost is None and fired is not None:
-            tally.fired[arm][0] += fired
-            tally.fired[arm][1] += 1
+            d.fired[arm][0] += fired
+            d.fired[arm][1] += 1
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
             if value is not None:
@@ -374,8 +357,8 @@ def arm_draws(
                     raise (rw / member).fail(
                         f"expected a cost in USD of 0 or more, found {value!r}"
                     )
-                tally.costs[arm][slot].append(value)
-    tally.counts.add(len(draws))
+                d.costs[arm][slot].append(value)
+    d.counts.add(len(draws))
     return draws
 
 
@@ -389,11 +372,11 @@ def _draw(
         reason = f"source error: {error}"[:4000]
         return draw(lost_reason=reason, lost_kind="source_error", source_error=error)
     if run.get("skippedPaidGraders") is True:
-        reason = (
-            "the source skipped this run's paid graders at its cost ceiling, so "
-            "its score is not comparable"
+        return draw(
+            lost_reason="the source skipped this run's paid graders at its cost ceiling, so its "
+            "score is not comparable",
+            lost_kind="unscored",
         )
-        return draw(lost_reason=reason, lost_kind="unscored")
     if run.get("score") is None:
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
     return draw(score=unit_score(run["score"], rw / "score"))
@@ -419,7 +402,7 @@ def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
     canonical = canonical_json(graders)
     if canonical is None:
         raise w.fail("expected grader definitions that are plain JSON (no NaN)")
-    return hashlib.sha256(canonical).hexdigest()
+    return file_sha256(canonical)
 
 
 def cost_figures(

@@ -14,7 +14,7 @@ from driftproof._json import json_kind
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where, source_number
 from driftproof.importers._declared import figure, interval, source_check
-from driftproof.importers._dotnet import Results, judge_score
+from driftproof.importers._dotnet import judge_score, receipts
 from driftproof.receipt import Draw, build_draw
 
 TOOL = "skill-validator"
@@ -36,7 +36,14 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
             scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
             what was expected.
     """
-    return _FORMAT.receipts(Path(path))
+    return receipts(
+        Path(path),
+        TOOL,
+        (_scenario, _verdict),
+        ("withSkill", "baseline"),
+        None,
+        "the source records an estimate only",
+    )
 
 
 def _scenario(
@@ -118,16 +125,3 @@ def _draw(role: dict[str, Any], w: Where) -> Draw:
         checks.append(source_check(atype, shown, kind, passed, "pass" if passed else "fail"))
     answer = mw.get(metrics, "agentOutput", str, required=False)
     return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
-
-
-_FORMAT = Results(
-    TOOL,
-    _scenario,
-    _verdict,
-    labels=("withSkill", "baseline"),
-    version=None,
-    unrecorded=(
-        "draw tokens (the source records an estimate only)",
-        "judge_samples_per_generation",
-    ),
-)

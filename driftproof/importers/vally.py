@@ -13,7 +13,7 @@ from typing import Any
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers._common import Where
 from driftproof.importers._declared import figure, interval
-from driftproof.importers._dotnet import Results, judge_score
+from driftproof.importers._dotnet import judge_score, receipts
 from driftproof.receipt import build_draw
 
 TOOL = "vally"
@@ -30,21 +30,26 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
             an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
             0..5; naming the file, the JSON pointer and what was expected.
     """
-    w = Where(path)
 
     def check(doc: dict[str, Any]) -> None:
-        if doc.get("schemaVersion") != 5:
-            raise (w / "schemaVersion").fail(
-                f"expected schemaVersion 5 (the version this importer reads), "
-                f"found {doc.get('schemaVersion')!r}"
-            )
-        if doc.get("skillKind") != "skill":
-            raise (w / "skillKind").fail(
-                f"expected skillKind 'skill' (an agent's result is not a skill's), "
-                f"found {doc.get('skillKind')!r}"
-            )
+        for key, want, why in (
+            ("schemaVersion", 5, "the version this importer reads"),
+            ("skillKind", "skill", "an agent's result is not a skill's"),
+        ):
+            if doc.get(key) != want:
+                raise (Where(path) / key).fail(
+                    f"expected {key} {want!r} ({why}), found {doc.get(key)!r}"
+                )
 
-    return _FORMAT.receipts(Path(path), check)
+    return receipts(
+        Path(path),
+        TOOL,
+        (_scenario, _verdict),
+        ("skilledIsolated", "baseline"),
+        "results schema 5",
+        "the file keeps usage per role, not per draw",
+        check,
+    )
 
 
 def _scenario(
@@ -117,16 +122,3 @@ def _verdict(
         "0.05, net win at least 20%); its mean score is for triage only.",
     ]
     return figures, decision, notes
-
-
-_FORMAT = Results(
-    TOOL,
-    _scenario,
-    _verdict,
-    labels=("skilledIsolated", "baseline"),
-    version="results schema 5",
-    unrecorded=(
-        "draw tokens (the file keeps usage per role, not per draw)",
-        "judge_samples_per_generation",
-    ),
-)
