@@ -68,74 +68,63 @@ def repair_tree(value: Any, repairs: list[Repair]) -> Any:
     return root[0]
 
 
-class _Bounds:
-    """The ``bounded_text`` entries of one receipt, in document order."""
+def _bound(body: ReceiptBody) -> ReceiptBody:
+    """``body`` with every text too big for the receipt schema nulled and listed; idempotent."""
+    found: list[BoundedText] = []
 
-    def __init__(self) -> None:
-        self.found: list[BoundedText] = []
-
-    def cut(self, text: str | None, limit: int, pointer: str) -> str | None:
+    def cut(text: str | None, limit: int, pointer: str) -> str | None:
         """The sha256 of ``text`` when it is longer than ``limit`` (it is then not copied)."""
         if text is None or len(text) <= limit:
             return None
-        digest = sha256_text(text)
-        self.found.append(BoundedText(pointer=pointer, sha256=digest, chars=len(text)))
-        return digest
+        found.append(BoundedText(pointer=pointer, sha256=sha256_text(text), chars=len(text)))
+        return found[-1].sha256
 
-    def nulled(
-        self, text: str | None, sha256: str | None, limit: int, pointer: str, key: str
-    ) -> dict[str, Any]:
-        """The update nulling a too big ``key``, ``<key>_sha256`` keeping its hash; else empty."""
-        digest = self.cut(text, limit, pointer)
+    def nulled(text: str | None, sha256: str | None, limit: int, where: str) -> dict[str, Any]:
+        """The update nulling too big a text at ``where``, ``<key>_sha256`` keeping its hash."""
+        key = where.rsplit("/", 1)[1]
+        digest = cut(text, limit, where)
         return {} if digest is None else {key: None, f"{key}_sha256": sha256 or digest}
 
-    def arm(self, arm: CaseArm, base: str) -> CaseArm:
-        """``arm`` with its too big answers and refusals bounded."""
-        draws = list(arm.draws)
+    def arm(case_arm: CaseArm, base: str) -> CaseArm:
+        draws = list(case_arm.draws)
         for j, d in enumerate(draws):
-            where = f"{base}/draws/{j}/answer"
-            update = self.nulled(d.answer, d.answer_sha256, ANSWER_MAX_CHARS, where, "answer")
-            refusal = d.refusal
-            if refusal is not None and self.cut(
-                refusal.text, REFUSAL_MAX_CHARS, f"{base}/draws/{j}/refusal/text"
+            w = f"{base}/draws/{j}"
+            update = nulled(d.answer, d.answer_sha256, ANSWER_MAX_CHARS, f"{w}/answer")
+            if d.refusal is not None and cut(
+                d.refusal.text, REFUSAL_MAX_CHARS, f"{w}/refusal/text"
             ):
-                update["refusal"] = refusal.model_copy(update={"text": None})
+                update["refusal"] = d.refusal.model_copy(update={"text": None})
             if update:
                 draws[j] = d.model_copy(update=update)
-        return arm.model_copy(update={"draws": draws})
+        return case_arm.model_copy(update={"draws": draws})
 
-
-def _bound(body: ReceiptBody) -> ReceiptBody:
-    """``body`` with every text too big for the receipt schema nulled and listed; idempotent."""
-    bounds = _Bounds()
     specs = {}
     for name in _ARMS:
         spec = getattr(body.arms, name)
-        if spec is not None and bounds.cut(
+        if spec is not None and cut(
             spec.instruction, INSTRUCTION_MAX_CHARS, f"/arms/{name}/instruction"
         ):
             specs[name] = spec.model_copy(update={"instruction": None})
     cases = list(body.cases)
     for i, case in enumerate(cases):
-        where = f"/cases/{i}/prompt"
-        update = bounds.nulled(case.prompt, case.prompt_sha256, PROMPT_MAX_CHARS, where, "prompt")
-        count = len(bounds.found)
+        update = nulled(case.prompt, case.prompt_sha256, PROMPT_MAX_CHARS, f"/cases/{i}/prompt")
+        count = len(found)
         arms = {
-            name: bounds.arm(arm, f"/cases/{i}/arms/{_esc(name)}")
+            name: arm(a, f"/cases/{i}/arms/{_esc(name)}")
             for name in _ARMS
-            if (arm := getattr(case.arms, name)) is not None
+            if (a := getattr(case.arms, name)) is not None
         }
-        if len(bounds.found) > count:
+        if len(found) > count:
             update["arms"] = case.arms.model_copy(update=arms)
         if update:
             cases[i] = case.model_copy(update=update)
-    if not bounds.found:
+    if not found:
         return body
     return body.model_copy(
         update={
             "arms": body.arms.model_copy(update=specs),
             "cases": cases,
-            "bounded_text": [*(body.bounded_text or []), *bounds.found],
+            "bounded_text": [*(body.bounded_text or []), *found],
         }
     )
 

@@ -104,21 +104,20 @@ def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
     return Imported(safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs))
 
 
-def _unrecorded(repository: str | None, commit: str | None) -> list[str]:
-    items = [
-        "cases (the source prints counts only, no case ids)",
-        "per-run scores",
-        "judge",
-        "judge_samples_per_generation",
-        "run.model",
-        "run.harness (one receipt covers every agent; agents are in source_figures)",
-        "skill.sha256 and skill.tokens",
-    ]
-    if repository is None:
-        items.append("source_figures.repository (not given)")
-    if commit is None:
-        items.append("source_figures.commit (not given)")
-    return items
+_UNRECORDED = (
+    "cases (the source prints counts only, no case ids)",
+    "per-run scores",
+    "judge",
+    "judge_samples_per_generation",
+    "run.model",
+    "run.harness (one receipt covers every agent; agents are in source_figures)",
+    "skill.sha256 and skill.tokens",
+)
+
+
+def _unrecorded(o: NvidiaOptions) -> list[str]:
+    given = (("repository", o.repository), ("commit", o.commit))
+    return [*_UNRECORDED, *(f"source_figures.{k} (not given)" for k, v in given if v is None)]
 
 
 def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
@@ -145,7 +144,7 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         "rows": card["rows"],
     }
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
-    unrecorded = _unrecorded(o.repository, o.commit)
+    unrecorded = _unrecorded(o)
     if "evaluator_version" not in summary:
         unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
     for key, what in (
@@ -209,28 +208,14 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
     Fails on a count that is not an integer, or a number no float holds.
     """
     num = rw.get(r, "num", int, nullable=True)
-    score = source_number(r["score_pct"], rw / "score_pct")
-    up = r["uplift_pct"]
-    source_number(up, rw / "uplift_pct")
-    return {
-        "dimension": r["dimension"],
-        "num": num,
-        "agent": r["agent"],
-        "score": None
-        if score is None
-        else {"value": score + 0.0, "unit": "%", "field": "score_pct"},  # -0.0 reads 0.0
-        "baseline": None,
-        "uplift": None
-        if up is None
-        else {
-            "printed": json.dumps(up),
-            "value": float(up) + 0.0,
-            "unit": "%",
-            "field": "uplift_pct",
-        },
-        "printed": None,
-        "note": None,
-    }
+    score, up = (source_number(r[k], rw / k) for k in ("score_pct", "uplift_pct"))
+    fig = None if score is None else {"value": score + 0.0, "unit": "%", "field": "score_pct"}
+    row: dict[str, Any] = dict.fromkeys(("baseline", "uplift", "printed", "note"))
+    row |= {"dimension": r["dimension"], "num": num, "agent": r["agent"], "score": fig}
+    if up is not None:
+        printed = json.dumps(r["uplift_pct"])
+        row["uplift"] = {"printed": printed, "value": up + 0.0, "unit": "%", "field": "uplift_pct"}
+    return row
 
 
 def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
@@ -272,7 +257,7 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
             ],
             "rows": rows,
         }
-        version, unrecorded = s.get("evaluator_version"), _unrecorded(o.repository, o.commit)
+        version, unrecorded = s.get("evaluator_version"), _unrecorded(o)
         if version is None:
             unrecorded.append("provenance.tool_version (evaluator_version is null)")
         source = provenance("NVSkills-Eval", version, str(f), file_sha256(data), unrecorded)
