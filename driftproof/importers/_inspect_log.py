@@ -199,8 +199,11 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
     return None
 
 
-def _joined(value: Any, key: str, sep: str) -> str | None:
-    """``value`` when text, else its objects' ``key`` strings joined by ``sep`` (or ``None``)."""
+def joined_text(value: Any, key: str = "content", sep: str = "\n\n") -> str | None:
+    """``value`` when text, else its objects' ``key`` strings joined by ``sep`` (or ``None``).
+
+    A sample's input reads with the defaults: its messages' contents joined by blank lines.
+    """
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -209,17 +212,12 @@ def _joined(value: Any, key: str, sep: str) -> str | None:
     return None
 
 
-def input_text(value: Any) -> str | None:
-    """A sample's input: its text, or its messages' contents joined by blank lines."""
-    return _joined(value, "content", "\n\n")
-
-
 def answer_text(sample: dict[str, Any]) -> str | None:
     """The first choice's message content: its text, or its text parts joined."""
     choices = member_list(member_object(sample, "output"), "choices")
     if not choices or not isinstance(choices[0], dict):
         return None
-    return _joined(member_object(choices[0], "message").get("content"), "text", "")
+    return joined_text(member_object(choices[0], "message").get("content"), "text", "")
 
 
 def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
@@ -256,12 +254,9 @@ def log_times(
     finished: list[tuple[datetime, str | None]] = []
     for arm, log in read.items():
         stats = member_object(log.header, "stats")
-        w = Where(logs[arm]) / "stats"
         for member, into in (("started_at", started), ("completed_at", finished)):
-            value = stats.get(member)
-            if value is None or value == "":
-                continue
-            into.append(parse_instant(value, w / member))
+            if stats.get(member) not in (None, ""):
+                into.append(parse_instant(stats[member], Where(logs[arm]) / "stats" / member))
     if len(started) != len(read):
         unrecorded.append("run.started_at (a log records no stats.started_at)")
         started = []

@@ -38,7 +38,7 @@ from driftproof.importers._inspect_log import (
     TOOL,
     Log,
     answer_text,
-    input_text,
+    joined_text,
     judge_model_of,
     log_times,
     read_logs,
@@ -191,7 +191,8 @@ def _cases(
             if not is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             case = cases.setdefault(
-                str(sid), {"prompt": input_text(sample.get("input")), "arms": {a: [] for a in logs}}
+                str(sid),
+                {"prompt": joined_text(sample.get("input")), "arms": {a: [] for a in logs}},
             )
             case["arms"][arm].append(_draw(sample, sw, scorers[arm], key, epoch))
     out = []

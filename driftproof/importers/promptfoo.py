@@ -86,9 +86,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     for row, iw in located:
         grouped.add(row, iw)
     model = sole(set().union(*grouped.models.values()))
-    provider_name = None
-    if model is not None and model.split(":", 1)[0] in ("openai", "anthropic"):
-        provider_name = model.split(":", 1)[0]
+    prefix = (model or "").split(":", 1)[0]
+    provider_name = prefix if prefix in ("openai", "anthropic") else None
     meta = member_object(doc, "metadata")
     version = meta.get("promptfooVersion")
     version = version if isinstance(version, str) else None
@@ -181,12 +180,9 @@ class _Grouped:
                 )
         out = []
         for key, c in self.rows.items():
-            arms: dict[str, Any] = {}
-            for arm in _ARMS:
-                if arm in self.arms:
-                    arms[arm] = _indexed(c["arms"][arm])
-                elif arm in missing:
-                    arms[arm] = []
+            arms = {
+                a: _indexed(c["arms"][a]) if a in self.arms else [] for a in (*self.arms, *missing)
+            }
             prompt = c["prompt"] if self.by == "provider" else None
             out.append(case_entry(case_id_for(c["label"], content=key), prompt, arms))
         return out
@@ -229,24 +225,22 @@ def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
 
     Fails when only some rows have a repeat index, or one is repeated.
     """
-    recorded = [r for r in rows if r[0] is not None]
-    if not recorded:
+    if all(i is None for i, _, _ in rows):
         return [d.model_copy(update={"index": j}) for j, (_, _, d) in enumerate(rows)]
-    if len(recorded) != len(rows):
-        w = next(w for i, w, _ in rows if i is None)
-        raise (w / "repeatIndex").fail(
-            "expected a repeatIndex on every row of this test and arm, as on the others; found none"
-        )
     seen: dict[int, Where] = {}
-    indexed = [(i, w, d) for i, w, d in rows if i is not None]
-    for i, w, _ in indexed:
+    for i, w, _ in sorted(rows, key=lambda r: r[0] is not None):  # a row with none first
+        if i is None:
+            raise (w / "repeatIndex").fail(
+                "expected a repeatIndex on every row of this test and arm, as on the others; "
+                "found none"
+            )
         if i in seen:
             raise (w / "repeatIndex").fail(
                 f"expected each repeat index once per test and arm; {i} is also at "
                 f"{seen[i].pointer}"
             )
         seen[i] = w
-    return [d.model_copy(update={"index": i}) for i, _, d in sorted(indexed, key=lambda r: r[0])]
+    return [d.model_copy(update={"index": i}) for i, _, d in sorted(rows, key=lambda r: r[0] or 0)]
 
 
 def _configured_grader(config: Any) -> Judge | None:
