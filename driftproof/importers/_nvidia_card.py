@@ -116,33 +116,26 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
         m = rx.match(line)
         if not m or key in summary:
             continue
+        value: Any = m.group(1)
+        rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
-            for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", m.group(1)):
-                agents.append(
-                    {
-                        "agent": _agent_name(part.group(1)),
-                        "printed": part.group(1).strip(),
-                        "model": part.group(2),
-                    }
-                )
-            summary[key] = m.group(1)
-        elif key == "tasks":
-            summary[key] = int(m.group(1))
-            if m.group(2).strip():
-                summary["tasks_detail"] = m.group(2).strip()[:200]
-        elif key == "attempts_per_task":
-            summary[key] = int(m.group(1))
-        elif key == "dataset_digest":
-            summary[key] = m.group(1)
-            if m.group(2).strip():
-                summary["dataset_snapshot"] = m.group(2).strip().strip("()")[:200]
+            for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", value):
+                printed = part.group(1)
+                agent = {"agent": _agent_name(printed), "printed": printed.strip()}
+                agents.append({**agent, "model": part.group(2)})
+        elif key in ("tasks", "attempts_per_task"):
+            value = int(value)
         elif key in _PROVENANCE:
-            value = m.group(1).strip()
-            quoted = re.fullmatch(r"`([^`]+)`", value)
-            summary[key] = quoted.group(1) if quoted else None
-            summary[f"{key}_printed"] = value[:200]
-        else:
-            summary[key] = m.group(1).strip()
+            quoted = re.fullmatch(r"`([^`]+)`", value.strip())
+            summary[f"{key}_printed"] = value.strip()[:200]
+            value = quoted.group(1) if quoted else None
+        elif key != "dataset_digest":
+            value = value.strip()
+        summary[key] = value
+        if rest and key == "tasks":
+            summary["tasks_detail"] = rest[:200]
+        if rest and key == "dataset_digest":
+            summary["dataset_snapshot"] = rest.strip("()")[:200]
 
 
 def _results_row(

@@ -185,16 +185,14 @@ def _cases(
 
 def _arm_specs(mapping: dict[str, str | None], models: dict[str, set[str]]) -> dict[str, ArmSpec]:
     """Each arm labelled by its run and models; an unmapped arm is not recorded."""
-    specs = {}
-    for a in _ARMS:
-        if a not in mapping:
-            specs[a] = arm_spec(None, recorded=False)
-            continue
+
+    def label(a: str) -> str:
         run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
-        specs[a] = arm_spec(
-            run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
-        )
-    return specs
+        return run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
+
+    return {
+        a: arm_spec(label(a)) if a in mapping else arm_spec(None, recorded=False) for a in _ARMS
+    }
 
 
 def _notes(
@@ -315,17 +313,13 @@ def _score(
         return None
     if math.isinf(v):
         raise w.fail(f"expected grader {grader!r}'s score as a finite number, found {v!r}")
-    if grader_range is not None:
-        lo, hi = grader_range
-        if v < lo or v > hi:
-            raise w.fail(
-                f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found "
-                f"{value!r}"
-            )
-        return (v - lo) / (hi - lo)
-    if v < 0.0 or v > 1.0:
+    lo, hi = grader_range or (0.0, 1.0)
+    if v < lo or v > hi:
         raise w.fail(
-            f"expected a score between 0 and 1, found {value!r}; give the grader's own range with "
-            "--grader-range LOW:HIGH to map it onto 0..1"
+            f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found "
+            f"{value!r}"
+            if grader_range
+            else f"expected a score between 0 and 1, found {value!r}; give the grader's own "
+            "range with --grader-range LOW:HIGH to map it onto 0..1"
         )
-    return v
+    return (v - lo) / (hi - lo)
