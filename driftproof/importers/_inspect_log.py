@@ -135,9 +135,8 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
 
 def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> Any:
     """Archive member ``name`` parsed and checked as its own document, named from the archive."""
-    path = z.path
-    doc = parse_json_bytes(z.read(name), path, repairs, allow_nan=True, pointer=pointer([name]))
-    validate_source(doc, "inspect_ai", path, definition=definition, prefix=(name,))
+    doc = parse_json_bytes(z.read(name), z.path, repairs, allow_nan=True, pointer=pointer([name]))
+    validate_source(doc, "inspect_ai", z.path, definition=definition, prefix=(name,))
     return doc
 
 
@@ -155,13 +154,10 @@ def scorer_name(
     path: Path,
 ) -> str:
     """``scorer`` when the header or a sample has it, else the only scorer there is."""
-    names: list[str] = []
-    for s in member_object(header, "results").get("scores") or []:
-        if isinstance(s, dict) and isinstance(s.get("name"), str) and s["name"] not in names:
-            names.append(s["name"])
-    for sample, _ in samples:
-        if sample.get("scores") is not None:
-            names.extend(n for n in sample["scores"] if n not in names)
+    scores = member_object(header, "results").get("scores") or []
+    names = [s["name"] for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
+    names += [n for sample, _ in samples for n in sample.get("scores") or {}]
+    names = list(dict.fromkeys(names))
     w = Where(path) / "results" / "scores"
     if scorer is not None:
         if names and scorer not in names:
@@ -270,13 +266,6 @@ def log_times(
 MAX_FIGURES = 10000
 
 
-def declared_reducers(log: Log) -> list[str] | None:
-    """``eval.config.epochs_reducer`` as the log declares it; ``None`` when it declares none."""
-    config = member_object(member_object(log.header, "eval"), "config")
-    reducers = config.get("epochs_reducer")
-    return [r[:200] for r in reducers][:20] if isinstance(reducers, list) else None
-
-
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
     """(value, print) of one reduced scalar: a NaN or infinity has no value, only its print."""
     f = value_to_float(value)
@@ -367,20 +356,20 @@ def source_report(
     """
     run_figs = [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)]
     sample_figs = [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)]
-    reducers = {arm: declared_reducers(log) for arm, log in read.items()}
     if len(run_figs) + len(sample_figs) > MAX_FIGURES:
         unrecorded.append(
             f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
             "holds)"
         )
         sample_figs = []
-    declared = list({tuple(r) if r is not None else None for r in reducers.values()})
+    configs = (member_object(member_object(log.header, "eval"), "config") for log in read.values())
+    reducers = (c.get("epochs_reducer") for c in configs)  # as each log declares them
+    declared = list(
+        {tuple(r[:200] for r in x)[:20] if isinstance(x, list) else None for x in reducers}
+    )
     if len(declared) > 1:
         unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
     same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
     if not run_figs and not sample_figs and same is None:
         return None
-    report: dict[str, Any] = {"figures": run_figs + sample_figs}
-    if same is not None:
-        report["reducers"] = same
-    return report
+    return {"figures": run_figs + sample_figs, **({"reducers": same} if same is not None else {})}

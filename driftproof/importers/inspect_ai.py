@@ -197,19 +197,15 @@ def _cases(
             case["arms"][arm].append(_draw(sample, sw, scorers[arm], key, epoch))
     out = []
     for sid, c in cases.items():
-        arms: dict[str, Any] = {}
-        for arm in _ARMS:
-            if arm in logs:
-                draws = sorted(c["arms"][arm], key=lambda d: d.index)
-                if len({d.index for d in draws}) != len(draws):
-                    raise ImportError_.at(
-                        logs[arm],
-                        "/samples",
-                        f"expected one sample per id and epoch; sample {sid} repeats an epoch",
-                    )
-                arms[arm] = draws
-            elif arm in missing:
-                arms[arm] = []
+        for arm in (a for a in _ARMS if a in logs):
+            c["arms"][arm].sort(key=lambda d: d.index)
+            if len({d.index for d in c["arms"][arm]}) != len(c["arms"][arm]):
+                raise ImportError_.at(
+                    logs[arm],
+                    "/samples",
+                    f"expected one sample per id and epoch; sample {sid} repeats an epoch",
+                )
+        arms = {a: c["arms"][a] if a in logs else [] for a in (*logs, *missing)}
         out.append(case_entry(case_id_for(sid), c["prompt"], arms))
     return out
 
@@ -263,20 +259,7 @@ def _scored(draw: Callable[..., Draw], value: Any, vw: Where, scorer: str, key: 
     if value is None:
         return _unscored(draw, f"unscored: scorer {scorer!r} recorded null")
     if isinstance(value, list):
-        samples = []
-        for k, v in enumerate(value):
-            if v is None:
-                samples.append(build_judge_sample(None, invalid_reason="the source recorded null"))
-                continue
-            f = value_to_float(v)
-            if f is None:
-                raise (vw / k).fail("expected a scalar score (C/I/P/N, a boolean or a number)")
-            if not math.isfinite(f):
-                samples.append(
-                    build_judge_sample(None, invalid_reason=f"the source recorded {v!r}")
-                )
-                continue
-            samples.append(build_judge_sample(_in_unit(f, vw / k)))
+        samples = [_sample(v, vw / k) for k, v in enumerate(value)]
         if not any(s.score is not None for s in samples):
             return _unscored(draw, "unscored: the source recorded no finite score", samples)
         return draw(judge_samples=samples)
@@ -288,6 +271,18 @@ def _scored(draw: Callable[..., Draw], value: Any, vw: Where, scorer: str, key: 
     if not math.isfinite(f):
         return _unscored(draw, f"unscored: the source recorded a non-finite score ({value!r})")
     return draw(score=_in_unit(f, vw))
+
+
+def _sample(v: Any, w: Where) -> JudgeSample:
+    """One judge sample of a list value: null or a non-finite score is invalid, kept."""
+    if v is None:
+        return build_judge_sample(None, invalid_reason="the source recorded null")
+    f = value_to_float(v)
+    if f is None:
+        raise w.fail("expected a scalar score (C/I/P/N, a boolean or a number)")
+    if not math.isfinite(f):
+        return build_judge_sample(None, invalid_reason=f"the source recorded {v!r}")
+    return build_judge_sample(_in_unit(f, w))
 
 
 def _in_unit(f: float, w: Where) -> float:
