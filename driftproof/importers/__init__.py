@@ -63,7 +63,7 @@ class NoOptions:
 #: An importer: (source, its options) -> the receipts.
 Importer = Callable[[Any, Any], list[Imported]]
 
-#: name -> (importer function, its options class). Filled by :func:`register`.
+#: name -> importer function, and name -> its options class. Filled by :func:`register`.
 IMPORTERS: dict[str, Importer] = {}
 OPTIONS: dict[str, type] = {}
 
@@ -78,9 +78,8 @@ def register(name: str, options: type) -> Callable[[Importer], Importer]:
     """
 
     def deco(fn: Importer) -> Importer:
-        if IMPORTERS.get(name, fn) is not fn:
+        if IMPORTERS.setdefault(name, fn) is not fn:
             raise ValueError(f"importer {name!r} is already registered")
-        IMPORTERS[name] = fn
         OPTIONS[name] = options
         return fn
 

@@ -121,7 +121,14 @@ class Archive:
         def take(piece: bytes) -> None:
             nonlocal crc, size
             if size + len(piece) > cap:
-                self._over(where, cap)
+                what = (
+                    f"the archive's members inflate past {self.max_inflated_bytes} bytes together"
+                    if cap < self.max_member_bytes
+                    else f"the member inflates past {self.max_member_bytes} bytes"
+                )
+                raise where.fail(
+                    f"{what}, the limit (counted as inflated, not as declared); nothing was read"
+                )
             out.append(piece)
             size += len(piece)
             crc = zlib.crc32(piece, crc)
@@ -165,15 +172,3 @@ class Archive:
             raise where.fail("the member's CRC-32 differs from the archive's: it is corrupt")
         self.inflated += size
         return b"".join(out)
-
-    def _over(self, where: Where, cap: int) -> None:
-        if cap < self.max_member_bytes:
-            raise where.fail(
-                f"the archive's members inflate past {self.max_inflated_bytes} "
-                "bytes together, the limit (counted as inflated, not as declared); nothing was "
-                "read"
-            )
-        raise where.fail(
-            f"the member inflates past {self.max_member_bytes} bytes, the limit "
-            "(counted as inflated, not as declared); nothing was read"
-        )

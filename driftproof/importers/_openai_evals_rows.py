@@ -45,7 +45,6 @@ def read_rows(
         try:
             whole = parse_json_bytes(raw, path, repairs, allow_nan=True)
         except ImportError_:
-            whole = None
             if text[:1] == b"[":
                 raise
     rows: list[tuple[Any, Where]] = []

@@ -67,18 +67,10 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
         words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
         return [((), f"expected {words}, found {json_kind(error.instance)}")]
     if error.validator == "required" and isinstance(error.instance, dict):
-        return [
-            ((m,), f"expected member {m!r}, found none")
-            for m in error.validator_value
-            if m not in error.instance
-        ]
-    return [
-        (
-            (),
-            f"expected a value that fits the schema's {error.validator!r} rule: "
-            f"{error.message[:300]}",
-        )
-    ]
+        missing = (m for m in error.validator_value if m not in error.instance)
+        return [((m,), f"expected member {m!r}, found none") for m in missing]
+    rule = f"{error.validator!r} rule: {error.message[:300]}"
+    return [((), f"expected a value that fits the schema's {rule}")]
 
 
 def schema_problems(
@@ -125,11 +117,7 @@ def validate_source(
         ImportError_: one problem per offending place (at most :data:`MAX_SCHEMA_PROBLEMS`, in
             document order), e.g. "expected an array, found a number".
     """
-    problems = schema_problems(
-        _source_validator(schema, definition).iter_errors(doc), file, prefix=prefix
-    )
-    if not problems:
-        return
-    head = problems[0]
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    raise ImportError_(f"{head}{more}", problems)
+    errors = _source_validator(schema, definition).iter_errors(doc)
+    if problems := schema_problems(errors, file, prefix=prefix):
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ImportError_(f"{problems[0]}{more}", problems)

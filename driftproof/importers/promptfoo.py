@@ -257,17 +257,10 @@ def _configured_grader(config: Any) -> Judge | None:
 
 
 _CHECK_KINDS = {
-    "contains": "must_include",
-    "icontains": "must_include",
-    "contains-any": "must_include",
-    "contains-all": "must_include",
-    "not-contains": "must_not_include",
-    "not-icontains": "must_not_include",
-    "regex": "regex",
-    "not-regex": "regex",
-    "is-json": "structural",
-    "contains-json": "structural",
-    "starts-with": "structural",
+    **dict.fromkeys(("contains", "icontains", "contains-any", "contains-all"), "must_include"),
+    **dict.fromkeys(("not-contains", "not-icontains"), "must_not_include"),
+    **dict.fromkeys(("regex", "not-regex"), "regex"),
+    **dict.fromkeys(("is-json", "contains-json", "starts-with"), "structural"),
 }
 
 
