@@ -43,6 +43,7 @@ from driftproof.receipt import Case, Draw, Judge, build_draw
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
+_OVERHEAD = ("input_tokens", "output_tokens", "judged_draws_counted", "judged_draws_missing_usage")
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     model = sole(set().union(*grouped.models.values()))
     prefix = (model or "").split(":", 1)[0]
     provider_name = prefix if prefix in ("openai", "anthropic") else None
-    meta = member_object(doc, "metadata")
-    version = meta.get("promptfooVersion")
+    version = member_object(doc, "metadata").get("promptfooVersion")
     version = version if isinstance(version, str) else None
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     gens = repeat if is_count(repeat) and repeat >= 1 else None
@@ -142,9 +142,8 @@ class _Grouped:
         prompts = doc["results"].get("prompts") or []
         self.prompt_ids = {p.get("id"): p for p in prompts if isinstance(p, dict)}
         self.rows: dict[str, dict[str, Any]] = {}
-        self.used = {a: 0 for a in arms}
         self.models: dict[str, set[str]] = {a: set() for a in arms}
-        self.tokens = {"input_tokens": 0, "output_tokens": 0, "counted": 0, "missing": 0}
+        self.tokens: dict[str, Any] = {**dict.fromkeys(_OVERHEAD, 0), "usd": None}
         self.ambiguous = 0
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
@@ -154,7 +153,6 @@ class _Grouped:
             ImportError_: a row no arm (or several) maps.
         """
         arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw)
-        self.used[arm] += 1
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             self.models[arm].add(provider["id"])
@@ -172,8 +170,8 @@ class _Grouped:
         Raises:
             ImportError_: an arm no row matched.
         """
-        for arm, n in self.used.items():
-            if n == 0:
+        for arm in self.arms:
+            if not any(c["arms"][arm] for c in self.rows.values()):
                 raise (rw / "results").fail(
                     f"expected results for arm {arm} ({self.by} {self.arms[arm]!r}); no row "
                     "matched it"
@@ -208,16 +206,7 @@ class _Grouped:
 
     def overhead(self) -> dict[str, Any] | None:
         """The grader's token use the rows reported; ``None`` when none did."""
-        t = self.tokens
-        if not t["counted"]:
-            return None
-        return {
-            "input_tokens": t["input_tokens"],
-            "output_tokens": t["output_tokens"],
-            "usd": None,
-            "judged_draws_counted": t["counted"],
-            "judged_draws_missing_usage": t["missing"],
-        }
+        return self.tokens if self.tokens["judged_draws_counted"] else None
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
@@ -363,7 +352,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
 
 
-def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
+def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
@@ -387,9 +376,9 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, int]) -> Draw:
         if used is not None:
             overhead["input_tokens"] += used["input"]
             overhead["output_tokens"] += used["output"]
-            overhead["counted"] += 1
+            overhead["judged_draws_counted"] += 1
         else:
-            overhead["missing"] += 1
+            overhead["judged_draws_missing_usage"] += 1
     return draw(score=score)
 
 
