@@ -43,7 +43,7 @@ class _Limited:
 
 
 class Archive:
-    """A zip archive opened for bounded reading (``shown`` names it in errors).
+    """A zip archive opened for bounded reading.
 
     Raises:
         ImportError_: not a zip archive, or more members than ``max_members``.
@@ -53,13 +53,12 @@ class Archive:
         self,
         path: Path,
         *,
-        shown: str | None = None,
         max_members: int = MAX_MEMBERS,
         max_member_bytes: int = MAX_MEMBER_BYTES,
         max_inflated_bytes: int = MAX_INFLATED_BYTES,
     ) -> None:
         self.path = Path(path)
-        self.shown = shown or str(path)
+        self.shown = str(path)
         self.max_member_bytes = max_member_bytes
         self.max_inflated_bytes = max_inflated_bytes
         self.inflated = 0
@@ -72,11 +71,8 @@ class Archive:
             raise Where(self.shown).fail(
                 f"the archive lists {len(infos)} members; at most {max_members} are read"
             )
+        #: member name -> its entry, as the central directory lists them
         self.infos = {i.filename: i for i in infos if not i.is_dir()}
-
-    def names(self) -> list[str]:
-        """The member names, as the central directory lists them."""
-        return list(self.infos)
 
     def read(self, name: str) -> bytes:
         """The inflated bytes of member ``name``, streamed and capped.

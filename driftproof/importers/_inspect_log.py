@@ -110,7 +110,7 @@ def read_log(path: Path) -> Log:
 def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
     """One ``.eval`` archive: header (or the journal's start), samples and reductions."""
     z = Archive(path)
-    names = set(z.names())
+    names = set(z.infos)
     # header.json is written when the run finishes; a log still being written (or
     # interrupted) has only _journal/start.json, with the eval spec and plan
     member = "header.json" if "header.json" in names else "_journal/start.json"
