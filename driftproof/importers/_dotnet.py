@@ -36,7 +36,7 @@ Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str
 def receipts(
     path: Path,
     tool: str,
-    readers: tuple[Scenario, Verdict],
+    readers: tuple[Scenario, Verdict],  # how a scenario and a verdict are read
     labels: tuple[str, str],
     version: str | None,
     tokens: str,
@@ -44,15 +44,12 @@ def receipts(
 ) -> list[Imported]:
     """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
 
-    ``labels`` are the source's names of the with-skill and baseline arms; ``tokens`` why
-    draw tokens are unrecorded. ``doc``'s ``judgeModel`` judged, its
-    ``model`` answered; each scenario is a case.
+    ``labels`` name the with-skill and baseline arms, ``tokens`` why draw tokens are unrecorded;
+    ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
 
     Raises:
-        ImportError_: not a JSON object, ``verdicts`` not an array of objects or empty (the run
-            recorded no skill: nothing to import), a verdict or a scenario of the wrong shape, a
-            scenario named twice in a verdict, or a timestamp that is no instant; naming the
-            file and pointer.
+        ImportError_: no results object of verdict objects (none: nothing to import), a verdict
+            or scenario of the wrong shape or named twice, or a timestamp that is no instant.
     """
     repairs: list[Repair] = []
     doc, raw = read_json(path, repairs)
@@ -68,17 +65,16 @@ def receipts(
             raise (w / "verdicts" / i).fail("expected a verdict object")
     if check is not None:
         check(doc)
-    scenario, verdict = readers
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
         name = vw.get(v, "skillName", str)
-        own, decision, notes = verdict(v, vw)
+        own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
         read = []
         for k, s in enumerate(vw.get(v, "scenarios", list)):
             sw = vw / "scenarios" / k
             sname = sw.get(s, "scenarioName", str)
-            read.append((sname, scenario(s, sw, case_id_for(sname), figures)))
+            read.append((sname, readers[0](s, sw, case_id_for(sname), figures)))
         cases: dict[str, Case] = {}
         for sname, arms in read:
             cid = case_id_for(sname)

@@ -132,9 +132,8 @@ class _Document:
     has_llm: bool = False
 
 
-def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
-    """One result document (schemaVersion 1, a known ablation, a case unless partial) read."""
-    repairs: list[Repair] = []
+def _read(path: Path, repairs: list[Repair]) -> _Document:
+    """One result document: its schema, schemaVersion 1, a known ablation, a case unless partial."""
     doc, raw = read_json(path, repairs)
     validate_source(doc, TOOL, path)  # the type of every member walked below
     w, suite = Where(path), doc["suite"]
@@ -158,6 +157,13 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             f"The source marks this document partial ({reason}): the suite did not finish, and the "
             "source says such a document should not be trended."
         )
+    return d
+
+
+def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
+    repairs: list[Repair] = []
+    d = _read(path, repairs)
+    doc, w, suite = d.doc, d.w, d.doc["suite"]
     plugins = [
         {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
     ]
@@ -202,7 +208,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             TOOL,
             version,
             str(path),
-            file_sha256(raw),
+            file_sha256(d.raw),
             unrecorded,
             notes=d.notes,
             details=details,
