@@ -54,10 +54,8 @@ def value_to_float(value: Any) -> float | None:
         return float(value)
     if isinstance(value, str):
         v = value.strip()
-        if v in _LETTERS:
-            return _LETTERS[v]
-        if v.lower() in _WORDS:
-            return _WORDS[v.lower()]
+        if (known := _LETTERS.get(v, _WORDS.get(v.lower()))) is not None:
+            return known
         try:
             return float(v)
         except ValueError:

@@ -88,23 +88,20 @@ def parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     prompt = prompt if isinstance(prompt, str) else None
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
-    if row.get("results") is not None:
-        for i, res in enumerate(row["results"]):
-            rw = w / "results" / i
-            # a second result of one grader would silently replace the first
-            if res["name"] in grades:
-                raise (rw / "name").fail(
-                    f"expected each grader once per item, found {res['name'][:80]!r} again"
-                )
-            grades[res["name"]] = (res.get("score"), rw / "score")
-            text = _last_text((res.get("sample") or {}).get("output"))
-            if text is not None:
-                replies[res["name"]] = text
+    for i, res in enumerate(row.get("results") or []):
+        rw = w / "results" / i
+        # a second result of one grader would silently replace the first
+        if res["name"] in grades:
+            raise (rw / "name").fail(
+                f"expected each grader once per item, found {res['name'][:80]!r} again"
+            )
+        grades[res["name"]] = (res.get("score"), rw / "score")
+        if (text := _last_text((res.get("sample") or {}).get("output"))) is not None:
+            replies[res["name"]] = text
     for gname, value in (row.get("grades") or {}).items():
         grades.setdefault(gname, (value, w / "grades" / gname))
     for gname, gs in (row.get("grader_samples") or {}).items():
-        text = _last_text((gs or {}).get("outputs"))
-        if text is not None:
+        if (text := _last_text((gs or {}).get("outputs"))) is not None:
             replies.setdefault(gname, text)
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
