@@ -40,6 +40,7 @@ TOOL = "claude-plugin-eval"
 #: The file name ``claude plugin eval`` writes in its timestamped results directory.
 DOCUMENT_NAME = "aggregate-result.json"
 _ABLATIONS = ("with-without", "none")
+_TWO = ("with_skill", "baseline")
 _CALLED = re.compile(r"\bcalled (\d+)x\b")
 _MAX_DOCUMENTS = 1000
 _UNRECORDED = (
@@ -122,12 +123,8 @@ class _Document:
     ids: dict[str, int] = field(default_factory=dict)
     counts: set[int] = field(default_factory=set)
     declared_runs: set[int] = field(default_factory=set)
-    fired: dict[str, list[int]] = field(
-        default_factory=lambda: {"with_skill": [0, 0], "baseline": [0, 0]}
-    )
-    costs: dict[str, list[list[float]]] = field(
-        default_factory=lambda: {"with_skill": [[], []], "baseline": [[], []]}
-    )
+    fired: dict[str, list[int]] = field(default_factory=lambda: {a: [0, 0] for a in _TWO})
+    costs: dict[str, list[list[float]]] = field(default_factory=lambda: {a: [[], []] for a in _TWO})
     scored_indicator: set[str] = field(default_factory=set)
     has_llm: bool = False
 

@@ -145,7 +145,8 @@ def _recorded(
 ) -> tuple[int | None, str | None, str | None, str | None]:
     """The epochs, model, grading model and Inspect version all logs share; else unrecorded."""
     headers = [log.header for log in read.values()]
-    gens = sole(_epochs(h) for h in headers)
+    epochs = (member_object(member_object(h, "eval"), "config").get("epochs") for h in headers)
+    gens = sole(n if is_count(n) and n >= 1 else None for n in epochs)
     if gens is None:
         unrecorded.append(
             "generations_per_arm (eval.config.epochs absent or different between arms)"
@@ -165,12 +166,6 @@ def _recorded(
     if version is None:
         unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
     return gens, model, judge_model, version
-
-
-def _epochs(header: dict[str, Any]) -> int | None:
-    """The log's ``eval.config.epochs``, when it is a count from 1."""
-    n = member_object(member_object(header, "eval"), "config").get("epochs")
-    return n if is_count(n) and n >= 1 else None
 
 
 def _cases(

@@ -75,19 +75,14 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
     out: list[Imported] = []
     for p in paths if isinstance(paths, (list, tuple)) else [paths]:
         p = Path(p)
-        files: list[Path]
+        files = [p]
         if p.is_dir():
-            files = (
-                [p / "BENCHMARK.md"]
-                if (p / "BENCHMARK.md").is_file()
-                else sorted(p.glob("skills/*/BENCHMARK.md"))
-            )
+            card = p / "BENCHMARK.md"
+            files = [card] if card.is_file() else sorted(p.glob("skills/*/BENCHMARK.md"))
             if not files:
                 raise Where(p).fail(
                     "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
                 )
-        else:
-            files = [p]
         for f in files:
             if f.suffix.lower() == ".json":
                 repairs: list[Repair] = []
