@@ -154,10 +154,7 @@ def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
 
 
 def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source: str) -> list[Path]:
-    """Write each receipt to a temporary sibling, then rename them all into place.
-
-    Any failure before the renames removes every temporary file and directory made here.
-    """
+    """Write each receipt to a temporary sibling, then rename them all into place."""
     made: list[Path] = []
     staged: list[tuple[Path, Path]] = []
     try:

@@ -130,11 +130,7 @@ def _bound(body: ReceiptBody) -> ReceiptBody:
 
 
 def _repaired_count(s: str, repairs: Sequence[Repair]) -> int:
-    """How many U+FFFD in receipt string ``s`` came from repairs.
-
-    A repaired source string inside ``s`` counts whole; ``s`` cut from one (a truncated
-    reason) counts what it kept. A U+FFFD the source itself wrote is no repair.
-    """
+    """How many U+FFFD in receipt string ``s`` came from repairs (not from the source)."""
     n = 0
     for text, count in repairs:
         if text in s:

@@ -277,10 +277,7 @@ def _counted(d: _Document) -> tuple[int | None, list[str]]:
 
 
 def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -> Case:
-    """One source case as a receipt case, its runs tallied into ``d``.
-
-    Fails on an arm with no run when finished, runs against the ablation, or a repeated name.
-    """
+    """One source case as a receipt case, its runs tallied into ``d``."""
     cw = d.w / "cases" / i
     graders = case.get("graders") or []
     d.has_llm = d.has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)

@@ -231,12 +231,7 @@ def _unscored(draw: Callable[..., Draw], reason: str, samples: Sequence[JudgeSam
 
 
 def _scored(draw: Callable[..., Draw], value: Any, vw: Where, scorer: str, key: str | None) -> Draw:
-    """A scored sample's draw (``draw``: the sample's index, answer and tokens bound).
-
-    Its value (at ``key``) is the score, a list the judge samples.
-
-    Fails on an object value with no KEY, a KEY on a scalar, or a value that is no score.
-    """
+    """A scored sample's draw: its value (at ``key``) the score, a list the judge samples."""
     if isinstance(value, dict):
         if key is None:
             raise vw.fail(

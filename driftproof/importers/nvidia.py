@@ -198,10 +198,7 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
-    """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, uplift as written.
-
-    Fails on a count that is not an integer, or a number no float holds.
-    """
+    """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, as written."""
     num = rw.get(r, "num", int, nullable=True)
     score, up = (source_number(r[k], rw / k) for k in ("score_pct", "uplift_pct"))
     fig = None if score is None else {"value": score + 0.0, "unit": "%", "field": "score_pct"}

@@ -129,10 +129,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
 def _group(
     parsed: list[dict[str, Any]], mapping: dict[str, str | None]
 ) -> tuple[dict[tuple[str, str | None], dict[str, Any]], dict[str, set[str]], list[float]]:
-    """The rows by (item, content), each arm's models, and creation times (Unix seconds).
-
-    Fails on a row of an unmapped run, an item answered twice in a run, or no Unix time.
-    """
+    """The rows by (item, content), each arm's models, and creation times (Unix seconds)."""
     cases: dict[tuple[str, str | None], dict[str, Any]] = {}
     models: dict[str, set[str]] = {a: set() for a in mapping}
     started: list[float] = []

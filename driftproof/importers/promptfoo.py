@@ -147,11 +147,7 @@ class _Grouped:
         self.ambiguous = 0
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
-        """File one result row under its case and arm.
-
-        Raises:
-            ImportError_: a row no arm (or several) maps.
-        """
+        """File one result row under its case and arm (no arm, or several, maps: fail)."""
         arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw)
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
@@ -165,11 +161,7 @@ class _Grouped:
             self.ambiguous += 1
 
     def cases(self, missing: list[str], rw: Where) -> list[Case]:
-        """The receipt's cases, an arm the import does not hold left empty.
-
-        Raises:
-            ImportError_: an arm no row matched.
-        """
+        """The receipt's cases, an arm the import does not hold left empty (no row: fail)."""
         for arm in self.arms:
             if not any(c["arms"][arm] for c in self.rows.values()):
                 raise (rw / "results").fail(
@@ -210,10 +202,7 @@ class _Grouped:
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
-    """The draws of one case arm, indexed by ``repeatIndex`` when every row has one, else in order.
-
-    Fails when only some rows have a repeat index, or one is repeated.
-    """
+    """One case arm's draws, indexed by ``repeatIndex`` when every row has one, else in order."""
     if all(i is None for i, _, _ in rows):
         return [d.model_copy(update={"index": j}) for j, (_, _, d) in enumerate(rows)]
     seen: dict[int, Where] = {}
@@ -271,10 +260,7 @@ MAX_JSONL_BYTES = 512 * 1024 * 1024
 def _read_output(
     path: Path, repairs: list[Repair]
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
-    """(document, sha256, [(result row, where)]) of a JSON output or JSONL export file.
-
-    A JSONL export (one ``EvaluateResult`` a line) is wrapped as ``{"results": {"results": …}}``.
-    """
+    """(document, sha256, [(result row, where)]); a JSONL export is wrapped as a JSON output."""
     if path.suffix.lower() != ".jsonl":
         doc, raw = read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below

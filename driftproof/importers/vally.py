@@ -86,10 +86,7 @@ def _scenario(
 def _verdict(
     v: dict[str, Any], vw: Where
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A verdict's figures (mean score, votes, sign test) and decision.
-
-    Fails on an unknown ``state`` or a figure of the wrong type.
-    """
+    """A verdict's figures (mean score, votes, sign test) and decision."""
     state = vw.get(v, "state", str)
     if state not in _STATES:
         raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
