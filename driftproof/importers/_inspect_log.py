@@ -76,12 +76,8 @@ class Log(NamedTuple):
     """The strings made valid Unicode while the log was parsed."""
 
 
-def read_log(path: Path) -> Log:
-    """One Inspect log, ``.json`` or ``.eval``, checked against its schema.
-
-    Raises:
-        ImportError_: unreadable, malformed or of the wrong shape, naming the file and pointer.
-    """
+def _read_log(path: Path) -> Log:
+    """One Inspect log, ``.json`` or ``.eval``, checked against its schema."""
     raw = read_bytes(path)
     repairs: list[Repair] = []
     if zipfile.is_zipfile(path):
@@ -220,7 +216,7 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
     Raises:
         ImportError_: the same document for two arms, or logs of different tasks.
     """
-    read = {arm: read_log(Path(p)) for arm, p in logs.items()}
+    read = {arm: _read_log(Path(p)) for arm, p in logs.items()}
     digests: dict[str, str] = {}
     for arm, log in read.items():
         digest = file_sha256(log.raw)
@@ -274,13 +270,8 @@ def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
     return f, (value[:200] if isinstance(value, str) else None)
 
 
-def sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
-    """Each sample's reduced value from ``scorer``, per reducer, in the log's order.
-
-    Raises:
-        ImportError_: a reduced value that is not a score, a dict or list of scores, naming the
-            file and pointer.
-    """
+def _sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
+    """Each sample's reduced value from ``scorer``, per reducer, in the log's order."""
     if log.reductions is None:
         return []
     reductions, rw = log.reductions
@@ -310,7 +301,7 @@ def sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
     return out
 
 
-def run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
+def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
     """The run's figures from ``scorer`` in ``results.scores[]``: its counts and metrics."""
     out = []
     for i, score in enumerate(member_object(log.header, "results").get("scores") or []):
@@ -352,8 +343,8 @@ def source_report(
 
     ``None`` when the logs report nothing.
     """
-    run_figs = [f for arm, log in read.items() for f in run_figures(log, scorers[arm], arm)]
-    sample_figs = [f for arm, log in read.items() for f in sample_figures(log, scorers[arm], arm)]
+    run_figs = [f for arm, log in read.items() for f in _run_figures(log, scorers[arm], arm)]
+    sample_figs = [f for arm, log in read.items() for f in _sample_figures(log, scorers[arm], arm)]
     if len(run_figs) + len(sample_figs) > MAX_FIGURES:
         unrecorded.append(
             f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "

@@ -300,7 +300,7 @@ def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -
     arms = {}
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
-        arms[arm] = [] if runs is None else arm_draws(d, arm, runs, cw / "arms" / key, graders)
+        arms[arm] = [] if runs is None else _arm_draws(d, arm, runs, cw / "arms" / key, graders)
     if case.get("runsPerCase") is not None:
         d.declared_runs.add(case["runsPerCase"])
     for advisory in case.get("advisories") or []:
@@ -317,14 +317,10 @@ def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -
     )
 
 
-def arm_draws(
+def _arm_draws(
     d: _Document, arm: str, runs: list[dict[str, Any]], w: Where, graders: list[dict[str, Any]]
 ) -> list[Draw]:
-    """One case arm's runs as draws, in the source's order, tallied into ``d``.
-
-    Raises:
-        ImportError_: a score outside 0..1 or a cost below 0; naming the run.
-    """
+    """One case arm's runs as draws, in the source's order, tallied into ``d``."""
     skill_graders = {
         g["name"]
         for g in graders
@@ -340,7 +336,7 @@ def arm_draws(
         for g in run.get("graders") or []:
             gname = g["name"]
             if gname in skill_graders and isinstance(g.get("passed"), bool):
-                fired = skill_fired(g, configs.get(gname) or {})
+                fired = _skill_fired(g, configs.get(gname) or {})
                 if g.get("scored") is True:
                     d.scored_indicator.add(gname)
             elif gname in regex_graders and isinstance(g.get("passed"), bool):
@@ -382,12 +378,8 @@ def _draw(
     return draw(score=unit_score(run["score"], rw / "score"))
 
 
-def skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
-    """Whether the skill fired, from a ``tool_used`` grader on the Skill tool.
-
-    Bounds of at least once, or ``max: 0``, read the grader's pass; other bounds read the count
-    from its explanation (``"Skill called 2x …"``), else unknown.
-    """
+def _skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
+    """Whether the skill fired: a Skill ``tool_used`` grader's pass, else the count it explains."""
     lo, hi = config.get("min"), config.get("max")
     if hi == 0 and lo in (None, 0):
         return not result["passed"]
