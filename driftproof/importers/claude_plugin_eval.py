@@ -311,7 +311,11 @@ def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -
             f"expected each case name once; {case['name']!r} is also case {d.ids[cid]}"
         )
     d.ids[cid] = i
-    rubric = graders_sha256(graders, cw / "graders") if graders else None
+    rubric = None
+    if graders:  # the rubric hash: sha256 of the graders' RFC 8785 JSON
+        if (canonical := canonical_json(graders)) is None:
+            raise (cw / "graders").fail("expected grader definitions that are plain JSON (no NaN)")
+        rubric = file_sha256(canonical)
     return case_entry(
         cid, case.get("promptMarkdown"), arms, rubric_sha256=rubric, threshold=threshold
     )
@@ -387,14 +391,6 @@ def _skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
         return bool(result["passed"])
     m = _CALLED.search(result.get("explanation") or "")
     return int(m.group(1)) > 0 if m else None
-
-
-def graders_sha256(graders: list[dict[str, Any]], w: Where) -> str:
-    """sha256 of the RFC 8785 JSON of a case's grader definitions (its rubric hash)."""
-    canonical = canonical_json(graders)
-    if canonical is None:
-        raise w.fail("expected grader definitions that are plain JSON (no NaN)")
-    return file_sha256(canonical)
 
 
 def cost_figures(

@@ -156,7 +156,12 @@ class _Grouped:
         case = self.rows.setdefault(
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in self.arms}}
         )
-        case["arms"][arm].append((_repeat_index(row, iw), iw, _draw(row, iw, self.tokens)))
+        index = row.get("repeatIndex")  # a count, or none where the export has none
+        if index is not None and not is_count(index):
+            raise (iw / "repeatIndex").fail(
+                f"expected a repeat index (an integer from 0), found {index!r}"
+            )
+        case["arms"][arm].append((index, iw, _draw(row, iw, self.tokens)))
         if row.get("failureReason") is None and isinstance(row.get("error"), str):
             self.ambiguous += 1
 
@@ -240,16 +245,6 @@ _CHECK_KINDS = {
     **dict.fromkeys(("regex", "not-regex"), "regex"),
     **dict.fromkeys(("is-json", "contains-json", "starts-with"), "structural"),
 }
-
-
-def _repeat_index(row: dict[str, Any], w: Where) -> int | None:
-    """The row's ``repeatIndex`` (a count), or ``None`` where the export has none."""
-    value = row.get("repeatIndex")
-    if value is not None and not is_count(value):
-        raise (w / "repeatIndex").fail(
-            f"expected a repeat index (an integer from 0), found {value!r}"
-        )
-    return value
 
 
 #: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
