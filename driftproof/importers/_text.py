@@ -54,14 +54,9 @@ def repair_tree(value: Any, repairs: list[Repair]) -> Any:
                 repairs.append((fixed, n))
         elif isinstance(v, dict):
             if not all(k.isascii() for k in v):
-                items = []
-                for k, x in v.items():
-                    fk, n = repair_text(k)
-                    if n:
-                        repairs.append((fk, n))
-                    items.append((fk, x))
-                v = dict(items)
-                parent[key] = v
+                pairs = [(repair_text(k), x) for k, x in v.items()]
+                repairs.extend((fk, n) for (fk, n), _ in pairs if n)
+                v = parent[key] = {fk: x for (fk, _), x in pairs}
             stack.extend((v, k) for k in v)
         elif isinstance(v, list):
             stack.extend((v, i) for i in range(len(v)))
