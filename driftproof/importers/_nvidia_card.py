@@ -26,6 +26,7 @@ _UNIT_WORDS = {
     "percentage points": "pp",
 }
 _NO_FIGURE = re.compile(r"^(not available|n/?a|no score|—|-|–|)$", re.IGNORECASE)
+_FIGURES = ("score", "baseline", "uplift", "note")
 _RESULTS_SECTIONS = ("results", "results at a glance", "evaluation results")
 _SUMMARY = {
     "skill": re.compile(r"^- Skill: `?([^`]+?)`?\s*$"),
@@ -73,35 +74,27 @@ def parse_cell(text: str) -> dict[str, Any] | None:
         Values are numbers in the card's own unit (percent or percentage points, not 0..1).
     """
     cell = text.replace("**", "").replace("`", "").strip()
-    out: dict[str, Any] = {
-        "printed": text.strip(),
-        "score": None,
-        "baseline": None,
-        "uplift": None,
-        "note": None,
-    }
-    m = _CELL_V2.match(cell) or _CELL_V1.match(cell)
-    if m:
-        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
-        if "base" in m.groupdict() and m.group("base") is not None:
-            out["baseline"] = {"value": float(m.group("base")), "unit": m.group("bu")}
-        if m.group("up") is not None:
-            up = _UPLIFT.match(m.group("up").strip())
-            if up is None:
-                return None
-            value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
-            unit = _UNIT_WORDS.get(up.group("unit"), up.group("unit"))
-            out["uplift"] = {"printed": m.group("up").strip(), "value": value + 0.0, "unit": unit}
-        return out
-    m = _CELL_NOTE.match(cell)
-    if m:
-        out["score"] = {"value": float(m.group("score")), "unit": m.group("su")}
-        out["note"] = m.group("note").strip()[:500]
-        return out
-    if _NO_FIGURE.match(cell):
+    out: dict[str, Any] = {"printed": text.strip()} | dict.fromkeys(_FIGURES)
+    m = _CELL_V2.match(cell) or _CELL_V1.match(cell) or _CELL_NOTE.match(cell)
+    if m is None:
+        if not _NO_FIGURE.match(cell):
+            return None
         out["note"] = cell or None
         return out
-    return None
+    found = m.groupdict()
+    out["score"] = {"value": float(found["score"]), "unit": found["su"]}
+    if found.get("base") is not None:
+        out["baseline"] = {"value": float(found["base"]), "unit": found["bu"]}
+    if found.get("note") is not None:
+        out["note"] = found["note"].strip()[:500]
+    if found.get("up") is not None:
+        up = _UPLIFT.match(found["up"].strip())
+        if up is None:
+            return None
+        value = float(up.group("num")) * (-1.0 if up.group("sign") in ("-", "−") else 1.0)
+        unit = _UNIT_WORDS.get(up.group("unit"), up.group("unit"))
+        out["uplift"] = {"printed": found["up"].strip(), "value": value + 0.0, "unit": unit}
+    return out
 
 
 def _agent_name(header: str) -> str:
