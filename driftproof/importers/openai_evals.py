@@ -141,16 +141,13 @@ def _group(
                 + ", ".join(f"{a}={r}" for a, r in mapping.items())
                 + "); map it with --arm, or leave its rows out of the file"
             )
-        case = cases.setdefault(
-            (p["key"], p["content"]),
-            {"key": p["key"], "prompt": p["prompt"], "arms": {a: [] for a in _ARMS}, "where": {}},
-        )
-        if arm in case["where"]:
+        new = {"prompt": p["prompt"], "arms": {a: [] for a in _ARMS}}
+        case = cases.setdefault((p["key"], p["content"]), new)
+        if case["arms"][arm]:
             raise p["where"].fail(
                 f"expected one output item per data source item and run; item {p['key']} "
-                f"of run {p['run']!r} is also at {case['where'][arm]}"
+                f"of run {p['run']!r} is also at {case['arms'][arm][0]['where'].pointer or '/'}"
             )
-        case["where"][arm] = p["where"].pointer or "/"
         if case["prompt"] is None:
             case["prompt"] = p["prompt"]
         if p["model"]:
