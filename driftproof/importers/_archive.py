@@ -150,14 +150,10 @@ class Archive:
                 if not chunk:
                     raise where.fail("the member ends before its declared compressed size")
                 remaining -= len(chunk)
-                if d is None:
-                    take(chunk)
-                    continue
-                data = chunk
-                while data:
+                while chunk:  # a stored chunk is taken whole
                     # max_length bounds each step's output, so a bomb cannot inflate in one call
-                    take(d.decompress(data, _CHUNK))
-                    data = d.unconsumed_tail
+                    take(d.decompress(chunk, _CHUNK) if d else chunk)
+                    chunk = d.unconsumed_tail if d else b""
             if d is not None:
                 while not d.eof and (piece := d.decompress(b"", _CHUNK)):
                     take(piece)
