@@ -275,15 +275,24 @@ def start_run(
     draw, and its ``batch`` attribute, when present, receives each poll's statuses.
 
     Raises:
-        MissingCredentials: an API lane's key is not set (before anything is written).
+        MissingCredentials: an API lane's key is not set (before anything is written); the
+            judge's says it is the judge's and names ``--judge-provider``.
         RunInterrupted: Ctrl-C; the journal keeps every finished draw.
     """
     from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
     from driftproof.run.providers import make_provider
+    from driftproof.run.providers.base import MissingCredentials
 
-    lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
-    j = plan.judge
-    judge = lane if j is None else make_provider(j.provider, j.surface, **j.options)
+    lane = judge = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
+    if (j := plan.judge) is not None:
+        try:
+            judge = make_provider(j.provider, j.surface, **j.options)
+        except MissingCredentials as exc:  # the judge's key: say so, and how to choose another
+            exc.args = (
+                f"{exc.variable} is not set; the judge's {j.provider} {j.surface} lane needs it "
+                "(set it in the environment, or choose another judge lane with --judge-provider)",
+            )
+            raise
     cfg = plan.config
     if cfg.batch is not None:
         cfg = replace(cfg, batch=replace(cfg.batch, on_status=getattr(progress, "batch", None)))

@@ -200,6 +200,37 @@ def test_a_missing_key_is_one_line_exit_2_and_nothing_written(
     assert list(out.parent.iterdir()) == []
 
 
+def test_a_missing_judge_key_says_it_is_the_judges_and_names_judge_provider(
+    suite_file, skill_file, tmp_path, capsys, monkeypatch
+):
+    for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = tmp_path / "out" / "r.json"
+    out.parent.mkdir()
+    with pytest.raises(SystemExit) as ei:
+        main(
+            [
+                "run",
+                str(suite_file),
+                "--skill",
+                str(skill_file),
+                "--model",
+                "m",
+                "--provider",
+                "openai",
+                "--out",
+                str(out),
+            ]
+        )
+    assert ei.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
+        "the environment, or choose another judge lane with --judge-provider)"
+    ]
+    assert list(out.parent.iterdir()) == []
+
+
 def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
     from click.testing import CliRunner
 
