@@ -232,7 +232,7 @@ def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[Suite
         elif files:
             refusal = (
                 f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
-                "cannot hand to the model; remove the case or its files"
+                f"cannot hand to the model; remove the case or its files{_SKILL_CREATOR_IMPORT}"
             )
         if cid and prompt:
             cases.append(SuiteCase(cid, prompt, None, criteria, None, (), (), (), p, refusal))
@@ -392,6 +392,23 @@ def _looks_like_caveman(cases: Any) -> bool:
     return True
 
 
+_SKILL_CREATOR_IMPORT = (
+    ", or import the runs skill-creator graded (grading.json) with driftproof import skill-creator"
+)
+#: Why ``run`` refuses a case with neither a rubric nor criteria, and what to do, by format.
+_UNGRADED = {
+    "driftproof": "has neither a rubric nor criteria; driftproof run grades every answer against "
+    "one and refuses the case before any call",
+    "skill-creator": "has no expectations (or assertions), so no criteria, and driftproof run "
+    'grades every answer against them: add an "expectations" list of what the answer must '
+    "do (each becomes a criterion)" + _SKILL_CREATOR_IMPORT,
+    "caveman-fidelity": "has neither a rubric nor criteria (caveman's fidelity.json carries "
+    "checks only), and driftproof run grades every answer against one: write the case into a "
+    f'Driftproof suite ("format": "{FORMAT}") with a rubric or criteria, or score a caveman '
+    "snapshot against these checks with driftproof import caveman SNAPSHOT --skills DIR --cases {}",
+}
+
+
 def require_gradable(suite: Suite) -> None:
     """Refuse, before any call, every case ``run`` cannot grade.
 
@@ -404,10 +421,5 @@ def require_gradable(suite: Suite) -> None:
             ptr, _, msg = case.refusal.partition(": ")
             c.add(ptr, msg)
         elif case.rubric is None and not case.criteria:
-            c.add(
-                case.pointer,
-                f"case {case.id!r} has neither a rubric nor criteria; "
-                "driftproof run grades every answer against one "
-                "and refuses the case before any call",
-            )
+            c.add(case.pointer, f"case {case.id!r} " + _UNGRADED[suite.format].format(suite.path))
     c.raise_if_any()

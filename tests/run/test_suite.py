@@ -222,6 +222,44 @@ def test_caveman_fidelity_json(shared):
         require_gradable(s)
 
 
+@pytest.mark.parametrize(
+    "rel,pointer,says",
+    [
+        (
+            "data/interop/skill-creator/nebius-skills-workspace/evals/evals.json",
+            "/evals/0",
+            [
+                "case '0' has no expectations (or assertions)",
+                'add an "expectations" list',
+                "driftproof import skill-creator",
+            ],
+        ),
+        (
+            "data/interop/skill-creator/anthropic-schemas-examples/evals.json",
+            "/evals/0/files",
+            ["needs input files (1)", "remove the case", "driftproof import skill-creator"],
+        ),
+        (
+            "data/caveman/v3/evals/prompts/fidelity.json",
+            "/cases/0",
+            [
+                "caveman's fidelity.json carries checks only",
+                '("format": "driftproof-suite/1") with a rubric or criteria',
+                "driftproof import caveman SNAPSHOT --skills DIR --cases {file}",
+            ],
+        ),
+    ],
+)
+def test_a_real_suite_run_refuses_says_what_it_lacks_and_what_to_do(shared, rel, pointer, says):
+    path = shared / rel
+    with pytest.raises(SuiteError) as ei:
+        require_gradable(load_suite(path))
+    first = ei.value.problems[0]
+    assert (first.file, first.pointer) == (str(path), pointer)
+    for text in says:
+        assert text.format(file=path) in first.message
+
+
 def test_rubric_hash_moves_with_any_criterion_field(tmp_path):
     base = {"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 1, "description": "d"}]}
     hashes = set()
