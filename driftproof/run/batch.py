@@ -176,6 +176,10 @@ def outcome_from_doc(doc: dict[str, Any]) -> Outcome:
     )
 
 
+#: The kinds of a batch journal line, in the order a line is read as one of them.
+_KINDS = ("file", "batch", "cancel", "read", "out")
+
+
 class BatchJournal:
     """The batch journal ``<receipt>.batches``: JSON Lines, each line written whole; one thread.
 
@@ -198,37 +202,41 @@ class BatchJournal:
         self.cancelled: set[str] = set()
         self.read: set[str] = set()
         self.outs: list[tuple[str, str, dict[str, Any]]] = []
-        if path.exists():
-            if not resumed_run:
-                raise RefusalError(
-                    f"{path}: a batch journal without its run journal; remove it to start afresh "
-                    "(its batches are not polled again)"
-                )
-            self._load()
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        else:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         self._unsynced = 0
-
-    def _load(self) -> None:
-        raw = self.path.read_bytes()
+        if not path.exists():
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            return
+        if not resumed_run:
+            raise RefusalError(
+                f"{path}: a batch journal without its run journal; remove it to start afresh "
+                "(its batches are not polled again)"
+            )
+        raw = path.read_bytes()
         lines = raw.split(b"\n")
-        for rec in json_records(self.path, lines[:-1], what="batch journal"):
-            if "file" in rec:
-                self.files[rec["file"]["id"]] = rec["file"]
-            elif "batch" in rec:
-                b = rec["batch"]
-                self.batches[b["id"]] = b
-                self.order.append(b["id"])
-            elif "cancel" in rec:
-                self.cancelled.add(rec["cancel"])
-            elif "read" in rec:
-                self.read.add(rec["read"])
-            elif "out" in rec:
-                o = rec["out"]
-                self.outs.append((o["batch"], o["id"], o))
+        for rec in json_records(path, lines[:-1], what="batch journal"):
+            kind = next((k for k in _KINDS if k in rec), None)
+            if kind is not None:
+                self._keep(kind, rec[kind])
         if lines[-1]:  # a line cut short by a kill
-            os.truncate(self.path, len(raw) - len(lines[-1]))
+            os.truncate(path, len(raw) - len(lines[-1]))
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+
+    def _keep(self, kind: str, rec: Any) -> None:
+        """Hold one record of ``kind`` (one of :data:`_KINDS`) as read or written."""
+        if kind == "file":
+            self.files[rec["id"]] = rec
+        elif kind == "batch":
+            self.batches[rec["id"]] = rec
+            self.order.append(rec["id"])
+        elif kind == "out":
+            self.outs.append((rec["batch"], rec["id"], rec))
+        else:
+            (self.cancelled if kind == "cancel" else self.read).add(rec)
+
+    def record(self, kind: str, rec: Any) -> None:
+        """Journal a ``file``, ``batch``, ``cancel`` or ``read`` (batch id) record, synced."""
+        self._keep(kind, rec)
+        self._write({kind: rec}, sync=True)
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         os.write(self.fd, json_line(obj))
@@ -242,32 +250,11 @@ class BatchJournal:
             os.fsync(self.fd)
             self._unsynced = 0
 
-    def file(self, rec: dict[str, Any]) -> None:
-        """Journal an uploaded input file (synced)."""
-        self.files[rec["id"]] = rec
-        self._write({"file": rec}, sync=True)
-
-    def batch(self, rec: dict[str, Any]) -> None:
-        """Journal a created batch (synced)."""
-        self.batches[rec["id"]] = rec
-        self.order.append(rec["id"])
-        self._write({"batch": rec}, sync=True)
-
-    def cancel(self, batch_id: str) -> None:
-        """Journal that a batch was cancelled (synced)."""
-        self.cancelled.add(batch_id)
-        self._write({"cancel": batch_id}, sync=True)
-
     def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
         """Journal one result read from a batch."""
         self._write(
             {"out": {"id": custom_id, "batch": batch_id, **outcome_doc(outcome)}}, sync=False
         )
-
-    def mark_read(self, batch_id: str) -> None:
-        """Journal that every result of a batch was read (synced)."""
-        self.read.add(batch_id)
-        self._write({"read": batch_id}, sync=True)
 
     def attempts(self) -> int:
         """Requests submitted, all batches together: one endpoint attempt each."""

@@ -38,11 +38,7 @@ _LANE_FACTS = "name surface capture service harness_name keep_raw channel sends_
 
 
 class _Replay(Provider):
-    """Stands in for a real lane inside the draw maker.
-
-    It hands out the outcomes queued for this thread's draw and raises :class:`_NeedCall` when they
-    run out.
-    """
+    """A real lane's stand-in: this thread's queued outcomes, then :class:`_NeedCall`."""
 
     makes_endpoint_attempts = False
 
@@ -116,11 +112,7 @@ class BatchRounds:
 
     @staticmethod
     def _cid(cell: int, index: int, sample: int, attempt: int) -> str:
-        """The custom id of one batched call (Anthropic: ``^[a-zA-Z0-9_-]{1,64}$``).
-
-        ``a<cell>-<draw>-<attempt>`` for an answer, ``j<cell>-<draw>-<sample>-<attempt>`` for a
-        judge sample.
-        """
+        """``a<cell>-<draw>-<attempt>``, or ``j<cell>-<draw>-<sample>-<attempt>`` for a judge."""
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
     def _parse(self, cid: str) -> tuple[int, int, int, int] | None:

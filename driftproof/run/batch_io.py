@@ -99,11 +99,12 @@ class BatchIO:
         try:
             if lane.uploads and file_id is None and spool is not None:
                 file_id = lane.upload(spool)
-                self.bj.file({"id": file_id, "lane": stage, "stage": stage, "ids": ids})
+                self.bj.record("file", {"id": file_id, "lane": stage, "stage": stage, "ids": ids})
             bid = lane.create(spool, file_id)
         except AttemptError as exc:
             raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
-        self.bj.batch(
+        self.bj.record(
+            "batch",
             {
                 "id": bid,
                 "file_id": file_id,
@@ -111,7 +112,7 @@ class BatchIO:
                 "stage": stage,
                 "ids": ids,
                 "created": self.opts.clock(),
-            }
+            },
         )
 
     def finish_open(self) -> None:
@@ -133,7 +134,7 @@ class BatchIO:
                         self.opts.clock() - rec["created"] >= self.opts.timeout
                     ):
                         lane.cancel(bid)
-                        self.bj.cancel(bid)
+                        self.bj.record("cancel", bid)
                 except AttemptError as exc:
                     if exc.fatal:
                         raise FatalRun(f"batch {bid}: {exc.reason}") from exc
@@ -147,11 +148,7 @@ class BatchIO:
                 self.opts.sleep(self.opts.poll_interval)
 
     def _broken(self, bid: str, exc: Exception, kept: int) -> None:
-        """A results stream broke after keeping ``kept`` new results: read again at the next poll.
-
-        Raises :class:`FatalRun` instead when the error is fatal or not a transport error, or
-        ``budget`` reads in a row kept nothing.
-        """
+        """Read again at the next poll, or :class:`FatalRun` (fatal, not transport, budget)."""
         if isinstance(exc, AttemptError) and exc.fatal:
             raise FatalRun(f"batch {bid}: {exc.reason}") from exc
         transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")
@@ -208,4 +205,4 @@ class BatchIO:
                 if self.keep(bid, cid, o):
                     self.bj.out(bid, cid, o)
         self.bj.sync()
-        self.bj.mark_read(bid)
+        self.bj.record("read", bid)

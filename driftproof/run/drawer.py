@@ -227,11 +227,7 @@ class Drawer:
         return draw, None
 
     def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
-        """The loss a reply's ending makes, before its answer is read, else ``None``.
-
-        In order: another model answered, the skill was dropped, a refusal, the budget cut (unless
-        accepted), reasoning mixed in, any other incomplete ending (D-19).
-        """
+        """The loss a reply's ending makes (D-14, D-19) before its answer is read, or ``None``."""
         shown = reply.text or None
         if reply.handoff:
             why = f"another model gave the answer: {reply.handoff}; the run stops"
@@ -291,11 +287,7 @@ def _cut(reply: Reply, budget: int) -> str:
 def _answer_loss(
     case: SuiteCase, reply: Reply, files: list[dict[str, Any]] | None
 ) -> tuple[str, list[dict[str, Any]] | None, Loss | None]:
-    """The answer graded, the files named, and the loss its content makes, else ``None``.
-
-    A capture error, an empty reply with no file, too many files, an answer longer than a receipt
-    holds, or the pointing rules (:func:`~driftproof.run.lost.lost_reason`).
-    """
+    """The answer graded, the files named, and the loss its content makes, else ``None``."""
     answer, reason, kind = reply.text, None, None
     cap = reply.capture
     if cap is not None:
@@ -325,11 +317,7 @@ def _answer_loss(
 
 
 def _tokens(reply: Reply) -> dict[str, Any] | None:
-    """The draw's ``tokens``; ``None`` when neither count was reported, a reported 0 input unknown.
-
-    ``answer_output`` leaves out reported reasoning tokens, and is unknown when reasoning tokens
-    were not reported apart (or as 0), or reasoning was mixed in (D-19).
-    """
+    """The draw's ``tokens`` (D-19); ``None`` when neither count was reported."""
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:

@@ -141,10 +141,7 @@ def _write(
 
 
 def _unmeasured(receipt: Receipt, stopped: str | None, out: Path, journal: Journal) -> str | None:
-    """The one line saying an arm measured nothing (D-17) or another model answered, else ``None``.
-
-    The journal is kept when there is such a line, else removed.
-    """
+    """The D-17 line when an arm measured nothing (the journal kept), else ``None`` (removed)."""
     arms = arms_measured_nothing(receipt) if stopped is None else ()
     unmeasured = nothing_measured_line(receipt, arms, out, journal.path) if arms else None
     if unmeasured is not None:
@@ -195,13 +192,16 @@ def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
 
 
 def _remove_stale_receipt_files(out: Path) -> None:
-    """Remove the temporary receipt files (``.<name>.XXXXXXXX``) a killed session left.
-
-    Only called on a resume: the journal's lock says no other session writes ``out`` now.
-    """
+    """Remove the temporary receipt files (``.<name>.XXXXXXXX``) a killed session left."""
     for p in out.parent.glob(f".{glob.escape(out.name)}.*"):
         if re.fullmatch(r"[a-z0-9_]{8}", p.name[len(out.name) + 2 :]) and p.is_file():
             p.unlink(missing_ok=True)
+
+
+#: The settings a resumed journal must match, in the order of its identity.
+_CFG_IDENTITY = (
+    "min_draws max_draws settle judge_samples control quick keep_transcripts max_tokens truncation"
+).split()
 
 
 def _identity(
@@ -212,30 +212,16 @@ def _identity(
     provider: Provider,
     judge_doc: dict[str, Any],
 ) -> dict[str, Any]:
-    """What a journal must match to be resumed: the suite, skill, lanes and settings.
-
-    Members only some runs have (control, A/A, language, batch, margin, a seed other than 0) are
-    absent otherwise, so that older journals still resume.
-    """
+    """What a journal must match to be resumed; members only some runs have are else absent."""
     identity: dict[str, Any] = {
         "suite_sha256": suite.sha256,
         "cases": [c.id for c in cases],
         "skill_sha256": sha256_text(skill_text),
         "model": cfg.model,
         "provider": provider.name,
-        "surface": provider.surface,
-        "capture": provider.capture,
-        "service": provider.service,
+        **{k: getattr(provider, k) for k in ("surface", "capture", "service")},
         "judge": judge_doc,
-        "min_draws": cfg.min_draws,
-        "max_draws": cfg.max_draws,
-        "settle": cfg.settle,
-        "judge_samples": cfg.judge_samples,
-        "control": cfg.control,
-        "quick": cfg.quick,
-        "keep_transcripts": cfg.keep_transcripts,
-        "max_tokens": cfg.max_tokens,
-        "truncation": cfg.truncation,
+        **{k: getattr(cfg, k) for k in _CFG_IDENTITY},
     }
     if cfg.control is not None:  # the skill arm is the control then SKILL.md
         identity["skill_arm"] = "control_then_skill"
@@ -259,25 +245,17 @@ def _draw_all(
     out: Path,
     on_done: Callable[[int, int], None] | None,
 ) -> tuple[BatchJournal | None, str | None, dict[str, Any] | None]:
-    """Make every draw the stopping rule asks for, interactively or through batches.
-
-    Returns the batch journal, why the run stopped early and ``run.batch`` (each ``None`` when
-    not applicable).
-
-    Raises:
-        ProviderError: a fatal attempt error stopped the run (the journal is kept).
-        RunInterrupted: Ctrl-C (the journal is kept).
-    """
+    """Every draw the stopping rule asks for: (batch journal, why stopped, ``run.batch``)."""
     cfg, journal = drawer.cfg, drawer.journal
     provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
-    lanes = None
-    if cfg.batch is not None:
-        lanes = {"answer": batch_lane(provider), "judge": batch_lane(judge)}
+    lanes = (
+        None if cfg.batch is None else {"answer": batch_lane(provider), "judge": batch_lane(judge)}
+    )
     stopped = None
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     batches = None
     try:
-        if cfg.batch is not None and lanes is not None:
+        if lanes is not None:
             batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
             BatchRounds(cells, done, drawer, lanes=lanes, journal=batches, on_done=on_done).run()
         else:

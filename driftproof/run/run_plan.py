@@ -60,12 +60,7 @@ class RunOptionError(ValueError):
 
 
 def _skill_text(path: Path) -> str:
-    """The SKILL.md's text, read up to the suite's size bound (a device or pipe may not end).
-
-    Raises:
-        RunOptionError: (``--skill``) it cannot be read, is over the bound or is not UTF-8,
-            naming the file.
-    """
+    """The SKILL.md's text, read up to the suite's size bound, else ``--skill``'s error."""
     from driftproof.run.suite_fields import SUITE_MAX_BYTES
 
     try:
@@ -159,15 +154,14 @@ def skill_name_of(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
-def _check(o: RunOptions) -> None:
-    """Refuse options that cannot run together (RunOptionError)."""
+def _check(o: RunOptions, judge: str) -> None:
+    """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
         )
     if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
         raise RunOptionError("--capture", "--capture files needs --surface cli")
-    judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
     if o.batch and (o.provider in OFFLINE or o.surface != "api" or judge in OFFLINE):
         raise RunOptionError(
             "--batch",
@@ -231,8 +225,8 @@ def plan_run(o: RunOptions) -> RunPlan:
     if o.lang is not None:
         suite, control = in_language(suite, o.lang, control)
     skill_text = _skill_text(o.skill_path)
-    _check(o)
     judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
+    _check(o, judge)
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
     prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
     price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)

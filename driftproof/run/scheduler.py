@@ -39,15 +39,12 @@ class RetryPolicy:
 
     def doc(self) -> dict[str, Any]:
         """The receipt's ``run.retry``: ``{max_attempts, max_wait_s, backoff}``."""
-        if self.delays is not None:
-            backoff = (
-                f"fixed waits {', '.join(f'{d:g} s' for d in self.delays)}; at least retry-after"
-            )
-        else:
-            backoff = (
-                f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s "
-                "jitter; at least retry-after / retry-after-ms"
-            )
+        backoff = (
+            f"fixed waits {', '.join(f'{d:g} s' for d in self.delays)}; at least retry-after"
+            if self.delays is not None
+            else f"jittered exponential: {self.initial_s:g} s x 2^k + up to {self.initial_s:g} s "
+            "jitter; at least retry-after / retry-after-ms"
+        )
         return {
             "max_attempts": self.max_attempts,
             "max_wait_s": self.max_wait_s,
@@ -63,37 +60,16 @@ T = TypeVar("T")
 
 
 class LostDraw(Exception):
-    """The attempts failed; ``reason`` goes on the lost draw or invalid judge sample.
+    """The attempts failed; ``reason`` goes on the lost draw or invalid judge sample."""
 
-    ``attempts`` holds every failed attempt ``{error, error_class, status, wait_s}``.
-    """
-
-    def __init__(
-        self,
-        reason: str,
-        *,
-        error_class: str | None = None,
-        status: int | None = None,
-        attempts: list[dict[str, Any]] | None = None,
-    ) -> None:
-        """Keep the reason, class, status and the failed attempts."""
+    def __init__(self, reason: str, *, error_class: str | None, status: int | None) -> None:
+        """The last attempt's ``reason``, error class and HTTP status (``None`` without one)."""
         super().__init__(reason)
-        self.reason = reason
-        self.error_class = error_class
-        self.status = status
-        self.attempts = attempts or []
+        self.reason, self.error_class, self.status = reason, error_class, status
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (a bad key, an unknown model, HTTP 400/401/403/404/422).
-
-    ``status`` is the HTTP status when there was one.
-    """
-
-    def __init__(self, reason: str, *, status: int | None = None) -> None:
-        """Keep the reason and the HTTP status, if any."""
-        super().__init__(reason)
-        self.status = status
+    """Every further call would fail too (a bad key, an unknown model, HTTP 400/401/403/404/422)."""
 
 
 class StopRun(Exception):
@@ -137,7 +113,7 @@ def with_retries(
         delays: a fixed wait schedule, short for ``policy=RetryPolicy.fixed(delays)``.
         policy: default :class:`RetryPolicy` ().
         sleep: waits the given seconds.
-        on_attempt: called before every attempt (counts it; may raise to halt).
+        on_attempt: called before every attempt (may raise to halt).
         attempts: receives every failed attempt ``{error, error_class, status, wait_s}``
             (``wait_s`` the wait that followed, ``None`` after the last).
 
@@ -188,12 +164,12 @@ def with_retries(
         return retrying(one)
     except AttemptError as exc:
         if exc.fatal:
-            raise FatalRun(exc.reason, status=exc.status) from exc
+            raise FatalRun(exc.reason) from exc
         raise _lost(exc, log[first:]) from exc
 
 
 def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
-    """The lost draw naming the last error, its class, the attempts, waits and earlier errors."""
+    """The lost draw: the last error, its class, attempts, waits and earlier errors."""
     waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
     n = len(mine)
     retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
@@ -207,7 +183,6 @@ def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
         f"{exc.reason} ({kind}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
         error_class=exc.error_class,
         status=exc.status,
-        attempts=mine,
     )
 
 
@@ -297,62 +272,43 @@ def run_cells(
     """
     plan = DrawPlan(done, min_draws, max_draws, settle)
     halt = halt if halt is not None else threading.Event()
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
-        _Draws(plan, task, pool, halt).run(cells, on_done)
+    futures: dict[Future[float | None], Key] = {}
+    finished: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
 
-
-class _Draws:
-    """The draws in flight on a pool, submitted as the plan asks and collected as they end."""
-
-    def __init__(
-        self,
-        plan: DrawPlan,
-        task: Callable[[str, str, int], float | None],
-        pool: ThreadPoolExecutor,
-        halt: threading.Event,
-    ) -> None:
-        self.plan, self.task, self.pool, self.halt = plan, task, pool, halt
-        self.futures: dict[Future[float | None], Key] = {}
-        self.finished: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
-
-    def guarded(self, case_id: str, arm: str, index: int) -> float | None:
-        """One draw, unless the run halted; a draw that raises halts the run."""
-        if self.halt.is_set():
+    def guarded(case_id: str, arm: str, index: int) -> float | None:
+        if halt.is_set():
             raise Halted()
         try:
-            return self.task(case_id, arm, index)
+            return task(case_id, arm, index)
         except BaseException:
-            self.halt.set()
+            halt.set()
             raise
 
-    def submit(self, cell: Cell) -> None:
-        """Submit the planned draws of ``cell`` neither finished nor in flight."""
-        in_flight = set(self.futures.values())
-        for key in self.plan.missing(cell):
-            if key not in in_flight:
-                fut = self.pool.submit(self.guarded, *key)
-                self.futures[fut] = key
-                fut.add_done_callback(self.finished.put)
-
-    def cancel(self) -> None:
-        """Halt: no further draw starts, pending ones are cancelled."""
-        self.halt.set()
-        for fut in self.futures:
+    def cancel() -> None:
+        halt.set()
+        for fut in futures:
             fut.cancel()
 
-    def run(self, cells: Sequence[Cell], on_done: Callable[[int, int], None] | None) -> None:
-        """Draw ``cells`` until the plan is met or a draw raises (re-raised once all ended)."""
+    def submit(pool: ThreadPoolExecutor, cell: Cell) -> None:
+        in_flight = set(futures.values())
+        for key in plan.missing(cell):
+            if key not in in_flight:
+                fut = pool.submit(guarded, *key)
+                futures[fut] = key
+                fut.add_done_callback(finished.put)
+
+    error: BaseException | None = None
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
         for cell in cells:
-            self.plan.extend(cell)
-            self.submit(cell)
-        n_done, n_planned = self.plan.counts()
+            plan.extend(cell)
+            submit(pool, cell)
+        n_done, n_planned = plan.counts()
         if on_done:
             on_done(n_done, n_planned)
-        error: BaseException | None = None
         try:
-            while self.futures:
-                fut = self.finished.get()
-                case_id, arm, index = self.futures.pop(fut)
+            while futures:
+                fut = finished.get()
+                case_id, arm, index = futures.pop(fut)
                 if fut.cancelled():
                     continue
                 exc = fut.exception()
@@ -360,17 +316,17 @@ class _Draws:
                     # keep the first real error; a draw that saw the halt only echoes it
                     if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
                         error = exc
-                    self.cancel()
+                    cancel()
                     continue
-                self.plan.done[(case_id, arm, index)] = fut.result()
+                plan.done[(case_id, arm, index)] = fut.result()
                 n_done += 1
                 if error is None:
-                    n_planned += self.plan.extend((case_id, arm))
-                    self.submit((case_id, arm))
+                    n_planned += plan.extend((case_id, arm))
+                    submit(pool, (case_id, arm))
                 if on_done:
                     on_done(n_done, n_planned)
         except BaseException:
-            self.cancel()
+            cancel()
             raise
-        if error is not None:
-            raise error
+    if error is not None:
+        raise error
