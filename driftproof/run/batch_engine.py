@@ -26,11 +26,7 @@ REPLAY_THREADS = 8
 
 
 class _NeedCall(Exception):
-    """A replay lane ran out of outcomes: the draw maker wants this call (its keyword arguments)."""
-
-    def __init__(self, kw: dict[str, Any]) -> None:
-        super().__init__("call needed")
-        self.kw = kw
+    """A replay lane ran out of outcomes: the draw maker wants this call (``args[0]``, keywords)."""
 
 
 #: What a replay lane reports as its real lane does.
@@ -211,13 +207,10 @@ class BatchRounds:
         try:
             self.done[key] = self.drawer(*key)
         except _NeedCall as need:
-            body = {k: v for k, v in need.kw.items() if k != "timeout"}
+            body = {k: v for k, v in need.args[0].items() if k != "timeout"}
             if not _resolved(answer, self.budget):
-                return {
-                    "answer": [
-                        (self._cid(c, i, -1, len(answer)), self.lanes["answer"].request(body))
-                    ]
-                }
+                cid = self._cid(c, i, -1, len(answer))
+                return {"answer": [(cid, self.lanes["answer"].request(body))]}
             req = self.lanes["judge"].request(body)  # one body, shared by the draw's samples
             return {
                 "judge": [

@@ -103,14 +103,10 @@ def run_suite(
     transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
     body = receipt_body(
         suite,
-        cases,
-        systems,
+        drawer,
         skill_text,
         skill_name,
-        cfg,
-        provider,
         judge_doc,
-        journal,
         attempts,
         harness_version,
         stopped,

@@ -92,7 +92,13 @@ class Journal:
         self.resumed = False
         canonical = json.loads(json.dumps(identity))
         if self.path.exists():
-            self._read(canonical, harness_version)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._lock_file()  # before reading: a run still writing it is refused, not raced
+            try:
+                self._load(canonical, harness_version)
+            except BaseException:
+                os.close(self.fd)
+                raise
         else:
             self.started_at, self.harness_version = started_at, harness_version
             self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
@@ -107,15 +113,6 @@ class Journal:
                 sync=True,
             )
 
-    def _read(self, identity: dict[str, Any], harness_version: str | None) -> None:
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-        self._lock_file()  # before reading: a run still writing it is refused, not raced
-        try:
-            self._load(identity, harness_version)
-        except BaseException:
-            os.close(self.fd)
-            raise
-
     def _load(self, identity: dict[str, Any], harness_version: str | None) -> None:
         raw = self.path.read_bytes()
         lines = raw.split(b"\n")
@@ -128,12 +125,9 @@ class Journal:
             raise RefusalError(
                 f"{self.path}: not a driftproof run journal; remove it to start afresh"
             )
-        if header.get("identity") != identity:
-            diff = sorted(
-                k
-                for k in set(identity) | set(header.get("identity") or {})
-                if identity.get(k) != (header.get("identity") or {}).get(k)
-            )
+        if (theirs := header.get("identity")) != identity:
+            theirs = theirs or {}
+            diff = sorted(k for k in {**identity, **theirs} if identity.get(k) != theirs.get(k))
             raise RefusalError(
                 f"{self.path}: the journal belongs to a different run (differs in: "
                 f"{', '.join(diff)}); remove it, or write the receipt elsewhere"
@@ -211,12 +205,6 @@ class Journal:
                 self._failed = exc
                 raise
             self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
-
-    def sync(self) -> None:
-        """Fsync the journal now."""
-        with self.lock:
-            os.fsync(self.fd)
-            self._synced = time.monotonic()
 
     def close(self) -> None:
         """Fsync and close (a stopped run keeps every finished draw on disk)."""

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from dataclasses import dataclass
 
 from jsonschema import Draft202012Validator
 
 from driftproof.receipt import sha256_text
 from driftproof.run.suite import SuiteCase
-from driftproof.run.suite_fields import Criterion
+from driftproof.run.suite_fields import Criterion, is_number
 from driftproof.wording import TOLERANCE
 
 #: Version of the instruction templates below (receipt ``judge.template_version``); 2 = the
@@ -269,7 +268,7 @@ def _known_members(obj: dict, properties: dict, where: str) -> tuple[dict, list[
 def _parse_score(obj: dict) -> JudgeVerdict:
     reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
     s = obj.get("score")
-    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+    if not is_number(s):
         return JudgeVerdict(None, "the reply holds no numeric score", reason=reason)
     g = _on_grid(float(s))
     if g is None:

@@ -32,6 +32,7 @@ from driftproof.receipt import (
 from driftproof.receipt import write_receipt as write_sealed
 from driftproof.run import judge as J
 from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
+from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.providers import OFFLINE
 from driftproof.run.providers.base import Provider
@@ -154,29 +155,27 @@ def _run_options(cfg: RunConfig, provider: Provider) -> dict[str, Any]:
 
 def receipt_body(
     suite: Suite,
-    cases: list[SuiteCase],
-    systems: dict[str, str | None],
+    drawer: Drawer,
     skill_text: str,
     skill_name: str,
-    cfg: RunConfig,
-    provider: Provider,
     judge_doc: dict[str, Any],
-    journal: Journal,
     attempts: int,
     harness_version: str | None,
     stopped: str | None,
-    batch: dict[str, Any] | None = None,
-    transcripts: dict[str, Any] | None = None,
+    batch: dict[str, Any] | None,
+    transcripts: dict[str, Any] | None,
 ) -> ReceiptBody:
-    """The run's receipt as the model, built from its journal.
+    """The run's receipt as the model, built from the journal of ``drawer``'s draws.
 
-    From the suite as run, each arm's system prompt, the skill, settings, lanes, the journal's
-    draws and ``attempts``; ``stopped`` is ``None`` when the run finished.
+    ``stopped`` is ``None`` when the run finished; ``batch`` and ``transcripts`` are members of
+    ``run``.
 
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.
     """
-    built, repairs, visited = _cases(cases, list(systems), journal)
+    systems, cfg, provider = drawer.systems, drawer.cfg, drawer.provider
+    journal = drawer.journal
+    built, repairs, visited = _cases(list(drawer.cases.values()), list(systems), journal)
     counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
     arm_specs = {
         a: {

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from driftproof.errors import Problem, SuiteError
 
@@ -114,6 +114,11 @@ class Collector:
             raise SuiteError(f"{len(self.problems)} problem(s) in suite {self.file}", self.problems)
 
 
+def is_number(v: Any) -> TypeGuard[float]:
+    """Whether ``v`` is a finite number (a JSON number, never ``true`` or ``false``)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def read_text(
     c: Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
 ) -> str | None:
@@ -199,13 +204,7 @@ def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | N
             c.add(f"{p}/id", f"expected a unique criterion id; {cid!r} repeats")
             continue
         seen.add(cid)
-        if (
-            isinstance(w, bool)
-            or not isinstance(w, (int, float))
-            or not math.isfinite(w)
-            or w <= 0
-            or w > 1000
-        ):
+        if not (is_number(w) and 0 < w <= 1000):
             c.add(f"{p}/weight", "expected a finite number > 0 and <= 1000")
             continue
         d = read_text(c, cr, "description", p, max_chars=RUBRIC_MAX_CHARS)
@@ -259,7 +258,7 @@ def read_threshold(c: Collector, v: Any, ptr: str) -> float | None:
     """``v`` as a threshold in [0, 1]; None when absent or bad (a problem)."""
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+    if not (is_number(v) and 0 <= v <= 1):
         c.add(ptr, "expected a number from 0 to 1")
         return None
     return float(v)
