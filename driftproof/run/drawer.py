@@ -199,32 +199,24 @@ class Drawer:
         answer = reply.text
         if loss is None:
             answer, files, loss = _answer_loss(case, reply, files)
-        if loss is not None:
-            draw = build_draw(
-                index,
-                answer=loss.answer,
-                lost_reason=loss.reason[:REASON_MAX],
-                captured_files=files,
-                lost_kind=loss.kind,
-                **said,
-                **loss.extra,
-            )
-            return draw, loss.reason if loss.stops else None
-        samples = grade(case, answer, rec, self.judge, self.cfg, self.retried)
-        valid = [x for x in samples if x.score is not None]
-        why = samples[0].invalid_reason if samples else None
-        lost = None if valid else "no judge sample was valid: " + (why or "")[:300]
+        graded: dict[str, Any] = {}
+        if loss is None:
+            samples = grade(case, answer, rec, self.judge, self.cfg, self.retried)
+            graded = {"judge_samples": samples, "checks": run_checks(case.checks, answer)}
+            if all(x.score is None for x in samples):
+                why = (samples[0].invalid_reason if samples else None) or ""
+                loss = Loss("unscored", "no judge sample was valid: " + why[:300], answer)
         draw = build_draw(
             index,
-            answer=answer,
-            judge_samples=samples,
-            lost_reason=lost,
-            lost_kind="unscored" if lost else None,
-            checks=run_checks(case.checks, answer),
+            answer=answer if loss is None else loss.answer,
+            lost_reason=None if loss is None else loss.reason[:REASON_MAX],
+            lost_kind=None if loss is None else loss.kind,
             captured_files=files,
             **said,
+            **graded,
+            **(loss.extra if loss is not None else {}),
         )
-        return draw, None
+        return draw, loss.reason if loss is not None and loss.stops else None
 
     def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
         """The loss a reply's ending makes (D-14, D-19) before its answer is read, or ``None``."""
