@@ -57,6 +57,11 @@ def json_line(obj: dict[str, Any]) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
+def named(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming the file at ``path`` (``os.write`` names no file; a full disk must)."""
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
+
+
 def journal_path(receipt_path: str | Path) -> Path:
     """Where the journal of a run writing ``receipt_path`` lives."""
     p = Path(receipt_path)
@@ -165,10 +170,6 @@ class Journal:
                 "or write the receipt elsewhere"
             ) from exc
 
-    def _named(self, exc: OSError) -> OSError:
-        """``exc`` naming the journal (``os.write`` names no file; a full disk must)."""
-        return OSError(exc.errno, exc.strerror or str(exc), str(self.path))
-
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
             try:
@@ -176,7 +177,7 @@ class Journal:
                 if sync:
                     os.fsync(self.fd)
             except OSError as exc:
-                raise self._named(exc) from exc
+                raise named(exc, self.path) from exc
 
     def attempt(self) -> None:
         """Record one endpoint attempt, as it is made."""
@@ -200,7 +201,7 @@ class Journal:
                     self._synced = now
             except OSError as exc:
                 self._failed = exc
-                raise self._named(exc) from exc
+                raise named(exc, self.path) from exc
             except BaseException as exc:
                 self._failed = exc
                 raise

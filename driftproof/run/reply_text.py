@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_or_none(text: str) -> Any:
@@ -50,11 +52,4 @@ def joined_reasoning(*parts: str | None) -> str | None:
 
 def repair_text(text: str) -> tuple[str, int]:
     """``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced."""
-    try:
-        text.encode("utf-8")
-        return text, 0
-    except UnicodeEncodeError:
-        pass
-    out = ["\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text]
-    n = sum(1 for ch in text if 0xD800 <= ord(ch) <= 0xDFFF)
-    return "".join(out), n
+    return _SURROGATE.subn("\ufffd", text)

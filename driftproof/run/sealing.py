@@ -33,7 +33,7 @@ from driftproof.receipt import write_receipt as write_sealed
 from driftproof.run import judge as J
 from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
 from driftproof.run.drawer import Drawer
-from driftproof.run.journal import Journal, journal_path
+from driftproof.run.journal import Journal, journal_path, named
 from driftproof.run.providers import OFFLINE
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
@@ -271,7 +271,7 @@ def write_transcripts(out: Path, journal: Journal) -> Path:
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
         if isinstance(exc, OSError):  # naming the file the user would look for
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+            raise named(exc, path) from exc
         raise
     return path
 
