@@ -112,20 +112,19 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
             suite.path, "", f"--lang {lang!r}: expected a language tag such as en, pt or pt-BR"
         )
     native = suite.language == lang
+    said = (
+        f" (the suite's prompts are in {suite.language!r})"
+        if suite.language
+        else " (the suite does not state the language of its prompts)"
+    )
     cases = []
     for case in suite.cases:
         text = case.prompt if native else case.translations.get(lang)
         if text is None:
             c.add(
                 f"{case.pointer}/translations/{lang}",
-                f"case {case.id!r} has no prompt in {lang!r}"
-                + (
-                    f" (the suite's prompts are in {suite.language!r})"
-                    if suite.language
-                    else " (the suite does not state the language of its prompts)"
-                )
-                + "; driftproof run stops before any call rather than fall back to another"
-                " language",
+                f"case {case.id!r} has no prompt in {lang!r}{said}; driftproof run stops before "
+                "any call rather than fall back to another language",
             )
             continue
         cases.append(dataclasses.replace(case, prompt=text))
@@ -263,32 +262,19 @@ def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
                     continue
                 for j, pat in enumerate(pats):
                     if compile_pattern(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
-                        checks.append(
-                            CheckSpec(
-                                f"{kind} #{j + 1}: {pat}"[:200], kind, pattern=pat, ignore_case=True
-                            )
-                        )
+                        name = f"{kind} #{j + 1}: {pat}"[:200]
+                        checks.append(CheckSpec(name, kind, pattern=pat, ignore_case=True))
             if not checks and not c.problems:
                 c.add(f"{p}/checks", "expected at least one check")
         ex_pass, ex_fail = read_examples(c, raw.get("examples"), f"{p}/examples")
-        category = raw.get("category")
-        if category is not None and (not isinstance(category, str) or len(category) > 200):
+        cat = raw.get("category")
+        if cat is not None and (not isinstance(cat, str) or len(cat) > 200):
             c.add(f"{p}/category", "expected a category name (a string of at most 200 characters)")
-            category = None
+            cat = None
         if cid and prompt:
+            ck = tuple(checks)
             cases.append(
-                SuiteCase(
-                    cid,
-                    prompt,
-                    None,
-                    None,
-                    None,
-                    tuple(checks),
-                    ex_pass,
-                    ex_fail,
-                    p,
-                    category=category,
-                )
+                SuiteCase(cid, prompt, None, None, None, ck, ex_pass, ex_fail, p, category=cat)
             )
     return cases
 
