@@ -156,17 +156,8 @@ def batch_journal_path(receipt_path: str | Path) -> Path:
     return p.with_name(p.name + ".batches")
 
 
-def outcome_doc(o: Outcome) -> dict[str, Any]:
-    """A result as its ``out`` line holds it: ``{"reply": {...}}`` or ``{"error": {...}}``."""
-    if isinstance(o, Reply):
-        return {
-            "reply": {k: v for k, v in dataclasses.asdict(o).items() if v not in (None, [], {})}
-        }
-    return {"error": {k: getattr(o, k) for k in _ERROR_MEMBERS}}
-
-
 def outcome_from_doc(doc: dict[str, Any]) -> Outcome:
-    """The result an ``out`` line holds (the inverse of :func:`outcome_doc`)."""
+    """The result an ``out`` line holds (as :meth:`BatchJournal.out` wrote it)."""
     if "reply" in doc:
         names = {f.name for f in dataclasses.fields(Reply)}
         return Reply(**{k: v for k, v in doc["reply"].items() if k in names})
@@ -251,10 +242,14 @@ class BatchJournal:
             self._unsynced = 0
 
     def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
-        """Journal one result read from a batch."""
-        self._write(
-            {"out": {"id": custom_id, "batch": batch_id, **outcome_doc(outcome)}}, sync=False
-        )
+        """Journal one result read from a batch: its ``reply``, or its ``error``'s members."""
+        doc: dict[str, Any] = {"id": custom_id, "batch": batch_id}
+        if isinstance(outcome, Reply):
+            asdict = dataclasses.asdict(outcome).items()
+            doc["reply"] = {k: v for k, v in asdict if v not in (None, [], {})}
+        else:
+            doc["error"] = {k: getattr(outcome, k) for k in _ERROR_MEMBERS}
+        self._write({"out": doc}, sync=False)
 
     def attempts(self) -> int:
         """Requests submitted, all batches together: one endpoint attempt each."""

@@ -74,9 +74,7 @@ class Drawer:
     def retried(
         self, lane: Provider, call: Callable[[], Reply], tried: list[dict[str, Any]] | None = None
     ) -> Reply:
-        """``call``'s attempts on ``lane``, each counted, by the retry policy in force now.
-
-        The batch rounds replace ``cfg`` and ``sleep``; ``tried`` receives the failed attempts.
+        """``call``'s attempts on ``lane``, counted, by the policy in force; ``tried``: the failed.
 
         Raises:
             LostDraw: the attempts failed; FatalRun: one failed fatally; Halted: the run halted.

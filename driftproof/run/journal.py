@@ -9,6 +9,7 @@ finish. The journal is removed once the sealed receipt is written.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -96,9 +97,11 @@ class Journal:
         self.attempts = 0
         self.resumed = False
         canonical = json.loads(json.dumps(identity))
-        if self.path.exists():
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-            self._lock_file()  # before reading: a run still writing it is refused, not raced
+        exists = self.path.exists()
+        new = 0 if exists else os.O_CREAT | os.O_EXCL
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | new, 0o600)
+        self._lock_file()  # before reading: a run still writing it is refused, not raced
+        if exists:
             try:
                 self._load(canonical, harness_version)
             except BaseException:
@@ -106,8 +109,6 @@ class Journal:
                 raise
         else:
             self.started_at, self.harness_version = started_at, harness_version
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-            self._lock_file()
             self._write(
                 {
                     "journal": JOURNAL_FORMAT,
@@ -209,10 +210,8 @@ class Journal:
 
     def close(self) -> None:
         """Fsync and close (a stopped run keeps every finished draw on disk)."""
-        try:
+        with contextlib.suppress(OSError):
             os.fsync(self.fd)
-        except OSError:
-            pass
         os.close(self.fd)
 
     def remove(self) -> None:

@@ -108,14 +108,10 @@ def with_retries(
 ) -> T:
     """Call ``fn`` (one attempt each), retrying transient :class:`AttemptError` s through tenacity.
 
-    Args:
-        fn: one attempt.
-        delays: a fixed wait schedule, short for ``policy=RetryPolicy.fixed(delays)``.
-        policy: default :class:`RetryPolicy` ().
-        sleep: waits the given seconds.
-        on_attempt: called before every attempt (may raise to halt).
-        attempts: receives every failed attempt ``{error, error_class, status, wait_s}``
-            (``wait_s`` the wait that followed, ``None`` after the last).
+    ``delays`` is short for ``policy=RetryPolicy.fixed(delays)`` (default :class:`RetryPolicy`);
+    ``on_attempt`` runs before every attempt (may raise to halt); ``attempts`` receives every failed
+    attempt ``{error, error_class, status, wait_s}`` (``wait_s``: the wait that followed, seconds;
+    ``None`` after the last).
 
     Raises:
         LostDraw: every attempt failed, or one failed in a way a retry cannot fix.
