@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import ProviderError
-from driftproof.receipt import Receipt, ReceiptBody, sha256_text, skill_tokens
+from driftproof.errors import ProviderError, RefusalError
+from driftproof.receipt import Receipt, ReceiptBody, sha256_text, skill_tokens, write_receipt
 from driftproof.run import judge as J
 from driftproof.run.batch import BatchJournal, BatchLane, batch_journal_path
 from driftproof.run.batch_engine import BatchRounds
@@ -38,7 +38,6 @@ from driftproof.run.sealing import (
     file_sha256,
     price_doc,
     receipt_body,
-    write_receipt,
     write_transcripts,
 )
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
@@ -126,13 +125,24 @@ def run_suite(
 def _write(
     body: ReceiptBody, out: Path, replace: bool, journal: Journal, transcripts: Path | None
 ) -> Receipt:
-    """Seal and write the receipt; on failure keep the journal and remove the transcripts."""
+    """Seal, validate once and write the receipt atomically; on failure keep the journal.
+
+    Raises:
+        RefusalError: ``replace`` is false and ``out`` appeared meanwhile (it and the journal kept).
+        ReceiptError: the receipt fails a check (:func:`driftproof.receipt.write_receipt`).
+    """
     try:
         return write_receipt(body, out, replace=replace)
-    except BaseException:
+    except BaseException as exc:
         journal.close()  # kept on disk: no finished draw is lost
         if transcripts is not None:  # no receipt seals it: nothing is left behind
             transcripts.unlink(missing_ok=True)
+        if isinstance(exc, FileExistsError):
+            raise RefusalError(
+                f"--out {out} appeared while the run went on; it was not replaced. The finished "
+                f"draws are kept in {journal.path}: run the same command with --force to write "
+                "the receipt over it, or move that file away"
+            ) from None
         raise
 
 

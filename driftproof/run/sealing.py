@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from driftproof.errors import RefusalError
 from driftproof.outputs import open_mode
 from driftproof.receipt import (
     Case,
@@ -23,17 +22,15 @@ from driftproof.receipt import (
     CaseArms,
     Draw,
     Generation,
-    Receipt,
     ReceiptBody,
     TextRepair,
     build_receipt,
     sha256_text,
 )
-from driftproof.receipt import write_receipt as write_sealed
 from driftproof.run import judge as J
 from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
 from driftproof.run.drawer import Drawer
-from driftproof.run.journal import Journal, journal_path, named
+from driftproof.run.journal import Journal, named
 from driftproof.run.providers import OFFLINE
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
@@ -225,23 +222,6 @@ def receipt_body(
         },
         text_repairs=repairs[:100000] if repairs else None,
     )
-
-
-def write_receipt(body: ReceiptBody, out: Path, *, replace: bool = True) -> Receipt:
-    """Seal the run's receipt, validate it once and write it atomically.
-
-    Raises:
-        RefusalError: ``replace`` is false and ``out`` appeared meanwhile (it and the journal kept).
-        ReceiptError: the receipt fails a check (:func:`driftproof.receipt.write_receipt`).
-    """
-    try:
-        return write_sealed(body, out, replace=replace)
-    except FileExistsError:
-        raise RefusalError(
-            f"--out {out} appeared while the run went on; it was not replaced. The finished draws "
-            f"are kept in {journal_path(out)}: run the same command with --force to write "
-            "the receipt over it, or move that file away"
-        ) from None
 
 
 def file_sha256(path: Path) -> str:
