@@ -314,10 +314,8 @@ def _tokens(reply: Reply) -> dict[str, Any] | None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
     unknown = out is None or (reply.reasoning and not thought)
-    if unknown or mixed_reasoning_at(reply.text) is not None:
-        answer = None
-    else:
-        answer = max(0, (out or 0) - (thought or 0))
+    mixed = mixed_reasoning_at(reply.text) is not None
+    answer = None if unknown or mixed else max(0, (out or 0) - (thought or 0))
     parts = (
         ("cache_read_input", reply.cache_read),
         ("cache_creation_input", reply.cache_creation),

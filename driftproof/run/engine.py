@@ -322,16 +322,13 @@ def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
     return transcripts, kept | {"draws": len(journal.draws)}
 
 
-_ARM_WORDS = {"with_skill": "with-skill", "baseline": "baseline", "control": "control"}
-
-
 def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
     """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
 
     The draws lost, the commonest cause (with the base URL where no connection got an answer),
     what the receipt at ``out`` reads and where the journal is.
     """
-    words = " and ".join(_ARM_WORDS[a] for a in arms)
+    words = " and ".join(a.replace("_", "-") for a in arms)  # with-skill, baseline, control
     draws = [
         d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
     ]

@@ -169,10 +169,7 @@ def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
     waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
     n = len(mine)
     retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
-    earlier: list[str] = []
-    for a in mine[:-1]:
-        if a["error"] != exc.reason and a["error"] not in earlier:
-            earlier.append(a["error"])
+    earlier = [e for e in dict.fromkeys(a["error"] for a in mine[:-1]) if e != exc.reason]
     more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
     kind = "transient" if exc.retryable else "not retryable"  # "fatal" is for a run that stops
     return LostDraw(
