@@ -125,12 +125,7 @@ def run_suite(
 def _write(
     body: ReceiptBody, out: Path, replace: bool, journal: Journal, transcripts: Path | None
 ) -> Receipt:
-    """Seal, validate once and write the receipt atomically; on failure keep the journal.
-
-    Raises:
-        RefusalError: ``replace`` is false and ``out`` appeared meanwhile (it and the journal kept).
-        ReceiptError: the receipt fails a check (:func:`driftproof.receipt.write_receipt`).
-    """
+    """Seal and write the receipt; on failure keep the journal (RefusalError: ``out`` appeared)."""
     try:
         return write_receipt(body, out, replace=replace)
     except BaseException as exc:
