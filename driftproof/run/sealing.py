@@ -28,11 +28,10 @@ from driftproof.receipt import (
     sha256_text,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import ARMS, RunConfig, construction, judge_usd, now
+from driftproof.run.config import ARMS, construction, judge_usd, now
 from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal, named
 from driftproof.run.providers import OFFLINE
-from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
 
 #: ``judge.price`` members, in the order of a price tuple.
@@ -136,20 +135,6 @@ def _median_input(cases: list[Case], arm: str) -> float | None:
     return statistics.median(inputs) if inputs else None
 
 
-def _run_options(cfg: RunConfig, provider: Provider) -> dict[str, Any]:
-    """The optional members of ``run`` the settings give."""
-    chat = getattr(provider, "api", None) == "chat"
-    return {
-        "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
-        "truncation": cfg.truncation,
-        "retry": cfg.policy().doc(),
-        "language": cfg.language,
-        "aa": True if cfg.aa else None,
-        "quality_margin": cfg.margin,
-        "budget_param": getattr(provider, "budget_param", None) if chat else None,
-    }
-
-
 def receipt_body(
     suite: Suite,
     drawer: Drawer,
@@ -171,6 +156,7 @@ def receipt_body(
         pydantic.ValidationError: a member the model refuses, named by its path.
     """
     systems, cfg, provider = drawer.systems, drawer.cfg, drawer.provider
+    chat = getattr(provider, "api", None) == "chat"
     journal = drawer.journal
     built, repairs, visited = _cases(list(drawer.cases.values()), list(systems), journal)
     counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
@@ -216,7 +202,13 @@ def receipt_body(
         band_source="generation",
         judge_overhead=_overhead(visited, cfg.judge_price),
         run_members={
-            **_run_options(cfg, provider),
+            "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
+            "truncation": cfg.truncation,
+            "retry": cfg.policy().doc(),
+            "language": cfg.language,
+            "aa": True if cfg.aa else None,
+            "quality_margin": cfg.margin,
+            "budget_param": getattr(provider, "budget_param", None) if chat else None,
             "batch": batch,
             "transcripts": transcripts,
         },
