@@ -208,7 +208,7 @@ def test_a_broken_link_in_a_report_names_the_report_source_file(
         build_site(receipts, reports, tmp_path / "site", config_file=REPO / "mkdocs.yml")
     # the file to edit is the report's source, not mkdocs.yml; the page and the link follow
     assert _problems(exc) == [
-        f"{reports / '003-links.md'}: (document): broken link: "
+        f"{reports / '003-links.md'}: broken link: "
         "reports/003/index.html: ../../nowhere/ (no such file)"
     ]
 
