@@ -301,10 +301,11 @@ def prompts_of(
 
 
 def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
-    """(passed, total, ratio or ``None``) of ``passed``/``total``, else ``assertions_…``."""
+    """(passed, total, ratio or ``None``); each the first of x, assertions_x that is a count."""
     found: list[Any] = []
     for name in ("passed", "total"):
-        key = name if name in holder else f"assertions_{name}"
+        keys = [k for k in (name, f"assertions_{name}") if k in holder]
+        key = next((k for k in keys if is_count(holder[k])), keys[0] if keys else name)
         value = holder.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             source_number(value, w / key)

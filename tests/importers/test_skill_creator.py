@@ -350,6 +350,25 @@ def test_passed_and_total_are_read_by_one_name_order(tmp_path: Path) -> None:
     assert r.provenance is not None and r.provenance.notes is None
 
 
+@pytest.mark.parametrize("flag", [True, False, None, "4"])
+def test_a_passed_flag_beside_assertion_counts_does_not_hide_them(tmp_path: Path, flag) -> None:
+    # a run-level passed flag (not a count) beside assertions_passed/assertions_total: the
+    # counts are read, 4 of 5 = 0.8, as before the two name orders became one
+    result = {"passed": flag, "assertions_passed": 4, "assertions_total": 5}
+    bench = write_json(
+        tmp_path / "benchmark.json",
+        {
+            "metadata": {"skill_name": "x"},
+            "runs": [
+                {"eval_id": 1, "configuration": "with_skill", "result": result},
+                {"eval_id": 1, "configuration": "without_skill", "result": {"pass_rate": 0.5}},
+            ],
+        },
+    )
+    r = sealed(import_skill_creator([bench])[0])
+    assert scores(r.cases[0].arms.with_skill) == [0.8]
+
+
 def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) -> None:
     bench = write_json(
         tmp_path / "benchmark.json",
