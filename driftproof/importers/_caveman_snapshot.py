@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import json_kind, pointer
-from driftproof.importers._common import Where, parse_json_bytes, read_capped
+from driftproof.importers._common import Where, parse_json_bytes, read_capped, source_number
 from driftproof.importers._text import Repair
 
 #: caveman's arm with no system prompt (the baseline, D-16).
@@ -239,12 +239,12 @@ def _usage(
                     )
             cost = cell.get("total_cost_usd")
             if cost is not None and (
-                type(cost) not in (int, float) or not math.isfinite(cost) or cost < 0
+                type(cost) not in (int, float) or not 0 <= cost < math.inf
             ):
                 raise (cw / "total_cost_usd").fail(
                     f"expected a non-negative number of US dollars, found {json_kind(cost)}"
                 )
-            cost_usd = float(cost) if cost is not None else None
+            cost_usd = source_number(cost, cw / "total_cost_usd")
             row.append({k: cell[k] for k in USAGE_TOKENS} | {"cost_usd": cost_usd})
     return out
 

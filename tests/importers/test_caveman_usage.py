@@ -183,6 +183,12 @@ BAD_USAGE: list[tuple[str, Any, str, str]] = [
         "expected a non-negative number of US dollars",
     ),
     (
+        "cost of 401 digits (no float holds it)",
+        lambda d: d["usage"]["caveman"][1].__setitem__("total_cost_usd", 10**400),
+        "/usage/caveman/1/total_cost_usd",
+        "expected a number of at most 16 digits",
+    ),
+    (
         "cell not an object",
         lambda d: d["usage"]["caveman"].__setitem__(1, 7),
         "/usage/caveman/1",
