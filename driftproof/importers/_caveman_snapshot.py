@@ -238,9 +238,7 @@ def _usage(
                         f"expected a non-negative integer, found {json_kind(value)}"
                     )
             cost = cell.get("total_cost_usd")
-            if cost is not None and (
-                type(cost) not in (int, float) or not 0 <= cost < math.inf
-            ):
+            if cost is not None and (type(cost) not in (int, float) or not 0 <= cost < math.inf):
                 raise (cw / "total_cost_usd").fail(
                     f"expected a non-negative number of US dollars, found {json_kind(cost)}"
                 )

@@ -12,12 +12,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers import _declared as declared
-from driftproof.importers._common import Where, file_sha256, read_json, read_skill_md
+from driftproof.importers._common import (
+    Where,
+    file_sha256,
+    read_json,
+    read_skill_md,
+    source_number,
+)
 from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
@@ -27,6 +33,16 @@ from driftproof.stats import suite_lift, verdict_refusal
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
+
+
+#: The schema's validator, but an integer is written as one: 3.0 is refused where the receipt
+#: keeps an integer (JSON Schema would take it, and the receipt model would then raise).
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int
+    ),
+)
 
 
 def schema() -> dict[str, Any]:
@@ -58,7 +74,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     repairs: list[Repair] = []
     doc, raw = read_json(path, repairs)
     # date-time really checked (jsonschema-rs's check, as for receipts)
-    validator = Draft202012Validator(schema(), format_checker=format_checker())
+    validator = _Validator(schema(), format_checker=format_checker())
     problems = schema_problems(validator.iter_errors(doc), path, limit=20)
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
@@ -75,6 +91,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
     if judge is not None:
         step = (judge.get("scale") or {}).get("step")
+        source_number(step, w / "judge" / "scale" / "step")  # more digits than a float holds
         judge = declared.unrecorded_judge("summary-json", "judge", model=judge["model"], step=step)
     harness = {"name": doc["harness"]["name"], "version": doc["harness"].get("version")}
     unrecorded = list(doc.get("unrecorded") or [])

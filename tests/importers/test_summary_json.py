@@ -95,6 +95,31 @@ def test_an_impossible_started_at_is_refused(tmp_path: Path, when: str) -> None:
     assert p.pointer == "/started_at" and when in p.message
 
 
+@pytest.mark.parametrize(
+    ("change", "pointer", "words"),
+    [
+        ({"generations_per_arm": 3.0}, "/generations_per_arm", "integer"),
+        ({"generations_per_arm": 1e308}, "/generations_per_arm", "integer"),
+        ({"skill": {"name": "commit-writer", "tokens": 5.0}}, "/skill/tokens", "integer"),
+        (
+            {"judge": {"model": "m", "scale": {"worst": 0, "best": 1, "step": 10**400}}},
+            "/judge/scale/step",
+            "at most 16 digits",
+        ),
+    ],
+)
+def test_a_number_the_receipt_cannot_keep_is_refused_by_pointer(
+    tmp_path: Path, change: dict[str, Any], pointer: str, words: str
+) -> None:
+    # JSON Schema counts 3.0 as an integer; the receipt keeps integers as integers, and no float
+    # holds 10**400: each is refused naming its place, never raised from the receipt model
+    f = write_json(tmp_path / "bad.json", {**DOC, **change})
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(f)
+    (p,) = e.value.problems
+    assert p.pointer == pointer and words in p.message
+
+
 def test_scores_need_a_judge(tmp_path: Path) -> None:
     bad = dict(DOC, judge=None)
     with pytest.raises(ImportError_) as e:
