@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from driftproof.pages.sheet import lift_coverage
+from driftproof.pages.words import format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
@@ -33,9 +34,9 @@ TOP_CAUSES = 3
 
 
 def _f(x: float | None, sign: bool = False) -> str:
-    if x is None:
-        return "n/a"
-    return f"{x:+.3f}" if sign else f"{x:.3f}"
+    if sign:
+        return format_lift(x)
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def _arm(band: Band) -> str:

@@ -34,3 +34,12 @@ def test_each_arm_shows_its_band_and_its_own_counts() -> None:
     assert "0.500 ± 0.100 (3 draws)" in row
     assert "+0.150" in row
     assert "6 / 1" not in row  # the old column summed both arms' draws
+
+
+def test_a_lift_that_rounds_to_zero_prints_as_zero_does() -> None:
+    # with skill .5 .5, baseline .5 .5008: lift -0.0004 rounds to zero at three places, and a
+    # zero lift prints +0.000 (as diff, the badge and the results page print it), not -0.000
+    text = _printed(make_receipt([case("c1", [0.5, 0.5], [0.5, 0.5008])]))
+    row = next(line for line in text.splitlines() if "c1" in line)
+    assert "+0.000" in row and "-0.000" not in row
+    assert "suite lift +0.000" in text and "-0.000" not in text
