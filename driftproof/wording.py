@@ -16,6 +16,12 @@ DEFAULT_EFFECT: Final[float] = round(1.5 * EFFECT_FLOOR, 12)  # the true lift `p
 TOLERANCE: Final[float] = 1e-9
 #: Draws per arm at least (method: "at least three times").
 MIN_DRAWS_PER_ARM: Final[int] = 3
+#: Each arm as output for people names it (the receipt's key, then the words).
+ARM_WORDS: Final[dict[str, str]] = {
+    "with_skill": "with skill",
+    "baseline": "baseline",
+    "control": "control",
+}
 
 NO_SEPARATION: Final[str] = "no separation detected at this sample size"
 NOT_ENOUGH_DRAWS: Final[str] = "Not enough draws to conclude at this effect floor."

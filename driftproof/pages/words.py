@@ -16,7 +16,7 @@ from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
-from driftproof.wording import NO_SEPARATION
+from driftproof.wording import ARM_WORDS, NO_SEPARATION
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
@@ -24,7 +24,6 @@ ARM_NOT_RECORDED = "arm not recorded"
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
-ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
 
 #: A receipt field an importer names as unrecorded, in the words a page shows (D-13); the
 #: receipt keeps the field name, the page says what it is.

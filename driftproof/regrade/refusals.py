@@ -10,14 +10,12 @@ from pathlib import Path
 
 from driftproof.receipt import Receipt, _bounds, sha256_text
 from driftproof.run.suite import Suite
-
-#: An arm as the sheet and the site name it to readers (``pages.words.ARM_WORDS``).
-_ARM_WORDS = {"with_skill": "with skill", "baseline": "baseline", "control": "control"}
+from driftproof.wording import ARM_WORDS
 
 
 def draw_words(case_id: str, arm: str, index: int) -> str:
-    """A draw as a refusal names it: case, arm in words, draw counted from 1 (index + 1)."""
-    return f"case {case_id}, {_ARM_WORDS[arm]}, draw {index + 1}"
+    """A draw as a refusal names it: case, arm in words, draw number as the sheet shows it."""
+    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index}"
 
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:

@@ -300,7 +300,7 @@ def test_a_refusal_names_the_draw_in_plain_words(loopback, suite_file, tmp_path,
             retry_delays=(0.01,),
         )
     assert str(ei.value) == (
-        "rubric regrade refused: case commit-429, with skill, draw 1: the reply reports "
+        "rubric regrade refused: case commit-429, with skill, draw 0: the reply reports "
         "'claude-haiku-4-5-20260301', not the requested judge 'claude-haiku-4-5-20251001'"
     )
 
@@ -317,6 +317,6 @@ def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp
             retry_delays=(0.01,),
         )
     assert str(ei.value) == (
-        "rubric regrade refused: case commit-429, with skill, draw 1: the original kept no "
+        "rubric regrade refused: case commit-429, with skill, draw 0: the original kept no "
         "answer (run with --keep-transcripts to regrade)"
     )
