@@ -7,8 +7,9 @@ from typing import Any
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet_model import Sheet
-from driftproof.pages.words import ARM_WORDS, fmt, token_counts
+from driftproof.pages.words import fmt, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
+from driftproof.wording import ARM_WORDS
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
 FOLD_CHARS, FOLD_LINES = 1200, 24

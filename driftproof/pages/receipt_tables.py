@@ -13,8 +13,9 @@ from driftproof.pages.sheet import sheet
 from driftproof.pages.sheet_model import FIGURE_COLUMNS, Sheet
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import ARM_WORDS, Fact
+from driftproof.pages.words import Fact
 from driftproof.receipt import Receipt
+from driftproof.wording import ARM_WORDS
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
 Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]

@@ -37,7 +37,6 @@ from driftproof.pages.source import (
 )
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
-    ARM_WORDS,
     UNKNOWN,
     VERDICT_WORDS,
     Fact,
@@ -68,7 +67,7 @@ from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.rates import fired_counts, percent_of
-from driftproof.wording import ENDING_WORDS
+from driftproof.wording import ARM_WORDS, ENDING_WORDS
 
 
 def lift_coverage(r: Receipt) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from driftproof.pages.sheet_model import ContextView
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
-    ARM_WORDS,
     UNKNOWN,
     Fact,
     arms_of,
@@ -28,6 +27,7 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.paired import paired_test
 from driftproof.stats.savings import percent, token_savings
+from driftproof.wording import ARM_WORDS
 
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:

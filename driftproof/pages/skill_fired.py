@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from driftproof.pages.sheet_model import CaseRow, Sheet
 from driftproof.pages.tables import Pair as Cell
-from driftproof.pages.words import ARM_WORDS
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
+from driftproof.wording import ARM_WORDS
 
 #: A row of cells.
 Cells = tuple[Cell, ...]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
-from driftproof.pages.words import ARM_WORDS, UNKNOWN, Fact, arms_of, draws_of
+from driftproof.pages.words import UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -23,7 +23,7 @@ from driftproof.stats.fidelity import (
 )
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import CAVEMAN_TOOL
+from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from driftproof.pages.stale import StaleReport
-from driftproof.pages.words import ARM_WORDS
 from driftproof.render.escape import terminal_safe
+from driftproof.wording import ARM_WORDS
 
 
 def stale_text(report: StaleReport) -> str:
