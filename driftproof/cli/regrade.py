@@ -16,7 +16,7 @@ from driftproof.cli._options import (
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
-from driftproof.run.run_plan import RunOptionError, plan_regrade_judge
+from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 
 
 @click.command()
@@ -73,7 +73,6 @@ def regrade(
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import rubric_regrade
-    from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
 
     if same_path(out, rubric_suite):
@@ -88,7 +87,7 @@ def regrade(
         j = plan_regrade_judge(read_receipt(receipt), **judge_options)
     except RunOptionError as exc:
         raise click.UsageError(exc.message) from None
-    judge = make_provider(j.lane.provider, j.lane.surface, **j.lane.options)
+    judge = make_judge(j.lane)
     result = rubric_regrade(
         receipt,
         load_suite(rubric_suite),

@@ -19,6 +19,7 @@ from driftproof.run.providers import OFFLINE
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.run.config import RunConfig, RunResult
+    from driftproof.run.providers.base import Provider
     from driftproof.run.suite import Suite
 
 #: Each answering lane's default judge model; the keys are the lanes ``--provider`` takes.
@@ -275,18 +276,9 @@ def start_run(
     """
     from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
     from driftproof.run.providers import make_provider
-    from driftproof.run.providers.base import MissingCredentials
 
-    lane = judge = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
-    if (j := plan.judge) is not None:
-        try:
-            judge = make_provider(j.provider, j.surface, **j.options)
-        except MissingCredentials as exc:  # the judge's key: say so, and how to choose another
-            exc.args = (
-                f"{exc.variable} is not set; the judge's {j.provider} {j.surface} lane needs it "
-                "(set it in the environment, or choose another judge lane with --judge-provider)",
-            )
-            raise
+    lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
+    judge = lane if plan.judge is None else make_judge(plan.judge)
     cfg = plan.config
     if cfg.batch is not None:
         cfg = replace(cfg, batch=replace(cfg.batch, on_status=getattr(progress, "batch", None)))
@@ -310,6 +302,23 @@ class RegradeJudge:
     lane: Lane
     model: str
     plain: bool
+
+
+def make_judge(lane: Lane) -> Provider:
+    """The judge's provider on ``lane``.
+
+    Raises:
+        MissingCredentials: its key is not set; the message says the key is the judge's and that
+            ``--judge-provider`` chooses another judge lane.
+    """
+    from driftproof.run.providers import make_provider  # deferred: start-up time of --help
+    from driftproof.run.providers.base import MissingCredentials
+
+    try:
+        return make_provider(lane.provider, lane.surface, **lane.options)
+    except MissingCredentials as exc:
+        judge = f"judge's {lane.provider} {lane.surface}"
+        raise MissingCredentials(exc.variable, judge, "judge lane with --judge-provider") from None
 
 
 def plan_regrade_judge(

@@ -52,3 +52,26 @@ def test_regrade_out_never_overwrites_its_inputs(
     assert code == 2, err
     assert "must not overwrite" in err
     assert {p: p.read_bytes() for p in before} == before
+
+
+def test_a_missing_judge_key_in_regrade_says_it_is_the_judges(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    original: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the regrade's judge is the only lane it calls: its missing key is named as the judge's,
+    # with the option that chooses another judge lane, and nothing is written
+    for variable in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(variable, raising=False)
+    receipt, suite = original
+    out = tmp_path / "regraded.json"
+    judge = ["--judge-provider", "anthropic", "--judge-model", "m"]
+    args = ["regrade", str(receipt), "--rubric", str(suite), *judge, "--out", str(out)]
+    code, _, err = run(args, capsys)
+    assert code == 2
+    assert err.splitlines() == [
+        "error: ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
+        "the environment, or choose another judge lane with --judge-provider)"
+    ]
+    assert not out.exists()

@@ -115,11 +115,10 @@ class AttemptError(Exception):
 class MissingCredentials(ProviderError):
     """The lane's credential ``variable`` is not set; raised before anything is written (exit 2)."""
 
-    def __init__(self, variable: str, lane: str) -> None:
-        """Name the unset ``variable`` and the ``lane`` that needs it."""
-        super().__init__(
-            f"{variable} is not set; the {lane} lane needs it (set it in the environment)"
-        )
+    def __init__(self, variable: str, lane: str, other: str | None = None) -> None:
+        """Name the unset ``variable``, the ``lane`` that needs it, and ``other`` way, if any."""
+        how = "set it in the environment" + (f", or choose another {other}" if other else "")
+        super().__init__(f"{variable} is not set; the {lane} lane needs it ({how})")
         self.variable = variable
 
 
