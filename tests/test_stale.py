@@ -74,6 +74,24 @@ def test_skill_change_leaves_baseline_and_control_standing():
     assert s == {"with_skill": "run again", "baseline": "still stands", "control": "still stands"}
 
 
+def test_an_arm_the_receipt_did_not_record_is_not_judged_stale():
+    # a one-arm import: baseline and control are recorded: false, so only the with-skill arm has
+    # a result that can stand or fall; the model change still runs it again
+    r = _receipt()
+    r = r.model_copy(
+        update={
+            "arms": r.arms.model_copy(
+                update={
+                    a: getattr(r.arms, a).model_copy(update={"recorded": False})
+                    for a in ("baseline", "control")
+                }
+            )
+        }
+    )
+    s, _ = statuses(r, replace(CURRENT, model="gpt-5.5"))
+    assert s == {"with_skill": "run again"}
+
+
 def test_model_change_runs_every_arm_again():
     s, _ = statuses(_receipt(), replace(CURRENT, model="gpt-5.5"))
     assert set(s.values()) == {"run again"}

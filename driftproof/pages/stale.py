@@ -114,8 +114,8 @@ def harness_change(
 
 
 def stale_report(receipt: Receipt, today: Today) -> StaleReport:
-    """Per arm of ``receipt``, whether its result still stands against ``today``."""
-    arms = arms_of(receipt)
+    """Per arm ``receipt`` recorded, whether its result still stands against ``today``."""
+    arms = tuple(a for a in arms_of(receipt) if getattr(receipt.arms, a).recorded is not False)
     findings = _findings(receipt, today, arms)
     out = []
     for arm in arms:
