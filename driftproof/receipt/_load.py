@@ -68,13 +68,16 @@ def _validate(doc: Any, file: str) -> Receipt:
     check_json_bounds(doc, file)
     if not isinstance(doc, dict):
         raise ReceiptError.at(file, "", f"expected a JSON object, found {json_kind(doc)}")
-    version = doc.get("schema_version")
+    version, versions = doc.get("schema_version"), ", ".join(known_versions())
+    if "schema_version" not in doc:  # a suite, another tool's file: say what it is not
+        raise UnknownVersionError.at(
+            file, "", f"not a Driftproof receipt: it names no schema version (one of {versions})"
+        )
     if not isinstance(version, str) or version not in known_versions():
         raise UnknownVersionError.at(
             file,
             "/schema_version",
-            f"expected one of {', '.join(known_versions())} (newest {CURRENT_VERSION}), "
-            f"found {quote(version)}",
+            f"expected one of {versions} (newest {CURRENT_VERSION}), found {quote(version)}",
         )
     if doc.get("verification_level") == "FORMAL":
         raise ReceiptError.at(

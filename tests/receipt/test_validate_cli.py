@@ -108,6 +108,17 @@ def test_a_problem_with_the_whole_file_names_the_file_alone(tmp_path: Path) -> N
     assert code == 1 and lines == [f"{bad}: expected a JSON object, found an array"]
 
 
+def test_a_json_object_with_no_schema_version_is_named_not_a_receipt(tmp_path: Path) -> None:
+    # a suite given where a receipt belongs: the whole file is not a receipt, said in words
+    suite = tmp_path / "suite.json"
+    suite.write_text('{"format": "driftproof-suite/1", "cases": []}')
+    code, lines = _run(suite)
+    assert code == 1 and lines == [
+        f"{suite}: not a Driftproof receipt: it names no schema version "
+        "(one of 0.3.1, 0.10, 0.11, 0.13, 0.14, 0.15, 0.16)"
+    ]
+
+
 def test_declared_receipt_is_named_below_tested(tmp_path: Path) -> None:
     doc = json.loads((FIXTURES / "0.14" / "valid-basic.json").read_text())
     doc["verification_level"] = "DECLARED"
