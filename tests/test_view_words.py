@@ -45,6 +45,21 @@ def test_unrecorded_fields_read_in_words() -> None:
     )
 
 
+def test_an_importers_unnamed_grader_reads_in_words() -> None:
+    # an importer not told the grader's model records unrecorded:<tool>/<grader>; the sheet
+    # names the source's grader in words, without the marker or a pair of empty parentheses
+    doc = mk([C1])
+    doc["judge"].update({"model": "unrecorded:promptfoo/grader", "provider": None})
+    doc["judge"].update({"surface": None, "template_sha256": None})
+    p = facts(sheet(read(seal_document(doc))).provenance)
+    assert p["judge"] == "not recorded (promptfoo's grader); template sha256 not recorded"
+    doc["judge"].update({"model": "claude-haiku-4-5", "provider": "anthropic"})
+    p = facts(sheet(read(seal_document(doc))).provenance)
+    assert p["judge"] == (
+        "claude-haiku-4-5 (anthropic, not recorded); template sha256 not recorded"
+    )
+
+
 def test_the_text_sheet_reads_its_verdict_in_one_line() -> None:
     """Not the model's "reading" then "sentence" pair: one line, as the site's sheet has it."""
     text = render_text(sheet(read(mk([C1, C2]))))

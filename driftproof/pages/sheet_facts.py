@@ -11,6 +11,7 @@ from driftproof.pages.words import (
     draws_of,
     fmt,
     has_bands,
+    judge_words,
     paired_line,
     token_counts,
     unrecorded_words,
@@ -45,14 +46,9 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     # the counts the recorded arms hold, one per case and arm; a lost draw holds no judge sample
     draws = {len(getattr(c.arms, n).draws) for c in r.cases for n in arms_of(r) if n not in missing}
     samples = {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
-    judge = (
-        UNKNOWN
-        if r.judge is None
-        else (
-            f"{r.judge.model} ({r.judge.provider or UNKNOWN}, {r.judge.surface or UNKNOWN}); "
-            f"template sha256 {r.judge.template_sha256 or UNKNOWN}"
-        )
-    )
+    judge = judge_words(r)
+    if r.judge is not None:
+        judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     facts = [
         Fact("model", run.model or UNKNOWN),
         Fact("provider", run.provider or UNKNOWN),

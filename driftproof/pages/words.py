@@ -100,6 +100,24 @@ def anchor_for(case_id: str) -> str:
     return "case-" + slug(case_id)
 
 
+def judge_words(r: Receipt) -> str:
+    """The judge as people read it: model (provider, surface), or the source's grader by name.
+
+    An importer that was not told the grader's model records ``unrecorded:<tool>/<grader>``;
+    that reads ``not recorded (<tool>'s <grader>)``.
+    """
+    j = r.judge
+    if j is None:
+        return UNKNOWN
+    named = j.model
+    tool, _, grader = j.model.removeprefix("unrecorded:").partition("/")
+    if j.model.startswith("unrecorded:") and grader:
+        named = f"{UNKNOWN} ({tool}'s {grader})"
+        if j.provider is None and j.surface is None:
+            return named
+    return f"{named} ({j.provider or UNKNOWN}, {j.surface or UNKNOWN})"
+
+
 def arms_of(r: Receipt) -> tuple[str, ...]:
     """The receipt's arm names: with skill, baseline, and control when it has one."""
     if r.arms.control is not None:
