@@ -1,22 +1,22 @@
 r"""Imported text made safe to seal: valid Unicode, and big fields bounded.
 
 A lone surrogate or a non-UTF-8 byte in a source string becomes U+FFFD while parsing
-(:func:`repair_tree`); :func:`finish` records where the receipt holds such text
-(``text_repairs``). A text longer than the schema allows is null, with its pointer, sha256
-and length in ``bounded_text``; its ``*_sha256`` member keeps the whole text's hash.
+(:func:`repair_tree`, with the runner's ``repair_text``); :func:`finish` records where the
+receipt holds such text (``text_repairs``). A text longer than the schema allows is null, with
+its pointer, sha256 and length in ``bounded_text``; its ``*_sha256`` member keeps the whole
+text's hash.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, CaseArm, ReceiptBody, TextRepair, sha256_text
+from driftproof.run.reply_text import repair_text
 
 REPLACEMENT = "\ufffd"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: A string repaired while parsing: (its repaired text, code points replaced).
 Repair = tuple[str, int]
 #: Characters: the receipt schema's maxLength of each bounded field.
@@ -25,15 +25,6 @@ ANSWER_MAX_CHARS = 1_048_576
 INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
 _ARMS = ("with_skill", "baseline", "control")
-
-
-def repair_text(value: str) -> tuple[str, int]:
-    r"""``value`` with every surrogate code point replaced by U+FFFD, and how many were.
-
-    A surrogate comes from a lone ``\\ud800`` escape or a byte read with ``surrogateescape``;
-    a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
-    """
-    return (value, 0) if value.isascii() else _SURROGATE.subn(REPLACEMENT, value)
 
 
 def repair_tree(value: Any, repairs: list[Repair]) -> Any:

@@ -51,5 +51,9 @@ def joined_reasoning(*parts: str | None) -> str | None:
 
 
 def repair_text(text: str) -> tuple[str, int]:
-    """``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced."""
-    return _SURROGATE.subn("\ufffd", text)
+    r"""``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced.
+
+    A surrogate comes from a lone ``\ud800`` escape or a byte read with ``surrogateescape``;
+    a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
+    """
+    return (text, 0) if text.isascii() else _SURROGATE.subn("\ufffd", text)
