@@ -325,7 +325,7 @@ _HOW = {
 def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
     """Grading cost per judged draw from the pilot's recorded usage, times the answers to judge."""
     if answers is None:
-        return None, "no draw count, so no cost"
+        return None, "the plan sets no draw count for the run yet, so there is nothing to cost"
     per_draw, basis = cost_per_judged_draw(r)
     if per_draw is None:
         return None, _HOW[basis]

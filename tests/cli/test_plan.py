@@ -340,6 +340,12 @@ def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
     text = plan_text(p)
     assert text.startswith("Grow the pilot to 6 draws per arm and plan again: it is too small")
     assert "planned at that instead, for flat." in text and "0.0144" in text
+    # the pilot's growth is not the run's draw count: the cost line does not say "no draw count"
+    # after the headline named one
+    assert text.splitlines()[-1] == (
+        "Estimated grading cost: unknown (the plan sets no draw count for the run yet, so there "
+        "is nothing to cost)."
+    )
 
 
 def test_the_headline_names_at_most_five_cases() -> None:
