@@ -7,6 +7,7 @@ never ``testIdx``; every assertion is a check. The mapping is the interop page's
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -309,9 +310,10 @@ def _arm_of(
     hits = [a for a, label in arms.items() if label in names]
     if len(hits) != 1:
         what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
+        given = ", ".join(f"--arm {a}={label}" for a, label in arms.items())
         raise (w / by).fail(
-            f"{what} this row's {by} {names[:2]!r}; map each {by} label to one arm "
-            "(or leave the row's label out of the file)"
+            f"{what} this row's {by} {' or '.join(map(json.dumps, names[:2]))} (given {given}); "
+            f"map each {by} label to one arm (or leave the row's label out of the file)"
         )
     return hits[0]
 

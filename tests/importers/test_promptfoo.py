@@ -143,6 +143,11 @@ def test_unmapped_label_refused(sample: Path) -> None:
     (p,) = e.value.problems
     # results[1] is the first gpt-5 row (promptIdx 0)
     assert p.pointer == "/results/results/1/provider" and "no arm maps" in p.message
+    # the row's label is quoted as text and the mapping given is echoed, to see what to add
+    assert p.message.startswith(
+        'no arm maps this row\'s provider "openai:gpt-5" (given --arm with_skill=openai:gpt-5-mini'
+        ", --arm baseline=anthropic:x); "
+    )
 
 
 def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: Path) -> None:
