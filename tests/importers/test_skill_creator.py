@@ -327,25 +327,21 @@ def test_runs_with_condition_case_id_and_percent_pass_rate(tmp_path: Path) -> No
     assert c.arms.with_skill.draws[0].tokens.output == 2415 and r.run.model == "claude-sonnet-4-6"
 
 
+def _with_skill_scored(tmp_path: Path, result: dict):
+    """The receipt of one eval whose with-skill run holds ``result`` (baseline pass_rate .5)."""
+    runs = [
+        {"eval_id": 1, "configuration": "with_skill", "result": result},
+        {"eval_id": 1, "configuration": "without_skill", "result": {"pass_rate": 0.5}},
+    ]
+    doc = {"metadata": {"skill_name": "x"}, "runs": runs}
+    return sealed(import_skill_creator([write_json(tmp_path / "benchmark.json", doc)])[0])
+
+
 def test_passed_and_total_are_read_by_one_name_order(tmp_path: Path) -> None:
     # a run holding passed/total and assertions_passed/assertions_total: both the percent check
     # of pass_rate and the score read passed/total first, so 80 is 4 of 5 and no count disagrees
     run = {"pass_rate": 80, "passed": 4, "total": 5, "assertions_passed": 3}
-    bench = write_json(
-        tmp_path / "benchmark.json",
-        {
-            "metadata": {"skill_name": "x"},
-            "runs": [
-                {
-                    "eval_id": 1,
-                    "configuration": "with_skill",
-                    "result": {**run, "assertions_total": 5},
-                },
-                {"eval_id": 1, "configuration": "without_skill", "result": {"pass_rate": 0.5}},
-            ],
-        },
-    )
-    r = sealed(import_skill_creator([bench])[0])
+    r = _with_skill_scored(tmp_path, {**run, "assertions_total": 5})
     assert scores(r.cases[0].arms.with_skill) == [0.8]
     assert r.provenance is not None and r.provenance.notes is None
 
@@ -355,18 +351,7 @@ def test_a_passed_flag_beside_assertion_counts_does_not_hide_them(tmp_path: Path
     # a run-level passed flag (not a count) beside assertions_passed/assertions_total: the
     # counts are read, 4 of 5 = 0.8, as before the two name orders became one
     result = {"passed": flag, "assertions_passed": 4, "assertions_total": 5}
-    bench = write_json(
-        tmp_path / "benchmark.json",
-        {
-            "metadata": {"skill_name": "x"},
-            "runs": [
-                {"eval_id": 1, "configuration": "with_skill", "result": result},
-                {"eval_id": 1, "configuration": "without_skill", "result": {"pass_rate": 0.5}},
-            ],
-        },
-    )
-    r = sealed(import_skill_creator([bench])[0])
-    assert scores(r.cases[0].arms.with_skill) == [0.8]
+    assert scores(_with_skill_scored(tmp_path, result).cases[0].arms.with_skill) == [0.8]
 
 
 def test_percent_pass_rate_without_confirming_counts_is_refused(tmp_path: Path) -> None:

@@ -165,69 +165,45 @@ def test_a_403_exits_2_from_the_command_line(loopback, suite_file, skill_file, t
 
 
 @pytest.mark.parametrize(
-    "provider,variable", [("anthropic", "ANTHROPIC_API_KEY"), ("openai", "OPENAI_API_KEY")]
+    ("provider", "judge", "key_set", "expected"),
+    [
+        (
+            "anthropic",
+            ["--judge-provider", "stub"],
+            None,
+            "ANTHROPIC_API_KEY is not set; the anthropic api lane needs it "
+            "(set it in the environment)",
+        ),
+        (
+            "openai",
+            ["--judge-provider", "stub"],
+            None,
+            "OPENAI_API_KEY is not set; the openai api lane needs it (set it in the environment)",
+        ),
+        # no --judge-provider: the judge is anthropic's api lane, and its key is the one missing
+        (
+            "openai",
+            [],
+            "OPENAI_API_KEY",
+            "ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
+            "the environment, or choose another judge lane with --judge-provider)",
+        ),
+    ],
 )
 def test_a_missing_key_is_one_line_exit_2_and_nothing_written(
-    suite_file, skill_file, tmp_path, capsys, monkeypatch, provider, variable
+    suite_file, skill_file, tmp_path, capsys, monkeypatch, provider, judge, key_set, expected
 ):
     for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"):
         monkeypatch.delenv(v, raising=False)
+    if key_set:
+        monkeypatch.setenv(key_set, "sk-test")
     out = tmp_path / "out" / "r.json"
     out.parent.mkdir()
+    args = ["--model", "m", "--provider", provider, *judge, "--out", str(out)]
     with pytest.raises(SystemExit) as ei:
-        main(
-            [
-                "run",
-                str(suite_file),
-                "--skill",
-                str(skill_file),
-                "--model",
-                "m",
-                "--provider",
-                provider,
-                "--judge-provider",
-                "stub",
-                "--out",
-                str(out),
-            ]
-        )
+        main(["run", str(suite_file), "--skill", str(skill_file), *args])
     assert ei.value.code == 2
-    err = capsys.readouterr().err
-    assert err.splitlines() == [
-        f"error: {variable} is not set; the {provider} api lane needs it "
-        "(set it in the environment)"
-    ]
-    assert list(out.parent.iterdir()) == []
-
-
-def test_a_missing_judge_key_says_it_is_the_judges_and_names_judge_provider(
-    suite_file, skill_file, tmp_path, capsys, monkeypatch
-):
-    for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
-        monkeypatch.delenv(v, raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    out = tmp_path / "out" / "r.json"
-    out.parent.mkdir()
-    with pytest.raises(SystemExit) as ei:
-        main(
-            [
-                "run",
-                str(suite_file),
-                "--skill",
-                str(skill_file),
-                "--model",
-                "m",
-                "--provider",
-                "openai",
-                "--out",
-                str(out),
-            ]
-        )
-    assert ei.value.code == 2
-    assert capsys.readouterr().err.splitlines() == [
-        "error: ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
-        "the environment, or choose another judge lane with --judge-provider)"
-    ]
+    assert capsys.readouterr().err.splitlines() == [f"error: {expected}"]
     assert list(out.parent.iterdir()) == []
 
 
