@@ -1,22 +1,55 @@
 """One strict JSON reader (:func:`loads_strict`) and one RFC 6901 pointer writer for the package.
 
 Receipts, suites and every importer parse JSON here, so a member name given twice, ``NaN`` and
-``Infinity`` (unless asked for) and a number too large for a 64-bit float are refused alike.
+``Infinity`` (unless asked for) and a number too large for a 64-bit float are refused alike; and
+read their files through :func:`open_file`, which never waits on a named pipe.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
 from typing import Any
 
 #: Characters of a parser's own message kept in a :class:`JSONFault` (the rest is cut).
 _DETAIL_MAX_CHARS = 80
 #: Characters of a duplicated member name quoted in a message.
 _NAME_MAX_CHARS = 80
+
+
+def open_file(path: Path) -> io.BufferedReader:
+    """``path`` opened for reading bytes, checked before a byte is read.
+
+    Opened with ``O_NONBLOCK``: a named pipe is refused, never waited on for a writer.
+
+    Raises:
+        OSError: it cannot be opened; a named pipe or socket is ``EINVAL``, its ``strerror``
+            "expected a file, found a named pipe or socket".
+    """
+    fh = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
+    mode = os.fstat(fh.fileno()).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        fh.close()
+        raise OSError(errno.EINVAL, "expected a file, found a named pipe or socket", str(path))
+    return fh
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end).
+
+    Raises:
+        OSError: as :func:`open_file`, or the read fails.
+    """
+    with open_file(path) as fh:
+        return fh.read(limit + 1)
 
 
 def escape(token: Any) -> str:

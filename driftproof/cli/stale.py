@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from driftproof._json import read_capped
 from driftproof.cli._options import EXISTING_FILE, format_option
 from driftproof.errors import RefusalError
 
@@ -24,8 +25,7 @@ MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 def _read_capped(path: Path, option: str) -> bytes:
     try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_HASHED_BYTES + 1)
+        data = read_capped(path, MAX_HASHED_BYTES)
     except OSError as exc:
         raise click.BadParameter(
             f"{path}: cannot read: {exc.strerror or exc}", param_hint=option

@@ -18,7 +18,7 @@ from typing import Any, TypeGuard, TypeVar
 import rfc8785
 
 from driftproof._anchor import slug as _slug
-from driftproof._json import JSONFault, json_kind, loads_strict
+from driftproof._json import JSONFault, json_kind, loads_strict, read_capped
 from driftproof._json import pointer as _pointer_of
 from driftproof.errors import ImportError_
 from driftproof.importers._text import Repair, repair_tree
@@ -170,12 +170,6 @@ def read_bytes(path: Path) -> bytes:
     if len(data) > MAX_SOURCE_BYTES:
         raise w.fail(f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that")
     return data
-
-
-def read_capped(path: Path, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of ``path`` (a device reporting size 0 may never end)."""
-    with path.open("rb") as fh:
-        return fh.read(limit + 1)
 
 
 def parse_json_bytes(

@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_list, member_object
+from driftproof._json import member_list, member_object, open_file
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     OPTIONS,
@@ -270,7 +270,7 @@ def _read_output(
     located: list[tuple[Any, Where]] = []
     size = 0
     try:
-        with path.open("rb") as fh:
+        with open_file(path) as fh:
             for n, line in enumerate(fh, start=1):
                 size += len(line)
                 if size > MAX_JSONL_BYTES:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from driftproof._json import open_file
 from driftproof.receipt import Receipt, _bounds, sha256_text
 from driftproof.run.suite import Suite
 from driftproof.wording import ARM_WORDS
@@ -76,7 +77,7 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
         return [
             f"the kept transcripts {path.name} are over {_bounds.ANSWERS_ARCHIVE_MAX_BYTES} bytes"
         ]
-    with path.open("rb") as fh:
+    with open_file(path) as fh:
         digest = hashlib.file_digest(fh, "sha256").hexdigest()
     if digest != kept.sha256:
         return [

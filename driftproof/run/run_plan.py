@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from driftproof._json import read_capped
 from driftproof.errors import RefusalError
 from driftproof.run.providers import OFFLINE
 
@@ -65,8 +66,7 @@ def _skill_text(path: Path) -> str:
     from driftproof.run.suite_fields import SUITE_MAX_BYTES
 
     try:
-        with path.open("rb") as fh:
-            data = fh.read(SUITE_MAX_BYTES + 1)
+        data = read_capped(path, SUITE_MAX_BYTES)
     except OSError as exc:
         raise RunOptionError("--skill", f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(data) > SUITE_MAX_BYTES:

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import open_file
 from driftproof.outputs import open_mode
 from driftproof.receipt import (
     Case,
@@ -218,7 +219,7 @@ def receipt_body(
 
 def file_sha256(path: Path) -> str:
     """Lowercase hex sha256 of the file at ``path``."""
-    with path.open("rb") as fh:
+    with open_file(path) as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 

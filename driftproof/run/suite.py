@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import decode_utf8, escape
+from driftproof._json import decode_utf8, escape, read_capped
 from driftproof.errors import SuiteError
 from driftproof.run.suite_fields import (
     FORMAT,
@@ -318,10 +318,13 @@ def _read(p: Path, file: str) -> bytes:
         size = p.stat().st_size
         if size > SUITE_MAX_BYTES:
             raise SuiteError.at(file, "", f"expected at most {SUITE_MAX_BYTES} bytes, got {size}")
-        return p.read_bytes()
+        data = read_capped(p, SUITE_MAX_BYTES)
     except OSError as exc:
         why = f"cannot read the suite file ({exc.strerror or exc})"
         raise SuiteError.at(file, "", why) from exc
+    if len(data) > SUITE_MAX_BYTES:  # a device reports no size
+        raise SuiteError.at(file, "", f"expected at most {SUITE_MAX_BYTES} bytes")
+    return data
 
 
 def _format(doc: dict[str, Any], file: str) -> str:

@@ -119,6 +119,71 @@ def test_a_command_reading_a_fifo_refuses_it_not_waits(command: str, tmp_path: P
     assert f"{fifo}: expected a regular file" in res.stdout + res.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize(
+    "args",
+    [
+        [
+            "run",
+            "{fifo}",
+            "--skill",
+            "{skill}",
+            "--provider",
+            "stub",
+            "--model",
+            "m",
+            "--out",
+            "{out}",
+        ],
+        [
+            "run",
+            "{suite}",
+            "--skill",
+            "{fifo}",
+            "--provider",
+            "stub",
+            "--model",
+            "m",
+            "--out",
+            "{out}",
+        ],
+        ["stale", "{receipt}", "--skill", "{fifo}"],
+        ["import", "summary-json", "{summary}", "--skill-md", "{fifo}", "--out-dir", "{dir}"],
+    ],
+    ids=["run suite", "run --skill", "stale --skill", "import --skill-md"],
+)
+def test_a_fifo_given_as_any_input_is_refused_not_waited_on(
+    args: list[str], tmp_path: Path
+) -> None:
+    # Found: run, stale and the importers opened a FIFO given as a suite or SKILL.md and waited
+    # for a writer that never came; every input is now opened without waiting and refused
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE), encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("Be brief.", encoding="utf-8")
+    receipt = tmp_path / "r.json"
+    receipt.write_text(json.dumps(seal_document(make_receipt([case("c1", [0.5] * 3, [0.4] * 3)]))))
+    summary = tmp_path / "summary.json"
+    sys.path.insert(0, str(ROOT / "tests" / "importers"))
+    from test_summary_json import DOC  # a hand-written summary-json file
+
+    summary.write_text(json.dumps(DOC), encoding="utf-8")
+    names = {"fifo": fifo, "skill": skill, "suite": suite, "out": tmp_path / "o.json"}
+    names |= {"receipt": receipt, "summary": summary, "dir": tmp_path / "imported"}
+    argv = [a.format(**names) for a in args]
+    code = f"from driftproof.cli import main\nmain({argv!r})\n"
+    try:
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"driftproof {args[0]} waited on a FIFO")
+    assert res.returncode != 0
+    assert "expected a file, found a named pipe or socket" in res.stderr, res.stderr[-400:]
+
+
 def test_case_id_with_a_trailing_newline_is_refused() -> None:
     doc = make_receipt(
         [
