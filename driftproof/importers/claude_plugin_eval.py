@@ -22,6 +22,7 @@ from driftproof.importers._common import (
     read_json,
     read_skill_md,
     sole,
+    source_number,
     unit_score,
 )
 from driftproof.importers._declared import (
@@ -353,10 +354,7 @@ def _arm_draws(
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
             if value is not None:
-                if not math.isfinite(value) or value < 0:
-                    raise (rw / member).fail(
-                        f"expected a cost in USD of 0 or more, found {value!r}"
-                    )
+                source_number(value, rw / member, low=0)  # also more digits than a float holds
                 d.costs[arm][slot].append(value)
     d.counts.add(len(draws))
     return draws

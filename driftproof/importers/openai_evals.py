@@ -22,6 +22,7 @@ from driftproof.importers._common import (
     file_sha256,
     read_skill_md,
     sole,
+    source_number,
 )
 from driftproof.importers._declared import (
     arm_spec,
@@ -302,6 +303,8 @@ def _score(
             f"expected grader {grader!r}'s score as a number or true/false, found "
             f"{json_kind(value)}"
         )
+    if isinstance(value, int):
+        source_number(value, w)  # more digits than a float holds
     v = float(value)
     if math.isnan(v):
         return None

@@ -68,3 +68,45 @@ def test_a_named_pipe_is_refused_not_waited_on(
         signal.signal(signal.SIGALRM, old)
     assert code == 2
     assert f"{fifo}: expected a file, found a named pipe or socket" in err
+
+
+@pytest.mark.parametrize(
+    ("importer", "source", "old", "new", "extra"),
+    [
+        (
+            "claude-plugin-eval",
+            "claude-plugin-eval/aggregate-result.two-arm.json",
+            '"costUsd": 0.045988999999999995',
+            f'"costUsd": {HUGE}',
+            [],
+        ),
+        (
+            "openai-evals",
+            "openai-evals/promptfoo-fixture-openai-evals-items.jsonl",
+            '"Tool called":1',
+            f'"Tool called":{HUGE}',
+            ["--skill-name", "s", "--grader", "Tool called"],
+        ),
+    ],
+    ids=["claude-plugin-eval costUsd", "openai-evals grade"],
+)
+def test_a_huge_cost_or_grade_is_refused_in_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    shared: Path,
+    importer: str,
+    source: str,
+    old: str,
+    new: str,
+    extra: list[str],
+) -> None:
+    # Probe (this round): a cost or a grade of 401 digits raised OverflowError in two importers
+    src = shared / "data/interop" / source
+    text = src.read_text(encoding="utf-8")
+    assert old in text
+    bad = tmp_path / src.name
+    bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+    args = ["import", importer, str(bad), *extra, "--out-dir", str(tmp_path / "o")]
+    code, out, err = run_main(args, capsys)
+    assert code == 2
+    assert "found an integer of 401 digits" in err and "Traceback" not in err + out
