@@ -354,7 +354,12 @@ def _arm_draws(
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
             if value is not None:
-                source_number(value, rw / member, low=0)  # also more digits than a float holds
+                if isinstance(value, int):
+                    source_number(value, rw / member)  # more digits than a float holds
+                if not math.isfinite(value) or value < 0:
+                    raise (rw / member).fail(
+                        f"expected a cost in USD of 0 or more, found {value!r}"
+                    )
                 d.costs[arm][slot].append(value)
     d.counts.add(len(draws))
     return draws
