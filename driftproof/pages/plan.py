@@ -100,9 +100,7 @@ class Plan:
     Attributes:
         draws_per_arm: the largest finite count over the cases.
         unknown_cases: cases with fewer than two measured draws in an arm.
-        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws;
-            taken over the cases but ``no_count_cases`` (D-8 reads it when none is
-            underpowered on its own), so cases are never asked for beside dropping those.
+        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws.
         judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
         judge_usd_interactive, judge_usd_batch: the same at each price tier
             (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
@@ -193,8 +191,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     pools = pool_arms([(s[0], nw, s[1], nb) for s, nw, nb in spread], grid[0])
     plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
-    no_count = {p.case_id for p in plans if p.no_draw_count}
-    disagree, cases_needed = _more_cases(r, [x for x in bands if x[0] not in no_count])
+    disagree, cases_needed = _more_cases(r, bands)
     arms = ("with_skill", "baseline") + (
         ("control",) if any(c.arms.control for c in r.cases) else ()
     )
@@ -284,11 +281,11 @@ def _case_plans(
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Whether ``bands`` (no-count cases left out) disagree (D-8), and the cases needed if more."""
+    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more."""
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     disagree = rb is not None and rb.sentence == MORE_CASES
     needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
-    return disagree, needed if needed is not None and needed > len(bands) else None
+    return disagree, needed if needed is not None and needed > len(r.cases) else None
 
 
 def _existence(

@@ -80,18 +80,17 @@ def suite_line(p: Plan) -> str | None:
     if not p.sentence:
         return None
     se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
-    kept = len(p.cases) - len(p.no_count_cases)
-    out = f", leaving out {_names(p.no_count_cases)}" if p.no_count_cases else ""
     if p.cases_needed is not None:
+        more = p.cases_needed - len(p.cases)
         return (
             f"Across the suite, as context: the cases' means disagree, and "
             f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed} cases in all "
-            f"({p.cases_needed - kept} more{out}) would bring {se}, the spread across cases held."
+            f"({more} more) would bring {se}, the spread across cases held."
         )
     return (
         "Across the suite, as context: the cases' means disagree, but the pilot's "
-        f"{kept} cases{out and f' ({out[2:]})'} already bring {se}; it is how far the cases sit "
-        "apart, not their number, that keeps the band wide."
+        f"{len(p.cases)} cases already bring {se}; it is how far the cases sit apart, not their "
+        "number, that keeps the band wide."
     )
 
 
