@@ -31,15 +31,17 @@ def open_file(path: Path) -> io.BufferedReader:
     Opened with ``O_NONBLOCK``: a named pipe is refused, never waited on for a writer.
 
     Raises:
-        OSError: it cannot be opened; a named pipe or socket is ``EINVAL``, its ``strerror``
-            "expected a file, found a named pipe or socket".
+        OSError: it cannot be opened; a folder is ``EISDIR``; a named pipe or socket is
+            ``EINVAL``, its ``strerror`` "expected a file, found a named pipe or socket".
     """
-    fh = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
-    mode = os.fstat(fh.fileno()).st_mode
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        fh.close()
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISDIR(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         raise OSError(errno.EINVAL, "expected a file, found a named pipe or socket", str(path))
-    return fh
+    return os.fdopen(fd, "rb")
 
 
 def read_capped(path: Path, limit: int) -> bytes:

@@ -149,9 +149,11 @@ def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
     if regular_only:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        with os.fdopen(os.open(path, flags), "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise ReceiptError.at(path, "", "expected a regular file")
+        fd = os.open(path, flags)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, FIFO or device: never read
+            os.close(fd)
+            raise ReceiptError.at(path, "", "expected a regular file")
+        with os.fdopen(fd, "rb") as fh:
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
     except OSError as exc:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None

@@ -184,6 +184,23 @@ def test_a_fifo_given_as_any_input_is_refused_not_waited_on(
     assert "expected a file, found a named pipe or socket" in res.stderr, res.stderr[-400:]
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd")
+def test_a_folder_given_as_a_receipt_or_input_is_refused_and_leaks_no_descriptor(
+    tmp_path: Path,
+) -> None:
+    # Found: read_receipt of a folder said "cannot read: Is a directory" and left one file
+    # descriptor open per call (the folder was opened, then fdopen refused it)
+    from driftproof._json import open_file
+
+    before = len(list(Path("/proc/self/fd").iterdir()))
+    for _ in range(50):
+        with pytest.raises(ReceiptError, match="expected a regular file"):
+            read_receipt(tmp_path)
+        with pytest.raises(IsADirectoryError):
+            open_file(tmp_path)
+    assert len(list(Path("/proc/self/fd").iterdir())) == before
+
+
 def test_case_id_with_a_trailing_newline_is_refused() -> None:
     doc = make_receipt(
         [
