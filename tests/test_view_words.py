@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from factories import case
 from receipt_docs import draw_doc, judge_sample_doc, seal_document
 from test_view import C1, C2, facts, mk, read
 
+from driftproof.pages.printed_figures import files_read
 from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_text as render_text
+
+FIXTURES = Path(__file__).parent / "receipt" / "fixtures" / "0.16"
 
 
 def test_counts_that_vary_between_cases_say_so() -> None:
@@ -58,6 +65,18 @@ def test_an_importers_unnamed_grader_reads_in_words() -> None:
     assert p["judge"] == (
         "claude-haiku-4-5 (anthropic, not recorded); template sha256 not recorded"
     )
+
+
+@pytest.mark.parametrize("files", [-1, True, "benchmarks.json", [1, None]])
+def test_source_files_that_are_not_a_list_of_objects_show_no_file(files: object) -> None:
+    # source_figures is the source's own free-form object: a files member that is not a list
+    # of objects raised TypeError in view (validate said ok); it lists no file instead
+    doc = json.loads((FIXTURES / "valid-aggregates-only.json").read_text(encoding="utf-8"))
+    doc["source_figures"]["files"] = files
+    r = read(seal_document(doc))
+    s = sheet(r)
+    assert files_read(r) == []
+    assert "file" not in [f.label for f in s.source_origin]
 
 
 def test_the_text_sheet_reads_its_verdict_in_one_line() -> None:

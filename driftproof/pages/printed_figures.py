@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from driftproof._json import member_list
 from driftproof.pages.tables import Pair as Cell
 from driftproof.receipt import Receipt
 
@@ -108,5 +109,6 @@ def files_read(r: Receipt) -> list[tuple[str, str, str, str]]:
             str(f.get("path")),
             str(f.get("git_blob_sha1")),
         )
-        for f in sf.get("files") or []
+        for f in member_list(sf, "files")
+        if isinstance(f, dict)
     ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from driftproof._json import member_list
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
 from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import UNKNOWN, Fact, arms_of, draws_of
@@ -57,7 +58,7 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
         found = sorted(
             {
                 str(x[what]["unit"])
-                for x in sf.get("rows") or []
+                for x in member_list(sf, "rows")
                 if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
             }
         )
@@ -65,7 +66,7 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
             f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
         )
     facts.append(Fact("units, as the source states them", "; ".join(units)))
-    for f in sf.get("files") or []:
+    for f in member_list(sf, "files"):
         if isinstance(f, dict):
             facts.append(
                 Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
