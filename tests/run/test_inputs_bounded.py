@@ -241,7 +241,10 @@ def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
         def write(self, data: bytes) -> int:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(_write.os, "fdopen", lambda fd, mode: Full(fd))
+    # os.fdopen is one function: inputs read through it (open_file) keep the real one
+    monkeypatch.setattr(
+        _write.os, "fdopen", lambda fd, mode: Full(fd) if "w" in mode else fdopen(fd, mode)
+    )
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
     assert (code, err) == (2, f"error: {out}: No space left on device\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
