@@ -53,6 +53,18 @@ def json_records(
         yield rec
 
 
+def _whole(d: dict[str, Any]) -> bool:
+    """Whether a draw record's case, arm, index and draw score are what resuming reads."""
+    score = d["draw"].get("score") if isinstance(d.get("draw"), dict) else "absent"
+    return (
+        isinstance(d["case"], str)
+        and isinstance(d["arm"], str)
+        and type(d["index"]) is int
+        and d["index"] >= 0
+        and (score is None or type(score) in (int, float))
+    )
+
+
 def json_line(obj: dict[str, Any]) -> bytes:
     """``obj`` as one compact UTF-8 JSON line, newline included."""
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
@@ -132,7 +144,7 @@ class Journal:
                 f"{self.path}: not a driftproof run journal; remove it to start afresh"
             )
         if (theirs := header.get("identity")) != identity:
-            theirs = theirs or {}
+            theirs = theirs if isinstance(theirs, dict) else {}
             diff = sorted(k for k in {**identity, **theirs} if identity.get(k) != theirs.get(k))
             raise RefusalError(
                 f"{self.path}: the journal belongs to a different run (differs in: "
@@ -154,6 +166,11 @@ class Journal:
                     raise RefusalError(
                         f"{self.path}: a draw record has no case, arm and index; the journal is "
                         "damaged"
+                    )
+                if not _whole(d):
+                    raise RefusalError(
+                        f"{self.path}: a draw record's case, arm, index or score is not of its "
+                        "kind; the journal is damaged"
                     )
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True

@@ -314,3 +314,43 @@ def test_a_journal_line_that_is_not_json_is_refused_naming_the_file_and_line(tmp
         RefusalError, match=r"r\.json\.journal: line 3 is not JSON \(.+\); the journal is damaged"
     ):
         Journal(p, {"run": 1}, started_at="2026-01-02T00:00:00Z", harness_version=None)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        {"case": "c1", "arm": "with_skill", "index": "q", "draw": {"score": 0.5}},
+        {"case": "c1", "arm": "with_skill", "index": 0, "draw": 5},
+        {"case": "c1", "arm": "with_skill", "index": 0, "draw": {"score": "x"}},
+        {"case": 7, "arm": "with_skill", "index": 0, "draw": {"score": 0.5}},
+    ],
+    ids=["index a word", "draw a number", "score a word", "case a number"],
+)
+def test_a_damaged_draw_record_is_refused_not_raised(tmp_path, draw) -> None:
+    # Found: resuming from such a journal raised TypeError deep in the run (a traceback)
+    from driftproof.errors import RefusalError
+    from driftproof.run.journal import Journal
+
+    p = tmp_path / "r.json.journal"
+    Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None).close()
+    with p.open("ab") as f:
+        f.write(json.dumps({"draw": draw}).encode() + b"\n")
+    with pytest.raises(RefusalError, match=r"r\.json\.journal: a draw record's .+ damaged"):
+        Journal(p, {"run": 1}, started_at="2026-01-02T00:00:00Z", harness_version=None)
+
+
+@pytest.mark.parametrize("identity", ["x", [1], 5])
+def test_a_journal_whose_identity_is_not_an_object_belongs_to_another_run(
+    tmp_path, identity
+) -> None:
+    from driftproof.errors import RefusalError
+    from driftproof.run.journal import Journal
+
+    p = tmp_path / "r.json.journal"
+    Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None).close()
+    header, *rest = p.read_bytes().split(b"\n")
+    doc = json.loads(header)
+    doc["identity"] = identity
+    p.write_bytes(b"\n".join([json.dumps(doc).encode(), *rest]))
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: run\)"):
+        Journal(p, {"run": 1}, started_at="2026-01-02T00:00:00Z", harness_version=None)
