@@ -102,19 +102,24 @@ def test_read_receipt_of_an_endless_device_is_bounded() -> None:
     assert res.stdout.strip() == "/dev/zero: expected a regular file", res.stderr[-300:]
 
 
+def _main_returns(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``driftproof ARGV`` in a child process, failing the test if it waits 30 s (on a FIFO)."""
+    code = f"from driftproof.cli import main\nmain({argv!r})\n"
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"driftproof {argv[0]} waited on a FIFO")
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 @pytest.mark.parametrize("command", ["view", "validate"])
 def test_a_command_reading_a_fifo_refuses_it_not_waits(command: str, tmp_path: Path) -> None:
     # Found: `driftproof view pipe.json` opened the FIFO for reading and waited for a writer
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    code = f"from driftproof.cli import main\nmain([{command!r}, {str(fifo)!r}])\n"
-    try:
-        res = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=20
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"driftproof {command} on a FIFO did not return")
+    res = _main_returns([command, str(fifo)])
     assert res.returncode != 0
     assert f"{fifo}: expected a regular file" in res.stdout + res.stderr
 
@@ -173,13 +178,7 @@ def test_a_fifo_given_as_any_input_is_refused_not_waited_on(
     names = {"fifo": fifo, "skill": skill, "suite": suite, "out": tmp_path / "o.json"}
     names |= {"receipt": receipt, "summary": summary, "dir": tmp_path / "imported"}
     argv = [a.format(**names) for a in args]
-    code = f"from driftproof.cli import main\nmain({argv!r})\n"
-    try:
-        res = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"driftproof {args[0]} waited on a FIFO")
+    res = _main_returns(argv)
     assert res.returncode != 0
     assert "expected a file, found a named pipe or socket" in res.stderr, res.stderr[-400:]
 

@@ -140,9 +140,8 @@ def _built(shared: Path) -> dict[str, Any]:
     return doc
 
 
-def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
-    _, rubrics, skills = _paths(shared, "pr579-902028f")
-    doc = _built(shared)
+def _imported(tmp_path: Path, doc: dict, skills: Path, rubrics: Path) -> Path:
+    """The receipt ``import caveman`` writes from the judged snapshot ``doc``."""
     snap = tmp_path / "fidelity.json"
     snap.write_text(json.dumps(doc), encoding="utf-8")
     out = tmp_path / "r"
@@ -150,7 +149,13 @@ def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
         [str(snap), "--skills", str(skills), "--rubrics", str(rubrics), "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    path = out / "caveman-judged-fidelity-caveman.json"
+    return out / "caveman-judged-fidelity-caveman.json"
+
+
+def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
+    _, rubrics, skills = _paths(shared, "pr579-902028f")
+    doc = _built(shared)
+    path = _imported(tmp_path, doc, skills, rubrics)
     r = read_receipt(path)
     assert r.arms.baseline is not None and r.arms.baseline.recorded is True
     assert r.arms.baseline.label == "__baseline__"
@@ -185,14 +190,7 @@ def test_long_source_note_is_cut_to_the_receipt_limit(shared: Path, tmp_path: Pa
     snap0, rubrics, skills = _paths(shared, "pr579-902028f")
     doc = json.loads(snap0.read_text("utf-8"))
     doc["metadata"]["note"] = "n" * 3000
-    snap = tmp_path / "fidelity.json"
-    snap.write_text(json.dumps(doc), encoding="utf-8")
-    out = tmp_path / "r"
-    result = _cli(
-        [str(snap), "--skills", str(skills), "--rubrics", str(rubrics), "--out", str(out)]
-    )
-    assert result.exit_code == 0, result.output
-    r = read_receipt(out / "caveman-judged-fidelity-caveman.json")
+    r = read_receipt(_imported(tmp_path, doc, skills, rubrics))
     assert r.provenance is not None and r.provenance.notes is not None
     assert r.provenance.notes[1] == ("the source's note: " + "n" * 3000)[:1000]
 
