@@ -448,18 +448,3 @@ def test_generated_at_with_an_offset_is_stored_in_utc_with_it(tmp_path: Path) ->
     (item,) = get_importer("caveman")(snap, skills_dir=skills)
     assert item.body.to_json_dict()["run"]["started_at"] == "2026-04-08T22:01:24Z"
     assert item.body.to_json_dict()["run"]["started_at_offset"] == "-04:00"
-
-
-def test_provenance_is_cut_to_the_receipt_limits_as_other_importers_cut_it(
-    tmp_path: Path,
-) -> None:
-    # a placeholder model padded to the 200 characters metadata allows: its unrecorded line is
-    # cut to 200 characters by the shared provenance helper and the receipt writes
-    doc = small_snapshot()
-    doc["metadata"]["model"] = " " * 193 + "default"
-    snap, skills = write_snapshot(tmp_path, doc)
-    (path,) = write_imported(get_importer("caveman")(snap, skills_dir=skills), tmp_path / "out")
-    r = read_receipt(path)
-    assert r.provenance is not None
-    (line,) = [u for u in r.provenance.unrecorded if u.startswith("model:")]
-    assert len(line) == 200 and line.startswith('model: the snapshot records "   ')

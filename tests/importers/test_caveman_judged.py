@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from caveman_snapshot import small_snapshot, write_snapshot
 from click.testing import CliRunner
 
 from driftproof._json import pointer
 from driftproof.cli.import_ import import_group
 from driftproof.errors import ImportError_
+from driftproof.importers import get_importer, write_imported
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import read_receipt
 from driftproof.render.sheet import sheet_json, sheet_text
@@ -182,6 +184,21 @@ def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
     ]
     text = sheet_text(sheet(r, path=path))
     assert "Fidelity as judged by the source's grader" in text and "By category" not in text
+
+
+def test_provenance_is_cut_to_the_receipt_limits_as_other_importers_cut_it(
+    tmp_path: Path,
+) -> None:
+    # a placeholder model padded to the 200 characters metadata allows: its unrecorded line is
+    # cut to 200 characters by the shared provenance helper and the receipt writes
+    doc = small_snapshot()
+    doc["metadata"]["model"] = " " * 193 + "default"
+    snap, skills = write_snapshot(tmp_path, doc)
+    (path,) = write_imported(get_importer("caveman")(snap, skills_dir=skills), tmp_path / "out")
+    r = read_receipt(path)
+    assert r.provenance is not None
+    (line,) = [u for u in r.provenance.unrecorded if u.startswith("model:")]
+    assert len(line) == 200 and line.startswith('model: the snapshot records "   ')
 
 
 def test_long_source_note_is_cut_to_the_receipt_limit(shared: Path, tmp_path: Path) -> None:

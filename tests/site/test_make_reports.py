@@ -411,28 +411,6 @@ def test_reports_build_in_the_demo_folder_may_replace_the_demo_site(
     assert b"SIMULATED DATA" not in (demo / "site" / "index.html").read_bytes()
 
 
-def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
-    from driftproof.pages.tables import csv_bytes as _csv
-    from driftproof.site.sections import Cell, Column, Row, Table
-
-    t = Table(
-        "t",
-        "c",
-        (Column("=SUM(A1)"), Column("n", True)),
-        (
-            Row((Cell('=HYPERLINK("http://evil.example")'), Cell("-0.5"))),
-            Row((Cell("@cmd"), Cell("+1e3"))),
-            Row((Cell("-x"), Cell("plain"))),
-        ),
-    )
-    assert _csv(t).decode().splitlines() == [
-        "'=SUM(A1),n",
-        '"\'=HYPERLINK(""http://evil.example"")",-0.5',
-        "'@cmd,+1e3",
-        "'-x,plain",
-    ]
-
-
 @pytest.mark.parametrize("inside", ["receipts", "reports"])
 def test_a_site_inside_an_input_folder_is_refused(
     tmp_path: Path, site_inputs: tuple[Path, Path], inside: str, capsys: pytest.CaptureFixture[str]

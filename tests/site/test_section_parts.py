@@ -16,7 +16,7 @@ from site_fixtures import REPO, savings_receipt, scored_receipt
 
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.printed_figures import printed_rows
-from driftproof.pages.tables import Cell, Row, csv_number, text_row
+from driftproof.pages.tables import Cell, Column, Row, Table, csv_bytes, csv_number, text_row
 from driftproof.pages.token_savings import count_cell as count_pair
 from driftproof.receipt import parse_receipt, read_receipt
 from driftproof.site.html import make_env
@@ -177,4 +177,23 @@ def test_a_section_type_that_is_no_name_is_a_problem_not_a_crash(tmp_path: Any) 
     assert found == [
         ("/sections/0/type", f"expected one of {names}, found ['token_savings']"),
         ("/sections/1/type", f"expected one of {names}, found {{'a': 1}}"),
+    ]
+
+
+def test_csv_cells_never_start_a_formula() -> None:
+    t = Table(
+        "t",
+        "c",
+        (Column("=SUM(A1)"), Column("n", True)),
+        (
+            Row((Cell('=HYPERLINK("http://evil.example")'), Cell("-0.5"))),
+            Row((Cell("@cmd"), Cell("+1e3"))),
+            Row((Cell("-x"), Cell("plain"))),
+        ),
+    )
+    assert csv_bytes(t).decode().splitlines() == [
+        "'=SUM(A1),n",
+        '"\'=HYPERLINK(""http://evil.example"")",-0.5',
+        "'@cmd,+1e3",
+        "'-x,plain",
     ]
