@@ -1,9 +1,8 @@
-"""Adversarial reproductions of problems in files the adversarial tester may not edit.
+"""Adversarial reproductions of problems found in code the adversarial tester did not own.
 
-Each test states the behaviour that should hold and is marked ``xfail(strict=True)``: when its
-owner fixes the problem the test passes, strict xfail turns that into a failure, and the owner
-removes the mark. Reproductions are kept fast (a subprocess with a short timeout or a memory cap
-where the problem is a hang or an unbounded read).
+Each test states the behaviour that must hold; all of them were fixed by their owners and now
+guard against a return. Reproductions are kept fast (a subprocess with a short timeout or a
+memory cap where the problem was a hang or an unbounded read).
 """
 
 from __future__ import annotations
