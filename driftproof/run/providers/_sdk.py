@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from driftproof._json import member_str
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 from driftproof.run.providers.base import (
     AttemptError,
     Call,
@@ -61,16 +62,10 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
 
-#: The largest integer a receipt can hold exactly: RFC 8785 canonical JSON (D-12) and I-JSON
-#: (RFC 7493) allow integers up to 2**53 - 1.
-SAFE_INTEGER_MAX = 2**53 - 1
-
-
 def count(v: Any) -> int | None:
     """A token count from 0 to 2**53 - 1 (D-12: larger cannot be sealed), else ``None``."""
-    return (
-        v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= SAFE_INTEGER_MAX else None
-    )
+    ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= JSON_SAFE_INTEGER
+    return v if ok else None
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -83,17 +78,13 @@ def retry_after_seconds(headers: Any) -> float | None:
         if ms is not None:
             return max(0.0, float(ms) / 1000.0)
         ra = headers.get("retry-after")
+        if ra is None:
+            return None
+        try:
+            return max(0.0, float(ra))
+        except (TypeError, ValueError):
+            when = parsedate_to_datetime(str(ra))
     except (AttributeError, TypeError, ValueError):
-        return None
-    if ra is None:
-        return None
-    try:
-        return max(0.0, float(ra))
-    except (TypeError, ValueError):
-        pass
-    try:
-        when = parsedate_to_datetime(str(ra))
-    except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)

@@ -186,8 +186,8 @@ class Provider:
         return None
 
     def sampling(self, max_tokens: int) -> dict[str, Any]:
-        """The sampling settings this lane sends, as recorded for the judge."""
-        return {"max_tokens": max_tokens}
+        """The sampling settings this lane sends, as recorded for the judge (none if no budget)."""
+        return {"max_tokens": max_tokens} if self.sends_budget else {}
 
     def call(
         self,

@@ -8,11 +8,12 @@ that runs code). SKILL.md goes in through ``--system-prompt-file``.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import AttemptError, Reply, classify_status
+from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import split_reasoning
 
@@ -165,8 +166,8 @@ class ClaudeCLI(CLILane):
 
     name, harness_name, binary = "anthropic", "claude-code", "claude"
 
-    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
-        """The ``claude -p`` command line, isolated, with the capture's tools."""
+    def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
+        """The ``claude -p`` command line, isolated, with the capture's tools (see the module)."""
         tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
         argv = [
             self.path,
@@ -174,20 +175,18 @@ class ClaudeCLI(CLILane):
             "--output-format",
             "json",
             "--model",
-            model,
+            call.model,
             *ISOLATION,
             "--tools",
             tools,
             "--allowedTools",
             tools,
         ]
-        if sysfile:
-            argv += ["--system-prompt-file", sysfile]
+        if call.system:
+            argv += ["--system-prompt-file", os.path.join(sysdir, "system.md")]
+        if call.schema is not None:
+            argv += ["--json-schema", json.dumps(call.schema, separators=(",", ":"))]
         return argv
-
-    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
-        """``argv`` with ``--json-schema``."""
-        return [*argv, "--json-schema", json.dumps(schema, separators=(",", ":"))]
 
     #: an invocation read by :func:`read_claude`
     parse = staticmethod(read_claude)

@@ -121,24 +121,16 @@ class CLILane(Provider):
         """The version the binary prints."""
         return version_of(self.path)
 
-    def sampling(self, max_tokens: int) -> dict[str, Any]:
-        """Nothing: a harness sends its own sampling settings."""
-        return {}
-
     def attempt(self, call: Call) -> Reply:
         """One invocation from fresh directories (see :meth:`Provider.attempt`)."""
         with (
             tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
             tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
         ):
-            sysfile = None
             if call.system:
-                sysfile = os.path.join(sysdir, "system.md")
-                with open(sysfile, "w", encoding="utf-8") as f:
+                with open(os.path.join(sysdir, "system.md"), "w", encoding="utf-8") as f:
                     f.write(call.system)
-            argv = self.argv(call.model, call.system, sysfile, work)
-            if call.schema is not None:
-                argv = self.schema_argv(argv, call.schema, sysdir)
+            argv = self.argv(call, sysdir, work)
             code, out, err = run_process(argv, stdin=call.prompt, cwd=work, timeout=call.timeout)
             reply = self.parse(code, out, err, call.model)
             if call.schema is not None:
@@ -149,12 +141,11 @@ class CLILane(Provider):
                 reply.capture = read_back(work)
             return reply
 
-    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
-        """The command line for ``model``, ``system`` written to ``sysfile``, run in ``work``."""
-        raise NotImplementedError
+    def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
+        """The command line for ``call``, run in ``work``; ``sysdir`` holds ``system.md``.
 
-    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
-        """``argv`` with the binary's JSON-schema option for a grading call."""
+        With ``call.schema`` (a grading call) it adds the binary's JSON-schema option.
+        """
         raise NotImplementedError
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:

@@ -15,7 +15,7 @@ from typing import Any
 
 from driftproof._json import member_object
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Reply, classify_status
+from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, checked_run, status_of, version_of
 from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
 
@@ -53,15 +53,18 @@ class CodexCLI(CLILane):
             self.disabled = sorted({n for n in names if WRITING_FEATURE.search(n)})
         return version
 
-    def argv(self, model: str, system: str | None, sysfile: str | None, work: str) -> list[str]:
-        """The ``codex exec`` command line, sandboxed, writing features off for capture ``text``."""
+    def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
+        """The ``codex exec`` command line, sandboxed, writing features off for capture ``text``.
+
+        A grading call's schema is written to ``sysdir`` and named by ``--output-schema``.
+        """
         sandbox = "read-only" if self.capture == "text" else "workspace-write"
         argv = [
             self.path,
             "exec",
             "--json",
             "--model",
-            model,
+            call.model,
             "--skip-git-repo-check",
             "-C",
             work,
@@ -72,16 +75,14 @@ class CodexCLI(CLILane):
         ]
         for feat in self.disabled:
             argv += ["-c", f"features.{feat}=false"]
-        if system:
-            argv += ["-c", f"developer_instructions={json.dumps(system)}"]
+        if call.system:
+            argv += ["-c", f"developer_instructions={json.dumps(call.system)}"]
+        if call.schema is not None:
+            path = os.path.join(sysdir, "schema.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(call.schema, f)
+            argv += ["--output-schema", path]
         return argv + ["-"]
-
-    def schema_argv(self, argv: list[str], schema: dict[str, Any], sysdir: str) -> list[str]:
-        """``argv`` with ``--output-schema`` naming the schema written to ``sysdir``."""
-        path = os.path.join(sysdir, "schema.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(schema, f)
-        return [*argv[:-1], "--output-schema", path, argv[-1]]
 
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).

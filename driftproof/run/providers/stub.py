@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
 
 from driftproof.run.providers.base import Call, Provider, Reply
 
@@ -20,10 +19,6 @@ class StubProvider(Provider):
     """
 
     name, surface, makes_endpoint_attempts, sends_budget = "stub", None, False, False
-
-    def sampling(self, max_tokens: int) -> dict[str, Any]:
-        """Nothing: an offline lane samples nothing."""
-        return {}
 
     def attempt(self, call: Call) -> Reply:
         """The stub's reply to ``call`` (see :meth:`Provider.attempt`)."""
