@@ -195,7 +195,7 @@ def test_a_run_that_called_no_model_says_so_not_zero_requests(files, tmp_path, c
 def test_a_receipt_that_appears_during_the_run_is_not_replaced(files, tmp_path, monkeypatch):
     from driftproof.errors import RefusalError
     from driftproof.run.engine import RunConfig, run_suite
-    from driftproof.run.providers.stub import StubProvider
+    from driftproof.run.providers.simulated import StubProvider
     from driftproof.run.suite import load_suite
 
     out = tmp_path / "r.json"

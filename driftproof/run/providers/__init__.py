@@ -15,7 +15,7 @@ LANES: dict[tuple[str, str | None], str] = {
     ("openai", "api"): "openai_api:OpenAIAPI",
     ("anthropic", "cli"): "claude_cli:ClaudeCLI",
     ("openai", "cli"): "codex_cli:CodexCLI",
-    ("stub", None): "stub:StubProvider",
+    ("stub", None): "simulated:StubProvider",
     ("simulated", None): "simulated:SimulatedProvider",
 }
 

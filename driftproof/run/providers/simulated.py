@@ -1,8 +1,9 @@
-"""The simulated lane: a seeded stand-in for a model and its judge (``driftproof demo``).
+"""The offline lanes (no endpoint, UNVERIFIED): the stub, and the simulated ``driftproof demo``.
 
-Each answer's quality is ``base + case offset + effect(system) + N(0, spread)`` clipped to
-0..1; the judge scores ``quality + N(0, judge_spread)`` on the 0.05 grid. Randomness is seeded
-by the call's :class:`~.base.DrawId`, so runs repeat at any concurrency and resume exactly.
+The stub answers and grades from a hash of the request. The simulated lane draws each answer's
+quality as ``base + case offset + effect(system) + N(0, spread)`` clipped to 0..1; its judge scores
+``quality + N(0, judge_spread)`` on the 0.05 grid. Randomness is seeded by the call's
+:class:`~.base.DrawId`, so runs repeat at any concurrency and resume exactly.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from driftproof.receipt import sha256_text
-from driftproof.run.providers.base import AttemptError, Call, DrawId, Reply
-from driftproof.run.providers.stub import CRITERION, StubProvider
+from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
 
+#: A criterion line of the judge's prompt (:data:`~driftproof.run.judge.CRITERION_LINE`).
+CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 #: The marker an answer carries so the simulated judge can read its quality back.
 MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
 _STEP = 0.05
@@ -24,6 +26,40 @@ _STEP = 0.05
 
 def _clip(x: float) -> float:
     return min(1.0, max(0.0, x))
+
+
+def _criteria(ids: list[str], met: Iterable[bool], reason: str) -> str:
+    """A criteria decision, each of ``ids`` ``met`` or not, with ``reason``."""
+    return json.dumps(
+        {"criteria": [{"id": i, "met": m, "reason": reason} for i, m in zip(ids, met, strict=True)]}
+    )
+
+
+class StubProvider(Provider):
+    """The offline stub lane: fixed answers and grades, no endpoint, no budget sent.
+
+    It grades in free text: only its final verdict counts (the simulated lane's too).
+    """
+
+    name, surface, makes_endpoint_attempts, sends_budget = "stub", None, False, False
+
+    def attempt(self, call: Call) -> Reply:
+        """The stub's reply to ``call`` (see :meth:`Provider.attempt`)."""
+        model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
+        h = hashlib.sha256(f"{model}\0{system}\0{prompt}".encode()).digest()
+        if "<criteria>" in prompt:
+            ids = CRITERION.findall(prompt)
+            text = _criteria(ids, [bool(h[k % 32] & 1) for k in range(len(ids))], "stub decision")
+        elif "<rubric>" in prompt:
+            text = json.dumps({"score": round(h[0] % 21 * 0.05, 2), "reason": "stub score"})
+        else:
+            text = f"Stub answer {h.hex()[:12]} to: {prompt[:200]}"
+        return Reply(
+            text,
+            reported_model=model,
+            raw=text,
+            channel="final_verdict" if schema is not None else None,
+        )
 
 
 class SimulatedProvider(StubProvider):
@@ -95,14 +131,7 @@ class SimulatedProvider(StubProvider):
             )
         elif "<criteria>" in prompt:
             ids = CRITERION.findall(prompt.split("<criteria>", 1)[1])
-            text = json.dumps(
-                {
-                    "criteria": [
-                        {"id": i, "met": rng.random() < q, "reason": "simulated decision"}
-                        for i in ids
-                    ]
-                }
-            )
+            text = _criteria(ids, [rng.random() < q for _ in ids], "simulated decision")
         else:
             s = _clip(round((q + rng.gauss(0.0, self.judge_spread)) / _STEP) * _STEP)
             text = json.dumps(
