@@ -1,10 +1,7 @@
 """Which endings of a reply mean a complete final answer, per lane, and the class of every other.
 
-This is data (D-19): ``run --help`` and the README print :func:`table_lines`. An ending outside
-:attr:`Lane.complete` (for the judge :attr:`Lane.judge_complete`) loses the draw with its class,
-else ``unknown_ending`` quoting the provider's value. On Chat lanes ``length`` is also the
-context window (vLLM, Ollama, llama.cpp): it is the output budget only when the reported output
-reaches :data:`BUDGET_REACHED_SHARE` of the budget, and ``length_unknown`` when unreported.
+This is data (D-19): ``run --help`` and the README print :func:`table_lines`; :func:`lost_class`
+reads it.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ UNKNOWN = "unknown_ending"
 #: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout).
 TRANSIENT = frozenset({"server_abort"})
 
-#: Lanes whose ``length`` ending is read against the reported output tokens (see above).
+#: Lanes whose ``length`` ending is read against the reported output tokens (:func:`lost_class`).
 LENGTH_CHECKED = frozenset({"chat", "compatible"})
 
 #: A ``length`` stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply

@@ -15,7 +15,7 @@ from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
-from driftproof.run.reply_text import split_reasoning
+from driftproof.run.reply_text import json_or_none, split_reasoning
 
 ISOLATION = [
     "--setting-sources",
@@ -34,18 +34,17 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
     Reads one JSON object, an array (``--verbose``) or JSON lines (``stream-json``); the result
     is ``None`` when there is none; the events are ``{type, subtype}``.
     """
-    items: list[Any] = []
-    try:
-        whole = json.loads(out)
-    except (ValueError, RecursionError):
-        whole = None
+    whole = json_or_none(out)
+    items: list[Any] = whole if isinstance(whole, list) else [whole]
+    if whole is None:
+        items = []
         for line in out.splitlines():
             try:  # a blank line is no JSON either
                 items.append(json.loads(line.strip()))
             except (ValueError, RecursionError):
                 continue
-    else:
-        items = whole if isinstance(whole, list) else [whole]
+    elif len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
+        return items[0], []  # one object: the result whatever its type
     at = [k for k, it in enumerate(items) if isinstance(it, dict) and it.get("type") == "result"]
     result, events = (items.pop(at[-1]) if at else None), []
     for it in items[:1000]:
@@ -54,14 +53,6 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
             events.append(
                 {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
             )
-    if (
-        result is None
-        and len(items) == 1
-        and isinstance(items[0], dict)
-        and whole is not None
-        and "result" in items[0]
-    ):
-        result, events = items[0], []
     return result, events
 
 
