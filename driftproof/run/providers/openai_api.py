@@ -71,11 +71,7 @@ def _reply(
     refused: str | None,
     graded: bool,
 ) -> Reply:
-    """The :class:`Reply` of a Chat or Responses ``body``, usage under ``api``'s names.
-
-    The ending is ``stop`` on ``lane``'s table; the decision is parsed from ``text`` when
-    ``graded`` and not refused.
-    """
+    """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused."""
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
     u = member_object(body, "usage")
@@ -200,7 +196,7 @@ class OpenAIAPI(SDKLane):
             raise ValueError("budget_param must be 'auto', 'max_tokens' or 'max_completion_tokens'")
         super().__init__(base_url=base_url, api_key=api_key)
         self.api = api
-        self.channel = "responses_format" if api == "responses" else "json_schema"
+        self.channel = _API[api][2]
         self.compatible = (self.client.base_url.host or "") != OPENAI_HOST
         self.auto_budget = budget_param == "auto"
         auto = "max_tokens" if self.compatible else "max_completion_tokens"
