@@ -16,6 +16,7 @@ from test_shapes import _message
 from driftproof.errors import ReceiptError
 from driftproof.receipt import build_receipt, read_receipt, write_receipt
 from driftproof.run.providers._sdk import count
+from driftproof.run.providers.anthropic_api import read_message
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.providers.claude_cli import read_claude
 
@@ -90,6 +91,26 @@ def test_claude_usage_past_the_safe_integer_range_is_unknown_not_a_crash() -> No
         0, _envelope(usage={"input_tokens": 10**20, "output_tokens": 10**20}), "", "m"
     )
     assert (reply.input_tokens, reply.output_tokens) == (None, None)
+
+
+def test_a_claude_model_usage_entry_that_is_not_an_object_counts_as_unknown() -> None:
+    # modelUsage maps model ids to objects; a number there is not a count of anything.
+    out = _envelope(modelUsage={"claude-haiku-4-5": 5, "m-1": {"inputTokens": 3}})
+    reply = read_claude(0, out, "", "m")
+    assert reply.text == "fine"
+    assert reply.other_models == [{"model": "claude-haiku-4-5", "input": None, "output": None}]
+
+
+def test_anthropic_billed_input_past_the_safe_integer_range_is_unknown() -> None:
+    # input + cache reads + cache writes = 3 * 2**52 > 2**53 - 1: no seal can hold the sum.
+    usage = {
+        "input_tokens": 2**52,
+        "cache_read_input_tokens": 2**52,
+        "cache_creation_input_tokens": 2**52,
+        "output_tokens": 1,
+    }
+    reply = read_message({**_message("fine"), "usage": usage})
+    assert (reply.input_tokens, reply.cache_read, reply.output_tokens) == (None, 2**52, 1)
 
 
 def test_a_lone_surrogate_in_the_judge_decision_is_repaired_and_recorded(

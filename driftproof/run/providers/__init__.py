@@ -31,7 +31,8 @@ def make_provider(provider: str, surface: str | None, **options: Any) -> Provide
     ``lose`` (simulated).
 
     Raises:
-        ValueError: an unknown lane, or an option the lane does not take.
+        ValueError: an unknown lane.
+        TypeError: an option the lane does not take.
         MissingCredentials: an API lane's key is not set (before any call or write; exit 2).
     """
     import importlib

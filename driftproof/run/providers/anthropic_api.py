@@ -67,7 +67,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         count(u.get("cache_read_input_tokens")),
         count(u.get("cache_creation_input_tokens")),
     )
-    total = None if inp is None else inp + (cr or 0) + (cc or 0)
+    total = None if inp is None else count(inp + (cr or 0) + (cc or 0))
     model = member_str(msg, "model")
     return Reply(
         text,

@@ -120,10 +120,10 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
     others = [
         {
             "model": k,
-            "input": count((v or {}).get("inputTokens")),
-            "output": count((v or {}).get("outputTokens")),
+            "input": count(member_object(mu, k).get("inputTokens")),
+            "output": count(member_object(mu, k).get("outputTokens")),
         }
-        for k, v in mu.items()
+        for k in mu
         if k not in ours
     ]
     handoff = None
