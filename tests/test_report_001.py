@@ -32,7 +32,7 @@ def test_front_matter_names_committed_receipts_and_the_token_savings_section() -
 
 
 def test_the_report_parses_with_the_site_loader() -> None:
-    from driftproof.site.report_source import parse_report
+    from driftproof.site.inputs import parse_report
 
     names = [p.stem for p in (REPO / "receipts").glob("*.json")]
     report, problems = parse_report(REPORT.read_bytes(), str(REPORT), names)

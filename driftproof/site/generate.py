@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from driftproof._pool import no_cycle_collection
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.pages.report import feed_entry
+from driftproof.pages.report import Report, feed_entry
 from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
@@ -41,7 +41,6 @@ from driftproof.site.cache import RenderCache, code_key
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
-from driftproof.site.report_source import Report
 
 #: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
 Emit = Callable[[str, bytes | None], None]

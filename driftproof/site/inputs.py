@@ -2,20 +2,215 @@
 
 Each receipt is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes validated,
 published and summed. Symbolic links (the folders included) and unsafe names are refused.
+
+Reports are ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose.
+
+Front matter (every key checked; unknown keys are refused)::
+
+    ---
+    number: 1                      # 1..999, equals NNN in the file name
+    slug: caveman-terse-control    # equals the slug in the file name
+    title: "Caveman's skills against a terse control"
+    date: 2026-11-29               # the report's date (feed and listing; never the clock)
+    summary: "One line for the home page and the feed."   # optional
+    receipts: [caveman, caveman-cn]   # receipt names: paths under receipts/ without .json
+    sections:                      # rendered in order after the prose
+      - type: token_savings        # a registered section type (driftproof.site.sections)
+        ...                        # that type's own parameters, checked by its model
+    ---
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt import Receipt, parse_receipt
-from driftproof.receipt._load import read_bounded
-from driftproof.site.report_source import Report, load_reports
+from driftproof.receipt._load import read_bounded, to_pointer
+from driftproof.run.suite_read import SuiteLoader
+from driftproof.site.sections import receipt_name, section_types
+
+FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
+_FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<body>.*))?\Z", re.S)
+MAX_REPORT_BYTES = 1_000_000
+
+
+class _Loader(SuiteLoader):
+    """A suite's YAML (unique text keys, no aliases, bounded) without implicit timestamps."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class _FrontMatter(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    number: int = Field(ge=1, le=999)
+    slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
+    title: str = Field(min_length=1, max_length=200)
+    date: dt.date
+    summary: str | None = Field(default=None, max_length=500)
+    receipts: list[str] = Field(min_length=1, max_length=1000)
+    sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
+
+
+def parse_report(
+    data: bytes, file: str, known_receipts: Iterable[str]
+) -> tuple[Report | None, list[Problem]]:
+    """Parse one report file: the report (None when invalid) and every problem found.
+
+    ``file`` names it in messages and its base name must match ``NNN-slug.md``; a report may
+    cite only ``known_receipts``.
+    """
+    problems: list[Problem] = []
+
+    def bad(pointer: str, message: str) -> None:
+        problems.append(Problem(file, pointer, message))
+
+    m_name = FILENAME_PATTERN.match(Path(file).name)
+    if not m_name:
+        bad("", "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined "
+            "by dashes)")  # fmt: skip
+    parsed = _front_matter(data, bad)
+    if parsed is None:
+        return None, problems
+    fm, body = parsed
+    if m_name:
+        number, slug = str(int(m_name["number"])), repr(m_name["slug"])
+        for key, given, found in (
+            ("number", number, str(fm.number)),
+            ("slug", slug, repr(fm.slug)),
+        ):
+            if given != found:
+                bad(f"/{key}", f"expected {given}, the {key} in the file name, found {found}")
+    known = set(known_receipts)
+    names = [receipt_name(r) for r in fm.receipts]
+    for i, n in enumerate(names):
+        if n not in known:
+            bad(
+                f"/receipts/{i}",
+                f"expected the name of a receipt under receipts/ (without .json), found {n!r}",
+            )
+        elif names.index(n) != i:
+            bad(f"/receipts/{i}", f"receipt {n!r} is listed twice")
+    sections = _sections(fm.sections, tuple(names), bad)
+    if problems:
+        return None, problems
+    fields = fm.model_dump(include={"number", "slug", "title", "date", "summary"})
+    return Report(**fields, receipts=tuple(names), sections=sections, body=body, source=file), []
+
+
+def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontMatter, str] | None:
+    """The checked front matter and the prose after it; None (problems given to ``bad``)."""
+    if len(data) > MAX_REPORT_BYTES:
+        bad("", f"report is {len(data)} bytes; the limit is {MAX_REPORT_BYTES}")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad("", f"expected UTF-8 text, found an invalid byte at offset {exc.start}")
+        return None
+    m = _FRONT.match(text)
+    if not m:
+        bad("", "expected YAML front matter between a first line '---' and a closing '---'")
+        return None
+    try:
+        raw = yaml.load(m.group("yaml"), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        bad("", f"front matter is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}")
+        return None
+    if not isinstance(raw, dict):
+        bad("", "expected the front matter to be a mapping of keys to values")
+        return None
+    try:
+        return _FrontMatter.model_validate(raw), m.group("body") or ""
+    except ValidationError as exc:
+        for e in exc.errors():
+            bad(to_pointer(e["loc"]), _pydantic_message(e))
+        return None
+
+
+def _sections(
+    given: list[dict[str, Any]], names: tuple[str, ...], bad: Callable[[str, str], None]
+) -> tuple[SectionSpec, ...]:
+    """The sections, each checked by its type (problems given to ``bad``)."""
+    types = section_types()
+    sections: list[SectionSpec] = []
+    for i, sec in enumerate(given):
+        ptr = f"/sections/{i}"
+        kind = sec.get("type")
+        if not isinstance(kind, str) or kind not in types:  # a list or a mapping is no name
+            bad(f"{ptr}/type", f"expected one of {', '.join(sorted(types))}, found {kind!r}")
+            continue
+        try:
+            params = types[kind].Params.model_validate(
+                {k: v for k, v in sec.items() if k != "type"}
+            )
+        except ValidationError as exc:
+            for e in exc.errors():
+                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e))
+            continue
+        for sub_ptr, msg in types[kind].check(params, names):
+            bad(ptr + sub_ptr, msg)
+        sections.append(SectionSpec(kind, params, ptr))
+    return tuple(sections)
+
+
+def _load_reports(
+    paths: Iterable[Path], known: Iterable[str], problems: list[Problem]
+) -> list[Report]:
+    """Every report read and checked, newest first; none if one has a problem (in ``problems``)."""
+    known = tuple(known)
+    reports: list[Report] = []
+    found: list[Problem] = []
+    by_number: dict[int, str] = {}
+    for p in sorted(paths):
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            found.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+            continue
+        report, bad = parse_report(data, str(p), known)
+        found.extend(bad)
+        if report is None:
+            continue
+        if (first := by_number.get(report.number)) is not None:
+            used = f"report number {report.number} is already used by {first}"
+            found.append(Problem(str(p), "/number", used))
+            continue
+        by_number[report.number] = str(p)
+        reports.append(report)
+    problems += found
+    return [] if found else sorted(reports, key=lambda r: r.number, reverse=True)
+
+
+def _pydantic_message(e: Mapping[str, Any]) -> str:
+    kind = e.get("type", "")
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "extra_forbidden":
+        return "unknown key: not part of the report front matter"
+    return f"{e.get('msg', 'invalid value')}, found {_short(e.get('input'))}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "…"
+
 
 #: Each part of a receipt's path under ``receipts/`` (without ``.json``): safe in a URL and on
 #: every file system, as a suite's case ids.
@@ -73,11 +268,8 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
         problems.append(Problem(str(p), "", f"expected {why}: rename the file"))
     reports: list[Report] = []
     if reports_dir.is_dir() and not reports_dir.is_symlink():
-        try:
-            md = sorted(p for p in reports_dir.glob("*.md") if not p.is_symlink())
-            reports = load_reports(md, paths)
-        except SiteBuildError as exc:
-            problems.extend(exc.problems)
+        md = [p for p in reports_dir.glob("*.md") if not p.is_symlink()]
+        reports = _load_reports(md, paths, problems)
     return Found(dict(sorted(paths.items())), reports, problems)
 
 

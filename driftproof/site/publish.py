@@ -23,9 +23,9 @@ from mkdocs.exceptions import MkDocsException
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.outputs import held_lock
+from driftproof.pages.report import Report
 from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
 from driftproof.site.inputs import Progress
-from driftproof.site.report_source import Report
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"

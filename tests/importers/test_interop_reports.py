@@ -11,7 +11,7 @@ import pytest
 
 from driftproof.receipt import read_receipt
 from driftproof.site.html import make_env
-from driftproof.site.report_source import parse_report
+from driftproof.site.inputs import parse_report
 from driftproof.site.sections import SectionContext, section_types
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
 from driftproof.receipt import compute_seal, parse_receipt, read_receipt
 from driftproof.receipt._seal import SEAL_ALGORITHM
 from driftproof.site.html import make_env
-from driftproof.site.report_source import parse_report
+from driftproof.site.inputs import parse_report
 from driftproof.site.sections import SectionContext, section_types
 
 NAME = "claude-plugin-eval-probe-plugin-8955eb63"

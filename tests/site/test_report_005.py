@@ -21,7 +21,7 @@ from driftproof.importers.caveman import CavemanOptions, import_caveman
 from driftproof.receipt import compute_seal, parse_receipt, read_receipt
 from driftproof.receipt._seal import SEAL_ALGORITHM
 from driftproof.site.html import make_env
-from driftproof.site.report_source import parse_report
+from driftproof.site.inputs import parse_report
 from driftproof.site.sections import SectionContext, section_types
 
 REPORT = "005-caveman-judged-fidelity.md"

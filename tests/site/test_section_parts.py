@@ -164,7 +164,7 @@ def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
 
 
 def test_a_section_type_that_is_no_name_is_a_problem_not_a_crash(tmp_path: Any) -> None:
-    from driftproof.site.report_source import parse_report
+    from driftproof.site.inputs import parse_report
 
     front = (
         "---\nnumber: 1\nslug: x\ntitle: X\ndate: 2026-01-01\nreceipts: [a]\n"

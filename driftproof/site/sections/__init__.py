@@ -25,25 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from driftproof._anchor import slug, unique
 from driftproof.errors import SiteBuildError
 from driftproof.pages.case import case_slugs
-from driftproof.pages.tables import Cell, Column, Row, Table
+from driftproof.pages.tables import Table
 from driftproof.receipt import Receipt
-
-__all__ = [
-    "Cell",
-    "Column",
-    "ReceiptsParams",
-    "ReceiptsSection",
-    "Row",
-    "SectionContext",
-    "SectionOutput",
-    "SectionParams",
-    "SectionType",
-    "Table",
-    "receipt_name",
-    "receipts_check",
-    "register_section",
-    "section_types",
-]
 
 
 def receipt_name(ref: str) -> str:
