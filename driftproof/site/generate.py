@@ -37,10 +37,17 @@ from driftproof.pages.results import (
 from driftproof.pages.spec import schema_files
 from driftproof.pages.tables import sums_of
 from driftproof.site._paths import templates_dir
-from driftproof.site.cache import RenderCache, code_key
 from driftproof.site.html import page, page_env
 from driftproof.site.links import SiteLinks
-from driftproof.site.receipt_jobs import Done, Job, Renderer, job_pool, run_jobs
+from driftproof.site.receipt_jobs import (
+    Done,
+    Job,
+    RenderCache,
+    Renderer,
+    code_key,
+    job_pool,
+    run_jobs,
+)
 
 #: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
 Emit = Callable[[str, bytes | None], None]

@@ -24,8 +24,8 @@ from mkdocs.exceptions import MkDocsException
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.outputs import held_lock
 from driftproof.pages.report import Report
-from driftproof.site.cache import CACHE_DIR_NAME, RenderCache
 from driftproof.site.inputs import Progress
+from driftproof.site.receipt_jobs import CACHE_DIR_NAME, RenderCache
 
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"

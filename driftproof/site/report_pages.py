@@ -1,4 +1,4 @@
-"""The numbered reports' files, the home page's list of them and their Atom feed entries."""
+"""The pages of a receipt (its sheet and case pages) and of the reports (files, home list)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from collections.abc import Mapping, Sequence
 import jinja2
 from markupsafe import Markup
 
+from driftproof._anchor import slug, unique
 from driftproof.errors import SiteBuildError
+from driftproof.pages.case import case_pages, case_slugs
+from driftproof.pages.receipt_tables import case_list, receipt_tables
 from driftproof.pages.report import (
     Report,
     cited_receipts,
@@ -20,6 +23,39 @@ from driftproof.pages.tables import csv_bytes, sums_of
 from driftproof.receipt import Receipt
 from driftproof.site.html import markdown_html, page, relative_root
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
+
+
+def receipt_files(
+    name: str,
+    r: Receipt,
+    raw: bytes,
+    cited: Sequence[dict[str, str]],
+    env: jinja2.Environment,
+) -> dict[str, bytes]:
+    """The receipt's sheet and case pages by site path; ``cited``: its reports' ident and title."""
+    base = f"receipts/{name}/"
+    used: set[str] = {"main", "answers"}
+    # No chart on the standalone sheet: its table holds every band (reports draw charts).
+    t = receipt_tables(name, r, raw, anchor=lambda b: unique(slug(b), used))
+    slugs = case_slugs(r)
+    nav = {"nav_current": "receipts/index.html", "cited": list(cited)}
+    files = {
+        base + "index.html": page(
+            env,
+            "receipt.html",
+            base + "index.html",
+            sheet=t,
+            cases=case_list(t.model, slugs),
+            json_url=f"../{name.rsplit('/', 1)[-1]}.json",
+            **nav,
+        )
+    }
+    for case, row, model in zip(r.cases, t.cases.rows, case_pages(r, t.model, slugs), strict=True):
+        path = f"{base}cases/{slugs[case.id]}/index.html"
+        files[path] = page(
+            env, "case.html", path, name=name, sheet_anchor=row.anchor or "", **model, **nav
+        )
+    return files
 
 
 def report_files(

@@ -13,7 +13,7 @@ from site_fixtures import REPO, docs_config
 
 from driftproof.errors import SiteBuildError
 from driftproof.site import build_site
-from driftproof.site.cache import CACHE_DIR_NAME
+from driftproof.site.receipt_jobs import CACHE_DIR_NAME
 
 CONFIG = REPO / "mkdocs.yml"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from driftproof.site.cache import RenderCache
 from driftproof.site.inputs import find_inputs
+from driftproof.site.receipt_jobs import RenderCache
 
 
 @pytest.mark.parametrize(

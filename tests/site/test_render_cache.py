@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from driftproof.site.cache import RenderCache
+from driftproof.site.receipt_jobs import RenderCache
 
 KEY = "ab" + "0" * 62
 FILES = {

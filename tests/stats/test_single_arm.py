@@ -156,7 +156,7 @@ def test_reader_refuses_both_arms_not_recorded() -> None:
 
 def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
     from driftproof.pages.receipt_tables import receipt_tables
-    from driftproof.site.receipt_page import band_chart
+    from driftproof.site.sections.receipt_sections import band_chart
 
     s = receipt_tables(
         "single", _parse(_single_arm("baseline")), b"", chart=band_chart("chart-single")

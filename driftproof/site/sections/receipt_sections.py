@@ -7,6 +7,9 @@ baseline, every figure :func:`driftproof.stats.savings.token_savings`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.cross_family import cross_family
@@ -17,14 +20,14 @@ from driftproof.pages.printed_figures import (
     printed_rows,
     printed_text,
 )
-from driftproof.pages.receipt_tables import ReceiptTables, receipt_tables
+from driftproof.pages.receipt_tables import Chart, ReceiptTables, receipt_tables
 from driftproof.pages.report_tables import (
     cross_family_tables,
     figure_tables,
     savings_summary,
     skill_fired_tables,
 )
-from driftproof.pages.sheet import sheet
+from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
 from driftproof.pages.source import fidelity_view
 from driftproof.pages.tables import Cell, Column, Row, Table, plain_table, row_of
@@ -37,7 +40,6 @@ from driftproof.pages.token_savings import (
 )
 from driftproof.receipt import Receipt
 from driftproof.site import charts
-from driftproof.site.receipt_page import band_chart
 from driftproof.site.sections import (
     ReceiptsParams,
     ReceiptsSection,
@@ -46,6 +48,30 @@ from driftproof.site.sections import (
     register_section,
 )
 from driftproof.stats.savings import ArmSavings, percent, token_savings
+
+
+def band_chart(prefix: str) -> Chart:
+    """A sheet's band chart, files named from ``prefix``: each case's band per arm, where any."""
+    return partial(_band_chart, prefix=prefix)
+
+
+def _band_chart(
+    s: Sheet, anchor: Callable[[str], str], prefix: str
+) -> tuple[dict[str, str] | None, dict[str, bytes]]:
+    rows = [c for c in s.cases if c.numbers[0] is not None or c.numbers[2] is not None]
+    if not rows:
+        return None, {}
+    ser = [
+        chart_text.band_series(label, [(c.numbers[i], c.numbers[i + 1]) for c in rows])
+        for label, i in (("with skill", 0), ("baseline", 2))
+    ]
+    return charts.band_figure(
+        anchor(prefix),
+        [c.case_id for c in rows],
+        ser,
+        subject="Each case's mean judge score with the skill and without it",
+        xlabel="mean score on the judge scale",
+    )
 
 
 @register_section(name="receipt_sheets", title="Receipt sheets")
