@@ -319,11 +319,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m driftproof.action", description=__doc__.splitlines()[0]
     )
-    env = os.environ.get
-    p.add_argument("--baseline", default=env("DRIFTPROOF_BASELINE", ""))
-    p.add_argument("--receipt", default=env("DRIFTPROOF_RECEIPT", ""))
-    p.add_argument("--fail-on", default=env("DRIFTPROOF_FAIL_ON", "") or VerdictCode.REGRESSED)
-    p.add_argument("--aa", default=env("DRIFTPROOF_AA", ""))
+    for name in ("baseline", "receipt", "fail-on", "aa"):  # a blank fail-on is "regressed"
+        env = "DRIFTPROOF_" + name.upper().replace("-", "_")
+        p.add_argument(f"--{name}", default=os.environ.get(env, ""))
     return p.parse_args(argv)
 
 

@@ -52,6 +52,7 @@ from driftproof.site.receipt_jobs import (
 #: ``emit(site path, bytes)``: receives each generated file once (None: a job wrote it).
 Emit = Callable[[str, bytes | None], None]
 
+_SPEC = "spec/versions/index.html"
 #: Folder addresses a reader may type, each a page pointing at the page that lists what is in it.
 _FOLDERS = {
     "reports/index.html": {
@@ -256,7 +257,9 @@ def _site_pages(
         {f"receipts/{x['name']}.json": x["sha256"] for x in index.listing}
     )
     files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
-    files.update(spec_files(env))
+    spec, model = schema_files()  # the served receipt schemas, index, sums and versions (D-11)
+    files.update(spec)
+    files[_SPEC] = page(env, "spec.html", _SPEC, nav_current=_SPEC, **model)
     for path, words in _FOLDERS.items():
         if path not in files:
             files[path] = page(env, "redirect.html", path, nav_current="", **words)
@@ -270,11 +273,3 @@ def _site_pages(
     files["feed.xml"] = feed.encode("utf-8")
     for path, data in files.items():
         emit(path, data)
-
-
-def spec_files(env: jinja2.Environment) -> dict[str, bytes]:
-    """The served receipt schemas, their index and sums, and their versions page (D-11)."""
-    files, model = schema_files()
-    path = "spec/versions/index.html"
-    files[path] = page(env, "spec.html", path, nav_current=path, **model)
-    return files

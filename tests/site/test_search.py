@@ -46,7 +46,7 @@ def test_case_pages_are_left_out_of_the_index_and_their_sheet_is_in(built_site: 
 
 
 def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path: Path) -> None:
-    from driftproof.site.search import index_for_search
+    from driftproof.site.links import index_for_search
 
     body = '<!doctype html><html lang="en"><body data-pagefind-body><p>{}</p></body></html>'
     pages = [
@@ -70,7 +70,7 @@ def test_the_index_takes_every_folder_but_case_pages_whatever_the_names(tmp_path
 
 
 def test_searchable_leaves_out_case_pages_only() -> None:
-    from driftproof.site.search import searchable
+    from driftproof.site.links import searchable
 
     assert searchable("index.html") and searchable("reports/001/index.html")
     assert searchable("receipts/r1/index.html") and searchable("receipts/team/r1/index.html")
@@ -144,7 +144,7 @@ def test_a_service_that_stops_or_refuses_mid_way_fails_the_build_in_its_words(
     import pagefind.service
 
     from driftproof.errors import SiteBuildError
-    from driftproof.site.search import index_for_search
+    from driftproof.site.links import index_for_search
 
     fake = tmp_path / "fake-pagefind"
     fake.write_text(_FAKE_SERVICE.format(python=sys.executable), encoding="utf-8")
