@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from driftproof.cli._lazy import LazyGroup
+from driftproof.cli import LazyGroup
 
 #: subcommand name -> "module:attribute" of its click command.
 SUBCOMMANDS: dict[str, str] = {
