@@ -10,9 +10,9 @@ Public API::
 """
 
 from driftproof.site.generate import build_site_files
+from driftproof.site.html import home_listing
 from driftproof.site.inputs import load_inputs
 from driftproof.site.publish import build_site
-from driftproof.site.report_pages import home_listing
 from driftproof.site.sections import register_section, section_types
 
 __all__ = [

@@ -19,11 +19,10 @@ from mkdocs.plugins import BasePlugin
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.report import Report
 from driftproof.site.generate import SiteSettings, generate_site
-from driftproof.site.html import page_env, printable, wrap_tables
+from driftproof.site.html import home_listing, page_env, printable, wrap_tables
 from driftproof.site.inputs import Progress, find_inputs
 from driftproof.site.links import SiteLinks, index_for_search, searchable, site_tree
 from driftproof.site.receipt_jobs import write_files
-from driftproof.site.report_pages import home_listing
 
 #: The navigation: (hand-written page, listed when present, or generated page's path; label).
 NAV = (

@@ -39,10 +39,9 @@ from driftproof.pages.report import Report, report_key
 from driftproof.pages.results import ResultRow, rows_and_badge_files
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
-from driftproof.site.html import page_env
+from driftproof.site.html import page_env, receipt_files, report_files
 from driftproof.site.inputs import checked_receipt
 from driftproof.site.links import ReceiptLinks, receipt_links
-from driftproof.site.report_pages import receipt_files, report_files
 
 #: The cache folder's name beside the site folder.
 CACHE_DIR_NAME = ".driftproof-cache"
