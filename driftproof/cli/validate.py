@@ -25,18 +25,14 @@ def verdict_note(r: Receipt) -> str:
     refused = no_verdict(r)
     if refused is None:
         return "can carry a verdict"
-    if refused.refusal is Refusal.SMOKE_RUN:
-        return (
-            f"names preset {r.run.preset}: a smoke run, read as below TESTED whatever its level "
-            f"({SMOKE_RUN})"
-        )
-    if refused.refusal is Refusal.AGGREGATES_ONLY:
-        return "aggregates only: no band, no lift, no verdict"
-    if refused.refusal is Refusal.NOT_MEASURED:
-        return refused.reason  # "not measured: …" (D-17)
-    if refused.refusal is Refusal.BELOW_TESTED:
-        return "below TESTED: no verdict"
-    return f"no verdict: {refused.reason}"
+    words = {
+        Refusal.SMOKE_RUN: f"names preset {r.run.preset}: a smoke run, read as below TESTED "
+        f"whatever its level ({SMOKE_RUN})",
+        Refusal.AGGREGATES_ONLY: "aggregates only: no band, no lift, no verdict",
+        Refusal.NOT_MEASURED: refused.reason,  # "not measured: …" (D-17)
+        Refusal.BELOW_TESTED: "below TESTED: no verdict",
+    }
+    return words.get(refused.refusal, f"no verdict: {refused.reason}")
 
 
 @click.command()
