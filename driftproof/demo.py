@@ -14,8 +14,6 @@ from __future__ import annotations
 import html
 import re
 import shutil
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
@@ -47,6 +45,8 @@ BANNER = (
 )
 #: The demo's suite, skill versions and walkthrough template.
 DATA = Path(__file__).with_name("demo_files")
+#: The demo's runs: skill version and run number, each run's receipt ``receipts/<v>-run<n>.json``.
+RUNS = (("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))
 #: The files copied into the demo's folder as they are.
 COPIED = ("suite.json", "skill-v1/SKILL.md", "skill-v2/SKILL.md")
 
@@ -57,16 +57,6 @@ LOST_REASON = (
     "simulated failure: the simulated provider made this answering call fail, as a real failed "
     "call would, so the draw is lost"
 )
-
-
-@dataclass
-class DemoResult:
-    """What the demo wrote and what it shows (every path inside ``folder``)."""
-
-    folder: Path
-    receipts: dict[str, Path]
-    walkthrough: str
-    seconds: float
 
 
 def _check_folder(folder: Path, force: bool) -> None:
@@ -87,28 +77,26 @@ def _check_folder(folder: Path, force: bool) -> None:
         )
 
 
-def run_demo(folder: str | Path, *, force: bool = False) -> DemoResult:
-    """Write the demo into ``folder`` (see the module docstring).
+def run_demo(folder: str | Path, *, force: bool = False) -> str:
+    """Write the demo into ``folder`` (see the module docstring); the walkthrough it wrote.
 
     Raises:
         RefusalError: ``folder`` is a file, its parent does not exist, or it is a non-empty
             folder and ``force`` is not set (nothing is written).
     """
-    t0 = time.perf_counter()
     folder = Path(folder)
     _check_folder(folder, force)
     created = not folder.exists()
     try:
-        receipts, walk = _write_demo(folder)
+        return _write_demo(folder)
     except BaseException:
         if created:  # a folder this call made holds nothing half-written afterwards
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    return DemoResult(folder, receipts, walk, time.perf_counter() - t0)
 
 
-def _write_demo(folder: Path) -> tuple[dict[str, Path], str]:
-    """Write the demo's files into ``folder``: (receipts by name, walkthrough)."""
+def _write_demo(folder: Path) -> str:
+    """Write the demo's files into ``folder``; the walkthrough."""
     folder.mkdir(exist_ok=True)
     (folder / "receipts").mkdir(exist_ok=True)
     for rel in COPIED:  # written, not copied: a failed write names the file written
@@ -116,7 +104,7 @@ def _write_demo(folder: Path) -> tuple[dict[str, Path], str]:
         (folder / rel).write_bytes((DATA / rel).read_bytes())
     suite = load_suite(folder / "suite.json")
     receipts: dict[str, Path] = {}
-    for k, (v, run) in enumerate((("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))):
+    for k, (v, run) in enumerate(RUNS):
         name = f"{v}-run{run}"
         receipts[name] = folder / "receipts" / f"{name}.json"
         _simulated_run(suite, folder, v, k, receipts[name], lose=name == "v2-run1")
@@ -135,7 +123,7 @@ def _write_demo(folder: Path) -> tuple[dict[str, Path], str]:
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
     write_site(folder / "site", receipts, walk, plan)
-    return receipts, walk
+    return walk
 
 
 def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: bool) -> None:

@@ -6,6 +6,7 @@ exist, or DIR is not empty and --force is not given (nothing is written).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -32,14 +33,15 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     a plan and a local site. Everything is SIMULATED: no model answers, no API key is needed,
     and no receipt gets a verdict.
     """
-    from driftproof.demo import run_demo  # deferred: start-up
+    from driftproof.demo import RUNS, run_demo  # deferred: start-up
 
     if folder is not None and out_dir is not None and folder != out_dir:
         raise click.UsageError("give the folder once: DIR or --out-dir")
-    result = run_demo(folder or out_dir or Path("driftproof-demo"), force=force)
-    click.echo(result.walkthrough, nl=False)
+    t0 = time.perf_counter()
+    folder = folder or out_dir or Path("driftproof-demo")
+    click.echo(run_demo(folder, force=force), nl=False)
     click.echo(
-        f"Wrote {result.folder}/ in {result.seconds:.1f} s: suite.json, skill-v1/ and "
-        f"skill-v2/SKILL.md, {len(result.receipts)} receipts in receipts/, diff.txt, plan.txt, "
-        f"WALKTHROUGH.txt (the text above) and site/. Open {result.folder / 'site' / 'index.html'}."
+        f"Wrote {folder}/ in {time.perf_counter() - t0:.1f} s: suite.json, skill-v1/ and "
+        f"skill-v2/SKILL.md, {len(RUNS)} receipts in receipts/, diff.txt, plan.txt, "
+        f"WALKTHROUGH.txt (the text above) and site/. Open {folder / 'site' / 'index.html'}."
     )
