@@ -1,8 +1,7 @@
 """The providers' batch APIs as one narrow transport: the shared types, base lane and journal.
 
-Request bodies are built, and results read, by the lanes' own functions, so a batched answer
-means what an interactive one does. Requests are spooled to an anonymous temporary file and
-sent from it in chunks; results are streamed line by line, never held whole.
+Requests are spooled to an anonymous temporary file and sent from it in chunks; results are
+streamed line by line, never held whole.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.journal import json_line, json_records
+from driftproof.run.journal import json_line, json_records, whole_lines
 from driftproof.run.providers._sdk import sdk_error
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
@@ -84,13 +83,14 @@ class Spool:
 class BatchLane:
     """One provider's batch API over one answering lane.
 
-    ``max_requests`` / ``max_bytes`` are the documented size of one batch; ``uploads``: requests
-    go up as a file first (OpenAI), whose id is journaled.
+    ``max_requests`` / ``max_bytes`` are the documented size of one batch; ``frame`` is its
+    :class:`Spool`'s head, separator and tail; ``uploads``: requests go up as a file first
+    (OpenAI), whose id is journaled.
     """
 
     provider = ""
-    max_requests = 0
-    max_bytes = 0
+    max_requests = max_bytes = 0
+    frame = (b"", b"", b"")
     uploads = False
 
     def __init__(self, lane: Provider) -> None:
@@ -107,7 +107,7 @@ class BatchLane:
 
     def spool(self) -> Spool:
         """An empty :class:`Spool` framed for this provider."""
-        raise NotImplementedError
+        return Spool(*self.frame)
 
     def upload(self, spool: Spool) -> str | None:
         """Upload the requests (OpenAI input file); return the file id, or ``None`` (Anthropic)."""
@@ -202,14 +202,11 @@ class BatchJournal:
                 f"{path}: a batch journal without its run journal; remove it to start afresh "
                 "(its batches are not polled again)"
             )
-        raw = path.read_bytes()
-        lines = raw.split(b"\n")
-        for rec in json_records(path, lines[:-1], what="batch journal"):
-            kind = next((k for k in _KINDS if k in rec), None)
-            if kind is not None:
-                self._keep(kind, rec[kind])
-        if lines[-1]:  # a line cut short by a kill
-            os.truncate(path, len(raw) - len(lines[-1]))
+        with whole_lines(path) as lines:
+            for rec in json_records(path, lines, what="batch journal"):
+                kind = next((k for k in _KINDS if k in rec), None)
+                if kind is not None:
+                    self._keep(kind, rec[kind])
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     def _keep(self, kind: str, rec: Any) -> None:

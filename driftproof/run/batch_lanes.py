@@ -44,6 +44,7 @@ class AnthropicBatches(BatchLane):
     """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
 
     provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
+    frame = (b'{"requests":[', b",", b"]}")  # a JSON object's ``requests`` array
     lane: AnthropicAPI
 
     def request(self, kw: dict[str, Any]) -> dict[str, Any]:
@@ -53,10 +54,6 @@ class AnthropicBatches(BatchLane):
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """A Message Batches request: ``{custom_id, params}``."""
         return {"custom_id": custom_id, "params": body}
-
-    def spool(self) -> Spool:
-        """An empty spool framed as a JSON object's ``requests`` array."""
-        return Spool(b'{"requests":[', b",", b"]}")
 
     def create(self, spool: Spool | None, file_id: str | None) -> str:
         """Create a Message Batch from ``spool``; return its id."""
@@ -124,6 +121,7 @@ class OpenAIBatches(BatchLane):
     """The OpenAI Batch API: a batch input file, the batch, its output and error files."""
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
+    frame = (b"", b"\n", b"\n")  # JSON lines
     lane: OpenAIAPI
 
     @property
@@ -140,10 +138,6 @@ class OpenAIBatches(BatchLane):
     def entry(self, custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """A Batch API input line: ``{custom_id, method, url, body}``."""
         return {"custom_id": custom_id, "method": "POST", "url": self.endpoint, "body": body}
-
-    def spool(self) -> Spool:
-        """An empty spool of JSON lines."""
-        return Spool(b"", b"\n", b"\n")
 
     def upload(self, spool: Spool) -> str | None:
         """Upload the requests as a batch input file; return its id."""

@@ -65,6 +65,20 @@ def _whole(d: dict[str, Any]) -> bool:
     )
 
 
+@contextlib.contextmanager
+def whole_lines(path: Path) -> Iterator[list[bytes]]:
+    """The complete lines of the JSON Lines file at ``path``.
+
+    Once the block has read them without raising, a torn last line (cut short by a kill) is
+    removed so that later lines stay whole.
+    """
+    raw = path.read_bytes()
+    *lines, torn = raw.split(b"\n")
+    yield lines
+    if torn:
+        os.truncate(path, len(raw) - len(torn))
+
+
 def json_line(obj: dict[str, Any]) -> bytes:
     """``obj`` as one compact UTF-8 JSON line, newline included."""
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
@@ -113,14 +127,15 @@ class Journal:
         new = 0 if exists else os.O_CREAT | os.O_EXCL
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | new, 0o600)
         self._lock_file()  # before reading: a run still writing it is refused, not raced
+        self.started_at, self.harness_version = started_at, harness_version
         if exists:
             try:
-                self._load(canonical, harness_version)
+                with whole_lines(self.path) as lines:
+                    self._load(lines, canonical)
             except BaseException:
                 os.close(self.fd)
                 raise
         else:
-            self.started_at, self.harness_version = started_at, harness_version
             self._write(
                 {
                     "journal": JOURNAL_FORMAT,
@@ -131,10 +146,8 @@ class Journal:
                 sync=True,
             )
 
-    def _load(self, identity: dict[str, Any], harness_version: str | None) -> None:
-        raw = self.path.read_bytes()
-        lines = raw.split(b"\n")
-        complete, torn = lines[:-1], lines[-1]
+    def _load(self, complete: list[bytes], identity: dict[str, Any]) -> None:
+        version = self.harness_version
         try:
             header = json.loads(complete[0]) if complete else None
         except (ValueError, RecursionError):  # not JSON, or not UTF-8
@@ -150,13 +163,13 @@ class Journal:
                 f"{self.path}: the journal belongs to a different run (differs in: "
                 f"{', '.join(diff)}); remove it, or write the receipt elsewhere"
             )
-        if header.get("harness_version") != harness_version:
+        if header.get("harness_version") != version:
             raise RefusalError(
                 f"{self.path}: the run began on harness version {header.get('harness_version')}, "
-                f"this binary prints {harness_version}; answers of one receipt come from one "
+                f"this binary prints {version}; answers of one receipt come from one "
                 "harness"
             )
-        self.started_at, self.harness_version = header["started_at"], harness_version
+        self.started_at = header["started_at"]
         for rec in json_records(self.path, complete[1:], first_line=2):
             if "attempt" in rec:
                 self.attempts += 1
@@ -174,8 +187,6 @@ class Journal:
                     )
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True
-        if torn:  # a line cut short by a kill: drop it so later lines stay whole
-            os.truncate(self.path, len(raw) - len(torn))
 
     def _lock_file(self) -> None:
         """Hold an exclusive advisory lock for the journal's life: two runs never share one."""
