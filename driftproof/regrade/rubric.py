@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,6 +58,8 @@ _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 #: What a regrade carries from the original's run, and from each graded draw, as it is.
 _RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
 _DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
+#: Seconds a judge call may take; its output budget (tokens) when the original records none.
+JUDGE_TIMEOUT, JUDGE_MAX_TOKENS = 120.0, 1024
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,7 @@ class _Grader:
     model: str
     samples: int
     max_tokens: int
-    timeout: float
     retry_delays: tuple[float, ...]
-    sleep: Callable[[float], None]
     plain: bool
     allowed: frozenset[str]
     attempts: Counter = field(default_factory=Counter)
@@ -160,14 +158,12 @@ class _Grader:
             model=self.model,
             system=system,
             prompt=user,
-            timeout=self.timeout,
+            timeout=JUDGE_TIMEOUT,
             max_tokens=self.max_tokens,
         )
         on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
         try:
-            jr = with_retries(
-                call, delays=self.retry_delays, sleep=self.sleep, on_attempt=on_attempt
-            )
+            jr = with_retries(call, delays=self.retry_delays, on_attempt=on_attempt)
         except LostDraw as exc:
             reason = f"judge call failed: {exc.reason}"[:2000]
             return build_judge_sample(None, invalid_reason=reason), False
@@ -214,10 +210,7 @@ def rubric_regrade(
     judge_model: str,
     out: str | Path,
     judge_samples: int | None = None,
-    timeout: float = 120.0,
-    max_tokens: int = 1024,
     retry_delays: tuple[float, ...] = RETRY_DELAYS,
-    sleep: Callable[[float], None] = time.sleep,
     plain: bool = False,
 ) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
@@ -226,8 +219,8 @@ def rubric_regrade(
     match its recorded grader. With ``plain=True`` the requested judge may differ, but each
     sample must report it (a mixed-model reply naming it as serving); the stub records
     UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
-    ``timeout`` and ``retry_delays`` are in seconds; ``max_tokens`` per judge call applies
-    unless the original records its own.
+    ``retry_delays`` are in seconds; a judge call's output budget is the original's, else
+    :data:`JUDGE_MAX_TOKENS`.
 
     Raises:
         ReceiptError: the original cannot be read.
@@ -242,7 +235,7 @@ def rubric_regrade(
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
-    max_tokens = _held_max_tokens(original, max_tokens)
+    max_tokens = _held_max_tokens(original, JUDGE_MAX_TOKENS)
     original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
     setting = grader_setting_of(original)
     asked = _asked_judge(judge, judge_model, max_tokens)
@@ -257,17 +250,9 @@ def rubric_regrade(
         reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
         raise RefusalError("rubric regrade refused: " + "; ".join(reasons))
-    grader = _Grader(
-        judge,
-        judge_model,
-        judge_samples or original.run.judge_samples_per_generation or 5,
-        max_tokens,
-        timeout,
-        retry_delays,
-        sleep,
-        plain,
-        frozenset(setting.answered_as or ()),
-    )
+    samples = judge_samples or original.run.judge_samples_per_generation or 5
+    allowed = frozenset(setting.answered_as or ())
+    grader = _Grader(judge, judge_model, samples, max_tokens, retry_delays, plain, allowed)
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:

@@ -46,40 +46,23 @@ _OUTPUT = (
 #: to the user about their own files ("Open config.yaml and set port", "I'd add an index in
 #: schema.sql", "the port is stored in config.yaml") is an answer, not a pointing line.
 _POINTING = [
-    re.compile(
-        rf"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b", re.I
-    ),
-    re.compile(
+    re.compile(p, re.I)
+    for p in (
+        rf"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+ly\s+|just\s+|also\s+|now\s+)?(?:{_VERBS})\b",
         r"\b(?:saved|written|exported|generated|dumped|output|attached)\s+(?:it\s+|this\s+|them\s+|"
         r"the \w+\s+)?(?:to|into|as)\b",
-        re.I,
-    ),
-    re.compile(
         rf"\b(?:{_OUTPUT})\s+(?:is|are|has been|have been|was|were)\s+"
         r"(?:saved|written|stored|placed|generated|"
         rf"exported|attached|put|created|documented|recorded)\s+(?:to|in|into|at|as|under)\b",
-        re.I,
-    ),
-    re.compile(
         r"\b(?:see|refer to|open|view|look at|check)\s+(?:the\s+)?(?:file\s+)?\S+\s+for\b"
         r"|\b(?:available|can be found|is found|are found|documented|written up)\s+(?:in|at)\b"
         r"|\bdetails\s+(?:are\s+)?in\b"
         r"|\b(?:full|complete|whole|detailed)\s+[\w-]+(?:\s+\w+)?\s+(?:is|are|lives|sits)\s+(?:in|at)\b",
-        re.I,
-    ),
-    re.compile(
         r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|written|updated|modified|added|edited|"
         r"file|files|output|changed|new file|location)\s*:",
-        re.I,
-    ),
-    re.compile(
         r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:created|saved|wrote|updated|modified|added|edited|changed)\b",
-        re.I,
-    ),
-    re.compile(
         r"\b(?:has been|have been|was|were|is now)\s+(?:created|written|saved|updated|generated)\b",
-        re.I,
-    ),
+    )
 ]
 _REFERS_BACK = re.compile(r"\b(?:this|these|it|that|them|the above|above)\b", re.I)
 _CHANGES = re.compile(
