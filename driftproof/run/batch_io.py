@@ -75,7 +75,7 @@ class BatchIO:
                 if spool is not None and (
                     spool.count >= lane.max_requests or spool.size + len(line) + 1 > lane.max_bytes
                 ):
-                    self._create(stage, lane, spool, ids)
+                    self._create(stage, spool, ids)
                     spool.close()
                     spool, ids = None, []
                 if spool is None:
@@ -83,44 +83,30 @@ class BatchIO:
                 spool.add(line)
                 ids.append(cid)
             if spool is not None:
-                self._create(stage, lane, spool, ids)
+                self._create(stage, spool, ids)
         finally:
             if spool is not None:
                 spool.close()
 
     def _create(
-        self,
-        stage: str,
-        lane: BatchLane,
-        spool: Spool | None,
-        ids: list[str],
-        file_id: str | None = None,
+        self, stage: str, spool: Spool | None, ids: list[str], fid: str | None = None
     ) -> None:
+        lane, sent = self.lanes[stage], {"lane": stage, "stage": stage, "ids": ids}
         try:
-            if lane.uploads and file_id is None and spool is not None:
-                file_id = lane.upload(spool)
-                self.bj.record("file", {"id": file_id, "lane": stage, "stage": stage, "ids": ids})
-            bid = lane.create(spool, file_id)
+            if lane.uploads and fid is None and spool is not None:
+                fid = lane.upload(spool)
+                self.bj.record("file", {"id": fid, **sent})
+            bid = lane.create(spool, fid)
         except AttemptError as exc:
             raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
-        self.bj.record(
-            "batch",
-            {
-                "id": bid,
-                "file_id": file_id,
-                "lane": stage,
-                "stage": stage,
-                "ids": ids,
-                "created": self.opts.clock(),
-            },
-        )
+        self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
 
     def finish_open(self) -> None:
         """Create, poll (cancelling at the timeout) and read every open batch until it ends."""
         batched_files = {b.get("file_id") for b in self.bj.batches.values()}
         for fid, f in list(self.bj.files.items()):
             if fid not in batched_files:
-                self._create(f["lane"], self.lanes[f["lane"]], None, f["ids"], file_id=fid)
+                self._create(f["lane"], None, f["ids"], fid)
         open_ = [b for b in self.bj.order if b not in self.bj.read]
         while open_:
             statuses = []
