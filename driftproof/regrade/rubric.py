@@ -39,13 +39,15 @@ from driftproof.regrade.identity import (
     SampleIdentity,
     aggregate_judge_ids,
     check_reply_identity,
+    draw_words,
     grader_setting_of,
     identity_bounds_problem,
+    input_refusals,
     judge_setting,
     regraded_level,
     rubric_regrade_refusals,
+    transcripts_refusals,
 )
-from driftproof.regrade.refusals import draw_words, input_refusals, transcripts_refusals
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
