@@ -163,21 +163,15 @@ def identity_bounds_problem(reported: Sequence[str | None], serving: str | None)
     Checked before any id is copied; the message quotes no id, only sizes.
     """
     ids = [x for x in reported if x is not None]
-    if len(ids) > B.IDENTITY_MAX_IDS_PER_SAMPLE:
-        return (
-            f"the reply reports {len(ids)} model ids; the limit is {B.IDENTITY_MAX_IDS_PER_SAMPLE}"
-        )
     size = sum(len(x.encode("utf-8", "surrogatepass")) for x in [*ids, serving or ""])
-    if size > B.IDENTITY_EVIDENCE_MAX_BYTES:
-        return (
-            f"the reply's identity evidence is {size} bytes; "
-            f"the limit is {B.IDENTITY_EVIDENCE_MAX_BYTES}"
-        )
-    for x in ids + ([serving] if serving else []):
-        if len(x) > B.MODEL_ID_MAX_CHARS:
-            return (
-                f"a reported model id is {len(x)} characters; the limit is {B.MODEL_ID_MAX_CHARS}"
-            )
+    over = (len(x) for x in ids + ([serving] if serving else []) if len(x) > B.MODEL_ID_MAX_CHARS)
+    for found, limit, words in (
+        (len(ids), B.IDENTITY_MAX_IDS_PER_SAMPLE, "the reply reports {} model ids"),
+        (size, B.IDENTITY_EVIDENCE_MAX_BYTES, "the reply's identity evidence is {} bytes"),
+        (next(over, 0), B.MODEL_ID_MAX_CHARS, "a reported model id is {} characters"),
+    ):
+        if found > limit:
+            return f"{words.format(found)}; the limit is {limit}"
     return None
 
 
