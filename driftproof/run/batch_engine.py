@@ -16,10 +16,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchJournal, BatchLane, Outcome, outcome_from_doc
-from driftproof.run.batch_io import BatchIO
+from driftproof.run.batch import (
+    BatchJournal,
+    BatchLane,
+    BatchStatus,
+    Outcome,
+    Spool,
+    outcome_from_doc,
+)
 from driftproof.run.providers.base import AttemptError, Provider, Reply
-from driftproof.run.scheduler import DrawPlan
+from driftproof.run.scheduler import DrawPlan, FatalRun
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -69,7 +75,12 @@ Key = tuple[str, str, int]
 
 
 class BatchRounds:
-    """The rounds of ``driftproof run --batch``; :meth:`run` draws every cell."""
+    """The rounds of ``driftproof run --batch``; :meth:`run` draws every cell.
+
+    Batches are submitted, polled and read on one thread, each step journaled before any wait;
+    a batch whose reads break as many times in a row as there are attempts per call, keeping
+    nothing, is given up (:class:`FatalRun`).
+    """
 
     def __init__(
         self,
@@ -89,7 +100,9 @@ class BatchRounds:
         """
         cfg, budget = drawer.cfg, drawer.cfg.policy().max_attempts
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
-        self.io = BatchIO(lanes, journal, cfg.batch, budget, self._keep)
+        self.bj, self.opts = journal, cfg.batch
+        #: batch id → reads in a row that broke before keeping any new result
+        self.broken_reads: dict[str, int] = {}
         self.cell_no = {c: i for i, c in enumerate(cells)}
         self.n, self.budget, self.on_done = cfg.judge_samples, budget, on_done
         self.plan = DrawPlan(done, cfg.min_draws, cfg.max_draws, cfg.settle)
@@ -162,13 +175,13 @@ class BatchRounds:
             RefusalError: the batch journal is damaged or holds ids this run cannot read.
         """
         while True:
-            self.io.finish_open()
+            self.finish_open()
             wanted = self._settle()
             if not any(wanted.values()):
                 return
             for stage, reqs in wanted.items():
                 if reqs:
-                    self.io.submit(stage, reqs)
+                    self.submit(stage, reqs)
 
     def _settle(self) -> dict[str, list[tuple[str, dict[str, Any]]]]:
         """Make every draw whose results are all in; return the requests the next round needs."""
@@ -222,3 +235,132 @@ class BatchRounds:
         for s in range(-1, self.n):
             self.outs.pop((c, i, s), None)
         return None
+
+    def submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send ``reqs`` as spooled batches of at most the lane's documented size."""
+        lane = self.lanes[stage]
+        spool: Spool | None = None
+        ids: list[str] = []
+        try:
+            for cid, body in reqs:
+                line = Spool.line(lane.entry(cid, body))
+                if spool is not None and (
+                    spool.count >= lane.max_requests or spool.size + len(line) + 1 > lane.max_bytes
+                ):
+                    self._create(stage, spool, ids)
+                    spool.close()
+                    spool, ids = None, []
+                if spool is None:
+                    spool = lane.spool()
+                spool.add(line)
+                ids.append(cid)
+            if spool is not None:
+                self._create(stage, spool, ids)
+        finally:
+            if spool is not None:
+                spool.close()
+
+    def _create(
+        self, stage: str, spool: Spool | None, ids: list[str], fid: str | None = None
+    ) -> None:
+        lane, sent = self.lanes[stage], {"lane": stage, "stage": stage, "ids": ids}
+        try:
+            if lane.uploads and fid is None and spool is not None:
+                fid = lane.upload(spool)
+                self.bj.record("file", {"id": fid, **sent})
+            bid = lane.create(spool, fid)
+        except AttemptError as exc:
+            raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
+        self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
+
+    def finish_open(self) -> None:
+        """Create, poll (cancelling at the timeout) and read every open batch until it ends."""
+        batched_files = {b.get("file_id") for b in self.bj.batches.values()}
+        for fid, f in list(self.bj.files.items()):
+            if fid not in batched_files:
+                self._create(f["lane"], None, f["ids"], fid)
+        open_ = [b for b in self.bj.order if b not in self.bj.read]
+        while open_:
+            statuses = []
+            for bid in open_:
+                rec = self.bj.batches[bid]
+                lane = self.lanes[rec["lane"]]
+                try:
+                    st = lane.status(bid)
+                    statuses.append(st)
+                    if not (st.ended or bid in self.bj.cancelled) and (
+                        self.opts.clock() - rec["created"] >= self.opts.timeout
+                    ):
+                        lane.cancel(bid)
+                        self.bj.record("cancel", bid)
+                except AttemptError as exc:
+                    if exc.fatal:
+                        raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+                    continue  # a failed poll or cancel is tried again at the next poll
+                if st.ended:
+                    self._read(rec, lane, st)
+            if self.opts.on_status:
+                self.opts.on_status(statuses)
+            open_ = [b for b in open_ if b not in self.bj.read]
+            if open_:
+                self.opts.sleep(self.opts.poll_interval)
+
+    def _broken(self, bid: str, exc: Exception, kept: int) -> None:
+        """Read again at the next poll, or :class:`FatalRun` (fatal, not transport, budget)."""
+        if isinstance(exc, AttemptError) and exc.fatal:
+            raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+        transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")
+        if not isinstance(exc, (AttemptError, OSError)) and (
+            type(exc).__module__.split(".")[0] not in transport
+        ):
+            raise exc
+        self.bj.sync()
+        # a read that kept something made progress; one that kept nothing counts against the
+        # budget, so a batch whose results never come stops the run instead of polling forever
+        broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
+        self.broken_reads[bid] = broken
+        if broken >= self.budget:
+            why = (
+                exc.reason
+                if isinstance(exc, AttemptError)
+                else f"{type(exc).__name__}: {str(exc)[:300]}"
+            )
+            raise FatalRun(
+                f"batch {bid}: its results could not be read ({broken} reads in a row kept "
+                f"nothing; last: {why})"
+            ) from exc
+
+    def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
+        bid = rec["id"]
+        seen: set[str] = set()
+        kept = 0
+        results = lane.results(st)
+        try:
+            while True:
+                # only the stream's own errors count as a broken read; what is done with a
+                # result (the draw it completes, its journal lines) raises as it would anywhere
+                try:
+                    cid, outcome = next(results)
+                except StopIteration:
+                    break
+                except Exception as exc:  # the stream broke: read it again later
+                    self._broken(bid, exc, kept)
+                    return
+                seen.add(cid)
+                if self._keep(bid, cid, outcome):
+                    self.bj.out(bid, cid, outcome)
+                    kept += 1
+        finally:
+            results.close()
+        why = (
+            f"batch {bid} failed: {st.failed}"
+            if st.failed is not None
+            else f"batch {bid} ({st.state}) returned no result for this request"
+        )
+        for cid in rec["ids"]:
+            if cid not in seen:
+                o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)
+                if self._keep(bid, cid, o):
+                    self.bj.out(bid, cid, o)
+        self.bj.sync()
+        self.bj.record("read", bid)
