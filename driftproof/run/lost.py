@@ -182,8 +182,7 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
         return "the reply holds no answer"
     lines = text.splitlines()
     fenced = _segments(lines)
-    norm_prompt = normalize(prompt)
-    user_files = {f.lower() for f in file_names(norm_prompt)}
+    user_files = {f.lower() for f in file_names(normalize(prompt))}
     shown = {s.lower() for s in shown_files} | {s.rsplit("/", 1)[-1].lower() for s in shown_files}
     changes = _changes_lines(lines, fenced)
     commit = _commit_body(lines)
@@ -202,13 +201,9 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
         ]
         if not names or not any(p.search(line) for p in _POINTING):
             continue
-        after_fence = any(fenced[i + 1 :])
-        after_prose = sum(prose_len[i:])
-        above_prose = sum(prose_len[:i])
-        above_fence = any(fenced[:i])
-        if after_fence or after_prose >= PROSE_SHOWS_FILE or above_prose >= PROSE_SHOWS_FILE:
+        if any(fenced[i + 1 :]) or max(sum(prose_len[i:]), sum(prose_len[:i])) >= PROSE_SHOWS_FILE:
             continue
-        if above_fence and _REFERS_BACK.search(line):
+        if any(fenced[:i]) and _REFERS_BACK.search(line):
             continue
         if i in changes and any(
             prose_len[k] or fenced[k]
