@@ -53,16 +53,20 @@ def json_records(
         yield rec
 
 
-def _whole(d: dict[str, Any]) -> bool:
-    """Whether a draw record's case, arm, index and draw score are what resuming reads."""
+def _damage(d: Any) -> str | None:
+    """What keeps a draw record's case, arm, index or draw score from being resumed, else None."""
+    if not isinstance(d, dict) or not all(k in d for k in ("case", "arm", "index")):
+        return "a draw record has no case, arm and index"
     score = d["draw"].get("score") if isinstance(d.get("draw"), dict) else "absent"
-    return (
+    if not (
         isinstance(d["case"], str)
         and isinstance(d["arm"], str)
         and type(d["index"]) is int
         and d["index"] >= 0
         and (score is None or type(score) in (int, float))
-    )
+    ):
+        return "a draw record's case, arm, index or score is not of its kind"
+    return None
 
 
 @contextlib.contextmanager
@@ -126,7 +130,15 @@ class Journal:
         exists = self.path.exists()
         new = 0 if exists else os.O_CREAT | os.O_EXCL
         self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | new, 0o600)
-        self._lock_file()  # before reading: a run still writing it is refused, not raced
+        try:  # an exclusive lock for the journal's life, taken before reading: two runs never
+            # share one, and a run still writing it is refused, not raced
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(self.fd)
+            raise RefusalError(
+                f"{self.path}: another run is writing this journal; wait for it, "
+                "or write the receipt elsewhere"
+            ) from exc
         self.started_at, self.harness_version = started_at, harness_version
         if exists:
             try:
@@ -175,29 +187,10 @@ class Journal:
                 self.attempts += 1
             elif "draw" in rec:
                 d = rec["draw"]
-                if not isinstance(d, dict) or not all(k in d for k in ("case", "arm", "index")):
-                    raise RefusalError(
-                        f"{self.path}: a draw record has no case, arm and index; the journal is "
-                        "damaged"
-                    )
-                if not _whole(d):
-                    raise RefusalError(
-                        f"{self.path}: a draw record's case, arm, index or score is not of its "
-                        "kind; the journal is damaged"
-                    )
+                if (why := _damage(d)) is not None:
+                    raise RefusalError(f"{self.path}: {why}; the journal is damaged")
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True
-
-    def _lock_file(self) -> None:
-        """Hold an exclusive advisory lock for the journal's life: two runs never share one."""
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(self.fd)
-            raise RefusalError(
-                f"{self.path}: another run is writing this journal; wait for it, "
-                "or write the receipt elsewhere"
-            ) from exc
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
