@@ -195,13 +195,13 @@ class _Grader:
         return sample, jr.input_tokens is not None or jr.output_tokens is not None
 
 
-def _held_max_tokens(original: Receipt, default: int) -> int:
-    """The output-token budget the original's judge recorded, else ``default``."""
+def _held_max_tokens(original: Receipt) -> int:
+    """The output-token budget the original's judge recorded, else :data:`JUDGE_MAX_TOKENS`."""
     held = (original.judge.sampling or {}) if original.judge is not None else {}
     for key in _MAX_TOKEN_KEYS:
         if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
             return int(held[key])
-    return default
+    return JUDGE_MAX_TOKENS
 
 
 def rubric_regrade(
@@ -237,7 +237,7 @@ def rubric_regrade(
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     original = read_receipt(original_path)
-    max_tokens = _held_max_tokens(original, JUDGE_MAX_TOKENS)
+    max_tokens = _held_max_tokens(original)
     original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
     setting = grader_setting_of(original)
     asked = _asked_judge(judge, judge_model, max_tokens)
