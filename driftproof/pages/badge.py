@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import anybadge
 
 from driftproof import wording
+from driftproof.pages.tables import json_text
 from driftproof.pages.words import format_lift as format_lift  # the Action imports it here
 from driftproof.receipt import Receipt
 from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
@@ -172,8 +172,8 @@ def workflow_outputs(receipt: Receipt) -> dict[str, str]:
 
 
 def json_bytes(doc: Mapping[str, Any]) -> bytes:
-    """``doc`` as UTF-8 JSON, two-space indent, a final newline; NaN refused."""
-    return (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+    """``doc`` as UTF-8 :func:`~driftproof.pages.tables.json_text`, keys in their order."""
+    return json_text(doc, sort_keys=False).encode("utf-8")
 
 
 def site_badge_files(

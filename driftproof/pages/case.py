@@ -6,7 +6,7 @@ from typing import Any
 
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.sheet_model import Sheet
+from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import fmt, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.wording import ARM_WORDS

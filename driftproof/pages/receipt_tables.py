@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from driftproof.pages.band_sources import BandFacts, band_facts
 from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
 from driftproof.pages.printed_figures import printed_rows
-from driftproof.pages.sheet import sheet
-from driftproof.pages.sheet_model import FIGURE_COLUMNS, Sheet
-from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.sheet import Sheet, sheet
+from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import Fact
 from driftproof.receipt import Receipt

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from driftproof.pages.tables import Table
+from driftproof.pages.tables import Table, json_text
 from driftproof.receipt import Receipt
 
 
@@ -77,7 +77,7 @@ def report_json(
             for t in tables
         ],
     }
-    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    return json_text(doc).encode("utf-8")
 
 
 def downloads(tables: Sequence[Table]) -> list[dict[str, str]]:

@@ -1,33 +1,32 @@
 """The receipt sheet: one receipt as printable strings, for ``driftproof view`` and the site.
 
 Bands (D-2), reading (D-7), lost draws (D-9), lift per 1,000 skill tokens (D-14), control delta
-(D-16); types in :mod:`~driftproof.pages.sheet_model`, printers in :mod:`driftproof.render.sheet`.
+(D-16), context beyond the method; parts in :mod:`~driftproof.pages.sheet_facts`, printers in
+:mod:`driftproof.render.sheet`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet_facts import (
-    context_view,
+    ArmSummary,
+    BreakdownView,
+    arm_summaries,
+    breakdown_view,
     headline,
     judge_cost,
     provenance,
     quality_fact,
     reading_facts,
 )
-from driftproof.pages.sheet_model import (
-    BREAKDOWN_NOTE,
-    ArmSummary,
-    BreakdownRow,
-    BreakdownView,
-    CaseRow,
-    LostDraw,
-    Sheet,
-)
 from driftproof.pages.source import (
+    FidelityView,
+    SourceFigureRow,
+    UsageView,
     fidelity_view,
     source_figures,
     source_origin,
@@ -37,7 +36,6 @@ from driftproof.pages.source import (
 )
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
-    UNKNOWN,
     VERDICT_WORDS,
     Fact,
     aa_line,
@@ -46,7 +44,7 @@ from driftproof.pages.words import (
     band_text,
     draws_of,
     fmt,
-    mean_spread,
+    paired_line,
     token_counts,
 )
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
@@ -64,10 +62,90 @@ from driftproof.stats import (
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
+from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
-from driftproof.stats.rates import fired_counts, percent_of
-from driftproof.wording import ARM_WORDS, ENDING_WORDS
+from driftproof.stats.paired import paired_test
+from driftproof.wording import ARM_WORDS
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
+
+    ``numbers``: with mean, with sd, baseline mean, baseline sd (``None``: unknown), for charts.
+    """
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    control: str | None
+    lift: str
+    verdict: str
+    checks: str
+    lost: str
+    numbers: tuple[float | None, float | None, float | None, float | None]
+    output_tokens: str = "–"
+    """Per arm, ``·``-separated: one draw's output tokens, or their mean over several."""
+
+
+@dataclass(frozen=True)
+class LostDraw:
+    """One lost draw: which case, arm and draw, and the reason the receipt records."""
+
+    case_id: str
+    arm: str
+    index: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ContextView:
+    """Context beyond the method, shown under ``label``; never a verdict.
+
+    ``interval``: the suite lift's paired 95% interval; ``splits``: per case and arm, the draw
+    score variance split into judge and draw parts; ``exact``: the exact paired test.
+    """
+
+    label: str
+    interval: str
+    splits: tuple[Fact, ...]
+    exact: str
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The page model of one receipt; every value a printable string.
+
+    Attributes:
+        reading: the receipt's reading (D-7).
+        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a…".
+        control_delta: with-skill minus control mean over cases (D-16); ``None``: no control.
+    """
+
+    title: str
+    path: str | None
+    provenance: tuple[Fact, ...]
+    legend: str
+    reading: tuple[Fact, ...]
+    lift: str
+    lift_per_1k: str
+    control_delta: str | None
+    judge_cost: tuple[Fact, ...]
+    cases: tuple[CaseRow, ...]
+    lost_draws: tuple[LostDraw, ...]
+    breakdown: BreakdownView
+    context: ContextView
+    headline: Fact = Fact("headline", "n/a")
+    """Printed figures (aggregates only), the output-token saving (no judge), else the lift."""
+    arms: tuple[ArmSummary, ...] = ()
+    source_figures: tuple[SourceFigureRow, ...] = ()
+    source_origin: tuple[Fact, ...] = ()
+    source_report: tuple[tuple[str, ...], ...] = ()
+    source_decision: tuple[Fact, ...] = ()
+    usage: UsageView | None = None
+    fidelity: FidelityView | None = None
 
 
 def lift_coverage(r: Receipt) -> str:
@@ -155,55 +233,6 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     return lift_text, f"{fmt(per_1k, signed=True)} {words}"
 
 
-def breakdown_view(b: Breakdown) -> BreakdownView:
-    """Format a :class:`~driftproof.stats.breakdown.Breakdown` (method, "Lift by case")."""
-    if not b.available:
-        return BreakdownView(
-            False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), ""
-        )  # no note: there are no recorded scores for it to describe
-    n = sum(c.included for c in b.cases)
-    lines = [
-        f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
-        + (
-            fmt(b.suite_lift, signed=True)
-            if b.suite_lift is not None
-            else f"unavailable: {b.suite_lift_reason}"
-        )
-    ]
-    if b.excluded:
-        cases = "case" if len(b.excluded) == 1 else "cases"
-        lines.append(f"Excluded with both arms (an arm failed): {cases} " + ", ".join(b.excluded))
-    if b.assertions_withheld:
-        lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
-    else:
-        lines.append("Helps (separates upward): " + (", ".join(b.helps) or "none"))
-        lines.append("Hurts (separates downward): " + (", ".join(b.hurts) or "none"))
-        lines.append(_carrier_line(b))
-    rows = tuple(
-        BreakdownRow(
-            case_id=c.case_id,
-            anchor=anchor_for(c.case_id),
-            with_skill=mean_spread(c.with_skill.mean, c.with_skill.sd),
-            baseline=mean_spread(c.baseline.mean, c.baseline.sd),
-            lift=fmt(c.lift, signed=True),
-            counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
-            lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
-            label=c.label
-            if c.label is not None
-            else VERDICT_WORDS.get(c.verdict, c.verdict)
-            if c.verdict is not None
-            else "no label",
-            note=c.note
-            if c.note is not None
-            else f"no label: {c.label_withheld}"
-            if c.label_withheld is not None and not b.assertions_withheld
-            else "",
-        )
-        for c in b.cases
-    )
-    return BreakdownView(True, tuple(lines), rows, BREAKDOWN_NOTE)
-
-
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
     """The formatted lift breakdown of ``r``; the size of the file at ``path`` sets the limit.
 
@@ -212,24 +241,6 @@ def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> Breakdow
     """
     size = Path(path).stat().st_size if path is not None else None
     return breakdown_view(lift_breakdown(r, size_bytes=size))
-
-
-def _carrier_line(b: Breakdown) -> str:
-    if b.carrier_withheld is not None:
-        return f"No carrier assertion: {b.carrier_withheld}"
-    if b.carriers:
-        parts = [
-            f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})"
-            for c in b.cases
-            if c.carrier
-        ]
-        return "Carries the positive measured lift: " + ", ".join(parts)
-    if b.suite_lift is not None and b.suite_lift > 0:
-        return (
-            "No single case carries the positive measured lift: "
-            "removing any one leaves a positive lift"
-        )
-    return "The measured lift is not positive: no case carries a positive lift"
 
 
 def _control_delta(r: Receipt) -> str | None:
@@ -297,70 +308,6 @@ def _case_output(arm: CaseArm | None) -> str:
     return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
 
 
-#: Lost-draw kinds of a reply that did not end as a finished answer with the skill (D-19), in
-#: words; older kinds are shown as recorded.
-_KIND_WORDS = {
-    **{k: v for k, v in ENDING_WORDS.items() if k not in ("truncated", "refusal")},
-    "prompt_dropped": "prompt dropped",
-}
-
-
-def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
-    """One summary per arm of ``r``; an arm the source did not record says so."""
-    missing = set(unrecorded_arms(r))
-    out = []
-    for n in arms_of(r):
-        words = ARM_WORDS[n]
-        if n in missing:
-            out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
-            continue
-        draws = [
-            d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
-        ]
-        measured = sum(d.score is not None for d in draws)
-        lost = [d.lost for d in draws if d.lost is not None]
-        kinds = sorted({_KIND_WORDS.get(x.kind, x.kind) for x in lost if x.kind})
-        refused = sum(
-            d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
-            for d in draws
-        )
-        outputs, totals = token_counts(draws), token_counts(draws, "total")
-        out.append(
-            ArmSummary(
-                arm=words,
-                draws=f"{len(draws):,} drawn, {measured:,} scored",
-                lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
-                if lost
-                else "none",
-                refusals=f"{f'{refused:,}' if refused else 'none'} of {len(draws):,} draws",
-                skill_fired=_skill_fired(r, n, draws),
-                output_tokens=(
-                    f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
-                    if outputs
-                    else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
-                    f"draw{'s' if len(totals) != 1 else ''}, as the source reported them"
-                    if totals
-                    else UNKNOWN
-                ),
-            )
-        )
-    return tuple(out)
-
-
-def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
-    """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
-    spec = getattr(r.arms, name)
-    rate = spec.skill_fired if spec is not None else None
-    if rate is not None:
-        fired, observed = rate.fired, rate.observed
-    else:
-        fired, observed = fired_counts(draws, lost_too=True)
-    pct = percent_of(fired, observed)
-    if pct is None:
-        return UNKNOWN
-    return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"
-
-
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
     """``<arm> <words of its draws>`` for each arm of case ``c`` with words, ``·``-joined."""
     parts = [f"{ARM_WORDS[n]} {x}" for n in arms_of(r) if (x := words(getattr(c.arms, n).draws))]
@@ -379,3 +326,53 @@ def _checks(draws: list[Draw]) -> str | None:
 def _lost(draws: list[Draw]) -> str | None:
     lost = [d.lost.reason for d in draws if d.lost is not None]
     return f"{len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})" if lost else None
+
+
+def context_view(r: Receipt, b: Breakdown) -> ContextView:
+    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
+    why = lift_refusal(r)
+    if why is None and not b.available:
+        why = "the lift breakdown is unavailable"
+    iv = lift_interval(b) if why is None else None
+    if iv is None or iv.reason is not None:
+        interval = f"unavailable: {why if iv is None else iv.reason}"
+    else:
+        interval = (
+            f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
+            f"over {iv.cases} cases; "
+            f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+            f"(t = {fmt(iv.t)}, df = {iv.df})"
+        )
+    splits = []
+    for s in spread_split(r) if b.available else ():
+        label = f"{s.case_id}, {ARM_WORDS[s.arm]}"
+        if s.reason is not None:
+            splits.append(Fact(label, f"unavailable: {s.reason}"))
+            continue
+        share = s.judge_share
+        if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
+            text = (
+                f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
+                f"is more than the whole, so at {s.draws} draws this split is noise"
+            )
+        else:
+            text = (
+                f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
+                f"draw to draw {fmt(s.draw_part, 5)}"
+            )
+            if share is not None:
+                text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
+        splits.append(Fact(label, text))
+    reasons = {f.value for f in splits}
+    if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
+        splits = [Fact("spread split, every case and arm", splits[0].value)]
+    exact = _exact(b) if why is None else f"unavailable: {why}"
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits), exact)
+
+
+def _exact(b: Breakdown) -> str:
+    """The exact paired test over the included cases' lifts, or why it is unavailable."""
+    if b.suite_lift is None:
+        return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
+    lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
+    return paired_line(paired_test(lifts), "lift", "the suite lift")

@@ -1,34 +1,82 @@
-"""The sheet's labelled facts: provenance, reading (D-7), grading cost, headline, context."""
+"""The sheet's parts: provenance, reading (D-7), grading cost, headline, arms, lift breakdown."""
 
 from __future__ import annotations
 
-from driftproof.pages.sheet_model import ContextView
+from dataclasses import dataclass
+
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
+    ARM_NOT_RECORDED,
     UNKNOWN,
+    VERDICT_WORDS,
     Fact,
+    anchor_for,
     arms_of,
     draws_of,
     fmt,
     has_bands,
     judge_words,
-    paired_line,
+    mean_spread,
     token_counts,
     unrecorded_words,
 )
-from driftproof.receipt import Receipt
+from driftproof.receipt import Draw, Receipt
 from driftproof.stats import (
     Reading,
     band_source_of,
-    lift_refusal,
     unrecorded_arms,
 )
 from driftproof.stats.breakdown import Breakdown
-from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.noninferiority import Quality, QualityReading
-from driftproof.stats.paired import paired_test
+from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import ARM_WORDS, ENDING_WORDS
+
+#: The method's words on what the breakdown claims ("Lift by case").
+BREAKDOWN_NOTE = (
+    "It describes the recorded scores at this sample size. It predicts neither future answers "
+    "nor a causal mechanism."
+)
+
+
+@dataclass(frozen=True)
+class BreakdownRow:
+    """One case of the lift breakdown, every figure formatted."""
+
+    case_id: str
+    anchor: str
+    with_skill: str
+    baseline: str
+    lift: str
+    counts: str
+    lift_without: str
+    label: str
+    note: str
+
+
+@dataclass(frozen=True)
+class BreakdownView:
+    """The lift breakdown as printed: summary lines, then one row per case.
+
+    ``note`` is the method's words on what the breakdown claims, empty when it is unavailable.
+    """
+
+    available: bool
+    summary: tuple[str, ...]
+    rows: tuple[BreakdownRow, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class ArmSummary:
+    """One arm across the receipt; the skill-fired rate sits beside the score, never inside it."""
+
+    arm: str
+    draws: str
+    lost: str
+    refusals: str
+    skill_fired: str
+    output_tokens: str
 
 
 def reading_facts(rd: Reading) -> tuple[Fact, ...]:
@@ -203,56 +251,6 @@ def _reference(arm: str, label: str | None) -> str:
     return f"the {words} control" if arm == "control" else f"the {arm} arm ({words})"
 
 
-def context_view(r: Receipt, b: Breakdown) -> ContextView:
-    """Context beyond the method: the paired interval, the spread split, the exact paired test."""
-    why = lift_refusal(r)
-    if why is None and not b.available:
-        why = "the lift breakdown is unavailable"
-    iv = lift_interval(b) if why is None else None
-    if iv is None or iv.reason is not None:
-        interval = f"unavailable: {why if iv is None else iv.reason}"
-    else:
-        interval = (
-            f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
-            f"over {iv.cases} cases; "
-            f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
-            f"(t = {fmt(iv.t)}, df = {iv.df})"
-        )
-    splits = []
-    for s in spread_split(r) if b.available else ():
-        label = f"{s.case_id}, {ARM_WORDS[s.arm]}"
-        if s.reason is not None:
-            splits.append(Fact(label, f"unavailable: {s.reason}"))
-            continue
-        share = s.judge_share
-        if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
-            text = (
-                f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
-                f"is more than the whole, so at {s.draws} draws this split is noise"
-            )
-        else:
-            text = (
-                f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
-                f"draw to draw {fmt(s.draw_part, 5)}"
-            )
-            if share is not None:
-                text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
-        splits.append(Fact(label, text))
-    reasons = {f.value for f in splits}
-    if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
-        splits = [Fact("spread split, every case and arm", splits[0].value)]
-    exact = _exact(b) if why is None else f"unavailable: {why}"
-    return ContextView(CONTEXT_LABEL, interval, tuple(splits), exact)
-
-
-def _exact(b: Breakdown) -> str:
-    """The exact paired test over the included cases' lifts, or why it is unavailable."""
-    if b.suite_lift is None:
-        return f"unavailable: {b.suite_lift_reason or 'the suite lift is unavailable'}"
-    lifts = [c.lift for c in b.cases if c.included and c.lift is not None]
-    return paired_line(paired_test(lifts), "lift", "the suite lift")
-
-
 def quality_fact(q: QualityReading) -> Fact | None:
     """The reading at a margin, or None when no margin is declared."""
     if q.margin is None:
@@ -276,3 +274,134 @@ def quality_fact(q: QualityReading) -> Fact | None:
         f"mean {fmt(q.mean, signed=True)}, 90% interval {fmt(q.low, signed=True)} to "
         f"{fmt(q.high, signed=True)}; two one-sided tests at 5% each; margin declared {when})",
     )
+
+
+def breakdown_view(b: Breakdown) -> BreakdownView:
+    """Format a :class:`~driftproof.stats.breakdown.Breakdown` (method, "Lift by case")."""
+    if not b.available:
+        return BreakdownView(
+            False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), ""
+        )  # no note: there are no recorded scores for it to describe
+    n = sum(c.included for c in b.cases)
+    lines = [
+        f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
+        + (
+            fmt(b.suite_lift, signed=True)
+            if b.suite_lift is not None
+            else f"unavailable: {b.suite_lift_reason}"
+        )
+    ]
+    if b.excluded:
+        cases = "case" if len(b.excluded) == 1 else "cases"
+        lines.append(f"Excluded with both arms (an arm failed): {cases} " + ", ".join(b.excluded))
+    if b.assertions_withheld:
+        lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
+    else:
+        lines.append("Helps (separates upward): " + (", ".join(b.helps) or "none"))
+        lines.append("Hurts (separates downward): " + (", ".join(b.hurts) or "none"))
+        lines.append(_carrier_line(b))
+    rows = tuple(
+        BreakdownRow(
+            case_id=c.case_id,
+            anchor=anchor_for(c.case_id),
+            with_skill=mean_spread(c.with_skill.mean, c.with_skill.sd),
+            baseline=mean_spread(c.baseline.mean, c.baseline.sd),
+            lift=fmt(c.lift, signed=True),
+            counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
+            lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
+            label=c.label
+            if c.label is not None
+            else VERDICT_WORDS.get(c.verdict, c.verdict)
+            if c.verdict is not None
+            else "no label",
+            note=c.note
+            if c.note is not None
+            else f"no label: {c.label_withheld}"
+            if c.label_withheld is not None and not b.assertions_withheld
+            else "",
+        )
+        for c in b.cases
+    )
+    return BreakdownView(True, tuple(lines), rows, BREAKDOWN_NOTE)
+
+
+def _carrier_line(b: Breakdown) -> str:
+    if b.carrier_withheld is not None:
+        return f"No carrier assertion: {b.carrier_withheld}"
+    if b.carriers:
+        parts = [
+            f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})"
+            for c in b.cases
+            if c.carrier
+        ]
+        return "Carries the positive measured lift: " + ", ".join(parts)
+    if b.suite_lift is not None and b.suite_lift > 0:
+        return (
+            "No single case carries the positive measured lift: "
+            "removing any one leaves a positive lift"
+        )
+    return "The measured lift is not positive: no case carries a positive lift"
+
+
+#: Lost-draw kinds of a reply that did not end as a finished answer with the skill (D-19), in
+#: words; older kinds are shown as recorded.
+_KIND_WORDS = {
+    **{k: v for k, v in ENDING_WORDS.items() if k not in ("truncated", "refusal")},
+    "prompt_dropped": "prompt dropped",
+}
+
+
+def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
+    """One summary per arm of ``r``; an arm the source did not record says so."""
+    missing = set(unrecorded_arms(r))
+    out = []
+    for n in arms_of(r):
+        words = ARM_WORDS[n]
+        if n in missing:
+            out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
+            continue
+        draws = [
+            d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
+        ]
+        measured = sum(d.score is not None for d in draws)
+        lost = [d.lost for d in draws if d.lost is not None]
+        kinds = sorted({_KIND_WORDS.get(x.kind, x.kind) for x in lost if x.kind})
+        refused = sum(
+            d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
+            for d in draws
+        )
+        outputs, totals = token_counts(draws), token_counts(draws, "total")
+        out.append(
+            ArmSummary(
+                arm=words,
+                draws=f"{len(draws):,} drawn, {measured:,} scored",
+                lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
+                if lost
+                else "none",
+                refusals=f"{f'{refused:,}' if refused else 'none'} of {len(draws):,} draws",
+                skill_fired=_skill_fired(r, n, draws),
+                output_tokens=(
+                    f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
+                    if outputs
+                    else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
+                    f"draw{'s' if len(totals) != 1 else ''}, as the source reported them"
+                    if totals
+                    else UNKNOWN
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
+    """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
+    spec = getattr(r.arms, name)
+    rate = spec.skill_fired if spec is not None else None
+    if rate is not None:
+        fired, observed = rate.fired, rate.observed
+    else:
+        fired, observed = fired_counts(draws, lost_too=True)
+    pct = percent_of(fired, observed)
+    if pct is None:
+        return UNKNOWN
+    return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driftproof.pages.sheet_model import CaseRow, Sheet
+from driftproof.pages.sheet import CaseRow, Sheet
 from driftproof.pages.tables import Pair as Cell
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share

@@ -7,10 +7,10 @@ None of it is a band, lift or verdict of this receipt; caveman's usage and fidel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from driftproof._json import member_list
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
-from driftproof.pages.sheet_model import FidelityView, SourceFigureRow, UsageView
 from driftproof.pages.words import UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
@@ -25,6 +25,53 @@ from driftproof.stats.fidelity import (
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL
+
+#: The columns of the printed figures, as (header, :class:`SourceFigureRow` field).
+FIGURE_COLUMNS = (
+    ("dimension", "dimension"),
+    ("agent", "agent"),
+    ("score as printed", "score"),
+    ("uplift as printed", "uplift"),
+    ("count column (as printed)", "count"),
+    ("note", "note"),
+)
+
+
+@dataclass(frozen=True)
+class SourceFigureRow:
+    """One figure an aggregates-only source printed, as printed (D-15)."""
+
+    dimension: str
+    agent: str
+    score: str
+    uplift: str
+    count: str
+    note: str
+
+
+@dataclass(frozen=True)
+class UsageView:
+    """caveman's ``measure.py`` usage table; without it, ``rows`` empty and ``unavailable`` why."""
+
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    cost: tuple[Fact, ...]
+    note: str
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class FidelityView:
+    """caveman's ``score_fidelity.py`` report: rates per arm and category, then each failure."""
+
+    summary: tuple[Fact, ...]
+    arm_head: tuple[str, ...]
+    arm_rows: tuple[tuple[str, ...], ...]
+    category_head: tuple[str, ...]
+    category_rows: tuple[tuple[str, ...], ...]
+    failures: tuple[str, ...]
+    note: str
+    title: str = "Fidelity checks (as caveman's score_fidelity.py; no verdict)"
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from driftproof.errors import SiteBuildError
-from driftproof.pages.tables import sums_of
+from driftproof.pages.tables import json_text, sums_of
 from driftproof.receipt import known_versions, schema_bytes
 from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
 
@@ -30,7 +30,7 @@ def schema_files() -> tuple[dict[str, bytes], dict[str, Any]]:
         "current_url": version_id(current),
         "versions": {v: version_id(v) for v in versions},
     }
-    files["spec/index.json"] = (json.dumps(index, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    files["spec/index.json"] = json_text(index).encode("utf-8")
     files["spec/SHA256SUMS"] = sums_of(
         {p: hashlib.sha256(d).hexdigest() for p, d in files.items() if p.endswith(".schema.json")}
     )

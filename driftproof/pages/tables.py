@@ -1,4 +1,4 @@
-"""Data tables, each shown on its page and published as CSV beside it, and SHA256SUMS files.
+"""Data tables, each shown on its page and published as CSV beside it; JSON; SHA256SUMS files.
 
 A cell carries its text as shown and its CSV value (full precision): a number is formatted in
 Python, never in a template.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -100,6 +101,15 @@ def csv_bytes(t: Table) -> bytes:
     for row in t.rows:
         w.writerow([_inert(c.csv) for c in row.cells])
     return buf.getvalue().encode("utf-8")
+
+
+def json_text(doc: object, *, sort_keys: bool = True, end: str = "\n") -> str:
+    """``doc`` as JSON: two-space indent, UTF-8 kept, NaN refused, ``end`` after it.
+
+    Raises:
+        ValueError: a number is NaN or infinite.
+    """
+    return json.dumps(doc, sort_keys=sort_keys, ensure_ascii=False, allow_nan=False, indent=2) + end
 
 
 def sums_of(digests: Mapping[str, str]) -> bytes:

@@ -12,8 +12,8 @@ from driftproof.pages.comparison import (
     paired_context,
     report_rows,
 )
-from driftproof.render.escape import md_html, terminal_safe
-from driftproof.render.layout import json_document, md_table, text_table
+from driftproof.pages.tables import json_text
+from driftproof.render.escape import md_html, md_table, terminal_safe, text_table
 from driftproof.stats import Band, CaseVerdict, verdict_words
 
 #: The line under the table: what a band and Δ are.
@@ -152,4 +152,4 @@ def comparison_json(c: Comparison) -> str:
         "context_rows": [_row_json(v, context=True) for v in c.context_rows],
         **_context_json(c),
     }
-    return json_document(doc)
+    return json_text(doc)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from driftproof.pages.sheet_model import BreakdownView
+from driftproof.pages.sheet_facts import BreakdownView
+from driftproof.pages.tables import json_text
 from driftproof.pages.words import aa_line
 from driftproof.render.escape import md_html, terminal_safe
-from driftproof.render.layout import json_document
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats.aa import AAReading
 
@@ -25,9 +25,7 @@ def with_breakdowns(
     """
     docs = [breakdown_document(bv, name=name, fmt=fmt) for name, bv in breakdowns]
     if fmt == "json":
-        return json_document(
-            json.loads(output) | {"lift_breakdowns": [json.loads(d) for d in docs]}
-        )
+        return json_text(json.loads(output) | {"lift_breakdowns": [json.loads(d) for d in docs]})
     return "\n\n".join([output.rstrip("\n"), *(d.rstrip("\n") for d in docs)]) + "\n"
 
 
@@ -51,6 +49,6 @@ def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
             "smallest_effect_median": aa.smallest_median,
             "smallest_effect_largest": aa.smallest_max,
         }
-        return json_document(json.loads(output) | {"aa": figures})
+        return json_text(json.loads(output) | {"aa": figures})
     shown = md_html(line) if fmt == "markdown" else terminal_safe(line)
     return f"{output.rstrip(chr(10))}\n\n{shown}\n"

@@ -1,13 +1,20 @@
-"""Untrusted text (answers, case ids, reasons, labels, file names) made safe, on one line.
+"""Untrusted text made safe on one line, and facts and tables laid out from it, byte-stable.
 
-:func:`terminal_safe` for a terminal; :func:`md_text` (``view``) and :func:`md_html` (``diff``)
-for Markdown, each also escaping every character Markdown, GitHub or math extensions read.
+Answers, case ids, reasons, labels and file names are untrusted: :func:`terminal_safe` for a
+terminal; :func:`md_text` (``view``) and :func:`md_html` (``diff``) for Markdown, each also
+escaping every character Markdown, GitHub or math extensions read. Plain string building: rich
+draws boxes and wraps to the terminal; markdown-it-py only parses.
 """
 
 from __future__ import annotations
 
 import html
 import unicodedata
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the printers of the CLI's error lines import this module: keep it light
+    from driftproof.pages.words import Fact
 
 #: Unicode categories never sent to a terminal as they are: controls (ANSI escapes), format
 #: characters (bidirectional embeddings, overrides and isolates, "Trojan Source"; zero-width
@@ -18,10 +25,10 @@ _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 #: What :func:`md_text` backslash-escapes: every ASCII punctuation mark that opens or closes
 #: markup at the start of, or inside, a line, and ``&`` (an entity such as ``&#x202e;`` would
 #: show another character than the text holds).
-_MD_TEXT_SPECIALS = "\\`*_[]<>|#!$~&"
+_MD_TEXT_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#!$~&"})
 
 #: What :func:`md_html` backslash-escapes after HTML's entities (``&``, ``<``, ``>``).
-_MD_HTML_SPECIALS = "\\`*_[]|$~"
+_MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 
 
 def terminal_safe(value: str) -> str:
@@ -49,10 +56,7 @@ def md_text(value: str) -> str:
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
     the four characters ``\\x0a``, never a line break).
     """
-    out = terminal_safe(value)
-    for ch in _MD_TEXT_SPECIALS:
-        out = out.replace(ch, "\\" + ch)
-    return out
+    return terminal_safe(value).translate(_MD_TEXT_SPECIALS)
 
 
 def md_html(text: str) -> str:
@@ -61,7 +65,53 @@ def md_html(text: str) -> str:
     :func:`terminal_safe` first; ``<script>`` becomes ``&lt;script&gt;``; the Markdown specials
     are backslash-escaped.
     """
-    out = html.escape(terminal_safe(text), quote=False)
-    for ch in _MD_HTML_SPECIALS:
-        out = out.replace(ch, "\\" + ch)
-    return out
+    return html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS)
+
+
+Escape = Callable[[str], str]
+
+
+def text_facts(facts: Sequence[Fact], *, indent: str = "  ") -> list[str]:
+    """One line per fact, ``label  value``, labels padded to the longest one."""
+    width = max((len(f.label) for f in facts), default=0)
+    return [
+        f"{indent}{terminal_safe(f.label).ljust(width)}  {terminal_safe(f.value)}" for f in facts
+    ]
+
+
+def text_table(
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    indent: str = "  ",
+    escape: Escape = terminal_safe,
+) -> list[str]:
+    """Columns padded to their widest cell, two spaces apart, trailing spaces dropped.
+
+    Every cell, header included (a header may hold a file name), passes through ``escape``.
+
+    Raises:
+        ValueError: a row has another number of cells than ``head``.
+    """
+    cells = [[escape(x) for x in row] for row in (head, *rows)]
+    if any(len(r) != len(head) for r in cells):
+        raise ValueError(f"every row needs {len(head)} cells, one per column of {list(head)}")
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    return [
+        indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
+        for r in cells
+    ]
+
+
+def md_facts(facts: Sequence[Fact]) -> list[str]:
+    """One list item per fact, ``- **label**: value``."""
+    return [f"- **{md_text(f.label)}**: {md_text(f.value)}" for f in facts]
+
+
+def md_table(
+    head: Sequence[str], rows: Sequence[Sequence[str]], *, escape: Escape = md_text
+) -> list[str]:
+    """A CommonMark/GFM pipe table; every cell (header included) escaped by ``escape``."""
+    return ["| " + " | ".join(escape(h) for h in head) + " |", "|" + "---|" * len(head)] + [
+        "| " + " | ".join(escape(x) for x in row) + " |" for row in rows
+    ]

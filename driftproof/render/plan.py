@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from driftproof.pages.plan import CasePlan, Plan
+from driftproof.pages.tables import json_text
 from driftproof.render.escape import terminal_safe
-from driftproof.render.layout import json_document
 from driftproof.stats.planning import (
     DOUBT_NONE_LEVEL,
     HOMOGENEITY_LEVEL,
@@ -266,7 +266,7 @@ def plan_text(p: Plan) -> str:
 
 
 def plan_json(p: Plan) -> str:
-    """The plan as JSON (:func:`~driftproof.render.layout.json_document`, NaN refused).
+    """The plan as JSON (:func:`~driftproof.pages.tables.json_text`, NaN refused).
 
     Its fields (but the rounding spread) and the headline.
 
@@ -290,4 +290,4 @@ def plan_json(p: Plan) -> str:
             for q in p.pools
         ],
     }
-    return json_document(doc)
+    return json_text(doc)

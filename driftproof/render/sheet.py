@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from driftproof.pages.receipt_tables import verdict_line
-from driftproof.pages.sheet_model import (
+from driftproof.pages.sheet import Sheet
+from driftproof.pages.sheet_facts import BreakdownView
+from driftproof.pages.source import (
     FIGURE_COLUMNS,
-    BreakdownView,
+    SOURCE_HEAD,
+    SOURCE_TITLE,
+    USAGE_TITLE,
     FidelityView,
-    Sheet,
 )
-from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.tables import json_text
 from driftproof.pages.words import Fact
-from driftproof.render.escape import md_text, terminal_safe
-from driftproof.render.layout import md_facts, md_table, text_facts, text_table
+from driftproof.render.escape import (
+    md_facts,
+    md_table,
+    md_text,
+    terminal_safe,
+    text_facts,
+    text_table,
+)
 
 #: The output formats of ``view`` and ``diff``.
 Format = Literal["text", "markdown", "json"]
@@ -203,7 +211,7 @@ def sheet_markdown(s: Sheet) -> str:
 
 def sheet_json(s: Sheet) -> str:
     """The sheet as a JSON document (the page model's fields, every value a string)."""
-    return json.dumps(dataclasses.asdict(s), ensure_ascii=False, indent=2) + "\n"
+    return json_text(dataclasses.asdict(s), sort_keys=False)
 
 
 def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Format = "text") -> str:
@@ -214,7 +222,7 @@ def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Forma
     """
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"
     if fmt == "json":
-        return json.dumps({"title": title, **dataclasses.asdict(bv)}, ensure_ascii=False, indent=2)
+        return json_text({"title": title, **dataclasses.asdict(bv)}, sort_keys=False, end="")
     b = _breakdown(bv)
     if fmt == "markdown":
         return "\n".join([f"### {md_text(title)}", "", *b.markdown, ""])

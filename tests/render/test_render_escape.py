@@ -16,8 +16,7 @@ from collections.abc import Callable
 import pytest
 from markdown_it import MarkdownIt
 
-from driftproof.render.escape import md_html, md_text, terminal_safe
-from driftproof.render.layout import md_table, text_table
+from driftproof.render.escape import md_html, md_table, md_text, terminal_safe, text_table
 
 #: Every shape the brief names, and the ones CommonMark and GitHub read as markup.
 HOSTILE = {
