@@ -144,12 +144,9 @@ def details_json(
         "verification_level": receipt.verification_level,
         "smoke_run": b.smoke,
         "band_source": receipt.band_source,
-        "status": b.status,
-        "message": b.message,
-        "sentence": b.sentence,
-        "refusal": b.refusal,
-        "reason": b.reason,
-        "lift": b.lift,
+        **{
+            k: getattr(b, k) for k in ("status", "message", "sentence", "refusal", "reason", "lift")
+        },
         "lift_text": format_lift(b.lift),
         "value_per_1k_tokens": b.value_per_1k,
         "skill_tokens": receipt.skill.tokens,

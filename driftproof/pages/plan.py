@@ -228,6 +228,10 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     )
 
 
+#: What a case plan keeps of its :class:`~driftproof.stats.planning.CaseSizing` as it is.
+_SIZING_KEPT = ("no_draw_count", "bounds", "pilot_draws", "undecided", "levels", "larger_pilot")
+
+
 def _case_plans(
     bands: list[tuple[str, Band, Band]],
     held: dict[str, tuple[float, float]],
@@ -262,19 +266,11 @@ def _case_plans(
                 for q, own in zip(pools, held[cid], strict=True)
             )
             chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
+        draws = None if z.draws is None else max(z.draws, RUN_MIN_DRAWS)
+        kept = {k: getattr(z, k) for k in _SIZING_KEPT}
         plans.append(
             CasePlan(
-                cid,
-                None if z.draws is None else max(z.draws, RUN_MIN_DRAWS),
-                z.no_draw_count,
-                (w.n, b.n),
-                (w.sd, b.sd),
-                z.bounds,
-                chance,
-                z.pilot_draws,
-                z.undecided,
-                z.levels,
-                z.larger_pilot,
+                cid, draws, measured=(w.n, b.n), spreads=(w.sd, b.sd), p_verdict=chance, **kept
             )
         )
     return tuple(plans), per_arm, trials
