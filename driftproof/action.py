@@ -28,9 +28,8 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.pages.badge import format_lift
 from driftproof.pages.comparison import Comparison, compare_receipts
-from driftproof.pages.words import aa_line
+from driftproof.pages.words import aa_line, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift

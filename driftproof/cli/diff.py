@@ -47,7 +47,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     from driftproof.render.comparison import comparison_json as to_json
     from driftproof.render.comparison import comparison_markdown as to_markdown
     from driftproof.render.comparison import comparison_text as to_text
-    from driftproof.render.diff import with_aa, with_breakdowns
+    from driftproof.render.comparison import with_aa, with_breakdowns
     from driftproof.stats.aa import aa_reading
 
     try:

@@ -16,7 +16,7 @@ import anybadge
 
 from driftproof import wording
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import format_lift as format_lift  # the Action imports it here
+from driftproof.pages.words import format_lift
 from driftproof.receipt import Receipt
 from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
 

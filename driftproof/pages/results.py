@@ -270,3 +270,16 @@ def rows_and_badge_files(
     """:func:`results_rows` and the badge files of ``receipts``, each receipt read once."""
     readings = {name: badge_reading(r) for name, r in receipts.items()}
     return results_rows(receipts, readings), site_badge_files(receipts, readings)
+
+
+def listed_receipt(name: str, r: Receipt, sha256: str, row: ResultRow) -> dict[str, str]:
+    """Receipt ``name``'s row, with the headline of its results ``row`` and its file's sha256."""
+    return {
+        "name": name,
+        "skill": r.skill.name,
+        "headline": row.headline or row.lift_text,
+        "level": r.verification_level,
+        "model": r.run.model or "not recorded",
+        "sha256": sha256,
+        "cases": str(len(r.cases)),
+    }

@@ -34,9 +34,8 @@ import driftproof
 from driftproof._anchor import stays_inside
 from driftproof._pool import no_cycle_collection, process_pool
 from driftproof.errors import Problem, ReceiptError
-from driftproof.pages.receipt_list import listed_receipt
 from driftproof.pages.report import Report, report_key
-from driftproof.pages.results import ResultRow, rows_and_badge_files
+from driftproof.pages.results import ResultRow, listed_receipt, rows_and_badge_files
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
 from driftproof.site.html import page_env, receipt_files, report_files
