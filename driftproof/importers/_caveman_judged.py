@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +23,16 @@ from driftproof.errors import ImportError_
 from driftproof.importers import Imported
 from driftproof.importers._caveman_snapshot import (
     _ARM_NAME,
-    BASELINE_ARM,
-    CONTROL_ARM,
+    CONTROLS,
     SNAPSHOT_MAX_BYTES,
     CavemanOptions,
+    arm_receipts,
     load_snapshot,
     prompt_ids,
     skill_text,
 )
 from driftproof.importers._common import Where
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    figure,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers._declared import figure, provenance, unrecorded_judge
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
 from driftproof.receipt import Draw, build_draw
@@ -63,17 +55,6 @@ def is_judged(doc: Any) -> bool:
     return isinstance(doc, dict) and "fidelity" in doc and not {"prompts", "arms"} & set(doc)
 
 
-@dataclass(frozen=True)
-class JudgedCell:
-    """One prompt of one arm as judged; ``fidelity`` in percent, as written."""
-
-    risk: str
-    fidelity: float
-    facts: tuple[tuple[str, bool], ...]
-    verbatim_ok: bool | None
-    verbatim_missing: tuple[str, ...]
-
-
 def _text(value: Any, w: Where, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         found = f"{len(value)} characters" if isinstance(value, str) else json_kind(value)
@@ -89,7 +70,7 @@ def _unknown(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
             )
 
 
-def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[JudgedCell]]]:
+def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
     """The judged snapshot ``doc`` (parsed from ``shown``) checked: (grader, prompts, arm -> cells).
 
     The prompts are in the first arm's order, each arm's cells in the prompts' order.
@@ -120,13 +101,13 @@ def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[Ju
     fidelity, fw = doc["fidelity"], w / "fidelity"
     if not isinstance(fidelity, dict) or not fidelity:
         raise fw.fail("expected an object of arm -> prompt -> judged facts")
-    if not any(a not in (BASELINE_ARM, CONTROL_ARM) for a in fidelity):
+    if not any(a not in CONTROLS.values() for a in fidelity):
         raise fw.fail("expected at least one skill arm")
     prompts: list[str] = []
-    arms: dict[str, list[JudgedCell]] = {}
+    arms: dict[str, list[dict[str, Any]]] = {}
     for arm, cells in fidelity.items():
         aw = fw / arm
-        if arm not in (BASELINE_ARM, CONTROL_ARM) and not _ARM_NAME.match(arm):
+        if arm not in CONTROLS.values() and not _ARM_NAME.match(arm):
             raise aw.fail("expected a skill arm name of lowercase letters, digits, - or _")
         if not isinstance(cells, dict) or not cells:
             raise aw.fail("expected an object of prompt -> judged facts")
@@ -141,23 +122,23 @@ def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[Ju
     return grader.group(1), prompts, arms
 
 
-def _cell(cell: Any, w: Where) -> JudgedCell:
+def _cell(cell: Any, w: Where) -> dict[str, Any]:
+    """The checked cell; ``fidelity`` in percent, as written."""
     if not isinstance(cell, dict):
         raise w.fail(f"expected an object, found {json_kind(cell)}")
     _unknown(cell, _CELL, w)
-    risk = _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
+    _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not 0 <= value <= 100 or not math.isfinite(value):
         raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_kind(value)}")
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:
         raise (w / "facts").fail('expected a non-empty list of {"fact", "pass"}')
-    read = []
     for k, f in enumerate(facts):
         fw = w / "facts" / k
         if not isinstance(f, dict) or set(f) != {"fact", "pass"} or type(f["pass"]) is not bool:
             raise fw.fail('expected {"fact": text, "pass": true or false} and nothing else')
-        read.append((_text(f["fact"], fw / "fact", "a fact", FACT_MAX_CHARS), f["pass"]))
+        _text(f["fact"], fw / "fact", "a fact", FACT_MAX_CHARS)
     ok = cell.get("verbatim_ok")
     missing = cell.get("verbatim_missing", [])
     if "verbatim_ok" in cell and type(ok) is not bool:
@@ -168,14 +149,14 @@ def _cell(cell: Any, w: Where) -> JudgedCell:
         raise (w / "verbatim_ok").fail(
             f"expected {json.dumps(not missing)}: verbatim_missing lists {len(missing)} token(s)"
         )
-    return JudgedCell(risk, value, tuple(read), ok, tuple(missing))
+    return cell
 
 
 def match_rubrics(
     path: str | Path,
     repairs: list[Repair],
     prompts: list[str],
-    arms: dict[str, list[JudgedCell]],
+    arms: dict[str, list[dict[str, Any]]],
     shown: str,
 ) -> str:
     """Read caveman's ``evals/prompts/rubrics.json``; the sha256 of its bytes.
@@ -218,18 +199,18 @@ def match_rubrics(
             if prompt not in by_prompt:
                 raise w.fail(f"expected the prompt of a rubric in {file}; none has it")
             at, risk, facts, verbatim = by_prompt[prompt]
-            if cell.risk != risk:
+            if cell["risk"] != risk:
                 raise (w / "risk").fail(f"expected {risk!r}, the risk at {file} {at}")
-            if len(cell.facts) != len(facts):
+            if len(cell["facts"]) != len(facts):
                 raise (w / "facts").fail(
                     f"expected {len(facts)} facts, the rubric's at {file} {at}/facts"
                 )
-            for k, ((fact, _), want) in enumerate(zip(cell.facts, facts, strict=True)):
-                if fact != want:
+            for k, (fact, want) in enumerate(zip(cell["facts"], facts, strict=True)):
+                if fact["fact"] != want:
                     raise (w / "facts" / k / "fact").fail(
                         f"expected the rubric's fact at {file} {at}/facts/{k}"
                     )
-            for i, token in enumerate(cell.verbatim_missing):
+            for i, token in enumerate(cell.get("verbatim_missing", [])):
                 if token not in verbatim:
                     raise (w / "verbatim_missing" / i).fail(
                         f"expected a token of the rubric's verbatim list at {file} {at}/verbatim"
@@ -255,25 +236,27 @@ JUDGED_UNRECORDED = (
 )
 
 
-def _judged_draw(cell: JudgedCell) -> Draw:
+def _judged_draw(cell: dict[str, Any]) -> Draw:
     """One draw, answer unknown, each judged fact a check, then ``verbatim_ok`` when recorded."""
-    rows = [(fact, "assertion", passed, JUDGED_FACT) for fact, passed in cell.facts]
-    if cell.verbatim_ok is not None:
-        rows.append((VERBATIM, "must_include", cell.verbatim_ok, VERBATIM))
+    rows = [(f["fact"], "assertion", f["pass"], JUDGED_FACT) for f in cell["facts"]]
+    if "verbatim_ok" in cell:
+        rows.append((VERBATIM, "must_include", cell["verbatim_ok"], VERBATIM))
     keys = ("name", "kind", "pass", "source_type")
     return build_draw(0, answer=None, checks=[dict(zip(keys, row, strict=True)) for row in rows])
 
 
-def _judged_figures(arm: str, ids: list[str], cells: list[JudgedCell]) -> list[dict[str, Any]]:
+def _judged_figures(arm: str, ids: list[str], cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One arm's per-prompt fidelity (percent), risk (printed) and missing verbatim token count."""
     out: list[dict[str, Any]] = []
     for case, cell in zip(ids, cells, strict=True):
         at = {"case": case, "arm": arm}
-        printed = json.dumps(cell.fidelity)
-        out.append(figure("fidelity", float(cell.fidelity), **at, unit="percent", printed=printed))
-        out.append(figure("risk", None, **at, printed=cell.risk))
-        if cell.verbatim_missing:
-            missing, count = ", ".join(cell.verbatim_missing)[:200], len(cell.verbatim_missing)
+        value, missing = cell["fidelity"], cell.get("verbatim_missing", [])
+        out.append(
+            figure("fidelity", float(value), **at, unit="percent", printed=json.dumps(value))
+        )
+        out.append(figure("risk", None, **at, printed=cell["risk"]))
+        if missing:
+            missing, count = ", ".join(missing)[:200], len(missing)
             out.append(figure("verbatim missing", count, **at, unit="count", printed=missing))
     return out
 
@@ -302,9 +285,8 @@ def judged_receipts(
     rubrics_sha256 = None
     if rubrics_path is not None:
         rubrics_sha256 = match_rubrics(rubrics_path, repairs, prompts, arms, shown)
-    controls = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
     unrecorded = list(JUDGED_UNRECORDED)
-    for name, label in controls.items():
+    for name, label in CONTROLS.items():
         if label not in arms:
             unrecorded.append(f"{name} arm ({label}): not in the snapshot")
     if rubrics_path is None:
@@ -326,31 +308,21 @@ def judged_receipts(
     )
     ids = prompt_ids(len(prompts))
     judge = unrecorded_judge(TOOL, "judge", model=grader, channel="source", step=1.0)
-    prefix = f"caveman-{commit[:7]}-" if commit else "caveman-"
-    out: list[Imported] = []
-    for arm in (a for a in arms if a not in controls.values()):
-        held = {"with_skill": arm, **{n: a for n, a in controls.items() if a in arms}}
-        names = ("with_skill", "baseline", "control")
-        cases = [
-            case_entry(
-                ids[i],
-                prompt,
-                {n: [_judged_draw(arms[held[n]][i])] if n in held else [] for n in names},
-            )
-            for i, prompt in enumerate(prompts)
-        ]
-        figures = [f for n, a in held.items() for f in _judged_figures(n, ids, arms[a])]
-        document = declared_receipt(
-            arm,
-            skill_text(Path(o.skills_dir), arm, shown),
-            cases,
-            source,
-            generations_per_arm=1,
-            judge=judge,
-            arms={n: arm_spec(held.get(n), recorded=n in held) for n in names},
-            suite_name=Path(rubrics_path).name[:200] if rubrics_path is not None else None,
-            suite_sha256=rubrics_sha256,
-            source_report={"figures": figures},
-        )
-        out.append(Imported(f"{prefix}judged-fidelity-{arm}.json", document, tuple(repairs)))
-    return out
+    skills = {
+        a: skill_text(Path(o.skills_dir), a, shown) for a in arms if a not in CONTROLS.values()
+    }
+    return arm_receipts(
+        {a: [_judged_draw(cell) for cell in cells] for a, cells in arms.items()},
+        prompts,
+        ids,
+        skills,
+        "judged-fidelity-{}.json",
+        source,
+        o,
+        repairs,
+        figures=lambda held: [f for n, a in held.items() for f in _judged_figures(n, ids, arms[a])],
+        generations_per_arm=1,
+        judge=judge,
+        suite_name=Path(rubrics_path).name[:200] if rubrics_path is not None else None,
+        suite_sha256=rubrics_sha256,
+    )

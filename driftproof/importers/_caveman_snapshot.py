@@ -1,6 +1,7 @@
 """caveman's snapshot contract (its ``snapshot_contract.py``), a partial run and ``usage`` block.
 
-Every refusal names the snapshot's own JSON pointer.
+Every refusal names the snapshot's own JSON pointer. Both snapshot kinds end in
+:func:`arm_receipts`, one receipt per skill arm.
 """
 
 from __future__ import annotations
@@ -9,18 +10,24 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from driftproof._json import json_kind, pointer
+from driftproof.importers import Imported
 from driftproof.importers._common import Where, parse_json_bytes, read_capped, source_number
+from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
 from driftproof.importers._text import Repair
+from driftproof.receipt import Draw, Provenance
 
 #: caveman's arm with no system prompt (the baseline, D-16).
 BASELINE_ARM = "__baseline__"
 #: caveman's arm with the terse prefix as system prompt (the control, D-16).
 CONTROL_ARM = "__terse__"
+#: Receipt arm -> caveman's control arm.
+CONTROLS = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
 #: Bytes: the largest snapshot read.
 SNAPSHOT_MAX_BYTES = 32 * 1024 * 1024
 _ARM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
@@ -272,3 +279,59 @@ def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise w.fail(f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None
+
+
+def arm_receipts(
+    draws: dict[str, list[Draw]],
+    prompts: list[str],
+    ids: list[str],
+    skills: dict[str, str],
+    name: str,
+    source: Provenance,
+    o: CavemanOptions,
+    repairs: list[Repair],
+    *,
+    categories: list[str | None] | None = None,
+    instruction: str | None = None,
+    figures: Callable[[dict[str, str]], list[dict[str, Any]]] | None = None,
+    **run: Any,
+) -> list[Imported]:
+    """One receipt per skill arm of ``draws`` (arm -> a draw per prompt), in its order.
+
+    Each named ``caveman-[<commit[:7]>-]`` + ``name`` with ``{}`` the arm; a control arm
+    ``draws`` lacks is not recorded (D-13); ``instruction`` is the control's; ``figures`` gives
+    ``source_report.figures`` from receipt arm -> caveman arm; ``run`` holds the other keywords
+    of :func:`~driftproof.importers._declared.declared_receipt`.
+    """
+    prefix = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
+    names = ("with_skill", "baseline", "control")
+    out: list[Imported] = []
+    for arm in (a for a in draws if a not in CONTROLS.values()):
+        held = {"with_skill": arm, **{n: a for n, a in CONTROLS.items() if a in draws}}
+        cases = [
+            case_entry(
+                ids[i],
+                prompt,
+                {n: [draws[held[n]][i]] if n in held else [] for n in names},
+                category=categories[i] if categories is not None else None,
+            )
+            for i, prompt in enumerate(prompts)
+        ]
+        document = declared_receipt(
+            arm,
+            skills[arm],
+            cases,
+            source,
+            **run,
+            arms={
+                n: arm_spec(
+                    held.get(n),
+                    instruction=instruction if n == "control" else None,
+                    recorded=n in held,
+                )
+                for n in names
+            },
+            **({"source_report": {"figures": figures(held)}} if figures is not None else {}),
+        )
+        out.append(Imported(prefix + name.format(arm), document, tuple(repairs)))
+    return out

@@ -1,37 +1,43 @@
 """caveman's evals snapshot → one DECLARED receipt per skill arm (D-15, D-16).
 
 ``__baseline__`` is the baseline, ``__terse__`` the control, each other arm a skill whose
-SKILL.md is read from ``skills/``. With a case file the snapshot is the fidelity eval; a judged
-fidelity snapshot is its own kind. The mapping is the interop page's ("caveman evals snapshots").
+SKILL.md is read from ``skills/``. With a case file the snapshot is the fidelity eval, checked as
+``score_fidelity.py`` checks it: each ``must_include``/``must_not_include`` pattern
+(case-insensitive ``re.search``) is one check named ``/<pattern>/``, never a score or a verdict
+(D-15). A judged fidelity snapshot is its own kind. The mapping is the interop page's ("caveman
+evals snapshots").
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from driftproof._json import pointer
+from driftproof.errors import ImportError_, SuiteError
 from driftproof.importers import Imported, register
-from driftproof.importers._caveman_fidelity import check_results, match_cases, read_cases
 from driftproof.importers._caveman_judged import is_judged, judged_receipts
 from driftproof.importers._caveman_snapshot import (
-    BASELINE_ARM,
-    CONTROL_ARM,
+    CONTROLS,
     CavemanOptions,
     Snapshot,
+    arm_receipts,
     check_snapshot,
     load_snapshot,
     prompt_ids,
     skill_text,
 )
 from driftproof.importers._common import Where
-from driftproof.importers._declared import arm_spec, case_entry, declared_receipt, provenance
+from driftproof.importers._declared import provenance
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Draw, build_draw
-from driftproof.run.suite_fields import SuiteCase
+from driftproof.run.checks import CheckTimeout, check_passes
+from driftproof.run.suite import load_suite
+from driftproof.run.suite_fields import CheckSpec, Suite, SuiteCase
 from driftproof.tokens import COUNTED_BY, count_tokens
 from driftproof.wording import CAVEMAN_TOOL as TOOL
 
@@ -62,6 +68,8 @@ UNRECORDED: tuple[tuple[str | None, str], ...] = (
 
 #: caveman's runner writes a failed call's cell as this prefix and the error (llm_run.py).
 ERROR_PREFIX = "__ERROR__"
+#: Characters: the receipt's check-name limit (200) less the two slashes around a pattern.
+PATTERN_MAX_CHARS = 198
 
 
 def _tokens(answer: str, usage: dict[str, Any] | None) -> dict[str, Any]:
@@ -136,11 +144,6 @@ def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
     return lang if lang is not None else (m.group(1) if m else None)
 
 
-def _str_or_none(meta: dict[str, Any], key: str) -> str | None:
-    value = meta.get(key)
-    return value if isinstance(value, str) and value.strip() else None
-
-
 #: ``metadata.model`` values that name no model (the CLI's default): the model stays unknown.
 PLACEHOLDER_MODELS = frozenset({"default", "<model-name>", "unknown"})
 
@@ -157,8 +160,11 @@ def _run(
         unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    meta = snap.meta
-    model = _str_or_none(meta, "model")
+    # the metadata texts, each a string (check_snapshot refused any other type) or None
+    model, generated, terse, cli = (
+        v if isinstance(v := snap.meta.get(k), str) and v.strip() else None
+        for k in ("model", "generated_at", "terse_prefix", "claude_cli_version")
+    )
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:
         unrecorded.append(
             f"model: the snapshot records {json.dumps(model)}, the CLI's default, not a model id"
@@ -166,15 +172,12 @@ def _run(
         model = None
     elif model is None:
         unrecorded.append("model: the snapshot records none")
-    generated = _str_or_none(meta, "generated_at")
     if generated is None:
         unrecorded.append("started_at: the snapshot records no generated_at")
     where = Where(shown) / "metadata" / "generated_at"
     times = run_times([parse_instant(generated, where)] if generated else [], [])
-    terse = _str_or_none(meta, "terse_prefix")
     if terse is None:
         unrecorded.append("the control arm's instruction (no metadata.terse_prefix)")
-    cli = _str_or_none(meta, "claude_cli_version")
     match = _CLI_VERSION.match(cli.strip()) if cli else None
     if match is None:
         unrecorded.append(
@@ -192,26 +195,114 @@ def _run(
     return run, terse, unrecorded
 
 
+#: ``metadata.eval_set`` -> the refusal when a case file is (not) given against it.
+_EVAL_SETS = {
+    "fidelity": "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
+    "to score it against",
+    "length": 'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
+    "is given",
+}
+
+
 def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
     """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether cases were given."""
     value, w = meta.get("eval_set"), Where(shown) / "metadata" / "eval_set"
-    if value is None:
-        return
-    if value not in ("length", "fidelity"):
+    if value is not None and value not in ("length", "fidelity"):
         raise w.fail(f'expected "length" or "fidelity", found {json.dumps(value)[:60]}')
-    if value == "fidelity" and not fidelity:
-        raise w.fail(
-            "a fidelity snapshot: expected its case file (prompts/fidelity.json, --cases) "
-            "to score it against"
-        )
-    if value == "length" and fidelity:
-        raise w.fail(
-            'a length snapshot has no fidelity checks: expected "fidelity" when a case file '
-            "is given"
-        )
+    if value is not None and (value == "fidelity") != fidelity:
+        raise w.fail(_EVAL_SETS[value])
 
 
-_CONTROLS = (("baseline", BASELINE_ARM), ("control", CONTROL_ARM))
+def read_cases(path: str | Path) -> Suite:
+    """Caveman's ``prompts/fidelity.json`` as a suite, each case with a category and unique prompt.
+
+    Raises:
+        ImportError_: naming the case file, the JSON pointer and what was expected.
+    """
+    shown = str(path)
+    try:
+        suite = load_suite(path)
+    except SuiteError as exc:
+        raise ImportError_(str(exc), exc.problems) from None
+    if suite.format != "caveman-fidelity":
+        raise Where(shown).fail(
+            'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}'
+        )
+    cases = []
+    seen: dict[str, str] = {}
+    for c in suite.cases:
+        if c.category is None:
+            raise ImportError_.at(
+                shown, f"{c.pointer}/category", "expected the case's category (a string)"
+            )
+        if c.prompt in seen:
+            raise ImportError_.at(
+                shown,
+                f"{c.pointer}/prompt",
+                f"expected a prompt no other case has; the case at {seen[c.prompt]} has it too",
+            )
+        seen[c.prompt] = c.pointer
+        checks = []
+        for j, spec in enumerate(c.checks):
+            pattern = spec.pattern or ""
+            if len(pattern) > PATTERN_MAX_CHARS:
+                n = sum(s.kind == spec.kind for s in c.checks[:j])
+                raise ImportError_.at(
+                    shown,
+                    f"{c.pointer}/checks/{spec.kind}/{n}",
+                    f"expected a pattern of at most {PATTERN_MAX_CHARS} characters (a check's "
+                    f"name is the pattern), found {len(pattern)}",
+                )
+            checks.append(CheckSpec(f"/{pattern}/", spec.kind, pattern=pattern, ignore_case=True))
+        cases.append(replace(c, checks=tuple(checks)))
+    return replace(suite, cases=tuple(cases))
+
+
+def match_cases(cases: Suite, prompts: list[str], shown: str) -> list[SuiteCase]:
+    """The case of each snapshot prompt, in snapshot order.
+
+    Raises:
+        ImportError_: a snapshot prompt no case has, or one the snapshot holds twice (naming
+            the snapshot and ``/prompts/<i>``), or a case whose prompt the snapshot does not
+            have (naming the case file and ``/cases/<j>/prompt``).
+    """
+    by_prompt = {c.prompt: c for c in cases.cases}
+    first: dict[str, int] = {}
+    for i, prompt in enumerate(prompts):
+        w = Where(shown) / "prompts" / i
+        if prompt not in by_prompt:
+            raise w.fail(
+                f"expected the prompt of a case in {cases.path}; no case has this prompt "
+                "(the cases changed since the snapshot ran: rerun the fidelity eval)"
+            )
+        if prompt in first:
+            raise w.fail(f"expected each case once; this prompt is also /prompts/{first[prompt]}")
+        first[prompt] = i
+    for c in cases.cases:
+        if c.prompt not in first:
+            raise ImportError_.at(
+                cases.path,
+                f"{c.pointer}/prompt",
+                f"expected this case's prompt in the snapshot {shown}; it is not there "
+                "(the case was added or changed since the snapshot ran: rerun the fidelity eval)",
+            )
+    return [by_prompt[p] for p in prompts]
+
+
+def _checks(case: SuiteCase, output: str, shown: str, where: str) -> list[dict[str, Any]]:
+    """Every check of ``case`` on ``output`` as ``checks[]``; one that never finishes refuses."""
+    out = []
+    for spec in case.checks:
+        try:
+            passed = check_passes(spec, output)
+        except CheckTimeout as exc:
+            raise ImportError_.at(
+                shown,
+                where,
+                f"{exc} on this output (case {case.id}); expected a check that finishes",
+            ) from None
+        out.append({"name": spec.name, "kind": spec.kind, "pass": passed})
+    return out
 
 
 def _cells(snap: Snapshot, matched: list[SuiteCase] | None, shown: str) -> dict[str, list[Draw]]:
@@ -222,7 +313,7 @@ def _cells(snap: Snapshot, matched: list[SuiteCase] | None, shown: str) -> dict[
                 out,
                 snap.usage[arm][i] if snap.usage is not None else None,
                 snap.error,
-                check_results(matched[i], out, shown, pointer(("arms", arm, i)))
+                _checks(matched[i], out, shown, pointer(("arms", arm, i)))
                 if matched is not None and out is not None
                 else None,
             )
@@ -261,13 +352,12 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     eval_set(snap.meta, o.cases is not None, shown)
     fidelity = read_cases(o.cases) if o.cases is not None else None
     matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
-    skill_arms = [a for a in snap.arms if a not in (BASELINE_ARM, CONTROL_ARM)]
+    skill_arms = [a for a in snap.arms if a not in CONTROLS.values()]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
     cells = _cells(snap, matched, shown)
     run, terse, unrecorded = _run(snap, fidelity is not None, o.source_commit, shown)
     offset = run.pop("started_offset")
     language = language_of(snap.meta, Path(snapshot), shown)
-    ids = [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts))
     source = provenance(
         TOOL,
         f"git {o.source_commit}" if o.source_commit else None,
@@ -276,35 +366,22 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
         unrecorded,
         partial=True if snap.error is not None else None,
     )
-    name = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
-    name += "fidelity-{}" if fidelity is not None else "{}"
+    name = "fidelity-{}" if fidelity is not None else "{}"
     name += f"-{language}" if language not in (None, "en") else ""  # results.<lang>.json
     name += "-partial.json" if snap.error is not None else ".json"
-    out: list[Imported] = []
-    for arm in skill_arms:
-        cases = [
-            case_entry(
-                ids[i],
-                prompt,
-                {n: [cells[a][i]] for n, a in (("with_skill", arm), *_CONTROLS)},
-                category=matched[i].category if matched is not None else None,
-            )
-            for i, prompt in enumerate(snap.prompts)
-        ]
-        document = declared_receipt(
-            arm,
-            skills[arm],
-            cases,
-            source,
-            **run,
-            run_members={"started_at_offset": offset, "language": language},
-            arms={
-                "with_skill": arm_spec(arm),
-                "baseline": arm_spec(BASELINE_ARM),
-                "control": arm_spec(CONTROL_ARM, instruction=terse),
-            },
-            suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
-            suite_sha256=fidelity.sha256 if fidelity is not None else None,
-        )
-        out.append(Imported(name.format(arm), document, tuple(repairs)))
-    return out
+    return arm_receipts(
+        cells,
+        snap.prompts,
+        [c.id for c in matched] if matched is not None else prompt_ids(len(snap.prompts)),
+        skills,
+        name,
+        source,
+        o,
+        repairs,
+        categories=[c.category for c in matched] if matched is not None else None,
+        instruction=terse,
+        **run,
+        run_members={"started_at_offset": offset, "language": language},
+        suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
+        suite_sha256=fidelity.sha256 if fidelity is not None else None,
+    )

@@ -369,12 +369,10 @@ def test_a_fidelity_snapshot_without_its_cases_is_refused(tmp_path: Path) -> Non
 def test_a_check_that_never_finishes_refuses_the_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from driftproof.importers import _caveman_fidelity
+    from driftproof.importers import caveman
     from driftproof.run.checks import check_passes
 
-    monkeypatch.setattr(
-        _caveman_fidelity, "check_passes", functools.partial(check_passes, timeout=0.05)
-    )
+    monkeypatch.setattr(caveman, "check_passes", functools.partial(check_passes, timeout=0.05))
     snap, cases = _fixture()
     # ^(a|a)*$ backtracks exponentially even in the regex library
     cases["cases"][0]["checks"]["must_include"].append("^(a|a)*$")
