@@ -70,14 +70,8 @@ def _unknown(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
             )
 
 
-def read_judged(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
-    """The judged snapshot ``doc`` (parsed from ``shown``) checked: (grader, prompts, arm -> cells).
-
-    The prompts are in the first arm's order, each arm's cells in the prompts' order.
-
-    Raises:
-        ImportError_: naming ``shown``, the JSON pointer and what was expected.
-    """
+def _read(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
+    """``doc`` checked: (grader, the first arm's prompts, arm -> its cells in their order)."""
     w = Where(shown)
     _unknown(doc, frozenset({"metadata", "fidelity"}), w)
     meta, mw = doc.get("metadata"), w / "metadata"
@@ -152,20 +146,14 @@ def _cell(cell: Any, w: Where) -> dict[str, Any]:
     return cell
 
 
-def match_rubrics(
+def _match_rubrics(
     path: str | Path,
     repairs: list[Repair],
     prompts: list[str],
     arms: dict[str, list[dict[str, Any]]],
     shown: str,
 ) -> str:
-    """Read caveman's ``evals/prompts/rubrics.json``; the sha256 of its bytes.
-
-    Raises:
-        ImportError_: the file is not ``{"version": 1, "rubrics": [...]}`` of unique prompts; or
-            the snapshot's prompts, facts, risks or missing verbatim tokens differ from the
-            rubrics (naming the snapshot, or the rubrics file for a rubric the snapshot lacks).
-    """
+    """The sha256 of ``rubrics.json``, whose prompts, risks, facts and verbatim tokens match."""
     file = str(path)
     doc, sha = load_snapshot(Path(path), file, repairs)
     w = Where(file)
@@ -281,10 +269,10 @@ def judged_receipts(
             "rubrics.json (--rubrics), not a regex case file",
         )
     commit, rubrics_path = o.source_commit, o.rubrics
-    grader, prompts, arms = read_judged(doc, shown)
+    grader, prompts, arms = _read(doc, shown)
     rubrics_sha256 = None
     if rubrics_path is not None:
-        rubrics_sha256 = match_rubrics(rubrics_path, repairs, prompts, arms, shown)
+        rubrics_sha256 = _match_rubrics(rubrics_path, repairs, prompts, arms, shown)
     unrecorded = list(JUDGED_UNRECORDED)
     for name, label in CONTROLS.items():
         if label not in arms:

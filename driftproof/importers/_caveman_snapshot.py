@@ -298,10 +298,8 @@ def arm_receipts(
 ) -> list[Imported]:
     """One receipt per skill arm of ``draws`` (arm -> a draw per prompt), in its order.
 
-    Each named ``caveman-[<commit[:7]>-]`` + ``name`` with ``{}`` the arm; a control arm
-    ``draws`` lacks is not recorded (D-13); ``instruction`` is the control's; ``figures`` gives
-    ``source_report.figures`` from receipt arm -> caveman arm; ``run`` holds the other keywords
-    of :func:`~driftproof.importers._declared.declared_receipt`.
+    Named ``caveman-[<commit[:7]>-]`` + ``name`` (``{}``: the arm); a control arm not in ``draws``
+    is unrecorded (D-13); ``figures`` maps receipt arm -> caveman arm to the source's figures.
     """
     prefix = f"caveman-{o.source_commit[:7]}-" if o.source_commit else "caveman-"
     names = ("with_skill", "baseline", "control")

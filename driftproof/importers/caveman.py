@@ -128,11 +128,8 @@ _LANG_FILE = re.compile(
 )
 
 
-def language_of(meta: dict[str, Any], path: Path, shown: str) -> str | None:
-    """``metadata.lang``, else ``<lang>`` of ``results.<lang>.json``, else ``None`` (D-13).
-
-    A ``metadata.lang`` that disagrees with the file name is refused.
-    """
+def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
+    """``metadata.lang`` (as the file name's), else ``results.<lang>.json``'s, else ``None``."""
     lang, w = meta.get("lang"), Where(shown) / "metadata" / "lang"
     if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
         raise w.fail(f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
@@ -204,7 +201,7 @@ _EVAL_SETS = {
 }
 
 
-def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
+def _eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
     """Refuse a snapshot whose ``metadata.eval_set`` disagrees with whether cases were given."""
     value, w = meta.get("eval_set"), Where(shown) / "metadata" / "eval_set"
     if value is not None and value not in ("length", "fidelity"):
@@ -213,12 +210,8 @@ def eval_set(meta: dict[str, Any], fidelity: bool, shown: str) -> None:
         raise w.fail(_EVAL_SETS[value])
 
 
-def read_cases(path: str | Path) -> Suite:
-    """Caveman's ``prompts/fidelity.json`` as a suite, each case with a category and unique prompt.
-
-    Raises:
-        ImportError_: naming the case file, the JSON pointer and what was expected.
-    """
+def _read_cases(path: str | Path) -> Suite:
+    """Caveman's ``prompts/fidelity.json``, each case with a category and its own prompt."""
     shown = str(path)
     try:
         suite = load_suite(path)
@@ -258,14 +251,8 @@ def read_cases(path: str | Path) -> Suite:
     return replace(suite, cases=tuple(cases))
 
 
-def match_cases(cases: Suite, prompts: list[str], shown: str) -> list[SuiteCase]:
-    """The case of each snapshot prompt, in snapshot order.
-
-    Raises:
-        ImportError_: a snapshot prompt no case has, or one the snapshot holds twice (naming
-            the snapshot and ``/prompts/<i>``), or a case whose prompt the snapshot does not
-            have (naming the case file and ``/cases/<j>/prompt``).
-    """
+def _match_cases(cases: Suite, prompts: list[str], shown: str) -> list[SuiteCase]:
+    """The case of each snapshot prompt, in its order; every prompt and case matched once."""
     by_prompt = {c.prompt: c for c in cases.cases}
     first: dict[str, int] = {}
     for i, prompt in enumerate(prompts):
@@ -349,15 +336,15 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             '({"metadata", "fidelity": {arm: {prompt: ...}}}); this file is not one'
         )
     snap = check_snapshot(doc, shown)
-    eval_set(snap.meta, o.cases is not None, shown)
-    fidelity = read_cases(o.cases) if o.cases is not None else None
-    matched = match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
+    _eval_set(snap.meta, o.cases is not None, shown)
+    fidelity = _read_cases(o.cases) if o.cases is not None else None
+    matched = _match_cases(fidelity, snap.prompts, shown) if fidelity is not None else None
     skill_arms = [a for a in snap.arms if a not in CONTROLS.values()]
     skills = {arm: skill_text(Path(o.skills_dir), arm, shown) for arm in skill_arms}
     cells = _cells(snap, matched, shown)
     run, terse, unrecorded = _run(snap, fidelity is not None, o.source_commit, shown)
     offset = run.pop("started_offset")
-    language = language_of(snap.meta, Path(snapshot), shown)
+    language = _language(snap.meta, Path(snapshot), shown)
     source = provenance(
         TOOL,
         f"git {o.source_commit}" if o.source_commit else None,
