@@ -238,7 +238,7 @@ def _receipt(
         name,
         skill_text,
         [
-            case_entry(case_id_for(key), prompts.get(key), {a: _draws(arms[a]) for a in held})
+            case_entry(case_id_for(key), prompts.get(key), {a: arms[a] for a in held})
             for key, arms in cases.items()
         ],
         provenance(
@@ -259,8 +259,8 @@ def _receipt(
 
 def _grouped(
     runs: list[dict[str, Any]], config_to_arm: dict[str, str]
-) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """Each eval's runs per arm; a run of a configuration no arm maps fails."""
+) -> dict[str, dict[str, list[Draw]]]:
+    """Each eval's draws per arm (once every run's configuration is known to map to an arm)."""
     cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in runs:
         arm = config_to_arm.get(r["config"])
@@ -272,7 +272,7 @@ def _grouped(
             )
         cases.setdefault(r["eval"], {a: [] for a in ("with_skill", "baseline", "control")})
         cases[r["eval"]][arm].append(r)
-    return cases
+    return {key: {a: _draws(rs) for a, rs in arms.items()} for key, arms in cases.items()}
 
 
 def _run(
