@@ -163,7 +163,7 @@ def _match_rubrics(
         or not isinstance(doc.get("rubrics"), list)
     ):
         raise w.fail('expected caveman\'s rubrics file {"version": 1, "rubrics": [...]}')
-    by_prompt: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {}
+    by_prompt: dict[str, tuple[str, dict[str, Any]]] = {}  # prompt -> (pointer, checked rubric)
     for j, r in enumerate(doc["rubrics"]):
         rw = w / "rubrics" / j
         if not isinstance(r, dict):
@@ -173,22 +173,21 @@ def _match_rubrics(
             raise (rw / "prompt").fail(
                 f"expected a prompt no other rubric has; {by_prompt[prompt][0]} has it too"
             )
-        risk = _text(r.get("risk"), rw / "risk", "the prompt's risk", 200)
-        lists = []
+        _text(r.get("risk"), rw / "risk", "the prompt's risk", 200)
         for key in ("facts", "verbatim"):
             v = r.get(key)
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise (rw / key).fail("expected a list of strings")
-            lists.append(tuple(v))
-        by_prompt[prompt] = (rw.pointer, risk, lists[0], lists[1])
+        by_prompt[prompt] = (rw.pointer, r)
     for arm, cells in arms.items():
         for prompt, cell in zip(prompts, cells, strict=True):
             w = Where(shown) / "fidelity" / arm / prompt
             if prompt not in by_prompt:
                 raise w.fail(f"expected the prompt of a rubric in {file}; none has it")
-            at, risk, facts, verbatim = by_prompt[prompt]
-            if cell["risk"] != risk:
-                raise (w / "risk").fail(f"expected {risk!r}, the risk at {file} {at}")
+            at, rubric = by_prompt[prompt]
+            facts = rubric["facts"]
+            if cell["risk"] != rubric["risk"]:
+                raise (w / "risk").fail(f"expected {rubric['risk']!r}, the risk at {file} {at}")
             if len(cell["facts"]) != len(facts):
                 raise (w / "facts").fail(
                     f"expected {len(facts)} facts, the rubric's at {file} {at}/facts"
@@ -199,11 +198,11 @@ def _match_rubrics(
                         f"expected the rubric's fact at {file} {at}/facts/{k}"
                     )
             for i, token in enumerate(cell.get("verbatim_missing", [])):
-                if token not in verbatim:
+                if token not in rubric["verbatim"]:
                     raise (w / "verbatim_missing" / i).fail(
                         f"expected a token of the rubric's verbatim list at {file} {at}/verbatim"
                     )
-    for prompt, (at, *_rest) in by_prompt.items():
+    for prompt, (at, _) in by_prompt.items():
         if prompt not in prompts:
             raise ImportError_.at(
                 file,
