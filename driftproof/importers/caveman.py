@@ -94,23 +94,21 @@ def _arm(
 ) -> Draw:
     """One arm's draw; lost to the run's error ``stopped`` (no answer) or its ``__ERROR__``."""
     cost = usage["cost_usd"] if usage is not None else None
+    tokens = _tokens(answer, usage) if answer is not None else None
+    if answer is not None and not answer.startswith(ERROR_PREFIX):
+        return build_draw(0, answer=answer, tokens=tokens, checks=checks, cost_usd=cost)
     if answer is None:
         source = stopped or ""
         reason = f"unfinished: the source's run stopped with this error: {source}"
-    elif answer.startswith(ERROR_PREFIX):
+    else:
         source = answer
         reason = f"source error: {answer[len(ERROR_PREFIX) :].lstrip(':').strip() or answer}"
-    else:
-        return build_draw(
-            0, answer=answer, tokens=_tokens(answer, usage), checks=checks, cost_usd=cost
-        )
     return build_draw(
         0,
-        answer=None,
         lost_reason=reason[:4000],
         lost_kind="source_error",
         source_error=source[:4000],
-        tokens=_tokens(answer, usage) if answer is not None and usage is not None else None,
+        tokens=tokens if usage is not None else None,
         cost_usd=cost,
     )
 
