@@ -62,24 +62,24 @@ def _import_command(
     return click.Command(tool, help=help, params=[*params, *_OUTPUT, *after], callback=callback)
 
 
+def _refused(message: str) -> ImportError_:
+    """The refusal of an option given on the command line (no file, no pointer)."""
+    return ImportError_.at("<options>", "", message)
+
+
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     """``ARM=LABEL`` pairs as ``{arm: label}`` (``None``: none); ImportError_ on a bad pair."""
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
         if not sep or arm not in ("with_skill", "baseline", "control") or not label:
-            raise ImportError_.at(
-                "<options>",
-                "",
-                f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control",
+            raise _refused(
+                f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control"
             )
         if arm in out:
-            raise ImportError_.at("<options>", "", f"--arm {arm} given twice")
-        twin = next((a for a, seen in out.items() if seen == label), None)
-        if twin is not None:
-            raise ImportError_.at(
-                "<options>", "", f"--arm {pair!r}: {label!r} is already the {twin} arm's label"
-            )
+            raise _refused(f"--arm {arm} given twice")
+        if (twin := next((a for a, seen in out.items() if seen == label), None)) is not None:
+            raise _refused(f"--arm {pair!r}: {label!r} is already the {twin} arm's label")
         out[arm] = label
     return out or None
 
@@ -106,9 +106,7 @@ def _grader_range(
     try:
         return float(low), float(high)
     except ValueError:
-        raise ImportError_.at(
-            "<options>", "", f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7"
-        ) from None
+        raise _refused(f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
 
 
 def _skill_name_required(tool: str) -> click.Option:
@@ -247,7 +245,7 @@ promptfoo = _import_command(
 
 def _one_log_at_least(options: dict[str, Any]) -> None:
     if options["with_skill"] is None and options["baseline"] is None:
-        raise ImportError_.at("<options>", "", "expected --with-skill LOG, --baseline LOG, or both")
+        raise _refused("expected --with-skill LOG, --baseline LOG, or both")
 
 
 def _logs(options: dict[str, Any]) -> tuple[dict[str, Path], Path | None]:
@@ -310,9 +308,7 @@ claude_plugin_eval = _import_command(
 
 def _no_control_arm(options: dict[str, Any]) -> None:
     if options["arms"] and "control" in options["arms"]:
-        raise ImportError_.at(
-            "<options>", "", "--arm control: OpenAI Evals imports map with_skill and baseline only"
-        )
+        raise _refused("--arm control: OpenAI Evals imports map with_skill and baseline only")
 
 
 openai_evals = _import_command(

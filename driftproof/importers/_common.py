@@ -133,15 +133,13 @@ def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kinds) or (float in kinds and isinstance(value, int))
 
 
-_KINDS = (dict, list, str, int, float, bool)
-_WORDS = ("an object", "an array", "a string", "an integer", "a number", "true or false")
+_WORDS = {dict: "an object", list: "an array", str: "a string", int: "an integer"}
+_WORDS |= {float: "a number", bool: "true or false"}
 
 
 def _names(kind: type | tuple[type, ...]) -> str:
-    words = dict(zip(_KINDS, _WORDS, strict=True))
-    return " or ".join(
-        words.get(k, k.__name__) for k in (kind if isinstance(kind, tuple) else (kind,))
-    )
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(_WORDS.get(k, k.__name__) for k in kinds)
 
 
 def kind_of(value: Any) -> str:

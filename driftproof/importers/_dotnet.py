@@ -40,9 +40,9 @@ def receipts(
     labels: tuple[str, str],
     version: str | None,
     tokens: str,
-    check: Callable[[dict[str, Any]], None] | None = None,
+    expect: tuple[tuple[str, Any, str], ...] = (),
 ) -> list[Imported]:
-    """One DECLARED receipt per verdict; ``check`` first refuses a document of another kind.
+    """One DECLARED receipt per verdict; ``expect`` (member, value, why) refuses other kinds first.
 
     ``labels`` name the with-skill and baseline arms, ``tokens`` why draw tokens are unrecorded;
     ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
@@ -63,8 +63,9 @@ def receipts(
     for i, v in enumerate(doc["verdicts"]):
         if not isinstance(v, dict):
             raise (w / "verdicts" / i).fail("expected a verdict object")
-    if check is not None:
-        check(doc)
+    for key, want, why in expect:
+        if doc.get(key) != want:
+            raise (w / key).fail(f"expected {key} {want!r} ({why}), found {doc.get(key)!r}")
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
         name = vw.get(v, "skillName", str)
@@ -89,15 +90,14 @@ def receipts(
         model = doc.get("model") if isinstance(doc.get("model"), str) else None
         if model is None:
             missing.append("run.model (no model)")
-        finished, offset = (None, None)
-        if doc.get("timestamp") is None:
+        stamp = doc.get("timestamp")
+        if stamp is None:
             missing.append("run.finished_at (no timestamp)")
-        elif isinstance(doc["timestamp"], str):
-            finished, offset = utc_instant(doc["timestamp"], w / "timestamp")
-        else:
+        elif not isinstance(stamp, str):
             raise (w / "timestamp").fail(
-                f"expected an RFC 3339 date-time string, found {doc['timestamp']!r:.64}"
+                f"expected an RFC 3339 date-time string, found {stamp!r:.64}"
             )
+        finished, offset = (None, None) if stamp is None else utc_instant(stamp, w / "timestamp")
         body = declared_receipt(
             name[:200],
             None,

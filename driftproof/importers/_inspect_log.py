@@ -64,16 +64,14 @@ def value_to_float(value: Any) -> float | None:
 
 
 class Log(NamedTuple):
-    """One Inspect log as read: header, placed samples, raw bytes and reductions (or ``None``)."""
+    """An Inspect log: header, samples, bytes, reductions, header's place, repaired strings."""
 
     header: dict[str, Any]
     samples: list[tuple[dict[str, Any], Where]]
     raw: bytes
     reductions: tuple[list[Any], Where] | None
     where: Where
-    """The header's place: the document (``.json``) or its archive member (``.eval``)."""
     repairs: list[Repair]
-    """The strings made valid Unicode while the log was parsed."""
 
 
 def _read_log(path: Path) -> Log:
@@ -164,8 +162,7 @@ def scorer_name(
 
 def judge_model_of(header: dict[str, Any], scorer: str) -> str:
     ev = member_object(header, "eval")
-    roles = member_object(ev, "model_roles")
-    grader = roles.get("grader")
+    grader = member_object(ev, "model_roles").get("grader")
     if isinstance(grader, dict) and isinstance(grader.get("model"), str):
         return grader["model"]
     if isinstance(grader, str):
@@ -180,8 +177,7 @@ def judge_model_of(header: dict[str, Any], scorer: str) -> str:
 
 
 def system_message_sha256(header: dict[str, Any]) -> str | None:
-    plan = member_object(header, "plan")
-    for step in plan.get("steps") or []:
+    for step in member_object(header, "plan").get("steps") or []:
         if isinstance(step, dict) and step.get("solver") == "system_message":
             template = member_object(step, "params").get("template")
             if isinstance(template, str):
@@ -227,10 +223,9 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
                 "for a single-arm import"
             )
         digests[digest] = arm
-    tasks = {arm: (log.header.get("eval") or {}).get("task") for arm, log in read.items()}
+    tasks = {arm: member_object(log.header, "eval").get("task") for arm, log in read.items()}
     if len(set(tasks.values())) != 1:
-        first = Where(next(iter(logs.values())))
-        raise (first / "eval" / "task").fail(
+        raise (Where(next(iter(logs.values()))) / "eval" / "task").fail(
             f"expected the same task in every arm's log, found {tasks}"
         )
     return read
@@ -309,8 +304,7 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
             continue
         sw = log.where / "results" / "scores" / i
         name = str(score.get("name") or scorer)
-        reducer = score.get("reducer")
-        more = {"arm": arm, "reducer": reducer}
+        more = {"arm": arm, "reducer": score.get("reducer")}
         for member in ("scored_samples", "unscored_samples"):
             if is_count(score.get(member)):
                 label = f"{name} {member.replace('_', ' ')}"

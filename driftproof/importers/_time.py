@@ -65,11 +65,9 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
         ImportError_: not an RFC 3339 / ISO 8601 date-time with a UTC offset (a time with no
             offset is no instant), naming the place.
     """
-    if not isinstance(value, str) or not value.strip():
-        raise where.fail(f"expected a date-time with a UTC offset, found {kind_of(value)}")
     try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
+        dt = datetime.fromisoformat(value.strip())  # not a string: no strip()
+    except (AttributeError, ValueError):
         raise where.fail(
             f"expected a date-time with a UTC offset, found {kind_of(value)}"
         ) from None
@@ -109,12 +107,8 @@ def run_times(
     started: list[tuple[datetime, str | None]], finished: list[tuple[datetime, str | None]]
 ) -> dict[str, str | None]:
     """``run`` members for the earliest start and latest finish (as instants), with offsets."""
-    keys = ("started_at", "started_at_offset", "finished_at", "finished_at_offset")
-    out: dict[str, str | None] = dict.fromkeys(keys)
-    if started:
-        dt, off = min(started, key=lambda x: x[0])
-        out["started_at"], out["started_at_offset"] = utc_text(dt), off
-    if finished:
-        dt, off = max(finished, key=lambda x: x[0])
-        out["finished_at"], out["finished_at_offset"] = utc_text(dt), off
+    out: dict[str, str | None] = {}
+    for key, moments, pick in (("started_at", started, min), ("finished_at", finished, max)):
+        dt, off = pick(moments, key=lambda x: x[0]) if moments else (None, None)
+        out[key], out[f"{key}_offset"] = utc_text(dt) if dt is not None else None, off
     return out

@@ -109,9 +109,9 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     times = log_times(read, logs, unrecorded)
     report = source_report(read, scorers, unrecorded)
     documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
+    sha = {arm: system_message_sha256(log.header) for arm, log in read.items()}
     specs = {
-        arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=system_message_sha256(h))
-        for arm, h in ((arm, log.header) for arm, log in read.items())
+        arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=sha[arm]) for arm in read
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
     body = declared_receipt(
@@ -144,27 +144,21 @@ def _recorded(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> tuple[int | None, str | None, str | None, str | None]:
     """The epochs, model, grading model and Inspect version all logs share; else unrecorded."""
-    headers = [log.header for log in read.values()]
-    epochs = (member_object(member_object(h, "eval"), "config").get("epochs") for h in headers)
+    evals = [member_object(log.header, "eval") for log in read.values()]
+    epochs = (member_object(e, "config").get("epochs") for e in evals)
     gens = sole(n if is_count(n) and n >= 1 else None for n in epochs)
-    if gens is None:
-        unrecorded.append(
-            "generations_per_arm (eval.config.epochs absent or different between arms)"
-        )
-    model = sole((h.get("eval") or {}).get("model") for h in headers)
-    if not isinstance(model, str):
-        model = None
-        unrecorded.append("run.model (the logs name different models)")
+    model = m if isinstance(m := sole(e.get("model") for e in evals), str) else None
     judge_model = sole(judge_model_of(log.header, scorers[arm]) for arm, log in read.items())
     if judge_model is None or judge_model.startswith("unrecorded:"):
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
-    version = sole(
-        str(v)
-        for h in headers
-        if (v := member_object(member_object(h, "eval"), "packages").get("inspect_ai"))
-    )
-    if version is None:
-        unrecorded.append("provenance.tool_version (eval.packages.inspect_ai absent or different)")
+    version = sole(str(v) for e in evals if (v := member_object(e, "packages").get("inspect_ai")))
+    for value, why in (
+        (gens, "generations_per_arm (eval.config.epochs absent or different between arms)"),
+        (model, "run.model (the logs name different models)"),
+        (version, "provenance.tool_version (eval.packages.inspect_ai absent or different)"),
+    ):
+        if value is None:
+            unrecorded.append(why)
     return gens, model, judge_model, version
 
 
@@ -176,7 +170,8 @@ def _cases(
     missing: list[str],
 ) -> list[Case]:
     """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails."""
-    cases: dict[str, dict[str, Any]] = {}
+    prompts: dict[str, str | None] = {}
+    cases: dict[str, dict[str, list[Draw]]] = {}
     for arm, log in read.items():
         for sample, sw in log.samples:
             sid = sample.get("id")
@@ -185,24 +180,19 @@ def _cases(
             epoch = sample.get("epoch")
             if not is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
-            case = cases.setdefault(
-                str(sid),
-                {"prompt": joined_text(sample.get("input")), "arms": {a: [] for a in logs}},
-            )
-            case["arms"][arm].append(_draw(sample, sw, scorers[arm], key, epoch))
-    out = []
-    for sid, c in cases.items():
+            prompts.setdefault(str(sid), joined_text(sample.get("input")))
+            draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
+            draws[arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+    for sid, arms in cases.items():
         for arm in (a for a in _ARMS if a in logs):
-            c["arms"][arm].sort(key=lambda d: d.index)
-            if len({d.index for d in c["arms"][arm]}) != len(c["arms"][arm]):
+            arms[arm].sort(key=lambda d: d.index)
+            if len({d.index for d in arms[arm]}) != len(arms[arm]):
                 raise ImportError_.at(
                     logs[arm],
                     "/samples",
                     f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                 )
-        arms = {a: c["arms"][a] if a in logs else [] for a in (*logs, *missing)}
-        out.append(case_entry(case_id_for(sid), c["prompt"], arms))
-    return out
+    return [case_entry(case_id_for(sid), prompts[sid], arms) for sid, arms in cases.items()]
 
 
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
@@ -253,29 +243,27 @@ def _scored(draw: Callable[..., Draw], value: Any, vw: Where, scorer: str, key: 
         if not any(s.score is not None for s in samples):
             return _unscored(draw, "unscored: the source recorded no finite score", samples)
         return draw(judge_samples=samples)
-    f = value_to_float(value)
-    if f is None:
-        raise vw.fail(
-            "expected a scalar score (C/I/P/N, a boolean or a number), a list of them, or null"
-        )
+    f = _score(value, vw, ", a list of them, or null")
     if not math.isfinite(f):
         return _unscored(draw, f"unscored: the source recorded a non-finite score ({value!r})")
-    return draw(score=_in_unit(f, vw))
+    return draw(score=f)
 
 
 def _sample(v: Any, w: Where) -> JudgeSample:
     """One judge sample of a list value: null or a non-finite score is invalid, kept."""
     if v is None:
         return build_judge_sample(None, invalid_reason="the source recorded null")
-    f = value_to_float(v)
-    if f is None:
-        raise w.fail("expected a scalar score (C/I/P/N, a boolean or a number)")
+    f = _score(v, w)
     if not math.isfinite(f):
         return build_judge_sample(None, invalid_reason=f"the source recorded {v!r}")
-    return build_judge_sample(_in_unit(f, w))
+    return build_judge_sample(f)
 
 
-def _in_unit(f: float, w: Where) -> float:
-    if f < 0.0 or f > 1.0:
+def _score(v: Any, w: Where, more: str = "") -> float:
+    """``v`` read as a score: a finite one in 0..1, or NaN or infinite as recorded."""
+    f = value_to_float(v)
+    if f is None:
+        raise w.fail(f"expected a scalar score (C/I/P/N, a boolean or a number){more}")
+    if math.isfinite(f) and (f < 0.0 or f > 1.0):
         raise w.fail(f"expected a score between 0 and 1 (Driftproof's scale), found {f!r}")
     return f
