@@ -9,7 +9,6 @@ from driftproof.importers._common import Where
 from driftproof.receipt import (
     ArmSpec,
     Case,
-    CaseArm,
     Draw,
     Judge,
     JudgeScale,
@@ -196,9 +195,3 @@ def provenance(
         details=details,
         partial=partial,
     )
-
-
-def case_arms(case: Case) -> list[CaseArm]:
-    """The arms a case holds: with_skill, baseline, and its control when it has one."""
-    arms = case.arms
-    return [arms.with_skill, arms.baseline, *([arms.control] if arms.control else [])]

@@ -235,20 +235,17 @@ def log_times(
     read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
 ) -> dict[str, str | None]:
     """The earliest ``stats.started_at`` and latest ``stats.completed_at``, as instants."""
-    started: list[tuple[datetime, str | None]] = []
-    finished: list[tuple[datetime, str | None]] = []
+    found: dict[str, list[tuple[datetime, str | None]]] = {"started_at": [], "completed_at": []}
     for arm, log in read.items():
         stats = member_object(log.header, "stats")
-        for member, into in (("started_at", started), ("completed_at", finished)):
+        for member, into in found.items():
             if stats.get(member) not in (None, ""):
                 into.append(parse_instant(stats[member], Where(logs[arm]) / "stats" / member))
-    if len(started) != len(read):
-        unrecorded.append("run.started_at (a log records no stats.started_at)")
-        started = []
-    if len(finished) != len(read):
-        unrecorded.append("run.finished_at (a log records no stats.completed_at)")
-        finished = []
-    return run_times(started, finished)
+    for member, field in (("started_at", "started_at"), ("completed_at", "finished_at")):
+        if len(found[member]) != len(read):
+            unrecorded.append(f"run.{field} (a log records no stats.{member})")
+            found[member] = []
+    return run_times(found["started_at"], found["completed_at"])
 
 
 #: The most figures a receipt's source report holds (the schema's bound).

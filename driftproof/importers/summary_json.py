@@ -80,9 +80,8 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
     case_docs = _cases(doc, w)
-    any_score = any(
-        d.score is not None for c in case_docs for a in declared.case_arms(c) for d in a.draws
-    )
+    held = (a for c in case_docs for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
+    any_score = any(d.score is not None for a in held if a is not None for d in a.draws)
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
