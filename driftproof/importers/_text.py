@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import escape as _esc
-from driftproof.receipt import BoundedText, CaseArm, ReceiptBody, TextRepair, sha256_text
+from driftproof.receipt import BoundedText, ReceiptBody, TextRepair, sha256_text
 from driftproof.run.reply_text import repair_text
 
 REPLACEMENT = "\ufffd"
@@ -58,52 +58,41 @@ def _bound(body: ReceiptBody) -> ReceiptBody:
     """``body`` with every text too big for the receipt schema nulled and listed; idempotent."""
     found: list[BoundedText] = []
 
-    def cut(text: str | None, limit: int, pointer: str) -> str | None:
-        """The sha256 of ``text`` when it is longer than ``limit`` (it is then not copied)."""
+    def cut(model: Any, key: str, limit: int, pointer: str, keep: bool = False) -> dict[str, Any]:
+        """The update nulling ``model``'s ``key`` text when too long; ``keep``: its ``_sha256``."""
+        text = getattr(model, key)
         if text is None or len(text) <= limit:
-            return None
+            return {}
         found.append(BoundedText(pointer=pointer, sha256=sha256_text(text), chars=len(text)))
-        return found[-1].sha256
+        digest = (getattr(model, f"{key}_sha256") or found[-1].sha256) if keep else None
+        return {key: None, **({f"{key}_sha256": digest} if keep else {})}
 
-    def nulled(text: str | None, sha256: str | None, limit: int, where: str) -> dict[str, Any]:
-        """The update nulling too big a text at ``where``, ``<key>_sha256`` keeping its hash."""
-        key = where.rsplit("/", 1)[1]
-        digest = cut(text, limit, where)
-        return {} if digest is None else {key: None, f"{key}_sha256": sha256 or digest}
+    def copy(model: Any, update: dict[str, Any]) -> Any:
+        return model.model_copy(update=update) if update else model
 
-    def arm(case_arm: CaseArm, base: str) -> CaseArm:
-        draws = list(case_arm.draws)
-        for j, d in enumerate(draws):
-            w = f"{base}/draws/{j}"
-            update = nulled(d.answer, d.answer_sha256, ANSWER_MAX_CHARS, f"{w}/answer")
-            if d.refusal is not None and cut(
-                d.refusal.text, REFUSAL_MAX_CHARS, f"{w}/refusal/text"
-            ):
-                update["refusal"] = d.refusal.model_copy(update={"text": None})
-            if update:
-                draws[j] = d.model_copy(update=update)
-        return case_arm.model_copy(update={"draws": draws})
-
-    specs = {}
-    for name in _ARMS:
-        spec = getattr(body.arms, name)
-        if spec is not None and cut(
-            spec.instruction, INSTRUCTION_MAX_CHARS, f"/arms/{name}/instruction"
-        ):
-            specs[name] = spec.model_copy(update={"instruction": None})
-    cases = list(body.cases)
-    for i, case in enumerate(cases):
-        update = nulled(case.prompt, case.prompt_sha256, PROMPT_MAX_CHARS, f"/cases/{i}/prompt")
-        count = len(found)
-        arms = {
-            name: arm(a, f"/cases/{i}/arms/{_esc(name)}")
-            for name in _ARMS
-            if (a := getattr(case.arms, name)) is not None
-        }
+    specs = {
+        n: copy(s, cut(s, "instruction", INSTRUCTION_MAX_CHARS, f"/arms/{n}/instruction"))
+        for n in _ARMS
+        if (s := getattr(body.arms, n)) is not None
+    }
+    cases = []
+    for i, case in enumerate(body.cases):
+        update = cut(case, "prompt", PROMPT_MAX_CHARS, f"/cases/{i}/prompt", keep=True)
+        count, arms = len(found), {}
+        for name in (n for n in _ARMS if getattr(case.arms, n) is not None):
+            w = f"/cases/{i}/arms/{_esc(name)}/draws"
+            draws = []
+            for j, d in enumerate(getattr(case.arms, name).draws):
+                new = cut(d, "answer", ANSWER_MAX_CHARS, f"{w}/{j}/answer", keep=True)
+                if d.refusal is not None and (
+                    text := cut(d.refusal, "text", REFUSAL_MAX_CHARS, f"{w}/{j}/refusal/text")
+                ):
+                    new["refusal"] = d.refusal.model_copy(update=text)
+                draws.append(copy(d, new))
+            arms[name] = getattr(case.arms, name).model_copy(update={"draws": draws})
         if len(found) > count:
             update["arms"] = case.arms.model_copy(update=arms)
-        if update:
-            cases[i] = case.model_copy(update=update)
+        cases.append(copy(case, update))
     if not found:
         return body
     return body.model_copy(
