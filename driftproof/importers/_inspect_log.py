@@ -37,6 +37,8 @@ from driftproof.receipt import sha256_text
 
 TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+#: A sample member of an ``.eval`` archive: its id and epoch.
+_SAMPLE = re.compile(r"samples/([^/]+)_epoch_(\d+)\.json")
 _WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
 
 
@@ -111,10 +113,8 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
             "expected header.json (or _journal/start.json) in the .eval archive"
         )
     header = _member(z, member, "header", repairs)
-    members = sorted(
-        (n for n in names if re.fullmatch(r"samples/[^/]+_epoch_\d+\.json", n)), key=_member_order
-    )
-    samples = [(_member(z, n, "sample", repairs), Where(path, (n,))) for n in members]
+    members = sorted((m for n in names if (m := _SAMPLE.fullmatch(n))), key=_member_order)
+    samples = [(_member(z, m[0], "sample", repairs), Where(path, (m[0],))) for m in members]
     if not samples:
         raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
@@ -132,11 +132,9 @@ def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> An
     return doc
 
 
-def _member_order(name: str) -> tuple[int, str, int]:
-    m = re.fullmatch(r"samples/(.+)_epoch_(\d+)\.json", name)
-    assert m is not None
-    sid = m.group(1)
-    return (0, f"{int(sid):020d}", int(m.group(2))) if sid.isdigit() else (1, sid, int(m.group(2)))
+def _member_order(m: re.Match[str]) -> tuple[int, str, int]:
+    sid, epoch = m[1], int(m[2])
+    return (0, f"{int(sid):020d}", epoch) if sid.isdigit() else (1, sid, epoch)
 
 
 def scorer_name(
