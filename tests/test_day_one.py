@@ -219,6 +219,7 @@ def test_suite_check_refuses_what_run_refuses(tmp_path, capsys):
     code, out, _ = run_main(["suite", "check", str(p)], capsys)
     assert code == 1
     assert f"{p}: /cases/0: case 'a' has neither a rubric nor criteria" in out
+    assert out.count("driftproof run") == 2  # the case's line and the status line, once each
     assert "ok" not in out.split("\n")[-2]
     assert (
         run_main(
