@@ -80,29 +80,27 @@ def read_back(root: str | Path) -> Capture:
         size = st.st_size
         entry = _entry(rel, size, "read", None)
         cap.files.append(entry)
+        why: tuple[str, str] | None
         if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
-            entry.update(
-                status="unreadable", reason="not a regular file (symbolic links are not followed)"
-            )
+            why = ("unreadable", "not a regular file (symbolic links are not followed)")
         elif n >= FILE_CAP:
-            entry.update(status="past_file_cap", reason=f"past the {FILE_CAP}-file cap")
+            why = ("past_file_cap", f"past the {FILE_CAP}-file cap")
         elif size > FILE_MAX_BYTES:
-            entry.update(
-                status="truncated",
-                reason=f"{size} bytes, over the {FILE_MAX_BYTES}-byte cap per file",
-            )
+            why = ("truncated", f"{size} bytes, over the {FILE_MAX_BYTES}-byte cap per file")
         elif total + size > TOTAL_MAX_BYTES:
-            entry.update(
-                status="past_total_cap", reason=f"past the {TOTAL_MAX_BYTES}-byte total cap"
-            )
+            why = ("past_total_cap", f"past the {TOTAL_MAX_BYTES}-byte total cap")
         else:
-            _read_one(full, st, entry, cap)
-            if entry["status"] == "read":
-                total += size
+            why = _read_one(full, st, entry, cap)
+            total += size if why is None else 0
+        if why is not None:
+            entry.update(status=why[0], reason=why[1])
     return cap
 
 
-def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Capture) -> None:
+def _read_one(
+    full: Path, st: os.stat_result, entry: dict[str, Any], cap: Capture
+) -> tuple[str, str] | None:
+    """Show one file's text; else (status, reason) it is named with."""
     try:
         fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         try:
@@ -111,27 +109,23 @@ def _read_one(full: Path, st: os.stat_result, entry: dict[str, Any], cap: Captur
         finally:
             os.close(fd)
     except PermissionError:
-        entry.update(status="unreadable", reason="permission denied")
-        return
+        return "unreadable", "permission denied"
     except OSError as exc:
-        entry.update(status="unreadable", reason=f"read error ({exc.strerror or exc})")
-        return
+        return "unreadable", f"read error ({exc.strerror or exc})"
     if (
         len(data) != st.st_size
         or after.st_size != st.st_size
         or after.st_mtime_ns != st.st_mtime_ns
     ):
-        entry.update(status="changed", reason="changed while it was read", bytes=after.st_size)
-        return
+        entry["bytes"] = after.st_size
+        return "changed", "changed while it was read"
     if b"\x00" in data:
-        entry.update(status="binary", reason="binary (holds NUL bytes)")
-        return
+        return "binary", "binary (holds NUL bytes)"
     try:
-        text = data.decode("utf-8")
+        cap.shown.append((entry["path"], data.decode("utf-8")))
     except UnicodeDecodeError:
-        entry.update(status="not_utf8", reason="not valid UTF-8")
-        return
-    cap.shown.append((entry["path"], text))
+        return "not_utf8", "not valid UTF-8"
+    return None
 
 
 def compose_answer(reply: str, cap: Capture) -> str:

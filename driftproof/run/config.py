@@ -146,13 +146,8 @@ def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[
 
 def construction(arm: str, control: str | None, aa: bool = False) -> str:
     """How ``arm``'s system prompt is built (receipt ``arms.<arm>.construction``)."""
-    if aa:
-        return "skill"
-    if arm == "baseline":
-        return "bare"
-    if arm == "control":
-        return "control"
-    return "skill" if control is None else "control_then_skill"
+    skill = "skill" if control is None or aa else "control_then_skill"
+    return skill if aa else {"baseline": "bare", "control": "control"}.get(arm, skill)
 
 
 class RunInterrupted(KeyboardInterrupt):

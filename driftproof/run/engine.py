@@ -93,11 +93,10 @@ def run_suite(
         _remove_stale_receipt_files(out)
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
     spend = drawer.spend  # what the draws cost so far, for the progress bar
-    on_done = (lambda d, t: progress(d, t, spend.usd())) if progress else None
+    tell = progress or (lambda *_: None)
     cells = [(c.id, arm) for c in cases for arm in systems]
-    batches, stopped, batch = _draw_all(cells, drawer, out, on_done)
-    if progress:
-        progress(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
+    batches, stopped, batch = _draw_all(cells, drawer, out, lambda d, t: tell(d, t, spend.usd()))
+    tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
     transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
     body = receipt_body(
@@ -113,8 +112,7 @@ def run_suite(
         kept,
     )
     receipt = _write(body, out, replace, journal, transcripts)
-    if progress:
-        progress(len(journal.draws), len(journal.draws), spend.usd(), "done")
+    tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
     unmeasured = _unmeasured(receipt, stopped, out, journal)
     if batches is not None:
@@ -168,10 +166,10 @@ def _drawer(
         spend.add(rec)
     counter = Counter(journal.attempts, journal.attempt)
     cased = {c.id: c for c in cases}
-    drawer = Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend)
+    sizes: tuple[int | None, int | None] = (None, None)
     if provider.surface is not None:  # the offline lanes' replies report no real input
-        drawer.skill_tokens, drawer.skill_size = count_tokens(skill_text), skill_tokens(skill_text)
-    return drawer
+        sizes = (count_tokens(skill_text), skill_tokens(skill_text))
+    return Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend, *sizes)
 
 
 def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
@@ -214,7 +212,19 @@ def _identity(
     judge_doc: dict[str, Any],
 ) -> dict[str, Any]:
     """What a journal must match to be resumed; members only some runs have are else absent."""
-    identity: dict[str, Any] = {
+    seeded = getattr(provider, "seed", 0)  # a seeded lane (simulated): its draws follow the seed
+    given = {
+        "skill_arm": "control_then_skill" if cfg.control is not None else None,
+        "aa": cfg.aa or None,  # an A/A journal and an ordinary one never resume each other
+        "language": cfg.language,
+        "prompts_sha256": None
+        if cfg.language is None
+        else sha256_text("\x1e".join(c.prompt for c in cases)),
+        "batch": True if cfg.batch is not None else None,  # nor a batched and an interactive one
+        "margin": cfg.margin,  # declared before the run: a resume may not add or change it
+        "seed": seeded or None,
+    }
+    return {
         "suite_sha256": suite.sha256,
         "cases": [c.id for c in cases],
         "skill_sha256": sha256_text(skill_text),
@@ -223,21 +233,8 @@ def _identity(
         **{k: getattr(provider, k) for k in ("surface", "capture", "service")},
         "judge": judge_doc,
         **{k: getattr(cfg, k) for k in _CFG_IDENTITY},
+        **{k: v for k, v in given.items() if v is not None},
     }
-    if cfg.control is not None:  # the skill arm is the control then SKILL.md
-        identity["skill_arm"] = "control_then_skill"
-    if cfg.aa:  # an A/A journal and an ordinary one never resume each other
-        identity["aa"] = True
-    if cfg.language is not None:
-        identity["language"] = cfg.language
-        identity["prompts_sha256"] = sha256_text("\x1e".join(c.prompt for c in cases))
-    if cfg.batch is not None:  # a batched run and an interactive one never resume each other
-        identity["batch"] = True
-    if cfg.margin is not None:  # declared before the run: a resume may not add or change it
-        identity["margin"] = cfg.margin
-    if getattr(provider, "seed", 0):  # a seeded lane (simulated): its draws follow the seed
-        identity["seed"] = provider.seed  # type: ignore[attr-defined]
-    return identity
 
 
 def _draw_all(

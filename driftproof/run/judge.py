@@ -11,10 +11,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
 from driftproof.receipt import sha256_text
+from driftproof.run.endings import ending_reason
+from driftproof.run.providers.base import Reply
 from driftproof.run.suite import SuiteCase
 from driftproof.run.suite_fields import Criterion, is_number
 from driftproof.wording import TOLERANCE
@@ -282,37 +285,68 @@ def _parse_criteria(
     criteria: tuple[Criterion, ...], threshold: float | None, obj: dict
 ) -> JudgeVerdict:
     items = obj.get("criteria")
-    if not isinstance(items, list):
-        return JudgeVerdict(None, 'the reply holds no "criteria" list')
-    wanted = {c.id: c for c in criteria}
     decided: dict[str, bool] = {}
-    for it in items:
-        if not isinstance(it, dict) or not isinstance(it.get("id"), str):
-            return JudgeVerdict(None, "a criterion decision has no id")
-        cid = it["id"]
-        if cid not in wanted:
-            return JudgeVerdict(None, f"the reply decides an unknown criterion {cid[:60]!r}")
-        if cid in decided:
-            return JudgeVerdict(None, f"the reply decides criterion {cid!r} twice")
-        if not isinstance(it.get("met"), bool):
-            return JudgeVerdict(
-                None, f"criterion {cid!r} is not decided met (true) or not met (false)"
-            )
-        why = it.get("reason")
-        if not isinstance(why, str) or not any(ch.isalnum() for ch in why):
-            return JudgeVerdict(
-                None, f"criterion {cid!r} has no reason holding a letter or a digit"
-            )
-        decided[cid] = it["met"]
-    missing = [c for c in wanted if c not in decided]
-    if missing:
-        return JudgeVerdict(
-            None,
-            f"the reply does not decide criterion {missing[0]!r}"
-            + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""),
-        )
+    why = _undecided(criteria, items, decided) if isinstance(items, list) else None
+    if not isinstance(items, list) or why is not None:
+        return JudgeVerdict(None, why or 'the reply holds no "criteria" list')
     total_w = sum(c.weight for c in criteria)
     score = sum(c.weight for c in criteria if decided[c.id]) / total_w
     score = min(1.0, max(0.0, score))
     passed = None if threshold is None else score + TOLERANCE >= threshold
     return JudgeVerdict(score, None, passed)
+
+
+def _undecided(
+    criteria: tuple[Criterion, ...], items: list, decided: dict[str, bool]
+) -> str | None:
+    """Why ``items`` do not decide every criterion once with a reason; fills ``decided``."""
+    wanted = {c.id for c in criteria}
+    for it in items:
+        if not isinstance(it, dict) or not isinstance(it.get("id"), str):
+            return "a criterion decision has no id"
+        cid, why = it["id"], it.get("reason")
+        if cid not in wanted:
+            return f"the reply decides an unknown criterion {cid[:60]!r}"
+        if cid in decided:
+            return f"the reply decides criterion {cid!r} twice"
+        if not isinstance(it.get("met"), bool):
+            return f"criterion {cid!r} is not decided met (true) or not met (false)"
+        if not isinstance(why, str) or not any(ch.isalnum() for ch in why):
+            return f"criterion {cid!r} has no reason holding a letter or a digit"
+        decided[cid] = it["met"]
+    missing = [c.id for c in criteria if c.id not in decided]
+    more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+    return f"the reply does not decide criterion {missing[0]!r}{more}" if missing else None
+
+
+def canonical(obj: Any) -> str:
+    """``obj`` as compact JSON with sorted keys: how a structured decision is kept and hashed."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
+    """A judge reply as a verdict; ``budget`` is the judge call's output budget (tokens).
+
+    Invalid when the judge refused or its ending is not complete (D-19); else its structured
+    decision, or the final verdict of free text where the lane has no structured channel.
+    """
+    if jr.refusal is not None:
+        said = jr.refusal.get("text") or jr.refusal.get("category") or ""
+        return JudgeVerdict(None, "the judge refused: " + str(said)[:300])
+    ending = jr.ending_class(budget)
+    if ending == "truncated":
+        n = jr.output_tokens
+        at = (
+            f"by its output budget ({n} output tokens reported; budget {budget})"
+            if n is not None and n < budget
+            else f"at {n if n is not None else budget} output tokens (budget {budget})"
+        )
+        return JudgeVerdict(None, f"the judge was cut off {at} before it recorded a grade")
+    if ending is not None:
+        why = ending_reason(ending, jr.ending, output_tokens=jr.output_tokens, budget=budget)
+        return JudgeVerdict(None, f"the judge's {why}")
+    if jr.decision is not None:
+        return parse_structured(case, jr.decision)
+    if jr.channel in (None, "final_verdict"):
+        return parse_reply(case, jr.text)
+    return JudgeVerdict(None, f"the judge returned no {jr.channel} decision")

@@ -28,12 +28,11 @@ from driftproof.run.suite_fields import (
     SuiteCase,
     case_objects,
     compile_pattern,
-    read_case_id,
+    holds,
     read_checks,
     read_criteria,
     read_examples,
     read_text,
-    read_threshold,
 )
 from driftproof.run.suite_read import parse_suite_text
 
@@ -49,48 +48,27 @@ TRANSLATED_CONTROLS: dict[str, dict[str, str]] = {
 }
 
 
-def read_language(c: Collector, v: Any, ptr: str) -> str | None:
-    """The suite's ``language`` at ``ptr``, or ``None``; problems go to ``c``."""
-    if v is None:
-        return None
-    if not isinstance(v, str) or len(v) > 35 or not LANGUAGE.match(v):
-        c.add(ptr, "expected a language tag such as en, pt or pt-BR")
-        return None
-    return v
-
-
-def read_translations(c: Collector, raw: Any, ptr: str) -> dict[str, str]:
-    """A case's ``translations`` at ``ptr``: language to prompt; problems go to ``c``."""
+def read_translations(c: Collector, raw: Any, ptr: str, what: str = "prompt") -> dict[str, str]:
+    """A ``{language: text}`` object at ``ptr`` (``what``: its texts); problems go to ``c``."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        c.add(ptr, "expected an object {language: prompt}")
+        c.add(ptr, f"expected an object {{language: {what}}}")
         return {}
     out = {}
     for lang in raw:
-        if read_language(c, lang, f"{ptr}/{lang}") is None:
-            continue
-        t = read_text(c, raw, lang, ptr, max_chars=PROMPT_MAX_CHARS)
-        if t is not None:
-            out[lang] = t
+        if _is_language(c, lang, f"{ptr}/{lang}"):
+            t = read_text(c, raw, lang, ptr, max_chars=PROMPT_MAX_CHARS)
+            if t is not None:
+                out[lang] = t
     return out
 
 
-def read_controls(c: Collector, raw: Any) -> dict[str, dict[str, str]]:
-    """The suite's ``controls`` table: control text to its translations; problems go to ``c``."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        c.add("/controls", "expected an object {control text: {language: translated control}}")
-        return {}
-    out: dict[str, dict[str, str]] = {}
-    for text, table in raw.items():
-        p = "/controls/" + escape(text)
-        if not isinstance(table, dict):
-            c.add(p, "expected an object {language: translated control}")
-            continue
-        out[text] = read_translations(c, table, p)
-    return out
+def _is_language(c: Collector, v: Any, ptr: str) -> bool:
+    if isinstance(v, str) and len(v) <= 35 and LANGUAGE.match(v):
+        return True
+    c.add(ptr, "expected a language tag such as en, pt or pt-BR")
+    return False
 
 
 def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, str | None]:
@@ -145,138 +123,161 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
     return dataclasses.replace(suite, cases=tuple(cases)), translated
 
 
-#: The members a case of a Driftproof suite may have.
-_CASE_KEYS = frozenset("id prompt rubric criteria threshold checks examples translations".split())
+def _native_case(c: Collector, raw: dict, p: str) -> dict[str, Any]:
+    """The members of a Driftproof suite's case after its id and prompt."""
+    rubric = read_text(c, raw, "rubric", p, max_chars=RUBRIC_MAX_CHARS, required=False)
+    criteria = read_criteria(c, raw["criteria"], f"{p}/criteria") if "criteria" in raw else None
+    if "rubric" in raw and "criteria" in raw:
+        c.add(p, 'expected either "rubric" or "criteria", not both')
+    thr = raw.get("threshold")
+    return {
+        "rubric": rubric,
+        "criteria": criteria,
+        "threshold": float(thr)
+        if thr is not None and holds(c, "threshold", thr, f"{p}/threshold")
+        else None,
+        "checks": read_checks(c, raw.get("checks"), f"{p}/checks"),
+        **read_examples(c, raw.get("examples"), f"{p}/examples"),
+        "translations": read_translations(c, raw.get("translations"), f"{p}/translations"),
+    }
 
 
-def _native(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
-    allowed = {"format", "name", "cases", "truncation", "language", "controls"}
-    for k in sorted(set(doc) - allowed):
+def _skill_creator_case(c: Collector, raw: dict, p: str) -> dict[str, Any]:
+    """An eval's criteria (each expectation and assertion, weight 1, ids ``a1``...) and refusal."""
+    # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say
+    # assertions: a file giving both means both, never one dropped
+    exp: list[str] = []
+    bad = False
+    for key in ("expectations", "assertions"):
+        items = raw.get(key)
+        if items is not None and (
+            not isinstance(items, list) or not all(isinstance(e, str) for e in items)
+        ):
+            c.add(f"{p}/{key}", "expected a list of strings")
+            bad = True
+        elif items is not None:
+            exp += items
+    criteria = None
+    if exp and not bad:
+        where = f"{p}/expectations" if raw.get("expectations") else f"{p}/assertions"
+        items = [{"id": f"a{j + 1}", "weight": 1, "description": e} for j, e in enumerate(exp)]
+        criteria = read_criteria(c, items, where)
+    files = raw.get("files") or []
+    refusal = None
+    if not isinstance(files, list):
+        c.add(f"{p}/files", "expected a list of file paths")
+    elif files:
+        refusal = (
+            f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
+            f"cannot hand to the model; remove the case or its files{_SKILL_CREATOR_IMPORT}"
+        )
+    return {"criteria": criteria, "refusal": refusal}
+
+
+_CAVEMAN_KINDS = ("must_include", "must_not_include")
+
+
+def _caveman_case(c: Collector, raw: dict, p: str) -> dict[str, Any]:
+    """A fidelity case's checks (each pattern a case-insensitive check), examples, category."""
+    checks = []
+    raw_checks = raw.get("checks")
+    if not isinstance(raw_checks, dict) or set(raw_checks) - set(_CAVEMAN_KINDS):
+        c.add(
+            f"{p}/checks", 'expected an object with "must_include" and/or "must_not_include" lists'
+        )
+    else:
+        for kind in _CAVEMAN_KINDS:
+            pats = raw_checks.get(kind, [])
+            if not isinstance(pats, list):
+                c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")
+                continue
+            for j, pat in enumerate(pats):
+                if compile_pattern(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
+                    name = f"{kind} #{j + 1}: {pat}"[:200]
+                    checks.append(CheckSpec(name, kind, pattern=pat, ignore_case=True))
+        if not checks and not c.problems:
+            c.add(f"{p}/checks", "expected at least one check")
+    examples = read_examples(c, raw.get("examples"), f"{p}/examples")
+    cat = raw.get("category")
+    cat = cat if cat is None or holds(c, "category", cat, f"{p}/category") else None
+    return {"checks": tuple(checks), **examples, "category": cat}
+
+
+#: Per format: where its cases are, what a case is, the members a case may have (``None``: any)
+#: and the reader of the members after id and prompt.
+_FORMATS: dict[str, tuple[str, str, frozenset[str] | None, Any]] = {
+    "driftproof": (
+        "cases",
+        "expected a case object",
+        frozenset("id prompt rubric criteria threshold checks examples translations".split()),
+        _native_case,
+    ),
+    "skill-creator": (
+        "evals",
+        "expected an eval object {id, prompt, expected_output, files, expectations}",
+        None,
+        _skill_creator_case,
+    ),
+    "caveman-fidelity": (
+        "cases",
+        "expected a case object {id, category, prompt, checks, examples}",
+        None,
+        _caveman_case,
+    ),
+}
+
+
+def _cases(c: Collector, doc: dict, fmt: str) -> list[SuiteCase]:
+    """The cases of a suite in format ``fmt``; problems go to ``c``."""
+    key, expected, allowed, members = _FORMATS[fmt]
+    cases = []
+    for p, raw in case_objects(c, doc.get(key), f"/{key}", expected):
+        for k in sorted(set(raw) - allowed) if allowed is not None else ():
+            c.add(f"{p}/{k}", "unexpected key in a case")
+        cid = raw.get("id")
+        cid = str(cid) if isinstance(cid, int) and not isinstance(cid, bool) and cid >= 0 else cid
+        cid = cid if holds(c, "id", cid, f"{p}/id") else None
+        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
+        more = members(c, raw, p)
+        if cid and prompt:
+            cases.append(SuiteCase(cid, prompt, pointer=p, **more))
+    return cases
+
+
+def _top(c: Collector, doc: dict, fmt: str) -> dict[str, Any]:
+    """The suite-wide members of format ``fmt`` but its cases; problems go to ``c``."""
+    if fmt == "skill-creator":
+        return {"name": doc["skill_name"] if isinstance(doc.get("skill_name"), str) else None}
+    if fmt == "caveman-fidelity":
+        return {"name": None}
+    for k in sorted(set(doc) - {"format", "name", "cases", "truncation", "language", "controls"}):
         c.add(
             f"/{k}",
             "unexpected key; a suite has format, name, cases and optionally truncation, language "
             "and controls",
         )
-    if doc.get("truncation", "lost") not in ("lost", "accepted"):
-        c.add(
-            "/truncation",
-            'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"',
-        )
+    truncation = doc.get("truncation", "lost")
+    holds(c, "truncation", truncation, "/truncation")
     name = doc.get("name")
-    if name is not None and (not isinstance(name, str) or not 0 < len(name) <= 200):
-        c.add("/name", "expected a name of 1..200 characters")
-        name = None
-    cases = []
-    for p, raw in case_objects(c, doc.get("cases"), "/cases", "expected a case object"):
-        for k in sorted(set(raw) - _CASE_KEYS):
-            c.add(f"{p}/{k}", "unexpected key in a case")
-        cid = read_case_id(c, raw.get("id"), f"{p}/id")
-        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        rubric = read_text(c, raw, "rubric", p, max_chars=RUBRIC_MAX_CHARS, required=False)
-        criteria = read_criteria(c, raw["criteria"], f"{p}/criteria") if "criteria" in raw else None
-        if "rubric" in raw and "criteria" in raw:
-            c.add(p, 'expected either "rubric" or "criteria", not both')
-        thr = read_threshold(c, raw.get("threshold"), f"{p}/threshold")
-        checks = read_checks(c, raw.get("checks"), f"{p}/checks")
-        ex_pass, ex_fail = read_examples(c, raw.get("examples"), f"{p}/examples")
-        tr = read_translations(c, raw.get("translations"), f"{p}/translations")
-        if cid and prompt:
-            cases.append(
-                SuiteCase(cid, prompt, rubric, criteria, thr, checks, ex_pass, ex_fail, p, None, tr)
-            )
-    return name, cases
+    return {
+        "name": name if name is None or holds(c, "name", name, "/name") else None,
+        "truncation": truncation,
+    }
 
 
-_EVAL = "expected an eval object {id, prompt, expected_output, files, expectations}"
-_CAVEMAN_KINDS = ("must_include", "must_not_include")
-_CAVEMAN_CASE = "expected a case object {id, category, prompt, checks, examples}"
-
-
-def skill_creator_cases(c: Collector, doc: dict) -> tuple[str | None, list[SuiteCase]]:
-    """The skill name and cases of a skill-creator ``evals.json``; problems go to ``c``.
-
-    Each expectation and assertion becomes a criterion of weight 1 (ids ``a1``, ``a2`` ...);
-    ``expected_output`` is unused; a case with input ``files`` is refused by ``run``.
-    """
-    name = doc.get("skill_name") if isinstance(doc.get("skill_name"), str) else None
-    cases = []
-    for p, raw in case_objects(c, doc.get("evals"), "/evals", _EVAL):
-        cid = read_case_id(c, raw.get("id"), f"{p}/id")
-        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        # skill-creator's schemas.md says expectations, its SKILL.md and agentskills.io say
-        # assertions: a file giving both means both, never one dropped
-        exp: list[str] = []
-        bad = False
-        for key in ("expectations", "assertions"):
-            items = raw.get(key)
-            if items is None:
-                continue
-            if not isinstance(items, list) or not all(isinstance(e, str) for e in items):
-                c.add(f"{p}/{key}", "expected a list of strings")
-                bad = True
-            else:
-                exp += items
-        criteria = None
-        if exp and not bad:
-            where = f"{p}/expectations" if raw.get("expectations") else f"{p}/assertions"
-            criteria = read_criteria(
-                c,
-                [{"id": f"a{j + 1}", "weight": 1, "description": e} for j, e in enumerate(exp)],
-                where,
-            )
-        files = raw.get("files") or []
-        refusal = None
-        if not isinstance(files, list):
-            c.add(f"{p}/files", "expected a list of file paths")
-        elif files:
-            refusal = (
-                f"{p}/files: this case needs input files ({len(files)}), which driftproof run "
-                f"cannot hand to the model; remove the case or its files{_SKILL_CREATOR_IMPORT}"
-            )
-        if cid and prompt:
-            cases.append(SuiteCase(cid, prompt, None, criteria, None, (), (), (), p, refusal))
-    return name, cases
-
-
-def caveman_cases(c: Collector, doc: dict) -> list[SuiteCase]:
-    """The cases of a caveman ``fidelity.json``; problems go to ``c``.
-
-    Each ``must_include`` / ``must_not_include`` pattern becomes a case-insensitive check.
-    """
-    cases = []
-    for p, raw in case_objects(c, doc.get("cases"), "/cases", _CAVEMAN_CASE):
-        cid = read_case_id(c, raw.get("id"), f"{p}/id")
-        prompt = read_text(c, raw, "prompt", p, max_chars=PROMPT_MAX_CHARS)
-        checks = []
-        raw_checks = raw.get("checks")
-        if not isinstance(raw_checks, dict) or set(raw_checks) - set(_CAVEMAN_KINDS):
-            c.add(
-                f"{p}/checks",
-                'expected an object with "must_include" and/or "must_not_include" lists',
-            )
-        else:
-            for kind in _CAVEMAN_KINDS:
-                pats = raw_checks.get(kind, [])
-                if not isinstance(pats, list):
-                    c.add(f"{p}/checks/{kind}", "expected a list of regular expressions")
-                    continue
-                for j, pat in enumerate(pats):
-                    if compile_pattern(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
-                        name = f"{kind} #{j + 1}: {pat}"[:200]
-                        checks.append(CheckSpec(name, kind, pattern=pat, ignore_case=True))
-            if not checks and not c.problems:
-                c.add(f"{p}/checks", "expected at least one check")
-        ex_pass, ex_fail = read_examples(c, raw.get("examples"), f"{p}/examples")
-        cat = raw.get("category")
-        if cat is not None and (not isinstance(cat, str) or len(cat) > 200):
-            c.add(f"{p}/category", "expected a category name (a string of at most 200 characters)")
-            cat = None
-        if cid and prompt:
-            ck = tuple(checks)
-            cases.append(
-                SuiteCase(cid, prompt, None, None, None, ck, ex_pass, ex_fail, p, category=cat)
-            )
-    return cases
+def _tail(c: Collector, doc: dict) -> dict[str, Any]:
+    """A Driftproof suite's ``language`` and ``controls``; problems go to ``c``."""
+    lang, controls = doc.get("language"), doc.get("controls")
+    if lang is not None and not _is_language(c, lang, "/language"):
+        lang = None
+    if controls is not None and not isinstance(controls, dict):
+        c.add("/controls", "expected an object {control text: {language: translated control}}")
+    elif controls is not None:
+        controls = {
+            text: read_translations(c, table, "/controls/" + escape(text), "translated control")
+            for text, table in controls.items()
+        }
+    return {"language": lang, "controls": controls or {}}
 
 
 def load_suite(path: str | Path) -> Suite:
@@ -295,21 +296,15 @@ def load_suite(path: str | Path) -> Suite:
     if not isinstance(doc, dict):
         raise SuiteError.at(file, "", "expected a JSON object")
     c = Collector(file)
-    language, controls = None, {}
     fmt = _format(doc, file)
-    if fmt == "driftproof":
-        name, cases = _native(c, doc)
-        language = read_language(c, doc.get("language"), "/language")
-        controls = read_controls(c, doc.get("controls"))
-    elif fmt == "skill-creator":
-        name, cases = skill_creator_cases(c, doc)
-    else:
-        name, cases = None, caveman_cases(c, doc)
+    top = _top(c, doc, fmt)
+    cases = _cases(c, doc, fmt)
+    more = _tail(c, doc) if fmt == "driftproof" else {}
     _unique_ids(c, cases)
     c.raise_if_any()
-    truncation = doc.get("truncation", "lost") if fmt == "driftproof" else "lost"
+    name = top.pop("name") or p.stem
     digest = hashlib.sha256(data).hexdigest()
-    return Suite(name or p.stem, file, digest, fmt, tuple(cases), truncation, language, controls)
+    return Suite(name, file, digest, fmt, tuple(cases), **top, **more)
 
 
 def _read(p: Path, file: str) -> bytes:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -61,13 +61,13 @@ class SuiteCase:
 
     id: str
     prompt: str
-    rubric: str | None
-    criteria: tuple[Criterion, ...] | None
-    threshold: float | None
-    checks: tuple[CheckSpec, ...]
-    examples_pass: tuple[str, ...]
-    examples_fail: tuple[str, ...]
-    pointer: str
+    rubric: str | None = None
+    criteria: tuple[Criterion, ...] | None = None
+    threshold: float | None = None
+    checks: tuple[CheckSpec, ...] = ()
+    examples_pass: tuple[str, ...] = ()
+    examples_fail: tuple[str, ...] = ()
+    pointer: str = ""
     refusal: str | None = None
     """Why ``run`` cannot grade this case even with a rubric (e.g. input files); None if it can."""
     translations: dict[str, str] = field(default_factory=dict)
@@ -119,6 +119,49 @@ def is_number(v: Any) -> TypeGuard[float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def _matches(pattern: re.Pattern[str]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and bool(pattern.match(v))
+
+
+#: The members read as one value: each one's test, and the problem a value failing it makes.
+RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "id": (_matches(CASE_ID), f"expected an id matching {CASE_ID.pattern}"),
+    "criterion id": (_matches(CRITERION_ID), f"expected an id matching {CRITERION_ID.pattern}"),
+    "weight": (
+        lambda v: is_number(v) and 0 < v <= 1000,
+        "expected a finite number > 0 and <= 1000",
+    ),
+    "threshold": (lambda v: is_number(v) and 0 <= v <= 1, "expected a number from 0 to 1"),
+    "name": (
+        lambda v: isinstance(v, str) and 0 < len(v) <= 200,
+        "expected a name of 1..200 characters",
+    ),
+    "check name": (
+        lambda v: isinstance(v, str) and bool(v.strip()) and len(v) <= 200,
+        "expected a non-empty name of at most 200 characters",
+    ),
+    "category": (
+        lambda v: isinstance(v, str) and len(v) <= 200,
+        "expected a category name (a string of at most 200 characters)",
+    ),
+    "kind": (lambda v: v in CHECK_KINDS, f"expected one of {', '.join(CHECK_KINDS)}"),
+    "ignore_case": (lambda v: isinstance(v, bool), "expected true or false"),
+    "truncation": (
+        lambda v: v in ("lost", "accepted"),
+        'expected "lost" (a cut-off answer is a lost draw, the default) or "accepted"',
+    ),
+}
+
+
+def holds(c: Collector, rule: str, v: Any, ptr: str) -> bool:
+    """Whether ``v`` passes :data:`RULES` ``[rule]``; a problem at ``ptr`` when it does not."""
+    test, problem = RULES[rule]
+    if not test(v):
+        c.add(ptr, problem)
+        return False
+    return True
+
+
 def read_text(
     c: Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
 ) -> str | None:
@@ -128,54 +171,51 @@ def read_text(
         return None
     if not isinstance(v, str) or not v.strip():
         c.add(f"{ptr}/{key}", "expected a non-empty string")
-        return None
-    if len(v) > max_chars:
+    elif len(v) > max_chars:
         c.add(f"{ptr}/{key}", f"expected at most {max_chars} characters, got {len(v)}")
-        return None
-    return v
+    else:
+        return v
+    return None
 
 
 def compile_pattern(c: Collector, pattern: Any, ptr: str, flags: int) -> str | None:
     """``pattern`` if it compiles with ``flags``; None (and a problem) if not."""
     if not isinstance(pattern, str) or not pattern:
         c.add(ptr, "expected a non-empty regular expression string")
-        return None
-    if len(pattern) > PATTERN_MAX_CHARS:
+    elif len(pattern) > PATTERN_MAX_CHARS:
         c.add(ptr, f"expected at most {PATTERN_MAX_CHARS} characters")
-        return None
-    try:
-        re.compile(pattern, flags)
-    except re.error as exc:
-        c.add(ptr, f"expected a valid Python regular expression ({exc})")
-        return None
-    return pattern
+    else:
+        try:
+            re.compile(pattern, flags)
+            return pattern
+        except re.error as exc:
+            c.add(ptr, f"expected a valid Python regular expression ({exc})")
+    return None
 
 
-def read_examples(c: Collector, raw: Any, ptr: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The ``(pass, fail)`` example strings of ``raw``; ``((), ())`` when absent."""
+def read_examples(c: Collector, raw: Any, ptr: str) -> dict[str, tuple[str, ...]]:
+    """``examples_pass`` and ``examples_fail`` of ``raw``; empty when absent."""
+    out: dict[str, tuple[str, ...]] = {"examples_pass": (), "examples_fail": ()}
     if raw is None:
-        return (), ()
+        return out
     if not isinstance(raw, dict) or set(raw) - {"pass", "fail"}:
         c.add(ptr, 'expected an object with optional "pass" and "fail" lists of strings')
-        return (), ()
-    out: list[tuple[str, ...]] = []
+        return out
     for key in ("pass", "fail"):
         items = raw.get(key, [])
         if not isinstance(items, list) or len(items) > EXAMPLES_MAX:
             c.add(f"{ptr}/{key}", f"expected a list of at most {EXAMPLES_MAX} strings")
-            out.append(())
             continue
-        good = []
         for i, s in enumerate(items):
             if not isinstance(s, str) or len(s) > EXAMPLE_MAX_CHARS:
                 c.add(
                     f"{ptr}/{key}/{i}",
                     f"expected a string of at most {EXAMPLE_MAX_CHARS} characters",
                 )
-            else:
-                good.append(s)
-        out.append(tuple(good))
-    return out[0], out[1]
+        out[f"examples_{key}"] = tuple(
+            s for s in items if isinstance(s, str) and len(s) <= EXAMPLE_MAX_CHARS
+        )
+    return out
 
 
 def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | None:
@@ -197,18 +237,16 @@ def read_criteria(c: Collector, raw: Any, ptr: str) -> tuple[Criterion, ...] | N
             c.add(p, 'expected an object with exactly "id", "weight" and "description"')
             continue
         cid, w = cr["id"], cr["weight"]
-        if not isinstance(cid, str) or not CRITERION_ID.match(cid):
-            c.add(f"{p}/id", "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+        if not holds(c, "criterion id", cid, f"{p}/id"):
             continue
         if cid in seen:
             c.add(f"{p}/id", f"expected a unique criterion id; {cid!r} repeats")
             continue
         seen.add(cid)
-        if not (is_number(w) and 0 < w <= 1000):
-            c.add(f"{p}/weight", "expected a finite number > 0 and <= 1000")
-            continue
-        d = read_text(c, cr, "description", p, max_chars=RUBRIC_MAX_CHARS)
-        if d is not None:
+        d = holds(c, "weight", w, f"{p}/weight") and read_text(
+            c, cr, "description", p, max_chars=RUBRIC_MAX_CHARS
+        )
+        if d:
             out.append(Criterion(cid, float(w), d))
     return tuple(out) if len(out) == len(raw) else None
 
@@ -226,70 +264,36 @@ def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
         if not isinstance(ch, dict):
             c.add(p, "expected a check object {name, kind, pattern | structure}")
             continue
-        name, kind = ch.get("name"), ch.get("kind")
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
-            c.add(f"{p}/name", "expected a non-empty name of at most 200 characters")
-            continue
-        if kind not in CHECK_KINDS:
-            c.add(f"{p}/kind", f"expected one of {', '.join(CHECK_KINDS)}")
+        name: Any = ch.get("name")
+        kind: Any = ch.get("kind")
+        if not (holds(c, "check name", name, f"{p}/name") and holds(c, "kind", kind, f"{p}/kind")):
             continue
         if kind == "structural":
             if set(ch) - {"name", "kind", "structure"} or ch.get("structure") not in STRUCTURES:
                 c.add(
                     f"{p}/structure", f"expected one of {', '.join(STRUCTURES)} (and no other keys)"
                 )
-                continue
-            out.append(CheckSpec(name, kind, structure=ch["structure"]))
-            continue
-        if set(ch) - {"name", "kind", "pattern", "ignore_case"}:
+            else:
+                out.append(CheckSpec(name, kind, structure=ch["structure"]))
+        elif set(ch) - {"name", "kind", "pattern", "ignore_case"}:
             c.add(p, 'expected only "name", "kind", "pattern" and "ignore_case"')
-            continue
-        ic = ch.get("ignore_case", False)
-        if not isinstance(ic, bool):
-            c.add(f"{p}/ignore_case", "expected true or false")
-            continue
-        pat = compile_pattern(c, ch.get("pattern"), f"{p}/pattern", re.IGNORECASE if ic else 0)
-        if pat is not None:
-            out.append(CheckSpec(name, kind, pattern=pat, ignore_case=ic))
+        elif holds(c, "ignore_case", ic := ch.get("ignore_case", False), f"{p}/ignore_case"):
+            pat = compile_pattern(c, ch.get("pattern"), f"{p}/pattern", re.IGNORECASE if ic else 0)
+            if pat is not None:
+                out.append(CheckSpec(name, kind, pattern=pat, ignore_case=ic))
     return tuple(out)
-
-
-def read_threshold(c: Collector, v: Any, ptr: str) -> float | None:
-    """``v`` as a threshold in [0, 1]; None when absent or bad (a problem)."""
-    if v is None:
-        return None
-    if not (is_number(v) and 0 <= v <= 1):
-        c.add(ptr, "expected a number from 0 to 1")
-        return None
-    return float(v)
-
-
-def case_list(c: Collector, raw: Any, ptr: str) -> list:
-    """``raw`` if it is a non-empty list of at most ``CASES_MAX`` cases; else ``[]`` (a problem)."""
-    if not isinstance(raw, list) or not raw:
-        c.add(ptr, "expected a non-empty list of cases")
-        return []
-    if len(raw) > CASES_MAX:
-        c.add(ptr, f"expected at most {CASES_MAX} cases, got {len(raw)}")
-        return []
-    return raw
-
-
-def read_case_id(c: Collector, v: Any, ptr: str) -> str | None:
-    """``v`` as a case id (a non-negative integer becomes its digits); None (a problem) if bad."""
-    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
-        v = str(v)
-    if not isinstance(v, str) or not CASE_ID.match(v):
-        c.add(ptr, "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-        return None
-    return v
 
 
 def case_objects(c: Collector, raw: Any, ptr: str, expected: str) -> Iterator[tuple[str, dict]]:
     """Each case object at ``ptr`` with its pointer; a non-object is a problem (``expected``)."""
-    for i, item in enumerate(case_list(c, raw, ptr)):
-        p = f"{ptr}/{i}"
-        if not isinstance(item, dict):
-            c.add(p, expected)
-            continue
-        yield p, item
+    if not isinstance(raw, list) or not raw:
+        c.add(ptr, "expected a non-empty list of cases")
+        return
+    if len(raw) > CASES_MAX:
+        c.add(ptr, f"expected at most {CASES_MAX} cases, got {len(raw)}")
+        return
+    for i, item in enumerate(raw):
+        if isinstance(item, dict):
+            yield f"{ptr}/{i}", item
+        else:
+            c.add(f"{ptr}/{i}", expected)

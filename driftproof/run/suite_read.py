@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -23,6 +23,10 @@ _STR = "tag:yaml.org,2002:str"
 _DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)")
 
 
+def _refuse(error: type[yaml.MarkedYAMLError], problem: str, mark: yaml.Mark) -> NoReturn:
+    raise error(None, None, problem, mark)
+
+
 class SuiteLoader(yaml.SafeLoader):
     """``yaml.SafeLoader`` within the suite's bounds (see the module docstring)."""
 
@@ -30,21 +34,13 @@ class SuiteLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         """Compose a node, refusing nesting past the receipt loader's depth."""
+        error, mark = yaml.composer.ComposerError, self.peek_event().start_mark
         if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(
-                None,
-                None,
-                "expected every value written out; anchors and aliases are not read in a suite",
-                self.peek_event().start_mark,
-            )
+            why = "expected every value written out; anchors and aliases are not read in a suite"
+            _refuse(error, why, mark)
         opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
         if opens and self._depth >= MAX_DEPTH:
-            raise yaml.composer.ComposerError(
-                None,
-                None,
-                f"expected nesting of at most {MAX_DEPTH} levels",
-                self.peek_event().start_mark,
-            )
+            _refuse(error, f"expected nesting of at most {MAX_DEPTH} levels", mark)
         self._depth += opens
         try:
             return super().compose_node(parent, index)
@@ -55,16 +51,12 @@ class SuiteLoader(yaml.SafeLoader):
         """A mapping, refusing a key given twice."""
         seen: set[str] = set()
         for key, _value in node.value:
+            error, mark = yaml.constructor.ConstructorError, key.start_mark
             if not isinstance(key, yaml.ScalarNode) or key.tag != _STR:
-                raise yaml.constructor.ConstructorError(
-                    None, None, "expected member names that are text", key.start_mark
-                )
+                _refuse(error, "expected member names that are text", mark)
             if key.value in seen:
-                raise yaml.constructor.ConstructorError(
-                    None,
-                    None,
-                    f"expected unique member names, found {key.value[:80]!r} twice",
-                    key.start_mark,
+                _refuse(
+                    error, f"expected unique member names, found {key.value[:80]!r} twice", mark
                 )
             seen.add(key.value)
         return super().construct_mapping(node, deep)
@@ -75,24 +67,18 @@ class SuiteLoader(yaml.SafeLoader):
         YAML 1.1 reads ``010`` as 8, ``0x1F`` as 31, ``1_000`` as 1000 and ``1:20`` as 80: such a
         number is refused (the suite's author meant the text, or another number).
         """
-        if not _DECIMAL.fullmatch(node.value):
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"expected a decimal integer or quoted text, found {node.value[:40]!r}, which YAML "
-                f'reads as another number (write "{node.value[:40]}" for text)',
-                node.start_mark,
-            )
+        error, mark, v = yaml.constructor.ConstructorError, node.start_mark, node.value
+        if not _DECIMAL.fullmatch(v):
+            why = f"expected a decimal integer or quoted text, found {v[:40]!r}, which YAML reads "
+            _refuse(error, why + f'as another number (write "{v[:40]}" for text)', mark)
         try:
             return int(super().construct_yaml_int(node))
         except ValueError:  # longer than Python converts
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"expected an integer of at most {sys.get_int_max_str_digits()} digits, found "
-                f"one of {len(node.value)} characters",
-                node.start_mark,
-            ) from None
+            digits = sys.get_int_max_str_digits()
+            why = (
+                f"expected an integer of at most {digits} digits, found one of {len(v)} characters"
+            )
+            _refuse(error, why, mark)
 
 
 SuiteLoader.add_constructor("tag:yaml.org,2002:int", SuiteLoader.construct_yaml_int)

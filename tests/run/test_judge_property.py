@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from driftproof.run import judge as J
-from driftproof.run.grading import judge_verdict as _verdict
+from driftproof.run.judge import judge_verdict as _verdict
 from driftproof.run.providers import make_provider
 from driftproof.run.providers.base import Reply
 from driftproof.run.suite import SuiteCase
