@@ -273,10 +273,11 @@ def _tail(c: Collector, doc: dict) -> dict[str, Any]:
     if controls is not None and not isinstance(controls, dict):
         c.add("/controls", "expected an object {control text: {language: translated control}}")
     elif controls is not None:
-        controls = {
-            text: read_translations(c, table, "/controls/" + escape(text), "translated control")
-            for text, table in controls.items()
-        }
+        for text, table in controls.items():
+            p = "/controls/" + escape(text)
+            if table is None:  # a null table is no table, as every other non-object
+                c.add(p, "expected an object {language: translated control}")
+            controls[text] = read_translations(c, table, p, "translated control")
     return {"language": lang, "controls": controls or {}}
 
 
