@@ -17,8 +17,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from day_one_helpers import SKILL, SUITE, run_args, write_files  # noqa: E402
 from factories import SHARED, run_main  # noqa: E402
 
+from driftproof.errors import SuiteError  # noqa: E402
 from driftproof.receipt import read_receipt, sha256_text  # noqa: E402
 from driftproof.run.providers.base import Provider, Reply  # noqa: E402
+from driftproof.run.suite import load_suite  # noqa: E402
 
 
 @pytest.fixture
@@ -127,6 +129,19 @@ def test_a_language_without_prompts_or_control_stops_before_any_call(files, tmp_
     )
     assert code == 0, err
     assert read_receipt(out).arms.control.instruction == "Antworte knapp."
+
+
+@pytest.mark.parametrize("table", [None, "Antworte knapp.", ["Antworte knapp."]])
+def test_a_control_whose_translations_are_not_a_table_is_refused(table, tmp_path) -> None:
+    # controls maps a control text to {language: translated control}; null is no table
+    doc = {**copy.deepcopy(SUITE), "controls": {"Answer concisely.": table}}
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(SuiteError) as info:
+        load_suite(p)
+    assert [(q.pointer, q.message) for q in info.value.problems] == [
+        ("/controls/Answer concisely.", "expected an object {language: translated control}")
+    ]
 
 
 def test_caveman_language_snapshot_records_its_language(tmp_path):
