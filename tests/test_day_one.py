@@ -241,6 +241,16 @@ def test_suite_check_refuses_what_run_refuses(tmp_path, capsys):
     )
 
 
+def test_a_receipt_given_as_the_suite_is_named_as_such(tmp_path, capsys):
+    p = tmp_path / "r.json"  # a receipt's top members, as a newcomer's `run first.json` gave
+    p.write_text(
+        json.dumps({"schema_version": "0.16", "verification_level": "TESTED", "cases": []})
+    )
+    code, _, err = run_main(["suite", "check", str(p)], capsys)
+    assert code == 2
+    assert f"{p}: expected a suite (driftproof-suite/1), found a Driftproof receipt" in err
+
+
 def test_a_suite_without_format_is_named_as_such(tmp_path, capsys):
     p = tmp_path / "s.json"
     p.write_text(json.dumps({"cases": [{"id": "a", "prompt": "p", "rubric": "r"}]}))

@@ -327,6 +327,8 @@ def _format(doc: dict[str, Any], file: str) -> str:
     """``driftproof``, ``skill-creator`` or ``caveman-fidelity``; :class:`SuiteError` for none."""
     if doc.get("format") == FORMAT:
         return "driftproof"
+    if "schema_version" in doc and "verification_level" in doc:
+        raise SuiteError.at(file, "", f"expected a suite ({FORMAT}), found a Driftproof receipt")
     if "format" in doc:
         raise SuiteError.at(file, "/format", f'expected "{FORMAT}"')
     if "cases" in doc and not _looks_like_caveman(doc["cases"]):
