@@ -109,59 +109,19 @@ def _documents(path: Path) -> list[Path]:
 
 @dataclass
 class _Document:
-    """One result document as read, and what its runs add up to over its cases.
+    """What a document's runs add up to: per arm [run costs, judge costs] in USD, as declared."""
 
-    ``fired`` is per arm [draws the skill fired on, draws firing was observed on]; ``costs`` per
-    arm [run costs, judge costs] in USD, as declared; ``ids`` each case id read and its index.
-    """
-
-    doc: dict[str, Any]
-    raw: bytes
     w: Where
     two_arm: bool
     partial: bool
-    notes: list[str] = field(default_factory=list)
-    ids: dict[str, int] = field(default_factory=dict)
-    counts: set[int] = field(default_factory=set)
-    declared_runs: set[int] = field(default_factory=set)
-    fired: dict[str, list[int]] = field(default_factory=lambda: {a: [0, 0] for a in _TWO})
     costs: dict[str, list[list[float]]] = field(default_factory=lambda: {a: [[], []] for a in _TWO})
     scored_indicator: set[str] = field(default_factory=set)
-    has_llm: bool = False
-
-
-def _read(path: Path, repairs: list[Repair]) -> _Document:
-    """One result document: its schema, schemaVersion 1, a known ablation, a case unless partial."""
-    doc, raw = read_json(path, repairs)
-    validate_source(doc, TOOL, path)  # the type of every member walked below
-    w, suite = Where(path), doc["suite"]
-    if doc["schemaVersion"] != 1:
-        raise (w / "schemaVersion").fail(
-            f"expected schemaVersion 1 (the version this importer reads), "
-            f"found {doc['schemaVersion']!r}"
-        )
-    if suite["ablation"] not in _ABLATIONS:
-        raise (w / "suite" / "ablation").fail(
-            f"expected the ablation 'with-without' or 'none', found {suite['ablation']!r}"
-        )
-    d = _Document(doc, raw, w, suite["ablation"] == "with-without", doc.get("partial") is True)
-    if not doc["cases"] and not d.partial:
-        raise (w / "cases").fail(
-            "expected at least one case in a document not marked partial, found none"
-        )
-    if d.partial:
-        reason = doc.get("partialReason") or "no reason given"
-        d.notes.append(
-            f"The source marks this document partial ({reason}): the suite did not finish, and the "
-            "source says such a document should not be trended."
-        )
-    return d
 
 
 def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
     repairs: list[Repair] = []
-    d = _read(path, repairs)
-    doc, w, suite = d.doc, d.w, d.doc["suite"]
+    doc, raw = read_json(path, repairs)
+    d, w, suite = _checked(doc, path), Where(path), doc["suite"]
     plugins = [
         {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
     ]
@@ -174,9 +134,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = unit_score(threshold, w / "suite" / "threshold")
-    cases = [_case(d, i, case, threshold) for i, case in enumerate(doc["cases"])]
-    gens, unrecorded = _counted(d)
-    model, judge_model = _models(suite, d.has_llm, unrecorded)
+    ids: dict[str, int] = {}
+    cases = [_case(d, i, case, threshold, ids) for i, case in enumerate(doc["cases"])]
+    declared = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
+    gens, unrecorded, notes = _counted(d, doc, declared)
+    run = _models(suite, doc["cases"], unrecorded)
     version = doc.get("claudeVersion")
     if version is None:
         unrecorded.append("run.harness version (claudeVersion absent)")
@@ -185,16 +147,12 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     started, offset = (None, None)
     if doc.get("startedAt") is not None:
         started, offset = utc_instant(doc["startedAt"], w / "startedAt")
-    fired = {
-        arm: SkillFired(fired=n, observed=seen) if seen else None
-        for arm, (n, seen) in d.fired.items()
-    }
     details = {
         "schema_version": 1,
         "claude_version": version,
         "ablation": suite["ablation"],
         "plugins": plugins,
-        "runs_per_case_declared": sorted(d.declared_runs) or None,
+        "runs_per_case_declared": sorted(declared) or None,
         "declared_cost_usd": cost_figures(doc, d.costs, d.two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
@@ -206,36 +164,62 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             TOOL,
             version,
             str(path),
-            file_sha256(d.raw),
+            file_sha256(raw),
             unrecorded,
-            notes=d.notes,
+            notes=notes,
             details=details,
             partial=d.partial,
         ),
-        model=model,
         surface="cli",
         harness={"name": "claude-code", "version": version},
         started_at=started,
         run_members={"started_at_offset": offset},
         generations_per_arm=gens,
-        judge=unrecorded_judge(TOOL, "graders", model=judge_model, channel="source"),
         arms={
-            "with_skill": arm_spec("with", skill_fired=fired["with_skill"]),
-            "baseline": arm_spec(
-                "without" if d.two_arm else None,
-                recorded=d.two_arm,
-                skill_fired=fired["baseline"],
-            ),
+            a: arm_spec(label if rec else None, recorded=rec, skill_fired=_fired(cases, a))
+            for a, label, rec in (("with_skill", "with", True), ("baseline", "without", d.two_arm))
         },
         band_source="generation",
+        **run,
     )
     return Imported.named(TOOL, body, repairs=repairs)
 
 
+def _checked(doc: Any, path: Path) -> _Document:
+    """The document's schema, schemaVersion 1, a known ablation, a case unless partial."""
+    validate_source(doc, TOOL, path)  # the type of every member walked below
+    w, suite = Where(path), doc["suite"]
+    if doc["schemaVersion"] != 1:
+        raise (w / "schemaVersion").fail(
+            f"expected schemaVersion 1 (the version this importer reads), "
+            f"found {doc['schemaVersion']!r}"
+        )
+    if suite["ablation"] not in _ABLATIONS:
+        raise (w / "suite" / "ablation").fail(
+            f"expected the ablation 'with-without' or 'none', found {suite['ablation']!r}"
+        )
+    d = _Document(w, suite["ablation"] == "with-without", doc.get("partial") is True)
+    if not doc["cases"] and not d.partial:
+        raise (w / "cases").fail(
+            "expected at least one case in a document not marked partial, found none"
+        )
+    return d
+
+
+def _fired(cases: list[Case], arm: str) -> SkillFired | None:
+    """How often the skill fired over an arm's scored or unscored draws that observed it."""
+    seen = [x.skill_fired for c in cases for x in getattr(c.arms, arm).draws if x.lost is None]
+    seen = [f for f in seen if f is not None]
+    return SkillFired(fired=sum(seen), observed=len(seen)) if seen else None
+
+
 def _models(
-    suite: dict[str, Any], has_llm: bool, unrecorded: list[str]
-) -> tuple[str | None, str | None]:
-    """The suite's model override and judge model; what it does not name is unrecorded."""
+    suite: dict[str, Any], cases: list[dict[str, Any]], unrecorded: list[str]
+) -> dict[str, Any]:
+    """The suite's model override and judge; what it does not name is unrecorded."""
+    has_llm = any(
+        g.get("type") in ("llm", "baseline") for c in cases for g in c.get("graders") or []
+    )
     model = suite.get("modelOverride")
     if not (isinstance(model, str) and model.strip()):
         model = None
@@ -247,13 +231,27 @@ def _models(
         judge_model = None
         no_llm = "the graders are regex and tool checks; no model judged"
         unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")
-    return model, judge_model
+    judge = unrecorded_judge(TOOL, "graders", model=judge_model, channel="source")
+    return {"model": model, "judge": judge}
 
 
-def _counted(d: _Document) -> tuple[int | None, list[str]]:
-    """The runs per case arm when all arms agree, and what is unrecorded; notes go to ``d``."""
+def _counted(
+    d: _Document, doc: dict[str, Any], declared: set[int]
+) -> tuple[int | None, list[str], list[str]]:
+    """The runs per case arm when all arms agree, what is unrecorded, and the notes."""
+    notes = []
+    if d.partial:
+        reason = doc.get("partialReason") or "no reason given"
+        notes.append(
+            f"The source marks this document partial ({reason}): the suite did not finish, and the "
+            "source says such a document should not be trended."
+        )
+    for case in doc["cases"]:
+        notes += [
+            f"Case {case['name']}: the source advises: {a}" for a in case.get("advisories") or []
+        ]
     if d.scored_indicator:
-        d.notes.append(
+        notes.append(
             "The source counts its skill-fired grader ("
             + ", ".join(sorted(d.scored_indicator))
             + ") inside each run's score"
@@ -263,25 +261,28 @@ def _counted(d: _Document) -> tuple[int | None, list[str]]:
         )
     single = "the baseline arm (ablation 'none': the suite ran with the plugin only)"
     unrecorded = [*([] if d.two_arm else [single]), *_UNRECORDED]
-    gens = sole(d.counts)
+    keys = ("with", "without") if d.two_arm else ("with",)
+    gens = sole(
+        len(c["arms"][k]) for c in doc["cases"] for k in keys if c["arms"].get(k) is not None
+    )
     gens = gens if gens is not None and gens >= 1 else None
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
-    declared = d.declared_runs
     if declared and (gens is None or declared != {gens}):
         held = f"{gens} run(s) per case arm" if gens else "different numbers of runs per case arm"
-        d.notes.append(
+        notes.append(
             f"runsPerCase declares {', '.join(str(x) for x in sorted(declared))}; "
             f"the document holds {held}: the receipt counts the runs."
         )
-    return gens, unrecorded
+    return gens, unrecorded, notes
 
 
-def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -> Case:
-    """One source case as a receipt case, its runs tallied into ``d``."""
+def _case(
+    d: _Document, i: int, case: dict[str, Any], threshold: float | None, ids: dict[str, int]
+) -> Case:
+    """One source case as a receipt case, its costs and scored indicators tallied into ``d``."""
     cw = d.w / "cases" / i
     graders = case.get("graders") or []
-    d.has_llm = d.has_llm or any(g.get("type") in ("llm", "baseline") for g in graders)
     arms_src = case["arms"]
     without = arms_src.get("without")
     for key in ("with", "without"):
@@ -302,16 +303,12 @@ def _case(d: _Document, i: int, case: dict[str, Any], threshold: float | None) -
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
         arms[arm] = [] if runs is None else _arm_draws(d, arm, runs, cw / "arms" / key, graders)
-    if case.get("runsPerCase") is not None:
-        d.declared_runs.add(case["runsPerCase"])
-    for advisory in case.get("advisories") or []:
-        d.notes.append(f"Case {case['name']}: the source advises: {advisory}")
     cid = case_id_for(case["name"])
-    if cid in d.ids:
+    if cid in ids:
         raise (cw / "name").fail(
-            f"expected each case name once; {case['name']!r} is also case {d.ids[cid]}"
+            f"expected each case name once; {case['name']!r} is also case {ids[cid]}"
         )
-    d.ids[cid] = i
+    ids[cid] = i
     rubric = None
     if graders:  # the rubric hash: sha256 of the graders' RFC 8785 JSON
         if (canonical := canonical_json(graders)) is None:
@@ -346,11 +343,7 @@ def _arm_draws(
                     d.scored_indicator.add(gname)
             elif gname in regex_graders and isinstance(g.get("passed"), bool):
                 checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
-        draw = _draw(j, run, rw, fired, checks)
-        draws.append(draw)
-        if draw.lost is None and fired is not None:
-            d.fired[arm][0] += fired
-            d.fired[arm][1] += 1
+        draws.append(_draw(j, run, rw, fired, checks))
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
             if value is not None:
@@ -361,7 +354,6 @@ def _arm_draws(
                         f"expected a cost in USD of 0 or more, found {value!r}"
                     )
                 d.costs[arm][slot].append(value)
-    d.counts.add(len(draws))
     return draws
 
 
