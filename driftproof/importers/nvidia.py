@@ -110,9 +110,27 @@ _UNRECORDED = (
 )
 
 
-def _unrecorded(o: NvidiaOptions) -> list[str]:
+def _receipt(
+    f: Path, data: bytes, o: NvidiaOptions, head: dict[str, Any], path: str, **figures: Any
+) -> ReceiptBody:
+    """One skill's aggregates-only receipt; ``head`` holds the skill name, tool and unrecorded."""
+    name, tool, lacking, report = head.pop("name"), head.pop("tool"), head.pop("lacking"), {}
+    if "report" in head:
+        report = {"source_report": head.pop("report")}
     given = (("repository", o.repository), ("commit", o.commit))
-    return [*_UNRECORDED, *(f"source_figures.{k} (not given)" for k, v in given if v is None)]
+    unrecorded = [*_UNRECORDED, *(f"source_figures.{k} (not given)" for k, v in given if v is None)]
+    files = [{"path": path, "git_blob_sha1": git_blob_sha1(data)}]
+    figures = {**head, "repository": o.repository, "commit": o.commit, "files": files, **figures}
+    version, attempts = (
+        figures["summary"].get(k) for k in ("evaluator_version", "attempts_per_task")
+    )
+    return aggregates_receipt(
+        str(name)[:200],
+        figures,
+        provenance(tool, version, str(f), file_sha256(data), [*unrecorded, *lacking]),
+        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+        **report,
+    )
 
 
 def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
@@ -128,32 +146,21 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         raise Where(f).fail(
             "expected a results table (## Results or ## Results at a Glance) with figures"
         )
-    figures = {
-        "source": "nvidia-benchmark-card",
-        "card_format": card["format"],
-        "repository": o.repository,
-        "commit": o.commit,
-        "files": [{"path": _repo_path(f, o.repo_root), "git_blob_sha1": git_blob_sha1(data)}],
-        "summary": summary,
-        "agents": card["agents"],
-        "rows": card["rows"],
-    }
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
-    unrecorded = _unrecorded(o)
+    lacking = []
     if "evaluator_version" not in summary:
-        unrecorded.append("provenance.tool_version (the card prints no evaluator version)")
+        lacking.append("provenance.tool_version (the card prints no evaluator version)")
     for key, what in (
         ("source_revision", "the evaluated source revision"),
         ("evaluator_digest", "the evaluator container digest"),
     ):
         if key in summary and summary[key] is None:
-            unrecorded.append(f"{what} (the card: {summary[f'{key}_printed']})")
-    return aggregates_receipt(
-        str(name)[:200],
-        figures,
-        provenance(tool, summary.get("evaluator_version"), str(f), file_sha256(data), unrecorded),
-        generations_per_arm=_generations(summary.get("attempts_per_task")),
-        source_report=card_report(card),
+            lacking.append(f"{what} (the card: {summary[f'{key}_printed']})")
+    head = {"name": name, "tool": tool, "lacking": lacking, "report": card_report(card)}
+    head |= {"source": "nvidia-benchmark-card", "card_format": card["format"]}
+    path = _repo_path(f, o.repo_root)
+    return _receipt(
+        f, data, o, head, path, summary=summary, agents=card["agents"], rows=card["rows"]
     )
 
 
@@ -229,40 +236,21 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"
             )
         by_dir[cdir].append(_catalogue_row(r, rw))
-    path, blob = _repo_path(f, o.repo_root) if o.repo_root else f.name, git_blob_sha1(data)
+    path = _repo_path(f, o.repo_root) if o.repo_root else f.name
     out = []
     for cdir, rows in by_dir.items():
         if o.skills and cdir not in o.skills:
             continue
         s = entries[cdir]
-        figures = {
-            "source": "nvidia-benchmarks-json",
-            "schema_version": doc["schema_version"],
-            "repository": o.repository,
-            "commit": o.commit,
-            "files": [{"path": path, "git_blob_sha1": blob}],
-            "summary": {k: v for k, v in s.items() if k != "catalog_dir"},
-            "agents": [
-                {"agent": a, "printed": a, "model": None}
-                for a in s.get("agents") or []
-                if isinstance(a, str)
-            ],
-            "rows": rows,
-        }
-        version, unrecorded = s.get("evaluator_version"), _unrecorded(o)
-        if version is None:
-            unrecorded.append("provenance.tool_version (evaluator_version is null)")
-        source = provenance("NVSkills-Eval", version, str(f), file_sha256(data), unrecorded)
-        gens = _generations(s.get("attempts_per_task"))
-        out.append(
-            aggregates_receipt(str(s["skill"])[:200], figures, source, generations_per_arm=gens)
-        )
+        null = s.get("evaluator_version") is None
+        lacking = ["provenance.tool_version (evaluator_version is null)"] if null else []
+        head = {"name": s["skill"], "tool": "NVSkills-Eval", "lacking": lacking}
+        head |= {"source": "nvidia-benchmarks-json", "schema_version": doc["schema_version"]}
+        summary = {k: v for k, v in s.items() if k != "catalog_dir"}
+        agents = [{"agent": a, "printed": a, "model": None} for a in s.get("agents") or []]
+        agents = [a for a in agents if isinstance(a["agent"], str)]
+        out.append(_receipt(f, data, o, head, path, summary=summary, agents=agents, rows=rows))
     missing = sorted(set(o.skills or ()) - set(by_dir))
     if missing:
         raise w.fail(f"expected skills {', '.join(missing)} in /skills; not found")
     return out
-
-
-def _generations(attempts: Any) -> int | None:
-    """The attempts per task as generations per arm, when a count from 1."""
-    return attempts if isinstance(attempts, int) and attempts >= 1 else None
