@@ -6,6 +6,8 @@ interop page's ("OpenAI Evals").
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -14,15 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import json_kind
+from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     OPTIONS,
     Where,
+    canonical_json,
     case_id_for,
     file_sha256,
+    is_count,
+    parse_json_bytes,
+    read_bytes,
     read_skill_md,
     sole,
     source_number,
+    source_tokens,
 )
 from driftproof.importers._declared import (
     arm_spec,
@@ -31,13 +39,17 @@ from driftproof.importers._declared import (
     provenance,
     unrecorded_judge,
 )
-from driftproof.importers._openai_evals_rows import parse_row, read_rows
+from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import unix_instant
 from driftproof.receipt import ArmSpec, Case, Draw, build_draw, build_judge_sample
 
 TOOL = "openai-evals"
 _ARMS = ("with_skill", "baseline")
+#: The most output items read from one file.
+MAX_ROWS = 200_000
+_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
+_ERROR_KEYS = ("code", "type", "message")
 
 
 @dataclass(frozen=True)
@@ -71,8 +83,8 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     """
     path, o = Path(path), options
     repairs: list[Repair] = []
-    rows, raw = read_rows(path, repairs)
-    parsed = [parse_row(r, rw) for r, rw in rows]
+    rows, raw = _read_rows(path, repairs)
+    parsed = [_parse_row(r, rw) for r, rw in rows]
     mapping = _arm_map(o.arms, list(dict.fromkeys(p["run"] for p in parsed)), Where(path))
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
     name = _grader_name(o.grader, graders, Where(path))
@@ -80,7 +92,12 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     if rng is not None and not -math.inf < rng[0] < rng[1] < math.inf:  # NaN compares false
         raise OPTIONS.fail(f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}")
     cases, models, started = _group(parsed, mapping)
-    case_docs, differing = _cases(cases, name, rng)
+    variants, case_docs = Counter(key for key, _ in cases), []
+    for (key, content), c in cases.items():  # an item whose content differs: one case each
+        arms = {a: [_draw(j, p, name, rng) for j, p in enumerate(c["arms"][a])] for a in _ARMS}
+        label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
+        case_docs.append(case_entry(case_id_for(label), c["prompt"], arms))
+    differing = [k for k, n in variants.items() if n > 1]
     all_models = set().union(*models.values())
     model = sole(all_models)
     unrecorded = [
@@ -121,7 +138,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         surface="api",
         started_at=unix_instant(min(started), Where(path)) if started else None,
         judge=unrecorded_judge(TOOL, name, channel="source"),
-        arms=_arm_specs(mapping, models),
+        arms={a: _arm(a, mapping, models) for a in _ARMS},
         band_source="generation",
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
@@ -160,34 +177,12 @@ def _group(
     return cases, models, started
 
 
-def _cases(
-    cases: dict[tuple[str, str | None], dict[str, Any]],
-    grader: str,
-    grader_range: tuple[float, float] | None,
-) -> tuple[list[Case], list[str]]:
-    """The cases, and the items whose content differs between runs (each version its own case)."""
-    variants = Counter(key for key, _ in cases)
-    out = []
-    for (key, content), c in cases.items():
-        arms = {
-            arm: [_draw(j, p, grader, grader_range) for j, p in enumerate(c["arms"][arm])]
-            for arm in _ARMS
-        }
-        label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
-        out.append(case_entry(case_id_for(label), c["prompt"], arms))
-    return out, [k for k, n in variants.items() if n > 1]
-
-
-def _arm_specs(mapping: dict[str, str | None], models: dict[str, set[str]]) -> dict[str, ArmSpec]:
-    """Each arm labelled by its run and models; an unmapped arm is not recorded."""
-
-    def label(a: str) -> str:
-        run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
-        return run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
-
-    return {
-        a: arm_spec(label(a)) if a in mapping else arm_spec(None, recorded=False) for a in _ARMS
-    }
+def _arm(a: str, mapping: dict[str, str | None], models: dict[str, set[str]]) -> ArmSpec:
+    """An arm labelled by its run and models; an unmapped arm is not recorded."""
+    if a not in mapping:
+        return arm_spec(None, recorded=False)
+    run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
+    return arm_spec(run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else ""))
 
 
 def _notes(
@@ -320,3 +315,129 @@ def _score(
             "range with --grader-range LOW:HIGH to map it onto 0..1"
         )
     return (v - lo) / (hi - lo)
+
+
+def _read_rows(
+    path: Path, repairs: list[Repair]
+) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
+    """The output items (``.jsonl``/``.ndjson``, else JSON when it parses whole) and the bytes."""
+    raw = read_bytes(path)
+    w = Where(path)
+    whole: Any = None
+    text = raw.lstrip()
+    if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
+        try:
+            whole = parse_json_bytes(raw, path, repairs, allow_nan=True)
+        except ImportError_:
+            if text[:1] == b"[":
+                raise
+    rows: list[tuple[Any, Where]] = []
+    if isinstance(whole, list):
+        rows = [(r, w / i) for i, r in enumerate(whole)]
+    elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and "run_id" not in whole:
+        rows = [(r, w / "data" / i) for i, r in enumerate(whole["data"])]
+    elif isinstance(whole, dict):
+        rows = [(whole, w)]
+    else:
+        for i, line in enumerate(raw.split(b"\n")):
+            if not line.strip():
+                continue
+            try:
+                rows.append((parse_json_bytes(line, path, repairs, allow_nan=True), w / i))
+            except ImportError_ as exc:
+                raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
+            if len(rows) > MAX_ROWS:
+                break
+    if not rows:
+        raise w.fail(
+            "expected OpenAI Evals output items (JSONL, a JSON array or a list page); found none"
+        )
+    if len(rows) > MAX_ROWS:
+        raise w.fail(f"expected at most {MAX_ROWS} output items, found more")
+    for row, rw in rows:
+        validate_source(row, "openai-evals", path, prefix=rw.parts)
+    return rows, raw
+
+
+def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
+    """One output item in the importer's terms (either shape)."""
+    key_name = next((k for k in _ITEM_KEYS if row.get(k) is not None), None)
+    if key_name is None:
+        raise w.fail(
+            "expected the data source item's id (datasource_item_id or data_source_idx), found none"
+        )
+    key = str(row[key_name])
+    item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
+    prompt = item.get("input") if isinstance(item, dict) else None
+    prompt = prompt if isinstance(prompt, str) else None
+    grades: dict[str, tuple[Any, Where]] = {}
+    replies: dict[str, str] = {}
+    for i, res in enumerate(row.get("results") or []):
+        rw = w / "results" / i
+        # a second result of one grader would silently replace the first
+        if res["name"] in grades:
+            raise (rw / "name").fail(
+                f"expected each grader once per item, found {res['name'][:80]!r} again"
+            )
+        grades[res["name"]] = (res.get("score"), rw / "score")
+        if (text := _last_text((res.get("sample") or {}).get("output"))) is not None:
+            replies[res["name"]] = text
+    for gname, value in (row.get("grades") or {}).items():
+        grades.setdefault(gname, (value, w / "grades" / gname))
+    for gname, gs in (row.get("grader_samples") or {}).items():
+        if (text := _last_text((gs or {}).get("outputs"))) is not None:
+            replies.setdefault(gname, text)
+    sample = row.get("sample") or {}
+    usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
+    tokens = source_tokens(usage, "prompt_tokens", "completion_tokens")
+    if tokens is not None and isinstance(usage, dict) and is_count(usage.get("cached_tokens")):
+        tokens["cache_read_input"] = usage["cached_tokens"]
+    model = sample.get("model") or sample.get("sampled_model_name")
+    outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
+    return {
+        "run": row.get("run_id"),
+        "key": key,
+        "content": _content_sha256(item),
+        "prompt": prompt,
+        "grades": grades,
+        "replies": replies,
+        "answer": _last_text(outputs),
+        "tokens": tokens,
+        "model": model if isinstance(model, str) and model.strip() else None,
+        "error": _error(sample.get("error"), row.get("status")),
+        "stop": sample.get("finish_reason"),
+        "created_at": row.get("created_at"),
+        "where": w,
+    }
+
+
+def _content_sha256(item: Any) -> str | None:
+    """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
+    if item is None:
+        return None
+    # NaN and the like: a stable fallback
+    data = canonical_json(item) or json.dumps(item, sort_keys=True, default=str).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def _error(error: Any, status: Any) -> tuple[str, str] | None:
+    """The sample's error as (message, lost reason led by its code or type); empty: ``None``."""
+    code, text = "", error.strip() if isinstance(error, str) else ""
+    if isinstance(error, dict):
+        texts = {k: v.strip() if isinstance(v := error.get(k), str) else "" for k in _ERROR_KEYS}
+        code, text = texts["code"] or texts["type"], texts["message"]
+        code, text = (code, text) if text else ("", code)
+    if not text and status == "error":
+        text = "the run marked this output item status 'error' and gave no message"
+    lead = f"source error ({code})" if code else "source error"
+    return (text[:4000], f"{lead}: {text}"[:4000]) if text else None
+
+
+def _last_text(messages: Any) -> str | None:
+    """The text of the last message holding text (an assistant reply), else ``None``."""
+    if not isinstance(messages, list):
+        return None
+    for m in reversed(messages):
+        if isinstance(m, dict) and isinstance(m.get("content"), str):
+            return m["content"]
+    return None
