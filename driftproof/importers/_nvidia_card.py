@@ -49,7 +49,7 @@ _SUMMARY = {
 }
 #: SkillEvaluator 0.3.0 provenance lines: a value in backticks, or the card's words for none
 #: ("not recorded (…)"), which stays unknown.
-_PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
+PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
 #: A Tier Status cell, as printed, → the stage status; NOT RUN is a stage that never ran.
 _TIER_STATUS = {
     "PASSED": "passed",
@@ -118,7 +118,7 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
                 agents.append({**agent, "model": part.group(2)})
         elif key in ("tasks", "attempts_per_task"):
             value = int(value)
-        elif key in _PROVENANCE:
+        elif key in PROVENANCE:
             quoted = re.fullmatch(r"`([^`]+)`", value.strip())
             summary[f"{key}_printed"] = value.strip()[:200]
             value = quoted.group(1) if quoted else None

@@ -23,7 +23,7 @@ from driftproof.importers._common import (
     source_number,
 )
 from driftproof.importers._declared import aggregates_receipt, figure, provenance
-from driftproof.importers._nvidia_card import parse_card
+from driftproof.importers._nvidia_card import PROVENANCE, parse_card
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody
@@ -99,6 +99,10 @@ def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
     return Imported(safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs))
 
 
+_UNPRINTED = {
+    "source_revision": "the evaluated source revision",
+    "evaluator_digest": "the evaluator container digest",
+}
 _UNRECORDED = (
     "cases (the source prints counts only, no case ids)",
     "per-run scores",
@@ -150,10 +154,7 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     lacking = []
     if "evaluator_version" not in summary:
         lacking.append("provenance.tool_version (the card prints no evaluator version)")
-    for key, what in (
-        ("source_revision", "the evaluated source revision"),
-        ("evaluator_digest", "the evaluator container digest"),
-    ):
+    for key, what in _UNPRINTED.items():
         if key in summary and summary[key] is None:
             lacking.append(f"{what} (the card: {summary[f'{key}_printed']})")
     head = {"name": name, "tool": tool, "lacking": lacking, "report": card_report(card)}
@@ -182,20 +183,14 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
         if up is not None:
             unit = {"points": "points", "pp": "points", "%": "percent"}.get(up["unit"])
             figures.append(_figure(label, "lift", up["value"], unit, up["printed"]))
-    summary = card["summary"]
-    verdict = summary.get("verdict")
+    verdict = card["summary"].get("verdict")
+    passed = {"PASS": True, "FAIL": False}.get(verdict)
+    decision = {"printed": f"Overall verdict: {verdict}", "passed": passed} if verdict else None
     return {
         "figures": figures,
-        "decision": None
-        if verdict is None
-        else {
-            "printed": f"Overall verdict: {verdict}",
-            "passed": {"PASS": True, "FAIL": False}.get(verdict),
-        },
+        "decision": decision,
         "stages": card["tiers"] or None,
-        "source_repository": summary.get("source_repository"),
-        "source_revision": summary.get("source_revision"),
-        "evaluator_digest": summary.get("evaluator_digest"),
+        **{k: card["summary"].get(k) for k in PROVENANCE},
     }
 
 
