@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import json_kind
+from driftproof._json import json_kind, member_str
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
@@ -368,8 +368,7 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         )
     key = str(row[key_name])
     item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
-    prompt = item.get("input") if isinstance(item, dict) else None
-    prompt = prompt if isinstance(prompt, str) else None
+    prompt = member_str(item, "input")
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
     for i, res in enumerate(row.get("results") or []):

@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_list, member_object, open_file
+from driftproof._json import member_list, member_object, member_str, open_file
 from driftproof.importers import Imported, register
 from driftproof.importers._common import (
     OPTIONS,
@@ -90,15 +90,13 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     model = sole(set().union(*grouped.models.values()))
     prefix = (model or "").split(":", 1)[0]
     provider_name = prefix if prefix in ("openai", "anthropic") else None
-    version = member_object(doc, "metadata").get("promptfooVersion")
-    version = version if isinstance(version, str) else None
+    version = member_str(member_object(doc, "metadata"), "promptfooVersion")
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     gens = repeat if is_count(repeat) and repeat >= 1 else None
     judge = _configured_grader(doc.get("config"))
-    stamp = doc["results"].get("timestamp")
-    stamped = isinstance(stamp, str) and stamp
+    stamp = member_str(doc["results"], "timestamp")
     times = run_times(
-        [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamped else [], []
+        [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else [], []
     )
     lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),
@@ -323,7 +321,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     meta = member_object(tc, "metadata")
     vars_ = tc.get("vars", row.get("vars"))
     prompt = member_object(row, "prompt")
-    prompt_text = prompt.get("raw") if isinstance(prompt.get("raw"), str) else None
+    prompt_text = member_str(prompt, "raw")
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
@@ -378,7 +376,7 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
             continue
         assertion = comp["assertion"]
         atype = str(assertion.get("type"))
-        reason: str = comp["reason"] if isinstance(comp.get("reason"), str) else ""
+        reason = member_str(comp, "reason") or ""
         errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
             _ERRORED
         )
