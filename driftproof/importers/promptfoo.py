@@ -44,6 +44,13 @@ from driftproof.receipt import Case, Draw, Judge, build_draw
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
+#: Rows with an error but no failureReason: errors that cannot be told from failures.
+_AMBIGUOUS = (
+    "row(s) carry an error message but no failureReason (a version 2 or older version 3 "
+    "file): promptfoo also writes an assertion's failure reason there, so an error cannot be "
+    "told from a failed assertion; a row with no grading is read as an error (lost), one with "
+    "grading as measured."
+)
 _OVERHEAD = ("input_tokens", "output_tokens", "judged_draws_counted", "judged_draws_missing_usage")
 
 
@@ -115,11 +122,12 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         ),
     )
     unrecorded = [text for unrecorded, text in lacking if unrecorded]
+    notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else None
     body = declared_receipt(
         o.skill_name,
         read_skill_md(o.skill_md),
         grouped.cases(missing, Where(path) / "results"),
-        provenance(TOOL, version, str(path), sha, unrecorded, notes=grouped.notes()),
+        provenance(TOOL, version, str(path), sha, unrecorded, notes=notes),
         model=model,
         provider=provider_name,
         started_at=times["started_at"],
@@ -128,7 +136,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         judge=judge or unrecorded_judge(TOOL, "grader"),
         arms={a: arm_spec(grouped.label(a), recorded=a not in missing) for a in (*arms, *missing)},
         band_source="generation",
-        judge_overhead=grouped.overhead(),
+        judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
 
@@ -188,21 +196,6 @@ class _Grouped:
         models = self.models[arm]
         shown = f" ({', '.join(sorted(models))})"[:100] if self.by == "prompt" and models else ""
         return f"{self.by}:{self.arms[arm]}"[:200] + shown
-
-    def notes(self) -> list[str] | None:
-        """What a reader must know of the rows: errors that cannot be told from failures."""
-        if not self.ambiguous:
-            return None
-        return [
-            f"{self.ambiguous} row(s) carry an error message but no failureReason (a version 2 "
-            "or older version 3 file): promptfoo also writes an assertion's failure reason there, "
-            "so an error cannot be told from a failed assertion; a row with no grading is read "
-            "as an error (lost), one with grading as measured."
-        ]
-
-    def overhead(self) -> dict[str, Any] | None:
-        """The grader's token use the rows reported; ``None`` when none did."""
-        return self.tokens if self.tokens["judged_draws_counted"] else None
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
