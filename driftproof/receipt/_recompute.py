@@ -1,10 +1,10 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
-or that disagrees with its evidence: draw scores and judge samples (D-1), ``generation.sd``
-(D-2), draw indexes, token parts, the arms' records and the run's counts. The seal (D-12)
-only says the bytes are the ones sealed; these checks catch a receipt that disagrees with
-itself, not one forged consistently.
+(a kept-transcripts file named by a path, say) or that disagrees with its evidence: draw
+scores and judge samples (D-1), ``generation.sd`` (D-2), draw indexes, token parts, the arms'
+records and the run's counts. The seal (D-12) only says the bytes are the ones sealed; these
+checks catch a receipt that disagrees with itself, not one forged consistently.
 """
 
 from __future__ import annotations
@@ -83,6 +83,13 @@ def _structure(r: ReceiptBody) -> _Found:
             "/arms/baseline/recorded",
             "expected at least one of the with-skill and baseline "
             "arms recorded; both are marked recorded: false",
+        )
+    # the kept transcripts are read beside the receipt: a path (sub/x, /etc/passwd) is no name
+    kept = r.run.transcripts.file if r.run.transcripts is not None else None
+    if kept is not None and (kept in ("", ".", "..") or not set(kept).isdisjoint("/\\\0")):
+        yield (
+            "/run/transcripts/file",
+            f"expected a file name beside the receipt (no folder, not empty), found {quote(kept)}",
         )
 
 

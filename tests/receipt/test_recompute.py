@@ -244,3 +244,18 @@ def test_an_imports_planned_counts_are_not_held_to_its_draws() -> None:
         "unrecorded": [],
     }
     parse_receipt(_bytes(doc), "t.json")
+
+
+@pytest.mark.parametrize("name", ["sub/x.jsonl", "", "/etc/passwd", "..", "a\\b.jsonl"])
+def test_a_kept_transcripts_file_named_by_a_path_is_refused(name: str) -> None:
+    # the schema takes any string; a regrade opens the name beside the receipt, so only a
+    # plain file name is one (a path made it die in Path.with_name)
+    doc = _doc()
+    doc["run"]["transcripts"] = {"file": "t.json.transcripts.jsonl", "sha256": "3" * 64, "draws": 6}
+    assert parse_receipt(_bytes(doc), "t.json").run.transcripts.file == "t.json.transcripts.jsonl"
+    doc["run"]["transcripts"]["file"] = name
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/run/transcripts/file"]
+    assert err.problems[0].message == (
+        f"expected a file name beside the receipt (no folder, not empty), found {json.dumps(name)}"
+    )

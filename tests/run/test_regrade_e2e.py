@@ -14,6 +14,8 @@ import json
 import pytest
 import run_helpers
 from click.testing import CliRunner
+from factories import run_main
+from receipt_docs import seal_document
 from run_helpers import SUITE, run_lane
 
 from driftproof.cli import cli
@@ -240,6 +242,34 @@ def test_regrade_refuses_kept_transcripts_changed_after_the_seal(loopback, suite
             retry_delays=(0.01,),
         )
     assert not (tmp_path / "r6.json").exists()
+
+
+@pytest.mark.parametrize("name", ["sub/x.jsonl", "", "/etc/passwd"])
+def test_regrade_refuses_kept_transcripts_named_by_a_path(
+    name, loopback, suite_file, tmp_path, capsys
+):
+    # the schema takes any string as the file's name; the regrade died in Path.with_name
+    # (a traceback) and now refuses the original as it reads it, naming the pointer
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    doc = json.loads(out.read_text())
+    doc["run"]["transcripts"]["file"] = name
+    out.write_text(json.dumps(seal_document(doc)))
+    code, _, err = run_main(
+        [
+            "regrade",
+            str(out),
+            "--rubric",
+            str(_revised(tmp_path)),
+            "--out",
+            str(tmp_path / "r.json"),
+        ],
+        capsys,
+    )
+    assert code == 2 and not (tmp_path / "r.json").exists()
+    assert err == (
+        f"error: {out}: /run/transcripts/file: expected a file name beside the receipt "
+        f"(no folder, not empty), found {json.dumps(name)}\n"
+    )
 
 
 def test_regrade_holds_an_openai_judges_own_output_budget(
