@@ -21,6 +21,21 @@ OUT_RULE = (
 )
 
 
+def refuse_folder_name(text: str, option: str) -> None:
+    """Refuse a file's path, as typed, that names a folder: it ends in ``/``, ``.`` or ``..``.
+
+    :class:`~pathlib.Path` drops a trailing slash, so ``--out rdir/`` would write a file
+    named ``rdir``; this is checked on the text before it becomes a path.
+
+    Raises:
+        RefusalError: naming the option (exit status 2).
+    """
+    if os.path.basename(text) in ("", ".", ".."):
+        raise RefusalError(
+            f"{option} {text}: {option} names a file, not a folder (nothing was written)"
+        )
+
+
 def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
     """Refuse an ``output`` that would replace a file (unless ``force``) or has no folder.
 

@@ -49,6 +49,29 @@ def test_an_out_whose_folder_does_not_exist_is_named_as_such(files, tmp_path, ca
     assert "journal" not in err
 
 
+@pytest.mark.parametrize("tail", ["/", "/.", "/.."])
+def test_an_out_that_names_a_folder_is_refused_by_every_command(files, tmp_path, capsys, tail):
+    # Path("rdir/") is Path("rdir"): run wrote its receipt as a file named rdir, export
+    # printed "wrote newdir"; the text as typed names a folder, so nothing is written
+    r = tmp_path / "r.json"
+    assert run_main(run_args(*files, r, "--keep-transcripts"), capsys)[0] == 0
+    given = f"{tmp_path / 'rdir'}{tail}"
+    for argv in (
+        [*run_args(*files, r)[:-1], given],  # run_args ends with --out r
+        ["export", "summary-json", str(r), "--out", given],
+        ["export", "summary-json", str(r), "-o", given],
+        ["regrade", str(r), "--rubric", str(files[0]), "--out", given],
+    ):
+        code, _, err = run_main(argv, capsys)
+        assert (code, err) == (
+            2,
+            f"error: --out {given}: --out names a file, not a folder (nothing was written)\n",
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*(f.name for f in files), "r.json", "r.json.transcripts.jsonl"]
+    )
+
+
 def test_export_and_regrade_refuse_an_existing_output(files, tmp_path, capsys):
     out = tmp_path / "r.json"
     assert run_main(run_args(*files, out, "--keep-transcripts"), capsys)[0] == 0

@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from driftproof.outputs import refuse_folder_name
+
 
 class FiniteRange(click.FloatRange):
     """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (they pass its bounds)."""
@@ -42,10 +44,27 @@ class Delays(click.ParamType):
         return delays
 
 
+class _File(click.Path):
+    """A file's path that need not exist yet: a folder is refused, one named ``x/`` too."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The :class:`Path`, or a refusal of a name ending in ``/``, ``.`` or ``..``."""
+        if isinstance(value, str):  # the text as typed: Path("x/") is Path("x")
+            refuse_folder_name(value, _name(param))
+        return super().convert(value, param, ctx)
+
+
+def _name(param: click.Parameter | None) -> str:
+    """How a message names ``param``: ``--out`` when that is one of its names, else its first."""
+    if not isinstance(param, click.Option):
+        return param.human_readable_name if param is not None else "FILE"
+    return "--out" if "--out" in param.opts else param.opts[0]
+
+
 #: A file that must exist (a folder is refused), given to the command as a :class:`Path`.
 EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 #: A file path (a folder is refused) that need not exist yet, as a :class:`Path`.
-FILE = click.Path(dir_okay=False, path_type=Path)
+FILE = _File(dir_okay=False, path_type=Path)
 
 
 def _option(*decls: str, type: click.ParamType, default: Any, help: str | None) -> Any:
