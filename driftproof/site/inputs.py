@@ -28,10 +28,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
@@ -55,12 +55,20 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+def _written_date(value: Any) -> Any:
+    """A date written YYYY-MM-DD, as a date; any other value is left for the model to refuse."""
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return dt.date.fromisoformat(value)  # a ValueError for 2026-02-30
+    return value
+
+
 class _FrontMatter(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False)
+    # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
+    model_config = ConfigDict(extra="forbid", strict=True)
     number: int = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
     title: str = Field(min_length=1, max_length=200)
-    date: dt.date
+    date: Annotated[dt.date, BeforeValidator(_written_date)]
     summary: str | None = Field(default=None, max_length=500)
     receipts: list[str] = Field(min_length=1, max_length=1000)
     sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)

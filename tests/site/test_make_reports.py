@@ -144,6 +144,41 @@ def test_front_matter_keys_are_unique_and_written_out(
     assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
 
 
+@pytest.mark.parametrize(
+    "line,pointer,found",
+    [
+        ("number: true", "/number", "Input should be a valid integer, found True"),
+        ("number: 3.0", "/number", "Input should be a valid integer, found 3.0"),
+        ("title: !!binary aGk=", "/title", "Input should be a valid string, found b'hi'"),
+        ("date: 0", "/date", "Input should be a valid date, found 0"),
+        (
+            "sections: [{type: token_savings, title: !!binary aGk=}]",
+            "/sections/0/title",
+            "Input should be a valid string, found b'hi'",
+        ),
+    ],
+)
+def test_front_matter_of_the_wrong_type_is_refused_not_converted(
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+    line: str,
+    pointer: str,
+    found: str,
+) -> None:
+    # the model converted: true and 3.0 published as report 3, bytes b'hi' as the title "hi"
+    # and 0 as the date 1970-01-01
+    receipts, reports = site_inputs
+    given = {"number": "number: 3", "title": "title: T", "date": "date: 2026-11-01"}
+    given[line.split(":")[0]] = line
+    front = "\n".join([*given.values(), "slug: typed", "receipts: [tested]"])
+    report = reports / "003-typed.md"
+    report.write_text(f"---\n{front}\n---\nBody.\n", encoding="utf-8")
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert (code, err) == (2, f"error: {report}: {pointer}: {found}\n")
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
+
+
 def test_invalid_section_and_receipt_references_are_named(
     tmp_path: Path,
     site_inputs: tuple[Path, Path],

@@ -35,9 +35,12 @@ def receipt_name(ref: str) -> str:
 
 
 class SectionParams(BaseModel):
-    """Base of every section's parameters: unknown keys are refused; ``title`` is the heading."""
+    """Base of every section's parameters: unknown keys are refused; ``title`` is the heading.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Strict: a value of another type (``!!binary`` bytes for a title) is refused, not converted.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     title: str | None = Field(default=None, min_length=1, max_length=200)
 
 
