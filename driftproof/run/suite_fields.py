@@ -115,8 +115,16 @@ class Collector:
 
 
 def is_number(v: Any) -> TypeGuard[float]:
-    """Whether ``v`` is a finite number (a JSON number, never ``true`` or ``false``)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """Whether ``v`` is a finite number a float holds (a JSON number, never ``true`` or ``false``).
+
+    An integer too large for a float (``10**400``) is not one.
+    """
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an integer too large to convert
+        return False
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[Any], bool]:

@@ -284,3 +284,24 @@ def test_a_structured_decision_that_breaks_its_schema_is_not_measured(tmp_path) 
     assert (
         parse_structured(case, {"score": 1.0}).score is None
     )  # no reason: the strict schema requires one
+
+
+@pytest.mark.parametrize(
+    "cost,expected",
+    [("0.25", 0.25), ("3", 3.0), ("1" + "0" * 400, None), ("1e999", None), ("-1", None)],
+)
+def test_a_claude_cost_a_float_cannot_hold_is_unknown_not_a_crash(cost, expected) -> None:
+    # 10**400 is valid JSON but no float holds it: float() raised OverflowError out of the run.
+    out = _envelope(total_cost_usd=0).replace('"total_cost_usd": 0', '"total_cost_usd": ' + cost)
+    reply = read_claude(0, out, "", "m")
+    assert (reply.text, reply.cost_usd) == ("fine", expected)
+
+
+def test_a_judge_score_no_float_can_hold_is_an_invalid_sample(tmp_path) -> None:
+    from driftproof.run.judge import parse_structured
+    from driftproof.run.suite import load_suite
+
+    (tmp_path / "suite.json").write_text(json.dumps(ONE))
+    case = load_suite(tmp_path / "suite.json").cases[0]
+    v = parse_structured(case, {"score": 10**400, "reason": "x"})
+    assert (v.score, v.invalid_reason) == (None, "the reply holds no numeric score")

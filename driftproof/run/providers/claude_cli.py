@@ -16,6 +16,7 @@ from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import json_or_none, split_reasoning
+from driftproof.run.suite_fields import is_number
 
 ISOLATION = [
     "--setting-sources",
@@ -138,9 +139,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
         output_tokens=count(usage.get("output_tokens")),
         reported_model=ours[0] if ours else None,
         serving_model=ours[0] if ours else None,
-        cost_usd=float(cost)
-        if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0
-        else None,
+        cost_usd=float(cost) if is_number(cost) and cost >= 0 else None,
         other_models=others,
         handoff=handoff,
         raw=out,
