@@ -219,6 +219,8 @@ class Drawer:
         if reply.handoff:
             why = f"another model gave the answer: {reply.handoff}; the run stops"
             return Loss("handoff", why, stops=True)
+        if reply.unread:
+            return Loss("no_answer", reply.unread)
         reported = reply.input_tokens
         if arm == "with_skill" and self.skill_tokens and reported is not None:
             if reported < SKILL_REACHED_SHARE * self.skill_tokens:

@@ -327,12 +327,15 @@ def canonical(obj: Any) -> str:
 def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
     """A judge reply as a verdict; ``budget`` is the judge call's output budget (tokens).
 
-    Invalid when the judge refused or its ending is not complete (D-19); else its structured
+    Invalid when the judge refused, its reply cannot be read (:attr:`Reply.unread`) or its ending
+    is not complete (D-19); else its structured
     decision, or the final verdict of free text where the lane has no structured channel.
     """
     if jr.refusal is not None:
         said = jr.refusal.get("text") or jr.refusal.get("category") or ""
         return JudgeVerdict(None, "the judge refused: " + str(said)[:300])
+    if jr.unread:
+        return JudgeVerdict(None, f"the judge's reply: {jr.unread}")
     ending = jr.ending_class(budget)
     if ending == "truncated":
         n = jr.output_tokens

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
+
+from driftproof._json import json_kind
 
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -16,6 +19,15 @@ def json_or_none(text: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def not_text(where: str, values: Iterable[Any]) -> str | None:
+    """Why an answer cannot be read: the first of ``values`` that is no string, else ``None``.
+
+    ``where`` names the member in words (``"a text block's text"``).
+    """
+    bad = next((json_kind(v) for v in values if not isinstance(v, str)), None)
+    return None if bad is None else f"{where} is {bad}, not text, so there is nothing to grade"
 
 
 def split_reasoning(text: str) -> tuple[str, str | None]:

@@ -305,3 +305,90 @@ def test_a_judge_score_no_float_can_hold_is_an_invalid_sample(tmp_path) -> None:
     case = load_suite(tmp_path / "suite.json").cases[0]
     v = parse_structured(case, {"score": 10**400, "reason": "x"})
     assert (v.score, v.invalid_reason) == (None, "the reply holds no numeric score")
+
+
+_NOT_TEXT = ", not text, so there is nothing to grade"
+
+
+def test_an_anthropic_text_block_whose_text_is_not_text_is_a_lost_draw(
+    tmp_path, suite_file, loopback
+) -> None:
+    # {"text": {"a": 1}} was read with str() and the answer "{'a': 1}" graded.
+    from shape_replies import _answers, _draws, _mini
+
+    def shape(path, body, text):
+        msg = _message("x")
+        msg["content"] = [{"type": "text", "text": "Hello "}, {"type": "text", "text": {"a": 1}}]
+        return 200, msg, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.answer, d.judge_samples) == (None, None, [])
+        assert (d.lost.kind, d.lost.reason) == (
+            "no_answer",
+            "a text block's text is an object" + _NOT_TEXT,
+        )
+
+
+def test_a_judge_reply_whose_text_is_not_text_is_an_invalid_sample() -> None:
+    from driftproof.run.judge import judge_verdict
+
+    jr = read_message({**_message("x"), "content": [{"type": "text", "text": 7}]}, graded=True)
+    v = judge_verdict(None, jr, 100)
+    assert (v.score, v.invalid_reason) == (
+        None,
+        "the judge's reply: a text block's text is a number" + _NOT_TEXT,
+    )
+
+
+def test_a_codex_agent_message_whose_text_is_not_text_is_never_the_answer() -> None:
+    from driftproof.run.providers.codex_cli import CodexCLI
+
+    events = [
+        {"type": "item.completed", "item": {"type": "agent_message", "text": 12345}},
+        {"type": "turn.completed", "usage": {"input_tokens": 500, "output_tokens": 5}},
+    ]
+    out = "\n".join(json.dumps(e) for e in events)
+    reply = CodexCLI.parse(CodexCLI.__new__(CodexCLI), 0, out, "", "gpt-5")
+    assert (reply.text, reply.unread) == ("", "the agent message's text is a number" + _NOT_TEXT)
+    ok = out.replace("12345", '"12345"')
+    assert (CodexCLI.parse(CodexCLI.__new__(CodexCLI), 0, ok, "", "gpt-5").text, None) == (
+        "12345",
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    "content,text,unread",
+    [
+        ("fine", "fine", None),
+        (None, "", None),
+        (5, "", "the message's content is a number" + _NOT_TEXT),
+        ([{"type": "text", "text": "hi"}], "", "the message's content is an array" + _NOT_TEXT),
+    ],
+)
+def test_a_chat_content_that_is_not_text_is_never_the_answer(content, text, unread) -> None:
+    from shape_replies import _chat
+
+    from driftproof.run.providers.openai_api import read_chat
+
+    reply = read_chat(_chat(content))
+    assert (reply.text, reply.unread) == (text, unread)
+
+
+def test_a_responses_output_text_that_is_not_text_is_never_part_of_the_answer() -> None:
+    from shape_replies import _response
+
+    from driftproof.run.providers.openai_api import read_response
+
+    parts = [{"type": "output_text", "text": "Hello ", "annotations": []}]
+    parts.append({"type": "output_text", "text": None, "annotations": []})
+    item = {"type": "message", "id": "m1", "role": "assistant", "status": "completed"}
+    reply = read_response(_response([{**item, "content": parts}]))
+    assert (reply.text, reply.unread) == (
+        "Hello ",
+        "an output_text part's text is null" + _NOT_TEXT,
+    )
+    reply = read_response(_response([{**item, "content": parts[:1]}]))
+    assert (reply.text, reply.unread) == ("Hello ", None)

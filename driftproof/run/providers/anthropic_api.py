@@ -7,7 +7,7 @@ from typing import Any
 from driftproof._json import member_list, member_object, member_str
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import Call, Reply, Request
-from driftproof.run.reply_text import joined_reasoning, split_reasoning
+from driftproof.run.reply_text import joined_reasoning, not_text, split_reasoning
 
 
 def build_request(r: Request) -> dict[str, Any]:
@@ -39,9 +39,8 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     grade is the ``record_grade`` tool's input.
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
-    text, think = split_reasoning(
-        "".join(str(b.get("text") or "") for b in content if b.get("type") == "text")
-    )
+    said = [b.get("text") for b in content if b.get("type") == "text"]
+    text, think = split_reasoning("".join(x for x in said if isinstance(x, str)))
     thought = [
         str((b.get("thinking") if b.get("type") == "thinking" else b.get("data")) or "")
         for b in content
@@ -83,6 +82,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         cache_read=cr,
         cache_creation=cc,
         decision=grades[0] if graded and grades else None,
+        unread=not_text("a text block's text", said),
         channel="tool_call" if graded else None,
     )
 

@@ -31,7 +31,9 @@ class Reply:
     never graded, checked or shown to the judge (D-19). ``decision`` and ``channel`` are a grading
     call's structured decision and how it came back (``tool_call`` | ``json_schema`` |
     ``responses_format`` | ``cli_json_schema`` | ``final_verdict``). ``handoff`` is set when another
-    model gave the answer (the run then stops); ``other_models`` lists ``{model, input, output}``
+    model gave the answer (the run then stops); ``unread`` says why the answer or the grade cannot
+    be read (a text member that is not text, two different grades): the draw is lost, the judge
+    sample invalid, never graded; ``other_models`` lists ``{model, input, output}``
     of calls a harness made on other models; ``raw`` is kept with ``--keep-transcripts``.
     """
 
@@ -44,6 +46,7 @@ class Reply:
     capture: Capture | None = None
     other_models: list[dict[str, Any]] = field(default_factory=list)
     handoff: str | None = None
+    unread: str | None = None
     raw: str | None = None
     stop_reason: str | None = None
     lane: str | None = None

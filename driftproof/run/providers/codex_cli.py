@@ -17,7 +17,7 @@ from driftproof._json import member_object
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, checked_run, status_of, version_of
-from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
+from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
 
 #: Codex feature names that write a file or run code.
 WRITING_FEATURE = re.compile(
@@ -95,7 +95,8 @@ class CodexCLI(CLILane):
             AttemptError: ``turn.failed`` or no completed turn (classed by the status named), or no
                 agent message.
         """
-        text, usage, failure, completed, failed = None, None, None, False, False
+        answered: list[Any] = []  # the last agent message's text, whatever it holds
+        usage, failure, completed, failed = None, None, False, False
         thought: list[str] = []
         events: list[dict[str, Any]] = []
         for line in out.splitlines():
@@ -106,7 +107,7 @@ class CodexCLI(CLILane):
             item = member_object(ev, "item")
             kind = item.get("type") or item.get("item_type")
             if t == "item.completed" and kind in ("agent_message", "assistant_message"):
-                text = str(item.get("text") or "")
+                answered = [item.get("text")]
             elif t == "item.completed" and kind == "reasoning":
                 thought.append(str(item.get("text") or ""))
             elif t == "turn.completed":
@@ -135,11 +136,12 @@ class CodexCLI(CLILane):
             if status is not None and (status in FATAL_STATUSES or status >= 408):
                 raise classify_status(status, what, reason=what)
             raise AttemptError(what, fatal=bool(FATAL.search(msg)))
-        if text is None:
+        if not answered:
             raise AttemptError(
                 f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
             )
         u = usage or {}
+        text = answered[0] if isinstance(answered[0], str) else ""
         answer, think = split_reasoning(text)
         return Reply(
             answer,
@@ -152,4 +154,5 @@ class CodexCLI(CLILane):
             ending="turn.completed",
             reasoning=joined_reasoning(*thought, think),
             harness_events=events[:1000] or None,
+            unread=not_text("the agent message's text", answered),
         )

@@ -12,7 +12,7 @@ from typing import Any
 from driftproof._json import member_list, member_object, member_str
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
-from driftproof.run.reply_text import joined_reasoning, json_or_none, split_reasoning
+from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
 
 OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
@@ -70,8 +70,12 @@ def _reply(
     reasoning: str | None,
     refused: str | None,
     graded: bool,
+    unread: str | None,
 ) -> Reply:
-    """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused."""
+    """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused.
+
+    ``unread`` says why the answer cannot be read (a text member that is not text).
+    """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
     u = member_object(body, "usage")
@@ -91,6 +95,7 @@ def _reply(
         reasoning_output=count(member_object(u, f"{tokens_out}_details").get("reasoning_tokens")),
         decision=json_or_none(text) if graded and refusal is None else None,
         channel=channel if graded else None,
+        unread=unread,
     )
 
 
@@ -103,6 +108,7 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
     msg = member_object(choice, "message")
+    content = msg.get("content")
     text, think = split_reasoning(member_str(msg, "content") or "")
     return _reply(
         "chat",
@@ -115,14 +121,16 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
         ),
         refused=member_str(msg, "refusal") or None,
         graded=graded,
+        unread=None if content is None else not_text("the message's content", [content]),
     )
 
 
-def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[str]:
+def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[Any]:
+    """The ``key`` member of each ``kind`` part of ``item``, whatever it holds."""
     return [
-        p[key]
+        p.get(key)
         for p in member_list(item, "content")
-        if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get(key), str)
+        if isinstance(p, dict) and p.get("type") == kind
     ]
 
 
@@ -147,11 +155,11 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             if item.get("phase") in (None, "final_answer"):
                 texts += said
             else:
-                thought += said
-            refusals += _part_texts(item, "refusal", "refusal")
+                thought += [x for x in said if isinstance(x, str)]
+            refusals += [x for x in _part_texts(item, "refusal", "refusal") if isinstance(x, str)]
         elif kind in ("function_call", "custom_tool_call"):
             calls.append(kind)
-    text, think = split_reasoning("".join(texts))
+    text, think = split_reasoning("".join(x for x in texts if isinstance(x, str)))
     status = member_str(r, "status")
     why = member_object(r, "incomplete_details").get("reason")
     stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
@@ -166,6 +174,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         reasoning=joined_reasoning(*thought, think),
         refused="".join(refusals) if refusals else None,
         graded=graded,
+        unread=not_text("an output_text part's text", texts),
     )
 
 
