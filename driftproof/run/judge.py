@@ -15,6 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from driftproof._json import JSONFault, loads_strict
 from driftproof.receipt import sha256_text
 from driftproof.run.endings import ending_reason
 from driftproof.run.providers.base import Reply
@@ -168,10 +169,10 @@ class JudgeVerdict:
     ignored: tuple[str, ...] = ()
 
 
-def _json_objects(text: str) -> list[tuple[dict, int]]:
-    """Every outermost JSON object in ``text``, with the offset where it ends."""
+def _json_objects(text: str) -> list[tuple[dict, int, int]]:
+    """Every outermost JSON object in ``text``, with the offsets where it starts and ends."""
     dec = json.JSONDecoder()
-    out: list[tuple[dict, int]] = []
+    out: list[tuple[dict, int, int]] = []
     i = text.find("{")
     while i != -1:
         try:
@@ -179,7 +180,7 @@ def _json_objects(text: str) -> list[tuple[dict, int]]:
         except (json.JSONDecodeError, RecursionError):
             obj = None
         if isinstance(obj, dict):
-            out.append((obj, end))
+            out.append((obj, i, end))
             i = text.find("{", end)
         else:
             i = text.find("{", i + 1)
@@ -204,21 +205,25 @@ def parse_reply(case: SuiteCase, reply: str) -> JudgeVerdict:
     objs = _json_objects(reply)
     if not objs:
         return JudgeVerdict(None, "the reply holds no JSON object")
-    verdicts = [(o, end) for o, end in objs if "score" in o or "criteria" in o]
+    verdicts = [o for o, _, _ in objs if "score" in o or "criteria" in o]
     if len(verdicts) > 1:
         return JudgeVerdict(
             None,
             f"the reply carries {len(verdicts)} candidate verdicts; only the judge's own "
             "final verdict counts, so the sample is not measured",
         )
-    obj, end = objs[-1]
-    if not verdicts or verdicts[0][0] is not obj:
+    obj, start, end = objs[-1]
+    if not verdicts or verdicts[0] is not obj:
         return JudgeVerdict(
             None, "the reply's final JSON object carries no verdict (score or criteria)"
         )
     tail = reply[end:].strip().strip("`").strip()
     if tail:
         return JudgeVerdict(None, "the verdict is not the reply's final word: text follows it")
+    try:  # strict: a member name given twice is two grades in one
+        loads_strict(reply[start:end], allow_nan=True)
+    except JSONFault as exc:
+        return JudgeVerdict(None, f"the verdict is ambiguous: {exc}")
     return parse_decision(case, obj)
 
 

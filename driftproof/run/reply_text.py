@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from driftproof._json import json_kind
+from driftproof._json import JSONFault, json_kind, loads_strict
 
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_or_none(text: str) -> Any:
-    """``text`` parsed as JSON, or ``None`` when it is not JSON."""
+    """``text`` parsed as JSON, or ``None`` when it is not strict JSON (a member name given twice).
+
+    NaN, Infinity and numbers too large for a float are taken (a float's infinity), as
+    ``json.loads`` takes them.
+    """
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
+        return loads_strict(text, allow_nan=True)
+    except JSONFault:
         return None
 
 

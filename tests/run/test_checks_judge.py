@@ -123,6 +123,12 @@ CRIT = SuiteCase(
         ),
         ('{"score": "high"}', None, "the reply holds no numeric score"),
         ("no json here", None, "the reply holds no JSON object"),
+        # a member name given twice: the last value was read as the grade
+        (
+            '{"score": 0.0, "reason": "x", "score": 1.0}',
+            None,
+            'the verdict is ambiguous: expected unique member names, found "score" twice',
+        ),
     ],
 )
 def test_rubric_replies(reply, score, reason):
@@ -201,6 +207,12 @@ def test_free_text_only_the_final_verdict_counts(reply, reason):
             "the reply decides an unknown criterion 'z'",
         ),
         ('{"score": 1}', 'the reply holds no "criteria" list'),
+        (
+            _crit(("a", False, "y"), ("b", True, "y"), ("c", True, "y")).replace(
+                '"met": false', '"met": false, "met": true'
+            ),
+            'the verdict is ambiguous: expected unique member names, found "met" twice',
+        ),
     ],
 )
 def test_criteria_reply_not_measured(reply, reason):

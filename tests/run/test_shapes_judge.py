@@ -217,3 +217,50 @@ def test_a_lone_surrogate_becomes_u_fffd_and_is_recorded(
         ("/cases/0/arms/baseline/draws/0/answer", 1),
         ("/cases/0/arms/with_skill/draws/0/answer", 1),
     ]
+
+
+def test_a_responses_grade_giving_score_twice_is_an_invalid_sample(loopback, suite_file, tmp_path):
+    # json.loads kept the last "score": the draw was graded 1.0
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        grade = '{"score": 0.0, "reason": "x", "score": 1.0}'
+        item = {"type": "message", "id": "m1", "role": "assistant", "status": "completed"}
+        item["content"] = [{"type": "output_text", "text": grade, "annotations": []}]
+        return 200, _response([item], model="gpt-5-mini"), {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file, judge="openai")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "unscored")
+        assert (
+            d.judge_samples[0].invalid_reason == "the judge returned no responses_format decision"
+        )
+
+
+def test_a_messages_body_giving_a_member_twice_is_not_read() -> None:
+    # two "input" members in one record_grade call: json.loads kept the last grade
+    from types import SimpleNamespace
+
+    from driftproof.run.providers.anthropic_api import AnthropicAPI
+    from driftproof.run.providers.base import AttemptError, Call
+
+    body = '{"content": [{"type": "tool_use", "input": {"score": 0}, "input": {"score": 1}}]}'
+    lane = AnthropicAPI.__new__(AnthropicAPI)
+    lane._errors = OSError
+    call = Call("m", None, "p", 10, timeout=1.0)
+    sent = lambda **kw: SimpleNamespace(http_response=SimpleNamespace(text=body))  # noqa: E731
+    with pytest.raises(AttemptError) as info:
+        lane.post(sent, {}, call)
+    assert info.value.reason.startswith(
+        'the reply is not JSON (expected unique member names, found "input" twice): '
+    )
+
+
+def test_json_or_none_is_strict_about_names_and_takes_what_json_takes() -> None:
+    from driftproof.run.reply_text import json_or_none
+
+    assert json_or_none('{"a": 1, "a": 2}') is None
+    assert json_or_none('[{"b": {"a": 1, "a": 1}}]') is None
+    assert json_or_none('{"a": 1, "b": [1e999]}') == {"a": 1, "b": [float("inf")]}
+    assert json_or_none("not json") is None

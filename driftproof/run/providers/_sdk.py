@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -11,7 +10,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from driftproof._json import member_str
+from driftproof._json import JSONFault, loads_strict, member_str
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 from driftproof.run.providers.base import (
     AttemptError,
@@ -146,10 +145,10 @@ class SDKLane(Provider):
             body: str = create(**req, timeout=call.timeout).http_response.text
         except self._errors as exc:
             raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
-        try:
-            obj = json.loads(body)
-        except (ValueError, RecursionError) as exc:
-            raise AttemptError(f"the reply is not JSON: {body[:200]!r}") from exc
+        try:  # strict: a member name given twice (two grades) is no reply to read
+            obj = loads_strict(body, allow_nan=True)
+        except JSONFault as exc:
+            raise AttemptError(f"the reply is not JSON ({exc}): {body[:200]!r}") from exc
         if not isinstance(obj, dict):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         return obj, body

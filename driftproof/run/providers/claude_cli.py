@@ -38,12 +38,7 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
     whole = json_or_none(out)
     items: list[Any] = whole if isinstance(whole, list) else [whole]
     if whole is None:
-        items = []
-        for line in out.splitlines():
-            try:  # a blank line is no JSON either
-                items.append(json.loads(line.strip()))
-            except (ValueError, RecursionError):
-                continue
+        items = [json_or_none(line) for line in out.splitlines()]
     elif len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
         return items[0], []  # one object: the result whatever its type
     at = [k for k, it in enumerate(items) if isinstance(it, dict) and it.get("type") == "result"]
