@@ -18,6 +18,7 @@ from typing import Any
 from driftproof._json import open_file
 from driftproof.receipt import Judge, JudgeSample, Receipt, sha256_text
 from driftproof.receipt import _bounds as B
+from driftproof.run.judge import same_model
 from driftproof.run.suite import Suite
 from driftproof.wording import ARM_WORDS
 
@@ -150,13 +151,6 @@ class SampleIdentity:
     score_text_sha256: str
 
 
-def _same_model(requested: str, reported: str) -> bool:
-    # A dated id answers for its undated alias (claude-haiku-4-5 ← claude-haiku-4-5-20251001).
-    date = reported.removeprefix(requested + "-").replace("-", "")
-    dated = reported.startswith(requested + "-") and date.isdigit() and len(date) == 8
-    return reported == requested or dated
-
-
 def identity_bounds_problem(reported: Sequence[str | None], serving: str | None) -> str | None:
     """Why one reply's identity evidence is over the receipt's bounds, else ``None``.
 
@@ -189,10 +183,10 @@ def check_reply_identity(
         return "anonymous judge reply: it reports no model id"
     distinct = list(dict.fromkeys(sample.reported_ids))
     if len(distinct) == 1:
-        if _same_model(requested, distinct[0]):
+        if same_model(requested, distinct[0]):
             return None
         return f"the reply reports {distinct[0]!r}, not the requested judge {requested!r}"
-    if sample.serving_id is None or not _same_model(requested, sample.serving_id):
+    if sample.serving_id is None or not same_model(requested, sample.serving_id):
         return (
             f"mixed-model reply ({', '.join(distinct)}) does not name the requested judge "
             f"{requested!r} as serving it"

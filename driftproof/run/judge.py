@@ -70,12 +70,15 @@ CRITERION_LINE = "- id: {id} | weight: {weight} | {description}"
 
 
 def same_model(requested: str, reported: str) -> bool:
-    """Whether ``reported`` is ``requested``, a dated id of it, or its undated form."""
-    return (
-        reported == requested
-        or reported.startswith(requested + "-")
-        or requested.startswith(reported + "-")
-    )
+    """Whether a reply reporting ``reported`` answered for ``requested`` (run and regrade).
+
+    Only the id itself, or a dated id of it answering for the undated alias (8 digits after a
+    hyphen, dashes allowed: ``claude-haiku-4-5-20251001``, ``gpt-5-mini-2025-08-07``); never a
+    shorter or longer id (``claude-haiku-4``, ``gpt-5`` for ``gpt-5-mini``).
+    """
+    date = reported.removeprefix(requested + "-").replace("-", "")
+    dated = reported.startswith(requested + "-") and date.isascii() and date.isdigit()
+    return reported == requested or (dated and len(date) == 8)
 
 
 def template_sha256() -> str:

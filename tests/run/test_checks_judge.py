@@ -269,3 +269,36 @@ def test_a_non_retryable_failure_is_not_retried():
     with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(not retryable; 1 attempt\)$"):
         with_retries(fn, sleep=slept.append)
     assert slept == []
+
+
+@pytest.mark.parametrize(
+    "requested,reported,same",
+    [
+        ("claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001", True),
+        ("claude-haiku-4-5", "claude-haiku-4-5-20251001", True),  # a dated id for its alias
+        ("gpt-5-mini", "gpt-5-mini-2025-08-07", True),
+        # a prefix either way was taken before: none of these is the requested model
+        ("claude-haiku-4-5-20251001", "claude", False),
+        ("claude-haiku-4-5-20251001", "claude-haiku-4", False),
+        ("claude-haiku-4-5-20251001", "claude-haiku-4-5", False),  # the alias is not the date
+        ("claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001-fake-other", False),
+        ("gpt-5-mini", "gpt-5", False),
+        ("gpt-5", "gpt-5-mini", False),
+        ("claude-haiku-4-5", "claude-haiku-4-5-2025100", False),  # 7 digits
+        (
+            "claude-haiku-4-5",
+            "claude-haiku-4-5-\u0662\u0660\u0662\u0665\u0661\u0660\u0660\u0661",
+            False,
+        ),
+    ],
+)
+def test_a_judge_reply_is_the_requested_model_only_as_itself_or_its_dated_id(
+    requested, reported, same
+):
+    from driftproof.regrade import identity
+    from driftproof.run.judge import same_model
+
+    assert same_model(requested, reported) is same
+    # regrade holds a reply to the same rule (one function)
+    sample = identity.SampleIdentity((reported,), reported, "0" * 64)
+    assert (identity.check_reply_identity(requested, sample) is None) is same

@@ -264,3 +264,26 @@ def test_json_or_none_is_strict_about_names_and_takes_what_json_takes() -> None:
     assert json_or_none('[{"b": {"a": 1, "a": 1}}]') is None
     assert json_or_none('{"a": 1, "b": [1e999]}') == {"a": 1, "b": [float("inf")]}
     assert json_or_none("not json") is None
+
+
+@pytest.mark.parametrize("reported", ["claude", "claude-haiku-4", "claude-haiku-4-5"])
+def test_a_judge_reply_from_a_shorter_model_id_is_an_invalid_sample(
+    reported, loopback, suite_file, tmp_path
+):
+    # the requested judge is claude-haiku-4-5-20251001; a '-' prefix of it was taken as it
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        grade = {"type": "tool_use", "id": "toolu_1", "name": body["tools"][0]["name"]}
+        grade["input"] = {"score": 0.5, "reason": "ok"}
+        msg = {**_message("", model=reported), "content": [grade], "stop_reason": "tool_use"}
+        return 200, msg, {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file)
+    assert r.judge.model == "claude-haiku-4-5-20251001"
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "unscored")
+        assert d.judge_samples[0].invalid_reason == (
+            f"the reply reports model {reported!r}, not the requested judge"
+        )
