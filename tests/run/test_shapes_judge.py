@@ -287,3 +287,40 @@ def test_a_judge_reply_from_a_shorter_model_id_is_an_invalid_sample(
         assert d.judge_samples[0].invalid_reason == (
             f"the reply reports model {reported!r}, not the requested judge"
         )
+
+
+@pytest.mark.parametrize(
+    "scores,score,invalid",
+    [
+        (
+            (1.0, 0.0),
+            None,
+            "the judge's reply: 2 different grades are recorded, so none of them counts",
+        ),
+        ((0.5, 0.5), 0.5, None),  # the same grade twice is one grade
+    ],
+)
+def test_two_different_record_grade_calls_are_no_grade(
+    scores, score, invalid, loopback, suite_file, tmp_path
+):
+    # the first of two record_grade calls counted
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        name = body["tools"][0]["name"]
+        grades = [
+            {
+                "type": "tool_use",
+                "id": f"toolu_{k}",
+                "name": name,
+                "input": {"score": s, "reason": "r"},
+            }
+            for k, s in enumerate(scores)
+        ]
+        msg = _message("", model="claude-haiku-4-5-20251001")
+        return 200, {**msg, "content": grades, "stop_reason": "tool_use"}, {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.judge_samples[0].invalid_reason) == (score, invalid)

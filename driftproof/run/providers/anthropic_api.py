@@ -36,7 +36,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
 
     Thinking blocks and a leading ``<think>`` are reasoning (D-19); ``refusal`` keeps
     ``stop_details``' category; input tokens include cache reads and writes, parts kept; a
-    grade is the ``record_grade`` tool's input.
+    grade is the ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`).
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]
@@ -55,11 +55,17 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
             "text": text or member_str(details, "explanation"),
             "category": cat if isinstance(cat, str) else None,
         }
-    grades = [
-        b.get("input")
-        for b in content
-        if b.get("type") == "tool_use" and b.get("name") == GRADE_TOOL
-    ]
+    grades: list[Any] = []
+    for b in content:  # two identical calls are one grade
+        if (
+            b.get("type") == "tool_use"
+            and b.get("name") == GRADE_TOOL
+            and b.get("input") not in grades
+        ):
+            grades.append(b.get("input"))
+    unread = not_text("a text block's text", said)
+    if graded and len(grades) > 1:
+        unread = f"{len(grades)} different grades are recorded, so none of them counts"
     u = member_object(msg, "usage")
     inp, cr, cc = (
         count(u.get("input_tokens")),
@@ -81,8 +87,8 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal=refusal,
         cache_read=cr,
         cache_creation=cc,
-        decision=grades[0] if graded and grades else None,
-        unread=not_text("a text block's text", said),
+        decision=grades[0] if graded and len(grades) == 1 else None,
+        unread=unread,
         channel="tool_call" if graded else None,
     )
 
