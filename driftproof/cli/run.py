@@ -78,6 +78,8 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 
 
 def _model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("expected a model id, found an empty one")
     if value is not None and len(value) > 200:
         raise click.BadParameter("a model id is at most 200 characters")
     return value

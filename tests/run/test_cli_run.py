@@ -426,3 +426,18 @@ def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, 
         res = CliRunner().invoke(run_cmd, [*args, "--out", str(tmp_path / "r.json")])
         assert res.exit_code == 2 and f"{skill}: {why}" in " ".join(res.output.split()), res.output
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize("option", ["--model", "--judge-model"])
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_model_id_is_refused_before_any_call(
+    suite_file, skill_file, tmp_path, option, value
+):
+    # "" ran and sealed run.model ""; on claude -p every modelUsage key "contains" it
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(
+        run_cmd, _args(suite_file, skill_file, out, "--provider", "simulated", option, value)
+    )
+    assert res.exit_code == 2, res.output
+    assert f"Invalid value for '{option}': expected a model id, found an empty one" in res.output
+    assert list(tmp_path.glob("r.json*")) == []
