@@ -392,3 +392,13 @@ def test_a_responses_output_text_that_is_not_text_is_never_part_of_the_answer() 
     )
     reply = read_response(_response([{**item, "content": parts[:1]}]))
     assert (reply.text, reply.unread) == ("Hello ", None)
+
+
+def test_claude_with_an_empty_model_id_never_counts_another_model_as_it() -> None:
+    # "" is in every key: the model claude -p chose was recorded as the requested one
+    out = _envelope(modelUsage={"claude-opus-4-1-20250805": {"inputTokens": 5, "outputTokens": 1}})
+    reply = read_claude(0, out, "", "")
+    assert (reply.reported_model, reply.handoff) == (
+        None,
+        "claude-opus-4-1-20250805 (5 input, 1 output tokens)",
+    )

@@ -112,7 +112,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
         cc = count(usage.get("cache_creation_input_tokens"))
         inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
     mu = member_object(obj, "modelUsage")
-    ours = [k for k in mu if model in k]  # the model, or a dated or suffixed id of it
+    ours = [k for k in mu if model and model in k]  # the model, or a dated or suffixed id of it
     others = [
         {
             "model": k,
