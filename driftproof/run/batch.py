@@ -203,7 +203,7 @@ class BatchJournal:
                 "(its batches are not polled again)"
             )
         with whole_lines(path) as lines:
-            for rec in json_records(path, lines, what="batch journal"):
+            for _n, rec in json_records(path, lines, what="batch journal"):
                 kind = next((k for k in _KINDS if k in rec), None)
                 if kind is not None:
                     self._keep(kind, rec[kind])

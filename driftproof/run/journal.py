@@ -17,9 +17,14 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from driftproof._json import pointer
 from driftproof.errors import RefusalError
+from driftproof.receipt import Draw
+from driftproof.receipt._model_base import Count, DateTime, Positive
 
 JOURNAL_FORMAT = "driftproof-run/1"
 #: Seconds between two fsyncs of the journal while draws finish.
@@ -28,8 +33,8 @@ SYNC_INTERVAL = 1.0
 
 def json_records(
     path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
-) -> Iterator[Any]:
-    """Each complete line of a JSON Lines journal, parsed; blank lines skipped.
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each complete line of a JSON Lines journal as (line number, record); blank lines skipped.
 
     Raises:
         RefusalError: a line is not UTF-8 JSON or not an object, naming the file and the line.
@@ -50,23 +55,69 @@ def json_records(
             raise RefusalError(
                 f"{path}: line {n} is not a record (a JSON object); the {what} is damaged"
             )
-        yield rec
+        yield n, rec
 
 
-def _damage(d: Any) -> str | None:
-    """What keeps a draw record's case, arm, index or draw score from being resumed, else None."""
-    if not isinstance(d, dict) or not all(k in d for k in ("case", "arm", "index")):
-        return "a draw record has no case, arm and index"
-    score = d["draw"].get("score") if isinstance(d.get("draw"), dict) else "absent"
-    if not (
-        isinstance(d["case"], str)
-        and isinstance(d["arm"], str)
-        and type(d["index"]) is int
-        and d["index"] >= 0
-        and (score is None or type(score) in (int, float))
-    ):
-        return "a draw record's case, arm, index or score is not of its kind"
-    return None
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True)  # a member it does not name is not read
+
+
+class _Usage(_Strict):
+    """What a draw's judge replies reported, summed."""
+
+    reported: bool
+    input: Count
+    output: Count
+    cache_read: Count = 0
+    cache_creation: Count = 0
+    reasoning: Count = 0
+
+
+class _Repair(_Strict):
+    field: str
+    replaced: Positive
+
+
+class _DrawRecord(_Strict):
+    """A finished draw as the drawer journals it: the receipt's draw and what sealing reads."""
+
+    case: str
+    arm: Literal["with_skill", "baseline", "control"]
+    index: Count
+    draw: Draw
+    repairs: list[_Repair] | None = None
+    judge_usage: _Usage | None = None
+    generation_cost_usd: float | None = None  # as the lane reported it
+    transcript: dict[str, Any] | None = None
+    shown_answer: str | None = None
+
+
+class _Header(_Strict):
+    """What a resumed run reads of a journal's header beside its identity and harness."""
+
+    started_at: DateTime
+
+
+def _refuse_unless(check: type[BaseModel], value: Any, path: Path, line: int, at: str) -> None:
+    """Refuse ``value`` (at pointer ``at`` of ``line`` of the journal) unless ``check`` takes it.
+
+    Raises:
+        RefusalError: naming the file, the line, the JSON pointer and what was expected.
+    """
+    try:
+        check.model_validate(value)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        what = "the header's member" if line == 1 else "a draw record's member"
+        found = (
+            "is missing"
+            if e["type"] == "missing"
+            else f"is not of its kind ({e['msg'].replace('Input should be', 'expected')}, "
+            f"found {repr(e['input'])[:80]})"
+        )
+        raise RefusalError(
+            f"{path}: {what} {at}{pointer(e['loc'])} at line {line} {found}; the journal is damaged"
+        ) from None
 
 
 @contextlib.contextmanager
@@ -181,14 +232,24 @@ class Journal:
                 f"this binary prints {version}; answers of one receipt come from one "
                 "harness"
             )
+        _refuse_unless(_Header, header, self.path, 1, "")
         self.started_at = header["started_at"]
-        for rec in json_records(self.path, complete[1:], first_line=2):
+        for n, rec in json_records(self.path, complete[1:], first_line=2):
             if "attempt" in rec:
                 self.attempts += 1
             elif "draw" in rec:
                 d = rec["draw"]
-                if (why := _damage(d)) is not None:
-                    raise RefusalError(f"{self.path}: {why}; the journal is damaged")
+                _refuse_unless(_DrawRecord, d, self.path, n, "/draw")
+                if not (
+                    d["index"] == d["draw"]["index"]
+                    and d["case"] in identity.get("cases", [d["case"]])
+                    and d["index"] < identity.get("max_draws", d["index"] + 1)
+                ):
+                    raise RefusalError(
+                        f"{self.path}: the draw record at line {n} (case {d['case']!r}, "
+                        f"{d['arm']}, draw {d['index']}) is no draw this run makes; the journal "
+                        "is damaged"
+                    )
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True
 

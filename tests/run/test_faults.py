@@ -303,7 +303,10 @@ def test_a_journal_line_that_is_not_json_is_refused_naming_the_file_and_line(tmp
 
     p = tmp_path / "r.json.journal"
     # blank lines are skipped; every other complete line is one record, in order
-    assert list(json_records(p, [b'{"a": 1}', b"  ", b'{"b": 2}'])) == [{"a": 1}, {"b": 2}]
+    assert list(json_records(p, [b'{"a": 1}', b"  ", b'{"b": 2}'])) == [
+        (1, {"a": 1}),
+        (3, {"b": 2}),
+    ]
     j = Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None)
     j.attempt()
     j.close()

@@ -146,6 +146,88 @@ def test_a_journal_of_random_bytes_is_refused_naming_it(tmp_path, suite_file, sk
     assert not out.exists()
 
 
+ONE_AT_A_TIME = ("--concurrency", "1")
+
+
+def _first_draw(recs: list[dict]) -> dict:
+    d = recs[1]["draw"]
+    assert (d["arm"], d["index"]) == ("with_skill", 0)
+    return d
+
+
+DAMAGED_JOURNALS = [
+    # name, what is done to the kept journal's records, the message after "error: <journal>: "
+    (
+        "score 5",
+        lambda recs: _first_draw(recs)["draw"].__setitem__("score", 5),
+        "a draw record's member /draw/draw/score at line {n} is not of its kind (expected less "
+        "than or equal to 1, found 5)",
+    ),
+    (
+        "score NaN",
+        lambda recs: _first_draw(recs)["draw"].__setitem__("score", float("nan")),
+        "a draw record's member /draw/draw/score at line {n} is not of its kind (expected less "
+        "than or equal to 1, found nan)",
+    ),
+    (
+        "judge samples a word",
+        lambda recs: _first_draw(recs)["draw"].__setitem__("judge_samples", "x"),
+        "a draw record's member /draw/draw/judge_samples at line {n} is not of its kind "
+        "(expected a valid list, found 'x')",
+    ),
+    (
+        "no started_at",
+        lambda recs: recs[0].pop("started_at"),
+        "the header's member /started_at at line 1 is missing",
+    ),
+    (
+        "started_at a number",
+        lambda recs: recs[0].__setitem__("started_at", 5),
+        "the header's member /started_at at line 1 is not of its kind (expected a valid string, "
+        "found 5)",
+    ),
+    (
+        "index past the draws",
+        lambda recs: _first_draw(recs).__setitem__("index", 10**6),
+        "the draw record at line {n} (case 'commit-429', with_skill, draw 1000000) is no draw "
+        "this run makes",
+    ),
+    (
+        "index not the draw's",
+        lambda recs: _first_draw(recs).__setitem__("index", 2),
+        "the draw record at line {n} (case 'commit-429', with_skill, draw 2) is no draw this "
+        "run makes",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "tamper", "want"), DAMAGED_JOURNALS, ids=[d[0] for d in DAMAGED_JOURNALS]
+)
+def test_a_damaged_journal_is_refused_naming_it_and_the_line(
+    name, tamper, want, tmp_path, suite_file, skill_file, capsys, monkeypatch
+):
+    # Found: resuming raised pydantic's ValidationError (score 5), AttributeError in stdev
+    # (NaN), KeyError (no started_at) or named the receipt (index 10**6): a traceback, exit 1
+    from driftproof.run.journal import Journal
+
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    with monkeypatch.context() as m:  # the journal kept, as a kill just before the seal leaves it
+        m.setattr(Journal, "remove", lambda self: os.close(self.fd))
+        out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys, *ONE_AT_A_TIME)
+    assert code == 0, err
+    out.unlink()
+    journal = tmp_path / "r.json.journal"
+    recs = [json.loads(x) for x in journal.read_text().splitlines()]
+    tamper(recs)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    kept = journal.read_bytes()
+    n = 2  # the header, then the first draw: with_skill's draw 0 (one draw at a time)
+    out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys, *ONE_AT_A_TIME)
+    assert (code, err) == (2, f"error: {journal}: {want.format(n=n)}; the journal is damaged\n")
+    assert journal.read_bytes() == kept and not out.exists()
+
+
 def test_a_record_line_of_random_bytes_is_refused_naming_the_file_and_line(tmp_path) -> None:
     from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
