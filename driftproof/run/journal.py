@@ -191,6 +191,8 @@ class Journal:
                 "or write the receipt elsewhere"
             ) from exc
         self.started_at, self.harness_version = started_at, harness_version
+        if exists and os.fstat(self.fd).st_size == 0:  # a kill before the header: nothing held
+            exists = False
         if exists:
             try:
                 with whole_lines(self.path) as lines:

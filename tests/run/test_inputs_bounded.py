@@ -18,6 +18,8 @@ import pytest
 from factories import run_main
 from run_helpers import SUITE, run_args
 
+from driftproof.receipt import read_receipt
+
 NATIVE = '{"format":"driftproof-suite/1","cases":[{"id":"a","prompt":"p","rubric":"r",'
 DIGITS = "1" * 5000
 #: where that number starts: right after the native prefix and '"threshold":' (1-based column)
@@ -226,6 +228,21 @@ def test_a_damaged_journal_is_refused_naming_it_and_the_line(
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys, *ONE_AT_A_TIME)
     assert (code, err) == (2, f"error: {journal}: {want.format(n=n)}; the journal is damaged\n")
     assert journal.read_bytes() == kept and not out.exists()
+
+
+def test_an_empty_journal_left_by_a_kill_before_its_header_starts_afresh(
+    tmp_path, suite_file, skill_file, capsys
+):
+    # Found: a kill between creating the journal and writing its header left 0 bytes, and the
+    # same command again was refused ("not a driftproof run journal; remove it")
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    journal = tmp_path / "r.json.journal"
+    journal.write_bytes(b"")
+    out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
+    assert code == 0, err
+    r = read_receipt(out)
+    assert [len(getattr(r.cases[0].arms, a).draws) for a in ("with_skill", "baseline")] == [3, 3]
+    assert not journal.exists()  # written from its header on, and removed once sealed
 
 
 def test_a_record_line_of_random_bytes_is_refused_naming_the_file_and_line(tmp_path) -> None:
