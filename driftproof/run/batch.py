@@ -10,13 +10,15 @@ import dataclasses
 import json
 import os
 import tempfile
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, cast
+
+from pydantic import BaseModel, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.journal import json_line, json_records, whole_lines
+from driftproof.run.journal import checked, json_line, json_records, whole_lines
 from driftproof.run.providers._sdk import sdk_error
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
@@ -156,19 +158,63 @@ def batch_journal_path(receipt_path: str | Path) -> Path:
     return p.with_name(p.name + ".batches")
 
 
-def outcome_from_doc(doc: dict[str, Any]) -> Outcome:
-    """The result an ``out`` line holds (as :meth:`BatchJournal.out` wrote it)."""
-    if "reply" in doc:
-        names = {f.name for f in dataclasses.fields(Reply)}
-        return Reply(**{k: v for k, v in doc["reply"].items() if k in names})
-    e = doc["error"]
-    return AttemptError(
-        e["reason"], retryable=e["retryable"], fatal=e["fatal"], status=e.get("status")
-    )
+class _Error(BaseModel):
+    reason: str
+    retryable: bool
+    fatal: bool
+    status: int | None = None
 
 
-#: The kinds of a batch journal line, in the order a line is read as one of them.
-_KINDS = ("file", "batch", "cancel", "read", "out")
+class _Out(BaseModel):
+    """One result as :meth:`BatchJournal.out` wrote it: its reply, or its error's members."""
+
+    id: str
+    batch: str
+    reply: Reply | None = None
+    error: _Error | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> _Out:
+        if (self.reply is None) == (self.error is None):
+            raise ValueError("expected either a reply or an error")
+        return self
+
+    def outcome(self) -> Outcome:
+        """The reply, or the :class:`AttemptError` the error's members make."""
+        if (e := self.error) is None:
+            return cast(Reply, self.reply)
+        return AttemptError(e.reason, retryable=e.retryable, fatal=e.fatal, status=e.status)
+
+
+class _Sent(BaseModel):
+    """A batch's requests, once uploaded (OpenAI's input file) or created."""
+
+    id: str
+    lane: Literal["answer", "judge"]
+    ids: list[str]
+
+
+class _Batch(_Sent):
+    file_id: str | None
+    created: float
+
+
+def _strict(shape: Any) -> Callable[[Any], Any]:
+    """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt."""
+    adapter = TypeAdapter(shape)
+    return lambda v: adapter.validate_json(json.dumps(v), strict=True)
+
+
+#: What a refusal calls the batch journal.
+WHAT = "batch journal"
+#: Each kind of a batch journal line (in the order a line is read as one of them): its reader.
+_KINDS = {
+    "file": _strict(_Sent),
+    "batch": _strict(_Batch),
+    "cancel": _strict(str),
+    "read": _strict(str),
+    "out": _strict(_Out),
+}
 
 
 class BatchJournal:
@@ -192,7 +238,7 @@ class BatchJournal:
         self.order: list[str] = []
         self.cancelled: set[str] = set()
         self.read: set[str] = set()
-        self.outs: list[tuple[str, str, dict[str, Any]]] = []
+        self.outs: list[tuple[str, str, Outcome]] = []
         self._unsynced = 0
         if not path.exists():
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
@@ -203,21 +249,25 @@ class BatchJournal:
                 "(its batches are not polled again)"
             )
         with whole_lines(path) as lines:
-            for _n, rec in json_records(path, lines, what="batch journal"):
+            for n, rec in json_records(path, lines, what=WHAT):
                 kind = next((k for k in _KINDS if k in rec), None)
-                if kind is not None:
+                if kind is None:
+                    continue
+                at = f"/{kind}"
+                valid = checked(_KINDS[kind], rec[kind], path, n, at, kind="a record", what=WHAT)
+                if kind == "out":
+                    self.outs.append((valid.batch, valid.id, valid.outcome()))
+                else:
                     self._keep(kind, rec[kind])
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     def _keep(self, kind: str, rec: Any) -> None:
-        """Hold one record of ``kind`` (one of :data:`_KINDS`) as read or written."""
+        """Hold one ``file``, ``batch``, ``cancel`` or ``read`` record as read or written."""
         if kind == "file":
             self.files[rec["id"]] = rec
         elif kind == "batch":
             self.batches[rec["id"]] = rec
             self.order.append(rec["id"])
-        elif kind == "out":
-            self.outs.append((rec["batch"], rec["id"], rec))
         else:
             (self.cancelled if kind == "cancel" else self.read).add(rec)
 

@@ -16,14 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import (
-    BatchJournal,
-    BatchLane,
-    BatchStatus,
-    Outcome,
-    Spool,
-    outcome_from_doc,
-)
+from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.scheduler import DrawPlan, FatalRun
 
@@ -115,8 +108,8 @@ class BatchRounds:
         # the same number of attempts, with no wait: the follow-up batch is the retry
         drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=(0.0,) * (budget - 1))
         in_run_journal = set(done)  # the draws the run journal holds
-        for bid, cid, doc in journal.outs:
-            self._keep(bid, cid, outcome_from_doc(doc), in_run_journal)
+        for bid, cid, outcome in journal.outs:
+            self._keep(bid, cid, outcome, in_run_journal)
         journal.outs.clear()
 
     @staticmethod

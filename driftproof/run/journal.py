@@ -15,9 +15,9 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -27,6 +27,7 @@ from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
 
 JOURNAL_FORMAT = "driftproof-run/1"
+T = TypeVar("T")
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
 
@@ -98,25 +99,35 @@ class _Header(_Strict):
     started_at: DateTime
 
 
-def _refuse_unless(check: type[BaseModel], value: Any, path: Path, line: int, at: str) -> None:
-    """Refuse ``value`` (at pointer ``at`` of ``line`` of the journal) unless ``check`` takes it.
+def checked(
+    validate: Callable[[Any], T],
+    value: Any,
+    path: Path,
+    line: int,
+    at: str,
+    *,
+    kind: str,
+    what: str = "journal",
+) -> T:
+    """``validate(value)``: the record ``kind`` at pointer ``at`` of ``line`` of the ``what``.
 
     Raises:
-        RefusalError: naming the file, the line, the JSON pointer and what was expected.
+        RefusalError: ``validate`` refused it: the file, the record, the pointer and the line,
+            and what was expected (the first of pydantic's errors).
     """
     try:
-        check.model_validate(value)
+        return validate(value)
     except ValidationError as exc:
         e = exc.errors()[0]
-        what = "the header's member" if line == 1 else "a draw record's member"
+        why = e["msg"].removeprefix("Value error, ").replace("Input should be", "expected")
         found = (
             "is missing"
             if e["type"] == "missing"
-            else f"is not of its kind ({e['msg'].replace('Input should be', 'expected')}, "
-            f"found {repr(e['input'])[:80]})"
+            else f"is not of its kind ({why}, found {repr(e['input'])[:80]})"
         )
         raise RefusalError(
-            f"{path}: {what} {at}{pointer(e['loc'])} at line {line} {found}; the journal is damaged"
+            f"{path}: {kind}'s member {at}{pointer(e['loc'])} at line {line} {found}; the {what} "
+            "is damaged"
         ) from None
 
 
@@ -234,14 +245,14 @@ class Journal:
                 f"this binary prints {version}; answers of one receipt come from one "
                 "harness"
             )
-        _refuse_unless(_Header, header, self.path, 1, "")
+        checked(_Header.model_validate, header, self.path, 1, "", kind="the header")
         self.started_at = header["started_at"]
         for n, rec in json_records(self.path, complete[1:], first_line=2):
             if "attempt" in rec:
                 self.attempts += 1
             elif "draw" in rec:
                 d = rec["draw"]
-                _refuse_unless(_DrawRecord, d, self.path, n, "/draw")
+                checked(_DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record")
                 if not (
                     d["index"] == d["draw"]["index"]
                     and d["case"] in identity.get("cases", [d["case"]])

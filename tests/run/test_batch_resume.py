@@ -187,3 +187,75 @@ def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_bu
     )  # 5 broken reads (lines 0, 0-1, …, 0-4), the 6th whole
     assert len(fake.script.submitted) == 36 == r.run.endpoint_attempts
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+DAMAGED_LINES = [
+    # a line of the batch journal, the message after "<file>: "
+    (
+        b'{"batch": "msgbatch_1"}',
+        "a record's member /batch at line 2 is not of its kind (expected an object, found "
+        "'msgbatch_1')",
+    ),
+    (b'{"batch": {"lane": "answer"}}', "a record's member /batch/id at line 2 is missing"),
+    (
+        b'{"cancel": ["msgbatch_1"]}',
+        "a record's member /cancel at line 2 is not of its kind (expected a valid string, found "
+        "['msgbatch_1'])",
+    ),
+    (b'{"out": {"id": "a0-0-0"}}', "a record's member /out/batch at line 2 is missing"),
+    (
+        b'{"out": {"id": "a0-0-0", "batch": "b", "error": {"reason": "x"}}}',
+        "a record's member /out/error/retryable at line 2 is missing",
+    ),
+    (
+        b'{"out": {"id": "a0-0-0", "batch": "b", "reply": {"nope": 1, "text": 5}}}',
+        "a record's member /out/reply/text at line 2 is not of its kind (expected a valid "
+        "string, found 5)",
+    ),
+    (
+        b'{"out": {"id": "a0-0-0", "batch": "b"}}',
+        "a record's member /out at line 2 is not of its kind (expected either a reply or an "
+        "error, found {'id': 'a0-0-0', 'batch': 'b'})",
+    ),
+]
+KEPT_LINE = b'{"read": "msgbatch_0"}'
+
+
+@pytest.mark.parametrize(("line", "want"), DAMAGED_LINES, ids=[x[1][17:40] for x in DAMAGED_LINES])
+def test_a_damaged_batch_journal_line_is_refused_naming_the_file_and_line(
+    tmp_path, line, want
+) -> None:
+    # Found: a line's record was read with no check of its kind: TypeError (a batch record that
+    # is no object, a list as a batch id), KeyError (a member missing), and a reply whose text
+    # was 5 became a Reply
+    from driftproof.errors import RefusalError
+    from driftproof.run.batch import BatchJournal
+
+    p = tmp_path / "r.json.batches"
+    p.write_bytes(KEPT_LINE + b"\n" + line + b"\n")
+    with pytest.raises(RefusalError) as info:
+        BatchJournal(p, resumed_run=True)
+    assert str(info.value) == f"{p}: {want}; the batch journal is damaged"
+    assert p.read_bytes() == KEPT_LINE + b"\n" + line + b"\n"
+
+
+def test_a_batch_journals_results_are_read_back_as_replies_and_errors(tmp_path) -> None:
+    from driftproof.run.batch import BatchJournal
+    from driftproof.run.providers.base import AttemptError, Reply
+
+    p = tmp_path / "r.json.batches"
+    j = BatchJournal(p, resumed_run=False)
+    j.out("b1", "a0-0-0", Reply("an answer", input_tokens=300, output_tokens=40, cost_usd=0.5))
+    j.out("b1", "a0-1-0", AttemptError("overloaded", retryable=True, status=529))
+    j.close()
+    again = BatchJournal(p, resumed_run=True)
+    (b1, c1, reply), (b2, c2, error) = again.outs
+    assert (b1, c1, reply) == ("b1", "a0-0-0", Reply("an answer", 300, 40, cost_usd=0.5))
+    assert (b2, c2, type(error)) == ("b1", "a0-1-0", AttemptError)
+    assert (error.reason, error.retryable, error.fatal, error.status) == (
+        "overloaded",
+        True,
+        False,
+        529,
+    )
+    again.close()
