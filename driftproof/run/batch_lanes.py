@@ -11,6 +11,7 @@ import json
 from collections.abc import Generator
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import AttemptError, Provider, Request, classify_status
@@ -95,7 +96,7 @@ class AnthropicBatches(BatchLane):
         stream = self._sdk(self.lane.client.messages.batches.results, bid)
         try:
             for item in stream:
-                line = item.model_dump(mode="json")
+                line = item.model_dump(mode="json", warnings=False)  # an odd shape is read below
                 cid = str(line.get("custom_id"))
                 r = line.get("result") if isinstance(line.get("result"), dict) else {}
                 yield cid, self._outcome(bid, cid, r)
@@ -107,9 +108,10 @@ class AnthropicBatches(BatchLane):
         if kind == "succeeded" and isinstance(r.get("message"), dict):
             return self.kept(read_message(r["message"], graded=cid.startswith("j")), r["message"])
         if kind == "errored":
-            err = (r.get("error") or {}).get("error") or {}
+            err = member_object(member_object(r, "error"), "error")
             etype = str(err.get("type", "error"))
-            why = f"batch {bid}: errored: {etype}: {str(err.get('message', ''))[:300]}"
+            msg = str(err.get("message", ""))[:300]
+            why = f"batch {bid}: errored: {etype}" + (f": {msg}" if msg else "")
             return classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), "", reason=why)
         if kind in _NOT_PROCESSED:
             why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"

@@ -391,3 +391,31 @@ def test_a_spool_frames_the_requests_as_each_provider_takes_them():
             assert json.loads(body) == {"requests": entries}
         else:
             assert [json.loads(x) for x in body.splitlines()] == entries
+
+
+@pytest.mark.parametrize("error", ["boom", {"type": "error", "error": "boom"}, None])
+def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attempt(
+    fake, tmp_path, monkeypatch, error
+):
+    # Found: a result's error (or error.error) that is a string raised AttributeError in the
+    # results reader, which the batch engine re-raised (not a transport error): a traceback
+    import batch_fake_state
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def shapeless_first(self, b):
+        lines = results(self, b)
+        first = json.loads(lines[0])
+        if first["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            first["result"] = {"type": "errored", "error": error}
+        return [json.dumps(first).encode() + b"\n", *lines[1:]]
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", shapeless_first)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    # an unknown error is the Messages API's 500: retried in a follow-up batch, then answered
+    assert first.score == pytest.approx(0.9)
+    assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
+        ("batch msgbatch_000001: errored: error", "transient", 500)
+    ]
+    assert r.run.endpoint_attempts == 36 + 1
