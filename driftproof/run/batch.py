@@ -127,8 +127,11 @@ class BatchLane:
         """Ask the provider to cancel the batch. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
-        """Every result of an ended batch, streamed: (custom id, outcome)."""
+    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
+        """Every result of an ended batch, streamed: (custom id, outcome).
+
+        A line that names no request is ``(None, AttemptError)``, its reason saying which line.
+        """
         raise NotImplementedError
 
     def kept(self, reply: Reply, body: dict[str, Any]) -> Reply:

@@ -13,7 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
@@ -326,6 +326,7 @@ class BatchRounds:
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
         seen: set[str] = set()
+        unread: list[str] = []  # lines that named no request
         kept = 0
         results = lane.results(st)
         try:
@@ -339,6 +340,9 @@ class BatchRounds:
                 except Exception as exc:  # the stream broke: read it again later
                     self._broken(bid, exc, kept)
                     return
+                if cid is None:
+                    unread.append(cast(AttemptError, outcome).reason)
+                    continue
                 seen.add(cid)
                 if self._keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)
@@ -350,6 +354,7 @@ class BatchRounds:
             if st.failed is not None
             else f"batch {bid} ({st.state}) returned no result for this request"
         )
+        why = "; ".join([why, *unread])
         for cid in rec["ids"]:
             if cid not in seen:
                 o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)

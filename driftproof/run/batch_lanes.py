@@ -185,18 +185,24 @@ class OpenAIBatches(BatchLane):
         """Cancel the batch (see :meth:`BatchLane.cancel`)."""
         self._sdk(self.lane.client.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""
         bid = status.id
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
         for fid in status.files:
             with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
-                for raw in resp.iter_lines():
+                for n, raw in enumerate(resp.iter_lines(), start=1):
                     if raw.strip():
-                        yield self._line(bid, json.loads(raw))
+                        yield self._line(bid, raw, f"line {n} of its file {fid}")
 
-    def _line(self, bid: str, obj: dict[str, Any]) -> tuple[str, Outcome]:
+    def _line(self, bid: str, raw: str, where: str) -> tuple[str | None, Outcome]:
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError):
+            obj = None
+        if not isinstance(obj, dict):  # it names no request: one left without a result says so
+            return None, AttemptError(f"{where} is not a result (a JSON object)")
         cid = str(obj.get("custom_id"))
         resp, err = obj.get("response"), obj.get("error")
         if (

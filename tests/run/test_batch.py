@@ -419,3 +419,37 @@ def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attemp
         ("batch msgbatch_000001: errored: error", "transient", 500)
     ]
     assert r.run.endpoint_attempts == 36 + 1
+
+
+@pytest.mark.parametrize("bad", [b"this is not json", b"[1, 2]"])
+def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
+    fake, tmp_path, monkeypatch, bad
+):
+    # Found: json.loads / obj.get raised inside the results reader, which the batch engine
+    # re-raised (it is no transport error): a traceback. The line names no request: the one it
+    # held is answered "no result", with the line named, and retried in a follow-up batch
+    import batch_fake_state
+
+    files = batch_fake_state.FakeState._openai_files
+
+    def first_line_broken(self, b):
+        files(self, b)
+        fid = b.output_file_id
+        first, rest = self.files[fid].split(b"\n", 1)
+        if json.loads(first)["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            self.files[fid] = bad + b"\n" + rest
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", first_line_broken)
+    r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score == pytest.approx(0.9)
+    # the fake's ids run on: input file 1, batch 2, its 6 result lines 3-8, the output file 9
+    assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
+        (
+            "batch batch_000002 (completed) returned no result for this request; line 1 of its "
+            "file file-out000009 is not a result (a JSON object)",
+            "transient",
+            None,
+        )
+    ]
+    assert r.run.endpoint_attempts == 36 + 1
