@@ -7,9 +7,12 @@ times over); OpenAI's input file is uploaded from the spool.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Generator
 from typing import Any
+
+from pydantic import BaseModel
 
 from driftproof._json import member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
@@ -89,17 +92,29 @@ class AnthropicBatches(BatchLane):
         """Cancel the Message Batch (see :meth:`BatchLane.cancel`)."""
         self._sdk(self.lane.client.messages.batches.cancel, batch_id)
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str, Outcome], None, None]:
+    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results (see :meth:`BatchLane.results`)."""
         bid = status.id
         # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
         stream = self._sdk(self.lane.client.messages.batches.results, bid)
+        items = iter(stream)
         try:
-            for item in stream:
+            for n in itertools.count(1):
+                try:
+                    item = next(items)
+                except StopIteration:
+                    return
+                except json.JSONDecodeError as exc:  # the decoder reads no line past it
+                    why = f"line {n} of its results is not JSON ({exc.msg}); none after it was read"
+                    yield None, AttemptError(why)
+                    return
+                if not isinstance(item, BaseModel):  # JSON, but no object: names no request
+                    why = f"line {n} of its results is not a result (a JSON object)"
+                    yield None, AttemptError(why)
+                    continue
                 line = item.model_dump(mode="json", warnings=False)  # an odd shape is read below
                 cid = str(line.get("custom_id"))
-                r = line.get("result") if isinstance(line.get("result"), dict) else {}
-                yield cid, self._outcome(bid, cid, r)
+                yield cid, self._outcome(bid, cid, member_object(line, "result"))
         finally:
             stream.close()
 

@@ -453,3 +453,41 @@ def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
         )
     ]
     assert r.run.endpoint_attempts == 36 + 1
+
+
+@pytest.mark.parametrize(
+    "bad,note,attempts",
+    [
+        # the SDK's decoder reads no line past one that is not JSON: all 6 answers are retried
+        (b"this is not json", "is not JSON (Expecting value); none after it was read", 36 + 6),
+        (b"[1, 2]", "is not a result (a JSON object)", 36 + 1),
+        (b'"a0-0-0"', "is not a result (a JSON object)", 36 + 1),
+    ],
+)
+def test_an_anthropic_results_line_that_is_no_result_leaves_its_request_without_one(
+    fake, tmp_path, monkeypatch, bad, note, attempts
+):
+    # Found: a line that is not JSON raised JSONDecodeError in the SDK's decoder, one that is no
+    # object AttributeError (model_dump on a list); the batch engine re-raised both: a traceback
+    import batch_fake_state
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def first_line_broken(self, b):
+        lines = results(self, b)
+        if json.loads(lines[0])["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            return [bad + b"\n", *lines[1:]]
+        return lines
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", first_line_broken)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score == pytest.approx(0.9)
+    assert [(a.error, a.error_class) for a in first.attempts] == [
+        (
+            "batch msgbatch_000001 (ended) returned no result for this request; line 1 of its "
+            f"results {note}",
+            "transient",
+        )
+    ]
+    assert r.run.endpoint_attempts == attempts
