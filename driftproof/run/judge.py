@@ -332,12 +332,21 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+#: How a judge was asked to return its grade, in readers' words, by ``Reply.channel``.
+_CHANNEL_WORDS = {
+    "tool_call": "its grade tool",
+    "json_schema": "a JSON schema answer",
+    "responses_format": "a structured Responses answer",
+    "cli_json_schema": "the CLI's JSON schema output",
+}
+
+
 def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
     """A judge reply as a verdict; ``budget`` is the judge call's output budget (tokens).
 
     Invalid when the judge refused, its reply cannot be read (:attr:`Reply.unread`) or its ending
-    is not complete (D-19); else its structured
-    decision, or the final verdict of free text where the lane has no structured channel.
+    is not complete (D-19); else its structured decision, or the final verdict of free text
+    where the lane has no structured channel.
     """
     if jr.refusal is not None:
         said = jr.refusal.get("text") or jr.refusal.get("category") or ""
@@ -360,4 +369,5 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
         return parse_structured(case, jr.decision)
     if jr.channel in (None, "final_verdict"):
         return parse_reply(case, jr.text)
-    return JudgeVerdict(None, f"the judge returned no {jr.channel} decision")
+    asked = _CHANNEL_WORDS.get(jr.channel or "", "the structured form it was asked for")
+    return JudgeVerdict(None, f"the judge returned no grade through {asked}")

@@ -234,7 +234,8 @@ def test_a_responses_grade_giving_score_twice_is_an_invalid_sample(loopback, sui
     for d in _draws(r):
         assert (d.score, d.lost.kind) == (None, "unscored")
         assert (
-            d.judge_samples[0].invalid_reason == "the judge returned no responses_format decision"
+            d.judge_samples[0].invalid_reason
+            == "the judge returned no grade through a structured Responses answer"
         )
 
 
