@@ -277,6 +277,11 @@ def test_a_non_retryable_failure_is_not_retried():
         ("claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001", True),
         ("claude-haiku-4-5", "claude-haiku-4-5-20251001", True),  # a dated id for its alias
         ("gpt-5-mini", "gpt-5-mini-2025-08-07", True),
+        ("gpt-4", "gpt-4-0613", True),  # OpenAI's older snapshots: MMDD
+        ("gpt-3.5-turbo", "gpt-3.5-turbo-0125", True),
+        ("gpt-4o", "gpt-4o-99999999", False),  # eight digits that are no date
+        ("gpt-4o", "gpt-4o-1234-5678", False),
+        ("gpt-4o", "gpt-4o-2024--08-06-", False),
         # a prefix either way was taken before: none of these is the requested model
         ("claude-haiku-4-5-20251001", "claude", False),
         ("claude-haiku-4-5-20251001", "claude-haiku-4", False),
