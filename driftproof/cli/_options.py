@@ -67,6 +67,15 @@ EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 FILE = _File(dir_okay=False, path_type=Path)
 
 
+def model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """A ``--model``-like option's callback: a model id of 1 to 200 characters, not blank."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("expected a model id, found an empty one")
+    if value is not None and len(value) > 200:
+        raise click.BadParameter("a model id is at most 200 characters")
+    return value
+
+
 def _option(*decls: str, type: click.ParamType, default: Any, help: str | None) -> Any:
     """An option of ``type``; its ``default`` shown in the help unless it is ``None``."""
     return click.option(

@@ -12,6 +12,7 @@ from driftproof.cli._options import (
     FILE,
     Delays,
     input_file_option,
+    model_id,
     openai_api_option,
 )
 from driftproof.errors import RefusalError
@@ -48,6 +49,7 @@ from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_jud
 @click.option(
     "--judge-model",
     "model",
+    callback=model_id,
     help="Plain judge regrade: the requested judge model; every reply must report it.",
 )
 @click.option(

@@ -57,6 +57,7 @@ from driftproof.cli._options import (
     FiniteRange,
     choice_option,
     input_file_option,
+    model_id,
     openai_api_option,
     seconds_option,
     tokens_option,
@@ -75,14 +76,6 @@ from driftproof.run.run_plan import (
 
 #: The answering lanes, each with a default judge (--provider and --judge-provider).
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
-
-
-def _model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise click.BadParameter("expected a model id, found an empty one")
-    if value is not None and len(value) > 200:
-        raise click.BadParameter("a model id is at most 200 characters")
-    return value
 
 
 def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
@@ -118,7 +111,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 @click.pass_obj
 @click.argument("suite_file", type=EXISTING_FILE)
 @input_file_option("--skill", "skill_path", "The SKILL.md to measure.")
-@click.option("--model", required=True, callback=_model_id, help="The model that answers.")
+@click.option("--model", required=True, callback=model_id, help="The model that answers.")
 @click.option(
     "--provider",
     type=_PROVIDERS,
@@ -156,7 +149,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 @click.option(
     "--judge-model",
-    callback=_model_id,
+    callback=model_id,
     help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).",
 )
 @click.option(

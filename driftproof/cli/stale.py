@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from driftproof._json import read_capped
-from driftproof.cli._options import EXISTING_FILE, format_option
+from driftproof.cli._options import EXISTING_FILE, format_option, model_id
 from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
@@ -81,14 +81,14 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@click.option("--model", help="The model that would answer today.")
+@click.option("--model", callback=model_id, help="The model that would answer today.")
 @click.option("--harness", "harness_name", help="Harness name today (claude-code, codex).")
 @click.option("--harness-version", help="Harness version today, as its binary prints it.")
 @click.option("--harness-binary", help="Run BINARY --version to read today's harness version.")
 @click.option("--capture", type=click.Choice(["text", "files"]), help="Capture mode today.")
 @click.option("--skill", type=EXISTING_FILE, help="SKILL.md as it is today.")
 @click.option("--suite", type=EXISTING_FILE, help="The suite file as it is today.")
-@click.option("--judge-model", help="The judge model today.")
+@click.option("--judge-model", callback=model_id, help="The judge model today.")
 @click.option(
     "--judge-template",
     type=EXISTING_FILE,

@@ -4,6 +4,7 @@ another model, CLI failures; and the scheduler's stopping rule and resume, by ha
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -441,3 +442,32 @@ def test_an_empty_model_id_is_refused_before_any_call(
     assert res.exit_code == 2, res.output
     assert f"Invalid value for '{option}': expected a model id, found an empty one" in res.output
     assert list(tmp_path.glob("r.json*")) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stale", "R", "--model", ""],  # "" read as a model today: "run again" instead of unknown
+        ["stale", "R", "--judge-model", " "],
+        [
+            "regrade",
+            "R",
+            "--rubric",
+            "S",
+            "--judge-provider",
+            "stub",
+            "--judge-model",
+            " ",
+            "--out",
+        ],
+    ],
+)
+def test_stale_and_regrade_refuse_an_empty_model_id_as_run_does(suite_file, tmp_path, argv):
+    from driftproof.cli import cli
+
+    receipt = Path(__file__).resolve().parents[2] / "receipts" / "caveman-2b10489-caveman.json"
+    given = {"R": str(receipt), "S": str(suite_file), "--out": f"--out={tmp_path / 'g.json'}"}
+    res = CliRunner().invoke(cli, [given.get(a, a) for a in argv])
+    assert res.exit_code == 2, res.output
+    assert "expected a model id, found an empty one" in res.output
+    assert not (tmp_path / "g.json").exists()
