@@ -62,10 +62,17 @@ def _written_date(value: Any) -> Any:
     return value
 
 
+def _written_number(value: Any) -> Any:
+    """A number written in quotes ("7", "007"), as an integer; any other value is left as is."""
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,3}", value):
+        return int(value)
+    return value
+
+
 class _FrontMatter(BaseModel):
     # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
     model_config = ConfigDict(extra="forbid", strict=True)
-    number: int = Field(ge=1, le=999)
+    number: Annotated[int, BeforeValidator(_written_number)] = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
     title: str = Field(min_length=1, max_length=200)
     date: Annotated[dt.date, BeforeValidator(_written_date)]

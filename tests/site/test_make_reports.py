@@ -482,3 +482,15 @@ def test_a_second_build_of_the_same_site_at_once_is_refused(
     code, _, err = run(build_args(receipts, reports, out), capsys)  # released: builds
     assert code == 0, err
     assert (out / "index.html").is_file() and not staging.exists()
+
+
+@pytest.mark.parametrize("number", ['"3"', "'003'", "3"])
+def test_a_report_number_may_be_written_in_quotes(number: str) -> None:
+    # strict typing refused "3" although the file name (003-…) says the same number
+    from driftproof.site.inputs import parse_report
+
+    text = (
+        f"---\nnumber: {number}\nslug: typed\ntitle: T\ndate: 2026-11-01\nreceipts: [a]\n---\nB\n"
+    )
+    report, problems = parse_report(text.encode(), "reports/003-typed.md", ["a"])
+    assert problems == [] and report is not None and report.number == 3
