@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
-from pydantic import BaseModel, TypeAdapter, model_validator
+from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
 from driftproof.run.journal import checked, json_line, json_records, whole_lines
@@ -199,7 +199,7 @@ class _Sent(BaseModel):
 
 class _Batch(_Sent):
     file_id: str | None
-    created: float
+    created: float = Field(allow_inf_nan=False)
 
 
 def _strict(shape: Any) -> Callable[[Any], Any]:
@@ -258,6 +258,11 @@ class BatchJournal:
                     continue
                 at = f"/{kind}"
                 valid = checked(_KINDS[kind], rec[kind], path, n, at, kind="a record", what=WHAT)
+                if kind == "batch" and valid.id in self.batches:
+                    raise RefusalError(
+                        f"{path}: line {n} records batch {valid.id!r} a second time; the {WHAT} "
+                        "is damaged"
+                    )
                 if kind == "out":
                     self.outs.append((valid.batch, valid.id, valid.outcome()))
                 else:

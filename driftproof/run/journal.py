@@ -32,6 +32,19 @@ T = TypeVar("T")
 SYNC_INTERVAL = 1.0
 
 
+class _Twice(ValueError):
+    """A member name given twice in one object."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members; :class:`_Twice` when a name is given twice (never the last kept)."""
+    names = [k for k, _ in pairs]
+    twice = next((k for k in names if names.count(k) > 1), None)
+    if twice is not None:
+        raise _Twice(twice)
+    return dict(pairs)
+
+
 def json_records(
     path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
 ) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -44,9 +57,11 @@ def json_records(
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, object_pairs_hook=_unique)
         except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested past reading
             why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+            if isinstance(exc, _Twice):
+                why = f"a member named {str(exc)[:80]!r} twice"
             if isinstance(exc, UnicodeDecodeError):
                 why = f"an invalid UTF-8 byte at offset {exc.start}"
             raise RefusalError(

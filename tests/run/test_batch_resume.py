@@ -219,6 +219,17 @@ DAMAGED_LINES = [
     ),
 ]
 KEPT_LINE = b'{"read": "msgbatch_0"}'
+_B = b'{"batch": {"id": "b1", "lane": "answer", "ids": ["a0-0-0"], "file_id": null, "created": %s}}'
+DAMAGED_LINES += [
+    (
+        _B % b"NaN",
+        "a record's member /batch/created at line 2 is not of its kind (expected a finite "
+        "number, found nan)",
+    ),
+    (b'{"read": "b1", "read": "b2"}', "line 2 is not JSON (a member named 'read' twice)"),
+    # the same batch recorded twice (its second record with fewer ids) sealed wrong provenance
+    (_B % b"1.0" + b"\n" + _B % b"2.0", "line 3 records batch 'b1' a second time"),
+]
 
 
 @pytest.mark.parametrize(("line", "want"), DAMAGED_LINES, ids=[x[1][17:40] for x in DAMAGED_LINES])
