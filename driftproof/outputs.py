@@ -22,17 +22,23 @@ OUT_RULE = (
 
 
 def refuse_folder_name(text: str, option: str) -> None:
-    """Refuse a file's path, as typed, that names a folder: it ends in ``/``, ``.`` or ``..``.
+    """Refuse a file's path, as typed, that names a folder (``/``, ``.``, ``..``) or no file.
 
     :class:`~pathlib.Path` drops a trailing slash, so ``--out rdir/`` would write a file
-    named ``rdir``; this is checked on the text before it becomes a path.
+    named ``rdir``; this is checked on the text before it becomes a path. A blank name (``""``,
+    ``" "``) names no file a reader would find.
 
     Raises:
         RefusalError: naming the option (exit status 2).
     """
-    if os.path.basename(text) in ("", ".", ".."):
+    name = os.path.basename(text)
+    if text and name in ("", ".", ".."):
         raise RefusalError(
             f"{option} {text}: {option} names a file, not a folder (nothing was written)"
+        )
+    if not name.strip():
+        raise RefusalError(
+            f"{option} {text!r}: expected a file name, found none (nothing was written)"
         )
 
 

@@ -72,6 +72,21 @@ def test_an_out_that_names_a_folder_is_refused_by_every_command(files, tmp_path,
     )
 
 
+@pytest.mark.parametrize("given", ["", " ", "sub/  "])
+def test_an_out_that_names_no_file_is_refused(files, tmp_path, capsys, given):
+    # "--out ' '" wrote a receipt named with one space; "--out ''" said it named a folder
+    r = tmp_path / "r.json"
+    assert run_main(run_args(*files, r), capsys)[0] == 0
+    code, _, err = run_main(["export", "summary-json", str(r), "--out", given], capsys)
+    assert (code, err) == (
+        2,
+        f"error: --out {given!r}: expected a file name, found none (nothing was written)\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*(f.name for f in files), "r.json"]
+    )
+
+
 def test_export_and_regrade_refuse_an_existing_output(files, tmp_path, capsys):
     out = tmp_path / "r.json"
     assert run_main(run_args(*files, out, "--keep-transcripts"), capsys)[0] == 0
