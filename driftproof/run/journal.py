@@ -217,16 +217,16 @@ class Journal:
                 "or write the receipt elsewhere"
             ) from exc
         self.started_at, self.harness_version = started_at, harness_version
-        if exists and os.fstat(self.fd).st_size == 0:  # a kill before the header: nothing held
-            exists = False
         if exists:
             try:
                 with whole_lines(self.path) as lines:
-                    self._load(lines, canonical)
+                    if lines:  # none whole: a kill before the header was written, nothing held
+                        self._load(lines, canonical)
             except BaseException:
                 os.close(self.fd)
                 raise
-        else:
+            exists = bool(lines)
+        if not exists:
             self._write(
                 {
                     "journal": JOURNAL_FORMAT,

@@ -230,14 +230,16 @@ def test_a_damaged_journal_is_refused_naming_it_and_the_line(
     assert journal.read_bytes() == kept and not out.exists()
 
 
+@pytest.mark.parametrize("left", [b"", b'{"journal": "driftproof-jour'])
 def test_an_empty_journal_left_by_a_kill_before_its_header_starts_afresh(
-    tmp_path, suite_file, skill_file, capsys
+    tmp_path, suite_file, skill_file, capsys, left
 ):
-    # Found: a kill between creating the journal and writing its header left 0 bytes, and the
-    # same command again was refused ("not a driftproof run journal; remove it")
+    # Found: a kill between creating the journal and writing its header (or while writing it)
+    # left 0 bytes or a torn header, and the same command again was refused ("not a driftproof
+    # run journal; remove it"); no draw can stand before a whole header
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     journal = tmp_path / "r.json.journal"
-    journal.write_bytes(b"")
+    journal.write_bytes(left)
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
     assert code == 0, err
     r = read_receipt(out)
