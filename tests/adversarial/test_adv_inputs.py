@@ -39,18 +39,34 @@ def _main_returns(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return _child(f"from driftproof.cli import main\nmain({argv!r})\n", f"driftproof {argv[0]}")
 
 
-def test_read_receipt_of_an_endless_device_is_bounded() -> None:
-    if not Path("/dev/zero").exists():
-        pytest.skip("no /dev/zero")
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize(
+    ("imports", "call", "printed", "expected"),
+    [
+        # a device is not a regular file: refused before a byte is read (it was read to the bound)
+        (
+            "from driftproof.errors import ReceiptError as Refused\n"
+            "from driftproof.receipt import read_receipt",
+            "read_receipt('/dev/zero')",
+            "exc",
+            "/dev/zero: expected a regular file",
+        ),
+        (
+            "from pathlib import Path\nfrom driftproof.errors import ImportError_ as Refused\n"
+            "from driftproof.importers._common import read_bytes",
+            "read_bytes(Path('/dev/zero'))",
+            "'bounded'",
+            "bounded",
+        ),
+    ],
+)
+def test_a_read_of_an_endless_device_is_bounded(imports, call, printed, expected) -> None:
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-        "from driftproof.errors import ReceiptError\n"
-        "from driftproof.receipt import read_receipt\n"
-        "try:\n    read_receipt('/dev/zero')\nexcept ReceiptError as exc:\n    print(exc)\n"
+        f"{imports}\ntry:\n    {call}\nexcept Refused as exc:\n    print({printed})\n"
     )
-    res = _child(code, "read_receipt('/dev/zero')")
-    # a device is not a regular file: refused before a byte is read (it was read to the bound)
-    assert res.stdout.strip() == "/dev/zero: expected a regular file", res.stderr[-300:]
+    res = _child(code, call)
+    assert res.stdout.strip() == expected, res.stderr[-300:]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
@@ -120,17 +136,3 @@ def test_a_folder_given_as_a_receipt_or_input_is_refused_and_leaks_no_descriptor
         with pytest.raises(IsADirectoryError):
             open_file(tmp_path)
     assert len(list(Path("/proc/self/fd").iterdir())) == before
-
-
-def test_common_read_of_an_endless_device_is_bounded() -> None:
-    if not Path("/dev/zero").exists():
-        pytest.skip("no /dev/zero")
-    code = (
-        "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-        "from pathlib import Path\n"
-        "from driftproof.errors import ImportError_\n"
-        "from driftproof.importers._common import read_bytes\n"
-        "try:\n    read_bytes(Path('/dev/zero'))\nexcept ImportError_:\n    print('bounded')\n"
-    )
-    res = _child(code, "read_bytes('/dev/zero')")
-    assert res.stdout.strip() == "bounded", res.stderr[-300:]

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from batch_fake import BatchLoopback
+from batch_runs import serving
 from run_helpers import FAKE_CLAUDE, FAKE_CODEX, SKILL_TEXT, SUITE, Loopback, point_sdks_at
 
 
@@ -48,3 +50,9 @@ def skill_file(tmp_path: Path) -> Path:
     p = tmp_path / "SKILL.md"
     p.write_text(SKILL_TEXT)
     return p
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
+    """The loopback fake of both batch APIs, the SDKs pointed at it."""
+    yield from serving(monkeypatch)

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from batch_fake import BatchLoopback
-from batch_runs import batched, draws, serving
+from batch_runs import batched, draws
 from factories import run_main
 from run_helpers import SKILL_TEXT, SUITE
 
@@ -29,11 +27,6 @@ from driftproof.run.journal import journal_path
 from driftproof.stats import receipt_reading, verdict_refusal
 
 EXPECTED = {"commit-429": (0.9, 0.5), "explain-429": (1.0, 2 / 3), "commit-docs": (0.9, 0.5)}
-
-
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
-    yield from serving(monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -391,103 +384,3 @@ def test_a_spool_frames_the_requests_as_each_provider_takes_them():
             assert json.loads(body) == {"requests": entries}
         else:
             assert [json.loads(x) for x in body.splitlines()] == entries
-
-
-@pytest.mark.parametrize("error", ["boom", {"type": "error", "error": "boom"}, None])
-def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attempt(
-    fake, tmp_path, monkeypatch, error
-):
-    # Found: a result's error (or error.error) that is a string raised AttributeError in the
-    # results reader, which the batch engine re-raised (not a transport error): a traceback
-    import batch_fake_state
-
-    results = batch_fake_state.FakeState.anthropic_results
-
-    def shapeless_first(self, b):
-        lines = results(self, b)
-        first = json.loads(lines[0])
-        if first["custom_id"] == "a0-0-0":  # the first answer's first attempt
-            first["result"] = {"type": "errored", "error": error}
-        return [json.dumps(first).encode() + b"\n", *lines[1:]]
-
-    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", shapeless_first)
-    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
-    first = r.cases[0].arms.with_skill.draws[0]
-    # an unknown error is the Messages API's 500: retried in a follow-up batch, then answered
-    assert first.score == pytest.approx(0.9)
-    assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
-        ("batch msgbatch_000001: errored: error", "transient", 500)
-    ]
-    assert r.run.endpoint_attempts == 36 + 1
-
-
-@pytest.mark.parametrize("bad", [b"this is not json", b"[1, 2]"])
-def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
-    fake, tmp_path, monkeypatch, bad
-):
-    # Found: json.loads / obj.get raised inside the results reader, which the batch engine
-    # re-raised (it is no transport error): a traceback. The line names no request: the one it
-    # held is answered "no result", with the line named, and retried in a follow-up batch
-    import batch_fake_state
-
-    files = batch_fake_state.FakeState._openai_files
-
-    def first_line_broken(self, b):
-        files(self, b)
-        fid = b.output_file_id
-        first, rest = self.files[fid].split(b"\n", 1)
-        if json.loads(first)["custom_id"] == "a0-0-0":  # the first answer's first attempt
-            self.files[fid] = bad + b"\n" + rest
-
-    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", first_line_broken)
-    r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
-    first = r.cases[0].arms.with_skill.draws[0]
-    assert first.score == pytest.approx(0.9)
-    # the fake's ids run on: input file 1, batch 2, its 6 result lines 3-8, the output file 9
-    assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
-        (
-            "batch batch_000002 (completed) returned no result for this request; line 1 of its "
-            "file file-out000009 is not a result (a JSON object)",
-            "transient",
-            None,
-        )
-    ]
-    assert r.run.endpoint_attempts == 36 + 1
-
-
-@pytest.mark.parametrize(
-    "bad,note,attempts",
-    [
-        # the SDK's decoder reads no line past one that is not JSON: all 6 answers are retried
-        (b"this is not json", "is not JSON (Expecting value); none after it was read", 36 + 6),
-        (b"[1, 2]", "is not a result (a JSON object)", 36 + 1),
-        (b'"a0-0-0"', "is not a result (a JSON object)", 36 + 1),
-    ],
-)
-def test_an_anthropic_results_line_that_is_no_result_leaves_its_request_without_one(
-    fake, tmp_path, monkeypatch, bad, note, attempts
-):
-    # Found: a line that is not JSON raised JSONDecodeError in the SDK's decoder, one that is no
-    # object AttributeError (model_dump on a list); the batch engine re-raised both: a traceback
-    import batch_fake_state
-
-    results = batch_fake_state.FakeState.anthropic_results
-
-    def first_line_broken(self, b):
-        lines = results(self, b)
-        if json.loads(lines[0])["custom_id"] == "a0-0-0":  # the first answer's first attempt
-            return [bad + b"\n", *lines[1:]]
-        return lines
-
-    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", first_line_broken)
-    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
-    first = r.cases[0].arms.with_skill.draws[0]
-    assert first.score == pytest.approx(0.9)
-    assert [(a.error, a.error_class) for a in first.attempts] == [
-        (
-            "batch msgbatch_000001 (ended) returned no result for this request; line 1 of its "
-            f"results {note}",
-            "transient",
-        )
-    ]
-    assert r.run.endpoint_attempts == attempts

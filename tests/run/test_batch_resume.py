@@ -9,11 +9,9 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 
 import pytest
-from batch_fake import BatchLoopback
-from batch_runs import batched, draws, journal_lines, serving
+from batch_runs import batched, draws, journal_lines
 from factories import run_main
 from run_helpers import CLI_PROCESS, run_args
 
@@ -21,11 +19,6 @@ from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
 from driftproof.run.batch import batch_journal_path
 from driftproof.run.journal import journal_path
-
-
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
-    yield from serving(monkeypatch)
 
 
 @pytest.mark.parametrize("stage", ["after_create", "while_polling", "while_reading"])

@@ -123,3 +123,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = base / "site"
     build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
     return out
+
+
+@pytest.fixture
+def existing_site(tmp_path: Path) -> Path:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / ".driftproof-site").write_text("built before\n", encoding="utf-8")
+    (out / "marker.txt").write_text("the previous site", encoding="utf-8")
+    return out

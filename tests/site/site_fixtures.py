@@ -7,7 +7,10 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
 from receipt_docs import draw_doc, judge_sample_doc, receipt_doc
+
+from driftproof.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -211,3 +214,31 @@ def docs_config(tmp_path: Path) -> tuple[Path, Path]:
     config = tmp_path / "mkdocs.yml"
     config.write_text(text, encoding="utf-8")
     return docs, config
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def build_args(
+    receipts: Path, reports: Path, out: Path, config: Path = REPO / "mkdocs.yml"
+) -> list[str]:
+    """``reports build`` of ``receipts`` and ``reports`` into ``out`` with the mkdocs ``config``."""
+    return [
+        "reports",
+        "build",
+        "--receipts",
+        str(receipts),
+        "--reports",
+        str(reports),
+        "--out",
+        str(out),
+        "--config",
+        str(config),
+    ]

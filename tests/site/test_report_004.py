@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_fixtures import REPO
+from site_fixtures import REPO, build_args
 from site_html import table_rows
 
 from driftproof.cli import main
@@ -119,20 +119,7 @@ def test_make_reports_publishes_report_004(
     shutil.copy(REPO / "reports" / REPORT, reports)
     out = tmp_path / "site"
     try:
-        main(
-            [
-                "reports",
-                "build",
-                "--receipts",
-                str(receipts),
-                "--reports",
-                str(reports),
-                "--out",
-                str(out),
-                "--config",
-                str(REPO / "mkdocs.yml"),
-            ]
-        )
+        main(build_args(receipts, reports, out))
     except SystemExit as exc:
         assert not exc.code, capsys.readouterr().err
     page = (out / "reports/004/index.html").read_text(encoding="utf-8")

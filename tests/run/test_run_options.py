@@ -1,0 +1,102 @@
+"""What the run command refuses in its arguments before any call: numbers that are not finite,
+empty model ids, a skill file that is not UTF-8 or too large, control characters shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from driftproof.cli.run import run as run_cmd
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        # nan passed click's bounds (every comparison with it is false): the run went on and
+        # ended in a traceback, leaving its journal
+        ("--margin", "nan", "'nan' is not a finite number"),
+        ("--timeout", "nan", "'nan' is not a finite number"),
+        ("--judge-timeout", "inf", "'inf' is not a finite number"),
+        ("--batch-poll-interval", "nan", "'nan' is not a finite number"),
+        # "" ran and sealed run.model ""; on claude -p every modelUsage key "contains" it
+        ("--model", "", "expected a model id, found an empty one"),
+        ("--model", "  ", "expected a model id, found an empty one"),
+        ("--judge-model", "", "expected a model id, found an empty one"),
+        ("--judge-model", "  ", "expected a model id, found an empty one"),
+    ],
+)
+def test_a_run_option_refuses_a_bad_value_before_any_call(
+    suite_file, skill_file, tmp_path, option, value, words
+):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(
+        run_cmd,
+        [str(suite_file), "--skill", str(skill_file), "--model", "m", "--out", str(out)]
+        + ["--provider", "simulated", option, value],
+    )
+    assert res.exit_code == 2, res.output
+    assert f"Invalid value for '{option}': {words}" in res.output
+    assert list(tmp_path.glob("r.json*")) == []
+
+
+def test_run_shows_control_and_bidi_characters_instead_of_sending_them(suite_file, tmp_path):
+    # the skill's name, the model and the answers reach the terminal: an ESC or a right-to-left
+    # override in them was printed raw (a colour, a window title, reversed text)
+    skill = tmp_path / "SKILL.md"
+    skill.write_text('---\nname: "s \\u001b[31mred \\u202e"\n---\nBe brief.\n', encoding="utf-8")
+    model = "m\x1b]0;PWNED\x07"
+    args = [str(suite_file), "--skill", str(skill), "--model", model, "--out"]
+    res = CliRunner().invoke(
+        run_cmd, [*args, str(tmp_path / "r.json"), "--provider", "simulated", "--quick"]
+    )
+    assert res.exit_code in (0, 4), res.output
+    assert "\x1b" not in res.output and "\x07" not in res.output and "\u202e" not in res.output
+    assert "s \\x1b[31mred \\u202e on m\\x1b]0;PWNED\\x07" in res.output.replace("\n", "")
+
+
+def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, tmp_path):
+    # a bad byte was "expected UTF-8 text, …" naming no file; a 2 GB file was read whole
+    bad, big = tmp_path / "bad.md", tmp_path / "big.md"
+    bad.write_bytes(b"ok\n\xff")
+    with big.open("wb") as fh:
+        fh.truncate(32 * 1024 * 1024 + 1)  # one byte past the suite's bound, sparse
+    for skill, why in (
+        (bad, "expected UTF-8 text, found an invalid byte at offset 3"),
+        (big, "expected at most 33554432 bytes"),
+    ):
+        args = [str(suite_file), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
+        res = CliRunner().invoke(run_cmd, [*args, "--out", str(tmp_path / "r.json")])
+        assert res.exit_code == 2 and f"{skill}: {why}" in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stale", "R", "--model", ""],  # "" read as a model today: "run again" instead of unknown
+        ["stale", "R", "--judge-model", " "],
+        [
+            "regrade",
+            "R",
+            "--rubric",
+            "S",
+            "--judge-provider",
+            "stub",
+            "--judge-model",
+            " ",
+            "--out",
+        ],
+    ],
+)
+def test_stale_and_regrade_refuse_an_empty_model_id_as_run_does(suite_file, tmp_path, argv):
+    from driftproof.cli import cli
+
+    receipt = Path(__file__).resolve().parents[2] / "receipts" / "caveman-2b10489-caveman.json"
+    given = {"R": str(receipt), "S": str(suite_file), "--out": f"--out={tmp_path / 'g.json'}"}
+    res = CliRunner().invoke(cli, [given.get(a, a) for a in argv])
+    assert res.exit_code == 2, res.output
+    assert "expected a model id, found an empty one" in res.output
+    assert not (tmp_path / "g.json").exists()

@@ -1,0 +1,112 @@
+"""A report's front matter in `driftproof reports build`: refused by key and file when it is
+malformed, written twice or of the wrong type; nothing is published then.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from site_fixtures import build_args, run, write_report
+
+
+def test_invalid_report_front_matter_stops_the_build(
+    tmp_path: Path,
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    receipts, reports = site_inputs
+    write_report(
+        reports,
+        "003-broken.md",
+        """
+        number: 4
+        slug: broken
+        title: Broken
+        date: 2026-13-01
+        receipts: [alpha, nowhere]
+        sections:
+          - type: pie_chart
+          - type: token_savings
+            receipts: [tested]
+            colour: red
+        """,
+    )
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert all("003-broken.md" in ln for ln in lines)
+    text = "\n".join(lines)
+    assert "/date" in text  # month 13: YAML leaves it a string, the model refuses it
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
+
+
+@pytest.mark.parametrize(
+    "front,words",
+    [
+        ("number: 3\nnumber: 4\n", "found 'number' twice"),  # not the last one silently
+        ("number: &n 3\nalias: *n\n", "anchors and aliases are not read"),
+    ],
+)
+def test_front_matter_keys_are_unique_and_written_out(
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+    front: str,
+    words: str,
+) -> None:
+    receipts, reports = site_inputs
+    rest = "slug: twice\ntitle: Twice\ndate: 2026-11-01\nreceipts: [tested]\n"
+    (reports / "003-twice.md").write_text(f"---\n{front}{rest}---\nBody.\n", encoding="utf-8")
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert code != 0
+    assert "003-twice.md" in err and words in err and "Traceback" not in err
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
+
+
+@pytest.mark.parametrize(
+    "line,pointer,found",
+    [
+        ("number: true", "/number", "Input should be a valid integer, found True"),
+        ("number: 3.0", "/number", "Input should be a valid integer, found 3.0"),
+        ("title: !!binary aGk=", "/title", "Input should be a valid string, found b'hi'"),
+        ("date: 0", "/date", "Input should be a valid date, found 0"),
+        (
+            "sections: [{type: token_savings, title: !!binary aGk=}]",
+            "/sections/0/title",
+            "Input should be a valid string, found b'hi'",
+        ),
+    ],
+)
+def test_front_matter_of_the_wrong_type_is_refused_not_converted(
+    site_inputs: tuple[Path, Path],
+    existing_site: Path,
+    capsys: pytest.CaptureFixture[str],
+    line: str,
+    pointer: str,
+    found: str,
+) -> None:
+    # the model converted: true and 3.0 published as report 3, bytes b'hi' as the title "hi"
+    # and 0 as the date 1970-01-01
+    receipts, reports = site_inputs
+    given = {"number": "number: 3", "title": "title: T", "date": "date: 2026-11-01"}
+    given[line.split(":")[0]] = line
+    front = "\n".join([*given.values(), "slug: typed", "receipts: [tested]"])
+    report = reports / "003-typed.md"
+    report.write_text(f"---\n{front}\n---\nBody.\n", encoding="utf-8")
+    code, _, err = run(build_args(receipts, reports, existing_site), capsys)
+    assert (code, err) == (2, f"error: {report}: {pointer}: {found}\n")
+    assert sorted(p.name for p in existing_site.iterdir()) == [".driftproof-site", "marker.txt"]
+
+
+@pytest.mark.parametrize("number", ['"3"', "'003'", "3"])
+def test_a_report_number_may_be_written_in_quotes(number: str) -> None:
+    # strict typing refused "3" although the file name (003-…) says the same number
+    from driftproof.site.inputs import parse_report
+
+    text = (
+        f"---\nnumber: {number}\nslug: typed\ntitle: T\ndate: 2026-11-01\nreceipts: [a]\n---\nB\n"
+    )
+    report, problems = parse_report(text.encode(), "reports/003-typed.md", ["a"])
+    assert problems == [] and report is not None and report.number == 3
