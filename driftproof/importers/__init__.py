@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
-from driftproof.importers._common import Where, safe_filename
+from driftproof.importers import _common as common
+from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
 from driftproof.outputs import refuse_existing_outputs
 from driftproof.receipt import ReceiptBody, write_receipt
@@ -51,7 +52,7 @@ class Imported:
         """``body`` filed as ``<prefix>-<skill>[-<label>…]-<document sha256[:8]>.json``."""
         assert body.provenance is not None
         digest = body.provenance.document_sha256[:8]
-        name = safe_filename(prefix, body.skill.name, *labels, digest)
+        name = common.safe_filename(prefix, body.skill.name, *labels, digest)
         return cls(name, body, tuple(repairs or ()))
 
 

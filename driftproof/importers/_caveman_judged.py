@@ -21,6 +21,7 @@ from typing import Any
 from driftproof._json import json_kind, pointer
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported
+from driftproof.importers import _declared as declared
 from driftproof.importers._caveman_snapshot import (
     _ARM_NAME,
     CONTROLS,
@@ -32,7 +33,6 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
 )
 from driftproof.importers._common import Where
-from driftproof.importers._declared import figure, provenance, unrecorded_judge
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant
 from driftproof.receipt import Draw, build_draw
@@ -239,12 +239,16 @@ def _judged_figures(arm: str, ids: list[str], cells: list[dict[str, Any]]) -> li
         at = {"case": case, "arm": arm}
         value, missing = cell["fidelity"], cell.get("verbatim_missing", [])
         out.append(
-            figure("fidelity", float(value), **at, unit="percent", printed=json.dumps(value))
+            declared.figure(
+                "fidelity", float(value), **at, unit="percent", printed=json.dumps(value)
+            )
         )
-        out.append(figure("risk", None, **at, printed=cell["risk"]))
+        out.append(declared.figure("risk", None, **at, printed=cell["risk"]))
         if missing:
             missing, count = ", ".join(missing)[:200], len(missing)
-            out.append(figure("verbatim missing", count, **at, unit="count", printed=missing))
+            out.append(
+                declared.figure("verbatim missing", count, **at, unit="count", printed=missing)
+            )
     return out
 
 
@@ -284,7 +288,7 @@ def judged_receipts(
     notes = [f"the source names its grader as: {meta['judge_model']}"]
     if "note" in meta:
         notes.append(f"the source's note: {meta['note']}")
-    source = provenance(
+    source = declared.provenance(
         TOOL,
         f"git {commit}" if commit else None,
         shown,
@@ -294,7 +298,7 @@ def judged_receipts(
         details={k: meta[k] for k in ("generated_at", "judge_model", "runs", "source_snapshot")},
     )
     ids = prompt_ids(len(prompts))
-    judge = unrecorded_judge(TOOL, "judge", model=grader, channel="source", step=1.0)
+    judge = declared.unrecorded_judge(TOOL, "judge", model=grader, channel="source", step=1.0)
     skills = {
         a: skill_text(Path(o.skills_dir), a, shown) for a in arms if a not in CONTROLS.values()
     }

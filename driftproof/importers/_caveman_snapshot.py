@@ -17,8 +17,9 @@ from typing import Any
 
 from driftproof._json import json_kind, pointer
 from driftproof.importers import Imported
-from driftproof.importers._common import Where, parse_json_bytes, read_capped, source_number
-from driftproof.importers._declared import arm_spec, case_entry, declared_receipt
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, Provenance
 
@@ -77,13 +78,13 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
     try:
         size = path.stat().st_size
         if size <= SNAPSHOT_MAX_BYTES:
-            data = read_capped(path, SNAPSHOT_MAX_BYTES)
+            data = common.read_capped(path, SNAPSHOT_MAX_BYTES)
             size = len(data)
     except OSError as exc:
         raise Where(shown).fail(f"cannot read the snapshot: {exc.strerror}") from None
     if size > SNAPSHOT_MAX_BYTES:
         raise Where(shown).fail(f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
-    parsed = parse_json_bytes(data, shown, repairs, lead="not valid JSON")
+    parsed = common.parse_json_bytes(data, shown, repairs, lead="not valid JSON")
     return parsed, hashlib.sha256(data).hexdigest()
 
 
@@ -249,7 +250,7 @@ def _usage(
                 raise (cw / "total_cost_usd").fail(
                     f"expected a non-negative number of US dollars, found {json_kind(cost)}"
                 )
-            cost_usd = source_number(cost, cw / "total_cost_usd")
+            cost_usd = common.source_number(cost, cw / "total_cost_usd")
             row.append({k: cell[k] for k in USAGE_TOKENS} | {"cost_usd": cost_usd})
     return out
 
@@ -270,7 +271,7 @@ def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     if not path.is_file():
         raise w.fail(f"no SKILL.md for this skill arm: expected the file {path}")
     try:
-        data = read_capped(path, SKILL_MAX_BYTES)
+        data = common.read_capped(path, SKILL_MAX_BYTES)
     except OSError as exc:
         raise w.fail(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > SKILL_MAX_BYTES:
@@ -307,7 +308,7 @@ def arm_receipts(
     for arm in (a for a in draws if a not in CONTROLS.values()):
         held = {"with_skill": arm, **{n: a for n, a in CONTROLS.items() if a in draws}}
         cases = [
-            case_entry(
+            declared.case_entry(
                 ids[i],
                 prompt,
                 {n: [draws[held[n]][i]] if n in held else [] for n in names},
@@ -315,14 +316,14 @@ def arm_receipts(
             )
             for i, prompt in enumerate(prompts)
         ]
-        document = declared_receipt(
+        document = declared.declared_receipt(
             arm,
             skills[arm],
             cases,
             source,
             **run,
             arms={
-                n: arm_spec(
+                n: declared.arm_spec(
                     held.get(n),
                     instruction=instruction if n == "control" else None,
                     recorded=n in held,

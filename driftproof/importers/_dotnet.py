@@ -10,14 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported
-from driftproof.importers._common import Where, case_id_for, file_sha256, read_json
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
 from driftproof.receipt import Case
@@ -52,7 +47,7 @@ def receipts(
             or scenario of the wrong shape or named twice, or a timestamp that is no instant.
     """
     repairs: list[Repair] = []
-    doc, raw = read_json(path, repairs)
+    doc, raw = common.read_json(path, repairs)
     w, out = Where(path), []
     if not isinstance(doc, dict):
         raise w.fail("expected a results object with verdicts[]")
@@ -75,13 +70,13 @@ def receipts(
         for k, s in enumerate(vw.get(v, "scenarios", list)):
             sw = vw / "scenarios" / k
             sname = sw.get(s, "scenarioName", str)
-            read.append((sname, readers[0](s, sw, case_id_for(sname), figures)))
+            read.append((sname, readers[0](s, sw, common.case_id_for(sname), figures)))
         cases: dict[str, Case] = {}
         for sname, arms in read:
-            cid = case_id_for(sname)
+            cid = common.case_id_for(sname)
             if cid in cases:  # a scenario named twice would merge two cases
                 raise w.fail(f"expected each scenario name once per verdict; {sname!r} is repeated")
-            cases[cid] = case_entry(cid, None, arms)
+            cases[cid] = declared.case_entry(cid, None, arms)
         missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
         judge_model = doc.get("judgeModel")
         if not (isinstance(judge_model, str) and judge_model.strip()):
@@ -98,16 +93,21 @@ def receipts(
                 f"expected an RFC 3339 date-time string, found {stamp!r:.64}"
             )
         finished, offset = (None, None) if stamp is None else utc_instant(stamp, w / "timestamp")
-        body = declared_receipt(
+        body = declared.declared_receipt(
             name[:200],
             None,
             list(cases.values()),
-            provenance(tool, version, str(path), file_sha256(raw), missing, notes=notes),
+            declared.provenance(
+                tool, version, str(path), common.file_sha256(raw), missing, notes=notes
+            ),
             model=model,
             finished_at=finished,
             run_members={"finished_at_offset": offset},
-            judge=unrecorded_judge(tool, "judge", model=judge_model),
-            arms={"with_skill": arm_spec(labels[0]), "baseline": arm_spec(labels[1])},
+            judge=declared.unrecorded_judge(tool, "judge", model=judge_model),
+            arms={
+                "with_skill": declared.arm_spec(labels[0]),
+                "baseline": declared.arm_spec(labels[1]),
+            },
             band_source="generation",
             source_report={"figures": figures + own, "decision": decision},
         )

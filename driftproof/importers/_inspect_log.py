@@ -18,18 +18,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from driftproof._json import member_list, member_object, pointer
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
 from driftproof.importers._archive import Archive
-from driftproof.importers._common import (
-    EXACT_INTEGER,
-    Where,
-    case_id_for,
-    file_sha256,
-    is_count,
-    parse_json_bytes,
-    read_bytes,
-    source_number,
-)
-from driftproof.importers._declared import figure
+from driftproof.importers._common import Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
@@ -50,7 +42,7 @@ def value_to_float(value: Any) -> float | None:
     """
     if isinstance(value, bool):
         return 1.0 if value else 0.0
-    if isinstance(value, int) and abs(value) > EXACT_INTEGER:
+    if isinstance(value, int) and abs(value) > common.EXACT_INTEGER:
         return None
     if isinstance(value, (int, float)):
         return float(value)
@@ -78,11 +70,11 @@ class Log(NamedTuple):
 
 def _read_log(path: Path) -> Log:
     """One Inspect log, ``.json`` or ``.eval``, checked against its schema."""
-    raw = read_bytes(path)
+    raw = common.read_bytes(path)
     repairs: list[Repair] = []
     if zipfile.is_zipfile(path):
         return _read_eval_zip(path, raw, repairs)
-    doc = parse_json_bytes(raw, path, repairs, allow_nan=True)
+    doc = common.parse_json_bytes(raw, path, repairs, allow_nan=True)
     validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
     w = Where(path)
     samples = doc.get("samples")
@@ -127,7 +119,9 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
 
 def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> Any:
     """Archive member ``name`` parsed and checked as its own document, named from the archive."""
-    doc = parse_json_bytes(z.read(name), z.path, repairs, allow_nan=True, pointer=pointer([name]))
+    doc = common.parse_json_bytes(
+        z.read(name), z.path, repairs, allow_nan=True, pointer=pointer([name])
+    )
     validate_source(doc, "inspect_ai", z.path, definition=definition, prefix=(name,))
     return doc
 
@@ -213,7 +207,7 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
     read = {arm: _read_log(Path(p)) for arm, p in logs.items()}
     digests: dict[str, str] = {}
     for arm, log in read.items():
-        digest = file_sha256(log.raw)
+        digest = common.file_sha256(log.raw)
         if digest in digests:
             raise Where(logs[arm]).fail(
                 f"the same document (sha256 {digest}) is given for the "
@@ -282,11 +276,13 @@ def _sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
             else:
                 parts = [(f"{scorer}, reduced", value, vw)]
             sid = s.get("sample_id")
-            case = None if sid is None else case_id_for(str(sid))
+            case = None if sid is None else common.case_id_for(str(sid))
             for label, v, w in parts:
                 number, printed = _scalar(v, w)
                 out.append(
-                    figure(label, number, case=case, arm=arm, reducer=reducer, printed=printed)
+                    declared.figure(
+                        label, number, case=case, arm=arm, reducer=reducer, printed=printed
+                    )
                 )
     return out
 
@@ -301,15 +297,15 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         name = str(score.get("name") or scorer)
         more = {"arm": arm, "reducer": score.get("reducer")}
         for member in ("scored_samples", "unscored_samples"):
-            if is_count(score.get(member)):
+            if common.is_count(score.get(member)):
                 label = f"{name} {member.replace('_', ' ')}"
-                out.append(figure(label, sw.number(score, member), unit="count", **more))
+                out.append(declared.figure(label, sw.number(score, member), unit="count", **more))
         interval: dict[str, Any] = {}
         for key, m in (score.get("metrics") or {}).items():
             group, leaf = m.get("group"), str(m.get("name") or key)
             value = m.get("value")
             if isinstance(value, int):  # an integer no float holds exactly is refused
-                source_number(value, sw / "metrics" / key / "value")
+                common.source_number(value, sw / "metrics" / key / "value")
             number = value if isinstance(value, (int, float)) and math.isfinite(value) else None
             if group == "ci" and leaf in ("lower", "upper"):
                 interval[leaf] = number
@@ -319,9 +315,9 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
                 continue
             label = f"{name} {group} {leaf}" if group else f"{name} {leaf}"
             printed = None if number is not None or value is None else json.dumps(value)
-            out.append(figure(label, number, printed=printed, **more))
+            out.append(declared.figure(label, number, printed=printed, **more))
         if interval:
-            out.append(figure(f"{name} ci", None, **interval, **more))
+            out.append(declared.figure(f"{name} ci", None, **interval, **more))
     return out
 
 
@@ -342,12 +338,12 @@ def source_report(
         sample_figs = []
     configs = (member_object(member_object(log.header, "eval"), "config") for log in read.values())
     reducers = (c.get("epochs_reducer") for c in configs)  # as each log declares them
-    declared = list(
+    reducer_sets = list(
         {tuple(r[:200] for r in x)[:20] if isinstance(x, list) else None for x in reducers}
     )
-    if len(declared) > 1:
+    if len(reducer_sets) > 1:
         unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
-    same = list(declared[0]) if len(declared) == 1 and declared[0] is not None else None
+    same = list(reducer_sets[0]) if len(reducer_sets) == 1 and reducer_sets[0] is not None else None
     if not run_figs and not sample_figs and same is None:
         return None
     return {"figures": run_figs + sample_figs, **({"reducers": same} if same is not None else {})}

@@ -10,15 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from driftproof.importers._common import (
-    Where,
-    file_sha256,
-    is_count,
-    read_json,
-    source_number,
-    source_tokens,
-    unit_score,
-)
+from driftproof.importers import _common as common
+from driftproof.importers._common import Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 
@@ -92,7 +85,7 @@ def _run(
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
-    tokens = source_tokens(record, "input_tokens", "output_tokens")
+    tokens = common.source_tokens(record, "input_tokens", "output_tokens")
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
     model = record.get("model")
     return {
@@ -103,7 +96,7 @@ def _run(
         "lost": lost,
         "skill_fired": fired,
         "where": rw,
-        "tokens": _with_total(tokens, total) if is_count(total) else tokens,
+        "tokens": _with_total(tokens, total) if common.is_count(total) else tokens,
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
@@ -140,7 +133,7 @@ def _score(
         passed, total, ratio = _counts(result, resw)
         if ratio is not None:
             how = "assertions_passed of assertions_total"
-            counted = (unit_score(ratio, resw), passed, total, how)
+            counted = (common.unit_score(ratio, resw), passed, total, how)
     if counted is None:
         if declared is None:
             raise resw.fail(
@@ -157,7 +150,7 @@ def _score(
     # copies), so the declared pass rate stands, and the note says so; a summary never stands
     # against the list it summarises
     total = None if declared[1].startswith("summary") else _counts(result, resw)[1]
-    if is_count(total) and total != counted[2]:
+    if common.is_count(total) and total != counted[2]:
         note = (
             f"{where}: the {counted[3]} list holds {counted[2]} of the {total} assertions "
             f"the run counts; its {declared[1]} {declared[0]:g} is kept"
@@ -194,8 +187,8 @@ def _pass_rate(holder: dict[str, Any], w: Where) -> float:
     passed, total, ratio = _counts(holder, w)
     percent = isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 < rate <= 100
     if percent and ratio is not None and abs(100 * passed / total - rate) <= 0.5:
-        return unit_score(rate / 100, w / "pass_rate")
-    return unit_score(rate, w / "pass_rate")
+        return common.unit_score(rate / 100, w / "pass_rate")
+    return common.unit_score(rate, w / "pass_rate")
 
 
 def _note(*objs: dict[str, Any]) -> str | None:
@@ -223,8 +216,8 @@ def grading_runs(
     """
     runs, entries = [], []
     for f in files:
-        data, raw = read_json(f, repairs)
-        entries.append((f.relative_to(iteration).as_posix(), file_sha256(raw)))
+        data, raw = common.read_json(f, repairs)
+        entries.append((f.relative_to(iteration).as_posix(), common.file_sha256(raw)))
         validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
         m = re.fullmatch(r"run-(\d+)", f.parent.name)
@@ -233,13 +226,13 @@ def grading_runs(
         run = _run(eval_id, config_dir.name, int(m.group(1)) if m else None, data, w, data, w)
         timing = f.parent / "timing.json"
         if timing.is_file():
-            times, raw = read_json(timing, repairs)
+            times, raw = common.read_json(timing, repairs)
             total = Where(timing).get(times, "total_tokens", int, required=False, nullable=True)
             if total is not None and total < 0:
                 raise (Where(timing) / "total_tokens").fail(
                     f"expected a token count of 0 or more, found {total}"
                 )
-            entries.append((timing.relative_to(iteration).as_posix(), file_sha256(raw)))
+            entries.append((timing.relative_to(iteration).as_posix(), common.file_sha256(raw)))
             if total is not None:
                 run["tokens"] = _with_total(run["tokens"], total)
         runs.append(run)
@@ -249,7 +242,7 @@ def grading_runs(
 def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) -> Any:
     """The eval's id: from its ``eval_metadata.json``, the grading, or the directory name."""
     meta = eval_dir / "eval_metadata.json"
-    for held in (read_json(meta, repairs)[0] if meta.is_file() else None, grading):
+    for held in (common.read_json(meta, repairs)[0] if meta.is_file() else None, grading):
         value = held.get("eval_id") if isinstance(held, dict) else None
         if isinstance(value, (int, str)) and not isinstance(value, bool):
             return value
@@ -266,7 +259,7 @@ def evals_file(iteration: Path, repairs: list[Repair]) -> dict[str, Any] | None:
         iteration.parent.parent / "evals" / "evals.json",
     ):
         if cand.is_file():
-            data, _ = read_json(cand, repairs)
+            data, _ = common.read_json(cand, repairs)
             if isinstance(data, dict) and isinstance(data.get("evals"), list):
                 return data
     return None
@@ -295,7 +288,7 @@ def prompts_of(
     """Each eval id's prompt, from ``evals.json`` or the evals' ``eval_metadata.json``."""
     prompts = dict(p for e in (evals or {}).get("evals", []) if (p := _id_prompt(e, "id")))
     for meta in iteration.glob("*/eval_metadata.json"):
-        if found := _id_prompt(read_json(meta, repairs)[0], "eval_id"):
+        if found := _id_prompt(common.read_json(meta, repairs)[0], "eval_id"):
             prompts.setdefault(*found)
     return prompts
 
@@ -305,10 +298,10 @@ def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
     found: list[Any] = []
     for name in ("passed", "total"):
         keys = [k for k in (name, f"assertions_{name}") if k in holder]
-        key = next((k for k in keys if is_count(holder[k])), keys[0] if keys else name)
+        key = next((k for k in keys if common.is_count(holder[k])), keys[0] if keys else name)
         value = holder.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
-            source_number(value, w / key)
+            common.source_number(value, w / key)
         found.append(value)
     passed, total = found
     whole = isinstance(passed, int) and not isinstance(passed, bool) and isinstance(total, int)

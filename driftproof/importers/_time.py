@@ -7,7 +7,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from driftproof.importers._common import Where, kind_of
+from driftproof.importers import _common as common
+from driftproof.importers._common import Where
 
 _RFC3339 = re.compile(
     r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})", re.ASCII
@@ -69,12 +70,12 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
         dt = datetime.fromisoformat(value.strip())  # not a string: no strip()
     except (AttributeError, ValueError):
         raise where.fail(
-            f"expected a date-time with a UTC offset, found {kind_of(value)}"
+            f"expected a date-time with a UTC offset, found {common.kind_of(value)}"
         ) from None
     if dt.tzinfo is None or dt.utcoffset() is None:
         raise where.fail(
             "expected a date-time with a UTC offset (no instant without one), found "
-            + kind_of(value)
+            + common.kind_of(value)
         )
     off = dt.utcoffset()
     assert off is not None

@@ -19,6 +19,7 @@ from typing import Any
 from driftproof._json import pointer
 from driftproof.errors import ImportError_, SuiteError
 from driftproof.importers import Imported, register
+from driftproof.importers import _declared as declared
 from driftproof.importers._caveman_judged import is_judged, judged_receipts
 from driftproof.importers._caveman_snapshot import (
     CONTROLS,
@@ -31,7 +32,6 @@ from driftproof.importers._caveman_snapshot import (
     skill_text,
 )
 from driftproof.importers._common import Where
-from driftproof.importers._declared import provenance
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Draw, build_draw
@@ -343,7 +343,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     run, terse, unrecorded = _run(snap, fidelity is not None, o.source_commit, shown)
     offset = run.pop("started_offset")
     language = _language(snap.meta, Path(snapshot), shown)
-    source = provenance(
+    source = declared.provenance(
         TOOL,
         f"git {o.source_commit}" if o.source_commit else None,
         shown,

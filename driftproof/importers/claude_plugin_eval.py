@@ -14,24 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    Where,
-    canonical_json,
-    case_id_for,
-    file_sha256,
-    read_json,
-    read_skill_md,
-    sole,
-    source_number,
-    unit_score,
-)
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
@@ -82,7 +67,7 @@ def import_claude_plugin_eval(
             name; each naming the source file, the JSON pointer and what was expected.
     """
     o = options or ClaudePluginEvalOptions()
-    skill_text = read_skill_md(o.skill_md)
+    skill_text = common.read_skill_md(o.skill_md)
     return [_import_document(p, o.skill_name, skill_text) for p in _documents(Path(path))]
 
 
@@ -120,7 +105,7 @@ class _Document:
 
 def _import_document(path: Path, skill_name: str | None, skill_text: str | None) -> Imported:
     repairs: list[Repair] = []
-    doc, raw = read_json(path, repairs)
+    doc, raw = common.read_json(path, repairs)
     d, w, suite = _checked(doc, path), Where(path), doc["suite"]
     plugins = [
         {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
@@ -133,11 +118,11 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         )
     threshold = suite.get("threshold")
     if threshold is not None:
-        threshold = unit_score(threshold, w / "suite" / "threshold")
+        threshold = common.unit_score(threshold, w / "suite" / "threshold")
     ids: dict[str, int] = {}
     cases = [_case(d, i, case, threshold, ids) for i, case in enumerate(doc["cases"])]
-    declared = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
-    gens, unrecorded, notes = _counted(d, doc, declared)
+    per_case = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
+    gens, unrecorded, notes = _counted(d, doc, per_case)
     run = _models(suite, doc["cases"], unrecorded)
     version = doc.get("claudeVersion")
     if version is None:
@@ -152,19 +137,19 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         "claude_version": version,
         "ablation": suite["ablation"],
         "plugins": plugins,
-        "runs_per_case_declared": sorted(declared) or None,
+        "runs_per_case_declared": sorted(per_case) or None,
         "declared_cost_usd": cost_figures(doc, d.costs, d.two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
-    body = declared_receipt(
+    body = declared.declared_receipt(
         name,
         skill_text,
         cases,
-        provenance(
+        declared.provenance(
             TOOL,
             version,
             str(path),
-            file_sha256(raw),
+            common.file_sha256(raw),
             unrecorded,
             notes=notes,
             details=details,
@@ -176,7 +161,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         run_members={"started_at_offset": offset},
         generations_per_arm=gens,
         arms={
-            a: arm_spec(label if rec else None, recorded=rec, skill_fired=_fired(cases, a))
+            a: declared.arm_spec(label if rec else None, recorded=rec, skill_fired=_fired(cases, a))
             for a, label, rec in (("with_skill", "with", True), ("baseline", "without", d.two_arm))
         },
         band_source="generation",
@@ -231,7 +216,7 @@ def _models(
         judge_model = None
         no_llm = "the graders are regex and tool checks; no model judged"
         unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")
-    judge = unrecorded_judge(TOOL, "graders", model=judge_model, channel="source")
+    judge = declared.unrecorded_judge(TOOL, "graders", model=judge_model, channel="source")
     return {"model": model, "judge": judge}
 
 
@@ -262,7 +247,7 @@ def _counted(
     single = "the baseline arm (ablation 'none': the suite ran with the plugin only)"
     unrecorded = [*([] if d.two_arm else [single]), *_UNRECORDED]
     keys = ("with", "without") if d.two_arm else ("with",)
-    gens = sole(
+    gens = common.sole(
         len(c["arms"][k]) for c in doc["cases"] for k in keys if c["arms"].get(k) is not None
     )
     gens = gens if gens is not None and gens >= 1 else None
@@ -303,7 +288,7 @@ def _case(
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
         arms[arm] = [] if runs is None else _arm_draws(d, arm, runs, cw / "arms" / key, graders)
-    cid = case_id_for(case["name"])
+    cid = common.case_id_for(case["name"])
     if cid in ids:
         raise (cw / "name").fail(
             f"expected each case name once; {case['name']!r} is also case {ids[cid]}"
@@ -311,10 +296,10 @@ def _case(
     ids[cid] = i
     rubric = None
     if graders:  # the rubric hash: sha256 of the graders' RFC 8785 JSON
-        if (canonical := canonical_json(graders)) is None:
+        if (canonical := common.canonical_json(graders)) is None:
             raise (cw / "graders").fail("expected grader definitions that are plain JSON (no NaN)")
-        rubric = file_sha256(canonical)
-    return case_entry(
+        rubric = common.file_sha256(canonical)
+    return declared.case_entry(
         cid, case.get("promptMarkdown"), arms, rubric_sha256=rubric, threshold=threshold
     )
 
@@ -348,7 +333,7 @@ def _arm_draws(
             value = run.get(member)
             if value is not None:
                 if isinstance(value, int):
-                    source_number(value, rw / member)  # more digits than a float holds
+                    common.source_number(value, rw / member)  # more digits than a float holds
                 if not math.isfinite(value) or value < 0:
                     raise (rw / member).fail(
                         f"expected a cost in USD of 0 or more, found {value!r}"
@@ -374,7 +359,7 @@ def _draw(
         )
     if run.get("score") is None:
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
-    return draw(score=unit_score(run["score"], rw / "score"))
+    return draw(score=common.unit_score(run["score"], rw / "score"))
 
 
 def _skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:

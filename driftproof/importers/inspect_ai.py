@@ -16,24 +16,9 @@ from typing import Any
 from driftproof._json import member_object
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    OPTIONS,
-    Where,
-    case_id_for,
-    file_sha256,
-    is_count,
-    manifest_sha256,
-    read_skill_md,
-    sole,
-    source_tokens,
-)
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._inspect_log import (
     TOOL,
     Log,
@@ -108,21 +93,22 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     times = log_times(read, logs, unrecorded)
     report = source_report(read, scorers, unrecorded)
-    documents = [(f"{arm}={logs[arm]}", file_sha256(log.raw)) for arm, log in read.items()]
+    documents = [(f"{arm}={logs[arm]}", common.file_sha256(log.raw)) for arm, log in read.items()]
     sha = {arm: system_message_sha256(log.header) for arm, log in read.items()}
     specs = {
-        arm: arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=sha[arm]) for arm in read
+        arm: declared.arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=sha[arm])
+        for arm in read
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
-    body = declared_receipt(
+    body = declared.declared_receipt(
         options.skill_name,
-        read_skill_md(options.skill_md),
+        common.read_skill_md(options.skill_md),
         cases,
-        provenance(
+        declared.provenance(
             TOOL,
             version,
             "; ".join(d for d, _ in documents),
-            manifest_sha256(documents),
+            common.manifest_sha256(documents),
             unrecorded,
             notes=[note] if key is not None else None,
         ),
@@ -131,8 +117,10 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         finished_at=times["finished_at"],
         run_members={k: times[k] for k in ("started_at_offset", "finished_at_offset")},
         generations_per_arm=gens,
-        judge=unrecorded_judge(TOOL, name or "scorer", model=judge_model, channel="source"),
-        arms={**specs, **{arm: arm_spec(None, recorded=False) for arm in missing}},
+        judge=declared.unrecorded_judge(
+            TOOL, name or "scorer", model=judge_model, channel="source"
+        ),
+        arms={**specs, **{arm: declared.arm_spec(None, recorded=False) for arm in missing}},
         band_source="generation",
         source_report=report,
     )
@@ -146,12 +134,14 @@ def _recorded(
     """The epochs, model, grading model and Inspect version all logs share; else unrecorded."""
     evals = [member_object(log.header, "eval") for log in read.values()]
     epochs = (member_object(e, "config").get("epochs") for e in evals)
-    gens = sole(n if is_count(n) and n >= 1 else None for n in epochs)
-    model = m if isinstance(m := sole(e.get("model") for e in evals), str) else None
-    judge_model = sole(judge_model_of(log.header, scorers[arm]) for arm, log in read.items())
+    gens = common.sole(n if common.is_count(n) and n >= 1 else None for n in epochs)
+    model = m if isinstance(m := common.sole(e.get("model") for e in evals), str) else None
+    judge_model = common.sole(judge_model_of(log.header, scorers[arm]) for arm, log in read.items())
     if judge_model is None or judge_model.startswith("unrecorded:"):
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
-    version = sole(str(v) for e in evals if (v := member_object(e, "packages").get("inspect_ai")))
+    version = common.sole(
+        str(v) for e in evals if (v := member_object(e, "packages").get("inspect_ai"))
+    )
     for value, why in (
         (gens, "generations_per_arm (eval.config.epochs absent or different between arms)"),
         (model, "run.model (the logs name different models)"),
@@ -178,7 +168,7 @@ def _cases(
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
                 raise (sw / "id").fail("expected the sample id (an integer or a string)")
             epoch = sample.get("epoch")
-            if not is_count(epoch) or epoch < 1:
+            if not common.is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             prompts.setdefault(str(sid), joined_text(sample.get("input")))
             draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
@@ -192,13 +182,16 @@ def _cases(
                     "/samples",
                     f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                 )
-    return [case_entry(case_id_for(sid), prompts[sid], arms) for sid, arms in cases.items()]
+    return [
+        declared.case_entry(common.case_id_for(sid), prompts[sid], arms)
+        for sid, arms in cases.items()
+    ]
 
 
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
     """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
     usage = member_object(sample, "output").get("usage")
-    tokens = source_tokens(usage, "input_tokens", "output_tokens")
+    tokens = common.source_tokens(usage, "input_tokens", "output_tokens")
     draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
     error = sample.get("error")
     if error is not None:

@@ -13,16 +13,9 @@ from typing import Any
 
 from driftproof._json import decode_utf8
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    Where,
-    file_sha256,
-    git_blob_sha1,
-    read_bytes,
-    read_json,
-    safe_filename,
-    source_number,
-)
-from driftproof.importers._declared import aggregates_receipt, figure, provenance
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._nvidia_card import PROVENANCE, parse_card
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
@@ -96,7 +89,9 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
 def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
     """``body`` filed as ``nvidia-[<commit[:7]>-]<skill>[-<kind>].json``."""
     commit = ((body.source_figures or {}).get("commit") or "")[:7]
-    return Imported(safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs))
+    return Imported(
+        common.safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs)
+    )
 
 
 _UNPRINTED = {
@@ -123,15 +118,17 @@ def _receipt(
         report = {"source_report": head.pop("report")}
     given = (("repository", o.repository), ("commit", o.commit))
     unrecorded = [*_UNRECORDED, *(f"source_figures.{k} (not given)" for k, v in given if v is None)]
-    files = [{"path": path, "git_blob_sha1": git_blob_sha1(data)}]
+    files = [{"path": path, "git_blob_sha1": common.git_blob_sha1(data)}]
     figures = {**head, "repository": o.repository, "commit": o.commit, "files": files, **figures}
     version, attempts = (
         figures["summary"].get(k) for k in ("evaluator_version", "attempts_per_task")
     )
-    return aggregates_receipt(
+    return declared.aggregates_receipt(
         str(name)[:200],
         figures,
-        provenance(tool, version, str(f), file_sha256(data), [*unrecorded, *lacking]),
+        declared.provenance(
+            tool, version, str(f), common.file_sha256(data), [*unrecorded, *lacking]
+        ),
         generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
         **report,
     )
@@ -139,7 +136,7 @@ def _receipt(
 
 def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     """The receipt of one benchmark card."""
-    data = read_bytes(f)
+    data = common.read_bytes(f)
     text = decode_utf8(data, "Markdown", Where(f).fail, bom=True)
     card = parse_card(text, str(f))
     summary = card["summary"]
@@ -196,13 +193,13 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
 
 def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) -> dict[str, Any]:
     rounded = float(value).is_integer()
-    return figure(label, value, arm=arm, unit=unit, printed=printed[:200], rounded=rounded)
+    return declared.figure(label, value, arm=arm, unit=unit, printed=printed[:200], rounded=rounded)
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
     """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, as written."""
     num = rw.get(r, "num", int, nullable=True)
-    score, up = (source_number(r[k], rw / k) for k in ("score_pct", "uplift_pct"))
+    score, up = (common.source_number(r[k], rw / k) for k in ("score_pct", "uplift_pct"))
     fig = None if score is None else {"value": score + 0.0, "unit": "%", "field": "score_pct"}
     row: dict[str, Any] = dict.fromkeys(("baseline", "uplift", "printed", "note"))
     row |= {"dimension": r["dimension"], "num": num, "agent": r["agent"], "score": fig}
@@ -214,7 +211,7 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
 
 def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
     """The receipts of ``benchmarks.json``, one per skill (only ``o.skills`` when given)."""
-    doc, data = read_json(f, repairs)
+    doc, data = common.read_json(f, repairs)
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
     w.get(doc, "schema_version", int)  # an integer, never 1.0

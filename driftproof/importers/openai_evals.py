@@ -18,27 +18,9 @@ from typing import Any
 from driftproof._json import json_kind, member_str
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    OPTIONS,
-    Where,
-    canonical_json,
-    case_id_for,
-    file_sha256,
-    is_count,
-    parse_json_bytes,
-    read_bytes,
-    read_skill_md,
-    sole,
-    source_number,
-    source_tokens,
-)
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import unix_instant
@@ -96,10 +78,10 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     for (key, content), c in cases.items():  # an item whose content differs: one case each
         arms = {a: [_draw(j, p, name, rng) for j, p in enumerate(c["arms"][a])] for a in _ARMS}
         label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
-        case_docs.append(case_entry(case_id_for(label), c["prompt"], arms))
+        case_docs.append(declared.case_entry(common.case_id_for(label), c["prompt"], arms))
     differing = [k for k, n in variants.items() if n > 1]
     all_models = set().union(*models.values())
-    model = sole(all_models)
+    model = common.sole(all_models)
     unrecorded = [
         "provenance.tool_version (output items record none)",
         *(
@@ -126,18 +108,18 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         "grader_range": list(rng) if rng is not None else None,
     }
     notes = _notes(name, rng, graders, mapping, case_docs, differing)
-    body = declared_receipt(
+    body = declared.declared_receipt(
         o.skill_name,
-        read_skill_md(o.skill_md),
+        common.read_skill_md(o.skill_md),
         case_docs,
-        provenance(
-            TOOL, None, str(path), file_sha256(raw), unrecorded, notes=notes, details=details
+        declared.provenance(
+            TOOL, None, str(path), common.file_sha256(raw), unrecorded, notes=notes, details=details
         ),
         model=model,
         provider="openai",
         surface="api",
         started_at=unix_instant(min(started), Where(path)) if started else None,
-        judge=unrecorded_judge(TOOL, name, channel="source"),
+        judge=declared.unrecorded_judge(TOOL, name, channel="source"),
         arms={a: _arm(a, mapping, models) for a in _ARMS},
         band_source="generation",
     )
@@ -180,9 +162,11 @@ def _group(
 def _arm(a: str, mapping: dict[str, str | None], models: dict[str, set[str]]) -> ArmSpec:
     """An arm labelled by its run and models; an unmapped arm is not recorded."""
     if a not in mapping:
-        return arm_spec(None, recorded=False)
+        return declared.arm_spec(None, recorded=False)
     run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
-    return arm_spec(run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else ""))
+    return declared.arm_spec(
+        run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
+    )
 
 
 def _notes(
@@ -299,7 +283,7 @@ def _score(
             f"{json_kind(value)}"
         )
     if isinstance(value, int):
-        source_number(value, w)  # more digits than a float holds
+        common.source_number(value, w)  # more digits than a float holds
     v = float(value)
     if math.isnan(v):
         return None
@@ -321,13 +305,13 @@ def _read_rows(
     path: Path, repairs: list[Repair]
 ) -> tuple[list[tuple[dict[str, Any], Where]], bytes]:
     """The output items (``.jsonl``/``.ndjson``, else JSON when it parses whole) and the bytes."""
-    raw = read_bytes(path)
+    raw = common.read_bytes(path)
     w = Where(path)
     whole: Any = None
     text = raw.lstrip()
     if text[:1] in (b"[", b"{") and path.suffix.lower() not in (".jsonl", ".ndjson"):
         try:
-            whole = parse_json_bytes(raw, path, repairs, allow_nan=True)
+            whole = common.parse_json_bytes(raw, path, repairs, allow_nan=True)
         except ImportError_:
             if text[:1] == b"[":
                 raise
@@ -343,7 +327,7 @@ def _read_rows(
             if not line.strip():
                 continue
             try:
-                rows.append((parse_json_bytes(line, path, repairs, allow_nan=True), w / i))
+                rows.append((common.parse_json_bytes(line, path, repairs, allow_nan=True), w / i))
             except ImportError_ as exc:
                 raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
             if len(rows) > MAX_ROWS:
@@ -388,8 +372,12 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
             replies.setdefault(gname, text)
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
-    tokens = source_tokens(usage, "prompt_tokens", "completion_tokens")
-    if tokens is not None and isinstance(usage, dict) and is_count(usage.get("cached_tokens")):
+    tokens = common.source_tokens(usage, "prompt_tokens", "completion_tokens")
+    if (
+        tokens is not None
+        and isinstance(usage, dict)
+        and common.is_count(usage.get("cached_tokens"))
+    ):
         tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
@@ -415,7 +403,9 @@ def _content_sha256(item: Any) -> str | None:
     if item is None:
         return None
     # NaN and the like: a stable fallback
-    data = canonical_json(item) or json.dumps(item, sort_keys=True, default=str).encode("utf-8")
+    data = common.canonical_json(item) or json.dumps(item, sort_keys=True, default=str).encode(
+        "utf-8"
+    )
     return hashlib.sha256(data).hexdigest()
 
 

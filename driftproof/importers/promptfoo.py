@@ -15,28 +15,9 @@ from typing import Any
 
 from driftproof._json import member_list, member_object, member_str, open_file
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    OPTIONS,
-    Where,
-    canonical_json,
-    case_id_for,
-    file_sha256,
-    is_count,
-    parse_json_bytes,
-    read_json,
-    read_skill_md,
-    sole,
-    source_tokens,
-    unit_score,
-)
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    source_check,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
@@ -94,12 +75,12 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     grouped = _Grouped(arms, by, doc)
     for row, iw in located:
         grouped.add(row, iw)
-    model = sole(set().union(*grouped.models.values()))
+    model = common.sole(set().union(*grouped.models.values()))
     prefix = (model or "").split(":", 1)[0]
     provider_name = prefix if prefix in ("openai", "anthropic") else None
     version = member_str(member_object(doc, "metadata"), "promptfooVersion")
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
-    gens = repeat if is_count(repeat) and repeat >= 1 else None
+    gens = repeat if common.is_count(repeat) and repeat >= 1 else None
     judge = _configured_grader(doc.get("config"))
     stamp = member_str(doc["results"], "timestamp")
     times = run_times(
@@ -123,18 +104,21 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     )
     unrecorded = [text for unrecorded, text in lacking if unrecorded]
     notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else None
-    body = declared_receipt(
+    body = declared.declared_receipt(
         o.skill_name,
-        read_skill_md(o.skill_md),
+        common.read_skill_md(o.skill_md),
         grouped.cases(missing, Where(path) / "results"),
-        provenance(TOOL, version, str(path), sha, unrecorded, notes=notes),
+        declared.provenance(TOOL, version, str(path), sha, unrecorded, notes=notes),
         model=model,
         provider=provider_name,
         started_at=times["started_at"],
         run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=gens,
-        judge=judge or unrecorded_judge(TOOL, "grader"),
-        arms={a: arm_spec(grouped.label(a), recorded=a not in missing) for a in (*arms, *missing)},
+        judge=judge or declared.unrecorded_judge(TOOL, "grader"),
+        arms={
+            a: declared.arm_spec(grouped.label(a), recorded=a not in missing)
+            for a in (*arms, *missing)
+        },
         band_source="generation",
         judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )
@@ -164,7 +148,7 @@ class _Grouped:
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in self.arms}}
         )
         index = row.get("repeatIndex")  # a count, or none where the export has none
-        if index is not None and not is_count(index):
+        if index is not None and not common.is_count(index):
             raise (iw / "repeatIndex").fail(
                 f"expected a repeat index (an integer from 0), found {index!r}"
             )
@@ -186,7 +170,9 @@ class _Grouped:
                 a: _indexed(c["arms"][a]) if a in self.arms else [] for a in (*self.arms, *missing)
             }
             prompt = c["prompt"] if self.by == "provider" else None
-            out.append(case_entry(case_id_for(c["label"], content=key), prompt, arms))
+            out.append(
+                declared.case_entry(common.case_id_for(c["label"], content=key), prompt, arms)
+            )
         return out
 
     def label(self, arm: str) -> str | None:
@@ -228,7 +214,9 @@ def _configured_grader(config: Any) -> Judge | None:
     if not isinstance(name, str) or not name.strip():
         return None
     provider = name.split(":", 1)[0][:100] if ":" in name else None
-    return unrecorded_judge(TOOL, "grader", model=name).model_copy(update={"provider": provider})
+    return declared.unrecorded_judge(TOOL, "grader", model=name).model_copy(
+        update={"provider": provider}
+    )
 
 
 _CHECK_KINDS = {
@@ -249,12 +237,12 @@ def _read_output(
 ) -> tuple[dict[str, Any], str, list[tuple[Any, Where]]]:
     """(document, sha256, [(result row, where)]); a JSONL export is wrapped as a JSON output."""
     if path.suffix.lower() != ".jsonl":
-        doc, raw = read_json(path, repairs)
+        doc, raw = common.read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
         rows = Where(path) / "results" / "results"
         return (
             doc,
-            file_sha256(raw),
+            common.file_sha256(raw),
             [(row, rows / i) for i, row in enumerate(doc["results"]["results"])],
         )
     digest = hashlib.sha256()
@@ -272,7 +260,7 @@ def _read_output(
                 if not line.strip():
                     continue
                 where = Where(path, (f"line {n}",))
-                row = parse_json_bytes(line, path, repairs, pointer=f"/line {n}")
+                row = common.parse_json_bytes(line, path, repairs, pointer=f"/line {n}")
                 validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
                 located.append((row, where))
     except OSError as exc:
@@ -319,10 +307,10 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
     desc = desc if isinstance(desc, str) and desc.strip() else None
-    canonical = canonical_json({"description": desc, "vars": vars_})
+    canonical = common.canonical_json({"description": desc, "vars": vars_})
     if canonical is None:
         raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)")
-    content, digest = canonical.decode("utf-8"), file_sha256(canonical)
+    content, digest = canonical.decode("utf-8"), common.file_sha256(canonical)
     return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
 
 
@@ -330,7 +318,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
-    tokens = source_tokens(response.get("tokenUsage"), "prompt", "completion")
+    tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion")
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason is None and isinstance(row.get("error"), str) and grading is None:
@@ -344,9 +332,9 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
         return draw(lost_reason=f"source error: {error}"[:4000], source_error=error[:4000])
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
-    score = unit_score(row["score"], w / "score")
+    score = common.unit_score(row["score"], w / "score")
     if grading is not None:
-        used = source_tokens(grading.get("tokensUsed"), "prompt", "completion")
+        used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion")
         if used is not None:
             overhead["input_tokens"] += used["input"]
             overhead["output_tokens"] += used["output"]
@@ -382,12 +370,14 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
         shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
         outcome = "error" if errored else ("pass" if passed else "fail")
         checks.append(
-            source_check(atype, shown, _CHECK_KINDS.get(atype, "assertion"), passed, outcome)
+            declared.source_check(
+                atype, shown, _CHECK_KINDS.get(atype, "assertion"), passed, outcome
+            )
         )
     return checks
 
 
 def _json_text(v: Any) -> str | None:
     """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
-    canonical = canonical_json(v)
+    canonical = common.canonical_json(v)
     return None if canonical is None else canonical.decode("utf-8")

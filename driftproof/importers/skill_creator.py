@@ -14,25 +14,9 @@ from typing import Any
 from driftproof._json import member_object
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
-from driftproof.importers._common import (
-    OPTIONS,
-    Where,
-    case_id_for,
-    file_sha256,
-    git_blob_sha1,
-    manifest_sha256,
-    read_json,
-    read_skill_md,
-    sole,
-)
-from driftproof.importers._declared import (
-    aggregates_receipt,
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._skill_creator_read import (
     TOOL,
@@ -94,7 +78,7 @@ def import_skill_creator(
     """
     o = options or SkillCreatorOptions()
     config_to_arm = _config_map(o.arms)
-    skill_text = read_skill_md(o.skill_md)
+    skill_text = common.read_skill_md(o.skill_md)
     out = []
     for path in paths if isinstance(paths, (list, tuple)) else [paths]:
         for iteration in _iterations(Path(path)):
@@ -160,13 +144,13 @@ def _import_iteration(
     bench: dict[str, Any] | None = None
     raw = b""
     if bench_path.is_file():
-        bench, raw = read_json(bench_path, repairs)
+        bench, raw = common.read_json(bench_path, repairs)
         validate_source(bench, TOOL, bench_path)  # the shape of every member walked below
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
-    source = (str(bench_path), file_sha256(raw))
+    source = (str(bench_path), common.file_sha256(raw))
     if runs is None and (gradings := grading_files(iteration)):
         runs, entries = grading_runs(iteration, gradings, repairs)
-        source = (str(iteration), manifest_sha256(entries))
+        source = (str(iteration), common.manifest_sha256(entries))
     evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
     if name is None:
@@ -224,7 +208,9 @@ def _receipt(
     # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
     measured = {a for a in ("with_skill", "baseline") if any(arms[a] for arms in cases.values())}
     labels = {a: c for c, a in reversed(config_to_arm.items())}  # the first configuration
-    arm_specs = {a: arm_spec(labels.get(a), recorded=a in measured or a == "control") for a in held}
+    arm_specs = {
+        a: declared.arm_spec(labels.get(a), recorded=a in measured or a == "control") for a in held
+    }
     for a in ("with_skill", "baseline"):
         if a not in measured:
             unrecorded.append(
@@ -234,14 +220,16 @@ def _receipt(
     # no spread at all, so no band source is claimed (method, "Where a band comes from").
     several = any(len(arms[a]) > 1 for arms in cases.values() for a in held)
     notes = [r["note"][:2000] for r in runs if r.get("note")]
-    return declared_receipt(
+    return declared.declared_receipt(
         name,
         skill_text,
         [
-            case_entry(case_id_for(key), prompts.get(key), {a: arms[a] for a in held})
+            declared.case_entry(
+                common.case_id_for(key), prompts.get(key), {a: arms[a] for a in held}
+            )
             for key, arms in cases.items()
         ],
-        provenance(
+        declared.provenance(
             TOOL,
             None,
             *source,
@@ -251,7 +239,7 @@ def _receipt(
         model=model,
         started_at=started,
         generations_per_arm=gens,
-        judge=unrecorded_judge(TOOL, "grader"),
+        judge=declared.unrecorded_judge(TOOL, "grader"),
         arms=arm_specs,
         band_source="generation" if several else None,
     )
@@ -294,7 +282,7 @@ def _run(
         unrecorded.append("generations_per_arm (not stated by the source)")
     model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
     if model is None:
-        model = sole(r["model"] for r in runs)  # every run records the same model
+        model = common.sole(r["model"] for r in runs)  # every run records the same model
     if model is not None and (model.startswith("<") or not model.strip()):
         model = None  # the aggregator's placeholder "<model-name>" is not a model id
     if model is None:
@@ -337,8 +325,8 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
     figures = {
         "source": TOOL,
         "file": path.name,
-        "git_blob_sha1": git_blob_sha1(raw),
-        "sha256": file_sha256(raw),
+        "git_blob_sha1": common.git_blob_sha1(raw),
+        "sha256": common.file_sha256(raw),
         "run_summary": summary,
     }
     unrecorded = [
@@ -350,6 +338,8 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
         "run.model",
         "run.harness",
     ]
-    return aggregates_receipt(
-        name, figures, provenance(TOOL, None, str(path), file_sha256(raw), unrecorded)
+    return declared.aggregates_receipt(
+        name,
+        figures,
+        declared.provenance(TOOL, None, str(path), common.file_sha256(raw), unrecorded),
     )

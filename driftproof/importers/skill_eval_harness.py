@@ -10,16 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, NoOptions, register
-from driftproof.importers._common import Where, case_id_for, file_sha256, read_json, sole
-from driftproof.importers._declared import (
-    arm_spec,
-    case_entry,
-    declared_receipt,
-    figure,
-    interval,
-    provenance,
-    unrecorded_judge,
-)
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, build_draw
 
@@ -53,7 +46,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     """
     path = Path(path)
     repairs: list[Repair] = []
-    doc, raw = read_json(path, repairs)
+    doc, raw = common.read_json(path, repairs)
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a benchmark report object with results[] and paired_summary")
@@ -77,21 +70,24 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             "Runs of other variants were not imported: "
             + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
         )
-    body = declared_receipt(
+    body = declared.declared_receipt(
         skill[:200],
         None,
         case_docs,
-        provenance(
+        declared.provenance(
             TOOL,
             None,
             str(path),
-            file_sha256(raw),
+            common.file_sha256(raw),
             list(_UNRECORDED),
             notes=notes,
         ),
-        model=str(model)[:200] if (model := sole(models)) is not None else None,
-        judge=unrecorded_judge(TOOL, "objective-assertions"),
-        arms={"with_skill": arm_spec("with_skill"), "baseline": arm_spec("without_skill")},
+        model=str(model)[:200] if (model := common.sole(models)) is not None else None,
+        judge=declared.unrecorded_judge(TOOL, "objective-assertions"),
+        arms={
+            "with_skill": declared.arm_spec("with_skill"),
+            "baseline": declared.arm_spec("without_skill"),
+        },
         band_source="generation",
         source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
     )
@@ -129,8 +125,8 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         if not any(arms[arm] for arms in cases.values()):
             raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
     out = [
-        case_entry(
-            case_id_for(label),
+        declared.case_entry(
+            common.case_id_for(label),
             None,
             {a: sorted(d, key=lambda x: x.index) for a, d in arms.items()},
         )
@@ -160,33 +156,35 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
     """The paired summary's figures, interval and test as written; bad figures or interval fail."""
     figures = [
-        figure(label, w.number(ps, key, low=low, high=high), arm=arm, unit="fraction")
+        declared.figure(label, w.number(ps, key, low=low, high=high), arm=arm, unit="fraction")
         for key, label, arm, (low, high) in _HEADLINE
     ]
     sig = w.get(ps, "significance", dict, required=False) or {}
     sgw = w / "significance"
     delta = sgw.number(sig, "observed_mean_delta", low=-1, high=1)
-    figures.append(figure("mean paired delta", delta, arm="lift", unit="fraction"))
+    figures.append(declared.figure("mean paired delta", delta, arm="lift", unit="fraction"))
     iv = w.get(ps, "interval", dict, required=False) or {}
     reason = (w / "interval").get(iv, "reason", str, required=False)
     figures.append(
-        figure(
+        declared.figure(
             "sign-flip interval of the mean per-case delta",
             None,
             arm="lift",
             unit="fraction",
             printed=(f"unbounded: {reason}"[:200] if reason else None),
-            **interval(iv, w / "interval", "lower", "upper", "confidence"),
+            **declared.interval(iv, w / "interval", "lower", "upper", "confidence"),
         )
     )
     noise = w.get(ps, "noise_check", dict, required=False) or {}
     nw = w / "noise_check"
     for key in ("cases", "cases_moved", "cases_needed_for_alpha"):
         count = nw.number(noise, key, low=0, count=True)
-        figures.append(figure(f"noise check: {key.replace('_', ' ')}", count, unit="count"))
+        figures.append(
+            declared.figure(f"noise check: {key.replace('_', ' ')}", count, unit="count")
+        )
     verdict = nw.get(noise, "verdict", str, required=False)
     if verdict is not None:
-        figures.append(figure("noise check", None, printed=verdict[:200]))
+        figures.append(declared.figure("noise check", None, printed=verdict[:200]))
     significant = sgw.get(sig, "significant_at_0_05", bool, required=False)
     method = sgw.get(sig, "method", str, required=False)
     printed = {True: "significant at 0.05", False: "not significant at 0.05"}.get(

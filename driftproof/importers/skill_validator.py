@@ -12,8 +12,9 @@ from typing import Any
 
 from driftproof._json import json_kind
 from driftproof.importers import Imported, NoOptions, register
-from driftproof.importers._common import Where, source_number
-from driftproof.importers._declared import figure, interval, source_check
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
 from driftproof.importers._dotnet import judge_score, receipts
 from driftproof.receipt import Draw, build_draw
 
@@ -57,10 +58,10 @@ def _scenario(
             f"arm), found {len(runs)}"
         )
     arms = {arm: [_draw(sw.get(s, key, dict), sw / key)] for arm, key in _ARMS}
-    lift = partial(figure, case=cid, arm="lift")
+    lift = partial(declared.figure, case=cid, arm="lift")
     figures.append(lift("improvement score", sw.number(s, "improvementScore")))
     for k, run in enumerate(runs):
-        score = source_number(run, sw / "perRunScores" / k)
+        score = common.source_number(run, sw / "perRunScores" / k)
         figures.append(lift(f"improvement score, run {k + 1}", score))
     bw = sw / "breakdown"
     breakdown = sw.get(s, "breakdown", dict, required=False) or {}
@@ -83,16 +84,18 @@ def _verdict(
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     overall = vw.number(v, "overallImprovementScore")
     figures = [
-        figure("overall improvement score", overall, arm="lift"),
-        figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
+        declared.figure("overall improvement score", overall, arm="lift"),
+        declared.figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
     ]
     notes = [
         "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
         "(score - 1) / 4."
     ]
     if ci:
-        spread = interval(ci, vw / "confidenceInterval", "low", "high", "level")
-        figures.append(figure("overall improvement score interval", overall, arm="lift", **spread))
+        spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
+        figures.append(
+            declared.figure("overall improvement score interval", overall, arm="lift", **spread)
+        )
         notes.append("The source's interval is computed from one run per arm and scenario.")
     reason = vw.get(v, "reason", str, required=False)
     decision = {
@@ -122,6 +125,8 @@ def _draw(role: dict[str, Any], w: Where) -> Draw:
         value = spec.get("value")
         shown = None if value is None else f"{value}"
         kind = _CHECK_KINDS.get(atype, "assertion")
-        checks.append(source_check(atype, shown, kind, passed, "pass" if passed else "fail"))
+        checks.append(
+            declared.source_check(atype, shown, kind, passed, "pass" if passed else "fail")
+        )
     answer = mw.get(metrics, "agentOutput", str, required=False)
     return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)

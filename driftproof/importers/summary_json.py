@@ -16,14 +16,9 @@ from jsonschema import Draft202012Validator, validators
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
+from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
-from driftproof.importers._common import (
-    Where,
-    file_sha256,
-    read_json,
-    read_skill_md,
-    source_number,
-)
+from driftproof.importers._common import Where
 from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
@@ -72,7 +67,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     """
     path = Path(path)
     repairs: list[Repair] = []
-    doc, raw = read_json(path, repairs)
+    doc, raw = common.read_json(path, repairs)
     # date-time really checked (jsonschema-rs's check, as for receipts)
     validator = _Validator(schema(), format_checker=format_checker())
     problems = schema_problems(validator.iter_errors(doc), path, limit=20)
@@ -90,7 +85,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         raise (w / "judge").fail("expected the grader (judge.model) because draws carry scores")
     if judge is not None:
         step = (judge.get("scale") or {}).get("step")
-        source_number(step, w / "judge" / "scale" / "step")  # more digits than a float holds
+        common.source_number(step, w / "judge" / "scale" / "step")  # more digits than a float holds
         judge = declared.unrecorded_judge("summary-json", "judge", model=judge["model"], step=step)
     harness = {"name": doc["harness"]["name"], "version": doc["harness"].get("version")}
     unrecorded = list(doc.get("unrecorded") or [])
@@ -99,7 +94,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
             unrecorded.append(f"run.{key}")
     if harness["version"] is None:
         unrecorded.append("run.harness.version")
-    skill_text = read_skill_md((options or SummaryJsonOptions()).skill_md)
+    skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
@@ -108,7 +103,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         skill_text,
         case_docs,
         declared.provenance(
-            harness["name"], harness["version"], str(path), file_sha256(raw), unrecorded
+            harness["name"], harness["version"], str(path), common.file_sha256(raw), unrecorded
         ),
         skill_sha256=doc["skill"].get("sha256"),
         skill_token_count=doc["skill"].get("tokens"),

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._declared import figure, interval
 from driftproof.importers._dotnet import judge_score, receipts
 from driftproof.receipt import build_draw
 
@@ -57,7 +57,7 @@ def _scenario(
         else:
             draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
         arms[arm] = [draw]
-    scaled = partial(figure, case=cid, arm="lift", unit="scale")
+    scaled = partial(declared.figure, case=cid, arm="lift", unit="scale")
     plugin = sw.get(s, "skilledPlugin", dict, required=False)
     if plugin is not None:
         score = judge_score(plugin, sw / "skilledPlugin", 0)
@@ -83,20 +83,20 @@ def _verdict(
     if state not in _STATES:
         raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
     ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
-    spread = interval(ci, vw / "confidenceInterval", "low", "high", "level")
+    spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
     mean = vw.number(v, "meanScore")
     figures = [
-        figure("mean preference score", mean, arm="lift", unit="scale", **spread),
-        figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"),
+        declared.figure("mean preference score", mean, arm="lift", unit="scale", **spread),
+        declared.figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"),
     ]
     for member in ("wins", "ties", "losses", "stimulusVoteCount"):
         count = vw.number(v, member, low=0, count=True)
-        figures.append(figure(member, count, arm="lift", unit="count"))
+        figures.append(declared.figure(member, count, arm="lift", unit="count"))
     sign = vw.get(v, "signTest", dict, required=False) or {}
     sw = vw / "signTest"
     for member in ("wins", "ties", "losses", "discordant"):
         count = sw.number(sign, member, low=0, count=True)
-        figures.append(figure(f"sign test {member}", count, arm="lift", unit="count"))
+        figures.append(declared.figure(f"sign test {member}", count, arm="lift", unit="count"))
     reason = vw.get(v, "reason", str, required=False)
     decision = {
         "printed": (f"{state}: {reason}" if reason else state)[:4000],
