@@ -360,3 +360,18 @@ def test_details_carry_no_draw_count_of_their_own(cases: list[dict[str, Any]]) -
     assert "draws_needed" not in d and "no_draw_count_reaches_floor" not in d
     if cases is UNDERPOWERED_12:
         assert d["message"] == "UNDERPOWERED: 12 draws per arm needed"
+
+
+def test_cli_github_output_alone_writes_no_badge_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.cli.badge import badge
+
+    src = write(tmp_path, "demo.json", make_receipt(PASSING))
+    gh = tmp_path / "gh_output"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(gh))
+    res = CliRunner().invoke(badge, [str(src), "--github-output"])
+    assert res.exit_code == 0, res.output
+    assert res.output == "passing\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json", "gh_output"]
+    assert "\npassing\n" in gh.read_text()

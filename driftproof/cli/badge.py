@@ -37,6 +37,8 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 
 def _write_all(files: dict[Path, bytes]) -> None:
     """Write each file to a temporary sibling, then rename all; on _WriteError none is left."""
+    if not files:  # --github-output alone writes no badge file
+        return
     made: list[Path] = []
     staged: list[tuple[str, Path]] = []
     path = next(iter(files))
