@@ -303,7 +303,11 @@ def test_cli_writes_three_files_and_outputs(
     monkeypatch.setenv("GITHUB_OUTPUT", str(gh))
     res = CliRunner().invoke(badge, [str(src), "--out", str(tmp_path / "out"), "--github-output"])
     assert res.exit_code == 0, res.output
-    assert res.output.strip() == "passing"
+    out = tmp_path / "out"
+    assert res.output == (  # the reading, then each file written, in the order written
+        f"passing\nwrote {out / 'demo.json'}\nwrote {out / 'demo.details.json'}\n"
+        f"wrote {out / 'demo.svg'}\n"
+    )
     assert json.loads((tmp_path / "out/demo.json").read_text()) == {
         "schemaVersion": 1,
         "label": "driftproof",
@@ -326,7 +330,7 @@ def test_cli_smoke_outputs_lift_na(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         badge, [str(src), "--json", str(tmp_path / "b.json"), "--github-output"]
     )
     assert res.exit_code == 0, res.output
-    assert res.output.strip() == "Smoke run, no verdict"
+    assert res.output == f"Smoke run, no verdict\nwrote {tmp_path / 'b.json'}\n"
     assert "\nn/a\n" in gh.read_text()
     assert "+0.300" not in gh.read_text()
 

@@ -106,6 +106,8 @@ def badge(
     The badge reads passing, regressed, UNDERPOWERED, no separation detected, or no verdict (a
     smoke run reads "Smoke run, no verdict").
 
+    Prints the reading, then "wrote PATH" for each badge file written.
+
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, or the options are wrong (nothing is written then).
     """
@@ -158,3 +160,5 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     click.echo(badge_reading(r).message)
+    for path in files:
+        click.echo(f"wrote {path}")
