@@ -13,6 +13,7 @@ from receipt_docs import seal_document
 from driftproof.cli import cli
 from driftproof.pages.stale import Today, harness_change, stale_report
 from driftproof.receipt import parse_receipt
+from driftproof.render.stale import stale_text
 
 SKILL = "a" * 64
 SUITE = "b" * 64
@@ -72,6 +73,29 @@ def test_everything_current_still_stands():
 def test_skill_change_leaves_baseline_and_control_standing():
     s, _ = statuses(_receipt(), replace(CURRENT, skill_sha256="c" * 64))
     assert s == {"with_skill": "run again", "baseline": "still stands", "control": "still stands"}
+
+
+def test_skill_change_text_gives_each_arm_its_own_line():
+    # the note that the baseline holds no skill text sits on the baseline's own line (and the
+    # control's), never inside the with-skill arm's reasons
+    text = stale_text(stale_report(_receipt(), replace(CURRENT, skill_sha256="c" * 64)))
+    assert text == (
+        "with skill: run again (skill: the skill changed)\n"
+        "baseline: still stands (skill: the skill changed, but this arm holds no skill text)\n"
+        "control: still stands (skill: the skill changed, but this arm holds no skill text)\n"
+        "\n"
+        "- model: recorded claude-sonnet-4-5, today claude-sonnet-4-5 -> still stands: unchanged\n"
+        "- harness: recorded claude-code, today claude-code -> still stands: unchanged\n"
+        "- harness version: recorded 2.1.272 (Claude Code), today 2.1.272 (Claude Code)"
+        " -> still stands: unchanged\n"
+        "- capture mode: recorded text, today text -> still stands: unchanged\n"
+        f"- skill: recorded {'a' * 64}, today {'c' * 64} -> run again: the skill changed\n"
+        "- judge: recorded claude-haiku-4-5-20251001, today claude-haiku-4-5-20251001"
+        " -> still stands: unchanged\n"
+        f"- judge prompt template: recorded {'0' * 64}, today {'0' * 64}"
+        " -> still stands: unchanged\n"
+        f"- suite: recorded {'b' * 64}, today {'b' * 64} -> still stands: unchanged"
+    )
 
 
 def test_an_arm_the_receipt_did_not_record_is_not_judged_stale():

@@ -56,7 +56,11 @@ class Finding:
 
 @dataclass(frozen=True)
 class ArmStaleness:
-    """The verdict for one arm, with the findings that decided it."""
+    """The verdict for one arm, with the findings that decided it.
+
+    ``reasons`` also names a moved field this arm does not hold (the skill, for the baseline and
+    control arms), saying why it leaves the arm standing.
+    """
 
     arm: str
     status: Status
@@ -122,6 +126,9 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
         status: Status = "still stands"
         reasons = []
         for f in findings:
+            moved = None not in (f.recorded, f.today) and f.recorded != f.today
+            if arm not in f.arms and moved and f.field in _UNTOUCHED:
+                reasons.append(f"{f.field}: {_UNTOUCHED[f.field]}")
             if arm not in f.arms or f.advisory or f.effect == "still stands":
                 continue
             reasons.append(f"{f.field}: {f.note}")
@@ -162,16 +169,16 @@ _MOVED: dict[str, tuple[Status, str]] = {
     "model": ("run again", "a different model would give different answers"),
     "harness": ("run again", "a different harness produces the answers"),
     "capture mode": ("run again", "a different capture mode would grade a different answer"),
-    "skill": (
-        "run again",
-        "the skill changed; the baseline arm holds no skill text and still stands",
-    ),
+    "skill": ("run again", "the skill changed"),
     "judge": ("regrade only", "a different judge: the saved answers can be graded again"),
     "judge prompt template": (
         "regrade only",
         "the judge's instructions changed: regrade the saved answers",
     ),
 }
+
+#: A field that only some arms hold → what its move means for an arm outside the finding's.
+_UNTOUCHED: dict[str, str] = {"skill": "the skill changed, but this arm holds no skill text"}
 
 
 def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: str = "") -> Finding:
