@@ -57,8 +57,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     """Convert one promptfoo output file (JSON, or a JSONL export) into a DECLARED receipt.
 
     Raises:
-        ImportError_: malformed file, a row no arm maps, or an arm matching no row; naming the
-            file, the JSON pointer and what was expected.
+        ImportError_: malformed file, a row no arm maps (naming every label no arm maps), or an
+            arm matching no row; naming the file, the JSON pointer and what was expected.
     """
     path, o, arms, by = Path(path), options, options.arms, options.by
     if by not in ("provider", "prompt"):
@@ -131,6 +131,7 @@ class _Grouped:
     def __init__(self, arms: dict[str, str], by: str, doc: dict[str, Any]) -> None:
         self.arms, self.by = arms, by
         prompts = doc["results"].get("prompts") or []
+        self.all_rows: list[Any] = doc["results"]["results"]
         self.prompt_ids = {p.get("id"): p for p in prompts if isinstance(p, dict)}
         self.rows: dict[str, dict[str, Any]] = {}
         self.models: dict[str, set[str]] = {a: set() for a in arms}
@@ -139,7 +140,7 @@ class _Grouped:
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
         """File one result row under its case and arm (no arm, or several, maps: fail)."""
-        arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw)
+        arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw, self.all_rows)
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             self.models[arm].add(provider["id"])
@@ -274,9 +275,12 @@ def _read_output(
     )
 
 
-def _arm_of(
-    row: dict[str, Any], arms: dict[str, str], by: str, prompt_ids: dict[Any, Any], w: Where
-) -> str:
+#: At most this many unmapped labels are named in one refusal; the rest are counted.
+MAX_UNMAPPED_NAMED = 10
+
+
+def _names(row: dict[str, Any], by: str, prompt_ids: dict[Any, Any]) -> list[str]:
+    """The row's labels an ``--arm`` may name: provider label and id, or the prompt's."""
     if by == "provider":
         p = row.get("provider")
         names = [p.get("label"), p.get("id")] if isinstance(p, dict) else [p]
@@ -285,16 +289,49 @@ def _arm_of(
         pid = row.get("promptId")
         listed = prompt_ids.get(pid) or {}
         names = [p.get("label"), listed.get("label"), pid, p.get("raw"), listed.get("raw")]
-    names = [n for n in names if isinstance(n, str) and n]
+    return [n for n in names if isinstance(n, str) and n]
+
+
+def _shown(names: list[str]) -> str:
+    """A row's first two labels as JSON strings: ``"label" or "id"``."""
+    return " or ".join(map(json.dumps, names[:2]))
+
+
+def _arm_of(
+    row: dict[str, Any],
+    arms: dict[str, str],
+    by: str,
+    prompt_ids: dict[Any, Any],
+    w: Where,
+    rows: list[Any],
+) -> str:
+    """The one arm mapping ``row``.
+
+    Raises:
+        ImportError_: at ``w`` when no arm or several map the row; when none does, naming every
+            label of ``rows`` (the file's rows) no arm maps: in order, each once, at most
+            :data:`MAX_UNMAPPED_NAMED` then "and N more".
+    """
+    names = _names(row, by, prompt_ids)
     hits = [a for a, label in arms.items() if label in names]
-    if len(hits) != 1:
-        what = "no arm maps" if not hits else f"several arms map ({', '.join(hits)})"
-        given = ", ".join(f"--arm {a}={label}" for a, label in arms.items())
-        raise (w / by).fail(
-            f"{what} this row's {by} {' or '.join(map(json.dumps, names[:2]))} (given {given}); "
-            f"map each {by} label to one arm (or leave the row's label out of the file)"
-        )
-    return hits[0]
+    if len(hits) == 1:
+        return hits[0]
+    what = f"several arms map ({', '.join(hits)}) this row's {by} {_shown(names)}"
+    leave = "the row's label"
+    if not hits:
+        each = (_names(r, by, prompt_ids) for r in rows)
+        unmapped = list(dict.fromkeys(_shown(n) for n in each if not {*n} & {*arms.values()}))
+        what = f"no arm maps this row's {by} {_shown(names)}"
+        if len(unmapped) > 1:
+            more = len(unmapped) - MAX_UNMAPPED_NAMED
+            what = f"no arm maps these {len(unmapped)} {by}s, this row's first: " + "; ".join(
+                unmapped[:MAX_UNMAPPED_NAMED] + ([f"and {more} more"] if more > 0 else [])
+            )
+            leave = "those rows"
+    given = ", ".join(f"--arm {a}={label}" for a, label in arms.items())
+    raise (w / by).fail(
+        f"{what} (given {given}); map each {by} label to one arm (or leave {leave} out of the file)"
+    )
 
 
 def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:

@@ -150,6 +150,48 @@ def test_unmapped_label_refused(sample: Path) -> None:
     )
 
 
+def _unmapped_refusal(sample: Path, tmp_path: Path, providers: list[dict[str, str]]) -> str:
+    """The refusal of the sample's first row followed by one row per provider in ``providers``."""
+    doc = json.loads(sample.read_text(encoding="utf-8"))
+    first = doc["results"]["results"][0]  # openai:gpt-5-mini, the with-skill arm
+    doc["results"]["results"] = [first] + [
+        {**copy.deepcopy(first), "provider": p} for p in providers
+    ]
+    f = write_json(tmp_path / "labels.json", doc)
+    arms = {"with_skill": "openai:gpt-5-mini", "baseline": "anthropic:x"}
+    with pytest.raises(ImportError_) as e:
+        import_promptfoo(f, PromptfooOptions(arms=arms, skill_name="s"))
+    (p,) = e.value.problems
+    assert p.file == str(f) and p.pointer == "/results/results/1/provider"
+    return p.message
+
+
+GIVEN = "(given --arm with_skill=openai:gpt-5-mini, --arm baseline=anthropic:x)"
+
+
+def test_every_unmapped_label_named_at_once(sample: Path, tmp_path: Path) -> None:
+    # rows 1 and 3 share a label (named once), row 2 has a label and an id; an empty label is none
+    rows = [
+        {"id": "openai:gpt-5", "label": ""},
+        {"id": "openai:o3", "label": "O three"},
+        {"id": "openai:gpt-5", "label": ""},
+    ]
+    assert _unmapped_refusal(sample, tmp_path, rows) == (
+        'no arm maps these 2 providers, this row\'s first: "openai:gpt-5"; "O three" or '
+        f'"openai:o3" {GIVEN}; map each provider label to one arm (or leave those rows out of the '
+        "file)"
+    )
+
+
+def test_unmapped_labels_past_ten_are_counted(sample: Path, tmp_path: Path) -> None:
+    rows = [{"id": f"p{i}"} for i in (*range(12), 0)]  # 12 labels, p0 again last
+    named = '"p0"; "p1"; "p2"; "p3"; "p4"; "p5"; "p6"; "p7"; "p8"; "p9"'
+    assert _unmapped_refusal(sample, tmp_path, rows) == (
+        f"no arm maps these 12 providers, this row's first: {named}; and 2 more {GIVEN}; map "
+        "each provider label to one arm (or leave those rows out of the file)"
+    )
+
+
 def test_malformed_score_refused_naming_file_and_place(sample: Path, tmp_path: Path) -> None:
     doc = json.loads(sample.read_text(encoding="utf-8"))
     doc["results"]["results"][2]["score"] = "0.7"
