@@ -222,12 +222,19 @@ def report_rows(
     """Header and one row of strings per case, as the CLI and the site show them.
 
     ``names`` label the two receipts' columns (default: their names; the CLI, whose names are
-    paths it prints above the table, passes ``("earlier", "later")``). Measured/drawn counts
-    appear when a case lost draws or a side gets no verdict.
+    paths it prints above the table, passes ``("earlier", "later")``), each with its band source
+    as the sheet names it (``earlier (band source: generation)``). Measured/drawn counts appear
+    when a case lost draws or a side gets no verdict.
     """
     a_name, b_name = names or (c.a_name, c.b_name)
     src_a, src_b = (s or "unknown" for s in c.band_sources)
-    header = ["case", f"{a_name} ({src_a})", f"{b_name} ({src_b})", "Δ", "verdict"]
+    header = [
+        "case",
+        f"{a_name} (band source: {src_a})",
+        f"{b_name} (band source: {src_b})",
+        "Δ",
+        "verdict",
+    ]
     unjudged = bool(c.refusals)
     counts = bool(c.lost_cases) or unjudged
     if counts:

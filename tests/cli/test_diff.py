@@ -185,10 +185,13 @@ def test_different_band_sources_are_not_like_for_like(tmp_path: Path) -> None:
         BAND_SOURCE_LEGEND["legacy"] in res.output
         and BAND_SOURCE_LEGEND["generation"] in res.output
     )
-    # The table's columns are named as the first line names the receipts (was each full path).
+    # The table's columns are named as the first line names the receipts (was each full path),
+    # each with its band source named as the receipt sheet names it (was a bare "(legacy)").
     header = next(x for x in res.output.splitlines() if x.startswith("case "))
-    assert "earlier (legacy)" in header and "later (generation)" in header
-    assert "a.json" not in header and "b.json" not in header
+    assert header == (
+        "case  earlier (band source: legacy)  later (band source: generation)  Δ       verdict"
+        "   note"
+    )
 
 
 def test_same_band_source_has_no_sentence_and_one_legend(tmp_path: Path) -> None:
