@@ -233,7 +233,8 @@ class BatchJournal:
         """Open the journal at ``path``, reading what it holds when the run resumes.
 
         Raises:
-            RefusalError: a batch journal is there but its run journal is not.
+            RefusalError: a batch journal is there but its run journal is not; a line is
+                damaged, or a batch names a request its input file does not hold (file and line).
         """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
@@ -242,6 +243,8 @@ class BatchJournal:
         self.cancelled: set[str] = set()
         self.read: set[str] = set()
         self.outs: list[tuple[str, str, Outcome]] = []
+        #: (line, request ids) of each ``file`` and ``batch`` record read from the file
+        self.loaded: list[tuple[int, list[str]]] = []
         self._unsynced = 0
         if not path.exists():
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
@@ -263,6 +266,16 @@ class BatchJournal:
                         f"{path}: line {n} records batch {valid.id!r} a second time; the {WHAT} "
                         "is damaged"
                     )
+                if kind == "batch" and valid.file_id is not None:
+                    held = set(self.files.get(valid.file_id, {}).get("ids", ()))
+                    if unsent := next((i for i in valid.ids if i not in held), None):
+                        raise RefusalError(
+                            f"{path}: line {n} names request {unsent[:80]!r}, which the run never "
+                            f"sent (no earlier line uploads it in file {valid.file_id[:80]!r}); "
+                            f"the {WHAT} is damaged"
+                        )
+                if kind in ("file", "batch"):
+                    self.loaded.append((n, valid.ids))
                 if kind == "out":
                     self.outs.append((valid.batch, valid.id, valid.outcome()))
                 else:

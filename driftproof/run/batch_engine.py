@@ -90,6 +90,9 @@ class BatchRounds:
         ``drawer`` is the engine's draw maker, whose lanes are replaced by replay lanes here; its
         settings give the batch options, judge samples, attempts per call and stopping rule;
         ``lanes`` is ``{"answer", "judge"}``.
+
+        Raises:
+            RefusalError: a request id the batch journal read names no request this run makes.
         """
         cfg, budget = drawer.cfg, drawer.cfg.policy().max_attempts
         self.cells, self.done, self.drawer, self.lanes = cells, done, drawer, lanes
@@ -107,6 +110,12 @@ class BatchRounds:
         drawer.sleep = lambda s: None
         # the same number of attempts, with no wait: the follow-up batch is the retry
         drawer.cfg = dataclasses.replace(drawer.cfg, retry_delays=(0.0,) * (budget - 1))
+        for n, ids in journal.loaded:
+            if unsent := next((i for i in ids if self._parse(i) is None), None):
+                raise RefusalError(
+                    f"{journal.path}: line {n} names request {unsent[:80]!r}, which the run never "
+                    "sent (this run makes no request of that name); the batch journal is damaged"
+                )
         in_run_journal = set(done)  # the draws the run journal holds
         for bid, cid, outcome in journal.outs:
             self._keep(bid, cid, outcome, in_run_journal)
@@ -118,15 +127,19 @@ class BatchRounds:
         return f"a{cell}-{index}-{attempt}" if sample < 0 else f"j{cell}-{index}-{sample}-{attempt}"
 
     def _parse(self, cid: str) -> tuple[int, int, int, int] | None:
+        """(cell, draw, sample or -1, attempt) of ``cid``; ``None``: this run sends no such id."""
         try:
             parts = [int(x) for x in cid[1:].split("-")]
         except ValueError:
             return None
         if cid[:1] == "a" and len(parts) == 3:
-            return parts[0], parts[1], -1, parts[2]
-        if cid[:1] == "j" and len(parts) == 4:
-            return parts[0], parts[1], parts[2], parts[3]
-        return None
+            p = parts[0], parts[1], -1, parts[2]
+        elif cid[:1] == "j" and len(parts) == 4:
+            p = parts[0], parts[1], parts[2], parts[3]
+        else:
+            return None
+        made = p[0] < len(self.cells) and p[1] < self.plan.max_draws and p[2] < self.n
+        return p if made and self._cid(*p) == cid else None  # one spelling: not "a+0-0-0"
 
     def _key(self, cell: int, index: int) -> Key:
         case_id, arm = self.cells[cell]
@@ -134,7 +147,7 @@ class BatchRounds:
 
     def _keep(self, bid: str, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
         p = self._parse(cid)
-        if p is None or not 0 <= p[0] < len(self.cells):
+        if p is None:
             raise RefusalError(
                 f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
             )

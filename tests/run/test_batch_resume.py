@@ -213,6 +213,7 @@ DAMAGED_LINES = [
 ]
 KEPT_LINE = b'{"read": "msgbatch_0"}'
 _B = b'{"batch": {"id": "b1", "lane": "answer", "ids": ["a0-0-0"], "file_id": null, "created": %s}}'
+_F = b'{"file": {"id": "f1", "lane": "answer", "ids": ["a0-0-0"]}}'
 DAMAGED_LINES += [
     (
         _B % b"NaN",
@@ -220,6 +221,17 @@ DAMAGED_LINES += [
         "number, found nan)",
     ),
     (b'{"read": "b1", "read": "b2"}', "line 2 is not JSON (a member named 'read' twice)"),
+    # a batch of requests its input file does not hold counted attempts never made
+    (
+        _F + b"\n" + _B.replace(b'"], "file_id": null', b'", "a0-1-0"], "file_id": "f1"') % b"1",
+        "line 3 names request 'a0-1-0', which the run never sent (no earlier line uploads it in "
+        "file 'f1')",
+    ),
+    (
+        _B.replace(b"null", b'"f2"') % b"1.0",
+        "line 2 names request 'a0-0-0', which the run never sent (no earlier line uploads it in "
+        "file 'f2')",
+    ),
     # the same batch recorded twice (its second record with fewer ids) sealed wrong provenance
     (_B % b"1.0" + b"\n" + _B % b"2.0", "line 3 records batch 'b1' a second time"),
 ]
@@ -263,3 +275,42 @@ def test_a_batch_journals_results_are_read_back_as_replies_and_errors(tmp_path) 
         529,
     )
     again.close()
+
+
+HAND_EDITED = [
+    # lines appended to the batch journal of a stopped run (its line 1: msgbatch_000001, the 6
+    # answers a0-{0,1,2}-0 and a1-{0,1,2}-0), the refusal after "<file>: line 2 "
+    (
+        b'{"batch": {"id": "msgbatch_9", "lane": "answer", "ids": ["a9-0-0"], "file_id": null, '
+        b'"created": 1.0}}\n{"read": "msgbatch_9"}',
+        "names request 'a9-0-0', which the run never sent (this run makes no request of that name)",
+    ),
+    (  # a sixth judge sample of a run of five
+        b'{"batch": {"id": "msgbatch_9", "lane": "judge", "ids": ["j0-0-0-0", "j0-0-5-0"], '
+        b'"file_id": null, "created": 1.0}}\n{"read": "msgbatch_9"}',
+        "names request 'j0-0-5-0', which the run never sent (this run makes no request of that "
+        "name)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lines", "want"), HAND_EDITED, ids=[w[:30] for _, w in HAND_EDITED])
+def test_a_hand_edited_batch_journal_is_refused_on_resume_naming_the_file_and_line(
+    fake, tmp_path, lines, want
+):
+    # Found: the resumed run trusted these lines: a batch of a request never sent counted one
+    # more endpoint attempt in the receipt (37 of 36)
+    from driftproof.errors import RefusalError
+
+    fake.script.drop_results = 3  # the run stops with its answers' batch unread
+    with pytest.raises(ProviderError):
+        batched(tmp_path, cases=1)
+    bj = batch_journal_path(tmp_path / "receipt.json")
+    assert bj.read_bytes().count(b"\n") == 1
+    with bj.open("ab") as f:
+        f.write(lines + b"\n")
+    kept = bj.read_bytes()
+    with pytest.raises(RefusalError) as info:
+        batched(tmp_path, cases=1)
+    assert str(info.value) == f"{bj}: line 2 {want}; the batch journal is damaged"
+    assert bj.read_bytes() == kept and fake.script.calls["create"] == 1
