@@ -234,7 +234,8 @@ class BatchJournal:
 
         Raises:
             RefusalError: a batch journal is there but its run journal is not; a line is
-                damaged, or a batch names a request its input file does not hold (file and line).
+                damaged, a batch names a request its input file does not hold, or a result,
+                read or cancel names a batch no earlier line creates (file and line).
         """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
@@ -261,19 +262,8 @@ class BatchJournal:
                     continue
                 at = f"/{kind}"
                 valid = checked(_KINDS[kind], rec[kind], path, n, at, kind="a record", what=WHAT)
-                if kind == "batch" and valid.id in self.batches:
-                    raise RefusalError(
-                        f"{path}: line {n} records batch {valid.id!r} a second time; the {WHAT} "
-                        "is damaged"
-                    )
-                if kind == "batch" and valid.file_id is not None:
-                    held = set(self.files.get(valid.file_id, {}).get("ids", ()))
-                    if unsent := next((i for i in valid.ids if i not in held), None):
-                        raise RefusalError(
-                            f"{path}: line {n} names request {unsent[:80]!r}, which the run never "
-                            f"sent (no earlier line uploads it in file {valid.file_id[:80]!r}); "
-                            f"the {WHAT} is damaged"
-                        )
+                if why := self._unknown(kind, valid):
+                    raise RefusalError(f"{path}: line {n} {why}; the {WHAT} is damaged")
                 if kind in ("file", "batch"):
                     self.loaded.append((n, valid.ids))
                 if kind == "out":
@@ -281,6 +271,22 @@ class BatchJournal:
                 else:
                     self._keep(kind, rec[kind])
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+
+    def _unknown(self, kind: str, v: Any) -> str | None:
+        """Why record ``v`` of ``kind``, read from the file, names what no earlier line made."""
+        if kind == "batch" and v.id in self.batches:
+            return f"records batch {v.id!r} a second time"
+        if kind == "batch" and v.file_id is not None:
+            held = set(self.files.get(v.file_id, {}).get("ids", ()))
+            if unsent := next((i for i in v.ids if i not in held), None):
+                return (
+                    f"names request {unsent[:80]!r}, which the run never sent (no earlier line "
+                    f"uploads it in file {v.file_id[:80]!r})"
+                )
+        named = v.batch if kind == "out" else v if kind in ("read", "cancel") else None
+        if named is not None and named not in self.batches:
+            return f"names batch {named[:80]!r}, which no earlier line creates"
+        return None
 
     def _keep(self, kind: str, rec: Any) -> None:
         """Hold one ``file``, ``batch``, ``cancel`` or ``read`` record as read or written."""

@@ -211,8 +211,11 @@ DAMAGED_LINES = [
         "error, found {'id': 'a0-0-0', 'batch': 'b'})",
     ),
 ]
-KEPT_LINE = b'{"read": "msgbatch_0"}'
 _B = b'{"batch": {"id": "b1", "lane": "answer", "ids": ["a0-0-0"], "file_id": null, "created": %s}}'
+KEPT_LINE = _B.replace(b'"b1"', b'"b"') % b"0.0"  # the batch the results above name
+_OUT = b'{"out": {"id": "%s", "batch": "%s", "error": {"reason": "r", "retryable": true, ' + (
+    b'"fatal": false}}}'
+)
 _F = b'{"file": {"id": "f1", "lane": "answer", "ids": ["a0-0-0"]}}'
 DAMAGED_LINES += [
     (
@@ -231,6 +234,11 @@ DAMAGED_LINES += [
         _B.replace(b"null", b'"f2"') % b"1.0",
         "line 2 names request 'a0-0-0', which the run never sent (no earlier line uploads it in "
         "file 'f2')",
+    ),
+    # a result, read or cancel of a batch never created: its result was used in a draw
+    *(
+        (line, "line 2 names batch 'b9', which no earlier line creates")
+        for line in (b'{"read": "b9"}', b'{"cancel": "b9"}', _OUT % (b"a0-0-0", b"b9"))
     ),
     # the same batch recorded twice (its second record with fewer ids) sealed wrong provenance
     (_B % b"1.0" + b"\n" + _B % b"2.0", "line 3 records batch 'b1' a second time"),
@@ -261,6 +269,8 @@ def test_a_batch_journals_results_are_read_back_as_replies_and_errors(tmp_path) 
 
     p = tmp_path / "r.json.batches"
     j = BatchJournal(p, resumed_run=False)
+    ids = ["a0-0-0", "a0-1-0"]
+    j.record("batch", {"id": "b1", "lane": "answer", "ids": ids, "file_id": None, "created": 1.0})
     j.out("b1", "a0-0-0", Reply("an answer", input_tokens=300, output_tokens=40, cost_usd=0.5))
     j.out("b1", "a0-1-0", AttemptError("overloaded", retryable=True, status=529))
     j.close()
@@ -290,6 +300,10 @@ HAND_EDITED = [
         b'"file_id": null, "created": 1.0}}\n{"read": "msgbatch_9"}',
         "names request 'j0-0-5-0', which the run never sent (this run makes no request of that "
         "name)",
+    ),
+    (  # a result of a batch never created, for a request of msgbatch_000001
+        _OUT % (b"a0-0-0", b"msgbatch_9"),
+        "names batch 'msgbatch_9', which no earlier line creates",
     ),
 ]
 
