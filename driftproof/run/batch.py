@@ -233,9 +233,10 @@ class BatchJournal:
         """Open the journal at ``path``, reading what it holds when the run resumes.
 
         Raises:
-            RefusalError: a batch journal is there but its run journal is not; a line is
-                damaged, a batch names a request its input file does not hold, or a result,
-                read or cancel names a batch no earlier line creates (file and line).
+            RefusalError: a batch journal is there but its run journal is not; or a line (by
+                file and line) is damaged, records a batch twice, names a request its input
+                file does not hold or a batch no earlier line creates, or is a result for a
+                request its batch did not send.
         """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
@@ -246,6 +247,7 @@ class BatchJournal:
         self.outs: list[tuple[str, str, Outcome]] = []
         #: (line, request ids) of each ``file`` and ``batch`` record read from the file
         self.loaded: list[tuple[int, list[str]]] = []
+        self._sent: dict[str, set[str]] = {}  # batch id → its request ids, as read
         self._unsynced = 0
         if not path.exists():
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
@@ -266,6 +268,8 @@ class BatchJournal:
                     raise RefusalError(f"{path}: line {n} {why}; the {WHAT} is damaged")
                 if kind in ("file", "batch"):
                     self.loaded.append((n, valid.ids))
+                if kind == "batch":
+                    self._sent[valid.id] = set(valid.ids)
                 if kind == "out":
                     self.outs.append((valid.batch, valid.id, valid.outcome()))
                 else:
@@ -286,6 +290,11 @@ class BatchJournal:
         named = v.batch if kind == "out" else v if kind in ("read", "cancel") else None
         if named is not None and named not in self.batches:
             return f"names batch {named[:80]!r}, which no earlier line creates"
+        if kind == "out" and v.id not in self._sent[v.batch]:
+            return (
+                f"holds a result for request {v.id[:80]!r}, which batch {v.batch[:80]!r} did "
+                "not send"
+            )
         return None
 
     def _keep(self, kind: str, rec: Any) -> None:

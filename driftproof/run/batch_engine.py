@@ -146,12 +146,8 @@ class BatchRounds:
         return case_id, arm, index
 
     def _keep(self, bid: str, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
-        p = self._parse(cid)
-        if p is None:
-            raise RefusalError(
-                f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
-            )
-        cell, index, sample, attempt = p
+        # every id kept names a request of its batch, whose ids were made or checked by this run
+        cell, index, sample, attempt = cast(tuple[int, int, int, int], self._parse(cid))
         if self._key(cell, index) in (finished if finished is not None else self.done):
             return False
         slot = self.outs.setdefault((cell, index, sample), {})
@@ -178,7 +174,7 @@ class BatchRounds:
 
         Raises:
             FatalRun: a request failed fatally, or the provider refused a batch.
-            RefusalError: the batch journal is damaged or holds ids this run cannot read.
+            RefusalError: a batch returned a result for a request it did not hold.
         """
         while True:
             self.finish_open()
@@ -339,6 +335,7 @@ class BatchRounds:
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
         seen: set[str] = set()
+        sent = set(rec["ids"])
         unread: list[str] = []  # lines that named no request
         kept = 0
         results = lane.results(st)
@@ -356,6 +353,10 @@ class BatchRounds:
                 if cid is None:
                     unread.append(cast(AttemptError, outcome).reason)
                     continue
+                if cid not in sent:
+                    raise RefusalError(
+                        f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
+                    )
                 seen.add(cid)
                 if self._keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)

@@ -110,3 +110,32 @@ def test_an_anthropic_results_line_that_is_no_result_leaves_its_request_without_
         )
     ]
     assert r.run.endpoint_attempts == attempts
+
+
+@pytest.mark.parametrize("cid", ["zz", "a0-5-0"])
+def test_a_result_for_a_request_its_batch_did_not_send_is_the_providers_fault(
+    fake, tmp_path, monkeypatch, cid
+):
+    # Found: a result naming a request of this run's form that its batch did not hold (a0-5-0:
+    # draw 5, never sent) was kept and used as that request's answer
+    import batch_fake_state
+
+    from driftproof.errors import RefusalError
+    from driftproof.run.batch import batch_journal_path
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def renamed_first(self, b):
+        lines = results(self, b)
+        first = json.loads(lines[0])
+        if first["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            first["custom_id"] = cid
+        return [json.dumps(first).encode() + b"\n", *lines[1:]]
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", renamed_first)
+    with pytest.raises(RefusalError) as info:
+        batched(tmp_path, "anthropic", cases=1)
+    assert str(info.value) == (
+        f"batch msgbatch_000001 returned custom id {cid!r}, which this run did not send"
+    )
+    assert b'"out"' not in batch_journal_path(tmp_path / "receipt.json").read_bytes()

@@ -240,6 +240,14 @@ DAMAGED_LINES += [
         (line, "line 2 names batch 'b9', which no earlier line creates")
         for line in (b'{"read": "b9"}', b'{"cancel": "b9"}', _OUT % (b"a0-0-0", b"b9"))
     ),
+    # a result for a request its batch did not send (the first was blamed on the provider)
+    *(
+        (
+            _OUT % (cid.encode(), b"b"),
+            f"line 2 holds a result for request {cid!r}, which batch 'b' did not send",
+        )
+        for cid in ("zz", "a0-1-0")
+    ),
     # the same batch recorded twice (its second record with fewer ids) sealed wrong provenance
     (_B % b"1.0" + b"\n" + _B % b"2.0", "line 3 records batch 'b1' a second time"),
 ]
@@ -301,6 +309,13 @@ HAND_EDITED = [
         "names request 'j0-0-5-0', which the run never sent (this run makes no request of that "
         "name)",
     ),
+    *(  # a result for a request msgbatch_000001 did not send (the first blamed the provider)
+        (
+            _OUT % (cid.encode(), b"msgbatch_000001"),
+            f"holds a result for request {cid!r}, which batch 'msgbatch_000001' did not send",
+        )
+        for cid in ("x9", "a0-5-0")
+    ),
     (  # a result of a batch never created, for a request of msgbatch_000001
         _OUT % (b"a0-0-0", b"msgbatch_9"),
         "names batch 'msgbatch_9', which no earlier line creates",
@@ -313,7 +328,8 @@ def test_a_hand_edited_batch_journal_is_refused_on_resume_naming_the_file_and_li
     fake, tmp_path, lines, want
 ):
     # Found: the resumed run trusted these lines: a batch of a request never sent counted one
-    # more endpoint attempt in the receipt (37 of 36)
+    # more endpoint attempt in the receipt (37 of 36); a result of a batch never created became
+    # a draw's first attempt; a result for x9 was blamed on the provider
     from driftproof.errors import RefusalError
 
     fake.script.drop_results = 3  # the run stops with its answers' batch unread
