@@ -3,10 +3,11 @@
 Writes into DIR (a new or empty folder) an example suite and two versions of a skill (copied from
 ``demo_files/``), two runs of each version through the seeded simulated provider
 (``receipts/``), ``diff.txt`` (v1-run1 against v2-run1), ``plan.txt`` (v1-run1), a local site
-(``site/``) and ``WALKTHROUGH.txt`` (``demo_files/walkthrough.txt`` filled in, each item linked to
-the method's worked examples). Everything is labelled simulated: both providers are
-``simulated``, the level is UNVERIFIED, every page carries a banner, and no receipt gets a verdict
-(:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public site refuses such receipts.
+(``site/``) and ``WALKTHROUGH.txt`` (``demo_files/walkthrough.txt`` filled in, each item pointing
+at the worked examples of the site's own method page, which works offline). Everything is labelled
+simulated: both providers are ``simulated``, the level is UNVERIFIED, every page carries a banner,
+and no receipt gets a verdict (:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public
+site refuses such receipts.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
 
-#: The method page's worked examples (every verdict word on hand-worked numbers).
-METHOD_URL = "https://driftproof.dev/method.html"
+#: The demo site's method page (every verdict word on hand-worked numbers), from the demo's folder.
+METHOD = "site/method.html"
 DEMO_SEED = 16
 BANNER = (
     "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
@@ -191,7 +192,7 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
         lift = (
             f"The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
             f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} "
-            f"cases). Context only: it never decides a verdict. {METHOD_URL}#worked-examples"
+            f"cases). Context only: it never decides a verdict. {METHOD}#worked-examples"
         )
     scores = ", ".join(
         "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws
@@ -209,22 +210,20 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
             lift=lift,
             reason=receipt_reading(r1).reason,
             diff=diff,
-            method=METHOD_URL,
+            method=METHOD,
         )
     )
 
 
 _BODY = re.compile(rb"<body[^>]*>")
-_METHOD_LINK = re.compile(re.escape(METHOD_URL) + r"(#[A-Za-z0-9_-]+)?")
+#: The walkthrough's names of files the site holds: its method page (named from the demo's
+#: folder, with an anchor or none); group 1 is the name within the site.
+_SITE_FILE = re.compile(r"site/(method\.html(?:#[A-Za-z0-9_-]+)?)")
 
 
 def _local_links(text: Markup) -> Markup:
-    """Escaped ``text`` with each address of the method page a link to the site's own copy."""
-    return Markup(
-        _METHOD_LINK.sub(
-            lambda m: f'<a href="method.html{m[1] or ""}">method.html{m[1] or ""}</a>', text
-        )
-    )
+    """Escaped ``text`` with each name of a file the site holds a relative link to it."""
+    return Markup(_SITE_FILE.sub(lambda m: f'<a href="{m[1] or m[0]}">{m[1] or m[0]}</a>', text))
 
 
 def _with_banner(page: bytes) -> bytes:

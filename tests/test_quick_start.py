@@ -87,7 +87,7 @@ def test_quick_start_literally(
         "model "
         "judged" in out
     )
-    assert "https://driftproof.dev/method.html#worked-examples" in out
+    assert "site/method.html#worked-examples" in out
     # the last line names every file written and the site's page from where the command ran
     assert "WALKTHROUGH.txt" in out.splitlines()[-1]
     assert out.splitlines()[-1].endswith("Open driftproof-demo/site/index.html.")

@@ -1,11 +1,24 @@
 """The internal link check (issues 15 and 19) on small hand-made sites: what counts as a link
-and an id, and how targets resolve."""
+and an id, and how targets resolve; and the demo's links, which must work offline."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from driftproof.site.links import broken_links, page_anchors
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The folder ``driftproof demo`` wrote and the walkthrough it printed."""
+    from driftproof.demo import run_demo
+
+    folder = tmp_path_factory.mktemp("demo") / "demo"
+    return folder, run_demo(folder)
 
 
 def _site(root: Path, pages: dict[str, str]) -> Path:
@@ -79,3 +92,29 @@ def test_a_receipts_pages_checked_apart_give_what_the_whole_check_gives(tmp_path
     ]
     assert broken_links(tmp_path) == expected
     assert links.broken(tmp_path) == expected
+
+
+def test_the_demo_names_its_own_method_page_which_works_offline(demo: tuple[Path, str]) -> None:
+    folder, walk = demo
+    site = folder / "site"
+    assert (folder / "WALKTHROUGH.txt").read_text(encoding="utf-8") == walk
+    # the walkthrough names the site's copy of the method page, never the hosted one: items 1, 3,
+    # 6, 7 and the last line the worked examples, 2 the band, 4 the lost draw, 5 planning
+    named = re.findall(r"site/method\.html#([\w-]+)", walk)
+    assert Counter(named) == {
+        "worked-examples": 5,
+        "improved": 1,
+        "inconclusive-lost-draws": 1,
+        "planning-a-run": 1,
+    }
+    assert "http" not in walk
+    assert set(named) <= set(page_anchors((site / "method.html").read_bytes())[0])
+    # no page of the demo site links out of it, and every link in it resolves
+    out = [
+        (p.relative_to(site).as_posix(), link)
+        for p in sorted(site.rglob("*.html"))
+        for link in page_anchors(p.read_bytes())[1]
+        if "://" in link or link.startswith("//")
+    ]
+    assert out == []
+    assert broken_links(site) == []
