@@ -3,11 +3,11 @@
 Writes into DIR (a new or empty folder) an example suite and two versions of a skill (copied from
 ``demo_files/``), two runs of each version through the seeded simulated provider
 (``receipts/``), ``diff.txt`` (v1-run1 against v2-run1), ``plan.txt`` (v1-run1), a local site
-(``site/``) and ``WALKTHROUGH.txt`` (``demo_files/walkthrough.txt`` filled in, each item pointing
-at the worked examples of the site's own method page, which works offline). Everything is labelled
-simulated: both providers are ``simulated``, the level is UNVERIFIED, every page carries a banner,
-and no receipt gets a verdict (:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public
-site refuses such receipts.
+(``site/``, with its own copies of both text files) and ``WALKTHROUGH.txt``
+(``demo_files/walkthrough.txt`` filled in, each item pointing at the worked examples of the site's
+own method page, which works offline). Everything is labelled simulated: both providers are
+``simulated``, the level is UNVERIFIED, every page carries a banner, and no receipt gets a verdict
+(:data:`driftproof.stats.reading.SIMULATED_NO_VERDICT`); the public site refuses such receipts.
 """
 
 from __future__ import annotations
@@ -118,12 +118,13 @@ def _write_demo(folder: Path) -> str:
         false_alarms=True,  # as `driftproof diff` prints it
     )
     diff = comparison_text(cmp)
-    (folder / "diff.txt").write_text(f"{BANNER}\n\n{diff}", encoding="utf-8")
     plan = plan_text(plan_receipt(read["v1-run1"]))
-    (folder / "plan.txt").write_text(f"{BANNER}\n\n{plan}", encoding="utf-8")
+    texts = {"diff.txt": f"{BANNER}\n\n{diff}", "plan.txt": f"{BANNER}\n\n{plan}"}
+    for rel, text in texts.items():
+        (folder / rel).write_text(text, encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    write_site(folder / "site", receipts, walk, plan)
+    write_site(folder / "site", receipts, walk, plan, texts)
     return walk
 
 
@@ -217,8 +218,8 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
 
 _BODY = re.compile(rb"<body[^>]*>")
 #: The walkthrough's names of files the site holds: its method page (named from the demo's
-#: folder, with an anchor or none); group 1 is the name within the site.
-_SITE_FILE = re.compile(r"site/(method\.html(?:#[A-Za-z0-9_-]+)?)")
+#: folder, with an anchor or none; group 1 is the name within the site), plan.txt and diff.txt.
+_SITE_FILE = re.compile(r"site/(method\.html(?:#[A-Za-z0-9_-]+)?)|\b(?:plan|diff)\.txt\b")
 
 
 def _local_links(text: Markup) -> Markup:
@@ -237,11 +238,14 @@ def _with_banner(page: bytes) -> bytes:
     return page[: m.end()] + banner + page[m.end() :] if m else banner + page
 
 
-def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> None:
+def write_site(
+    out: Path, receipts: dict[str, Path], walk: str, plan: str, texts: dict[str, str]
+) -> None:
     """Write the demo's local site into ``out``.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
-    receipts, plus an index with the walkthrough; every HTML page carries a banner.
+    receipts, the method and decisions pages, the text files ``texts`` (site path: text) and an
+    index with the walkthrough, each file it names linked; every HTML page carries a banner.
     """
     loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
@@ -268,6 +272,8 @@ def write_site(out: Path, receipts: dict[str, Path], walk: str, plan: str) -> No
     ).format(_local_links(escape(walk)), escape(plan))
     pages["index.html"] = (name, intro)
     files.update(prose_files(pages, nav=nav, site_name=name))
+    # a byte-order mark: a browser reads the text as UTF-8 even when a server names no charset
+    files.update({rel: text.encode("utf-8-sig") for rel, text in texts.items()})
     for rel, data in sorted(files.items()):
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -118,3 +118,19 @@ def test_the_demo_names_its_own_method_page_which_works_offline(demo: tuple[Path
     ]
     assert out == []
     assert broken_links(site) == []
+
+
+def test_the_demo_sites_walkthrough_links_the_plan_and_the_diff_it_names(
+    demo: tuple[Path, str],
+) -> None:
+    folder, _ = demo
+    site = folder / "site"
+    index = (site / "index.html").read_text(encoding="utf-8")
+    # "5. Plan: ... (plan.txt)" and "The diff of v1 run 1 against v2 run 1 (diff.txt)"
+    assert index.count('(<a href="plan.txt">plan.txt</a>)') == 1
+    assert index.count('(<a href="diff.txt">diff.txt</a>)') == 1
+    for name in ("plan.txt", "diff.txt"):  # the text beside WALKTHROUGH.txt, marked as UTF-8
+        text = (folder / name).read_text(encoding="utf-8")
+        assert text.startswith("SIMULATED DATA: ")
+        assert (site / name).read_bytes() == b"\xef\xbb\xbf" + text.encode("utf-8")
+    assert broken_links(site) == []
