@@ -66,17 +66,7 @@ def receipts(
         name = vw.get(v, "skillName", str)
         own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
-        read = []
-        for k, s in enumerate(vw.get(v, "scenarios", list)):
-            sw = vw / "scenarios" / k
-            sname = sw.get(s, "scenarioName", str)
-            read.append((sname, readers[0](s, sw, common.case_id_for(sname), figures)))
-        cases: dict[str, Case] = {}
-        for sname, arms in read:
-            cid = common.case_id_for(sname)
-            if cid in cases:  # a scenario named twice would merge two cases
-                raise w.fail(f"expected each scenario name once per verdict; {sname!r} is repeated")
-            cases[cid] = declared.case_entry(cid, None, arms)
+        cases = _cases(v, vw, readers[0], figures)
         missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
         judge_model = doc.get("judgeModel")
         if not (isinstance(judge_model, str) and judge_model.strip()):
@@ -96,7 +86,7 @@ def receipts(
         body = declared.declared_receipt(
             name[:200],
             None,
-            list(cases.values()),
+            cases,
             declared.provenance(
                 tool, version, str(path), common.file_sha256(raw), missing, notes=notes
             ),
@@ -113,6 +103,31 @@ def receipts(
         )
         out.append(Imported.named(tool, body, repairs=repairs))
     return out
+
+
+def _cases(
+    v: dict[str, Any], vw: Where, read_scenario: Scenario, figures: list[dict[str, Any]]
+) -> list[Case]:
+    """A verdict's scenarios, each a case; ``figures`` gathers what the scenarios print.
+
+    Raises:
+        ImportError_: a scenario of the wrong shape, or a scenario name given twice (it would
+            merge two cases), named against the file.
+    """
+    read = []
+    for k, s in enumerate(vw.get(v, "scenarios", list)):
+        sw = vw / "scenarios" / k
+        sname = sw.get(s, "scenarioName", str)
+        read.append((sname, read_scenario(s, sw, common.case_id_for(sname), figures)))
+    cases: dict[str, Case] = {}
+    for sname, arms in read:
+        cid = common.case_id_for(sname)
+        if cid in cases:
+            raise Where(vw.file).fail(
+                f"expected each scenario name once per verdict; {sname!r} is repeated"
+            )
+        cases[cid] = declared.case_entry(cid, None, arms)
+    return list(cases.values())
 
 
 def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
