@@ -91,7 +91,7 @@ class _Environment(jinja2.Environment):
 
 def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
     """A strict, escaping Jinja2 environment over ``template_dirs`` (searched in order)."""
-    return _Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -101,6 +101,8 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
         auto_reload=False,
         finalize=printable,
     )
+    env.globals["table_box"] = table_box
+    return env
 
 
 def page_env(
@@ -118,14 +120,27 @@ def markdown_html(text: str) -> Markup:
     return Markup(wrap_tables(printable(_MD.render(text))))
 
 
+def table_box(caption_id: str = "", label: str = "") -> Markup:
+    """The opening ``<div>`` of the box every table of the site scrolls sideways in.
+
+    Returns a region a keyboard can focus (and so scroll), named by the table's ``<caption>``
+    with id ``caption_id`` or, when that is empty, by ``label``; both escaped.
+    """
+    if caption_id:
+        name = Markup('aria-labelledby="{}"').format(caption_id)
+    else:
+        name = Markup('aria-label="{}"').format(label)
+    return Markup('<div class="table-wrap" tabindex="0" role="region" {}>').format(name)
+
+
 def wrap_tables(html: str) -> str:
-    """Each ``<table>`` of HTML this project rendered inside a focusable, named scroller."""
+    """Each ``<table>`` of HTML this project rendered inside a :func:`table_box`."""
     parts = html.split("<table>")
     out = [parts[0]]
     for i, part in enumerate(parts[1:], 1):
         out.append(
-            f'<div class="table-wrap" tabindex="0" role="region" aria-label="Table {i}, '
-            'scrolls sideways on a narrow screen"><table>'
+            str(table_box(label=f"Table {i}, scrolls sideways on a narrow screen"))
+            + "<table>"
             + part.replace("</table>", "</table></div>", 1)
         )
     return "".join(out)

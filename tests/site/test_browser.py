@@ -225,8 +225,19 @@ _UNREACHABLE_COLUMNS = """() => {
 }"""
 
 
+#: Every box around a table that scrolls sideways but a keyboard cannot focus (so cannot scroll)
+#: or a screen reader gets no name for: its first 40 characters of text.
+_UNNAMED_SCROLLERS = """() => [...document.querySelectorAll('*')].filter(box =>
+  ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.querySelector('table')
+  && !(box.tabIndex >= 0 && box.getAttribute('role') === 'region' && (
+    box.getAttribute('aria-label') || (box.getAttribute('aria-labelledby') || '').split(' ')
+      .map(id => document.getElementById(id)?.textContent.trim() || '').join('')))
+).map(box => box.textContent.trim().slice(0, 40))"""
+
+
 def _layout_faults(page: Any, url: str, width: int) -> dict[str, Any]:
-    """The page at ``url`` with every fold open: its width past ``width``, unreachable columns."""
+    """The page at ``url`` with every fold open: its width past ``width``, unreachable columns,
+    table boxes a keyboard cannot scroll or that have no name."""
     page.goto(url)
     # open every fold: an answer or a table inside <details> must fit too
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
@@ -235,12 +246,15 @@ def _layout_faults(page: Any, url: str, width: int) -> dict[str, Any]:
         faults["scroll width"] = scroll
     if hidden := page.evaluate(_UNREACHABLE_COLUMNS):
         faults["columns off screen"] = hidden
+    if unnamed := page.evaluate(_UNNAMED_SCROLLERS):
+        faults["table box not focusable or unnamed"] = unnamed
     return faults
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_scrolls_sideways(browser: Any, base_url: str, width: int) -> None:
-    # only a table scrolls sideways, inside its own box, and every column can be reached there
+    # only a table scrolls sideways, inside its own box a keyboard can focus, and every column
+    # can be reached there
     page = browser.new_page(viewport={"width": width, "height": 900})
     faults = {p: f for p in LAYOUT_PAGES if (f := _layout_faults(page, base_url + p, width))}
     page.close()

