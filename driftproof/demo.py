@@ -124,7 +124,7 @@ def _write_demo(folder: Path) -> str:
         (folder / rel).write_text(text, encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    write_site(folder / "site", receipts, walk, plan, texts)
+    write_site(folder / "site", receipts, walk.partition(diff), plan, texts)
     return walk
 
 
@@ -239,13 +239,19 @@ def _with_banner(page: bytes) -> bytes:
 
 
 def write_site(
-    out: Path, receipts: dict[str, Path], walk: str, plan: str, texts: dict[str, str]
+    out: Path,
+    receipts: dict[str, Path],
+    walk: tuple[str, str, str],
+    plan: str,
+    texts: dict[str, str],
 ) -> None:
     """Write the demo's local site into ``out``.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
     receipts, the method and decisions pages, the text files ``texts`` (site path: text) and an
     index with the walkthrough, each file it names linked; every HTML page carries a banner.
+    ``walk`` is the walkthrough as (text before the diff, the diff, text after it): the diff's
+    columns keep their lines and scroll sideways in a named box; the prose wraps.
     """
     loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
@@ -268,8 +274,10 @@ def write_site(
         '<h1>Driftproof demo (simulated)</h1><p>The <a href="receipts/index.html">receipts</a> '
         'and <a href="results/index.html">results</a> of this demo; the '
         '<a href="method.html">method</a> has worked examples of every verdict word.</p>'
-        "<h2>Walkthrough</h2><pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
-    ).format(_local_links(escape(walk)), escape(plan))
+        "<h2>Walkthrough</h2><pre>{}</pre>"
+        '<pre class="columns" tabindex="0" role="region" aria-label="The diff">{}</pre>'
+        "<pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
+    ).format(*(_local_links(escape(part)) for part in walk), escape(plan))
     pages["index.html"] = (name, intro)
     files.update(prose_files(pages, nav=nav, site_name=name))
     # a byte-order mark: a browser reads the text as UTF-8 even when a server names no charset
