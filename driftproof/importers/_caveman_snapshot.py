@@ -217,7 +217,9 @@ def _usage(
     """The ``usage`` block: ``arms``'s shape, counts and cost >= 0, null where the output is."""
     usage = doc["usage"]
     if not isinstance(usage, dict) or set(usage) != set(arms):
-        found = sorted(usage) if isinstance(usage, dict) else json_kind(usage)
+        found = json_kind(usage)
+        if isinstance(usage, dict):
+            found = ", ".join(json.dumps(a) for a in sorted(usage)) or "no arms"
         raise (w / "usage").fail(
             f"expected an object with the arms of /arms ({', '.join(arms)}), found {found}"
         )

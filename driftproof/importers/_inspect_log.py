@@ -26,6 +26,7 @@ from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import sha256_text
+from driftproof.wording import ARM_WORDS
 
 TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -143,12 +144,13 @@ def scorer_name(
     names += [n for sample, _ in samples for n in sample.get("scores") or {}]
     names = list(dict.fromkeys(names))
     w = Where(path) / "results" / "scores"
+    has = ", ".join(json.dumps(n) for n in names) or "none"
     if scorer is not None:
         if names and scorer not in names:
-            raise w.fail(f"expected a scorer named {scorer!r}; the log has {names}")
+            raise w.fail(f"expected a scorer named {scorer!r}; the log has {has}")
         return scorer
     if len(names) != 1:
-        raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {names}")
+        raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {has}")
     return names[0]
 
 
@@ -211,14 +213,17 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
         if digest in digests:
             raise Where(logs[arm]).fail(
                 f"the same document (sha256 {digest}) is given for the "
-                f"{digests[digest]} arm and the {arm} arm; one log measures one arm. Give it once "
-                "for a single-arm import"
+                f"{ARM_WORDS[digests[digest]]} arm and the {ARM_WORDS[arm]} arm; one log measures "
+                "one arm. Give it once for a single-arm import"
             )
         digests[digest] = arm
     tasks = {arm: member_object(log.header, "eval").get("task") for arm, log in read.items()}
     if len(set(tasks.values())) != 1:
+        found = " and ".join(
+            f"{json.dumps(t)} in the {ARM_WORDS[a]} arm's log" for a, t in tasks.items()
+        )
         raise (Where(next(iter(logs.values()))) / "eval" / "task").fail(
-            f"expected the same task in every arm's log, found {tasks}"
+            f"expected the same task in every arm's log, found {found}"
         )
     return read
 

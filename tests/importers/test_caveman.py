@@ -179,7 +179,8 @@ BAD: list[tuple[str, Any, str, str]] = [
         "usage without the arms",
         lambda d: d.__setitem__("usage", {}),
         "/usage",
-        "expected an object with the arms of /arms (__baseline__, __terse__, caveman), found []",
+        "expected an object with the arms of /arms (__baseline__, __terse__, caveman), "
+        "found no arms",
     ),
     (
         "unsafe arm name",

@@ -150,7 +150,7 @@ BAD_USAGE: list[tuple[str, Any, str, str]] = [
         lambda d: d["usage"].pop("ultracave"),
         "/usage",
         "expected an object with the arms of /arms (__baseline__, __terse__, caveman, "
-        "ultracave), found ['__baseline__', '__terse__', 'caveman']",
+        'ultracave), found "__baseline__", "__terse__", "caveman"',
     ),
     (
         "short row",

@@ -175,3 +175,8 @@ def test_logs_of_different_tasks_refused(logs: Path) -> None:
             InspectOptions(skill_name="s"),
         )
     assert e.value.problems[0].pointer == "/eval/task"
+    # eval.task of each log, quoted as JSON strings; the arms in words, not their receipt keys
+    assert e.value.problems[0].message == (
+        'expected the same task in every arm\'s log, found "popularity" in the with skill '
+        "arm's log and \"security_guide\" in the baseline arm's log"
+    )
