@@ -68,10 +68,11 @@ def test_quick_start_literally(
         out,
     )
     assert m and int(m.group(1)) > 3  # more than the minimum of three
+    # the reason brings no brackets of its own: view and diff show it inside theirs
     assert (
         "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: "
-        "simulated "
-        "failure" in out
+        "simulated failure: the simulated provider made this answering call fail, as a real "
+        "failed call would, so the draw is lost; not retryable, 1 attempt. It is left out" in out
     )
     # the walkthrough quotes plan's own headline, which says what to do
     assert re.search(

@@ -165,7 +165,11 @@ def with_retries(
 
 
 def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
-    """The lost draw: the last error, its class, attempts, waits and earlier errors."""
+    """The lost draw: the last error, its class, attempts, waits and earlier errors.
+
+    Its reason has no brackets of its own (``HTTP 400: bad request; not retryable, 1 attempt``):
+    ``view`` and ``diff`` show it inside brackets.
+    """
     waits = [a["wait_s"] for a in mine if a["wait_s"] is not None]
     n = len(mine)
     retried = "" if not waits else ", retried after " + " and ".join(f"{w:g} s" for w in waits)
@@ -173,7 +177,7 @@ def _lost(exc: AttemptError, mine: list[dict[str, Any]]) -> LostDraw:
     more = f"; earlier: {'; '.join(earlier)}" if earlier else ""
     kind = "transient" if exc.retryable else "not retryable"  # "fatal" is for a run that stops
     return LostDraw(
-        f"{exc.reason} ({kind}; {n} attempt{'s' if n > 1 else ''}{retried}){more}",
+        f"{exc.reason}; {kind}, {n} attempt{'s' if n > 1 else ''}{retried}{more}",
         error_class=exc.error_class,
         status=exc.status,
     )

@@ -182,10 +182,10 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     lost2 = base[2].lost.reason
     if provider == "anthropic":
         assert (
-            "errored: overloaded_error: scripted overloaded_error (transient; 3 attempts" in lost2
+            "errored: overloaded_error: scripted overloaded_error; transient, 3 attempts" in lost2
         )
     else:
-        assert "HTTP 500: The server had an error (transient; 3 attempts" in lost2
+        assert "HTTP 500: The server had an error; transient, 3 attempts" in lost2
     assert [s.score for s in ws[1].judge_samples] == pytest.approx(
         [0.9] * 5
     )  # the expired sample was retried

@@ -257,7 +257,7 @@ def test_a_fixed_schedule_waits_5_then_20_seconds_and_counts_every_attempt():
             fn, delays=(5.0, 20.0), sleep=slept.append, on_attempt=lambda: attempts.append(1)
         )
     assert (len(calls), len(attempts), slept) == (3, 3, [5.0, 20.0])
-    assert ei.value.reason == "HTTP 500: boom (transient; 3 attempts, retried after 5 s and 20 s)"
+    assert ei.value.reason == "HTTP 500: boom; transient, 3 attempts, retried after 5 s and 20 s"
 
 
 def test_a_non_retryable_failure_is_not_retried():
@@ -266,7 +266,7 @@ def test_a_non_retryable_failure_is_not_retried():
     def fn():
         raise AttemptError("HTTP 400: bad request", retryable=False)
 
-    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request \(not retryable; 1 attempt\)$"):
+    with pytest.raises(LostDraw, match=r"^HTTP 400: bad request; not retryable, 1 attempt$"):
         with_retries(fn, sleep=slept.append)
     assert slept == []
 

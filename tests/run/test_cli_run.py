@@ -227,8 +227,8 @@ def test_codex_turn_failed_is_retried_then_lost(
         d.lost.reason for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
     }
     assert reasons == {
-        "codex reported an error: stream disconnected (transient; 3 attempts, retried after 0.01 s "
-        "and 0.02 s)"
+        "codex reported an error: stream disconnected; transient, 3 attempts, retried after 0.01 s "
+        "and 0.02 s"
     }
     assert r.run.endpoint_attempts == 6 * 3
 

@@ -85,7 +85,7 @@ def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
     assert len(reasons) == 3
     assert all(
         x.startswith(
-            "timed out after 0.5 s (transient; 3 attempts, retried after 0.01 s and 0.02 s)"
+            "timed out after 0.5 s; transient, 3 attempts, retried after 0.01 s and 0.02 s"
         )
         for x in reasons
     )

@@ -82,7 +82,7 @@ def test_a_run_summary_names_its_top_lost_reasons() -> None:
         att = [{"error": error, "error_class": "transient", "status": status, "wait_s": None}]
         return draw_doc(
             i,
-            lost_reason=f"{error} (transient; 1 attempt)",
+            lost_reason=f"{error}; transient, 1 attempt",
             lost_kind="error",
             lost_status=status,
             attempts=att,

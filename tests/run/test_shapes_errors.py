@@ -102,7 +102,7 @@ def test_three_500s_lose_the_draw_naming_the_last_error_and_class(loopback, suit
         500,
     )
     assert skill.lost.reason.startswith(
-        "HTTP 500: api_error: scripted 500 (transient; 3 attempts, retried after 0.01 s and 0.02 s)"
+        "HTTP 500: api_error: scripted 500; transient, 3 attempts, retried after 0.01 s and 0.02 s"
     )
     assert [a.wait_s for a in skill.attempts] == [0.01, 0.02, None]
     assert base.score == 0.5

@@ -26,7 +26,7 @@ def _failed(i: int, error: str = REFUSED, status: int | None = None) -> dict[str
     ]
     return draw_doc(
         i,
-        lost_reason=f"{error} (transient; 2 attempts, retried after {2.37 + i} s)",
+        lost_reason=f"{error}; transient, 2 attempts, retried after {2.37 + i} s",
         lost_kind="error",
         lost_error_class="transient",
         lost_status=status,
