@@ -225,8 +225,9 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
         return f"n/a: {single}", f"n/a ({tokens}): {single}"
     lift = suite_lift(r)
     per_1k = value_per_1k(lift, r.skill.tokens)
-    context = "" if status != "no verdict" else " (context only: the receipt has no verdict)"
-    lift_text = (fmt(lift, signed=True) + lift_coverage(r) + context) if lift is not None else "n/a"
+    context = "context only: the receipt has no verdict" if status == "no verdict" else ""
+    notes = "; ".join(n for n in (lift_coverage(r).strip(" ()"), context) if n)
+    lift_text = "n/a" if lift is None else fmt(lift, signed=True) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
     words = f"per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
