@@ -259,8 +259,8 @@ inspect = _import_command(
     "inspect",
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
 
-    --with-skill alone or --baseline alone is a single-arm import: the other arm is recorded as
-    not recorded, and no lift, interval or value per token is given.
+    --with-skill alone or --baseline alone is a single-arm import: the other arm is marked not
+    recorded, and no lift, interval or value per token is given.
     """,
     click.Option(
         ["--with-skill"], type=EXISTING_FILE, help="The log of the with-skill arm (.json or .eval)."

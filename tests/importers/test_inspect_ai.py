@@ -180,3 +180,12 @@ def test_logs_of_different_tasks_refused(logs: Path) -> None:
         'expected the same task in every arm\'s log, found "popularity" in the with skill '
         "arm's log and \"security_guide\" in the baseline arm's log"
     )
+
+
+def test_help_says_plainly_what_a_single_arm_import_records() -> None:
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
+
+    out = " ".join(CliRunner().invoke(cli, ["import", "inspect", "--help"]).output.split())
+    assert "single-arm import: the other arm is marked not recorded, and no lift" in out
