@@ -213,3 +213,14 @@ def test_an_unavailable_lift_breakdown_carries_no_note_about_recorded_scores() -
     text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
     assert "Lift breakdown unavailable: no judge is recorded" in text
     assert "It describes the recorded scores" not in text
+
+
+def test_the_breakdown_heading_names_a_section_the_method_page_has() -> None:
+    # the method page has no "Lift by case"; its helps/hurts labels follow "When a change is called"
+    import re
+
+    text = render_text(sheet(read(mk([C1, C2]))))
+    (cited,) = re.findall(r'^Lift breakdown \(method, "([^"]+)"\)$', text, re.M)
+    assert cited == "When a change is called"
+    method = (Path(__file__).parents[1] / "site_src" / "method.md").read_text(encoding="utf-8")
+    assert f"\n## {cited}\n" in method

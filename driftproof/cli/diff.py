@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 @click.option(
     "--lift-breakdown",
     is_flag=True,
-    help='Add each receipt\'s lift breakdown (method, "Lift by case") after the comparison.',
+    help='Add each receipt\'s lift breakdown (method, "When a change is called") after the '
+    "comparison.",
 )
 @path_option(
     "--aa",

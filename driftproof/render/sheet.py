@@ -140,7 +140,11 @@ def _sections(s: Sheet) -> list[_Section]:
         _both("Cases", _fields(_CASE_COLUMNS, s.cases)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
-        ('Lift breakdown (method, "Lift by case")', "Lift breakdown", [_breakdown(s.breakdown)]),
+        (
+            'Lift breakdown (method, "When a change is called")',
+            "Lift breakdown",
+            [_breakdown(s.breakdown)],
+        ),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
 
