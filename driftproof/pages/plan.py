@@ -323,7 +323,7 @@ def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
     if per_draw is None:
         return None, _HOW[basis]
     return per_draw * answers, (
-        f"{_HOW[basis]} (${per_draw:.6f}) × {answers} answers; a floor, since usage "
+        f"{_HOW[basis]} (${per_draw:.6f}) × {answers:,} answers; a floor, since usage "
         "that was not reported is not in it; the answering model's cost is unknown "
         "(no price recorded)"
     )

@@ -27,7 +27,7 @@ NAMED_AT_MOST = 5
 def _names(ids: tuple[str, ...]) -> str:
     """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST`, then ``and N more``."""
     if len(ids) > NAMED_AT_MOST:
-        return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST} more"
+        return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST:,} more"
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
@@ -44,18 +44,18 @@ def headline(p: Plan) -> str:
     stuck = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is None)
     if grow:
         parts.append(
-            f"Grow the pilot to {p.pilot_draws} draws per arm and plan again: it is too small "
+            f"Grow the pilot to {p.pilot_draws:,} draws per arm and plan again: it is too small "
             f"to plan {_names(grow)}."
         )
     elif p.draws_per_arm is not None:
         others = p.no_count_cases or stuck
         parts.append(
-            f"Run {p.draws_per_arm} draws per arm"
+            f"Run {p.draws_per_arm:,} draws per arm"
             + (" for the cases that can resolve." if others else ".")
         )
         if p.larger_pilot is not None:
             parts.append(
-                f"A pilot of {p.larger_pilot} draws per arm would likely cut that count: the "
+                f"A pilot of {p.larger_pilot:,} draws per arm would likely cut that count: the "
                 "pilot's few draws, more than the spreads themselves, set most of it."
             )
     if p.no_count_cases:
@@ -84,12 +84,12 @@ def suite_line(p: Plan) -> str | None:
         more = p.cases_needed - len(p.cases)
         return (
             f"Across the suite, as context: the cases' means disagree, and "
-            f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed} cases in all "
-            f"({more} more) would bring {se}, the spread across cases held."
+            f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed:,} cases in all "
+            f"({more:,} more) would bring {se}, the spread across cases held."
         )
     return (
         "Across the suite, as context: the cases' means disagree, but the pilot's "
-        f"{len(p.cases)} cases already bring {se}; it is how far the cases sit apart, not their "
+        f"{len(p.cases):,} cases already bring {se}; it is how far the cases sit apart, not their "
         "number, that keeps the band wide."
     )
 
@@ -106,7 +106,7 @@ def _pool_lines(p: Plan) -> list[str]:
             continue
         if q.p is None:
             lines.append(
-                f"{arm}: the spreads of the {q.cases} cases are not pooled: a case's draws are "
+                f"{arm}: the spreads of the {q.cases:,} cases are not pooled: a case's draws are "
                 "all equal and the grader's step is not recorded, so whether the spreads agree "
                 "cannot be tested; each case is planned from its own spread."
             )
@@ -114,20 +114,20 @@ def _pool_lines(p: Plan) -> list[str]:
         test = f"Bartlett's test of equal spreads: {_p_text(q.p)}"
         if q.pooled:
             lines.append(
-                f"{arm}: the spreads of the {q.cases} cases agree, so they are pooled: "
-                f"{q.sd:.4f} over {q.df} degrees of freedom, upper {q.level:.0%} bound "
+                f"{arm}: the spreads of the {q.cases:,} cases agree, so they are pooled: "
+                f"{q.sd:.4f} over {q.df:,} degrees of freedom, upper {q.level:.0%} bound "
                 f"{q.bound(q.level):.4f}, and every case is planned from it ({test}; they are "
                 f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
             )
         elif q.p >= HOMOGENEITY_LEVEL:
             lines.append(
-                f"{arm}: the spreads of the {q.cases} cases agree within this arm ({test}), but "
+                f"{arm}: the spreads of the {q.cases:,} cases agree within this arm ({test}), but "
                 "not across cases over both arms (below), so each case is planned from its own "
                 "spread."
             )
         else:
             lines.append(
-                f"{arm}: the spreads of the {q.cases} cases disagree ({test}, under "
+                f"{arm}: the spreads of the {q.cases:,} cases disagree ({test}, under "
                 f"{HOMOGENEITY_LEVEL:.0%}), so each case is planned from its own spread."
             )
     return lines + _across_line(p)
@@ -173,7 +173,7 @@ def _level_line(p: Plan) -> str:
         f"{promise} bounds of its spreads reach the floor (for a pooled spread at the upper "
         f"{p.pooled_level:.0%} bound, its median-unbiased value, the lower 50% bound). At the "
         "pooled "
-        f"{e.df} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
+        f"{e.df:,} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
         f"count {_pct(e.count_below)} of the time and are wrongly named as having none "
         f"{_pct(e.none_below)} of the time; summing to {e.above:.4f}, they are named as having "
         f"none {_pct(e.none_above)} of the time and wrongly get a count {_pct(e.count_above)} of "
@@ -184,7 +184,7 @@ def _level_line(p: Plan) -> str:
 def _case_line(p: Plan, c: CasePlan) -> str:
     """One case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
     n = (
-        str(c.draws_needed)
+        f"{c.draws_needed:,}"
         if c.draws_needed is not None
         else "none"
         if c.no_draw_count
@@ -194,15 +194,23 @@ def _case_line(p: Plan, c: CasePlan) -> str:
     )
     extra = ""
     if c.spreads is not None and c.bounds is not None:
-        extra = (
-            f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, bounds "
-            f"{c.bounds[0]:.3f} and {c.bounds[1]:.3f}"
+        # a pooled arm is planned from the pooled spread's bound, which may sit below its own
+        kinds = [
+            f"{'pooled ' if q is not None and q.pooled else ''}upper {lv:.0%}"
+            for q, lv in zip(p.pools, c.levels or (SPREAD_LEVEL, SPREAD_LEVEL), strict=True)
+        ]
+        a, b = (f"{x:.3f}" for x in c.bounds)
+        bounds = (
+            f"{kinds[0]} bounds {a} and {b}"
+            if kinds[0] == kinds[1]
+            else f"bounds {a} ({kinds[0]}) and {b} ({kinds[1]})"
         )
+        extra = f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, {bounds}"
     if c.p_verdict is not None:
         extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
     return (
-        f"  {c.case_id}: {n} (pilot measured {c.measured[0]} with skill, "
-        f"{c.measured[1]} baseline{extra})"
+        f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} with skill, "
+        f"{c.measured[1]:,} baseline{extra})"
     )
 
 
@@ -247,12 +255,12 @@ def plan_text(p: Plan) -> str:
     lines += [_case_line(p, c) for c in p.cases]
     if p.answer_calls is not None:
         judge = (
-            str(p.judge_calls)
+            f"{p.judge_calls:,}"
             if p.judge_calls is not None
             else "unknown (judge samples per answer not recorded)"
         )
         lines.append(
-            f"Calls: {p.answer_calls} answers over {len(p.cases)} cases × {len(p.arms)} arms; "
+            f"Calls: {p.answer_calls:,} answers over {len(p.cases):,} cases × {len(p.arms)} arms; "
             f"judge calls {judge}."
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"

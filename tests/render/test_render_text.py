@@ -13,6 +13,7 @@ from driftproof.pages.plan import CasePlan, Plan
 from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
 from driftproof.render.plan import plan_json, plan_text
 from driftproof.render.stale import stale_text
+from driftproof.stats.planning import ArmPool
 
 
 def _plan(case_id: str) -> Plan:
@@ -39,6 +40,27 @@ def test_plan_text_layout() -> None:
         "Calls: 14 answers over 1 cases × 2 arms; judge calls 42.\n"
         "Estimated grading cost: $0.50 (by hand).\n"
     )
+
+
+def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
+    # with skill pooled (Bartlett p .5 ≥ 5%), baseline kept apart (p .01): only the first bound
+    # is the pooled spread's, below this case's own 0.030; 1,200 × 1 case × 2 arms = 2,400
+    # answers, 3 judge samples each = 7,200 judge calls
+    case = CasePlan("c1", 1200, False, (3, 3), (0.030, 0.026), (0.029, 0.032), levels=(0.8, 0.8))
+    apart = ArmPool(3, 9.0, 0.01, 0.03, 6)
+    pooled = ArmPool(3, 1.0, 0.5, 0.02, 6)
+    p = dataclasses.replace(
+        _plan("c1"), draws_per_arm=1200, cases=(case,), answer_calls=2400, judge_calls=7200
+    )
+    lines = plan_text(dataclasses.replace(p, pools=(pooled, apart))).splitlines()
+    assert lines[0] == "Run 1,200 draws per arm."
+    assert lines[-3:-1] == [
+        "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
+        "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
+        "Calls: 2,400 answers over 1 cases × 2 arms; judge calls 7,200.",
+    ]
+    out = plan_text(dataclasses.replace(p, pools=(pooled, pooled)))
+    assert "spreads 0.030 and 0.026, pooled upper 80% bounds 0.029 and 0.032)" in out
 
 
 def test_plan_text_escapes_a_hostile_case_id() -> None:
