@@ -260,7 +260,8 @@ def plan_text(p: Plan) -> str:
             else "unknown (judge samples per answer not recorded)"
         )
         lines.append(
-            f"Calls: {p.answer_calls:,} answers over {len(p.cases):,} cases × {len(p.arms)} arms; "
+            f"Calls: {p.answer_calls:,} answer{'s' * (p.answer_calls != 1)} over "
+            f"{len(p.cases):,} case{'s' * (len(p.cases) != 1)} × {len(p.arms)} arms; "
             f"judge calls {judge}."
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"

@@ -37,7 +37,7 @@ def test_plan_text_layout() -> None:
     assert plan_text(_plan("c1")) == (
         "Run 7 draws per arm.\n"
         "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
-        "Calls: 14 answers over 1 cases × 2 arms; judge calls 42.\n"
+        "Calls: 14 answers over 1 case × 2 arms; judge calls 42.\n"
         "Estimated grading cost: $0.50 (by hand).\n"
     )
 
@@ -57,7 +57,7 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     assert lines[-3:-1] == [
         "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
         "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
-        "Calls: 2,400 answers over 1 cases × 2 arms; judge calls 7,200.",
+        "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
     ]
     out = plan_text(dataclasses.replace(p, pools=(pooled, pooled)))
     assert "spreads 0.030 and 0.026, pooled upper 80% bounds 0.029 and 0.032)" in out
