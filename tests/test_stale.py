@@ -98,6 +98,21 @@ def test_skill_change_text_gives_each_arm_its_own_line():
     )
 
 
+def test_skill_change_runs_an_aa_receipts_baseline_again():
+    # an A/A calibration's baseline arm is a second run of the with-skill arm, so it holds the
+    # skill text: a skill change runs both arms again (it read "still stands ... but this arm
+    # holds no skill text"). An A/A run takes no control: the receipt's is marked unrecorded.
+    r = _receipt(aa=True)
+    control = r.arms.control.model_copy(update={"recorded": False})
+    r = r.model_copy(update={"arms": r.arms.model_copy(update={"control": control})})
+    text = stale_text(stale_report(r, replace(CURRENT, skill_sha256="c" * 64)))
+    assert text.split("\n")[:3] == [
+        "with skill: run again (skill: the skill changed)",
+        "baseline: run again (skill: the skill changed)",
+        "",
+    ]
+
+
 def test_an_arm_the_receipt_did_not_record_is_not_judged_stale():
     # a one-arm import: baseline and control are recorded: false, so only the with-skill arm has
     # a result that can stand or fall; the model change still runs it again

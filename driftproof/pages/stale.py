@@ -58,8 +58,8 @@ class Finding:
 class ArmStaleness:
     """The verdict for one arm, with the findings that decided it.
 
-    ``reasons`` also names a moved field this arm does not hold (the skill, for the baseline and
-    control arms), saying why it leaves the arm standing.
+    ``reasons`` also names a moved field this arm does not hold (the skill, for an arm run without
+    it: the control, and the baseline unless the run was an A/A), saying why the arm stands.
     """
 
     arm: str
@@ -204,8 +204,10 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
             f" (template version {recorded_version or 'unknown'} recorded, "
             f"{today.judge_template_version or 'unknown'} today)"
         )
+    # an A/A run's baseline arm is a second with-skill run: it holds the skill text too
+    skilled = ("with_skill", "baseline") if run.aa else ("with_skill",)
     out += [
-        _moved("skill", receipt.skill.sha256, today.skill_sha256, ("with_skill",)),
+        _moved("skill", receipt.skill.sha256, today.skill_sha256, skilled),
         _moved("judge", judge.model if judge else None, today.judge_model, arms),
         _moved(
             "judge prompt template",
