@@ -293,8 +293,8 @@ def _names(row: dict[str, Any], by: str, prompt_ids: dict[Any, Any]) -> list[str
 
 
 def _shown(names: list[str]) -> str:
-    """A row's first two labels as JSON strings: ``"label" or "id"``."""
-    return " or ".join(map(json.dumps, names[:2]))
+    """A row's first two labels as JSON strings: ``"label" or "id"``; ``(no label)`` for none."""
+    return " or ".join(map(json.dumps, names[:2])) or "(no label)"
 
 
 def _arm_of(

@@ -183,6 +183,16 @@ def test_every_unmapped_label_named_at_once(sample: Path, tmp_path: Path) -> Non
     )
 
 
+def test_an_unmapped_row_with_no_label_is_named_as_such(sample: Path, tmp_path: Path) -> None:
+    # a provider whose label is not a string and that has no id: the row is one of the unmapped,
+    # and the list read "this row's first: ; "x"", a blank for it
+    rows = [{"label": 7}, {"id": "x"}]
+    assert _unmapped_refusal(sample, tmp_path, rows) == (
+        f'no arm maps these 2 providers, this row\'s first: (no label); "x" {GIVEN}; map each '
+        "provider label to one arm (or leave those rows out of the file)"
+    )
+
+
 def test_unmapped_labels_past_ten_are_counted(sample: Path, tmp_path: Path) -> None:
     rows = [{"id": f"p{i}"} for i in (*range(12), 0)]  # 12 labels, p0 again last
     named = '"p0"; "p1"; "p2"; "p3"; "p4"; "p5"; "p6"; "p7"; "p8"; "p9"'
