@@ -277,6 +277,8 @@ def _read_output(
 
 #: At most this many unmapped labels are named in one refusal; the rest are counted.
 MAX_UNMAPPED_NAMED = 10
+#: Characters of a label a refusal shows.
+MAX_LABEL_SHOWN = 80
 
 
 def _names(row: dict[str, Any], by: str, prompt_ids: dict[Any, Any]) -> list[str]:
@@ -293,8 +295,12 @@ def _names(row: dict[str, Any], by: str, prompt_ids: dict[Any, Any]) -> list[str
 
 
 def _shown(names: list[str]) -> str:
-    """A row's first two labels as JSON strings: ``"label" or "id"``; ``(no label)`` for none."""
-    return " or ".join(map(json.dumps, names[:2])) or "(no label)"
+    """A row's first two labels as JSON strings: ``"label" or "id"``; ``(no label)`` for none.
+
+    Each is cut to :data:`MAX_LABEL_SHOWN` characters, ``…`` after the quote when cut.
+    """
+    cut = (json.dumps(n[:MAX_LABEL_SHOWN]) + "…" * (len(n) > MAX_LABEL_SHOWN) for n in names[:2])
+    return " or ".join(cut) or "(no label)"
 
 
 def _arm_of(
@@ -320,7 +326,8 @@ def _arm_of(
     leave = "the row's label"
     if not hits:
         each = (_names(r, by, prompt_ids) for r in rows)
-        unmapped = list(dict.fromkeys(_shown(n) for n in each if not {*n} & {*arms.values()}))
+        labels = dict.fromkeys(tuple(n[:2]) for n in each if not {*n} & {*arms.values()})
+        unmapped = [_shown([*n]) for n in labels]
         what = f"no arm maps this row's {by} {_shown(names)}"
         if len(unmapped) > 1:
             more = len(unmapped) - MAX_UNMAPPED_NAMED

@@ -193,6 +193,17 @@ def test_an_unmapped_row_with_no_label_is_named_as_such(sample: Path, tmp_path: 
     )
 
 
+def test_unmapped_labels_are_cut_to_80_characters(sample: Path, tmp_path: Path) -> None:
+    # a hostile file's labels were named whole, ten of them in one refusal; two 100-character
+    # labels differing only past character 80 are still two labels
+    rows = [{"id": "p" * 99 + "1"}, {"id": "p" * 99 + "2"}]
+    cut = '"' + "p" * 80 + '"…'
+    assert _unmapped_refusal(sample, tmp_path, rows) == (
+        f"no arm maps these 2 providers, this row's first: {cut}; {cut} {GIVEN}; map each "
+        "provider label to one arm (or leave those rows out of the file)"
+    )
+
+
 def test_unmapped_labels_past_ten_are_counted(sample: Path, tmp_path: Path) -> None:
     rows = [{"id": f"p{i}"} for i in (*range(12), 0)]  # 12 labels, p0 again last
     named = '"p0"; "p1"; "p2"; "p3"; "p4"; "p5"; "p6"; "p7"; "p8"; "p9"'
