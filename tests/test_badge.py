@@ -379,3 +379,21 @@ def test_cli_github_output_alone_writes_no_badge_file(
     assert res.output == "passing\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json", "gh_output"]
     assert "\npassing\n" in gh.read_text()
+
+
+def test_cli_github_output_that_cannot_be_appended_to_writes_no_badge_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the badge files were written first, then the append failed: exit 2 and the refusal, with
+    # three files written that nothing named
+    from driftproof.cli.badge import badge
+
+    src = write(tmp_path, "demo.json", make_receipt(PASSING))
+    gh = tmp_path / "missing" / "gh_output"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(gh))
+    res = CliRunner().invoke(badge, [str(src), "--out", str(tmp_path / "out"), "--github-output"])
+    assert res.exit_code == 2
+    assert res.output == (
+        f"Error: {gh}: cannot append to $GITHUB_OUTPUT: No such file or directory\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json"]

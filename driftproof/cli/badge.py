@@ -151,14 +151,14 @@ def badge(
         raise _WriteError(
             f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to"
         )
-    _write_all(files)
-    if gh_path is not None:
+    if gh_path is not None:  # first: its failure leaves no badge file written
         try:
             append_github_output(gh_path, workflow_outputs(r))
         except OSError as exc:
             raise _WriteError(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
+    _write_all(files)
     click.echo(badge_reading(r).message)
     for path in files:
         click.echo(f"wrote {path}")
