@@ -397,3 +397,27 @@ def test_cli_github_output_that_cannot_be_appended_to_writes_no_badge_file(
         f"Error: {gh}: cannot append to $GITHUB_OUTPUT: No such file or directory\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json"]
+
+
+@pytest.mark.parametrize("gh_name", ["demo.json", "out/demo.json"])
+def test_cli_github_output_naming_the_receipt_or_a_badge_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gh_name: str
+) -> None:
+    # the outputs were appended to the sealed receipt (exit 0, the receipt no longer JSON), or a
+    # badge file and the outputs replaced one another
+    from driftproof.cli.badge import badge
+
+    src = write(tmp_path, "demo.json", make_receipt(PASSING))
+    kept = src.read_bytes()
+    (tmp_path / "out").mkdir()
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / gh_name))
+    res = CliRunner().invoke(badge, [str(src), "--out", str(tmp_path / "out"), "--github-output"])
+    assert res.exit_code == 2
+    why = (
+        "this output would overwrite the receipt being read; give another --out directory or "
+        "another file name"
+        if gh_name == "demo.json"
+        else "named for two outputs; give each output its own file"
+    )
+    assert res.output.endswith(f"Error: {tmp_path / gh_name}: {why}\n")
+    assert src.read_bytes() == kept and not any((tmp_path / "out").iterdir())

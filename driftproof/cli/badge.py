@@ -146,7 +146,8 @@ def badge(
         files[details_path] = json_bytes(details_json(r, name))
     if svg_path is not None:
         files[svg_path] = badge_svg(r).encode("utf-8")
-    _check_targets(receipt, [p for p in (json_path, details_path, svg_path) if p is not None])
+    named = (json_path, details_path, svg_path, gh_path)
+    _check_targets(receipt, [p for p in named if p is not None])
     if gh_path is not None and gh_path.is_dir():
         raise _WriteError(
             f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to"
