@@ -113,7 +113,10 @@ class AnthropicBatches(BatchLane):
                     yield None, AttemptError(why)
                     continue
                 line = item.model_dump(mode="json", warnings=False)  # an odd shape is read below
-                cid = str(line.get("custom_id"))
+                cid = line.get("custom_id")
+                if not isinstance(cid, str):  # names no request: one left without a result says so
+                    yield None, AttemptError(f"line {n} of its results names no request")
+                    continue
                 yield cid, self._outcome(bid, cid, member_object(line, "result"))
         finally:
             stream.close()
@@ -218,7 +221,9 @@ class OpenAIBatches(BatchLane):
             obj = None
         if not isinstance(obj, dict):  # it names no request: one left without a result says so
             return None, AttemptError(f"{where} is not a result (a JSON object)")
-        cid = str(obj.get("custom_id"))
+        cid = obj.get("custom_id")
+        if not isinstance(cid, str):
+            return None, AttemptError(f"{where} names no request")
         resp, err = obj.get("response"), obj.get("error")
         if (
             isinstance(resp, dict)

@@ -40,9 +40,18 @@ def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attemp
     assert r.run.endpoint_attempts == 36 + 1
 
 
-@pytest.mark.parametrize("bad", [b"this is not json", b"[1, 2]"])
+@pytest.mark.parametrize(
+    "bad,note",
+    [
+        (b"this is not json", "is not a result (a JSON object)"),
+        (b"[1, 2]", "is not a result (a JSON object)"),
+        # no custom id of text: it was read as the request 'None' and the run refused, again
+        # on every resume (the provider's file does not change)
+        (b'{"custom_id": 7, "response": {"status_code": 200, "body": {}}}', "names no request"),
+    ],
+)
 def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
-    fake, tmp_path, monkeypatch, bad
+    fake, tmp_path, monkeypatch, bad, note
 ):
     # Found: json.loads / obj.get raised inside the results reader, which the batch engine
     # re-raised (it is no transport error): a traceback. The line names no request: the one it
@@ -66,7 +75,7 @@ def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
     assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
         (
             "batch batch_000002 (completed) returned no result for this request; line 1 of its "
-            "file file-out000009 is not a result (a JSON object)",
+            f"file file-out000009 {note}",
             "transient",
             None,
         )
@@ -81,6 +90,7 @@ def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
         (b"this is not json", "is not JSON (Expecting value); none after it was read", 36 + 6),
         (b"[1, 2]", "is not a result (a JSON object)", 36 + 1),
         (b'"a0-0-0"', "is not a result (a JSON object)", 36 + 1),
+        (b'{"custom_id": null, "result": {"type": "succeeded"}}', "names no request", 36 + 1),
     ],
 )
 def test_an_anthropic_results_line_that_is_no_result_leaves_its_request_without_one(
