@@ -26,7 +26,10 @@ from driftproof.stats import Band, CaseVerdict, verdict_words
 from driftproof.stats.aa import AAReading
 
 #: The line under the table: what a band and Δ are.
-_BANDS_LEGEND = "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms."
+_BANDS_LEGEND = (
+    "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
+    "unrounded means."
+)
 #: Said when a side gets no verdict and the bands are shown all the same.
 _CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 

@@ -280,3 +280,17 @@ def test_a_lift_that_rounds_to_zero_prints_as_zero_does(tmp_path: Path) -> None:
         assert "b.json +0.000, over the 1 case" in out
     row = next(x for x in run(tmp_path, a, b).output.splitlines() if x.startswith("z "))
     assert row.split()[7] == "+0.000"
+
+
+def test_delta_is_worked_from_unrounded_means_and_the_legend_says_so(tmp_path: Path) -> None:
+    # .5734 → .5586: the bands print 0.573 and 0.559, whose difference is −0.014, but Δ is
+    # .5586 − .5734 = −.0148, printed −0.015; the legend says why the two differ
+    a = case("C7", [0.5734] * 3, [0.5] * 3)
+    b = case("C7", [0.5586] * 3, [0.5] * 3)
+    res = run(tmp_path, make_receipt([a]), make_receipt([b]))
+    row = next(x for x in res.output.splitlines() if x.startswith("C7 ")).split()
+    assert row[1:8] == ["0.573", "±", "0.000", "0.559", "±", "0.000", "-0.015"]
+    assert (
+        "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
+        "unrounded means." in res.output.splitlines()
+    )

@@ -92,7 +92,7 @@ def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
     return Table(
         f"comparison-{a}-{b}".replace("/", "-"),
         f"{c.a_name} (earlier) against {c.b_name} (later): with-skill bands, mean ± one sample "
-        "sd; Δ = later − earlier",
+        "sd; Δ = later − earlier, worked from the unrounded means",
         tuple(Column(h, numeric=i in (1, 2, 3)) for i, h in enumerate(header)),
         tuple(
             Row(
