@@ -182,7 +182,7 @@ def test_provenance_unknown_stays_unknown() -> None:
     p = facts(sheet(read(seal_document(doc))).provenance)
     assert p["harness"] == "claude-code 2.1.272 (Claude Code)" and p["capture mode"] == "text"
     assert p["suite sha256"] == "not recorded" and p["verification level"] == "TESTED"
-    assert p["judge"].startswith("claude-haiku-4-5-20251001 (anthropic, api)")
+    assert p["judge"].startswith("claude-haiku-4-5-20251001 (provider anthropic, surface api)")
 
 
 def test_breakdown_in_the_sheet() -> None:

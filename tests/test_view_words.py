@@ -63,7 +63,7 @@ def test_an_importers_unnamed_grader_reads_in_words() -> None:
     doc["judge"].update({"model": "claude-haiku-4-5", "provider": "anthropic"})
     p = facts(sheet(read(seal_document(doc))).provenance)
     assert p["judge"] == (
-        "claude-haiku-4-5 (anthropic, not recorded); template sha256 not recorded"
+        "claude-haiku-4-5 (provider anthropic, surface not recorded); template sha256 not recorded"
     )
 
 

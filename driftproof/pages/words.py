@@ -101,7 +101,7 @@ def anchor_for(case_id: str) -> str:
 
 
 def judge_words(r: Receipt) -> str:
-    """The judge as people read it: model (provider, surface), or the source's grader by name.
+    """The judge in words: ``model (provider P, surface S)``, or the source's grader by name.
 
     An importer that was not told the grader's model records ``unrecorded:<tool>/<grader>``;
     that reads ``not recorded (<tool>'s <grader>)``.
@@ -115,7 +115,7 @@ def judge_words(r: Receipt) -> str:
         named = f"{UNKNOWN} ({tool}'s {grader})"
         if j.provider is None and j.surface is None:
             return named
-    return f"{named} ({j.provider or UNKNOWN}, {j.surface or UNKNOWN})"
+    return f"{named} (provider {j.provider or UNKNOWN}, surface {j.surface or UNKNOWN})"
 
 
 def arms_of(r: Receipt) -> tuple[str, ...]:

@@ -159,6 +159,16 @@ def test_receipt_sheet_shows_bands_and_reading_from_the_core(files: dict[str, by
     assert "c1: with skill 0.850 (0.800 to 0.900); baseline 0.500 (0.450 to 0.550)." in html
 
 
+def test_the_receipt_page_labels_the_judges_provider_and_surface(files: dict[str, bytes]) -> None:
+    # the judge line read "claude-haiku-4-5-20251001 (anthropic, api)": two bare words a reader
+    # could not place; they are labelled as the answering model's provider and surface are
+    html = files["receipts/tested/index.html"].decode()
+    assert (
+        "<dt>judge</dt><dd>claude-haiku-4-5-20251001 (provider anthropic, surface api); "
+        f"template sha256 {'0' * 64}</dd>"
+    ) in html
+
+
 def test_two_builds_are_byte_identical(site_inputs: tuple[Path, Path]) -> None:
     a = load_inputs(*site_inputs)
     first = build_site_files(a.receipts, a.reports, nav=NAV)
