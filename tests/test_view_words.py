@@ -216,11 +216,19 @@ def test_an_unavailable_lift_breakdown_carries_no_note_about_recorded_scores() -
 
 
 def test_the_breakdown_heading_names_a_section_the_method_page_has() -> None:
-    # the method page has no "Lift by case"; its helps/hurts labels follow "When a change is called"
+    # the method page has no "Lift by case"; "When a change is called" defined none of the
+    # breakdown's words (carrier, lift without it, no label, narrowed, non-model): view and
+    # diff --help cite the section that does
     import re
+
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
 
     text = render_text(sheet(read(mk([C1, C2]))))
     (cited,) = re.findall(r'^Lift breakdown \(method, "([^"]+)"\)$', text, re.M)
-    assert cited == "When a change is called"
+    assert cited == "Reading the lift breakdown"
     method = (Path(__file__).parents[1] / "site_src" / "method.md").read_text(encoding="utf-8")
     assert f"\n## {cited}\n" in method
+    help_text = " ".join(CliRunner().invoke(cli, ["diff", "--help"]).output.split())
+    assert f'lift breakdown (method, "{cited}") after the comparison' in help_text

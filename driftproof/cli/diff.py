@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 @click.option(
     "--lift-breakdown",
     is_flag=True,
-    help='Add each receipt\'s lift breakdown (method, "When a change is called") after the '
+    help='Add each receipt\'s lift breakdown (method, "Reading the lift breakdown") after the '
     "comparison.",
 )
 @path_option(

@@ -141,7 +141,7 @@ def _sections(s: Sheet) -> list[_Section]:
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
         (
-            'Lift breakdown (method, "When a change is called")',
+            'Lift breakdown (method, "Reading the lift breakdown")',
             "Lift breakdown",
             [_breakdown(s.breakdown)],
         ),

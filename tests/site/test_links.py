@@ -134,3 +134,45 @@ def test_the_demo_sites_walkthrough_links_the_plan_and_the_diff_it_names(
         assert text.startswith("SIMULATED DATA: ")
         assert (site / name).read_bytes() == b"\xef\xbb\xbf" + text.encode("utf-8")
     assert broken_links(site) == []
+
+
+def test_the_words_of_the_demos_breakdown_are_defined_where_view_cites(
+    demo: tuple[Path, str],
+) -> None:
+    # `driftproof view` of a demo receipt printed "label", "no label", "lift without it" and
+    # "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)", and cited a method
+    # section that defined none of them; the built page's cited section now does
+    import html as html_lib
+
+    from driftproof.pages.sheet import sheet
+    from driftproof.receipt import read_receipt
+    from driftproof.render.sheet import sheet_text
+
+    folder, _ = demo
+    view = sheet_text(sheet(read_receipt(folder / "receipts" / "v1-run1.json")))
+    (cited,) = re.findall(r'^Lift breakdown \(method, "([^"]+)"\)$', view, re.M)
+    assert "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)" in view
+    assert "lift without it  label     note" in view and "no label" in view
+    page = (folder / "site" / "method.html").read_text(encoding="utf-8")
+    start = page.index(f'<h2 id="reading-the-lift-breakdown">{cited}</h2>')
+    section = page[start : page.index("<h2", start + 1)]
+    terms = [html_lib.unescape(t) for t in re.findall(r"<strong>([^<]+)</strong>", section)]
+    for term in (
+        "label",
+        "no label",
+        "lift without it",
+        "carrier",
+        "No helps, hurts or carrier assertion",
+        "below TESTED",
+        "narrowed: fewer than 3 draws per arm",
+        "non-model",
+    ):
+        assert term in terms, term
+    text = " ".join(re.sub(r"<[^>]+>", "", section).split())
+    # each reason the code gives, in the words the sheet prints it
+    assert "removing the case leaves zero or less" in text
+    assert (
+        "the run planned fewer than three draws per arm, or an arm of an included case drew "
+        "fewer than three, lost ones counted"
+    ) in text
+    assert "non-model: no model is recorded for the answers, or the stub provider answered" in text

@@ -28,6 +28,7 @@ TERMS = {
     "preset",
     "capture mode",
     "harness",
+    "carrier",
 }
 
 
