@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import statistics
 from pathlib import Path
@@ -345,3 +346,45 @@ def test_a_second_build_of_the_same_site_at_once_is_refused(
     code, _, err = run(build_args(receipts, reports, out), capsys)  # released: builds
     assert code == 0, err
     assert (out / "index.html").is_file() and not staging.exists()
+
+
+def test_each_reports_import_command_says_what_a_fresh_import_keeps(
+    built_site: Path, shared: Path
+) -> None:
+    # a reader who re-ran a report's command got receipts at today's schema version with
+    # another seal (and, for Report 003, one more unrecorded line) and nothing said so
+    from driftproof.importers._text import finish
+    from driftproof.importers.skill_creator import import_skill_creator
+    from driftproof.receipt import read_receipt
+
+    said = "Run today, the importer writes the current receipt schema version, so "
+    for n in range(1, 6):
+        text = _page_text(built_site / f"reports/{n:03d}/index.html")
+        assert "driftproof import" in text and f"{said}" in text, n
+        assert re.search(
+            r"a different seal, than .{0,120}; every figure in (them|it) is the same\.", text
+        ), n
+    three = _page_text(built_site / "reports/003/index.html")
+    assert "names one more thing the source did not record, when the run started;" in three
+    # Report 003's claim, checked: the receipt committed at 0.15 and a fresh import differ in
+    # the version, the seal, the path given to the import and one added unrecorded line only
+    name = "skill-creator-nebius-skills-iteration-1-12a0aae8"
+    old = read_receipt(REPO / "receipts" / f"{name}.json").to_json_dict()
+    (item,) = import_skill_creator([shared / "data/interop/skill-creator/nebius-skills-workspace"])
+    new = finish(item.body, item.repairs).to_json_dict()
+    assert (old["schema_version"], new["schema_version"]) == ("0.15", "0.16")
+    assert new["provenance"]["unrecorded"] == [
+        *old["provenance"]["unrecorded"],
+        "run.started_at (no metadata.timestamp)",
+    ]
+    for d in (old, new):
+        for key in ("seal", "schema_version"):
+            d.pop(key, None)
+        d["provenance"].pop("document")
+        d["provenance"].pop("unrecorded")
+    assert old == new
+
+
+def _page_text(page: Path) -> str:
+    """A built page's text: tags dropped, white space runs as one space."""
+    return " ".join(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")).split())
