@@ -383,4 +383,11 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
     if jr.channel in (None, "final_verdict"):
         return parse_reply(case, jr.text)
     asked = _CHANNEL_WORDS.get(jr.channel or "", "the structured form it was asked for")
+    try:
+        loads_strict(jr.text, allow_nan=True)
+    except JSONFault as exc:
+        if exc.whole:  # JSON, but not strict (a member named twice): say which rule it breaks
+            return JudgeVerdict(
+                None, f"the judge's grade through {asked} cannot be read: {exc.detail}"
+            )
     return JudgeVerdict(None, f"the judge returned no grade through {asked}")

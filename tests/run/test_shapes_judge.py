@@ -235,7 +235,8 @@ def test_a_responses_grade_giving_score_twice_is_an_invalid_sample(loopback, sui
         assert (d.score, d.lost.kind) == (None, "unscored")
         assert (
             d.judge_samples[0].invalid_reason
-            == "the judge returned no grade through a structured Responses answer"
+            == "the judge's grade through a structured Responses answer cannot be read: "
+            'expected unique member names, found "score" twice'
         )
 
 
