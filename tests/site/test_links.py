@@ -176,3 +176,17 @@ def test_the_words_of_the_demos_breakdown_are_defined_where_view_cites(
         "fewer than three, lost ones counted"
     ) in text
     assert "non-model: no model is recorded for the answers, or the stub provider answered" in text
+
+
+def test_a_receipt_pages_breakdown_links_the_section_that_defines_its_words(
+    demo: tuple[Path, str],
+) -> None:
+    # the site's "Lift by case" box printed the breakdown's words with no way to their meaning
+    folder, _ = demo
+    site = folder / "site"
+    page = site / "receipts" / "v1-run1" / "index.html"
+    box = page.read_text(encoding="utf-8").split("<summary>Lift by case</summary>", 1)[1]
+    box = box.split("</details>", 1)[0]
+    assert '<a href="../../method.html#reading-the-lift-breakdown">' in box
+    assert "reading-the-lift-breakdown" in page_anchors((site / "method.html").read_bytes())[0]
+    assert broken_links(site) == []
