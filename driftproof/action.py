@@ -52,11 +52,11 @@ MAX_NOTES = 50
 #: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
 _MD_SPECIAL = set("\\`*_[]|<>~&")
 _NO_COMMON_CASE = (
-    "**No decision.** No case is in both receipts, so nothing was compared "
+    "No case is in both receipts, so nothing was compared "
     "(the cases found in one receipt only are listed below).\n\n"
 )
 _NO_VERDICT = (
-    "**No decision.** A side gets no verdict (below TESTED, a smoke run, an import, "
+    "A side gets no verdict (below TESTED, a smoke run, an import, "
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
 )
 _TABLE_HEAD = (
@@ -184,20 +184,29 @@ def _side_table(
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]
 
 
+def job_line(decision: str, fails: bool, fail_on: Sequence[str]) -> str:
+    """The decision and whether the job passes or fails, in plain words (no Markdown).
+
+    ``No decision; the job passes (fail-on: regressed). Add none to fail-on to fail it.`` for
+    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise.
+    """
+    lead = "No decision" if decision == "none" else f"Decision: {decision}"
+    line = f"{lead}; the job {'fails' if fails else 'passes'} (fail-on: {', '.join(fail_on)})."
+    return line + (" Add none to fail-on to fail it." if decision == "none" and not fails else "")
+
+
 def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> list[str]:
-    """The summary's title and the decision (or why there is none)."""
-    lines = [f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n"]
+    """The summary's title, the decision and whether the job fails, and why there is none."""
+    lead, rest = job_line(decision, job_fails(c, fail_on), fail_on).split("; ", 1)
+    lines = [
+        f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n",
+        f"**{md_escape(lead)}**; {md_escape(rest, 500)}\n\n",
+    ]
     if decision != "none":
-        fails = "fails" if job_fails(c, fail_on) else "passes"
-        fail_words = md_escape(", ".join(fail_on))
-        lines.append(
-            f"**Decision: {md_escape(decision)}**; the job {fails} (fail-on: {fail_words}).\n\n"
-        )
-    elif c.refusals and (c.rows or not c.unmatched):
-        lines += [_NO_VERDICT, *(f"- {md_escape(r, 500)}\n" for r in c.refusals), "\n"]
-    else:
-        lines.append(_NO_COMMON_CASE)
-    return lines
+        return lines
+    if c.refusals and (c.rows or not c.unmatched):
+        return lines + [_NO_VERDICT, *(f"- {md_escape(r, 500)}\n" for r in c.refusals), "\n"]
+    return lines + [_NO_COMMON_CASE]
 
 
 def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -> list[str]:
@@ -383,15 +392,19 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
-    # workflow command. One annotation when a case regressed; the rest is in the summary.
+    # workflow command. One annotation when a case regressed or there is no decision.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
     fails = job_fails(c, fail_on)
+    level = "error" if fails else "warning"
     if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
         print(
-            f"::{'error' if fails else 'warning'} title=Driftproof::{n} "
+            f"::{level} title=Driftproof::{n} "
             f"{'case' if n == 1 else 'cases'} regressed; see the job summary"
         )
+    elif decision == "none":
+        line = job_line(decision, fails, fail_on)
+        print(f"::{level} title=Driftproof::{line} See the job summary.")
     return 1 if fails else 0
 
 

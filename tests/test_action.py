@@ -136,7 +136,7 @@ def test_smoke_run_no_decision_lift_na(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_below_tested_no_decision_keeps_lift(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, summary = run_action(
         tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER, level="DECLARED")
@@ -144,7 +144,14 @@ def test_below_tested_no_decision_keeps_lift(
     assert code == 0
     assert out["decision"] == "none"
     assert out["lift"] == "+0.100"  # not a smoke run: the lift stays, as context
-    assert "below TESTED" in summary and "No decision" in summary
+    assert "below TESTED" in summary
+    # the default fail-on passes a no decision, and both the summary and an annotation say so
+    said = "No decision; the job passes (fail-on: regressed). Add none to fail-on to fail it."
+    assert summary.startswith(
+        "## Driftproof: no decision\n\n**No decision**; the job passes (fail-on: regressed). "
+        "Add none to fail-on to fail it.\n\nA side gets no verdict (below TESTED,"
+    )
+    assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
 
 
 def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
@@ -159,8 +166,10 @@ def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
     assert "UNDERPOWERED" not in summary
 
 
-def test_fail_on_none_fails_a_no_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run_action(
+def test_fail_on_none_fails_a_no_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, summary = run_action(
         tmp_path,
         monkeypatch,
         doc(HIGH, LOW),
@@ -168,6 +177,9 @@ def test_fail_on_none_fails_a_no_decision(tmp_path: Path, monkeypatch: pytest.Mo
         fail_on="regressed, none",
     )
     assert (code, out["decision"]) == (1, "none")
+    said = "No decision; the job fails (fail-on: regressed, none)."
+    assert "\n\n**No decision**; the job fails (fail-on: regressed, none).\n\n" in summary
+    assert f"::error title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
 
 
 def test_underpowered_prints_draws_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
