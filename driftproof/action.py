@@ -31,6 +31,7 @@ from driftproof.errors import DriftproofError
 from driftproof.pages.comparison import Comparison, compare_receipts
 from driftproof.pages.words import aa_line, format_lift
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.comparison import BANDS_LEGEND
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_reading
@@ -210,7 +211,7 @@ def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> lis
 
 
 def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -> list[str]:
-    """What the lifts cover, the comparison's headline and sentences, and the legend."""
+    """What the lifts cover, the comparison's headline and sentences (``diff``'s), the legends."""
     lines = []
     n = len(common.cases)
     if not (a.is_smoke or b.is_smoke) and (common.a_cases != n or common.b_cases != n):
@@ -225,8 +226,9 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
             lines.append(f"**{md_escape(c.underpowered_sentence)}** {reason}\n\n")
         if c.false_alarms is not None:
             lines.append(f"{md_escape(c.false_alarms.sentence(), 1000)}\n\n")
-    if c.not_like_for_like:
-        lines.append(f"{md_escape(c.not_like_for_like, 500)}\n\n")
+    for sentence in (c.not_like_for_like, *c.notes):  # notes: diff's, e.g. different skills
+        lines += [f"{md_escape(sentence, 500)}\n\n"] if sentence else []
+    lines += [f"{BANDS_LEGEND}\n\n"] if c.rows else []
     lines += [f"- {md_escape(line, 500)}\n" for line in c.legend]
     return lines + (["\n"] if c.legend else [])
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 from factories import case, edited, make_receipt
+from receipt_docs import seal_document
 
 from driftproof import action
 from driftproof.pages.comparison import compare_receipts
@@ -202,6 +203,22 @@ def test_no_separation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, summary = run_action(tmp_path, monkeypatch, doc(same, same), doc(same, same))
     assert (code, out["decision"]) == (0, "no separation detected")
     assert "no separation detected at this sample size" in summary
+
+
+def test_summary_says_diffs_different_skills_and_bands_sentences(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same bands as test_no_separation, the new receipt of another skill: diff's two lines.
+    same = [0.60, 0.61] * 5
+    other = doc(same, same)
+    other["skill"]["name"] = "other-skill"
+    code, out, summary = run_action(tmp_path, monkeypatch, doc(same, same), seal_document(other))
+    assert (code, out["decision"]) == (0, "no separation detected")
+    assert (
+        "\n\nThe two receipts measure different skills (demo-skill and other-skill): a diff is "
+        "meant for two runs of the same skill.\n\nBands: mean ± one sample sd; Δ = later − "
+        "earlier, with-skill arms, worked from the unrounded means.\n\n- generation: "
+    ) in summary
 
 
 def test_bad_receipt_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

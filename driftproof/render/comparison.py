@@ -25,8 +25,8 @@ from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats import Band, CaseVerdict, verdict_words
 from driftproof.stats.aa import AAReading
 
-#: The line under the table: what a band and Δ are.
-_BANDS_LEGEND = (
+#: The line under the table: what a band and Δ are (the Action's summary says it too).
+BANDS_LEGEND = (
     "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
     "unrounded means."
 )
@@ -61,7 +61,7 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         if after:
             out.append(("quote", after))
     out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
-    out += [("table", []), ("plain", [_BANDS_LEGEND]), ("entries", list(c.legend))]
+    out += [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))]
     if c.unmatched:
         out.append(("plain", ["Cases in one receipt only: " + ", ".join(c.unmatched)]))
     return out
