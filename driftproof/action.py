@@ -12,7 +12,8 @@ with no true change, at these spreads and draws, is under 5% (:mod:`driftproof.s
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
 Exit status: 0 when the decision does not fail the job; 1 when it does (by default: a case
-regressed); 2 when an input is missing or a receipt cannot be read (bad JSON, schema, seal),
+regressed); 2 when an input is missing, a receipt cannot be read (bad JSON, schema, seal) or the
+A/A receipt is not one, or is of another skill or suite than the compared receipts,
 with the problems in the summary and on stderr; 130 when cancelled before the outputs.
 """
 
@@ -34,7 +35,7 @@ from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift
-from driftproof.stats.aa import aa_reading
+from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.verdict import verdict_words
@@ -336,7 +337,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
-    """The receipts named (baseline, new, then the A/A one if any) and every problem at once."""
+    """The receipts named (baseline, new, then the A/A one if any) and every problem at once.
+
+    An A/A receipt of another skill or suite than the compared receipts' is a problem.
+    """
     read: list[Receipt] = []
     problems: list[str] = []
     for path in [args.baseline, args.receipt] + ([args.aa] if args.aa else []):
@@ -344,9 +348,8 @@ def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
             read.append(read_receipt(path))
         except DriftproofError as exc:
             problems += exc.lines()
-    if not problems and args.aa and not read[2].run.aa:
-        problems.append(f"{args.aa}: /run/aa: expected an A/A calibration (run --aa)")
-    return read, problems
+    aa = aa_problem(args.aa, read[2], read[:2]) if not problems and args.aa else None
+    return read, problems + ([aa] if aa else [])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,12 +18,15 @@ NEW = [case("c1", [0.50, 0.55, 0.60], [0.50, 0.55, 0.60])]
 AA = [case("c1", [0.80, 0.85, 0.90], [0.80, 0.85, 0.90])]
 
 
-def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, aa: bool) -> Path:
+def _setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, aa: bool, aa_skill: str = "demo-skill"
+) -> Path:
     paths = {}
     for name, cases, is_aa in (("a", BASE, False), ("b", NEW, False), ("aa", AA, aa)):
         doc = make_receipt(cases)
         if is_aa:
             doc["run"]["aa"] = True
+            doc["skill"]["name"] = aa_skill
         paths[name] = tmp_path / f"{name}.json"
         paths[name].write_text(json.dumps(seal_document(doc)))
     summary = tmp_path / "summary.md"
@@ -52,3 +55,16 @@ def test_a_receipt_that_is_not_aa_is_an_error(
     summary = _setup(tmp_path, monkeypatch, aa=False)
     assert action.main([]) == 2
     assert "/run/aa: expected an A/A calibration" in summary.read_text()
+
+
+def test_an_aa_receipt_of_another_skill_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = _setup(tmp_path, monkeypatch, aa=True, aa_skill="other-skill")
+    assert action.main([]) == 2
+    line = (
+        f"{tmp_path}/aa.json: /skill/name: expected the compared receipts' skill (demo-skill), "
+        "found other-skill: an A/A calibration is cited only for its own skill and suite"
+    )
+    assert summary.read_text() == f"## Driftproof: error\n\n- {action.md_escape(line, 1000)}\n"
+    assert (tmp_path / "output").read_text().startswith("decision<<")

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 @path_option(
     "--aa",
     "aa_path",
-    help="An A/A calibration receipt (run --aa) to cite beside the verdicts: how many changes "
-    "noise alone calls at its spreads.",
+    help="An A/A calibration receipt (run --aa) of the same skill and suite to cite beside the "
+    "verdicts: how many changes noise alone calls at its spreads.",
 )
 def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | None) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
@@ -49,16 +49,16 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     from driftproof.render.comparison import comparison_markdown as to_markdown
     from driftproof.render.comparison import comparison_text as to_text
     from driftproof.render.comparison import with_aa, with_breakdowns
-    from driftproof.stats.aa import aa_reading
+    from driftproof.stats.aa import aa_problem, aa_reading
 
     try:
         ra, rb = read_receipt(a), read_receipt(b)
         raa = read_receipt(aa_path) if aa_path is not None else None
     except ReceiptError as exc:  # printed here: the command may run alone
         fail(exc.lines())
-    if raa is not None and not raa.run.aa:
-        found = "absent" if raa.run.aa is None else "false"
-        fail([f"{aa_path}: /run/aa: expected an A/A calibration (run --aa), found {found}"])
+    problem = None if raa is None else aa_problem(str(aa_path), raa, (ra, rb))
+    if problem is not None:
+        fail([problem])
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)
     output = {"text": to_text, "markdown": to_markdown, "json": to_json}[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
@@ -128,3 +129,27 @@ def aa_reading(r: Receipt) -> AAReading:
         max(effects) if effects else None,
         len(out) - len(rates),
     )
+
+
+def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | None:
+    """Why ``aa`` (read from ``path``) cannot calibrate ``compared``, as one line; else None.
+
+    ``diff --aa`` and the Action's ``aa`` input both ask. An A/A receipt calibrates only its own
+    skill and suite: its ``run.aa`` must be true and its skill name and suite sha256 those of
+    every compared receipt (an unrecorded sha256 matches only an unrecorded one).
+    """
+    if not aa.run.aa:
+        found = "absent" if aa.run.aa is None else "false"
+        return f"{path}: /run/aa: expected an A/A calibration (run --aa), found {found}"
+    for pointer, what, mine, theirs in (
+        ("/skill/name", "skill", aa.skill.name, [r.skill.name for r in compared]),
+        ("/suite/sha256", "suite sha256", aa.suite.sha256, [r.suite.sha256 for r in compared]),
+    ):
+        if set(theirs) != {mine}:
+            words = " and ".join(x or "not recorded" for x in dict.fromkeys(theirs))
+            return (
+                f"{path}: {pointer}: expected the compared receipts' {what} ({words}), found "
+                f"{mine or 'not recorded'}: an A/A calibration is cited only for its own "
+                "skill and suite"
+            )
+    return None

@@ -83,3 +83,19 @@ def test_an_aa_receipt_carries_no_verdict_and_diff_cites_it(tmp_path: Path) -> N
     refused = CliRunner().invoke(cli, ["diff", str(a), str(b), "--aa", str(a)])
     assert refused.exit_code == 2 and "/run/aa: expected an A/A calibration" in refused.output
     assert refused.output.rstrip().endswith("found absent") and "None" not in refused.output
+
+
+def test_diff_refuses_an_aa_receipt_of_another_suite(tmp_path: Path) -> None:
+    a, aa = tmp_path / "a.json", tmp_path / "aa.json"
+    plain = _aa_doc()
+    del plain["run"]["aa"]
+    a.write_text(json.dumps(seal_document(plain)))
+    other = _aa_doc()
+    other["suite"]["sha256"] = "ab" * 32
+    aa.write_text(json.dumps(seal_document(other)))
+    refused = CliRunner().invoke(cli, ["diff", str(a), str(a), "--aa", str(aa)])
+    assert refused.exit_code == 2
+    assert (
+        f"{aa}: /suite/sha256: expected the compared receipts' suite sha256 (not recorded), "
+        f"found {'ab' * 32}: an A/A calibration is cited only for its own skill and suite"
+    ) in refused.output
