@@ -383,6 +383,9 @@ def test_action_conventions() -> None:
     for name, spec in data["outputs"].items():
         assert spec["value"] == f"${{{{ steps.diff.outputs.{name} }}}}"
     assert data["inputs"]["fail-on"]["default"] == "regressed"
+    # every value the decision output takes, error included, is named in its description
+    words = " ".join(data["outputs"]["decision"]["description"].split())
+    assert all(re.search(rf"\b{d}\b", words) for d in (*action.DECISIONS, "error"))
 
 
 def test_site_workflow_builds_reports_and_uploads_site() -> None:
