@@ -388,6 +388,13 @@ def test_action_conventions() -> None:
     assert all(re.search(rf"\b{d}\b", words) for d in (*action.DECISIONS, "error"))
 
 
+def test_readme_says_the_seal_is_not_a_signature_and_how_to_gate() -> None:
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "a hand edit breaks the seal" not in text
+    assert "it is not a signature, and anyone can re-seal an edited receipt" in text
+    assert "for a gate produce the new receipt in CI and keep the baseline on the protected" in text
+
+
 def test_site_workflow_builds_reports_and_uploads_site() -> None:
     data = yaml.safe_load(SITE_YML.read_text())
     on = data.get("on", data.get(True))  # PyYAML reads the key `on` as True
