@@ -193,7 +193,15 @@ def test_underpowered_prints_draws_needed(tmp_path: Path, monkeypatch: pytest.Mo
     assert code == 0
     assert out["decision"] == "UNDERPOWERED"
     assert out["draws-needed"] == "12"
-    assert "Not enough draws to conclude at this effect floor." in summary
+    # the title is the decision; the headline under it is diff's (no case separated), as the
+    # method has both, then the decision in words, a full sentence
+    assert summary.startswith("## Driftproof: UNDERPOWERED\n\n**Decision: UNDERPOWERED**; the job")
+    assert (
+        "\n\nno separation detected at this sample size\n\n1 case: 0 improved, 0 regressed, 0 "
+        "below effect floor, 0 no separation detected at this sample size, 1 underpowered, 0 "
+        "inconclusive\n\n**Not enough draws to conclude at this effect floor.** 12 draws per arm "
+        "would have been needed with the spreads held.\n\n"
+    ) in summary
     assert "| c1 | underpowered |" in summary and "| 12 |" in summary
 
 
