@@ -70,7 +70,7 @@ def test_quick_start_literally(
     assert m and int(m.group(1)) > 3  # more than the minimum of three
     # the reason brings no brackets of its own: view and diff show it inside theirs
     assert (
-        "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 1: "
+        "4. A lost draw, with its reason. receipts/v2-run1.json, rename-flag (with skill), draw 2: "
         "simulated failure: the simulated provider made this answering call fail, as a real "
         "failed call would, so the draw is lost; not retryable, 1 attempt. It is left out" in out
     )

@@ -137,8 +137,9 @@ def test_case_rows_checks_and_lost_draws() -> None:
     assert row.checks == "with skill 1/2 passed · baseline 0/1 passed"
     assert row.lost == "with skill 1 of 3 lost (timeout after 2 retries)"
     assert [(d.case_id, d.arm, d.index, d.reason) for d in s.lost_draws] == [
-        ("c1", "with skill", "2", "timeout after 2 retries")
-    ]
+        ("c1", "with skill", "3", "timeout after 2 retries")
+    ]  # the receipt's third draw (index 2) reads draw 3: people count from 1
+    assert "  c1, with skill, draw 3: timeout after 2 retries" in render_text(s)
     # the checks never decide: a lost draw protects the case instead (D-9)
     assert row.verdict == "inconclusive"
 

@@ -92,7 +92,10 @@ class CaseRow:
 
 @dataclass(frozen=True)
 class LostDraw:
-    """One lost draw: which case, arm and draw, and the reason the receipt records."""
+    """One lost draw: which case, arm and draw, and the reason the receipt records.
+
+    ``index`` is the draw's number as people read it, counting from 1 (the receipt's index + 1).
+    """
 
     case_id: str
     arm: str
@@ -196,7 +199,7 @@ def sheet(
         judge_cost=judge_cost(r),
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
         lost_draws=tuple(
-            LostDraw(c.id, ARM_WORDS[n], str(d.index), d.lost.reason)
+            LostDraw(c.id, ARM_WORDS[n], str(d.index + 1), d.lost.reason)
             for c, n, d in draws_of(r)
             if d.lost is not None
         ),

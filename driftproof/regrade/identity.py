@@ -216,8 +216,8 @@ def regraded_level(original_level: str, *, stub: bool) -> str:
 
 
 def draw_words(case_id: str, arm: str, index: int) -> str:
-    """A draw as a refusal names it: case, arm in words, draw number as the sheet shows it."""
-    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index}"
+    """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1)."""
+    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index + 1}"
 
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:

@@ -159,7 +159,7 @@ def test_regrade_refuses_a_reply_answered_by_another_model(
     monkeypatch.setattr(run_helpers, "_ok", other_model)
     # the arm as pages name it ("with skill"), the draw by the number the sheet shows
     assert _refusal(tmp_path, out, "r5.json") == (
-        "rubric regrade refused: case commit-429, with skill, draw 0: the reply reports "
+        "rubric regrade refused: case commit-429, with skill, draw 1: the reply reports "
         "'claude-haiku-4-5-20260301', not the requested judge 'claude-haiku-4-5-20251001'"
     )
     assert not (tmp_path / "r5.json").exists()
@@ -322,7 +322,8 @@ def _refusal(tmp_path, original, out="regraded.json") -> str:
 
 
 def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp_path):
+    # the run's first draw, receipt index 0, is draw 1 as people count
     assert _refusal(tmp_path, run_lane(tmp_path, "anthropic", "api")) == (
-        "rubric regrade refused: case commit-429, with skill, draw 0: the original kept no "
+        "rubric regrade refused: case commit-429, with skill, draw 1: the original kept no "
         "answer (run with --keep-transcripts to regrade)"
     )

@@ -53,6 +53,10 @@ CHANGED = {
     "reports/005/caveman-902028f-judged-fidelity-caveman-fidelity-arms.csv": "report 005",
     "reports/005/report.json": "report 005",
     "feed.xml": "report 005 is the newest entry",
+    # draw numbers count from 1 where people read them: report 003's lost draw, index 0, is draw 1
+    "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1",
+    "reports/003/report.json": "its lost-draws table reads draw 1",
+    "reports/003/SHA256SUMS": "its CSV and report.json",
 }
 
 #: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).

@@ -351,8 +351,8 @@ def test_a_case_permalink_shows_the_prompt_and_both_answers(
     first = page.locator("#draw-0 .draw")
     assert first.count() == 2
     with_skill, baseline = first.nth(0), first.nth(1)
-    assert with_skill.get_by_role("heading").inner_text() == "with skill, draw 0"
-    assert baseline.get_by_role("heading").inner_text() == "baseline, draw 0"
+    assert with_skill.get_by_role("heading").inner_text() == "with skill, draw 1"
+    assert baseline.get_by_role("heading").inner_text() == "baseline, draw 1"
     assert with_skill.locator("pre.answer").inner_text() == "<script>x</script> 0"
     assert baseline.locator("pre.answer").inner_text() == "an answer 0"
     a, b = with_skill.bounding_box(), baseline.bounding_box()

@@ -175,3 +175,11 @@ def test_two_builds_are_byte_identical(site_inputs: tuple[Path, Path]) -> None:
     second = build_site_files(a.receipts, a.reports, nav=NAV)
     assert first.keys() == second.keys()
     assert [p for p in first if first[p] != second[p]] == []
+
+
+def test_case_page_numbers_draws_from_one(files: dict[str, bytes]) -> None:
+    page = files["receipts/tested/cases/c1/index.html"].decode()
+    # the receipt's draw index 0 is the first draw: people read "draw 1", never "draw 0"
+    assert '<section class="draw" aria-label="with skill, draw 1">' in page
+    assert "<h3>with skill, draw 1</h3>" in page and "<h3>baseline, draw 1</h3>" in page
+    assert "draw 0" not in page

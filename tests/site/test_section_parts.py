@@ -151,9 +151,9 @@ def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
     ]
     with_skill, baseline = cases.rows
     # with skill: the lost draw is left out → fired on 2 of 2 measured draws
-    assert [c.text for c in with_skill.cells[3:]] == ["2 of 2 (100%)", "draw 2: source error: boom"]
+    assert [c.text for c in with_skill.cells[3:]] == ["2 of 2 (100%)", "draw 3: source error: boom"]
     assert with_skill.cells[3].csv == "2"
-    # baseline: observed on draws 0 and 2, fired on neither → 0 of 2
+    # baseline: observed on draws 1 and 3, fired on neither → 0 of 2
     assert [c.text for c in baseline.cells[3:]] == ["0 of 2 (0%)", "none"]
     # the case's first row carries its anchor, the next none
     assert with_skill.anchor == "r-fired-c1" and baseline.anchor is None

@@ -145,7 +145,11 @@ def test_missing_draw_evidence_makes_suite_and_omitted_lifts_unavailable() -> No
     assert b.suite_lift_reason is not None and "missing draw evidence" in b.suite_lift_reason
     assert all(x.lift_without is None for x in b.cases)
     r1 = row(b, "c1")
-    assert r1.included and r1.note is not None and "neither a score nor a lost reason" in r1.note
+    assert (
+        r1.included
+        and r1.note is not None
+        and "with-skill draw 1 has neither a score nor a lost" in r1.note
+    )
     assert r1.with_skill.mean == pytest.approx(0.83)  # (.82 + .84)/2, measured draws only
     assert b.helps == b.hurts == b.carriers == ()
     assert b.assertions_withheld == ("incomplete: missing draw evidence",)
