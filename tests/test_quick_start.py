@@ -55,6 +55,12 @@ def test_quick_start_literally(
     code, out, err = seen["demo driftproof-demo"]
     assert code == 0, err
     assert "SIMULATED data" in out
+    # no time of its own: it was timed from after start-up (0.2 s of a 1.0 s command)
+    assert out.endswith(
+        "Wrote driftproof-demo/: suite.json, skill-v1/ and skill-v2/SKILL.md, 4 receipts in "
+        "receipts/, diff.txt, plan.txt, WALKTHROUGH.txt (the text above) and site/. Open "
+        "driftproof-demo/site/index.html.\n"
+    )
     assert re.search(
         r"1\. Draws vary\. Case retry-429, with skill, receipts/v1-run1\.json: per-draw scores "
         r"(\d\.\d\d, ){2,}\d\.\d\d\.",

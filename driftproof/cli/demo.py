@@ -6,7 +6,6 @@ exist, or DIR is not empty and --force is not given (nothing is written).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
@@ -37,11 +36,10 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
 
     if folder is not None and out_dir is not None and folder != out_dir:
         raise click.UsageError("give the folder once: DIR or --out-dir")
-    t0 = time.perf_counter()
     folder = folder or out_dir or Path("driftproof-demo")
     click.echo(run_demo(folder, force=force), nl=False)
     click.echo(
-        f"Wrote {folder}/ in {time.perf_counter() - t0:.1f} s: suite.json, skill-v1/ and "
+        f"Wrote {folder}/: suite.json, skill-v1/ and "
         f"skill-v2/SKILL.md, {len(RUNS)} receipts in receipts/, diff.txt, plan.txt, "
         f"WALKTHROUGH.txt (the text above) and site/. Open {folder / 'site' / 'index.html'}."
     )
