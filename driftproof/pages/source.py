@@ -153,14 +153,23 @@ def _how(f: SourceFigure) -> str:
     return "; ".join(parts)
 
 
-def source_report_headline(r: Receipt) -> str | None:
-    """How many figures the source reported itself, and where; ``None`` with none."""
-    n = len(r.source_report.figures) if r.source_report is not None else 0
-    if not n:
+def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
+    """How many figures the source reported itself, and where; ``None`` with none.
+
+    A figure holds a number (a value or an interval); the rest are printed labels (caveman's
+    ``risk: normal``), counted apart. ``elsewhere``: said off the receipt page, which holds the
+    section the words cite.
+    """
+    figures = r.source_report.figures if r.source_report is not None else []
+    if not figures:
         return None
+    n = sum(f.value is not None or f.lower is not None or f.upper is not None for f in figures)
+    k = len(figures) - n
+    labels = f" and {k} label{'s' if k != 1 else ''} without a number" if k else ""
+    where = " on the receipt page" if elsewhere else ""
     return (
-        f'{n} figure{"s" if n != 1 else ""} as the source reported them (see "{SOURCE_TITLE}"); '
-        "no band, lift or verdict is computed from them"
+        f"{n} figure{'s' if n != 1 else ''}{labels} as the source reported them (see "
+        f'"{SOURCE_TITLE}"{where}); no band, lift or verdict is computed from them'
     )
 
 
