@@ -146,6 +146,24 @@ def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> 
     )
 
 
+def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recorded_arm() -> None:
+    from pathlib import Path
+
+    from driftproof.pages.band_sources import band_facts
+    from driftproof.receipt import read_receipt
+
+    path = Path(__file__).parents[1] / "receipts" / "caveman-902028f-judged-fidelity-caveman.json"
+    r = read_receipt(path)
+    s = sheet(r)
+    # only the with-skill arm was recorded: both panels say why in their summaries
+    why = "unavailable, the baseline arm was not recorded"
+    assert s.breakdown.label == f"Lift by case: {why}"
+    assert s.context.label == f"Context, beyond the method: {why}"
+    # each of its 10 cases holds one with-skill draw; the unrecorded arms' empty lists are not
+    # counted as arms of 0 draws ("0 to 1 per arm")
+    assert band_facts(r).draws == "1; the receipt holds 1 per arm"
+
+
 def test_counts_of_a_receipt_without_per_run_results_do_not_contradict_themselves() -> None:
     import json
     from pathlib import Path

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from driftproof.pages.words import UNKNOWN
 from driftproof.receipt import Receipt
 from driftproof.stats.band import band_source_of
+from driftproof.stats.reading import unrecorded_arms
 from driftproof.wording import BAND_SOURCE_LEGEND
 
 
@@ -36,8 +37,8 @@ def held_range(counts: list[int]) -> str:
 
 def band_facts(r: Receipt) -> BandFacts:
     """The band source and both counts of ``r``, from its fields (never inferred into prose)."""
-    every = (a for c in r.cases for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
-    arms = [a for a in every if a is not None]
+    unrecorded = unrecorded_arms(r)  # a single-arm source's other arms hold no draw by design
+    arms = [a for c in r.cases for n, a in c.arms.named() if n not in unrecorded]
     draws_held = [len(a.draws) for a in arms]
     samples_held = [len(d.judge_samples) for a in arms for d in a.draws]
     scored = any(d.score is not None for a in arms for d in a.draws)

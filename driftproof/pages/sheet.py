@@ -8,7 +8,7 @@ Bands (D-2), reading (D-7), lost draws (D-9), lift per 1,000 skill tokens (D-14)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from driftproof.pages.band_sources import band_facts
@@ -203,7 +203,9 @@ def sheet(
             for c, n, d in draws_of(r)
             if d.lost is not None
         ),
-        breakdown=breakdown_view(b),
+        breakdown=breakdown_view(b)
+        if b.available
+        else replace(breakdown_view(b), label=f"Lift by case: {_unavailable(r, b)}"),
         context=context_view(r, b),
         headline=headline(r, lift_text, per_1k_text),
         arms=arm_summaries(r),
@@ -371,7 +373,17 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
     exact = _exact(b) if why is None else f"unavailable: {why}"
-    return ContextView(CONTEXT_LABEL, interval, tuple(splits), exact)
+    label = CONTEXT_LABEL if b.available else f"Context, beyond the method: {_unavailable(r, b)}"
+    return ContextView(label, interval, tuple(splits), exact)
+
+
+def _unavailable(r: Receipt, b: Breakdown) -> str:
+    """Why ``b`` is unavailable, in few words for a panel's summary (its panels hold no more)."""
+    missing = [ARM_WORDS[n] for n in unrecorded_arms(r) if n in ("with_skill", "baseline")]
+    if missing:
+        were = "arms were" if len(missing) > 1 else "arm was"
+        return f"unavailable, the {' and '.join(missing)} {were} not recorded"
+    return "unavailable, " + "; ".join(b.reasons)
 
 
 def _exact(b: Breakdown) -> str:

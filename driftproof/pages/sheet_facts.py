@@ -58,13 +58,15 @@ class BreakdownRow:
 class BreakdownView:
     """The lift breakdown as printed: summary lines, then one row per case.
 
-    ``note`` is the method's words on what the breakdown claims, empty when it is unavailable.
+    ``note`` is the method's words on what the breakdown claims, empty when it is unavailable;
+    ``label``: its panel's summary, which says why when it is unavailable.
     """
 
     available: bool
     summary: tuple[str, ...]
     rows: tuple[BreakdownRow, ...]
     note: str
+    label: str = "Lift by case"
 
 
 @dataclass(frozen=True)
