@@ -22,7 +22,7 @@ from driftproof.cli import cli
 from driftproof.pages.sheet import receipt_breakdown, sheet
 from driftproof.pages.words import Fact, fmt
 from driftproof.receipt import Receipt, _bounds, parse_receipt, write_receipt
-from driftproof.render.sheet import breakdown_document
+from driftproof.render.sheet import breakdown_document, sheet_json
 from driftproof.render.sheet import sheet_markdown as render_markdown
 from driftproof.render.sheet import sheet_text as render_text
 from driftproof.wording import NO_SEPARATION, NOT_ENOUGH_DRAWS, SMOKE_RUN
@@ -136,10 +136,14 @@ def test_case_rows_checks_and_lost_draws() -> None:
     assert row.lift == "+0.290" and row.anchor == "case-c1"
     assert row.checks == "with skill 1/2 passed · baseline 0/1 passed"
     assert row.lost == "with skill 1 of 3 lost (timeout after 2 retries)"
-    assert [(d.case_id, d.arm, d.index, d.reason) for d in s.lost_draws] == [
+    assert [(d.case_id, d.arm, d.draw, d.reason) for d in s.lost_draws] == [
         ("c1", "with skill", "3", "timeout after 2 retries")
     ]  # the receipt's third draw (index 2) reads draw 3: people count from 1
     assert "  c1, with skill, draw 3: timeout after 2 retries" in render_text(s)
+    # the JSON sheet names it "draw", never "index": the receipt's own index is 2
+    assert json.loads(sheet_json(s))["lost_draws"] == [
+        {"case_id": "c1", "arm": "with skill", "draw": "3", "reason": "timeout after 2 retries"}
+    ]
     # the checks never decide: a lost draw protects the case instead (D-9)
     assert row.verdict == "inconclusive"
 

@@ -81,7 +81,7 @@ def receipt_tables(
             f"lost-{key}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
             ("case", "arm", "draw", "reason"),
-            ((x.case_id, x.arm, x.index, x.reason) for x in s.lost_draws),
+            ((x.case_id, x.arm, x.draw, x.reason) for x in s.lost_draws),
         )
         if s.lost_draws
         else None,

@@ -94,12 +94,14 @@ class CaseRow:
 class LostDraw:
     """One lost draw: which case, arm and draw, and the reason the receipt records.
 
-    ``index`` is the draw's number as people read it, counting from 1 (the receipt's index + 1).
+    ``draw`` is the draw's number as people read it, counting from 1 (the receipt's index + 1);
+    the name is not ``index``, so that no reader of ``view --format json`` takes it for the
+    receipt's own index.
     """
 
     case_id: str
     arm: str
-    index: str
+    draw: str
     reason: str
 
 

@@ -133,7 +133,7 @@ def _sections(s: Sheet) -> list[_Section]:
         out.append(_both(USAGE_TITLE, table, _facts(u.cost), _line(u.note)))
     if s.fidelity is not None:
         out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
-    lost = [f"{d.case_id}, {d.arm}, draw {d.index}: {d.reason}" for d in s.lost_draws]
+    lost = [f"{d.case_id}, {d.arm}, draw {d.draw}: {d.reason}" for d in s.lost_draws]
     cost = "Grading cost (apart from every figure about the skill)"
     return out + [
         _both("Arms", _fields(_ARM_COLUMNS, s.arms)),
