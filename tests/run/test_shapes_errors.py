@@ -7,7 +7,7 @@ import json
 
 import pytest
 from run_helpers import run_args
-from shape_replies import ONE, _draws, _message, _mini, _response
+from shape_replies import ONE, _chat, _draws, _message, _mini, _response
 
 from driftproof.cli import main
 from driftproof.errors import ProviderError
@@ -315,3 +315,47 @@ def test_the_run_summary_counts_lost_draws_by_kind_per_arm(
     # the with-skill arm measured nothing: the receipt is written and the run exits 4 (D-17)
     assert res.exit_code == 4, res.output
     assert "lost draws by kind: with skill refusal 3; baseline none" in res.output
+
+
+@pytest.mark.parametrize(
+    ("lane", "body", "said"),
+    [
+        # OpenRouter-style: a Chat Completion holding a finished choice and the gateway's error
+        (
+            "chat",
+            {**_chat("fix: retry 429"), "error": {"message": "upstream overloaded", "code": 502}},
+            "upstream overloaded",
+        ),
+        # a Responses body whose ``error`` is set on a completed response
+        (
+            "responses",
+            {
+                **_response(
+                    [{"type": "message", "content": [{"type": "output_text", "text": "fix: x"}]}]
+                ),
+                "error": {"code": "server_error", "message": "boom"},
+            },
+            "boom",
+        ),
+        # the Messages API's error shape, sent with status 200 by a proxy
+        (
+            "anthropic",
+            {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+            "overloaded_error: Overloaded",
+        ),
+    ],
+)
+def test_a_200_holding_an_error_is_a_failed_attempt_never_graded(
+    loopback, suite_file, tmp_path, lane, body, said
+):
+    loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else (200, body, {})
+    provider = "anthropic" if lane == "anthropic" else "openai"
+    api = {} if lane == "anthropic" else {"api": lane}
+    r, _ = _mini(tmp_path, suite_file, provider, "api", lane=make_provider(provider, "api", **api))
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == []
+        assert (d.lost.kind, d.lost.error_class, len(d.attempts)) == ("error", "transient", 3)
+        assert d.lost.reason == (
+            f"the reply is an error with status 200, not an answer: {said}; transient, 3 attempts, "
+            "retried after 0.01 s and 0.02 s"
+        )

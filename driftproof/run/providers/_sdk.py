@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -138,7 +139,8 @@ class SDKLane(Provider):
         """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req``.
 
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
-        :func:`sdk_error` classes the SDK's error, or (transient) for a body that is no JSON object.
+        :func:`sdk_error` classes the SDK's error, or (transient) for a body that is no JSON object
+        or holds an ``error`` member that is not null (an error sent with status 200).
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
@@ -151,6 +153,12 @@ class SDKLane(Provider):
             raise AttemptError(f"the reply is not JSON ({exc}): {body[:200]!r}") from exc
         if not isinstance(obj, dict):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
+        err = obj.get("error")
+        if err is not None:  # a gateway's failure sent with status 200, whatever else it holds
+            said = member_str(err, "message") if isinstance(err, dict) else None
+            kind = member_str(err, "type") if isinstance(err, dict) else None
+            what = (f"{kind}: " if kind else "") + (said[:300] if said else json.dumps(err)[:200])
+            raise AttemptError(f"the reply is an error with status 200, not an answer: {what}")
         return obj, body
 
     def kept(self, reply: Reply, body: str) -> Reply:
