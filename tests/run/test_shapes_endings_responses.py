@@ -97,6 +97,20 @@ def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
             "tool_call",
             "'completed:function_call'",
         ),
+        (  # a preamble, then the call: the turn is not over, the preamble no answer
+            "completed",
+            None,
+            [
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "fix(http): let me check 429"}],
+                },
+                {"type": "function_call", "call_id": "c", "name": "lookup", "arguments": "{}"},
+            ],
+            "tool_call",
+            "'completed:function_call'",
+        ),
     ],
 )
 def test_responses_endings_other_than_completed_are_lost_by_class(
