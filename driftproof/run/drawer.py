@@ -214,10 +214,10 @@ class Drawer:
         return draw, loss.reason if loss is not None and loss.stops else None
 
     def _ending_loss(self, arm: str, reply: Reply, rec: dict[str, Any]) -> Loss | None:
-        """The loss a reply's ending makes (D-14, D-19) before its answer is read, or ``None``."""
+        """The loss before the answer is read (D-14, D-19; another model answering stops)."""
         shown = reply.text or None
-        if reply.handoff:
-            why = f"another model gave the answer: {reply.handoff}; the run stops"
+        if handoff := reply.handoff or J.answered_by_other(self.cfg.model, reply):
+            why = f"another model gave the answer: {handoff}; the run stops"
             return Loss("handoff", why, stops=True)
         if reply.unread:
             return Loss("no_answer", reply.unread)

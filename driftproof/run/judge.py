@@ -94,6 +94,22 @@ def same_model(requested: str, reported: str) -> bool:
         return False
 
 
+#: Lanes whose reply names the one model that answered it (``claude -p`` names one per call).
+_NAMED_LANES = frozenset({"anthropic", "chat", "responses", "compatible"})
+
+
+def answered_by_other(requested: str, reply: Reply) -> str | None:
+    """Why ``reply`` came from another model than ``requested``, else ``None``.
+
+    Only on the API lanes, and held to :func:`same_model` as a judge's reply is; an empty id
+    names no model, as a missing one does.
+    """
+    said = reply.reported_model
+    if reply.lane not in _NAMED_LANES or not said or same_model(requested, said):
+        return None
+    return f"the reply reports model {said[:100]!r}, not the requested {requested!r}"
+
+
 def template_sha256() -> str:
     """sha256 of the judge's instructions: system text and every template, in order."""
     return sha256_text(

@@ -251,22 +251,20 @@ def test_judge_reply_from_another_model_is_not_measured(
         )
     )
     ok = run_helpers._ok
-    # every reply reports the dated id of the requested judge: measured
-    monkeypatch.setattr(
-        run_helpers,
-        "_ok",
-        lambda path, model, text, body=None: ok(path, "claude-haiku-4-5-20251001", text, body),
-    )
+
+    def judge_as(said):  # judge replies (the grade tool sent) report ``said``; answers the model
+        return lambda path, model, text, body=None: ok(
+            path, said if (body or {}).get("tools") else model, text, body
+        )
+
+    # every judge reply reports the dated id of the requested judge: measured
+    monkeypatch.setattr(run_helpers, "_ok", judge_as("claude-haiku-4-5-20251001"))
     r = read_receipt(run_lane(tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5"))
     samples = [s for d in r.cases[0].arms.with_skill.draws for s in d.judge_samples]
     assert len(samples) == 15 and all(s.invalid_reason is None for s in samples)
     assert {s.reported_model for s in samples} == {"claude-haiku-4-5-20251001"}
-    # every reply reports another model: no sample is measured, so every draw is lost (D-1)
-    monkeypatch.setattr(
-        run_helpers,
-        "_ok",
-        lambda path, model, text, body=None: ok(path, "claude-opus-4-7", text, body),
-    )
+    # every judge reply reports another model: no sample is measured, so every draw is lost (D-1)
+    monkeypatch.setattr(run_helpers, "_ok", judge_as("claude-opus-4-7"))
     r = read_receipt(
         run_lane(
             tmp_path, "anthropic", "api", judge_model="claude-haiku-4-5", out=tmp_path / "r2.json"

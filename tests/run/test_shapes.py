@@ -234,3 +234,40 @@ def test_openai_cached_and_reasoning_tokens_are_kept_apart(loopback, suite_file,
         skill.tokens.output,
         skill.tokens.reasoning_output,
     ) == (2214, 2048, 300, 256)
+
+
+def _said(text):
+    return [{"type": "message", "content": [{"type": "output_text", "text": text}]}]
+
+
+@pytest.mark.parametrize(
+    ("provider", "api", "reply", "said", "asked"),
+    [
+        ("anthropic", None, lambda t: _message(t, model="claude-3-haiku-20240307"),
+         "claude-3-haiku-20240307", "claude-sonnet-4-6"),
+        ("openai", "chat", lambda t: {**_chat(t), "model": "gpt-5-mini"}, "gpt-5-mini", "gpt-5"),
+        ("openai", "responses", lambda t: _response(_said(t), model="openrouter/auto"),
+         "openrouter/auto", "gpt-5"),
+    ],
+)  # fmt: skip
+def test_an_answer_reporting_another_model_stops_the_run_ungraded(
+    loopback, suite_file, tmp_path, provider, api, reply, said, asked
+):
+    loopback.script.shape = _answers(lambda p, b, t: (200, reply(t), {}))
+    r, _ = _mini(tmp_path, suite_file, provider, "api", api=api)
+    draws = r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    assert len(draws) == 1 and draws[0].score is None and draws[0].judge_samples == []
+    assert (draws[0].lost.kind, draws[0].lost.reason) == (
+        "handoff",
+        f"another model gave the answer: the reply reports model '{said}', not the requested "
+        f"'{asked}'; the run stops",
+    )
+
+
+@pytest.mark.parametrize("said", ["claude-sonnet-4-6-20260115", ""])
+def test_an_answer_from_a_dated_snapshot_or_naming_no_model_is_graded(
+    loopback, suite_file, tmp_path, said
+):
+    loopback.script.shape = _answers(lambda p, b, t: (200, _message(t, model=said), {}))
+    r, _ = _mini(tmp_path, suite_file)
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
