@@ -234,6 +234,28 @@ def test_openai_cached_and_reasoning_tokens_are_kept_apart(loopback, suite_file,
         skill.tokens.output,
         skill.tokens.reasoning_output,
     ) == (2214, 2048, 300, 256)
+    assert skill.tokens.answer_output == 300 - 256
+
+
+def test_reasoning_tokens_past_the_output_leave_the_answer_tokens_unknown(
+    loopback, suite_file, tmp_path
+):
+    # a Gemini-style count through a compatible server: completion_tokens holds the visible
+    # answer only, its 572 thinking tokens beside it, so no share of 424 is the answer's
+    usage = {
+        "prompt_tokens": 120,
+        "completion_tokens": 424,
+        "total_tokens": 1116,
+        "completion_tokens_details": {"reasoning_tokens": 572},
+    }
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, usage=usage), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="chat", judge="openai")
+    for d in _draws(r):
+        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == (
+            424,
+            572,
+            None,
+        )
 
 
 def _said(text):
