@@ -113,6 +113,26 @@ def test_anthropic_billed_input_past_the_safe_integer_range_is_unknown() -> None
     assert (reply.input_tokens, reply.cache_read, reply.output_tokens) == (None, 2**52, 1)
 
 
+@pytest.mark.parametrize("part", ["5000", -5000, 2**60, 5000.0])
+def test_a_cache_part_that_is_no_count_leaves_the_billed_input_unknown(
+    loopback, suite_file, tmp_path, part
+) -> None:
+    # 30 uncached input tokens beside a cache read the reply gives but no count can hold: the
+    # billed input is not 30, and no total can be told
+    usage = {"input_tokens": 30, "cache_read_input_tokens": part, "output_tokens": 20}
+    loopback.script.shape = lambda p, b, is_judge, t: (
+        None if is_judge else (200, {**_message(t), "usage": usage}, {})
+    )
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    r = read_receipt(run_lane(tmp_path, "anthropic", "api", min_draws=1, max_draws=1))
+    for d in r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws:
+        assert d.score is not None
+        assert (d.tokens.input, d.tokens.cache_read_input, d.tokens.output) == (None, None, 20)
+    said = _envelope(usage={**usage, "cache_creation_input_tokens": part})
+    claude = read_claude(0, said, "", "m")
+    assert (claude.input_tokens, claude.output_tokens) == (None, 20)
+
+
 def test_a_lone_surrogate_in_the_judge_decision_is_repaired_and_recorded(
     loopback, suite_file, tmp_path
 ) -> None:

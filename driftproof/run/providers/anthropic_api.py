@@ -35,8 +35,9 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
     Thinking blocks and a leading ``<think>`` are reasoning (D-19); ``refusal`` keeps
-    ``stop_details``' category; input tokens include cache reads and writes, parts kept; a
-    grade is the ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`).
+    ``stop_details``' category; input tokens include cache reads and writes, parts kept (no total
+    when a part is given but is no count); a grade is the ``record_grade`` tool's input (two
+    different ones: :attr:`Reply.unread`).
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]
@@ -72,7 +73,9 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         count(u.get("cache_read_input_tokens")),
         count(u.get("cache_creation_input_tokens")),
     )
-    total = None if inp is None else count(inp + (cr or 0) + (cc or 0))
+    parts = (u.get("cache_read_input_tokens"), u.get("cache_creation_input_tokens"))
+    bad = any(v is not None and count(v) is None for v in parts)  # a part but no count: no total
+    total = None if inp is None or bad else count(inp + (cr or 0) + (cc or 0))
     model = member_str(msg, "model")
     return Reply(
         text,

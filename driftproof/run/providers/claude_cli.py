@@ -110,7 +110,9 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
     if count(usage.get("input_tokens")) is not None:
         cr = count(usage.get("cache_read_input_tokens"))
         cc = count(usage.get("cache_creation_input_tokens"))
-        inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
+        parts = (usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
+        if not any(v is not None and count(v) is None for v in parts):  # else no total
+            inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
     mu = member_object(obj, "modelUsage")
     ours = [k for k in mu if model and model in k]  # the model, or a dated or suffixed id of it
     others = [
