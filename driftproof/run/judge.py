@@ -378,8 +378,9 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
     where the lane has no structured channel.
     """
     if jr.refusal is not None:
-        said = jr.refusal.get("text") or jr.refusal.get("category") or ""
-        return JudgeVerdict(None, "the judge refused: " + str(said)[:300])
+        said, cat = jr.refusal.get("text"), jr.refusal.get("category")
+        why = "the judge refused" + (f" (category {str(cat)[:200]})" if cat else "")
+        return JudgeVerdict(None, why + (f": {str(said)[:300]}" if said else ""))
     if jr.unread:
         return JudgeVerdict(None, f"the judge's reply: {jr.unread}")
     ending = jr.ending_class(budget)

@@ -326,3 +326,30 @@ def test_two_different_record_grade_calls_are_no_grade(
     r, _ = _mini(tmp_path, suite_file)
     for d in _draws(r):
         assert (d.score, d.judge_samples[0].invalid_reason) == (score, invalid)
+
+
+@pytest.mark.parametrize(
+    ("details", "why"),
+    [
+        (None, "the judge refused"),
+        ({"type": "refusal", "category": "cyber"}, "the judge refused (category cyber)"),
+        (
+            {"type": "refusal", "category": "cyber", "explanation": "Could enable cyber harm."},
+            "the judge refused (category cyber): Could enable cyber harm.",
+        ),
+    ],
+)
+def test_a_judge_refusal_with_no_text_says_so_in_words(
+    loopback, suite_file, tmp_path, details, why
+):
+    # the Messages API's refusal stop, its content empty, with or without stop_details
+    judge = "claude-haiku-4-5-20251001"
+    loopback.script.shape = lambda path, body, is_judge, text: (
+        (200, _message("", stop="refusal", stop_details=details, model=judge), {})
+        if is_judge
+        else None
+    )
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert [s.invalid_reason for s in d.judge_samples] == [why]
+        assert d.lost.reason == f"no judge sample was valid: {why}"
