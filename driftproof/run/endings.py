@@ -52,6 +52,8 @@ _CHAT = {
     "content_filter": "content_filter",
     "tool_calls": "tool_call",
     "function_call": "tool_call",
+    "stop:tool_calls": "tool_call",
+    "stop:function_call": "tool_call",
 }
 
 #: Lane key → table. Keys: ``anthropic`` (Messages API and its batches), ``chat`` (OpenAI Chat

@@ -82,6 +82,34 @@ def test_chat_endings_that_are_not_stop_are_lost_by_class(
         assert d.score is None and d.lost.kind == kind and d.refusal is None
 
 
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "git_status", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize(
+    ("compatible", "member", "value", "ending"),
+    [
+        (False, "tool_calls", [_CALL], "stop:tool_calls"),  # OpenAI's own, a forced call
+        (True, "function_call", _CALL["function"], "stop:function_call"),  # an older server
+    ],
+)
+def test_a_call_sent_with_a_stop_is_a_tool_call_not_an_answer(
+    loopback, suite_file, tmp_path, compatible, member, value, ending
+):
+    def shape(path, body, text):
+        c = _chat("Let me check the repository first.")
+        c["choices"][0]["message"][member] = value
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=compatible))
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "tool_call"
+        assert d.lost.reason == (
+            f"tool call with no answer: the reply ended with '{ending}', not as a complete "
+            "final answer"
+        )
+
+
 def test_vllm_length_at_a_full_context_window_is_never_an_accepted_truncation(
     loopback, suite_file, tmp_path
 ):

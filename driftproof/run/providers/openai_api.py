@@ -103,18 +103,23 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
     """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
     ``reasoning_content`` / ``reasoning`` and a leading ``<think>`` block are reasoning (D-19);
-    ``message.refusal`` is a refusal.
+    ``message.refusal`` is a refusal; a ``stop`` beside a tool or function call ends as
+    ``stop:tool_calls`` / ``stop:function_call``.
     """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
     msg = member_object(choice, "message")
     content = msg.get("content")
     text, think = split_reasoning(member_str(msg, "content") or "")
+    stop = member_str(choice, "finish_reason")
+    call = "tool_calls" if member_list(msg, "tool_calls") else "function_call"
+    if stop == "stop" and (call == "tool_calls" or isinstance(msg.get(call), dict)):
+        stop = f"stop:{call}"  # a call sent with "stop" (OpenAI's forced calls, older Ollama)
     return _reply(
         "chat",
         c,
         text,
-        member_str(choice, "finish_reason"),
+        stop,
         lane="compatible" if compatible else "chat",
         reasoning=joined_reasoning(
             member_str(msg, "reasoning_content"), member_str(msg, "reasoning"), think
