@@ -64,7 +64,7 @@ LANES: dict[str, Lane] = {
         "Anthropic Messages API (and its batches)",
         ("end_turn", "stop_sequence"),
         ("tool_use",),
-        _ANTHROPIC,
+        {**_ANTHROPIC, "end_turn:tool_use": "tool_call", "stop_sequence:tool_use": "tool_call"},
     ),
     "chat": Lane("OpenAI Chat Completions", ("stop",), ("stop",), _CHAT),
     "responses": Lane(

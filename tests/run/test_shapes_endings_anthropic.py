@@ -74,6 +74,28 @@ def test_anthropic_tool_use_in_an_answer_is_a_tool_call_with_no_answer(
     assert {d.lost.kind for d in _draws(r)} == {"tool_call"}
 
 
+@pytest.mark.parametrize("stop", ["end_turn", "stop_sequence"])
+def test_a_tool_use_block_beside_a_finished_stop_is_a_tool_call_not_an_answer(
+    loopback, suite_file, tmp_path, stop
+):
+    # an Anthropic-protocol gateway in front of another backend says end_turn beside the call
+    content = [
+        {"type": "text", "text": "fix(http): let me look that up first."},
+        {"type": "tool_use", "id": "toolu_9", "name": "search", "input": {"q": "429"}},
+    ]
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, {**_message(t, stop=stop), "content": content}, {})
+    )
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.stop_reason == stop
+        assert (d.lost.kind, d.lost.reason) == (
+            "tool_call",
+            f"tool call with no answer: the reply ended with '{stop}:tool_use', not as a "
+            "complete final answer",
+        )
+
+
 @pytest.mark.parametrize("stop", ["compaction", None])
 def test_anthropic_an_unknown_or_missing_stop_reason_is_lost_quoting_it(
     loopback, suite_file, tmp_path, stop

@@ -34,7 +34,8 @@ def build_request(r: Request) -> dict[str, Any]:
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
-    Thinking blocks and a leading ``<think>`` are reasoning (D-19); ``refusal`` keeps
+    Thinking blocks and a leading ``<think>`` are reasoning (D-19); an answer holding a
+    ``tool_use`` block that says it ended ends as ``<stop_reason>:tool_use``; ``refusal`` keeps
     ``stop_details``' category; input tokens include cache reads and writes, parts kept (no total
     when a part is given but is no count); a grade is the ``record_grade`` tool's input (two
     different ones: :attr:`Reply.unread`).
@@ -48,6 +49,10 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         if b.get("type") in ("thinking", "redacted_thinking")
     ]
     stop = member_str(msg, "stop_reason")
+    ending = stop
+    called = any(b.get("type") == "tool_use" for b in content)
+    if not graded and called and stop in ("end_turn", "stop_sequence"):
+        ending = f"{stop}:tool_use"  # a gateway's end_turn beside a call
     refusal = None
     if stop == "refusal":
         details = member_object(msg, "stop_details")
@@ -85,7 +90,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         serving_model=model,
         stop_reason=stop,
         lane="anthropic",
-        ending=stop,
+        ending=ending,
         reasoning=joined_reasoning(*thought, think),
         refusal=refusal,
         cache_read=cr,
