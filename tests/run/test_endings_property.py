@@ -125,7 +125,7 @@ def responses(ending: str | None, text: str) -> Reply:
         {
             "model": "m",
             "status": status if ending is not None else None,
-            "incomplete_details": {"reason": why} if why else None,
+            "incomplete_details": {"reason": why} if why and status == "incomplete" else None,
             "output": [_message_item(text)],
             "usage": {"input_tokens": 300, "output_tokens": USAGE_OUT},
         }

@@ -81,6 +81,13 @@ def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
         ("failed", None, [], "unknown_ending", "'failed'"),
         ("in_progress", None, [], "unknown_ending", "'in_progress'"),
         ("incomplete", {"reason": "max_messages"}, [], "unknown_ending", None),
+        (  # a whole-looking answer, but the body says both completed and why it was cut
+            "completed",
+            {"reason": "max_output_tokens"},
+            [{"type": "message", "content": [{"type": "output_text", "text": "fix(http): 429"}]}],
+            "unknown_ending",
+            "'completed:max_output_tokens'",
+        ),
         (
             "completed",
             None,

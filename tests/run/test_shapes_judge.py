@@ -131,6 +131,27 @@ def test_a_reasoning_judge_that_runs_out_of_budget_is_an_invalid_sample_saying_s
     assert r.judge.max_output_tokens == 4096
 
 
+def test_a_judge_grade_completed_yet_cut_off_is_an_invalid_sample(loopback, suite_file, tmp_path):
+    # a whole grade, but the body says both "completed" and why it was incomplete
+    said = '{"score": 1, "reason": "names the 429 retry"}'
+
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        grade = [{"type": "message", "content": [{"type": "output_text", "text": said}]}]
+        cut = {"reason": "max_output_tokens"}
+        return 200, _response(grade, incomplete=cut, model="gpt-5-mini"), {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file, judge="openai")
+    for d in _draws(r):
+        assert [s.invalid_reason for s in d.judge_samples] == [
+            "the judge's unknown ending: the reply ended with 'completed:max_output_tokens', not "
+            "as a complete final answer"
+        ]
+        assert d.score is None
+
+
 # --- item 6: OpenAI-compatible servers ------------------------------------------------------------
 
 

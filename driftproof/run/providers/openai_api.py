@@ -142,7 +142,8 @@ def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[Any]:
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Responses ``response`` as a :class:`Reply`.
 
-    The ending is ``status`` (``incomplete:<reason>``; ``completed:<item type>`` when a tool call
+    The ending is ``status`` (``<status>:<incomplete reason>`` when one is given, whatever the
+    status; ``completed:<item type>`` when a tool call
     is among the items, text before it or not); the answer is the text of message items whose
     ``phase`` is ``final_answer`` or unset; other messages, ``reasoning`` items and a leading
     ``<think>`` are reasoning (D-19).
@@ -168,8 +169,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     text, think = split_reasoning("".join(x for x in texts if isinstance(x, str)))
     status = member_str(r, "status")
     why = member_object(r, "incomplete_details").get("reason")
-    stop = f"{status}:{why}" if status == "incomplete" and isinstance(why, str) else status
-    if status == "completed" and calls:  # the turn waits on the call, whatever text came first
+    stop = f"{status}:{why}" if isinstance(why, str) else status  # "completed:<why>" unknown
+    if stop == "completed" and calls:  # the turn waits on the call, whatever text came first
         stop = f"completed:{calls[-1]}"
     return _reply(
         "responses",
