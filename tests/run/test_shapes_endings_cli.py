@@ -56,6 +56,21 @@ def test_claude_error_max_turns_is_a_tool_call_with_its_usage_kept(
         assert d.attempts == []  # a finished session: never retried
 
 
+def test_claude_result_that_does_not_say_success_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # a result whose subtype is missing (or no text): it never says the session succeeded
+    env = _envelope()
+    del env["subtype"]
+    _claude(tmp_path, monkeypatch, env)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "unknown_ending"
+        assert d.lost.reason == (
+            "unknown ending: the reply ended with no ending, not as a complete final answer"
+        )
+
+
 def test_claude_success_cut_by_max_tokens_is_the_output_budget(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):

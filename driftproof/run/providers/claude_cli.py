@@ -60,7 +60,8 @@ SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
-    The ending is ``success`` (``success:<stop_reason>``) or a :data:`SESSION_ENDINGS` subtype;
+    The ending is ``success`` (``success:<stop_reason>``) or a :data:`SESSION_ENDINGS` subtype,
+    none when the envelope names no subtype;
     a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
 
     Raises:
@@ -97,7 +98,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         )
     reply.text, think = split_reasoning(str(obj.get("result") or ""))
     reply.reasoning = think
-    reply.ending = "success" if stop is None else f"success:{stop}"
+    if subtype == "success":  # an envelope that does not say success has no ending
+        reply.ending = "success" if stop is None else f"success:{stop}"
     if "structured_output" in obj:
         reply.decision = obj.get("structured_output")
     return reply
