@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from run_helpers import judge_reply
 from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _response
 
 # --- item 2: stop reasons, truncation, refusals -------------------------------------------------
@@ -235,6 +236,32 @@ def test_openai_cached_and_reasoning_tokens_are_kept_apart(loopback, suite_file,
         skill.tokens.reasoning_output,
     ) == (2214, 2048, 300, 256)
     assert skill.tokens.answer_output == 300 - 256
+
+
+def test_cached_tokens_past_the_input_are_no_part_of_it_and_never_priced(
+    loopback, suite_file, tmp_path
+):
+    # every reply, the judge's too, says 5,000,000 of its 120 input tokens were cached
+    usage = {
+        "input_tokens": 120,
+        "output_tokens": 20,
+        "input_tokens_details": {"cached_tokens": 5_000_000},
+        "output_tokens_details": {"reasoning_tokens": 0},
+    }
+
+    def shape(path, body, is_judge, text):
+        said = judge_reply(text) if is_judge else text
+        out = [{"type": "message", "content": [{"type": "output_text", "text": said}]}]
+        return 200, _response(out, usage=usage, model="gpt-5-mini" if is_judge else "gpt-5"), {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    assert [d.score for d in _draws(r)] == [0.5, 0.5]  # each answer is its prompt: graded 0.5
+    for d in _draws(r):
+        assert (d.tokens.input, d.tokens.cache_read_input, d.tokens.output) == (120, None, 20)
+    jo = r.economics.judge_overhead
+    assert (jo.input_tokens, jo.cache_read_input_tokens, jo.output_tokens) == (240, 0, 40)
+    assert jo.usd == round((240 * 1.0 + 40 * 5.0) / 1e6, 10)  # run_helpers' price: 1 and 5
 
 
 def test_reasoning_tokens_past_the_output_leave_the_answer_tokens_unknown(

@@ -74,15 +74,18 @@ def _reply(
 ) -> Reply:
     """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused.
 
-    ``unread`` says why the answer cannot be read (a text member that is not text).
+    ``unread`` says why the answer cannot be read (a text member that is not text); cached
+    input tokens are kept only as a part of a reported input they do not exceed.
     """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
     u = member_object(body, "usage")
     model = member_str(body, "model")
+    inp = count(u.get(tokens_in))
+    cached = count(member_object(u, f"{tokens_in}_details").get("cached_tokens"))
     return Reply(
         text,
-        input_tokens=count(u.get(tokens_in)),
+        input_tokens=inp,
         output_tokens=count(u.get(tokens_out)),
         reported_model=model,
         serving_model=model,
@@ -91,7 +94,8 @@ def _reply(
         ending=stop,
         reasoning=reasoning,
         refusal=refusal,
-        cache_read=count(member_object(u, f"{tokens_in}_details").get("cached_tokens")),
+        # a cached part larger than the input it is part of is no count of it
+        cache_read=cached if inp is not None and cached is not None and cached <= inp else None,
         reasoning_output=count(member_object(u, f"{tokens_out}_details").get("reasoning_tokens")),
         decision=json_or_none(text) if graded and refusal is None else None,
         channel=channel if graded else None,
