@@ -283,34 +283,6 @@ def test_aggregates_only_sheet() -> None:
     )
 
 
-def test_diff_lift_breakdown_flag(tmp_path: Path) -> None:
-    paths = []
-    for name, cases in (("a.json", [C1, C2, C3]), ("b.json", [C1, C2])):
-        doc = mk(cases)
-        doc.pop("seal")
-        write_receipt(body_of(doc), tmp_path / name)
-        paths.append(str(tmp_path / name))
-    runner = CliRunner()
-    for out_format in ("text", "markdown", "json"):
-        plain = runner.invoke(cli, ["diff", *paths, "--format", out_format])
-        flagged = runner.invoke(cli, ["diff", *paths, "--format", out_format, "--lift-breakdown"])
-        assert flagged.exit_code == plain.exit_code
-        if out_format == "json":
-            doc = json.loads(flagged.output)
-            assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(
-                plain.output
-            )
-            # a: (.30 − .10 − .10)/3 = +.033 carried by c1; b: (.30 − .10)/2 = +.100
-            assert doc["lift_breakdowns"][0]["title"] == f"Lift breakdown of {paths[0]}"
-            assert doc["lift_breakdowns"][0]["summary"][0].endswith("3 included cases: +0.033")
-            assert doc["lift_breakdowns"][1]["summary"][0].endswith("2 included cases: +0.100")
-        else:
-            assert flagged.output.startswith(plain.output.rstrip("\n"))
-            extra = flagged.output[len(plain.output.rstrip("\n")) :]
-            assert extra.count("Lift breakdown of ") == 2
-            assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra
-
-
 class _Rows(HTMLParser):
     """Text of each ``<tr>`` of each ``<table>`` of a page, keyed by table id, plus <p> texts."""
 

@@ -294,3 +294,31 @@ def test_delta_is_worked_from_unrounded_means_and_the_legend_says_so(tmp_path: P
         "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
         "unrounded means." in res.output.splitlines()
     )
+
+
+def test_lift_breakdown_flag_adds_each_receipts_breakdown_after_the_comparison(
+    tmp_path: Path,
+) -> None:
+    c1 = case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])  # lift +.30, helps
+    c2 = case("c2", [0.60, 0.61, 0.62], [0.70, 0.71, 0.72])  # lift −.10, hurts
+    c3 = case("c3", [0.50, 0.52, 0.54], [0.60, 0.62, 0.64])  # lift −.10, hurts
+    a, b = make_receipt([c1, c2, c3]), make_receipt([c1, c2])
+    for out_format in ("text", "markdown", "json"):
+        plain = run(tmp_path, a, b, "--format", out_format)
+        flagged = run(tmp_path, a, b, "--format", out_format, "--lift-breakdown")
+        assert flagged.exit_code == plain.exit_code
+        if out_format == "json":
+            doc = json.loads(flagged.output)
+            assert {k: v for k, v in doc.items() if k != "lift_breakdowns"} == json.loads(
+                plain.output
+            )
+            # a: (.30 − .10 − .10)/3 = +.033 carried by c1; b: (.30 − .10)/2 = +.100
+            title = f"Lift breakdown of {tmp_path / 'a.json'}"
+            assert doc["lift_breakdowns"][0]["title"] == title
+            assert doc["lift_breakdowns"][0]["summary"][0].endswith("3 included cases: +0.033")
+            assert doc["lift_breakdowns"][1]["summary"][0].endswith("2 included cases: +0.100")
+        else:
+            assert flagged.output.startswith(plain.output.rstrip("\n"))
+            extra = flagged.output[len(plain.output.rstrip("\n")) :]
+            assert extra.count("Lift breakdown of ") == 2
+            assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra

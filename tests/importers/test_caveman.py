@@ -409,9 +409,6 @@ def test_malformed_copy_of_the_real_snapshot_is_refused(
     assert not out.exists()
 
 
-# ---------------------------------------------------------------- issue 14: fault kinds
-
-
 def test_model_default_is_not_a_model_id(tmp_path: Path) -> None:
     doc = small_snapshot()
     doc["metadata"]["model"] = "default"
