@@ -68,6 +68,21 @@ def count(v: Any) -> int | None:
     return v if ok else None
 
 
+def anthropic_input(u: dict[str, Any]) -> tuple[int | None, int | None, int | None]:
+    """(billed input, cache reads, cache writes) of an Anthropic ``usage`` object, in tokens.
+
+    The billed input is ``input_tokens`` plus both cache parts (Messages API and ``claude -p``
+    alike); ``None`` when the input is no :func:`count` or a cache part is given but is none.
+    """
+    inp, cr, cc = (
+        count(u.get(k))
+        for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    )
+    parts = (u.get("cache_read_input_tokens"), u.get("cache_creation_input_tokens"))
+    bad = any(v is not None and count(v) is None for v in parts)  # a part but no count: no total
+    return (None if inp is None or bad else count(inp + (cr or 0) + (cc or 0))), cr, cc
+
+
 def retry_after_seconds(headers: Any) -> float | None:
     """Seconds a ``retry-after-ms`` or ``retry-after`` header (seconds or HTTP date) asks to wait.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof._json import member_list, member_object, member_str
-from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, not_text, split_reasoning
 
@@ -73,14 +73,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     if graded and len(grades) > 1:
         unread = f"{len(grades)} different grades are recorded, so none of them counts"
     u = member_object(msg, "usage")
-    inp, cr, cc = (
-        count(u.get("input_tokens")),
-        count(u.get("cache_read_input_tokens")),
-        count(u.get("cache_creation_input_tokens")),
-    )
-    parts = (u.get("cache_read_input_tokens"), u.get("cache_creation_input_tokens"))
-    bad = any(v is not None and count(v) is None for v in parts)  # a part but no count: no total
-    total = None if inp is None or bad else count(inp + (cr or 0) + (cc or 0))
+    total, cr, cc = anthropic_input(u)
     model = member_str(msg, "model")
     return Reply(
         text,

@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from driftproof._json import json_kind, member_object, member_str
-from driftproof.run.providers._sdk import count
+from driftproof.run.providers._sdk import anthropic_input, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import json_or_none, split_reasoning
@@ -110,11 +110,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
     usage = member_object(obj, "usage")
     inp = cr = cc = None
     if count(usage.get("input_tokens")) is not None:
-        cr = count(usage.get("cache_read_input_tokens"))
-        cc = count(usage.get("cache_creation_input_tokens"))
-        parts = (usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
-        if not any(v is not None and count(v) is None for v in parts):  # else no total
-            inp = count(usage["input_tokens"] + (cr or 0) + (cc or 0))
+        inp, cr, cc = anthropic_input(usage)
     mu = member_object(obj, "modelUsage")
     ours = [k for k in mu if model and model in k]  # the model, or a dated or suffixed id of it
     others = [

@@ -147,10 +147,9 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Responses ``response`` as a :class:`Reply`.
 
     The ending is ``status`` (``<status>:<incomplete reason>`` when one is given, whatever the
-    status; ``completed:<item type>`` when a tool call
-    is among the items, text before it or not); the answer is the text of message items whose
-    ``phase`` is ``final_answer`` or unset; other messages, ``reasoning`` items and a leading
-    ``<think>`` are reasoning (D-19).
+    status; ``completed:<item type>`` when a tool call is among the items, text before it or
+    not); the answer is the text of message items whose ``phase`` is ``final_answer`` or unset;
+    other messages, ``reasoning`` items and a leading ``<think>`` are reasoning (D-19).
     """
     texts, refusals, thought, calls = [], [], [], []
     for item in member_list(r, "output"):
