@@ -178,7 +178,7 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
         key=lambda x: x[2],
     )
     lost = next(
-        (c.id, a.replace("_", " "), d.index + 1, d.lost.reason)
+        (c.id, a.replace("_", " "), d.number, d.lost.reason)
         for c in read["v2-run1"].cases
         for a in arms
         for d in getattr(c.arms, a).draws

@@ -79,7 +79,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
     lines = answer.count("\n") + 1 if answer is not None else 0
     t = d.tokens
     return {
-        "index": str(d.index + 1),
+        "index": str(d.number),
         "score": fmt(d.score)
         if d.score is not None
         else ("lost" if d.lost is not None else "no score"),

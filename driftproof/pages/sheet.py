@@ -201,7 +201,7 @@ def sheet(
         judge_cost=judge_cost(r),
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
         lost_draws=tuple(
-            LostDraw(c.id, ARM_WORDS[n], str(d.index + 1), d.lost.reason)
+            LostDraw(c.id, ARM_WORDS[n], str(d.number), d.lost.reason)
             for c, n, d in draws_of(r)
             if d.lost is not None
         ),

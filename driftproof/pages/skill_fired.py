@@ -47,7 +47,7 @@ def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
         band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
         fired, observed = fired_counts(arm.draws)
         lost = "; ".join(
-            f"draw {d.index + 1}: {d.lost.reason}" for d in arm.draws if d.lost is not None
+            f"draw {d.number}: {d.lost.reason}" for d in arm.draws if d.lost is not None
         )
         rows.append(
             (

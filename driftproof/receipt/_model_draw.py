@@ -217,6 +217,11 @@ class Draw(_Model):
     reasoning: Reasoning | None = _v015()
     """Reasoning the reply carried apart from its answer: length and digest only."""
 
+    @property
+    def number(self) -> int:
+        """The draw's number as people read it: ``index`` + 1 (the receipt counts from 0)."""
+        return self.index + 1
+
     @field_validator("lost")
     @classmethod
     def _lost_has_no_score(cls, lost: Lost | None, info: ValidationInfo) -> Lost | None:

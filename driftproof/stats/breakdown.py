@@ -248,7 +248,7 @@ def _missing_evidence(c: Case) -> str | None:
         for d in arm.draws:
             if d.lost is None and d.score is None:
                 return (
-                    f"{n.replace('_', '-')} draw {d.index + 1} has neither a score nor a lost "
+                    f"{n.replace('_', '-')} draw {d.number} has neither a score nor a lost "
                     "reason (judge samples are not read in place of a draw score)"
                 )
     return None
@@ -311,14 +311,14 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
                 continue
             valid = [s for s in d.judge_samples if s.score is not None]
             if not valid:
-                return f"{n.replace('_', '-')} draw {d.index + 1} records no grader"
+                return f"{n.replace('_', '-')} draw {d.number} records no grader"
             for s in valid:
                 if s.reported_model != r.judge.model or s.serving_model not in (
                     None,
                     r.judge.model,
                 ):
                     return (
-                        f"{n.replace('_', '-')} draw {d.index + 1} was graded by another "
+                        f"{n.replace('_', '-')} draw {d.number} was graded by another "
                         "or an unrecorded "
                         f"grader than the run's {r.judge.model}"
                     )
