@@ -152,6 +152,15 @@ def test_single_draw_arm_is_underpowered_without_a_count() -> None:
     assert b.sentence == wording.NOT_ENOUGH_DRAWS
 
 
+def test_a_single_draw_case_leaves_the_badge_with_no_count_as_the_reading() -> None:
+    # c1 needs 12 draws per arm (UNDERPOWERED_12); c2's with-skill arm has one measured draw, so
+    # its count cannot be worked out (D-5): the reading gives none, and the badge gave c1's 12
+    cases = [*UNDERPOWERED_12, case("c2", [0.60], [0.60, 0.61])]
+    b = badge_reading(receipt(cases, generations_per_arm=None))
+    assert (b.message, b.draws_needed, b.no_draw_count) == ("UNDERPOWERED", None, False)
+    assert workflow_outputs(receipt(cases, generations_per_arm=None))["draws-needed"] == ""
+
+
 def test_no_separation_sentence_is_the_fixed_one() -> None:
     assert (
         badge_reading(receipt(NO_SEPARATION)).sentence

@@ -62,13 +62,14 @@ class BadgeReading:
 
 
 def _underpowered_counts(reading: Reading) -> tuple[int | None, bool]:
-    """(draws needed, no draw count reaches) of an UNDERPOWERED reading, from its cases (D-5)."""
-    cases = [c for c in reading.cases if c.underpowered]
-    if any(c.no_draw_count for c in cases):
-        return None, True
-    if reading.draws_needed is not None:
-        return reading.draws_needed, False
-    return max((c.draws_needed for c in cases if c.draws_needed is not None), default=None), False
+    """(draws needed, no draw count reaches) of an UNDERPOWERED reading (D-5).
+
+    The count is the reading's own (:func:`~driftproof.stats.reading.underpowered_draws`), so
+    the badge, the sheet, diff and the Action state one number; ``None`` where the reading gives
+    none (an arm with a single measured draw, the spreads alone at the floor, a wide band).
+    """
+    no_count = any(c.no_draw_count for c in reading.cases if c.underpowered)
+    return reading.draws_needed, no_count
 
 
 def badge_reading(receipt: Receipt) -> BadgeReading:
