@@ -17,6 +17,7 @@ from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.unmeasured import lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
+    EFFECT_FLOOR,
     LEVELS,
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
@@ -219,7 +220,9 @@ def receipt_reading(r: Receipt) -> Reading:
 def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     """The largest draws per arm the underpowered cases needed, and the words for it (D-5).
 
-    ``None`` when a case's spreads alone reach the floor or a case has too few draws.
+    The words say which question the count answers (the bands as measured, spreads held), apart
+    from ``driftproof plan``'s (a next run, from the spreads' upper bounds). ``None`` when a
+    case's spreads alone reach the floor or a case has too few draws.
     """
     if any(v.no_draw_count for v in weak):
         ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
@@ -234,4 +237,9 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
         )
         return None, "; ".join(parts) + ": no draw count can be worked out"
     n = max(v.draws_needed for v in weak if v.draws_needed is not None)
-    return n, f"{n} draws per arm would have been needed with the spreads held"
+    return n, (
+        f"{n} draws per arm would have been needed with the spreads held: at that count every "
+        f"underpowered case's two bands, their spreads as measured, resolve the {EFFECT_FLOOR} "
+        "floor; driftproof plan answers another question, the draws per arm for a next run, "
+        "sized from the spreads' upper bounds and for a lift to call, so its count differs"
+    )

@@ -6,6 +6,7 @@ Expected lines are worked out by hand from the draw scores in the comments.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 from factories import case, make_receipt
 from receipt_docs import draw_doc, judge_sample_doc
 
+from driftproof import action
 from driftproof.cli.diff import diff
 from driftproof.wording import (
     BAND_SOURCE_LEGEND,
@@ -95,12 +97,42 @@ def test_underpowered_prints_draws_needed(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C4A, C5A]), make_receipt([C4B, C5B]))
     assert res.exit_code == 0
     assert (
-        f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held)"
-        in res.output
-    )
+        f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held: at "
+        "that count every underpowered case's two bands, their spreads as measured, resolve the "
+        "0.05 floor; driftproof plan answers another question, the draws per arm for a next run, "
+        "sized from the spreads' upper bounds and for a lift to call, so its count differs)"
+    ) in res.output
     assert "5 draws per arm needed" in next(
         x for x in res.output.splitlines() if x.startswith("C5 ")
     )
+
+
+def test_diff_and_the_action_give_one_draw_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D-5, smallest n ≥ 2 with sd_A + sd_B + 2·sqrt((sd_A² + sd_B²)/n) < 0.05, spreads held:
+    # C1 .60 .62 .64 (sd .02) → .585 .60 .615 (sd .015): .035 + 2·sqrt(.000625/n) < .05 <=>
+    #    n > 11.1 → 12 (at n = 3 the resolution is .0639 ≥ .05: underpowered);
+    # C2 .70 .71 .72 (sd .01) → .69 .71 .73 (sd .02): .03 + 2·sqrt(.0005/n) < .05 <=> n > 5 → 6
+    #    (n = 5 gives .05 exactly, at the floor). The comparison states the larger, 12.
+    a = [case("C1", [0.60, 0.62, 0.64], [0.5] * 3), case("C2", [0.70, 0.71, 0.72], [0.5] * 3)]
+    b = [case("C1", [0.585, 0.60, 0.615], [0.5] * 3), case("C2", [0.69, 0.71, 0.73], [0.5] * 3)]
+    text = run(tmp_path, make_receipt(a), make_receipt(b)).output
+    doc = json.loads(run(tmp_path, make_receipt(a), make_receipt(b), "--format", "json").output)
+    assert "(12 draws per arm would have been needed with the spreads held: " in text
+    assert [doc["draws_needed"], *(r["draws_needed"] for r in doc["rows"])] == [12, 12, 6]
+    out, summary = tmp_path / "out", tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(out))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert (
+        action.main(["--baseline", str(tmp_path / "a.json"), "--receipt", str(tmp_path / "b.json")])
+        == 0
+    )
+    assert re.search(r"\ndraws-needed<<(\w+)\n12\n\1\n", "\n" + out.read_text())
+    said = summary.read_text()
+    assert "** 12 draws per arm would have been needed with the spreads held: " in said
+    assert "| C1 | underpowered |" in said and said.count(" | 12 |\n") == 1
+    assert said.count(" | 6 |\n") == 1
 
 
 def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
