@@ -94,6 +94,18 @@ def suite_line(p: Plan) -> str | None:
     )
 
 
+def question_line(p: Plan) -> str:
+    """What plan's count answers, apart from the count diff, the Action and a reading give."""
+    return (
+        f"This count is for a next run: each case's with-skill and baseline arms sized from "
+        f"their spreads' upper bounds to resolve the {EFFECT_FLOOR} floor and call a true lift "
+        f"of {p.effect:.3f}. The count that diff, the Action and a receipt's reading give answers "
+        "another question: the draws per arm at which the bands already measured (in diff and "
+        "the Action, the two receipts' with-skill arms) would have resolved the floor, their "
+        "spreads as measured; so the two differ."
+    )
+
+
 def _p_text(p: float) -> str:
     return f"p = {p:.3f}" if p >= 0.001 else "p under 0.001"
 
@@ -231,6 +243,7 @@ def plan_text(p: Plan) -> str:
             f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads, pooled "
             f"where they are pooled){cost}."
         )
+        lines.append(question_line(p))
         if p.effect < EFFECT_FLOOR * 1.2:
             lines.append(
                 f"A lift this near the {EFFECT_FLOOR} floor is called only about half the time at "
