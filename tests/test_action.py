@@ -200,10 +200,8 @@ def test_underpowered_prints_draws_needed(tmp_path: Path, monkeypatch: pytest.Mo
         "\n\nno separation detected at this sample size\n\n1 case: 0 improved, 0 regressed, 0 "
         "below effect floor, 0 no separation detected at this sample size, 1 underpowered, 0 "
         "inconclusive\n\n**Not enough draws to conclude at this effect floor.** 12 draws per arm "
-        "would have been needed with the spreads held: at that count every underpowered case's "
-        "two bands, their spreads as measured, resolve the 0.05 floor; driftproof plan answers "
-        "another question, the draws per arm for a next run, sized from the spreads' upper bounds "
-        "and for a lift to call, so its count differs.\n\n"
+        "would have been needed with the spreads held, for the bands as measured; driftproof plan "
+        "sizes a next run from the spreads' upper bounds, so its count differs.\n\n"
     ) in summary
     assert "| c1 | underpowered |" in summary and "| 12 |" in summary
 

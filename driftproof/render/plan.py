@@ -97,12 +97,9 @@ def suite_line(p: Plan) -> str | None:
 def question_line(p: Plan) -> str:
     """What plan's count answers, apart from the count diff, the Action and a reading give."""
     return (
-        f"This count is for a next run: each case's with-skill and baseline arms sized from "
-        f"their spreads' upper bounds to resolve the {EFFECT_FLOOR} floor and call a true lift "
-        f"of {p.effect:.3f}. The count that diff, the Action and a receipt's reading give answers "
-        "another question: the draws per arm at which the bands already measured (in diff and "
-        "the Action, the two receipts' with-skill arms) would have resolved the floor, their "
-        "spreads as measured; so the two differ."
+        f"This count is for a next run, sized from the spreads' upper bounds to call a true lift "
+        f"of {p.effect:.3f}; the draws needed that diff and the Action give are for the bands "
+        "already measured, so the two counts differ."
     )
 
 

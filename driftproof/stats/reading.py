@@ -17,7 +17,6 @@ from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.unmeasured import lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
-    EFFECT_FLOOR,
     LEVELS,
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
@@ -238,8 +237,7 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
         return None, "; ".join(parts) + ": no draw count can be worked out"
     n = max(v.draws_needed for v in weak if v.draws_needed is not None)
     return n, (
-        f"{n} draws per arm would have been needed with the spreads held: at that count every "
-        f"underpowered case's two bands, their spreads as measured, resolve the {EFFECT_FLOOR} "
-        "floor; driftproof plan answers another question, the draws per arm for a next run, "
-        "sized from the spreads' upper bounds and for a lift to call, so its count differs"
+        f"{n} draws per arm would have been needed with the spreads held, for the bands as "
+        "measured; driftproof plan sizes a next run from the spreads' upper bounds, so its "
+        "count differs"
     )

@@ -97,10 +97,9 @@ def test_underpowered_prints_draws_needed(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C4A, C5A]), make_receipt([C4B, C5B]))
     assert res.exit_code == 0
     assert (
-        f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held: at "
-        "that count every underpowered case's two bands, their spreads as measured, resolve the "
-        "0.05 floor; driftproof plan answers another question, the draws per arm for a next run, "
-        "sized from the spreads' upper bounds and for a lift to call, so its count differs)"
+        f"{NOT_ENOUGH_DRAWS} (5 draws per arm would have been needed with the spreads held, for "
+        "the bands as measured; driftproof plan sizes a next run from the spreads' upper bounds, "
+        "so its count differs)"
     ) in res.output
     assert "5 draws per arm needed" in next(
         x for x in res.output.splitlines() if x.startswith("C5 ")
@@ -119,7 +118,7 @@ def test_diff_and_the_action_give_one_draw_count(
     b = [case("C1", [0.585, 0.60, 0.615], [0.5] * 3), case("C2", [0.69, 0.71, 0.73], [0.5] * 3)]
     text = run(tmp_path, make_receipt(a), make_receipt(b)).output
     doc = json.loads(run(tmp_path, make_receipt(a), make_receipt(b), "--format", "json").output)
-    assert "(12 draws per arm would have been needed with the spreads held: " in text
+    assert "(12 draws per arm would have been needed with the spreads held, " in text
     assert [doc["draws_needed"], *(r["draws_needed"] for r in doc["rows"])] == [12, 12, 6]
     out, summary = tmp_path / "out", tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_OUTPUT", str(out))
@@ -130,7 +129,7 @@ def test_diff_and_the_action_give_one_draw_count(
     )
     assert re.search(r"\ndraws-needed<<(\w+)\n12\n\1\n", "\n" + out.read_text())
     said = summary.read_text()
-    assert "** 12 draws per arm would have been needed with the spreads held: " in said
+    assert "** 12 draws per arm would have been needed with the spreads held, " in said
     assert "| C1 | underpowered |" in said and said.count(" | 12 |\n") == 1
     assert said.count(" | 6 |\n") == 1
 

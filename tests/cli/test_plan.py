@@ -92,12 +92,9 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     )
     # the line under the chance says which question 220 answers, apart from the 6 held spreads give
     assert plan_text(p).splitlines()[2] == (
-        "This count is for a next run: each case's with-skill and baseline arms sized from their "
-        "spreads' upper bounds to resolve the 0.05 floor and call a true lift of 0.075. The count "
-        "that diff, the Action and a receipt's reading give answers another question: the draws "
-        "per arm at which the bands already measured (in diff and the Action, the two receipts' "
-        "with-skill arms) would have resolved the floor, their spreads as measured; so the two "
-        "differ."
+        "This count is for a next run, sized from the spreads' upper bounds to call a true lift of "
+        "0.075; the draws needed that diff and the Action give are for the bands already "
+        "measured, so the two counts differ."
     )
 
 

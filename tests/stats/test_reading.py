@@ -60,10 +60,9 @@ def test_underpowered_with_the_draw_count() -> None:
     assert (r.status, r.sentence, r.draws_needed) == ("UNDERPOWERED", NOT_ENOUGH_DRAWS, 5)
     # the words name the question the count answers, apart from plan's (a next run)
     assert r.reason == (
-        "5 draws per arm would have been needed with the spreads held: at that count every "
-        "underpowered case's two bands, their spreads as measured, resolve the 0.05 floor; "
-        "driftproof plan answers another question, the draws per arm for a next run, sized from "
-        "the spreads' upper bounds and for a lift to call, so its count differs"
+        "5 draws per arm would have been needed with the spreads held, for the bands as "
+        "measured; driftproof plan sizes a next run from the spreads' upper bounds, so its count "
+        "differs"
     )
 
 
