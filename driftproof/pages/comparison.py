@@ -216,17 +216,19 @@ def _note(v: CaseVerdict) -> str:
     return ""
 
 
-def report_rows(
-    c: Comparison, names: tuple[str, str] | None = None
-) -> tuple[list[str], list[list[str]]]:
+#: The table's receipt columns, named as every reader of a comparison names the two receipts.
+_COLUMNS = ("earlier", "later")
+
+
+def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    ``names`` label the two receipts' columns (default: their names; the CLI, whose names are
-    paths it prints above the table, passes ``("earlier", "later")``), each with its band source
-    as the sheet names it (``earlier (band source: generation)``). Measured/drawn counts appear
-    when a case lost draws or a side gets no verdict.
+    The two receipts' columns are "earlier" and "later", each with its band source as the sheet
+    names it (``earlier (band source: generation)``): the words of the legend's ``Δ = later −
+    earlier``; the receipts' own names (long paths, report labels) are given above the table.
+    Measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
-    a_name, b_name = names or (c.a_name, c.b_name)
+    a_name, b_name = _COLUMNS
     src_a, src_b = (s or "unknown" for s in c.band_sources)
     header = [
         "case",

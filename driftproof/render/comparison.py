@@ -67,16 +67,12 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
     return out
 
 
-#: The table's receipt columns, named as the first line names the receipts (paths are long).
-_COLUMNS = ("earlier", "later")
-
-
 def comparison_text(c: Comparison) -> str:
     """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
     lines = []
     for kind, items in _paragraphs(c):
         if kind == "table":
-            header, rows = report_rows(c, _COLUMNS)
+            header, rows = report_rows(c)
             lines += ["", *text_table(header, rows, indent="", escape=terminal_safe), ""]
         else:
             lines += [_STYLES[kind][0].format(terminal_safe(x)) for x in items]
@@ -90,7 +86,7 @@ def comparison_markdown(c: Comparison) -> str:
         if lines:
             lines.append("")
         if kind == "table":
-            lines += md_table(*report_rows(c, _COLUMNS), escape=md_html)
+            lines += md_table(*report_rows(c), escape=md_html)
         else:
             lines += [_STYLES[kind][1].format(md_html(x)) for x in items]
     return "\n".join(lines) + "\n"

@@ -49,6 +49,11 @@ def _parse(html: str) -> _Tables:
     return p
 
 
+def table_header(html: str, table_id: str) -> list[str]:
+    """Header row cell texts of the table with element id ``table_id``."""
+    return _parse(html).tables[table_id][0]
+
+
 def table_rows(html: str, table_id: str) -> list[list[str]]:
     """Body rows (header row excluded) of the table with element id ``table_id``."""
     return _parse(html).tables[table_id][1:]

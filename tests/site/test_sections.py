@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from receipt_docs import body_of
 from site_fixtures import savings_receipt, scored_receipt, write_report
-from site_html import cells_of_row
+from site_html import cells_of_row, table_header
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
@@ -78,6 +78,18 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     inputs = load_inputs(*pair)
     files = build_site_files(inputs.receipts, inputs.reports, nav=[])
     html = files["reports/001/index.html"].decode()
+    # the receipts' columns say which is which in the legend's words (Δ = later − earlier), as
+    # diff's do; the labels March and April are tied to them above the table and in its caption
+    assert table_header(html, "table-comparison-march-april") == [
+        "case",
+        "earlier (band source: generation)",
+        "later (band source: generation)",
+        "Δ",
+        "verdict",
+        "note",
+    ]
+    assert "March (earlier) against April (later): with-skill bands" in html
+    assert "Δ = later − earlier" in html
     assert cells_of_row(html, "case-c1") == [
         "c1",
         "0.500 ± 0.050",
