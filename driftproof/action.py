@@ -62,7 +62,7 @@ _NO_VERDICT = (
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
 )
 _TABLE_HEAD = (
-    "| case | verdict | baseline band | new band | Δ | draws needed per arm |\n"
+    "| case | verdict | earlier band | later band | Δ | draws needed per arm |\n"
     "|---|---|---|---|---|---|\n"
 )
 
@@ -182,7 +182,7 @@ def _side_table(
             f"{n} of {common.b_total} cases",
         ),
     ]
-    out = ["| | baseline | new |\n", "|---|---|---|\n"]
+    out = ["| | earlier | later |\n", "|---|---|---|\n"]
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]
 
 

@@ -112,6 +112,11 @@ def test_regressed_fails_the_job_and_sets_outputs(
     assert summary.startswith("## Driftproof: regressed")
     assert "the job fails" in summary
     assert "| c1 | regressed | 0.850 ± 0.050 (n=3) | 0.550 ± 0.050 (n=3) | -0.300 |" in summary
+    # both tables name the receipts in the legend's words (Δ = later − earlier), as diff does
+    assert "\n| | earlier | later |\n|---|---|---|\n| receipt | " in summary
+    assert (
+        "\n| case | verdict | earlier band | later band | Δ | draws needed per arm |\n" in summary
+    )
 
 
 def test_improved_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
