@@ -136,20 +136,27 @@ def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | Non
 
     ``diff --aa`` and the Action's ``aa`` input both ask. An A/A receipt calibrates only its own
     skill and suite: its ``run.aa`` must be true and its skill name and suite sha256 those of
-    every compared receipt (an unrecorded sha256 matches only an unrecorded one).
+    every compared receipt. A suite sha256 that any of them does not record (``run`` always
+    records it) fails closed: the suite cannot be shown to be the same.
     """
     if not aa.run.aa:
         found = "absent" if aa.run.aa is None else "false"
         return f"{path}: /run/aa: expected an A/A calibration (run --aa), found {found}"
+    why = "an A/A calibration is cited only for its own skill and suite"
     for pointer, what, mine, theirs in (
         ("/skill/name", "skill", aa.skill.name, [r.skill.name for r in compared]),
         ("/suite/sha256", "suite sha256", aa.suite.sha256, [r.suite.sha256 for r in compared]),
     ):
+        if None in (mine, *theirs):  # only a suite sha256 can be unrecorded
+            whose = "the A/A receipt" if mine is None else "a compared receipt"
+            return (
+                f"{path}: {pointer}: {whose} records no {what}, so the A/A calibration cannot be "
+                f"shown to be of the compared receipts' suite: {why}"
+            )
         if set(theirs) != {mine}:
-            words = " and ".join(x or "not recorded" for x in dict.fromkeys(theirs))
+            words = " and ".join(str(x) for x in dict.fromkeys(theirs))
             return (
                 f"{path}: {pointer}: expected the compared receipts' {what} ({words}), found "
-                f"{mine or 'not recorded'}: an A/A calibration is cited only for its own "
-                "skill and suite"
+                f"{mine}: {why}"
             )
     return None

@@ -4,6 +4,8 @@ the run is recorded in ``run.quality_margin``; readers cite the A/A receipt, nev
 
 from __future__ import annotations
 
+import hashlib
+
 from click.testing import CliRunner
 
 from driftproof.cli import cli
@@ -67,3 +69,19 @@ def test_a_margin_outside_zero_to_one_is_refused(suite_file, skill_file, tmp_pat
         run_cmd, _args(suite_file, skill_file, tmp_path / "r.json", "--margin", "0")
     )
     assert res.exit_code != 0 and "--margin" in res.output
+
+
+def test_an_aa_run_records_its_suite_sha256_so_it_calibrates_a_run_of_that_suite(
+    suite_file, skill_file, tmp_path
+):
+    # the A/A check refuses a receipt that records no suite sha256: run records the file's
+    from driftproof.stats.aa import aa_problem
+
+    paths = (tmp_path / "aa.json", tmp_path / "r.json")
+    for out, extra in zip(paths, (["--aa"], []), strict=True):
+        assert (
+            CliRunner().invoke(run_cmd, _args(suite_file, skill_file, out, *extra)).exit_code == 0
+        )
+    aa, r = (read_receipt(p) for p in paths)
+    assert aa.suite.sha256 == r.suite.sha256 == hashlib.sha256(suite_file.read_bytes()).hexdigest()
+    assert aa_problem("aa.json", aa, (r, r)) is None

@@ -31,6 +31,9 @@ def test_a_spread_far_under_the_floor_never_calls() -> None:
     assert false_call_rate(0.005, 3) == 0.0
 
 
+SUITE_SHA = "cd" * 32
+
+
 def _aa_doc() -> dict:
     cases = [
         # c1: .70 .71 .72 vs .70 .72 .71: sd .01 each; resolution .02 + 2·√(2·.0001/3) = .036330
@@ -43,6 +46,7 @@ def _aa_doc() -> dict:
     ]
     doc = make_receipt(cases)
     doc["run"]["aa"] = True
+    doc["suite"]["sha256"] = SUITE_SHA  # as run records it: the suite file's sha256
     return seal_document(doc)
 
 
@@ -96,6 +100,32 @@ def test_diff_refuses_an_aa_receipt_of_another_suite(tmp_path: Path) -> None:
     refused = CliRunner().invoke(cli, ["diff", str(a), str(a), "--aa", str(aa)])
     assert refused.exit_code == 2
     assert (
-        f"{aa}: /suite/sha256: expected the compared receipts' suite sha256 (not recorded), "
+        f"{aa}: /suite/sha256: expected the compared receipts' suite sha256 ({SUITE_SHA}), "
         f"found {'ab' * 32}: an A/A calibration is cited only for its own skill and suite"
     ) in refused.output
+
+
+@pytest.mark.parametrize(
+    ("unrecorded", "whose"),
+    [(("aa", "b"), "the A/A receipt"), (("b",), "a compared receipt")],
+    ids=["none records it", "a compared receipt does not"],
+)
+def test_diff_refuses_an_aa_receipt_when_a_suite_sha256_is_not_recorded(
+    tmp_path: Path, unrecorded: tuple[str, ...], whose: str
+) -> None:
+    # an unrecorded sha256 once matched another unrecorded one: two unknown suites passed as one
+    for name in ("a", "b", "aa"):
+        d = _aa_doc()
+        if name != "aa":
+            del d["run"]["aa"]
+        if name in unrecorded:
+            d["suite"]["sha256"] = None
+        (tmp_path / f"{name}.json").write_text(json.dumps(seal_document(d)))
+    a, b, aa = (str(tmp_path / f"{n}.json") for n in ("a", "b", "aa"))
+    refused = CliRunner().invoke(cli, ["diff", a, b, "--aa", aa])
+    assert refused.exit_code == 2
+    assert refused.output == (
+        f"error: {aa}: /suite/sha256: {whose} records no suite sha256, so the A/A calibration "
+        "cannot be shown to be of the compared receipts' suite: an A/A calibration is cited "
+        "only for its own skill and suite\n"
+    )
