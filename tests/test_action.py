@@ -235,6 +235,19 @@ def test_summary_says_diffs_different_skills_and_bands_sentences(
     ) in summary
 
 
+def test_summary_says_diffs_different_models_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    same = [0.60, 0.61] * 5  # as test_no_separation; the new receipt answered by another model
+    other = doc(same, same)
+    other["run"]["model"] = "gpt-5"
+    _, _, summary = run_action(tmp_path, monkeypatch, doc(same, same), seal_document(other))
+    assert (
+        "\n\nThe two receipts were answered by different models (claude-sonnet-4-5 and gpt-5): a "
+        "change between them may be the model's, not the skill's.\n\nBands: "
+    ) in summary
+
+
 def test_bad_receipt_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = doc(HIGH, LOW)
     bad["skill"]["name"] = "tampered"  # seal mismatch (D-12)

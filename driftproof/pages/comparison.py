@@ -132,16 +132,31 @@ def compare_receipts(
         underpowered_sentence=sentence,
         underpowered_reason=reason,
         draws_needed=needed,
-        notes=()
-        if a.skill.name == b.skill.name
-        else (
-            f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
-            "a diff is meant for two runs of the same skill.",
-        ),
+        notes=_notes(a, b),
         lifts=lifts,
         false_alarms=suite_false_alarms(rows, draw_grid(a), draw_grid(b)) if false_alarms else None,
         paired=paired_test([v.delta for v in rows if v.delta is not None]),
     )
+
+
+def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
+    """The comparison's notes: whether different skills, or different models, were measured.
+
+    A model that either receipt does not record is not called different.
+    """
+    out = []
+    if a.skill.name != b.skill.name:
+        out.append(
+            f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
+            "a diff is meant for two runs of the same skill."
+        )
+    ma, mb = a.run.model, b.run.model
+    if ma is not None and mb is not None and ma != mb:
+        out.append(
+            f"The two receipts were answered by different models ({ma} and {mb}): a change "
+            "between them may be the model's, not the skill's."
+        )
+    return tuple(out)
 
 
 def _rows(

@@ -284,6 +284,25 @@ def test_diff_of_two_different_skills_says_so(tmp_path):
     assert "measure different skills (demo-skill and another-skill)" in res.output
 
 
+def test_diff_of_two_different_models_names_both(tmp_path: Path) -> None:
+    from receipt_docs import seal_document
+
+    # C1 improved in both runs (.61 → .71); only the model that answered differs
+    other = make_receipt([C1B])
+    other["run"]["model"] = "gpt-5"
+    res = run(tmp_path, make_receipt([C1A]), seal_document(other))
+    said = (
+        "The two receipts were answered by different models (claude-sonnet-4-5 and gpt-5): a "
+        "change between them may be the model's, not the skill's."
+    )
+    assert res.exit_code == 0 and f"\n{said}\n" in res.output
+    assert (
+        f"\n> {said}\n"
+        in run(tmp_path, make_receipt([C1A]), seal_document(other), "--format", "markdown").output
+    )
+    assert "different models" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
+
+
 def test_receipts_with_no_judged_score_show_no_bands_and_no_lost_draws() -> None:
     """caveman's runs record output tokens and no judged score: `view` reads "Lost draws: none"
     and "band source: none", so the diff shows no band table (it once showed every draw as lost

@@ -39,17 +39,14 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
         ),
         receipts / "march.json",
     )
-    write_receipt(
-        body_of(
-            scored_receipt(
-                {
-                    "c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]),
-                    "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5]),
-                }
-            )
-        ),
-        receipts / "april.json",
+    april = scored_receipt(
+        {
+            "c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5]),
+            "c2": ([0.62, 0.66, 0.7], [0.5, 0.5, 0.5]),
+        }
     )
+    april["run"]["model"] = "gpt-5"  # March's is claude-sonnet-4-5
+    write_receipt(body_of(april), receipts / "april.json")
     write_receipt(body_of(savings_receipt("alpha", {"c1": (1, 2, 3)})), receipts / "declared.json")
     write_report(
         reports,
@@ -90,6 +87,10 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     ]
     assert "March (earlier) against April (later): with-skill bands" in html
     assert "Δ = later − earlier" in html
+    assert (
+        "<p>The two receipts were answered by different models (claude-sonnet-4-5 and gpt-5): a "
+        "change between them may be the model&#39;s, not the skill&#39;s.</p>"
+    ) in html
     assert cells_of_row(html, "case-c1") == [
         "c1",
         "0.500 ± 0.050",

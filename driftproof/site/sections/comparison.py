@@ -74,7 +74,7 @@ class ComparisonSection:
             title=params.title or f"{an} against {bn}",
             heading_id=heading,
             c=c,
-            after=[x for x in (why, c.not_like_for_like) if x],
+            after=[x for x in (why, c.not_like_for_like, *c.notes) if x],
             table=table,
             fig=chart,
             a_url=ctx.sheet_url(a),
