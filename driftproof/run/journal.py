@@ -275,8 +275,8 @@ class Journal:
                 ):
                     raise RefusalError(
                         f"{self.path}: the draw record at line {n} (case {d['case']!r}, "
-                        f"{d['arm']}, draw {d['index']}) is no draw this run makes; the journal "
-                        "is damaged"
+                        f"{d['arm'].replace('_', '-')} arm, draw {d['index'] + 1}) is no draw "
+                        "this run makes; the journal is damaged"
                     )
                 self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
         self.resumed = True

@@ -189,15 +189,16 @@ DAMAGED_JOURNALS = [
         "found 5)",
     ),
     (
+        # draws as people number them, from 1 (index 10**6 is draw 1000001, index 2 draw 3)
         "index past the draws",
         lambda recs: _first_draw(recs).__setitem__("index", 10**6),
-        "the draw record at line {n} (case 'commit-429', with_skill, draw 1000000) is no draw "
+        "the draw record at line {n} (case 'commit-429', with-skill arm, draw 1000001) is no draw "
         "this run makes",
     ),
     (
         "index not the draw's",
         lambda recs: _first_draw(recs).__setitem__("index", 2),
-        "the draw record at line {n} (case 'commit-429', with_skill, draw 2) is no draw this "
+        "the draw record at line {n} (case 'commit-429', with-skill arm, draw 3) is no draw this "
         "run makes",
     ),
 ]
