@@ -188,6 +188,13 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     # no row is only dashes
     assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
     assert 'class="sortable lead3"' in html
+    # passing is a receipt's reading over its cases (zeta-pass: c1 separated upward, none down)
+    assert (
+        "A receipt reads <em>passing</em> when at least one of its cases separated upward under "
+        "the rule (with the skill above without it) and none downward, and <em>regressed</em> "
+        "when a case separated downward: it counts the receipt's cases, not draws or checks, "
+        "and passing does not mean every case passed."
+    ) in html
 
 
 def test_page_escapes_untrusted_text() -> None:
