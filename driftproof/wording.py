@@ -67,5 +67,6 @@ ENDING_WORDS: Final[dict[str, str]] = {
     "length_unknown": "length stop (the context window or the output budget: the server did "
     "not report its output tokens)",
     "reasoning_mixed": "reasoning mixed into the answer",
+    "unfinished_answer": "answer message not finished",
     "unknown_ending": "unknown ending",
 }

@@ -76,6 +76,8 @@ LANES: dict[str, Lane] = {
             "incomplete:content_filter": "content_filter",
             "completed:function_call": "tool_call",
             "completed:custom_tool_call": "tool_call",
+            "completed:message_incomplete": "unfinished_answer",
+            "completed:message_in_progress": "unfinished_answer",
         },
     ),
     "compatible": Lane(

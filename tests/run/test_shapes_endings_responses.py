@@ -138,3 +138,34 @@ def test_responses_commentary_alone_is_no_final_answer(loopback, suite_file, tmp
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
     for d in _draws(r):
         assert d.score is None and d.lost.kind == "no_answer"
+
+
+def _said(text: str, status: str) -> list[dict]:
+    """A final answer message (``ResponseOutputMessage``) whose own ``status`` is ``status``."""
+    part = {"type": "output_text", "text": text, "annotations": []}
+    return [{"type": "message", "id": "msg_1", "status": status, "role": "assistant",
+             "phase": "final_answer", "content": [part]}]  # fmt: skip
+
+
+@pytest.mark.parametrize("status", ["incomplete", "in_progress"])
+def test_a_completed_response_whose_answer_message_is_unfinished_is_not_graded(
+    loopback, suite_file, tmp_path, status
+):
+    why = (
+        f"answer message not finished: the reply ended with 'completed:message_{status}', not as"
+        " a complete final answer"
+    )
+    loopback.script.shape = _answers(lambda p, b, t: (200, _response(_said(t, status)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.reason) == (None, "unfinished_answer", why)
+        assert d.judge_samples == [] and d.stop_reason == f"completed:message_{status}"
+
+    grade = '{"score": 1, "reason": "names the 429 retry"}'
+    loopback.script.shape = lambda p, b, is_judge, t: (
+        (200, _response(_said(grade, status), model="gpt-5-mini"), {}) if is_judge else None
+    )
+    r, _ = _mini(tmp_path, suite_file, judge="openai", out=tmp_path / "judged.json")
+    for d in _draws(r):
+        assert d.score is None
+        assert [s.invalid_reason for s in d.judge_samples] == [f"the judge's {why}"]

@@ -148,10 +148,11 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
 
     The ending is ``status`` (``<status>:<incomplete reason>`` when one is given, whatever the
     status; ``completed:<item type>`` when a tool call is among the items, text before it or
-    not); the answer is the text of message items whose ``phase`` is ``final_answer`` or unset;
-    other messages, ``reasoning`` items and a leading ``<think>`` are reasoning (D-19).
+    not; else ``completed:message_<status>`` when an answer message gives a ``status`` other than
+    ``completed``); the answer is the text of message items whose ``phase`` is ``final_answer``
+    or unset; other messages, ``reasoning`` items and a leading ``<think>`` are reasoning (D-19).
     """
-    texts, refusals, thought, calls = [], [], [], []
+    texts, refusals, thought, calls, unfinished = [], [], [], [], []
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "reasoning":
@@ -164,6 +165,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             said = _part_texts(item, "output_text", "text")
             if item.get("phase") in (None, "final_answer"):
                 texts += said
+                if item.get("status") not in (None, "completed"):  # still being written
+                    unfinished.append(str(item.get("status")))
             else:
                 thought += [x for x in said if isinstance(x, str)]
             refusals += [x for x in _part_texts(item, "refusal", "refusal") if isinstance(x, str)]
@@ -175,6 +178,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     stop = f"{status}:{why}" if isinstance(why, str) else status  # "completed:<why>" unknown
     if stop == "completed" and calls:  # the turn waits on the call, whatever text came first
         stop = f"completed:{calls[-1]}"
+    elif stop == "completed" and unfinished:
+        stop = f"completed:message_{unfinished[-1]}"
     return _reply(
         "responses",
         r,
