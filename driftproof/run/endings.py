@@ -95,7 +95,22 @@ LANES: dict[str, Lane] = {
             "error_max_turns": "tool_call",
         },
     ),
-    "codex-cli": Lane("codex exec --json", ("turn.completed",), ("turn.completed",), {}),
+    "codex-cli": Lane(
+        "codex exec --json",
+        ("turn.completed",),
+        ("turn.completed",),
+        {
+            f"turn.completed:{item}": "tool_call"
+            for item in (
+                "command_execution",
+                "file_change",
+                "mcp_tool_call",
+                "collab_tool_call",
+                "web_search",
+                "todo_list",
+            )
+        },
+    ),
 }
 
 

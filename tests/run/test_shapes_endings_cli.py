@@ -6,7 +6,8 @@ answer), each with its receipt outcome asserted.
 ``subtype`` ``success`` | ``error_max_turns`` | ``error_during_execution`` |
 ``error_max_budget_usd``, ``is_error``, ``stop_reason``, ``usage``, ``total_cost_usd``. ``codex
 exec --json`` events follow its JSONL stream: ``thread.started``, ``turn.started``,
-``item.completed`` (``agent_message``, ``reasoning``), ``turn.completed`` with ``usage``,
+``item.started`` / ``item.completed`` (``agent_message``, ``reasoning``, ``command_execution``,
+``todo_list``, as codex-rs/exec's exec_events.rs gives them), ``turn.completed`` with ``usage``,
 ``turn.failed``, and the top-level ``error`` event it prints while it reconnects ("Reconnecting...
 1/5").
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from shape_replies import _draws, _mini
 
 
@@ -202,3 +204,54 @@ def test_codex_agent_message_with_a_think_block_grades_the_answer_only(
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5) and skill.reasoning.chars == len("sorry")
+
+
+RUN = {
+    "id": "i2",
+    "type": "command_execution",
+    "command": "bash -lc 'git log -1'",
+    "aggregated_output": "",
+    "exit_code": None,
+    "status": "in_progress",
+}
+DONE = {**RUN, "aggregated_output": "commit 1a2b\n", "exit_code": 0, "status": "completed"}
+PLAN = {"id": "i0", "type": "todo_list", "items": [{"text": "Read the diff", "completed": True}]}
+SAID = "the reply ended with 'turn.completed:{}', not as a complete final answer"
+
+
+def _turn(*items: dict) -> list[dict]:
+    """A completed turn: ``turn.started``, the events ``items``, ``turn.completed`` with usage."""
+    return [{"type": "turn.started"}, *items, {"type": "turn.completed", "usage": USAGE}]
+
+
+@pytest.mark.parametrize(
+    ("after", "kind", "why"),
+    [
+        ([{"type": "item.started", "item": RUN}, {"type": "item.completed", "item": DONE}],
+         "tool_call", "tool call with no answer: " + SAID.format("command_execution")),
+        ([{"type": "item.completed", "item": {"id": "i3", "type": "reasoning", "text": "hm"}}],
+         "unknown_ending", "unknown ending: " + SAID.format("reasoning")),
+    ],
+)  # fmt: skip
+def test_codex_answer_followed_by_another_item_is_no_final_answer(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, after, kind, why
+):
+    _codex(tmp_path, monkeypatch, _turn({"type": "item.completed", "item": ANSWER_ITEM}, *after))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.reason) == (None, kind, why)
+        assert d.judge_samples == [] and d.tokens.input == 1200
+
+
+def test_codex_todo_list_completed_as_the_turn_ends_leaves_the_answer_final(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # codex completes its running to-do list when the turn completes, after the last message
+    events = _turn(
+        {"type": "item.started", "item": PLAN},
+        {"type": "item.completed", "item": ANSWER_ITEM},
+        {"type": "item.completed", "item": PLAN},
+    )
+    _codex(tmp_path, monkeypatch, events)
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]

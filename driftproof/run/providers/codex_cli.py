@@ -24,6 +24,9 @@ WRITING_FEATURE = re.compile(
     r"shell|exec|patch|write|edit|repl|code_mode|apply|powershell|notebook|command|script", re.I
 )
 
+#: ``codex exec --json`` events that carry an item.
+_ITEM_EVENTS = ("item.started", "item.updated", "item.completed")
+
 
 class CodexCLI(CLILane):
     """``openai`` × ``cli``: ``codex exec``."""
@@ -88,8 +91,10 @@ class CodexCLI(CLILane):
         """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
 
         The answer is the last ``agent_message``; ``reasoning`` items are reasoning;
-        ``turn.completed`` is the one complete ending and gives the usage. An ``error`` event
-        (printed per reconnect) fails the call only when no turn completed.
+        ``turn.completed`` is the one complete ending and gives the usage; it is
+        ``turn.completed:<item type>`` when an item started, changed or completed after that
+        message (no final answer then), save the ``todo_list`` codex completes as the turn ends.
+        An ``error`` event (printed per reconnect) fails the call only when no turn completed.
 
         Raises:
             AttemptError: ``turn.failed`` or no completed turn (classed by the status named), or no
@@ -97,6 +102,7 @@ class CodexCLI(CLILane):
         """
         answered: list[Any] = []  # the last agent message's text, whatever it holds
         usage, failure, completed, failed = None, None, False, False
+        after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
         events: list[dict[str, Any]] = []
         for line in out.splitlines():
@@ -107,9 +113,11 @@ class CodexCLI(CLILane):
             item = member_object(ev, "item")
             kind = item.get("type") or item.get("item_type")
             if t == "item.completed" and kind in ("agent_message", "assistant_message"):
-                answered = [item.get("text")]
-            elif t == "item.completed" and kind == "reasoning":
-                thought.append(str(item.get("text") or ""))
+                answered, after = [item.get("text")], None
+            elif t in _ITEM_EVENTS and (t, kind) != ("item.completed", "todo_list"):
+                after = str(kind)
+                if t == "item.completed" and kind == "reasoning":
+                    thought.append(str(item.get("text") or ""))
             elif t == "turn.completed":
                 completed, failure = True, None
                 usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
@@ -151,7 +159,7 @@ class CodexCLI(CLILane):
             reasoning_output=count(u.get("reasoning_output_tokens")),
             raw=out,
             lane="codex-cli",
-            ending="turn.completed",
+            ending="turn.completed" if after is None else f"turn.completed:{after}",
             reasoning=joined_reasoning(*thought, think),
             harness_events=events[:1000] or None,
             unread=not_text("the agent message's text", answered),
