@@ -7,8 +7,9 @@ Shapes follow ``ChatCompletion.choices[].finish_reason`` (``stop``, ``length``, 
 servers: vLLM's ``finish_reason: "abort"`` and its ``reasoning_content`` / ``reasoning``
 members, DeepSeek-R1 served without a reasoning parser (``<think>`` in ``content``, or only its
 ``</think>`` when the chat template opened the block), Ollama's ``prompt_tokens: 0`` for a
-cached prompt and its silent cut of a prompt longer than its context window, and an Azure-style
-endpoint that answers 400 to ``max_tokens``.
+cached prompt and its silent cut of a prompt longer than its context window, an Azure-style
+endpoint that answers 400 to ``max_tokens``, and Mistral's ``content`` given as typed parts
+(``TextChunk``, ``ThinkChunk``, ``ReferenceChunk``; its reasoning models' shape).
 
 Each run is one case, one draw per arm, one judge sample per draw; the scripted judge gives 0.9
 to the skill's answer and 0.5 to the baseline's (run_helpers).
@@ -381,3 +382,52 @@ def test_a_judge_grade_after_a_think_block_is_read_from_the_final_answer(
     loopback.script.shape = shape
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+def _magistral(text: str, thought: str, *extra: dict) -> list[dict]:
+    """Mistral's content parts for a reasoning model: a ``ThinkChunk`` holding ``TextChunk``s,
+    then the answer in two ``TextChunk``s, then ``extra`` parts."""
+    think = {"type": "thinking", "thinking": [{"type": "text", "text": thought}], "closed": True}
+    half = len(text) // 2
+    return [
+        think,
+        {"type": "text", "text": text[:half]},
+        {"type": "text", "text": text[half:]},
+        *extra,
+    ]
+
+
+def test_mistral_content_parts_give_the_answer_and_keep_thinking_apart(
+    loopback, suite_file, tmp_path
+):
+    thought = "The user wants a commit message; sorry, check 429 first."
+
+    def shape(path, body, is_judge, text):
+        if is_judge:
+            assert "sorry" not in body["messages"][-1]["content"]
+            return None
+        return 200, _chat(_magistral(text, thought)), {}
+
+    loopback.script.shape = shape
+    checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]
+    case = {**ONE["cases"][0], "checks": checks}
+    lane, suite = _openai_lane(compatible=True), {**ONE, "cases": [case]}
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=lane, suite=suite, keep_transcripts=True
+    )
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert skill.answer == run_helpers.SKILL_ANSWER and [c.pass_ for c in skill.checks] == [True]
+    assert skill.reasoning.chars == len(thought)
+
+
+def test_a_mistral_content_part_of_another_type_is_never_graded(loopback, suite_file, tmp_path):
+    ref = {"type": "reference", "reference_ids": [1]}
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(_magistral(t, "hm", ref)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True))
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "no_answer", [])
+        assert d.lost.reason == (
+            "the message's content holds a part of type 'reference', not a text or thinking part,"
+            " so there is nothing to grade"
+        )

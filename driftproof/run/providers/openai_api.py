@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof._json import member_list, member_object, member_str
+from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
@@ -103,18 +103,44 @@ def _reply(
     )
 
 
+def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
+    """A Chat message's ``content`` as (answer, reasoning pieces, why it cannot be read).
+
+    A string is the answer and null an empty one; a list holds typed parts (Mistral's
+    ``TextChunk`` and ``ThinkChunk``): the ``text`` parts joined are the answer, the text chunks
+    in a ``thinking`` part's ``thinking`` list are reasoning (D-19), any other part cannot be read.
+    """
+    if not isinstance(content, list):
+        said = content if isinstance(content, str) else ""
+        return said, [], None if content is None else not_text("the message's content", [content])
+    texts, thought = [], []
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text":
+            texts.append(part.get("text"))
+        elif kind == "thinking":
+            thought += [x for t in member_list(part, "thinking") if (x := member_str(t, "text"))]
+        else:
+            what = f"a part of type {kind[:100]!r}" if isinstance(kind, str) else json_kind(part)
+            why = f"the message's content holds {what}, not a text or thinking part, so there is"
+            return "", [], why + " nothing to grade"
+    said = "".join(x for x in texts if isinstance(x, str))
+    return said, thought, not_text("a text part's text", texts)
+
+
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
     """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
-    ``reasoning_content`` / ``reasoning`` and a leading ``<think>`` block are reasoning (D-19);
+    ``reasoning_content`` / ``reasoning``, ``thinking`` content parts and a leading ``<think>``
+    block are reasoning (D-19); content given as parts is read by :func:`_content_parts`;
     ``message.refusal`` is a refusal; a ``stop`` beside a tool or function call ends as
     ``stop:tool_calls`` / ``stop:function_call``.
     """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
     msg = member_object(choice, "message")
-    content = msg.get("content")
-    text, think = split_reasoning(member_str(msg, "content") or "")
+    said, parts_thought, unread = _content_parts(msg.get("content"))
+    text, think = split_reasoning(said)
     stop = member_str(choice, "finish_reason")
     call = "tool_calls" if member_list(msg, "tool_calls") else "function_call"
     if stop == "stop" and (call == "tool_calls" or isinstance(msg.get(call), dict)):
@@ -126,11 +152,14 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
         stop,
         lane="compatible" if compatible else "chat",
         reasoning=joined_reasoning(
-            member_str(msg, "reasoning_content"), member_str(msg, "reasoning"), think
+            member_str(msg, "reasoning_content"),
+            member_str(msg, "reasoning"),
+            *parts_thought,
+            think,
         ),
         refused=member_str(msg, "refusal") or None,
         graded=graded,
-        unread=None if content is None else not_text("the message's content", [content]),
+        unread=unread,
     )
 
 
