@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -19,7 +18,7 @@ from jsonschema import Draft202012Validator
 from driftproof._json import JSONFault, loads_strict
 from driftproof.receipt import sha256_text
 from driftproof.run.endings import ending_reason
-from driftproof.run.providers.base import Reply
+from driftproof.run.providers.base import Reply, same_model
 from driftproof.run.suite import SuiteCase
 from driftproof.run.suite_fields import Criterion, is_number
 from driftproof.wording import TOLERANCE
@@ -68,30 +67,6 @@ Reply with {{"criteria": [{{"id": "<criterion id>", "met": true or false, "reaso
 deciding every criterion above exactly once, each with a reason of one sentence."""
 
 CRITERION_LINE = "- id: {id} | weight: {weight} | {description}"
-
-
-#: A snapshot's date by its length: Anthropic's YYYYMMDD, OpenAI's YYYY-MM-DD and older MMDD.
-_SNAPSHOT_DATES = {8: "%Y%m%d", 10: "%Y-%m-%d", 4: "%m%d"}
-
-
-def same_model(requested: str, reported: str) -> bool:
-    """Whether a reply reporting ``reported`` answered for ``requested`` (run and regrade).
-
-    Only the id itself, or a dated snapshot of it answering for the undated alias: a hyphen
-    and a real date as the providers write it (``claude-haiku-4-5-20251001``,
-    ``gpt-5-mini-2025-08-07``, ``gpt-4-0613``); never a shorter or longer id (``claude-haiku-4``,
-    ``gpt-5`` for ``gpt-5-mini``), nor a made-up date (``gpt-4o-99999999``).
-    """
-    if reported == requested:
-        return True
-    suffix = reported.removeprefix(requested + "-")
-    form = _SNAPSHOT_DATES.get(len(suffix))
-    if suffix == reported or form is None or not suffix.replace("-", "").isascii():
-        return False
-    try:
-        return datetime.strptime(suffix, form).strftime(form) == suffix
-    except ValueError:
-        return False
 
 
 #: Lanes whose reply names the one model that answered it (``claude -p`` names one per call).

@@ -95,7 +95,7 @@ def test_claude_usage_past_the_safe_integer_range_is_unknown_not_a_crash() -> No
 
 def test_a_claude_model_usage_entry_that_is_not_an_object_counts_as_unknown() -> None:
     # modelUsage maps model ids to objects; a number there is not a count of anything.
-    out = _envelope(modelUsage={"claude-haiku-4-5": 5, "m-1": {"inputTokens": 3}})
+    out = _envelope(modelUsage={"claude-haiku-4-5": 5, "m": {"inputTokens": 3}})
     reply = read_claude(0, out, "", "m")
     assert reply.text == "fine"
     assert reply.other_models == [{"model": "claude-haiku-4-5", "input": None, "output": None}]

@@ -255,3 +255,27 @@ def test_codex_todo_list_completed_as_the_turn_ends_leaves_the_answer_final(
     _codex(tmp_path, monkeypatch, events)
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("model", "served", "handoff"),
+    [
+        ("claude-sonnet-4", "claude-sonnet-4-5-20250929", True),  # another model: not ours
+        ("claude-sonnet-4", "claude-sonnet-4-20250514", False),  # its dated snapshot
+        ("claude-opus-4-6", "claude-opus-4-6[1m]", False),  # its 1M-token context tag
+        ("sonnet", "claude-sonnet-4-5-20250929", False),  # Claude Code's alias
+    ],
+)
+def test_claude_model_usage_names_the_requested_model_or_hands_off(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, model, served, handoff
+):
+    monkeypatch.setenv("FAKE_SERVED", served)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli", model=model)
+    draws = r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    if handoff:
+        assert len(draws) == 1 and (draws[0].lost.kind, draws[0].lost.reason) == (
+            "handoff",
+            f"another model gave the answer: {served} (100 input, 20 output tokens); the run stops",
+        )
+    else:
+        assert [d.score for d in draws] == [0.9, 0.5]

@@ -7,6 +7,7 @@ builders and reply readers are plain functions per lane, which the batch transpo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from driftproof.errors import ProviderError
@@ -79,6 +80,30 @@ class Reply:
         if cls is None and mixed_reasoning_at(self.text) is not None:
             return "reasoning_mixed"
         return cls
+
+
+#: A snapshot's date by its length: Anthropic's YYYYMMDD, OpenAI's YYYY-MM-DD and older MMDD.
+_SNAPSHOT_DATES = {8: "%Y%m%d", 10: "%Y-%m-%d", 4: "%m%d"}
+
+
+def same_model(requested: str, reported: str) -> bool:
+    """Whether a reply reporting ``reported`` answered for ``requested`` (run and regrade).
+
+    Only the id itself, or a dated snapshot of it answering for the undated alias: a hyphen
+    and a real date as the providers write it (``claude-haiku-4-5-20251001``,
+    ``gpt-5-mini-2025-08-07``, ``gpt-4-0613``); never a shorter or longer id (``claude-haiku-4``,
+    ``gpt-5`` for ``gpt-5-mini``), nor a made-up date (``gpt-4o-99999999``).
+    """
+    if reported == requested:
+        return True
+    suffix = reported.removeprefix(requested + "-")
+    form = _SNAPSHOT_DATES.get(len(suffix))
+    if suffix == reported or form is None or not suffix.replace("-", "").isascii():
+        return False
+    try:
+        return datetime.strptime(suffix, form).strftime(form) == suffix
+    except ValueError:
+        return False
 
 
 class AttemptError(Exception):

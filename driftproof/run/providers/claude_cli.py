@@ -13,7 +13,7 @@ from typing import Any
 
 from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import anthropic_input, count
-from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status
+from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status, same_model
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import json_or_none, split_reasoning
 from driftproof.run.suite_fields import is_number
@@ -105,6 +105,21 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     return reply
 
 
+#: Claude Code's model aliases; each names whichever model of its family Claude Code picks.
+ALIASES = ("sonnet", "opus", "haiku")
+
+
+def is_model(model: str, key: str) -> bool:
+    """Whether ``modelUsage`` key ``key`` names the requested ``model``.
+
+    Both are read without a context tag (``[1m]``); an alias (:data:`ALIASES`) is any key of its
+    family, any other id only itself or a dated snapshot of it (:func:`.base.same_model`), never
+    a longer id it is part of (``claude-sonnet-4`` is not ``claude-sonnet-4-5-20250929``).
+    """
+    want, got = model.split("[", 1)[0], key.split("[", 1)[0]
+    return want in got if want in ALIASES else same_model(want, got)
+
+
 def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
     """A result envelope's usage, cost, models and events as a textless :class:`Reply`."""
     usage = member_object(obj, "usage")
@@ -112,7 +127,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
     if count(usage.get("input_tokens")) is not None:
         inp, cr, cc = anthropic_input(usage)
     mu = member_object(obj, "modelUsage")
-    ours = [k for k in mu if model and model in k]  # the model, or a dated or suffixed id of it
+    ours = [k for k in mu if model and is_model(model, k)]
     others = [
         {
             "model": k,
