@@ -279,3 +279,26 @@ def test_claude_model_usage_names_the_requested_model_or_hands_off(
         )
     else:
         assert [d.score for d in draws] == [0.9, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("to", "stops"),
+    [("gpt-5-mini", True), ("gpt-5-2025-08-07", False)],  # another model; gpt-5's dated snapshot
+)
+def test_codex_turn_rerouted_to_another_model_stops_the_run(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, to, stops
+):
+    # codex-rs/exec writes a server's reroute as an error item and goes on with the turn
+    said = f"model rerouted: gpt-5 -> {to} (HighRiskCyberActivity)"
+    moved = {"type": "item.completed", "item": {"id": "i0", "type": "error", "message": said}}
+    _codex(tmp_path, monkeypatch, _turn(moved, {"type": "item.completed", "item": ANSWER_ITEM}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    draws = r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    if stops:
+        assert len(draws) == 1 and (draws[0].lost.kind, draws[0].lost.reason) == (
+            "handoff",
+            "another model gave the answer: codex moved the turn from gpt-5 to gpt-5-mini; "
+            "the run stops",
+        )
+    else:
+        assert [d.score for d in draws] == [0.9, 0.5]

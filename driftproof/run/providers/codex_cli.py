@@ -15,7 +15,14 @@ from typing import Any
 
 from driftproof._json import member_object
 from driftproof.run.providers._sdk import count
-from driftproof.run.providers.base import FATAL_STATUSES, AttemptError, Call, Reply, classify_status
+from driftproof.run.providers.base import (
+    FATAL_STATUSES,
+    AttemptError,
+    Call,
+    Reply,
+    classify_status,
+    same_model,
+)
 from driftproof.run.providers.cli import FATAL, CLILane, checked_run, status_of, version_of
 from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
 
@@ -26,6 +33,9 @@ WRITING_FEATURE = re.compile(
 
 #: ``codex exec --json`` events that carry an item.
 _ITEM_EVENTS = ("item.started", "item.updated", "item.completed")
+#: The error item codex writes when the server moves a turn to another model (codex-rs/exec,
+#: ``ModelRerouted``: ``model rerouted: FROM -> TO (Reason)``); the turn goes on.
+_REROUTED = re.compile(r"model rerouted: (\S+) -> (\S+)")
 
 
 class CodexCLI(CLILane):
@@ -95,6 +105,8 @@ class CodexCLI(CLILane):
         ``turn.completed:<item type>`` when an item started, changed or completed after that
         message (no final answer then), save the ``todo_list`` codex completes as the turn ends.
         An ``error`` event (printed per reconnect) fails the call only when no turn completed.
+        An ``error`` item saying the turn was rerouted to another model than ``model`` is a
+        hand-off: the run stops (method: an answer by another model stops the run).
 
         Raises:
             AttemptError: ``turn.failed`` or no completed turn (classed by the status named), or no
@@ -104,6 +116,7 @@ class CodexCLI(CLILane):
         usage, failure, completed, failed = None, None, False, False
         after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
+        handoff = None  # codex's own word that another model took the turn
         events: list[dict[str, Any]] = []
         for line in out.splitlines():
             ev = json_or_none(line)
@@ -114,6 +127,9 @@ class CodexCLI(CLILane):
             kind = item.get("type") or item.get("item_type")
             if t == "item.completed" and kind in ("agent_message", "assistant_message"):
                 answered, after = [item.get("text")], None
+            elif kind == "error" and (m := _REROUTED.match(str(item.get("message")))):
+                if not same_model(model, m[2]):
+                    handoff = f"codex moved the turn from {m[1][:100]} to {m[2][:100]}"
             elif t in _ITEM_EVENTS and (t, kind) != ("item.completed", "todo_list"):
                 after = str(kind)
                 if t == "item.completed" and kind == "reasoning":
@@ -161,6 +177,7 @@ class CodexCLI(CLILane):
             lane="codex-cli",
             ending="turn.completed" if after is None else f"turn.completed:{after}",
             reasoning=joined_reasoning(*thought, think),
+            handoff=handoff,
             harness_events=events[:1000] or None,
             unread=not_text("the agent message's text", answered),
         )
