@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
+from collections import Counter
 from pathlib import Path
 from typing import BinaryIO
 
@@ -46,7 +47,8 @@ class Archive:
     """A zip archive opened for bounded reading.
 
     Raises:
-        ImportError_: not a zip archive, or more members than ``max_members``.
+        ImportError_: not a zip archive, more members than ``max_members``, or a member name
+            listed more than once.
     """
 
     def __init__(
@@ -70,6 +72,12 @@ class Archive:
         if len(infos) > max_members:
             raise Where(self.shown).fail(
                 f"the archive lists {len(infos)} members; at most {max_members} are read"
+            )
+        names = Counter(i.filename for i in infos if not i.is_dir())
+        if twice := [n for n, count in names.items() if count > 1]:
+            raise (Where(self.shown) / twice[0]).fail(
+                "expected each member once; the archive lists this name more than once, "
+                "so which copy is meant cannot be told"
             )
         #: member name -> its entry, as the central directory lists them
         self.infos = {i.filename: i for i in infos if not i.is_dir()}

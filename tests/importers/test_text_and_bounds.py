@@ -193,3 +193,25 @@ def test_a_skill_md_over_the_cap_is_refused_by_name(
     assert "SKILL.md" in str(exc.value) and "at most 10 bytes" in str(exc.value)
     skill.write_text("x" * 10, encoding="utf-8")
     assert _common.read_skill_md(skill) == "x" * 10
+
+
+def test_a_member_name_listed_twice_is_refused_naming_it(tmp_path: Path) -> None:
+    # found: an .eval holding samples/1_epoch_1.json twice (score C, then I) was imported from
+    # the last copy, silently; which copy a reader means cannot be told, so it is refused
+    import warnings
+    import zipfile
+
+    from driftproof.importers._archive import Archive
+
+    path = tmp_path / "log.eval"
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as z:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it writes
+        z.writestr("header.json", "{}")
+        z.writestr("samples/1_epoch_1.json", '{"value": "C"}')
+        z.writestr("samples/1_epoch_1.json", '{"value": "I"}')
+    with pytest.raises(ImportError_) as exc:
+        Archive(path)
+    assert str(exc.value) == (
+        f"{path}: /samples~11_epoch_1.json: expected each member once; the archive lists this "
+        "name more than once, so which copy is meant cannot be told"
+    )
