@@ -299,7 +299,11 @@ def _links_of(data: dict[str, list[list[object]]]) -> ReceiptLinks:
 
 
 def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
-    """Write ``files`` (by site path) under ``site``, each folder made once; their paths, sorted."""
+    """Write ``files`` (by site path) under ``site``, each folder made once; their paths, sorted.
+
+    Raises:
+        OSError: a file cannot be written; its ``filename`` is that file's path.
+    """
     paths = sorted(files)
     site.mkdir(parents=True, exist_ok=True)
     folders = {p.rpartition("/")[0] for p in paths} - {""}
@@ -311,8 +315,11 @@ def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
         except FileExistsError:
             pass
     for p in paths:
-        with open(site / p, "wb") as fh:
-            fh.write(files[p])
+        try:
+            with open(site / p, "wb") as fh:
+                fh.write(files[p])
+        except OSError as exc:  # a failed write or close (a full disk) names no file itself
+            raise OSError(exc.errno, exc.strerror, str(site / p)) from None
     return tuple(paths)
 
 

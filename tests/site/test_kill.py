@@ -90,3 +90,18 @@ def test_a_killed_build_leaves_the_old_or_the_new_site_whole(
     assert _digest(out) == new
     assert sorted(p.name for p in work.iterdir()) == [".driftproof-cache", "site"]
     assert outcomes["old"] > 0, outcomes
+
+
+def test_a_file_the_disk_cannot_hold_is_named(tmp_path: Path) -> None:
+    # found: a build on a full disk ended "error: (input or output): No space left on device",
+    # naming no file: the failed write carries no file name of its own (/dev/full stands in)
+    from driftproof.site.receipt_jobs import write_files
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full, a device every write to fails with ENOSPC")
+    (tmp_path / "receipts").mkdir()
+    (tmp_path / "receipts" / "r.html").symlink_to("/dev/full")
+    with pytest.raises(OSError) as exc:
+        write_files(tmp_path, {"receipts/r.html": b"<html>page</html>"})
+    assert exc.value.filename == str(tmp_path / "receipts" / "r.html")
+    assert exc.value.strerror == "No space left on device"
