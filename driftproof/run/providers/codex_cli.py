@@ -147,19 +147,7 @@ class CodexCLI(CLILane):
                 if t == "turn.failed":
                     completed, failed = False, True
         if not completed:
-            msg = (failure or f"exit status {code}: {err.strip()[-200:]}")[:300]
-            what = (
-                f"codex reported an error: {msg}"
-                if failed
-                else f"codex reported no completed turn; its last error: {msg}"
-            )
-            status = status_of({}, msg)
-            if status is None:
-                m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
-                status = int(m.group(1)) if m else None
-            if status is not None and (status in FATAL_STATUSES or status >= 408):
-                raise classify_status(status, what, reason=what)
-            raise AttemptError(what, fatal=bool(FATAL.search(msg)))
+            raise _no_turn((failure or f"exit status {code}: {err.strip()[-200:]}")[:300], failed)
         if not answered:
             raise AttemptError(
                 f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
@@ -181,3 +169,23 @@ class CodexCLI(CLILane):
             harness_events=events[:1000] or None,
             unread=not_text("the agent message's text", answered),
         )
+
+
+def _no_turn(msg: str, failed: bool) -> AttemptError:
+    """The error of a call with no completed turn: ``turn.failed`` (``failed``) or none at all.
+
+    Classed by the HTTP status ``msg`` names (transient or fatal), else fatal when it reads as a
+    harness error every call would meet (:data:`.cli.FATAL`).
+    """
+    what = (
+        f"codex reported an error: {msg}"
+        if failed
+        else f"codex reported no completed turn; its last error: {msg}"
+    )
+    status = status_of({}, msg)
+    if status is None:
+        m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
+        status = int(m.group(1)) if m else None
+    if status is not None and (status in FATAL_STATUSES or status >= 408):
+        return classify_status(status, what, reason=what)
+    return AttemptError(what, fatal=bool(FATAL.search(msg)))
