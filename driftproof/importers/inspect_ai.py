@@ -1,7 +1,9 @@
 """Inspect AI eval logs (``.json`` and ``.eval``), one per arm → a DECLARED receipt (D-15).
 
 One log alone is a single-arm import (the other arm ``recorded: false``). Epochs are draws,
-unscored samples lost draws. The mapping is the interop page's ("Inspect AI").
+unscored samples lost draws, and so is each sample × epoch the log lists
+(``eval.dataset.sample_ids``) but holds no record of. The mapping is the interop page's
+("Inspect AI").
 """
 
 from __future__ import annotations
@@ -173,6 +175,12 @@ def _cases(
             prompts.setdefault(str(sid), joined_text(sample.get("input")))
             draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
             draws[arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+    for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw
+        for sid, epoch, why in _listed(log):
+            draws = cases.setdefault(sid, {a: [] for a in (*logs, *missing)})
+            prompts.setdefault(sid, None)
+            if all(d.index != epoch - 1 for d in draws[arm]):
+                draws[arm].append(build_draw(epoch - 1, lost_reason=why, lost_kind="missing"))
     for sid, arms in cases.items():
         for arm in (a for a in _ARMS if a in logs):
             arms[arm].sort(key=lambda d: d.index)
@@ -186,6 +194,35 @@ def _cases(
         declared.case_entry(common.case_id_for(sid), prompts[sid], arms)
         for sid, arms in cases.items()
     ]
+
+
+def _listed(log: Log) -> list[tuple[str, int, str]]:
+    """(sample id, epoch, why lost if absent) for each sample × epoch the log says it ran.
+
+    The run's samples are ``eval.dataset.sample_ids`` (after ``--limit``), each run for
+    ``eval.config.epochs`` epochs (1 when absent); none when the log lists no ids.
+
+    Raises:
+        ImportError_: a listed id that is not an integer or a string, naming file and pointer.
+    """
+    ev = member_object(log.header, "eval")
+    ids = member_object(ev, "dataset").get("sample_ids")
+    if not isinstance(ids, list):
+        return []
+    epochs = member_object(ev, "config").get("epochs")
+    journal = log.where.parts[:1] == ("_journal/start.json",)  # no header.json: unfinished
+    status = "started" if journal else log.header.get("status")
+    ended = {"cancelled": "; the run was cancelled", "error": "; the run ended in an error"}
+    ended["started"] = "; the log was still being written"
+    out = []
+    for k, sid in enumerate(ids):
+        if isinstance(sid, bool) or not isinstance(sid, (int, str)):
+            where = log.where / "eval" / "dataset" / "sample_ids" / k
+            raise where.fail("expected a sample id (an integer or a string)")
+        for e in range(1, (epochs if common.is_count(epochs) and epochs >= 1 else 1) + 1):
+            why = f"the log lists sample {sid}, epoch {e}, but holds no record of it"
+            out.append((str(sid), e, why + ended.get(str(status), "")))
+    return out
 
 
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:

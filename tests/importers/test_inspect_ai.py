@@ -189,3 +189,50 @@ def test_help_says_plainly_what_a_single_arm_import_records() -> None:
 
     out = " ".join(CliRunner().invoke(cli, ["import", "inspect", "--help"]).output.split())
     assert "single-arm import: the other arm is marked not recorded, and no lift" in out
+
+
+def test_sample_the_log_lists_but_does_not_hold_is_a_lost_draw(tmp_path: Path, logs: Path) -> None:
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    del doc["samples"][2]  # sample 3 (I); eval.dataset.sample_ids still lists [1, 2, 3]
+    doc["eval"]["config"]["epochs"] = 2  # so each listed sample ran epochs 1 and 2
+    m = tmp_path / "m.json"
+    m.write_text(json.dumps(doc), encoding="utf-8")
+    r = sealed(import_inspect(m, InspectOptions(skill_name="s")))
+    assert [c.id for c in r.cases] == ["1", "2", "3"]
+    assert [scores(c.arms.with_skill) for c in r.cases] == [[1.0, None], [1.0, None], [None, None]]
+    lost = r.cases[2].arms.with_skill.draws[1].lost
+    # the log's status is "cancelled"
+    assert lost.kind == "missing" and lost.reason == (
+        "the log lists sample 3, epoch 2, but holds no record of it; the run was cancelled"
+    )
+    src = zipfile.ZipFile(logs / POP_EVAL)
+    with zipfile.ZipFile(tmp_path / "x.eval", "w") as z:  # zip -d x.eval samples/3_epoch_1.json
+        for name in (n for n in src.namelist() if n != "samples/3_epoch_1.json"):
+            z.writestr(name, src.read(name))
+    r = sealed(import_inspect(tmp_path / "x.eval", InspectOptions(skill_name="s")))
+    # header.json: sample_ids 1..10, no epochs (1), status success; 8 of the 9 held are C
+    assert len(r.cases) == 10 and r.cases[-1].id == "3"
+    assert [s for c in r.cases for s in scores(c.arms.with_skill)].count(1.0) == 8
+    assert r.cases[-1].arms.with_skill.draws[0].lost.reason == (
+        "the log lists sample 3, epoch 1, but holds no record of it"
+    )
+    with zipfile.ZipFile(tmp_path / "j.eval", "w") as z:  # header.json not yet written
+        for name in ("_journal/start.json", "samples/1_epoch_1.json"):
+            z.writestr(name, src.read(name))
+    r = sealed(import_inspect(tmp_path / "j.eval", InspectOptions(skill_name="s")))
+    assert [scores(c.arms.with_skill) for c in r.cases] == [[1.0]] + [[None]] * 9
+    assert r.cases[1].arms.with_skill.draws[0].lost.reason == (
+        "the log lists sample 2, epoch 1, but holds no record of it; the log was still being "
+        "written"
+    )
+
+
+def test_listed_sample_id_not_an_id_refused(tmp_path: Path, logs: Path) -> None:
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    doc["eval"]["dataset"]["sample_ids"][1] = None
+    (m := tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_inspect(m, InspectOptions(skill_name="s"))
+    (p,) = e.value.problems
+    assert (p.file, p.pointer) == (str(m), "/eval/dataset/sample_ids/1")
+    assert p.message == "expected a sample id (an integer or a string)"
