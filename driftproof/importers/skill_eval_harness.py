@@ -1,6 +1,7 @@
 """skill-eval-harness ``benchmark.json`` (answer population) → a DECLARED receipt (D-15).
 
-Each run is a draw scored by its objective pass rate; the paired summary is the source's.
+Each run is a draw scored by its objective pass rate, and a run up to the highest run number
+that a case's variant lacks is a lost draw; the paired summary is the source's.
 The mapping is the interop page's ("skill-eval-harness").
 """
 
@@ -26,6 +27,8 @@ _UNRECORDED = (
     "provenance.tool_version (the report records none)",
     "judge_samples_per_generation",
 )
+#: The most runs a case's variant may have: the most draws a receipt's arm holds.
+_MAX_RUNS = 1000
 #: (member, label, arm, (lowest, highest) value it can take).
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
@@ -106,8 +109,11 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         case = rw.get(r, "case_id", str)
         variant = rw.get(r, "variant", str)
         run = rw.get(r, "run_number", int)
-        if run < 1:
-            raise (rw / "run_number").fail(f"expected a run number from 1, found {run}")
+        if not 1 <= run <= _MAX_RUNS:
+            raise (rw / "run_number").fail(
+                f"expected a run number from 1 to {_MAX_RUNS} (the most draws a receipt's arm "
+                f"holds), found {run}"
+            )
         model = rw.get(r, "model", str, required=False)
         label = f"{case}@{model}" if len(models) > 1 and model else case
         if variant not in _ARMS:
@@ -124,6 +130,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
     for arm in _ARMS.values():
         if not any(arms[arm] for arms in cases.values()):
             raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
+    _gaps(cases, max(run for *_, run in seen), len(seen), w / "results")
     out = [
         declared.case_entry(
             common.case_id_for(label),
@@ -133,6 +140,27 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         for label, arms in cases.items()
     ]
     return out, other
+
+
+def _gaps(cases: dict[str, dict[str, list[Draw]]], runs: int, held: int, w: Where) -> None:
+    """Each run up to ``runs`` (the highest run number) a case's variant lacks: a lost draw.
+
+    Raises:
+        ImportError_: more runs are missing than the report holds, naming ``w``.
+    """
+    missing = sum(runs - len(draws) for arms in cases.values() for draws in arms.values())
+    if missing > held:
+        raise w.fail(
+            f"expected each case's runs 1 to {runs} of both variants (the highest run number); "
+            f"{missing} of them are missing, more than the {held} the report holds"
+        )
+    names = {arm: variant for variant, arm in _ARMS.items()}
+    for label, arms in cases.items():
+        for arm, draws in arms.items():
+            for k in sorted(set(range(runs)) - {d.index for d in draws}):
+                why = f"the report holds no {names[arm]} run {k + 1} of case {label}, though it "
+                why += f"numbers runs up to {runs}"
+                draws.append(build_draw(k, lost_reason=why[:3900], lost_kind="missing"))
 
 
 def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:

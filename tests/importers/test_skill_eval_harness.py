@@ -158,6 +158,22 @@ def test_lost_runs_keep_the_sources_reason(tmp_path: Path) -> None:
     assert (b1.score, b1.lost.kind) == (None, "unscored")
 
 
+def test_runs_the_report_lacks_are_lost_draws(tmp_path: Path) -> None:
+    doc = _report()
+    # results[0] is c1 with_skill run 1, results[23] c6 without_skill run 2 (the last run)
+    del doc["results"][23], doc["results"][0]
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "g.json", doc)))
+    c1, c6 = r.cases[0].arms.with_skill, r.cases[5].arms.baseline
+    assert scores(c1) == [None, 1.0] and scores(c6) == [0.5, None]
+    assert (c1.draws[0].lost.kind, c1.draws[0].lost.reason) == (
+        "missing",
+        "the report holds no with_skill run 1 of case c1, though it numbers runs up to 2",
+    )
+    assert c6.draws[1].lost.reason == (
+        "the report holds no without_skill run 2 of case c6, though it numbers runs up to 2"
+    )
+
+
 def test_partial_report_keeps_its_null_headline_unknown(tmp_path: Path) -> None:
     doc = _report()
     ps = doc["paired_summary"]
@@ -180,6 +196,13 @@ def test_partial_report_keeps_its_null_headline_unknown(tmp_path: Path) -> None:
             "from 0 to 1",
         ),
         (lambda d: d["results"][5].update(run_number="2"), "/results/5/run_number", "integer"),
+        (lambda d: d["results"][5].update(run_number=1001), "/results/5/run_number", "1 to 1000"),
+        (  # 12 case variants of 1000 runs, 24 held
+            lambda d: d["results"][0].update(run_number=1000),
+            "/results",
+            "runs 1 to 1000 of both variants (the highest run number); 11976 of them are "
+            "missing, more than the 24 the report holds",
+        ),
         (lambda d: d["results"].append(copy.deepcopy(d["results"][0])), "/results/25", "repeated"),
         (
             lambda d: d["paired_summary"]["interval"].update(lower="-0.25"),
