@@ -131,10 +131,30 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
             summary["dataset_snapshot"] = rest.strip("()")[:200]
 
 
+def _impossible(parsed: dict[str, Any]) -> str | None:
+    """What a parsed cell's figures should be when one cannot be (a percentage over 100)."""
+    if any(
+        f and f["unit"] == "%" and f["value"] > 100 for f in (parsed["score"], parsed["baseline"])
+    ):
+        return "a percentage from 0% to 100%"
+    up = parsed["uplift"]
+    if up and up["unit"] is not None and abs(up["value"]) > 100:
+        return "an uplift of at most 100 percentage points either way"
+    return None
+
+
 def _results_row(
-    cells: list[str], header: list[str], card: dict[str, Any], file: str, lineno: int
+    cells: list[str],
+    header: list[str],
+    card: dict[str, Any],
+    file: str,
+    lineno: int,
+    seen: dict[tuple[str, str], int],
 ) -> None:
-    """One results table row's cells as ``card`` rows, one per agent column; else fail."""
+    """One results table row's cells as ``card`` rows, one per agent column; else fail.
+
+    ``seen`` maps (measure, agent) to the line that gave it; a repeat is refused.
+    """
     if len(cells) > len(header):
         raise ImportError_.at(
             file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}"
@@ -153,13 +173,26 @@ def _results_row(
                 f"line {lineno}, column {i + 1}",
                 f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
             )
+        if (expected := _impossible(parsed)) is not None:
+            raise ImportError_.at(
+                file, f"line {lineno}, column {i + 1}", f"expected {expected}, found {cell!r}"
+            )
+        agent = _agent_name(header[i])
+        if (cells[0], agent) in seen:
+            raise ImportError_.at(
+                file,
+                f"line {lineno}",
+                f"expected each measure once per agent; {cells[0]!r} for {col} is "
+                f"already on line {seen[cells[0], agent]}",
+            )
+        seen[cells[0], agent] = lineno
         if parsed["baseline"] is not None:
             card["format"] = "v2"
         card["rows"].append(
             {
                 "dimension": cells[0],
                 "num": num,
-                "agent": _agent_name(header[i]),
+                "agent": agent,
                 "column": header[i],
                 **parsed,
             }
@@ -178,13 +211,15 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         in backticks, else ``None`` with the printed words under ``<key>_printed``.
 
     Raises:
-        ImportError_: a results cell whose grammar is unknown, or a row longer than its header,
-            naming the file and the line.
+        ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
+            percentage over 100%, an uplift beyond 100 points either way), a measure given twice
+            for one agent, or a row longer than its header, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
     section = ""
     header: list[str] | None = None
     in_table = skip_table = False
+    seen: dict[tuple[str, str], int] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         starts_table = line.startswith("|") and not in_table
@@ -224,5 +259,5 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                 continue
             if header is None:  # pragma: no cover - a table's first row is its header
                 continue
-            _results_row(cells, header, card, f"{file}", lineno)
+            _results_row(cells, header, card, f"{file}", lineno, seen)
     return card

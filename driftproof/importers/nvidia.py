@@ -199,7 +199,8 @@ def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
     """One ``results`` entry of ``benchmarks.json``: score and uplift in percent, as written."""
     num = rw.get(r, "num", int, nullable=True)
-    score, up = (common.source_number(r[k], rw / k) for k in ("score_pct", "uplift_pct"))
+    score = common.source_number(r["score_pct"], rw / "score_pct", low=0, high=100)
+    up = common.source_number(r["uplift_pct"], rw / "uplift_pct", low=-100, high=100)
     fig = None if score is None else {"value": score + 0.0, "unit": "%", "field": "score_pct"}
     row: dict[str, Any] = dict.fromkeys(("baseline", "uplift", "printed", "note"))
     row |= {"dimension": r["dimension"], "num": num, "agent": r["agent"], "score": fig}
@@ -227,7 +228,15 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
             raise (rw / "catalog_dir").fail(
                 f"expected a catalog_dir listed in /skills, found {cdir!r}"
             )
-        by_dir[cdir].append(_catalogue_row(r, rw))
+        row = _catalogue_row(r, rw)
+        if any(
+            (x["dimension"], x["agent"]) == (row["dimension"], row["agent"]) for x in by_dir[cdir]
+        ):
+            raise rw.fail(
+                f"expected each dimension once per skill and agent; {row['dimension']!r} for "
+                f"{row['agent']!r} of {cdir!r} is given twice"
+            )
+        by_dir[cdir].append(row)
     path = _repo_path(f, o.repo_root) if o.repo_root else f.name
     out = []
     for cdir, rows in by_dir.items():

@@ -259,3 +259,75 @@ def test_catalogue_zero_score_never_reads_negative_zero(tmp_path: Path) -> None:
     assert [(x.score, x.uplift) for x in source_figures(r)] == [("0.0", "-0.0"), ("0.0", "0")]
     rows = docs(import_nvidia([f]))[0]["source_figures"]["rows"]
     assert [json.dumps(x["score"]["value"]) for x in rows] == ["0.0", "0.0"]
+
+
+_CARD = "- Skill: `x`\n\n## Results\n\n| Dimension | Num | `codex` |\n|---|---:|---:|\n"
+
+
+@pytest.mark.parametrize(
+    ("rows", "pointer", "message"),
+    [
+        (
+            "| Correctness | 8 | 92% (+8%) |\n| Security | 8 | 90% |\n| Correctness | 8 | 60% |\n",
+            "line 9",
+            "expected each measure once per agent; 'Correctness' for codex is already on line 7",
+        ),
+        (
+            "| Security | 8 | 150% |\n",
+            "line 7, column 3",
+            "expected a percentage from 0% to 100%, found '150%'",
+        ),
+        (
+            "| Security | 8 | 65% → 100.5% (+35.5 points) |\n",
+            "line 7, column 3",
+            "expected a percentage from 0% to 100%, found '65% → 100.5% (+35.5 points)'",
+        ),
+        (
+            "| Security | 8 | 90% (-120%) |\n",
+            "line 7, column 3",
+            "expected an uplift of at most 100 percentage points either way, found '90% (-120%)'",
+        ),
+    ],
+)
+def test_card_repeated_or_impossible_figure_refused(
+    tmp_path: Path, rows: str, pointer: str, message: str
+) -> None:
+    f = tmp_path / "BENCHMARK.md"
+    f.write_text(_CARD + rows, encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert (p.file, p.pointer, p.message) == (str(f), pointer, message)
+
+
+@pytest.mark.parametrize(
+    ("second", "pointer", "message"),
+    [
+        (
+            '"Security", "num": 1, "agent": "codex", "score_pct": 60, "uplift_pct": 1',
+            "/results/1",
+            "expected each dimension once per skill and agent; 'Security' for 'codex' of 'a' is "
+            "given twice",
+        ),
+        (
+            '"Safety", "num": 1, "agent": "codex", "score_pct": 150, "uplift_pct": 1',
+            "/results/1/score_pct",
+            "expected a finite number from 0 to 100, found the number 150",
+        ),
+    ],
+)
+def test_catalogue_repeated_or_impossible_figure_refused(
+    tmp_path: Path, second: str, pointer: str, message: str
+) -> None:
+    f = tmp_path / "benchmarks.json"
+    row = '{"catalog_dir": "a", "dimension": '
+    f.write_text(
+        '{"schema_version": 2, "skills": [{"skill": "a", "catalog_dir": "a"}], "results": ['
+        f'{row}"Security", "num": 1, "agent": "codex", "score_pct": 92, "uplift_pct": 1}}, '
+        f"{row}{second}}}]}}",
+        encoding="utf-8",
+    )
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert (p.pointer, p.message) == (pointer, message)
