@@ -71,8 +71,11 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
     name = _grader_name(o.grader, graders, Where(path))
     rng = o.grader_range
-    if rng is not None and not -math.inf < rng[0] < rng[1] < math.inf:  # NaN compares false
-        raise OPTIONS.fail(f"--grader-range: expected LOW:HIGH with LOW < HIGH, found {rng}")
+    if rng is not None and not 0 < rng[1] - rng[0] < math.inf:  # NaN compares false
+        raise OPTIONS.fail(
+            f"--grader-range {rng[0]:g}:{rng[1]:g}: expected LOW:HIGH with LOW below HIGH and a "
+            "finite width HIGH - LOW (scores are mapped onto 0..1 by it)"
+        )
     cases, models, started = _group(parsed, mapping)
     variants, case_docs = Counter(key for key, _ in cases), []
     for (key, content), c in cases.items():  # an item whose content differs: one case each

@@ -137,3 +137,27 @@ def test_cli_refuses_a_control_arm(items: Path, tmp_path: Path) -> None:
         result.exception
     )
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("-1e308:1e308", "-1e+308:1e+308"),  # 2e308: past the largest float, so infinite
+        ("0:inf", "0:inf"),
+        ("1:1", "1:1"),
+        ("7:1", "7:1"),
+        ("nan:1", "nan:1"),
+    ],
+)
+def test_grader_range_without_a_finite_positive_width_refused(
+    tmp_path: Path, text: str, shown: str
+) -> None:
+    path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 3.0)])
+    out = tmp_path / "r"
+    args = ["import", "openai-evals", str(path), "--grader", "quality", "--grader-range", text]
+    result = CliRunner().invoke(cli, [*args, "--skill-name", "s", "--out", str(out)])
+    assert isinstance(result.exception, ImportError_) and not out.exists()
+    assert result.exception.problems[0].message == (
+        f"--grader-range {shown}: expected LOW:HIGH with LOW below HIGH and a finite width "
+        "HIGH - LOW (scores are mapped onto 0..1 by it)"
+    )
