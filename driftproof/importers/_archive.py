@@ -68,7 +68,9 @@ class Archive:
             with zipfile.ZipFile(self.path) as z:
                 infos = z.infolist()
         except (zipfile.BadZipFile, OSError, NotImplementedError) as exc:
-            raise Where(self.shown).fail(f"expected a zip archive: {exc}") from None
+            raise Where(self.shown).fail(
+                f"expected a zip archive; the file is not a readable one ({exc})"
+            ) from None
         if len(infos) > max_members:
             raise Where(self.shown).fail(
                 f"the archive lists {len(infos)} members; at most {max_members} are read"

@@ -73,7 +73,9 @@ def _read_log(path: Path) -> Log:
     """One Inspect log, ``.json`` or ``.eval``, checked against its schema."""
     raw = common.read_bytes(path)
     repairs: list[Repair] = []
-    if zipfile.is_zipfile(path):
+    # an .eval log (or anything starting as a zip does) is read as an archive: a truncated one,
+    # with no central directory, is refused as such, never parsed as JSON
+    if path.suffix == ".eval" or raw.startswith(b"PK\x03\x04") or zipfile.is_zipfile(path):
         return _read_eval_zip(path, raw, repairs)
     doc = common.parse_json_bytes(raw, path, repairs, allow_nan=True)
     validate_source(doc, "inspect_ai", path)  # the shape of every member walked below

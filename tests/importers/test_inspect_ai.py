@@ -236,3 +236,15 @@ def test_listed_sample_id_not_an_id_refused(tmp_path: Path, logs: Path) -> None:
     (p,) = e.value.problems
     assert (p.file, p.pointer) == (str(m), "/eval/dataset/sample_ids/1")
     assert p.message == "expected a sample id (an integer or a string)"
+
+
+def test_truncated_eval_is_refused_as_no_readable_zip(tmp_path: Path, logs: Path) -> None:
+    # cut short, the archive has no central directory; it was read as JSON ("expected JSON:
+    # Expecting value at line 1 column 1")
+    cut = tmp_path / "cut.eval"
+    cut.write_bytes((logs / POP_EVAL).read_bytes()[:20000])
+    with pytest.raises(ImportError_) as e:
+        import_inspect(cut, InspectOptions(skill_name="s"))
+    assert str(e.value) == (
+        f"{cut}: expected a zip archive; the file is not a readable one (File is not a zip file)"
+    )
