@@ -61,6 +61,9 @@ class SummaryJsonOptions:
 def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -> list[Imported]:
     """Convert one summary-json file into a DECLARED receipt.
 
+    With skill or baseline drawn in no case while the other is drawn (a single-arm file, as
+    exported from a single-arm receipt) is an arm not recorded (``recorded: false``).
+
     Raises:
         ImportError_: not JSON, fails the schema (one problem per place, at most 20), a score
             without a judge, or a score that is not the mean of its judge scores.
@@ -96,6 +99,20 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         unrecorded.append("run.harness.version")
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
+    # an arm no case holds a draw of (the other one drawn) was not recorded: a single-arm file,
+    # as exported from a single-arm receipt
+    drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
+    unheld = [
+        a
+        for a in ("with_skill", "baseline")
+        if a not in drawn and drawn & {"with_skill", "baseline"}
+    ]
+    for arm in unheld:
+        if not any(str(u).startswith(f"the {arm} arm") for u in unrecorded):
+            unrecorded.append(
+                f"the {arm} arm (no case holds a draw of it: no lift, no interval, no value per "
+                "token)"
+            )
     stamp = doc.get("started_at")
     times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
     body = declared.declared_receipt(
@@ -114,7 +131,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         generations_per_arm=doc.get("generations_per_arm"),
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
-        arms={a: declared.arm_spec(a) for a in arms},
+        arms={a: declared.arm_spec(a, recorded=a not in unheld) for a in arms},
         band_source="generation" if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]

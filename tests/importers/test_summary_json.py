@@ -160,6 +160,31 @@ def test_export_round_trip_and_signed_lift(shared: Path, tmp_path: Path) -> None
     ]
 
 
+def test_single_arm_round_trip_keeps_the_arm_not_recorded(shared: Path, tmp_path: Path) -> None:
+    from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+    from driftproof.stats.reading import lift_refusal
+
+    log = shared / "data/interop/inspect_ai/2025-05-12T20-28-13-04-00_popularity.json"
+    out = export_summary_json(sealed(import_inspect(log, InspectOptions(skill_name="pop"))))
+    assert [c["arms"]["baseline"] for c in out["cases"]] == [[], [], []]  # the schema needs it
+    back = sealed(import_summary_json(write_json(tmp_path / "x.json", out)))
+    assert back.arms.baseline.recorded is False and back.arms.with_skill.recorded is True
+    assert [scores(c.arms.with_skill) for c in back.cases] == [[1.0], [1.0], [0.0]]
+    assert lift_refusal(back) == (
+        "single-arm source: the baseline arm was not recorded, so there is no lift, no interval "
+        "and no value per token"
+    )
+    # the source's own entry is kept; none is added beside it
+    assert [u for u in back.provenance.unrecorded if u.startswith("the baseline arm")] == [
+        "the baseline arm (a single-arm log: no lift, no interval, no value per token)"
+    ]
+    out["unrecorded"] = []  # a hand-written single-arm file: its entry is added
+    back = sealed(import_summary_json(write_json(tmp_path / "y.json", out)))
+    assert back.arms.baseline.recorded is False and back.provenance.unrecorded[-1] == (
+        "the baseline arm (no case holds a draw of it: no lift, no interval, no value per token)"
+    )
+
+
 def test_export_refuses_aggregates_only(shared: Path) -> None:
     from driftproof.importers.nvidia import import_nvidia
 
