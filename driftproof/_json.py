@@ -186,6 +186,33 @@ def decode_utf8(
         raise fail(f"expected UTF-8 {what}, found an invalid byte at offset {exc.start}") from None
 
 
+#: Bytes: the largest SKILL.md read (as large as a suite may be).
+SKILL_MD_MAX_BYTES = 32 * 1024 * 1024
+
+
+def read_skill_md(
+    path: Path, fail: Callable[[str], Exception], limit: int = SKILL_MD_MAX_BYTES
+) -> str:
+    """The text of the SKILL.md at ``path``, as every reader of one takes it (run, stale, imports).
+
+    Raises:
+        the exception ``fail`` builds from what was wrong, the path not included: ``cannot read:
+        <reason>``, over ``limit`` bytes, not UTF-8, or empty or only whitespace (no skill to
+        measure: its size, ceil(characters ÷ 4) tokens, is what a lift is divided by).
+    """
+    try:
+        data = read_capped(path, limit)
+    except OSError as exc:
+        raise fail(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise fail(f"expected at most {limit} bytes")
+    text = decode_utf8(data, "text", fail)
+    if not text.strip():
+        found = "only whitespace" if text else "an empty file"
+        raise fail(f"expected the skill's instructions, found {found}: no skill to measure")
+    return text
+
+
 def _bad_byte_before(text: str, pos: int) -> int | None:
     """Byte offset of the first ``surrogateescape``-held byte at or before ``pos``, or None."""
     for i, ch in enumerate(text[: pos + 1]):

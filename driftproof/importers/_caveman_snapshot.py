@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import json_kind, pointer
+from driftproof._json import json_kind, pointer, read_skill_md
 from driftproof.importers import Imported
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
@@ -265,23 +265,14 @@ def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     """The SKILL.md of skill arm ``arm`` under ``skills_dir`` as text.
 
     Raises:
-        ImportError_: missing, unreadable, over :data:`SKILL_MAX_BYTES` or not UTF-8, named
+        ImportError_: missing, unreadable, over :data:`SKILL_MAX_BYTES`, not UTF-8 or empty, named
             at the arm's pointer of the snapshot ``shown``.
     """
     path = skills_dir / arm / "SKILL.md"
     w = Where(shown) / "arms" / arm
     if not path.is_file():
         raise w.fail(f"no SKILL.md for this skill arm: expected the file {path}")
-    try:
-        data = common.read_capped(path, SKILL_MAX_BYTES)
-    except OSError as exc:
-        raise w.fail(f"cannot read {path}: {exc.strerror}") from None
-    if len(data) > SKILL_MAX_BYTES:
-        raise w.fail(f"{path} is over {SKILL_MAX_BYTES} bytes, the limit")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise w.fail(f"{path} is not UTF-8 (invalid byte at offset {exc.start})") from None
+    return read_skill_md(path, lambda why: w.fail(f"{path}: {why}"), SKILL_MAX_BYTES)
 
 
 def arm_receipts(

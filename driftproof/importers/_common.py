@@ -20,6 +20,7 @@ import rfc8785
 from driftproof._anchor import slug as _slug
 from driftproof._json import JSONFault, json_kind, loads_strict, read_capped
 from driftproof._json import pointer as _pointer_of
+from driftproof._json import read_skill_md as _read_skill_md
 from driftproof.errors import ImportError_
 from driftproof.importers._text import Repair, repair_tree
 
@@ -293,17 +294,11 @@ SKILL_MD_MAX_BYTES = 32 * 1024 * 1024
 
 
 def read_skill_md(skill_md: Path | None) -> str | None:
-    """The SKILL.md text, or ``None`` when no file was given.
+    """The SKILL.md text (:func:`driftproof._json.read_skill_md`), or ``None`` when none given.
 
     Raises:
-        ImportError_: the file cannot be read as UTF-8 text (named, with the reason).
+        ImportError_: the file is unreadable, too large, not UTF-8 text, or empty (named, why).
     """
     if skill_md is None:
         return None
-    try:
-        data = read_capped(skill_md, SKILL_MD_MAX_BYTES)
-        if len(data) > SKILL_MD_MAX_BYTES:
-            raise Where(skill_md).fail(f"expected a SKILL.md of at most {SKILL_MD_MAX_BYTES} bytes")
-        return data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise Where(skill_md).fail(f"cannot read SKILL.md as UTF-8 text: {exc}") from None
+    return _read_skill_md(skill_md, Where(skill_md).fail, SKILL_MD_MAX_BYTES)

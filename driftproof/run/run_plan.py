@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from driftproof._json import read_capped
+from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
 from driftproof.run.providers import OFFLINE
 
@@ -62,20 +62,8 @@ class RunOptionError(ValueError):
 
 
 def _skill_text(path: Path) -> str:
-    """The SKILL.md's text, read up to the suite's size bound, else ``--skill``'s error."""
-    from driftproof.run.suite_fields import SUITE_MAX_BYTES
-
-    try:
-        data = read_capped(path, SUITE_MAX_BYTES)
-    except OSError as exc:
-        raise RunOptionError("--skill", f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > SUITE_MAX_BYTES:
-        raise RunOptionError("--skill", f"{path}: expected at most {SUITE_MAX_BYTES} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        why = f"expected UTF-8 text, found an invalid byte at offset {exc.start}"
-        raise RunOptionError("--skill", f"{path}: {why}") from None
+    """The SKILL.md's text (:func:`~driftproof._json.read_skill_md`), else ``--skill``'s error."""
+    return read_skill_md(path, lambda why: RunOptionError("--skill", f"{path}: {why}"))
 
 
 @dataclass(frozen=True)

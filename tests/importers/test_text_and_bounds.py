@@ -215,3 +215,32 @@ def test_a_member_name_listed_twice_is_refused_naming_it(tmp_path: Path) -> None
         f"{path}: /samples~11_epoch_1.json: expected each member once; the archive lists this "
         "name more than once, so which copy is meant cannot be told"
     )
+
+
+def test_an_empty_skill_md_is_refused_naming_it_and_nothing_is_written(tmp_path: Path) -> None:
+    # found: an empty SKILL.md was measured as 1 skill token ("+1000.000 per 1,000 skill
+    # tokens"); ceil(0 / 4) is 0 and there is no skill to measure
+    from caveman_snapshot import small_snapshot, write_snapshot
+    from click.testing import CliRunner
+
+    from driftproof.cli import cli
+
+    src = tmp_path / "export.json"
+    src.write_text(json.dumps(_promptfoo("q")), encoding="utf-8")
+    snap, skills = write_snapshot(tmp_path, small_snapshot())
+    for text, found in (("", "an empty file"), (" \n\t\r\n", "only whitespace")):
+        (skills / "caveman" / "SKILL.md").write_text(text, encoding="utf-8")
+        skill = skills / "caveman" / "SKILL.md"
+        why = f"expected the skill's instructions, found {found}: no skill to measure"
+        arms = ["--arm", "with_skill=a", "--arm", "baseline=b", "--skill-name", "s"]
+        for argv, line in (
+            (["promptfoo", str(src), *arms, "--skill-md", str(skill)], f"{skill}: {why}"),
+            (
+                ["caveman", str(snap), "--skills", str(skills)],
+                f"{snap}: /arms/caveman: {skill}: {why}",
+            ),
+        ):
+            res = CliRunner().invoke(cli, ["import", *argv, "--out", str(tmp_path / "out")])
+            assert isinstance(res.exception, ImportError_), res.output
+            assert str(res.exception) == line
+            assert not (tmp_path / "out").exists()

@@ -73,6 +73,18 @@ def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, 
     assert not (tmp_path / "r.json").exists()
 
 
+def test_an_empty_skill_is_refused_naming_it(suite_file, tmp_path):
+    # an empty SKILL.md ran and was measured as 1 skill token, "+1000.000 per 1,000 skill tokens"
+    for text, found in (("", "an empty file"), ("\n  \t\n", "only whitespace")):
+        skill = tmp_path / "SKILL.md"
+        skill.write_text(text, encoding="utf-8")
+        args = [str(suite_file), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
+        res = CliRunner().invoke(run_cmd, [*args, "--out", str(tmp_path / "r.json")])
+        why = f"{skill}: expected the skill's instructions, found {found}: no skill to measure"
+        assert res.exit_code == 2 and why in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "r.json").exists()
+
+
 @pytest.mark.parametrize(
     "argv",
     [
