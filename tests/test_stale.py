@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -236,7 +237,7 @@ def test_cli_exit_and_text(tmp_path):
             "--skill",
             str(skill),
             "--suite",
-            str(skill),
+            str(Path(__file__).parent.parent / "driftproof" / "demo_files" / "suite.json"),
             "--judge-model",
             "claude-haiku-4-5-20251001",
         ],

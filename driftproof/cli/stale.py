@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from driftproof._json import read_capped
+from driftproof._json import read_capped, read_skill_md
 from driftproof.cli._options import EXISTING_FILE, format_option, model_id
 from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-#: Bytes: the largest file (SKILL.md, suite, judge template) stale hashes; a device or pipe
-#: that never ends (``--skill /dev/zero``) is refused instead of read without end.
+#: Bytes: the largest judge template stale hashes; a device or pipe that never ends
+#: (``--judge-template /dev/zero``) is refused instead of read without end.
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 
@@ -42,17 +42,27 @@ def _sha256_file(path: Path | None, option: str) -> str | None:
 
 
 def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
-    """Today's SKILL.md hash as its producer took it: run's (universal newlines) or the bytes'."""
+    """Today's SKILL.md hash as its producer took it, read and refused as ``run`` reads it.
+
+    The text's sha256 with its newlines as written, or as universal newlines when that is the
+    one ``recorded``.
+    """
     if path is None:
         return None
-    data = _read_capped(path, "--skill")
-    as_bytes = hashlib.sha256(data).hexdigest()
-    try:
-        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    except UnicodeDecodeError:
-        return as_bytes
+    text = read_skill_md(
+        path, lambda why: click.BadParameter(f"{path}: {why}", param_hint="--skill")
+    )
+    as_written = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     as_text = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return as_text if recorded == as_text else as_bytes
+    return as_text if recorded == as_text else as_written
+
+
+def _suite_sha256(path: Path | None) -> str | None:
+    """Today's suite file's sha256, read and refused as ``run`` reads it (SuiteError)."""
+    from driftproof.run.suite import load_suite  # deferred: start-up time of --help
+
+    return load_suite(path).sha256 if path is not None else None
 
 
 def _printed_version(binary: str) -> str:
@@ -121,7 +131,7 @@ def stale(
     today = Today(
         **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
-        suite_sha256=_sha256_file(suite, "--suite"),
+        suite_sha256=_suite_sha256(suite),
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

@@ -50,11 +50,45 @@ def test_endless_file_is_refused_not_read_forever(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Found: `stale r.json --skill /dev/zero` never returned (the whole file was read into memory).
+    # It is refused at run's bound, in run's words.
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
     code, _, err = run(["stale", str(receipt(tmp_path)), "--skill", "/dev/zero"], capsys)
     assert code == 2
-    assert "/dev/zero: over 67108864 bytes, the limit" in err
+    assert "/dev/zero: expected at most 33554432 bytes" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "data", "why"),
+    [
+        ("--skill", b"ok\n\xff", "expected UTF-8 text, found an invalid byte at offset 3"),
+        (
+            "--skill",
+            b"",
+            "expected the skill's instructions, found an empty file: no skill to measure",
+        ),
+        ("--suite", b"ok\n\xff", "expected UTF-8 text, found an invalid byte at offset 3"),
+        (
+            "--suite",
+            b"",
+            "expected UTF-8 JSON (or YAML for .yaml/.yml): Expecting value at line 1 column 1",
+        ),
+        (
+            "--suite",
+            b'{"format": "driftproof-suite/1", "cases": []}',
+            "/cases: expected a non-empty list of cases",
+        ),
+    ],
+)
+def test_files_run_refuses_are_refused_in_its_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, data: bytes, why: str
+) -> None:
+    # Found: stale hashed any file, so one run refuses read "run again: the suite changed" (exit 1)
+    path = tmp_path / "f.json"
+    path.write_bytes(data)
+    code, out, err = run(["stale", str(receipt(tmp_path)), option, str(path)], capsys)
+    assert (code, out) == (2, ""), out
+    assert f"{path}: {why}" in " ".join(err.split())
 
 
 def test_harness_binary_printing_bytes_that_are_not_utf8(
