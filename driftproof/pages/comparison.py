@@ -33,7 +33,7 @@ from driftproof.wording import (
 )
 
 if TYPE_CHECKING:
-    from driftproof.receipt import Receipt
+    from driftproof.receipt import Judge, Receipt
 
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
@@ -140,9 +140,10 @@ def compare_receipts(
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    """The comparison's notes: whether different skills, or different models, were measured.
+    """The comparison's notes: whether different skills, models or judges were measured.
 
-    A model that either receipt does not record is not called different.
+    A model, judge or judge provider that either receipt does not record is not called
+    different.
     """
     out = []
     if a.skill.name != b.skill.name:
@@ -156,7 +157,25 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             f"The two receipts were answered by different models ({ma} and {mb}): a change "
             "between them may be the model's, not the skill's."
         )
+    ja, jb = a.judge, b.judge
+    if ja is not None and jb is not None and _judge_differs(ja, jb):
+        out.append(
+            f"The two receipts were graded by different judges ({_judge_name(ja)} and "
+            f"{_judge_name(jb)}): their scores are on different scales, so a change between "
+            "them may be the judge's, not the skill's."
+        )
     return tuple(out)
+
+
+def _judge_differs(ja: Judge, jb: Judge) -> bool:
+    """Another judge model, or another provider when both receipts record one."""
+    providers = ja.provider is not None and jb.provider is not None
+    return ja.model != jb.model or (providers and ja.provider != jb.provider)
+
+
+def _judge_name(j: Judge) -> str:
+    """``model`` or ``model by provider``."""
+    return j.model if j.provider is None else f"{j.model} by {j.provider}"
 
 
 def _rows(

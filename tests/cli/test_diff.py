@@ -303,6 +303,31 @@ def test_diff_of_two_different_models_names_both(tmp_path: Path) -> None:
     assert "different models" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
 
 
+def test_diff_of_two_different_judges_names_both(tmp_path: Path) -> None:
+    from receipt_docs import seal_document
+
+    # the same answers' model; the later receipt graded by another judge, then by another provider
+    other = make_receipt([C1B])
+    other["judge"]["model"] = "gpt-5-mini"
+    res = run(tmp_path, make_receipt([C1A]), seal_document(other))
+    said = (
+        "The two receipts were graded by different judges (claude-haiku-4-5-20251001 by "
+        "anthropic and gpt-5-mini by anthropic): their scores are on different scales, so a "
+        "change between them may be the judge's, not the skill's."
+    )
+    assert res.exit_code == 0 and f"\n{said}\n" in res.output
+    md = run(tmp_path, make_receipt([C1A]), seal_document(other), "--format", "markdown")
+    assert f"\n> {said}\n" in md.output
+    other = make_receipt([C1B])
+    other["judge"]["provider"] = "openrouter"
+    said = (
+        "different judges (claude-haiku-4-5-20251001 by anthropic and claude-haiku-4-5-20251001 "
+        "by openrouter)"
+    )
+    assert said in run(tmp_path, make_receipt([C1A]), seal_document(other)).output
+    assert "different judges" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
+
+
 def test_receipts_with_no_judged_score_show_no_bands_and_no_lost_draws() -> None:
     """caveman's runs record output tokens and no judged score: `view` reads "Lost draws: none"
     and "band source: none", so the diff shows no band table (it once showed every draw as lost
