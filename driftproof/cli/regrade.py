@@ -74,7 +74,7 @@ def regrade(
     judge replies, or an input cannot be held to the original.
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
-    from driftproof.regrade.rubric import rubric_regrade
+    from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade
     from driftproof.run.suite import load_suite
 
     if same_path(out, rubric_suite):
@@ -90,16 +90,20 @@ def regrade(
     except RunOptionError as exc:
         raise click.UsageError(exc.message) from None
     judge = make_judge(j.lane)
-    result = rubric_regrade(
-        receipt,
-        load_suite(rubric_suite),
-        judge,
-        judge_model=j.model,
-        out=out,
-        plain=j.plain,
-        judge_samples=judge_samples,
-        retry_delays=retry_delays,
-    )
+    try:
+        result = rubric_regrade(
+            receipt,
+            load_suite(rubric_suite),
+            judge,
+            judge_model=j.model,
+            out=out,
+            plain=j.plain,
+            judge_samples=judge_samples,
+            retry_delays=retry_delays,
+        )
+    except RegradeInterrupted as exc:
+        click.echo(f"interrupted: {exc}", err=True)
+        raise SystemExit(130) from None
     click.echo(
         f"{result.receipt_path}: {result.answers_read} answers read, "
         f"{result.answers_graded} graded, {result.answers_carried} copied from the original "

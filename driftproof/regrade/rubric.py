@@ -76,6 +76,30 @@ class RegradeResult:
     runner_attempts: int
 
 
+class RegradeInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a regrade: nothing is written and no grade kept; its words say what was spent.
+
+    A :class:`KeyboardInterrupt`, so a caller that does not know it still stops.
+    """
+
+    def __init__(self, grader: _Grader, judge: Judge | None) -> None:
+        """Word what ``grader`` had spent, priced at ``judge``'s recorded price when it has one."""
+        tin, tout = grader.input_tokens, grader.output_tokens
+        price = judge.price if judge is not None else None
+        usd = ""
+        if price is not None:
+            cost = (tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6
+            usd = f", about ${cost:.4f} at the judge's recorded price"
+        sent = f"{grader.replies:,} judge replies"
+        if grader.judge.makes_endpoint_attempts:
+            sent += f" ({grader.attempts.value:,} requests sent)"
+        super().__init__(
+            "nothing was written and no grade was kept (a regrade keeps no journal), so running "
+            f"it again starts over; spent before the stop: {sent}, {tin:,} input and {tout:,} "
+            f"output tokens reported{usd}"
+        )
+
+
 @dataclass
 class _Grader:
     """The regrade's judge lane; ``allowed``: the dated models the original's grader answered as."""
@@ -92,6 +116,7 @@ class _Grader:
     read: int = 0
     graded: int = 0
     usage_counted: int = 0
+    replies: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
 
@@ -169,6 +194,7 @@ class _Grader:
         except LostDraw as exc:
             reason = f"judge call failed: {exc.reason}"[:2000]
             return build_judge_sample(None, invalid_reason=reason), False
+        self.replies += 1
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)
@@ -227,6 +253,7 @@ def rubric_regrade(
     Raises:
         ReceiptError: the original cannot be read.
         RefusalError: any refusal reason (listed one per line); nothing is written.
+        RegradeInterrupted: Ctrl-C; nothing is written, its words say what was spent.
     """
     original_path, out = Path(original_path), Path(out)
     transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
@@ -261,6 +288,8 @@ def rubric_regrade(
         cases = [grader.case(case, tasks[case.id]) for case in original.cases]
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
+    except KeyboardInterrupt:
+        raise RegradeInterrupted(grader, None if plain else original.judge) from None
     finally:
         judge.close()
     document = (str(original_path), original_sha256)

@@ -75,3 +75,49 @@ def test_a_missing_judge_key_in_regrade_says_it_is_the_judges(
         "the environment, or choose another judge lane with --judge-provider)"
     ]
     assert not out.exists()
+
+
+def test_ctrl_c_says_nothing_was_written_and_what_was_spent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: Ctrl-C printed only "interrupted"; a regrade keeps no journal, so every paid grade
+    # was lost without a word. Two replies of 1,000 in and 100 out tokens each, then Ctrl-C:
+    # 2,000 and 200 tokens at the recorded $1 and $5 per million: .002 + .001 = $0.0030.
+    from driftproof.run.providers.base import Reply
+    from driftproof.run.providers.simulated import StubProvider
+
+    suite, skill = tmp_path / "suite.json", tmp_path / "SKILL.md"
+    suite.write_text(json.dumps(SUITE), encoding="utf-8")
+    skill.write_text(SKILL_TEXT, encoding="utf-8")
+    receipt = tmp_path / "run.json"
+    price = ["--judge-price", "1,5"]
+    code, _, err = run(run_args(suite, skill, receipt, "--keep-transcripts", *price), capsys)
+    assert code == 0, err
+    answer, calls = StubProvider.attempt, []
+
+    def attempt(self: StubProvider, call: object) -> Reply:
+        calls.append(call)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        reply = answer(self, call)
+        return Reply(
+            reply.text,
+            reported_model=reply.reported_model,
+            raw=reply.raw,
+            input_tokens=1000,
+            output_tokens=100,
+        )
+
+    monkeypatch.setattr(StubProvider, "attempt", attempt)
+    out = tmp_path / "regraded.json"
+    code, _, err = run(["regrade", str(receipt), "--rubric", str(suite), "--out", str(out)], capsys)
+    assert (code, err.splitlines()) == (
+        130,
+        [
+            "interrupted: nothing was written and no grade was kept (a regrade keeps no "
+            "journal), so running it again starts over; spent before the stop: 2 judge replies, "
+            "2,000 input and 200 output tokens reported, about $0.0030 at the judge's recorded "
+            "price"
+        ],
+    )
+    assert not out.exists()
