@@ -243,25 +243,36 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
             f"the answers total {total_chars} characters; "
             f"the limit is {B.ANSWERS_ARCHIVE_MAX_BYTES}"
         )
-    by_id = {c.id: c for c in revised.cases}
+    return reasons + _revised_task_refusals(original, revised)
+
+
+def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
+    """Why ``revised``'s tasks are not the original's, each naming the file and JSON pointer."""
+    reasons: list[str] = []
+    file, by_id = revised.path, {c.id: c for c in revised.cases}
+    cases_at = revised.cases[0].pointer.rpartition("/")[0] if revised.cases else ""
     for case in original.cases:
         rc = by_id.get(case.id)
         if rc is None:
-            reasons.append(f"the revised tasks have no case {case.id!r}")
+            reasons.append(
+                f"{file}: {cases_at}: expected a case {case.id!r}, as the original answered it; "
+                "the revised tasks have none"
+            )
         elif case.prompt_sha256 is not None and sha256_text(rc.prompt) != case.prompt_sha256:
             reasons.append(
-                f"case {case.id}: the revised task's prompt differs from the original's; "
-                "a new prompt needs a new run"
+                f"{file}: {rc.pointer}/prompt: case {case.id}'s prompt differs from the "
+                "original's; a new prompt needs a new run"
             )
         elif case.prompt_sha256 is None:
             reasons.append(
                 f"case {case.id}: the original records no prompt hash, "
                 "so the revised task cannot be held to it"
             )
-    extra = sorted(set(by_id) - {c.id for c in original.cases})
+    extra = [c for c in revised.cases if c.id not in {o.id for o in original.cases}]
     if extra:
         reasons.append(
-            f"the revised tasks add cases the original never answered: {', '.join(extra[:5])}"
+            f"{file}: {', '.join(c.pointer for c in extra[:5])}: the revised tasks add cases the "
+            f"original never answered: {', '.join(c.id for c in extra[:5])}"
         )
     return reasons
 

@@ -121,3 +121,30 @@ def test_ctrl_c_says_nothing_was_written_and_what_was_spent(
         ],
     )
     assert not out.exists()
+
+
+def test_a_revised_suite_refused_names_its_file_and_pointer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], original: tuple[Path, Path]
+) -> None:
+    # Found: "rubric regrade refused: the revised tasks have no case 'drop-py38'" named neither
+    # the --rubric file nor where in it. Here case 0 is dropped, case 1's prompt changed (now
+    # case 0) and a new case appended (now case 2).
+    receipt, _ = original
+    doc = json.loads(json.dumps(SUITE))
+    doc["cases"].pop(0)  # commit-429
+    doc["cases"][0]["prompt"] += " Briefly."  # explain-429
+    doc["cases"].append({**doc["cases"][-1], "id": "new-case"})
+    revised = tmp_path / "revised.json"
+    revised.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "g.json"
+    code, _, err = run(
+        ["regrade", str(receipt), "--rubric", str(revised), "--out", str(out)], capsys
+    )
+    assert code == 2 and not out.exists()
+    assert err.splitlines() == [
+        f"error: rubric regrade refused: {revised}: /cases: expected a case 'commit-429', as the "
+        f"original answered it; the revised tasks have none; {revised}: /cases/0/prompt: "
+        "case explain-429's prompt differs from the original's; a new prompt needs a new "
+        f"run; {revised}: /cases/2: the revised tasks add cases the original never "
+        "answered: new-case"
+    ]
