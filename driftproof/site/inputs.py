@@ -8,7 +8,7 @@ Reports are ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose
 Front matter (every key checked; unknown keys are refused)::
 
     ---
-    number: 1                      # 1..999, equals NNN in the file name
+    number: 1                      # 1..999 written without quotes, equals NNN in the file name
     slug: caveman-terse-control    # equals the slug in the file name
     title: "Caveman's skills against a terse control"
     date: 2026-11-29               # the report's date (feed and listing; never the clock)
@@ -62,17 +62,10 @@ def _written_date(value: Any) -> Any:
     return value
 
 
-def _written_number(value: Any) -> Any:
-    """A number written in quotes ("7", "007"), as an integer; any other value is left as is."""
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,3}", value):
-        return int(value)
-    return value
-
-
 class _FrontMatter(BaseModel):
     # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
     model_config = ConfigDict(extra="forbid", strict=True)
-    number: Annotated[int, BeforeValidator(_written_number)] = Field(ge=1, le=999)
+    number: int = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
     title: str = Field(min_length=1, max_length=200)
     date: Annotated[dt.date, BeforeValidator(_written_date)]
@@ -155,7 +148,7 @@ def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontM
         return _FrontMatter.model_validate(raw), m.group("body") or ""
     except ValidationError as exc:
         for e in exc.errors():
-            bad(to_pointer(e["loc"]), _pydantic_message(e))
+            bad(to_pointer(e["loc"]), _pydantic_message(e, front=True))
         return None
 
 
@@ -213,13 +206,44 @@ def _load_reports(
     return [] if found else sorted(reports, key=lambda r: r.number, reverse=True)
 
 
-def _pydantic_message(e: Mapping[str, Any]) -> str:
-    kind = e.get("type", "")
+#: What each front-matter key takes, in words: (the key's value, an item of its list).
+_FRONT_EXPECTED = {
+    "number": ("the report's number: a whole number from 1 to 999, written without quotes, as "
+               "the NNN of its file name", ""),
+    "slug": ("the slug of the file name: lowercase letters and digits, words joined by single "
+             "dashes, at most 80 characters", ""),
+    "title": ("the title: text of 1 to 200 characters", ""),
+    "date": ("the report's date: a day of the calendar written YYYY-MM-DD", ""),
+    "summary": ("the summary: text of at most 500 characters", ""),
+    "receipts": ("a list of 1 to 1000 receipt names", "a receipt name: text, a path under "
+                 "receipts/ without .json"),
+    "sections": ("a list of at most 50 sections", "a section: a mapping of its type and its "
+                 "parameters"),
+}  # fmt: skip
+
+#: What a section's parameter takes, by the kind of problem found, in words.
+_KIND_EXPECTED = {
+    "string_type": "text",
+    "string_too_short": "text of at least {min_length} character(s)",
+    "string_too_long": "text of at most {max_length} characters",
+    "list_type": "a list",
+}
+
+
+def _pydantic_message(e: Mapping[str, Any], *, front: bool = False) -> str:
+    """What a front-matter key (``front``) or a section's parameter expected, and what was found."""
+    kind, loc = e.get("type", ""), e.get("loc", ())
     if kind == "missing":
         return "required key is missing"
     if kind == "extra_forbidden":
         return "unknown key: not part of the report front matter"
-    return f"{e.get('msg', 'invalid value')}, found {_short(e.get('input'))}"
+    if front and loc and loc[0] in _FRONT_EXPECTED:
+        expected = _FRONT_EXPECTED[loc[0]][len(loc) > 1]
+    else:
+        expected = _KIND_EXPECTED.get(kind, "").format(**e.get("ctx", {}))
+    if not expected:
+        return f"{e.get('msg', 'invalid value')}, found {_short(e.get('input'))}"
+    return f"expected {expected}, found {_short(e.get('input'))}"
 
 
 def _short(value: Any) -> str:
