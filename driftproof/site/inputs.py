@@ -1,7 +1,9 @@
 """The inputs of a site build: every receipt under ``receipts/`` and report under ``reports/``.
 
 Each receipt is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes validated,
-published and summed. Symbolic links (the folders included) and unsafe names are refused.
+published and summed. Symbolic links (the folders included) and unsafe names are refused, and
+so is any file the build would not read: ``receipts/`` holds ``*.json`` (in folders too),
+``reports/`` only ``NNN-slug.md`` files.
 
 Reports are ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose.
 
@@ -280,19 +282,20 @@ class Found:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _folder(d: Path, what: str) -> tuple[list[Problem], list[Path]]:
+def _folder(d: Path, what: str, suffix: str, nested: bool) -> tuple[list[Problem], list[Path]]:
     if d.is_symlink():
         return [_link_problem(d)], []
     if not d.is_dir():
         return [Problem(str(d), "", f"expected a directory of {what}")], []
-    return _walk(d)
+    return _walk(d, suffix, nested)
 
 
 def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
     """The receipt files and checked reports under the two folders (no receipt is parsed)."""
     receipts_dir, reports_dir = Path(receipts_dir), Path(reports_dir)
-    problems, found = _folder(receipts_dir, "receipts")
-    problems += _folder(reports_dir, "reports")[0]
+    problems, found = _folder(receipts_dir, "receipts", ".json", nested=True)  # folders too
+    more, md = _folder(reports_dir, "reports", ".md", nested=False)
+    problems += more
     paths: dict[str, Path] = {}
     for p in found:
         name = p.relative_to(receipts_dir).with_suffix("").as_posix()
@@ -305,10 +308,7 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
             paths[name] = p
             continue
         problems.append(Problem(str(p), "", f"expected {why}: rename the file"))
-    reports: list[Report] = []
-    if reports_dir.is_dir() and not reports_dir.is_symlink():
-        md = [p for p in reports_dir.glob("*.md") if not p.is_symlink()]
-        reports = _load_reports(md, paths, problems)
+    reports = _load_reports(md, paths, problems)
     return Found(dict(sorted(paths.items())), reports, problems)
 
 
@@ -366,19 +366,28 @@ def _link_problem(p: Path) -> Problem:
     )
 
 
-def _walk(root: Path) -> tuple[list[Problem], list[Path]]:
-    """A problem per symbolic link under ``root`` (not followed); its ``*.json``, folders too."""
-    links: list[Problem] = []
+def _walk(root: Path, suffix: str, nested: bool) -> tuple[list[Problem], list[Path]]:
+    """The ``*suffix`` files under ``root`` (in its folders too when ``nested``).
+
+    Returns:
+        a problem per symbolic link (not followed) and per file or folder not read, and the files.
+    """
+    problems: list[Problem] = []
     found: list[Path] = []
+    what = "a receipt, a file named *.json" if nested else "a report, a file named NNN-slug.md"
 
     def unread(exc: OSError) -> None:
-        links.append(Problem(str(exc.filename), "", f"cannot read: {exc.strerror}"))
+        problems.append(Problem(str(exc.filename), "", f"cannot read: {exc.strerror}"))
 
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unread):
         for n in sorted(dirnames + filenames):
             p = Path(dirpath) / n
             if p.is_symlink():
-                links.append(_link_problem(p))
-            elif n.endswith(".json"):
+                problems.append(_link_problem(p))
+            elif n.endswith(suffix):  # a folder too: refused by name when read
                 found.append(p)
-    return links, sorted(found)
+            elif not (nested and n in dirnames):
+                why = f"expected {what}; the build reads nothing else in {root}: rename or move it"
+                problems.append(Problem(str(p), "", why))
+        dirnames[:] = dirnames if nested else []
+    return problems, sorted(found)

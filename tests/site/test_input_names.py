@@ -29,6 +29,27 @@ def test_a_name_whose_pages_another_page_takes_is_refused_by_name(
     assert problem.file == str(receipts / f"{name}.json") and repr(name) in problem.message
 
 
+def test_a_file_the_build_does_not_read_is_refused_by_name(tmp_path: Path) -> None:
+    # found: receipts/X.JSON and reports/006-x.txt were skipped without a word (the site built
+    # without them), while reports/README.md was refused
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / "sub").mkdir(parents=True)
+    (reports / "drafts").mkdir(parents=True)
+    for path in (receipts / "p1.json", receipts / "X.JSON", receipts / "sub" / "notes.txt"):
+        path.write_text("{}", encoding="utf-8")
+    (reports / "006-x.txt").write_text("x", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["p1"]
+    receipt = f"a receipt, a file named *.json; the build reads nothing else in {receipts}"
+    report = f"a report, a file named NNN-slug.md; the build reads nothing else in {reports}"
+    assert [(p.file, p.message) for p in found.problems] == [
+        (str(receipts / "X.JSON"), f"expected {receipt}: rename or move it"),
+        (str(receipts / "sub" / "notes.txt"), f"expected {receipt}: rename or move it"),
+        (str(reports / "006-x.txt"), f"expected {report}: rename or move it"),
+        (str(reports / "drafts"), f"expected {report}: rename or move it"),
+    ]
+
+
 def test_an_unreadable_folder_is_a_problem_not_skipped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
