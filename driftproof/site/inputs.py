@@ -10,7 +10,7 @@ Reports are ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose
 Front matter (every key checked; unknown keys are refused)::
 
     ---
-    number: 1                      # 1..999 written without quotes, equals NNN in the file name
+    number: 1                      # 1..999 (quotes allowed), equals NNN in the file name
     slug: caveman-terse-control    # equals the slug in the file name
     title: "Caveman's skills against a terse control"
     date: 2026-11-29               # the report's date (feed and listing; never the clock)
@@ -64,10 +64,17 @@ def _written_date(value: Any) -> Any:
     return value
 
 
+def _written_number(value: Any) -> Any:
+    """A number written in quotes ("7", "007"), as an integer; any other value is left as is."""
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,3}", value):
+        return int(value)
+    return value
+
+
 class _FrontMatter(BaseModel):
     # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
     model_config = ConfigDict(extra="forbid", strict=True)
-    number: int = Field(ge=1, le=999)
+    number: Annotated[int, BeforeValidator(_written_number)] = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
     title: str = Field(min_length=1, max_length=200)
     date: Annotated[dt.date, BeforeValidator(_written_date)]
@@ -210,8 +217,8 @@ def _load_reports(
 
 #: What each front-matter key takes, in words: (the key's value, an item of its list).
 _FRONT_EXPECTED = {
-    "number": ("the report's number: a whole number from 1 to 999, written without quotes, as "
-               "the NNN of its file name", ""),
+    "number": ("the report's number: a whole number from 1 to 999, as the NNN of its file name",
+               ""),
     "slug": ("the slug of the file name: lowercase letters and digits, words joined by single "
              "dashes, at most 80 characters", ""),
     "title": ("the title: text of 1 to 200 characters", ""),
