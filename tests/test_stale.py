@@ -245,3 +245,20 @@ def test_cli_exit_and_text(tmp_path):
     assert res.exit_code == 1
     assert res.output.splitlines()[0].startswith("with skill: run again")
     assert "baseline: " in res.output
+
+
+def test_a_field_not_supplied_names_the_option_that_supplies_it():
+    # "today not supplied" left a newcomer to find the options in --help
+    today = replace(CURRENT, model=None, harness_version=None, judge_model=None, suite_sha256=None)
+    lines = stale_text(stale_report(_receipt(), today)).split("\n")
+    said = {x.split(":")[0]: x for x in lines if x.startswith("- ")}
+    assert said["- model"] == (
+        "- model: recorded claude-sonnet-4-5, today not supplied (give --model) -> unknown: "
+        "not supplied for today, so not checked"
+    )
+    assert (
+        "today not supplied (give --harness-version or --harness-binary) -> "
+        in said["- harness version"]
+    )
+    assert "today not supplied (give --judge-model) -> " in said["- judge"]
+    assert "today not supplied (give --suite) -> " in said["- suite"]

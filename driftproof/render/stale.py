@@ -6,6 +6,25 @@ from driftproof.pages.stale import StaleReport
 from driftproof.render.escape import terminal_safe
 from driftproof.wording import ARM_WORDS
 
+#: The ``stale`` option giving today's value of each field (a case's prompt or rubric: --suite).
+_OPTIONS = {
+    "model": "--model",
+    "harness": "--harness",
+    "harness version": "--harness-version or --harness-binary",
+    "capture mode": "--capture",
+    "skill": "--skill",
+    "judge": "--judge-model",
+    "judge prompt template": "--judge-template",
+    "suite": "--suite",
+}
+
+
+def _today(field: str, today: str | None) -> str:
+    """Today's value, or that it was not supplied and the option that supplies it."""
+    if today is not None:
+        return today
+    return f"not supplied (give {_OPTIONS.get(field, '--suite')})"
+
 
 def stale_text(report: StaleReport) -> str:
     """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline."""
@@ -18,6 +37,6 @@ def stale_text(report: StaleReport) -> str:
         tag = "advisory" if f.advisory else f.effect
         lines.append(
             f"- {f.field}: recorded {f.recorded or 'unknown'}, "
-            f"today {f.today or 'not supplied'} -> {tag}: {f.note}"
+            f"today {_today(f.field, f.today)} -> {tag}: {f.note}"
         )
     return "\n".join(terminal_safe(line) for line in lines)
