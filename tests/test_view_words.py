@@ -256,3 +256,27 @@ def test_the_breakdown_heading_names_a_section_the_method_page_has() -> None:
     assert f"\n## {cited}\n" in method
     help_text = " ".join(CliRunner().invoke(cli, ["diff", "--help"]).output.split())
     assert f'lift breakdown (method, "{cited}") after the comparison' in help_text
+
+
+def test_the_arms_labels_an_import_recorded_are_shown_escaped() -> None:
+    # promptfoo's arms ran different providers: the receipt's model is null and its unrecorded
+    # list says "see the arms' labels"; the sheet (text, Markdown, JSON, site) shows those labels
+    from driftproof.render.sheet import sheet_json, sheet_markdown
+    from driftproof.site.html import page_env, receipt_files
+
+    doc = mk([C1])
+    doc["arms"]["with_skill"]["label"] = "provider:openai:gpt-5"
+    doc["arms"]["baseline"]["label"] = "<b>|x\x1b"
+    raw = json.dumps(seal_document(doc)).encode()
+    s = sheet(read(json.loads(raw)))
+    labels = "with skill provider:openai:gpt-5; baseline <b>|x\x1b"
+    assert facts(s.provenance)["arm labels"] == labels
+    assert "  arm labels  " in render_text(s) and "baseline <b>|x\\x1b\n" in render_text(s)
+    assert "- **arm labels**: with skill provider:openai:gpt-5; baseline \\<b\\>\\|x" in (
+        sheet_markdown(s)
+    )
+    assert '"value": "with skill provider:openai:gpt-5; baseline <b>|x\\u001b"' in sheet_json(s)
+    page = receipt_files("t", read(json.loads(raw)), raw, [], page_env())["receipts/t/index.html"]
+    assert b"<dt>arm labels</dt><dd>with skill provider:openai:gpt-5; baseline &lt;b&gt;|x" in page
+    # the runner's labels are the arms' own names: nothing to add
+    assert "arm labels" not in facts(sheet(read(mk([C1]))).provenance)

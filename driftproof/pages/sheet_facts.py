@@ -101,6 +101,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     facts = [
         Fact("model", run.model or UNKNOWN),
+        *_arm_labels(r),
         Fact("provider", run.provider or UNKNOWN),
         Fact("surface", run.surface or UNKNOWN),
         Fact(
@@ -156,6 +157,21 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             )
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
+
+
+def _arm_labels(r: Receipt) -> list[Fact]:
+    """Each arm's label as the source recorded it, when one names more than the arm itself.
+
+    Returns:
+        One fact, ``<arm> <label>`` per arm ``;``-joined (untrusted text, escaped by the
+        renderers), or none when every label is absent or the arm's own name (the runner's).
+    """
+    labels = {n: getattr(r.arms, n).label for n in arms_of(r)}
+    if all(v is None or v == n for n, v in labels.items()):
+        return []
+    return [
+        Fact("arm labels", "; ".join(f"{ARM_WORDS[n]} {v or UNKNOWN}" for n, v in labels.items()))
+    ]
 
 
 def _count(recorded: int | None, held: set[int]) -> str:
