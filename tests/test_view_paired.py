@@ -65,3 +65,20 @@ def test_diff_shows_the_exact_test_on_the_mean_change(tmp_path: Path) -> None:
     assert (p["up"], p["down"], p["zero"], p["method"]) == (6, 1, 0, "exact")
     assert abs(p["sign_test_p"] - 0.125) < 1e-12
     assert abs(p["interval"][0] - 0.005) < 1e-9 and abs(p["interval"][1] - 0.075) < 1e-9
+
+
+def test_view_says_where_the_paired_interval_is_clipped(tmp_path: Path) -> None:
+    # lifts −.25 and 0 (one draw each): −.125 ± 12.706·.125 = −1.713 to +1.463, past ±1
+    cases = [case("c1", [0.5], [0.75]), case("c2", [0.5], [0.5])]
+    text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
+    assert (
+        "paired interval: suite lift -0.125, paired standard error 0.125 over 2 cases; 95% "
+        "interval -1.000 to +1.000 (t = 12.706, df = 1); clipped at -1 and +1: a lift is never "
+        "outside -1 to +1\n"
+    ) in text.output
+    # lifts .5, .4: .45 ± 12.706·.05 = -0.185 to +1.085: only the top is clipped
+    cases = [case("c1", [0.9], [0.4]), case("c2", [0.8], [0.4])]
+    text = CliRunner().invoke(cli, ["view", _write(tmp_path, "s.json", make_receipt(cases))])
+    assert "95% interval -0.185 to +1.000 (t = 12.706, df = 1); clipped at +1: a lift" in (
+        text.output
+    )

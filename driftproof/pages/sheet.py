@@ -349,7 +349,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
             f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
             f"over {iv.cases} cases; "
             f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
-            f"(t = {fmt(iv.t)}, df = {iv.df})"
+            f"(t = {fmt(iv.t)}, df = {iv.df})" + _clipped(iv.clipped_low, iv.clipped_high)
         )
     splits = []
     for s in spread_split(r) if b.available else ():
@@ -377,6 +377,12 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     exact = _exact(b) if why is None else f"unavailable: {why}"
     label = CONTEXT_LABEL if b.available else f"Context, beyond the method: {_unavailable(r, b)}"
     return ContextView(label, interval, tuple(splits), exact)
+
+
+def _clipped(low: bool, high: bool) -> str:
+    """Words for an interval clipped to a lift's range, −1 to +1; empty when not clipped."""
+    ends = " and ".join(e for e, cut in (("-1", low), ("+1", high)) if cut)
+    return f"; clipped at {ends}: a lift is never outside -1 to +1" if ends else ""
 
 
 def _unavailable(r: Receipt, b: Breakdown) -> str:

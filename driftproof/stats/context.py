@@ -52,8 +52,10 @@ class LiftInterval:
     Attributes:
         lift: the breakdown's suite lift (judge scale units), or None.
         cases: included cases N. df: N − 1. t: t(0.975, df).
-        se: sd(lift_i, ddof = 1) / √N. low / high: lift ∓ t·se.
+        se: sd(lift_i, ddof = 1) / √N. low / high: lift ∓ t·se, clipped to the range a lift
+            can take, −1 to +1 (scores are 0 to 1, D-1).
         reason: why the interval is unavailable, else None.
+        clipped_low / clipped_high: whether lift ∓ t·se fell beyond −1 / +1 and was clipped.
     """
 
     lift: float | None
@@ -64,6 +66,8 @@ class LiftInterval:
     low: float | None
     high: float | None
     reason: str | None
+    clipped_low: bool = False
+    clipped_high: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,8 +147,9 @@ def lift_interval(b: Breakdown) -> LiftInterval:
     assert sd is not None  # two lifts or more
     se = sd / math.sqrt(n)
     t = t_quantile(0.975, n - 1)
+    low, high = b.suite_lift - t * se, b.suite_lift + t * se
     return LiftInterval(
-        b.suite_lift, n, se, n - 1, t, b.suite_lift - t * se, b.suite_lift + t * se, None
+        b.suite_lift, n, se, n - 1, t, max(low, -1.0), min(high, 1.0), None, low < -1, high > 1
     )
 
 

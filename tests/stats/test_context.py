@@ -88,3 +88,16 @@ def test_spread_split_needs_two_judge_samples() -> None:
     assert w.reason == "no draw has two judge samples: the judge part cannot be read"
     _, b = spread_split(_read([case("c", [0.7, 0.8, 0.9], [0.5, None, None])]))
     assert b.reason == "fewer than two measured draws" and b.draws == 1
+
+
+def test_paired_interval_is_clipped_to_the_range_a_lift_can_take() -> None:
+    # lifts −.25, 0: mean −.125; sd .176777; SE .125; t(.975, 1) = 12.7062; half-width 1.588275
+    # → −1.713275 to +1.463275, beyond −1 and +1 at both ends: shown as −1 to +1
+    r = _read([case("c1", [0.5], [0.75]), case("c2", [0.5], [0.5])])
+    iv = lift_interval(lift_breakdown(r))
+    assert iv.se == pytest.approx(0.125) and iv.t == 12.7062
+    assert (iv.low, iv.high, iv.clipped_low, iv.clipped_high) == (-1.0, 1.0, True, True)
+    # lifts .5, .4: mean .45, SE .05, half-width .63531 → −.18531 to +1.08531: the top clipped
+    iv = lift_interval(lift_breakdown(_read([case("c1", [0.9], [0.4]), case("c2", [0.8], [0.4])])))
+    assert iv.low == pytest.approx(-0.18531) and iv.high == 1.0
+    assert (iv.clipped_low, iv.clipped_high) == (False, True)
