@@ -29,11 +29,11 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.pages.comparison import Comparison, compare_receipts
+from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
 from driftproof.pages.words import aa_line, format_lift
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.render.comparison import BANDS_LEGEND
-from driftproof.render.escape import terminal_safe
+from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
+from driftproof.render.escape import md_table, terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import Status, VerdictCode
@@ -229,7 +229,7 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
             lines.append(f"{md_escape(c.false_alarms.sentence(), 1000)}\n\n")
     for sentence in (c.not_like_for_like, *c.notes):  # notes: diff's, e.g. different skills
         lines += [f"{md_escape(sentence, 500)}\n\n"] if sentence else []
-    lines += [f"{BANDS_LEGEND}\n\n"] if c.rows else []
+    lines += [f"{BANDS_LEGEND}\n\n"] if c.rows or c.context_rows else []
     lines += [f"- {md_escape(line, 500)}\n" for line in c.legend]
     return lines + (["\n"] if c.legend else [])
 
@@ -243,16 +243,21 @@ def _with_cases(text: str, c: Comparison, max_bytes: int) -> str:
     ]
     if c.unmatched:
         notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
-    parts = [text + (_TABLE_HEAD if c.rows else "")]
+    if c.rows:
+        head, rows = _TABLE_HEAD, [_row(v) for v in c.rows[:MAX_ROWS]]
+    else:  # no verdict: each common case's bands as context, the table diff prints
+        table = [f"{x}\n" for x in md_table(*report_rows(c), escape=md_escape)]
+        head = f"{CONTEXT_ONLY}\n\n" + "".join(table[:2]) if c.context_rows else ""
+        rows = table[2 : MAX_ROWS + 2] if c.context_rows else []
+    parts = [text + head]
     reserve = 200 + sum(len(n.encode()) for n in notes[:MAX_NOTES])
     size = len(parts[0].encode())
-    for v in c.rows[:MAX_ROWS]:
-        row = _row(v)
+    for row in rows:
         if size + len(row.encode()) + reserve > max_bytes:
             break
         parts.append(row)
         size += len(row.encode())
-    more = len(c.rows) - (len(parts) - 1)
+    more = len(c.rows or c.context_rows) - (len(parts) - 1)
     if more:
         parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
     if notes:

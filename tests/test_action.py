@@ -103,14 +103,9 @@ def test_regressed_fails_the_job_and_sets_outputs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER))
-    assert code == 1
-    assert out["decision"] == "regressed"
-    assert json.loads(out["regressed-cases"]) == ["c1"]
-    assert out["lift"] == "+0.100"
-    assert out["baseline-lift"] == "+0.300"
-    assert out["draws-needed"] == ""
-    assert summary.startswith("## Driftproof: regressed")
-    assert "the job fails" in summary
+    assert (code, out["decision"], json.loads(out["regressed-cases"])) == (1, "regressed", ["c1"])
+    assert (out["lift"], out["baseline-lift"], out["draws-needed"]) == ("+0.100", "+0.300", "")
+    assert summary.startswith("## Driftproof: regressed") and "the job fails" in summary
     assert "| c1 | regressed | 0.850 ± 0.050 (n=3) | 0.550 ± 0.050 (n=3) | -0.300 |" in summary
     # both tables name the receipts in the legend's words (Δ = later − earlier), as diff does
     assert "\n| | earlier | later |\n|---|---|---|\n| receipt | " in summary
@@ -122,9 +117,7 @@ def test_regressed_fails_the_job_and_sets_outputs(
 def test_improved_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Swapped: with-skill arms 0.55 -> 0.85, Δ = +0.30, apart -> improved; the job passes.
     code, out, summary = run_action(tmp_path, monkeypatch, doc(LOW, LOWER), doc(HIGH, LOW))
-    assert code == 0
-    assert out["decision"] == "improved"
-    assert json.loads(out["regressed-cases"]) == []
+    assert (code, out["decision"], json.loads(out["regressed-cases"])) == (0, "improved", [])
     assert "the job passes" in summary
 
 
@@ -158,6 +151,14 @@ def test_below_tested_no_decision_keeps_lift(
         "Add none to fail-on to fail it.\n\nA side gets no verdict (below TESTED,"
     )
     assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
+    # each case's bands as context, in the table diff prints: 0.850 ± 0.050 → 0.550 ± 0.050
+    assert (
+        "The bands below are shown as context; no verdict is given.\n\n| case | earlier (band "
+        "source: generation) |" in summary
+    )
+    assert (
+        "| c1 | 0.850 ± 0.050 | 0.550 ± 0.050 | -0.300 | no verdict | 3/3 | 3/3 |  |\n" in summary
+    )
 
 
 def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(

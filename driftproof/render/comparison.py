@@ -31,7 +31,7 @@ BANDS_LEGEND = (
     "unrounded means."
 )
 #: Said when a side gets no verdict and the bands are shown all the same.
-_CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
+CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 
 
 #: Each kind of paragraph's line as (text, Markdown) templates; a table is printed apart.
@@ -52,7 +52,7 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         out.append(("list", list(c.refusals)))
         if not c.context_rows:
             return out
-        out.append(("plain", [_CONTEXT_ONLY]))
+        out.append(("plain", [CONTEXT_ONLY]))
     else:
         out.append(("plain", [c.summary]))
         fa = c.false_alarms
