@@ -29,7 +29,7 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
+from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
 from driftproof.pages.words import aa_line, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
@@ -53,10 +53,6 @@ MAX_ROWS = 500
 MAX_NOTES = 50
 #: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
 _MD_SPECIAL = set("\\`*_[]|<>~&")
-_NO_COMMON_CASE = (
-    "No case is in both receipts, so nothing was compared "
-    "(the cases found in one receipt only are listed below).\n\n"
-)
 _NO_VERDICT = (
     "A side gets no verdict (below TESTED, a smoke run, an import, "
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
@@ -206,16 +202,16 @@ def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> lis
     ]
     if decision != "none":
         return lines
-    if c.refusals and (c.rows or not c.unmatched):
-        return lines + [_NO_VERDICT, *(f"- {md_escape(r, 500)}\n" for r in c.refusals), "\n"]
-    return lines + [_NO_COMMON_CASE]
+    if c.refusals == (NO_COMMON_CASE,):  # both judged; the cases of one only are listed below
+        return lines + [f"{NO_COMMON_CASE}\n\n"]
+    return lines + [_NO_VERDICT, *(f"- {md_escape(r, 500)}\n" for r in c.refusals), "\n"]
 
 
 def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -> list[str]:
     """What the lifts cover, the comparison's headline and sentences (``diff``'s), the legends."""
     lines = []
     n = len(common.cases)
-    if not (a.is_smoke or b.is_smoke) and (common.a_cases != n or common.b_cases != n):
+    if n and not (a.is_smoke or b.is_smoke) and (common.a_cases != n or common.b_cases != n):
         lines.append(
             f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not "
             "measure in both arms is left out of both.\n\n"

@@ -35,6 +35,9 @@ from driftproof.wording import (
 if TYPE_CHECKING:
     from driftproof.receipt import Judge, Receipt
 
+#: Said, by ``diff`` and the Action alike, when the two receipts share no case.
+NO_COMMON_CASE = "No case is in both receipts, so nothing was compared."
+
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -110,11 +113,11 @@ def compare_receipts(
         # no verdict, but the bands are shown under the reason (where both sides have bands)
         shown = () if None in sources else rows
         lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
-        return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts)
+        notes = _notes(a, b) + ((NO_COMMON_CASE,) if unmatched and not rows else ())
+        return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts, notes=notes)
     if not rows:
         # a renamed suite must not pass a regression check silently
-        why = "the two receipts have no case in common, so nothing was compared"
-        return replace(refused, refusals=(why,))
+        return replace(refused, refusals=(NO_COMMON_CASE,), notes=_notes(a, b))
     sentence = reason = needed = None
     if not any(v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED) for v in rows):
         weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]

@@ -48,10 +48,13 @@ _STYLES = {
 def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
     """The comparison as ``(kind, lines)`` paragraphs in order, the lines not yet escaped."""
     out = [("title", [f"{c.a_name} (earlier) → {c.b_name} (later)"]), ("bold", [c.headline])]
+    unmatched = [("plain", ["Cases in one receipt only: " + ", ".join(c.unmatched)])]
+    unmatched = unmatched if c.unmatched else []
     if c.refusals:
         out.append(("list", list(c.refusals)))
+        out += [("quote", list(c.notes))] if c.notes else []  # e.g. different skills
         if not c.context_rows:
-            return out
+            return out + unmatched
         out.append(("plain", [CONTEXT_ONLY]))
     else:
         out.append(("plain", [c.summary]))
@@ -61,10 +64,7 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         if after:
             out.append(("quote", after))
     out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
-    out += [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))]
-    if c.unmatched:
-        out.append(("plain", ["Cases in one receipt only: " + ", ".join(c.unmatched)]))
-    return out
+    return out + [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))] + unmatched
 
 
 def comparison_text(c: Comparison) -> str:

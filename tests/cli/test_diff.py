@@ -397,3 +397,32 @@ def test_lift_breakdown_flag_adds_each_receipts_breakdown_after_the_comparison(
             extra = flagged.output[len(plain.output.rstrip("\n")) :]
             assert extra.count("Lift breakdown of ") == 2
             assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra
+
+
+def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # diff printed only the two level lines; the Action said "No case is in both receipts" and
+    # "Both lifts are taken over the 0 cases ..." beside it: now both say the same sentences
+    from receipt_docs import seal_document
+
+    other = make_receipt([C4B], level="DECLARED")
+    other["skill"]["name"] = "other"
+    res = run(tmp_path, make_receipt([C1A, C2A], level="DECLARED"), seal_document(other))
+    skills = (
+        "The two receipts measure different skills (demo-skill and other): a diff is meant for "
+        "two runs of the same skill."
+    )
+    none = "No case is in both receipts, so nothing was compared."
+    assert res.exit_code == 2
+    assert f"is below TESTED\n{skills}\n{none}\nCases in one receipt only: C1 (only in " in (
+        res.output
+    )
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary := tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    args = ["--baseline", str(tmp_path / "a.json"), "--receipt", str(tmp_path / "b.json")]
+    assert action.main(args) == 0
+    said = summary.read_text()
+    assert f"\n\n{skills}\n\n{none}\n\n" in said and said.count(none) == 1
+    assert "- b.json: verification level DECLARED is below TESTED\n" in said
+    assert "over the 0 cases" not in said
