@@ -33,6 +33,11 @@ def test_readme_quick_start_begins_with_the_demo() -> None:
     assert lines[0].startswith("driftproof demo")
     # the run lines name their output (issue 16: the README's run line shows --out)
     assert all("--out " in line for line in lines if line.startswith("driftproof run "))
+    # diff exits 2 on the simulated receipts (no verdict): a script with set -e would stop there
+    diff = next(line for line in lines if line.startswith("driftproof diff "))
+    assert diff.endswith(
+        "  # exits 2: simulated receipts get no verdict (a set -e script stops here)"
+    )
 
 
 def test_quick_start_literally(
@@ -41,7 +46,7 @@ def test_quick_start_literally(
     monkeypatch.chdir(tmp_path)
     seen: dict[str, tuple[int, str, str]] = {}
     for line in quick_start_lines():
-        argv = shlex.split(line)
+        argv = shlex.split(line, comments=True)
         if argv[0] == "cd":
             monkeypatch.chdir(Path.cwd() / argv[1])
             continue
