@@ -77,7 +77,8 @@ class Run(_Model):
     model: str | None
     """The model that answered; null when the source did not record it."""
     provider: Literal["anthropic", "openai", "stub", "simulated"] | None
-    """anthropic, openai, or stub (the test double, which records UNVERIFIED)."""
+    """anthropic, openai, stub (the test double) or simulated (the offline demo lane); a stub or
+    simulated run records UNVERIFIED."""
     surface: Literal["api", "cli"] | None
     """api or cli (a subscription command-line tool, disclosed whenever used)."""
     harness: Harness | None

@@ -72,3 +72,15 @@ def test_fixed_sentences_and_floor_appear_character_for_character(page: str) -> 
 
 def test_removed_field_is_dated(page: str) -> None:
     assert "| `run.samples` | integer or null | count | 0.3.1–0.13 (not in 0.14) |" in page
+
+
+def test_the_unverified_level_names_every_way_the_code_records_it(page: str) -> None:
+    # run/sealing.py records UNVERIFIED for an offline provider or judge (stub, simulated), a
+    # --quick run or a stopped run; the page once named the stub provider and smoke runs only
+    from driftproof.run.providers import OFFLINE
+
+    row = next(x for x in page.splitlines() if x.startswith("| UNVERIFIED |"))
+    provider = next(x for x in page.splitlines() if x.startswith("| `run.provider` |"))
+    meaning = provider.split(" | ")[-1]  # the meaning column, not the list of values
+    assert all(f"`{name}`" in row and name in meaning for name in OFFLINE), (row, meaning)
+    assert "(`--quick`)" in row and "a stopped run" in row
