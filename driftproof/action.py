@@ -30,7 +30,7 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
-from driftproof.pages.words import aa_line, format_lift
+from driftproof.pages.words import aa_line, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
 from driftproof.render.escape import md_table, terminal_safe
@@ -174,8 +174,8 @@ def _side_table(
         ("lift (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
         (
             "lift covers (cases both receipts measured)",
-            f"{n} of {common.a_total} cases",
-            f"{n} of {common.b_total} cases",
+            f"{n} of {count_of(common.a_total, 'case')}",
+            f"{n} of {count_of(common.b_total, 'case')}",
         ),
     ]
     out = ["| | earlier | later |\n", "|---|---|---|\n"]

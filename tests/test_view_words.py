@@ -280,3 +280,14 @@ def test_the_arms_labels_an_import_recorded_are_shown_escaped() -> None:
     assert b"<dt>arm labels</dt><dd>with skill provider:openai:gpt-5; baseline &lt;b&gt;|x" in page
     # the runner's labels are the arms' own names: nothing to add
     assert "arm labels" not in facts(sheet(read(mk([C1]))).provenance)
+
+
+def test_counts_of_one_read_in_the_singular_and_an_unpriced_cost_in_plain_words() -> None:
+    # one case of one draw per arm: "none of 1 draws" read as a plural; the grading cost's
+    # missing price read "grader cost  USD not recorded" where the run's summary said "unpriced"
+    overhead = {"input_tokens": 90, "output_tokens": 10, "usd": None}
+    overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
+    s = sheet(read(mk([case("c1", [0.6], [0.4])], judge_overhead=overhead)))
+    assert [a.refusals for a in s.arms] == ["none of 1 draw", "none of 1 draw"]
+    assert facts(s.judge_cost)["grading cost"] == "not recorded"
+    assert "  grading cost   not recorded\n" in render_text(s)

@@ -42,6 +42,7 @@ from driftproof.pages.words import (
     anchor_for,
     arms_of,
     band_text,
+    count_of,
     draws_of,
     fmt,
     paired_line,
@@ -159,7 +160,7 @@ def lift_coverage(r: Receipt) -> str:
     if n >= total:
         return ""
     return (
-        f" (over {n} of {total} cases: the other {total - n} "
+        f" (over {n} of {count_of(total, 'case')}: the other {total - n} "
         f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)"
     )
 

@@ -12,6 +12,7 @@ from driftproof.pages.words import (
     Fact,
     anchor_for,
     arms_of,
+    count_of,
     draws_of,
     fmt,
     has_bands,
@@ -207,10 +208,10 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
     return (
         Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
         Fact(
-            "grader cost",
+            "grading cost",
             f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
             if oh.usd is not None
-            else f"USD {UNKNOWN}",
+            else UNKNOWN,
         ),
         Fact(
             "draws counted",
@@ -288,7 +289,8 @@ def quality_fact(q: QualityReading) -> Fact | None:
     )
     return Fact(
         label,
-        f"{words} ({q.measure}, skill arm minus the {q.reference} arm over {q.cases} cases: "
+        f"{words} ({q.measure}, skill arm minus the {q.reference} arm over "
+        f"{count_of(q.cases, 'case')}: "
         f"mean {fmt(q.mean, signed=True)}, 90% interval {fmt(q.low, signed=True)} to "
         f"{fmt(q.high, signed=True)}; two one-sided tests at 5% each; margin declared {when})",
     )
@@ -396,7 +398,8 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
                 lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
                 if lost
                 else "none",
-                refusals=f"{f'{refused:,}' if refused else 'none'} of {len(draws):,} draws",
+                refusals=f"{f'{refused:,}' if refused else 'none'} of "
+                f"{count_of(len(draws), 'draw')}",
                 skill_fired=_skill_fired(r, n, draws),
                 output_tokens=(
                     f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
@@ -422,4 +425,4 @@ def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     pct = percent_of(fired, observed)
     if pct is None:
         return UNKNOWN
-    return f"{fired:,} of {observed:,} observed draws ({fmt(pct, 0)}%)"
+    return f"{fired:,} of {count_of(observed, 'observed draw')} ({fmt(pct, 0)}%)"

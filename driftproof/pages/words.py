@@ -25,6 +25,12 @@ ARM_NOT_RECORDED = "arm not recorded"
 NOT_APPLICABLE = "n/a"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
+
+def count_of(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 #: A receipt field an importer names as unrecorded, in the words a page shows (D-13); the
 #: receipt keeps the field name, the page says what it is.
 _FIELD_WORDS = {
@@ -194,7 +200,8 @@ def aa_line(name: str, aa: AAReading) -> str:
     if read:
         text += (
             f"; at these spreads and draws, noise alone is expected to call a change in "
-            f"{aa.expected:.2f} of {read} cases per comparison (chance of at least one: "
+            f"{aa.expected:.2f} of {count_of(read, 'case')} per comparison (chance of at least "
+            "one: "
             f"{100 * aa.at_least_one:.0f}%); the smallest effect these spreads can resolve is "
             f"{aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at the widest"
         )

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from driftproof.pages.sheet import lift_coverage
-from driftproof.pages.words import format_lift
+from driftproof.pages.words import UNKNOWN, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
@@ -120,11 +120,11 @@ def print_result(result: Any, console: Console | None = None) -> None:
     )
     jo = r.economics.judge_overhead
     if jo is not None:
-        usd = "unpriced" if jo.usd is None else f"${jo.usd:.4f}"
+        usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
         lines.append(
             f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
-            f"{jo.judged_draws_counted} draws counted, {jo.judged_draws_missing_usage} without "
-            "usage)"
+            f"{count_of(jo.judged_draws_counted, 'draw')} counted, "
+            f"{jo.judged_draws_missing_usage} without usage)"
         )
     refused = no_verdict(r)
     if r.is_smoke:

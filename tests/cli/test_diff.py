@@ -426,3 +426,4 @@ def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(
     assert f"\n\n{skills}\n\n{none}\n\n" in said and said.count(none) == 1
     assert "- b.json: verification level DECLARED is below TESTED\n" in said
     assert "over the 0 cases" not in said
+    assert "| lift covers (cases both receipts measured) | 0 of 2 cases | 0 of 1 case |" in said

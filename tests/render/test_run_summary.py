@@ -43,3 +43,14 @@ def test_a_lift_that_rounds_to_zero_prints_as_zero_does() -> None:
     row = next(line for line in text.splitlines() if "c1" in line)
     assert "+0.000" in row and "-0.000" not in row
     assert "suite lift +0.000" in text and "-0.000" not in text
+
+
+def test_an_unpriced_grading_cost_reads_as_the_sheet_says_it_with_one_draw_counted() -> None:
+    # "grading cost unpriced (...; 1 draws counted" beside view's "grader cost  USD not recorded"
+    # for the same thing: one wording, "not recorded", and a count of one in the singular
+    overhead = {"input_tokens": 90, "output_tokens": 10, "usd": None}
+    overhead |= {"judged_draws_counted": 1, "judged_draws_missing_usage": 0}
+    text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
+    assert "grading cost not recorded (90 in, 10 out tokens; 1 draw counted, 0 without usage)" in (
+        text
+    )
