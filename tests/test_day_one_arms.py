@@ -184,10 +184,15 @@ def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     (tmp_path / "reports").mkdir()
     with pytest.raises(SiteBuildError) as ei:
         load_inputs(receipts, tmp_path / "reports")
-    assert any(
-        p.pointer == "/run/provider" and "refuses simulated receipts" in p.message
-        for p in ei.value.problems
-    )
+    # made by run --provider simulated: the message names both ways, not the demo alone
+    assert [(p.pointer, p.message) for p in ei.value.problems] == [
+        (
+            "/run/provider",
+            "expected a receipt a model produced; this one is simulated (made by driftproof "
+            "demo or by driftproof run --provider simulated), and the public site refuses "
+            "simulated receipts",
+        )
+    ]
 
 
 def test_a_simulated_receipt_is_not_exported_where_the_mark_would_be_lost(files, tmp_path, capsys):

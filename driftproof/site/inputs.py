@@ -354,8 +354,9 @@ def checked_receipt(raw: bytes, file: str, public: bool) -> tuple[Receipt | None
             Problem(
                 file,
                 "/run/provider",
-                "expected a receipt a model produced; this one is simulated (driftproof demo), "
-                "and the public site refuses simulated receipts",
+                "expected a receipt a model produced; this one is simulated (made by driftproof "
+                "demo or by driftproof run --provider simulated), and the public site refuses "
+                "simulated receipts",
             )
         ]
     return r, []
