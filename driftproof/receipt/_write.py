@@ -15,10 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from driftproof.errors import ReceiptError
+from driftproof.errors import BoundsError, ReceiptError
 from driftproof.outputs import open_mode
+from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, within_bounds
-from driftproof.receipt._load import check_schema
+from driftproof.receipt._load import _too_big, check_schema
 from driftproof.receipt._model import CURRENT_VERSION, Receipt, ReceiptBody, Seal
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import SEAL_ALGORITHM, compute_seal
@@ -38,7 +39,8 @@ def write_receipt(body: ReceiptBody, path: str | Path, *, replace: bool = True) 
     Raises:
         ReceiptError: (and subclasses) the receipt is not of the current schema version
             (writers write the current version only, D-11), or fails a bound, its schema or a
-            consistency check; each problem names ``path`` and a JSON pointer.
+            consistency check, or would be more cases or bytes than a reader reads
+            (:mod:`._bounds`); each problem names ``path`` and a JSON pointer.
         FileExistsError: ``replace`` is false and ``path`` exists.
         OSError: the file cannot be written; the error names ``path``.
     """
@@ -51,6 +53,8 @@ def write_receipt(body: ReceiptBody, path: str | Path, *, replace: bool = True) 
             f"found {body.schema_version!r}",
         )
     check_consistency(body, str(path))
+    if (n := len(body.cases)) > (most := _bounds.RECEIPT_MAX_ITEMS):  # as a reader refuses it
+        raise BoundsError.at(path, "/cases", f"expected at most {most} items, found {n}")
     head = body.to_json_dict(cases=False)
     if not (
         within_bounds(head)
@@ -115,6 +119,8 @@ def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
         open_mode(fd)
         with os.fdopen(fd, "wb") as out:
             yield lambda text: out.write(text.encode("utf-8"))
+            if out.tell() > _bounds.RECEIPT_MAX_BYTES:  # a file no reader would parse
+                raise _too_big(path, out.tell())
             out.flush()
             os.fsync(out.fileno())  # the receipt on disk before its name is
         if replace:

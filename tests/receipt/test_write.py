@@ -178,3 +178,24 @@ def test_a_receipt_is_as_readable_as_any_file_the_user_writes(tmp_path: Path) ->
     finally:
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o644  # 0666 less the umask 022, as open() gives
+
+
+def test_a_receipt_no_reader_would_read_is_refused_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.receipt import _bounds
+
+    out = tmp_path / "r.json"
+    monkeypatch.setattr(_bounds, "RECEIPT_MAX_ITEMS", 2)  # 3 cases: one more than a reader reads
+    with pytest.raises(ReceiptError) as info:
+        write_receipt(_body(3), out)
+    assert str(info.value) == f"{out}: /cases: expected at most 2 items, found 3"
+    monkeypatch.undo()
+    write_receipt(_body(1), out)
+    size = out.stat().st_size
+    out.unlink()
+    monkeypatch.setattr(_bounds, "RECEIPT_MAX_BYTES", size - 1)  # one byte short of the file
+    with pytest.raises(ReceiptError) as info:
+        write_receipt(_body(1), out)
+    assert str(info.value) == f"{out}: expected at most {size - 1} bytes, found {size}"
+    assert list(tmp_path.iterdir()) == []
