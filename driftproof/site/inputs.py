@@ -197,9 +197,9 @@ def _load_reports(
     by_number: dict[int, str] = {}
     for p in sorted(paths):
         try:
-            data = p.read_bytes()
-        except OSError as exc:
-            found.append(Problem(str(p), "", f"cannot read: {exc.strerror}"))
+            data = read_bounded(p, regular_only=True)  # a FIFO refused, never waited on
+        except ReceiptError as exc:
+            found.extend(exc.problems)
             continue
         report, bad = parse_report(data, str(p), known)
         found.extend(bad)

@@ -106,6 +106,21 @@ def test_a_fifo_is_refused_not_waited_on(site_inputs: tuple[Path, Path]) -> None
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_report_that_is_a_fifo_or_a_folder_is_refused_not_waited_on(
+    site_inputs: tuple[Path, Path],
+) -> None:
+    receipts, reports = site_inputs
+    os.mkfifo(fifo := reports / "006-pipe.md")
+    (folder := reports / "007-folder.md").mkdir()
+    with pytest.raises(SiteBuildError) as exc:
+        load_inputs(receipts, reports)
+    assert _problems(exc) == [
+        f"{fifo}: expected a regular file",
+        f"{folder}: expected a regular file",
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_unreadable_receipts_are_reported_in_path_order(site_inputs: tuple[Path, Path]) -> None:
     # The files are read on several threads (issue 19); the problems still come one line
     # per file, in path order, whichever thread read which file first.
