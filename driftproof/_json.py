@@ -197,8 +197,9 @@ def read_skill_md(
 
     Raises:
         the exception ``fail`` builds from what was wrong, the path not included: ``cannot read:
-        <reason>``, over ``limit`` bytes, not UTF-8, or empty or only whitespace (no skill to
-        measure: its size, ceil(characters ÷ 4) tokens, is what a lift is divided by).
+        <reason>``, over ``limit`` bytes, not UTF-8, or empty or only whitespace, a leading
+        byte-order mark aside (no skill to measure: its size, ceil(characters ÷ 4) tokens, is
+        what a lift is divided by).
     """
     try:
         data = read_capped(path, limit)
@@ -207,8 +208,8 @@ def read_skill_md(
     if len(data) > limit:
         raise fail(f"expected at most {limit} bytes")
     text = decode_utf8(data, "text", fail)
-    if not text.strip():
-        found = "only whitespace" if text else "an empty file"
+    if not (body := text.lstrip("\ufeff")).strip():  # a mark alone: an editor's empty file
+        found = "only whitespace" if body else "an empty file"
         raise fail(f"expected the skill's instructions, found {found}: no skill to measure")
     return text
 

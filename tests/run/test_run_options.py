@@ -75,7 +75,13 @@ def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, 
 
 def test_an_empty_skill_is_refused_naming_it(suite_file, tmp_path):
     # an empty SKILL.md ran and was measured as 1 skill token, "+1000.000 per 1,000 skill tokens"
-    for text, found in (("", "an empty file"), ("\n  \t\n", "only whitespace")):
+    # a byte-order mark alone is an empty file as an editor saves it (Notepad, UTF-8 with BOM)
+    for text, found in (
+        ("", "an empty file"),
+        ("\n  \t\n", "only whitespace"),
+        ("\ufeff", "an empty file"),
+        ("\ufeff\r\n", "only whitespace"),
+    ):
         skill = tmp_path / "SKILL.md"
         skill.write_text(text, encoding="utf-8")
         args = [str(suite_file), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
