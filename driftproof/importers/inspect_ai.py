@@ -175,11 +175,12 @@ def _cases(
             prompts.setdefault(str(sid), joined_text(sample.get("input")))
             draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
             draws[arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+    held = {(sid, arm, d.index) for sid, arms in cases.items() for arm in arms for d in arms[arm]}
     for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw
         for sid, epoch, why in _listed(log):
-            draws = cases.setdefault(sid, {a: [] for a in (*logs, *missing)})
-            prompts.setdefault(sid, None)
-            if all(d.index != epoch - 1 for d in draws[arm]):
+            if (sid, arm, epoch - 1) not in held:
+                draws = cases.setdefault(sid, {a: [] for a in (*logs, *missing)})
+                prompts.setdefault(sid, None)
                 draws[arm].append(build_draw(epoch - 1, lost_reason=why, lost_kind="missing"))
     for sid, arms in cases.items():
         for arm in (a for a in _ARMS if a in logs):
@@ -196,6 +197,12 @@ def _cases(
     ]
 
 
+#: The most epochs a log may list: a case's draws in one arm hold at most 100,000 items.
+MAX_EPOCHS = 100_000
+#: The most sample × epoch runs a log may list (each one absent is a lost draw to hold).
+MAX_LISTED_RUNS = 1_000_000
+
+
 def _listed(log: Log) -> list[tuple[str, int, str]]:
     """(sample id, epoch, why lost if absent) for each sample × epoch the log says it ran.
 
@@ -203,13 +210,22 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
     ``eval.config.epochs`` epochs (1 when absent); none when the log lists no ids.
 
     Raises:
-        ImportError_: a listed id that is not an integer or a string, naming file and pointer.
+        ImportError_: a listed id that is not an integer or a string, or more epochs than a
+            case's draws hold (:data:`MAX_EPOCHS`) or runs than :data:`MAX_LISTED_RUNS`, naming
+            file and pointer.
     """
     ev = member_object(log.header, "eval")
     ids = member_object(ev, "dataset").get("sample_ids")
     if not isinstance(ids, list):
         return []
     epochs = member_object(ev, "config").get("epochs")
+    epochs = epochs if common.is_count(epochs) and epochs >= 1 else 1
+    if epochs > MAX_EPOCHS or len(ids) * epochs > MAX_LISTED_RUNS:
+        where = log.where / "eval" / ("config" if epochs > 1 else "dataset")
+        raise (where / ("epochs" if epochs > 1 else "sample_ids")).fail(
+            f"expected at most {MAX_EPOCHS:,} epochs and {MAX_LISTED_RUNS:,} sample × epoch runs "
+            f"in all, found {len(ids):,} samples × {epochs:,} epoch{'s' * (epochs != 1)}"
+        )
     journal = log.where.parts[:1] == ("_journal/start.json",)  # no header.json: unfinished
     status = "started" if journal else log.header.get("status")
     ended = {"cancelled": "; the run was cancelled", "error": "; the run ended in an error"}
@@ -219,7 +235,7 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
         if isinstance(sid, bool) or not isinstance(sid, (int, str)):
             where = log.where / "eval" / "dataset" / "sample_ids" / k
             raise where.fail("expected a sample id (an integer or a string)")
-        for e in range(1, (epochs if common.is_count(epochs) and epochs >= 1 else 1) + 1):
+        for e in range(1, epochs + 1):
             why = f"the log lists sample {sid}, epoch {e}, but holds no record of it"
             out.append((str(sid), e, why + ended.get(str(status), "")))
     return out

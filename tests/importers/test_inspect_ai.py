@@ -248,3 +248,28 @@ def test_truncated_eval_is_refused_as_no_readable_zip(tmp_path: Path, logs: Path
     assert str(e.value) == (
         f"{cut}: expected a zip archive; the file is not a readable one (File is not a zip file)"
     )
+
+
+@pytest.mark.parametrize(
+    ("ids", "epochs", "pointer", "found"),
+    [
+        (3, 10**7, "/eval/config/epochs", "3 samples × 10,000,000 epochs"),  # over 100,000 epochs
+        (1_000_001, None, "/eval/dataset/sample_ids", "1,000,001 samples × 1 epoch"),
+        (20_000, 51, "/eval/config/epochs", "20,000 samples × 51 epochs"),  # 1,020,000 runs
+    ],
+)
+def test_a_log_listing_more_runs_than_a_receipt_holds_is_refused(
+    tmp_path: Path, logs: Path, ids: int, epochs: int | None, pointer: str, found: str
+) -> None:
+    # a few-KB log claiming 10**7 epochs built every missing draw first: 9 GB before a bound
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    doc["eval"]["dataset"]["sample_ids"] = list(range(1, ids + 1))
+    doc["eval"]["config"]["epochs"] = epochs
+    (m := tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_inspect(m, InspectOptions(skill_name="s"))
+    (p,) = e.value.problems
+    assert (p.file, p.pointer) == (str(m), pointer)
+    assert p.message == (
+        f"expected at most 100,000 epochs and 1,000,000 sample × epoch runs in all, found {found}"
+    )
