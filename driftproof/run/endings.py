@@ -74,8 +74,22 @@ LANES: dict[str, Lane] = {
         {
             "incomplete:max_output_tokens": "truncated",
             "incomplete:content_filter": "content_filter",
-            "completed:function_call": "tool_call",
-            "completed:custom_tool_call": "tool_call",
+            **{
+                f"completed:{item}": "tool_call"
+                for item in (  # the Responses API's tool-call output items
+                    "function_call",
+                    "custom_tool_call",
+                    "web_search_call",
+                    "file_search_call",
+                    "computer_call",
+                    "code_interpreter_call",
+                    "image_generation_call",
+                    "local_shell_call",
+                    "mcp_call",
+                    "mcp_list_tools",
+                    "mcp_approval_request",
+                )
+            },
             "completed:message_incomplete": "unfinished_answer",
             "completed:message_in_progress": "unfinished_answer",
         },

@@ -285,11 +285,13 @@ def test_claude_model_usage_names_the_requested_model_or_hands_off(
     ("to", "stops"),
     [("gpt-5-mini", True), ("gpt-5-2025-08-07", False)],  # another model; gpt-5's dated snapshot
 )
+@pytest.mark.parametrize("said", ["model rerouted: gpt-5 -> {}", " Model rerouted: gpt-5 -> {}"])
 def test_codex_turn_rerouted_to_another_model_stops_the_run(
-    loopback, fake_bin, suite_file, tmp_path, monkeypatch, to, stops
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, to, stops, said
 ):
-    # codex-rs/exec writes a server's reroute as an error item and goes on with the turn
-    said = f"model rerouted: gpt-5 -> {to} (HighRiskCyberActivity)"
+    # codex-rs/exec writes a server's reroute as an error item and goes on with the turn; a
+    # message worded with a capital or a leading space is read the same (fail closed)
+    said = said.format(to) + " (HighRiskCyberActivity)"
     moved = {"type": "item.completed", "item": {"id": "i0", "type": "error", "message": said}}
     _codex(tmp_path, monkeypatch, _turn(moved, {"type": "item.completed", "item": ANSWER_ITEM}))
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")

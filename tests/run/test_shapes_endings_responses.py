@@ -118,6 +118,20 @@ def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
             "tool_call",
             "'completed:function_call'",
         ),
+        (  # the answer, then a hosted tool's call: the turn goes on, no final answer
+            "completed",
+            None,
+            [
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "fix(http): retry 429"}],
+                },
+                {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+            ],
+            "tool_call",
+            "'completed:web_search_call'",
+        ),
     ],
 )
 def test_responses_endings_other_than_completed_are_lost_by_class(

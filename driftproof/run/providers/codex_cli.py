@@ -35,7 +35,7 @@ WRITING_FEATURE = re.compile(
 _ITEM_EVENTS = ("item.started", "item.updated", "item.completed")
 #: The error item codex writes when the server moves a turn to another model (codex-rs/exec,
 #: ``ModelRerouted``: ``model rerouted: FROM -> TO (Reason)``); the turn goes on.
-_REROUTED = re.compile(r"model rerouted: (\S+) -> (\S+)")
+_REROUTED = re.compile(r"\s*model rerouted:\s*(\S+)\s*->\s*(\S+)", re.I)
 
 
 class CodexCLI(CLILane):

@@ -176,10 +176,11 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Responses ``response`` as a :class:`Reply`.
 
     The ending is ``status`` (``<status>:<incomplete reason>`` when one is given, whatever the
-    status; ``completed:<item type>`` when a tool call is among the items, text before it or
-    not; else ``completed:message_<status>`` when an answer message gives a ``status`` other than
-    ``completed``); the answer is the text of message items whose ``phase`` is ``final_answer``
-    or unset; other messages, ``reasoning`` items and a leading ``<think>`` are reasoning (D-19).
+    status; ``completed:<item type>`` when a tool call, or any item other than a message or
+    reasoning, is among the items, text before it or not; else ``completed:message_<status>``
+    when an answer message gives a ``status`` other than ``completed``); the answer is the text
+    of message items whose ``phase`` is ``final_answer`` or unset; other messages, ``reasoning``
+    items and a leading ``<think>`` are reasoning (D-19).
     """
     texts, refusals, thought, calls, unfinished = [], [], [], [], []
     for item in member_list(r, "output"):
@@ -199,8 +200,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             else:
                 thought += [x for x in said if isinstance(x, str)]
             refusals += [x for x in _part_texts(item, "refusal", "refusal") if isinstance(x, str)]
-        elif kind in ("function_call", "custom_tool_call"):
-            calls.append(kind)
+        else:  # a tool call, or an item this lane does not know: no final answer (D-19)
+            calls.append(str(kind))
     text, think = split_reasoning("".join(x for x in texts if isinstance(x, str)))
     status = member_str(r, "status")
     why = member_object(r, "incomplete_details").get("reason")
