@@ -264,6 +264,7 @@ def test_codex_todo_list_completed_as_the_turn_ends_leaves_the_answer_final(
         ("claude-sonnet-4", "claude-sonnet-4-20250514", False),  # its dated snapshot
         ("claude-opus-4-6", "claude-opus-4-6[1m]", False),  # its 1M-token context tag
         ("sonnet", "claude-sonnet-4-5-20250929", False),  # Claude Code's alias
+        ("haiku", "not-a-haiku-but-sonnet", True),  # no Claude id of the haiku family
     ],
 )
 def test_claude_model_usage_names_the_requested_model_or_hands_off(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 from driftproof._json import json_kind, member_object, member_str
@@ -112,12 +113,15 @@ ALIASES = ("sonnet", "opus", "haiku")
 def is_model(model: str, key: str) -> bool:
     """Whether ``modelUsage`` key ``key`` names the requested ``model``.
 
-    Both are read without a context tag (``[1m]``); an alias (:data:`ALIASES`) is any key of its
-    family, any other id only itself or a dated snapshot of it (:func:`.base.same_model`), never
-    a longer id it is part of (``claude-sonnet-4`` is not ``claude-sonnet-4-5-20250929``).
+    Both are read without a context tag (``[1m]``); an alias (:data:`ALIASES`) is any Claude
+    id of its family, any other id only itself or a dated snapshot of it
+    (:func:`.base.same_model`), never a longer id it is part of (``claude-sonnet-4`` is not
+    ``claude-sonnet-4-5-20250929``).
     """
     want, got = model.split("[", 1)[0], key.split("[", 1)[0]
-    return want in got if want in ALIASES else same_model(want, got)
+    if want in ALIASES:  # claude-sonnet-4-5-…, claude-3-5-sonnet-…, us.anthropic.claude-…
+        return re.search(rf"(?:^|\.)claude-(?:[0-9-]+)?{want}(?:[-@]|$)", got) is not None
+    return same_model(want, got)
 
 
 def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[str, Any]]) -> Reply:
