@@ -295,18 +295,23 @@ def append_github_output(path: Path, outputs: dict[str, str]) -> None:
 
 
 def _parse_fail_on(value: str) -> list[str]:
-    """The decisions that fail the job (blank: ``regressed``); ValueError if unknown or none."""
+    """The decisions that fail the job (blank: ``regressed``), in any letter case.
+
+    Raises:
+        ValueError: a name that is no decision, or no name at all.
+    """
     if not value.strip():
         return [VerdictCode.REGRESSED]
     choices = (*DECISIONS, BEYOND_NOISE)
+    named = {str(x).lower(): str(x) for x in choices}  # the summary prints "underpowered"
     items = [x.strip() for x in value.split(",") if x.strip()]
     expected = f"expected any of {', '.join(choices)}"
     if not items:
         raise ValueError(f"fail-on: {value!r} names no decision; {expected}")
-    unknown = [x for x in items if x not in choices]
+    unknown = [x for x in items if x.lower() not in named]
     if unknown:
         raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; {expected}")
-    return items
+    return [named[x.lower()] for x in items]
 
 
 def _write_outputs(summary: str, outputs: dict[str, str]) -> list[str]:

@@ -102,3 +102,11 @@ def test_a_count_beyond_noise_fails_under_beyond_noise(tmp_path, monkeypatch) ->
 def test_unknown_fail_on_word_is_refused(tmp_path, monkeypatch) -> None:
     code, _ = _run(tmp_path, monkeypatch, "beyond-nois")
     assert code == 2
+
+
+def test_fail_on_is_read_in_any_letter_case(tmp_path, monkeypatch) -> None:
+    # the summary's table prints "underpowered" and "regressed" in lower case; fail-on refused
+    # "underpowered" (exit 2) though it names the decision UNDERPOWERED
+    code, summary = _run(tmp_path, monkeypatch, "Regressed, underpowered")
+    assert code == 1
+    assert "the job fails (fail-on: regressed, UNDERPOWERED)" in summary
