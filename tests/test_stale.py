@@ -262,3 +262,18 @@ def test_a_field_not_supplied_names_the_option_that_supplies_it():
     )
     assert "today not supplied (give --judge-model) -> " in said["- judge"]
     assert "today not supplied (give --suite) -> " in said["- suite"]
+
+
+def test_a_judge_the_receipt_names_no_model_of_is_unknown_not_different():
+    # an import records a grader it was not told the model of as unrecorded:<tool>/<grader>;
+    # stale called today's judge "a different judge" (regrade only) and printed that id
+    r = _receipt()
+    r = r.model_copy(update={"judge": r.judge.model_copy(update={"model": "unrecorded:pf/grader"})})
+    rep = stale_report(r, replace(CURRENT, judge_model="gpt-4.1"))
+    (judge,) = [f for f in rep.findings if f.field == "judge"]
+    assert (judge.recorded, judge.today, judge.effect, judge.note) == (
+        None,
+        "gpt-4.1",
+        "unknown",
+        "the receipt does not record it",
+    )

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import format_lift, has_bands, paired_line
+from driftproof.pages.words import format_lift, has_bands, judge_model, paired_line
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -161,12 +161,13 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             "between them may be the model's, not the skill's."
         )
     ja, jb = a.judge, b.judge
-    if ja is not None and jb is not None and _judge_differs(ja, jb):
-        out.append(
-            f"The two receipts were graded by different judges ({_judge_name(ja)} and "
-            f"{_judge_name(jb)}): their scores are on different scales, so a change between "
-            "them may be the judge's, not the skill's."
-        )
+    if ja is not None and jb is not None and judge_model(a) and judge_model(b):
+        if _judge_differs(ja, jb):
+            out.append(
+                f"The two receipts were graded by different judges ({_judge_name(ja)} and "
+                f"{_judge_name(jb)}): their scores are on different scales, so a change between "
+                "them may be the judge's, not the skill's."
+            )
     return tuple(out)
 
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from packaging.version import InvalidVersion, Version
 
-from driftproof.pages.words import arms_of
+from driftproof.pages.words import arms_of, judge_model
 from driftproof.receipt import Receipt
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
@@ -208,7 +208,7 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     skilled = ("with_skill", "baseline") if run.aa else ("with_skill",)
     out += [
         _moved("skill", receipt.skill.sha256, today.skill_sha256, skilled),
-        _moved("judge", judge.model if judge else None, today.judge_model, arms),
+        _moved("judge", judge_model(receipt), today.judge_model, arms),
         _moved(
             "judge prompt template",
             judge.template_sha256 if judge else None,

@@ -106,6 +106,16 @@ def anchor_for(case_id: str) -> str:
     return "case-" + slug(case_id)
 
 
+def judge_model(r: Receipt) -> str | None:
+    """The judge's model as recorded; ``None`` when the receipt names none.
+
+    An import records a grader it was not told the model of as ``unrecorded:<tool>/<grader>``:
+    that names no model, so it is ``None`` too.
+    """
+    model = r.judge.model if r.judge is not None else None
+    return None if model is None or model.startswith("unrecorded:") else model
+
+
 def judge_words(r: Receipt) -> str:
     """The judge in words: ``model (provider P, surface S)``, or the source's grader by name.
 

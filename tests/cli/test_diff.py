@@ -318,6 +318,9 @@ def test_diff_of_two_different_judges_names_both(tmp_path: Path) -> None:
     assert res.exit_code == 0 and f"\n{said}\n" in res.output
     md = run(tmp_path, make_receipt([C1A]), seal_document(other), "--format", "markdown")
     assert f"\n> {said}\n" in md.output
+    # an import's grader named by no model (unrecorded:<tool>/<grader>) is not called different
+    other["judge"]["model"] = "unrecorded:promptfoo/grader"
+    assert "different judges" not in run(tmp_path, make_receipt([C1A]), seal_document(other)).output
     other = make_receipt([C1B])
     other["judge"]["provider"] = "openrouter"
     said = (
