@@ -168,9 +168,9 @@ def _side_table(
     rows = [
         ("receipt", c.a_name, c.b_name),
         ("skill", a.skill.name, b.skill.name),
-        ("model", a.run.model or "unknown", b.run.model or "unknown"),
+        ("model", a.run.model or "not recorded", b.run.model or "not recorded"),
         ("verification level", level(a), level(b)),
-        ("band source", a.band_source or "unknown", b.band_source or "unknown"),
+        ("band source", a.band_source or "not recorded", b.band_source or "not recorded"),
         ("lift (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
         (
             "lift covers (cases both receipts measured)",

@@ -137,11 +137,11 @@ def test_smoke_run_no_decision_lift_na(tmp_path: Path, monkeypatch: pytest.Monke
 def test_below_tested_no_decision_keeps_lift(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, summary = run_action(
-        tmp_path, monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER, level="DECLARED")
-    )
-    assert code == 0
-    assert out["decision"] == "none"
+    declared = doc(LOW, LOWER, level="DECLARED")
+    declared["run"]["model"] = None  # an import of a source that names no model
+    code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), seal_document(declared))
+    assert code == 0 and out["decision"] == "none"
+    assert "| model | claude-sonnet-4-5 | not recorded |\n" in summary  # as view says; not unknown
     assert out["lift"] == "+0.100"  # not a smoke run: the lift stays, as context
     assert "below TESTED" in summary
     # the default fail-on passes a no decision, and both the summary and an annotation say so

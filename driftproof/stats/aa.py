@@ -140,8 +140,11 @@ def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | Non
     records it) fails closed: the suite cannot be shown to be the same.
     """
     if not aa.run.aa:
-        found = "absent" if aa.run.aa is None else "false"
-        return f"{path}: /run/aa: expected an A/A calibration (run --aa), found {found}"
+        found = "it records no A/A mark" if aa.run.aa is None else "it is marked as no A/A run"
+        return (
+            f"{path}: /run/aa: expected an A/A calibration receipt (made by driftproof run --aa); "
+            f"{found}"
+        )
     why = "an A/A calibration is cited only for its own skill and suite"
     for pointer, what, mine, theirs in (
         ("/skill/name", "skill", aa.skill.name, [r.skill.name for r in compared]),

@@ -86,7 +86,11 @@ def test_an_aa_receipt_carries_no_verdict_and_diff_cites_it(tmp_path: Path) -> N
     assert doc["aa"]["observed_false_calls"] == 1 and doc["aa"]["cases"] == 3
     refused = CliRunner().invoke(cli, ["diff", str(a), str(b), "--aa", str(a)])
     assert refused.exit_code == 2 and "/run/aa: expected an A/A calibration" in refused.output
-    assert refused.output.rstrip().endswith("found absent") and "None" not in refused.output
+    # it said "found absent" (a receipt with no run.aa member); "None" never
+    assert (
+        refused.output.rstrip().endswith("(made by driftproof run --aa); it records no A/A mark")
+        and "None" not in refused.output
+    )
 
 
 def test_diff_refuses_an_aa_receipt_of_another_suite(tmp_path: Path) -> None:
