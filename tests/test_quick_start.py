@@ -87,8 +87,8 @@ def test_quick_start_literally(
     )
     # the walkthrough quotes plan's own headline, which says what to do
     assert re.search(
-        r"5\. Plan: (Run \d+ draws per arm|The spreads of .+ alone exceed the floor|Grow the pilot "
-        r"to \d+ draws per arm and plan again: it is too small to plan .+)",
+        r"5\. Plan: (Run \d+ draws per arm|The two arms' spreads of .+ add up to the floor|"
+        r"Grow the pilot to \d+ draws per arm and plan again: it is too small to plan .+)",
         out,
     )
     assert re.search(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from factories import case, make_receipt
+from factories import case, make_receipt, run_main
 from receipt_docs import seal_document
 
 from driftproof.cli import cli
@@ -277,3 +277,13 @@ def test_a_judge_the_receipt_names_no_model_of_is_unknown_not_different():
         "unknown",
         "the receipt does not record it",
     )
+
+
+def test_a_harness_binary_that_is_not_there_is_said_in_words(tmp_path, capsys):
+    # it printed the OS error as Python shows it: "[Errno 2] No such file or directory: '…'"
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(_receipt().to_json_dict()))
+    gone = str(tmp_path / "no-claude")
+    code, _, err = run_main(["stale", str(p), "--harness-binary", gone], capsys)
+    assert code == 2 and "Errno" not in err
+    assert f"cannot read the harness version from '{gone}': No such file or directory" in err

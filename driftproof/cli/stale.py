@@ -69,7 +69,8 @@ def _printed_version(binary: str) -> str:
     try:
         out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
     except (OSError, subprocess.SubprocessError) as exc:
-        raise RefusalError(f"cannot read the harness version from {binary!r}: {exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise RefusalError(f"cannot read the harness version from {binary!r}: {why}") from None
     # bytes that are not UTF-8 become U+FFFD: the version is parsed from the text, never trusted
     printed = (
         out.stdout.decode("utf-8", "replace").strip()

@@ -61,8 +61,9 @@ def headline(p: Plan) -> str:
     if p.no_count_cases:
         it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")
         parts.append(
-            f"The spreads of {_names(p.no_count_cases)} alone exceed the floor: no number of "
-            f"draws resolves {it}; reduce {its} spread or drop {it}."
+            f"The two arms' spreads of {_names(p.no_count_cases)} add up to the floor or more, "
+            f"even at their lower bounds: no number of draws resolves {it}; reduce {its} spread "
+            f"or drop {it}."
         )
     if stuck:
         it, its = ("it", "its") if len(stuck) == 1 else ("them", "their")

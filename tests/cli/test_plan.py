@@ -221,8 +221,8 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     # one step (mid's pilot must grow to 7, worked above), then the case no count resolves
     assert lines[0] == (
         "Grow the pilot to 7 draws per arm and plan again: it is too small to plan mid. The "
-        "spreads of wide alone exceed the floor: no number of draws resolves it; reduce its "
-        "spread or drop it."
+        "two arms' spreads of wide add up to the floor or more, even at their lower bounds: no "
+        "number of draws resolves it; reduce its spread or drop it."
     )
     # means .6/.5, .5175/.4175 and .6/.6 per arm: the cases disagree; context on its own line
     assert lines[1].startswith("Across the suite, as context: the cases' means disagree")
@@ -364,7 +364,7 @@ def test_the_headline_names_at_most_five_cases() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG, *wide])))
     assert p.no_count_cases == tuple(f"w{i}" for i in range(7))
     assert headline(p) == (
-        f"Run {p.draws_per_arm} draws per arm for the cases that can resolve. The spreads of "
-        "w0, w1, w2, w3, w4 and 2 more alone exceed the floor: no number of draws resolves "
-        "them; reduce their spread or drop them."
+        f"Run {p.draws_per_arm} draws per arm for the cases that can resolve. The two arms' "
+        "spreads of w0, w1, w2, w3, w4 and 2 more add up to the floor or more, even at their "
+        "lower bounds: no number of draws resolves them; reduce their spread or drop them."
     )
