@@ -156,7 +156,9 @@ def test_sigkill_mid_run_then_resume(suite_file, skill_file, tmp_path, fake_bin)
         *run_args(suite_file, skill_file, "--surface", "cli", "--judge-provider", "stub"),
         *("--out", str(out), "--concurrency", "2", "--retry-delays", "0.01,0.02"),
     ]
-    env = {**os.environ, "FAKE_SLEEP": "0.3"}
+    # a killed run cannot remove its lanes' temporary folders: keep them in the test's own folder
+    (tmp := tmp_path / "tmp").mkdir()
+    env = {**os.environ, "FAKE_SLEEP": "0.3", "TMPDIR": str(tmp)}
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     journal = journal_path(out)
     deadline = time.monotonic() + 30
