@@ -6,6 +6,7 @@ from dataclasses import asdict
 
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.pages.tables import json_text
+from driftproof.pages.words import count_of
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import (
     DOUBT_NONE_LEVEL,
@@ -271,8 +272,8 @@ def plan_text(p: Plan) -> str:
             else "unknown (judge samples per answer not recorded)"
         )
         lines.append(
-            f"Calls: {p.answer_calls:,} answer{'s' * (p.answer_calls != 1)} over "
-            f"{len(p.cases):,} case{'s' * (len(p.cases) != 1)} × {len(p.arms)} arms; "
+            f"Calls: {count_of(p.answer_calls, 'answer')} over "
+            f"{count_of(len(p.cases), 'case')} × {len(p.arms)} arms; "
             f"judge calls {judge}."
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"

@@ -43,7 +43,7 @@ def _arm(band: Band) -> str:
     """An arm's band and counts: ``0.573 ± 0.041 (4 draws, 1 lost)``."""
     spread = f" ± {band.sd:.3f}" if band.sd is not None else ""
     lost = f", {band.lost} lost" if band.lost else ""
-    return f"{_f(band.mean)}{spread} ({band.drawn} draw{'s' * (band.drawn != 1)}{lost})"
+    return f"{_f(band.mean)}{spread} ({count_of(band.drawn, 'draw')}{lost})"
 
 
 def _lost_by_kind(r: Any) -> str | None:
