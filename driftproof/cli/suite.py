@@ -30,6 +30,7 @@ def check(files: tuple[Path, ...]) -> None:
     A known-good example must pass every check of its case; a known-bad one must fail at
     least one. Suites that cannot be read exit 2 with one line per problem.
     """
+    from driftproof.pages.words import count_of
     from driftproof.run.checks import example_failures  # deferred: start-up time of --help
     from driftproof.run.suite import load_suite, require_gradable
 
@@ -52,20 +53,21 @@ def check(files: tuple[Path, ...]) -> None:
             else 0
         )
         if n_refused > len(refused):
-            click.echo(f"{f}: … and {n_refused - len(refused)} more case(s) driftproof run refuses")
+            more = count_of(n_refused - len(refused), "more case")
+            click.echo(f"{f}: … and {more} driftproof run refuses")
         lines = [f"{f}: {line}" for case in s.cases for line in example_failures(case)]
         n_ex = sum(len(c.examples_pass) + len(c.examples_fail) for c in s.cases)
         n_checks = sum(len(c.checks) for c in s.cases)
         for line in lines:
             click.echo(line)
         failed += len(lines) + len(refused)
-        parts = ([f"driftproof run refuses {max(n_refused, 1)} case(s)"] if refused else []) + (
-            [f"{len(lines)} disagreement(s)"] if lines else []
-        )
+        parts = (
+            [f"driftproof run refuses {count_of(max(n_refused, 1), 'case')}"] if refused else []
+        ) + ([count_of(len(lines), "disagreement")] if lines else [])
         status = "; ".join(parts) if parts else "ok"
         click.echo(
-            f"{f}: {status} ({s.format} suite, {len(s.cases)} cases, {n_checks} checks, {n_ex} "
-            "examples)"
+            f"{f}: {status} ({s.format} suite, {count_of(len(s.cases), 'case')}, "
+            f"{count_of(n_checks, 'check')}, {count_of(n_ex, 'example')})"
         )
     if failed:
         raise SystemExit(1)

@@ -112,7 +112,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
     lines = [x for x in (_lost_by_kind(r), top_lost_line(r)) if x]
     lift = suite_lift(r)
     n = r.run.endpoint_attempts
-    requests = f"requests made {n}, retries included" if n else "no request made to a model"
+    requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
     lines.append(
         f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
         f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
@@ -122,7 +122,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
     if jo is not None:
         usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
         lines.append(
-            f"grading cost {usd} ({jo.input_tokens} in, {jo.output_tokens} out tokens; "
+            f"grading cost {usd} ({jo.input_tokens:,} in, {jo.output_tokens:,} out tokens; "
             f"{count_of(jo.judged_draws_counted, 'draw')} counted, "
             f"{jo.judged_draws_missing_usage} without usage)"
         )

@@ -54,3 +54,11 @@ def test_an_unpriced_grading_cost_reads_as_the_sheet_says_it_with_one_draw_count
     assert "grading cost not recorded (90 in, 10 out tokens; 1 draw counted, 0 without usage)" in (
         text
     )
+
+
+def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
+    # view prints "18,775 input, 960 output"; the run summary printed "18775 in"
+    overhead = {"input_tokens": 18775, "output_tokens": 1200, "usd": None}
+    overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
+    text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
+    assert "(18,775 in, 1,200 out tokens; 2 draws counted" in text

@@ -79,6 +79,8 @@ def test_suite_check_fails_on_a_check_that_rejects_a_good_answer(tmp_path):
         in res.output
     )
     assert f"{p}: /cases/0/examples/fail/0: every check accepts this known-bad answer" in res.output
+    # one case, two disagreements: counts in words, "1 case" in the singular (it read "1 cases")
+    assert f"{p}: 2 disagreements (driftproof suite, 1 case, 1 check, 3 examples)" in res.output
 
 
 def test_suite_check_runs_caveman_checks_and_says_run_refuses_it(shared):
@@ -88,7 +90,7 @@ def test_suite_check_runs_caveman_checks_and_says_run_refuses_it(shared):
         suite_cmd, ["check", str(shared / "data/caveman/v3/evals/prompts/fidelity.json")]
     )
     assert res.exit_code == 1
-    assert ": driftproof run refuses 30 case(s) (caveman-fidelity suite, 30 cases" in res.output
+    assert ": driftproof run refuses 30 cases (caveman-fidelity suite, 30 cases" in res.output
     assert "disagreement" not in res.output
 
 
