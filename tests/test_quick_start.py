@@ -261,3 +261,16 @@ def test_interrupted_run_says_what_was_kept_and_resumes(
     assert Path("r.json").is_file() and not Path("r.json.journal").exists()
     assert not Path(".r.json.abc_1234").exists() and Path(".r.json.notours").is_file()
     assert "receipt: r.json" in out
+
+
+def test_the_readmes_action_section_names_every_input_of_action_yml() -> None:
+    # a newcomer found `aa` and `python-version` in action.yml and nowhere in the README
+    import yaml
+
+    inputs = yaml.safe_load((README.parent / "action.yml").read_text(encoding="utf-8"))["inputs"]
+    section = README.read_text(encoding="utf-8").split("### The GitHub Action", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    assert sorted(inputs) == ["aa", "baseline", "fail-on", "python-version", "receipt"]
+    assert [
+        name for name in inputs if f"`{name}" not in section and f"{name}:" not in section
+    ] == []
