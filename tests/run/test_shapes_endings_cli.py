@@ -192,6 +192,27 @@ def test_codex_error_after_a_completed_turn_is_not_a_failure(
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
 
 
+def test_codex_failed_turn_then_a_completed_turn_is_not_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # codex-rs/exec ends a turn with turn.completed or turn.failed, never both: a failed turn
+    # is no complete final answer whatever follows it
+    failed = {"type": "turn.failed", "error": {"message": "stream disconnected before completion"}}
+    _codex(
+        tmp_path,
+        monkeypatch,
+        [{"type": "turn.started"}, {"type": "item.completed", "item": ANSWER_ITEM}, failed,
+         {"type": "turn.completed", "usage": USAGE}],
+    )  # fmt: skip
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "error", [])
+        assert d.lost.reason == (
+            "codex reported an error: stream disconnected before completion; transient, "
+            "3 attempts, retried after 0.01 s and 0.02 s"
+        )
+
+
 def test_codex_agent_message_with_a_think_block_grades_the_answer_only(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):

@@ -104,16 +104,17 @@ class CodexCLI(CLILane):
         ``turn.completed`` is the one complete ending and gives the usage; it is
         ``turn.completed:<item type>`` when an item started, changed or completed after that
         message (no final answer then), save the ``todo_list`` codex completes as the turn ends.
-        An ``error`` event (printed per reconnect) fails the call only when no turn completed.
+        An ``error`` event (printed per reconnect) fails the call only when no turn completed;
+        a ``turn.failed`` fails it whatever follows (codex-rs/exec ends a turn with one of the two).
         An ``error`` item saying the turn was rerouted to another model than ``model`` is a
         hand-off: the run stops (method: an answer by another model stops the run).
 
         Raises:
-            AttemptError: ``turn.failed`` or no completed turn (classed by the status named), or no
-                agent message.
+            AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its
+                last error quoted), classed by the status named; or no agent message.
         """
         answered: list[Any] = []  # the last agent message's text, whatever it holds
-        usage, failure, completed, failed = None, None, False, False
+        usage, failure, completed, failed = None, None, False, None  # failed: turn.failed's words
         after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
         handoff = None  # codex's own word that another model took the turn
@@ -135,19 +136,20 @@ class CodexCLI(CLILane):
                 if t == "item.completed" and kind == "reasoning":
                     thought.append(str(item.get("text") or ""))
             elif t == "turn.completed":
-                completed, failure = True, None
+                completed = True
                 usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
             elif t in ("turn.failed", "error"):
                 e = ev.get("error")
                 said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
-                if t == "error":
-                    events.append({"type": "error", "subtype": None})
-                if t == "turn.failed" or not completed:
-                    failure = str(said or t)
                 if t == "turn.failed":
-                    completed, failed = False, True
-        if not completed:
-            raise _no_turn((failure or f"exit status {code}: {err.strip()[-200:]}")[:300], failed)
+                    failed = failed or str(said or t)
+                else:
+                    events.append({"type": "error", "subtype": None})
+                    if not completed:
+                        failure = str(said or t)
+        if failed is not None or not completed:
+            why = failed or failure or f"exit status {code}: {err.strip()[-200:]}"
+            raise _no_turn(why[:300], failed is not None)
         if not answered:
             raise AttemptError(
                 f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
