@@ -73,6 +73,28 @@ def test_claude_result_that_does_not_say_success_is_never_graded(
         )
 
 
+@pytest.mark.parametrize(
+    ("given", "said"), [(["claude-haiku-4-5"], "an array"), ("claude-haiku-4-5", "a string"),
+                        (None, "null")],
+)  # fmt: skip
+def test_claude_model_usage_that_is_not_an_object_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, given, said
+):
+    # an absent modelUsage is graded unchecked (the envelopes above); one given in another shape
+    # names no model the answer can be checked against
+    _claude(tmp_path, monkeypatch, _envelope(modelUsage=given))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
+            None, "error", "fatal", [],
+        )  # fmt: skip
+        assert len(d.attempts) == 1 and d.lost.reason == (
+            f"claude's modelUsage is {said}, not an object naming the models used: which model "
+            "answered cannot be checked, so there is nothing to grade; not retryable, 1 attempt"
+        )
+        assert (d.tokens.input, d.tokens.output) == (900, 1544)
+
+
 def test_claude_success_cut_by_max_tokens_is_the_output_budget(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):

@@ -67,7 +67,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
 
     Raises:
         AttemptError: no result element (transient), or ``is_error`` / another error subtype,
-            classed by the status it carries, with the envelope's usage and cost.
+            classed by the status it carries, with the envelope's usage and cost; or (lost, not
+            retried) a ``modelUsage`` given but not an object, or a ``result`` that is not text.
     """
     obj, events = claude_envelope(out)
     if obj is None:
@@ -91,6 +92,13 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
+    if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
+        raise AttemptError(
+            f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
+            "models used: which model answered cannot be checked, so there is nothing to grade",
+            retryable=False,
+            reply=reply,
+        )
     if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
         raise AttemptError(
             f"claude's result is {json_kind(obj['result'])}, not text: nothing to grade",
