@@ -251,7 +251,8 @@ def test_cached_tokens_past_the_input_are_no_part_of_it_and_never_priced(
 
     def shape(path, body, is_judge, text):
         said = judge_reply(text) if is_judge else text
-        out = [{"type": "message", "content": [{"type": "output_text", "text": said}]}]
+        part = {"type": "output_text", "text": said}
+        out = [{"type": "message", "status": "completed", "content": [part]}]
         return 200, _response(out, usage=usage, model="gpt-5-mini" if is_judge else "gpt-5"), {}
 
     loopback.script.shape = shape

@@ -183,3 +183,31 @@ def test_a_completed_response_whose_answer_message_is_unfinished_is_not_graded(
     for d in _draws(r):
         assert d.score is None
         assert [s.invalid_reason for s in d.judge_samples] == [f"the judge's {why}"]
+
+
+@pytest.mark.parametrize("given", [{}, {"status": None}])
+def test_a_completed_response_whose_answer_message_gives_no_status_is_not_graded(
+    loopback, suite_file, tmp_path, given
+):
+    # ResponseOutputMessage requires a status: a message without one was never said finished
+    def unsaid(text: str) -> list[dict]:
+        item = _said(text, "completed")[0]
+        del item["status"]
+        return [{**item, **given}]
+
+    why = "the answer message does not say it is finished (it gives no status), so there is "
+    why += "nothing to grade"
+    loopback.script.shape = _answers(lambda p, b, t: (200, _response(unsaid(t)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.reason) == (None, "no_answer", why)
+        assert d.judge_samples == [] and d.stop_reason == "completed"
+
+    grade = '{"score": 1, "reason": "names the 429 retry"}'
+    loopback.script.shape = lambda p, b, is_judge, t: (
+        (200, _response(unsaid(grade), model="gpt-5-mini"), {}) if is_judge else None
+    )
+    r, _ = _mini(tmp_path, suite_file, judge="openai", out=tmp_path / "judged.json")
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "unscored"
+        assert [s.invalid_reason for s in d.judge_samples] == [f"the judge's reply: {why}"]

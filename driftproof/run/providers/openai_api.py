@@ -180,9 +180,12 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     reasoning, is among the items, text before it or not; else ``completed:message_<status>``
     when an answer message gives a ``status`` other than ``completed``); the answer is the text
     of message items whose ``phase`` is ``final_answer`` or unset; other messages, ``reasoning``
-    items and a leading ``<think>`` are reasoning (D-19).
+    items and a leading ``<think>`` are reasoning (D-19). Else a ``completed`` response whose
+    answer message gives no ``status`` (``ResponseOutputMessage`` requires one) cannot be read
+    (:attr:`Reply.unread`): the server never said that answer is finished.
     """
     texts, refusals, thought, calls, unfinished = [], [], [], [], []
+    unread = None
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "reasoning":
@@ -195,8 +198,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             said = _part_texts(item, "output_text", "text")
             if item.get("phase") in (None, "final_answer"):
                 texts += said
-                if item.get("status") not in (None, "completed"):  # still being written
-                    unfinished.append(str(item.get("status")))
+                if item.get("status") != "completed":  # still being written, or not said
+                    unfinished.append(item.get("status"))
             else:
                 thought += [x for x in said if isinstance(x, str)]
             refusals += [x for x in _part_texts(item, "refusal", "refusal") if isinstance(x, str)]
@@ -208,6 +211,9 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     stop = f"{status}:{why}" if isinstance(why, str) else status  # "completed:<why>" unknown
     if stop == "completed" and calls:  # the turn waits on the call, whatever text came first
         stop = f"completed:{calls[-1]}"
+    elif stop == "completed" and None in unfinished:  # the server never said it is finished
+        unsaid = "the answer message does not say it is finished (it gives no status), so there"
+        unread = unsaid + " is nothing to grade"
     elif stop == "completed" and unfinished:
         stop = f"completed:message_{unfinished[-1]}"
     return _reply(
@@ -219,7 +225,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         reasoning=joined_reasoning(*thought, think),
         refused="".join(refusals) if refusals else None,
         graded=graded,
-        unread=not_text("an output_text part's text", texts),
+        unread=not_text("an output_text part's text", texts) or unread,
     )
 
 
