@@ -431,3 +431,18 @@ def test_a_mistral_content_part_of_another_type_is_never_graded(loopback, suite_
             "the message's content holds a part of type 'reference', not a text or thinking part,"
             " so there is nothing to grade"
         )
+
+
+@pytest.mark.parametrize(("at", "found"), [((1, 0, 2), "text, thinking, text"),
+                                           ((1, 2, 0), "text, text, thinking")])  # fmt: skip
+def test_mistral_text_before_thinking_is_never_graded(loopback, suite_file, tmp_path, at, found):
+    # Mistral documents a reasoning model's thinking, then its answer: no other order is read
+    shape = _answers(lambda p, b, t: (200, _chat([_magistral(t, "hm")[k] for k in at]), {}))
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_openai_lane(compatible=True))
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "no_answer", [])
+        assert d.lost.reason == (
+            f"the message's content holds a text part before a thinking part ({found}), not "
+            "thinking followed by the answer, so there is nothing to grade"
+        )

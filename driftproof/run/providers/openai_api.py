@@ -109,11 +109,13 @@ def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
     A string is the answer and null an empty one; a list holds typed parts (Mistral's
     ``TextChunk`` and ``ThinkChunk``): the ``text`` parts joined are the answer, the text chunks
     in a ``thinking`` part's ``thinking`` list are reasoning (D-19), any other part cannot be read.
+    Parts are read only in the order Mistral documents for reasoning models, thinking then the
+    answer: a text part before a thinking part cannot be read either.
     """
     if not isinstance(content, list):
         said = content if isinstance(content, str) else ""
         return said, [], None if content is None else not_text("the message's content", [content])
-    texts, thought = [], []
+    texts, thought, kinds = [], [], []
     for part in content:
         kind = part.get("type") if isinstance(part, dict) else None
         if kind == "text":
@@ -124,6 +126,12 @@ def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
             what = f"a part of type {kind[:100]!r}" if isinstance(kind, str) else json_kind(part)
             why = f"the message's content holds {what}, not a text or thinking part, so there is"
             return "", [], why + " nothing to grade"
+        kinds.append(kind)
+    answer_from = kinds.index("text") if "text" in kinds else len(kinds)
+    if "thinking" in kinds[answer_from:]:
+        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
+        why = f"the message's content holds a text part before a thinking part ({found}), not"
+        return "", [], why + " thinking followed by the answer, so there is nothing to grade"
     said = "".join(x for x in texts if isinstance(x, str))
     return said, thought, not_text("a text part's text", texts)
 
