@@ -209,6 +209,23 @@ def test_unsupplied_today_is_unknown():
     assert set(s.values()) == {"unknown"}
 
 
+def test_an_unrecorded_field_an_arm_depends_on_keeps_it_unknown_past_regrade_only():
+    # a judge change read "regrade only" for every arm though the receipt records no model (or
+    # no skill hash): the field could itself mean running again, so the arm cannot be decided
+    today = replace(CURRENT, judge_model="gpt-5.5-mini")
+    lines = stale_text(stale_report(_receipt(model=None), today)).split("\n")
+    regrade = "judge: a different judge: the saved answers can be graded again"
+    assert lines[0] == f"with skill: unknown (model: the receipt does not record it; {regrade})"
+    r = _receipt()
+    r = r.model_copy(update={"skill": r.skill.model_copy(update={"sha256": None})})
+    s, _ = statuses(r, today)
+    # the skill hash only bears on the arm that holds the skill text
+    assert s == {"with_skill": "unknown", "baseline": "regrade only", "control": "regrade only"}
+    # running again is decided whatever the unrecorded field would say
+    s, _ = statuses(_receipt(model=None), replace(today, capture="files"))
+    assert set(s.values()) == {"run again"}
+
+
 def test_harness_change_kinds():
     assert harness_change("2.1.97 (Claude Code)", "2.1.97") == "same"
     assert harness_change("codex-cli 0.40.1", "codex-cli 0.41.0") == "minor"

@@ -1,8 +1,9 @@
 """``driftproof stale``: does a receipt's result still stand against what would run today?
 
 Per arm: ``still stands``, ``regrade only``, ``run again`` or ``unknown`` (not recorded or not
-supplied; never read as current). A harness patch release is an advisory only (method,
-"Receipts are an open format").
+supplied; never read as current). Only ``run again`` outranks an unknown field the arm depends on:
+such a field may itself mean running again, so ``regrade only`` cannot be decided past it. A
+harness patch release is an advisory only (method, "Receipts are an open format").
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from driftproof.pages.words import arms_of, judge_model
 from driftproof.receipt import Receipt
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
-_RANK: dict[str, int] = {"still stands": 0, "unknown": 1, "regrade only": 2, "run again": 3}
+_RANK: dict[str, int] = {"still stands": 0, "regrade only": 1, "unknown": 2, "run again": 3}
 Arms = tuple[str, ...]
 
 
