@@ -133,6 +133,11 @@ def test_underpowered_prints_draws_needed_and_sentence() -> None:
     none = badge_reading(receipt(UNDERPOWERED_NONE))
     assert none.draws_needed is None and none.no_draw_count
     assert wording.NO_DRAW_COUNT_REACHES in none.message
+    # beside "Not enough draws …" the details say why more draws would not help (sd sum 0.2)
+    assert none.reason == (
+        "no draw count reaches the floor (c1): the two arms' spreads add up to the floor or more; "
+        "more draws do not narrow a spread"
+    )
 
 
 def test_receipt_wide_band_underpowered_has_no_draw_count() -> None:

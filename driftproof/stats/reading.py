@@ -225,7 +225,8 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     """
     if any(v.no_draw_count for v in weak):
         ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
-        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): the spreads alone reach it"
+        why = "the two arms' spreads add up to the floor or more; more draws do not narrow a spread"
+        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): {why}"
     unknown = [v for v in weak if v.draws_needed is None]
     if unknown:
         # count the draws as they are: an arm with none is not "a single measured draw"
