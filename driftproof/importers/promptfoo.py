@@ -56,6 +56,9 @@ class PromptfooOptions:
 def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     """Convert one promptfoo output file (JSON, or a JSONL export) into a DECLARED receipt.
 
+    The receipt is filed as ``promptfoo-<skill>-<arm>-<label>…-<document sha256[:8]>.json``, a
+    label's first 40 characters per arm mapped, so two mappings of one file get two names.
+
     Raises:
         ImportError_: malformed file, a row no arm maps (naming every label no arm maps), or an
             arm matching no row; naming the file, the JSON pointer and what was expected.
@@ -122,7 +125,9 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         band_source="generation",
         judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )
-    return [Imported.named(TOOL, body, repairs=repairs)]
+    # each mapping of one file gets its own name: promptfoo-<skill>-<arm>-<label>…-<sha256[:8]>
+    mapped = (f"{a}-{arms[a][:40]}" for a in _ARMS if a in arms)
+    return [Imported.named(TOOL, body, *mapped, repairs=repairs)]
 
 
 class _Grouped:

@@ -109,3 +109,19 @@ def test_one_label_given_to_two_arms_is_refused_as_such(shared: Path, tmp_path: 
     assert isinstance(result.exception, ImportError_)
     assert "'openai:gpt-5' is already the with_skill arm's label" in str(result.exception)
     assert not out.exists()
+
+
+def test_two_mappings_of_one_promptfoo_file_get_two_names(shared: Path, tmp_path: Path) -> None:
+    # both were promptfoo-riddles-60f4c9f1.json: the second import was refused as existing, and
+    # --force would have replaced the first; the name now carries each arm's label
+    source = str(shared / "data/interop/promptfoo/sample-export.json")
+    out = tmp_path / "out"
+    for a, b in (("gpt-5-mini", "gpt-5"), ("gpt-5", "gpt-5-mini")):
+        args = ["--arm", f"with_skill=openai:{a}", "--arm", f"baseline=openai:{b}"]
+        run = ["import", "promptfoo", source, *args, "--skill-name", "riddles", "--out", str(out)]
+        result = CliRunner().invoke(cli, run)
+        assert result.exit_code == 0, (result.output, result.exception)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "promptfoo-riddles-with_skill-openai-gpt-5-baseline-openai-gpt-5-mini-60f4c9f1.json",
+        "promptfoo-riddles-with_skill-openai-gpt-5-mini-baseline-openai-gpt-5-60f4c9f1.json",
+    ]
