@@ -40,7 +40,8 @@ class PromptfooOptions:
     """Options of a promptfoo import.
 
     Attributes:
-        arms: receipt arm -> label; with_skill or baseline alone is a single-arm import.
+        arms: receipt arm -> label; with_skill or baseline alone is a single-arm import, which
+            leaves out the rows no arm maps.
         by: ``"provider"`` (match ``provider.label`` or ``provider.id``) or ``"prompt"``
             (match ``prompt.label``, the prompt id or the raw prompt).
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
@@ -60,7 +61,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     label's first 40 characters per arm mapped, so two mappings of one file get two names.
 
     Raises:
-        ImportError_: malformed file, a row no arm maps (naming every label no arm maps), or an
+        ImportError_: malformed file, a row no arm maps in a two-arm import (naming every label
+            no arm maps; a single-arm import leaves such rows out, noted in provenance), or an
             arm matching no row; naming the file, the JSON pointer and what was expected.
     """
     path, o, arms, by = Path(path), options, options.arms, options.by
@@ -75,7 +77,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     missing = [a for a in ("with_skill", "baseline") if a not in arms]
     repairs: list[Repair] = []
     doc, sha, located = _read_output(path, repairs)
-    grouped = _Grouped(arms, by, doc)
+    grouped = _Grouped(arms, by, doc, single_arm=bool(missing))
     for row, iw in located:
         grouped.add(row, iw)
     model = common.sole(set().union(*grouped.models.values()))
@@ -106,12 +108,15 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         ),
     )
     unrecorded = [text for unrecorded, text in lacking if unrecorded]
-    notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else None
+    notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else []
+    if grouped.left_out:
+        shown = ", ".join(f"{label} ({n})" for label, n in grouped.left_out.items())
+        notes.append(f"Rows of other {by}s were not imported: {shown}"[:900])
     body = declared.declared_receipt(
         o.skill_name,
         common.read_skill_md(o.skill_md),
         grouped.cases(missing, Where(path) / "results"),
-        declared.provenance(TOOL, version, str(path), sha, unrecorded, notes=notes),
+        declared.provenance(TOOL, version, str(path), sha, unrecorded, notes=notes or None),
         model=model,
         provider=provider_name,
         started_at=times["started_at"],
@@ -133,8 +138,9 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
 class _Grouped:
     """The result rows grouped by test case and arm, with what they add up to."""
 
-    def __init__(self, arms: dict[str, str], by: str, doc: dict[str, Any]) -> None:
-        self.arms, self.by = arms, by
+    def __init__(self, arms: dict[str, str], by: str, doc: dict[str, Any], single_arm: bool):
+        self.arms, self.by, self.single_arm = arms, by, single_arm
+        self.left_out: dict[str, int] = {}  # a single-arm import's unmapped label -> its rows
         prompts = doc["results"].get("prompts") or []
         self.all_rows: list[Any] = doc["results"]["results"]
         self.prompt_ids = {p.get("id"): p for p in prompts if isinstance(p, dict)}
@@ -144,7 +150,14 @@ class _Grouped:
         self.ambiguous = 0
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
-        """File one result row under its case and arm (no arm, or several, maps: fail)."""
+        """File one result row under its case and arm (several arms map: fail).
+
+        A row no arm maps fails a two-arm import; a single-arm import leaves it out, counted.
+        """
+        names = _names(row, self.by, self.prompt_ids)
+        if self.single_arm and not {*names} & {*self.arms.values()}:
+            self.left_out[_shown(names)] = self.left_out.get(_shown(names), 0) + 1
+            return
         arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw, self.all_rows)
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):

@@ -265,7 +265,7 @@ def test_jsonl_problem_names_the_line(sample: Path, tmp_path: Path) -> None:
 
 
 def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> None:
-    # only the gpt-5-mini rows are kept: a row no arm maps is refused, never dropped
+    # a file holding only the gpt-5-mini rows
     doc = json.loads(sample.read_text(encoding="utf-8"))
     doc["results"]["results"] = [
         x for x in doc["results"]["results"] if x["provider"]["id"] == "openai:gpt-5-mini"
@@ -279,6 +279,18 @@ def test_one_arm_alone_is_a_single_arm_import(sample: Path, tmp_path: Path) -> N
     )
     assert r.arms.baseline.recorded is False and all(c.arms.baseline.draws == [] for c in r.cases)
     assert [scores(c.arms.with_skill) for c in r.cases] == [[0.75], [pytest.approx(2 / 3)]]
+
+
+def test_a_single_arm_import_leaves_the_other_rows_out_and_says_so(sample: Path) -> None:
+    # it refused the sample's two gpt-5 rows ("no arm maps ..."): one arm of a two-provider file
+    # could not be imported without editing the file
+    options = PromptfooOptions(arms={"with_skill": "openai:gpt-5-mini"}, skill_name="riddles")
+    r = sealed(import_promptfoo(sample, options))
+    assert [scores(c.arms.with_skill) for c in r.cases] == [[0.75], [pytest.approx(2 / 3)]]
+    assert r.provenance.notes == ['Rows of other providers were not imported: "openai:gpt-5" (2)']
+    # grader tokens of the two imported rows only: prompt 227 + 213, completion 29 + 37
+    jo = r.economics.judge_overhead
+    assert (jo.input_tokens, jo.output_tokens, jo.judged_draws_counted) == (440, 66, 2)
 
 
 def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path) -> None:
