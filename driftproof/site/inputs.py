@@ -3,7 +3,8 @@
 Each receipt is read once (bounded, ``O_NOFOLLOW``): the bytes read are the bytes validated,
 published and summed. Symbolic links (the folders included) and unsafe names are refused, and
 so is any file the build would not read: ``receipts/`` holds ``*.json`` (in folders too),
-``reports/`` only ``NNN-slug.md`` files.
+``reports/`` only ``NNN-slug.md`` files. Files named exactly ``.gitkeep`` (git's placeholder for
+an empty folder) or ``.DS_Store`` (macOS's folder settings) are passed over.
 
 Reports are ``reports/NNN-slug.md`` files, YAML front matter plus Markdown prose.
 
@@ -374,6 +375,10 @@ def _link_problem(p: Path) -> Problem:
     )
 
 
+#: File names the build passes over in any input folder; any other dotfile is refused by name.
+_PASSED_OVER = frozenset({".gitkeep", ".DS_Store"})
+
+
 def _walk(root: Path, suffix: str, nested: bool) -> tuple[list[Problem], list[Path]]:
     """The ``*suffix`` files under ``root`` (in its folders too when ``nested``).
 
@@ -392,6 +397,8 @@ def _walk(root: Path, suffix: str, nested: bool) -> tuple[list[Problem], list[Pa
             p = Path(dirpath) / n
             if p.is_symlink():
                 problems.append(_link_problem(p))
+            elif n in _PASSED_OVER and n in filenames:
+                continue
             elif n.endswith(suffix):  # a folder too: refused by name when read
                 found.append(p)
             elif not (nested and n in dirnames):

@@ -50,6 +50,24 @@ def test_a_file_the_build_does_not_read_is_refused_by_name(tmp_path: Path) -> No
     ]
 
 
+def test_gitkeep_and_ds_store_are_passed_over_and_no_other_dotfile(tmp_path: Path) -> None:
+    # an empty reports/ kept in git holds .gitkeep and macOS writes .DS_Store: both were refused
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / "sub").mkdir(parents=True)
+    reports.mkdir()
+    for folder in (receipts, receipts / "sub", reports):
+        (folder / ".gitkeep").write_text("", encoding="utf-8")
+        (folder / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    for path in (receipts / "p1.json", receipts / ".hidden.json", reports / ".gitignore"):
+        path.write_text("{}", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["p1"]
+    assert sorted(p.file for p in found.problems) == [
+        str(receipts / ".hidden.json"),
+        str(reports / ".gitignore"),
+    ]
+
+
 def test_an_unreadable_folder_is_a_problem_not_skipped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
