@@ -148,7 +148,7 @@ def _row(v: CaseVerdict) -> str:
     """One case's row of the summary table."""
     needed = ""
     if v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count:
-        needed = wording.NO_DRAW_COUNT_REACHES
+        needed = "none"  # said once, under the table
     elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
         needed = str(v.draws_needed)
     cells = (v.case_id, verdict_words(v.verdict), _band(v.a), _band(v.b), format_lift(v.delta))
@@ -245,8 +245,11 @@ def _with_cases(text: str, c: Comparison, max_bytes: int) -> str:
         table = [f"{x}\n" for x in md_table(*report_rows(c), escape=md_escape)]
         head = f"{CONTEXT_ONLY}\n\n" + "".join(table[:2]) if c.context_rows else ""
         rows = table[2 : MAX_ROWS + 2] if c.context_rows else []
+    none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
+    legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
+    legend = legend if none else ""
     parts = [text + head]
-    reserve = 200 + sum(len(n.encode()) for n in notes[:MAX_NOTES])
+    reserve = 200 + len(legend.encode()) + sum(len(n.encode()) for n in notes[:MAX_NOTES])
     size = len(parts[0].encode())
     for row in rows:
         if size + len(row.encode()) + reserve > max_bytes:
@@ -256,6 +259,7 @@ def _with_cases(text: str, c: Comparison, max_bytes: int) -> str:
     more = len(c.rows or c.context_rows) - (len(parts) - 1)
     if more:
         parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
+    parts.append(legend)
     if notes:
         parts.append("\n" + "".join(notes[:MAX_NOTES]))
         if len(notes) > MAX_NOTES:

@@ -29,6 +29,10 @@ MORE_CASES: Final[str] = "More cases, not more draws, are needed to conclude at 
 BELOW_EFFECT_FLOOR: Final[str] = "below effect floor"
 SMOKE_RUN: Final[str] = "Smoke run, no verdict"
 NO_DRAW_COUNT_REACHES: Final[str] = "no draw count reaches the floor"
+#: Why not, in a reader's words (method, "Not enough draws").
+NO_DRAW_COUNT_WHY: Final[str] = (
+    "the two arms' spreads add up to the floor or more; more draws do not narrow a spread"
+)
 #: A run in which no case has a measured score in both arms (D-17).
 NOT_MEASURED: Final[str] = "not measured"
 NOT_LIKE_FOR_LIKE: Final[str] = (

@@ -45,10 +45,12 @@ def test_unrecorded_fields_read_in_words() -> None:
         ],
     }
     p = facts(sheet(read(seal_document(doc))).provenance)
+    # one field from the next by "; ": the fields' own words hold commas ("harness, ..." read
+    # as one more field)
     assert p["unrecorded"] == (
-        "draws per arm, judge samples per draw, the skill's sha256 and token count (SKILL.md "
-        "not given), harness (agents are in the source's own figures), the with skill arm (a "
-        "single-arm import), harness version"
+        "draws per arm; judge samples per draw; the skill's sha256 and token count (SKILL.md "
+        "not given); harness (agents are in the source's own figures); the with skill arm (a "
+        "single-arm import); harness version"
     )
 
 

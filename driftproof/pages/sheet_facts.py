@@ -154,7 +154,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             facts.append(Fact("partial", "yes: the source's run did not finish"))
         if r.provenance.unrecorded:
             facts.append(
-                Fact("unrecorded", ", ".join(map(unrecorded_words, r.provenance.unrecorded)))
+                Fact("unrecorded", "; ".join(map(unrecorded_words, r.provenance.unrecorded)))
             )
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)

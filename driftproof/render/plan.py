@@ -127,8 +127,8 @@ def _pool_lines(p: Plan) -> list[str]:
             lines.append(
                 f"{arm}: the spreads of the {q.cases:,} cases agree, so they are pooled: "
                 f"{q.sd:.4f} over {q.df:,} degrees of freedom, upper {q.level:.0%} bound "
-                f"{q.bound(q.level):.4f}, and every case is planned from it ({test}; they are "
-                f"kept apart below {HOMOGENEITY_LEVEL:.0%})."
+                f"{q.bound(q.level):.4f}. Every case is planned from it. {test} (under "
+                f"{HOMOGENEITY_LEVEL:.0%}, they would be kept apart)."
             )
         elif q.p >= HOMOGENEITY_LEVEL:
             lines.append(
@@ -180,15 +180,15 @@ def _level_line(p: Plan) -> str:
     e = p.existence
     return (
         f"A spread pooled over {POOLED_DF} or more degrees of freedom is taken at its upper "
-        f"{p.pooled_level:.0%} confidence bound, any other at its upper {p.level:.0%} bound: a "
-        f"{promise} bounds of its spreads reach the floor (for a pooled spread at the upper "
-        f"{p.pooled_level:.0%} bound, its median-unbiased value, the lower 50% bound). At the "
-        "pooled "
-        f"{e.df:,} degrees of freedom per arm, two equal spreads summing to {e.below:.3f} get a "
-        f"count {_pct(e.count_below)} of the time and are wrongly named as having none "
-        f"{_pct(e.none_below)} of the time; summing to {e.above:.4f}, they are named as having "
-        f"none {_pct(e.none_above)} of the time and wrongly get a count {_pct(e.count_above)} of "
-        "the time; otherwise the pilot cannot tell."
+        f"{p.pooled_level:.0%} confidence bound, any other at its upper {p.level:.0%} bound. A "
+        f"{promise} bounds of its spreads reach the floor: the lower 50% bound (the "
+        f"median-unbiased value) of a spread taken at its upper {p.pooled_level:.0%} bound, the "
+        f"lower {p.level:.0%} bound of any other. At the pooled {e.df:,} degrees of freedom per "
+        f"arm, two equal spreads summing to {e.below:.3f} get a count {_pct(e.count_below)} of "
+        f"the time; {_pct(e.none_below)} of the time they are wrongly named as having none. Two "
+        f"summing to {e.above:.4f} are named as having none {_pct(e.none_above)} of the time; "
+        f"{_pct(e.count_above)} of the time they wrongly get a count. In between, the pilot "
+        "cannot tell."
     )
 
 

@@ -19,6 +19,7 @@ from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
     LEVELS,
     NO_DRAW_COUNT_REACHES,
+    NO_DRAW_COUNT_WHY,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_MEASURED,
@@ -225,8 +226,7 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     """
     if any(v.no_draw_count for v in weak):
         ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
-        why = "the two arms' spreads add up to the floor or more; more draws do not narrow a spread"
-        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): {why}"
+        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): {NO_DRAW_COUNT_WHY}"
     unknown = [v for v in weak if v.draws_needed is None]
     if unknown:
         # count the draws as they are: an arm with none is not "a single measured draw"

@@ -112,20 +112,23 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
     assert p.existence is not None and p.existence.df == 20
     text = plan_text(p)
     assert text.startswith("Run 127 draws per arm.\n")
-    assert (
-        "A spread pooled over 20 or more degrees of freedom is taken at its upper 60% confidence "
-        "bound, any other at its upper 80% bound"
-    ) in text
-    assert "At the pooled 20 degrees of freedom per arm, two equal spreads summing to 0.040" in text
     assert "upper 60% bound 0.0201" in text
     # the rates at 20 degrees of freedom: a count at 0.040 (upper 60% bounds under the floor)
     # 95.5%, none there (lower 50% bounds at it) 1.7%; none at 0.0625 96.8%, a count there 1.5%
-    # (each within .002 of 400,000 simulated pilots in tests/stats/test_planning.py)
+    # (each within .002 of 400,000 simulated pilots in tests/stats/test_planning.py). The line
+    # was one 120-word sentence with a parenthesis in it: now short sentences, the same figures
     assert (
-        "two equal spreads summing to 0.040 get a count 95% of the time and are wrongly named "
-        "as having none 2% of the time; summing to 0.0625, they are named as having none 97% of "
-        "the time and wrongly get a count 2% of the time; otherwise the pilot cannot tell."
-    ) in text
+        "A spread pooled over 20 or more degrees of freedom is taken at its upper 60% confidence "
+        "bound, any other at its upper 80% bound. A run at this count with no effect reads "
+        "underpowered at most 10% of the time when the true spreads are no wider than the "
+        "bounds. A case has no count only when even the lower bounds of its spreads reach the "
+        "floor: the lower 50% bound (the median-unbiased value) of a spread taken at its upper "
+        "60% bound, the lower 80% bound of any other. At the pooled 20 degrees of freedom per "
+        "arm, two equal spreads summing to 0.040 get a count 95% of the time; 2% of the time "
+        "they are wrongly named as having none. Two summing to 0.0625 are named as having none "
+        "97% of the time; 2% of the time they wrongly get a count. In between, the pilot cannot "
+        "tell."
+    ) in text.split("\n")
 
 
 def test_recorded_usd_is_used_when_present() -> None:
@@ -305,9 +308,11 @@ def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
     assert p.draws_per_arm == 12 and p.undecided_cases == ()
     text = plan_text(p)
     assert text.startswith("Run 12 draws per arm.")
+    # equal spreads: Bartlett's statistic is 0, p = 1
     assert (
         "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
-        "degrees of freedom, upper 80% bound 0.0132" in text
+        "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it. Bartlett's "
+        "test of equal spreads: p = 1.000 (under 5%, they would be kept apart)." in text.split("\n")
     )
     assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
 

@@ -30,7 +30,9 @@ CHANGED = {
     "page linked from the method's glossary instead) and every link names index.html (file://); "
     "receipt pages and reports 003 to 005: what a source did not record is named in words, not "
     "by receipt field (run.model reads model), and caveman's __terse__ arm reads the terse "
-    "control; reports name no receipt field in their prose, captions or footer",
+    "control; reports name no receipt field in their prose, captions or footer; an import's "
+    "unrecorded row parts its fields with ';' (their words hold commas); the interop page "
+    "says how promptfoo imports are named and what a single-arm import leaves out",
     "reports/004/report.json": "the skill-fired table's caption names no receipt field",
     "reports/004/SHA256SUMS": "its report.json",
     "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation",
