@@ -50,7 +50,7 @@ def receipts() -> dict[str, Receipt]:
             skill="beta",
             level="DECLARED",
             uncertainty_unavailable="aggregates_only",
-            source_figures={"uplift": 3},
+            source_figures={"source": "test"},
             band_source=None,
         ),
         "beta-declared": receipt(PASSING, skill="Beta", level="DECLARED"),

@@ -275,7 +275,7 @@ def test_aggregates_only_sheet() -> None:
         c["arms"]["with_skill"]["draws"] = c["arms"]["baseline"]["draws"] = []
     doc["judge"] = None
     doc["uncertainty_unavailable"] = "aggregates_only"
-    doc["source_figures"] = {"uplift": "+12%"}
+    doc["source_figures"] = {"source": "test"}
     s = sheet(read(seal_document(doc)))
     assert s.lift == "n/a" and s.lift_per_1k == "n/a (400 skill tokens)"
     assert s.breakdown.summary == (

@@ -10,7 +10,7 @@ from factories import case
 from receipt_docs import draw_doc, judge_sample_doc, seal_document
 from test_view import C1, C2, facts, mk, read
 
-from driftproof.pages.printed_figures import files_read
+from driftproof.errors import ReceiptError
 from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_text as render_text
 
@@ -69,16 +69,25 @@ def test_an_importers_unnamed_grader_reads_in_words() -> None:
     )
 
 
-@pytest.mark.parametrize("files", [-1, True, "benchmarks.json", [1, None]])
-def test_source_files_that_are_not_a_list_of_objects_show_no_file(files: object) -> None:
-    # source_figures is the source's own free-form object: a files member that is not a list
-    # of objects raised TypeError in view (validate said ok); it lists no file instead
+@pytest.mark.parametrize(
+    ("files", "first"),
+    [
+        (-1, "/source_figures/files: expected an array, found an integer -1"),
+        (True, "/source_figures/files: expected an array, found a boolean true"),
+        ("b.json", '/source_figures/files: expected an array, found a string "b.json"'),
+        ([1, None], "/source_figures/files/0: expected an object, found an integer 1"),
+    ],
+)
+def test_source_files_that_are_not_a_list_of_objects_are_refused_at_load(
+    files: object, first: str
+) -> None:
+    # a files member that is not a list of objects once raised TypeError in view (validate
+    # said ok), then listed no file; the model now refuses it where the receipt is read
     doc = json.loads((FIXTURES / "valid-aggregates-only.json").read_text(encoding="utf-8"))
     doc["source_figures"]["files"] = files
-    r = read(seal_document(doc))
-    s = sheet(r)
-    assert files_read(r) == []
-    assert "file" not in [f.label for f in s.source_origin]
+    with pytest.raises(ReceiptError) as caught:
+        read(seal_document(doc))
+    assert caught.value.lines()[0] == f"t.json: {first}"
 
 
 def test_the_text_sheet_reads_its_verdict_in_one_line() -> None:

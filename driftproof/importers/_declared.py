@@ -15,6 +15,7 @@ from driftproof.receipt import (
     Provenance,
     ReceiptBody,
     SkillFired,
+    SourceFigures,
     build_receipt,
     sha256_text,
 )
@@ -43,7 +44,7 @@ def declared_receipt(
 
 
 def aggregates_receipt(
-    skill_name: str, figures: dict[str, Any], source: Provenance, **run: Any
+    skill_name: str, figures: SourceFigures, source: Provenance, **run: Any
 ) -> ReceiptBody:
     """A receipt of aggregate ``figures`` only: no cases, skill text, judge or uncertainty."""
     return declared_receipt(

@@ -19,7 +19,7 @@ from driftproof.importers._common import Where
 from driftproof.importers._nvidia_card import PROVENANCE, parse_card
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-from driftproof.receipt import ReceiptBody
+from driftproof.receipt import ReceiptBody, SourceFigures
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:
@@ -88,7 +88,7 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
 
 def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
     """``body`` filed as ``nvidia-[<commit[:7]>-]<skill>[-<kind>].json``."""
-    commit = ((body.source_figures or {}).get("commit") or "")[:7]
+    commit = (body.source_figures and body.source_figures.commit or "")[:7]
     return Imported(
         common.safe_filename("nvidia", commit, body.skill.name, kind), body, tuple(repairs)
     )
@@ -125,7 +125,7 @@ def _receipt(
     )
     return declared.aggregates_receipt(
         str(name)[:200],
-        figures,
+        SourceFigures.model_validate(figures),
         declared.provenance(
             tool, version, str(f), common.file_sha256(data), [*unrecorded, *lacking]
         ),

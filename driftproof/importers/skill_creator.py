@@ -29,7 +29,7 @@ from driftproof.importers._skill_creator_read import (
 )
 from driftproof.importers._text import Repair
 from driftproof.importers._time import utc_instant
-from driftproof.receipt import Draw, ReceiptBody, build_draw
+from driftproof.receipt import Draw, ReceiptBody, SourceFigures, build_draw
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
 DEFAULT_ARMS: dict[str, str] = {
@@ -322,13 +322,13 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
             raise (w / "delta" / k).fail(
                 'expected a delta as a number or a signed number string such as "+0.50"'
             )
-    figures = {
-        "source": TOOL,
-        "file": path.name,
-        "git_blob_sha1": common.git_blob_sha1(raw),
-        "sha256": common.file_sha256(raw),
-        "run_summary": summary,
-    }
+    figures = SourceFigures(
+        source=TOOL,
+        file=path.name,
+        git_blob_sha1=common.git_blob_sha1(raw),
+        sha256=common.file_sha256(raw),
+        run_summary=summary,
+    )
     unrecorded = [
         "cases (only run_summary aggregates were recorded)",
         "per-run scores",

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from driftproof._json import member_list
 from driftproof.pages.tables import Pair as Cell
-from driftproof.receipt import Receipt
+from driftproof.receipt import PrintedFigure, PrintedRow, Receipt
 
 #: The dimension cell of a skill whose source printed no result.
 NO_RESULTS = "no results printed"
@@ -17,98 +15,87 @@ NOT_PRINTED = "–"
 _UNITS = {"%": "% (as printed)", "points": "points", "pp": "pp"}
 
 
-def printed_rows(r: Receipt) -> list[dict[str, Any]] | None:
-    """One dict per dimension and agent; ``None`` unless ``r`` is aggregates-only with rows."""
+def printed_rows(r: Receipt) -> list[PrintedRow] | None:
+    """One row per dimension and agent; ``None`` unless ``r`` is aggregates-only with rows."""
     sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict) or not isinstance(sf.get("rows"), list):
+    if not r.is_aggregates_only or sf is None or sf.rows is None:
         return None
-    return [x for x in sf["rows"] if isinstance(x, dict)]
+    return sf.rows
 
 
-def _number(v: Any) -> str:
+def _number(v: float | None) -> str:
     """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
     return "" if v is None else json.dumps(v)
 
 
-def printed_value(fig: Any) -> str | None:
-    """A source figure's printed text, else its value as JSON; ``None`` when it has neither."""
-    if not isinstance(fig, dict):
+def printed_value(fig: PrintedFigure | None) -> str | None:
+    """A source figure's printed text, else its value as JSON; ``None`` without a figure."""
+    if fig is None:
         return None
-    if fig.get("printed"):
-        return str(fig["printed"])
-    return None if fig.get("value") is None else json.dumps(fig["value"])
+    return fig.printed or json.dumps(fig.value)
 
 
-def _figure(fig: dict[str, Any] | None, printed_part: str | None = None) -> Cell:
-    if not fig:
+def _figure(fig: PrintedFigure | None, printed_part: str | None = None) -> Cell:
+    if fig is None:
         return (NOT_PRINTED, "")
-    value = fig.get("value")
-    return (printed_part or _number(value), _number(value))
+    return (printed_part or _number(fig.value), _number(fig.value))
 
 
-def uplift_unit(up: dict[str, Any]) -> str | None:
+def uplift_unit(up: PrintedFigure) -> str | None:
     """An uplift's unit in words (a source field's is percentage points, D-15), or ``None``."""
-    unit = up.get("unit")
-    if unit is None:
+    if up.unit is None:
         return None
-    return "percentage points" if up.get("field") else str(unit)
+    return "percentage points" if up.field else up.unit
 
 
-def _unit(up: dict[str, Any] | None) -> str:
-    if not up:
+def _unit(up: PrintedFigure | None) -> str:
+    if up is None:
         return ""
     unit = uplift_unit(up)
     if unit is None:
         return "unstated"
-    if up.get("field"):
-        return f"{unit} (field {up['field']})"
+    if up.field:
+        return f"{unit} (field {up.field})"
     return _UNITS.get(unit, unit)
 
 
-def figure_rows(skill: str, printed: list[dict[str, Any]]) -> list[tuple[Cell, ...]]:
+def figure_rows(skill: str, printed: list[PrintedRow]) -> list[tuple[Cell, ...]]:
     """One row per printed figure of ``skill``, or one :data:`NO_RESULTS` row."""
     if not printed:
         blank, none = ("", None), _figure(None)
         return [((skill, None), (NO_RESULTS, None), ("", ""), blank, none, none, blank, blank)]
     rows: list[tuple[Cell, ...]] = []
     for row in printed:
-        up = row.get("uplift")
-        num = row.get("num")
-        score_printed = row["printed"].split("(")[0].strip() if row.get("printed") else None
+        up, num = row.uplift, row.num
+        score_printed = row.printed.split("(")[0].strip() if row.printed else None
         rows.append(
             (
                 (skill, None),
-                (str(row.get("dimension")), None),
+                (row.dimension, None),
                 ("" if num is None else str(num), _number(num)),
-                (str(row.get("agent")), None),
-                _figure(row.get("score"), score_printed),
-                _figure(up, up and up.get("printed")),
+                (row.agent, None),
+                _figure(row.score, score_printed),
+                _figure(up, up.printed if up is not None else None),
                 (_unit(up), None),
-                (str(row.get("note") or ""), None),
+                (row.note or "", None),
             )
         )
     return rows
 
 
-def printed_text(row: dict[str, Any]) -> str:
+def printed_text(row: PrintedRow) -> str:
     """One figure in one cell: the score and, in brackets, the uplift, as printed."""
-    if row.get("printed"):
-        return str(row["printed"])
-    score = _number((row.get("score") or {}).get("value"))
-    uplift = printed_value(row.get("uplift"))
+    if row.printed:
+        return row.printed
+    score = _number(row.score.value if row.score is not None else None)
+    uplift = printed_value(row.uplift)
     return f"{score} ({uplift})" if uplift else score
 
 
 def files_read(r: Receipt) -> list[tuple[str, str, str, str]]:
     """The files the printed figures were read from: repository, commit, path, git blob sha1."""
-    sf = r.source_figures or {}
-    return [
-        (
-            str(sf.get("repository") or "not recorded"),
-            str(sf.get("commit") or "not recorded"),
-            str(f.get("path")),
-            str(f.get("git_blob_sha1")),
-        )
-        for f in member_list(sf, "files")
-        if isinstance(f, dict)
-    ]
+    sf = r.source_figures
+    if sf is None:
+        return []
+    where = (sf.repository or "not recorded", sf.commit or "not recorded")
+    return [(*where, f.path, f.git_blob_sha1) for f in sf.files or ()]

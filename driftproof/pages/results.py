@@ -190,13 +190,13 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 def _printed_figures(r: Receipt) -> str:
     out = []
     for x in printed_rows(r) or ():
-        printed = printed_value(x.get("uplift"))
-        if printed is None:
+        printed = printed_value(x.uplift)
+        if x.uplift is None or printed is None:
             continue
-        unit = uplift_unit(x["uplift"])  # as the sheet says it
+        unit = uplift_unit(x.uplift)  # as the sheet says it
         out.append(
-            f"{x.get('dimension')}, {x.get('agent')}: {printed}"
-            + (f" {unit}" if unit and str(unit) not in printed else "")
+            f"{x.dimension}, {x.agent}: {printed}"
+            + (f" {unit}" if unit and unit not in printed else "")
         )
     return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from driftproof._json import member_list
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
 from driftproof.pages.words import UNKNOWN, Fact, arms_of, draws_of
 from driftproof.receipt import Receipt
@@ -78,14 +77,12 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
     """An aggregates-only receipt's figures exactly as its source printed them."""
     return tuple(
         SourceFigureRow(
-            dimension=str(x.get("dimension")),
-            agent=str(x.get("agent")),
-            score=str(x["printed"])
-            if x.get("printed")
-            else (printed_value(x.get("score")) or NOT_PRINTED),
-            uplift=printed_value(x.get("uplift")) or NOT_PRINTED,
-            count=NOT_PRINTED if x.get("num") is None else str(x.get("num")),
-            note=str(x.get("note") or ""),
+            dimension=x.dimension,
+            agent=x.agent,
+            score=x.printed or printed_value(x.score) or NOT_PRINTED,
+            uplift=printed_value(x.uplift) or NOT_PRINTED,
+            count=NOT_PRINTED if x.num is None else str(x.num),
+            note=x.note or "",
         )
         for x in printed_rows(r) or ()
     )
@@ -94,30 +91,18 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
 def source_origin(r: Receipt) -> tuple[Fact, ...]:
     """Where an aggregates-only receipt's figures were read: repository, commit, units, files."""
     sf = r.source_figures
-    if not r.is_aggregates_only or not isinstance(sf, dict):
+    if not r.is_aggregates_only or sf is None:
         return ()
-    facts = [
-        Fact("repository", str(sf.get("repository") or UNKNOWN)),
-        Fact("commit", str(sf.get("commit") or UNKNOWN)),
-    ]
+    facts = [Fact("repository", sf.repository or UNKNOWN), Fact("commit", sf.commit or UNKNOWN)]
     units = []
-    for what in ("score", "uplift"):
-        found = sorted(
-            {
-                str(x[what]["unit"])
-                for x in member_list(sf, "rows")
-                if isinstance(x, dict) and isinstance(x.get(what), dict) and x[what].get("unit")
-            }
-        )
+    rows = sf.rows or []
+    for what, figures in (("score", [x.score for x in rows]), ("uplift", [x.uplift for x in rows])):
+        found = sorted({f.unit for f in figures if f is not None and f.unit})
         units.append(
             f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
         )
     facts.append(Fact("units, as the source states them", "; ".join(units)))
-    for f in member_list(sf, "files"):
-        if isinstance(f, dict):
-            facts.append(
-                Fact("file", f"{f.get('path')} (git blob {f.get('git_blob_sha1') or UNKNOWN})")
-            )
+    facts += [Fact("file", f"{f.path} (git blob {f.git_blob_sha1})") for f in sf.files or ()]
     return tuple(facts)
 
 

@@ -157,7 +157,7 @@ class Members(TypedDict, total=False):
     judge: Part | None
     band_source: str | None
     provenance: Part | None
-    source_figures: dict[str, Any] | None
+    source_figures: Part | None
     uncertainty_unavailable: str | None
     regrade: Regrade | Mapping[str, Any] | None
     source_report: Mapping[str, Any] | None

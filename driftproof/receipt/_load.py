@@ -15,11 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from driftproof._json import JSONFault, decode_utf8, json_kind, loads_strict
-from driftproof._json import pointer as to_pointer
-from driftproof.errors import BoundsError, Problem, ReceiptError, UnknownVersionError
+from driftproof.errors import BoundsError, ReceiptError, UnknownVersionError
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, quote, refuse
-from driftproof.receipt._messages import schema_found
+from driftproof.receipt._messages import model_found, schema_found
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
@@ -92,12 +91,9 @@ def _validate(doc: Any, file: str) -> Receipt:
     current["schema_version"] = version
     try:
         receipt = Receipt.model_validate(current)
-    except ValidationError as exc:  # pragma: no cover - the schema and migrations catch these
-        problems = [
-            Problem(file, to_pointer(e["loc"]), e["msg"])
-            for e in exc.errors()[: _bounds.MAX_PROBLEMS]
-        ]
-        raise ReceiptError(f"{file}: receipt does not match the model", problems) from None
+    except ValidationError as exc:  # source_figures: the model reads it more strictly
+        refuse(ReceiptError, file, model_found(exc))
+        raise  # pragma: no cover - a refusal always names a place
     check_consistency(receipt, file)
     return receipt
 

@@ -12,6 +12,7 @@ from itertools import islice
 from typing import Any, cast
 
 from jsonschema.exceptions import ValidationError, best_match
+from pydantic import ValidationError as ModelError
 
 from driftproof._json import escape
 from driftproof._json import pointer as to_pointer
@@ -23,6 +24,17 @@ from driftproof.receipt._versions import compiled_validator_for, schema_for, val
 _ERRORS_SCANNED = 1000
 
 _JSON_TYPES = {str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
+#: A model's type error → what it expected (``source_figures``: where the model reads more
+#: strictly than the frozen schema).
+_MODEL_TYPES = {
+    "string_type": "a string",
+    "bool_type": "a boolean",
+    "int_type": "an integer",
+    "float_type": "a number",
+    "list_type": "an array",
+    "dict_type": "an object",
+    "model_type": "an object",
+}
 
 
 #: A limit keyword → what it expects; the keywords of :data:`_SIZED` measure a length.
@@ -179,3 +191,20 @@ def schema_found(doc: Any, version: str) -> list[tuple[str, str]]:
         )
         described.add((to_pointer(e.instance_path), message))
     return sorted(described)
+
+
+def model_found(exc: ModelError) -> list[tuple[str, str]]:
+    """(pointer, message) of each place the receipt model refuses, worded as the schema's are."""
+    out = []
+    for e in exc.errors():
+        at, kind, found = to_pointer(e["loc"]), e["type"], _found(e["input"])
+        if kind == "missing":
+            message = f"expected member {quote(e['loc'][-1])}; it is missing"
+        elif kind == "extra_forbidden":
+            message = f"expected only the members read here, found {quote(e['loc'][-1])}"
+        elif kind in _MODEL_TYPES:
+            message = f"expected {_MODEL_TYPES[kind]}, found {found}"
+        else:
+            message = f"expected a value that fits: {_lower(e['msg'])}, found {found}"
+        out.append((at, message))
+    return sorted(out)

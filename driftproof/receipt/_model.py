@@ -30,6 +30,13 @@ from driftproof.receipt._model_draw import (
     Refusal,
     Tokens,
 )
+from driftproof.receipt._model_figures import (
+    PrintedAgent,
+    PrintedFigure,
+    PrintedRow,
+    SourceFigures,
+    SourceFile,
+)
 from driftproof.receipt._model_run import (
     ArmSpec,
     ArmSpecs,
@@ -72,6 +79,9 @@ __all__ = [
     "JudgeScale",
     "Lost",
     "OtherModelCall",
+    "PrintedAgent",
+    "PrintedFigure",
+    "PrintedRow",
     "Provenance",
     "Receipt",
     "ReceiptBody",
@@ -84,6 +94,8 @@ __all__ = [
     "Seal",
     "Skill",
     "SkillFired",
+    "SourceFigures",
+    "SourceFile",
     "Suite",
     "TextRepair",
     "Tokens",
@@ -248,9 +260,10 @@ class ReceiptBody(_Model):
     """Costs, apart from every figure about the skill."""
     provenance: Provenance | None
     """What an imported receipt was converted from; null for a run."""
-    source_figures: dict[str, Any] | None
+    source_figures: SourceFigures | None
     """Figures an aggregates-only source printed, as printed, with the repository, commit and each
-    file's git blob sha1."""
+    file's git blob sha1. The schema allows any object; a reader takes the members below, as
+    the importers write them, and refuses any other."""
     uncertainty_unavailable: Literal["aggregates_only"] | None
     """aggregates_only: no per-run score, so no band, no lift and no verdict."""
     regrade: Regrade | None = Field(default=None, exclude_if=lambda v: v is None)

@@ -107,6 +107,11 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "source_report.evaluator_digest": "id",
     f"{_D}.judge_samples[].ignored_members[]": "JSON pointer",
     "arms.<arm>.input_tokens_median": "tokens",
+    **{f"source_figures.{p}": "id" for p in ("source", "commit")},
+    **{f"source_figures.{p}": "path" for p in ("files[].path", "file")},
+    **{f"source_figures.{p}": "git blob id" for p in ("files[].git_blob_sha1", "git_blob_sha1")},
+    "source_figures.rows[].num": "count",
+    **{f"source_figures.rows[].{f}.value": "as printed" for f in ("score", "baseline", "uplift")},
 }
 
 
@@ -188,7 +193,7 @@ def model_field_docs(
     out = {} if out is None else out
     for name, info in model.model_fields.items():
         member = info.alias or name
-        segment = "<arm>" if member in ARMS else member
+        segment = "<arm>" if member in ARMS and prefix.endswith("arms") else member
         path = f"{prefix}.{segment}" if prefix else segment
         out.setdefault(path, " ".join((info.description or "").split()))
         inner, is_array = _nested(info.annotation)

@@ -15,6 +15,7 @@ from typing import Any
 from driftproof.receipt import _bounds
 from driftproof.receipt._canonical import canonical_id, version_id
 from driftproof.receipt._messages import resolve_ref
+from driftproof.receipt._model import Receipt
 from driftproof.receipt._model_base import ARMS
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
@@ -71,7 +72,7 @@ def _walk(
         out.setdefault(path, (node, nullable))
     if isinstance(node.get("properties"), dict):
         for key, sub in node["properties"].items():
-            name = "<arm>" if key in ARMS else key
+            name = "<arm>" if key in ARMS and path.endswith("arms") else key
             _walk(root, sub, f"{path}.{name}" if path else name, out)
     elif isinstance(node.get("items"), dict):
         _walk(root, node["items"], f"{path}[]", out)
@@ -82,6 +83,17 @@ def field_paths(version: str) -> dict[str, tuple[dict[str, Any], bool]]:
     out: dict[str, tuple[dict[str, Any], bool]] = {}
     _walk(schema_for(version), schema_for(version), "", out)
     return out
+
+
+def model_paths() -> dict[str, tuple[dict[str, Any], bool]]:
+    """The model's members inside ``source_figures``: page path → (their schema, nullable).
+
+    Every frozen schema allows any object there; the page lists what the model reads.
+    """
+    model = Receipt.model_json_schema(mode="validation", by_alias=True)
+    out: dict[str, tuple[dict[str, Any], bool]] = {}
+    _walk(model, model, "", out)
+    return {path: v for path, v in out.items() if path.startswith("source_figures.")}
 
 
 def _type(node: dict[str, Any], nullable: bool) -> str:
@@ -113,8 +125,14 @@ def fields_markdown() -> str:
             if path not in order:
                 order.insert(order.index(previous) + 1 if previous else len(order), path)
             previous = path
+    typed = model_paths()  # the model's reading of source_figures, right after it
+    order[order.index("source_figures") + 1 : order.index("source_figures") + 1] = list(typed)
     rows = ["| Field | Type | Unit | Since | Meaning |", "|---|---|---|---|---|"]
     for path in order:
+        if path in typed:
+            unit, meaning = field_doc(path, typed[path][0])
+            rows.append(f"| `{path}` | {_type(*typed[path])} | {unit} | 0.13 | {meaning} |")
+            continue
         present = [v for v in versions if path in per_version[v]]
         since = present[0]
         if present[-1] != versions[-1]:

@@ -36,10 +36,11 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
 from driftproof.receipt import Receipt, parse_receipt
-from driftproof.receipt._load import read_bounded, to_pointer
+from driftproof.receipt._load import read_bounded
 from driftproof.run.suite_read import SuiteLoader
 from driftproof.site.sections import receipt_name, section_types
 

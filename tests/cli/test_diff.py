@@ -172,7 +172,7 @@ def test_aggregates_only_is_refused(tmp_path: Path) -> None:
         [],
         level="TESTED",
         uncertainty_unavailable="aggregates_only",
-        source_figures={"uplift": "+3"},
+        source_figures={"source": "test"},
     )
     res = run(tmp_path, agg, make_receipt([C1B]))
     assert res.exit_code == 2

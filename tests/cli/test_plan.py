@@ -208,7 +208,9 @@ def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
 def test_aggregates_only_is_refused() -> None:
     """Aggregates only is refused."""
     r = Receipt.model_validate(
-        make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1})
+        make_receipt(
+            [], uncertainty_unavailable="aggregates_only", source_figures={"source": "test"}
+        )
     )
     with pytest.raises(RefusalError, match="aggregates-only"):
         plan_receipt(r)
@@ -269,7 +271,9 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
     f = tmp_path / "agg.json"
     f.write_text(
         json.dumps(
-            make_receipt([], uncertainty_unavailable="aggregates_only", source_figures={"a": 1})
+            make_receipt(
+                [], uncertainty_unavailable="aggregates_only", source_figures={"source": "test"}
+            )
         ),
         encoding="utf-8",
     )

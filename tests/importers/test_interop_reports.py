@@ -38,10 +38,10 @@ def test_report_002_lists_every_catalogue_skill_as_printed() -> None:
         x.is_aggregates_only and x.verification_level == "DECLARED" for x in receipts.values()
     )
     assert (
-        sum(len(x.source_figures["rows"]) for x in receipts.values()) == 3210
+        sum(len(x.source_figures.rows) for x in receipts.values()) == 3210
     )  # "result_row_count": 3210
     cudf = receipts["nvidia-7149a88-accelerated-computing-cudf"].source_figures
-    assert cudf["commit"] == "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
+    assert cudf.commit == "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
 
 
 def test_source_figures_section_renders_printed_cells(shared: Path) -> None:

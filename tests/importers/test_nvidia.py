@@ -22,9 +22,8 @@ COMMIT = "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"  # nvidia/SOURCE.md
 
 
 def _row(r, dimension: str, agent: str) -> dict:
-    (row,) = [
-        x for x in r.source_figures["rows"] if x["dimension"] == dimension and x["agent"] == agent
-    ]
+    rows = r.source_figures.model_dump(mode="json")["rows"]  # as written
+    (row,) = [x for x in rows if x["dimension"] == dimension and x["agent"] == agent]
     return row
 
 
@@ -33,7 +32,7 @@ def test_v1_card_as_printed(shared: Path) -> None:
     r = sealed(import_nvidia([f], NvidiaOptions(repository=REPO, commit=COMMIT))[0])
     assert r.is_aggregates_only and r.verification_level == "DECLARED"
     assert r.cases == [] and r.judge is None and r.band_source is None
-    sf = r.source_figures
+    sf = r.source_figures.model_dump(mode="json")  # as written
     assert sf["repository"] == REPO and sf["commit"] == COMMIT
     # git hash-object skills/accelerated-computing-cudf/BENCHMARK.md
     assert sf["files"] == [
@@ -78,9 +77,7 @@ def test_catalogue_every_skill_and_row(shared: Path) -> None:
     # codex 97.0 / +72.0
     assert _row(r, "Discoverability", "claude-code")["uplift"]["value"] == 100.0
     assert _row(r, "Discoverability", "codex")["score"]["value"] == 97.0
-    assert (
-        r.source_figures["files"][0]["git_blob_sha1"] == "6f6c3946e835520844d2b770bf8d91faf701a526"
-    )
+    assert r.source_figures.files[0].git_blob_sha1 == "6f6c3946e835520844d2b770bf8d91faf701a526"
     assert (
         r.provenance.document_sha256
         == "62aeb7511d3759521b5510921e0db6eac5bd996a539aa1aa47783f88b7023e6c"
@@ -101,6 +98,23 @@ def test_card_and_catalogue_agree(shared: Path) -> None:
         key(x): (x["score"]["value"], x["uplift"]["value"]) for x in cat
     }
 
+
+def test_figures_written_keep_absent_members_absent_and_nulls_null(shared: Path) -> None:
+    # a card gives no catalogue schema_version and its figures no field; a catalogue row has no
+    # column; a repository not given is null, not absent; read back, the same members
+    card = docs(import_nvidia([shared / NV / "skills/cuopt-install"]))[0]["source_figures"]
+    (cat,) = docs(
+        import_nvidia([shared / NV / "benchmarks.json"], NvidiaOptions(skills=["cuopt-install"]))
+    )
+    assert set(card) == {*SHAPE, "card_format"} and card["repository"] is None
+    assert set(cat["source_figures"]) == {*SHAPE, "schema_version"}
+    assert set(card["rows"][0]) == {*ROW, "column"} and set(cat["source_figures"]["rows"][0]) == ROW
+    assert set(card["rows"][0]["score"]) == {"value", "unit"}
+    assert sealed(cat).to_json_dict()["source_figures"] == cat["source_figures"]
+
+
+SHAPE = {"source", "repository", "commit", "files", "summary", "agents", "rows"}
+ROW = {"dimension", "agent", "num", "printed", "score", "baseline", "uplift", "note"}
 
 V2_CARD = (
     """# Skill Benchmark: demo-skill
@@ -148,7 +162,7 @@ def test_v2_card_grammar(tmp_path: Path) -> None:
     f.parent.mkdir(parents=True)
     f.write_text(V2_CARD, encoding="utf-8")
     r = sealed(import_nvidia([f])[0])
-    sf = r.source_figures
+    sf = r.source_figures.model_dump(mode="json")  # as written
     assert sf["card_format"] == "v2" and sf["summary"]["verdict"] == "PASS"
     assert sf["summary"]["evaluator_version"] == "1.0.0" and r.provenance.tool == "SkillEvaluator"
     assert [a["model"] for a in sf["agents"]] == [

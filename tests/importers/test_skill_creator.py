@@ -121,8 +121,9 @@ def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Pat
     )
     assert r.is_aggregates_only and r.cases == [] and r.judge is None
     # run_summary.delta.pass_rate printed as the number 0.50; with_skill mean 0.83
-    assert r.source_figures["run_summary"]["delta"]["pass_rate"] == 0.5
-    assert r.source_figures["run_summary"]["with_skill"]["pass_rate"]["mean"] == 0.83
+    summary = r.source_figures.run_summary
+    assert summary["delta"]["pass_rate"] == 0.5
+    assert summary["with_skill"]["pass_rate"]["mean"] == 0.83
 
 
 def _workspace(tmp: Path, grading_key: str) -> Path:

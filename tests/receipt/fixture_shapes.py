@@ -195,7 +195,11 @@ def valid(version: str) -> dict[str, dict[str, Any]]:
                 a["draws"] = []
                 if "generation" in a:
                     a["generation"] = None
+        # the shape the NVIDIA catalogue import writes (the model reads it; the schema allows
+        # any object here)
+        pct = {"unit": "%", "field": "uplift_pct"}
         d["source_figures"] = {
+            "source": "nvidia-benchmarks-json",
             "repository": "https://github.com/NVIDIA/skills",
             "commit": "2b10489",
             "files": [{"path": "benchmarks.json", "git_blob_sha1": "a" * 40}],
@@ -203,8 +207,12 @@ def valid(version: str) -> dict[str, dict[str, Any]]:
                 {
                     "dimension": "Correctness",
                     "agent": "codex",
-                    "score_pct": 81.0,
-                    "uplift_pct": 12.5,
+                    "num": 8,
+                    "printed": None,
+                    "score": {"value": 81.0, "unit": "%", "field": "score_pct"},
+                    "baseline": None,
+                    "uplift": {"value": 12.5, "printed": "12.5", **pct},
+                    "note": None,
                 }
             ],
         }

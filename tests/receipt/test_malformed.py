@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from receipt_docs import seal_document
@@ -169,3 +170,46 @@ def test_every_check_counts_the_other_problems_alike() -> None:
             assert str(exc).endswith(f" (and {found - 1} more)")
         else:
             raise AssertionError("accepted")
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "pointer", "message"),
+    [
+        ("rows", "x", "/source_figures/rows", 'expected an array, found a string "x"'),
+        (
+            "num",
+            "eight",
+            "/source_figures/rows/0/num",
+            'expected an integer, found a string "eight"',
+        ),
+        (
+            "files",
+            [{"git_blob_sha1": "a" * 40}],
+            "/source_figures/files/0/path",
+            'expected member "path"; it is missing',
+        ),
+        (
+            "uplift",
+            "+12%",
+            "/source_figures/uplift",
+            'expected only the members read here, found "uplift"',
+        ),
+    ],
+)
+def test_source_figures_that_do_not_fit_their_type_are_refused_with_the_pointer(
+    member: str, value: Any, pointer: str, message: str
+) -> None:
+    # the schema allows any object in source_figures; the model reads the importers' shape and
+    # refuses the rest at load, naming the place (the fixture holds one catalogue row)
+    doc = json.loads((FIXTURES / "0.16" / "valid-aggregates-only.json").read_text("utf-8"))
+    sf = doc["source_figures"]
+    if member == "num":
+        sf["rows"][0]["num"] = value
+    else:
+        sf[member] = value
+    try:
+        parse_receipt(json.dumps(seal_document(doc)), "f.json")
+    except ReceiptError as exc:
+        assert exc.lines() == [f"f.json: {pointer}: {message}"]
+    else:
+        raise AssertionError("accepted")

@@ -106,7 +106,7 @@ def test_printed_rows_only_for_aggregates_only_receipts() -> None:
     # a committed NVIDIA card: aggregates only, its printed rows as the importer kept them
     r = read_receipt(sorted((REPO / "receipts").glob("nvidia-*.json"))[0])
     rows = printed_rows(r)
-    assert rows is not None and rows == r.source_figures["rows"]  # type: ignore[index]
+    assert rows is not None and rows == r.source_figures.rows  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------- skill_fired rows

@@ -273,7 +273,7 @@ def test_cannot_supply_a_breakdown(pointer: str, value: Any, fragment: str) -> N
 def test_aggregates_only_and_too_many_draws(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = mk([C1])
     doc["uncertainty_unavailable"] = "aggregates_only"
-    doc["source_figures"] = {"uplift": "+12%"}
+    doc["source_figures"] = {"source": "test"}
     assert lift_breakdown(read(seal_document(doc))).reasons == (
         "aggregates only: the source printed figures and no draw score",
     )

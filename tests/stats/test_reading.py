@@ -137,7 +137,7 @@ def test_smoke_run_sentence() -> None:
 
 def test_aggregates_only_gets_no_verdict_and_no_lift() -> None:
     doc = make_receipt(
-        [], uncertainty_unavailable="aggregates_only", source_figures={"uplift": "+3"}
+        [], uncertainty_unavailable="aggregates_only", source_figures={"source": "test"}
     )
     r = model(doc)
     assert "aggregates only" in (verdict_refusal(r) or "")

@@ -217,9 +217,7 @@ class SourceFigures(ReceiptsSection):
             anchor = ctx.anchor(f"skill-{r.skill.name}")
             found = figure_rows(r.skill.name, printed)
             rows += [row_of(x, anchor if i == 0 else None) for i, x in enumerate(found)]
-            cells = {
-                (str(x.get("dimension")), str(x.get("agent"))): printed_text(x) for x in printed
-            }
+            cells = {(x.dimension, x.agent): printed_text(x) for x in printed}
             pivot.append((r.skill.name, cells))
         table, files_table, by_skill = figure_tables(rows, files, pivot)
         html = self.page(
