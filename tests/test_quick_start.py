@@ -184,6 +184,8 @@ def test_quick_start_literally(
     # badge: files in the --out-dir folder, and no verdict for a simulated receipt
     code, out, _ = seen["badge first.json"]
     assert code == 0
+    # and says why, as diff does (it printed "no verdict" alone)
+    assert out.startswith("no verdict: ") and "simulated" in out.splitlines()[0]
     assert sorted(p.name for p in (demo / "badges").iterdir()) == [
         "first.details.json",
         "first.json",

@@ -160,6 +160,7 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     _write_all(files)
-    click.echo(badge_reading(r).message)
+    b = badge_reading(r)
+    click.echo(f"{b.message}: {b.refusal}" if b.refusal and not b.smoke else b.message)
     for path in files:
         click.echo(f"wrote {path}")
