@@ -299,3 +299,13 @@ def test_a_suite_without_format_is_named_as_such(tmp_path, capsys):
         in err
     )
     assert "must_include" in err  # and why it was not read as caveman's
+
+
+def test_a_simulated_run_with_draws_draws_each_arm_exactly_that_often(files, tmp_path, capsys):
+    # the stopping rule stops an arm at 3 to 10 draws; --draws 12 draws every arm 12 times
+    out = tmp_path / "r.json"
+    argv = run_args(*files, out)[:7] + ["simulated", "--out", str(out), "--draws", "12"]
+    assert run_main(argv, capsys)[0] == 0
+    r = read_receipt(out)
+    assert {len(a.draws) for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)} == {12}
+    assert r.run.generations_per_arm == 12

@@ -73,6 +73,7 @@ from driftproof.run.run_plan import (
     plan_run,
     start_run,
 )
+from driftproof.wording import MAX_PLANNED_DRAWS
 
 #: The answering lanes, each with a default judge (--provider and --judge-provider).
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
@@ -228,9 +229,13 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 @click.option(
     "--max-draws",
     type=click.IntRange(3, 100),
-    default=10,
-    show_default=True,
-    help="Cap on draws per arm (stopping rule).",
+    help="Cap on draws per arm (stopping rule)  [default: 10]",
+)
+@click.option(
+    "--draws",
+    type=click.IntRange(3, MAX_PLANNED_DRAWS),
+    help="Draw each arm exactly this many times, in place of the stopping rule: the count "
+    "driftproof plan gives.",
 )
 @seconds_option("--timeout", 300.0, "Seconds per answering attempt.")
 @seconds_option("--judge-timeout", 120.0)

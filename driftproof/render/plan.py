@@ -276,6 +276,10 @@ def plan_text(p: Plan) -> str:
             f"{count_of(len(p.cases), 'case')} × {len(p.arms)} arms; "
             f"judge calls {judge}."
         )
+    grow = any(c.undecided and c.pilot_draws is not None for c in p.cases)
+    n = p.pilot_draws if grow else p.draws_per_arm
+    if n is not None:
+        lines.append(f"To draw each arm {n:,} times, give driftproof run --draws {n}.")
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
     if tiers:

@@ -44,7 +44,8 @@ KNOWN_BATCH_PRICES = {m: tuple(p / 2 for p in ps) for m, ps in KNOWN_PRICES.item
 STOPPING_RULE = (
     "Each arm is drawn at least 3 times, then once more at a time while the sample standard "
     "deviation of its per-draw scores moves by 0.01 or more when the latest draw is added, up to "
-    "--max-draws draws (default 10). Lost draws are not replaced."
+    "--max-draws draws (default 10); --draws N draws each arm exactly N times instead. Lost "
+    "draws are not replaced."
 )
 #: The simulated lane's effect on the mean quality: the skill arm's and the control's (a
 #: seeded demonstration, not a measurement).
@@ -98,7 +99,8 @@ class RunOptions:
     aa: bool = False
     margin: float | None = None
     concurrency: int = 8
-    max_draws: int = 10
+    max_draws: int | None = None
+    draws: int | None = None
     timeout: float = 300.0
     judge_timeout: float = 120.0
     retry_delays: tuple[float, ...] | None = None
@@ -148,6 +150,11 @@ def _check(o: RunOptions, judge: str) -> None:
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
+        )
+    if o.draws is not None and (o.quick or o.max_draws is not None):
+        other = "--quick" if o.quick else "--max-draws"
+        raise RunOptionError(
+            "--draws", f"--draws sets the draws per arm and {other} does too: give one of them"
         )
     if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
         raise RunOptionError("--capture", "--capture files needs --surface cli")
@@ -219,8 +226,12 @@ def plan_run(o: RunOptions) -> RunPlan:
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
     prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
     price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)
-    same = ("model", "max_draws", "concurrency", "timeout", "judge_timeout", "retry_delays")
+    same = ("model", "concurrency", "timeout", "judge_timeout", "retry_delays")
     settings: dict[str, Any] = {name: getattr(o, name) for name in same}
+    if o.draws is not None:  # a planned count: each arm drawn exactly that often
+        settings.update(min_draws=o.draws, max_draws=o.draws)
+    elif o.max_draws is not None:
+        settings.update(max_draws=o.max_draws)
     settings.update(
         judge_model=judge_model,
         judge_price=price,

@@ -32,7 +32,7 @@ from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.wording import DEFAULT_EFFECT as DEFAULT_EFFECT  # public via planning
-from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, TOLERANCE
+from driftproof.wording import EFFECT_FLOOR, MAX_PLANNED_DRAWS, MIN_DRAWS_PER_ARM, TOLERANCE
 
 #: Confidence level of the bounds a pilot spread is taken at (80%): one case's own spread, or
 #: a spread pooled over fewer than :data:`POOLED_DF` degrees of freedom.
@@ -46,8 +46,6 @@ POOLED_NONE_LEVEL = 0.50
 POOLED_DF = 20
 UNDERPOWERED_AT_MOST = 0.10  # a planned run with no effect reads underpowered at most this often
 #: The effect ``plan`` plans for unless told: 1.5 × the floor.
-#: Above this many draws per arm no count is given (the spreads sit too near the floor).
-MAX_PLANNED_DRAWS = 10_000
 #: A count more than this many times the one the pilot's own spreads would give is still the
 #: answer, with the advice that a pilot of twice its draws would likely cut it.
 COSTLY_RATIO = 4

@@ -112,6 +112,7 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
     assert p.existence is not None and p.existence.df == 20
     text = plan_text(p)
     assert text.startswith("Run 127 draws per arm.\n")
+    assert "\nTo draw each arm 127 times, give driftproof run --draws 127.\n" in text
     assert "upper 60% bound 0.0201" in text
     # the rates at 20 degrees of freedom: a count at 0.040 (upper 60% bounds under the floor)
     # 95.5%, none there (lower 50% bounds at it) 1.7%; none at 0.0625 96.8%, a count there 1.5%
@@ -233,6 +234,7 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     assert lines[1].startswith("Across the suite, as context: the cases' means disagree")
     assert lines[2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
+    assert "To draw each arm 7 times, give driftproof run --draws 7." in lines  # the grown pilot
     assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
     assert any(x.startswith("Estimated grading cost: $0.04 (") for x in lines)  # 0.0385 → $0.04
 

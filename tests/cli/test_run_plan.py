@@ -132,12 +132,25 @@ def test_quick_is_the_smoke_preset(files) -> None:
         ({"provider": "stub", "batch": True}, "--batch"),
         ({"provider": "anthropic", "surface": "cli", "batch": True}, "--batch"),
         ({"provider": "anthropic", "judge_provider": "stub", "batch": True}, "--batch"),
+        ({"provider": "stub", "draws": 5, "max_draws": 6}, "--draws"),
+        ({"provider": "stub", "draws": 5, "quick": True}, "--draws"),
     ],
 )
 def test_options_that_cannot_run_together_are_refused(files, options, option) -> None:
     with pytest.raises(RunOptionError) as exc:
         _plan(files, **options)
     assert exc.value.option == option
+
+
+def test_draws_sets_each_arms_draws_in_place_of_the_stopping_rule(files) -> None:
+    # plan says "Run 26 draws per arm"; run's stopping rule alone draws 3 to 10
+    assert (
+        _plan(files, provider="stub").config.min_draws,
+        _plan(files, provider="stub").config.max_draws,
+    ) == (3, 10)
+    c = _plan(files, provider="stub", draws=26).config
+    assert (c.min_draws, c.max_draws) == (26, 26)
+    assert _plan(files, provider="stub", max_draws=4).config.max_draws == 4
 
 
 def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path) -> None:
