@@ -28,6 +28,7 @@ from driftproof.render.comparison import comparison_text
 from driftproof.render.plan import plan_text
 from driftproof.run.engine import RunConfig, arm_systems, run_suite
 from driftproof.run.providers.simulated import SimulatedProvider
+from driftproof.run.run_plan import SIMULATED_SKILL_EFFECT
 from driftproof.run.suite import Suite, load_suite
 from driftproof.site._paths import site_data_root
 from driftproof.site.generate import build_site_files, prose_files
@@ -39,21 +40,22 @@ from driftproof.stats.context import lift_interval
 
 #: The demo site's method page (every verdict word on hand-worked numbers), from the demo's folder.
 METHOD = "site/method.html"
-DEMO_SEED = 16
 BANNER = (
     "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
     "provider. No model answered and no model judged; nothing here is a measurement or a verdict."
 )
 #: The demo's suite, skill versions and walkthrough template.
 DATA = Path(__file__).with_name("demo_files")
-#: The demo's runs: skill version and run number, each run's receipt ``receipts/<v>-run<n>.json``.
+#: The demo's runs: skill version and run number, each run's receipt ``receipts/<v>-run<n>.json``;
+#: run ``k`` (from 0) is seeded ``k``, so v1-run1 draws what ``run --provider simulated`` draws
+#: for skill-v1 with its default seed (0).
 RUNS = (("v1", 1), ("v1", 2), ("v2", 1), ("v2", 2))
 #: The files copied into the demo's folder as they are.
 COPIED = ("suite.json", "skill-v1/SKILL.md", "skill-v2/SKILL.md")
 
-#: The simulated effect of each skill version on the mean quality (judge scale), and the base.
-EFFECTS = {"v1": 0.10, "v2": 0.16}
-BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.015, 0.03
+#: The simulated effect of each skill version on the mean quality (judge scale): v1's is
+#: ``run --provider simulated``'s; the base and spreads are the simulated lane's defaults.
+EFFECTS = {"v1": SIMULATED_SKILL_EFFECT, "v2": 0.16}
 LOST_REASON = (
     "simulated failure: the simulated provider made this answering call fail, as a real failed "
     "call would, so the draw is lost"
@@ -138,10 +140,7 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
         {(sha256_text(suite.cases[1].prompt), system, 2): LOST_REASON} if lose else {}
     )
     lane = SimulatedProvider(
-        seed=DEMO_SEED * 100 + k,
-        base=BASE,
-        spread=SPREAD,
-        judge_spread=JUDGE_SPREAD,
+        seed=k,
         effects={system: EFFECTS[v]},
         lose=lost,
     )

@@ -22,6 +22,12 @@ CRITERION = re.compile(r"^- id: (\S+) \| weight:", re.M)
 #: The marker an answer carries so the simulated judge can read its quality back.
 MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
 _STEP = 0.05
+#: The simulated lane's mean quality, answer spread and judge spread (judge scale), for
+#: ``driftproof demo`` and ``run --provider simulated`` alike. With five judge samples on the
+#: 0.05 grid a draw's score varies by about 0.023, so two arms' spreads together stay under the
+#: 0.05 effect floor and ``plan`` on a pilot of three or four draws names a draw count (mostly:
+#: grow the pilot to about 8 draws per arm); at spreads of 0.08 and 0.05 no count exists.
+BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.018, 0.03
 
 
 def _clip(x: float) -> float:
@@ -76,10 +82,10 @@ class SimulatedProvider(StubProvider):
         self,
         *,
         seed: int = 0,
-        base: float = 0.55,
+        base: float = BASE,
         effects: Mapping[str | None, float] | None = None,
-        spread: float = 0.08,
-        judge_spread: float = 0.05,
+        spread: float = SPREAD,
+        judge_spread: float = JUDGE_SPREAD,
         lose: Mapping[tuple[str, str | None, int], str] | None = None,
     ) -> None:
         """Keep the seed and the simulated means, effects, spreads and losses."""
