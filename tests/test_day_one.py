@@ -179,6 +179,38 @@ def test_simulated_lost_draw_and_criteria():
     assert ei.value.reason == "simulated timeout" and not ei.value.retryable
 
 
+def test_simulated_tokens_are_counted_as_the_skill_is(files, tmp_path, capsys):
+    # ceil(characters / 4), as skill.tokens (D-14); they were words, so the with-skill input
+    # exceeded the baseline's by 6 words of a skill of 8 tokens (a skill that looked cut off)
+    out = tmp_path / "r.json"
+    argv = run_args(*files, out)[:7] + ["simulated", "--out", str(out), "--concurrency", "1"]
+    assert run_main(argv, capsys)[0] == 0
+    r = read_receipt(out)
+    # "---\nname: terse\n---\nBe terse.\n": 30 characters -> 8; "Question A?": 11 -> 3
+    assert r.skill.tokens == 8
+    # the answer: "Simulated answer (draw N) to: " (30) + the prompt (11) + "\n" (1) + "No model
+    # wrote this; its quality was drawn at random. " (54) + "[simulated quality 0.xxxx]" (26)
+    # = 122 characters -> 31 (draw 10 adds a character: 123, still 31)
+    for c in r.cases:
+        for arm, given in (("with_skill", 3 + 8), ("baseline", 3)):
+            assert {(d.tokens.input, d.tokens.output) for d in getattr(c.arms, arm).draws} == {
+                (given, 31)
+            }
+    assert (r.arms.with_skill.input_tokens_median, r.arms.baseline.input_tokens_median) == (11, 3)
+
+
+def test_the_simulated_judge_counts_its_tokens_as_the_skill_is():
+    from driftproof.run.providers.simulated import SimulatedProvider
+
+    prompt = "<answer>[simulated quality 0.5000]</answer>\n<rubric>r</rubric>"  # 62 characters
+    reply = SimulatedProvider(judge_spread=0.0).call(
+        model="j", system=None, prompt=prompt, timeout=1, max_tokens=100
+    )
+    # '{"score": 0.5, "reason": "simulated judge around quality 0.50"}': 63 characters -> 16
+    assert json.loads(reply.text)["score"] == 0.5
+    assert (reply.input_tokens, reply.output_tokens) == (16, 16)
+
+
 # ---- stale from the receipt alone ------------------------------------------------------------
 
 

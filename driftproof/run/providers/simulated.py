@@ -3,7 +3,10 @@
 The stub answers and grades from a hash of the request. The simulated lane draws each answer's
 quality as ``base + case offset + effect(system) + N(0, spread)`` clipped to 0..1; its judge scores
 ``quality + N(0, judge_spread)`` on the 0.05 grid. Randomness is seeded by the call's
-:class:`~.base.DrawId`, so runs repeat at any concurrency and resume exactly.
+:class:`~.base.DrawId`, so runs repeat at any concurrency and resume exactly. It reports
+each text's tokens as a SKILL.md's are counted, ceil(characters / 4) (D-14): an input's are its
+prompt's plus its system prompt's, so with the skill as the system prompt an input exceeds the
+bare prompt's by the skill's own count.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping
 
-from driftproof.receipt import sha256_text
+from driftproof.receipt import sha256_text, skill_tokens
 from driftproof.run.providers.base import AttemptError, Call, DrawId, Provider, Reply
 
 #: A criterion line of the judge's prompt (:data:`~driftproof.run.judge.CRITERION_LINE`).
@@ -118,11 +121,10 @@ class SimulatedProvider(StubProvider):
             f"Simulated answer (draw {n}) to: {prompt[:120]}\n"
             f"No model wrote this; its quality was drawn at random. [simulated quality {q:.4f}]"
         )
-        words = len(text.split())
         return Reply(
             text,
-            input_tokens=len(prompt.split()) + len((system or "").split()),
-            output_tokens=words,
+            input_tokens=skill_tokens(prompt) + (skill_tokens(system) if system else 0),
+            output_tokens=skill_tokens(text),
             reported_model=model,
             raw=text,
         )
@@ -145,8 +147,8 @@ class SimulatedProvider(StubProvider):
             )
         return Reply(
             text,
-            input_tokens=len(prompt.split()),
-            output_tokens=12 if q is None else len(text.split()),
+            input_tokens=skill_tokens(prompt),
+            output_tokens=skill_tokens(text),
             reported_model=model,
             raw=text,
             channel="final_verdict",
