@@ -181,6 +181,7 @@ def test_quick_start_literally(
     code, out, _ = seen["plan first.json"]
     assert code == 0
     assert out.splitlines()[0] == PLAN_HEAD
+    assert "To draw each arm 8 times, give driftproof run --draws 8." in out.splitlines()
     assert (demo / "plan.txt").read_text().splitlines()[2] == PLAN_HEAD
     assert json.loads((demo / "first.json").read_text())["cases"] == receipt["cases"]
 
