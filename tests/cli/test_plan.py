@@ -379,3 +379,13 @@ def test_the_headline_names_at_most_five_cases() -> None:
         "spreads of w0, w1, w2, w3, w4 and 2 more add up to the floor or more, even at their "
         "lower bounds: no number of draws resolves them; reduce their spread or drop them."
     )
+
+
+def test_the_method_page_quotes_plans_no_count_headline_as_plan_prints_it() -> None:
+    # the method page quoted "the spreads of X and Y alone exceed the floor", words plan had
+    # stopped printing; two wide cases named X and Y give plan's own headline to compare
+    wide = [case(n, [0.5, 0.6, 0.7], [0.5, 0.6, 0.7]) for n in ("X", "Y")]
+    said = headline(plan_receipt(Receipt.model_validate(factories.make_receipt(wide))))
+    method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
+    quoted = " ".join(method.split("The headline names those tasks: *", 1)[1].split("*")[0].split())
+    assert said == quoted[0].upper() + quoted[1:]
