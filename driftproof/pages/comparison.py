@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import format_lift, has_bands, judge_model, paired_line
+from driftproof.pages.words import count_of, format_lift, has_bands, judge_model, paired_line
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -143,10 +143,10 @@ def compare_receipts(
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    """The comparison's notes: whether different skills, models or judges were measured.
+    """The comparison's notes: different skills, models or judges, or cases asked differently.
 
-    A model, judge or judge provider that either receipt does not record is not called
-    different.
+    A model, judge, judge provider, prompt or rubric that either receipt does not record is not
+    called different.
     """
     out = []
     if a.skill.name != b.skill.name:
@@ -168,7 +168,31 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
                 f"{_judge_name(jb)}): their scores are on different scales, so a change between "
                 "them may be the judge's, not the skill's."
             )
+    asked = _asked_differently(a, b)
+    if asked:
+        shown = ", ".join(asked[:10]) + (f" and {len(asked) - 10} more" if len(asked) > 10 else "")
+        were = "was" if len(asked) == 1 else "were"
+        out.append(
+            f"{count_of(len(asked), 'case')} in both receipts {were} asked differently (another "
+            f"prompt or rubric): {shown}. A change there may be the task's, not the skill's."
+        )
     return tuple(out)
+
+
+def _asked_differently(a: Receipt, b: Receipt) -> list[str]:
+    """The ids of cases in both receipts whose recorded prompt or rubric sha256 differ."""
+    theirs = {c.id: c for c in b.cases}
+    out = []
+    for c in a.cases:
+        d = theirs.get(c.id)
+        pairs = (
+            ()
+            if d is None
+            else ((c.prompt_sha256, d.prompt_sha256), (c.rubric_sha256, d.rubric_sha256))
+        )
+        if any(x is not None and y is not None and x != y for x, y in pairs):
+            out.append(c.id)
+    return out
 
 
 def _judge_differs(ja: Judge, jb: Judge) -> bool:

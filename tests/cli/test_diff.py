@@ -430,3 +430,20 @@ def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(
     assert "- b.json: verification level DECLARED is below TESTED\n" in said
     assert "over the 0 cases" not in said
     assert "| lift covers (cases both receipts measured) | 0 of 2 cases | 0 of 1 case |" in said
+
+
+def test_diff_says_which_cases_were_asked_differently(tmp_path: Path) -> None:
+    from receipt_docs import seal_document
+
+    # the same case id with another prompt (its sha256 recorded in both) or another rubric
+    a, b = make_receipt([C1A]), make_receipt([C1B])
+    a["cases"][0]["prompt_sha256"], b["cases"][0]["prompt_sha256"] = "a" * 64, "b" * 64
+    said = (
+        "1 case in both receipts was asked differently (another prompt or rubric): C1. A change "
+        "there may be the task's, not the skill's."
+    )
+    assert f"\n{said}\n" in run(tmp_path, seal_document(a), seal_document(b)).output
+    b["cases"][0]["prompt_sha256"], b["cases"][0]["rubric_sha256"] = "a" * 64, "2" * 64
+    assert f"\n{said}\n" in run(tmp_path, seal_document(a), seal_document(b)).output
+    b["cases"][0]["prompt_sha256"], b["cases"][0]["rubric_sha256"] = None, "1" * 64
+    assert "asked differently" not in run(tmp_path, seal_document(a), seal_document(b)).output
