@@ -257,6 +257,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
+    from driftproof.render.escape import terminal_safe
     from driftproof.render.run_summary import print_result
     from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
 
@@ -284,5 +285,5 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:
-        click.echo(f"error: {result.unmeasured}", err=True)
+        click.echo(f"error: {terminal_safe(result.unmeasured)}", err=True)
         raise SystemExit(4)

@@ -145,3 +145,20 @@ def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_wr
         "r.json is written and the draws are kept in r.json.journal (once the cause is fixed, "
         "remove both before running again: a resumed run keeps its lost draws)"
     )
+
+
+def test_the_nothing_measured_line_shows_control_characters_escaped(
+    suite_file, skill_file, tmp_path, monkeypatch, capsys
+):
+    # the line quotes the server's words and the paths: an adversary's server put a colour code,
+    # a window-title sequence and a line break on the terminal through it; here a file name does
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    out = tmp_path / "r\x1b[31m\nx.json"
+    url = f"http://127.0.0.1:{_closed_port()}"
+    argv = run_args(suite_file, skill_file, "--base-url", url, "--retry-delays", "0")
+    code, _, err = run_main(argv + ["--out", str(out)], capsys)
+    assert code == 4
+    assert "\x1b" not in err and err.count("\n") == 1
+    assert "r\\x1b[31m\\x0ax.json" in err
