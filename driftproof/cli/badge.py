@@ -122,6 +122,7 @@ def badge(
         workflow_outputs,
     )
     from driftproof.receipt import read_receipt
+    from driftproof.render.escape import terminal_safe
 
     if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(
@@ -161,6 +162,8 @@ def badge(
             ) from None
     _write_all(files)
     b = badge_reading(r)
-    click.echo(f"{b.message}: {b.refusal}" if b.refusal and not b.smoke else b.message)
+    click.echo(
+        terminal_safe(f"{b.message}: {b.refusal}" if b.refusal and not b.smoke else b.message)
+    )
     for path in files:
         click.echo(f"wrote {path}")

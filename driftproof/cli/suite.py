@@ -31,6 +31,7 @@ def check(files: tuple[Path, ...]) -> None:
     least one. Suites that cannot be read exit 2 with one line per problem.
     """
     from driftproof.pages.words import count_of
+    from driftproof.render.escape import terminal_safe
     from driftproof.run.checks import example_failures  # deferred: start-up time of --help
     from driftproof.run.suite import load_suite, require_gradable
 
@@ -46,7 +47,7 @@ def check(files: tuple[Path, ...]) -> None:
                 for p in exc.problems
             ]
         for line in refused:  # the status line below says that driftproof run refuses them
-            click.echo(line)
+            click.echo(terminal_safe(line))
         n_refused = (
             sum(1 for c in s.cases if c.refusal or (c.rubric is None and not c.criteria))
             if refused
@@ -59,15 +60,17 @@ def check(files: tuple[Path, ...]) -> None:
         n_ex = sum(len(c.examples_pass) + len(c.examples_fail) for c in s.cases)
         n_checks = sum(len(c.checks) for c in s.cases)
         for line in lines:
-            click.echo(line)
+            click.echo(terminal_safe(line))
         failed += len(lines) + len(refused)
         parts = (
             [f"driftproof run refuses {count_of(max(n_refused, 1), 'case')}"] if refused else []
         ) + ([count_of(len(lines), "disagreement")] if lines else [])
         status = "; ".join(parts) if parts else "ok"
         click.echo(
-            f"{f}: {status} ({s.format} suite, {count_of(len(s.cases), 'case')}, "
-            f"{count_of(n_checks, 'check')}, {count_of(n_ex, 'example')})"
+            terminal_safe(
+                f"{f}: {status} ({s.format} suite, {count_of(len(s.cases), 'case')}, "
+                f"{count_of(n_checks, 'check')}, {count_of(n_ex, 'example')})"
+            )
         )
     if failed:
         raise SystemExit(1)

@@ -309,3 +309,25 @@ def test_a_judge_reply_is_the_requested_model_only_as_itself_or_its_dated_id(
     # regrade holds a reply to the same rule (one function)
     sample = identity.SampleIdentity((reported,), reported, "0" * 64)
     assert (identity.check_reply_identity(requested, sample) is None) is same
+
+
+def test_suite_check_shows_control_characters_in_its_lines_escaped(tmp_path):
+    # each line starts with the suite's file name, untrusted as any input
+    doc = {
+        "format": "driftproof-suite/1",
+        "cases": [
+            {
+                "id": "a",
+                "prompt": "p",
+                "rubric": "r",
+                "checks": [{"name": "says 429", "kind": "regex", "pattern": "429"}],
+                "examples": {"pass": ["no"]},
+            }
+        ],
+    }
+    p = tmp_path / "s\x1b]0;t\x07.json"  # a window-title sequence: click strips colour codes only
+    p.write_text(json.dumps(doc))
+    res = CliRunner().invoke(suite_cmd, ["check", str(p)])
+    assert res.exit_code == 1 and "\x07" not in res.output
+    assert "s\\x1b]0;t\\x07.json: /cases/0/examples/pass/0: check 'says 429' rejects" in res.output
+    assert "s\\x1b]0;t\\x07.json: 1 disagreement (driftproof suite, 1 case" in res.output
