@@ -55,8 +55,8 @@ def _best(fn, repeat: int = 5) -> float:
     return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
-def bench_receipt() -> ReceiptBody:
-    """The benchmark receipt: 50 cases x 5 draws x 5 judge samples, seed 7."""
+def bench_receipt(n: int = 50) -> ReceiptBody:
+    """The benchmark receipt: ``n`` cases x 5 draws x 5 judge samples, seed 7."""
     rng = random.Random(7)
     cases = [
         {
@@ -67,7 +67,7 @@ def bench_receipt() -> ReceiptBody:
             "threshold": None,
             "arms": {"with_skill": _arm(rng, 0.7), "baseline": _arm(rng, 0.6)},
         }
-        for i in range(50)
+        for i in range(n)
     ]
     return build_receipt(
         level="TESTED",
@@ -102,6 +102,12 @@ def main() -> None:
         "(sizes the canonical JSON itself)"
     )
     print(f"whole sheet / read             = {sh / read:.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (200, 2000):
+            write_receipt(bench_receipt(n), Path(tmp) / f"{n}.json")
+        small, large = (read_receipt(Path(tmp) / f"{n}.json") for n in (200, 2000))
+    ratio = _best(lambda: lift_breakdown(large), 3) / _best(lambda: lift_breakdown(small), 3)
+    print(f"lift breakdown, 2,000 cases / 200 cases = {ratio:.1f}  (linear: about 10)")
 
 
 if __name__ == "__main__":

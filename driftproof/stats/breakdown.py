@@ -10,7 +10,9 @@ the ``stub`` provider. Carrier and leave-one-out tests use the D-3 tolerance.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from driftproof.receipt import Receipt, _bounds
@@ -157,10 +159,12 @@ def _compute(r: Receipt) -> Breakdown:
     case_withheld = {c.id: _labels_withheld(r, c) for c in r.cases}
     carrier_withheld = _carrier_withheld(withheld, suite_reason, included, case_withheld)
 
+    ids = [c.id for c, _, _ in included]
+    total = _exact_sum([lifts[k] for k in ids]) if suite_reason is None else None
     rows = []
     for c, w, b in figures:
         is_in = not failed[c.id]
-        without, without_reason = _lift_without(c.id, is_in, included, lifts, suite_reason)
+        without, without_reason = _lift_without(c.id, is_in, ids, lifts, suite_reason, total)
         verdict: VerdictCode | None = None
         label: Label | None = None
         label_withheld = (withheld[0] if withheld else None) or (
@@ -254,21 +258,36 @@ def _missing_evidence(c: Case) -> str | None:
     return None
 
 
+def _exact_sum(values: list[float]) -> Fraction | None:
+    """The exact sum of finite ``values``; ``None`` when one is not finite."""
+    if not all(math.isfinite(v) for v in values):
+        return None
+    return sum(map(Fraction, values), Fraction(0))
+
+
 def _lift_without(
     cid: str,
     is_in: bool,
-    included: list[tuple[Case, Band, Band]],
+    ids: list[str],
     lifts: dict[str, float],
     suite_reason: str | None,
+    total: Fraction | None,
 ) -> tuple[float | None, str | None]:
+    """The mean lift of the included cases ``ids`` but ``cid``: ``math.fsum(rest) / len(rest)``.
+
+    ``total`` is the exact sum of the included lifts: that sum less this case's lift, rounded
+    once, is what ``fsum`` returns for the rest, so a case costs one subtraction, not a sum over
+    the suite. With ``total`` ``None`` (a lift that is not finite) the rest is summed.
+    """
     if not is_in:
         return None, "the case is excluded"
     if suite_reason is not None:
         return None, suite_reason
-    rest = [lifts[c.id] for c, _, _ in included if c.id != cid]
-    if not rest:
+    if len(ids) < 2:
         return None, "removing the only included case leaves no case"
-    return _mean(rest), None
+    if total is None:
+        return _mean([lifts[k] for k in ids if k != cid]), None
+    return float(total - Fraction(lifts[cid])) / (len(ids) - 1), None
 
 
 def _assertions_withheld(

@@ -309,3 +309,27 @@ def test_judge_samples_kept_apart_from_answers() -> None:
     j = row(b, "j")
     assert j.with_skill.mean == pytest.approx(0.7) and j.with_skill.sd == pytest.approx(0.0)
     assert j.with_skill.n == 3
+
+
+def test_lift_without_each_case_is_fsum_of_the_others_and_sums_the_suite_once(monkeypatch):
+    # view took 122 s on 10,000 cases: each case's "lift without it" summed every other case.
+    # Expected, per case: math.fsum of the other lifts / their count, to the last bit, on lifts
+    # chosen so that a running sum and a sum-less-one both round differently.
+    import math
+    import random
+
+    rng = random.Random(7)
+    cases = [
+        case(f"c{i}", [round(rng.uniform(0.3, 0.9), 3)] * 2, [round(rng.uniform(0.3, 0.9), 3)] * 2)
+        for i in range(300)
+    ]
+    cases[0] = case("c0", [0.1 + 1e-12, 0.1 + 1e-12], [0.3, 0.3])
+    summed: list[int] = []
+    real_mean = bd.mean_of
+    monkeypatch.setattr(bd, "mean_of", lambda v: summed.append(len(v)) or real_mean(v))
+    b = lift_breakdown(read(mk(cases)))
+    lifts = {r.case_id: r.lift for r in b.cases}
+    for r in b.cases:
+        rest = [v for k, v in lifts.items() if k != r.case_id]
+        assert r.lift_without == math.fsum(rest) / len(rest)
+    assert sum(summed) <= 2 * len(cases)  # the suite's lifts summed once, not once per case
