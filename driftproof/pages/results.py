@@ -123,6 +123,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     )
 
 
+#: The printed uplifts a headline shows before "and N more on its page" (an index row stays short).
+SHOWN_FIGURES = 2
 #: Each arm as a headline's means name it.
 _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "control": "control"}
 
@@ -130,8 +132,9 @@ _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "contr
 def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run, as its source prints it.
 
-    Printed aggregates: every uplift as printed; token-only arms: the median output-token
-    saving (:mod:`driftproof.stats.savings`); scores: each arm's mean; a smoke run: its lift.
+    Printed aggregates: the first :data:`SHOWN_FIGURES` uplifts as printed; token-only arms: the
+    median output-token saving (:mod:`driftproof.stats.savings`); scores: each arm's mean; a
+    smoke run: its lift.
     """
     if r.is_aggregates_only:
         return _printed_figures(r)
@@ -198,7 +201,10 @@ def _printed_figures(r: Receipt) -> str:
             f"{x.dimension}, {x.agent}: {printed}"
             + (f" {unit}" if unit and unit not in printed else "")
         )
-    return ("uplift as printed: " + "; ".join(out)) if out else "no uplift printed"
+    if not out:
+        return "no uplift printed"
+    more = f"; and {len(out) - SHOWN_FIGURES} more on its page" if len(out) > SHOWN_FIGURES else ""
+    return "uplift as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
 
 
 def results_rows(
