@@ -38,6 +38,7 @@ def test_plan_text_layout() -> None:
         "Run 7 draws per arm.\n"
         "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
         "Calls: 14 answers over 1 case × 2 arms; judge calls 42.\n"
+        "To draw each arm 7 times, give driftproof run --draws 7.\n"
         "Estimated grading cost: $0.50 (by hand).\n"
     )
 
@@ -54,10 +55,11 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     )
     lines = plan_text(dataclasses.replace(p, pools=(pooled, apart))).splitlines()
     assert lines[0] == "Run 1,200 draws per arm."
-    assert lines[-3:-1] == [
+    assert lines[-4:-1] == [
         "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
         "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
         "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
+        "To draw each arm 1,200 times, give driftproof run --draws 1200.",
     ]
     out = plan_text(dataclasses.replace(p, pools=(pooled, pooled)))
     assert "spreads 0.030 and 0.026, pooled upper 80% bounds 0.029 and 0.032)" in out
@@ -67,7 +69,7 @@ def test_plan_text_escapes_a_hostile_case_id() -> None:
     out = plan_text(_plan("c1\x1b[2J\u202eevil\nline"))
     assert "\x1b" not in out and "\u202e" not in out
     assert "  c1\\x1b[2J\\u202eevil\\x0aline: 7 (pilot" in out
-    assert len(out.splitlines()) == 4
+    assert len(out.splitlines()) == 5  # headline, the case, calls, --draws, cost
 
 
 def test_plan_json_refuses_nan_and_infinity() -> None:
