@@ -271,15 +271,14 @@ def source_tokens(usage: Any, input_key: str, output_key: str) -> dict[str, Any]
 def unit_score(value: Any, where: Where) -> float:
     """A finite number in 0..1 (the receipt's score range), or fail naming the place."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise where.fail(f"expected a score between 0 and 1, found {kind_of(value)}")
-    if isinstance(value, int) and abs(value) > EXACT_INTEGER:
-        raise where.fail(
-            f"expected a score between 0 and 1, found an integer of {len(str(abs(value)))} digits"
-        )
-    v = float(value)
-    if not math.isfinite(v) or v < 0.0 or v > 1.0:
-        raise where.fail(f"expected a score between 0 and 1, found {value!r}")
-    return v
+        found = kind_of(value)
+    elif isinstance(value, int) and abs(value) > EXACT_INTEGER:
+        found = f"an integer of {len(str(abs(value)))} digits"
+    elif math.isfinite(value) and 0 <= value <= 1:
+        return float(value)
+    else:
+        found = repr(value)
+    raise where.fail(f"expected a score between 0 and 1, found {found}")
 
 
 def safe_filename(*parts: str) -> str:

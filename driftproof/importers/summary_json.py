@@ -99,14 +99,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         unrecorded.append("run.harness.version")
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
-    # an arm no case holds a draw of (the other one drawn) was not recorded: a single-arm file,
-    # as exported from a single-arm receipt
     drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
-    unheld = [
-        a
-        for a in ("with_skill", "baseline")
-        if a not in drawn and drawn & {"with_skill", "baseline"}
-    ]
+    two = ("with_skill", "baseline")
+    unheld = [a for a in two if a not in drawn] if drawn & set(two) else []
     for arm in unheld:
         if not any(str(u).startswith(f"the {arm} arm") for u in unrecorded):
             unrecorded.append(

@@ -16,8 +16,7 @@ import pytest
 from interop_helpers import scores, sealed, write_json
 
 from driftproof.errors import ImportError_
-from driftproof.importers.skill_validator import import_skill_validator
-from driftproof.importers.vally import import_vally
+from driftproof.importers.dotnet_skills import import_skill_validator, import_vally
 from driftproof.stats.reading import no_verdict
 
 SV = "data/interop/dotnet-skills/skill-validator-results"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from interop_helpers import sealed
 
+from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.nvidia import import_nvidia
-from driftproof.importers.skill_validator import import_skill_validator
 from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_markdown, sheet_text
 

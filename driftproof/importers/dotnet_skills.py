@@ -1,0 +1,360 @@
+"""dotnet/skills ``results.json`` (skill-validator, Vally) → DECLARED receipts, one per verdict.
+
+Each scenario is a case; the source's decision is kept as its figure, never a verdict (D-15).
+skill-validator's judge scores 1..5, mapped onto 0..1 as (score − 1) / 4; Vally's (schema 5,
+``eng/vally-adapter``) 0..5, as score / 5, its votes and sign test the source's figures. The
+mappings are the interop page's ("dotnet/skills skill-validator", "Vally").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from driftproof._json import json_kind
+from driftproof.importers import Imported, NoOptions, register
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
+from driftproof.importers._text import Repair
+from driftproof.importers._time import utc_instant
+from driftproof.receipt import Case, Draw, build_draw
+
+#: What no dotnet/skills results file records, before the format's own list.
+_FIXED_UNRECORDED = (
+    "skill.sha256 and skill.tokens (the file names the skill, not its text)",
+    "each case's prompt (the file keeps the scenario's name only)",
+)
+#: A scenario read: (its object, its place, its case id, the figures to append to) -> its arms.
+Scenario = Callable[[dict[str, Any], Where, str, list[dict[str, Any]]], dict[str, Any]]
+#: A verdict's own reading: (its object, its place) -> (its figures, its decision, notes).
+Verdict = Callable[[dict[str, Any], Where], tuple[list[dict[str, Any]], dict[str, Any], list[str]]]
+
+
+def receipts(
+    path: Path,
+    tool: str,
+    readers: tuple[Scenario, Verdict],  # how a scenario and a verdict are read
+    roles: tuple[tuple[str, str], ...],
+    version: str | None,
+    tokens: str,
+    expect: tuple[tuple[str, Any, str], ...] = (),
+) -> list[Imported]:
+    """One DECLARED receipt per verdict; ``expect`` (member, value, why) refuses other kinds first.
+
+    ``roles`` map each arm to the source's role (its label), ``tokens`` say why draw tokens are
+    unrecorded;
+    ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
+
+    Raises:
+        ImportError_: no results object of verdict objects (none: nothing to import), a verdict
+            or scenario of the wrong shape or named twice, or a timestamp that is no instant.
+    """
+    repairs: list[Repair] = []
+    doc, raw = common.read_json(path, repairs)
+    w, out = Where(path), []
+    if not isinstance(doc, dict):
+        raise w.fail("expected a results object with verdicts[]")
+    if not w.get(doc, "verdicts", list):
+        raise (w / "verdicts").fail(
+            "expected at least one verdict; the run recorded none, so there is nothing to import"
+        )
+    for i, v in enumerate(doc["verdicts"]):
+        if not isinstance(v, dict):
+            raise (w / "verdicts" / i).fail("expected a verdict object")
+    for key, want, why in expect:
+        if doc.get(key) != want:
+            raise (w / key).fail(f"expected {key} {want!r} ({why}), found {doc.get(key)!r}")
+    for i, v in enumerate(doc["verdicts"]):
+        vw = w / "verdicts" / i
+        name = vw.get(v, "skillName", str)
+        own, decision, notes = readers[1](v, vw)
+        figures: list[dict[str, Any]] = []
+        cases = _cases(v, vw, readers[0], figures)
+        missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
+        judge_model = doc.get("judgeModel")
+        if not (isinstance(judge_model, str) and judge_model.strip()):
+            judge_model = None
+            missing.insert(2, "judge.model (no judgeModel)")
+        model = doc.get("model") if isinstance(doc.get("model"), str) else None
+        if model is None:
+            missing.append("run.model (no model)")
+        stamp = doc.get("timestamp")
+        if stamp is None:
+            missing.append("run.finished_at (no timestamp)")
+        elif not isinstance(stamp, str):
+            raise (w / "timestamp").fail(
+                f"expected an RFC 3339 date-time string, found {stamp!r:.64}"
+            )
+        finished, offset = (None, None) if stamp is None else utc_instant(stamp, w / "timestamp")
+        body = declared.declared_receipt(
+            name[:200],
+            None,
+            cases,
+            declared.provenance(
+                tool, version, str(path), common.file_sha256(raw), missing, notes=notes
+            ),
+            model=model,
+            finished_at=finished,
+            run_members={"finished_at_offset": offset},
+            judge=declared.unrecorded_judge(tool, "judge", model=judge_model),
+            arms={arm: declared.arm_spec(role) for arm, role in roles},
+            band_source="generation",
+            source_report={"figures": figures + own, "decision": decision},
+        )
+        out.append(Imported.named(tool, body, repairs=repairs))
+    return out
+
+
+def _cases(
+    v: dict[str, Any], vw: Where, read_scenario: Scenario, figures: list[dict[str, Any]]
+) -> list[Case]:
+    """A verdict's scenarios, each a case; ``figures`` gathers what the scenarios print.
+
+    Raises:
+        ImportError_: a scenario of the wrong shape, or a scenario name given twice (it would
+            merge two cases), named against the file.
+    """
+    read = []
+    for k, s in enumerate(vw.get(v, "scenarios", list)):
+        sw = vw / "scenarios" / k
+        sname = sw.get(s, "scenarioName", str)
+        cid = common.case_id_for(sname)
+        read.append((sname, cid, read_scenario(s, sw, cid, figures)))
+    cases: dict[str, Case] = {}
+    for sname, cid, arms in read:
+        if cid in cases:
+            raise Where(vw.file).fail(
+                f"expected each scenario name once per verdict; {sname!r} is repeated"
+            )
+        cases[cid] = declared.case_entry(cid, None, arms)
+    return list(cases.values())
+
+
+def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
+    """A role's ``judgeResult.overallScore`` on the judge's ``low``..5 scale.
+
+    Raises:
+        ImportError_: no judge result, or a score that is not a number from ``low`` to 5;
+            naming the place.
+    """
+    judged = w.get(role, "judgeResult", dict)
+    score = (w / "judgeResult").get(judged, "overallScore", float)
+    if not low <= score <= 5:
+        raise (w / "judgeResult" / "overallScore").fail(
+            f"expected the judge's overall score from {low} to 5, found {score!r}"
+        )
+    return float(score)
+
+
+SKILL_VALIDATOR = "skill-validator"
+_SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
+_CHECK_KINDS = {
+    "output_contains": "must_include",
+    "output_not_contains": "must_not_include",
+    "output_matches": "regex",
+    "output_not_matches": "regex",
+}
+
+
+@register(SKILL_VALIDATOR, NoOptions)
+def import_skill_validator(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a skill-validator ``results.json`` into DECLARED receipts, one per verdict.
+
+    Raises:
+        ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
+            scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
+            what was expected.
+    """
+    return receipts(
+        Path(path),
+        SKILL_VALIDATOR,
+        (_sv_scenario, _sv_verdict),
+        _SV_ROLES,
+        None,
+        "the source records an estimate only",
+    )
+
+
+def _sv_scenario(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One scenario's arms; its improvement scores, breakdown and pairwise go to ``figures``."""
+    runs = sw.get(s, "perRunScores", list)
+    if len(runs) != 1:
+        raise (sw / "perRunScores").fail(
+            f"expected one run per arm (the file keeps one run's metrics and judgment per "
+            f"arm), found {len(runs)}"
+        )
+    arms = {arm: [_sv_draw(sw.get(s, key, dict), sw / key)] for arm, key in _SV_ROLES}
+    lift = partial(declared.figure, case=cid, arm="lift")
+    figures.append(lift("improvement score", sw.number(s, "improvementScore")))
+    for k, run in enumerate(runs):
+        score = common.source_number(run, sw / "perRunScores" / k)
+        figures.append(lift(f"improvement score, run {k + 1}", score))
+    bw = sw / "breakdown"
+    breakdown = sw.get(s, "breakdown", dict, required=False) or {}
+    for part in breakdown:
+        figures.append(lift(f"breakdown: {part}", bw.number(breakdown, part)))
+    pw = sw.get(s, "pairwiseResult", dict, required=False)
+    if pw:
+        consistent = (sw / "pairwiseResult").get(pw, "positionSwapConsistent", bool, required=False)
+        swap = {None: "not recorded", True: "consistent", False: "inconsistent"}[consistent]
+        winner = f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}"
+        printed = f"{winner}; with positions swapped: {swap}"
+        figures.append(lift("pairwise judgment", None, printed=printed[:200]))
+    return arms
+
+
+def _sv_verdict(
+    v: dict[str, Any], vw: Where
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A verdict's overall figures and interval, its decision and the notes."""
+    ci = vw.get(v, "confidenceInterval", dict, required=False)
+    overall = vw.number(v, "overallImprovementScore")
+    figures = [
+        declared.figure("overall improvement score", overall, arm="lift"),
+        declared.figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
+    ]
+    notes = [
+        "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
+        "(score - 1) / 4."
+    ]
+    if ci:
+        spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
+        figures.append(
+            declared.figure("overall improvement score interval", overall, arm="lift", **spread)
+        )
+        notes.append("The source's interval is computed from one run per arm and scenario.")
+    reason = vw.get(v, "reason", str, required=False)
+    decision = {
+        "printed": (reason or "no reason recorded")[:4000],
+        "passed": vw.get(v, "passed", bool, required=False),
+        "significant": vw.get(v, "isSignificant", bool, required=False),
+    }
+    for k, warning in enumerate(vw.get(v, "profileWarnings", list, required=False) or []):
+        if not isinstance(warning, str):
+            raise (vw / "profileWarnings" / k).fail(
+                f"expected a warning text, found {json_kind(warning)}"
+            )
+        notes.append(f"The source warns: {warning}")
+    return figures, decision, notes
+
+
+def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
+    score = judge_score(role, w, 1)
+    metrics = w.get(role, "metrics", dict, required=False) or {}
+    mw = w / "metrics"
+    checks = []
+    for k, a in enumerate(mw.get(metrics, "assertionResults", list, required=False) or []):
+        aw = mw / "assertionResults" / k
+        passed = aw.get(a, "passed", bool)
+        spec = aw.get(a, "assertion", dict, required=False) or {}
+        atype = str(spec.get("type"))
+        value = spec.get("value")
+        shown = None if value is None else f"{value}"
+        kind = _CHECK_KINDS.get(atype, "assertion")
+        checks.append(
+            declared.source_check(atype, shown, kind, passed, "pass" if passed else "fail")
+        )
+    answer = mw.get(metrics, "agentOutput", str, required=False)
+    return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
+
+
+VALLY = "vally"
+_VALLY_ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
+_STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
+
+
+@register(VALLY, NoOptions)
+def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
+    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts, one per verdict.
+
+    Raises:
+        ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
+            an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
+            0..5; naming the file, the JSON pointer and what was expected.
+    """
+    return receipts(
+        Path(path),
+        VALLY,
+        (_vally_scenario, _vally_verdict),
+        _VALLY_ROLES,
+        "results schema 5",
+        "the file keeps usage per role, not per draw",
+        (
+            ("schemaVersion", 5, "the version this importer reads"),
+            ("skillKind", "skill", "an agent's result is not a skill's"),
+        ),
+    )
+
+
+def _vally_scenario(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One stimulus's arms (a missing role: a lost draw); its compare figures go to ``figures``."""
+    arms = {}
+    for arm, key in _VALLY_ROLES:
+        role = sw.get(s, key, dict, required=False)
+        if role is None:
+            reason = f"the source holds no {key} run for this stimulus"
+            draw = build_draw(0, lost_reason=reason, lost_kind="no_answer")
+        else:
+            draw = build_draw(0, score=judge_score(role, sw / key, 0) / 5)
+        arms[arm] = [draw]
+    scaled = partial(declared.figure, case=cid, arm="lift", unit="scale")
+    plugin = sw.get(s, "skilledPlugin", dict, required=False)
+    if plugin is not None:
+        score = judge_score(plugin, sw / "skilledPlugin", 0)
+        figures.append(scaled("whole-plugin judge score", score, arm="other"))
+    figures.append(scaled("compare mean score", sw.number(s, "meanScore")))
+    for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
+        tw = sw / "trials" / k
+        if not isinstance(t, dict):
+            raise tw.fail("expected a compare trial object")
+        errored = tw.get(t, "errored", bool, required=False)
+        printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
+        figures.append(
+            scaled(f"compare trial {k + 1}", tw.number(t, "score"), printed=printed[:200])
+        )
+    return arms
+
+
+def _vally_verdict(
+    v: dict[str, Any], vw: Where
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A verdict's figures (mean score, votes, sign test) and decision."""
+    state = vw.get(v, "state", str)
+    if state not in _STATES:
+        raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
+    ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
+    spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
+    mean = vw.number(v, "meanScore")
+    figures = [
+        declared.figure("mean preference score", mean, arm="lift", unit="scale", **spread),
+        declared.figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"),
+    ]
+    for member in ("wins", "ties", "losses", "stimulusVoteCount"):
+        count = vw.number(v, member, low=0, count=True)
+        figures.append(declared.figure(member, count, arm="lift", unit="count"))
+    sign = vw.get(v, "signTest", dict, required=False) or {}
+    sw = vw / "signTest"
+    for member in ("wins", "ties", "losses", "discordant"):
+        count = sw.number(sign, member, low=0, count=True)
+        figures.append(declared.figure(f"sign test {member}", count, arm="lift", unit="count"))
+    reason = vw.get(v, "reason", str, required=False)
+    decision = {
+        "printed": (f"{state}: {reason}" if reason else state)[:4000],
+        "passed": vw.get(v, "passed", bool, required=False),
+        "test": "exact one-sided sign test over discordant stimulus votes",
+        "p_value": sw.number(sign, "pValue", low=0, high=1),
+    }
+    notes = [
+        "Draw scores are the judge's overall score on its 0 to 5 scale, mapped onto 0 to 1 as "
+        "score / 5.",
+        "The source decides by its sign test over stimulus votes (at least 5 stimuli, p at most "
+        "0.05, net win at least 20%); its mean score is for triage only.",
+    ]
+    return figures, decision, notes
