@@ -6,7 +6,6 @@ Every refusal names the snapshot's own JSON pointer. Both snapshot kinds end in
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -85,7 +84,7 @@ def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, s
     if size > SNAPSHOT_MAX_BYTES:
         raise Where(shown).fail(f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
     parsed = common.parse_json_bytes(data, shown, repairs, lead="not valid JSON")
-    return parsed, hashlib.sha256(data).hexdigest()
+    return parsed, common.file_sha256(data)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ interop page's ("OpenAI Evals").
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections import Counter
@@ -376,11 +375,7 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
     tokens = common.source_tokens(usage, "prompt_tokens", "completion_tokens")
-    if (
-        tokens is not None
-        and isinstance(usage, dict)
-        and common.is_count(usage.get("cached_tokens"))
-    ):
+    if tokens is not None and common.is_count(usage.get("cached_tokens")):
         tokens["cache_read_input"] = usage["cached_tokens"]
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
@@ -405,11 +400,8 @@ def _content_sha256(item: Any) -> str | None:
     """sha256 of a data source item's RFC 8785 JSON (what makes two runs' items the same case)."""
     if item is None:
         return None
-    # NaN and the like: a stable fallback
-    data = common.canonical_json(item) or json.dumps(item, sort_keys=True, default=str).encode(
-        "utf-8"
-    )
-    return hashlib.sha256(data).hexdigest()
+    data = common.canonical_json(item)  # NaN and the like: a stable fallback
+    return common.file_sha256(data or json.dumps(item, sort_keys=True, default=str).encode())
 
 
 def _error(error: Any, status: Any) -> tuple[str, str] | None:
