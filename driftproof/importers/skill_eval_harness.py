@@ -87,10 +87,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         ),
         model=str(model)[:200] if (model := common.sole(models)) is not None else None,
         judge=declared.unrecorded_judge(TOOL, "objective-assertions"),
-        arms={
-            "with_skill": declared.arm_spec("with_skill"),
-            "baseline": declared.arm_spec("without_skill"),
-        },
+        arms={arm: declared.arm_spec(variant) for variant, arm in _ARMS.items()},
         band_source="generation",
         source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
     )
