@@ -44,9 +44,8 @@ def receipts(
 ) -> list[Imported]:
     """One DECLARED receipt per verdict; ``expect`` (member, value, why) refuses other kinds first.
 
-    ``roles`` map each arm to the source's role (its label), ``tokens`` say why draw tokens are
-    unrecorded;
-    ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
+    ``roles`` map each arm to the source's role (its label) and ``tokens`` say why draw tokens
+    are unrecorded; ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
 
     Raises:
         ImportError_: no results object of verdict objects (none: nothing to import), a verdict
