@@ -116,14 +116,12 @@ def _arm(
 _CLI_VERSION = re.compile(r"^(\d+\.\d+\.\d+)\s*\(Claude Code\)$")
 
 
-_LANG = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
-
-
+#: A language tag as caveman writes one: ``pt``, ``pt-BR``.
+_TAG = r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*"
+_LANG = re.compile(rf"^{_TAG}$")
 #: ``results.<lang>.json`` and its partial twin ``results.<lang>.partial.json`` (llm_run.py's
 #: ``with_suffix(".partial.json")``); ``results.partial.json`` names no language.
-_LANG_FILE = re.compile(
-    r"^results\.(?!partial\.json$)([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*)(?:\.partial)?\.json$"
-)
+_LANG_FILE = re.compile(rf"^results\.(?!partial\.json$)({_TAG})(?:\.partial)?\.json$")
 
 
 def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
