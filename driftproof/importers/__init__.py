@@ -8,6 +8,7 @@ nothing; :func:`write_imported` seals, checks and writes all its receipts, or no
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
@@ -177,10 +178,8 @@ def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source:
         for staged_path, _ in staged:
             staged_path.unlink(missing_ok=True)
         for d in reversed(made):
-            try:
+            with contextlib.suppress(OSError):
                 d.rmdir()
-            except OSError:
-                pass
         if isinstance(exc, ReceiptError):
             raise _not_convertible(source, exc) from None
         if not isinstance(exc, OSError):

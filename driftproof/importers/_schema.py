@@ -49,8 +49,7 @@ def source_schema(name: str) -> dict[str, Any]:
 def _source_validator(name: str, definition: str | None) -> Draft202012Validator:
     schema = source_schema(name)
     if definition is not None:
-        # one document kind of a multi-document format: its $defs entry, resolving against the whole
-        # file
+        # one document kind of a multi-document format: its $defs entry, in the whole file
         schema = {
             "$schema": schema.get("$schema"),
             "$defs": schema.get("$defs", {}),
