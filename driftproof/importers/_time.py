@@ -72,13 +72,12 @@ def parse_instant(value: Any, where: Where) -> tuple[datetime, str | None]:
         raise where.fail(
             f"expected a date-time with a UTC offset, found {common.kind_of(value)}"
         ) from None
-    if dt.tzinfo is None or dt.utcoffset() is None:
+    off = dt.utcoffset()  # None without tzinfo too
+    if off is None:
         raise where.fail(
             "expected a date-time with a UTC offset (no instant without one), found "
             + common.kind_of(value)
         )
-    off = dt.utcoffset()
-    assert off is not None
     _in_utc(dt, value, where)
     if not off:
         return dt, None

@@ -375,8 +375,8 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     sample = row.get("sample") or {}
     usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
     tokens = common.source_tokens(usage, "prompt_tokens", "completion_tokens")
-    if tokens is not None and common.is_count(usage.get("cached_tokens")):
-        tokens["cache_read_input"] = usage["cached_tokens"]
+    if tokens is not None and common.is_count(cached := (usage or {}).get("cached_tokens")):
+        tokens["cache_read_input"] = cached
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
     return {

@@ -130,7 +130,6 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         band_source="generation",
         judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )
-    # each mapping of one file gets its own name: promptfoo-<skill>-<arm>-<label>…-<sha256[:8]>
     mapped = (f"{a}-{arms[a][:40]}" for a in _ARMS if a in arms)
     return [Imported.named(TOOL, body, *mapped, repairs=repairs)]
 
