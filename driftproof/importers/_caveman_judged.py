@@ -32,9 +32,8 @@ from driftproof.importers._caveman_snapshot import (
     prompt_ids,
     skill_text,
 )
-from driftproof.importers._common import Where
+from driftproof.importers._common import Where, parse_instant
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant
 from driftproof.receipt import Draw, build_draw
 from driftproof.stats.fidelity import JUDGED_FACT
 from driftproof.wording import CAVEMAN_TOOL as TOOL

@@ -24,7 +24,6 @@ from driftproof.importers._archive import Archive
 from driftproof.importers._common import Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import sha256_text
 from driftproof.wording import ARM_WORDS
 
@@ -236,15 +235,15 @@ def log_times(
     """The earliest ``stats.started_at`` and latest ``stats.completed_at``, as instants."""
     found: dict[str, list[tuple[datetime, str | None]]] = {"started_at": [], "completed_at": []}
     for arm, log in read.items():
-        stats = member_object(log.header, "stats")
+        stats, sw = member_object(log.header, "stats"), Where(logs[arm]) / "stats"
         for member, into in found.items():
             if stats.get(member) not in (None, ""):
-                into.append(parse_instant(stats[member], Where(logs[arm]) / "stats" / member))
+                into.append(common.parse_instant(stats[member], sw / member))
     for member, field in (("started_at", "started_at"), ("completed_at", "finished_at")):
         if len(found[member]) != len(read):
             unrecorded.append(f"run.{field} (a log records no stats.{member})")
             found[member] = []
-    return run_times(found["started_at"], found["completed_at"])
+    return common.run_times(found["started_at"], found["completed_at"])
 
 
 #: The most figures a receipt's source report holds (the schema's bound).

@@ -31,9 +31,8 @@ from driftproof.importers._caveman_snapshot import (
     prompt_ids,
     skill_text,
 )
-from driftproof.importers._common import Where
+from driftproof.importers._common import Where, parse_instant, run_times
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Draw, build_draw
 from driftproof.run.checks import CheckTimeout, check_passes
 from driftproof.run.suite import load_suite

@@ -19,7 +19,6 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-from driftproof.importers._time import utc_instant
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
 
 TOOL = "claude-plugin-eval"
@@ -131,7 +130,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     started, offset = (None, None)
     if doc.get("startedAt") is not None:
-        started, offset = utc_instant(doc["startedAt"], w / "startedAt")
+        started, offset = common.utc_instant(doc["startedAt"], w / "startedAt")
     details = {
         "schema_version": 1,
         "claude_version": version,

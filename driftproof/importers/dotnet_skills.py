@@ -19,7 +19,6 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
-from driftproof.importers._time import utc_instant
 from driftproof.receipt import Case, Draw, build_draw
 
 #: What no dotnet/skills results file records, before the format's own list.
@@ -87,7 +86,9 @@ def receipts(
             raise (w / "timestamp").fail(
                 f"expected an RFC 3339 date-time string, found {stamp!r:.64}"
             )
-        finished, offset = (None, None) if stamp is None else utc_instant(stamp, w / "timestamp")
+        finished, offset = (
+            (None, None) if stamp is None else common.utc_instant(stamp, w / "timestamp")
+        )
         body = declared.declared_receipt(
             name[:200],
             None,

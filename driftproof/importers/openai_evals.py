@@ -22,7 +22,6 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-from driftproof.importers._time import unix_instant
 from driftproof.receipt import ArmSpec, Case, Draw, build_draw, build_judge_sample
 
 TOOL = "openai-evals"
@@ -120,7 +119,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         model=model,
         provider="openai",
         surface="api",
-        started_at=unix_instant(min(started), Where(path)) if started else None,
+        started_at=common.unix_instant(min(started), Where(path)) if started else None,
         judge=declared.unrecorded_judge(TOOL, name, channel="source"),
         arms={a: _arm(a, mapping, models) for a in _ARMS},
         band_source="generation",
@@ -155,7 +154,7 @@ def _group(
         if p["model"]:
             models[arm].add(p["model"])
         if p["created_at"] is not None:
-            unix_instant(p["created_at"], p["where"] / "created_at")  # named at its place
+            common.unix_instant(p["created_at"], p["where"] / "created_at")  # named at its place
             started.append(float(p["created_at"]))
         case["arms"][arm].append(p)
     return cases, models, started

@@ -20,7 +20,6 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, Judge, build_draw
 
 TOOL = "promptfoo"
@@ -88,8 +87,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     gens = repeat if common.is_count(repeat) and repeat >= 1 else None
     judge = _configured_grader(doc.get("config"))
     stamp = member_str(doc["results"], "timestamp")
-    times = run_times(
-        [parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else [], []
+    times = common.run_times(
+        [common.parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else [], []
     )
     lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),

@@ -28,7 +28,6 @@ from driftproof.importers._skill_creator_read import (
     skill_name_of,
 )
 from driftproof.importers._text import Repair
-from driftproof.importers._time import utc_instant
 from driftproof.receipt import Draw, ReceiptBody, SourceFigures, build_draw
 
 #: configuration name -> receipt arm, used when no explicit mapping is given.
@@ -197,7 +196,7 @@ def _receipt(
     stamp = meta.get("timestamp")
     started = stamp if isinstance(stamp, str) else None
     try:
-        utc_instant(started or "", Where(""))  # only to know it is an RFC 3339 date-time
+        common.utc_instant(started or "", Where(""))  # only to know it is an RFC 3339 date-time
     except ImportError_:
         started = None
     if started is None:  # named, in the source's words, never dropped (D-13)

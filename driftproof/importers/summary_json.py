@@ -21,7 +21,6 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
-from driftproof.importers._time import parse_instant, run_times
 from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
 from driftproof.stats import suite_lift, verdict_refusal
@@ -109,7 +108,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
                 "token)"
             )
     stamp = doc.get("started_at")
-    times = run_times([parse_instant(stamp, w / "started_at")] if stamp is not None else [], [])
+    times = common.run_times(
+        [common.parse_instant(stamp, w / "started_at")] if stamp is not None else [], []
+    )
     body = declared.declared_receipt(
         doc["skill"]["name"],
         skill_text,

@@ -154,8 +154,7 @@ def test_an_invalid_conversion_names_the_source_never_the_receipt(tmp_path: Path
 
 @pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
 def test_a_time_whose_utc_leaves_the_years_1_to_9999_is_refused_by_name(stamp: str) -> None:
-    from driftproof.importers._common import Where
-    from driftproof.importers._time import parse_instant, utc_instant
+    from driftproof.importers._common import Where, parse_instant, utc_instant
 
     for read in (parse_instant, utc_instant):
         with pytest.raises(ImportError_) as exc:
