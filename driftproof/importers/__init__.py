@@ -132,7 +132,7 @@ def write_imported(
     out = Path(out_dir)
     seen: set[str] = set()
     for item in items:
-        if not _FILENAME.match(item.filename) or item.filename in seen:
+        if not _FILENAME.fullmatch(item.filename) or item.filename in seen:
             raise Where(source).fail(f"receipt file name {item.filename!r} is unsafe or repeated")
         seen.add(item.filename)
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)

@@ -78,7 +78,7 @@ def _read(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str
         raise mw.fail("expected an object (the snapshot's metadata)")
     _unknown(meta, _META, mw)
     grader_text = _text(meta.get("judge_model"), mw / "judge_model", "the grader's model", 4000)
-    grader = _GRADER.match(grader_text)
+    grader = _GRADER.fullmatch(grader_text)
     if grader is None:
         raise (mw / "judge_model").fail(
             "expected a model id, optionally followed by a note in brackets"
@@ -100,7 +100,7 @@ def _read(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str
     arms: dict[str, list[dict[str, Any]]] = {}
     for arm, cells in fidelity.items():
         aw = fw / arm
-        if arm not in CONTROLS.values() and not _ARM_NAME.match(arm):
+        if arm not in CONTROLS.values() and not _ARM_NAME.fullmatch(arm):
             raise aw.fail("expected a skill arm name of lowercase letters, digits, - or _")
         if not isinstance(cells, dict) or not cells:
             raise aw.fail("expected an object of prompt -> judged facts")

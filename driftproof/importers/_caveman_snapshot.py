@@ -161,7 +161,7 @@ def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str 
         raise aw.fail("expected at least one skill arm beside the two control arms")
     unfinished: Where | None = None
     for name, outputs in arms.items():
-        if not _ARM_NAME.match(name) and name not in (BASELINE_ARM, CONTROL_ARM):
+        if not _ARM_NAME.fullmatch(name) and name not in (BASELINE_ARM, CONTROL_ARM):
             raise (aw / name).fail("expected a skill arm name of lowercase letters, digits, - or _")
         _cells(outputs, n, aw / name, "output")
         for i, out in enumerate(outputs):
@@ -196,7 +196,7 @@ def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
                 f"expected {what} of at most {limit} characters, found {len(value)}"
             )
     started = meta.get("generated_at")
-    if isinstance(started, str) and started.strip() and not _DATE_TIME.match(started):
+    if isinstance(started, str) and started.strip() and not _DATE_TIME.fullmatch(started):
         raise (mw / "generated_at").fail(
             f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}"
         )

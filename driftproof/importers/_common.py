@@ -235,7 +235,7 @@ def case_id_for(label: str, *, content: str | None = None) -> str:
 
     ``content`` defaults to the label, so two different labels never share an id.
     """
-    if CASE_ID.match(label):
+    if CASE_ID.fullmatch(label):
         return label
     slug = _slug(label, strip="-._", empty="")[:100]
     digest = file_sha256((content if content is not None else label).encode("utf-8"))[:10]

@@ -126,9 +126,11 @@ _LANG_FILE = re.compile(rf"^results\.(?!partial\.json$)({_TAG})(?:\.partial)?\.j
 def _language(meta: dict[str, Any], path: Path, shown: str) -> str | None:
     """``metadata.lang`` (as the file name's), else ``results.<lang>.json``'s, else ``None``."""
     lang, w = meta.get("lang"), Where(shown) / "metadata" / "lang"
-    if lang is not None and (not isinstance(lang, str) or len(lang) > 35 or not _LANG.match(lang)):
+    if lang is not None and (
+        not isinstance(lang, str) or len(lang) > 35 or not _LANG.fullmatch(lang)
+    ):
         raise w.fail(f"expected a language tag such as pt, found {json.dumps(lang)[:60]}")
-    m = _LANG_FILE.match(path.name)
+    m = _LANG_FILE.fullmatch(path.name)
     if lang is not None and m is not None and m.group(1) != lang:
         raise w.fail(
             f"expected {m.group(1)!r}, the language the file name {path.name} names, found {lang!r}"
@@ -317,7 +319,7 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
             pointer and what was expected.
     """
     shown, o = str(snapshot), options
-    if o.source_commit is not None and not _COMMIT.match(o.source_commit):
+    if o.source_commit is not None and not _COMMIT.fullmatch(o.source_commit):
         raise Where(shown).fail(
             f"source commit {o.source_commit!r}: expected 7 to 40 lowercase hex digits"
         )

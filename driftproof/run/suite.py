@@ -65,7 +65,7 @@ def read_translations(c: Collector, raw: Any, ptr: str, what: str = "prompt") ->
 
 
 def _is_language(c: Collector, v: Any, ptr: str) -> bool:
-    if isinstance(v, str) and len(v) <= 35 and LANGUAGE.match(v):
+    if isinstance(v, str) and len(v) <= 35 and LANGUAGE.fullmatch(v):
         return True
     c.add(ptr, "expected a language tag such as en, pt or pt-BR")
     return False
@@ -85,7 +85,7 @@ def in_language(suite: Suite, lang: str, control: str | None) -> tuple[Suite, st
     import dataclasses
 
     c = Collector(suite.path)
-    if not LANGUAGE.match(lang) or len(lang) > 35:
+    if not LANGUAGE.fullmatch(lang) or len(lang) > 35:
         raise SuiteError.at(
             suite.path, "", f"--lang {lang!r}: expected a language tag such as en, pt or pt-BR"
         )

@@ -128,7 +128,7 @@ def is_number(v: Any) -> TypeGuard[float]:
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, str) and bool(pattern.match(v))
+    return lambda v: isinstance(v, str) and bool(pattern.fullmatch(v))
 
 
 #: The members read as one value: each one's test, and the problem a value failing it makes.

@@ -98,7 +98,7 @@ def parse_report(
     def bad(pointer: str, message: str) -> None:
         problems.append(Problem(file, pointer, message))
 
-    m_name = FILENAME_PATTERN.match(Path(file).name)
+    m_name = FILENAME_PATTERN.fullmatch(Path(file).name)
     if not m_name:
         bad("", "expected a file name NNN-slug.md (three digits, a dash, lowercase words joined "
             "by dashes)")  # fmt: skip

@@ -278,3 +278,16 @@ def test_rubric_hash_moves_with_any_criterion_field(tmp_path):
     assert len(hashes) == 4
     s = load_suite(_write(tmp_path, {"format": "driftproof-suite/1", "cases": SUITE["cases"]}))
     assert rubric_sha256(s.cases[0]) != rubric_sha256(s.cases[2])
+
+
+def test_an_id_or_language_with_a_trailing_line_break_is_refused(tmp_path):
+    # Python's "$" matches before a final newline: "c1\n" passed as a case id (the receipt's
+    # schema then refused it when the run was written) and "pt\n" as a language
+    doc = {"format": "driftproof-suite/1", "cases": [_case(id="c1\n")]}
+    assert _problems(tmp_path, doc) == [
+        ("/cases/0/id", "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+    ]
+    doc = {"format": "driftproof-suite/1", "language": "pt\n", "cases": [_case()]}
+    assert _problems(tmp_path, doc) == [
+        ("/language", "expected a language tag such as en, pt or pt-BR")
+    ]
