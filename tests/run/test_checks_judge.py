@@ -54,22 +54,20 @@ def test_caveman_checks_agree_with_their_examples(shared):
     assert [line for c in s.cases for line in example_failures(c)] == []
 
 
+def _one_check_suite(examples: dict[str, list[str]]) -> dict:
+    """One case, one check ('says 429': a regex for 429 as a word), the given examples."""
+    check = {"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}
+    case = {"id": "a", "prompt": "p", "rubric": "r", "checks": [check], "examples": examples}
+    return {"format": "driftproof-suite/1", "cases": [case]}
+
+
 def test_suite_check_fails_on_a_check_that_rejects_a_good_answer(tmp_path):
-    doc = {
-        "format": "driftproof-suite/1",
-        "cases": [
-            {
-                "id": "a",
-                "prompt": "p",
-                "rubric": "r",
-                "checks": [{"name": "says 429", "kind": "regex", "pattern": "\\b429\\b"}],
-                "examples": {
-                    "pass": ["HTTP 429 means too many requests", "Too many requests"],
-                    "fail": ["HTTP 429 rocks"],
-                },
-            }
-        ],
-    }
+    doc = _one_check_suite(
+        {
+            "pass": ["HTTP 429 means too many requests", "Too many requests"],
+            "fail": ["HTTP 429 rocks"],
+        }
+    )
     p = tmp_path / "s.json"
     p.write_text(json.dumps(doc))
     res = CliRunner().invoke(suite_cmd, ["check", str(p)])
@@ -313,18 +311,7 @@ def test_a_judge_reply_is_the_requested_model_only_as_itself_or_its_dated_id(
 
 def test_suite_check_shows_control_characters_in_its_lines_escaped(tmp_path):
     # each line starts with the suite's file name, untrusted as any input
-    doc = {
-        "format": "driftproof-suite/1",
-        "cases": [
-            {
-                "id": "a",
-                "prompt": "p",
-                "rubric": "r",
-                "checks": [{"name": "says 429", "kind": "regex", "pattern": "429"}],
-                "examples": {"pass": ["no"]},
-            }
-        ],
-    }
+    doc = _one_check_suite({"pass": ["no"]})
     p = tmp_path / "s\x1b]0;t\x07.json"  # a window-title sequence: click strips colour codes only
     p.write_text(json.dumps(doc))
     res = CliRunner().invoke(suite_cmd, ["check", str(p)])
