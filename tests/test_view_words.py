@@ -302,3 +302,16 @@ def test_counts_of_one_read_in_the_singular_and_an_unpriced_cost_in_plain_words(
     assert [a.refusals for a in s.arms] == ["none of 1 draw", "none of 1 draw"]
     assert facts(s.judge_cost)["grading cost"] == "not recorded"
     assert "  grading cost   not recorded\n" in render_text(s)
+
+
+def test_an_imports_notes_are_on_its_sheet() -> None:
+    # an importer's caveats were kept in the receipt and shown nowhere: claude-plugin-eval's
+    # document declares 3 runs per case and holds 1, and the receipt counts the runs
+    from driftproof.receipt import read_receipt
+
+    path = Path(__file__).parents[1] / "receipts" / "claude-plugin-eval-probe-plugin-8955eb63.json"
+    text = render_text(sheet(read_receipt(path), path=path))
+    assert (
+        "  import notes            runsPerCase declares 3; the document holds 1 run(s) per case "
+        "arm: the receipt counts the runs.\n"
+    ) in text

@@ -156,6 +156,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             facts.append(
                 Fact("unrecorded", "; ".join(map(unrecorded_words, r.provenance.unrecorded)))
             )
+        if r.provenance.notes:  # the importer's caveats (untrusted text, escaped by renderers)
+            facts.append(Fact("import notes", " | ".join(r.provenance.notes)))
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
 
