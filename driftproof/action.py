@@ -220,7 +220,9 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
         lines.append(f"{md_escape(c.headline, 2000)}\n\n{md_escape(c.summary, 500)}\n\n")
         if c.underpowered_sentence:
             reason = md_escape(c.underpowered_reason or "", 500)  # a clause, without its period
-            lines.append(f"**{md_escape(c.underpowered_sentence)}** {reason}.\n\n")
+            lines.append(
+                f"**{md_escape(c.underpowered_sentence)}** {reason[:1].upper()}{reason[1:]}.\n\n"
+            )
         if c.false_alarms is not None:
             lines.append(f"{md_escape(c.false_alarms.sentence(), 1000)}\n\n")
     for sentence in (c.not_like_for_like, *c.notes):  # notes: diff's, e.g. different skills

@@ -21,6 +21,10 @@ def test_a_case_no_draw_count_resolves_reads_none_and_why_once_under_the_table()
         "\n\nnone: no draw count reaches the floor (the two arms' spreads add up to the floor or "
         "more; more draws do not narrow a spread).\n"
     )
-    # once there, once in the reading above the table, which names the cases
-    assert text.count("no draw count reaches the floor") == 2
-    assert "no draw count reaches the floor (c1, c2): the two arms' spreads" in text
+    # once there, once after the bold sentence above the table, which names the cases and
+    # starts a sentence of its own (it read "**…floor.** no draw count …")
+    assert text.count("no draw count reaches the floor") == 1
+    assert (
+        "**Not enough draws to conclude at this effect floor.** No draw count reaches the floor "
+        "(c1, c2): the two arms' spreads"
+    ) in text
