@@ -15,13 +15,9 @@ from typing import Any
 import pytest
 from factories import case, make_receipt
 
-from driftproof.pages.results import (
-    RESULTS_PAGE,
-    results_page_from_rows,
-    results_rows,
-    rows_and_badge_files,
-)
+from driftproof.pages.results import RESULTS_PAGE, results_rows, rows_and_badge_files
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.site.html import results_page_from_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSING = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]

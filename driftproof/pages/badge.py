@@ -18,7 +18,7 @@ from driftproof import wording
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import format_lift
 from driftproof.receipt import Receipt
-from driftproof.stats import Reading, Status, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
@@ -61,17 +61,6 @@ class BadgeReading:
     value_per_1k: float | None
 
 
-def _underpowered_counts(reading: Reading) -> tuple[int | None, bool]:
-    """(draws needed, no draw count reaches) of an UNDERPOWERED reading (D-5).
-
-    The count is the reading's own (:func:`~driftproof.stats.reading.underpowered_draws`), so
-    the badge, the sheet, diff and the Action state one number; ``None`` where the reading gives
-    none (an arm with a single measured draw, the spreads alone at the floor, a wide band).
-    """
-    no_count = any(c.no_draw_count for c in reading.cases if c.underpowered)
-    return reading.draws_needed, no_count
-
-
 def badge_reading(receipt: Receipt) -> BadgeReading:
     """Read one receipt for the badge (D-7; a smoke run gets no verdict); never raises."""
     lift = None if receipt.is_aggregates_only else suite_lift(receipt)
@@ -82,8 +71,10 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     message = str(status)
     sentence: str | None = reading.sentence
     refusal: str | None = None
+    # the reading's own count (D-5), so badge, sheet, diff and the Action state one number
     under = status == Status.UNDERPOWERED
-    needed, no_count = _underpowered_counts(reading) if under else (None, False)
+    needed = reading.draws_needed if under else None
+    no_count = under and any(c.no_draw_count for c in reading.cases if c.underpowered)
     if status == Status.NO_VERDICT:
         # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17

@@ -7,7 +7,7 @@ badge's (D-7), so page, badge and badge JSON never disagree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -23,8 +23,6 @@ from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
-    import jinja2
-
     from driftproof.receipt import Receipt
 
 #: Where the page is written, relative to the site root.
@@ -253,27 +251,10 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
         used: set[str] = set()
         for title, rs in d.items():
             base = prefix + (re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-").lower() or "x")
-            gid = unique(base, used)
-            out.append(ResultGroup(title, gid, tuple(rs)))
+            out.append(ResultGroup(title, unique(base, used), tuple(rs)))
         return out
 
     return groups(measured, "skill-"), groups(other, "source-")
-
-
-def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
-    """``results/index.html`` of ``rows`` (in :func:`order_rows` order) in the site's ``env``."""
-    rows = list(rows)
-    measured, other = results_groups(rows)
-    html = env.get_template("results.html").render(
-        base_url="..",
-        root="..",
-        nav_current="results/",
-        rows=rows,
-        measured=measured,
-        other=other,
-        fold_from=FOLD_FROM,
-    )
-    return html.encode("utf-8")
 
 
 def rows_and_badge_files(

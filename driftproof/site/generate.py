@@ -28,16 +28,11 @@ from markupsafe import Markup
 from driftproof._pool import no_cycle_collection
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.report import Report, feed_entry
-from driftproof.pages.results import (
-    RESULTS_PAGE,
-    ResultRow,
-    order_rows,
-    results_page_from_rows,
-)
+from driftproof.pages.results import RESULTS_PAGE, ResultRow, order_rows
 from driftproof.pages.spec import schema_files
 from driftproof.pages.tables import sums_of
 from driftproof.site._paths import templates_dir
-from driftproof.site.html import page, page_env
+from driftproof.site.html import page, page_env, results_page_from_rows
 from driftproof.site.links import SiteLinks
 from driftproof.site.receipt_jobs import (
     Done,

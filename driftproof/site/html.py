@@ -28,6 +28,7 @@ from driftproof.pages.report import (
     report_json,
     report_listing,
 )
+from driftproof.pages.results import FOLD_FROM, RESULTS_PAGE, ResultRow, results_groups
 from driftproof.pages.tables import csv_bytes, sums_of
 from driftproof.receipt import Receipt
 from driftproof.site._paths import templates_dir
@@ -156,6 +157,21 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
     """``template`` rendered for the page at site path ``path`` (its relative root set)."""
     root = relative_root(path)
     return env.get_template(template).render(base_url=root, root=root, **ctx).encode("utf-8")
+
+
+def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
+    """``results/index.html`` of ``rows`` (in ``order_rows`` order) in the site's ``env``."""
+    measured, other = results_groups(list(rows))
+    return page(
+        env,
+        "results.html",
+        RESULTS_PAGE,
+        nav_current="results/",
+        rows=list(rows),
+        measured=measured,
+        other=other,
+        fold_from=FOLD_FROM,
+    )
 
 
 def receipt_files(
