@@ -305,15 +305,8 @@ def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
         OSError: a file cannot be written; its ``filename`` is that file's path.
     """
     paths = sorted(files)
-    site.mkdir(parents=True, exist_ok=True)
-    folders = {p.rpartition("/")[0] for p in paths} - {""}
-    for d in sorted(
-        {"/".join(f.split("/")[:i]) for f in folders for i in range(1, f.count("/") + 2)}
-    ):
-        try:
-            os.mkdir(site / d)
-        except FileExistsError:
-            pass
+    for d in sorted({"", *(p.rpartition("/")[0] for p in paths)}):  # "": the site itself
+        (site / d).mkdir(parents=True, exist_ok=True)
     for p in paths:
         try:
             with open(site / p, "wb") as fh:
