@@ -162,7 +162,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
         )
     ja, jb = a.judge, b.judge
     if ja is not None and jb is not None and judge_model(a) and judge_model(b):
-        if _judge_differs(ja, jb):
+        providers = ja.provider is not None and jb.provider is not None
+        if ja.model != jb.model or (providers and ja.provider != jb.provider):
             out.append(
                 f"The two receipts were graded by different judges ({_judge_name(ja)} and "
                 f"{_judge_name(jb)}): their scores are on different scales, so a change between "
@@ -193,12 +194,6 @@ def _asked_differently(a: Receipt, b: Receipt) -> list[str]:
         if any(x is not None and y is not None and x != y for x, y in pairs):
             out.append(c.id)
     return out
-
-
-def _judge_differs(ja: Judge, jb: Judge) -> bool:
-    """Another judge model, or another provider when both receipts record one."""
-    providers = ja.provider is not None and jb.provider is not None
-    return ja.model != jb.model or (providers and ja.provider != jb.provider)
 
 
 def _judge_name(j: Judge) -> str:
