@@ -96,15 +96,6 @@ def suite_line(p: Plan) -> str | None:
     )
 
 
-def question_line(p: Plan) -> str:
-    """What plan's count answers, apart from the count diff, the Action and a reading give."""
-    return (
-        f"This count is for a next run, sized from the spreads' upper bounds to call a true lift "
-        f"of {p.effect:.3f}; the draws needed that diff and the Action give are for the bands "
-        "already measured, so the two counts differ."
-    )
-
-
 def _p_text(p: float) -> str:
     return f"p = {p:.3f}" if p >= 0.001 else "p under 0.001"
 
@@ -242,7 +233,11 @@ def plan_text(p: Plan) -> str:
             f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads, pooled "
             f"where they are pooled){cost}."
         )
-        lines.append(question_line(p))
+        lines.append(  # what this count answers, apart from the count diff and the Action give
+            f"This count is for a next run, sized from the spreads' upper bounds to call a true "
+            f"lift of {p.effect:.3f}; the draws needed that diff and the Action give are for the "
+            "bands already measured, so the two counts differ."
+        )
         if p.effect < EFFECT_FLOOR * 1.2:
             lines.append(
                 f"A lift this near the {EFFECT_FLOOR} floor is called only about half the time at "
