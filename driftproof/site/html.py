@@ -69,6 +69,7 @@ def printable(value: object) -> object:
     return Markup(shown) if isinstance(value, Markup) else shown
 
 
+#: CommonMark plus tables; raw HTML escaped.
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable(
     "table"
 )
@@ -114,11 +115,6 @@ def page_env(
     env = make_env([templates / "pages", templates / "theme"])
     env.globals.update(site_name=site_name, site_nav=list(nav))
     return env
-
-
-def markdown_html(text: str) -> Markup:
-    """CommonMark plus tables as HTML, raw HTML escaped, control characters made visible."""
-    return Markup(wrap_tables(printable(_MD.render(text))))
 
 
 def table_box(caption_id: str = "", label: str = "") -> Markup:
@@ -238,7 +234,7 @@ def report_files(
         title=r.title,
         date=r.date.isoformat(),
         summary=r.summary or "",
-        body=markdown_html(r.body),
+        body=Markup(wrap_tables(printable(_MD.render(r.body)))),
         sections=[o.html for o in outputs],
         downloads=downloads(tables),
         receipts=cited_receipts(r, receipts, root),
