@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from driftproof.pages.tables import Column, Table, text_row
 from driftproof.pages.words import fmt
 from driftproof.receipt import Receipt
 from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
@@ -92,3 +93,29 @@ def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:
     elif "not recorded" in suites:
         out.append("The same tasks are not shown: no receipt records its suite hash")
     return tuple(out)
+
+
+_LEAD = ("model", "family", "surface", "lift", "per 1,000 skill tokens", "reading")
+
+
+def cross_family_tables(cf: CrossFamily) -> tuple[Table, Table]:
+    """Each model's lift (the lead, not a ranking) and its raw scores (background)."""
+    lead = Table(
+        "lift-by-model",
+        "What the skill adds to each model: lift (with skill minus baseline, equal "
+        "weight per case) and per 1,000 skill tokens; rows in family and model order, "
+        "not a ranking",
+        tuple(Column(c, c in ("lift", "per 1,000 skill tokens")) for c in _LEAD),
+        tuple(
+            text_row(x.model, x.family, x.surface, x.lift, x.lift_per_1k, x.reading)
+            for x in cf.rows
+        ),
+    )
+    background = Table(
+        "raw-scores-by-model",
+        "Background, not a ranking: each model's raw mean judge score "
+        "over cases, with the skill and without it",
+        (Column("model"), Column("with skill", True), Column("baseline", True)),
+        tuple(text_row(x.model, x.background_with_skill, x.background_baseline) for x in cf.rows),
+    )
+    return lead, background

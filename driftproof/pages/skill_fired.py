@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from driftproof.pages.sheet import CaseRow, Sheet
+from driftproof.pages.tables import Column, Row, Table
 from driftproof.pages.tables import Pair as Cell
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
@@ -72,3 +75,29 @@ def fired_about(name: str, r: Receipt, s: Sheet) -> dict[str, object]:
         "notes": list(p.notes or []) if p is not None else [],
         "partial": bool(p is not None and p.partial),
     }
+
+
+_FIRED_CASES_HEAD = ("case", "arm", "score band", "skill fired (measured draws)", "lost draws")
+_FIRED_ARMS_HEAD = ("receipt", "arm", "source's name for the arm", "skill fired")
+
+
+def skill_fired_tables(key: str, cases: Sequence[Row], arms: Sequence[Row]) -> tuple[Table, Table]:
+    """The per-case-and-arm and the per-arm tables of how often the skill fired (D-9)."""
+    case_table = Table(
+        f"{key}-cases",
+        "Per case and arm: the band (mean ± one sample standard deviation of the "
+        "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
+        "the source saw the skill fire. Lost draws are left out of both and listed with "
+        "their reasons.",
+        tuple(Column(h, h.startswith("skill fired")) for h in _FIRED_CASES_HEAD),
+        tuple(cases),
+    )
+    arm_table = Table(
+        f"{key}-arms",
+        "Per arm: how often the skill fired, as the receipt records it "
+        "(draws it fired on, of measured draws where firing was observed). Beside the score, "
+        "never inside it.",
+        tuple(Column(h, h == "skill fired") for h in _FIRED_ARMS_HEAD),
+        tuple(arms),
+    )
+    return case_table, arm_table

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from driftproof.pages.case import fmt_int
+from driftproof.pages.tables import Column, Table, row_of
 from driftproof.pages.tables import Pair as Cell
 from driftproof.stats.savings import ArmSavings, Savings, percent
 
@@ -63,3 +64,18 @@ def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
         )
         rows.append((*head, saving_cell(saving), *[blank] * 5, count_cell(ctl), count_cell(base)))
     return rows
+
+
+_SUMMARY_HEAD = ("skill", "against", "median", "mean", "min", "max", "stdev", "cases")
+
+
+def savings_summary(arms: Sequence[ArmSavings]) -> Table:
+    """The output-token savings of each skill arm across cases (D-16)."""
+    head = (*_SUMMARY_HEAD, "skill output tokens", "reference output tokens")
+    return Table(
+        "token-savings",
+        "Output-token savings across cases: saving = 1 − skill tokens ÷ reference tokens, "
+        "per case; stdev is the sample standard deviation",
+        tuple(Column(c, numeric=i >= 2) for i, c in enumerate(head)),
+        tuple(row_of(x) for x in summary_rows(arms)),
+    )

@@ -7,28 +7,23 @@ baseline, every figure :func:`driftproof.stats.savings.token_savings`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
-from driftproof.pages.cross_family import cross_family
+from driftproof.pages.cross_family import cross_family, cross_family_tables
 from driftproof.pages.printed_figures import (
     NO_RESULTS,
+    NOT_PRINTED,
     figure_rows,
     files_read,
     printed_rows,
     printed_text,
 )
 from driftproof.pages.receipt_tables import Chart, ReceiptTables, receipt_tables
-from driftproof.pages.report_tables import (
-    cross_family_tables,
-    figure_tables,
-    savings_summary,
-    skill_fired_tables,
-)
 from driftproof.pages.sheet import Sheet, sheet
-from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about
+from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about, skill_fired_tables
 from driftproof.pages.source import fidelity_view
 from driftproof.pages.tables import Cell, Column, Row, Table, plain_table, row_of
 from driftproof.pages.token_savings import (
@@ -37,6 +32,7 @@ from driftproof.pages.token_savings import (
     percent_points,
     reference,
     saving_cell,
+    savings_summary,
 )
 from driftproof.receipt import Receipt
 from driftproof.site import charts
@@ -193,6 +189,64 @@ class Fidelity(ReceiptsSection):
             )
         html = self.page(params, ctx, heading_id=ctx.anchor("fidelity"), shown=shown)
         return SectionOutput(html=html, tables=tuple(tables))
+
+
+_FIGURES_HEAD = (
+    Column("Skill"),
+    Column("Dimension"),
+    Column("Num (the card's own count column)", numeric=True),
+    Column("Agent"),
+    Column("Score as printed (%)", numeric=True),
+    Column("Uplift as printed", numeric=True),
+    Column("Uplift unit"),
+    Column("Source note"),
+)
+
+#: A skill and its printed figures by (dimension, agent).
+Pivot = tuple[str, dict[tuple[str, str], str]]
+
+
+def figure_tables(
+    rows: Sequence[Row], files: Iterable[tuple[str, str, str, str]], pivot: Sequence[Pivot]
+) -> tuple[Table, Table, Table]:
+    """Printed figures (D-15): one row per figure (the CSV), the files read, one row per skill.
+
+    The skill rows take the anchors of the figure rows that have one.
+    """
+    table = Table(
+        "source-figures",
+        "Figures as the source printed them: skill-assisted score and uplift per dimension "
+        "and agent (percent and percentage points, in the source's own units). "
+        "No band, lift or verdict.",
+        _FIGURES_HEAD,
+        tuple(rows),
+    )
+    files_table = Table(
+        "source-files",
+        "Files read: repository, commit, path and git blob sha1 (git hash-object).",
+        tuple(Column(h) for h in ("Repository", "Commit", "Path", "Git blob sha1")),
+        tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)),
+    )
+    keys = list(dict.fromkeys(k for _, cells in pivot for k in cells))
+    anchors = {row.cells[0].text: row.anchor for row in rows if row.anchor}
+    by_skill = Table(
+        "source-figures-by-skill",
+        "Score with the skill, and in brackets the uplift over the run without it, per "
+        "dimension and agent, exactly as the source printed them (score in percent; uplift in "
+        "the source's own unit: percentage points in the catalogue's uplift_pct). – means the "
+        "source printed no figure. The download has one row per figure, with the card's count "
+        "column and notes.",
+        (Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
+        tuple(
+            Row(
+                (Cell(skill), *(Cell(cells.get(k, NOT_PRINTED), "") for k in keys)),
+                anchor=anchors.get(skill),
+                header=True,
+            )
+            for skill, cells in pivot
+        ),
+    )
+    return table, files_table, by_skill
 
 
 @register_section(name="source_figures", title="Figures as the source printed them")
