@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Protocol
@@ -107,9 +107,7 @@ class SectionType(Protocol):
 _REGISTRY: dict[str, SectionType] = {}
 
 
-def register_section(
-    cls: type | None = None, /, *, name: str | None = None, title: str | None = None
-) -> Any:
+def register_section(*, name: str, title: str | None = None) -> Callable[[type], type]:
     """Class decorator: register a section type under its unique ``name`` (and ``title``).
 
     Raises:
@@ -117,19 +115,17 @@ def register_section(
     """
 
     def register(c: type) -> type:
-        if name is not None:
-            c.name = name  # type: ignore[attr-defined]
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            raise ValueError(f"section type {c!r} needs a lowercase `name`")
+        if name in _REGISTRY and type(_REGISTRY[name]) is not c:
+            raise ValueError(f"section type {name!r} is registered twice")
+        c.name = name  # type: ignore[attr-defined]
         if title is not None:
             c.default_title = title  # type: ignore[attr-defined]
-        key = getattr(c, "name", None)
-        if not isinstance(key, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", key):
-            raise ValueError(f"section type {c!r} needs a lowercase `name`")
-        if key in _REGISTRY and type(_REGISTRY[key]) is not c:
-            raise ValueError(f"section type {key!r} is registered twice")
-        _REGISTRY[key] = c()
+        _REGISTRY[name] = c()
         return c
 
-    return register(cls) if cls is not None else register
+    return register
 
 
 @cache

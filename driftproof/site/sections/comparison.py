@@ -39,11 +39,10 @@ class ComparisonParams(SectionParams):
     b_label: str | None = Field(default=None, min_length=1, max_length=80)
 
 
-@register_section
+@register_section(name="comparison")
 class ComparisonSection:
     """Two of the report's receipts compared case by case."""
 
-    name = "comparison"
     Params = ComparisonParams
 
     def check(
