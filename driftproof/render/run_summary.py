@@ -33,26 +33,19 @@ from driftproof.wording import SMOKE_RUN
 TOP_CAUSES = 3
 
 
-def _f(x: float | None, sign: bool = False) -> str:
-    if sign:
-        return format_lift(x)
-    return "n/a" if x is None else f"{x:.3f}"
-
-
 def _arm(band: Band) -> str:
     """An arm's band and counts: ``0.573 ± 0.041 (4 draws, 1 lost)``."""
     spread = f" ± {band.sd:.3f}" if band.sd is not None else ""
     lost = f", {band.lost} lost" if band.lost else ""
-    return f"{_f(band.mean)}{spread} ({count_of(band.drawn, 'draw')}{lost})"
+    mean = "n/a" if band.mean is None else f"{band.mean:.3f}"
+    return f"{mean}{spread} ({count_of(band.drawn, 'draw')}{lost})"
 
 
 def _lost_by_kind(r: Any) -> str | None:
     """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost)."""
     parts, any_lost = [], False
-    for arm in ("with_skill", "baseline", "control"):
-        a = getattr(r.cases[0].arms, arm, None) if r.cases else None
-        if a is None and arm == "control":
-            continue
+    control = bool(r.cases) and r.cases[0].arms.control is not None
+    for arm in ("with_skill", "baseline", "control")[: 3 if control else 2]:
         kinds = Counter(
             d.lost.kind or "unclassed"
             for c in r.cases
@@ -103,10 +96,10 @@ def print_result(result: Any, console: Console | None = None) -> None:
     for c in r.cases:
         w = arm_band(c.arms.with_skill, "generation")
         b = arm_band(c.arms.baseline, "generation")
-        row: list[Text | str] = [_text(c.id), _arm(w), _arm(b), _f(mean_delta(b, w), True)]
+        row: list[Text | str] = [_text(c.id), _arm(w), _arm(b), format_lift(mean_delta(b, w))]
         if has_control and c.arms.control is not None:
             k = arm_band(c.arms.control, "generation")
-            row += [_arm(k), _f(mean_delta(k, w), True)]
+            row += [_arm(k), format_lift(mean_delta(k, w))]
         t.add_row(*row)
     console.print(t)
     lines = [x for x in (_lost_by_kind(r), top_lost_line(r)) if x]
@@ -114,8 +107,8 @@ def print_result(result: Any, console: Console | None = None) -> None:
     n = r.run.endpoint_attempts
     requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
     lines.append(
-        f"suite lift {_f(lift, True)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
-        f"skill tokens {_f(value_per_1k(lift, r.skill.tokens), True)} (skill {r.skill.tokens} "
+        f"suite lift {format_lift(lift)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
+        f"skill tokens {format_lift(value_per_1k(lift, r.skill.tokens))} (skill {r.skill.tokens} "
         f"tokens); {requests}"
     )
     jo = r.economics.judge_overhead
