@@ -194,9 +194,8 @@ def _load_reports(
 ) -> list[Report]:
     """Every report read and checked, newest first; none if one has a problem (in ``problems``)."""
     known = tuple(known)
-    reports: list[Report] = []
     found: list[Problem] = []
-    by_number: dict[int, str] = {}
+    by_number: dict[int, Report] = {}
     for p in sorted(paths):
         try:
             data = read_bounded(p, regular_only=True)  # a FIFO refused, never waited on
@@ -208,13 +207,12 @@ def _load_reports(
         if report is None:
             continue
         if (first := by_number.get(report.number)) is not None:
-            used = f"report number {report.number} is already used by {first}"
+            used = f"report number {report.number} is already used by {first.source}"
             found.append(Problem(str(p), "/number", used))
             continue
-        by_number[report.number] = str(p)
-        reports.append(report)
+        by_number[report.number] = report
     problems += found
-    return [] if found else sorted(reports, key=lambda r: r.number, reverse=True)
+    return [] if found else sorted(by_number.values(), key=lambda r: r.number, reverse=True)
 
 
 #: What each front-matter key takes, in words: (the key's value, an item of its list).
