@@ -248,7 +248,6 @@ def _case_plans(
         sized.append((cid, w, b, z))
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
-    # 1,000 runs per case, fewer past 200 draws per arm so a case simulates at most 400,000 draws
     trials = (
         VERDICT_TRIALS if per_arm is None else max(100, min(VERDICT_TRIALS, 200_000 // per_arm))
     )
