@@ -1,12 +1,7 @@
 """The static site: numbered reports, receipt sheets, schemas and feed, built from receipts.
 
-Public API::
-
-    build_site(receipts_dir, reports_dir, out)   the one build: check, render, swap out whole
-    load_inputs(receipts_dir, reports_dir)       every receipt and report, checked
-    build_site_files(receipts, reports, nav=…)   {site path: bytes} of every generated file
-    home_listing(reports, env)                   the home page's list of the numbered reports
-    section_types(), register_section            the report section registry (see sections/)
+:func:`build_site` is the one build (check, render, swap ``out`` whole); the report section
+registry is in :mod:`driftproof.site.sections`.
 """
 
 from driftproof.site.generate import build_site_files
