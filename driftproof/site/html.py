@@ -163,7 +163,6 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         "results.html",
         RESULTS_PAGE,
         nav_current="results/",
-        rows=list(rows),
         measured=measured,
         other=other,
         fold_from=FOLD_FROM,

@@ -325,8 +325,6 @@ class TokenSavings(ReceiptsSection):
             fig=fig,
             summary=summary,
             cases=cases,
-            n_cases=str(n_cases),
-            counted_by=sorted({a.counted_by for a in arms}),
         )
         return SectionOutput(html=html, tables=(summary, cases), files=files)
 
