@@ -273,10 +273,6 @@ def _note(v: CaseVerdict) -> str:
     return ""
 
 
-#: The table's receipt columns, named as every reader of a comparison names the two receipts.
-_COLUMNS = ("earlier", "later")
-
-
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
@@ -285,7 +281,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     earlier``; the receipts' own names (long paths, report labels) are given above the table.
     Measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
-    a_name, b_name = _COLUMNS
+    a_name, b_name = "earlier", "later"
     src_a, src_b = (s or "unknown" for s in c.band_sources)
     header = [
         "case",
