@@ -132,21 +132,17 @@ def table_box(caption_id: str = "", label: str = "") -> Markup:
 
 def wrap_tables(html: str) -> str:
     """Each ``<table>`` of HTML this project rendered inside a :func:`table_box`."""
-    parts = html.split("<table>")
-    out = [parts[0]]
-    for i, part in enumerate(parts[1:], 1):
-        out.append(
-            str(table_box(label=f"Table {i}, scrolls sideways on a narrow screen"))
-            + "<table>"
-            + part.replace("</table>", "</table></div>", 1)
-        )
-    return "".join(out)
+    first, *rest = html.split("<table>")
+    return first + "".join(
+        f"{table_box(label=f'Table {i}, scrolls sideways on a narrow screen')}<table>"
+        + part.replace("</table>", "</table></div>", 1)
+        for i, part in enumerate(rest, 1)
+    )
 
 
 def relative_root(page_path: str) -> str:
     """The relative URL from the page at ``page_path`` to the site root (``"."``, ``"../.."``)."""
-    depth = page_path.count("/")
-    return "/".join([".."] * depth) if depth else "."
+    return "/".join([".."] * page_path.count("/")) or "."
 
 
 def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes:
