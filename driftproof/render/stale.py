@@ -19,13 +19,6 @@ _OPTIONS = {
 }
 
 
-def _today(field: str, today: str | None) -> str:
-    """Today's value, or that it was not supplied and the option that supplies it."""
-    if today is not None:
-        return today
-    return f"not supplied (give {_OPTIONS.get(field, '--suite')})"
-
-
 def stale_text(report: StaleReport) -> str:
     """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline."""
     lines = [
@@ -35,8 +28,9 @@ def stale_text(report: StaleReport) -> str:
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
+        missing = f"not supplied (give {_OPTIONS.get(f.field, '--suite')})"
+        today = missing if f.today is None else f.today
         lines.append(
-            f"- {f.field}: recorded {f.recorded or 'unknown'}, "
-            f"today {_today(f.field, f.today)} -> {tag}: {f.note}"
+            f"- {f.field}: recorded {f.recorded or 'unknown'}, today {today} -> {tag}: {f.note}"
         )
     return "\n".join(terminal_safe(line) for line in lines)
