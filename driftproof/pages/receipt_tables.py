@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from driftproof.pages.band_sources import BandFacts, band_facts
@@ -207,17 +207,3 @@ def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
         tuple(Column(h, f in ("score", "uplift", "count")) for h, f in FIGURE_COLUMNS),
         tuple(text_row(*(getattr(x, f) for _, f in FIGURE_COLUMNS)) for x in s.source_figures),
     )
-
-
-def case_list(s: Sheet, slugs: Mapping[str, str]) -> list[dict[str, str]]:
-    """The sheet's cases as its page lists them, each linking to its own page (``slugs``)."""
-    return [
-        {
-            "id": c.case_id,
-            "url": f"cases/{slugs[c.case_id]}/index.html",
-            "verdict": c.verdict,
-            "with_skill": c.with_skill,
-            "baseline": c.baseline,
-        }
-        for c in s.cases
-    ]

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from driftproof._anchor import slug, unique
 from driftproof.errors import SiteBuildError
 from driftproof.pages.case import case_pages, case_slugs
-from driftproof.pages.receipt_tables import case_list, receipt_tables
+from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.report import (
     Report,
     cited_receipts,
@@ -185,7 +185,6 @@ def receipt_files(
             "receipt.html",
             base + "index.html",
             sheet=t,
-            cases=case_list(t.model, slugs),
             json_url=f"../{name.rsplit('/', 1)[-1]}.json",
             **nav,
         )
