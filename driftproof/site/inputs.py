@@ -59,27 +59,20 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-def _written_date(value: Any) -> Any:
-    """A date written YYYY-MM-DD, as a date; any other value is left for the model to refuse."""
-    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        return dt.date.fromisoformat(value)  # a ValueError for 2026-02-30
-    return value
-
-
-def _written_number(value: Any) -> Any:
-    """A number written in quotes ("7", "007"), as an integer; any other value is left as is."""
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,3}", value):
-        return int(value)
-    return value
+def _written(pattern: str, convert: Callable[[str], Any]) -> BeforeValidator:
+    """Converts text matching ``pattern``; any other value is left for the model to refuse."""
+    return BeforeValidator(
+        lambda v: convert(v) if isinstance(v, str) and re.fullmatch(pattern, v) else v
+    )
 
 
 class _FrontMatter(BaseModel):
     # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
     model_config = ConfigDict(extra="forbid", strict=True)
-    number: Annotated[int, BeforeValidator(_written_number)] = Field(ge=1, le=999)
+    number: Annotated[int, _written(r"[0-9]{1,3}", int)] = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
     title: str = Field(min_length=1, max_length=200)
-    date: Annotated[dt.date, BeforeValidator(_written_date)]
+    date: Annotated[dt.date, _written(r"\d{4}-\d{2}-\d{2}", dt.date.fromisoformat)]
     summary: str | None = Field(default=None, max_length=500)
     receipts: list[str] = Field(min_length=1, max_length=1000)
     sections: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
