@@ -134,12 +134,6 @@ class BatchLane:
         """
         raise NotImplementedError
 
-    def kept(self, reply: Reply, body: dict[str, Any]) -> Reply:
-        """``reply``, carrying its result ``body`` as JSON when the lane keeps raw output."""
-        if self.lane.keep_raw:
-            reply.raw = json.dumps(body, ensure_ascii=False)
-        return reply
-
     def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
         try:
             return fn(*args, **kw)

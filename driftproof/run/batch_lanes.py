@@ -123,8 +123,8 @@ class AnthropicBatches(BatchLane):
 
     def _outcome(self, bid: str, cid: str, r: dict[str, Any]) -> Outcome:
         kind = r.get("type")
-        if kind == "succeeded" and isinstance(r.get("message"), dict):
-            return self.kept(read_message(r["message"], graded=cid.startswith("j")), r["message"])
+        if kind == "succeeded" and isinstance(msg := r.get("message"), dict):
+            return self.lane.kept(read_message(msg, graded=cid.startswith("j")), msg)
         if kind == "errored":
             err = member_object(member_object(r, "error"), "error")
             etype = str(err.get("type", "error"))
@@ -236,7 +236,7 @@ class OpenAIBatches(BatchLane):
                 if self.lane.api == "responses"
                 else read_chat(resp["body"], graded=graded, compatible=self.lane.compatible)
             )
-            return cid, self.kept(reply, resp["body"])
+            return cid, self.lane.kept(reply, resp["body"])
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
             body = resp.get("body")
             e = body.get("error") if isinstance(body, dict) else None

@@ -18,7 +18,6 @@ from driftproof.run.providers.base import (
     Call,
     MissingCredentials,
     Provider,
-    Reply,
     classify_status,
 )
 
@@ -175,12 +174,6 @@ class SDKLane(Provider):
             what = (f"{kind}: " if kind else "") + (said[:300] if said else json.dumps(err)[:200])
             raise AttemptError(f"the reply is an error with status 200, not an answer: {what}")
         return obj, body
-
-    def kept(self, reply: Reply, body: str) -> Reply:
-        """``reply``, carrying the raw ``body`` when the lane keeps raw output."""
-        if self.keep_raw:
-            reply.raw = body
-        return reply
 
     def close(self) -> None:
         self.client.close()

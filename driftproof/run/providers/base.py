@@ -6,6 +6,7 @@ builders and reply readers are plain functions per lane, which the batch transpo
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -245,6 +246,12 @@ class Provider:
     def attempt(self, call: Call) -> Reply:
         """The lane's one attempt at ``call`` (see :meth:`call`). Raises :class:`AttemptError`."""
         raise NotImplementedError
+
+    def kept(self, reply: Reply, body: str | dict[str, Any]) -> Reply:
+        """``reply`` carrying ``body`` (JSON text, or an object written as JSON) if ``keep_raw``."""
+        if self.keep_raw:
+            reply.raw = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+        return reply
 
     def close(self) -> None:
         """Release clients; default does nothing."""
