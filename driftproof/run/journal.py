@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from driftproof._json import pointer
+from driftproof._json import _Duplicate, _unique_members, pointer
 from driftproof.errors import RefusalError
 from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
@@ -30,19 +30,6 @@ JOURNAL_FORMAT = "driftproof-run/1"
 T = TypeVar("T")
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
-
-
-class _Twice(ValueError):
-    """A member name given twice in one object."""
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object's members; :class:`_Twice` when a name is given twice (never the last kept)."""
-    names = [k for k, _ in pairs]
-    twice = next((k for k in names if names.count(k) > 1), None)
-    if twice is not None:
-        raise _Twice(twice)
-    return dict(pairs)
 
 
 def json_records(
@@ -57,10 +44,10 @@ def json_records(
         if not line.strip():
             continue
         try:
-            rec = json.loads(line, object_pairs_hook=_unique)
+            rec = json.loads(line, object_pairs_hook=_unique_members)
         except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested past reading
             why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-            if isinstance(exc, _Twice):
+            if isinstance(exc, _Duplicate):
                 why = f"a member named {str(exc)[:80]!r} twice"
             if isinstance(exc, UnicodeDecodeError):
                 why = f"an invalid UTF-8 byte at offset {exc.start}"
