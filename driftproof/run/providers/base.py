@@ -26,17 +26,14 @@ TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 class Reply:
     """One answered attempt; counts are tokens as the endpoint reported them, ``None`` when not.
 
-    ``input_tokens`` is the total as billed (``cache_read`` / ``cache_creation`` are parts of it);
-    ``reasoning_output`` is part of ``output_tokens``. ``lane`` keys the endings table
-    (:data:`driftproof.run.endings.LANES`, ``None`` for the offline lanes, always complete) and
-    ``ending`` is the reply's ending on it (D-19). ``reasoning`` is kept apart from ``text`` and is
-    never graded, checked or shown to the judge (D-19). ``decision`` and ``channel`` are a grading
-    call's structured decision and how it came back (``tool_call`` | ``json_schema`` |
-    ``responses_format`` | ``cli_json_schema`` | ``final_verdict``). ``handoff`` is set when another
-    model gave the answer (the run then stops); ``unread`` says why the answer or the grade cannot
-    be read (a text member that is not text, two different grades): the draw is lost, the judge
-    sample invalid, never graded; ``other_models`` lists ``{model, input, output}``
-    of calls a harness made on other models; ``raw`` is kept with ``--keep-transcripts``.
+    ``input_tokens`` is the billed total (``cache_read`` / ``cache_creation`` are parts of it),
+    ``reasoning_output`` part of ``output_tokens``. ``ending`` is the reply's ending on ``lane``,
+    a key of :data:`driftproof.run.endings.LANES` (``None``: offline, always complete; D-19).
+    ``reasoning`` is never graded, checked or shown to the judge (D-19). ``decision`` and
+    ``channel``: a grading call's structured decision and how it came back (``Provider.channel``).
+    ``handoff``: another model answered (the run stops); ``unread``: why the answer or grade
+    cannot be read (lost draw, invalid sample); ``other_models``: ``{model, input, output}`` of a
+    harness's calls on other models; ``raw`` is kept with ``--keep-transcripts``.
     """
 
     text: str
@@ -63,11 +60,10 @@ class Reply:
     harness_events: list[dict[str, Any]] | None = None
 
     def ending_class(self, budget: int | None) -> str | None:
-        """The lost class of a reply whose ending is not complete, ``None`` when complete.
+        """The lost class of an ending that is not complete (D-19), ``None`` when complete.
 
-        A grading call (``channel`` set) is held to the judge's table (D-19); ``budget`` (tokens) is
-        what a Chat ``length`` is read against; an answer still holding a think tag is
-        ``reasoning_mixed``.
+        A grading call (``channel`` set) is held to the judge's table; ``budget`` (tokens) is what
+        a Chat ``length`` is read against; a think tag left in the answer is ``reasoning_mixed``.
         """
         if self.lane is None:
             return None
@@ -90,10 +86,8 @@ _SNAPSHOT_DATES = {8: "%Y%m%d", 10: "%Y-%m-%d", 4: "%m%d"}
 def same_model(requested: str, reported: str) -> bool:
     """Whether a reply reporting ``reported`` answered for ``requested`` (run and regrade).
 
-    Only the id itself, or a dated snapshot of it answering for the undated alias: a hyphen
-    and a real date as the providers write it (``claude-haiku-4-5-20251001``,
-    ``gpt-5-mini-2025-08-07``, ``gpt-4-0613``); never a shorter or longer id (``claude-haiku-4``,
-    ``gpt-5`` for ``gpt-5-mini``), nor a made-up date (``gpt-4o-99999999``).
+    Only the id itself, or a dated snapshot of it for the undated alias (``gpt-4-0613``,
+    ``gpt-5-mini-2025-08-07``); never a shorter or longer id, nor a made-up date.
     """
     if reported == requested:
         return True
@@ -153,10 +147,9 @@ class MissingCredentials(ProviderError):
 
 @dataclass(frozen=True)
 class DrawId:
-    """What identifies one attempt: case, arm, draw index, attempt (from 0), judge sample.
+    """One attempt: case, arm, draw index, attempt (from 0), judge sample.
 
-    A lane that draws at random seeds from this, never from a per-process count, so that a resumed
-    run makes the draws an uninterrupted one would have.
+    A random lane seeds from this, so a resumed run makes the draws an uninterrupted one would.
     """
 
     case: str
@@ -192,10 +185,8 @@ class Call(Request):
 class Provider:
     """Base of every lane; subclasses set the class attributes and implement :meth:`attempt`.
 
-    ``name`` and ``capture`` are the receipt's ``run.provider`` and ``run.capture``; ``surface``
-    is ``api`` | ``cli`` (``None`` for the stub); ``service`` the base URL calls use;
-    ``makes_endpoint_attempts`` is False only for the stub; ``keep_raw`` is set by
-    ``--keep-transcripts``.
+    ``name``, ``surface`` (``api`` | ``cli`` | ``None`` offline), ``capture`` and ``service`` (the
+    base URL) are the receipt's; ``keep_raw`` is set by ``--keep-transcripts``.
     """
 
     name: str = ""
