@@ -145,8 +145,6 @@ class BatchLane:
 
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
-#: What an ``out`` line keeps of an :class:`AttemptError`.
-_ERROR_MEMBERS = ("reason", "retryable", "fatal", "status")
 
 
 def batch_journal_path(receipt_path: str | Path) -> Path:
@@ -156,6 +154,8 @@ def batch_journal_path(receipt_path: str | Path) -> Path:
 
 
 class _Error(BaseModel):
+    """What an ``out`` line keeps of an :class:`AttemptError`."""
+
     reason: str
     retryable: bool
     fatal: bool
@@ -325,7 +325,7 @@ class BatchJournal:
             asdict = dataclasses.asdict(outcome).items()
             doc["reply"] = {k: v for k, v in asdict if v not in (None, [], {})}
         else:
-            doc["error"] = {k: getattr(outcome, k) for k in _ERROR_MEMBERS}
+            doc["error"] = {k: getattr(outcome, k) for k in _Error.model_fields}
         self._write({"out": doc}, sync=False)
 
     def attempts(self) -> int:

@@ -62,11 +62,6 @@ class RunOptionError(ValueError):
         self.message = message
 
 
-def _skill_text(path: Path) -> str:
-    """The SKILL.md's text (:func:`~driftproof._json.read_skill_md`), else ``--skill``'s error."""
-    return read_skill_md(path, lambda why: RunOptionError("--skill", f"{path}: {why}"))
-
-
 @dataclass(frozen=True)
 class RunOptions:
     """``driftproof run``'s options, parsed; see ``driftproof run --help``.
@@ -220,7 +215,9 @@ def plan_run(o: RunOptions) -> RunPlan:
     control = o.control
     if o.lang is not None:
         suite, control = in_language(suite, o.lang, control)
-    skill_text = _skill_text(o.skill_path)
+    skill_text = read_skill_md(
+        o.skill_path, lambda why: RunOptionError("--skill", f"{o.skill_path}: {why}")
+    )
     judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
     _check(o, judge)
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
