@@ -13,17 +13,13 @@ from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
 
 ARMS = ("with_skill", "baseline", "control")
-#: Receipt schema bounds (schema 0.14): answer characters, lost reason characters and files
-#: named per draw.
+#: Receipt bounds: answer characters, lost reason characters and files named per draw.
 ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
 
 
 @dataclass
 class RunConfig:
-    """Settings of one run (CLI options).
-
-    Delays and timeouts are in seconds; prices in USD per million tokens.
-    """
+    """Settings of one run (CLI options); delays and timeouts in seconds."""
 
     model: str
     judge_model: str
@@ -41,26 +37,21 @@ class RunConfig:
     max_tokens: int = 8192
     """Output budget of each answer call (``--max-output-tokens``)."""
     judge_max_tokens: int = 4096
-    """Output budget of each judge call (``--judge-max-output-tokens``): room for a reasoning
-    judge to think and still record its grade."""
+    """Output budget of each judge call (``--judge-max-output-tokens``)."""
     keep_transcripts: bool = False
     control: str | None = None
     language: str | None = None
     quick: bool = False
     aa: bool = False
-    """``--aa``: an A/A calibration; the baseline arm is a second run of the with-skill arm
-    (receipt ``run.aa``, v0.16)."""
+    """``--aa``: the baseline arm is a second run of the with-skill arm (receipt ``run.aa``)."""
     margin: float | None = None
-    """``--margin``: the non-inferiority margin declared before the run (receipt
-    ``run.quality_margin``, v0.16)."""
+    """``--margin``: the non-inferiority margin declared before the run (``run.quality_margin``)."""
     settle: float = SETTLE
     truncation: str = "lost"
-    """What a cut-off answer is: ``lost`` (default) or ``accepted``; a suite that declares
-    ``"truncation": "accepted"`` sets it (:func:`run_suite`)."""
+    """What a cut-off answer is: ``lost`` or ``accepted`` (the suite's ``truncation``)."""
 
     batch: Any = None
-    """``--batch``: a :class:`driftproof.run.batch_engine.BatchOptions`; ``None`` for
-    interactive calls."""
+    """``--batch``: a :class:`driftproof.run.batch_io.BatchOptions`; ``None``: interactive."""
 
     def policy(self) -> RetryPolicy:
         """The retry policy in force."""
@@ -120,10 +111,7 @@ class Spend:
 
     def add(self, rec: dict[str, Any]) -> None:
         """Add one draw's judge usage and reported generation cost."""
-        u = rec.get("judge_usage") or {}
-        self.judge.update(
-            {k: u.get(k, 0) for k in ("input", "output", "cache_read", "cache_creation")}
-        )
+        self.judge.update(rec.get("judge_usage") or {})  # judge_usd reads the token members
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:
@@ -132,10 +120,9 @@ class Spend:
 
 
 def arm_systems(skill_text: str, control: str | None, aa: bool = False) -> dict[str, str | None]:
-    """Each arm's system prompt (D-16): baseline none, with-skill SKILL.md.
+    """Each arm's system prompt (D-16): baseline none (``aa``: SKILL.md), with-skill SKILL.md.
 
-    With a control, the with-skill arm is the control, a blank line and SKILL.md; with ``aa`` the
-    baseline gets SKILL.md too.
+    With a control, the with-skill arm is the control, a blank line and SKILL.md.
     """
     if aa:
         return {"with_skill": skill_text, "baseline": skill_text}
@@ -151,10 +138,7 @@ def construction(arm: str, control: str | None, aa: bool = False) -> str:
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C: every finished draw (``kept``) is in the ``journal``; the same command resumes.
-
-    A :class:`KeyboardInterrupt`, so a caller that does not know it still stops.
-    """
+    """Ctrl-C: every finished draw (``kept``) is in the ``journal``; the same command resumes."""
 
     def __init__(self, kept: int, journal: Path) -> None:
         """Say how many finished draws ``journal`` keeps."""
