@@ -1,9 +1,7 @@
 """One draw of ``driftproof run``: generation with retries, the lost-draw rules, checks, judging.
 
-A reply is graded only when its lane's ending is complete (D-19); reasoning never reaches a
-check or the judge. A with-skill draw that reports too little input is lost as
-``prompt_dropped`` (D-14). A judge sample is invalid when the judge refused, its ending is not
-complete (D-19) or it reports another model than the judge; a draw scores its valid samples (D-1).
+A reply is graded only when its lane's ending is complete (D-19); a with-skill draw that reports
+too little input is lost as ``prompt_dropped`` (D-14).
 """
 
 from __future__ import annotations

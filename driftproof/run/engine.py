@@ -1,9 +1,4 @@
-"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt.
-
-Arms are built as D-16 says; a draw scores the mean of its valid judge samples (D-1). A run is
-TESTED on a real surface with a real judge, UNVERIFIED for the offline lanes, ``--quick`` and a
-run stopped because another model answered.
-"""
+"""``driftproof run``: draw every arm of every case, judge every draw, seal a receipt."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """What a run will do, decided from its options before any call: :func:`plan_run`.
 
-The defaults of ``driftproof run`` live here: the judge lane, judge model, frozen price and
-each lane's options. ``run --help`` imports this module, so the engine, receipt and providers
-are imported inside functions (start-up time).
+``run --help`` imports this module (its defaults), so the engine, receipt and providers are
+imported inside functions.
 """
 
 from __future__ import annotations

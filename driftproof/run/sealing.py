@@ -151,7 +151,8 @@ def receipt_body(
     """The run's receipt as the model, built from the journal of ``drawer``'s draws.
 
     ``stopped`` is ``None`` when the run finished; ``batch`` and ``transcripts`` are members of
-    ``run``.
+    ``run``. The receipt is TESTED, or UNVERIFIED for an offline lane or judge, ``--quick`` or a
+    stopped run.
 
     Raises:
         pydantic.ValidationError: a member the model refuses, named by its path.
