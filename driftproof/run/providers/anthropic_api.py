@@ -34,11 +34,9 @@ def build_request(r: Request) -> dict[str, Any]:
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
-    Thinking blocks and a leading ``<think>`` are reasoning (D-19); an answer holding a
-    ``tool_use`` block that says it ended ends as ``<stop_reason>:tool_use``; ``refusal`` keeps
-    ``stop_details``' category; input tokens include cache reads and writes, parts kept (no total
-    when a part is given but is no count); a grade is the ``record_grade`` tool's input (two
-    different ones: :attr:`Reply.unread`).
+    Thinking blocks and a leading ``<think>`` are reasoning (D-19); an answer beside a
+    ``tool_use`` block ends as ``<stop_reason>:tool_use``; a grade is the ``record_grade`` tool's
+    input (two different ones: :attr:`Reply.unread`).
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]

@@ -61,9 +61,8 @@ SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
-    The ending is ``success`` (``success:<stop_reason>``) or a :data:`SESSION_ENDINGS` subtype,
-    none when the envelope names no subtype;
-    a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
+    The ending is ``success`` (``success:<stop_reason>``), a :data:`SESSION_ENDINGS` subtype, or
+    none; a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
 
     Raises:
         AttemptError: no result element (transient), or ``is_error`` / another error subtype,
@@ -119,12 +118,10 @@ ALIASES = ("sonnet", "opus", "haiku")
 
 
 def is_model(model: str, key: str) -> bool:
-    """Whether ``modelUsage`` key ``key`` names the requested ``model``.
+    """Whether ``modelUsage`` key ``key`` names the requested ``model`` (context tags dropped).
 
-    Both are read without a context tag (``[1m]``); an alias (:data:`ALIASES`) is any Claude
-    id of its family, any other id only itself or a dated snapshot of it
-    (:func:`.base.same_model`), never a longer id it is part of (``claude-sonnet-4`` is not
-    ``claude-sonnet-4-5-20250929``).
+    An alias (:data:`ALIASES`) is any Claude id of its family; any other id is held to
+    :func:`.base.same_model`.
     """
     want, got = model.split("[", 1)[0], key.split("[", 1)[0]
     if want in ALIASES:  # claude-sonnet-4-5-…, claude-3-5-sonnet-…, us.anthropic.claude-…

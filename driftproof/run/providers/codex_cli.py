@@ -100,14 +100,10 @@ class CodexCLI(CLILane):
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
 
-        The answer is the last ``agent_message``; ``reasoning`` items are reasoning;
-        ``turn.completed`` is the one complete ending and gives the usage; it is
-        ``turn.completed:<item type>`` when an item started, changed or completed after that
-        message (no final answer then), save the ``todo_list`` codex completes as the turn ends.
-        An ``error`` event (printed per reconnect) fails the call only when no turn completed;
-        a ``turn.failed`` fails it whatever follows (codex-rs/exec ends a turn with one of the two).
-        An ``error`` item saying the turn was rerouted to another model than ``model`` is a
-        hand-off: the run stops (method: an answer by another model stops the run).
+        The answer is the last ``agent_message``; ``reasoning`` items are reasoning; the ending is
+        ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
+        ``todo_list``) came after that message. An ``error`` event fails the call only when no
+        turn completed, a ``turn.failed`` always; a turn rerouted to another model is a hand-off.
 
         Raises:
             AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its

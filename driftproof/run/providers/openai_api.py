@@ -74,8 +74,7 @@ def _reply(
 ) -> Reply:
     """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused.
 
-    ``unread`` says why the answer cannot be read (a text member that is not text); cached
-    input tokens are kept only as a part of a reported input they do not exceed.
+    Cached input tokens are kept only as a part of a reported input they do not exceed.
     """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
@@ -106,11 +105,8 @@ def _reply(
 def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
     """A Chat message's ``content`` as (answer, reasoning pieces, why it cannot be read).
 
-    A string is the answer and null an empty one; a list holds typed parts (Mistral's
-    ``TextChunk`` and ``ThinkChunk``): the ``text`` parts joined are the answer, the text chunks
-    in a ``thinking`` part's ``thinking`` list are reasoning (D-19), any other part cannot be read.
-    Parts are read only in the order Mistral documents for reasoning models, thinking then the
-    answer: a text part before a thinking part cannot be read either.
+    A string is the answer, null an empty one; a list of Mistral's parts is ``thinking`` parts
+    (reasoning, D-19) then ``text`` parts (the answer); any other part, or order, cannot be read.
     """
     if not isinstance(content, list):
         said = content if isinstance(content, str) else ""
@@ -139,10 +135,9 @@ def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
     """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
-    ``reasoning_content`` / ``reasoning``, ``thinking`` content parts and a leading ``<think>``
-    block are reasoning (D-19); content given as parts is read by :func:`_content_parts`;
-    ``message.refusal`` is a refusal; a ``stop`` beside a tool or function call ends as
-    ``stop:tool_calls`` / ``stop:function_call``.
+    ``reasoning_content`` / ``reasoning``, thinking parts and a leading ``<think>`` are reasoning
+    (D-19); a ``stop`` beside a tool or function call ends as ``stop:tool_calls`` /
+    ``stop:function_call``.
     """
     choices = member_list(c, "choices")
     choice = choices[0] if choices and isinstance(choices[0], dict) else {}
@@ -181,16 +176,13 @@ def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[Any]:
 
 
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
-    """A Responses ``response`` as a :class:`Reply`.
+    """A Responses ``response`` as a :class:`Reply` (D-19).
 
-    The ending is ``status`` (``<status>:<incomplete reason>`` when one is given, whatever the
-    status; ``completed:<item type>`` when a tool call, or any item other than a message or
-    reasoning, is among the items, text before it or not; else ``completed:message_<status>``
-    when an answer message gives a ``status`` other than ``completed``); the answer is the text
-    of message items whose ``phase`` is ``final_answer`` or unset; other messages, ``reasoning``
-    items and a leading ``<think>`` are reasoning (D-19). Else a ``completed`` response whose
-    answer message gives no ``status`` (``ResponseOutputMessage`` requires one) cannot be read
-    (:attr:`Reply.unread`): the server never said that answer is finished.
+    The ending is ``status``, ``<status>:<incomplete reason>``, ``completed:<item type>`` for any
+    item but a message or reasoning, else ``completed:message_<status>`` for an unfinished answer
+    message (one with no ``status`` is :attr:`Reply.unread`). The answer is the text of messages
+    whose ``phase`` is ``final_answer`` or unset; other messages, reasoning items and a leading
+    ``<think>`` are reasoning.
     """
     texts, refusals, thought, calls, unfinished = [], [], [], [], []
     unread = None
