@@ -15,8 +15,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def json_or_none(text: str) -> Any:
     """``text`` parsed as JSON, or ``None`` when it is not strict JSON (a member name given twice).
 
-    NaN, Infinity and numbers too large for a float are taken (a float's infinity), as
-    ``json.loads`` takes them.
+    NaN, Infinity and numbers too large for a float (infinity) are taken, as ``json.loads`` does.
     """
     try:
         return loads_strict(text, allow_nan=True)
@@ -66,9 +65,5 @@ def joined_reasoning(*parts: str | None) -> str | None:
 
 
 def repair_text(text: str) -> tuple[str, int]:
-    r"""``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced.
-
-    A surrogate comes from a lone ``\ud800`` escape or a byte read with ``surrogateescape``;
-    a valid surrogate pair never reaches here (JSON parsing joins it into one code point).
-    """
+    """``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced."""
     return (text, 0) if text.isascii() else _SURROGATE.subn("\ufffd", text)

@@ -1,9 +1,6 @@
 """A suite file's text parsed within the receipt loader's bounds, one line per problem.
 
-JSON goes through :func:`driftproof._json.loads_strict`; YAML through :class:`SuiteLoader`,
-which refuses at its line and column nesting past the depth bound (before Python's stack runs
-out), duplicate or non-text member names, over-long integers, and anchors and aliases. Both then
-go through :func:`~driftproof.receipt._bounds.check_json_bounds`.
+JSON goes through :func:`driftproof._json.loads_strict`, YAML through :class:`SuiteLoader`.
 """
 
 from __future__ import annotations
@@ -28,7 +25,11 @@ def _refuse(error: type[yaml.MarkedYAMLError], problem: str, mark: yaml.Mark) ->
 
 
 class SuiteLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` within the suite's bounds (see the module docstring)."""
+    """``yaml.SafeLoader`` within the suite's bounds.
+
+    Refuses, at its line and column, nesting past the depth bound, duplicate or non-text member
+    names, over-long integers, and anchors and aliases.
+    """
 
     _depth = 0
 
@@ -62,10 +63,9 @@ class SuiteLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        """An integer written in decimal, refusing one with more digits than a receipt holds.
+        """An integer written in decimal (never YAML 1.1's ``010``, ``0x1F``, ``1_000``, ``1:20``).
 
-        YAML 1.1 reads ``010`` as 8, ``0x1F`` as 31, ``1_000`` as 1000 and ``1:20`` as 80: such a
-        number is refused (the suite's author meant the text, or another number).
+        One with more digits than a receipt holds is refused.
         """
         error, mark, v = yaml.constructor.ConstructorError, node.start_mark, node.value
         if not _DECIMAL.fullmatch(v):
