@@ -141,14 +141,10 @@ class BatchRounds:
         made = p[0] < len(self.cells) and p[1] < self.plan.max_draws and p[2] < self.n
         return p if made and self._cid(*p) == cid else None  # one spelling: not "a+0-0-0"
 
-    def _key(self, cell: int, index: int) -> Key:
-        case_id, arm = self.cells[cell]
-        return case_id, arm, index
-
     def _keep(self, bid: str, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
         # every id kept names a request of its batch, whose ids were made or checked by this run
         cell, index, sample, attempt = cast(tuple[int, int, int, int], self._parse(cid))
-        if self._key(cell, index) in (finished if finished is not None else self.done):
+        if (*self.cells[cell], index) in (finished if finished is not None else self.done):
             return False
         slot = self.outs.setdefault((cell, index, sample), {})
         if attempt in slot:
@@ -163,7 +159,7 @@ class BatchRounds:
         if not _resolved(self._list(cell, index, -1), self.budget):
             return
         if all(_resolved(self._list(cell, index, k), self.budget) for k in range(self.n)):
-            self._draw(cell, index, self._key(cell, index))
+            self._draw(cell, index)
 
     def _list(self, cell: int, index: int, sample: int) -> list[Outcome]:
         slot = self.outs.get((cell, index, sample), {})
@@ -194,10 +190,10 @@ class BatchRounds:
         with ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="replay") as pool:
             while changed:
                 wanted = {"answer": [], "judge": []}
-                todo: list[tuple[int, int, Key]] = []
+                todo: list[tuple[int, int]] = []
                 for cell in self.cells:
                     self.plan.extend(cell)
-                    todo.extend((self.cell_no[cell], k[2], k) for k in self.plan.missing(cell))
+                    todo.extend((self.cell_no[cell], k[2]) for k in self.plan.missing(cell))
                 made = list(pool.map(lambda t: self._draw(*t), todo))
                 changed = any(m is None for m in made)
                 for m in made:
@@ -207,8 +203,8 @@ class BatchRounds:
                     self.on_done(*self.plan.counts())
         return wanted
 
-    def _draw(self, c: int, i: int, key: Key) -> dict[str, list[tuple[str, dict[str, Any]]]] | None:
-        """Make draw ``key`` from its outcomes (``None``), or return the requests it still needs."""
+    def _draw(self, c: int, i: int) -> dict[str, list[tuple[str, dict[str, Any]]]] | None:
+        """Make draw ``i`` of cell ``c`` from its outcomes (``None``), or the requests it needs."""
         answer = self._list(c, i, -1)
         self.answer.local.queue = deque(answer)
         flat: list[Outcome] = []
@@ -220,7 +216,7 @@ class BatchRounds:
                     break
         self.judge.local.queue = deque(flat)
         try:
-            self.done[key] = self.drawer(*key)
+            self.done[(*self.cells[c], i)] = self.drawer(*self.cells[c], i)
         except _NeedCall as need:
             body = {k: v for k, v in need.args[0].items() if k != "timeout"}
             if not _resolved(answer, self.budget):
