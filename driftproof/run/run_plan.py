@@ -222,8 +222,8 @@ def plan_run(o: RunOptions) -> RunPlan:
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
     prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
     price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)
-    same = ("model", "concurrency", "timeout", "judge_timeout", "retry_delays")
-    settings: dict[str, Any] = {name: getattr(o, name) for name in same}
+    same = "model concurrency timeout judge_timeout retry_delays keep_transcripts aa margin"
+    settings: dict[str, Any] = {name: getattr(o, name) for name in same.split()}
     if o.draws is not None:  # a planned count: each arm drawn exactly that often
         settings.update(min_draws=o.draws, max_draws=o.draws)
     elif o.max_draws is not None:
@@ -233,11 +233,8 @@ def plan_run(o: RunOptions) -> RunPlan:
         judge_price=price,
         max_tokens=o.max_output_tokens,
         judge_max_tokens=o.judge_max_output_tokens,
-        keep_transcripts=o.keep_transcripts,
         control=control,
         language=o.lang,
-        aa=o.aa,
-        margin=o.margin,
     )
     if o.batch:  # the batch machinery is imported only for a batched run
         from driftproof.run.batch_io import BatchOptions
