@@ -1,8 +1,4 @@
-"""The providers' batch APIs as one narrow transport: the shared types, base lane and journal.
-
-Requests are spooled to an anonymous temporary file and sent from it in chunks; results are
-streamed line by line, never held whole.
-"""
+"""The providers' batch APIs as one narrow transport: the shared types, base lane and journal."""
 
 from __future__ import annotations
 
@@ -44,7 +40,7 @@ class BatchStatus:
 
 
 class Spool:
-    """The requests of one batch in an anonymous temporary file (none left if killed).
+    """A batch's requests in an anonymous temporary file (none left if killed), sent in chunks.
 
     Framed as ``head``, lines joined by ``sep``, ``tail``; ``size`` counts each request with one
     separator byte, as the size limit weighs it.
@@ -128,7 +124,7 @@ class BatchLane:
         raise NotImplementedError
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
-        """Every result of an ended batch, streamed: (custom id, outcome).
+        """Every result of an ended batch, streamed line by line: (custom id, outcome).
 
         A line that names no request is ``(None, AttemptError)``, its reason saying which line.
         """
