@@ -6,6 +6,7 @@ timeout); a grade comes back through the binary's JSON-schema option.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -31,9 +32,7 @@ _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
 
 
-def run_process(
-    argv: list[str], *, stdin: str, cwd: str, timeout: float, env: dict[str, str] | None = None
-) -> tuple[int, str, str]:
+def run_process(argv: list[str], *, stdin: str, cwd: str, timeout: float) -> tuple[int, str, str]:
     """Run one CLI invocation in its own process group, killing the group on timeout.
 
     Raises:
@@ -46,7 +45,6 @@ def run_process(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
-            env=env,
             text=True,
             encoding="utf-8",
             errors="replace",
@@ -57,10 +55,8 @@ def run_process(
     try:
         out, err = proc.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.communicate()
         raise AttemptError(f"timed out after {timeout:g} s") from None
     return proc.returncode, out, err
