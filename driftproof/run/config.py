@@ -111,7 +111,10 @@ class Spend:
 
     def add(self, rec: dict[str, Any]) -> None:
         """Add one draw's judge usage and reported generation cost."""
-        self.judge.update(rec.get("judge_usage") or {})  # judge_usd reads the token members
+        u = rec.get("judge_usage") or {}
+        self.judge.update(
+            {k: u.get(k, 0) for k in ("input", "output", "cache_read", "cache_creation")}
+        )
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:

@@ -245,6 +245,13 @@ class DrawPlan:
         return n, sum(self.planned.values())
 
 
+def _first_error(kept: BaseException | None, new: BaseException) -> BaseException:
+    """The error to raise: the first real one (a draw that saw the halt only echoes it)."""
+    if kept is None or (isinstance(kept, Halted) and not isinstance(new, Halted)):
+        return new
+    return kept
+
+
 def run_cells(
     cells: Sequence[Cell],
     done: dict[Key, float | None],
@@ -310,9 +317,7 @@ def run_cells(
                     continue
                 exc = fut.exception()
                 if exc is not None:
-                    # the first real error: a draw that saw the halt only echoes it
-                    if error is None or (isinstance(error, Halted) and not isinstance(exc, Halted)):
-                        error = exc
+                    error = _first_error(error, exc)
                     cancel()
                     continue
                 plan.done[(case_id, arm, index)] = fut.result()
