@@ -30,7 +30,6 @@ from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, FatalRun, StopRun, run_cells
 from driftproof.run.sealing import (
     answers,
-    file_sha256,
     price_doc,
     receipt_body,
     write_transcripts,
@@ -93,7 +92,7 @@ def run_suite(
     batches, stopped, batch = _draw_all(cells, drawer, out, lambda d, t: tell(d, t, spend.usd()))
     tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
-    transcripts, kept = _transcripts(out, journal) if cfg.keep_transcripts else (None, None)
+    transcripts, kept = write_transcripts(out, journal) if cfg.keep_transcripts else (None, None)
     body = receipt_body(
         suite,
         drawer,
@@ -296,17 +295,6 @@ def _batch_doc(
         "batch_ids": list(batches.order),
         "file_ids": [f for f in files if f],
     }
-
-
-def _transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
-    """Write the transcripts first (the seal covers their hash); return path and member."""
-    try:
-        transcripts = write_transcripts(out, journal)
-    except BaseException:
-        journal.close()  # kept on disk: no finished draw is lost
-        raise
-    kept = {"file": transcripts.name, "sha256": file_sha256(transcripts)}
-    return transcripts, kept | {"draws": len(journal.draws)}
 
 
 def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:

@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import open_file
 from driftproof.outputs import open_mode
 from driftproof.receipt import (
     Case,
@@ -218,36 +217,35 @@ def receipt_body(
     )
 
 
-def file_sha256(path: Path) -> str:
-    """Lowercase hex sha256 of the file at ``path``."""
-    with open_file(path) as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
+    """Write ``--keep-transcripts``'s file beside the receipt, one JSON line per draw.
 
-
-def write_transcripts(out: Path, journal: Journal) -> Path:
-    """Write ``--keep-transcripts``'s file beside the receipt, one JSON line per draw; its path.
-
-    The receipt seals its sha256 in ``run.transcripts``.
+    Returns its path and the receipt's ``run.transcripts`` (name, sha256, draws), which the seal
+    covers. On failure nothing is left behind and the journal is closed (every draw kept).
     """
     path = out.with_name(out.name + ".transcripts.jsonl")
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
+    digest = hashlib.sha256()
     try:
         open_mode(fd)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "wb") as f:
             for (cid, arm, idx), rec in sorted(journal.draws.items()):
                 draw = rec["draw"]
                 line = {"case": cid, "arm": arm, "index": idx, "answer": draw["answer"]}
                 line |= {"answer_sha256": draw["answer_sha256"], **(rec.get("transcript") or {})}
-                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+                data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
+                f.write(data)
+                digest.update(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
+        journal.close()
         if isinstance(exc, OSError):  # naming the file the user would look for
             raise named(exc, path) from exc
         raise
-    return path
+    return path, {"file": path.name, "sha256": digest.hexdigest(), "draws": len(journal.draws)}
 
 
 def answers(journal: Journal, case_id: str) -> dict[str, dict[str, str | None]]:
