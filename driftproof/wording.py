@@ -76,3 +76,20 @@ ENDING_WORDS: Final[dict[str, str]] = {
     "unfinished_answer": "answer message not finished",
     "unknown_ending": "unknown ending",
 }
+
+#: Every lost-draw kind the runner and the importers write (receipt ``lost.kind``) → the words
+#: output for people shows; a kind not listed is shown with its underscores as spaces.
+LOST_KIND_WORDS: Final[dict[str, str]] = {
+    **{k: v for k, v in ENDING_WORDS.items() if k != "truncated"},
+    "truncated": "truncated",
+    "prompt_dropped": "prompt dropped",
+    "handoff": "another model answered",
+    "no_answer": "no answer",
+    "error": "request failed",
+    "unscored": "no valid grade",
+    "capture_error": "files not captured",
+    "too_large": "answer too large",
+    "points_elsewhere": "answer points elsewhere",
+    "source_error": "error in the source",
+    "missing": "missing from the source",
+}

@@ -315,3 +315,19 @@ def test_an_imports_notes_are_on_its_sheet() -> None:
         "  import notes            runsPerCase declares 3; the document holds 1 run(s) per case "
         "arm: the receipt counts the runs.\n"
     ) in text
+
+
+def test_the_arm_tables_lost_kinds_read_in_words() -> None:
+    # "3 (no_answer)" and "2 (handoff)": the runner's codes; each kind in words, once
+    c = case("c1", [0.6, None, None, None], [0.4, None, None])
+    for d, kind in zip(
+        c["arms"]["with_skill"]["draws"][1:], ["no_answer", "no_answer", "error"], strict=True
+    ):
+        d["lost"]["kind"] = kind
+    for d in c["arms"]["baseline"]["draws"][1:]:
+        d["lost"]["kind"] = "handoff"
+    s = sheet(read(mk([c])))
+    assert [a.lost for a in s.arms] == [
+        "3 (no answer, request failed)",
+        "2 (another model answered)",
+    ]

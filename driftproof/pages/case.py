@@ -7,7 +7,7 @@ from typing import Any
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.words import fmt, token_counts
+from driftproof.pages.words import fmt, lost_kind_words, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.wording import ARM_WORDS
 
@@ -48,7 +48,8 @@ def _lost(d: Draw) -> str | None:
     if d.lost is None:
         return None
     status = None if d.lost.status is None else f"status {d.lost.status}"
-    extra = _joined((d.lost.kind, d.lost.error_class, status))
+    kind = d.lost.kind and lost_kind_words(d.lost.kind)
+    extra = _joined((kind, d.lost.error_class, status))
     return d.lost.reason + (f" ({extra})" if extra else "")
 
 

@@ -17,6 +17,7 @@ from driftproof.pages.words import (
     fmt,
     has_bands,
     judge_words,
+    lost_kind_words,
     mean_spread,
     token_counts,
     unrecorded_words,
@@ -31,7 +32,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, ENDING_WORDS
+from driftproof.wording import ARM_WORDS
 
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = (
@@ -365,14 +366,6 @@ def _carrier_line(b: Breakdown) -> str:
     return "The measured lift is not positive: no case carries a positive lift"
 
 
-#: Lost-draw kinds of a reply that did not end as a finished answer with the skill (D-19), in
-#: words; older kinds are shown as recorded.
-_KIND_WORDS = {
-    **{k: v for k, v in ENDING_WORDS.items() if k not in ("truncated", "refusal")},
-    "prompt_dropped": "prompt dropped",
-}
-
-
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     """One summary per arm of ``r``; an arm the source did not record says so."""
     missing = set(unrecorded_arms(r))
@@ -387,7 +380,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         ]
         measured = sum(d.score is not None for d in draws)
         lost = [d.lost for d in draws if d.lost is not None]
-        kinds = sorted({_KIND_WORDS.get(x.kind, x.kind) for x in lost if x.kind})
+        kinds = sorted({lost_kind_words(x.kind) for x in lost if x.kind})
         refused = sum(
             d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
             for d in draws

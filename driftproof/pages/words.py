@@ -16,7 +16,7 @@ from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
-from driftproof.wording import ARM_WORDS, NO_SEPARATION
+from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
@@ -29,6 +29,11 @@ VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_
 def count_of(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def lost_kind_words(kind: str) -> str:
+    """A lost draw's ``lost.kind`` in words (:data:`~driftproof.wording.LOST_KIND_WORDS`)."""
+    return LOST_KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
 #: A receipt field an importer names as unrecorded, in the words a page shows (D-13); the

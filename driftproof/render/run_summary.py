@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from driftproof.pages.sheet import lift_coverage
-from driftproof.pages.words import UNKNOWN, count_of, format_lift
+from driftproof.pages.words import UNKNOWN, count_of, format_lift, lost_kind_words
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
@@ -47,7 +47,7 @@ def _lost_by_kind(r: Any) -> str | None:
     control = bool(r.cases) and r.cases[0].arms.control is not None
     for arm in ("with_skill", "baseline", "control")[: 3 if control else 2]:
         kinds = Counter(
-            d.lost.kind or "unclassed"
+            lost_kind_words(d.lost.kind) if d.lost.kind else "unclassed"
             for c in r.cases
             if (spec := getattr(c.arms, arm, None)) is not None
             for d in spec.draws

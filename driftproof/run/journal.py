@@ -31,6 +31,36 @@ T = TypeVar("T")
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
 
+#: Each member of a journal's identity (:func:`driftproof.run.engine._identity`) as a refusal
+#: names it: the option or file that sets it; a member not listed is named with spaces.
+_IDENTITY_WORDS = {
+    "suite_sha256": "the suite file",
+    "cases": "the cases drawn (the suite's, or --quick)",
+    "skill_sha256": "the skill file",
+    "model": "--model",
+    "provider": "--provider",
+    "surface": "--surface",
+    "capture": "--capture",
+    "service": "the service called (--base-url)",
+    "judge": "the judge (--judge-model, --judge-provider and their settings)",
+    "min_draws": "the draws per arm (--max-draws, --draws or --quick)",
+    "max_draws": "the draws per arm (--max-draws, --draws or --quick)",
+    "settle": "the stopping rule",
+    "judge_samples": "the judge samples per draw (--quick)",
+    "control": "--control",
+    "quick": "--quick",
+    "keep_transcripts": "--keep-transcripts",
+    "max_tokens": "--max-output-tokens",
+    "truncation": "the suite's truncation setting",
+    "skill_arm": "--control",
+    "aa": "--aa",
+    "language": "--lang",
+    "prompts_sha256": "the prompts (--lang)",
+    "batch": "--batch",
+    "margin": "--margin",
+    "seed": "--seed",
+}
+
 
 def json_records(
     path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
@@ -237,9 +267,10 @@ class Journal:
         if (theirs := header.get("identity")) != identity:
             theirs = theirs if isinstance(theirs, dict) else {}
             diff = sorted(k for k in {**identity, **theirs} if identity.get(k) != theirs.get(k))
+            named = dict.fromkeys(_IDENTITY_WORDS.get(k, k.replace("_", " ")) for k in diff)
             raise RefusalError(
                 f"{self.path}: the journal belongs to a different run (differs in: "
-                f"{', '.join(diff)}); remove it, or write the receipt elsewhere"
+                f"{', '.join(named)}); remove it, or write the receipt elsewhere"
             )
         if header.get("harness_version") != version:
             raise RefusalError(

@@ -62,3 +62,20 @@ def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
     overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
     assert "(18,775 in, 1,200 out tokens; 2 draws counted" in text
+
+
+def test_lost_draws_by_kind_read_in_words() -> None:
+    # the runner's codes unknown_ending, no_answer, handoff and error were printed as they are
+    # recorded; each reads in words, an arm's kinds in the alphabetical order of their words
+    c = case("c1", [0.6, None, None, None], [0.4, None, None])
+    for d, kind in zip(
+        c["arms"]["with_skill"]["draws"][1:], ["unknown_ending"] * 2 + ["handoff"], strict=True
+    ):
+        d["lost"]["kind"] = kind
+    for d, kind in zip(c["arms"]["baseline"]["draws"][1:], ["no_answer", "error"], strict=True):
+        d["lost"]["kind"] = kind
+    text = _printed(make_receipt([c]))
+    assert (
+        "lost draws by kind: with skill another model answered 1, unknown ending 2; "
+        "baseline no answer 1, request failed 1"
+    ) in text

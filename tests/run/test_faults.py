@@ -191,7 +191,7 @@ def test_resume_refuses_a_journal_of_another_run(loopback, one_case, tmp_path):
         run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
     from driftproof.errors import RefusalError
 
-    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: model\)"):
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --model\)"):
         run_lane(tmp_path, "anthropic", "api", model="claude-opus-4-7")
 
 
@@ -202,7 +202,7 @@ def test_resume_refuses_a_margin_added_after_the_run_began(loopback, one_case, t
         run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
     from driftproof.errors import RefusalError
 
-    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: margin\)"):
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --margin\)"):
         run_lane(tmp_path, "anthropic", "api", margin=0.05)
 
 
@@ -213,10 +213,22 @@ def test_resume_refuses_another_seed(one_case, tmp_path):
         run_lane(tmp_path, "simulated", None, lane=first, judge="stub", concurrency=1)
     from driftproof.errors import RefusalError
 
-    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: seed\)"):
+    with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --seed\)"):
         run_lane(
             tmp_path, "simulated", None, judge="stub", lane=make_provider("simulated", None, seed=1)
         )
+
+
+def test_resume_refusal_names_the_option_in_words(one_case, tmp_path):
+    # resumed with --draws 5 (min and max draws both 5): one option, named once, in words
+    first = Dies(make_provider("simulated", None), after=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "simulated", None, lane=first, judge="stub", concurrency=1)
+    from driftproof.errors import RefusalError
+
+    with pytest.raises(RefusalError) as e:
+        run_lane(tmp_path, "simulated", None, judge="stub", min_draws=5, max_draws=5)
+    assert "(differs in: the draws per arm (--max-draws, --draws or --quick)); " in str(e.value)
 
 
 def test_resume_refuses_another_harness_version(

@@ -197,3 +197,16 @@ def test_csv_cells_never_start_a_formula() -> None:
         "'@cmd,+1e3",
         "'-x,plain",
     ]
+
+
+def test_a_case_pages_lost_draw_names_its_kind_in_words() -> None:
+    # "… (unknown_ending)": the runner's code; the page names the kind in words
+    from factories import case, make_receipt
+
+    from driftproof.pages.case import case_draws
+
+    c = case("c1", [0.6, None], [0.4])
+    c["arms"]["with_skill"]["draws"][1]["lost"] |= {"kind": "unknown_ending", "status": 502}
+    r = parse_receipt(json.dumps(make_receipt([c])).encode(), "r.json")
+    lost = case_draws(r, r.cases[0])["rows"][1][0]["lost"]
+    assert lost == "timeout after 2 retries (unknown ending, status 502)"
