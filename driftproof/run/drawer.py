@@ -48,9 +48,8 @@ class Loss:
 class Drawer:
     """Makes one draw: generation (with retries), lost-draw rules, checks, judge samples.
 
-    ``skill_tokens`` is the skill's size in o200k_base tokens for the skill-reached check
-    (``None``: no check); ``skill_size`` is ``skill.tokens`` (D-14), the figure a reason quotes;
-    ``halt`` stops every further attempt.
+    ``skill_tokens`` is the skill's size in o200k_base tokens for the skill-reached check, the
+    figure its reason quotes (``None``: no check); ``halt`` stops every further attempt.
     """
 
     cases: dict[str, SuiteCase]
@@ -63,7 +62,6 @@ class Drawer:
     sleep: Callable[[float], None]
     spend: Spend
     skill_tokens: int | None = None
-    skill_size: int | None = None
     halt: threading.Event = field(default_factory=threading.Event)
 
     def retried(
@@ -222,9 +220,9 @@ class Drawer:
         reported = reply.input_tokens
         if arm == "with_skill" and self.skill_tokens and reported is not None:
             if reported < SKILL_REACHED_SHARE * self.skill_tokens:
-                size = self.skill_size or self.skill_tokens
                 why = f"the server dropped part of the prompt (reported {reported:,} input "
-                why += f"tokens; the skill alone is about {size:,})"
+                why += f"tokens, fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own "
+                why += f"{self.skill_tokens:,} o200k_base tokens)"
                 return Loss("prompt_dropped", why, shown)
         if reply.refusal is not None:
             return _refusal(reply, rec, shown)

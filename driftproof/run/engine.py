@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof.errors import ProviderError, RefusalError
-from driftproof.receipt import Receipt, ReceiptBody, sha256_text, skill_tokens, write_receipt
+from driftproof.receipt import Receipt, ReceiptBody, sha256_text, write_receipt
 from driftproof.run import judge as J
 from driftproof.run.batch import BatchJournal, BatchLane, batch_journal_path
 from driftproof.run.batch_engine import BatchRounds
@@ -160,10 +160,9 @@ def _drawer(
         spend.add(rec)
     counter = Counter(journal.attempts, journal.attempt)
     cased = {c.id: c for c in cases}
-    sizes: tuple[int | None, int | None] = (None, None)
-    if provider.surface is not None:  # the offline lanes' replies report no real input
-        sizes = (count_tokens(skill_text), skill_tokens(skill_text))
-    return Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend, *sizes)
+    # the offline lanes' replies report no real input: no skill-reached check
+    size = count_tokens(skill_text) if provider.surface is not None else None
+    return Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend, size)
 
 
 def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
