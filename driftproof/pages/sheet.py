@@ -45,6 +45,7 @@ from driftproof.pages.words import (
     count_of,
     draws_of,
     fmt,
+    format_lift,
     paired_line,
     token_counts,
 )
@@ -235,11 +236,11 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     per_1k = value_per_1k(lift, r.skill.tokens)
     context = "context only: the receipt has no verdict" if status == "no verdict" else ""
     notes = "; ".join(n for n in (lift_coverage(r).strip(" ()"), context) if n)
-    lift_text = "n/a" if lift is None else fmt(lift, signed=True) + (f" ({notes})" if notes else "")
+    lift_text = "n/a" if lift is None else format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
     words = f"per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-    return lift_text, f"{fmt(per_1k, signed=True)} {words}"
+    return lift_text, f"{format_lift(per_1k)} {words}"
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
@@ -297,7 +298,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 with_skill=shown("with_skill", w),
                 baseline=shown("baseline", base),
                 control=shown("control", ctl) if ctl is not None else None,
-                lift=fmt(lift, signed=True),
+                lift="–" if lift is None else format_lift(lift),
                 verdict=VERDICT_WORDS.get(verdict, verdict) if verdict else "no verdict",
                 checks=_per_arm(r, c, _checks),
                 lost=_per_arm(r, c, _lost),
@@ -347,7 +348,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
         interval = f"unavailable: {why if iv is None else iv.reason}"
     else:
         interval = (
-            f"suite lift {fmt(iv.lift, signed=True)}, paired standard error {fmt(iv.se)} "
+            f"suite lift {format_lift(iv.lift)}, paired standard error {fmt(iv.se)} "
             f"over {iv.cases} cases; "
             f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
             f"(t = {fmt(iv.t)}, df = {iv.df})" + _clipped(iv.clipped_low, iv.clipped_high)

@@ -15,6 +15,7 @@ from driftproof.pages.words import (
     count_of,
     draws_of,
     fmt,
+    format_lift,
     has_bands,
     judge_words,
     lost_kind_words,
@@ -309,7 +310,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
     lines = [
         f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
         + (
-            fmt(b.suite_lift, signed=True)
+            format_lift(b.suite_lift)
             if b.suite_lift is not None
             else f"unavailable: {b.suite_lift_reason}"
         )
@@ -329,9 +330,9 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
             anchor=anchor_for(c.case_id),
             with_skill=mean_spread(c.with_skill.mean, c.with_skill.sd),
             baseline=mean_spread(c.baseline.mean, c.baseline.sd),
-            lift=fmt(c.lift, signed=True),
+            lift="–" if c.lift is None else format_lift(c.lift),
             counts=" · ".join(f"{a.n}/{a.drawn}/{a.lost}" for a in (c.with_skill, c.baseline)),
-            lift_without=fmt(c.lift_without, signed=True) if c.lift_without is not None else "n/a",
+            lift_without=format_lift(c.lift_without),
             label=c.label
             if c.label is not None
             else VERDICT_WORDS.get(c.verdict, c.verdict)
@@ -353,7 +354,7 @@ def _carrier_line(b: Breakdown) -> str:
         return f"No carrier assertion: {b.carrier_withheld}"
     if b.carriers:
         parts = [
-            f"{c.case_id} (removing it leaves {fmt(c.lift_without, signed=True)})"
+            f"{c.case_id} (removing it leaves {format_lift(c.lift_without)})"
             for c in b.cases
             if c.carrier
         ]

@@ -59,6 +59,9 @@ CHANGED = {
     "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1",
     "reports/003/report.json": "its lost-draws table reads draw 1",
     "reports/003/SHA256SUMS": "its CSV and report.json",
+    # a lift that rounds to zero reads +0.000 as the badge, diff and the run summary print it
+    "reports/003/breakdown-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
+    "reports/003/cases-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
 }
 
 #: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).
