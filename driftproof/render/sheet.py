@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -199,9 +200,12 @@ def sheet_markdown(s: Sheet) -> str:
     """The sheet as Markdown (CommonMark tables; untrusted text escaped)."""
     out = [f"# Receipt sheet: {md_text(s.title)}", ""]
     if s.path:
-        # a file name may hold a backtick or a line break: neither may end the code span
-        # or start a block
-        out += [f"File: `{terminal_safe(s.path).replace('`', '')}`", ""]
+        # a line break is shown as \x0a; the code span's fence is one backtick longer than
+        # any run of them in the name, padded with a space when the name holds one (CommonMark)
+        path = terminal_safe(s.path)
+        fence = "`" * (max(map(len, re.findall("`+", path)), default=0) + 1)
+        pad = " " * ("`" in path)
+        out += [f"File: {fence}{pad}{path}{pad}{fence}", ""]
     for _, title, blocks in _sections(s):
         out += [f"## {title}", ""]
         for i, b in enumerate(blocks):

@@ -85,4 +85,4 @@ def test_view_markdown_file_name_cannot_start_a_block(
     code, out, err = run(["view", str(path), "--format", "markdown"], capsys)
     assert code == 0, err
     assert not any(line.startswith("# injected") for line in out.splitlines())
-    assert "r\\x0a# injected x.json`" in out
+    assert "r\\x0a# injected `x`.json ``" in out  # its backticks shown, not dropped

@@ -7,6 +7,7 @@ The scores are the hand-worked ones of tests/cli/test_diff.py (C1 .60 .62 .61 â†
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,8 @@ from typing import Any
 import pytest
 from factories import arm, case, make_receipt, run_main
 from markdown_it import MarkdownIt
+
+from driftproof.render.escape import terminal_safe
 
 SHAPES = {
     "pipe": "a|b|c",
@@ -60,9 +63,10 @@ def test_view_markdown_keeps_every_table_whole(shape: str, tmp_path: Path, capsy
     _, b = _hostile_pair(tmp_path, SHAPES[shape])
     code, out, err = run_main(["view", str(b), "--format", "markdown"], capsys)
     assert code == 0, err
-    # the file name is the one code span, on one line, its backticks dropped
+    # the file name is the one code span, on one line, shown as it is (its backticks kept)
     (file_line,) = [ln for ln in out.splitlines() if ln.startswith("File: ")]
-    assert file_line.count("`") == 2 and file_line.endswith(" 1.json`")
+    shown = html.escape(terminal_safe(str(b)), quote=False)
+    assert MarkdownIt("commonmark").renderInline(file_line) == f"File: <code>{shown}</code>"
     tables = _tables(out.replace(file_line, "File: (checked above)"))
     # arms (2 arms + header), cases (2 cases + header), breakdown (2 cases + header)
     assert [len(t) for t in tables] == [3, 3, 3]
@@ -79,3 +83,17 @@ def test_diff_markdown_keeps_its_table_whole(shape: str, tmp_path: Path, capsys:
     (table,) = _tables(out)
     assert len(table) == 3 and len({len(row) for row in table}) == 1
     assert not any(line.startswith("# two") for line in out.splitlines())
+
+
+def test_view_markdown_shows_a_file_name_with_a_backtick_as_it_is(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # x`y.json read "xy.json": the backtick was dropped to keep the code span whole. A fence of
+    # two backticks, padded with a space each side, holds the one backtick as it is
+    p = tmp_path / "x`y.json"
+    p.write_text(json.dumps(make_receipt([case("C1", [0.6], [0.5])])), encoding="utf-8")
+    code, out, err = run_main(["view", str(p), "--format", "markdown"], capsys)
+    assert code == 0, err
+    assert f"\nFile: `` {tmp_path}/x`y.json ``\n" in out
+    rendered = MarkdownIt("commonmark").render(out)
+    assert f"<code>{html.escape(str(tmp_path), quote=False)}/x`y.json</code>" in rendered
