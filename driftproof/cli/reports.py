@@ -57,7 +57,8 @@ def build(
     expected) and a non-zero exit; OUT is left as it was. Works in any directory holding
     receipts/ and reports/: without a mkdocs.yml there, the installed default is used.
     """
-    from driftproof.site._paths import default_config  # deferred, with the next: start-up
+    from driftproof.pages.words import count_of  # deferred, with the next two: start-up
+    from driftproof.site._paths import default_config
     from driftproof.site.publish import build_site
 
     if config_file is None:
@@ -71,7 +72,8 @@ def build(
             cache_dir=None if no_cache else True,
             progress=progress,
         )
-    click.echo(f"built {out}: {len(inputs.reports)} report(s), {len(inputs.receipts)} receipt(s)")
+    built = count_of(len(inputs.reports), "report"), count_of(len(inputs.receipts), "receipt")
+    click.echo(f"built {out}: {', '.join(built)}")
 
 
 @contextmanager

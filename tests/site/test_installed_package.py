@@ -150,7 +150,7 @@ def test_reports_build_works_in_a_directory_with_only_receipts_and_reports(
     for p in sorted((REPO / "receipts").glob("caveman-2b10489-*.json")):  # report 001's four
         shutil.copy2(p, tmp_path / "receipts" / p.name)
     res = _run([str(installed / "driftproof"), "reports", "build"], cwd=tmp_path, env=_env())
-    assert "1 report(s), 4 receipt(s)" in res.stdout
+    assert "1 report, 4 receipts" in res.stdout
     site_dir = tmp_path / "site"
     home = (site_dir / "index.html").read_text(encoding="utf-8")
     assert "reports/001/" in home and "Caveman" in home

@@ -306,7 +306,7 @@ def test_reports_build_in_the_demo_folder_may_replace_the_demo_site(
     shutil.rmtree(demo / "receipts")
     shutil.copytree(receipts, demo / "receipts")
     code, out, err = run(["reports", "build", "--reports", str(reports)], capsys)
-    assert (code, out) == (0, "built site: 2 report(s), 3 receipt(s)\n"), err
+    assert (code, out) == (0, "built site: 2 reports, 3 receipts\n"), err
     assert b"SIMULATED DATA" not in (demo / "site" / "index.html").read_bytes()
 
 
