@@ -331,3 +331,12 @@ def test_the_arm_tables_lost_kinds_read_in_words() -> None:
         "3 (no answer, request failed)",
         "2 (another model answered)",
     ]
+
+
+def test_an_arm_with_no_draws_reads_none_refused_without_a_count_of_zero() -> None:
+    # NVIDIA's printed aggregates hold no draw: "refusals: none of 0 draws" read as if there were
+    from driftproof.receipt import read_receipt
+
+    r = read_receipt(Path(__file__).parents[1] / "receipts" / "nvidia-7149a88-aiq-deploy.json")
+    s = sheet(r)
+    assert [(a.draws, a.refusals) for a in s.arms] == [("0 drawn, 0 scored", "none (no draws)")] * 2

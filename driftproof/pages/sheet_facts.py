@@ -395,7 +395,9 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
                 if lost
                 else "none",
                 refusals=f"{f'{refused:,}' if refused else 'none'} of "
-                f"{count_of(len(draws), 'draw')}",
+                f"{count_of(len(draws), 'draw')}"
+                if draws
+                else "none (no draws)",
                 skill_fired=_skill_fired(r, n, draws),
                 output_tokens=(
                     f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
