@@ -359,3 +359,16 @@ def test_a_200_holding_an_error_is_a_failed_attempt_never_graded(
             f"the reply is an error with status 200, not an answer: {said}; transient, 3 attempts, "
             "retried after 0.01 s and 0.02 s"
         )
+
+
+def test_a_body_its_content_encoding_cannot_decode_names_the_cause(loopback, suite_file, tmp_path):
+    # a JSON body sent as "content-encoding: gzip": the SDK said "Connection error."; the draw
+    # names what went wrong, zlib's words for a body that is no gzip stream
+    shape = (200, {"not": "gzip"}, {"content-encoding": "gzip"})
+    loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else shape
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.lost.reason.startswith(
+            "the reply's body could not be decoded: Error -3 while decompressing data: "
+            "incorrect header check; transient, 3 attempts"
+        )

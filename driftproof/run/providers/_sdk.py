@@ -28,10 +28,10 @@ GRADE_TOOL = "record_grade"
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
-    Timeouts and connection failures are transient; a status is classed by
-    :func:`classify_status` with ``retry-after`` kept; an ``overloaded_error`` body is transient
-    whatever its status; anything else is lost without a retry. ``hint_404`` is appended to a 404
-    that is not an unknown model.
+    Timeouts and connection failures (a body its Content-Encoding cannot decode among them,
+    named so) are transient; a status is classed by :func:`classify_status` with
+    ``retry-after`` kept; an ``overloaded_error`` body is transient whatever its status; anything
+    else is lost without a retry. ``hint_404`` is appended to a 404 that is not an unknown model.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -57,6 +57,9 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             return AttemptError(out.reason, status=status)
         return out
     if name == "APIConnectionError":
+        cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
+        if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
+            return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
