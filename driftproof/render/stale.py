@@ -28,8 +28,8 @@ def stale_text(report: StaleReport) -> str:
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
-        missing = f"not supplied (give {_OPTIONS.get(f.field, '--suite')})"
-        today = missing if f.today is None else f.today
+        give = f" (give {_OPTIONS.get(f.field, '--suite')})" if f.recorded is not None else ""
+        today = f"not supplied{give}" if f.today is None else f.today  # unrecorded: no option helps
         lines.append(
             f"- {f.field}: recorded {f.recorded or 'unknown'}, today {today} -> {tag}: {f.note}"
         )
