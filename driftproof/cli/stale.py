@@ -23,22 +23,19 @@ if TYPE_CHECKING:
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 
-def _read_capped(path: Path, option: str) -> bytes:
+def _sha256_file(path: Path) -> str:
+    """The sha256 of the ``--judge-template`` file; BadParameter when unreadable or too large."""
     try:
         data = read_capped(path, MAX_HASHED_BYTES)
     except OSError as exc:
         raise click.BadParameter(
-            f"{path}: cannot read: {exc.strerror or exc}", param_hint=option
+            f"{path}: cannot read: {exc.strerror or exc}", param_hint="--judge-template"
         ) from None
     if len(data) > MAX_HASHED_BYTES:
         raise click.BadParameter(
-            f"{path}: over {MAX_HASHED_BYTES} bytes, the limit", param_hint=option
+            f"{path}: over {MAX_HASHED_BYTES} bytes, the limit", param_hint="--judge-template"
         )
-    return data
-
-
-def _sha256_file(path: Path | None, option: str) -> str | None:
-    return hashlib.sha256(_read_capped(path, option)).hexdigest() if path is not None else None
+    return hashlib.sha256(data).hexdigest()
 
 
 def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
@@ -58,13 +55,6 @@ def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
     return as_text if recorded == as_text else as_written
 
 
-def _suite_sha256(path: Path | None) -> str | None:
-    """Today's suite file's sha256, read and refused as ``run`` reads it (SuiteError)."""
-    from driftproof.run.suite import load_suite  # deferred: start-up time of --help
-
-    return load_suite(path).sha256 if path is not None else None
-
-
 def _printed_version(binary: str) -> str:
     try:
         out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
@@ -82,7 +72,7 @@ def _printed_version(binary: str) -> str:
 def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | None]:
     """Today's judge template (sha256, version): the file's, else ours; ``None``: unknown."""
     if path is not None:
-        return _sha256_file(path, "--judge-template"), None
+        return _sha256_file(path), None
     if r.provenance is not None and r.regrade is None:
         return None, None  # an imported receipt's grader is the source tool's, not this product's
     from driftproof.run.judge import template_identity  # deferred: start-up time of --help
@@ -124,6 +114,7 @@ def stale(
     from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
     from driftproof.receipt import read_receipt
     from driftproof.render.stale import stale_text
+    from driftproof.run.suite import load_suite
 
     r = read_receipt(receipt)
     if harness_binary and not given["harness_version"]:
@@ -132,7 +123,7 @@ def stale(
     today = Today(
         **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
-        suite_sha256=_suite_sha256(suite),
+        suite_sha256=load_suite(suite).sha256 if suite is not None else None,  # as run reads it
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

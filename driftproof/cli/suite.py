@@ -42,10 +42,7 @@ def check(files: tuple[Path, ...]) -> None:
         try:
             require_gradable(s)  # the very function run calls before any call
         except SuiteError as exc:
-            refused = [
-                f"{p.file}: {p.pointer}: {p.message}" if p.pointer else f"{p.file}: {p.message}"
-                for p in exc.problems
-            ]
+            refused = [str(p) for p in exc.problems]
         for line in refused:  # the status line below says that driftproof run refuses them
             click.echo(terminal_safe(line))
         n_refused = (
