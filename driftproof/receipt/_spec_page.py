@@ -64,9 +64,12 @@ def _unwrap(root: dict[str, Any], node: Any) -> tuple[dict[str, Any], bool]:
     return node, False
 
 
-def _walk(
-    root: dict[str, Any], node: Any, path: str, out: dict[str, tuple[dict[str, Any], bool]]
-) -> None:
+_Paths = dict[str, tuple[dict[str, Any], bool]]
+
+
+def _walk(root: dict[str, Any], node: Any, path: str = "", out: _Paths | None = None) -> _Paths:
+    """Every field below ``node`` of ``root`` by page path, in schema order, into ``out``."""
+    out = {} if out is None else out
     node, nullable = _unwrap(root, node)
     if path:
         out.setdefault(path, (node, nullable))
@@ -76,24 +79,23 @@ def _walk(
             _walk(root, sub, f"{path}.{name}" if path else name, out)
     elif isinstance(node.get("items"), dict):
         _walk(root, node["items"], f"{path}[]", out)
-
-
-def field_paths(version: str) -> dict[str, tuple[dict[str, Any], bool]]:
-    """Every field of ``version`` by page path, in schema order → (its schema, nullable)."""
-    out: dict[str, tuple[dict[str, Any], bool]] = {}
-    _walk(schema_for(version), schema_for(version), "", out)
     return out
 
 
-def model_paths() -> dict[str, tuple[dict[str, Any], bool]]:
+def field_paths(version: str) -> _Paths:
+    """Every field of ``version`` by page path, in schema order → (its schema, nullable)."""
+    return _walk(schema_for(version), schema_for(version))
+
+
+def model_paths() -> _Paths:
     """The model's members inside ``source_figures``: page path → (their schema, nullable).
 
     Every frozen schema allows any object there; the page lists what the model reads.
     """
     model = Receipt.model_json_schema(mode="validation", by_alias=True)
-    out: dict[str, tuple[dict[str, Any], bool]] = {}
-    _walk(model, model, "", out)
-    return {path: v for path, v in out.items() if path.startswith("source_figures.")}
+    return {
+        path: v for path, v in _walk(model, model).items() if path.startswith("source_figures.")
+    }
 
 
 def _type(node: dict[str, Any], nullable: bool) -> str:
