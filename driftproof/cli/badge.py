@@ -1,8 +1,4 @@
-"""``driftproof badge RECEIPT``: the receipt's badge as shields.io endpoint JSON, SVG and details.
-
-Exit status 0 when the files were written, whatever the reading (the Action's decision fails a
-job, not the badge); 2 when the receipt or the options are bad, and then nothing is written.
-"""
+"""``driftproof badge RECEIPT``: the receipt's badge as shields.io endpoint JSON, SVG, details."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``driftproof suite check SUITE…``: a suite's faults, found before any paid run.
-
-First exactly the validation ``driftproof run`` makes before any call
-(:func:`~driftproof.run.suite.load_suite` and :func:`~driftproof.run.suite.require_gradable`),
-then every case's checks against its known-good and known-bad example answers, so a suite
-``run`` would refuse, or a check that rejects a correct answer, fails before any paid run.
-"""
+"""``driftproof suite check SUITE…``: a suite's faults, found before any paid run."""
 
 from __future__ import annotations
 

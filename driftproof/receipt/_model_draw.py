@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
 from driftproof.receipt._model_base import (
+    ARMS,
     Count,
     HttpStatus,
     NonNegative,
@@ -255,12 +256,7 @@ class CaseArms(_Model):
 
     def named(self) -> list[tuple[str, CaseArm]]:
         """The arms present, by name, in receipt order."""
-        arms = (
-            ("with_skill", self.with_skill),
-            ("baseline", self.baseline),
-            ("control", self.control),
-        )
-        return [(name, arm) for name, arm in arms if arm is not None]
+        return [(name, arm) for name in ARMS if (arm := getattr(self, name)) is not None]
 
 
 class Case(_Model):
