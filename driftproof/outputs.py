@@ -82,11 +82,7 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
 
 
 def open_mode(fd: int) -> None:
-    """Give a file made by :func:`tempfile.mkstemp` (mode 0600) the mode ``open()`` would give.
-
-    That is 0666 less the process's umask, so a receipt or badge that replaces a file is as
-    readable as any other file the user writes.
-    """
+    """Give a file :func:`tempfile.mkstemp` made (mode 0600) open()'s mode: 0666 less the umask."""
     mask = os.umask(0)
     os.umask(mask)
     os.fchmod(fd, 0o666 & ~mask)

@@ -1,11 +1,8 @@
-"""The receipt: Driftproof's sealed, schema-validated result file.
+"""The receipt: Driftproof's sealed (D-12), schema-validated result file; its API is ``__all__``.
 
-Public API: :func:`read_receipt`, :func:`parse_receipt`, :func:`write_receipt` (seal D-12,
-validate once, atomic write), the builders, :func:`compute_seal`, :func:`schema_bytes`,
-:func:`known_versions` (D-11), :func:`check_json_bounds`, the breakdown size checks and the
-models. An older receipt is checked against its own frozen schema and seal, then read into
-the current shape: ``schema_version`` keeps the declared version, ``is_migrated`` is true and
-every field it did not record is ``None`` (D-11, D-13).
+An older receipt is checked against its own frozen schema and seal, then read into the current
+shape: ``schema_version`` keeps the declared version, ``is_migrated`` is true and every field
+it did not record is ``None`` (D-11, D-13).
 """
 
 from driftproof.receipt import _model

@@ -16,7 +16,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Final
 
-from driftproof._json import escape
+from driftproof._json import pointer
 from driftproof.errors import BoundsError, DriftproofError, Problem
 
 # --- receipts -------------------------------------------------------------------------
@@ -112,11 +112,11 @@ def refuse(
 
 
 def _pointer(node: tuple[Any, ...] | None) -> str:
-    parts: list[str] = []
+    keys: list[Any] = []
     while node is not None:
         node, key = node
-        parts.append(escape(key))
-    return "".join("/" + p for p in reversed(parts))
+        keys.append(key)
+    return pointer(reversed(keys))
 
 
 def check_json_bounds(
