@@ -24,16 +24,10 @@ def with_progress(fn: Any, console: Any = None) -> Any:
     each open batch's state and counts.
     """
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(stderr=True)
-    columns: list[ProgressColumn] = [
+    with Progress(
         TextColumn("{task.fields[phase]}"),
         BarColumn(),
         TextColumn("{task.fields[draws]}"),
@@ -41,8 +35,9 @@ def with_progress(fn: Any, console: Any = None) -> Any:
         TimeRemainingColumn(),
         TextColumn("spend ${task.fields[spend]:.4f}"),
         TextColumn("{task.fields[batch]}"),
-    ]
-    with Progress(*columns, console=console, disable=not console.is_terminal) as bar:
+        console=console,
+        disable=not console.is_terminal,
+    ) as bar:
         task = bar.add_task("draws", total=None, spend=0.0, phase="draws", draws="", batch="")
 
         def progress(done: int, total: int, spend: float, phase: str = "draws") -> None:
