@@ -1,7 +1,6 @@
 """Writing a receipt: sealed once (D-12), validated once, written atomically, current version.
 
-Cases are checked, hashed and written one at a time, so a large receipt is never held whole as
-JSON; only a receipt that passes every check replaces the target.
+Cases are checked, hashed and written one at a time: a large receipt is never held whole as JSON.
 """
 
 from __future__ import annotations

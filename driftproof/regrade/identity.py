@@ -1,9 +1,8 @@
 """Grader identity and the regrade refusals, one sentence each.
 
-Method, "Receipts are an open format": a rubric regrade refuses a grader whose recorded
-setting differs from the original's (:class:`GraderSetting`). Settings recorded on neither side
-are not compared; one recorded on one side only is refused. Kept answers, revised tasks and
-kept transcripts that cannot be held to the original are refused too.
+Method, "Receipts are an open format": a grader whose recorded setting differs from the
+original's is refused, and so are kept answers, revised tasks and kept transcripts that cannot
+be held to the original.
 """
 
 from __future__ import annotations
@@ -279,7 +278,7 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
 
 def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
     """Why the kept transcripts beside the original are not the file it sealed (absent: none)."""
-    kept = getattr(original.run, "transcripts", None)
+    kept = original.run.transcripts
     if kept is None:
         return []
     path = original_path.with_name(kept.file)
