@@ -28,13 +28,8 @@ __all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
 class LazyGroup(click.Group):
     """A group whose commands are imported when first used; its help lists a table of helps."""
 
-    def __init__(
-        self, *args: Any, lazy: Mapping[str, tuple[str, str | None]], **kwargs: Any
-    ) -> None:
-        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's.
-
-        With any short help ``None``, the help lists the commands as click does (loading them).
-        """
+    def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
+        """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy)
 
@@ -51,16 +46,13 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
         """Write the commands section from the table, as click would from the commands."""
-        if any(short is None for _, short in self.lazy.values()):
-            return super().format_commands(ctx, formatter)
         names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max((len(name) for name in names), default=0)
+        limit = formatter.width - 6 - max(len(name) for name in names)
         rows = [
             (n, click.Command(n, help=self.lazy[n][1]).get_short_help_str(limit)) for n in names
         ]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 #: command name -> the short help ``driftproof --help`` lists. The command is the click command
