@@ -20,7 +20,7 @@ def export() -> None:
     """Write a receipt in another format."""
 
 
-@click.command("summary-json")
+@export.command("summary-json")
 @click.argument("receipt", type=FILE)
 @click.option(
     "-o",
@@ -49,6 +49,3 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(output)
     click.echo(f"wrote {output}")
-
-
-export.add_command(summary_json)
