@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from driftproof.cli.run_progress import resume_command
+from driftproof.cli.run import resume_command
 from driftproof.errors import RefusalError
 from driftproof.run.run_plan import (
     Lane,

@@ -308,7 +308,7 @@ def test_progress_bar_shows_draws_eta_and_spend():
 
     from rich.console import Console
 
-    from driftproof.cli.run_progress import with_progress as _with_progress
+    from driftproof.cli.run import with_progress as _with_progress
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=120)
@@ -328,8 +328,8 @@ def test_progress_bar_counts_sealing_as_work_left():
 
     from rich.console import Console
 
-    from driftproof.cli.run_progress import bar_steps
-    from driftproof.cli.run_progress import with_progress as _with_progress
+    from driftproof.cli.run import bar_steps
+    from driftproof.cli.run import with_progress as _with_progress
 
     # all 12 draws done, receipt not yet sealed: 12 of 13 steps, not full
     assert bar_steps(12, 12, "draws") == (12, 13, "draws")
