@@ -37,9 +37,9 @@ HttpStatus = Annotated[int, Field(ge=100, le=999)]
 ARMS = ("with_skill", "baseline", "control")
 
 
-def _v015() -> Any:
+def _v015(**constraints: Any) -> Any:
     """Added in 0.15 or later: absent when unknown (D-13), so an omitting receipt keeps its seal."""
-    return Field(default=None, exclude_if=lambda v: v is None)
+    return Field(default=None, exclude_if=lambda v: v is None, **constraints)
 
 
 class _Model(BaseModel):

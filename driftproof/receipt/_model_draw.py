@@ -36,8 +36,8 @@ class JudgeSample(_Model):
     """Why the reply held no valid score."""
     reason: str | None = _v015()
     """The grader's stated reason; untrusted, escaped wherever shown."""
-    ignored_members: list[Annotated[str, StringConstraints(max_length=100)]] | None = Field(
-        default=None, max_length=20, exclude_if=lambda v: v is None
+    ignored_members: list[Annotated[str, StringConstraints(max_length=100)]] | None = _v015(
+        max_length=20
     )
     """Members of a structured decision its schema does not name, as JSON pointers:
     recorded and ignored."""

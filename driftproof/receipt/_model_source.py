@@ -83,13 +83,9 @@ class SourceReport(_Model):
     """Every figure read, in the source's order."""
     decision: SourceDecision | None = _v015()
     """The source's decision."""
-    stages: list[SourceStage] | None = Field(
-        default=None, max_length=50, exclude_if=lambda v: v is None
-    )
+    stages: list[SourceStage] | None = _v015(max_length=50)
     """The source's stages (tiers) with their status."""
-    reducers: list[Text200] | None = Field(
-        default=None, max_length=20, exclude_if=lambda v: v is None
-    )
+    reducers: list[Text200] | None = _v015(max_length=20)
     """The epoch reducers the source declared, in its order."""
     source_repository: Text500 | None = _v015()
     """The repository the source says it evaluated."""
