@@ -6,9 +6,11 @@ output lands on one of the command's own inputs.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -86,6 +88,54 @@ def open_mode(fd: int) -> None:
     mask = os.umask(0)
     os.umask(mask)
     os.fchmod(fd, 0o666 & ~mask)
+
+
+def write_all_or_none(writers: Mapping[Path, Callable[[Path], object]]) -> list[Path]:
+    """Write each file through its writer to a temporary sibling, then move them all into place.
+
+    Args:
+        writers: target path -> a function that writes the file's content to the path it is
+            given (a temporary file beside the target, with the mode ``open()`` would give).
+
+    Returns:
+        The targets, in order, once every one is in place.
+
+    Raises:
+        Whatever a writer or the file system raises (an ``OSError`` naming the target being
+        written, ``IsADirectoryError`` for a target that is a folder, Ctrl-C), after every
+        temporary file and every folder this call made is removed: nothing is half-written.
+    """
+    made: list[Path] = []
+    staged: list[tuple[Path, Path]] = []
+    path = next(iter(writers), Path())
+    try:
+        for path in writers:
+            for parent in reversed([path.parent, *path.parent.parents]):
+                if not parent.exists():
+                    parent.mkdir()
+                    made.append(parent)
+        for path, write in writers.items():
+            if path.is_dir():
+                raise IsADirectoryError(21, "Is a directory", str(path))
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((Path(tmp), path))
+            open_mode(fd)
+            os.close(fd)
+            write(Path(tmp))
+        for tmp_path, path in staged:
+            os.replace(tmp_path, path)
+    except BaseException as exc:
+        for tmp_path, _ in staged:
+            tmp_path.unlink(missing_ok=True)
+        for d in reversed(made):
+            with contextlib.suppress(OSError):  # a folder something else wrote into stays
+                d.rmdir()
+        if isinstance(exc, OSError) and (
+            exc.filename is None or str(exc.filename).endswith(".tmp")
+        ):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc  # the target
+        raise
+    return [target for _, target in staged]
 
 
 def same_path(a: Path, b: Path) -> bool:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
+from functools import partial
 from pathlib import Path
 
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.outputs import open_mode, same_path
+from driftproof.outputs import same_path, write_all_or_none
+
+
+def _write_bytes(data: bytes, path: Path) -> None:
+    path.write_bytes(data)
 
 
 class _WriteError(click.ClickException):
@@ -32,36 +35,17 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 
 
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write each file to a temporary sibling, then rename all; on _WriteError none is left."""
-    if not files:  # --github-output alone writes no badge file
-        return
-    made: list[Path] = []
-    staged: list[tuple[str, Path]] = []
-    path = next(iter(files))
+    """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`).
+
+    Raises:
+        _WriteError: a file cannot be written (none is left).
+    """
     try:
-        for path in files:
-            for parent in reversed([path.parent, *path.parent.parents]):
-                if not parent.exists():
-                    parent.mkdir()
-                    made.append(parent)
-        for path, data in files.items():
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            staged.append((tmp, path))
-            open_mode(fd)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-        for tmp, path in staged:
-            os.replace(tmp, path)
-    except BaseException as exc:  # an OSError or Ctrl-C: leave nothing behind
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        for d in reversed(made):
-            with contextlib.suppress(OSError):  # a folder something else wrote into stays
-                d.rmdir()
-        if not isinstance(exc, OSError):
-            raise
+        write_all_or_none({path: partial(_write_bytes, data) for path, data in files.items()})
+    except OSError as exc:
+        where = exc.filename or next(iter(files))
         raise _WriteError(
-            f"{path}: cannot write: {exc.strerror or exc}; no badge file was written"
+            f"{where}: cannot write: {exc.strerror or exc}; no badge file was written"
         ) from None
 
 

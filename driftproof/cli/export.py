@@ -12,7 +12,8 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.outputs import refuse_existing_output, refuse_output_on_input
+from driftproof.errors import RefusalError
+from driftproof.outputs import refuse_existing_output, refuse_output_on_input, write_all_or_none
 
 
 @click.group("export")
@@ -45,7 +46,8 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    tmp = output.with_name(output.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(output)
+    try:  # a temporary sibling of its own: a user's <out>.tmp is left alone
+        write_all_or_none({output: lambda p: p.write_bytes(text.encode("utf-8"))})
+    except OSError as exc:
+        raise RefusalError(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}")

@@ -8,13 +8,10 @@ nothing; :func:`write_imported` seals, checks and writes all its receipts, or no
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
-import os
 import pkgutil
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +21,7 @@ from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers import _common as common
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
-from driftproof.outputs import refuse_existing_outputs
+from driftproof.outputs import refuse_existing_outputs, write_all_or_none
 from driftproof.receipt import ReceiptBody, write_receipt
 
 __all__ = [
@@ -156,36 +153,14 @@ def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
 
 
 def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source: str) -> list[Path]:
-    """Write each receipt to a temporary sibling, then rename them all into place."""
-    made: list[Path] = []
-    staged: list[tuple[Path, Path]] = []
+    """Write every receipt into ``out`` or none (:func:`~driftproof.outputs.write_all_or_none`)."""
+    writers = {out / name: functools.partial(write_receipt, body) for name, body in bodies}
     try:
-        for parent in reversed([out, *out.parents]):
-            if not parent.exists():
-                parent.mkdir()
-                made.append(parent)
-        for filename, body in bodies:
-            target = out / filename
-            if target.is_dir():
-                raise IsADirectoryError(21, "Is a directory", str(target))
-            fd, tmp = tempfile.mkstemp(prefix=f".{filename}.", suffix=".tmp", dir=out)
-            staged.append((Path(tmp), target))
-            os.close(fd)
-            write_receipt(body, tmp)
-        for staged_path, target in staged:
-            os.replace(staged_path, target)
-    except BaseException as exc:  # a bad receipt, an OSError, or Ctrl-C: leave nothing behind
-        for staged_path, _ in staged:
-            staged_path.unlink(missing_ok=True)
-        for d in reversed(made):
-            with contextlib.suppress(OSError):
-                d.rmdir()
-        if isinstance(exc, ReceiptError):
-            raise _not_convertible(source, exc) from None
-        if not isinstance(exc, OSError):
-            raise
+        return write_all_or_none(writers)
+    except ReceiptError as exc:
+        raise _not_convertible(source, exc) from None
+    except OSError as exc:
         raise Where(out).fail(
             f"cannot write the receipts into this directory: {exc.strerror or exc}; "
             "nothing was written"
         ) from None
-    return [target for _, target in staged]

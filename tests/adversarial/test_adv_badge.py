@@ -70,16 +70,16 @@ def test_unwritable_output_writes_no_file_and_no_traceback(
     # Found: an SVG path in a place that cannot be written ended in a FileNotFoundError traceback
     # after the JSON had already been written.
     src = receipt_file(tmp_path)
-    import driftproof.cli.badge as cli_badge
+    import driftproof.outputs as outputs  # the writer badge's files go through
 
-    real = cli_badge.tempfile.mkstemp
+    real = outputs.tempfile.mkstemp
 
     def mkstemp(*args: Any, **kwargs: Any) -> tuple[int, str]:
         if str(kwargs.get("prefix", "")).startswith(".b.svg"):
             raise PermissionError(13, "Permission denied")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli_badge.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", mkstemp)
     out = tmp_path / "new" / "dir"
     code, _, err = run(
         ["badge", str(src), "--json", str(out / "b.json"), "--svg", str(out / "b.svg")], capsys

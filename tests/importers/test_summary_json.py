@@ -199,10 +199,13 @@ def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
     (item,) = import_summary_json(write_json(tmp_path / "s.json", DOC))
     rec = tmp_path / "r.json"
     write_receipt(item.body, rec)
+    (tmp_path / "out.json.tmp").write_text("the user's own file", encoding="utf-8")
     result = CliRunner().invoke(
         export, ["summary-json", str(rec), "-o", str(tmp_path / "out.json")]
     )
     assert result.exit_code == 0, result.output
+    # it staged its writing in out.json.tmp, replacing a file of that name and moving it away
+    assert (tmp_path / "out.json.tmp").read_text(encoding="utf-8") == "the user's own file"
     data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     # with-skill mean of measured draws (0.8 + 0.7) / 2 = 0.75; baseline (0.4 + 0.5) / 2 = 0.45;
     # lift +0.300
