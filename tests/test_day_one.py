@@ -341,3 +341,23 @@ def test_a_simulated_run_with_draws_draws_each_arm_exactly_that_often(files, tmp
     r = read_receipt(out)
     assert {len(a.draws) for c in r.cases for a in (c.arms.with_skill, c.arms.baseline)} == {12}
     assert r.run.generations_per_arm == 12
+
+
+def test_a_receipt_that_cannot_be_built_leaves_the_journal_and_no_transcripts(
+    files, tmp_path, capsys, monkeypatch
+):
+    # building the receipt failing after the transcripts were written left them unsealed beside
+    # an unclosed journal; now, as when writing it fails, the journal stays and they go
+    import driftproof.run.engine as engine
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise ValueError("a receipt no model takes")
+
+    monkeypatch.setattr(engine, "receipt_body", broken)
+    out = tmp_path / "r.json"
+    argv = run_args(*files, out)[:7] + ["simulated", "--out", str(out), "--keep-transcripts"]
+    with pytest.raises(ValueError, match="a receipt no model takes"):
+        run_main(argv, capsys)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("r.json")) == [
+        "r.json.journal"
+    ]

@@ -7,6 +7,7 @@ import glob
 import re
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,8 @@ def run_suite(
     tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
     transcripts, kept = write_transcripts(out, journal) if cfg.keep_transcripts else (None, None)
-    body = receipt_body(
+    body = partial(
+        receipt_body,
         suite,
         drawer,
         skill_text,
@@ -115,11 +117,20 @@ def run_suite(
 
 
 def _write(
-    body: ReceiptBody, out: Path, replace: bool, journal: Journal, transcripts: Path | None
+    body: Callable[[], ReceiptBody],
+    out: Path,
+    replace: bool,
+    journal: Journal,
+    transcripts: Path | None,
 ) -> Receipt:
-    """Seal and write the receipt; on failure keep the journal (RefusalError: ``out`` appeared)."""
+    """Build, seal and write the receipt; on any failure keep the journal, remove transcripts.
+
+    Raises:
+        RefusalError: ``out`` appeared while the run went on. Whatever building or writing the
+            receipt raises, after the journal is closed (kept) and the transcripts removed.
+    """
     try:
-        return write_receipt(body, out, replace=replace)
+        return write_receipt(body(), out, replace=replace)
     except BaseException as exc:
         journal.close()  # kept on disk: no finished draw is lost
         if transcripts is not None:  # no receipt seals it: nothing is left behind
