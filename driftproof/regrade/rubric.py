@@ -30,10 +30,11 @@ from driftproof.receipt import (
     build_draw,
     build_judge_sample,
     build_receipt,
-    read_receipt,
+    parse_receipt,
     sha256_text,
     write_receipt,
 )
+from driftproof.receipt._load import read_bounded
 from driftproof.regrade.identity import (
     GraderSetting,
     SampleIdentity,
@@ -263,9 +264,10 @@ def rubric_regrade(
     ):
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
-    original = read_receipt(original_path)
+    raw = read_bounded(original_path)  # one read: the bytes checked are the bytes hashed
+    original = parse_receipt(raw, str(original_path))
     max_tokens = _held_max_tokens(original)
-    original_sha256 = hashlib.sha256(original_path.read_bytes()).hexdigest()
+    original_sha256 = hashlib.sha256(raw).hexdigest()
     setting = grader_setting_of(original)
     asked = _asked_judge(judge, judge_model, max_tokens)
     # tool version, isolation, routing and code are not recorded, so not compared;

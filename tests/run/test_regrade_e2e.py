@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import pytest
 import run_helpers
@@ -51,6 +52,13 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     before = read_receipt(out)
     assert receipt_reading(before).status == "passing"
     monkeypatch.setattr(run_helpers, "judge_reply", _revised_judge(run_helpers.judge_reply))
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:  # the original is read once, and those bytes hashed
+        assert self != out, "the original was read a second time, with no size bound"
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
     res = CliRunner().invoke(
         cli,
         [
@@ -65,6 +73,7 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
         ],
     )
     assert res.exit_code == 0, res.output
+    monkeypatch.undo()
     r = read_receipt(tmp_path / "regraded.json")
     # Sealed in its hash: the original receipt's hash and the calls made.
     assert r.provenance.document_sha256 == hashlib.sha256(out.read_bytes()).hexdigest()
