@@ -114,12 +114,17 @@ def answer_for(system: str | None, prompt: str) -> str:
 
 class Script:
     """What the loopback server does. ``faults`` is a queue of actions taken before normal
-    answers: ``429``, ``500``, ``("hang", seconds)``; ``hang_if`` hangs matching requests."""
+    answers: ``429``, ``500``, ``("hang", seconds)``; ``hang_if`` hangs matching requests;
+    ``trickle_if`` answers matching requests one byte every ``trickle_gap`` seconds (counted in
+    ``trickled``)."""
 
     def __init__(self) -> None:
         self.latency = 0.0
         self.faults: list[Any] = []
         self.hang_if: Callable[[str | None, str], bool] | None = None
+        self.trickle_if: Callable[[str | None, str], bool] | None = None
+        self.trickle_gap = 0.25
+        self.trickled = 0
         #: ``shape(path, body, is_judge, text)`` → ``(status, json body, headers)`` to send
         #: instead of the normal answer, or ``None`` for the normal one (recorded response shapes).
         self.shape: (
@@ -245,7 +250,11 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
             pass
 
         def _send(
-            self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None
+            self,
+            code: int,
+            obj: dict[str, Any],
+            headers: dict[str, str] | None = None,
+            gap: float = 0.0,
         ) -> None:
             data = json.dumps(obj).encode()
             self.send_response(code)
@@ -254,7 +263,16 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            if not gap:
+                self.wfile.write(data)
+                return
+            for i in range(len(data)):  # until the client hangs up or the server closes
+                if script.stop.wait(gap):
+                    return
+                try:
+                    self.wfile.write(data[i : i + 1])
+                except OSError:
+                    return
 
         def do_POST(self) -> None:  # noqa: N802
             body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
@@ -285,7 +303,11 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 if shaped is not None:
                     self._send(shaped[0], shaped[1], shaped[2])
                     return
-            self._send(200, _ok(path, body.get("model", "?"), text, body))
+            trickle = bool(script.trickle_if and script.trickle_if(system, prompt))
+            with script.lock:
+                script.trickled += trickle
+            gap = script.trickle_gap if trickle else 0.0
+            self._send(200, _ok(path, body.get("model", "?"), text, body), gap=gap)
 
     return Handler
 

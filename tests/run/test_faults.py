@@ -1,4 +1,5 @@
-"""Faults: 429s and 500s are retried and counted; hangs become lost draws with reasons; a
+"""Faults: 429s and 500s are retried and counted; hangs and replies trickled past the timeout
+become lost draws with reasons; a
 fatal error stops the run and keeps the journal; a run killed half-way and resumed ends with
 every draw exactly once (issue 5, "Done when").
 
@@ -17,7 +18,7 @@ import subprocess
 import time
 
 import pytest
-from run_helpers import CLI_PROCESS, SUITE, run_args, run_lane
+from run_helpers import CLI_PROCESS, SUITE, is_judge_prompt, run_args, run_lane
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
@@ -93,6 +94,36 @@ def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
     # every attempt reached the server, timed out or not; at least 3 measured draws × 6 + 3 lost × 3
     # (a slow call on a loaded machine may time out and be retried too, and is counted as well)
     assert r.run.endpoint_attempts == sum(loopback.script.requests.values()) >= 3 * 6 + 3 * 3
+
+
+@pytest.mark.parametrize(("provider", "api"), [("anthropic", None), ("openai", "chat")])
+def test_a_reply_trickled_past_the_timeout_is_cut_off(loopback, one_case, tmp_path, provider, api):
+    # every baseline answer is a valid reply sent one byte every 0.25 s: about 70 s in all, each
+    # byte well inside the SDK's 1 s timeout; the attempt is cut off 1 s after it starts
+    loopback.script.trickle_if = lambda system, prompt: (
+        system is None and not is_judge_prompt(prompt)
+    )
+    started = time.monotonic()
+    out = run_lane(tmp_path, provider, "api", api=api, timeout=1.0)
+    assert time.monotonic() - started < 60  # no trickle was waited out
+    r = read_receipt(out)
+    assert [d.lost.reason for d in r.cases[0].arms.baseline.draws] == [
+        "timed out after 1 s; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+    ] * 3
+    assert loopback.script.trickled == 3 * 3  # 3 draws × 3 attempts, each cut off
+
+
+def test_a_grade_trickled_past_the_judge_timeout_is_cut_off(loopback, one_case, tmp_path):
+    loopback.script.trickle_if = lambda system, prompt: is_judge_prompt(prompt)
+    started = time.monotonic()
+    out = run_lane(tmp_path, "anthropic", "api", judge_timeout=1.0, judge_samples=1)
+    assert time.monotonic() - started < 60
+    r = read_receipt(out)
+    assert [s.invalid_reason for _, _, d in _all_draws(r) for s in d.judge_samples] == [
+        "judge call failed: timed out after 1 s; transient, 3 attempts, retried after 0.01 s and "
+        "0.02 s"
+    ] * 6
+    assert loopback.script.trickled == 6 * 3  # 6 draws × 1 sample × 3 attempts
 
 
 def test_a_fatal_error_stops_the_run_and_keeps_the_journal(loopback, one_case, tmp_path):

@@ -269,12 +269,15 @@ def test_a_messages_body_giving_a_member_twice_is_not_read() -> None:
     from driftproof.run.providers.base import AttemptError, Call
 
     body = '{"content": [{"type": "tool_use", "input": {"score": 0}, "input": {"score": 1}}]}'
-    lane = AnthropicAPI.__new__(AnthropicAPI)
-    lane._errors = OSError
+    lane = AnthropicAPI(api_key="test-key")
     call = Call("m", None, "p", 10, timeout=1.0)
-    sent = lambda **kw: SimpleNamespace(http_response=SimpleNamespace(text=body))  # noqa: E731
+
+    async def sent(**kw):
+        return SimpleNamespace(http_response=SimpleNamespace(text=body))
+
     with pytest.raises(AttemptError) as info:
-        lane.post(sent, {}, call)
+        lane.post(lambda client: sent, {}, call)
+    lane.close()
     assert info.value.reason.startswith(
         'the reply is not JSON (expected unique member names, found "input" twice): '
     )

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
-from collections.abc import Callable
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -28,14 +32,15 @@ GRADE_TOOL = "record_grade"
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
-    Timeouts and connection failures (a body its Content-Encoding cannot decode among them,
-    named so) are transient; a status is classed by :func:`classify_status` with
-    ``retry-after`` kept; an ``overloaded_error`` body is transient whatever its status; anything
-    else is lost without a retry. ``hint_404`` is appended to a 404 that is not an unknown model.
+    Timeouts (the SDK's, or the attempt's deadline passing: :class:`TimeoutError`) and
+    connection failures (a body its Content-Encoding cannot decode among them, named so) are
+    transient; a status is classed by :func:`classify_status` with ``retry-after`` kept; an
+    ``overloaded_error`` body is transient whatever its status; anything else is lost without a
+    retry. ``hint_404`` is appended to a 404 that is not an unknown model.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
-    if name == "APITimeoutError":
+    if name == "APITimeoutError" or isinstance(exc, TimeoutError):
         return AttemptError(f"timed out after {timeout:g} s")
     if isinstance(status, int):
         response = getattr(exc, "response", None)
@@ -129,7 +134,10 @@ class SDKLane(Provider):
 
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
     (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
-    runner's, counted when made; :attr:`service` is the base URL, credentials stripped.
+    runner's, counted when made; :attr:`service` is the base URL, credentials stripped. Attempts
+    go through the SDK's async client on the lane's own event loop (a daemon thread, started at
+    the first attempt), so that each can be cut off at its deadline: the SDK's ``timeout`` counts
+    from each byte received, and a server sending a byte now and then never meets it.
     """
 
     keys: tuple[str, ...] = ()
@@ -144,25 +152,55 @@ class SDKLane(Provider):
         client_class = getattr(module, self.sdk[1])
         self.client = client_class(base_url=base_url, api_key=api_key, max_retries=0)
         self.service = strip_credentials(str(self.client.base_url))
+        self._async_class = getattr(module, "Async" + self.sdk[1])
+        self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
+        self._lock = threading.Lock()
+        self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
+        self._end: weakref.finalize[Any, SDKLane] | None = None
+
+    def _running(self) -> tuple[asyncio.AbstractEventLoop, Any]:
+        """The lane's event loop and async client, started on first use (thread-safe).
+
+        Both end at :meth:`close`, or when the lane is collected unclosed.
+        """
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                name = f"driftproof-{self.name}-api"
+                threading.Thread(target=_serve, args=(loop,), name=name, daemon=True).start()
+                self._loop = (loop, self._async_class(**self._async_args, max_retries=0))
+                self._end = weakref.finalize(self, _end, *self._loop)
+                self._end.atexit = False  # at exit the daemon thread just ends
+            return self._loop
 
     def post(
         self,
-        create: Callable[..., Any],
+        create: Callable[[Any], Callable[..., Awaitable[Any]]],
         req: dict[str, Any],
         call: Call,
         *,
         hint_404: str | None = None,
     ) -> tuple[dict[str, Any], str]:
-        """One attempt: ``create`` (an SDK ``with_raw_response.create``) sent ``req``.
+        """One attempt: ``req`` sent by the SDK method ``create`` picks from the async client.
+
+        ``create`` picks a ``with_raw_response.create``; the whole attempt (connecting, sending,
+        reading the reply) is cut off ``call.timeout`` seconds after it starts.
 
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
-        :func:`sdk_error` classes the SDK's error, or (transient) for a body that is no JSON object
-        or holds an ``error`` member that is not null (an error sent with status 200).
+        :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
+        body that is no JSON object or holds an ``error`` member that is not null (an error sent
+        with status 200).
         """
-        try:
+        loop, client = self._running()
+
+        async def attempt() -> str:
             # the raw response: its JSON is read as the API sent it, with no model built from it
-            body: str = create(**req, timeout=call.timeout).http_response.text
-        except self._errors as exc:
+            sent = create(client)(**req, timeout=call.timeout)
+            return str((await asyncio.wait_for(sent, call.timeout)).http_response.text)
+
+        try:
+            body = asyncio.run_coroutine_threadsafe(attempt(), loop).result()
+        except (self._errors, TimeoutError) as exc:
             raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
@@ -179,4 +217,23 @@ class SDKLane(Provider):
         return obj, body
 
     def close(self) -> None:
+        """Close both clients and end the lane's event loop."""
         self.client.close()
+        with self._lock:
+            end, self._loop, self._end = self._end, None, None
+        closed = end() if end is not None else None  # None: it has ended already
+        if closed is not None:
+            closed.result()
+
+
+def _serve(loop: asyncio.AbstractEventLoop) -> None:
+    """Run ``loop`` until stopped, then close it."""
+    loop.run_forever()
+    loop.close()
+
+
+def _end(loop: asyncio.AbstractEventLoop, client: Any) -> Future[None]:
+    """Close ``client`` on ``loop``, then stop ``loop``; from any thread, without waiting."""
+    closed = asyncio.run_coroutine_threadsafe(client.close(), loop)
+    closed.add_done_callback(lambda _: loop.call_soon_threadsafe(loop.stop))
+    return closed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from driftproof._json import member_list, member_object, member_str
@@ -102,6 +103,6 @@ class AnthropicAPI(SDKLane):
 
     def attempt(self, call: Call) -> Reply:
         """One Messages API call (see :meth:`Provider.attempt`)."""
-        create = self.client.messages.with_raw_response.create
+        create = attrgetter("messages.with_raw_response.create")
         msg, body = self.post(create, build_request(call), call)
         return self.kept(read_message(msg, graded=call.schema is not None), body)

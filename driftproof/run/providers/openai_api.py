@@ -7,6 +7,7 @@ spelling is retried once with the other, kept from then on (``run.budget_param``
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
@@ -273,10 +274,10 @@ class OpenAIAPI(SDKLane):
         """One Responses or Chat call (see :meth:`Provider.attempt`)."""
         graded = call.schema is not None
         if self.api == "responses":
-            create = self.client.responses.with_raw_response.create
+            create = attrgetter("responses.with_raw_response.create")
             obj, body = self.post(create, build_responses(call), call, hint_404=HINT_404)
             return self.kept(read_response(obj, graded=graded), body)
-        create = self.client.chat.completions.with_raw_response.create
+        create = attrgetter("chat.completions.with_raw_response.create")
         sent = self.budget_param
         try:
             obj, body = self.post(create, build_chat(call, budget_param=sent), call)
