@@ -118,8 +118,8 @@ def _pool_lines(p: Plan) -> list[str]:
             lines.append(
                 f"{arm}: the spreads of the {q.cases:,} cases agree, so they are pooled: "
                 f"{q.sd:.4f} over {q.df:,} degrees of freedom, upper {q.level:.0%} bound "
-                f"{q.bound(q.level):.4f}. Every case is planned from it. {test} (under "
-                f"{HOMOGENEITY_LEVEL:.0%}, they would be kept apart)."
+                f"{q.bound(q.level):.4f}. Every case is planned from it. {test} (had it been "
+                f"under {HOMOGENEITY_LEVEL:.0%}, they would be kept apart)."
             )
         elif q.p >= HOMOGENEITY_LEVEL:
             lines.append(
@@ -228,15 +228,16 @@ def plan_text(p: Plan) -> str:
     if p.draws_per_arm is not None and p.p_verdict is not None:
         cost = f"; grading cost {tiers}" if tiers else ""
         lines.append(
-            f"At {p.draws_per_arm} draws per arm a true lift of {p.effect:.3f} gives a verdict "
+            f"At {p.draws_per_arm:,} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
             f"(simulated, {p.verdict_trials:,} runs per case at the pilot's own spreads, pooled "
             f"where they are pooled){cost}."
         )
         lines.append(  # what this count answers, apart from the count diff and the Action give
-            f"This count is for a next run, sized from the spreads' upper bounds to call a true "
-            f"lift of {p.effect:.3f}; the draws needed that diff and the Action give are for the "
-            "bands already measured, so the two counts differ."
+            "This count is for a next run, sized from the spreads' upper bounds so that a run "
+            f"with no effect seldom reads underpowered and a true lift of {p.effect:.3f} is "
+            "called; the draws needed that diff and the Action give are for the bands already "
+            "measured, so the two counts differ."
         )
         if p.effect < EFFECT_FLOOR * 1.2:
             lines.append(

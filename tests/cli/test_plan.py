@@ -92,9 +92,10 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     )
     # the line under the chance says which question 220 answers, apart from the 6 held spreads give
     assert plan_text(p).splitlines()[2] == (
-        "This count is for a next run, sized from the spreads' upper bounds to call a true lift of "
-        "0.075; the draws needed that diff and the Action give are for the bands already "
-        "measured, so the two counts differ."
+        "This count is for a next run, sized from the spreads' upper bounds so that a run with no "
+        "effect seldom reads underpowered and a true lift of 0.075 is called; the draws needed "
+        "that diff and the Action give are for the bands already measured, so the two counts "
+        "differ."
     )
 
 
@@ -318,7 +319,8 @@ def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
     assert (
         "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
         "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it. Bartlett's "
-        "test of equal spreads: p = 1.000 (under 5%, they would be kept apart)." in text.split("\n")
+        "test of equal spreads: p = 1.000 (had it been under 5%, they would be kept apart)."
+        in text.split("\n")
     )
     assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
 

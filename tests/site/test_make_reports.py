@@ -113,6 +113,8 @@ def test_a_good_build_replaces_the_site_whole(
     assert method.count('<div class="table-wrap" tabindex="0" role="region"') == method.count(
         "<table>"
     )
+    # a wrapped line of a worked example began "+ 2·√(…)" and became a bullet of its own
+    assert "0.0327 + 2·√(2 × 0.0164²/6) = 0.0516 reaches the floor" in " ".join(method.split())
 
 
 def test_two_mkdocs_builds_are_byte_identical(
