@@ -16,8 +16,10 @@ DEFAULT_EFFECT: Final[float] = round(1.5 * EFFECT_FLOOR, 12)  # the true lift `p
 TOLERANCE: Final[float] = 1e-9
 #: Draws per arm at least (method: "at least three times").
 MIN_DRAWS_PER_ARM: Final[int] = 3
-#: Above this many draws per arm plan gives no count, and run takes no --draws.
+#: Above this many draws per arm plan gives no count.
 MAX_PLANNED_DRAWS: Final[int] = 10_000
+#: The most draws one arm of a receipt holds (the schema's ``draws`` maxItems): run --draws's cap.
+MAX_DRAWS_IN_ARM: Final[int] = 1_000
 #: Each arm as output for people names it (the receipt's key, then the words).
 ARM_WORDS: Final[dict[str, str]] = {
     "with_skill": "with skill",

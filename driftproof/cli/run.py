@@ -75,7 +75,7 @@ from driftproof.run.run_plan import (
     plan_run,
     start_run,
 )
-from driftproof.wording import MAX_PLANNED_DRAWS
+from driftproof.wording import MAX_DRAWS_IN_ARM
 
 #: The answering lanes, each with a default judge (--provider and --judge-provider).
 _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
@@ -296,7 +296,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 )
 @click.option(
     "--draws",
-    type=click.IntRange(3, MAX_PLANNED_DRAWS),
+    type=click.IntRange(3, MAX_DRAWS_IN_ARM),
     help="Draw each arm exactly this many times, in place of the stopping rule: the count "
     "driftproof plan gives.",
 )

@@ -14,7 +14,7 @@ from driftproof.stats.planning import (
     POOLED_DF,
     SPREAD_LEVEL,
 )
-from driftproof.wording import EFFECT_FLOOR, NO_DRAW_COUNT_REACHES
+from driftproof.wording import EFFECT_FLOOR, MAX_DRAWS_IN_ARM, NO_DRAW_COUNT_REACHES
 
 
 def _pct(p: float) -> str:
@@ -274,7 +274,12 @@ def plan_text(p: Plan) -> str:
         )
     grow = any(c.undecided and c.pilot_draws is not None for c in p.cases)
     n = p.pilot_draws if grow else p.draws_per_arm
-    if n is not None:
+    if n is not None and n > MAX_DRAWS_IN_ARM:
+        lines.append(
+            f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
+            f"each arm {n:,} times: narrow the spreads (a steadier grader or task) first."
+        )
+    elif n is not None:
         lines.append(f"To draw each arm {n:,} times, give driftproof run --draws {n}.")
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")

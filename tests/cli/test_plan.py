@@ -6,6 +6,7 @@ bounds' arithmetic: tests/stats/test_planning.py).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -391,3 +392,18 @@ def test_the_method_page_quotes_plans_no_count_headline_as_plan_prints_it() -> N
     method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
     quoted = " ".join(method.split("The headline names those tasks: *", 1)[1].split("*")[0].split())
     assert said == quoted[0].upper() + quoted[1:]
+
+
+def test_a_count_past_what_a_receipt_holds_names_no_run_option() -> None:
+    # 1,200 draws per arm: more than a receipt's 1,000 per arm, so "give driftproof run --draws
+    # 1200" would be refused; plan says why no one run can draw it
+    p = plan_receipt(Receipt.model_validate(factories.make_receipt([MID])))
+    p = dataclasses.replace(
+        p, draws_per_arm=1200, cases=tuple(dataclasses.replace(c, undecided=False) for c in p.cases)
+    )
+    lines = plan_text(p).splitlines()
+    assert "--draws" not in plan_text(p)
+    assert (
+        "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
+        "times: narrow the spreads (a steadier grader or task) first."
+    ) in lines

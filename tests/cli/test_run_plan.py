@@ -206,3 +206,21 @@ def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> Non
         plan_regrade_judge(
             _original(None), provider=None, model=None, base_url=None, openai_api="chat"
         )
+
+
+def test_run_draws_is_capped_at_what_a_receipt_holds() -> None:
+    # a newcomer's pilot asked for 1,148 draws per arm: run made every call and then the receipt's
+    # schema refused 1,148 draws in an arm. The schema's cap is the option's.
+    import json as json_
+    from importlib import resources
+
+    from click.testing import CliRunner
+
+    from driftproof.cli.run import run
+    from driftproof.wording import MAX_DRAWS_IN_ARM
+
+    schema = resources.files("driftproof.receipt") / "schemas" / "receipt-0.16.schema.json"
+    doc = json_.loads(schema.read_text(encoding="utf-8"))
+    assert doc["$defs"]["case_arm"]["properties"]["draws"]["maxItems"] == MAX_DRAWS_IN_ARM
+    res = CliRunner().invoke(run, ["s.json", "--draws", "1001"])
+    assert res.exit_code == 2 and "1001 is not in the range 3<=x<=1000" in res.output

@@ -59,7 +59,8 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
         "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
         "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
         "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
-        "To draw each arm 1,200 times, give driftproof run --draws 1200.",
+        "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
+        "times: narrow the spreads (a steadier grader or task) first.",
     ]
     out = plan_text(dataclasses.replace(p, pools=(pooled, pooled)))
     assert "spreads 0.030 and 0.026, pooled upper 80% bounds 0.029 and 0.032)" in out
