@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from driftproof.run.providers.base import AttemptError
+from driftproof.run.providers.base import AttemptError, Halted
 
 #: A fixed wait schedule (seconds) still accepted by ``with_retries(delays=...)`` (regrade).
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
@@ -74,10 +74,6 @@ class FatalRun(Exception):
 
 class StopRun(Exception):
     """The run stops after this draw was journaled (another model gave the answer)."""
-
-
-class Halted(Exception):
-    """Raised in a draw when the run is stopping: the draw is not finished, so not journaled."""
 
 
 class Counter:

@@ -126,6 +126,37 @@ def test_a_grade_trickled_past_the_judge_timeout_is_cut_off(loopback, one_case, 
     assert loopback.script.trickled == 6 * 3  # 6 draws × 1 sample × 3 attempts
 
 
+def test_closing_a_lane_ends_the_attempts_in_flight_and_refuses_new_ones(loopback) -> None:
+    # a second Ctrl-C closed the lane while draws waited on its event loop: they waited for ever
+    # and the process never exited (an adversary's finding). Each ends as an unfinished draw
+    # (Halted: not journaled, drawn again on resume), and no call is made after the close.
+    import threading
+
+    from driftproof.run.providers.base import Call, Halted
+
+    loopback.script.trickle_if = lambda system, prompt: True  # about 70 s a reply
+    lane = make_provider("anthropic", "api")
+    call = Call("claude-sonnet-4-6", None, "Say hi.", 64, timeout=60.0)
+    ended: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            lane.attempt(call)
+        except BaseException as exc:  # what the draw's thread receives
+            ended.append(exc)
+
+    t = threading.Thread(target=attempt, daemon=True)
+    t.start()
+    while loopback.script.trickled == 0:  # the attempt is in flight
+        time.sleep(0.01)
+    lane.close()
+    t.join(10)
+    assert not t.is_alive() and [type(e) for e in ended] == [Halted]
+    with pytest.raises(Halted):
+        lane.attempt(call)
+    assert loopback.script.trickled == 1
+
+
 def test_a_fatal_error_stops_the_run_and_keeps_the_journal(loopback, one_case, tmp_path):
     loopback.script.faults = [401]
     with pytest.raises(ProviderError, match="HTTP 401"):

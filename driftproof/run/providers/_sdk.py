@@ -9,7 +9,7 @@ import os
 import threading
 import weakref
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -20,6 +20,7 @@ from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 from driftproof.run.providers.base import (
     AttemptError,
     Call,
+    Halted,
     MissingCredentials,
     Provider,
     classify_status,
@@ -156,6 +157,7 @@ class SDKLane(Provider):
         self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
+        self._closed = False
         self._end: weakref.finalize[Any, SDKLane] | None = None
 
     def _running(self) -> tuple[asyncio.AbstractEventLoop, Any]:
@@ -164,6 +166,8 @@ class SDKLane(Provider):
         Both end at :meth:`close`, or when the lane is collected unclosed.
         """
         with self._lock:
+            if self._closed:  # a draw still running after the run stopped: no new call
+                raise Halted()
             if self._loop is None:
                 loop = asyncio.new_event_loop()
                 name = f"driftproof-{self.name}-api"
@@ -200,6 +204,8 @@ class SDKLane(Provider):
 
         try:
             body = asyncio.run_coroutine_threadsafe(attempt(), loop).result()
+        except CancelledError:  # close() ended the loop under it: the run is stopping
+            raise Halted() from None  # an unfinished draw: not journaled, drawn again on resume
         except (self._errors, TimeoutError) as exc:
             raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
         try:  # strict: a member name given twice (two grades) is no reply to read
@@ -220,7 +226,7 @@ class SDKLane(Provider):
         """Close both clients and end the lane's event loop."""
         self.client.close()
         with self._lock:
-            end, self._loop, self._end = self._end, None, None
+            end, self._loop, self._end, self._closed = self._end, None, None, True
         closed = end() if end is not None else None  # None: it has ended already
         if closed is not None:
             closed.result()
@@ -233,7 +239,19 @@ def _serve(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def _end(loop: asyncio.AbstractEventLoop, client: Any) -> Future[None]:
-    """Close ``client`` on ``loop``, then stop ``loop``; from any thread, without waiting."""
-    closed = asyncio.run_coroutine_threadsafe(client.close(), loop)
+    """Cancel the attempts in flight on ``loop``, close ``client``, then stop ``loop``.
+
+    From any thread, without waiting: each cancelled attempt's caller gets a
+    :class:`~concurrent.futures.CancelledError` (a second Ctrl-C left them waiting for ever).
+    """
+
+    async def shutdown() -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # each caller told, then the stop
+        await client.close()
+
+    closed = asyncio.run_coroutine_threadsafe(shutdown(), loop)
     closed.add_done_callback(lambda _: loop.call_soon_threadsafe(loop.stop))
     return closed

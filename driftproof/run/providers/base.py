@@ -101,6 +101,10 @@ def same_model(requested: str, reported: str) -> bool:
         return False
 
 
+class Halted(Exception):
+    """Raised in a draw when the run is stopping: the draw is not finished, so not journaled."""
+
+
 class AttemptError(Exception):
     """One attempt failed; ``reason`` (at most 1,000 characters, untrusted) goes on the lost draw.
 
