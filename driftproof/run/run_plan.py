@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
@@ -139,8 +140,26 @@ def skill_name_of(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
+def _check_url(option: str, url: str | None) -> None:
+    """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built."""
+    if url is None:
+        return
+    try:  # urlsplit and .port raise ValueError: an open "[", a port no number or past 65535
+        parts = urlsplit(url)
+        ok = url.isascii() and url.isprintable() and " " not in url and bool(parts.hostname)
+        ok = ok and parts.scheme in ("http", "https") and parts.port != 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise RunOptionError(
+            option, f"expected an http or https URL such as http://localhost:8000/v1, found {url!r}"
+        )
+
+
 def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
+    _check_url("--base-url", o.base_url)
+    _check_url("--judge-base-url", o.judge_base_url)
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"

@@ -66,9 +66,11 @@ def test_an_anthropic_run_is_judged_by_haiku_at_its_frozen_price(files) -> None:
 
 
 def test_an_openai_run_keeps_the_anthropic_judge_and_its_api_options(files) -> None:
-    p = _plan(files, provider="openai", openai_api="chat", base_url="http://h", judge_base_url="j")
+    p = _plan(
+        files, provider="openai", openai_api="chat", base_url="http://h", judge_base_url="http://j"
+    )
     assert p.answer.options == {"base_url": "http://h", "api": "chat", "budget_param": "auto"}
-    assert p.judge == Lane("anthropic", "api", {"base_url": "j", "api": None})
+    assert p.judge == Lane("anthropic", "api", {"base_url": "http://j", "api": None})
     assert p.config.judge_model == HAIKU
 
 
@@ -224,3 +226,23 @@ def test_run_draws_is_capped_at_what_a_receipt_holds() -> None:
     assert doc["$defs"]["case_arm"]["properties"]["draws"]["maxItems"] == MAX_DRAWS_IN_ARM
     res = CliRunner().invoke(run, ["s.json", "--draws", "1001"])
     assert res.exit_code == 2 and "1001 is not in the range 3<=x<=1000" in res.output
+
+
+@pytest.mark.parametrize(
+    ("option", "url"),
+    [
+        ("base_url", "http://[::1"),  # httpx: a traceback, "Invalid port"
+        ("base_url", "http://h/\tx"),
+        ("judge_base_url", "http://h/\x1b[31m"),
+        ("base_url", "http://h:99999/v1"),  # the port was dropped from the receipt's service
+        ("base_url", "localhost:8000/v1"),  # no scheme
+    ],
+)
+def test_a_base_url_the_sdks_cannot_use_is_refused_by_option(files, option, url) -> None:
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, provider="openai", **{option: url})
+    assert exc.value.option == "--" + option.replace("_", "-")
+    assert exc.value.message == (
+        f"expected an http or https URL such as http://localhost:8000/v1, found {url!r}"
+    )
+    _plan(files, provider="openai", **{option: "http://127.0.0.1:8000/v1"})  # a good one runs
