@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,10 +80,12 @@ class Drawer:
             if lane.makes_endpoint_attempts:
                 self.counter.add()
 
+        def pause(seconds: float) -> None:  # a stop (Ctrl-C) cuts a retry's wait short
+            self.halt.wait(seconds)
+
+        sleep = pause if self.sleep is time.sleep else self.sleep  # tests give their own clock
         policy = self.cfg.policy()
-        return with_retries(
-            call, policy=policy, sleep=self.sleep, on_attempt=attempt, attempts=tried
-        )
+        return with_retries(call, policy=policy, sleep=sleep, on_attempt=attempt, attempts=tried)
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
         """Make draw ``index`` of ``case_id`` on ``arm``, journal it and return its score.
