@@ -54,10 +54,8 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
     """
     parent = output.parent
     if not parent.is_dir():
-        raise RefusalError(
-            f"{option} {output}: the folder {parent} does not exist; create it first "
-            "(nothing was written)"
-        )
+        what = "is a file, not a folder" if parent.exists() else "does not exist; create it first"
+        raise RefusalError(f"{option} {output}: the folder {parent} {what} (nothing was written)")
     if output.is_dir():
         raise RefusalError(f"{option} {output} is a folder; {option} names a file ({OUT_RULE})")
     if (output.exists() or output.is_symlink()) and not force:

@@ -249,3 +249,19 @@ def test_started_at_is_stored_in_utc_with_its_offset(tmp_path: Path, capsys: Any
     (item,) = get_importer("summary-json")(exported)
     assert item.body.to_json_dict()["run"]["started_at"] == "2026-01-01T13:58:55Z"
     assert item.body.to_json_dict()["run"]["started_at_offset"] == "-04:00"
+
+
+def test_export_into_a_folder_that_is_a_file_says_so(tmp_path, capsys) -> None:
+    # "the folder f does not exist; create it first", of a folder that exists as a file
+    from factories import case, make_receipt, run_main
+
+    receipt = tmp_path / "r.json"
+    receipt.write_text(json.dumps(make_receipt([case("c1", [0.9], [0.2])])), encoding="utf-8")
+    (tmp_path / "f").write_text("a file", encoding="utf-8")
+    out = tmp_path / "f" / "out.json"
+    code, _, err = run_main(["export", "summary-json", str(receipt), "-o", str(out)], capsys)
+    assert code == 2
+    assert err == (
+        f"error: --out {out}: the folder {tmp_path / 'f'} is a file, not a folder (nothing was "
+        "written)\n"
+    )
