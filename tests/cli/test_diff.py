@@ -284,50 +284,48 @@ def test_diff_of_two_different_skills_says_so(tmp_path):
     assert "measure different skills (demo-skill and another-skill)" in res.output
 
 
-def test_diff_of_two_different_models_names_both(tmp_path: Path) -> None:
+def _later(tmp_path: Path, part: str, key: str, value: Any, *args: str):  # type: ignore[no-untyped-def]
+    """diff of C1A against C1B whose ``part[key]`` is ``value`` (sealed again)."""
     from receipt_docs import seal_document
 
-    # C1 improved in both runs (.61 → .71); only the model that answered differs
     other = make_receipt([C1B])
-    other["run"]["model"] = "gpt-5"
-    res = run(tmp_path, make_receipt([C1A]), seal_document(other))
+    other[part][key] = value
+    return run(tmp_path, make_receipt([C1A]), seal_document(other), *args)
+
+
+def test_diff_of_two_different_models_names_both(tmp_path: Path) -> None:
+    # C1 improved in both runs (.61 → .71); only the model that answered differs
+    res = _later(tmp_path, "run", "model", "gpt-5")
     said = (
         "The two receipts were answered by different models (claude-sonnet-4-5 and gpt-5): a "
         "change between them may be the model's, not the skill's."
     )
     assert res.exit_code == 0 and f"\n{said}\n" in res.output
     assert (
-        f"\n> {said}\n"
-        in run(tmp_path, make_receipt([C1A]), seal_document(other), "--format", "markdown").output
+        f"\n> {said}\n" in _later(tmp_path, "run", "model", "gpt-5", "--format", "markdown").output
     )
     assert "different models" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
 
 
 def test_diff_of_two_different_judges_names_both(tmp_path: Path) -> None:
-    from receipt_docs import seal_document
-
     # the same answers' model; the later receipt graded by another judge, then by another provider
-    other = make_receipt([C1B])
-    other["judge"]["model"] = "gpt-5-mini"
-    res = run(tmp_path, make_receipt([C1A]), seal_document(other))
+    res = _later(tmp_path, "judge", "model", "gpt-5-mini")
     said = (
         "The two receipts were graded by different judges (claude-haiku-4-5-20251001 by "
         "anthropic and gpt-5-mini by anthropic): their scores are on different scales, so a "
         "change between them may be the judge's, not the skill's."
     )
     assert res.exit_code == 0 and f"\n{said}\n" in res.output
-    md = run(tmp_path, make_receipt([C1A]), seal_document(other), "--format", "markdown")
+    md = _later(tmp_path, "judge", "model", "gpt-5-mini", "--format", "markdown")
     assert f"\n> {said}\n" in md.output
     # an import's grader named by no model (unrecorded:<tool>/<grader>) is not called different
-    other["judge"]["model"] = "unrecorded:promptfoo/grader"
-    assert "different judges" not in run(tmp_path, make_receipt([C1A]), seal_document(other)).output
-    other = make_receipt([C1B])
-    other["judge"]["provider"] = "openrouter"
+    unrecorded = _later(tmp_path, "judge", "model", "unrecorded:promptfoo/grader")
+    assert "different judges" not in unrecorded.output
     said = (
         "different judges (claude-haiku-4-5-20251001 by anthropic and claude-haiku-4-5-20251001 "
         "by openrouter)"
     )
-    assert said in run(tmp_path, make_receipt([C1A]), seal_document(other)).output
+    assert said in _later(tmp_path, "judge", "provider", "openrouter").output
     assert "different judges" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
 
 
