@@ -272,8 +272,7 @@ def plan_text(p: Plan) -> str:
             f"{count_of(len(p.cases), 'case')} × {len(p.arms)} arms; "
             f"judge calls {judge}."
         )
-    grow = any(c.undecided and c.pilot_draws is not None for c in p.cases)
-    n = p.pilot_draws if grow else p.draws_per_arm
+    n = p.pilot_draws if p.pilot_draws is not None else p.draws_per_arm  # the headline's ask
     if n is not None and n > MAX_DRAWS_IN_ARM:
         lines.append(
             f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
