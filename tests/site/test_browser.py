@@ -202,6 +202,18 @@ def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base
         page.close()
 
 
+def test_search_from_a_folder_on_disk_says_it_needs_a_server(browser: Any, built_site: Path) -> None:
+    # from file:// the browser refuses Pagefind's index module: a search box there took a query
+    # and never answered
+    page = browser.new_page()
+    page.goto((built_site / "search.html").as_uri())
+    said = page.locator("#search-from-disk")
+    said.wait_for(state="visible", timeout=10_000)
+    assert "python -m http.server" in said.inner_text()
+    assert page.locator("#site-search input").count() == 0
+    page.close()
+
+
 #: The head cells of every table that cannot be brought on screen: each cell is scrolled to the
 #: left edge of the nearest box that scrolls sideways (none: the cell stays where it is), and is
 #: reachable when its left edge is then on screen and its right edge too, unless it is wider
