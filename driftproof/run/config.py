@@ -22,15 +22,23 @@ class RunConfig:
     """Settings of one run (CLI options); delays and timeouts in seconds."""
 
     model: str
+    """The answering model's id, as the lane's API or harness takes it."""
     judge_model: str
+    """The judge's model id."""
     judge_price: tuple[float, ...] | None = None
     """(input, output[, cache read, cache write]) USD per million tokens."""
     min_draws: int = MIN_DRAWS
+    """Draws per arm before the stopping rule may stop (``--draws`` sets both bounds)."""
     max_draws: int = MAX_DRAWS
+    """Draws per arm at most (``--max-draws``)."""
     judge_samples: int = 5
+    """Judge samples per answer (the method's five)."""
     concurrency: int = 8
+    """Draws in flight at most (a draw is its answer call and its judge calls)."""
     timeout: float = 300.0
+    """Whole-attempt deadline of an answer call; an attempt past it is retried as a timeout."""
     judge_timeout: float = 120.0
+    """Whole-attempt deadline of a judge call."""
     retry_delays: tuple[float, ...] | None = None
     """A fixed wait schedule instead of :attr:`retry` (tests; hidden ``--retry-delays``)."""
     retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -39,14 +47,23 @@ class RunConfig:
     judge_max_tokens: int = 4096
     """Output budget of each judge call (``--judge-max-output-tokens``)."""
     keep_transcripts: bool = False
+    """``--keep-transcripts``: every answer is kept in the receipt, and the judge's replies in
+    ``<receipt>.transcripts.jsonl``, for a later regrade."""
     control: str | None = None
+    """``--control``: the control arm's fixed instruction; the skill arm is then it, a blank line
+    and SKILL.md (D-16). ``None``: no control arm."""
     language: str | None = None
+    """``--language``: the suite's translations asked in place of its prompts; ``None``: as
+    written."""
     quick: bool = False
+    """``--quick``: the preset of :meth:`quick_preset`; the receipt reads unverified."""
     aa: bool = False
     """``--aa``: the baseline arm is a second run of the with-skill arm (receipt ``run.aa``)."""
     margin: float | None = None
     """``--margin``: the non-inferiority margin declared before the run (``run.quality_margin``)."""
     settle: float = SETTLE
+    """The stopping rule's settling step: another draw while an arm's score spread (sample sd,
+    0..1 scale) moves by this much or more."""
     truncation: str = "lost"
     """What a cut-off answer is: ``lost`` or ``accepted`` (the suite's ``truncation``)."""
 

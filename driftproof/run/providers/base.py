@@ -40,14 +40,19 @@ class Reply:
     input_tokens: int | None = None
     output_tokens: int | None = None
     reported_model: str | None = None
+    """The model id the reply reported, dates kept."""
     serving_model: str | None = None
+    """The model the reply named as serving it (a harness: the one it answered with)."""
     cost_usd: float | None = None
+    """The call's cost as the lane reported it (a harness's own figure), USD."""
     capture: Capture | None = None
+    """What the grader is shown from a harness's working directory (capture mode files)."""
     other_models: list[dict[str, Any]] = field(default_factory=list)
     handoff: str | None = None
     unread: str | None = None
     raw: str | None = None
     stop_reason: str | None = None
+    """The endpoint's own stop reason, recorded as it came (the first 64 characters)."""
     lane: str | None = None
     ending: str | None = None
     reasoning: str | None = None
