@@ -10,6 +10,7 @@ finish. The journal is removed once the sealed receipt is written.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -320,8 +321,10 @@ class Journal:
         """
         data = json_line({"draw": record})
         with self.lock:
-            if self._failed is not None:
-                raise OSError(f"{self.path}: the journal could not be written ({self._failed})")
+            if (failed := self._failed) is not None:  # every draw after it names what failed
+                if isinstance(failed, OSError):
+                    raise named(failed, self.path)
+                raise OSError(errno.EIO, f"the journal could not be written ({failed})", self.path)
             try:
                 os.write(self.fd, data)
                 now = time.monotonic()

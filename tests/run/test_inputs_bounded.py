@@ -322,6 +322,28 @@ def test_a_disk_that_fills_under_the_journal_names_it(
     assert not out.exists()
 
 
+def test_every_draw_after_a_full_disk_names_the_journal_alike(tmp_path, monkeypatch):
+    # the draws in flight when the disk fills meet the failure one after another: whichever
+    # reaches the user must name the journal and the disk's own words (a later one read
+    # "(input or output): …: the journal could not be written ([Errno 28] …)")
+    from driftproof.cli import _edge_line
+    from driftproof.run.journal import Journal
+
+    p = tmp_path / "r.json.journal"
+    j = Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None)
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    lines = []
+    for i in range(2):
+        with pytest.raises(OSError) as caught:
+            j.draw({"case": "c1", "arm": "baseline", "index": i})
+        lines.append(_edge_line(caught.value))
+    assert lines == [f"{p}: No space left on device"] * 2
+
+
 def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
     tmp_path, suite_file, skill_file, capsys, monkeypatch
 ):

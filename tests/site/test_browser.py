@@ -202,7 +202,9 @@ def test_search_finds_a_report_and_is_accessible_with_results(browser: Any, base
         page.close()
 
 
-def test_search_from_a_folder_on_disk_says_it_needs_a_server(browser: Any, built_site: Path) -> None:
+def test_search_from_a_folder_on_disk_says_it_needs_a_server(
+    browser: Any, built_site: Path
+) -> None:
     # from file:// the browser refuses Pagefind's index module: a search box there took a query
     # and never answered
     page = browser.new_page()
