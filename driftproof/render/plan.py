@@ -280,6 +280,11 @@ def plan_text(p: Plan) -> str:
         )
     elif n is not None:
         lines.append(f"To draw each arm {n:,} times, give driftproof run --draws {n}.")
+        if (pilot := p.larger_pilot) is not None and p.pilot_draws is None:
+            lines.append(
+                f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
+                f"{pilot}, then plan from its receipt."
+            )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
     if tiers:

@@ -98,6 +98,12 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
         "that diff and the Action give are for the bands already measured, so the two counts "
         "differ."
     )
+    # both ways on give their command: the count now, or the pilot of 2 × 3 draws first
+    assert plan_text(p).splitlines()[-3:-1] == [
+        "To draw each arm 220 times, give driftproof run --draws 220.",
+        "To run the pilot of 6 draws per arm first, give driftproof run --draws 6, then plan from "
+        "its receipt.",
+    ]
 
 
 def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
