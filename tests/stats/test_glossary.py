@@ -1,6 +1,7 @@
 """The method page's glossary: one word per thing, and the schema's word beside it (issue 18,
-item 3). Every term the brief names has a row; "draw" says that the schema calls it a
-generation; every schema path the glossary names is a field of the receipt model."""
+item 3). Every term the brief names has a row, and "case" and "passing", which the site uses;
+"draw" says that the schema calls it a generation; every schema path the glossary names is a
+field of the receipt model."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ TERMS = {
     "capture mode",
     "harness",
     "carrier",
+    "case",
+    "passing",
 }
 
 
@@ -76,6 +79,11 @@ def test_a_draw_is_what_the_schema_calls_a_generation() -> None:
     draw = _rows()["draw"]
     assert "generation" in draw[1] and draw[2].startswith("a *generation*")
     assert "`run.generations_per_arm`" in draw[2]
+
+
+def test_a_case_is_what_the_method_calls_a_task() -> None:
+    # the method's text says "task" where the product says "case"; the glossary must join them
+    assert "the method calls it a *task*" in _rows()["case"][1]
 
 
 def test_every_schema_path_named_is_a_receipt_field() -> None:
