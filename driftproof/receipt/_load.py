@@ -68,7 +68,14 @@ def _validate(doc: Any, file: str) -> Receipt:
     if not isinstance(doc, dict):
         raise ReceiptError.at(file, "", f"expected a JSON object, found {json_kind(doc)}")
     version, versions = doc.get("schema_version"), ", ".join(known_versions())
-    if "schema_version" not in doc:  # a suite, another tool's file: say what it is not
+    if str(doc.get("format", "")).startswith("driftproof-suite/"):  # say what it is
+        raise UnknownVersionError.at(
+            file,
+            "/format",
+            f"expected a Driftproof receipt, found a suite ({quote(doc['format'])}): "
+            "driftproof suite check reads it, and driftproof run measures it",
+        )
+    if "schema_version" not in doc:  # another tool's file: say what it is not
         raise UnknownVersionError.at(
             file, "", f"not a Driftproof receipt: it names no schema version (one of {versions})"
         )

@@ -109,13 +109,24 @@ def test_a_problem_with_the_whole_file_names_the_file_alone(tmp_path: Path) -> N
 
 
 def test_a_json_object_with_no_schema_version_is_named_not_a_receipt(tmp_path: Path) -> None:
-    # a suite given where a receipt belongs: the whole file is not a receipt, said in words
+    # another tool's file given where a receipt belongs: the whole file is not a receipt
+    other = tmp_path / "results.json"
+    other.write_text('{"results": []}')
+    code, lines = _run(other)
+    assert code == 1 and lines == [
+        f"{other}: not a Driftproof receipt: it names no schema version "
+        "(one of 0.3.1, 0.10, 0.11, 0.13, 0.14, 0.15, 0.16)"
+    ]
+
+
+def test_a_suite_given_for_a_receipt_is_named_a_suite(tmp_path: Path) -> None:
+    # a newcomer's `view suite.json` read "names no schema version", not what the file is
     suite = tmp_path / "suite.json"
     suite.write_text('{"format": "driftproof-suite/1", "cases": []}')
     code, lines = _run(suite)
     assert code == 1 and lines == [
-        f"{suite}: not a Driftproof receipt: it names no schema version "
-        "(one of 0.3.1, 0.10, 0.11, 0.13, 0.14, 0.15, 0.16)"
+        f'{suite}: /format: expected a Driftproof receipt, found a suite ("driftproof-suite/1"): '
+        "driftproof suite check reads it, and driftproof run measures it"
     ]
 
 
