@@ -7,6 +7,7 @@ the same bands): PASSING lifts +0.30 with 400 skill tokens -> +0.75 per 1,000 to
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -342,3 +343,13 @@ def test_a_stub_run_sits_with_the_imports_saying_no_model_answered() -> None:
     assert row.headline == "no model answered: the stub provider's fixed answers"
     html = results_page({**receipts(), "zeta-stub": stub}, _env()).decode()
     assert html.index("zeta-stub") > html.index("Imports, printed aggregates")
+
+
+def test_a_group_counts_its_receipts_in_words() -> None:
+    row = results_rows({"a": receipt(PASSING)})[0]
+    one = dataclasses.replace(row, measured=False, source="one-tool")
+    many = [dataclasses.replace(one, source="big-tool", receipt=f"r{i}") for i in range(1000)]
+    html = results_page_from_rows([one, *many], _env()).decode()
+    assert 'one-tool <span class="meta">(1 receipt)</span>' in html
+    assert 'big-tool <span class="meta">(1,000 receipts)</span>' in html
+    assert "<summary>Show all 1,000 receipts from big-tool</summary>" in html

@@ -13,6 +13,7 @@ from factories import case, make_receipt
 from receipt_docs import seal_document
 
 from driftproof.cli import cli
+from driftproof.wording import NO_SEPARATION
 
 CHANGES = [-0.02, 0.01, 0.03, 0.04, 0.05, 0.07, 0.10]
 EXPECTED = (
@@ -82,3 +83,22 @@ def test_view_says_where_the_paired_interval_is_clipped(tmp_path: Path) -> None:
     assert "95% interval -0.185 to +1.000 (t = 12.706, df = 1); clipped at +1: a lift" in (
         text.output
     )
+
+
+def test_a_thousand_cases_print_with_a_thousands_separator(tmp_path: Path) -> None:
+    # each case: .60 .62 .61 → .71 .72 .70 (Δ +.100, sd .010 each: improved); with skill
+    # .71 against baseline (.47 + .44 + .49) / 3 = .4667: lift +.243 in every case
+    a = [case(f"c{i}", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48]) for i in range(1000)]
+    b = [case(f"c{i}", [0.71, 0.72, 0.70], [0.47, 0.44, 0.49]) for i in range(1000)]
+    pa = _write(tmp_path, "a.json", make_receipt(a))
+    pb = _write(tmp_path, "b.json", make_receipt(b))
+    lines = CliRunner().invoke(cli, ["diff", pa, pb]).output.splitlines()
+    assert lines[1].startswith("1,000 cases improved (c0, c1, c2, ")
+    assert lines[2] == (
+        f"1,000 cases: 1,000 improved, 0 regressed, 0 below effect floor, 0 {NO_SEPARATION}, "
+        "0 underpowered, 0 inconclusive"
+    )
+    text = CliRunner().invoke(cli, ["view", pb]).output
+    assert "Measured lift, equal weight per case over 1,000 included cases: +0.243" in text
+    assert "paired standard error 0.000 over 1,000 cases; " in text
+    assert "exact paired test: lift up in 1,000 of 1,000 cases, down in 0, zero in 0; " in text

@@ -16,7 +16,7 @@ import anybadge
 
 from driftproof import wording
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import format_lift
+from driftproof.pages.words import count_of, format_lift
 from driftproof.receipt import Receipt
 from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
 
@@ -82,7 +82,7 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     elif no_count:
         message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
     elif needed is not None:
-        message = f"{status}: {needed} draws per arm needed"
+        message = f"{status}: {count_of(needed, 'draw')} per arm needed"
     return BadgeReading(
         status,
         message,

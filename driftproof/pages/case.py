@@ -7,7 +7,7 @@ from typing import Any
 from driftproof._anchor import slug, unique
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.words import fmt, lost_kind_words, token_counts
+from driftproof.pages.words import count_of, fmt, lost_kind_words, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.wording import ARM_WORDS
 
@@ -107,7 +107,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
         "skill_fired": None if d.skill_fired is None else ("yes" if d.skill_fired else "no"),
         "source_error": d.source_error,
         "answer": answer,
-        "answer_size": f"{len(answer):,} characters, {lines:,} line{'s' if lines != 1 else ''}"
+        "answer_size": f"{len(answer):,} characters, {count_of(lines, 'line')}"
         if answer is not None
         else "",
         "fold": answer is not None and (len(answer) > FOLD_CHARS or lines > FOLD_LINES),

@@ -171,7 +171,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             )
     asked = _asked_differently(a, b)
     if asked:
-        shown = ", ".join(asked[:10]) + (f" and {len(asked) - 10} more" if len(asked) > 10 else "")
+        more = f" and {len(asked) - 10:,} more" if len(asked) > 10 else ""
+        shown = ", ".join(asked[:10]) + more
         were = "was" if len(asked) == 1 else "were"
         out.append(
             f"{count_of(len(asked), 'case')} in both receipts {were} asked differently (another "
@@ -232,17 +233,15 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
     for verdict in (VerdictCode.REGRESSED, VerdictCode.IMPROVED):
         ids = [v.case_id for v in rows if v.verdict == verdict]
         if ids:
-            noun = "case" if len(ids) == 1 else "cases"
-            parts.append(f"{len(ids)} {noun} {verdict} ({', '.join(ids)})")
+            parts.append(f"{count_of(len(ids), 'case')} {verdict} ({', '.join(ids)})")
     return "; ".join(parts) if parts else NO_SEPARATION
 
 
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
-    noun = "case" if len(rows) == 1 else "cases"
     # every verdict, in its order of definition, counted (zero included)
-    return f"{len(rows)} {noun}: " + ", ".join(
-        f"{counts[k]} {verdict_words(k)}" for k in VerdictCode
+    return f"{count_of(len(rows), 'case')}: " + ", ".join(
+        f"{counts[k]:,} {verdict_words(k)}" for k in VerdictCode
     )
 
 
@@ -268,7 +267,7 @@ def _note(v: CaseVerdict) -> str:
         if v.no_draw_count:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
-            return f"{v.draws_needed} draws per arm needed"
+            return f"{count_of(v.draws_needed, 'draw')} per arm needed"
         return f"an arm has {'no' if min(v.a.n, v.b.n) == 0 else 'a single'} measured draw"
     return ""
 

@@ -174,10 +174,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
             if d.score is not None
         ]
         if scores:
-            parts.append(
-                f"{label} {fmt(mean_of(scores))} over {len(scores)} "
-                f"run{'s' if len(scores) != 1 else ''}"
-            )
+            parts.append(f"{label} {fmt(mean_of(scores))} over {count_of(len(scores), 'run')}")
     if parts:
         return f"mean {words} " + "; ".join(parts)
     own = source_report_headline(r, elsewhere=True)
@@ -201,7 +198,8 @@ def _printed_figures(r: Receipt) -> str:
         )
     if not out:
         return "no uplift printed"
-    more = f"; and {len(out) - SHOWN_FIGURES} more on its page" if len(out) > SHOWN_FIGURES else ""
+    extra = len(out) - SHOWN_FIGURES
+    more = f"; and {extra:,} more on its page" if extra > 0 else ""
     return "uplift as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
 
 

@@ -161,7 +161,7 @@ def lift_coverage(r: Receipt) -> str:
     if n >= total:
         return ""
     return (
-        f" (over {n} of {count_of(total, 'case')}: the other {total - n} "
+        f" (over {n:,} of {count_of(total, 'case')}: the other {total - n:,} "
         f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)"
     )
 
@@ -264,7 +264,7 @@ def _control_delta(r: Receipt) -> str | None:
         return "n/a"
     return (
         f"{fmt(delta, signed=True)} (with skill minus control, "
-        f"equal weight over {cases} case{'s' if cases != 1 else ''})"
+        f"equal weight over {count_of(cases, 'case')})"
     )
 
 
@@ -315,7 +315,7 @@ def _case_output(arm: CaseArm | None) -> str:
         return "–"
     if len(counts) == 1:
         return f"{counts[0]:,}"
-    return f"mean {mean_of(counts) or 0.0:,.1f} ({len(counts)} draws)"
+    return f"mean {mean_of(counts) or 0.0:,.1f} ({count_of(len(counts), 'draw')})"
 
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
@@ -329,13 +329,15 @@ def _checks(draws: list[Draw]) -> str | None:
     if not checks:
         return None
     errored = sum(k.outcome == "error" for k in checks)
-    passed = f"{sum(k.pass_ for k in checks)}/{len(checks)} passed"
-    return passed + (f", {errored} could not run (error)" if errored else "")
+    passed = f"{sum(k.pass_ for k in checks):,}/{len(checks):,} passed"
+    return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 
 def _lost(draws: list[Draw]) -> str | None:
     lost = [d.lost.reason for d in draws if d.lost is not None]
-    return f"{len(lost)} of {len(draws)} lost ({'; '.join(dict.fromkeys(lost))})" if lost else None
+    if not lost:
+        return None
+    return f"{len(lost):,} of {len(draws):,} lost ({'; '.join(dict.fromkeys(lost))})"
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
@@ -349,7 +351,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     else:
         interval = (
             f"suite lift {format_lift(iv.lift)}, paired standard error {fmt(iv.se)} "
-            f"over {iv.cases} cases; "
+            f"over {count_of(iv.cases, 'case')}; "
             f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
             f"(t = {fmt(iv.t)}, df = {iv.df})" + _clipped(iv.clipped_low, iv.clipped_high)
         )
@@ -363,7 +365,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
         if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
             text = (
                 f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
-                f"is more than the whole, so at {s.draws} draws this split is noise"
+                f"is more than the whole, so at {count_of(s.draws, 'draw')} this split is noise"
             )
         else:
             text = (

@@ -236,7 +236,7 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
         n = len(source_figures(r))
         return Fact(
             "source figures",
-            f"{n} figure{'s' if n != 1 else ''} as the source printed them (see "
+            f"{count_of(n, 'figure')} as the source printed them (see "
             '"Figures as the source printed them"); no band, lift or verdict is computed from them',
         )
     if r.judge is None and any(token_counts(c.arms.with_skill.draws) for c in r.cases):
@@ -256,8 +256,8 @@ def _token_saving(r: Receipt) -> str:
     sv = arm.vs_control if arm.vs_control is not None else arm.vs_baseline
     ref = _reference(sv.reference, sv.reference_label)
     text = (
-        f"output tokens saved against {ref}: median {percent(sv.median)} over {sv.n} case"
-        f"{'s' if sv.n != 1 else ''} (mean {percent(sv.mean)}, min {percent(sv.min)}, "
+        f"output tokens saved against {ref}: median {percent(sv.median)} over "
+        f"{count_of(sv.n, 'case')} (mean {percent(sv.mean)}, min {percent(sv.min)}, "
         f"max {percent(sv.max)}; "
         f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})"
     )
@@ -308,7 +308,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         )  # no note: there are no recorded scores for it to describe
     n = sum(c.included for c in b.cases)
     lines = [
-        f"Measured lift, equal weight per case over {n} included case{'s' if n != 1 else ''}: "
+        f"Measured lift, equal weight per case over {count_of(n, 'included case')}: "
         + (
             format_lift(b.suite_lift)
             if b.suite_lift is not None
@@ -400,10 +400,10 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
                 else "none (no draws)",
                 skill_fired=_skill_fired(r, n, draws),
                 output_tokens=(
-                    f"{sum(outputs):,} over {len(outputs):,} draw{'s' if len(outputs) != 1 else ''}"
+                    f"{sum(outputs):,} over {count_of(len(outputs), 'draw')}"
                     if outputs
-                    else f"not split; {sum(totals):,} total tokens over {len(totals):,} "
-                    f"draw{'s' if len(totals) != 1 else ''}, as the source reported them"
+                    else f"not split; {sum(totals):,} total tokens over "
+                    f"{count_of(len(totals), 'draw')}, as the source reported them"
                     if totals
                     else UNKNOWN
                 ),

@@ -17,7 +17,7 @@ Cells = tuple[Cell, ...]
 
 def _rate(fired: int, observed: int) -> str:
     pct = percent_of(fired, observed)
-    return f"{fired} of {observed} ({pct:.0f}%)" if pct is not None else "not observed"
+    return f"{fired:,} of {observed:,} ({pct:.0f}%)" if pct is not None else "not observed"
 
 
 def arm_rows(name: str, r: Receipt) -> list[Cells]:

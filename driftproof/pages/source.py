@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
-from driftproof.pages.words import UNKNOWN, Fact, arms_of, draws_of
+from driftproof.pages.words import UNKNOWN, Fact, arms_of, count_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -150,10 +150,10 @@ def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None
         return None
     n = sum(f.value is not None or f.lower is not None or f.upper is not None for f in figures)
     k = len(figures) - n
-    labels = f" and {k} label{'s' if k != 1 else ''} without a number" if k else ""
+    labels = f" and {count_of(k, 'label')} without a number" if k else ""
     where = " on the receipt page" if elsewhere else ""
     return (
-        f"{n} figure{'s' if n != 1 else ''}{labels} as the source reported them (see "
+        f"{count_of(n, 'figure')}{labels} as the source reported them (see "
         f'"{SOURCE_TITLE}"{where}); no band, lift or verdict is computed from them'
     )
 
@@ -263,7 +263,7 @@ def usage_view(r: Receipt) -> UsageView | None:
     cost = tuple(
         Fact(
             f"cost reported, {_label(r, n)}",
-            UNKNOWN if v is None else f"${v:.4f} over {len(r.cases)} calls",
+            UNKNOWN if v is None else f"${v:.4f} over {count_of(len(r.cases), 'call')}",
         )
         for n, v in u.cost_usd.items()
     )

@@ -186,8 +186,10 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
 
     ``subject`` is what moved per case (``"lift"``); ``interval_of`` what the interval bounds.
     """
-    noun = "case" if t.cases == 1 else "cases"
-    counts = f"{subject} up in {t.up} of {t.cases} {noun}, down in {t.down}, zero in {t.ties}"
+    counts = (
+        f"{subject} up in {t.up:,} of {count_of(t.cases, 'case')}, down in {t.down:,}, "
+        f"zero in {t.ties:,}"
+    )
     if t.sign_p is None or t.low is None or t.high is None or t.coverage is None:
         return (
             f"{counts}; not computed: it needs at least {MIN_CASES} cases, because with fewer "
@@ -209,8 +211,8 @@ def aa_line(name: str, aa: AAReading) -> str:
     n = len(aa.cases)
     read = n - aa.unread
     text = (
-        f"A/A calibration {name}: the rule called a change in {aa.observed} of {n} "
-        f"case{'s' if n != 1 else ''} between two runs of the same arm"
+        f"A/A calibration {name}: the rule called a change in {aa.observed:,} of "
+        f"{count_of(n, 'case')} between two runs of the same arm"
     )
     if read:
         text += (
@@ -221,5 +223,5 @@ def aa_line(name: str, aa: AAReading) -> str:
             f"{aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at the widest"
         )
     if aa.unread:
-        text += f"; {aa.unread} case{'s' if aa.unread != 1 else ''} with no spread to read"
+        text += f"; {count_of(aa.unread, 'case')} with no spread to read"
     return text + "."

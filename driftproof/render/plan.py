@@ -269,7 +269,7 @@ def plan_text(p: Plan) -> str:
         )
         lines.append(
             f"Calls: {count_of(p.answer_calls, 'answer')} over "
-            f"{count_of(len(p.cases), 'case')} × {len(p.arms)} arms; "
+            f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
             f"judge calls {judge}."
         )
     n = p.pilot_draws if p.pilot_draws is not None else p.draws_per_arm  # the headline's ask

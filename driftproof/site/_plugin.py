@@ -18,6 +18,7 @@ from mkdocs.plugins import BasePlugin
 
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.report import Report
+from driftproof.pages.words import count_of
 from driftproof.site.generate import SiteSettings, generate_site
 from driftproof.site.html import home_listing, page_env, printable, wrap_tables
 from driftproof.site.inputs import Progress, find_inputs
@@ -142,7 +143,7 @@ class DriftproofPlugin(BasePlugin):
             # a report's page is named by its source file (reports/NNN-slug.md), the rest by config
             source = {f"reports/{r.ident}/index.html": r.source for r in self.built[1]}
             raise SiteBuildError(
-                f"{len(broken)} broken internal link(s); the site was not replaced",
+                f"{count_of(len(broken), 'broken internal link')}; the site was not replaced",
                 [
                     Problem(
                         source.get(b.split(": ", 1)[0], str(config_file)), "", f"broken link: {b}"

@@ -31,6 +31,7 @@ from driftproof.pages.report import Report, feed_entry
 from driftproof.pages.results import RESULTS_PAGE, ResultRow, order_rows
 from driftproof.pages.spec import schema_files
 from driftproof.pages.tables import sums_of
+from driftproof.pages.words import count_of
 from driftproof.site._paths import templates_dir
 from driftproof.site.html import page, page_env, results_page_from_rows
 from driftproof.site.links import SiteLinks
@@ -199,7 +200,8 @@ def generate_site(
                 settings.progress("render", i + 1, total)
         if index.problems:
             found = sorted(index.problems, key=lambda p: p.file)
-            raise SiteBuildError(f"{len(found)} problem(s); the site was not built", found)
+            why = f"{count_of(len(found), 'problem')}; the site was not built"
+            raise SiteBuildError(why, found)
         for future in started:
             done = future.result()
             index.used.add(done.key)

@@ -30,6 +30,7 @@ from driftproof.pages.report import (
 )
 from driftproof.pages.results import FOLD_FROM, RESULTS_PAGE, ResultRow, results_groups
 from driftproof.pages.tables import csv_bytes, sums_of
+from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt
 from driftproof.site._paths import templates_dir
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
@@ -104,6 +105,7 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
         finalize=printable,
     )
     env.globals["table_box"] = table_box
+    env.filters["count_of"] = count_of
     return env
 
 

@@ -39,6 +39,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
+from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
 from driftproof.run.suite_read import SuiteLoader
@@ -332,7 +333,8 @@ def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
             receipts[name] = raw
     if found.problems:
         problems = sorted(found.problems, key=lambda p: p.file)
-        raise SiteBuildError(f"{len(problems)} problem(s); the site was not built", problems)
+        why = f"{count_of(len(problems), 'problem')}; the site was not built"
+        raise SiteBuildError(why, problems)
     return SiteInputs(receipts, found.reports)
 
 

@@ -17,3 +17,9 @@ def test_an_end_that_rounds_to_zero_prints_unsigned() -> None:
 def test_one_case_is_singular() -> None:
     line = paired_line(paired_test([0.0]), "lift", "the suite lift")
     assert line.startswith("lift up in 0 of 1 case, down in 0, zero in 1;")
+
+
+def test_thousands_of_cases_print_with_separators() -> None:
+    t = PairedTest(2000, 1200, 700, 100, 0.01, 0.02, 0.01, 0.03, 0.95, "monte carlo", None)
+    line = paired_line(t, "lift", "the suite lift")
+    assert line.startswith("lift up in 1,200 of 2,000 cases, down in 700, zero in 100;")

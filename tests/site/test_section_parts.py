@@ -210,3 +210,26 @@ def test_a_case_pages_lost_draw_names_its_kind_in_words() -> None:
     r = parse_receipt(json.dumps(make_receipt([c])).encode(), "r.json")
     lost = case_draws(r, r.cases[0])["rows"][1][0]["lost"]
     assert lost == "timeout after 2 retries (unknown ending, status 502)"
+
+
+def test_a_case_pages_folded_prompt_counts_its_characters_with_a_separator() -> None:
+    # 1,500 characters is past the 1,200 a page shows unfolded
+    from factories import case, make_receipt
+
+    from driftproof.site.html import page_env, receipt_files
+
+    c = case("c1", [0.6], [0.4])
+    c["prompt"] = "x" * 1500
+    raw = json.dumps(make_receipt([c])).encode()
+    page = receipt_files("r", parse_receipt(raw, "r.json"), raw, [], page_env())
+    assert "Show the prompt (1,500 characters)" in page["receipts/r/cases/c1/index.html"].decode()
+
+
+def test_the_source_figures_section_counts_figures_and_skills_in_words() -> None:
+    # the committed aiq-deploy import prints 10 rows (5 dimensions × 2 agents) for one skill
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    r = read_receipt(REPO / "receipts" / "nvidia-7149a88-aiq-deploy.json")
+    ctx = SectionContext(report=SimpleNamespace(source="r.md"), receipts={"a": r}, env=env, root="")
+    section = section_types()["source_figures"]
+    html = str(section.render(section.Params(), ctx).html)
+    assert "<p>10 figures for 1 skill, copied from the source" in html

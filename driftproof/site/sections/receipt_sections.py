@@ -34,6 +34,7 @@ from driftproof.pages.token_savings import (
     saving_cell,
     savings_summary,
 )
+from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -280,8 +281,8 @@ class SourceFigures(ReceiptsSection):
             heading_id=ctx.anchor("source-figures-h"),
             table=by_skill,
             files=files_table,
-            n_skills=str(len(names)),
-            n_rows=str(sum(1 for x in rows if x.cells[1].text != NO_RESULTS)),
+            n_skills=count_of(len(names), "skill"),
+            n_rows=count_of(sum(1 for x in rows if x.cells[1].text != NO_RESULTS), "figure"),
         )
         return SectionOutput(html=html, tables=(files_table, table))
 
@@ -314,7 +315,7 @@ class TokenSavings(ReceiptsSection):
             ),
             xlabel="output-token saving (%)",
             fmt=lambda v: percent(None if v is None else v / 100),
-            whiskers=f"smallest to largest saving across the {n_cases} cases",
+            whiskers=f"smallest to largest saving across the {count_of(n_cases, 'case')}",
             reference=0.0,
         )
         summary = savings_summary(arms)
