@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import FILE
-from driftproof.outputs import same_path, write_all_or_none
+from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_none
 
 
 def _write_bytes(data: bytes, path: Path) -> None:
@@ -73,6 +73,7 @@ def _write_all(files: dict[Path, bytes]) -> None:
     is_flag=True,
     help="Append reading, message, color, lift (n/a for a smoke run) to $GITHUB_OUTPUT.",
 )
+@click.option("--force", is_flag=True, help="Replace badge files that already exist.")
 def badge(
     receipt: Path,
     out_dir: Path | None,
@@ -80,6 +81,7 @@ def badge(
     svg_path: Path | None,
     details_path: Path | None,
     github_output: bool,
+    force: bool,
 ) -> None:
     """Write the badge of RECEIPT as endpoint JSON, SVG and details.
 
@@ -89,7 +91,8 @@ def badge(
     Prints the reading, then "wrote PATH" for each badge file written.
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
-    unreadable or invalid, or the options are wrong (nothing is written then).
+    unreadable or invalid, a badge file already exists and --force is not given, or the options
+    are wrong (nothing is written then).
     """
     # deferred: start-up time of --help
     from driftproof.action import append_github_output
@@ -129,6 +132,8 @@ def badge(
         files[svg_path] = badge_svg(r).encode("utf-8")
     named = (json_path, details_path, svg_path, gh_path)
     _check_targets(receipt, [p for p in named if p is not None])
+    label = "--out-dir" if out_dir is not None else "--json/--svg/--details"
+    refuse_existing_outputs(list(files), label, force=force)
     if gh_path is not None and gh_path.is_dir():
         raise _WriteError(
             f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to"

@@ -110,3 +110,30 @@ def test_badge_files_escape_hostile_skill_and_model(
     assert "<script" not in svg
     details = json.loads((out / "demo.details.json").read_text(encoding="utf-8"))
     assert details["skill"] == "s" + HOSTILE  # JSON keeps the text as data, escaped by its syntax
+
+
+def test_an_existing_badge_file_is_replaced_only_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `badge --json b.json` replaced a b.json already there, where run, regrade, import
+    # and export refuse without --force. b.svg is not there: neither file is written.
+    src, old, svg = receipt_file(tmp_path), tmp_path / "b.json", tmp_path / "b.svg"
+    old.write_text("mine")
+    argv = ["badge", str(src), "--json", str(old), "--svg", str(svg)]
+    code, out, err = run(argv, capsys)
+    assert (code, out, old.read_text(), svg.exists()) == (2, "", "mine", False)
+    assert err == (
+        f"error: --json/--svg/--details: 1 file(s) already exist and were not replaced: {old}; "
+        "choose another folder, or give --force to replace them\n"
+    )
+    assert run([*argv, "--force"], capsys)[0] == 0
+    assert json.loads(old.read_text())["label"] == "driftproof" and svg.exists()
+    out = tmp_path / "out"
+    assert run(["badge", str(src), "--out-dir", str(out)], capsys)[0] == 0
+    code, _, err = run(["badge", str(src), "--out-dir", str(out)], capsys)
+    named = ", ".join(str(out / f"demo{x}") for x in (".json", ".details.json", ".svg"))
+    assert (code, err) == (
+        2,
+        f"error: --out-dir: 3 file(s) already exist and were not replaced: {named}; choose "
+        "another folder, or give --force to replace them\n",
+    )
