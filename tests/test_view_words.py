@@ -304,17 +304,25 @@ def test_counts_of_one_read_in_the_singular_and_an_unpriced_cost_in_plain_words(
     assert "  grading cost   not recorded\n" in render_text(s)
 
 
-def test_an_imports_notes_are_on_its_sheet() -> None:
-    # an importer's caveats were kept in the receipt and shown nowhere: claude-plugin-eval's
-    # document declares 3 runs per case and holds 1, and the receipt counts the runs
+def test_an_imports_notes_are_on_its_sheet_one_to_a_line() -> None:
+    # an importer's caveats were kept in the receipt and shown nowhere, then shown joined with
+    # " | " on one line; the committed caveman fidelity import keeps two notes: two lines
     from driftproof.receipt import read_receipt
+    from driftproof.render.sheet import sheet_markdown
+    from driftproof.site.html import page_env, receipt_files
 
-    path = Path(__file__).parents[1] / "receipts" / "claude-plugin-eval-probe-plugin-8955eb63.json"
-    text = render_text(sheet(read_receipt(path), path=path))
-    assert (
-        "  import notes            runsPerCase declares 3; the document holds 1 run(s) per case "
-        "arm: the receipt counts the runs.\n"
-    ) in text
+    path = Path(__file__).parents[1] / "receipts" / "caveman-5c7e19a-judged-fidelity-caveman.json"
+    raw = path.read_bytes()
+    s = sheet(read_receipt(path), path=path)
+    first = "the source names its grader as: claude-opus-4-8 (inline judgment; judge.py claude -p "
+    second = "the source's note: Baseline fidelity for the committed results.json caveman arm."
+    text = render_text(s)
+    assert f"  import note             {first}" in text
+    assert f"  import note             {second}" in text
+    md = sheet_markdown(s)
+    assert f"- **import note**: {first}" in md and f"- **import note**: {second}" in md
+    page = receipt_files("t", read_receipt(path), raw, [], page_env())["receipts/t/index.html"]
+    assert page.decode().count("<dt>import note</dt><dd>the source") == 2
 
 
 def test_the_arm_tables_lost_kinds_read_in_words() -> None:

@@ -158,8 +158,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             facts.append(
                 Fact("unrecorded", "; ".join(map(unrecorded_words, r.provenance.unrecorded)))
             )
-        if r.provenance.notes:  # the importer's caveats (untrusted text, escaped by renderers)
-            facts.append(Fact("import notes", " | ".join(r.provenance.notes)))
+        # the importer's caveats, one fact each (untrusted text, escaped by renderers)
+        facts += [Fact("import note", n) for n in r.provenance.notes or ()]
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
 
