@@ -186,21 +186,21 @@ def decode_utf8(
         raise fail(f"expected UTF-8 {what}, found an invalid byte at offset {exc.start}") from None
 
 
-#: Bytes: the largest SKILL.md read (as large as a suite may be).
+#: Bytes: the largest SKILL.md any reader takes (run, stale, every import; as large as a
+#: suite may be).
 SKILL_MD_MAX_BYTES = 32 * 1024 * 1024
 
 
-def read_skill_md(
-    path: Path, fail: Callable[[str], Exception], limit: int = SKILL_MD_MAX_BYTES
-) -> str:
+def read_skill_md(path: Path, fail: Callable[[str], Exception]) -> str:
     """The text of the SKILL.md at ``path``, as every reader of one takes it (run, stale, imports).
 
     Raises:
         the exception ``fail`` builds from what was wrong, the path not included: ``cannot read:
-        <reason>``, over ``limit`` bytes, not UTF-8, or empty or only whitespace, a leading
-        byte-order mark aside (no skill to measure: its size, ceil(characters ÷ 4) tokens, is
-        what a lift is divided by).
+        <reason>``, over :data:`SKILL_MD_MAX_BYTES` (32 MiB, every reader's one limit), not
+        UTF-8, or empty or only whitespace, a leading byte-order mark aside (no skill to measure:
+        its size, ceil(characters ÷ 4) tokens, is what a lift is divided by).
     """
+    limit = SKILL_MD_MAX_BYTES
     try:
         data = read_capped(path, limit)
     except OSError as exc:

@@ -256,22 +256,19 @@ def _usage(
     return out
 
 
-#: Bytes: the largest SKILL.md read.
-SKILL_MAX_BYTES = 1024 * 1024
-
-
 def skill_text(skills_dir: Path, arm: str, shown: str) -> str:
     """The SKILL.md of skill arm ``arm`` under ``skills_dir`` as text.
 
     Raises:
-        ImportError_: missing, unreadable, over :data:`SKILL_MAX_BYTES`, not UTF-8 or empty, named
-            at the arm's pointer of the snapshot ``shown``.
+        ImportError_: missing, or as :func:`~driftproof._json.read_skill_md` refuses it
+            (unreadable, too large, not UTF-8 or empty), named at the arm's pointer of the
+            snapshot ``shown``.
     """
     path = skills_dir / arm / "SKILL.md"
     w = Where(shown) / "arms" / arm
     if not path.is_file():
         raise w.fail(f"no SKILL.md for this skill arm: expected the file {path}")
-    return read_skill_md(path, lambda why: w.fail(f"{path}: {why}"), SKILL_MAX_BYTES)
+    return read_skill_md(path, lambda why: w.fail(f"{path}: {why}"))
 
 
 def arm_receipts(

@@ -291,10 +291,6 @@ def safe_filename(*parts: str) -> str:
     return f"{stem}.json"
 
 
-#: The largest SKILL.md an importer reads (32 MiB, as ``driftproof run`` reads one).
-SKILL_MD_MAX_BYTES = 32 * 1024 * 1024
-
-
 def read_skill_md(skill_md: Path | None) -> str | None:
     """The SKILL.md text (:func:`driftproof._json.read_skill_md`), or ``None`` when none given.
 
@@ -303,7 +299,7 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     """
     if skill_md is None:
         return None
-    return _read_skill_md(skill_md, Where(skill_md).fail, SKILL_MD_MAX_BYTES)
+    return _read_skill_md(skill_md, Where(skill_md).fail)
 
 
 #: An RFC 3339 date-time with an offset (fraction up to nanoseconds).

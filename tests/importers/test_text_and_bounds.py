@@ -182,9 +182,10 @@ def test_a_zip_the_reader_cannot_handle_is_refused_not_raised(tmp_path: Path) ->
 def test_a_skill_md_over_the_cap_is_refused_by_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from driftproof import _json
     from driftproof.importers import _common
 
-    monkeypatch.setattr(_common, "SKILL_MD_MAX_BYTES", 10)
+    monkeypatch.setattr(_json, "SKILL_MD_MAX_BYTES", 10)
     skill = tmp_path / "SKILL.md"
     skill.write_text("x" * 11, encoding="utf-8")
     with pytest.raises(ImportError_) as exc:
@@ -192,6 +193,27 @@ def test_a_skill_md_over_the_cap_is_refused_by_name(
     assert "SKILL.md" in str(exc.value) and "at most 10 bytes" in str(exc.value)
     skill.write_text("x" * 10, encoding="utf-8")
     assert _common.read_skill_md(skill) == "x" * 10
+
+
+def test_caveman_reads_a_skill_md_under_the_one_limit_every_reader_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # caveman refused a SKILL.md over 1 MiB, its own limit, where every other reader takes
+    # 32 MiB: 1 MiB and 4 bytes of "x" is read, ceil(1,048,580 / 4) = 262,145 tokens
+    from caveman_snapshot import small_snapshot, write_snapshot
+
+    from driftproof import _json
+    from driftproof.importers.caveman import CavemanOptions, import_caveman
+
+    snap, skills = write_snapshot(tmp_path, small_snapshot())
+    (skills / "caveman" / "SKILL.md").write_bytes(b"x" * (1024 * 1024 + 4))
+    (got,) = import_caveman(snap, CavemanOptions(skills_dir=skills))
+    assert got.body.skill.tokens == 262_145
+    monkeypatch.setattr(_json, "SKILL_MD_MAX_BYTES", 10)  # the one limit, lowered, is caveman's
+    with pytest.raises(ImportError_) as exc:
+        import_caveman(snap, CavemanOptions(skills_dir=skills))
+    assert exc.value.problems[0].pointer == "/arms/caveman"
+    assert "SKILL.md: expected at most 10 bytes" in exc.value.problems[0].message
 
 
 def test_a_member_name_listed_twice_is_refused_naming_it(tmp_path: Path) -> None:
