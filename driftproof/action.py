@@ -108,8 +108,8 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     """The outputs named in ``action.yml`` for baseline ``a``, new receipt ``b``, comparison ``c``.
 
     The lifts are over the cases both measured in both arms (``n/a`` for a smoke run on either
-    side, or with no case scored in both arms); ``regressed-cases`` is a JSON array; ``draws-needed`` is empty unless UNDERPOWERED
-    with a count.
+    side, or with no case scored in both arms); ``regressed-cases`` is a JSON array;
+    ``draws-needed`` is empty unless UNDERPOWERED with a count.
     """
     decision = decide(c)
     smoke = a.is_smoke or b.is_smoke

@@ -93,7 +93,10 @@ def test_a_thousand_cases_print_with_a_thousands_separator(tmp_path: Path) -> No
     pa = _write(tmp_path, "a.json", make_receipt(a))
     pb = _write(tmp_path, "b.json", make_receipt(b))
     lines = CliRunner().invoke(cli, ["diff", pa, pb]).output.splitlines()
-    assert lines[1].startswith("1,000 cases improved (c0, c1, c2, ")
+    # the headline names ten of them, in the receipt's order, not all thousand on one line
+    assert lines[1] == (
+        "1,000 cases improved (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 and 990 more)"
+    )
     assert lines[2] == (
         f"1,000 cases: 1,000 improved, 0 regressed, 0 below effect floor, 0 {NO_SEPARATION}, "
         "0 underpowered, 0 inconclusive"

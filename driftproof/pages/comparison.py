@@ -6,7 +6,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import count_of, format_lift, has_bands, judge_model, paired_line
+from driftproof.pages.words import (
+    count_of,
+    first_of,
+    format_lift,
+    has_bands,
+    judge_model,
+    paired_line,
+)
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -171,12 +178,11 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             )
     asked = _asked_differently(a, b)
     if asked:
-        more = f" and {len(asked) - 10:,} more" if len(asked) > 10 else ""
-        shown = ", ".join(asked[:10]) + more
         were = "was" if len(asked) == 1 else "were"
         out.append(
             f"{count_of(len(asked), 'case')} in both receipts {were} asked differently (another "
-            f"prompt or rubric): {shown}. A change there may be the task's, not the skill's."
+            f"prompt or rubric): {first_of(asked)}. A change there may be the task's, not the "
+            "skill's."
         )
     return tuple(out)
 
@@ -233,7 +239,7 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
     for verdict in (VerdictCode.REGRESSED, VerdictCode.IMPROVED):
         ids = [v.case_id for v in rows if v.verdict == verdict]
         if ids:
-            parts.append(f"{count_of(len(ids), 'case')} {verdict} ({', '.join(ids)})")
+            parts.append(f"{count_of(len(ids), 'case')} {verdict} ({first_of(ids)})")
     return "; ".join(parts) if parts else NO_SEPARATION
 
 

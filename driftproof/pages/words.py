@@ -31,6 +31,12 @@ def count_of(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
+def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:
+    """``names`` joined by commas, the first ``at_most`` only, then ``and N more``."""
+    more = len(names) - at_most
+    return ", ".join(names[:at_most]) + (f" and {more:,} more" if more > 0 else "")
+
+
 def lost_kind_words(kind: str) -> str:
     """A lost draw's ``lost.kind`` in words (:data:`~driftproof.wording.LOST_KIND_WORDS`)."""
     return LOST_KIND_WORDS.get(kind, kind.replace("_", " "))

@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 from driftproof.pages.plan import CasePlan, Plan
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import count_of
+from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import (
     DOUBT_NONE_LEVEL,
@@ -28,7 +28,7 @@ NAMED_AT_MOST = 5
 def _names(ids: tuple[str, ...]) -> str:
     """``a``, ``a and b``, ``a, b and c``; past :data:`NAMED_AT_MOST`, then ``and N more``."""
     if len(ids) > NAMED_AT_MOST:
-        return ", ".join(ids[:NAMED_AT_MOST]) + f" and {len(ids) - NAMED_AT_MOST:,} more"
+        return first_of(ids, NAMED_AT_MOST)
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
