@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from driftproof.errors import RefusalError
+from driftproof.wording import count_of
 
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
@@ -74,10 +75,14 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
     # a folder in a file's place is not a file to replace: writing names it as such
     existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if existing and not force:
+        one = len(existing) == 1
         raise RefusalError(
-            f"{option}: {len(existing)} file(s) already exist and were not replaced: "
+            f"{option}: {count_of(len(existing), 'file')} already "
+            + ("exists and was" if one else "exist and were")
+            + " not replaced: "
             + ", ".join(existing)
-            + "; choose another folder, or give --force to replace them"
+            + ("; choose another folder" if option == "--out-dir" else "; choose other paths")
+            + f", or give --force to replace {'it' if one else 'them'}"
         )
 
 

@@ -95,3 +95,8 @@ LOST_KIND_WORDS: Final[dict[str, str]] = {
     "source_error": "error in the source",
     "missing": "missing from the source",
 }
+
+
+def count_of(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -17,6 +17,7 @@ from driftproof.stats.aa import AAReading
 from driftproof.stats.band import Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
+from driftproof.wording import count_of as count_of  # the pages' one counting word
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
@@ -24,11 +25,6 @@ ARM_NOT_RECORDED = "arm not recorded"
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
-
-
-def count_of(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:

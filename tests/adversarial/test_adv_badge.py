@@ -123,8 +123,8 @@ def test_an_existing_badge_file_is_replaced_only_with_force(
     code, out, err = run(argv, capsys)
     assert (code, out, old.read_text(), svg.exists()) == (2, "", "mine", False)
     assert err == (
-        f"error: --json/--svg/--details: 1 file(s) already exist and were not replaced: {old}; "
-        "choose another folder, or give --force to replace them\n"
+        f"error: --json/--svg/--details: 1 file already exists and was not replaced: {old}; "
+        "choose other paths, or give --force to replace it\n"
     )
     assert run([*argv, "--force"], capsys)[0] == 0
     assert json.loads(old.read_text())["label"] == "driftproof" and svg.exists()
@@ -134,6 +134,6 @@ def test_an_existing_badge_file_is_replaced_only_with_force(
     named = ", ".join(str(out / f"demo{x}") for x in (".json", ".details.json", ".svg"))
     assert (code, err) == (
         2,
-        f"error: --out-dir: 3 file(s) already exist and were not replaced: {named}; choose "
+        f"error: --out-dir: 3 files already exist and were not replaced: {named}; choose "
         "another folder, or give --force to replace them\n",
     )
