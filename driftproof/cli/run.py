@@ -94,7 +94,8 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
     The bar shows draws done of planned, ETA and spend, then sealing as one more step, so that it
     never reads finished before the receipt is written; with ``--batch``, ``progress.batch`` adds
-    each open batch's state and counts.
+    each open batch's state and counts, and ``progress.stopping(n, seconds)`` prints
+    :func:`stopping_line`.
     """
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -129,9 +130,24 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
             bar.update(task, batch=describe(statuses))
 
+        def stopping(n: int, seconds: float) -> None:
+            bar.console.print(
+                stopping_line(n, seconds), markup=False, highlight=False, soft_wrap=True
+            )
+
         progress.batch = batch_status  # type: ignore[attr-defined]
+        progress.stopping = stopping  # type: ignore[attr-defined]
 
         return fn(progress)
+
+
+def stopping_line(n: int, seconds: float) -> str:
+    """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``."""
+    draws = "the draw" if n == 1 else f"the {n} draws"
+    return (
+        f"Stopping: waiting for {draws} in flight to finish (at most {seconds:g} s); "
+        "press Ctrl-C again to stop now."
+    )
 
 
 def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:

@@ -59,8 +59,11 @@ def run_suite(
 
     ``sleep`` waits between attempts (seconds); with ``cfg.batch`` the draws go through batch
     APIs (:mod:`.batch_engine`, same receipt plus ``run.batch``). ``progress(done, total,
-    spend_usd)`` follows each draw, then phase ``"sealing"`` and ``"done"``. Without ``replace``
-    a file that appeared at ``out`` meanwhile is refused, the journal kept.
+    spend_usd)`` follows each draw, then phase ``"sealing"`` and ``"done"``; at a Ctrl-C,
+    ``progress.stopping(n, seconds=s)`` (when present) is told that ``n`` draws are finishing
+    their current attempt, each within ``s`` seconds (the longer of the answer and judge
+    timeouts). Without ``replace`` a file that appeared at ``out`` meanwhile is refused, the
+    journal kept.
 
     Returns:
         The result; an arm that measured nothing (D-17) is named in ``RunResult.unmeasured``.
@@ -90,7 +93,11 @@ def run_suite(
     spend = drawer.spend  # what the draws cost so far, for the progress bar
     tell = progress or (lambda *_: None)
     cells = [(c.id, arm) for c in cases for arm in systems]
-    batches, stopped, batch = _draw_all(cells, drawer, out, lambda d, t: tell(d, t, spend.usd()))
+    stopping = getattr(progress, "stopping", None)  # (draws in flight, seconds at most)
+    on_stop = stopping and partial(stopping, seconds=max(cfg.timeout, cfg.judge_timeout))
+    batches, stopped, batch = _draw_all(
+        cells, drawer, out, lambda d, t: tell(d, t, spend.usd()), on_stop
+    )
     tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
     attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
     transcripts, kept = write_transcripts(out, journal) if cfg.keep_transcripts else (None, None)
@@ -246,8 +253,12 @@ def _draw_all(
     drawer: Drawer,
     out: Path,
     on_done: Callable[[int, int], None] | None,
+    on_stop: Callable[[int], None] | None = None,
 ) -> tuple[BatchJournal | None, str | None, dict[str, Any] | None]:
-    """Every draw the stopping rule asks for: (batch journal, why stopped, ``run.batch``)."""
+    """Every draw the stopping rule asks for: (batch journal, why stopped, ``run.batch``).
+
+    ``on_stop(n)``: at a Ctrl-C, ``n`` draws are finishing their attempt (the draws without batch).
+    """
     cfg, journal = drawer.cfg, drawer.journal
     provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
     lanes = (
@@ -268,6 +279,7 @@ def _draw_all(
                 concurrency=cfg.concurrency,
                 on_done=on_done,
                 halt=drawer.halt,
+                on_stop=on_stop,
                 min_draws=cfg.min_draws,
                 max_draws=cfg.max_draws,
                 settle=cfg.settle,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import statistics
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -248,6 +249,23 @@ def _first_error(kept: BaseException | None, new: BaseException) -> BaseExceptio
     return kept
 
 
+@contextlib.contextmanager
+def _cancelled_on_raise(
+    futures: Iterable[Future[Any]],
+    cancel: Callable[[], None],
+    on_stop: Callable[[int], None] | None,
+) -> Iterator[None]:
+    """On any exception: ``cancel()``; at a Ctrl-C, ``on_stop(n)`` for ``n`` > 0 still running."""
+    try:
+        yield
+    except BaseException as exc:
+        cancel()
+        running = sum(1 for f in futures if f.running())
+        if on_stop and running and isinstance(exc, KeyboardInterrupt):
+            on_stop(running)
+        raise
+
+
 def run_cells(
     cells: Sequence[Cell],
     done: dict[Key, float | None],
@@ -259,12 +277,14 @@ def run_cells(
     settle: float = SETTLE,
     on_done: Callable[[int, int], None] | None = None,
     halt: threading.Event | None = None,
+    on_stop: Callable[[int], None] | None = None,
 ) -> None:
     """Draw every cell (case id, arm) until the stopping rule is met, ``concurrency`` at a time.
 
     ``done`` (resumed scores keyed (case, arm, index)) is updated; ``task`` makes, judges and
     journals one draw and returns its score (``None`` if lost); ``on_done(finished, planned)``
-    follows each draw; ``halt`` is set as soon as a draw raises, so that nothing further starts.
+    follows each draw; ``halt`` is set as soon as a draw raises, so that nothing further starts;
+    ``on_stop(n)`` is told at a Ctrl-C that ``n`` draws (more than 0) are finishing their attempt.
 
     Raises:
         FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending draws
@@ -305,7 +325,7 @@ def run_cells(
         n_done, n_planned = plan.counts()
         if on_done:
             on_done(n_done, n_planned)
-        try:
+        with _cancelled_on_raise(futures, cancel, on_stop):
             while futures:
                 fut = finished.get()
                 case_id, arm, index = futures.pop(fut)
@@ -323,8 +343,5 @@ def run_cells(
                     submit(pool, (case_id, arm))
                 if on_done:
                     on_done(n_done, n_planned)
-        except BaseException:
-            cancel()
-            raise
     if error is not None:
         raise error

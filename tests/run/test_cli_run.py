@@ -372,3 +372,19 @@ def test_a_run_reports_sealing_after_its_last_draw(tmp_path):
     phases = [c[2] for c in calls]
     assert phases[-2:] == ["sealing", "done"] and set(phases[:-2]) == {"draws"}
     assert calls[-1][0] == calls[-1][1] == calls[-3][0]
+
+
+def test_progress_prints_the_stopping_line_on_one_line():
+    import io
+
+    from rich.console import Console
+
+    from driftproof.cli.run import with_progress as _with_progress
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=40)  # narrower than the line: it is not wrapped
+    _with_progress(lambda progress: progress.stopping(2, 300.0), console)
+    assert buf.getvalue() == (
+        "Stopping: waiting for the 2 draws in flight to finish (at most 300 s); "
+        "press Ctrl-C again to stop now.\n"
+    )

@@ -4,14 +4,20 @@ finding: one Ctrl-C took 58 s to exit against a server answering 429 with retry-
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
 import pytest
+from run_helpers import SKILL_TEXT, SUITE
 
-from driftproof.run.config import RunConfig, Spend
+from driftproof.cli.run import stopping_line
+from driftproof.run.config import RunConfig, RunInterrupted, Spend
 from driftproof.run.drawer import Drawer
+from driftproof.run.engine import run_suite
 from driftproof.run.providers.base import AttemptError, Halted, Provider
+from driftproof.run.providers.simulated import StubProvider
+from driftproof.run.suite import load_suite
 
 
 class Busy(Provider):
@@ -31,3 +37,53 @@ def test_a_stop_cuts_the_wait_between_retries_short() -> None:
     with pytest.raises(Halted):  # the retry after the wait sees the stop: not a lost draw
         d.retried(d.provider, lambda: d.provider.attempt(None))  # type: ignore[arg-type]
     assert time.monotonic() - started < 30  # not the minute's wait
+
+
+class Waits(StubProvider):
+    """The stub answering four draws at once: one answers, the others wait for ``go``."""
+
+    def __init__(self) -> None:
+        self.all_in, self.go = threading.Barrier(4), threading.Event()
+
+    def attempt(self, call):  # type: ignore[no-untyped-def]
+        if self.all_in.wait(10) != 0:  # all four in flight; three wait until the stop is told
+            self.go.wait(10)
+        return super().attempt(call)
+
+
+def test_a_first_ctrl_c_says_how_many_draws_it_waits_for_and_for_how_long(tmp_path) -> None:
+    # A first Ctrl-C lets the draws in flight finish their attempt and printed nothing meanwhile.
+    # Here it comes after the first of four draws (2 per arm, concurrency 4): 3 are in flight,
+    # each within the longer of the answer (300 s) and judge (120 s) timeouts.
+    suite_file = tmp_path / "suite.json"
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    lane, told = Waits(), []
+
+    def progress(done, total, spend, phase="draws"):  # type: ignore[no-untyped-def]
+        if done == 1:
+            raise KeyboardInterrupt  # Ctrl-C arrives in the main thread, here after a draw
+
+    def stopping(n, seconds):  # type: ignore[no-untyped-def]
+        told.append((n, seconds))
+        lane.go.set()
+
+    progress.stopping = stopping  # type: ignore[attr-defined]
+    cfg = RunConfig(model="m", judge_model="j", min_draws=2, max_draws=2, concurrency=4)
+    with pytest.raises(RunInterrupted) as e:
+        run_suite(
+            load_suite(suite_file),
+            skill_text=SKILL_TEXT,
+            skill_name="commit-helper",
+            cfg=cfg,
+            provider=lane,
+            judge=StubProvider(),
+            out=tmp_path / "r.json",
+            progress=progress,
+        )
+    assert told == [(3, 300.0)]
+    assert e.value.kept == 1  # the three finished their answer; their judging saw the stop
+    assert stopping_line(3, 300.0) == (
+        "Stopping: waiting for the 3 draws in flight to finish (at most 300 s); "
+        "press Ctrl-C again to stop now."
+    )
+    assert stopping_line(1, 120.0).startswith("Stopping: waiting for the draw in flight to ")
