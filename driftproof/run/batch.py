@@ -6,7 +6,7 @@ import dataclasses
 import json
 import os
 import tempfile
-from collections.abc import Callable, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
 from driftproof.run.journal import checked, json_line, json_records, whole_lines
-from driftproof.run.providers._sdk import sdk_error
+from driftproof.run.providers._sdk import SDKLane, sdk_error
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
 #: A request's result: the reply, or why it did not succeed.
@@ -90,6 +90,10 @@ class BatchLane:
     max_requests = max_bytes = 0
     frame = (b"", b"", b"")
     uploads = False
+    #: Seconds a status or cancel call, or the opening or one line of a results read, may take
+    #: in all (:meth:`~driftproof.run.providers._sdk.SDKLane.deadline`): a server sending a byte
+    #: now and then cannot hold a poll open.
+    call_timeout = 60.0
 
     def __init__(self, lane: Provider) -> None:
         """The batch API over ``lane``, whose request builders it reuses."""
@@ -133,10 +137,23 @@ class BatchLane:
     def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
         try:
             return fn(*args, **kw)
-        except Exception as exc:  # the SDKs' errors, as the plain lanes read them
-            if type(exc).__module__.split(".")[0] in ("anthropic", "openai"):
-                raise sdk_error(exc, 60.0) from exc
+        except Exception as exc:  # the SDKs' errors and the deadline, as the plain lanes read them
+            sdk = type(exc).__module__.split(".")[0] in ("anthropic", "openai")
+            if sdk or isinstance(exc, TimeoutError):
+                raise sdk_error(exc, self.call_timeout) from exc
             raise
+
+    def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
+        """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
+        return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
+
+    def _each(self, items: AsyncIterator[Any]) -> Iterator[Any]:
+        """The items of ``items``, each within :attr:`call_timeout`. Raises AttemptError."""
+        while True:
+            try:
+                yield self._call(lambda _: anext(items))
+            except StopAsyncIteration:
+                return
 
 
 #: Results journaled between two fsyncs while a batch is read.

@@ -77,7 +77,7 @@ class AnthropicBatches(BatchLane):
 
     def status(self, batch_id: str) -> BatchStatus:
         """The Message Batch's state (see :meth:`BatchLane.status`)."""
-        b = self._sdk(self.lane.client.messages.batches.retrieve, batch_id)
+        b = self._call(lambda c: c.messages.batches.retrieve(batch_id))
         return BatchStatus(
             b.id,
             b.processing_status,
@@ -90,14 +90,14 @@ class AnthropicBatches(BatchLane):
 
     def cancel(self, batch_id: str) -> None:
         """Cancel the Message Batch (see :meth:`BatchLane.cancel`)."""
-        self._sdk(self.lane.client.messages.batches.cancel, batch_id)
+        self._call(lambda c: c.messages.batches.cancel(batch_id))
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results (see :meth:`BatchLane.results`)."""
         bid = status.id
         # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
-        stream = self._sdk(self.lane.client.messages.batches.results, bid)
-        items = iter(stream)
+        stream = self._call(lambda c: c.messages.batches.results(bid))
+        items = self._each(stream)
         try:
             for n in itertools.count(1):
                 try:
@@ -119,7 +119,7 @@ class AnthropicBatches(BatchLane):
                     continue
                 yield cid, self._outcome(bid, cid, member_object(line, "result"))
         finally:
-            stream.close()
+            self._call(lambda _: stream.close())
 
     def _outcome(self, bid: str, cid: str, r: dict[str, Any]) -> Outcome:
         kind = r.get("type")
@@ -177,7 +177,7 @@ class OpenAIBatches(BatchLane):
 
     def status(self, batch_id: str) -> BatchStatus:
         """The batch's state (see :meth:`BatchLane.status`)."""
-        b = self._sdk(self.lane.client.batches.retrieve, batch_id)
+        b = self._call(lambda c: c.batches.retrieve(batch_id))
         rc = b.request_counts
         counts = (
             {"total": rc.total, "completed": rc.completed, "failed": rc.failed}
@@ -201,7 +201,7 @@ class OpenAIBatches(BatchLane):
 
     def cancel(self, batch_id: str) -> None:
         """Cancel the batch (see :meth:`BatchLane.cancel`)."""
-        self._sdk(self.lane.client.batches.cancel, batch_id)
+        self._call(lambda c: c.batches.cancel(batch_id))
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""
@@ -209,10 +209,17 @@ class OpenAIBatches(BatchLane):
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
         for fid in status.files:
-            with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
-                for n, raw in enumerate(resp.iter_lines(), start=1):
-                    if raw.strip():
-                        yield self._line(bid, raw, f"line {n} of its file {fid}")
+            yield from self._file(bid, fid)
+
+    def _file(self, bid: str, fid: str) -> Generator[tuple[str | None, Outcome], None, None]:
+        """The results in output or error file ``fid``, each line within the call deadline."""
+        opened = self._call(lambda c: c.files.with_streaming_response.content(fid).__aenter__())
+        try:
+            for n, raw in enumerate(self._each(opened.iter_lines()), start=1):
+                if raw.strip():
+                    yield self._line(bid, raw, f"line {n} of its file {fid}")
+        finally:
+            self._call(lambda _: opened.close())
 
     def _line(self, bid: str, raw: str, where: str) -> tuple[str | None, Outcome]:
         try:

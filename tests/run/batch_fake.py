@@ -46,13 +46,28 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
-        def _send(self, code: int, obj: Any) -> None:
+        def _send(self, code: int, obj: Any, what: str = "") -> None:
             data = json.dumps(obj).encode()
             self.send_response(code)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            self._write(data, what)
+
+        def _write(self, data: bytes, what: str) -> None:
+            """``data``, trickled one byte at a time when ``what`` is in ``trickle``."""
+            if what not in s.trickle:
+                self.wfile.write(data)
+                return
+            with s.lock:
+                s.trickled += 1
+            for i in range(len(data)):  # until the client hangs up or the fake closes
+                if s.release.wait(s.trickle_gap):
+                    return
+                try:
+                    self.wfile.write(data[i : i + 1])
+                except OSError:
+                    return
 
         def _count(self, what: str) -> None:
             with s.lock:
@@ -64,6 +79,7 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             raw = self._body()
             p = self.path.split("?")[0]
+            what = "create"
             with s.lock:
                 if p == "/v1/messages/batches":
                     reqs = [(r["custom_id"], r["params"]) for r in json.loads(raw)["requests"]]
@@ -114,29 +130,24 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                         body["input_file_id"],
                     )
                 elif p.endswith("/cancel"):
-                    bid = p.split("/")[-2]
-                    b = state.batches[bid]
-                    b.cancelled = True
+                    b = state.batches[p.split("/")[-2]]
+                    b.cancelled, what = True, "cancel"
                     s.calls["cancel"] += 1
-                    self._send(
-                        200,
-                        state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b),
-                    )
-                    return
                 else:
                     self._send(
                         404, {"type": "error", "error": {"type": "not_found_error", "message": p}}
                     )
                     return
-                b.number = len(s.batch_ids) + 1
-                ids = [cid for cid, _ in b.requests]
-                assert len(set(ids)) == len(ids), "custom ids must be unique within a batch"
-                state.batches[b.id] = b
-                s.calls["create"] += 1
-                s.submitted.extend(ids)
-                s.batch_ids.append(b.id)
+                if what == "create":
+                    b.number = len(s.batch_ids) + 1
+                    ids = [cid for cid, _ in b.requests]
+                    assert len(set(ids)) == len(ids), "custom ids must be unique within a batch"
+                    state.batches[b.id] = b
+                    s.calls["create"] += 1
+                    s.submitted.extend(ids)
+                    s.batch_ids.append(b.id)
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
-            self._send(200, doc)
+            self._send(200, doc, what)  # a trickled reply holds no lock
 
         def do_GET(self) -> None:
             p = self.path.split("?")[0]
@@ -163,13 +174,16 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 b = state.batches[bid]
                 state.advance(b)
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
-            self._send(200, doc)
+            self._send(200, doc, "retrieve")
 
         def _stream(self, lines: list[bytes], ctype: str) -> None:
             self.send_response(200)
             self.send_header("content-type", ctype)
             self.send_header("content-length", str(sum(len(x) for x in lines)))
             self.end_headers()
+            if "results" in s.trickle:
+                self._write(b"".join(lines), "results")
+                return
             for k, line in enumerate(lines):
                 if s.hold_results_after is not None and k == s.hold_results_after:
                     self.wfile.flush()

@@ -30,6 +30,9 @@ class BatchScript:
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
         fail_validation: OpenAI batches end ``failed`` with this error message.
+        trickle: the calls (``retrieve``, ``cancel``, ``results``: a results stream or an
+            OpenAI file's content) whose body is sent one byte every ``trickle_gap`` seconds
+            (counted in ``trickled``), as the answers' loopback trickles a reply.
     """
 
     def __init__(self) -> None:
@@ -42,6 +45,9 @@ class BatchScript:
         self.hold_results_after: int | None = None
         self.drop_results = 0
         self.fail_validation: str | None = None
+        self.trickle: set[str] = set()
+        self.trickle_gap = 0.25
+        self.trickled = 0
         self.release = threading.Event()
         self.lock = threading.Lock()
         self.calls: Counter[str] = Counter()

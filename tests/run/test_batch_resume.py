@@ -155,6 +155,38 @@ def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
 
 
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_polls_cancels_and_reads_trickled_past_the_deadline_are_cut_off(
+    fake, tmp_path, monkeypatch, provider
+):
+    # every reply one byte every 0.25 s (minutes in all), each byte well inside the SDK's read
+    # timeout: the batch calls ran on the sync client with no whole-call deadline, so a poll
+    # stayed open for as long as the server trickled. Each is cut off 1 s after it starts.
+    from driftproof.run import batch as B
+    from driftproof.run.batch_lanes import batch_lane
+    from driftproof.run.providers import make_provider
+    from driftproof.run.providers.base import AttemptError
+
+    monkeypatch.setattr(B.BatchLane, "call_timeout", 1.0)
+    s = fake.script
+    s.trickle = {"results"}
+    with pytest.raises(  # 3 reads (the attempt budget), each cut off: no results were kept
+        ProviderError,
+        match=r"batch \w+: its results could not be read \(3 reads in a row kept nothing; "
+        r"last: timed out after 1 s\)",
+    ):
+        batched(tmp_path, provider, cases=1)
+    assert s.trickled == 3
+    s.trickle = {"retrieve", "cancel"}
+    lane = batch_lane(make_provider(provider, "api"))
+    for call in (lane.status, lane.cancel):
+        with pytest.raises(AttemptError) as e:
+            call(s.batch_ids[0])
+        assert e.value.reason == "timed out after 1 s" and e.value.retryable
+    assert s.trickled == 3 + 2
+    lane.lane.close()
+
+
 def test_a_read_that_keeps_results_before_breaking_is_not_counted_against_the_budget(
     fake, tmp_path, monkeypatch
 ):

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError, Future
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from driftproof._json import JSONFault, loads_strict, member_str
@@ -25,6 +25,8 @@ from driftproof.run.providers.base import (
     Provider,
     classify_status,
 )
+
+T = TypeVar("T")
 
 #: The name of the grading tool (Messages) and of the grade's JSON schema (OpenAI).
 GRADE_TOOL = "record_grade"
@@ -136,9 +138,10 @@ class SDKLane(Provider):
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
     (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
     runner's, counted when made; :attr:`service` is the base URL, credentials stripped. Attempts
-    go through the SDK's async client on the lane's own event loop (a daemon thread, started at
-    the first attempt), so that each can be cut off at its deadline: the SDK's ``timeout`` counts
-    from each byte received, and a server sending a byte now and then never meets it.
+    (and the batch lanes' polls, cancels and results reads) go through the SDK's async client on
+    the lane's own event loop (a daemon thread, started at first use) by :meth:`deadline`, so
+    that each can be cut off at its deadline: the SDK's ``timeout`` counts from each byte
+    received, and a server sending a byte now and then never meets it.
     """
 
     keys: tuple[str, ...] = ()
@@ -177,6 +180,27 @@ class SDKLane(Provider):
                 self._end.atexit = False  # at exit the daemon thread just ends
             return self._loop
 
+    def deadline(self, make: Callable[[Any], Awaitable[T]], timeout: float) -> T:
+        """What ``make(client)`` awaits, on the lane's event loop with its async client.
+
+        The whole call (connecting, sending, reading the reply) is cut off ``timeout`` seconds
+        after it starts.
+
+        Raises:
+            Halted: :meth:`close` ended the loop under it (the run is stopping); an unfinished
+                draw, not journaled, drawn again on resume.
+            TimeoutError: the deadline passed. The SDK's errors come as they are.
+        """
+        loop, client = self._running()
+
+        async def whole() -> T:
+            return await asyncio.wait_for(make(client), timeout)
+
+        try:
+            return asyncio.run_coroutine_threadsafe(whole(), loop).result()
+        except CancelledError:
+            raise Halted() from None
+
     def post(
         self,
         create: Callable[[Any], Callable[..., Awaitable[Any]]],
@@ -195,17 +219,10 @@ class SDKLane(Provider):
         body that is no JSON object or holds an ``error`` member that is not null (an error sent
         with status 200).
         """
-        loop, client = self._running()
-
-        async def attempt() -> str:
-            # the raw response: its JSON is read as the API sent it, with no model built from it
-            sent = create(client)(**req, timeout=call.timeout)
-            return str((await asyncio.wait_for(sent, call.timeout)).http_response.text)
-
         try:
-            body = asyncio.run_coroutine_threadsafe(attempt(), loop).result()
-        except CancelledError:  # close() ended the loop under it: the run is stopping
-            raise Halted() from None  # an unfinished draw: not journaled, drawn again on resume
+            # the raw response: its JSON is read as the API sent it, with no model built from it
+            sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
+            body = str(sent.http_response.text)
         except (self._errors, TimeoutError) as exc:
             raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
         try:  # strict: a member name given twice (two grades) is no reply to read
