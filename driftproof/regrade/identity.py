@@ -286,6 +286,11 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
         return []
     if path.stat().st_size > B.ANSWERS_ARCHIVE_MAX_BYTES:
         return [f"the kept transcripts {path.name} are over {B.ANSWERS_ARCHIVE_MAX_BYTES} bytes"]
+    if kept.draws > (most := B.ANSWERS_ARCHIVE_MAX_ENTRIES):
+        return [
+            f"{original_path}: /run/transcripts/draws: expected at most {most:,} answers in the "
+            f"kept transcripts {path.name}, found {kept.draws:,}"
+        ]
     with open_file(path) as fh:
         digest = hashlib.file_digest(fh, "sha256").hexdigest()
     if digest != kept.sha256:

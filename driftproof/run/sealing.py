@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from driftproof.errors import BoundsError
 from driftproof.outputs import open_mode
 from driftproof.receipt import (
     Case,
@@ -24,6 +25,7 @@ from driftproof.receipt import (
     Generation,
     ReceiptBody,
     TextRepair,
+    _bounds,
     build_receipt,
     sha256_text,
 )
@@ -222,8 +224,18 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
 
     Returns its path and the receipt's ``run.transcripts`` (name, sha256, draws), which the seal
     covers. On failure nothing is left behind and the journal is closed (every draw kept).
+
+    Raises:
+        BoundsError: more draws than an answers archive may hold
+            (``_bounds.ANSWERS_ARCHIVE_MAX_ENTRIES``, as a regrade refuses it).
+        OSError: the file cannot be written; the error names it.
     """
     path = out.with_name(out.name + ".transcripts.jsonl")
+    if (n := len(journal.draws)) > (most := _bounds.ANSWERS_ARCHIVE_MAX_ENTRIES):
+        journal.close()
+        raise BoundsError.at(
+            path, "", f"expected at most {most:,} answers (one per draw), found {n:,}"
+        )
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
     digest = hashlib.sha256()
     try:

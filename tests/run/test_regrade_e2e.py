@@ -336,3 +336,29 @@ def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp
         "rubric regrade refused: case commit-429, with skill, draw 1: the original kept no "
         "answer (run with --keep-transcripts to regrade)"
     )
+
+
+def test_an_answers_archive_over_its_answer_bound_is_refused_written_and_read(
+    loopback, suite_file, tmp_path, monkeypatch
+):
+    # ANSWERS_ARCHIVE_MAX_ENTRIES was published and enforced nowhere. At 17, the run's 18 draws
+    # (3 cases x 2 arms x 3) are one too many to write, and a receipt whose kept transcripts
+    # hold 18 is refused before they are read.
+    from driftproof.errors import BoundsError
+    from driftproof.receipt import _bounds
+    from driftproof.run.journal import journal_path
+
+    monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_ENTRIES", 17)
+    kept = tmp_path / "receipt.json.transcripts.jsonl"
+    with pytest.raises(BoundsError) as e:
+        run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    assert str(e.value) == f"{kept}: expected at most 17 answers (one per draw), found 18"
+    assert not kept.exists() and not (tmp_path / "receipt.json").exists()
+    assert journal_path(tmp_path / "receipt.json").exists()  # every draw is kept
+    monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_ENTRIES", 18)
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)  # the journal resumed
+    monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_ENTRIES", 17)
+    assert _refusal(tmp_path, out) == (
+        f"rubric regrade refused: {out}: /run/transcripts/draws: expected at most 17 answers in "
+        "the kept transcripts receipt.json.transcripts.jsonl, found 18"
+    )
