@@ -149,3 +149,24 @@ def test_identity_evidence_bounds_are_checked_before_copying():
                 for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)
             ]
         )
+
+
+def test_the_answers_total_is_counted_in_bytes_as_its_limit_is(tmp_path, monkeypatch):
+    # the kept answers' total was counted in characters against a limit in bytes. The four
+    # answers are "answer 0" and "answer 1" (8 bytes each) per arm, one made "é" x 8: 8
+    # characters, 16 bytes. In all 32 characters, 40 bytes: over a limit of 32 bytes.
+    from driftproof.receipt import _bounds, sha256_text
+    from driftproof.regrade.identity import input_refusals
+    from driftproof.run.suite import load_suite
+
+    doc = make_receipt([case("c1", [0.7, 0.72], [0.5, 0.55])])
+    d = doc["cases"][0]["arms"]["with_skill"]["draws"][0]
+    d["answer"], d["answer_sha256"] = "é" * 8, sha256_text("é" * 8)
+    suite = tmp_path / "suite.json"
+    task = {"id": "c1", "prompt": "prompt of c1", "rubric": "r"}
+    suite.write_text(json.dumps({"format": "driftproof-suite/1", "cases": [task]}))
+    monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_BYTES", 32)
+    reasons = input_refusals(_load(doc), load_suite(suite))
+    assert "the answers total 40 bytes (UTF-8); the limit is 32" in reasons
+    monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_BYTES", 40)
+    assert not [r for r in input_refusals(_load(doc), load_suite(suite)) if "total" in r]

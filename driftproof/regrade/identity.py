@@ -222,7 +222,7 @@ def draw_words(case_id: str, arm: str, index: int) -> str:
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
     reasons: list[str] = []
-    total_chars = 0
+    total_bytes = 0  # as the archive holds them: UTF-8
     for case in original.cases:
         for name, arm in case.arms.named():
             for d in arm.draws:
@@ -234,12 +234,12 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
                     return [*reasons, f"{where}: {why}"]
                 if len(d.answer) > B.ANSWER_MAX_CHARS:
                     return [*reasons, f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
-                total_chars += len(d.answer)
+                total_bytes += len(d.answer.encode("utf-8"))
                 if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
                     reasons.append(f"{where}: the answer does not match its sealed hash")
-    if total_chars > B.ANSWERS_ARCHIVE_MAX_BYTES:
+    if total_bytes > B.ANSWERS_ARCHIVE_MAX_BYTES:
         reasons.append(
-            f"the answers total {total_chars} characters; "
+            f"the answers total {total_bytes} bytes (UTF-8); "
             f"the limit is {B.ANSWERS_ARCHIVE_MAX_BYTES}"
         )
     return reasons + _revised_task_refusals(original, revised)
