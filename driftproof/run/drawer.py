@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driftproof.receipt import Draw, JudgeSample, build_draw, build_judge_sample, sha256_text
+from driftproof.receipt import _bounds as B
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
@@ -382,8 +383,8 @@ class _Usage:
 
 def _sample(
     case: SuiteCase, jr: Reply, k: int, rec: dict[str, Any], budget: int, model: str
-) -> tuple[JudgeSample, str]:
-    """Judge reply ``k`` as a sample, and the reply text the transcript keeps."""
+) -> tuple[JudgeSample, str | None]:
+    """Judge reply ``k`` as a sample, and the text kept (None over JUDGE_REPLY_MAX_CHARS chars)."""
     if jr.decision is None:
         jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
         reply = jr.text
@@ -404,7 +405,7 @@ def _sample(
         reason=why[:4000] if why else None,
         ignored_members=list(v.ignored) or None,
     )
-    return sample, reply
+    return sample, reply if len(reply) <= B.JUDGE_REPLY_MAX_CHARS else None
 
 
 def grade(

@@ -276,3 +276,30 @@ def test_judge_reply_from_another_model_is_not_measured(
         "not the requested judge"
     )
     assert [s.reported_model for s in d.judge_samples] == ["claude-opus-4-7"] * 5
+
+
+def test_a_judge_reply_over_its_bound_is_not_kept_beside_the_answer(
+    loopback, suite_file, tmp_path, monkeypatch
+):
+    # JUDGE_REPLY_MAX_CHARS was published and enforced nowhere. At 127, the rubric cases'
+    # replies ({"reason":"graded","score":0.9}, 31 characters) and explain-429's baseline one
+    # (127) are kept; its with-skill reply, below (134), is not: null in its place, its sample
+    # still graded and its reply_sha256 still naming it.
+    from driftproof.receipt import _bounds, sha256_text
+
+    monkeypatch.setattr(_bounds, "JUDGE_REPLY_MAX_CHARS", 127)
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    kept = (tmp_path / "receipt.json.transcripts.jsonl").read_text().splitlines()
+    lines = [json.loads(x) for x in kept]
+    over = (
+        '{"criteria":[{"id":"rate","met":true,"reason":"says too many requests"},'
+        '{"id":"retry-after","met":true,"reason":"Retry-After named"}]}'
+    )
+    assert len(over) == 134
+    for x in lines:
+        long = (x["case"], x["arm"]) == ("explain-429", "with_skill")
+        assert all((r is None) == long for r in x["judge_replies"]), x
+    r = read_receipt(out)
+    samples = [s for d in r.cases[1].arms.with_skill.draws for s in d.judge_samples]
+    assert r.cases[1].id == "explain-429" and len(samples) == 15
+    assert {(s.score, s.reply_sha256) for s in samples} == {(1.0, sha256_text(over))}
