@@ -44,8 +44,7 @@ def _arm(band: Band) -> str:
 def _lost_by_kind(r: Any) -> str | None:
     """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost)."""
     parts, any_lost = [], False
-    control = bool(r.cases) and r.cases[0].arms.control is not None
-    for arm in ("with_skill", "baseline", "control")[: 3 if control else 2]:
+    for arm in ("with_skill", "baseline", "control")[: 3 if r.arms.control is not None else 2]:
         kinds = Counter(
             lost_kind_words(d.lost.kind) if d.lost.kind else "unclassed"
             for c in r.cases

@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from factories import case, make_receipt
+from factories import arm, case, edited, make_receipt
 from rich.console import Console
 
-from driftproof.receipt import parse_receipt
+from driftproof.receipt import Receipt, parse_receipt
 from driftproof.render.run_summary import print_result
 
 
-def _printed(receipt_doc: dict) -> str:
+def _printed(receipt_doc: dict | Receipt) -> str:
     console = Console(width=300, record=True)
     result = SimpleNamespace(
-        receipt=parse_receipt(json.dumps(receipt_doc)),
+        receipt=receipt_doc
+        if isinstance(receipt_doc, Receipt)
+        else parse_receipt(json.dumps(receipt_doc)),
         receipt_path="r.json",
         stopped=None,
         quick_answers={},
@@ -79,3 +81,16 @@ def test_lost_draws_by_kind_read_in_words() -> None:
         "lost draws by kind: with skill another model answered 1, unknown ending 2; "
         "baseline no answer 1, request failed 1"
     ) in text
+
+
+def test_lost_draws_by_kind_names_the_control_arm_when_the_receipt_has_one() -> None:
+    # whether the line names the control arm was read from the first case alone, where the table
+    # reads the receipt's arms. Held in memory (a reader refuses it): the receipt has a control
+    # arm, its first case none, and its second case lost one control draw, which went unsaid.
+    spec = {"label": None, "instruction": None, "system_prompt_sha256": None}
+    control = {**spec, "label": "__terse__", "instruction": "Answer concisely."}
+    c1, c2 = case("c1", [0.6, 0.7], [0.4, 0.5]), case("c2", [0.6, 0.7], [0.4, 0.5])
+    c1["arms"]["control"], c2["arms"]["control"] = arm([0.5, 0.5]), arm([0.5, None])
+    doc = make_receipt([c1, c2], arms={"with_skill": spec, "baseline": spec, "control": control})
+    r = edited(parse_receipt(json.dumps(doc)), "/cases/0/arms/control", None)
+    assert "lost draws by kind: with skill none; baseline none; control unclassed 1" in _printed(r)
