@@ -125,8 +125,7 @@ def test_import_refuses_existing_receipts_and_out_dir_names_the_folder(tmp_path,
     before = [p.read_bytes() for p in written]
     code, _, err = run_main(argv, capsys)
     assert (
-        code == 2
-        and f"--out-dir: {len(written)} files already exist and were not replaced" in err
+        code == 2 and f"--out-dir: {len(written)} files already exist and were not replaced" in err
     )
     assert all(str(p) in err for p in written)
     assert [p.read_bytes() for p in written] == before
