@@ -3,7 +3,8 @@
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
 (a kept-transcripts file named by a path, say) or that disagrees with its evidence: draw
 scores and judge samples (D-1), ``generation.sd`` (D-2), draw indexes, token parts, the arms'
-records and the run's counts. The seal (D-12) only says the bytes are the ones sealed; these
+records, the run's counts and every count of draws (skill fired, grading usage, a regrade's
+answers) against the draws held. The seal (D-12) only says the bytes are the ones sealed; these
 checks catch a receipt that disagrees with itself, not one forged consistently.
 """
 
@@ -108,6 +109,12 @@ def _evidence(r: ReceiptBody) -> _Found:
             yield from _arm(arm, f"/cases/{i}/arms/{name}")
             if spec is None or spec.recorded:  # an arm not recorded holds no draws
                 yield from _counts(r, arm, f"/cases/{i}/arms/{name}")
+    yield from _draw_counts(r)
+
+
+def _held(r: ReceiptBody, arm: str) -> int:
+    """The draws ``r`` holds in ``arm`` (``with_skill``, ``baseline``, ``control``), all cases."""
+    return sum(len(a.draws) for c in r.cases if (a := getattr(c.arms, arm)) is not None)
 
 
 def _run_records(r: ReceiptBody) -> _Found:
@@ -125,6 +132,17 @@ def _run_records(r: ReceiptBody) -> _Found:
         )
     for name in ARMS:
         spec = getattr(r.arms, name, None)
+        rate = spec.skill_fired if spec is not None else None
+        if rate is not None and rate.observed > (held := _held(r, name)):
+            yield (
+                f"/arms/{name}/skill_fired/observed",
+                f"expected at most {held} (the arm's draws), found {rate.observed}",
+            )
+        if rate is not None and rate.fired > rate.observed:
+            yield (
+                f"/arms/{name}/skill_fired/fired",
+                f"expected at most {rate.observed} (the observed draws), found {rate.fired}",
+            )
         if spec is None or spec.input_tokens_median is None:
             continue
         inputs = [
@@ -148,6 +166,34 @@ def _run_records(r: ReceiptBody) -> _Found:
                 f"/arms/{name}/input_tokens_median",
                 f"expected {said}, found {spec.input_tokens_median}",
             )
+
+
+def _draw_counts(r: ReceiptBody) -> _Found:
+    """The grading cost's and a regrade's counts of draws against the draws ``r`` holds.
+
+    Each draw is counted at most once in ``judged_draws_counted`` or
+    ``judged_draws_missing_usage``, never in both; a regrade reads each draw its receipt holds
+    once, and grades or copies it.
+    """
+    held = sum(_held(r, name) for name in ARMS)
+    oh, at = r.economics.judge_overhead, "/economics/judge_overhead"
+    if oh is not None and oh.judged_draws_counted > held:
+        yield (
+            f"{at}/judged_draws_counted",
+            f"expected at most {held} (the receipt's draws), found {oh.judged_draws_counted}",
+        )
+    counted = min(oh.judged_draws_counted, held) if oh is not None else 0
+    missing = oh.judged_draws_missing_usage if oh is not None else None
+    if missing is not None and missing > held - counted:
+        yield (
+            f"{at}/judged_draws_missing_usage",
+            f"expected at most {held - counted} (the receipt's {held} draws less the "
+            f"{counted} whose usage is counted), found {missing}",
+        )
+    rg = r.regrade
+    for field in ("answers_read", "answers_graded", "answers_carried") if rg else ():
+        if (n := getattr(rg, field)) > held:
+            yield f"/regrade/{field}", f"expected at most {held} (the receipt's draws), found {n}"
 
 
 def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:

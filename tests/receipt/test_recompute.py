@@ -259,3 +259,68 @@ def test_a_kept_transcripts_file_named_by_a_path_is_refused(name: str) -> None:
     assert err.problems[0].message == (
         f"expected a file name beside the receipt (no folder, not empty), found {json.dumps(name)}"
     )
+
+
+def test_counts_of_draws_above_the_draws_held_are_refused() -> None:
+    # _doc holds six draws, three per arm: 3 of 3 fired, 4 counted + 2 without usage load
+    doc = _doc()
+    doc["arms"]["with_skill"]["skill_fired"] = {"fired": 3, "observed": 3}
+    doc["economics"]["judge_overhead"] = {
+        "input_tokens": 10,
+        "output_tokens": 2,
+        "usd": None,
+        "judged_draws_counted": 4,
+        "judged_draws_missing_usage": 2,
+    }
+    parse_receipt(_bytes(doc), "t.json")
+    doc["arms"]["with_skill"]["skill_fired"] = {"fired": 5, "observed": 4}
+    doc["economics"]["judge_overhead"]["judged_draws_missing_usage"] = 3
+    err = _refused(doc)
+    assert [(p.pointer, p.message) for p in err.problems] == [
+        ("/arms/with_skill/skill_fired/observed", "expected at most 3 (the arm's draws), found 4"),
+        ("/arms/with_skill/skill_fired/fired", "expected at most 4 (the observed draws), found 5"),
+        (
+            "/economics/judge_overhead/judged_draws_missing_usage",
+            "expected at most 2 (the receipt's 6 draws less the 4 whose usage is counted), found 3",
+        ),
+    ]
+    doc = _doc()
+    doc["economics"]["judge_overhead"] = {
+        "input_tokens": 10,
+        "output_tokens": 2,
+        "usd": None,
+        "judged_draws_counted": 999,
+        "judged_draws_missing_usage": 5000,
+    }
+    err = _refused(doc)
+    assert [(p.pointer, p.message) for p in err.problems] == [
+        (
+            "/economics/judge_overhead/judged_draws_counted",
+            "expected at most 6 (the receipt's draws), found 999",
+        ),
+        (
+            "/economics/judge_overhead/judged_draws_missing_usage",
+            "expected at most 0 (the receipt's 6 draws less the 6 whose usage is counted), "
+            "found 5000",
+        ),
+    ]
+    doc = _doc()
+    doc["regrade"] = {
+        "kind": "rubric",
+        "original_seal": "a" * 64,
+        "original_runner": {"name": "driftproof", "version": "0.1"},
+        "runner_version": "0.2",
+        "revised_suite_sha256": None,
+        "original_grader": {},
+        "answers_read": 6,
+        "answers_graded": 6,
+        "answers_carried": 0,
+        "logical_judge_calls": 18,
+        "runner_attempts": 18,
+    }
+    parse_receipt(_bytes(doc), "t.json")
+    doc["regrade"].update(answers_read=7, answers_carried=1)
+    err = _refused(doc)
+    assert [(p.pointer, p.message) for p in err.problems] == [
+        ("/regrade/answers_read", "expected at most 6 (the receipt's draws), found 7")
+    ]
