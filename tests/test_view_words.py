@@ -348,3 +348,25 @@ def test_an_arm_with_no_draws_reads_none_refused_without_a_count_of_zero() -> No
     r = read_receipt(Path(__file__).parents[1] / "receipts" / "nvidia-7149a88-aiq-deploy.json")
     s = sheet(r)
     assert [(a.draws, a.refusals) for a in s.arms] == [("0 drawn, 0 scored", "none (no draws)")] * 2
+
+
+def test_refusals_read_not_recorded_where_no_refusal_could_be_recorded() -> None:
+    # refusals came with schema 0.15 and no importer records them: a 0.3.1 receipt of 2 draws
+    # per arm, and a summary-json import of C1 (3 per arm), read "none of N draws" as if counted
+    from driftproof.receipt import read_receipt
+
+    old = read_receipt(Path(__file__).parent / "receipt" / "fixtures/0.3.1/valid-basic.json")
+    assert [a.refusals for a in sheet(old).arms] == ["not recorded"] * 2
+    doc = mk([C1])
+    del doc["seal"]
+    doc["provenance"] = {
+        "tool": "my-harness",
+        "tool_version": "2.0.1",
+        "document": "summary.json",
+        "document_sha256": "2" * 64,
+        "unrecorded": [],
+    }
+    assert [a.refusals for a in sheet(read(seal_document(doc))).arms] == ["not recorded"] * 2
+    # a regrade carries its run's draws, refusals with them: counted as a run's are
+    doc["provenance"]["tool"] = "driftproof regrade"
+    assert [a.refusals for a in sheet(read(seal_document(doc))).arms] == ["none of 3 draws"] * 2

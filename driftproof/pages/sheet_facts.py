@@ -367,6 +367,10 @@ def _carrier_line(b: Breakdown) -> str:
     return "The measured lift is not positive: no case carries a positive lift"
 
 
+#: Schema versions with no record of refusals (0.15 added them).
+_NO_REFUSALS = ("0.3.1", "0.10", "0.11", "0.13", "0.14")
+
+
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     """One summary per arm of ``r``; an arm the source did not record says so."""
     missing = set(unrecorded_arms(r))
@@ -394,10 +398,11 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
                 lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
                 if lost
                 else "none",
-                refusals=f"{f'{refused:,}' if refused else 'none'} of "
-                f"{count_of(len(draws), 'draw')}"
-                if draws
-                else "none (no draws)",
+                refusals="none (no draws)"
+                if not draws
+                else f"{f'{refused:,}' if refused else 'none'} of {count_of(len(draws), 'draw')}"
+                if _refusals_recorded(r)
+                else UNKNOWN,
                 skill_fired=_skill_fired(r, n, draws),
                 output_tokens=(
                     f"{sum(outputs):,} over {count_of(len(outputs), 'draw')}"
@@ -410,6 +415,17 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
             )
         )
     return tuple(out)
+
+
+def _refusals_recorded(r: Receipt) -> bool:
+    """Whether ``r`` can record a refusal: a run's (or its regrade's) receipt of 0.15 or later.
+
+    Refusals (``draws[].refusal``, a lost draw's ``kind``) came with 0.15, which a migrated
+    receipt lacks (``schema_version`` is the version it declared), and no importer records
+    them; where they cannot be recorded they read unknown, not none (D-13).
+    """
+    tool = r.provenance.tool if r.provenance is not None else None
+    return r.schema_version not in _NO_REFUSALS and tool in (None, "driftproof regrade")
 
 
 def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
