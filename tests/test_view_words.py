@@ -370,3 +370,24 @@ def test_refusals_read_not_recorded_where_no_refusal_could_be_recorded() -> None
     # a regrade carries its run's draws, refusals with them: counted as a run's are
     doc["provenance"]["tool"] = "driftproof regrade"
     assert [a.refusals for a in sheet(read(seal_document(doc))).arms] == ["none of 3 draws"] * 2
+
+
+def test_a_legacy_receipts_bands_are_said_to_be_of_one_draws_judge_samples() -> None:
+    # the 0.3.1 fixture holds one draw per arm (legacy): its n counts that draw's judge samples,
+    # where the case table's caption and each case page said "(n = measured draws)"
+    from driftproof.receipt import read_receipt
+    from driftproof.site.html import page_env, receipt_files
+
+    path = Path(__file__).parent / "receipt" / "fixtures/0.3.1/valid-basic.json"
+    legacy = "the valid judge samples of the arm&#39;s one draw (n = judge samples): it measures"
+    generation = "of the per-draw scores (n = measured draws)"
+    doc = mk([C1])
+    for r, raw, said in (
+        (read_receipt(path), path.read_bytes(), legacy),
+        (read(doc), json.dumps(doc).encode(), generation),
+    ):
+        pages = receipt_files("t", r, raw, [], page_env())
+        text = [pages["receipts/t/index.html"].decode()]
+        text.append(pages[f"receipts/t/cases/{r.cases[0].id}/index.html"].decode())
+        assert all(said in t for t in text)
+        assert any("measured draws" in t for t in text) == (said == generation)

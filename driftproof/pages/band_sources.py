@@ -35,6 +35,20 @@ def held_range(counts: list[int]) -> str:
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 
+def band_legend(r: Receipt) -> str:
+    """What each band of ``r`` is the spread of, and what its ``n`` counts, as computed.
+
+    A legacy band (recorded, or read as legacy) is of the one draw's valid judge samples;
+    any other of the measured draws' scores (method, "Where a band comes from").
+    """
+    if band_source_of(r) == "legacy":
+        return (
+            "the valid judge samples of the arm's one draw (n = judge samples): "
+            "it measures the judge, not the model"
+        )
+    return "the per-draw scores (n = measured draws)"
+
+
 def band_facts(r: Receipt) -> BandFacts:
     """The band source and both counts of ``r``, from its fields (never inferred into prose)."""
     unrecorded = unrecorded_arms(r)  # a single-arm source's other arms hold no draw by design

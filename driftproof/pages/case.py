@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from driftproof._anchor import slug, unique
-from driftproof.pages.band_sources import band_facts
+from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import count_of, fmt, lost_kind_words, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
@@ -167,6 +167,7 @@ def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str
                 "verdict": verdict,
                 "why": reading.get("why", "") if verdict == "no verdict" else "",
                 "bands": bands,
+                "band_legend": band_legend(r),
                 "about": [
                     ("checks", row.checks if row is not None else "none"),
                     ("lost draws", row.lost if row is not None else "none"),

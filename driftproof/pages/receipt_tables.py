@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from driftproof.pages.band_sources import BandFacts, band_facts
+from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import Sheet, sheet
@@ -123,7 +123,7 @@ def _case_table(
     return Table(
         f"cases-{key}",
         f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
-        "of the per-draw scores (n = measured draws); lift is with skill minus baseline",
+        f"of {band_legend(r)}; lift is with skill minus baseline",
         tuple(cols),
         tuple(rows),
     )
