@@ -178,18 +178,31 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     answers are not exported.
 
     Raises:
-        RefusalError: an aggregates-only receipt (D-15): it has no per-draw scores to export;
-            a simulated one: summary-json has no place to keep that its scores are not measured.
+        RefusalError: what summary-json cannot carry, so an import of the export would read
+            differently: an aggregates-only receipt (D-15), with no per-draw scores; a simulated
+            or stub one, whose scores are not measured; a legacy one (band source legacy), whose
+            band is across one answer's judge samples, not across draws.
     """
     if r.is_simulated:
         raise RefusalError(
             "this receipt's scores come from the demo's simulated model, not from a measurement, "
             "and summary-json has no place to say so; it is not exported"
         )
+    if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
+        raise RefusalError(
+            "this receipt's scores come from the stub provider's fixed answers or grades, not "
+            "from a model, and summary-json has no place to say so; it is not exported"
+        )
     if r.is_aggregates_only:
         raise RefusalError(
-            "summary-json holds per-draw scores; this receipt holds printed aggregates only "
-            "(uncertainty_unavailable: aggregates_only), so there is nothing to export"
+            "summary-json holds per-draw scores; this receipt holds only the figures its source "
+            "printed, with no score per draw, so there is nothing to export"
+        )
+    if r.band_source == "legacy":
+        raise RefusalError(
+            "this receipt judged one answer per arm several times, and its band is across those "
+            "judge samples; summary-json has no place to say so (imported again, the band would "
+            "be read as one across draws, of which there is one), so it is not exported"
         )
     cases = []
     for c in r.cases:

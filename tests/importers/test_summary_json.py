@@ -189,8 +189,38 @@ def test_export_refuses_aggregates_only(shared: Path) -> None:
     from driftproof.importers.nvidia import import_nvidia
 
     r = sealed(import_nvidia([shared / "data/interop/nvidia/skills/cuopt-install"])[0])
-    with pytest.raises(RefusalError):
+    with pytest.raises(RefusalError) as e:
         export_summary_json(r)
+    assert "only the figures its source printed, with no score per draw" in str(e.value)
+    assert "aggregates_only" not in str(e.value) and "uncertainty_unavailable" not in str(e.value)
+
+
+FIXTURES = Path(__file__).parents[1] / "receipt/fixtures"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "change", "words"),
+    [
+        # a stub run: exported, it would import as DECLARED data, the stub provider gone
+        ("0.16", {"verification_level": "UNVERIFIED", "provider": "stub"}, "stub provider"),
+        ("0.16", {"verification_level": "UNVERIFIED", "judge": "stub"}, "stub provider"),
+        # legacy: one answer per arm judged 5 times (0.840 ± 0.042, n = 5 judge samples) would
+        # import as one draw, 0.840 with n = 1 and band source generation
+        ("0.3.1", {}, "judged one answer per arm several times"),
+    ],
+)
+def test_export_refuses_what_summary_json_cannot_say(
+    fixture: str, change: dict[str, str], words: str
+) -> None:
+    doc = json.loads((FIXTURES / fixture / "valid-basic.json").read_text(encoding="utf-8"))
+    doc["verification_level"] = change.get("verification_level", doc["verification_level"])
+    doc["run"]["provider"] = change.get("provider", doc["run"].get("provider"))
+    if "judge" in change:
+        doc["judge"]["provider"] = change["judge"]
+    r = sealed(doc)
+    with pytest.raises(RefusalError) as e:
+        export_summary_json(r)
+    assert words in str(e.value) and "not exported" in str(e.value)
 
 
 def test_export_cli_writes_file(shared: Path, tmp_path: Path) -> None:
