@@ -151,8 +151,19 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
 
 
 def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
-    """One summary-json draw: lost on an error, its score the mean of its judge scores."""
+    """One summary-json draw: lost on an error, its score the mean of its judge scores.
+
+    Raises:
+        ImportError_: at the draw, a score or judge scores beside ``lost`` or ``error``; at its
+            score, a score beside judge scores none of which is valid, or not their mean.
+    """
     draw = partial(build_draw, index, skill_fired=d.get("skill_fired"))
+    ended = next((k for k in ("error", "lost") if d.get(k) is not None), None)
+    if ended and (d.get("score") is not None or d.get("judge_scores")):
+        raise w.fail(
+            f"expected {ended!r} or a score (score, judge_scores), not both: a draw with "
+            f"{ended!r} is unscored, so its score would be dropped"
+        )
     if d.get("error") is not None:
         return draw(lost_reason=f"source error: {d['error']}"[:4000], source_error=d["error"])
     if d.get("lost") is not None:
@@ -166,6 +177,8 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
     score, valid = d.get("score"), [s.score for s in samples if s.score is not None]
     if samples and not valid and score is None:
         return draw(judge_samples=samples, lost_reason="every judge sample was invalid")
+    if score is not None and samples and not valid:
+        raise (w / "score").fail("expected null: every one of judge_scores is null (invalid)")
     if score is not None and valid and abs(sum(valid) / len(valid) - score) > 1e-9:
         raise (w / "score").fail("expected the mean of judge_scores, or score alone")
     return draw(score=score, judge_samples=samples)

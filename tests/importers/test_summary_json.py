@@ -120,6 +120,32 @@ def test_a_number_the_receipt_cannot_keep_is_refused_by_pointer(
     assert p.pointer == pointer and words in p.message
 
 
+@pytest.mark.parametrize(
+    ("draw", "pointer", "words"),
+    [
+        ({"score": 0.7, "lost": "empty reply"}, "/cases/0/arms/with_skill/0", "'lost' or a score"),
+        ({"judge_scores": [0.5], "lost": "x"}, "/cases/0/arms/with_skill/0", "'lost' or a score"),
+        ({"score": 0.5, "error": "timeout"}, "/cases/0/arms/with_skill/0", "'error' or a score"),
+        # the receipt's pointer (/cases/0/arms/with_skill/draws/0/score) is not the file's
+        (
+            {"score": 0.7, "judge_scores": [None, None]},
+            "/cases/0/arms/with_skill/0/score",
+            "every one of judge_scores is null",
+        ),
+    ],
+)
+def test_a_draw_that_says_two_things_is_refused_at_the_files_pointer(
+    tmp_path: Path, draw: dict[str, Any], pointer: str, words: str
+) -> None:
+    bad = json.loads(json.dumps(DOC))
+    bad["cases"][0]["arms"]["with_skill"][0] = draw
+    f = write_json(tmp_path / "bad.json", bad)
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(f)
+    (p,) = e.value.problems
+    assert (p.file, p.pointer) == (str(f), pointer) and words in p.message
+
+
 def test_scores_need_a_judge(tmp_path: Path) -> None:
     bad = dict(DOC, judge=None)
     with pytest.raises(ImportError_) as e:
