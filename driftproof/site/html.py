@@ -251,6 +251,7 @@ def _sections(
     types = section_types()
     outputs: list[SectionOutput] = []
     for spec in r.sections:
+        ctx.pointer = spec.pointer
         try:
             outputs.append(types[spec.type].render(spec.params, ctx))
         except SiteBuildError:

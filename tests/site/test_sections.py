@@ -163,3 +163,51 @@ def test_register_section_takes_the_name_and_title_or_refuses_them() -> None:
             register_section(name="probe_type")(type("Other", (ReceiptsSection,), {}))
     finally:
         _REGISTRY.pop("probe_type", None)
+
+
+@pytest.mark.parametrize(
+    ("kind", "receipt", "words"),
+    [
+        (
+            "fidelity",
+            "declared",
+            "fidelity needs caveman fidelity imports (draws with checks); declared is not one",
+        ),
+        (
+            "source_figures",
+            "declared",
+            "source_figures needs aggregates-only receipts with printed rows; declared is not one",
+        ),
+        # named by its file (empty), not by its skill (alpha)
+        (
+            "token_savings",
+            "empty",
+            "token_savings cannot be computed from empty: the receipt has no cases",
+        ),
+    ],
+)
+def test_a_section_that_cannot_render_is_named_by_its_place(
+    pair: tuple[Path, Path], kind: str, receipt: str, words: str
+) -> None:
+    receipts, reports = pair
+    write_receipt(body_of(savings_receipt("alpha", {})), receipts / "empty.json")
+    write_report(
+        reports,
+        "002-third.md",
+        f"""
+        number: 2
+        slug: third
+        title: Third
+        date: 2026-05-01
+        receipts: [declared, empty]
+        sections:
+          - type: receipt_sheets
+          - type: {kind}
+            receipts: [{receipt}]
+        """,
+    )
+    inputs = load_inputs(receipts, reports)
+    with pytest.raises(SiteBuildError) as err:
+        build_site_files(inputs.receipts, inputs.reports, nav=[])
+    (line,) = err.value.lines()
+    assert line.endswith("002-third.md: /sections/1: " + words)  # the second section, not all

@@ -62,6 +62,8 @@ class SectionContext:
     env: jinja2.Environment
     root: str
     used_ids: set[str] = field(default_factory=set)
+    pointer: str = "/sections"
+    """The JSON pointer of the section being rendered (``SectionSpec.pointer``)."""
     _slugs: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def anchor(self, base: str) -> str:
@@ -83,8 +85,8 @@ class SectionContext:
         return f"{self.root}/receipts/{name}/index.html"
 
     def refusal(self, message: str) -> SiteBuildError:
-        """The error that refuses the report's sections (``/sections``) for ``message``."""
-        return SiteBuildError.at(self.report.source, "/sections", message)
+        """The error that refuses the section rendered (at :attr:`pointer`) for ``message``."""
+        return SiteBuildError.at(self.report.source, self.pointer, message)
 
     def render(self, template: str, **model: Any) -> Markup:
         """Render a template of ``templates/pages`` with the page model ``model``."""

@@ -295,10 +295,13 @@ class TokenSavings(ReceiptsSection):
         """The section's HTML and tables; SiteBuildError when the savings cannot be computed."""
         names = self.names(params, ctx)
         receipts = [ctx.receipts[n] for n in names]
-        try:
-            arms = token_savings(receipts)
-        except ValueError as exc:
-            raise ctx.refusal(f"token_savings cannot be computed: {exc}") from None
+        arms: list[ArmSavings] = []
+        for n, r in zip(names, receipts, strict=True):
+            try:
+                arms += token_savings([r])
+            except ValueError as exc:  # its message names the skill: the receipt is named here
+                why = str(exc).removeprefix(f"{r.skill.name}: ")
+                raise ctx.refusal(f"token_savings cannot be computed from {n}: {why}") from None
         # Drawn in percent (the axis unit); the alt text prints them back with percent().
         pct = [
             chart_text.Series(label, *percent_points([reference(a, ref) for a in arms]))
