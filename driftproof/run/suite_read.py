@@ -32,12 +32,15 @@ class SuiteLoader(yaml.SafeLoader):
     """
 
     _depth = 0
+    #: What the loader reads, as its refusals name it.
+    what = "a suite"
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         """Compose a node, refusing nesting past the receipt loader's depth."""
         error, mark = yaml.composer.ComposerError, self.peek_event().start_mark
         if self.check_event(yaml.AliasEvent):
-            why = "expected every value written out; anchors and aliases are not read in a suite"
+            why = "expected every value written out; anchors and aliases are not read in "
+            why += self.what
             _refuse(error, why, mark)
         opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
         if opens and self._depth >= MAX_DEPTH:

@@ -53,6 +53,8 @@ MAX_REPORT_BYTES = 1_000_000
 class _Loader(SuiteLoader):
     """A suite's YAML (unique text keys, no aliases, bounded) without implicit timestamps."""
 
+    what = "a report"
+
 
 _Loader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
@@ -136,6 +138,13 @@ def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontM
         bad("", f"expected UTF-8 text, found an invalid byte at offset {exc.start}")
         return None
     m = _FRONT.match(text)
+    if not m and text.startswith("\ufeff"):
+        bad(
+            "",
+            "expected '---' first, found a byte-order mark (U+FEFF): save the file as UTF-8 "
+            "without one",
+        )
+        return None
     if not m:
         bad("", "expected YAML front matter between a first line '---' and a closing '---'")
         return None
@@ -175,7 +184,7 @@ def _sections(
             )
         except ValidationError as exc:
             for e in exc.errors():
-                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e))
+                bad(ptr + to_pointer(e["loc"]), _pydantic_message(e, section=kind))
             continue
         for sub_ptr, msg in types[kind].check(params, names):
             bad(ptr + sub_ptr, msg)
@@ -233,11 +242,14 @@ _KIND_EXPECTED = {
 }
 
 
-def _pydantic_message(e: Mapping[str, Any], *, front: bool = False) -> str:
-    """What a front-matter key (``front``) or a section's parameter expected, and what was found."""
+def _pydantic_message(e: Mapping[str, Any], *, front: bool = False, section: str = "") -> str:
+    """What a front-matter key (``front``) or a parameter of a ``section`` type expected, found."""
     kind, loc = e.get("type", ""), e.get("loc", ())
     if kind == "missing":
         return "required key is missing"
+    if kind == "extra_forbidden" and section:
+        keys = ", ".join(["type", *sorted(section_types()[section].Params.model_fields)])
+        return f"unknown key: not a parameter of a {section} section, which takes {keys}"
     if kind == "extra_forbidden":
         return "unknown key: not part of the report front matter"
     if front and loc and loc[0] in _FRONT_EXPECTED:

@@ -126,3 +126,39 @@ def test_a_report_number_may_be_written_in_quotes(number: str) -> None:
     )
     report, problems = parse_report(text.encode(), "reports/003-typed.md", ["a"])
     assert problems == [] and report is not None and report.number == 3
+
+
+REST = "slug: typed\ntitle: T\ndate: 2026-11-01\nreceipts: [a]\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer", "message"),
+    [
+        (
+            f"---\nnumber: 3\n{REST}sections:\n  - type: token_savings\n    colour: red\n---\nB\n",
+            "/sections/0/colour",
+            "unknown key: not a parameter of a token_savings section, which takes type, "
+            "receipts, title",
+        ),
+        (  # the alias is on the file's third line; a report, not a suite
+            f"---\nnumber: &n 3\nalias: *n\n{REST}---\nB\n",
+            "",
+            "front matter is not valid YAML at line 3: expected every value written out; "
+            "anchors and aliases are not read in a report",
+        ),
+        (
+            f"\ufeff---\nnumber: 3\n{REST}---\nB\n",
+            "",
+            "expected '---' first, found a byte-order mark (U+FEFF): save the file as UTF-8 "
+            "without one",
+        ),
+    ],
+)
+def test_a_report_is_refused_in_its_own_words(text: str, pointer: str, message: str) -> None:
+    from driftproof.site.inputs import parse_report
+
+    report, problems = parse_report(text.encode(), "reports/003-typed.md", ["a"])
+    assert report is None
+    assert [(p.file, p.pointer, p.message) for p in problems] == [
+        ("reports/003-typed.md", pointer, message)
+    ]
