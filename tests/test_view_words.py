@@ -391,3 +391,19 @@ def test_a_legacy_receipts_bands_are_said_to_be_of_one_draws_judge_samples() -> 
         text.append(pages[f"receipts/t/cases/{r.cases[0].id}/index.html"].decode())
         assert all(said in t for t in text)
         assert any("measured draws" in t for t in text) == (said == generation)
+
+
+def test_a_draw_with_no_valid_judge_sample_is_lost_everywhere_the_sheet_counts() -> None:
+    # a draw with no score, no judge sample and no lost record is lost (D-1): the band said
+    # "(n = 2, 1 lost)" while the row's lost column, the Arms table and the Lost draws list
+    # said none. With skill .8, .7 measured: mean .750, sd √((.05² + .05²)/1) = .071
+    c = case("c1", [0.6, 0.8, 0.7], [0.4, 0.5, 0.45])
+    c["arms"]["with_skill"]["draws"][0].update(score=None, judge_samples=[])
+    s = sheet(read(mk([c])))
+    (row,) = s.cases
+    assert row.with_skill == "0.750 ± 0.071 (n = 2, 1 lost)"
+    assert row.lost == "with skill 1 of 3 lost (no valid judge sample)"
+    assert [a.lost for a in s.arms] == ["1 (no valid grade)", "none"]
+    assert [(x.case_id, x.arm, x.draw, x.reason) for x in s.lost_draws] == [
+        ("c1", "with skill", "1", "no valid judge sample")
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from driftproof.pages.band_sources import band_facts
@@ -46,6 +47,8 @@ from driftproof.pages.words import (
     draws_of,
     fmt,
     format_lift,
+    has_bands,
+    lost_of,
     paired_line,
     token_counts,
 )
@@ -203,9 +206,9 @@ def sheet(
         judge_cost=judge_cost(r),
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
         lost_draws=tuple(
-            LostDraw(c.id, ARM_WORDS[n], str(d.number), d.lost.reason)
+            LostDraw(c.id, ARM_WORDS[n], str(d.number), x[0])
             for c, n, d in draws_of(r)
-            if d.lost is not None
+            if (x := lost_of(d, has_bands(r)))
         ),
         breakdown=breakdown_view(b)
         if b.available
@@ -279,7 +282,7 @@ def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
 
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""
-    src = band_source_of(r)
+    src, lost = band_source_of(r), partial(_lost, judged=has_bands(r))
     missing = set(unrecorded_arms(r))
 
     def shown(name: str, band: Band) -> str:
@@ -301,7 +304,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 lift="–" if lift is None else format_lift(lift),
                 verdict=VERDICT_WORDS.get(verdict, verdict) if verdict else "no verdict",
                 checks=_per_arm(r, c, _checks),
-                lost=_per_arm(r, c, _lost),
+                lost=_per_arm(r, c, lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
                 output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in arms_of(r)),
             )
@@ -333,8 +336,8 @@ def _checks(draws: list[Draw]) -> str | None:
     return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 
-def _lost(draws: list[Draw]) -> str | None:
-    lost = [d.lost.reason for d in draws if d.lost is not None]
+def _lost(draws: list[Draw], judged: bool) -> str | None:
+    lost = [x[0] for d in draws if (x := lost_of(d, judged))]
     if not lost:
         return None
     return f"{len(lost):,} of {len(draws):,} lost ({'; '.join(dict.fromkeys(lost))})"

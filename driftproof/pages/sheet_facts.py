@@ -19,6 +19,7 @@ from driftproof.pages.words import (
     has_bands,
     judge_words,
     lost_kind_words,
+    lost_of,
     mean_spread,
     token_counts,
     unrecorded_words,
@@ -373,7 +374,7 @@ _NO_REFUSALS = ("0.3.1", "0.10", "0.11", "0.13", "0.14")
 
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     """One summary per arm of ``r``; an arm the source did not record says so."""
-    missing = set(unrecorded_arms(r))
+    missing, judged = set(unrecorded_arms(r)), has_bands(r)
     out = []
     for n in arms_of(r):
         words = ARM_WORDS[n]
@@ -384,8 +385,8 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
             d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
         ]
         measured = sum(d.score is not None for d in draws)
-        lost = [d.lost for d in draws if d.lost is not None]
-        kinds = sorted({lost_kind_words(x.kind) for x in lost if x.kind})
+        lost = [x for d in draws if (x := lost_of(d, judged))]
+        kinds = sorted({lost_kind_words(kind) for _, kind in lost if kind})
         refused = sum(
             d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
             for d in draws

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from driftproof._anchor import slug
 from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats.aa import AAReading
-from driftproof.stats.band import Band
+from driftproof.stats.band import NO_VALID_SAMPLE, Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
 from driftproof.wording import count_of as count_of  # the pages' one counting word
@@ -165,6 +165,20 @@ def has_bands(r: Receipt) -> bool:
         and r.judge is not None
         and any(d.score is not None for *_, d in draws_of(r))
     )
+
+
+def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
+    """A lost draw's (reason, kind); ``None`` for a draw that is not lost.
+
+    A draw with a ``lost`` record is lost for its reason. In a judged receipt (``judged``:
+    :func:`has_bands`), a draw with no score and no valid judge sample is lost too (D-1), for
+    the reason the band gives it, ``no valid judge sample``, of kind ``unscored``.
+    """
+    if d.lost is not None:
+        return d.lost.reason, d.lost.kind
+    if judged and d.score is None and all(s.score is None for s in d.judge_samples):
+        return NO_VALID_SAMPLE, "unscored"
+    return None
 
 
 def band_text(b: Band) -> str:
