@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from day_one_helpers import SUITE as SUITE_DOC
+from day_one_helpers import run_args, write_files
 from factories import case, make_receipt, run_main
 from receipt_docs import seal_document
 
@@ -195,6 +197,64 @@ def test_prompt_change_runs_again():
     )
     # the receipt recorded no prompt hash for c1: unknown, never current
     assert set(s.values()) == {"unknown"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "edit", "verdict", "line"),
+    [
+        # the same cases re-saved as compact JSON: new bytes, the same prompts and rubrics
+        (None, {}, "still stands", "- case a prompt: recorded "),
+        (None, {"rubric": "Score 1 for a correct answer."}, "regrade only", "- case a rubric: "),
+        (None, {"prompt": "Question A, again?"}, "run again", "- case a prompt: "),
+        # run in Portuguese: its prompts are the translations; an English prompt edit moves none
+        ("pt", {"prompt": "Question A, again?"}, "still stands", "- case a prompt: recorded "),
+        ("pt", {"translations": {"pt": "Pergunta A, outra vez?"}}, "run again", "- case a prompt"),
+    ],
+)
+def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
+    tmp_path, capsys, lang, edit, verdict, line
+):
+    # stale --suite passed only the suite file's hash: any edit, a rubric's or a re-save's,
+    # said "run again: ... no per-case hashes were given to tell prompts from rubrics"
+    suite, skill = write_files(tmp_path)
+    out = tmp_path / "r.json"
+    assert (
+        run_main(run_args(suite, skill, out, *(["--lang", lang] if lang else [])), capsys)[0] == 0
+    )
+    doc = json.loads(json.dumps(SUITE_DOC))
+    doc["cases"][0].update(edit)
+    today = tmp_path / "today.json"
+    today.write_text(json.dumps(doc, separators=(",", ":")))
+    argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]
+    code, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
+    first = text.splitlines()[:2]
+    assert [x.split(" (")[0] for x in first] == [f"with skill: {verdict}", f"baseline: {verdict}"]
+    assert code == (0 if verdict == "still stands" else 1)
+    said = next(x for x in text.splitlines() if x.startswith(line))
+    assert said.endswith(
+        {
+            "still stands": "-> still stands: unchanged",
+            "regrade only": "-> regrade only: the case's rubric changed: regrade the saved answers",
+            "run again": "-> run again: the case's prompt changed",
+        }[verdict]
+    )
+    assert "- case b prompt: " in text and "- suite:" not in text
+
+
+def test_a_receipt_without_case_hashes_is_judged_by_the_suite_hash():
+    # stale --suite now gives each case's hashes; a receipt that records none (an import) would
+    # have read "unknown" for an unchanged suite
+    r = _receipt()
+    r = r.model_copy(
+        update={"cases": [c.model_copy(update={"rubric_sha256": None}) for c in r.cases]}
+    )
+    per_case = replace(CURRENT, prompt_sha256={"c1": "f" * 64}, rubric_sha256={"c1": RUBRIC})
+    assert set(statuses(r, per_case)[0].values()) == {"still stands"}
+    s, rep = statuses(r, replace(per_case, suite_sha256="e" * 64))
+    assert set(s.values()) == {"run again"}
+    assert [f.note for f in rep.findings if f.field == "suite"] == [
+        "the suite changed and no per-case hashes are recorded to tell prompts from rubrics"
+    ]
 
 
 def test_unrecorded_harness_version_is_unknown_never_current():

@@ -80,6 +80,28 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
     return template_identity()
 
 
+def _today_suite(path: Path | None, language: str | None) -> dict[str, Any]:
+    """Today's suite for :class:`Today`: its sha256 and each case's prompt and rubric sha256.
+
+    Read as ``run`` reads it (in the receipt's ``language`` when one is recorded) and hashed as
+    ``run`` records ``cases[]``; a case without a rubric has no rubric hash. Empty: no ``path``.
+    """
+    if path is None:
+        return {}
+    from driftproof.run.judge import case_sha256s
+    from driftproof.run.suite import in_language, load_suite
+
+    suite = load_suite(path)
+    if language is not None:
+        suite = in_language(suite, language, None)[0]
+    hashes = {c.id: case_sha256s(c) for c in suite.cases}
+    return {
+        "suite_sha256": suite.sha256,
+        "prompt_sha256": {i: p for i, (p, _) in hashes.items()},
+        "rubric_sha256": {i: r for i, (_, r) in hashes.items() if r is not None},
+    }
+
+
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
 @click.option("--model", callback=model_id, help="The model that would answer today.")
@@ -114,7 +136,6 @@ def stale(
     from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
     from driftproof.receipt import read_receipt
     from driftproof.render.stale import stale_text
-    from driftproof.run.suite import load_suite
 
     r = read_receipt(receipt)
     if harness_binary and not given["harness_version"]:
@@ -123,7 +144,7 @@ def stale(
     today = Today(
         **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
-        suite_sha256=load_suite(suite).sha256 if suite is not None else None,  # as run reads it
+        **_today_suite(suite, r.run.language),
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

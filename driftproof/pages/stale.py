@@ -235,14 +235,19 @@ _CASE_PARTS: tuple[tuple[str, str, Status, str], ...] = (
 
 
 def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
-    """The suite: per-case prompt and rubric hashes when supplied, else the suite hash decides."""
+    """The suite's findings: per case when both sides hash cases, else the suite's hash.
+
+    An unchanged suite hash stands on its own; a moved one is read per case (prompt: run again,
+    rubric: regrade only) only when the receipt records case hashes and today gives them.
+    """
     suite = receipt.suite.sha256
-    if today.prompt_sha256 is None and today.rubric_sha256 is None:
-        why = "the suite changed and no per-case hashes were given to tell prompts from rubrics"
+    recorded = any(c.prompt_sha256 or c.rubric_sha256 for c in receipt.cases)
+    given = today.prompt_sha256 is not None or today.rubric_sha256 is not None
+    if not (recorded and given) or (suite is not None and suite == today.suite_sha256):
+        why = "were given" if recorded else "are recorded"
+        why = f"the suite changed and no per-case hashes {why} to tell prompts from rubrics"
         return [_finding("suite", suite, today.suite_sha256, "run again", arms, why)]
     out = []
-    if suite is not None and suite == today.suite_sha256:
-        out.append(Finding("suite", suite, today.suite_sha256, "still stands", arms, "unchanged"))
     for c in receipt.cases:
         for part, attr, effect, why in _CASE_PARTS:
             hashes = getattr(today, attr)

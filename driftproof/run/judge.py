@@ -121,6 +121,11 @@ def rubric_sha256(case: SuiteCase) -> str | None:
     return sha256_text(rubric_section(case))
 
 
+def case_sha256s(case: SuiteCase) -> tuple[str, str | None]:
+    """The case's (prompt sha256, rubric sha256) as a receipt's ``cases[]`` records them."""
+    return sha256_text(case.prompt), rubric_sha256(case)
+
+
 def judge_prompt(case: SuiteCase, answer: str) -> tuple[str, str]:
     """The (system, user) text of one judge sample; the answer between sha256 marker lines."""
     return SYSTEM, TEMPLATE.format(

@@ -113,12 +113,13 @@ def _cases(
         for a, recs in cells.items():
             repairs += _repairs(recs, f"/cases/{ci}/arms/{a}")
             visited += recs
+        prompt_sha256, rubric_sha256 = J.case_sha256s(c)
         built.append(
             Case(
                 id=c.id,
                 prompt=c.prompt,
-                prompt_sha256=sha256_text(c.prompt),
-                rubric_sha256=J.rubric_sha256(c),
+                prompt_sha256=prompt_sha256,
+                rubric_sha256=rubric_sha256,
                 threshold=c.threshold,
                 arms=CaseArms(**{a: _arm(recs) for a, recs in cells.items()}),
             )
