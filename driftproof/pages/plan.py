@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
-from driftproof.stats import case_bands, judge_scale, receipt_band_of
+from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
 from driftproof.stats.grading_cost import cost_per_judged_draw, price_tiers
 from driftproof.stats.planning import (
@@ -156,8 +156,10 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
-        RefusalError: ``r`` is aggregates only, no case has a measured draw in both arms, or
-            ``effect`` is not a positive number on the judge scale.
+        RefusalError: ``r`` is aggregates only, its bands are legacy (one draw per arm, the
+            spread its judge's samples: method, "Where a band comes from"), no case has a
+            measured draw in both arms, or ``effect`` is not a positive number on the judge
+            scale.
     """
     if not 0.0 < effect <= 1.0:
         raise RefusalError(
@@ -167,6 +169,12 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         raise RefusalError(
             "plan refuses an aggregates-only receipt: the source printed figures with no "
             "per-run score, so there is no spread to plan from"
+        )
+    if band_source_of(r) == "legacy":
+        raise RefusalError(
+            "This receipt's bands are its judge's samples of one answer per arm, not separate "
+            "draws: they cannot size a run of draws. Run a pilot with at least two draws per "
+            "arm and plan from its receipt."
         )
     bands = case_bands(r)
     if not any(w.mean is not None and b.mean is not None for _, w, b in bands):

@@ -265,6 +265,19 @@ def test_cli_plan_refuses_a_bad_effect(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "--effect must be a lift above 0" in res.stderr
 
 
+def test_cli_plan_refuses_a_legacy_pilot() -> None:
+    # one answer per arm judged 5 times: plan read the judge's samples as 5 draws and sized a
+    # run of draws from the judge's agreement; the file is at fault, so its path leads
+    f = Path(__file__).parent.parent / "receipt" / "fixtures" / "0.3.1" / "valid-basic.json"
+    res = CliRunner().invoke(plan, [str(f)])
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"error: {f}: This receipt's bands are its judge's samples of one answer per arm, not "
+        "separate draws: they cannot size a run of draws. Run a pilot with at least two draws "
+        "per arm and plan from its receipt.\n"
+    )
+
+
 def test_cli_plan_json(tmp_path: Path) -> None:
     """Cli plan json."""
     f = tmp_path / "pilot.json"
