@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import format_option
+from driftproof.cli._options import FiniteRange, format_option
 from driftproof.errors import ReceiptError, RefusalError
-from driftproof.wording import DEFAULT_EFFECT
+from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR
 
 
 @click.command()
@@ -17,10 +17,11 @@ from driftproof.wording import DEFAULT_EFFECT
 @format_option(["json", "text"])
 @click.option(
     "--effect",
-    type=float,
+    type=FiniteRange(EFFECT_FLOOR, 1.0),
     default=DEFAULT_EFFECT,
     show_default=True,
-    help="The true lift (with skill − baseline, judge scale) the run should call.",
+    help="The true lift (with skill − baseline, judge scale) the run should call: from the "
+    "0.05 effect floor (a smaller lift is never called a change) to 1.",
 )
 def plan(receipt: Path, fmt: str, effect: float) -> None:
     """Plan a full run from a pilot RECEIPT.

@@ -158,12 +158,13 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     Raises:
         RefusalError: ``r`` is aggregates only, its bands are legacy (one draw per arm, the
             spread its judge's samples: method, "Where a band comes from"), no case has a
-            measured draw in both arms, or ``effect`` is not a positive number on the judge
-            scale.
+            measured draw in both arms, or ``effect`` is not a lift from the effect floor to 1
+            on the judge scale.
     """
-    if not 0.0 < effect <= 1.0:
+    if not EFFECT_FLOOR <= effect <= 1.0:
         raise RefusalError(
-            f"--effect must be a lift above 0 and at most 1 on the judge scale, not {effect}"
+            f"--effect must be a lift from {EFFECT_FLOOR} (the effect floor) to 1 on the judge "
+            f"scale, not {effect}"
         )
     if r.is_aggregates_only:
         raise RefusalError(

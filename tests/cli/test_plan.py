@@ -257,12 +257,18 @@ def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
     assert "called only about half the time at any number of draws" in res.output
 
 
-def test_cli_plan_refuses_a_bad_effect(tmp_path: Path) -> None:
-    """Cli plan refuses a bad effect."""
+@pytest.mark.parametrize("given", ["0", "0.0001", "0.0499", "1.01", "nan"])
+def test_cli_plan_refuses_an_effect_under_the_floor_naming_the_option(tmp_path, given) -> None:
+    # 0.0001 planned "a true lift of 0.000" (a lift under the floor is never called a change),
+    # and "nan" was refused with the receipt's path in front, as if the file were at fault
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
-    res = CliRunner().invoke(plan, [str(f), "--effect", "0"])
-    assert res.exit_code == 2 and "--effect must be a lift above 0" in res.stderr
+    res = CliRunner().invoke(plan, [str(f), "--effect", given])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "Invalid value for '--effect': " in res.stderr and str(f) not in res.stderr
+    assert ("not a finite number" if given == "nan" else "range 0.05<=x<=1.0") in res.stderr
+    with pytest.raises(RefusalError, match=r"--effect must be a lift from 0\.05 \(the effect"):
+        plan_receipt(Receipt.model_validate(make_receipt([BIG])), float(given))
 
 
 def test_cli_plan_refuses_a_legacy_pilot() -> None:
