@@ -209,6 +209,8 @@ def test_prompt_change_runs_again():
         # run in Portuguese: its prompts are the translations; an English prompt edit moves none
         ("pt", {"prompt": "Question A, again?"}, "still stands", "- case a prompt: recorded "),
         ("pt", {"translations": {"pt": "Pergunta A, outra vez?"}}, "run again", "- case a prompt"),
+        # a case today's suite lacks is not checked, and no option would supply it
+        (None, {"id": "z"}, "unknown", "- case a prompt: recorded "),
     ],
 )
 def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
@@ -236,6 +238,8 @@ def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
             "still stands": "-> still stands: unchanged",
             "regrade only": "-> regrade only: the case's rubric changed: regrade the saved answers",
             "run again": "-> run again: the case's prompt changed",
+            "unknown": "today not supplied -> unknown: today's suite has no such case, so not "
+            "checked",
         }[verdict]
     )
     assert "- case b prompt: " in text and "- suite:" not in text

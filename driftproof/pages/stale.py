@@ -251,7 +251,12 @@ def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]
     for c in receipt.cases:
         for part, attr, effect, why in _CASE_PARTS:
             hashes = getattr(today, attr)
-            if hashes is not None:
-                name = f"case {c.id} {part}"
-                out.append(_finding(name, getattr(c, attr), hashes.get(c.id), effect, arms, why))
+            if hashes is None:
+                continue
+            name, recorded, now = f"case {c.id} {part}", getattr(c, attr), hashes.get(c.id)
+            if recorded is not None and now is None:
+                why_not = "today's suite has no such case, so not checked"
+                out.append(Finding(name, recorded, None, "unknown", arms, why_not))
+            else:
+                out.append(_finding(name, recorded, now, effect, arms, why))
     return out

@@ -6,7 +6,8 @@ from driftproof.pages.stale import StaleReport
 from driftproof.render.escape import terminal_safe
 from driftproof.wording import ARM_WORDS
 
-#: The ``stale`` option giving today's value of each field (a case's prompt or rubric: --suite).
+#: The ``stale`` option giving today's value of each field (none for a case's prompt or rubric:
+#: given per case only with --suite, so a case's missing value is a case today's suite lacks).
 _OPTIONS = {
     "model": "--model",
     "harness": "--harness",
@@ -28,7 +29,8 @@ def stale_text(report: StaleReport) -> str:
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
-        give = f" (give {_OPTIONS.get(f.field, '--suite')})" if f.recorded is not None else ""
+        option = _OPTIONS.get(f.field)
+        give = f" (give {option})" if f.recorded is not None and option else ""
         today = f"not supplied{give}" if f.today is None else f.today  # unrecorded: no option helps
         lines.append(
             f"- {f.field}: recorded {f.recorded or 'unknown'}, today {today} -> {tag}: {f.note}"
