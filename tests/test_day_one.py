@@ -92,12 +92,11 @@ def test_export_and_regrade_refuse_an_existing_output(files, tmp_path, capsys):
     assert run_main(run_args(*files, out, "--keep-transcripts"), capsys)[0] == 0
     taken = tmp_path / "taken.json"
     taken.write_text("{}")
-    code, _, err = run_main(["export", "summary-json", str(out), "--out", str(taken)], capsys)
+    # a stub run's receipt is not exported (summary-json cannot say it is a stub's): an import
+    src = str(Path(__file__).parents[1] / "receipts" / "caveman-2b10489-caveman-cn.json")
+    code, _, err = run_main(["export", "summary-json", src, "--out", str(taken)], capsys)
     assert code == 2 and f"--out {taken} already exists" in err and taken.read_text() == "{}"
-    assert (
-        run_main(["export", "summary-json", str(out), "--out", str(taken), "--force"], capsys)[0]
-        == 0
-    )
+    assert run_main(["export", "summary-json", src, "--out", str(taken), "--force"], capsys)[0] == 0
     assert json.loads(taken.read_text()) != {}
     taken.write_text("{}")
     code, _, err = run_main(
