@@ -152,14 +152,11 @@ class Plan:
         return max(asks, default=None)
 
 
-def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
-    """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
+def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
+    """``r``'s case bands, when ``r`` can be planned from at ``effect`` (see :func:`plan_receipt`).
 
     Raises:
-        RefusalError: ``r`` is aggregates only, its bands are legacy (one draw per arm, the
-            spread its judge's samples: method, "Where a band comes from"), no case has a
-            measured draw in both arms, or ``effect`` is not a lift from the effect floor to 1
-            on the judge scale.
+        RefusalError: as :func:`plan_receipt` says.
     """
     if not EFFECT_FLOOR <= effect <= 1.0:
         raise RefusalError(
@@ -182,6 +179,19 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         raise RefusalError(
             "plan needs a case with a measured draw in both arms; this receipt has none"
         )
+    return bands
+
+
+def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
+    """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
+
+    Raises:
+        RefusalError: ``r`` is aggregates only, its bands are legacy (one draw per arm, the
+            spread its judge's samples: method, "Where a band comes from"), no case has a
+            measured draw in both arms, or ``effect`` is not a lift from the effect floor to 1
+            on the judge scale.
+    """
+    bands = _plannable(r, effect)
     grid = draw_grid(r)
     # scores sit on the judge's grid, so an arm's spread is planned at no less than the grid's
     # rounding spread step/√12 (STATISTICS-NOTES 6.6): identical pilot draws do not mean none
