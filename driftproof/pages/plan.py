@@ -170,9 +170,9 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
         )
     if band_source_of(r) == "legacy":
         raise RefusalError(
-            "This receipt's bands are its judge's samples of one answer per arm, not separate "
-            "draws: they cannot size a run of draws. Run a pilot with at least two draws per "
-            "arm and plan from its receipt."
+            "This receipt holds one answer per arm, and one answer cannot size a run of draws "
+            "(any band it has is its judge's samples of that answer, not a spread across "
+            "answers). Run a pilot with at least two draws per arm and plan from its receipt."
         )
     bands = case_bands(r)
     if not any(w.mean is not None and b.mean is not None for _, w, b in bands):

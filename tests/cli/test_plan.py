@@ -278,10 +278,17 @@ def test_cli_plan_refuses_a_legacy_pilot() -> None:
     res = CliRunner().invoke(plan, [str(f)])
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
-        f"error: {f}: This receipt's bands are its judge's samples of one answer per arm, not "
-        "separate draws: they cannot size a run of draws. Run a pilot with at least two draws "
-        "per arm and plan from its receipt.\n"
+        f"error: {f}: This receipt holds one answer per arm, and one answer cannot size a run of "
+        "draws (any band it has is its judge's samples of that answer, not a spread across "
+        "answers). Run a pilot with at least two draws per arm and plan from its receipt.\n"
     )
+
+
+def test_cli_plan_refuses_an_ungraded_import_of_one_answer_per_arm_without_naming_a_judge() -> None:
+    # caveman's import: one answer per arm and no grader; the refusal said "its judge's samples"
+    f = Path(__file__).parents[2] / "receipts" / "caveman-2b10489-caveman.json"
+    res = CliRunner().invoke(plan, [str(f)])
+    assert res.exit_code == 2 and "holds one answer per arm, and one answer cannot" in res.stderr
 
 
 def test_cli_plan_json(tmp_path: Path) -> None:
