@@ -209,8 +209,6 @@ def test_prompt_change_runs_again():
         # run in Portuguese: its prompts are the translations; an English prompt edit moves none
         ("pt", {"prompt": "Question A, again?"}, "still stands", "- case a prompt: recorded "),
         ("pt", {"translations": {"pt": "Pergunta A, outra vez?"}}, "run again", "- case a prompt"),
-        # a case today's suite lacks is not checked, and no option would supply it
-        (None, {"id": "z"}, "unknown", "- case a prompt: recorded "),
     ],
 )
 def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
@@ -238,11 +236,49 @@ def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
             "still stands": "-> still stands: unchanged",
             "regrade only": "-> regrade only: the case's rubric changed: regrade the saved answers",
             "run again": "-> run again: the case's prompt changed",
-            "unknown": "today not supplied -> unknown: today's suite has no such case, so not "
-            "checked",
         }[verdict]
     )
     assert "- case b prompt: " in text and "- suite:" not in text
+
+
+@pytest.mark.parametrize(
+    ("edit", "part"),
+    [
+        (lambda d: d["cases"][0].update(threshold=0.9), "a case's threshold"),
+        (
+            lambda d: d["cases"][0].update(
+                checks=[{"name": "n", "kind": "must_include", "pattern": "zzz"}]
+            ),
+            "its checks (the receipt keeps their results, not their patterns)",
+        ),
+        (lambda d: d["cases"][0].update(id="z"), "its cases (today's are not the receipt's)"),
+        (
+            lambda d: d["cases"].append({**d["cases"][1], "id": "c"}),
+            "its cases (today's are not the receipt's)",
+        ),
+        (lambda d: d.update(truncation="accepted"), "what a cut-off answer is (truncation)"),
+    ],
+)
+def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys, edit, part):
+    # an adversary: a new threshold, new checks, a new case or truncation read "still stands"
+    # (exit 0) once each case's prompt and rubric hashes matched; the receipt cannot confirm those
+    # parts unchanged, so the moved suite hash decides, naming them
+    suite, skill = write_files(tmp_path)
+    out = tmp_path / "r.json"
+    assert run_main(run_args(suite, skill, out), capsys)[0] == 0
+    doc = json.loads(json.dumps(SUITE_DOC))
+    edit(doc)
+    today = tmp_path / "today.json"
+    today.write_text(json.dumps(doc))
+    argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]
+    code, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
+    why = f"the suite changed, and the receipt cannot confirm these parts of it unchanged: {part}"
+    assert code == 1 and text.splitlines()[:2] == [
+        f"with skill: run again (suite: {why})",
+        f"baseline: run again (suite: {why})",
+    ]
+    said = next(x for x in text.splitlines() if x.startswith("- suite: "))
+    assert said.endswith(f"-> run again: {why}")
 
 
 def test_a_receipt_without_case_hashes_is_judged_by_the_suite_hash():

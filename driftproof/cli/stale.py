@@ -80,11 +80,12 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
     return template_identity()
 
 
-def _today_suite(path: Path | None, language: str | None) -> dict[str, Any]:
-    """Today's suite for :class:`Today`: its sha256 and each case's prompt and rubric sha256.
+def _today_suite(path: Path | None, r: Receipt) -> dict[str, Any]:
+    """Today's suite for :class:`Today`: hashes, and what the receipt cannot confirm unchanged.
 
-    Read as ``run`` reads it (in the receipt's ``language`` when one is recorded) and hashed as
-    ``run`` records ``cases[]``; a case without a rubric has no rubric hash. Empty: no ``path``.
+    Its sha256 and each case's prompt and rubric sha256, read as ``run`` reads it (in the
+    receipt's ``language`` when one is recorded) and hashed as ``run`` records ``cases[]``; a
+    case without a rubric has no rubric hash. Empty: no ``path``.
     """
     if path is None:
         return {}
@@ -92,13 +93,27 @@ def _today_suite(path: Path | None, language: str | None) -> dict[str, Any]:
     from driftproof.run.suite import in_language, load_suite
 
     suite = load_suite(path)
-    if language is not None:
-        suite = in_language(suite, language, None)[0]
+    if r.run.language is not None:
+        suite = in_language(suite, r.run.language, None)[0]
     hashes = {c.id: case_sha256s(c) for c in suite.cases}
+    recorded = {c.id: c for c in r.cases}
+    unconfirmed = {
+        "its cases (today's are not the receipt's)": set(hashes) != set(recorded),
+        "a case's threshold": any(
+            c.id in recorded and c.threshold != recorded[c.id].threshold for c in suite.cases
+        ),
+        "its checks (the receipt keeps their results, not their patterns)": any(
+            c.checks for c in suite.cases
+        )
+        or any(d.checks for c in r.cases for _, a in c.arms.named() for d in a.draws),
+        "what a cut-off answer is (truncation)": r.run.truncation != suite.truncation,
+        "its table of translated controls": r.arms.control is not None and bool(suite.controls),
+    }
     return {
         "suite_sha256": suite.sha256,
         "prompt_sha256": {i: p for i, (p, _) in hashes.items()},
-        "rubric_sha256": {i: r for i, (_, r) in hashes.items() if r is not None},
+        "rubric_sha256": {i: rub for i, (_, rub) in hashes.items() if rub is not None},
+        "suite_unconfirmed": tuple(k for k, moved in unconfirmed.items() if moved),
     }
 
 
@@ -144,7 +159,7 @@ def stale(
     today = Today(
         **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
-        **_today_suite(suite, r.run.language),
+        **_today_suite(suite, r),
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

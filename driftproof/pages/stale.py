@@ -40,6 +40,10 @@ class Today:
     judge_template_version: str | None = None
     rubric_sha256: dict[str, str] | None = None
     prompt_sha256: dict[str, str] | None = None
+    suite_unconfirmed: tuple[str, ...] = ()
+    """The parts of today's suite, beyond prompts and rubrics, that the receipt cannot confirm
+    unchanged (checks, thresholds, added cases, ...): while any is named, a moved suite hash is
+    read as a whole, never case by case."""
 
 
 @dataclass(frozen=True)
@@ -246,6 +250,12 @@ def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]
     if not (recorded and given) or (suite is not None and suite == today.suite_sha256):
         why = "were given" if recorded else "are recorded"
         why = f"the suite changed and no per-case hashes {why} to tell prompts from rubrics"
+        return [_finding("suite", suite, today.suite_sha256, "run again", arms, why)]
+    if today.suite_unconfirmed:  # fail closed: a part the hashes do not cover may have moved
+        why = (
+            "the suite changed, and the receipt cannot confirm these parts of it unchanged: "
+            + "; ".join(today.suite_unconfirmed)
+        )
         return [_finding("suite", suite, today.suite_sha256, "run again", arms, why)]
     out = []
     for c in receipt.cases:
