@@ -23,7 +23,7 @@ from driftproof.importers._schema import package_json, schema_problems
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
 from driftproof.receipt._versions import format_checker
-from driftproof.stats import suite_lift, verdict_refusal
+from driftproof.stats import band_source_of, suite_lift, verdict_refusal
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
@@ -211,9 +211,9 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "summary-json holds per-draw scores; this receipt holds only the figures its source "
             "printed, with no score per draw, so there is nothing to export"
         )
-    if r.band_source == "legacy":
+    if band_source_of(r) == "legacy":  # recorded so, or read so (one answer per arm)
         raise RefusalError(
-            "this receipt judged one answer per arm several times, and its band is across those "
+            "this receipt holds one answer per arm, and any band it has is across that answer's "
             "judge samples; summary-json has no place to say so (imported again, the band would "
             "be read as one across draws, of which there is one), so it is not exported"
         )

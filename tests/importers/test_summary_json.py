@@ -13,7 +13,7 @@ from interop_helpers import scores, sealed, write_json
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.summary_json import export_summary_json, import_summary_json, schema
-from driftproof.receipt import write_receipt
+from driftproof.receipt import read_receipt, write_receipt
 
 DOC = {
     "format": "driftproof-summary-json",
@@ -224,6 +224,15 @@ def test_export_refuses_aggregates_only(shared: Path) -> None:
 FIXTURES = Path(__file__).parents[1] / "receipt/fixtures"
 
 
+def test_export_refuses_a_receipt_read_as_legacy_as_it_refuses_one_recorded_so() -> None:
+    # skill-creator's import records no band source and one run per arm, so it reads as legacy;
+    # it was exported, and imported again read "generation", which plan then took as a pilot
+    name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+    src = Path(__file__).parents[2] / "receipts" / name
+    with pytest.raises(RefusalError, match="holds one answer per arm"):
+        export_summary_json(read_receipt(src))
+
+
 @pytest.mark.parametrize(
     ("fixture", "change", "words"),
     [
@@ -232,7 +241,7 @@ FIXTURES = Path(__file__).parents[1] / "receipt/fixtures"
         ("0.16", {"verification_level": "UNVERIFIED", "judge": "stub"}, "stub provider"),
         # legacy: one answer per arm judged 5 times (0.840 ± 0.042, n = 5 judge samples) would
         # import as one draw, 0.840 with n = 1 and band source generation
-        ("0.3.1", {}, "judged one answer per arm several times"),
+        ("0.3.1", {}, "holds one answer per arm, and any band it has is across that answer's"),
     ],
 )
 def test_export_refuses_what_summary_json_cannot_say(
