@@ -185,12 +185,12 @@ def _side_table(
 def job_line(decision: str, fails: bool, fail_on: Sequence[str]) -> str:
     """The decision and whether the job passes or fails, in plain words (no Markdown).
 
-    ``No decision; the job passes (fail-on: regressed). Add none to fail-on to fail it.`` for
+    ``No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.`` for
     ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise.
     """
     lead = "No decision" if decision == "none" else f"Decision: {decision}"
     line = f"{lead}; the job {'fails' if fails else 'passes'} (fail-on: {', '.join(fail_on)})."
-    return line + (" Add none to fail-on to fail it." if decision == "none" and not fails else "")
+    return line + (' Add "none" to fail-on to fail it.' if decision == "none" and not fails else "")
 
 
 def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> list[str]:

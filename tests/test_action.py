@@ -145,10 +145,10 @@ def test_below_tested_no_decision_keeps_lift(
     assert out["lift"] == "+0.100"  # not a smoke run: the lift stays, as context
     assert "below TESTED" in summary
     # the default fail-on passes a no decision, and both the summary and an annotation say so
-    said = "No decision; the job passes (fail-on: regressed). Add none to fail-on to fail it."
+    said = 'No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.'
     assert summary.startswith(
         "## Driftproof: no decision\n\n**No decision**; the job passes (fail-on: regressed). "
-        "Add none to fail-on to fail it.\n\nA side gets no verdict (below TESTED,"
+        'Add "none" to fail-on to fail it.\n\nA side gets no verdict (below TESTED,'
     )
     assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
     # each case's bands as context, in the table diff prints: 0.850 ± 0.050 → 0.550 ± 0.050
