@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from driftproof.errors import RefusalError
-from driftproof.wording import count_of
+from driftproof.wording import count_of, first_of
 
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
@@ -80,7 +80,7 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
             f"{option}: {count_of(len(existing), 'file')} already "
             + ("exists and was" if one else "exist and were")
             + " not replaced: "
-            + ", ".join(existing)
+            + first_of(existing)
             + ("; choose another folder" if option == "--out-dir" else "; choose other paths")
             + f", or give --force to replace {'it' if one else 'them'}"
         )

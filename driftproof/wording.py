@@ -100,3 +100,9 @@ LOST_KIND_WORDS: Final[dict[str, str]] = {
 def count_of(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:
+    """``names`` joined by commas, the first ``at_most`` only, then ``and N more``."""
+    more = len(names) - at_most
+    return ", ".join(names[:at_most]) + (f" and {more:,} more" if more > 0 else "")

@@ -93,7 +93,8 @@ def test_export_and_regrade_refuse_an_existing_output(files, tmp_path, capsys):
     taken = tmp_path / "taken.json"
     taken.write_text("{}")
     # a stub run's receipt is not exported (summary-json cannot say it is a stub's): an import
-    src = str(Path(__file__).parents[1] / "receipts" / "caveman-2b10489-caveman-cn.json")
+    name = "claude-plugin-eval-probe-plugin-8955eb63.json"
+    src = str(Path(__file__).parents[1] / "receipts" / name)
     code, _, err = run_main(["export", "summary-json", src, "--out", str(taken)], capsys)
     assert code == 2 and f"--out {taken} already exists" in err and taken.read_text() == "{}"
     assert run_main(["export", "summary-json", src, "--out", str(taken), "--force"], capsys)[0] == 0
@@ -103,6 +104,23 @@ def test_export_and_regrade_refuse_an_existing_output(files, tmp_path, capsys):
         ["regrade", str(out), "--rubric", str(files[0]), "--out", str(taken)], capsys
     )
     assert code == 2 and f"--out {taken} already exists" in err and taken.read_text() == "{}"
+
+
+def test_a_refusal_of_many_existing_outputs_names_ten_and_counts_the_rest(tmp_path):
+    # report 002's command, run as printed, refused its 343 receipts in one 18,373-character line
+    from driftproof.errors import RefusalError
+    from driftproof.outputs import refuse_existing_outputs
+
+    files = [tmp_path / f"r{i:02}.json" for i in range(12)]
+    for f in files:
+        f.write_text("{}")
+    with pytest.raises(RefusalError) as e:
+        refuse_existing_outputs(files, "--out-dir", force=False)
+    named = ", ".join(str(f) for f in files[:10])
+    assert str(e.value) == (
+        f"--out-dir: 12 files already exist and were not replaced: {named} and 2 more; choose "
+        "another folder, or give --force to replace them"
+    )
 
 
 def test_import_refuses_existing_receipts_and_out_dir_names_the_folder(tmp_path, capsys):

@@ -18,6 +18,7 @@ from driftproof.stats.band import NO_VALID_SAMPLE, Band
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
 from driftproof.wording import count_of as count_of  # the pages' one counting word
+from driftproof.wording import first_of as first_of
 
 UNKNOWN = "not recorded"
 #: What a case row shows for an arm the source did not record (``recorded: false``).
@@ -25,12 +26,6 @@ ARM_NOT_RECORDED = "arm not recorded"
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
-
-
-def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:
-    """``names`` joined by commas, the first ``at_most`` only, then ``and N more``."""
-    more = len(names) - at_most
-    return ", ".join(names[:at_most]) + (f" and {more:,} more" if more > 0 else "")
 
 
 def lost_kind_words(kind: str) -> str:

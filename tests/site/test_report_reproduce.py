@@ -22,14 +22,14 @@ pytestmark = pytest.mark.slow
 
 
 def _commands(report: Path) -> list[list[str]]:
-    text = report.read_text(encoding="utf-8").split("## Reproduce it", 1)[1]
-    block = text.split("```", 2)[1].replace("\\\n", " ")
+    """The commands of the report's first code block that holds one."""
+    blocks = report.read_text(encoding="utf-8").split("```")[1::2]
+    block = next(b for b in blocks if "\ndriftproof " in b).replace("\\\n", " ")
     return [shlex.split(line) for line in block.splitlines() if line.startswith("driftproof ")]
 
 
-@pytest.mark.parametrize(
-    "name", ["001-caveman-against-the-terse-control.md", "005-caveman-judged-fidelity.md"]
-)
+# 002 to 004 wrote into receipts/ as printed and were refused there (a newcomer's finding)
+@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "reports").glob("0*.md")))
 def test_a_reports_reproduce_commands_run_as_printed(shared, tmp_path, monkeypatch, name) -> None:
     report = REPO / "reports" / name
     commands = _commands(report)
