@@ -407,3 +407,15 @@ def test_a_draw_with_no_valid_judge_sample_is_lost_everywhere_the_sheet_counts()
     assert [(x.case_id, x.arm, x.draw, x.reason) for x in s.lost_draws] == [
         ("c1", "with skill", "1", "no valid judge sample")
     ]
+
+
+def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score() -> None:
+    # skill-creator's import: one run per arm, scored by the source, no judge sample; its legend
+    # said "the valid judge samples of the arm's one draw" beside "the receipt holds no judge
+    # sample" on the same page
+    from driftproof.pages.band_sources import band_legend
+    from driftproof.receipt import read_receipt
+
+    name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+    r = read_receipt(Path(__file__).parents[1] / "receipts" / name)
+    assert band_legend(r) == "the one score the source gave the arm's one draw (n = 1): no spread"

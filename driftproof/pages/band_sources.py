@@ -38,15 +38,18 @@ def held_range(counts: list[int]) -> str:
 def band_legend(r: Receipt) -> str:
     """What each band of ``r`` is the spread of, and what its ``n`` counts, as computed.
 
-    A legacy band (recorded, or read as legacy) is of the one draw's valid judge samples;
-    any other of the measured draws' scores (method, "Where a band comes from").
+    A legacy band (recorded, or read as legacy) is of the one draw's valid judge samples, or,
+    where the receipt holds no judge sample, of that draw's own score; any other of the measured
+    draws' scores (method, "Where a band comes from").
     """
-    if band_source_of(r) == "legacy":
-        return (
-            "the valid judge samples of the arm's one draw (n = judge samples): "
-            "it measures the judge, not the model"
-        )
-    return "the per-draw scores (n = measured draws)"
+    if band_source_of(r) != "legacy":
+        return "the per-draw scores (n = measured draws)"
+    if not any(d.judge_samples for c in r.cases for _, a in c.arms.named() for d in a.draws):
+        return "the one score the source gave the arm's one draw (n = 1): no spread"
+    return (
+        "the valid judge samples of the arm's one draw (n = judge samples): "
+        "it measures the judge, not the model"
+    )
 
 
 def band_facts(r: Receipt) -> BandFacts:
