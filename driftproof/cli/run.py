@@ -145,7 +145,7 @@ def stopping_line(n: int, seconds: float) -> str:
     """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``."""
     draws = "the draw" if n == 1 else f"the {n} draws"
     return (
-        f"Stopping: waiting for {draws} in flight to finish (at most {seconds:g} s); "
+        f"Stopping: waiting for {draws} in flight to finish (at most {seconds:,.10g} s); "
         "press Ctrl-C again to stop now."
     )
 
@@ -317,7 +317,7 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
     "driftproof plan gives.",
 )
 @seconds_option("--timeout", 300.0, "Seconds per answering attempt.")
-@seconds_option("--judge-timeout", 120.0)
+@seconds_option("--judge-timeout", 120.0, "Seconds per judging attempt.")
 @click.option("--retry-delays", hidden=True, type=Delays(), callback=lambda _c, _p, v: v or None)
 @click.option(
     "--batch",
