@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
 from driftproof.pages.words import UNKNOWN, Fact, arms_of, count_of, draws_of
@@ -103,7 +104,30 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
         )
     facts.append(Fact("units, as the source states them", "; ".join(units)))
     facts += [Fact("file", f"{f.path} (git blob {f.git_blob_sha1})") for f in sf.files or ()]
-    return tuple(facts)
+    verdict = _source_verdict(sf.summary or {})
+    return tuple(facts) + ((Fact("the source's own verdict", verdict),) if verdict else ())
+
+
+#: The summary members the source's verdict line shows, in order: (member, words before, after).
+_VERDICT_PARTS = (
+    ("pass_threshold_pct", "pass threshold ", "%"),
+    ("tasks", "", " tasks"),
+    ("attempts_per_task", "", " attempts per task"),
+    ("average_uplift_pct", "average uplift ", "%"),
+)
+
+
+def _source_verdict(summary: dict[str, Any]) -> str | None:
+    """The source's verdict and the figures it rests on, as its summary gives them, or ``None``."""
+    verdict = summary.get("verdict")
+    if not isinstance(verdict, str):
+        return None
+    parts = [
+        f"{before}{_number(x) if isinstance(x, float) else x}{after}"
+        for key, before, after in _VERDICT_PARTS
+        if isinstance(x := summary.get(key), int | float) and not isinstance(x, bool)
+    ]
+    return verdict + (f" ({', '.join(parts)})" if parts else "")
 
 
 #: Heading of the section, and of its table's columns.

@@ -345,3 +345,17 @@ def test_catalogue_repeated_or_impossible_figure_refused(
         import_nvidia([f])
     (p,) = e.value.problems
     assert (p.pointer, p.message) == (pointer, message)
+
+
+def test_the_sheet_shows_the_sources_own_verdict_from_its_summary() -> None:
+    # report 002 says NVIDIA's verdicts are "kept in the receipts as printed"; the receipt held
+    # them (source_figures.summary: verdict PASS, threshold 50.0, 9 tasks, 2 attempts per task,
+    # average uplift 11.7) and no sheet showed them
+    from driftproof.pages.source import source_origin
+    from driftproof.receipt import read_receipt
+
+    r = read_receipt(Path(__file__).parents[2] / "receipts" / "nvidia-7149a88-cudaq-guide.json")
+    said = {f.label: f.value for f in source_origin(r)}
+    assert said["the source's own verdict"] == (
+        "PASS (pass threshold 50%, 9 tasks, 2 attempts per task, average uplift 11.7%)"
+    )
