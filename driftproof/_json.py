@@ -261,6 +261,9 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
         if bad is not None:
             message = f"expected UTF-8 JSON, found an invalid byte at offset {bad}"
             raise JSONFault(message, whole=True, offset=bad) from None
+        if exc.msg.startswith("Unexpected UTF-8 BOM"):  # Python's words: "decode using utf-8-sig"
+            why = "found a byte-order mark (U+FEFF) first; save the file as UTF-8 without one"
+            raise JSONFault(why) from None
         what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
         raise JSONFault(f"{what} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # a refused constant or float, an integer too long to convert

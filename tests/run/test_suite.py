@@ -159,6 +159,19 @@ def test_errors_name_the_file(tmp_path):
         load_suite(_write(tmp_path, {"format": "other/9", "cases": []}))
 
 
+def test_a_json_suite_saved_with_a_byte_order_mark_is_refused_in_words(tmp_path):
+    # Notepad's "UTF-8 with BOM": Python's own words were "Unexpected UTF-8 BOM (decode using
+    # utf-8-sig) at line 1 column 1"
+    p = tmp_path / "suite.json"
+    p.write_bytes(b"\xef\xbb\xbf" + json.dumps(SUITE).encode())
+    with pytest.raises(SuiteError) as ei:
+        load_suite(p)
+    assert ei.value.problems[0].message == (
+        "expected UTF-8 JSON (or YAML for .yaml/.yml): found a byte-order mark (U+FEFF) first; "
+        "save the file as UTF-8 without one"
+    )
+
+
 def test_a_case_with_neither_rubric_nor_criteria_is_refused_before_any_call(tmp_path):
     s = load_suite(
         _write(tmp_path, {"format": "driftproof-suite/1", "cases": [{"id": "a", "prompt": "p"}]})
