@@ -21,6 +21,7 @@ from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Judge, build_draw
+from driftproof.wording import first_of
 
 TOOL = "promptfoo"
 _ARMS = ("with_skill", "baseline", "control")
@@ -177,9 +178,10 @@ class _Grouped:
         """The receipt's cases, an arm the import does not hold left empty (no row: fail)."""
         for arm in self.arms:
             if not any(c["arms"][arm] for c in self.rows.values()):
+                found = f" (the file's: {first_of(list(self.left_out))})" if self.left_out else ""
                 raise (rw / "results").fail(
                     f"expected results for arm {arm} ({self.by} {self.arms[arm]!r}); no row "
-                    "matched it"
+                    f"matched it{found}"
                 )
         out = []
         for key, c in self.rows.items():

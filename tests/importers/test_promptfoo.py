@@ -293,6 +293,18 @@ def test_a_single_arm_import_leaves_the_other_rows_out_and_says_so(sample: Path)
     assert (jo.input_tokens, jo.output_tokens, jo.judged_draws_counted) == (440, 66, 2)
 
 
+def test_an_arm_no_row_matches_names_the_files_labels(sample: Path) -> None:
+    # a newcomer's --arm with_skill=gpt-5 read "no row matched it" with no hint of the labels
+    # the file holds (openai:gpt-5 and openai:gpt-5-mini)
+    options = PromptfooOptions(arms={"with_skill": "gpt-5"}, skill_name="riddles")
+    with pytest.raises(ImportError_) as e:
+        import_promptfoo(sample, options)
+    assert str(e.value).endswith(
+        "expected results for arm with_skill (provider 'gpt-5'); no row matched it (the file's: "
+        '"openai:gpt-5-mini", "openai:gpt-5")'
+    )
+
+
 def test_timestamp_is_stored_in_utc_with_its_offset(sample: Path, tmp_path: Path) -> None:
     doc = json.loads(sample.read_text(encoding="utf-8"))
     assert doc["results"]["timestamp"] == "2025-10-01T20:08:11.168Z"
