@@ -56,3 +56,22 @@ def body_of(document: Mapping[str, Any]) -> ReceiptBody:
         pydantic.ValidationError: the document does not fit the current model.
     """
     return ReceiptBody.model_validate({k: v for k, v in document.items() if k != "seal"})
+
+
+def regrade_doc(kind: str, answers: int, calls: int, **more: Any) -> dict[str, Any]:
+    """A receipt's ``regrade`` member: ``kind`` (rubric | judge) over ``answers`` answers, all
+    graded, none carried, in ``calls`` judge calls; ``more`` adds or replaces members."""
+    return {
+        "kind": kind,
+        "original_seal": "a" * 64,
+        "original_runner": {"name": "driftproof", "version": "0.1"},
+        "runner_version": "0.2",
+        "revised_suite_sha256": None,
+        "original_grader": {},
+        "answers_read": answers,
+        "answers_graded": answers,
+        "answers_carried": 0,
+        "logical_judge_calls": calls,
+        "runner_attempts": calls,
+        **more,
+    }

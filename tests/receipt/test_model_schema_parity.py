@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from receipt_docs import regrade_doc
 
 from driftproof.receipt import CURRENT_VERSION, Receipt, known_versions
 from driftproof.receipt._model import SchemaVersion
@@ -133,20 +134,7 @@ def test_the_model_states_every_value_rule_of_the_schema() -> None:
 
 def test_a_regrade_names_each_judge_id_once() -> None:
     doc = _strict((FIXTURES / "valid-basic.json").read_text(encoding="utf-8"))
-    doc["regrade"] = {
-        "kind": "judge",
-        "original_seal": "a" * 64,
-        "original_runner": {"name": "driftproof", "version": "0.1"},
-        "runner_version": "0.2",
-        "revised_suite_sha256": None,
-        "original_grader": {},
-        "answers_read": 2,
-        "answers_graded": 2,
-        "answers_carried": 0,
-        "logical_judge_calls": 2,
-        "runner_attempts": 2,
-        "judge_ids": ["judge-a", "judge-b"],
-    }
+    doc["regrade"] = regrade_doc("judge", 2, 2, judge_ids=["judge-a", "judge-b"])
     assert validator_for(CURRENT_VERSION).is_valid(doc)
     Receipt.model_validate(doc)
     doc["regrade"]["judge_ids"].append("judge-a")

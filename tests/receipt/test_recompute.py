@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from factories import JUDGE, make_receipt
-from receipt_docs import draw_doc, judge_sample_doc, seal_document
+from receipt_docs import draw_doc, judge_sample_doc, regrade_doc, seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt import parse_receipt
@@ -305,19 +305,7 @@ def test_counts_of_draws_above_the_draws_held_are_refused() -> None:
         ),
     ]
     doc = _doc()
-    doc["regrade"] = {
-        "kind": "rubric",
-        "original_seal": "a" * 64,
-        "original_runner": {"name": "driftproof", "version": "0.1"},
-        "runner_version": "0.2",
-        "revised_suite_sha256": None,
-        "original_grader": {},
-        "answers_read": 6,
-        "answers_graded": 6,
-        "answers_carried": 0,
-        "logical_judge_calls": 18,
-        "runner_attempts": 18,
-    }
+    doc["regrade"] = regrade_doc("rubric", 6, 18)
     parse_receipt(_bytes(doc), "t.json")
     doc["regrade"].update(answers_read=7, answers_carried=1)
     err = _refused(doc)

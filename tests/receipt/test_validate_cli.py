@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from receipt_docs import seal_document
 
@@ -108,26 +109,32 @@ def test_a_problem_with_the_whole_file_names_the_file_alone(tmp_path: Path) -> N
     assert code == 1 and lines == [f"{bad}: expected a JSON object, found an array"]
 
 
-def test_a_json_object_with_no_schema_version_is_named_not_a_receipt(tmp_path: Path) -> None:
-    # another tool's file given where a receipt belongs: the whole file is not a receipt
-    other = tmp_path / "results.json"
-    other.write_text('{"results": []}')
-    code, lines = _run(other)
-    assert code == 1 and lines == [
-        f"{other}: not a Driftproof receipt: it names no schema version "
-        "(one of 0.3.1, 0.10, 0.11, 0.13, 0.14, 0.15, 0.16)"
-    ]
-
-
-def test_a_suite_given_for_a_receipt_is_named_a_suite(tmp_path: Path) -> None:
-    # a newcomer's `view suite.json` read "names no schema version", not what the file is
-    suite = tmp_path / "suite.json"
-    suite.write_text('{"format": "driftproof-suite/1", "cases": []}')
-    code, lines = _run(suite)
-    assert code == 1 and lines == [
-        f'{suite}: /format: expected a Driftproof receipt, found a suite ("driftproof-suite/1"): '
-        "driftproof suite check reads it, and driftproof run measures it"
-    ]
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        # another tool's file given where a receipt belongs: the whole file is not a receipt
+        (
+            "results.json",
+            '{"results": []}',
+            "not a Driftproof receipt: it names no schema version "
+            "(one of 0.3.1, 0.10, 0.11, 0.13, 0.14, 0.15, 0.16)",
+        ),
+        # a newcomer's `view suite.json` read "names no schema version", not what the file is
+        (
+            "suite.json",
+            '{"format": "driftproof-suite/1", "cases": []}',
+            '/format: expected a Driftproof receipt, found a suite ("driftproof-suite/1"): '
+            "driftproof suite check reads it, and driftproof run measures it",
+        ),
+    ],
+)
+def test_a_json_object_that_is_no_receipt_is_named_so(
+    tmp_path: Path, name: str, text: str, said: str
+) -> None:
+    f = tmp_path / name
+    f.write_text(text)
+    code, lines = _run(f)
+    assert code == 1 and lines == [f"{f}: {said}"]
 
 
 def test_declared_receipt_is_named_below_tested(tmp_path: Path) -> None:
