@@ -419,3 +419,21 @@ def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score(
     name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
     r = read_receipt(Path(__file__).parents[1] / "receipts" / name)
     assert band_legend(r) == "the one score the source gave the arm's one draw (n = 1): no spread"
+
+
+def test_draws_whose_judge_samples_are_all_invalid_are_lost_though_none_is_scored() -> None:
+    # a run whose judge failed on every call: each draw holds its invalid samples and no lost
+    # record; with no scored draw anywhere the sheet said "lost none" (an adversary's finding)
+    c = case("c1", [0.6, 0.8], [0.4, 0.5])
+    for a in c["arms"].values():
+        for d in a["draws"]:
+            d["score"] = None
+            for s in d["judge_samples"]:
+                s.update(score=None, invalid_reason="the reply was not JSON")
+    s = sheet(read(mk([c])))
+    assert [a.lost for a in s.arms] == ["2 (no valid grade)", "2 (no valid grade)"]
+    assert s.cases[0].lost == (
+        "with skill 2 of 2 lost (no valid judge sample) · baseline 2 of 2 lost (no valid judge "
+        "sample)"
+    )
+    assert len(s.lost_draws) == 4

@@ -165,14 +165,16 @@ def has_bands(r: Receipt) -> bool:
 def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
     """A lost draw's (reason, kind); ``None`` for a draw that is not lost.
 
-    A draw with a ``lost`` record is lost for its reason. In a judged receipt (``judged``:
-    :func:`has_bands`), a draw with no score and no valid judge sample is lost too (D-1), for
-    the reason the band gives it, ``no valid judge sample``, of kind ``unscored``.
+    A draw with a ``lost`` record is lost for its reason. A draw with no score is lost too (D-1),
+    for the reason the band gives it, ``no valid judge sample``, of kind ``unscored``, when its
+    judge samples are all invalid, or when it has none in a judged receipt (``judged``:
+    :func:`has_bands`; elsewhere a draw is unscored by design, as an ungraded import's).
     """
     if d.lost is not None:
         return d.lost.reason, d.lost.kind
-    if judged and d.score is None and all(s.score is None for s in d.judge_samples):
-        return NO_VALID_SAMPLE, "unscored"
+    if d.score is None and all(s.score is None for s in d.judge_samples):
+        if judged or d.judge_samples:
+            return NO_VALID_SAMPLE, "unscored"
     return None
 
 
