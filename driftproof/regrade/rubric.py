@@ -60,6 +60,15 @@ from driftproof.run.suite_fields import SuiteCase
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 #: What a regrade carries from the original's run, and from each graded draw, as it is.
 _RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
+#: The optional run members that say how the answers were made, carried as the original has them.
+_RUN_MEMBERS_KEPT = (
+    "max_output_tokens",
+    "truncation",
+    "language",
+    "aa",
+    "quality_margin",
+    "budget_param",
+)
 _DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
 #: Seconds a judge call may take; its output budget (tokens) when the original records none.
 JUDGE_TIMEOUT, JUDGE_MAX_TOKENS = 120.0, 1024
@@ -332,6 +341,7 @@ def _regrade_body(
         judge=judge,
         arms=o.arms,
         band_source=o.band_source,
+        run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT},
         judge_overhead=JudgeOverhead(
             input_tokens=tin,
             output_tokens=tout,

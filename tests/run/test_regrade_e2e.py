@@ -83,6 +83,11 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     # 3 cases × 2 arms × 3 draws = 18 answers read and graded, none lost; 5 samples each.
     assert (reg["answers_read"], reg["answers_graded"], reg["answers_carried"]) == (18, 18, 0)
     assert reg["logical_judge_calls"] == 90 and reg["runner_attempts"] == 90
+    # How the answers were made is kept: a regrade dropped the run's truncation, language, A/A
+    # mark, margin and output budget (an A/A regrade then read as a skill measurement)
+    kept = ("max_output_tokens", "truncation", "language", "aa", "quality_margin", "budget_param")
+    assert before.run.truncation == "lost" and before.run.max_output_tokens == 8192
+    assert [getattr(r.run, k) for k in kept] == [getattr(before.run, k) for k in kept]
     # The answers are the original's, and the harness/capture are kept.
     for c0, c1 in zip(before.cases, r.cases, strict=True):
         assert [d.answer for d in c0.arms.with_skill.draws] == [
