@@ -257,6 +257,7 @@ def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
             "its cases (today's are not the receipt's)",
         ),
         (lambda d: d.update(truncation="accepted"), "what a cut-off answer is (truncation)"),
+        (lambda d: d["cases"][0].pop("rubric"), "a case run cannot grade today"),
     ],
 )
 def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys, edit, part):
@@ -279,6 +280,32 @@ def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys,
     ]
     said = next(x for x in text.splitlines() if x.startswith("- suite: "))
     assert said.endswith(f"-> run again: {why}")
+
+
+@pytest.mark.parametrize(
+    ("extra", "reading"),
+    [
+        # a quick run holds the first case only: its other cases are not "not the receipt's"
+        (["--quick"], "regrade only"),
+        # a control given on the command line in the suite's own language: no suite part in it
+        (["--control", "Be brief."], "regrade only"),
+        # in Portuguese the control's translation came from a table the receipt does not name
+        (["--control", "Answer concisely.", "--lang", "pt"], "run again"),
+    ],
+)
+def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed(
+    tmp_path, capsys, extra, reading
+):
+    suite, skill = write_files(tmp_path)
+    out = tmp_path / "r.json"
+    assert run_main(run_args(suite, skill, out, *extra), capsys)[0] == 0
+    doc = json.loads(json.dumps(SUITE_DOC))
+    doc["cases"][0]["rubric"] = "Score 1 for a correct answer."
+    today = tmp_path / "today.json"
+    today.write_text(json.dumps(doc))
+    argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]
+    _, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
+    assert text.startswith(f"with skill: {reading}"), text
 
 
 def test_a_receipt_without_case_hashes_is_judged_by_the_suite_hash():

@@ -97,8 +97,12 @@ def _today_suite(path: Path | None, r: Receipt) -> dict[str, Any]:
         suite = in_language(suite, r.run.language, None)[0]
     hashes = {c.id: case_sha256s(c) for c in suite.cases}
     recorded = {c.id: c for c in r.cases}
+    asked = list(hashes)[:1] if r.run.preset == "quick" else list(hashes)  # quick: the first
     unconfirmed = {
-        "its cases (today's are not the receipt's)": set(hashes) != set(recorded),
+        "its cases (today's are not the receipt's)": set(asked) != set(recorded),
+        "a case run cannot grade today": any(
+            c.refusal or (c.rubric is None and not c.criteria) for c in suite.cases
+        ),
         "a case's threshold": any(
             c.id in recorded and c.threshold != recorded[c.id].threshold for c in suite.cases
         ),
@@ -106,8 +110,11 @@ def _today_suite(path: Path | None, r: Receipt) -> dict[str, Any]:
             c.checks for c in suite.cases
         )
         or any(d.checks for c in r.cases for _, a in c.arms.named() for d in a.draws),
-        "what a cut-off answer is (truncation)": r.run.truncation != suite.truncation,
-        "its table of translated controls": r.arms.control is not None and bool(suite.controls),
+        # before truncation was recorded, a cut-off answer was always lost
+        "what a cut-off answer is (truncation)": (r.run.truncation or "lost") != suite.truncation,
+        # a control run in another language took the control's translation from the suite's
+        # table (or the product's); the receipt keeps the text, not where it came from
+        "the control's translation": r.arms.control is not None and r.run.language is not None,
     }
     return {
         "suite_sha256": suite.sha256,
