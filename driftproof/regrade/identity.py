@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import open_file
-from driftproof.receipt import Judge, JudgeSample, Receipt, sha256_text
+from driftproof.receipt import Case, Judge, JudgeSample, Receipt, sha256_text
 from driftproof.receipt import _bounds as B
 from driftproof.run.judge import same_model
 from driftproof.run.suite import Suite
+from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import ARM_WORDS
 
 
@@ -267,6 +268,15 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
                 f"case {case.id}: the original records no prompt hash, "
                 "so the revised task cannot be held to it"
             )
+        else:
+            reasons += _beside_the_rubric(case, rc, file)
+    truncation = original.run.truncation or "lost"  # before it was recorded, always lost
+    if revised.truncation != truncation:
+        reasons.append(
+            f"{file}: /truncation: expected {truncation!r}, as the original run read a cut-off "
+            f"answer, found {revised.truncation!r}; its lost draws stay as they were, so this "
+            "needs a new run"
+        )
     extra = [c for c in revised.cases if c.id not in {o.id for o in original.cases}]
     if extra:
         reasons.append(
@@ -274,6 +284,27 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
             f"original never answered: {', '.join(c.id for c in extra[:5])}"
         )
     return reasons
+
+
+def _beside_the_rubric(case: Case, rc: SuiteCase, file: str) -> list[str]:
+    """Why revised case ``rc`` moved beyond its rubric, each naming the file and pointer.
+
+    Its threshold, or its checks by name and kind (the original keeps their results, not their
+    patterns, so a pattern edited under the same name is not seen).
+    """
+    out = []
+    if rc.threshold != case.threshold:
+        out.append(
+            f"{file}: {rc.pointer}/threshold: expected {case.threshold}, the original's, found "
+            f"{rc.threshold}; a regrade holds the original's threshold"
+        )
+    ran = {(k.name, k.kind) for _, a in case.arms.named() for d in a.draws for k in d.checks}
+    if ran and {(k.name, k.kind) for k in rc.checks} != ran or (rc.checks and not ran):
+        out.append(
+            f"{file}: {rc.pointer}/checks: case {case.id}'s checks differ from those the original "
+            "ran on its answers; checks run where the answer is made, so new checks need a new run"
+        )
+    return out
 
 
 def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:

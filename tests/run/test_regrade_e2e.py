@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,6 +160,40 @@ def test_regrade_refuses_a_moved_prompt(loopback, suite_file, tmp_path):
             retry_delays=(0.01,),
         )
     assert not (tmp_path / "r4.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda d: d["cases"][0].update(threshold=0.9), "/cases/0/threshold: expected 0.7"),
+        (lambda d: d["cases"][0]["checks"].pop(), "/cases/0/checks: case commit-429's checks"),
+        (
+            lambda d: d["cases"][2].update(checks=[{"name": "n", "kind": "regex", "pattern": "x"}]),
+            "/cases/2/checks: case commit-docs's checks",
+        ),
+        (lambda d: d.update(truncation="accepted"), "/truncation: expected 'lost'"),
+    ],
+)
+def test_regrade_refuses_a_suite_moved_beyond_its_rubrics(
+    loopback, suite_file, tmp_path, edit, said
+):
+    # an adversary's regrade took a suite with new checks and truncation, ran neither, and
+    # recorded that suite's hash: stale then read the receipt as still standing against it
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    doc = json.loads(json.dumps(SUITE))
+    edit(doc)
+    p = tmp_path / "moved.json"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(RefusalError, match=re.escape(said)):
+        rubric_regrade(
+            out,
+            load_suite(p),
+            make_provider("anthropic", "api"),
+            judge_model="claude-haiku-4-5-20251001",
+            out=tmp_path / "r5.json",
+            retry_delays=(0.01,),
+        )
+    assert not (tmp_path / "r5.json").exists()
 
 
 def test_regrade_refuses_a_reply_answered_by_another_model(
