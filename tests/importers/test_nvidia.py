@@ -359,3 +359,19 @@ def test_the_sheet_shows_the_sources_own_verdict_from_its_summary() -> None:
     assert said["the source's own verdict"] == (
         "PASS (pass threshold 50%, 9 tasks, 2 attempts per task, average uplift 11.7%)"
     )
+
+
+def test_the_site_shows_where_the_figures_were_read_and_the_sources_verdict() -> None:
+    # view showed the repository, commit, units, file and the source's verdict; the site's
+    # receipt page showed none of them
+    from driftproof.receipt import read_receipt
+    from driftproof.site.html import page_env, receipt_files
+
+    path = Path(__file__).parents[2] / "receipts" / "nvidia-7149a88-cudaq-guide.json"
+    pages = receipt_files("n", read_receipt(path), path.read_bytes(), [], page_env())
+    html = pages["receipts/n/index.html"].decode()
+    assert "<dt>commit</dt><dd>7149a886d50da8db72cdc1f20ff01cefeadfe6a9</dd>" in html
+    assert (
+        "<dt>the source&#39;s own verdict</dt><dd>PASS (pass threshold 50%, 9 tasks, 2 attempts "
+        "per task, average uplift 11.7%)</dd>"
+    ) in html
