@@ -141,11 +141,16 @@ def with_progress(fn: Any, console: Any = None) -> Any:
         return fn(progress)
 
 
+def _seconds(x: float) -> str:
+    """``x`` seconds in plain digits: ``1,234,567``, ``0.5``, never an exponent."""
+    return f"{x:,.2f}".rstrip("0").rstrip(".")
+
+
 def stopping_line(n: int, seconds: float) -> str:
     """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``."""
     draws = "the draw" if n == 1 else f"the {n} draws"
     return (
-        f"Stopping: waiting for {draws} in flight to finish (at most {seconds:,.10g} s); "
+        f"Stopping: waiting for {draws} in flight to finish (at most {_seconds(seconds)} s); "
         "press Ctrl-C again to stop now."
     )
 

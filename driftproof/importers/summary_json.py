@@ -211,6 +211,12 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "summary-json holds per-draw scores; this receipt holds only the figures its source "
             "printed, with no score per draw, so there is nothing to export"
         )
+    if r.run.aa:
+        raise RefusalError(
+            "this receipt is an A/A calibration (its baseline arm is a second run of the "
+            "with-skill arm); summary-json has no place to say so, and imported again it would "
+            "read as a measurement of the skill, so it is not exported"
+        )
     if band_source_of(r) == "legacy":  # recorded so, or read so (one answer per arm)
         raise RefusalError(
             "this receipt holds one answer per arm, and any band it has is across that answer's "

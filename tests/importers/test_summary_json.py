@@ -224,6 +224,16 @@ def test_export_refuses_aggregates_only(shared: Path) -> None:
 FIXTURES = Path(__file__).parents[1] / "receipt/fixtures"
 
 
+def test_export_refuses_an_aa_calibration() -> None:
+    # exported and imported again, an A/A run read "What the skill adds: lift -0.004" with no
+    # word of A/A (an adversary's finding)
+    doc = json.loads((FIXTURES / "0.16" / "valid-basic.json").read_text(encoding="utf-8"))
+    doc["run"]["aa"] = True
+    doc["arms"]["baseline"] = dict(doc["arms"]["with_skill"])  # built as the with-skill arm
+    with pytest.raises(RefusalError, match="is an A/A calibration"):
+        export_summary_json(sealed(doc))
+
+
 def test_export_refuses_a_receipt_read_as_legacy_as_it_refuses_one_recorded_so() -> None:
     # skill-creator's import records no band source and one run per arm, so it reads as legacy;
     # it was exported, and imported again read "generation", which plan then took as a pilot

@@ -90,3 +90,4 @@ def test_a_first_ctrl_c_says_how_many_draws_it_waits_for_and_for_how_long(tmp_pa
     # a long --timeout in plain digits (it read "at most 1.23457e+06 s"), a short one as given
     assert "(at most 1,234,567 s)" in stopping_line(2, 1234567.0)
     assert "(at most 0.5 s)" in stopping_line(2, 0.5)
+    assert "(at most 12,345,678,901 s)" in stopping_line(2, 12345678901.0)
