@@ -281,3 +281,14 @@ def test_the_readmes_action_section_names_every_input_of_action_yml() -> None:
     assert [
         name for name in inputs if f"`{name}" not in section and f"{name}:" not in section
     ] == []
+
+
+def test_the_readme_says_why_the_quick_starts_second_run_reads_like_its_first() -> None:
+    # a newcomer's second.json showed no change where the demo's v2 receipts show v2 better:
+    # the simulated lane gives every skill one effect, the demo simulates v2 at its own
+    from driftproof.demo import EFFECTS
+    from driftproof.run.run_plan import SIMULATED_SKILL_EFFECT
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"the same simulated effect, +{SIMULATED_SKILL_EFFECT:.2f} on the judge's" in text
+    assert f"simulate skill-v2 at +{EFFECTS['v2']:.2f}" in text
