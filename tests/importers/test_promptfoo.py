@@ -300,7 +300,8 @@ def test_an_arm_no_row_matches_names_the_files_labels(sample: Path) -> None:
     with pytest.raises(ImportError_) as e:
         import_promptfoo(sample, options)
     assert str(e.value).endswith(
-        "expected results for arm with_skill (provider 'gpt-5'); no row matched it (the file's: "
+        "expected results for arm with_skill (provider 'gpt-5'); no row matched it (labels in the "
+        "file: "
         '"openai:gpt-5-mini", "openai:gpt-5")'
     )
 
@@ -408,3 +409,12 @@ def test_v2_error_field_ambiguity_is_flagged(sample: Path, tmp_path: Path) -> No
     # all four rows hold "error" (the grader's reason) and grading: measured, and flagged
     assert all(d.lost is None for c in r.cases for d in c.arms.with_skill.draws)
     assert r.provenance.notes and "4 row(s)" in r.provenance.notes[0]
+
+
+def test_a_label_that_is_also_the_id_is_named_once() -> None:
+    # by prompt, a prompt's label is often its raw text: the hint read '"Solve this riddle:
+    # {{riddle}}" or "Solve this riddle: {{riddle}}"'
+    from driftproof.importers.promptfoo import _shown
+
+    assert _shown(["Solve: {{r}}", "Solve: {{r}}"]) == '"Solve: {{r}}"'
+    assert _shown(["label", "id"]) == '"label" or "id"'
