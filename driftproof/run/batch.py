@@ -6,7 +6,7 @@ import dataclasses
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -90,9 +90,9 @@ class BatchLane:
     max_requests = max_bytes = 0
     frame = (b"", b"", b"")
     uploads = False
-    #: Seconds a status or cancel call, or the opening or one line of a results read, may take
-    #: in all (:meth:`~driftproof.run.providers._sdk.SDKLane.deadline`): a server sending a byte
-    #: now and then cannot hold a poll open.
+    #: Seconds a status or cancel call may take in all
+    #: (:meth:`~driftproof.run.providers._sdk.SDKLane.deadline`): a server sending a byte now and
+    #: then cannot hold a poll open. Results are streamed on the sync client, read timeout only.
     call_timeout = 60.0
 
     def __init__(self, lane: Provider) -> None:
@@ -146,14 +146,6 @@ class BatchLane:
     def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
         """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
         return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
-
-    def _each(self, items: AsyncIterator[Any]) -> Iterator[Any]:
-        """The items of ``items``, each within :attr:`call_timeout`. Raises AttemptError."""
-        while True:
-            try:
-                yield self._call(lambda _: anext(items))
-            except StopAsyncIteration:
-                return
 
 
 #: Results journaled between two fsyncs while a batch is read.

@@ -96,8 +96,8 @@ class AnthropicBatches(BatchLane):
         """The batch's results (see :meth:`BatchLane.results`)."""
         bid = status.id
         # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
-        stream = self._call(lambda c: c.messages.batches.results(bid))
-        items = self._each(stream)
+        stream = self._sdk(self.lane.client.messages.batches.results, bid)
+        items = iter(stream)
         try:
             for n in itertools.count(1):
                 try:
@@ -119,7 +119,7 @@ class AnthropicBatches(BatchLane):
                     continue
                 yield cid, self._outcome(bid, cid, member_object(line, "result"))
         finally:
-            self._call(lambda _: stream.close())
+            stream.close()
 
     def _outcome(self, bid: str, cid: str, r: dict[str, Any]) -> Outcome:
         kind = r.get("type")
@@ -209,17 +209,10 @@ class OpenAIBatches(BatchLane):
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
         for fid in status.files:
-            yield from self._file(bid, fid)
-
-    def _file(self, bid: str, fid: str) -> Generator[tuple[str | None, Outcome], None, None]:
-        """The results in output or error file ``fid``, each line within the call deadline."""
-        opened = self._call(lambda c: c.files.with_streaming_response.content(fid).__aenter__())
-        try:
-            for n, raw in enumerate(self._each(opened.iter_lines()), start=1):
-                if raw.strip():
-                    yield self._line(bid, raw, f"line {n} of its file {fid}")
-        finally:
-            self._call(lambda _: opened.close())
+            with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
+                for n, raw in enumerate(resp.iter_lines(), start=1):
+                    if raw.strip():
+                        yield self._line(bid, raw, f"line {n} of its file {fid}")
 
     def _line(self, bid: str, raw: str, where: str) -> tuple[str | None, Outcome]:
         try:

@@ -156,7 +156,7 @@ def test_results_that_never_come_stop_the_run_then_resume(fake, tmp_path):
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_polls_cancels_and_reads_trickled_past_the_deadline_are_cut_off(
+def test_polls_and_cancels_trickled_past_the_deadline_are_cut_off(
     fake, tmp_path, monkeypatch, provider
 ):
     # every reply one byte every 0.25 s (minutes in all), each byte well inside the SDK's read
@@ -169,21 +169,14 @@ def test_polls_cancels_and_reads_trickled_past_the_deadline_are_cut_off(
 
     monkeypatch.setattr(B.BatchLane, "call_timeout", 1.0)
     s = fake.script
-    s.trickle = {"results"}
-    with pytest.raises(  # 3 reads (the attempt budget), each cut off: no results were kept
-        ProviderError,
-        match=r"batch \w+: its results could not be read \(3 reads in a row kept nothing; "
-        r"last: timed out after 1 s\)",
-    ):
-        batched(tmp_path, provider, cases=1)
-    assert s.trickled == 3
+    assert batched(tmp_path, provider, cases=1) is not None  # a batch to poll and cancel
     s.trickle = {"retrieve", "cancel"}
     lane = batch_lane(make_provider(provider, "api"))
     for call in (lane.status, lane.cancel):
         with pytest.raises(AttemptError) as e:
             call(s.batch_ids[0])
         assert e.value.reason == "timed out after 1 s" and e.value.retryable
-    assert s.trickled == 3 + 2
+    assert s.trickled == 2
     lane.lane.close()
 
 
