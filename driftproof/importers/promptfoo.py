@@ -178,14 +178,10 @@ class _Grouped:
         """The receipt's cases, an arm the import does not hold left empty (no row: fail)."""
         for arm in self.arms:
             if not any(c["arms"][arm] for c in self.rows.values()):
-                found = (
-                    f" (labels in the file: {first_of(list(self.left_out))})"
-                    if self.left_out
-                    else ""
-                )
+                labels = first_of(list(self.left_out)) or "none"
                 raise (rw / "results").fail(
                     f"expected results for arm {arm} ({self.by} {self.arms[arm]!r}); no row "
-                    f"matched it{found}"
+                    f"matched it (labels in the file: {labels})"
                 )
         out = []
         for key, c in self.rows.items():
@@ -321,10 +317,8 @@ def _shown(names: list[str]) -> str:
 
     Each is cut to :data:`MAX_LABEL_SHOWN` characters, ``…`` after the quote when cut.
     """
-    cut = (
-        json.dumps(n[:MAX_LABEL_SHOWN]) + "…" * (len(n) > MAX_LABEL_SHOWN)
-        for n in dict.fromkeys(names[:2])  # a label that is also the id is shown once
-    )
+    shown = dict.fromkeys(names[:2])  # a label that is also the id is shown once
+    cut = (json.dumps(n[:MAX_LABEL_SHOWN]) + "…" * (len(n) > MAX_LABEL_SHOWN) for n in shown)
     return " or ".join(cut) or "(no label)"
 
 
