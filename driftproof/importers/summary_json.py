@@ -234,7 +234,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
         judge = {"model": r.judge.model}
         if r.judge.scale.worst == 0 and r.judge.scale.best == 1:
             judge["scale"] = {"worst": 0, "best": 1, "step": r.judge.scale.step}
-    unrecorded = list(r.provenance.unrecorded) if r.provenance is not None else []
+    unrecorded = _not_carried(r) + (list(r.provenance.unrecorded) if r.provenance else [])
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -257,6 +257,18 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "no_verdict_because": verdict_refusal(r),
         },
     }
+
+
+def _not_carried(r: Receipt) -> list[str]:
+    """What ``r`` holds that summary-json has no place for, worded for ``unrecorded``."""
+    draws = [d for c in r.cases for _, a in c.arms.named() for d in a.draws]
+    parts = {
+        "the draws' checks": any(d.checks for d in draws),
+        "the draws' token counts": any(d.tokens is not None for d in draws),
+        "the control arm's instruction": r.arms.control is not None
+        and r.arms.control.instruction is not None,
+    }
+    return [f"{what} (summary-json has no place for them)" for what, held in parts.items() if held]
 
 
 def _harness(r: Receipt) -> dict[str, Any]:

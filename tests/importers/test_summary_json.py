@@ -186,6 +186,20 @@ def test_export_round_trip_and_signed_lift(shared: Path, tmp_path: Path) -> None
     ]
 
 
+def test_a_round_trip_names_what_summary_json_could_not_carry(tmp_path: Path) -> None:
+    # the 0.16 fixture's draws hold checks and token counts; imported back they were gone with
+    # no word (an adversary's finding): the export lists them as unrecorded, the import keeps it
+    doc = json.loads((FIXTURES / "0.16" / "valid-basic.json").read_text(encoding="utf-8"))
+    out = export_summary_json(sealed(doc))
+    assert out["unrecorded"][:2] == [
+        "the draws' checks (summary-json has no place for them)",
+        "the draws' token counts (summary-json has no place for them)",
+    ]
+    back = sealed(import_summary_json(write_json(tmp_path / "x.json", out)))
+    assert back.provenance is not None
+    assert "the draws' checks (summary-json has no place for them)" in back.provenance.unrecorded
+
+
 def test_single_arm_round_trip_keeps_the_arm_not_recorded(shared: Path, tmp_path: Path) -> None:
     from driftproof.importers.inspect_ai import InspectOptions, import_inspect
     from driftproof.stats.reading import lift_refusal
