@@ -291,6 +291,9 @@ def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys,
         (["--control", "Be brief."], "regrade only"),
         # in Portuguese the control's translation came from a table the receipt does not name
         (["--control", "Answer concisely.", "--lang", "pt"], "run again"),
+        # a Portuguese run, and today a new case with no Portuguese prompt: it exited 2 with
+        # run's words ("driftproof run stops before any call")
+        (["--lang", "pt"], "run again (suite: the suite changed, and the receipt cannot "),
     ],
 )
 def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed(
@@ -301,6 +304,8 @@ def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed
     assert run_main(run_args(suite, skill, out, *extra), capsys)[0] == 0
     doc = json.loads(json.dumps(SUITE_DOC))
     doc["cases"][0]["rubric"] = "Score 1 for a correct answer."
+    if extra == ["--lang", "pt"]:
+        doc["cases"].append({"id": "c", "prompt": "Question C?", "rubric": "Score 1."})
     today = tmp_path / "today.json"
     today.write_text(json.dumps(doc))
     argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]

@@ -13,7 +13,7 @@ import click
 
 from driftproof._json import read_capped, read_skill_md
 from driftproof.cli._options import EXISTING_FILE, format_option, model_id
-from driftproof.errors import RefusalError
+from driftproof.errors import RefusalError, SuiteError
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -92,14 +92,18 @@ def _today_suite(path: Path | None, r: Receipt) -> dict[str, Any]:
     from driftproof.run.judge import case_sha256s
     from driftproof.run.suite import in_language, load_suite
 
-    suite = load_suite(path)
+    suite, untranslated = load_suite(path), False
     if r.run.language is not None:
-        suite = in_language(suite, r.run.language, None)[0]
+        try:
+            suite = in_language(suite, r.run.language, None)[0]
+        except SuiteError:  # a case today has no prompt in the run's language
+            untranslated = True
     hashes = {c.id: case_sha256s(c) for c in suite.cases}
     recorded = {c.id: c for c in r.cases}
     asked = list(hashes)[:1] if r.run.preset == "quick" else list(hashes)  # quick: the first
     unconfirmed = {
         "its cases (today's are not the receipt's)": set(asked) != set(recorded),
+        f"a case with no prompt in {r.run.language!r}": untranslated,
         "a case run cannot grade today": any(
             c.refusal or (c.rubric is None and not c.criteria) for c in suite.cases
         ),
