@@ -291,8 +291,7 @@ def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys,
         (["--control", "Be brief."], "regrade only"),
         # in Portuguese the control's translation came from a table the receipt does not name
         (["--control", "Answer concisely.", "--lang", "pt"], "run again"),
-        # a Portuguese run, and today a new case with no Portuguese prompt: it exited 2 with
-        # run's words ("driftproof run stops before any call")
+        # in Portuguese, and a new case with no Portuguese prompt: it exited 2 in run's words
         (["--lang", "pt"], "run again (suite: the suite changed, and the receipt cannot "),
     ],
 )
@@ -304,10 +303,8 @@ def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed
     assert run_main(run_args(suite, skill, out, *extra), capsys)[0] == 0
     doc = json.loads(json.dumps(SUITE_DOC))
     doc["cases"][0]["rubric"] = "Score 1 for a correct answer."
-    if extra == ["--lang", "pt"]:
-        doc["cases"].append({"id": "c", "prompt": "Question C?", "rubric": "Score 1."})
-    today = tmp_path / "today.json"
-    today.write_text(json.dumps(doc))
+    doc["cases"] += [{"id": "c", "prompt": "C?", "rubric": "1."}] if extra == ["--lang", "pt"] else []
+    (today := tmp_path / "today.json").write_text(json.dumps(doc))
     argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]
     _, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
     assert text.startswith(f"with skill: {reading}"), text
