@@ -291,7 +291,6 @@ def test_cli_suite_moved_beyond_prompts_and_rubrics_runs_again(tmp_path, capsys,
         (["--control", "Be brief."], "regrade only"),
         # in Portuguese the control's translation came from a table the receipt does not name
         (["--control", "Answer concisely.", "--lang", "pt"], "run again"),
-        # in Portuguese, and a new case with no Portuguese prompt: it exited 2 in run's words
         (["--lang", "pt"], "run again (suite: the suite changed, and the receipt cannot "),
     ],
 )
@@ -303,7 +302,8 @@ def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed
     assert run_main(run_args(suite, skill, out, *extra), capsys)[0] == 0
     doc = json.loads(json.dumps(SUITE_DOC))
     doc["cases"][0]["rubric"] = "Score 1 for a correct answer."
-    doc["cases"] += [{"id": "c", "prompt": "C?", "rubric": "1."}] if extra == ["--lang", "pt"] else []
+    if extra == ["--lang", "pt"]:  # a new case, no Portuguese prompt: it exited 2 in run's words
+        doc["cases"].append({"id": "c", "prompt": "C?", "rubric": "1."})
     (today := tmp_path / "today.json").write_text(json.dumps(doc))
     argv = ["stale", str(out), "--suite", str(today), "--skill", str(skill), "--model", "m"]
     _, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
