@@ -13,7 +13,7 @@ import click
 
 from driftproof._json import read_capped, read_skill_md
 from driftproof.cli._options import EXISTING_FILE, format_option, model_id
-from driftproof.errors import RefusalError, SuiteError
+from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -80,54 +80,6 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
     return template_identity()
 
 
-def _today_suite(path: Path | None, r: Receipt) -> dict[str, Any]:
-    """Today's suite for :class:`Today`: hashes, and what the receipt cannot confirm unchanged.
-
-    Its sha256 and each case's prompt and rubric sha256, read as ``run`` reads it (in the
-    receipt's ``language`` when one is recorded) and hashed as ``run`` records ``cases[]``; a
-    case without a rubric has no rubric hash. Empty: no ``path``.
-    """
-    if path is None:
-        return {}
-    from driftproof.run.judge import case_sha256s
-    from driftproof.run.suite import in_language, load_suite
-
-    suite, untranslated = load_suite(path), False
-    if r.run.language is not None:
-        try:
-            suite = in_language(suite, r.run.language, None)[0]
-        except SuiteError:  # a case today has no prompt in the run's language
-            untranslated = True
-    hashes = {c.id: case_sha256s(c) for c in suite.cases}
-    recorded = {c.id: c for c in r.cases}
-    asked = list(hashes)[:1] if r.run.preset == "quick" else list(hashes)  # quick: the first
-    unconfirmed = {
-        "its cases (today's are not the receipt's)": set(asked) != set(recorded),
-        f"a case with no prompt in {r.run.language!r}": untranslated,
-        "a case run cannot grade today": any(
-            c.refusal or (c.rubric is None and not c.criteria) for c in suite.cases
-        ),
-        "a case's threshold": any(
-            c.id in recorded and c.threshold != recorded[c.id].threshold for c in suite.cases
-        ),
-        "its checks (the receipt keeps their results, not their patterns)": any(
-            c.checks for c in suite.cases
-        )
-        or any(d.checks for c in r.cases for _, a in c.arms.named() for d in a.draws),
-        # before truncation was recorded, a cut-off answer was always lost
-        "what a cut-off answer is (truncation)": (r.run.truncation or "lost") != suite.truncation,
-        # a control run in another language took the control's translation from the suite's
-        # table (or the product's); the receipt keeps the text, not where it came from
-        "the control's translation": r.arms.control is not None and r.run.language is not None,
-    }
-    return {
-        "suite_sha256": suite.sha256,
-        "prompt_sha256": {i: p for i, (p, _) in hashes.items()},
-        "rubric_sha256": {i: rub for i, (_, rub) in hashes.items() if rub is not None},
-        "suite_unconfirmed": tuple(k for k, moved in unconfirmed.items() if moved),
-    }
-
-
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
 @click.option("--model", callback=model_id, help="The model that would answer today.")
@@ -161,6 +113,7 @@ def stale(
     """
     from driftproof.pages.stale import Today, stale_report  # deferred: start-up time of --help
     from driftproof.receipt import read_receipt
+    from driftproof.regrade.identity import today_suite
     from driftproof.render.stale import stale_text
 
     r = read_receipt(receipt)
@@ -170,7 +123,7 @@ def stale(
     today = Today(
         **given,  # --model, --harness, --harness-version, --capture, --judge-model as given
         skill_sha256=_skill_sha256(skill, r.skill.sha256),
-        **_today_suite(suite, r),
+        **(today_suite(suite, r) if suite is not None else {}),
         judge_template_sha256=template_sha256,
         judge_template_version=template_version,
     )

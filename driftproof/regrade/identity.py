@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import open_file
+from driftproof.errors import SuiteError
 from driftproof.receipt import Case, Judge, JudgeSample, Receipt, sha256_text
 from driftproof.receipt import _bounds as B
-from driftproof.run.judge import same_model
-from driftproof.run.suite import Suite
+from driftproof.run.judge import case_sha256s, same_model
+from driftproof.run.suite import Suite, in_language, load_suite
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import ARM_WORDS
 
@@ -330,3 +331,47 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
             f"(sha256 {digest[:12]}…, sealed {kept.sha256[:12]}…)"
         ]
     return []
+
+
+def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
+    """Today's suite for :class:`Today`: hashes, and what the receipt cannot confirm unchanged.
+
+    Its sha256 and each case's prompt and rubric sha256, read as ``run`` reads it (in the
+    receipt's ``language`` when one is recorded) and hashed as ``run`` records ``cases[]``; a
+    case without a rubric has no rubric hash. The members of ``stale``'s ``Today`` it sets.
+    The regrade's own check of a revised suite is :func:`input_refusals`.
+    """
+    suite, untranslated = load_suite(path), False
+    if r.run.language is not None:
+        try:
+            suite = in_language(suite, r.run.language, None)[0]
+        except SuiteError:  # a case today has no prompt in the run's language
+            untranslated = True
+    hashes = {c.id: case_sha256s(c) for c in suite.cases}
+    recorded = {c.id: c for c in r.cases}
+    asked = list(hashes)[:1] if r.run.preset == "quick" else list(hashes)  # quick: the first
+    unconfirmed = {
+        "its cases (today's are not the receipt's)": set(asked) != set(recorded),
+        f"a case with no prompt in {r.run.language!r}": untranslated,
+        "a case run cannot grade today": any(
+            c.refusal or (c.rubric is None and not c.criteria) for c in suite.cases
+        ),
+        "a case's threshold": any(
+            c.id in recorded and c.threshold != recorded[c.id].threshold for c in suite.cases
+        ),
+        "its checks (the receipt keeps their results, not their patterns)": any(
+            c.checks for c in suite.cases
+        )
+        or any(d.checks for c in r.cases for _, a in c.arms.named() for d in a.draws),
+        # before truncation was recorded, a cut-off answer was always lost
+        "what a cut-off answer is (truncation)": (r.run.truncation or "lost") != suite.truncation,
+        # a control run in another language took the control's translation from the suite's
+        # table (or the product's); the receipt keeps the text, not where it came from
+        "the control's translation": r.arms.control is not None and r.run.language is not None,
+    }
+    return {
+        "suite_sha256": suite.sha256,
+        "prompt_sha256": {i: p for i, (p, _) in hashes.items()},
+        "rubric_sha256": {i: rub for i, (_, rub) in hashes.items() if rub is not None},
+        "suite_unconfirmed": tuple(k for k, moved in unconfirmed.items() if moved),
+    }
