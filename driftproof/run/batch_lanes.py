@@ -7,14 +7,11 @@ times over); OpenAI's input file is uploaded from the spool.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Generator
-from typing import Any
+from typing import Any, cast
 
-from pydantic import BaseModel
-
-from driftproof._json import member_object
+from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import AttemptError, Provider, Request, classify_status
@@ -42,6 +39,35 @@ ANTHROPIC_ERROR_STATUS = {
 
 #: Message Batches result types of a request that was not processed (retried) → what happened.
 _NOT_PROCESSED = {"expired": "ended", "canceled": "was cancelled"}
+
+
+def result_line(bid: str, raw: str, where: str) -> tuple[str | None, dict[str, Any] | AttemptError]:
+    """One line of batch ``bid``'s results as (custom id, the line's object), or why not.
+
+    A line that is no JSON object, or whose custom id is not one piece of text, names no
+    request: ``(None, AttemptError)`` naming ``where``. A line that gives any other member name
+    twice is read as an interactive reply is (D-19): not at all, ``(custom id, AttemptError)``,
+    transient, so the request is sent again in a follow-up batch. The custom id is ``None``
+    only beside an :class:`AttemptError`.
+    """
+    try:
+        obj, fault = loads_strict(raw, allow_nan=True), None
+    except JSONFault as exc:
+        try:  # the last of each name, and the top object's pairs, to find the request named
+            obj, pairs = json.loads(raw), json.loads(raw, object_pairs_hook=lambda p: p)
+        except (ValueError, RecursionError):
+            obj = pairs = None
+        if isinstance(obj, dict) and sum(k == "custom_id" for k, _ in pairs) > 1:
+            return None, AttemptError(f"{where} names no request (its custom id is given twice)")
+        fault = exc
+    if not isinstance(obj, dict):  # it names no request: one left without a result says so
+        return None, AttemptError(f"{where} is not a result (a JSON object)")
+    cid = obj.get("custom_id")
+    if not isinstance(cid, str):
+        return None, AttemptError(f"{where} names no request")
+    if fault is not None:
+        return cid, AttemptError(f"batch {bid}: the result is not JSON ({fault}): {raw[:200]!r}")
+    return cid, obj
 
 
 class AnthropicBatches(BatchLane):
@@ -93,31 +119,20 @@ class AnthropicBatches(BatchLane):
         self._call(lambda c: c.messages.batches.cancel(batch_id))
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
-        """The batch's results (see :meth:`BatchLane.results`)."""
+        """The batch's results (see :meth:`BatchLane.results`), read by :func:`result_line`."""
         bid = status.id
-        # the SDK's JSONL decoder streams the lines; each is read back as the JSON it came as
+        # the SDK's stream, its lines read here: its own decoder keeps the last of a member
+        # name given twice and reads no line past one that is not JSON
         stream = self._sdk(self.lane.client.messages.batches.results, bid)
-        items = iter(stream)
         try:
-            for n in itertools.count(1):
-                try:
-                    item = next(items)
-                except StopIteration:
-                    return
-                except json.JSONDecodeError as exc:  # the decoder reads no line past it
-                    why = f"line {n} of its results is not JSON ({exc.msg}); none after it was read"
-                    yield None, AttemptError(why)
-                    return
-                if not isinstance(item, BaseModel):  # JSON, but no object: names no request
-                    why = f"line {n} of its results is not a result (a JSON object)"
-                    yield None, AttemptError(why)
-                    continue
-                line = item.model_dump(mode="json", warnings=False)  # an odd shape is read below
-                cid = line.get("custom_id")
-                if not isinstance(cid, str):  # names no request: one left without a result says so
-                    yield None, AttemptError(f"line {n} of its results names no request")
-                    continue
-                yield cid, self._outcome(bid, cid, member_object(line, "result"))
+            lines = stream.http_response.iter_lines()
+            for n, raw in enumerate(lines, start=1):
+                if raw.strip():
+                    cid, line = result_line(bid, raw, f"line {n} of its results")
+                    if isinstance(line, AttemptError) or cid is None:
+                        yield cid, cast(AttemptError, line)
+                    else:
+                        yield cid, self._outcome(bid, cid, member_object(line, "result"))
         finally:
             stream.close()
 
@@ -215,15 +230,9 @@ class OpenAIBatches(BatchLane):
                         yield self._line(bid, raw, f"line {n} of its file {fid}")
 
     def _line(self, bid: str, raw: str, where: str) -> tuple[str | None, Outcome]:
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError):
-            obj = None
-        if not isinstance(obj, dict):  # it names no request: one left without a result says so
-            return None, AttemptError(f"{where} is not a result (a JSON object)")
-        cid = obj.get("custom_id")
-        if not isinstance(cid, str):
-            return None, AttemptError(f"{where} names no request")
+        cid, obj = result_line(bid, raw, where)
+        if isinstance(obj, AttemptError) or cid is None:
+            return cid, cast(AttemptError, obj)
         resp, err = obj.get("response"), obj.get("error")
         if (
             isinstance(resp, dict)

@@ -86,8 +86,9 @@ def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
 @pytest.mark.parametrize(
     "bad,note,attempts",
     [
-        # the SDK's decoder reads no line past one that is not JSON: all 6 answers are retried
-        (b"this is not json", "is not JSON (Expecting value); none after it was read", 36 + 6),
+        # the lines are read one by one (the SDK's decoder read none past this one: all 6
+        # answers were retried), so only the request it held is without a result
+        (b"this is not json", "is not a result (a JSON object)", 36 + 1),
         (b"[1, 2]", "is not a result (a JSON object)", 36 + 1),
         (b'"a0-0-0"', "is not a result (a JSON object)", 36 + 1),
         (b'{"custom_id": null, "result": {"type": "succeeded"}}', "names no request", 36 + 1),
@@ -149,3 +150,82 @@ def test_a_result_for_a_request_its_batch_did_not_send_is_the_providers_fault(
         f"batch msgbatch_000001 returned custom id {cid!r}, which this run did not send"
     )
     assert b'"out"' not in batch_journal_path(tmp_path / "receipt.json").read_bytes()
+
+
+def _twice(line: bytes, member: bytes, first: bytes) -> bytes:
+    """``line`` with ``member`` given twice: ``first`` (a JSON value) before the real one."""
+    return line.replace(
+        b'"' + member + b'": ', b'"' + member + b'": ' + first + b', "' + member + b'": ', 1
+    )
+
+
+def test_an_anthropic_grade_giving_score_twice_in_a_batch_is_not_read(fake, tmp_path, monkeypatch):
+    # Found: the batch lanes parsed results with json.loads, which keeps the last of a name
+    # given twice: a record_grade input {"score": 0.0, "score": 0.9} graded the draw 0.9, where
+    # the interactive lane does not read such a reply at all
+    import batch_fake_state
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def doubled(self, b):
+        return [_twice(x, b"score", b"0.0") for x in results(self, b)]
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", doubled)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    for arm in ("with_skill", "baseline"):
+        for d in getattr(r.cases[0].arms, arm).draws:
+            assert (d.score, d.lost.kind) == (None, "unscored")
+            for s in d.judge_samples:
+                assert s.score is None
+                assert s.invalid_reason.startswith("judge call failed: batch msgbatch_")
+                assert (
+                    ': the result is not JSON (expected unique member names, found "score" twice): '
+                ) in s.invalid_reason
+
+
+def test_an_openai_result_giving_its_ending_twice_in_a_batch_is_not_read(
+    fake, tmp_path, monkeypatch
+):
+    # a finish_reason "length" then "stop": json.loads kept "stop" and graded the answer
+    import batch_fake_state
+
+    files = batch_fake_state.FakeState._openai_files
+
+    def doubled(self, b):
+        files(self, b)
+        if b.output_file_id:
+            out = self.files[b.output_file_id]
+            self.files[b.output_file_id] = _twice(out, b"finish_reason", b'"length"')
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", doubled)
+    r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert (first.score, first.lost.kind, first.lost.error_class) == (None, "error", "transient")
+    # each output file's first line gives it twice: this request's, in every follow-up batch
+    assert first.lost.reason.startswith("batch batch_")
+    assert (
+        ': the result is not JSON (expected unique member names, found "finish_reason" twice): '
+        '\'{"id": '
+    ) in first.lost.reason
+    assert r.cases[0].arms.baseline.draws[0].score == pytest.approx(0.5)
+
+
+def test_a_result_giving_its_custom_id_twice_names_no_request(fake, tmp_path, monkeypatch):
+    import batch_fake_state
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def doubled(self, b):
+        lines = results(self, b)
+        if json.loads(lines[0])["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            return [_twice(lines[0], b"custom_id", b'"a0-1-0"'), *lines[1:]]
+        return lines
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", doubled)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score == pytest.approx(0.9)
+    assert [a.error for a in first.attempts] == [
+        "batch msgbatch_000001 (ended) returned no result for this request; line 1 of its "
+        "results names no request (its custom id is given twice)"
+    ]
