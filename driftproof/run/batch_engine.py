@@ -64,6 +64,13 @@ def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
     return isinstance(last, Reply) or not last.retryable or last.fatal or len(outs) >= budget
 
 
+def _same(a: Outcome, b: Outcome) -> bool:
+    """Whether two results of one request say the same: equal replies, or alike errors."""
+    if isinstance(a, Reply) or isinstance(b, Reply):
+        return a == b
+    return (a.reason, a.retryable, a.fatal, a.status) == (b.reason, b.retryable, b.fatal, b.status)
+
+
 Key = tuple[str, str, int]
 
 
@@ -170,7 +177,8 @@ class BatchRounds:
 
         Raises:
             FatalRun: a request failed fatally, or the provider refused a batch.
-            RefusalError: a batch returned a result for a request it did not hold.
+            RefusalError: a batch returned a result for a request it did not hold, or two
+                different results for one request.
         """
         while True:
             self.finish_open()
@@ -330,7 +338,7 @@ class BatchRounds:
 
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
-        seen: set[str] = set()
+        seen: dict[str, Outcome] = {}  # custom id → its result, as read in this pass
         sent = set(rec["ids"])
         unread: list[str] = []  # lines that named no request
         kept = 0
@@ -353,7 +361,12 @@ class BatchRounds:
                     raise RefusalError(
                         f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
                     )
-                seen.add(cid)
+                if cid in seen and not _same(seen[cid], outcome):
+                    raise RefusalError(
+                        f"batch {bid} returned two different results for custom id "
+                        f"{cid[:80]!r}; which one answers the request cannot be told"
+                    )
+                seen[cid] = outcome
                 if self._keep(bid, cid, outcome):
                     self.bj.out(bid, cid, outcome)
                     kept += 1

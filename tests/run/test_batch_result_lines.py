@@ -229,3 +229,66 @@ def test_a_result_giving_its_custom_id_twice_names_no_request(fake, tmp_path, mo
         "batch msgbatch_000001 (ended) returned no result for this request; line 1 of its "
         "results names no request (its custom id is given twice)"
     ]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_batch_returning_two_results_for_one_request_is_refused(
+    fake, tmp_path, monkeypatch, provider
+):
+    # Found: a second result for a request already answered in the same batch was dropped
+    # without a word, whatever it said: the first of two different answers was graded
+    import batch_fake_state
+
+    from driftproof.errors import RefusalError
+
+    def refused() -> str:
+        with pytest.raises(RefusalError) as info:
+            batched(
+                tmp_path, provider, cases=1, **({"api": "chat"} if provider == "openai" else {})
+            )
+        return str(info.value)
+
+    if provider == "anthropic":
+        results = batch_fake_state.FakeState.anthropic_results
+
+        def twice(self, b):
+            lines = results(self, b)
+            if json.loads(lines[0])["custom_id"] == "a0-0-0":
+                other = lines[0].replace(b"(skill)", b"(other)")
+                return [lines[0], *lines[1:], other]
+            return lines
+
+        monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", twice)
+        assert refused() == (
+            "batch msgbatch_000001 returned two different results for custom id 'a0-0-0'; "
+            "which one answers the request cannot be told"
+        )
+    else:
+        files = batch_fake_state.FakeState._openai_files
+
+        def twice(self, b):
+            files(self, b)
+            first = self.files[b.output_file_id].split(b"\n", 1)[0]
+            if json.loads(first)["custom_id"] == "a0-0-0":
+                self.files[b.output_file_id] += first.replace(b"(skill)", b"(other)") + b"\n"
+
+        monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", twice)
+        assert refused() == (
+            "batch batch_000002 returned two different results for custom id 'a0-0-0'; "
+            "which one answers the request cannot be told"
+        )
+
+
+def test_the_same_result_given_twice_is_read_once(fake, tmp_path, monkeypatch):
+    import batch_fake_state
+
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def twice(self, b):
+        lines = results(self, b)
+        return [*lines, lines[0]]
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", twice)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.9] * 3
+    assert r.run.endpoint_attempts == 36
