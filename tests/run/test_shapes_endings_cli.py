@@ -348,3 +348,34 @@ def test_codex_turn_rerouted_to_another_model_stops_the_run(
         )
     else:
         assert [d.score for d in draws] == [0.9, 0.5]
+
+
+@pytest.mark.parametrize("lane", ["claude", "codex"])
+def test_a_finished_answer_from_a_harness_exiting_with_a_failure_is_not_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, lane
+):
+    # Found: the exit status was never read once a success envelope or a completed turn was
+    # printed, so a harness exiting 1 (or killed: 137) after its answer was graded
+    if lane == "claude":
+        _claude(tmp_path, monkeypatch, _envelope(), code=137)
+    else:
+        done = {"type": "turn.completed", "usage": USAGE}
+        _codex(
+            tmp_path, monkeypatch, [{"type": "item.completed", "item": ANSWER_ITEM}, done], code=1
+        )
+    r, _ = _mini(
+        tmp_path, suite_file, *(("anthropic", "cli") if lane == "claude" else ("openai", "cli"))
+    )
+    status = 137 if lane == "claude" else 1
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
+            None,
+            "error",
+            "transient",
+            [],
+        )
+        assert d.lost.reason == (
+            f"{lane} exited with status {status} after it reported a finished answer; "
+            "transient, 3 attempts, retried after 0.01 s and 0.02 s"
+        )
+        assert d.tokens.input == (900 if lane == "claude" else 1200)  # its usage kept

@@ -118,7 +118,11 @@ class CLILane(Provider):
         return version_of(self.path)
 
     def attempt(self, call: Call) -> Reply:
-        """One invocation from fresh directories (see :meth:`Provider.attempt`)."""
+        """One invocation from fresh directories (see :meth:`Provider.attempt`).
+
+        A finished answer from a harness that exits with a failure status (or is killed) is no
+        complete final answer (D-19): a transient :class:`AttemptError`, its usage kept.
+        """
         with (
             tempfile.TemporaryDirectory(prefix="driftproof-sys-") as sysdir,
             tempfile.TemporaryDirectory(prefix="driftproof-work-") as work,
@@ -133,6 +137,11 @@ class CLILane(Provider):
                 reply.channel = "cli_json_schema"
                 if reply.decision is None:
                     reply.decision = json_or_none(reply.text)
+            if code != 0 and reply.ending_class(None) is None:  # D-19: the harness says it failed
+                how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+                said = f": {err.strip()[-200:]}" if err.strip() else ""
+                why = f"{self.binary} {how} after it reported a finished answer{said}"
+                raise AttemptError(why, reply=reply)
             if self.capture == "files":
                 reply.capture = read_back(work)
             return reply
