@@ -7,6 +7,7 @@ spelling is retried once with the other, kept from then on (``run.budget_param``
 
 from __future__ import annotations
 
+import json
 from operator import attrgetter
 from typing import Any
 
@@ -133,17 +134,45 @@ def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
     return said, thought, not_text("a text part's text", texts)
 
 
+def _one_choice(c: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The one choice of a ``chat.completion`` ``c`` (``{}`` when none), and why it cannot be read.
+
+    Not read (D-19): a body whose ``object`` is given and is not ``chat.completion`` (a streamed
+    ``chat.completion.chunk``), more than one choice (the run asks for one), or a choice that is
+    no object or whose ``index`` is not the integer 0.
+    """
+    nothing = "so there is nothing to grade"
+    kind = c.get("object")
+    if kind is not None and kind != "chat.completion":
+        what = f"a {kind[:100]!r} object" if isinstance(kind, str) else json_kind(kind)
+        return {}, f"the reply is {what}, not a chat.completion, {nothing}"
+    choices = member_list(c, "choices")
+    if len(choices) > 1:
+        return {}, f"the reply holds {len(choices):,} choices where one was asked for, {nothing}"
+    if not choices:
+        return {}, None  # no choice, so no ending: an unknown ending
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        return {}, f"the reply's choice is {json_kind(choice)}, not an object, {nothing}"
+    at = choice.get("index")
+    if isinstance(at, bool) or not isinstance(at, int) or at != 0:
+        said = "gives no index" if at is None else f"has index {json.dumps(at)[:40]}"
+        return {}, f"the reply's one choice {said}, not 0, {nothing}"
+    return choice, None
+
+
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
     """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
     ``reasoning_content`` / ``reasoning``, thinking parts and a leading ``<think>`` are reasoning
     (D-19); a ``stop`` beside a tool or function call ends as ``stop:tool_calls`` /
-    ``stop:function_call``.
+    ``stop:function_call``. A reply whose one choice (:func:`_one_choice`) cannot be read is
+    :attr:`Reply.unread`.
     """
-    choices = member_list(c, "choices")
-    choice = choices[0] if choices and isinstance(choices[0], dict) else {}
+    choice, odd = _one_choice(c)
     msg = member_object(choice, "message")
     said, parts_thought, unread = _content_parts(msg.get("content"))
+    unread = odd or unread
     text, think = split_reasoning(said)
     stop = member_str(choice, "finish_reason")
     call = "tool_calls" if member_list(msg, "tool_calls") else "function_call"

@@ -1,0 +1,96 @@
+"""Reply shapes a lane cannot read as a complete final answer (D-19), each served by the loopback
+server through the real SDKs: the reply is a lost draw (or an invalid judge sample) quoting what
+was found, never graded from the part the reader happened to know.
+
+Shapes: a ``ChatCompletion`` with more than one choice or a choice whose ``index`` is not 0
+(the run asks for one choice; the SDK type numbers choices from 0), ``tool_calls`` that is no
+list, a streamed ``chat.completion.chunk`` sent to the non-streaming client; a Responses message
+holding a content part that is neither ``output_text`` nor ``refusal`` (the two
+``ResponseOutputMessage.content`` types); a Messages reply whose ``content`` is a string, or
+that holds a block the reader does not know beside its answer or its grade.
+
+Each run is one case, one draw per arm, one judge sample per draw; the scripted judge gives 0.9
+to the skill's answer and 0.5 to the baseline's (run_helpers).
+"""
+
+from __future__ import annotations
+
+import pytest
+from shape_replies import _answers, _chat, _draws, _mini
+
+from driftproof.run.providers import make_provider
+
+
+def _chat_lane():
+    return make_provider("openai", "api", api="chat")
+
+
+def _lost_chat(loopback, suite_file, tmp_path, shape, reason):
+    """Run the Chat lane with answers reshaped by ``shape(chat, text)``; both draws are lost
+    with ``reason``, no judge asked."""
+
+    def reply(path, body, text):
+        c = _chat(text)
+        shape(c, text)
+        return 200, c, {}
+
+    loopback.script.shape = _answers(reply)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_chat_lane())
+    for d in _draws(r):
+        assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "no_answer")
+        assert d.lost.reason == reason
+    return r
+
+
+# --- OpenAI Chat Completions: choices -------------------------------------------------------------
+
+
+def test_a_chat_reply_with_two_choices_is_lost_naming_them(loopback, suite_file, tmp_path):
+    # Found: only choices[0] was read; a second (n=2 answered though one was asked for) was
+    # dropped without a word and the first graded
+    def two(c, text):
+        c["choices"].append({**c["choices"][0], "index": 1})
+
+    _lost_chat(
+        loopback, suite_file, tmp_path, two,
+        "the reply holds 2 choices where one was asked for, so there is nothing to grade",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("index", "said"),
+    [
+        (1, "has index 1"),
+        ("0", 'has index "0"'),
+        (False, "has index false"),
+        (None, "gives no index"),
+    ],
+)
+def test_a_chat_choice_whose_index_is_not_0_is_lost_naming_it(
+    loopback, suite_file, tmp_path, index, said
+):
+    def renumber(c, text):
+        if index is None:
+            del c["choices"][0]["index"]
+        else:
+            c["choices"][0]["index"] = index
+
+    _lost_chat(
+        loopback, suite_file, tmp_path, renumber,
+        f"the reply's one choice {said}, not 0, so there is nothing to grade",
+    )  # fmt: skip
+
+
+def test_a_chat_chunk_sent_to_the_non_streaming_client_is_lost_naming_its_type(
+    loopback, suite_file, tmp_path
+):
+    # the last chunk of a stream: finish_reason "stop", its text in a delta, no message
+    def chunk(c, text):
+        c["object"] = "chat.completion.chunk"
+        c["choices"][0]["delta"] = c["choices"][0].pop("message")
+
+    _lost_chat(
+        loopback, suite_file, tmp_path, chunk,
+        "the reply is a 'chat.completion.chunk' object, not a chat.completion, so there is "
+        "nothing to grade",
+    )  # fmt: skip
