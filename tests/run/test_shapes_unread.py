@@ -94,3 +94,44 @@ def test_a_chat_chunk_sent_to_the_non_streaming_client_is_lost_naming_its_type(
         "the reply is a 'chat.completion.chunk' object, not a chat.completion, so there is "
         "nothing to grade",
     )  # fmt: skip
+
+
+# --- OpenAI Chat Completions: calls ---------------------------------------------------------------
+
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "git_status", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "kind", "expected"),
+    [
+        ("tool_calls", _CALL, "an object", "a list of calls"),  # one call, not in a list
+        ("tool_calls", "git_status", "a string", "a list of calls"),
+        ("function_call", "git_status", "a string", "an object"),
+    ],
+)
+def test_malformed_calls_beside_a_stop_are_never_graded(
+    loopback, suite_file, tmp_path, member, value, kind, expected
+):
+    # Found: tool_calls given as an object beside finish_reason "stop" read as no call at all,
+    # and the text beside it was graded
+    def call(c, text):
+        c["choices"][0]["message"][member] = value
+
+    _lost_chat(
+        loopback, suite_file, tmp_path, call,
+        f"the message's {member} is {kind}, not {expected}; whether it calls a tool cannot be "
+        "told, so there is nothing to grade",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("value", [[], None])
+def test_an_empty_or_null_tool_calls_is_no_call(loopback, suite_file, tmp_path, value):
+    # vLLM sends "tool_calls": [] with every plain answer; OpenAI sends null or leaves it out
+    def reply(path, body, text):
+        c = _chat(text)
+        c["choices"][0]["message"]["tool_calls"] = value
+        return 200, c, {}
+
+    loopback.script.shape = _answers(reply)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_chat_lane())
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]

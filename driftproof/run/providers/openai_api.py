@@ -161,22 +161,37 @@ def _one_choice(c: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     return choice, None
 
 
+def _call_made(msg: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The call a Chat message makes (``tool_calls``, ``function_call`` or ``None``), and why not.
+
+    Its calls cannot be read when ``tool_calls`` is not a list or null, or ``function_call`` not
+    an object or null: whether it calls a tool cannot be told (D-19).
+    """
+    calls, fn = msg.get("tool_calls"), msg.get("function_call")
+    why = "whether it calls a tool cannot be told, so there is nothing to grade"
+    if calls is not None and not isinstance(calls, list):
+        return None, f"the message's tool_calls is {json_kind(calls)}, not a list of calls; {why}"
+    if fn is not None and not isinstance(fn, dict):
+        return None, f"the message's function_call is {json_kind(fn)}, not an object; {why}"
+    return ("tool_calls" if calls else "function_call" if fn is not None else None), None
+
+
 def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = False) -> Reply:
     """A ``chat.completion`` as a :class:`Reply` (table ``compatible`` off OpenAI, else ``chat``).
 
     ``reasoning_content`` / ``reasoning``, thinking parts and a leading ``<think>`` are reasoning
     (D-19); a ``stop`` beside a tool or function call ends as ``stop:tool_calls`` /
-    ``stop:function_call``. A reply whose one choice (:func:`_one_choice`) cannot be read is
-    :attr:`Reply.unread`.
+    ``stop:function_call``. A reply whose one choice (:func:`_one_choice`) or calls
+    (:func:`_call_made`) cannot be read is :attr:`Reply.unread`.
     """
     choice, odd = _one_choice(c)
     msg = member_object(choice, "message")
+    call, odd_call = _call_made(msg)
     said, parts_thought, unread = _content_parts(msg.get("content"))
-    unread = odd or unread
+    unread = odd or odd_call or unread
     text, think = split_reasoning(said)
     stop = member_str(choice, "finish_reason")
-    call = "tool_calls" if member_list(msg, "tool_calls") else "function_call"
-    if stop == "stop" and (call == "tool_calls" or isinstance(msg.get(call), dict)):
+    if stop == "stop" and call is not None:
         stop = f"stop:{call}"  # a call sent with "stop" (OpenAI's forced calls, older Ollama)
     return _reply(
         "chat",
