@@ -32,6 +32,18 @@ def not_text(where: str, values: Iterable[Any]) -> str | None:
     return None if bad is None else f"{where} is {bad}, not text, so there is nothing to grade"
 
 
+def other_object(kind: Any, expected: str) -> str | None:
+    """Why a reply body whose type member holds ``kind`` is not read, else ``None``.
+
+    It names another object than ``expected`` (a streamed chunk or event sent to a non-streaming
+    client); ``None`` when ``kind`` is ``expected`` or not given.
+    """
+    if kind is None or kind == expected:
+        return None
+    what = f"a {kind[:100]!r} object" if isinstance(kind, str) else json_kind(kind)
+    return f"the reply is {what}, not a {expected}, so there is nothing to grade"
+
+
 def split_reasoning(text: str) -> tuple[str, str | None]:
     """``text`` as (final answer, reasoning ``None`` when there is none) (D-19).
 

@@ -16,7 +16,7 @@ to the skill's answer and 0.5 to the baseline's (run_helpers).
 from __future__ import annotations
 
 import pytest
-from shape_replies import _answers, _chat, _draws, _mini
+from shape_replies import _answers, _chat, _draws, _mini, _response
 
 from driftproof.run.providers import make_provider
 
@@ -135,3 +135,51 @@ def test_an_empty_or_null_tool_calls_is_no_call(loopback, suite_file, tmp_path, 
     loopback.script.shape = _answers(reply)
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_chat_lane())
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+# --- OpenAI Responses: message content parts ------------------------------------------------------
+
+
+def _message_item(*parts: dict) -> dict:
+    return {
+        "type": "message",
+        "id": "msg_1",
+        "status": "completed",
+        "role": "assistant",
+        "content": list(parts),
+    }
+
+
+_AUDIO = {"type": "output_audio", "data": "UklGRg==", "transcript": "Fixed it."}
+
+
+@pytest.mark.parametrize(
+    ("odd", "said"),
+    [
+        (_AUDIO, "a part of type 'output_audio', not an output_text or refusal part"),
+        ("Fixed it.", "a string, not an output_text or refusal part"),
+    ],
+)
+def test_a_responses_message_part_of_an_unknown_type_loses_the_draw(
+    loopback, suite_file, tmp_path, odd, said
+):
+    # Found: parts of any type but output_text were passed over and the output_text beside them
+    # graded, though the part left out may hold the rest of the answer
+    def shape(path, body, text):
+        part = {"type": "output_text", "text": text, "annotations": []}
+        return 200, _response([_message_item(part, odd)]), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "no_answer")
+        assert d.lost.reason == f"a message of the reply holds {said}, so there is nothing to grade"
+
+
+def test_a_responses_refusal_part_is_still_read_as_a_refusal(loopback, suite_file, tmp_path):
+    refused = {"type": "refusal", "refusal": "I can't help with that."}
+    loopback.script.shape = _answers(lambda p, b, t: (200, _response([_message_item(refused)]), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "refusal")
+        assert d.refusal.text == "I can't help with that."

@@ -14,7 +14,13 @@ from typing import Any
 from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
-from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
+from driftproof.run.reply_text import (
+    joined_reasoning,
+    json_or_none,
+    not_text,
+    other_object,
+    split_reasoning,
+)
 
 OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
@@ -142,10 +148,8 @@ def _one_choice(c: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     no object or whose ``index`` is not the integer 0.
     """
     nothing = "so there is nothing to grade"
-    kind = c.get("object")
-    if kind is not None and kind != "chat.completion":
-        what = f"a {kind[:100]!r} object" if isinstance(kind, str) else json_kind(kind)
-        return {}, f"the reply is {what}, not a chat.completion, {nothing}"
+    if other := other_object(c.get("object"), "chat.completion"):
+        return {}, other
     choices = member_list(c, "choices")
     if len(choices) > 1:
         return {}, f"the reply holds {len(choices):,} choices where one was asked for, {nothing}"
@@ -220,6 +224,24 @@ def _part_texts(item: dict[str, Any], kind: str, key: str) -> list[Any]:
     ]
 
 
+#: The content part types of a Responses output message (``ResponseOutputMessage.content``).
+MESSAGE_PARTS = ("output_text", "refusal")
+
+
+def _odd_part(item: dict[str, Any]) -> str | None:
+    """What a Responses message holds that is not a list of :data:`MESSAGE_PARTS`, in words."""
+    content = item.get("content")
+    if not isinstance(content, list):
+        return f"content that is {json_kind(content)}, not a list of parts"
+    for p in content:
+        kind = p.get("type") if isinstance(p, dict) else None
+        if kind not in MESSAGE_PARTS:
+            if isinstance(kind, str):
+                return f"a part of type {kind[:100]!r}, not an output_text or refusal part"
+            return f"{json_kind(p)}, not an output_text or refusal part"
+    return None
+
+
 def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Responses ``response`` as a :class:`Reply` (D-19).
 
@@ -227,9 +249,10 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     item but a message or reasoning, else ``completed:message_<status>`` for an unfinished answer
     message (one with no ``status`` is :attr:`Reply.unread`). The answer is the text of messages
     whose ``phase`` is ``final_answer`` or unset; other messages, reasoning items and a leading
-    ``<think>`` are reasoning.
+    ``<think>`` are reasoning. A completed reply with a message part that is not one of
+    :data:`MESSAGE_PARTS` (or a body whose ``object`` is not ``response``) is :attr:`Reply.unread`.
     """
-    texts, refusals, thought, calls, unfinished = [], [], [], [], []
+    texts, refusals, thought, calls, unfinished, odd = [], [], [], [], [], []
     unread = None
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
@@ -248,6 +271,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             else:
                 thought += [x for x in said if isinstance(x, str)]
             refusals += [x for x in _part_texts(item, "refusal", "refusal") if isinstance(x, str)]
+            odd += [what for what in (_odd_part(item),) if what is not None]
         else:  # a tool call, or an item this lane does not know: no final answer (D-19)
             calls.append(str(kind))
     text, think = split_reasoning("".join(x for x in texts if isinstance(x, str)))
@@ -256,6 +280,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     stop = f"{status}:{why}" if isinstance(why, str) else status  # "completed:<why>" unknown
     if stop == "completed" and calls:  # the turn waits on the call, whatever text came first
         stop = f"completed:{calls[-1]}"
+    elif stop == "completed" and odd:  # a part this lane does not read may hold the answer
+        unread = f"a message of the reply holds {odd[0]}, so there is nothing to grade"
     elif stop == "completed" and None in unfinished:  # the server never said it is finished
         unsaid = "the answer message does not say it is finished (it gives no status), so there"
         unread = unsaid + " is nothing to grade"
@@ -270,7 +296,9 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         reasoning=joined_reasoning(*thought, think),
         refused="".join(refusals) if refusals else None,
         graded=graded,
-        unread=not_text("an output_text part's text", texts) or unread,
+        unread=other_object(r.get("object"), "response")
+        or not_text("an output_text part's text", texts)
+        or unread,
     )
 
 
