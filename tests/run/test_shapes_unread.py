@@ -16,7 +16,7 @@ to the skill's answer and 0.5 to the baseline's (run_helpers).
 from __future__ import annotations
 
 import pytest
-from shape_replies import _answers, _chat, _draws, _mini, _response
+from shape_replies import _answers, _chat, _draws, _message, _mini, _response
 
 from driftproof.run.providers import make_provider
 
@@ -183,3 +183,35 @@ def test_a_responses_refusal_part_is_still_read_as_a_refusal(loopback, suite_fil
     for d in _draws(r):
         assert (d.score, d.lost.kind) == (None, "refusal")
         assert d.refusal.text == "I can't help with that."
+
+
+# --- Anthropic Messages API -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "found"), [("fix(http): retry 429", "a string"), (None, "null")]
+)
+def test_anthropic_content_that_is_no_list_of_blocks_is_lost_naming_it(
+    loopback, suite_file, tmp_path, content, found
+):
+    # Found: a content string read as no blocks at all, lost as "the reply holds no answer"
+    loopback.script.shape = _answers(lambda p, b, t: (200, {**_message(t), "content": content}, {}))
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "no_answer")
+        assert d.lost.reason == (
+            f"the reply's content is {found}, expected a list of blocks, so there is nothing "
+            "to grade"
+        )
+
+
+def test_an_anthropic_stream_event_is_lost_naming_its_type(loopback, suite_file, tmp_path):
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, {"type": "message_start", "message": _message(t)}, {})
+    )
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "no_answer")
+        assert d.lost.reason == (
+            "the reply is a 'message_start' object, not a message, so there is nothing to grade"
+        )

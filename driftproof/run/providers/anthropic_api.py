@@ -5,10 +5,10 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from driftproof._json import member_list, member_object, member_str
+from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count
 from driftproof.run.providers.base import Call, Reply, Request
-from driftproof.run.reply_text import joined_reasoning, not_text, split_reasoning
+from driftproof.run.reply_text import joined_reasoning, not_text, other_object, split_reasoning
 
 
 def build_request(r: Request) -> dict[str, Any]:
@@ -32,12 +32,29 @@ def build_request(r: Request) -> dict[str, Any]:
     return req
 
 
+def _unread_content(msg: dict[str, Any]) -> str | None:
+    """Why a Messages reply's content cannot be read (D-19), else ``None``.
+
+    A body whose ``type`` is given and is not ``message`` (a stream event), or ``content`` that
+    is no list of blocks.
+    """
+    if other := other_object(msg.get("type"), "message"):
+        return other
+    content = msg.get("content")
+    if not isinstance(content, list):
+        found = "missing" if "content" not in msg else json_kind(content)
+        why = "expected a list of blocks, so there is nothing to grade"
+        return f"the reply's content is {found}, {why}"
+    return None
+
+
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
     Thinking blocks and a leading ``<think>`` are reasoning (D-19); an answer beside a
     ``tool_use`` block ends as ``<stop_reason>:tool_use``; a grade is the ``record_grade`` tool's
-    input (two different ones: :attr:`Reply.unread`).
+    input (two different ones: :attr:`Reply.unread`). Content that cannot be read
+    (:func:`_unread_content`) is :attr:`Reply.unread`.
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]
@@ -71,6 +88,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     unread = not_text("a text block's text", said)
     if graded and len(grades) > 1:
         unread = f"{len(grades)} different grades are recorded, so none of them counts"
+    unread = _unread_content(msg) or unread
     u = member_object(msg, "usage")
     total, cr, cc = anthropic_input(u)
     model = member_str(msg, "model")
