@@ -15,6 +15,8 @@ to the skill's answer and 0.5 to the baseline's (run_helpers).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from shape_replies import _answers, _chat, _draws, _message, _mini, _response
 
@@ -214,4 +216,56 @@ def test_an_anthropic_stream_event_is_lost_naming_its_type(loopback, suite_file,
         assert (d.score, d.lost.kind) == (None, "no_answer")
         assert d.lost.reason == (
             "the reply is a 'message_start' object, not a message, so there is nothing to grade"
+        )
+
+
+_SEARCH = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_1",
+    "name": "web_search",
+    "input": {"query": "HTTP 429"},
+}
+
+
+def test_an_unknown_block_beside_a_finished_answer_is_never_graded(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        return 200, {**_message(text), "content": [_SEARCH, {"type": "text", "text": text}]}, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "no_answer")
+        assert d.lost.reason == (
+            "the reply's content holds a block of type 'server_tool_use', which is not read, so "
+            "there is nothing to grade"
+        )
+
+
+@pytest.mark.parametrize(
+    ("extra", "what"),
+    [
+        (_SEARCH, "a block of type 'server_tool_use'"),
+        ({"type": "tool_use", "id": "t2", "name": "search", "input": {}},
+         "a call of the tool 'search', not the grade tool"),
+    ],
+)  # fmt: skip
+def test_a_grade_beside_a_block_the_judge_reader_does_not_know_is_an_invalid_sample(
+    loopback, suite_file, tmp_path, extra, what
+):
+    # Found: a record_grade call beside a server_tool_use block was read as the grade; the
+    # judge was offered one tool and no server tool, so what else it did cannot be told
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        grade = {"type": "tool_use", "id": "t", "name": "record_grade", "input": json.loads(text)}
+        msg = _message("", model="claude-haiku-4-5-20251001", stop="tool_use")
+        return 200, {**msg, "content": [extra, grade]}, {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "unscored")
+        assert d.judge_samples[0].invalid_reason == (
+            f"the judge's reply: the reply's content holds {what}, which is not read, so its "
+            "grade is not read"
         )

@@ -6,6 +6,7 @@ from operator import attrgetter
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
+from driftproof.run.endings import lost_class
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import joined_reasoning, not_text, other_object, split_reasoning
@@ -32,11 +33,17 @@ def build_request(r: Request) -> dict[str, Any]:
     return req
 
 
-def _unread_content(msg: dict[str, Any]) -> str | None:
+#: The content blocks a Messages reply is read from: the answer, reasoning, and a call.
+READ_BLOCKS = ("text", "thinking", "redacted_thinking", "tool_use")
+
+
+def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> str | None:
     """Why a Messages reply's content cannot be read (D-19), else ``None``.
 
-    A body whose ``type`` is given and is not ``message`` (a stream event), or ``content`` that
-    is no list of blocks.
+    A body whose ``type`` is given and is not ``message`` (a stream event), ``content`` that is
+    no list of blocks; and, when ``ending`` is complete (on the judge's table when ``graded``), a
+    block that is no object, not of a :data:`READ_BLOCKS` type, or (``graded``) a call of another
+    tool than ``record_grade``. An incomplete ending says why on its own.
     """
     if other := other_object(msg.get("type"), "message"):
         return other
@@ -45,6 +52,24 @@ def _unread_content(msg: dict[str, Any]) -> str | None:
         found = "missing" if "content" not in msg else json_kind(content)
         why = "expected a list of blocks, so there is nothing to grade"
         return f"the reply's content is {found}, {why}"
+    if lost_class("anthropic", ending, judge=graded) is not None:
+        return None
+    for b in content:
+        kind = b.get("type") if isinstance(b, dict) else None
+        if not isinstance(b, dict):
+            what = json_kind(b)
+        elif kind not in READ_BLOCKS:
+            what = (
+                f"a block of type {kind[:100]!r}"
+                if isinstance(kind, str)
+                else "a block with no type"
+            )
+        elif graded and kind == "tool_use" and b.get("name") != GRADE_TOOL:
+            what = f"a call of the tool {str(b.get('name'))[:100]!r}, not the grade tool"
+        else:
+            continue
+        why = "so its grade is not read" if graded else "so there is nothing to grade"
+        return f"the reply's content holds {what}, which is not read, {why}"
     return None
 
 
@@ -88,7 +113,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     unread = not_text("a text block's text", said)
     if graded and len(grades) > 1:
         unread = f"{len(grades)} different grades are recorded, so none of them counts"
-    unread = _unread_content(msg) or unread
+    unread = _unread_content(msg, ending, graded) or unread
     u = member_object(msg, "usage")
     total, cr, cc = anthropic_input(u)
     model = member_str(msg, "model")
