@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
-from driftproof.run.providers.base import AttemptError, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
@@ -53,15 +53,22 @@ class _Replay(Provider):
         o = q.popleft()
         if isinstance(o, AttemptError):
             raise o
+        if (failed := transient_ending(o, kw.get("max_tokens"))) is not None:
+            raise failed  # as Provider.call does: a server abort is retried (D-19)
         return o
 
 
 def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
-    """Whether a call's attempts are over: success, an unretryable failure, or the budget used."""
+    """Whether a call's attempts are over: success, an unretryable failure, or the budget used.
+
+    A reply whose ending fails the attempt as transient (:func:`transient_ending`) is no success.
+    """
     if not outs:
         return False
     last = outs[-1]
-    return isinstance(last, Reply) or not last.retryable or last.fatal or len(outs) >= budget
+    if isinstance(last, Reply):
+        return transient_ending(last, None) is None or len(outs) >= budget
+    return not last.retryable or last.fatal or len(outs) >= budget
 
 
 def _same(a: Outcome, b: Outcome) -> bool:

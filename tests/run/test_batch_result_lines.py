@@ -292,3 +292,39 @@ def test_the_same_result_given_twice_is_read_once(fake, tmp_path, monkeypatch):
     r = read_receipt(batched(tmp_path, "anthropic", cases=1))
     assert [d.score for d in r.cases[0].arms.with_skill.draws] == [0.9] * 3
     assert r.run.endpoint_attempts == 36
+
+
+def test_a_server_abort_in_a_batch_is_retried_in_a_follow_up_batch(fake, tmp_path, monkeypatch):
+    # Found: a batch result ending "abort" (vLLM's server-side abort) was lost at once as a
+    # server abort, where the interactive lane retries it as transient; the batch transport now
+    # sends it again in a follow-up batch, within the same three attempts per call
+    import batch_fake_state
+
+    files = batch_fake_state.FakeState._openai_files
+    aborted = {"a0-0-0", "a1-0-0", "a1-0-1", "a1-0-2", "j0-1-0-0"}  # cell 0 with skill, 1 base
+
+    def aborting(self, b):
+        files(self, b)
+        if b.output_file_id:
+            lines = [json.loads(x) for x in self.files[b.output_file_id].splitlines()]
+            for x in lines:
+                if x["custom_id"] in aborted:
+                    x["response"]["body"]["choices"][0]["finish_reason"] = "abort"
+            self.files[b.output_file_id] = b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", aborting)
+    r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
+    ws, base = r.cases[0].arms.with_skill.draws, r.cases[0].arms.baseline.draws
+    said = "aborted by the server: the reply ended with 'abort', not as a complete final answer"
+    assert ws[0].score == pytest.approx(0.9) and [a.error for a in ws[0].attempts] == [said]
+    assert [s.score for s in ws[1].judge_samples] == pytest.approx([0.9] * 5)
+    assert (base[0].score, base[0].lost.kind, base[0].lost.error_class) == (
+        None,
+        "server_abort",
+        "transient",
+    )
+    assert [a.error for a in base[0].attempts] == [said] * 3
+    assert [d.score for d in base[1:]] == pytest.approx([0.5, 0.5])
+    # answers 6 + 1 retry (a0-0) + 2 (a1-0); judge samples of the 5 judged draws 25 + 1 retry
+    assert r.run.endpoint_attempts == 35
+    assert len(fake.script.submitted) == len(set(fake.script.submitted)) == 35

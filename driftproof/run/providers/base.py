@@ -238,9 +238,8 @@ class Provider:
         reply = self.attempt(
             Call(model, system, prompt, max_tokens, schema, timeout=timeout, draw=draw)
         )
-        cls = reply.ending_class(max_tokens)
-        if cls in TRANSIENT:
-            raise AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
+        if (failed := transient_ending(reply, max_tokens)) is not None:
+            raise failed
         return reply
 
     def attempt(self, call: Call) -> Reply:
@@ -255,6 +254,19 @@ class Provider:
 
     def close(self) -> None:
         """Release clients; default does nothing."""
+
+
+def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
+    """The failed attempt ``reply`` is when a retry may cure its ending, else ``None``.
+
+    Its ending's class is in :data:`~driftproof.run.endings.TRANSIENT`: the error is transient,
+    of that class, and keeps ``reply`` (its usage); ``budget`` is the call's output budget in
+    tokens. Interactive and batch lanes alike (D-19).
+    """
+    cls = reply.ending_class(budget)
+    if cls not in TRANSIENT:
+        return None
+    return AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
 
 
 def classify_status(
