@@ -1,11 +1,12 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
-(a kept-transcripts file named by a path, say) or that disagrees with its evidence: draw
-scores and judge samples (D-1), ``generation.sd`` (D-2), draw indexes, token parts, the arms'
-records, the run's counts and every count of draws (skill fired, grading usage, a regrade's
-answers) against the draws held. The seal (D-12) only says the bytes are the ones sealed; these
-checks catch a receipt that disagrees with itself, not one forged consistently.
+(a kept-transcripts file named by a path, say) or that disagrees with its evidence: the judge
+scale (worst below best, every score on it), draw scores and judge samples (D-1),
+``generation.sd`` (D-2), draw indexes, token parts, the arms' records, the run's counts and
+every count of draws (skill fired, grading usage, a regrade's answers) against the draws held.
+The seal (D-12) only says the bytes are the ones sealed; these checks catch a receipt that
+disagrees with itself, not one forged consistently.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def _evidence(r: ReceiptBody) -> _Found:
             "model and is never TESTED",
         )
     yield from _run_records(r)
+    yield from _on_scale(r)
     for i, case in enumerate(r.cases):
         for name, arm in case.arms.named():
             spec = getattr(r.arms, name)
@@ -110,6 +112,39 @@ def _evidence(r: ReceiptBody) -> _Found:
             if spec is None or spec.recorded:  # an arm not recorded holds no draws
                 yield from _counts(r, arm, f"/cases/{i}/arms/{name}")
     yield from _draw_counts(r)
+
+
+def _on_scale(r: ReceiptBody) -> _Found:
+    """The judge's scale runs from worst up to best, and every score recorded lies on it.
+
+    Lost draws are completed between worst and best (D-9, R-6), and helps and hurts read a
+    higher score as better (D-6), so a scale upside down, or scores off it, cannot be read.
+    """
+    if r.judge is None:
+        return
+    worst, best = r.judge.scale.worst, r.judge.scale.best
+    if not worst < best:
+        yield (
+            "/judge/scale",
+            f"expected the worst score below the best (a higher score is a better one), "
+            f"found worst {worst:g} and best {best:g}",
+        )
+        return
+    for i, case in enumerate(r.cases):
+        for name, arm in case.arms.named():
+            for j, d in enumerate(arm.draws):
+                at = f"/cases/{i}/arms/{name}/draws/{j}"
+                scored = [("/score", d.score)]
+                scored += [
+                    (f"/judge_samples/{k}/score", s.score) for k, s in enumerate(d.judge_samples)
+                ]
+                for where, x in scored:
+                    if x is not None and not worst - SCORE_TOLERANCE <= x <= best + SCORE_TOLERANCE:
+                        yield (
+                            f"{at}{where}",
+                            f"expected a score on the judge's scale, {worst:g} to {best:g} "
+                            f"(/judge/scale), found {x:g}",
+                        )
 
 
 def _held(r: ReceiptBody, arm: str) -> int:

@@ -1,0 +1,68 @@
+"""A receipt's judge scale must hold its scores, and run from worst up to best (D-9, D-18).
+
+Lost draws are completed between the scale's worst and best score (D-9), and helps and hurts
+read a higher score as better (D-6). A scale that does not hold the recorded scores, or that is
+upside down, would let a reader give a verdict from figures it cannot place; it is refused.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from factories import JUDGE, case, make_receipt, run_main
+
+
+def _judge(worst: float, best: float) -> dict[str, Any]:
+    judge = copy.deepcopy(JUDGE)
+    judge["scale"] = {"worst": worst, "best": best, "step": 0.05}
+    return judge
+
+
+def _write(tmp_path: Path, doc: dict[str, Any]) -> Path:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+# with skill 0.9, 0.9, 0.9 and one lost draw; baseline 0.5, 0.55, 0.6 (band 0.50 to 0.60).
+# On a 0..1 scale the lost draw at 0 gives 0.675 ± 0.45 (down to 0.225): the bands overlap,
+# so the case is inconclusive (D-9). Were the lost draw bounded at 0.85 it would read helps.
+_CASE = [case("c1", [0.9, 0.9, 0.9, None], [0.5, 0.55, 0.6])]
+
+
+def test_scores_below_the_recorded_worst_are_refused(tmp_path: Path, capsys: Any) -> None:
+    path = _write(tmp_path, make_receipt(_CASE, judge=_judge(0.85, 1.0), generations_per_arm=None))
+    code, out, err = run_main(["view", str(path)], capsys)
+    assert code == 2
+    assert "passing" not in out
+    assert (
+        f"{path}: /cases/0/arms/baseline/draws/0/score: expected a score on the judge's scale, "
+        "0.85 to 1 (/judge/scale), found 0.5"
+    ) in err
+    assert "Traceback" not in err
+
+
+def test_the_same_scores_on_a_zero_to_one_scale_read_inconclusive(
+    tmp_path: Path, capsys: Any
+) -> None:
+    path = _write(tmp_path, make_receipt(_CASE, judge=_judge(0.0, 1.0), generations_per_arm=None))
+    code, out, _ = run_main(["view", str(path)], capsys)
+    assert code == 0
+    assert "inconclusive for lost draws: c1" in out
+
+
+def test_an_upside_down_scale_is_refused(tmp_path: Path, capsys: Any) -> None:
+    # worst 1, best 0: a with-skill mean of 0.85 against 0.55 would be the skill hurting,
+    # not the +0.300 "passing" a reader reading higher as better would print.
+    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])], judge=_judge(1.0, 0.0))
+    path = _write(tmp_path, doc)
+    code, out, err = run_main(["view", str(path)], capsys)
+    assert code == 2
+    assert out == ""
+    assert (
+        f"{path}: /judge/scale: expected the worst score below the best (a higher score is a "
+        "better one), found worst 1 and best 0"
+    ) in err
