@@ -198,7 +198,7 @@ def parse_json_bytes(
     try:
         value = loads_strict(text, allow_nan=allow_nan)
     except JSONFault as exc:
-        raise ImportError_.at(file, pointer, exc.worded(lead)) from None
+        raise ImportError_.at(file, pointer + exc.pointer, exc.worded(lead)) from None
     return repair_tree(value, repairs)
 
 

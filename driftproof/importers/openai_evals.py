@@ -330,7 +330,10 @@ def _read_rows(
             try:
                 rows.append((common.parse_json_bytes(line, path, repairs, allow_nan=True), w / i))
             except ImportError_ as exc:
-                raise (w / i).fail(f"line {i + 1}: {exc.problems[0].message}") from None
+                inner = exc.problems[0]  # a member name twice names its object in the line
+                raise ImportError_.at(
+                    path, (w / i).pointer + inner.pointer, f"line {i + 1}: {inner.message}"
+                ) from None
             if len(rows) > MAX_ROWS:
                 break
     if not rows:

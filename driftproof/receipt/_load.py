@@ -59,7 +59,7 @@ def _parse_json(data: bytes, file: str) -> Any:
             raise BoundsError.at(
                 file, "", f"expected nesting of at most {_bounds.MAX_DEPTH} levels"
             ) from None
-        raise ReceiptError.at(file, "", exc.worded()) from None
+        raise ReceiptError.at(file, exc.pointer, exc.worded()) from None
 
 
 def _validate(doc: Any, file: str) -> Receipt:
