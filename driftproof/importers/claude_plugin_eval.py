@@ -358,7 +358,32 @@ def _draw(
         )
     if run.get("score") is None:
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
-    return draw(score=common.unit_score(run["score"], rw / "score"))
+    score = common.unit_score(run["score"], rw / "score")
+    share = _graded_share(run.get("graders"))
+    if share is not None and abs(score - share) > 1e-9:
+        raise (rw / "score").fail(
+            f"expected {share:.6g}, the weighted share of the run's scored graders that passed "
+            f"({(rw / 'graders').pointer}), found {score:.6g}: the run contradicts itself"
+        )
+    return draw(score=score)
+
+
+def _graded_share(results: Any) -> float | None:
+    """The run's score as the source defines it: the weighted share of its scored graders
+    (``scored: true``) that passed; ``None`` when a scored grader does not say plainly
+    (a ``passed`` that is not true or false, a weight that is not a number of 0 or more,
+    a score of its own) or the weights add up to nothing."""
+    scored = [g for g in results or [] if isinstance(g, dict) and g.get("scored") is True]
+    total = passed = 0.0
+    for g in scored:
+        w = g.get("weight")
+        if not isinstance(g.get("passed"), bool) or "score" in g:
+            return None
+        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
+            return None
+        total += w
+        passed += w if g["passed"] else 0.0
+    return passed / total if total > 0 else None
 
 
 def _skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:

@@ -334,7 +334,10 @@ def test_runs_are_counted_not_declared(two_arm: Path, tmp_path: Path) -> None:
         arms = d["cases"][0]["arms"]
         arms["with"] = [copy.deepcopy(arms["with"][0]) for _ in range(3)]
         arms["without"] = [copy.deepcopy(arms["without"][0]) for _ in range(3)]
-        arms["with"][1]["score"] = 0.5
+        arms["with"][1]["score"] = 0.5  # criteria passed, a second scored grader of weight 1 not
+        arms["with"][1]["graders"].append(
+            {"name": "x", "passed": False, "weight": 1, "scored": True}
+        )
 
     r = sealed(_one(_variant(two_arm, tmp_path, three_each)))
     assert r.run.generations_per_arm == 3

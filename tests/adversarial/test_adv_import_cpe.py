@@ -1,0 +1,68 @@
+"""``claude plugin eval``: a run whose score contradicts its own graders is refused.
+
+SOURCE.md (data/interop/claude-plugin-eval): a run's ``score`` is the weighted share of its
+scored graders (``scored: true``) that passed. In the real two-arm document the with run's one
+scored grader, ``criteria``, passed (score 1) and the without run's failed (score 0). A run
+that says ``criteria`` failed but scores 1 imported as 1.000, a number the source's own record
+does not support; it is now refused at that score.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import run_main
+
+DOC = "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
+
+
+@pytest.fixture
+def doc(shared: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((shared / DOC).read_text(encoding="utf-8"))
+    return copy.deepcopy(data)
+
+
+def _import(doc: dict[str, Any], tmp_path: Path, capsys: Any) -> tuple[int, str, Path]:
+    path = tmp_path / "aggregate-result.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run_main(
+        ["import", "claude-plugin-eval", str(path), "--out-dir", str(out)], capsys
+    )
+    return code, err, out
+
+
+def test_a_score_its_graders_contradict_is_refused(
+    doc: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    doc["cases"][0]["arms"]["with"][0]["graders"][0]["passed"] = False  # criteria failed
+    code, err, out = _import(doc, tmp_path, capsys)
+    assert code == 2
+    assert (
+        f"{tmp_path / 'aggregate-result.json'}: /cases/0/arms/with/0/score: expected 0, the "
+        "weighted share of the run's scored graders that passed (/cases/0/arms/with/0/graders), "
+        "found 1: the run contradicts itself"
+    ) in err
+    assert not out.exists()
+
+
+def test_weights_are_read_as_the_source_defines_them(
+    doc: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    # criteria passed at weight 3, a second scored grader failed at weight 1: 3 / 4 = 0.75
+    run = doc["cases"][0]["arms"]["with"][0]
+    run["graders"][0]["weight"] = 3
+    run["graders"].append({"name": "x", "passed": False, "weight": 1, "scored": True})
+    run["score"] = 0.75
+    code, err, out = _import(doc, tmp_path, capsys)
+    assert (code, err) == (0, "")
+    (receipt,) = out.iterdir()
+    with_skill = json.loads(receipt.read_text())["cases"][0]["arms"]["with_skill"]
+    assert with_skill["draws"][0]["score"] == 0.75
+    run["score"] = 1  # the same graders cannot give 1
+    code, err, _ = _import(doc, tmp_path, capsys)
+    assert code == 2 and "expected 0.75, the weighted share" in err
