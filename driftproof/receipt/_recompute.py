@@ -244,7 +244,9 @@ def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
             f"{len(arm.draws)}",
         )
     for j, d in enumerate(arm.draws):
-        if k is not None and d.judge_samples and len(d.judge_samples) != k:
+        # a lost draw may stop before its judge; a scored one was judged k times (D-1)
+        judged = bool(d.judge_samples) or d.score is not None
+        if k is not None and judged and len(d.judge_samples) != k:
             yield (
                 f"{base}/draws/{j}/judge_samples",
                 f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "

@@ -1,4 +1,5 @@
-"""A receipt's judge scale must hold its scores, and run from worst up to best (D-9, D-18).
+"""A receipt's judge scale must hold its scores, and run from worst up to best (D-9, D-18);
+a scored draw holds the judge samples the run says each draw has (D-1, D-18).
 
 Lost draws are completed between the scale's worst and best score (D-9), and helps and hurts
 read a higher score as better (D-6). A scale that does not hold the recorded scores, or that is
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from factories import JUDGE, case, make_receipt, run_main
+from receipt_docs import seal_document
 
 
 def _judge(worst: float, best: float) -> dict[str, Any]:
@@ -65,4 +67,24 @@ def test_an_upside_down_scale_is_refused(tmp_path: Path, capsys: Any) -> None:
     assert (
         f"{path}: /judge/scale: expected the worst score below the best (a higher score is a "
         "better one), found worst 1 and best 0"
+    ) in err
+
+
+def test_scored_draws_with_none_of_the_judge_samples_the_run_records_are_refused(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # the run records one judge sample per draw (/run/judge_samples_per_generation), but no
+    # draw holds one: no score can be worked out again from its samples (D-1, D-18), and the
+    # sheet read "passing" on scores it could not check
+    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])])
+    assert doc["run"]["judge_samples_per_generation"] == 1
+    for arm in doc["cases"][0]["arms"].values():
+        for draw in arm["draws"]:
+            draw["judge_samples"] = []
+    path = _write(tmp_path, seal_document(doc))
+    code, out, err = run_main(["view", str(path)], capsys)
+    assert (code, out) == (2, "")
+    assert (
+        f"{path}: /cases/0/arms/with_skill/draws/0/judge_samples: expected 1 judge sample, "
+        "the judge samples per draw in /run/judge_samples_per_generation; found 0"
     ) in err
