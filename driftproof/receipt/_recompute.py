@@ -232,7 +232,8 @@ def _draw_counts(r: ReceiptBody) -> _Found:
 
 
 def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
-    """A run's recorded draws per arm and judge samples per judged draw against the arm."""
+    """A run's recorded draws per arm and judge samples per judged draw against the arm; a
+    TESTED run's scored draw holds judge samples even where their count is not recorded."""
     if r.provenance is not None or r.uncertainty_unavailable is not None:
         return
     n, k = r.run.generations_per_arm, r.run.judge_samples_per_generation
@@ -243,6 +244,7 @@ def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
             f"expected {n} draws, the draws per arm in /run/generations_per_arm; found "
             f"{len(arm.draws)}",
         )
+    tested = r.verification_level == "TESTED"
     for j, d in enumerate(arm.draws):
         # a lost draw may stop before its judge; a scored one was judged k times (D-1)
         judged = bool(d.judge_samples) or d.score is not None
@@ -251,6 +253,12 @@ def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
                 f"{base}/draws/{j}/judge_samples",
                 f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "
                 f"draw in /run/judge_samples_per_generation; found {len(d.judge_samples)}",
+            )
+        elif tested and k is None and d.score is not None and not d.judge_samples:
+            yield (  # a run's score is the mean of its judge samples: none is nothing to check
+                f"{base}/draws/{j}/judge_samples",
+                "expected the judge samples this draw's score is the mean of (a TESTED run's "
+                "draw is scored by its judge, and a reader works the score out again); found none",
             )
 
 

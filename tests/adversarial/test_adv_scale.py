@@ -88,3 +88,24 @@ def test_scored_draws_with_none_of_the_judge_samples_the_run_records_are_refused
         f"{path}: /cases/0/arms/with_skill/draws/0/judge_samples: expected 1 judge sample, "
         "the judge samples per draw in /run/judge_samples_per_generation; found 0"
     ) in err
+
+
+def test_a_tested_run_with_no_judge_samples_and_no_count_is_refused(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # the same receipt with the count unrecorded: a TESTED run's scores still come from its
+    # judge's samples, and there are none to work them out from
+    doc = make_receipt(
+        [case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])], judge_samples_per_generation=None
+    )
+    for arm in doc["cases"][0]["arms"].values():
+        for draw in arm["draws"]:
+            draw["judge_samples"] = []
+    path = _write(tmp_path, seal_document(doc))
+    code, out, err = run_main(["view", str(path)], capsys)
+    assert (code, out) == (2, "")
+    assert f"{path}: /cases/0/arms/baseline/draws/2/judge_samples: expected the judge" in err
+    doc["verification_level"] = "DECLARED"  # an import's per-run scores stand as recorded
+    path = _write(tmp_path, seal_document(doc))
+    code, out, _ = run_main(["view", str(path)], capsys)
+    assert code == 0 and "no verdict: verification level DECLARED is below TESTED" in out

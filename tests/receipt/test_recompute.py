@@ -150,9 +150,10 @@ def test_a_recorded_spread_is_recomputed_from_the_draws() -> None:
 
 
 def test_draws_without_judge_samples_have_nothing_to_recompute() -> None:
-    # an import of per-run scores records no judge sample, nor a count of them: its scores
-    # stand as recorded
+    # an import of per-run scores (DECLARED) records no judge sample, nor a count of them: its
+    # scores stand as recorded
     doc = _doc()
+    doc["verification_level"] = "DECLARED"
     doc["run"]["judge_samples_per_generation"] = None
     for arm in doc["cases"][0]["arms"].values():
         for d in arm["draws"]:
