@@ -369,10 +369,14 @@ def _draw(
 
 
 def _graded_share(results: Any) -> float | None:
-    """The run's score as the source defines it: the weighted share of its scored graders
-    (``scored: true``) that passed; ``None`` when a scored grader does not say plainly
-    (a ``passed`` that is not true or false, a weight that is not a number of 0 or more,
-    a score of its own) or the weights add up to nothing."""
+    """The run's score as the source defines it, or ``None`` when it cannot be worked out.
+
+    Returns:
+        The weighted share of the run's scored graders (``scored: true``) that passed;
+        ``None`` when a scored grader does not say plainly (a ``passed`` that is not true or
+        false, a weight that is not a number of 0 or more, a score of its own) or the weights
+        add up to nothing.
+    """
     scored = [g for g in results or [] if isinstance(g, dict) and g.get("scored") is True]
     total = passed = 0.0
     for g in scored:

@@ -232,8 +232,10 @@ def _draw_counts(r: ReceiptBody) -> _Found:
 
 
 def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
-    """A run's recorded draws per arm and judge samples per judged draw against the arm; a
-    TESTED run's scored draw holds judge samples even where their count is not recorded."""
+    """A run's recorded draws per arm and judge samples per judged draw against the arm.
+
+    A TESTED run's scored draw holds judge samples even where their count is not recorded.
+    """
     if r.provenance is not None or r.uncertainty_unavailable is not None:
         return
     n, k = r.run.generations_per_arm, r.run.judge_samples_per_generation

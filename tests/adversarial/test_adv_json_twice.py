@@ -33,7 +33,9 @@ def test_a_receipt_names_the_draw_that_gives_score_twice(tmp_path: Path, capsys:
 def test_summary_json_names_the_object(tmp_path: Path, capsys: Any) -> None:
     path = tmp_path / "s.json"
     path.write_text('{"format": "driftproof-summary-json", "skill": {"name": "a", "name": "b"}}')
-    code, _, err = run_main(["import", "summary-json", str(path), "--out-dir", str(tmp_path)], capsys)
+    code, _, err = run_main(
+        ["import", "summary-json", str(path), "--out-dir", str(tmp_path)], capsys
+    )
     assert code == 2
     assert f'{path}: /skill: expected unique member names, found "name" twice' in err
     assert list(tmp_path.iterdir()) == [path]
