@@ -396,6 +396,10 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = common.unit_score(row["score"], w / "score")
+    # promptfoo copies its grading's score into the result's (src/evaluator.ts)
+    common.same_figure(
+        score, (grading or {}).get("score"), w / "score", w / "gradingResult" / "score"
+    )
     if grading is not None:
         used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion")
         if used is not None:

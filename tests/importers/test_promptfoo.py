@@ -73,7 +73,7 @@ def _repeated(sample: Path, tmp: Path) -> Path:
     again = copy.deepcopy(rows)
     for r in again:
         r["testIdx"] += 2
-        r["score"] = 1.0
+        r["score"] = r["gradingResult"]["score"] = 1.0  # promptfoo copies the grading's score
     again[0]["failureReason"] = 2
     again[0]["error"] = "API error: 500 Internal Server Error"
     doc["results"]["results"] = rows + again

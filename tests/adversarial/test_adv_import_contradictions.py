@@ -1,4 +1,6 @@
-"""``claude plugin eval``: a run whose score contradicts its own graders is refused.
+"""A source whose score contradicts its own record of it is refused, not imported as recorded.
+
+``claude plugin eval``: a run whose score contradicts its own graders.
 
 SOURCE.md (data/interop/claude-plugin-eval): a run's ``score`` is the weighted share of its
 scored graders (``scored: true``) that passed. In the real two-arm document the with run's one
@@ -66,3 +68,28 @@ def test_weights_are_read_as_the_source_defines_them(
     run["score"] = 1  # the same graders cannot give 1
     code, err, _ = _import(doc, tmp_path, capsys)
     assert code == 2 and "expected 0.75, the weighted share" in err
+
+
+PROMPTFOO = "data/interop/promptfoo/sample-export.json"
+
+
+def test_a_promptfoo_score_its_grading_contradicts_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # promptfoo sets a result's score from its grading (src/evaluator.ts: ret.score =
+    # checkResult.score; ret.gradingResult = checkResult); the sample's first result: 0.75, 0.75
+    doc = json.loads((shared / PROMPTFOO).read_text(encoding="utf-8"))
+    first = doc["results"]["results"][0]
+    assert first["score"] == first["gradingResult"]["score"] == 0.75
+    first["score"] = 0.1
+    path, out = tmp_path / "export.json", tmp_path / "out"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    arms = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini"]
+    argv = ["import", "promptfoo", str(path), *arms, "--skill-name", "s", "--out-dir", str(out)]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert (
+        f"{path}: /results/results/0/score: expected 0.75, the same figure at "
+        "/results/results/0/gradingResult/score; found 0.1: the source contradicts itself"
+    ) in err
+    assert not out.exists()
