@@ -213,14 +213,14 @@ def report_files(
         SiteBuildError: a section cannot be rendered (names the report and the section).
     """
     base = f"reports/{r.ident}/"
-    outputs = _sections(r, receipts, env)
+    root = relative_root(base + "index.html")
+    outputs = _sections(r, receipts, env, root)
     tables = [t for o in outputs for t in o.tables]
     extra = {base + rel: data for o in outputs for rel, data in o.files.items()}
     extra.update({base + f"{t.id}.csv": csv_bytes(t) for t in tables})
     extra[base + "report.json"] = report_json(r, tables, receipts, digests)
     sums = {p: hashlib.sha256(d).hexdigest() for p, d in extra.items()}
     sums.update({f"receipts/{n}.json": digests[n] for n in r.receipts})
-    root = relative_root(base + "index.html")
     html = page(
         env,
         "report.html",
@@ -239,13 +239,13 @@ def report_files(
 
 
 def _sections(
-    r: Report, receipts: Mapping[str, Receipt], env: jinja2.Environment
+    r: Report, receipts: Mapping[str, Receipt], env: jinja2.Environment, root: str
 ) -> list[SectionOutput]:
     ctx = SectionContext(
         report=r,
         receipts={n: receipts[n] for n in r.receipts},
         env=env,
-        root=relative_root(f"reports/{r.ident}/index.html"),
+        root=root,
         used_ids={"main", f"report-{r.ident}"},
     )
     types = section_types()
@@ -254,8 +254,6 @@ def _sections(
         ctx.pointer = spec.pointer
         try:
             outputs.append(types[spec.type].render(spec.params, ctx))
-        except SiteBuildError:
-            raise
         except (ValueError, KeyError, TypeError) as exc:
             raise SiteBuildError.at(
                 r.source, spec.pointer, f"section {spec.type!r} cannot be rendered: {exc}"
