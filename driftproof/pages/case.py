@@ -135,7 +135,6 @@ def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str
 
     ``sheet`` is ``r``'s; ``slugs`` its :func:`case_slugs` (the neighbours' links).
     """
-    rows = {c.case_id: c for c in sheet.cases}
     reading = {f.label: f.value for f in sheet.reading}
     facts = band_facts(r)
 
@@ -146,11 +145,9 @@ def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str
         return {"id": other, "url": f"../{slugs[other]}/index.html"}
 
     pages = []
-    for index, case in enumerate(r.cases):
-        row = rows.get(case.id)
-        verdict = row.verdict if row is not None else "no verdict"
+    for index, (case, row) in enumerate(zip(r.cases, sheet.cases, strict=True)):
         bands: list[tuple[str, str]] = []
-        if row is not None and any(v is not None for v in row.numbers[::2]):
+        if any(v is not None for v in row.numbers[::2]):
             bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
             if row.control is not None:
                 bands.append(("control", _band(row.control)))
@@ -164,13 +161,13 @@ def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str
                 "prompt": prompt,
                 "prompt_fold": prompt is not None
                 and (len(prompt) > FOLD_CHARS or prompt.count("\n") >= FOLD_LINES),
-                "verdict": verdict,
-                "why": reading.get("why", "") if verdict == "no verdict" else "",
+                "verdict": row.verdict,
+                "why": reading.get("why", "") if row.verdict == "no verdict" else "",
                 "bands": bands,
                 "band_legend": band_legend(r),
                 "about": [
-                    ("checks", row.checks if row is not None else "none"),
-                    ("lost draws", row.lost if row is not None else "none"),
+                    ("checks", row.checks),
+                    ("lost draws", row.lost),
                     ("receipt reading", reading.get("reading", "")),
                     ("band source", facts.source),
                     ("draws per arm", facts.draws),
