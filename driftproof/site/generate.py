@@ -258,8 +258,7 @@ def _site_pages(
     files.update(spec)
     files[_SPEC] = page(env, "spec.html", _SPEC, nav_current=_SPEC, **model)
     for path, words in _FOLDERS.items():
-        if path not in files:
-            files[path] = page(env, "redirect.html", path, nav_current="", **words)
+        files[path] = page(env, "redirect.html", path, nav_current="", **words)
     updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
     feed = env.get_template("feed.xml").render(
         site_url=settings.site_url,
