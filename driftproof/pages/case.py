@@ -130,11 +130,9 @@ def _band(text: str) -> str:
     return "no score (lost or unscored)" if text == "–" else text
 
 
-def case_pages(r: Receipt, sheet: Sheet, slugs: dict[str, str]) -> list[dict[str, Any]]:
-    """The case page template's values for each case of ``r``, in case order.
-
-    ``sheet`` is ``r``'s; ``slugs`` its :func:`case_slugs` (the neighbours' links).
-    """
+def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
+    """The case page template's values for each case of ``r`` (``sheet`` is its), in case order."""
+    slugs = case_slugs(r)  # the neighbours' links
     reading = {f.label: f.value for f in sheet.reading}
     facts = band_facts(r)
 

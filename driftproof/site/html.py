@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from driftproof._anchor import slug, unique
 from driftproof.errors import SiteBuildError
-from driftproof.pages.case import case_pages, case_slugs
+from driftproof.pages.case import case_pages
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.report import (
     Report,
@@ -179,7 +179,6 @@ def receipt_files(
     used: set[str] = {"main", "answers"}
     # No chart on the standalone sheet: its table holds every band (reports draw charts).
     t = receipt_tables(name, r, raw, anchor=lambda b: unique(slug(b), used))
-    slugs = case_slugs(r)
     nav = {"nav_current": "receipts/index.html", "cited": list(cited)}
     files = {
         base + "index.html": page(
@@ -191,8 +190,8 @@ def receipt_files(
             **nav,
         )
     }
-    for case, row, model in zip(r.cases, t.cases.rows, case_pages(r, t.model, slugs), strict=True):
-        path = f"{base}cases/{slugs[case.id]}/index.html"
+    for row, model in zip(t.cases.rows, case_pages(r, t.model), strict=True):
+        path = f"{base}{row.link}"  # cases/<slug>/index.html: the sheet's link to the case
         files[path] = page(
             env, "case.html", path, name=name, sheet_anchor=row.anchor or "", **model, **nav
         )
