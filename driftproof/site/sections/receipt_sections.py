@@ -336,14 +336,14 @@ class TokenSavings(ReceiptsSection):
 def _case_table(
     names: list[str], receipts: list[Receipt], arms: list[ArmSavings], ctx: SectionContext
 ) -> Table:
-    first = receipts[0] if receipts else None
-    has_control = first is not None and first.arms.control is not None
+    first = receipts[0]  # a section shows one receipt at least: its report cites one or more
+    has_control = first.arms.control is not None
     cols = ["case", "baseline tokens"] + (["control tokens"] if has_control else [])
     cols += [f"{a.skill} tokens" for a in arms] + [
         f"{a.skill} saving vs control" for a in arms if a.vs_control
     ]
     rows = []
-    for case in first.cases if first else []:
+    for case in first.cases:
         cells = [Cell(case.id), Cell(*count_cell(first_output_tokens(case.arms.baseline)))]
         if has_control:
             cells.append(Cell(*count_cell(first_output_tokens(case.arms.control))))
