@@ -144,12 +144,12 @@ def section_types() -> Mapping[str, SectionType]:
 
 
 def receipts_check(
-    names: list[str] | None, report_receipts: tuple[str, ...], key: str = "receipts"
+    names: list[str] | None, report_receipts: tuple[str, ...]
 ) -> list[tuple[str, str]]:
     """``(pointer, message)`` per receipt a section names that is not one the report lists."""
     return [
         (
-            f"/{key}/{i}",
+            f"/receipts/{i}",
             f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}",
         )
         for i, n in enumerate(names or [])
