@@ -73,7 +73,7 @@ def comparison_text(c: Comparison) -> str:
     for kind, items in _paragraphs(c):
         if kind == "table":
             header, rows = report_rows(c)
-            lines += ["", *text_table(header, rows, indent="", escape=terminal_safe), ""]
+            lines += ["", *text_table(header, rows, indent=""), ""]
         else:
             lines += [_STYLES[kind][0].format(terminal_safe(x)) for x in items]
     return "\n".join(lines) + "\n"
