@@ -1,8 +1,10 @@
 """Planning a run from a pilot receipt: draws per arm, the chance of a verdict, calls, cost.
 
 Each case (D-6) is sized from its spreads' upper confidence bounds, pooled where Bartlett's test
-allows and never under the grid's rounding spread (STATISTICS-NOTES 6.5, 6.6); where the cases
-disagree (D-8) the plan gives the cases needed. Cost is the grader's only (the model's: D-13).
+allows and never under the grid's rounding spread (STATISTICS-NOTES 6.5, 6.6); where the
+receipt-wide band (D-8) would read "More cases, …", the plan gives that band and each arm's
+spread of the case means, which neither draws nor cases narrow. Cost is the grader's only (the
+model's: D-13).
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from driftproof.stats.planning import (
     pool_arms,
     size_case,
 )
-from driftproof.stats.underpowered import cases_needed as stats_cases_needed
 from driftproof.wording import EFFECT_FLOOR, MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
@@ -35,7 +36,7 @@ RUN_MIN_DRAWS = 3
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
-    from driftproof.stats import Band
+    from driftproof.stats import Band, ReceiptBand
     from driftproof.stats._simulate import Grid
     from driftproof.stats.planning import CaseSizing
 
@@ -100,7 +101,10 @@ class Plan:
     Attributes:
         draws_per_arm: the largest finite count over the cases.
         unknown_cases: cases with fewer than two measured draws in an arm.
-        cases_disagree, sentence, cases_needed: the D-8 band asks for more cases, not draws.
+        cases_disagree, sentence: the receipt-wide band (D-8) reads "More cases, …": its
+            reduced band, with the draw-to-draw part taken out, reaches the floor.
+        suite_band, suite_spreads: that band and each arm's sd across cases of the case means
+            (with skill, baseline), on the judge scale; ``None`` unless the cases disagree.
         judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
         judge_usd_interactive, judge_usd_batch: the same at each price tier
             (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
@@ -114,7 +118,7 @@ class Plan:
     unknown_cases: tuple[str, ...]
     cases_disagree: bool
     sentence: str | None
-    cases_needed: int | None
+    suite_band: float | None
     arms: tuple[str, ...]
     answer_calls: int | None
     judge_calls: int | None
@@ -133,6 +137,7 @@ class Plan:
     pooled_level: float | None = None
     """The level some arm's pooled spread was bounded at; ``existence``: the error rates there."""
     existence: ExistenceRates | None = None
+    suite_spreads: tuple[float, float] | None = None
 
     @property
     def larger_pilot(self) -> int | None:
@@ -210,7 +215,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     pools = pool_arms([(s[0], nw, s[1], nb) for s, nw, nb in spread], grid[0])
     plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
-    disagree, cases_needed = _more_cases(r, bands)
+    rb = _more_cases(r, bands)
     arms = ("with_skill", "baseline") + (
         ("control",) if any(c.arms.control for c in r.cases) else ()
     )
@@ -227,9 +232,9 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
             for p in plans
             if p.draws_needed is None and not p.no_draw_count and not p.undecided
         ),
-        disagree,
-        MORE_CASES if disagree else None,
-        cases_needed,
+        rb is not None,
+        MORE_CASES if rb is not None else None,
+        rb.band if rb is not None else None,
         arms,
         answers,
         judges,
@@ -244,6 +249,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         least if floored else None,
         floored,
         *_existence(pools),
+        (rb.spread_with, rb.spread_baseline) if rb is not None else None,
     )
 
 
@@ -294,12 +300,10 @@ def _case_plans(
     return tuple(plans), per_arm, trials
 
 
-def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> tuple[bool, int | None]:
-    """Whether the cases disagree (D-8), and the cases needed (band/√N under the floor) if more."""
+def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> ReceiptBand | None:
+    """The receipt-wide band (D-8) when it reads "More cases, …", else ``None``."""
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
-    disagree = rb is not None and rb.sentence == MORE_CASES
-    needed = stats_cases_needed(rb.band) if rb is not None and disagree else None
-    return disagree, needed if needed is not None and needed > len(r.cases) else None
+    return rb if rb is not None and rb.sentence == MORE_CASES else None
 
 
 def _existence(

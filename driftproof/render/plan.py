@@ -78,21 +78,23 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """The receipt-wide reading as context (D-8): the cases needed; ``None`` when cases agree."""
-    if not p.sentence:
+    """What draws do per case, and the receipt-wide reading (D-8) as context; ``None`` without it.
+
+    The receipt-wide band is the spread of the cases' mean scores; neither more draws nor more
+    cases of the same spread narrow it, so the line names no draw or case count.
+    """
+    if p.sentence is None or p.suite_band is None or p.suite_spreads is None:
         return None
-    se = f"the receipt-wide band's standard error (band ÷ √cases) under {EFFECT_FLOOR}"
-    if p.cases_needed is not None:
-        more = p.cases_needed - len(p.cases)
-        return (
-            f"Across the suite, as context: the cases' means disagree, and "
-            f"{p.sentence[0].lower()}{p.sentence[1:-1]}: {p.cases_needed:,} cases in all "
-            f"({more:,} more) would bring {se}, the spread across cases held."
-        )
+    sw, sb = p.suite_spreads
     return (
-        "Across the suite, as context: the cases' means disagree, but the pilot's "
-        f"{len(p.cases):,} cases already bring {se}; it is how far the cases sit apart, not their "
-        "number, that keeps the band wide."
+        "Draws work case by case: more draws narrow each case's own band, which is what any "
+        "draw count here is sized for. Across the suite, as context: should a run separate no "
+        "case, with two or more reading no separation and none underpowered on its own, the "
+        f'receipt as a whole reads "{p.sentence}" Its band in this pilot is {p.suite_band:.3f}, '
+        f"at or above the {EFFECT_FLOOR} floor: it measures how far apart the cases' mean scores "
+        f"sit in each arm (their spread across cases {sw:.3f} with skill, {sb:.3f} baseline), "
+        "that is how hard each case is, not whether their lifts differ; neither more draws nor "
+        "more cases with the same spread narrow it."
     )
 
 

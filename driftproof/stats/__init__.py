@@ -25,7 +25,7 @@ from driftproof.stats.reading import (
     verdict_refusal,
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
-from driftproof.stats.underpowered import cases_needed, draws_needed, resolution, se_diff
+from driftproof.stats.underpowered import draws_needed, resolution, se_diff
 from driftproof.stats.unmeasured import arms_measured_nothing, lost_causes
 from driftproof.stats.verdict import CaseVerdict, case_verdict, verdict_words
 
@@ -42,7 +42,6 @@ __all__ = [
     "band_of_scores",
     "band_source_of",
     "case_bands",
-    "cases_needed",
     "case_verdict",
     "draws_needed",
     "judge_scale",

@@ -68,16 +68,3 @@ def draws_needed(sd_a: float, sd_b: float, floor: float = EFFECT_FLOOR) -> Draws
     while not _under(n):
         n += 1
     return n, False
-
-
-def cases_needed(band: float, floor: float = EFFECT_FLOOR) -> int | None:
-    """Smallest N ≥ 2 with ``band / sqrt(N)`` under the floor; ``None`` for a non-finite band.
-
-    The spread across cases is held (D-8, for ``driftproof plan``); D-3 tolerance.
-    """
-    if not math.isfinite(band):
-        return None
-    n = max(2, math.floor((band / floor) ** 2) - 1)
-    while reaches_floor(band / math.sqrt(n), floor):
-        n += 1
-    return n

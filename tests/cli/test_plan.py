@@ -20,7 +20,7 @@ from driftproof.errors import RefusalError
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.render.plan import headline, plan_text
-from driftproof.wording import MORE_CASES, NO_DRAW_COUNT_REACHES
+from driftproof.wording import NO_DRAW_COUNT_REACHES
 
 # The pilots below score on a 0.01 grid (one judge sample per draw), so their rounding spread
 # .01/√12 = .0029 sits under every spread they measure and plays no part in their counts.
@@ -154,66 +154,6 @@ def test_cost_unknown_without_usage() -> None:
     assert p.judge_usd is None and "no judge usage" in p.cost_note
 
 
-def test_cases_that_disagree_give_a_case_count() -> None:
-    """Cases that disagree give a case count.
-
-    Case means .52 and .82 in each arm (sd .01 within): s = stdev(.52, .82) = .21213 per arm,
-    band = sqrt(2)·.21213 = .30 ≥ .05 and the draw part is tiny → the cases disagree (D-8).
-    Cases needed: smallest N with .30/√N < .05 → N > 36 → 37 (36 gives exactly .05, at the
-    floor).
-    """
-    a = case("a", [0.51, 0.52, 0.53], [0.50, 0.51, 0.52])
-    b = case("b", [0.81, 0.82, 0.83], [0.80, 0.81, 0.82])
-    p = plan_receipt(Receipt.model_validate(make_receipt([a, b])))
-    assert p.cases_disagree and p.sentence == MORE_CASES
-    assert p.cases_needed == 37
-    # Each arm's two spreads are equal (sd .01 over 3 draws), so they are pooled: sd .01 over 4
-    # degrees of freedom, upper 80% bound .01·√(4/χ²₀.₂(4)) = .01·√(4/1.6488) = .015576 (one
-    # case alone, as TIGHT, would ask the pilot to grow). Resolution at each arm's 95% point
-    # q = .015576·√(χ²₀.₉₅(n−1)/(n−1)): 2q(1 + √(2/n)) at n = 23: q = .019342, .050089 ≥ .05;
-    # at n = 24: √(35.172/23) = 1.23662, q = .019262, .049645 < .05 → 24. At .075, n = 4
-    # suffices (97.5% points .027495 each, lift low .075 − 1.645·.015576·√(2/4) = .056882 >
-    # .05499). The spreads held give 6 (test_count_from_a_large_pilot), and 24 is not over
-    # 4 × 6: the count stands at 24.
-    assert p.undecided_cases == () and [c.draws_needed for c in p.cases] == [24, 24]
-
-
-def _spread_cases(means: tuple[float, ...]) -> list[dict]:
-    return [
-        case(f"c{i}", [m - 0.01, m + 0.01] * 25, [m - 0.01, m + 0.01] * 25)
-        for i, m in enumerate(means)
-    ]
-
-
-def test_a_case_count_is_offered_only_beyond_the_pilots_own() -> None:
-    """A case count is offered only beyond the pilots own.
-
-    Four cases, the same means in both arms, sd .0101 over 50 draws each (draw part
-    .0101²/50, negligible). Means .2, .4, .6, .8: per arm s = stdev = .2582, band √2·.2582 =
-    .3651 ≥ .05: the cases disagree; .3651/√N under .05 needs N > 53.3, so 54 cases, 50 more
-    than the pilot's 4. Means .50, .55, .60, .65: s = .06455, band .0913 ≥ .05, they disagree
-    too, but .0913/√N is under .05 from N = 4, which the pilot already has: no count offered.
-    """
-    p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.2, 0.4, 0.6, 0.8)))))
-    assert p.cases_disagree and p.cases_needed == 54
-    head, suite = plan_text(p).splitlines()[:2]
-    assert head.startswith("Run ") and head.endswith(" draws per arm.")  # one step
-    assert suite.startswith(
-        "Across the suite, as context: the cases' means disagree, and more cases, not more draws, "
-        "are needed to conclude at this effect floor: 54 cases in all (50 more) would bring"
-    )
-    p = plan_receipt(Receipt.model_validate(make_receipt(_spread_cases((0.50, 0.55, 0.60, 0.65)))))
-    assert p.cases_disagree and p.cases_needed is None
-    head, suite = plan_text(p).splitlines()[:2]
-    assert head.startswith("Run ") and head.endswith(" draws per arm.")
-    assert suite.startswith(
-        "Across the suite, as context: the cases' means disagree, but the pilot's 4 cases already "
-        "bring the receipt-wide band's standard error"
-    )
-    # the cases already suffice: nothing asks for more of them
-    assert "more cases" not in plan_text(p).lower() and "cases would bring" not in plan_text(p)
-
-
 def test_aggregates_only_is_refused() -> None:
     """Aggregates only is refused."""
     r = Receipt.model_validate(
@@ -238,8 +178,13 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
         "two arms' spreads of wide add up to the floor or more, even at their lower bounds: no "
         "number of draws resolves it; reduce its spread or drop it."
     )
-    # means .6/.5, .5175/.4175 and .6/.6 per arm: the cases disagree; context on its own line
-    assert lines[1].startswith("Across the suite, as context: the cases' means disagree")
+    # means .6/.5, .5175/.4175 and .6/.6 per arm: stdev(.6, .5175, .6) = .0476 with skill,
+    # stdev(.5, .4175, .6) = .0914 baseline, band √(.0476² + .0914²) = .1030; with the draw part
+    # (mean sd²/n: .0000020, .000102, .00333 → .001146) out, √(.00112 + .00720) = .0912 ≥ .05:
+    # "More cases, …", as context on its own line
+    assert lines[1].startswith("Draws work case by case: ")
+    assert "Its band in this pilot is 0.103, at or above the 0.05 floor" in lines[1]
+    assert "(their spread across cases 0.048 with skill, 0.091 baseline)" in lines[1]
     assert lines[2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
     assert "To draw each arm 7 times, give driftproof run --draws 7." in lines  # the grown pilot

@@ -24,7 +24,7 @@ def _plan(case_id: str) -> Plan:
         unknown_cases=(),
         cases_disagree=False,
         sentence=None,
-        cases_needed=None,
+        suite_band=None,
         arms=("with_skill", "baseline"),
         answer_calls=14,
         judge_calls=42,

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from driftproof.stats import band_of_scores, cases_needed, mean_delta, mean_of, mean_sd, mean_var
+from driftproof.stats import band_of_scores, mean_delta, mean_of, mean_sd, mean_var
 
 
 def test_mean_and_sample_variance_by_hand() -> None:
@@ -41,10 +41,3 @@ def test_mean_delta_is_b_minus_a_or_none() -> None:
     a, b = band_of_scores([0.5, 0.6]), band_of_scores([0.8, 0.9])
     assert mean_delta(a, b) == pytest.approx(0.3, abs=1e-15)
     assert mean_delta(band_of_scores([None], lost_reasons=["timeout"]), b) is None
-
-
-def test_cases_needed_by_hand() -> None:
-    # band 0.15: 0.15 / √N under 0.05 needs √N > 3; N = 9 meets the floor exactly (D-3)
-    assert cases_needed(0.15) == 10
-    assert cases_needed(0.06) == 2  # 0.06 / √2 = 0.042
-    assert cases_needed(math.inf) is None
