@@ -88,7 +88,8 @@ def receipt_band_of(
         sentence = MORE_CASES
         reason = (
             f"with the draw-to-draw part taken out the band is still {reduced:.4f}: "
-            "the cases disagree, and more draws do not change that"
+            "the cases' mean scores sit apart (how hard each case is, not their lift), and more "
+            "draws do not change that"
         )
     else:
         sentence = NOT_ENOUGH_DRAWS

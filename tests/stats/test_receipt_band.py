@@ -163,3 +163,21 @@ def test_legacy_reads_generation_sd() -> None:
     pairs[0] = (legacy([0.2, 0.2, 0.25], None), pairs[0][1])
     forced = receipt_band_of(pairs)
     assert forced is not None and forced.sentence == NOT_ENOUGH_DRAWS
+
+
+def test_the_reason_names_the_mean_scores_sitting_apart_not_the_cases_disagreeing() -> None:
+    """The method page's worked example: case a 0.80 in both arms, case b 0.40 (sd .01 over 3).
+
+    s = stdev(.80, .40) = .28284 per arm, band √(2 × .08) = .40; w = .01²/3 = .0000333, reduced
+    √(2 × (.08 − .0000333)) = .39992 ≥ .05: "More cases, …". Neither lift moved, so the reason
+    names the mean scores sitting apart; "the cases disagree" read as the lift varying.
+    """
+    a = (band_of_scores([0.80, 0.81, 0.79]), band_of_scores([0.80, 0.79, 0.81]))
+    b = (band_of_scores([0.40, 0.41, 0.39]), band_of_scores([0.40, 0.39, 0.41]))
+    rb = receipt_band_of([a, b])
+    assert rb is not None and rb.sentence == MORE_CASES
+    assert rb.band == pytest.approx(0.40, abs=1e-12)
+    assert rb.reason == (
+        "with the draw-to-draw part taken out the band is still 0.3999: the cases' mean scores "
+        "sit apart (how hard each case is, not their lift), and more draws do not change that"
+    )
