@@ -190,9 +190,10 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
         lift = f"The lift, as context: {iv.lift:+.3f}"
     else:
         lift = (
-            f"The lift, with its paired interval as context: {iv.lift:+.3f} (95% interval "
-            f"{iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over {iv.cases} "
-            f"cases). Context only: it never decides a verdict. {METHOD}#worked-examples"
+            f"The lift, with its paired interval as context: {iv.lift:+.3f} (approximate 95% "
+            f"interval {iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over "
+            f"{iv.cases} cases). Context only: it never decides a verdict. "
+            f"{METHOD}#the-paired-interval-on-the-lift"
         )
     scores = ", ".join(
         "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws

@@ -74,7 +74,11 @@ def test_quick_start_literally(
         r"(\d\.\d\d, ){2,}\d\.\d\d\.",
         out,
     )
-    assert re.search(r"2\. Bands have spread\. The same arm's band is 0\.\d{3} ± 0\.\d{3} ", out)
+    assert re.search(
+        r"2\. Bands have spread\. The same arm's band is 0\.\d{3} ± 0\.\d{3} .* "
+        r"site/method\.html#bands\n",  # the method's section on bands, not a verdict's example
+        out,
+    )
     assert "± 0.000" not in out.split("2. Bands")[1].split("\n")[0]
     m = re.search(
         r"3\. The stopping rule adds draws\. receipts/v\d-run\d\.json, \S+ \([a-z ]+\) drew (\d+) "
@@ -92,7 +96,9 @@ def test_quick_start_literally(
     walkthrough_plan = re.search(rf"5\. Plan: ({PLAN_HEAD.pattern}) \(plan\.txt\)", out)
     assert walkthrough_plan
     assert re.search(
-        r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(95% interval", out
+        r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(approximate 95% "
+        r"interval .* site/method\.html#the-paired-interval-on-the-lift\n",
+        out,
     )
     assert (
         "7. No verdict, and why, in the product's exact words: simulated: no model answered and no "
@@ -126,7 +132,9 @@ def test_quick_start_literally(
     # the local site's walkthrough links the site's own method page, at anchors it has
     index = (demo / "site/index.html").read_text()
     anchors = re.findall(r'<a href="method\.html#([\w-]+)">', index)
-    assert {"worked-examples", "planning-a-run"} <= set(anchors)
+    assert {"worked-examples", "planning-a-run", "bands", "the-paired-interval-on-the-lift"} <= set(
+        anchors
+    )
     assert "https://driftproof.dev/method.html" not in index
     method = (demo / "site/method.html").read_text()
     assert all(f'id="{a}"' in method for a in anchors)

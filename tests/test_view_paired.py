@@ -23,6 +23,39 @@ EXPECTED = (
 )
 
 
+#: How the sheet labels the paired interval: an approximation, beside the exact test.
+SHAPE = (
+    ": it assumes the cases' lifts are normally spread, where the exact paired test assumes no "
+    "shape)"
+)
+
+
+def test_the_paired_interval_reads_as_an_approximation_beside_the_exact_test(
+    tmp_path: Path,
+) -> None:
+    """The method page's worked example: lifts +.08, +.10, +.12 (baseline .40, sd 0).
+
+    Lift +.10, sd of the lifts .02, SE .02/√3 = .0115, t(.975, 2) = 4.303: ± .0497, so
+    +0.050 to +0.150. Three cases: the exact test is not computed (6 needed). The two lines read
+    as contradicting each other while the interval was an unlabelled "95% interval".
+    """
+    cases = [
+        case(f"c{i}", [round(0.40 + d, 2)] * 3, [0.40] * 3) for i, d in enumerate((0.08, 0.1, 0.12))
+    ]
+    text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
+    assert (
+        "  paired interval: suite lift +0.100, paired standard error 0.012 over 3 cases; "
+        "approximate 95% interval +0.050 to +0.150 (t = 4.303, df = 2" + SHAPE + "\n"
+        "  exact paired test: lift up in 3 of 3 cases, down in 0, zero in 0; not computed: this "
+        "exact test needs at least 6 cases, because with fewer none of its results can reach the "
+        "95% level\n"
+    ) in text.output
+    method = (Path(__file__).parents[1] / "site_src" / "method.md").read_text(encoding="utf-8")
+    section = method.split("### The paired interval on the lift")[1].split("###")[0]
+    assert "+0.08, +0.10 and +0.12" in section and "+0.050 to +0.150" in section
+    assert "approximation" in section and "6 cases" in section
+
+
 def _write(tmp_path: Path, name: str, doc: dict) -> str:
     path = tmp_path / name
     path.write_text(json.dumps(seal_document(doc)))
@@ -45,8 +78,8 @@ def test_view_below_six_cases_says_not_computed(tmp_path: Path) -> None:
     cases = [case(f"c{i}", [0.5] * 3, [0.4] * 3) for i in range(5)]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
     assert (
-        "exact paired test: lift up in 5 of 5 cases, down in 0, zero in 0; not computed: it "
-        "needs at least 6 cases" in text.output
+        "exact paired test: lift up in 5 of 5 cases, down in 0, zero in 0; not computed: this "
+        "exact test needs at least 6 cases" in text.output
     )
 
 
@@ -73,14 +106,14 @@ def test_view_says_where_the_paired_interval_is_clipped(tmp_path: Path) -> None:
     cases = [case("c1", [0.5], [0.75]), case("c2", [0.5], [0.5])]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
     assert (
-        "paired interval: suite lift -0.125, paired standard error 0.125 over 2 cases; 95% "
-        "interval -1.000 to +1.000 (t = 12.706, df = 1); clipped at -1 and +1: a lift is never "
-        "outside -1 to +1\n"
+        "paired interval: suite lift -0.125, paired standard error 0.125 over 2 cases; "
+        "approximate 95% interval -1.000 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at "
+        "-1 and +1: a lift is never outside -1 to +1\n"
     ) in text.output
     # lifts .5, .4: .45 ± 12.706·.05 = -0.185 to +1.085: only the top is clipped
     cases = [case("c1", [0.9], [0.4]), case("c2", [0.8], [0.4])]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "s.json", make_receipt(cases))])
-    assert "95% interval -0.185 to +1.000 (t = 12.706, df = 1); clipped at +1: a lift" in (
+    assert "interval -0.185 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at +1" in (
         text.output
     )
 

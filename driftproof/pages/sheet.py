@@ -355,8 +355,10 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
         interval = (
             f"suite lift {format_lift(iv.lift)}, paired standard error {fmt(iv.se)} "
             f"over {count_of(iv.cases, 'case')}; "
-            f"95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
-            f"(t = {fmt(iv.t)}, df = {iv.df})" + _clipped(iv.clipped_low, iv.clipped_high)
+            f"approximate 95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+            f"(t = {fmt(iv.t)}, df = {iv.df}: it assumes the cases' lifts are normally spread, "
+            "where the exact paired test assumes no shape)"
+            + _clipped(iv.clipped_low, iv.clipped_high)
         )
     splits = []
     for s in spread_split(r) if b.available else ():

@@ -205,8 +205,8 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
     )
     if t.sign_p is None or t.low is None or t.high is None or t.coverage is None:
         return (
-            f"{counts}; not computed: it needs at least {MIN_CASES} cases, because with fewer "
-            "no result can reach the 95% level"
+            f"{counts}; not computed: this exact test needs at least {MIN_CASES} cases, because "
+            "with fewer none of its results can reach the 95% level"
         )
     if t.method == "exact":
         how = f"exact, over all {2**t.cases:,} sign flips"
