@@ -20,7 +20,6 @@ from receipt_docs import seal_document
 
 from driftproof.errors import ReceiptError
 from driftproof.pages.sheet import sheet
-from driftproof.pages.words import ARM_NOT_RECORDED
 from driftproof.receipt import parse_receipt
 from driftproof.stats import (
     lift_refusal,
@@ -92,7 +91,8 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     s = sheet(r)
     assert s.lift.startswith("n/a: single-arm source") and "0.000" not in s.lift
     assert s.lift_per_1k.startswith("n/a (400 skill tokens)")
-    assert all(row.baseline == ARM_NOT_RECORDED for row in s.cases)
+    # the cell says who left the arm out: the source, not this run
+    assert all(row.baseline == "not recorded by the source" for row in s.cases)
     assert all(row.with_skill == "0.900 ± 0.100 (n = 3)" for row in s.cases)
     assert all(row.lift == "–" for row in s.cases)
     assert s.context.interval.startswith("unavailable: single-arm source")
@@ -115,7 +115,7 @@ def test_view_cli_formats_carry_no_lift(tmp_path: Any, capsys: Any) -> None:
         code, out, _ = run_main(["view", str(p), "--format", fmt], capsys)
         assert code == 0
         assert "+0.300" not in out and "+0.750" not in out
-        assert "arm not recorded" in out
+        assert "not recorded by the source" in out
 
 
 def test_badge_and_action_print_no_lift() -> None:
@@ -162,7 +162,7 @@ def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
         "single", _parse(_single_arm("baseline")), b"", chart=band_chart("chart-single")
     )
     cells = [c.text for c in s.cases.rows[0].cells]
-    assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", ARM_NOT_RECORDED, "–"]
+    assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", "not recorded by the source", "–"]
     assert s.breakdown is None and s.model.lift.startswith("n/a: single-arm source")
     assert s.chart is not None  # the recorded arm's bands are still drawn
 
