@@ -12,8 +12,9 @@ from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import Fact
+from driftproof.pages.words import UNKNOWN, Fact, has_bands
 from driftproof.receipt import Receipt
+from driftproof.stats.reading import unrecorded_arms
 from driftproof.wording import ARM_WORDS
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
@@ -108,8 +109,10 @@ def _case_table(
     cols += [Column("verdict"), Column("checks"), Column("lost draws")]
     cols.append(Column(f"output tokens ({' / '.join(words)})", True))
     rows = []
-    for c, case in zip(s.cases, r.cases, strict=True):
-        tokens = " / ".join(fmt_int(first_output_tokens(getattr(case.arms, a))) for a in arms)
+    counts = [[first_output_tokens(getattr(case.arms, a)) for a in arms] for case in r.cases]
+    held = any(x is not None for row in counts for x in row)
+    for c, case, row in zip(s.cases, r.cases, counts, strict=True):
+        tokens = " / ".join(map(fmt_int, row)) if any(x is not None for x in row) else UNKNOWN
         cells = [
             Cell(c.case_id),
             Cell(c.with_skill, csv_number(c.numbers[0])),
@@ -120,13 +123,32 @@ def _case_table(
         rows.append(
             Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id))
         )
-    return Table(
-        f"cases-{key}",
-        f"Cases of {r.skill.name}: each band is mean ± one sample standard deviation "
-        f"of {band_legend(r)}; lift is with skill minus baseline",
-        tuple(cols),
-        tuple(rows),
-    )
+    return Table(f"cases-{key}", _case_caption(r, words, held), tuple(cols), tuple(rows))
+
+
+def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
+    """What the case table of ``r`` holds: its bands, or, with no judged score, what instead.
+
+    ``words``: the arms shown, in column order; ``tokens_held``: some draw records its output
+    tokens.
+    """
+    head = f"Cases of {r.skill.name}: "
+    if has_bands(r):
+        return (
+            f"{head}each band is mean ± one sample standard deviation of {band_legend(r)}; "
+            "lift is with skill minus baseline"
+        )
+    parts = ["the receipt holds no judged score, so no case has a band or a lift (–)"]
+    missing = [ARM_WORDS[n] for n in unrecorded_arms(r)]
+    shown = ["checks", "lost draws"]
+    if tokens_held:
+        shown.append(f"output tokens ({' / '.join(words)})")
+    if missing or not tokens_held:
+        unrecorded = [f"{' or '.join(missing)} arm"] if missing else []
+        unrecorded += [] if tokens_held else ["output tokens"]
+        parts.append(f"the source recorded no {' and no '.join(unrecorded)}")
+    parts.append(f"each row shows the case's {', '.join(shown[:-1])} and {shown[-1]}")
+    return head + "; ".join(parts)
 
 
 #: The breakdown's columns: (header, numeric, field of a breakdown row).

@@ -62,6 +62,8 @@ CHANGED = {
     # a lift that rounds to zero reads +0.000 as the badge, diff and the run summary print it
     "reports/003/breakdown-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
     "reports/003/cases-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
+    # a case whose arms record no output tokens reads "not recorded", not "– / –"
+    "reports/004/cases-claude-plugin-eval-probe-plugin-8955eb63.csv": "output tokens not recorded",
 }
 
 #: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).
