@@ -140,8 +140,10 @@ def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> 
     path = Path(__file__).parents[1] / "receipts" / "caveman-902028f-judged-fidelity-caveman.json"
     r = read_receipt(path)
     # the source reported, per prompt p01..p10, a fidelity percent (a figure) and a risk
-    # label ("normal" or "high", no number): 10 figures and 10 labels, not 20 figures
-    own = "10 figures and 10 labels without a number as the source reported them (see "
+    # label ("normal" or "high", no number): 10 figures and 10 text labels, not 20 figures;
+    # said plainly ("10 figures and 10 labels without a number as the source reported them"
+    # was hard to parse)
+    own = "the source reported 10 figures and 10 text labels (see "
     lead = sheet(r).headline
     assert (lead.label, lead.value) == (
         "source figures",

@@ -165,7 +165,7 @@ def _how(f: SourceFigure) -> str:
 def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
     """How many figures the source reported itself, and where; ``None`` with none.
 
-    A figure holds a number (a value or an interval); the rest are printed labels (caveman's
+    A figure holds a number (a value or an interval); the rest are text labels (caveman's
     ``risk: normal``), counted apart. ``elsewhere``: said off the receipt page, which holds the
     section the words cite.
     """
@@ -174,10 +174,10 @@ def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None
         return None
     n = sum(f.value is not None or f.lower is not None or f.upper is not None for f in figures)
     k = len(figures) - n
-    labels = f" and {count_of(k, 'label')} without a number" if k else ""
+    labels = f" and {count_of(k, 'text label')}" if k else ""
     where = " on the receipt page" if elsewhere else ""
     return (
-        f"{count_of(n, 'figure')}{labels} as the source reported them (see "
+        f"the source reported {count_of(n, 'figure')}{labels} (see "
         f'"{SOURCE_TITLE}"{where}); no band, lift or verdict is computed from them'
     )
 
