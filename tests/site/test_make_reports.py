@@ -197,6 +197,13 @@ def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
     assert (out / "reports/latest/index.html").is_file() and (
         out / "spec/receipt.schema.json"
     ).is_file()
+    # the home page says plainly which schema a receipt is checked against ("validates against
+    # the published schema its own version names" read garbled)
+    home = " ".join((out / "index.html").read_text(encoding="utf-8").split())
+    assert (
+        'Each receipt is checked against the <a href="spec/versions/index.html">published '
+        "schema</a> of the version it names"
+    ) in home
 
 
 def _config(tmp_path: Path, docs: Path) -> Path:
