@@ -49,6 +49,11 @@ class Savings:
     skill_tokens: int
     reference_tokens: int
 
+    @property
+    def of_totals(self) -> float | None:
+        """1 − skill_tokens ÷ reference_tokens over all cases; None when the reference's is 0."""
+        return 1 - self.skill_tokens / self.reference_tokens if self.reference_tokens else None
+
 
 @dataclass(frozen=True)
 class ArmSavings:

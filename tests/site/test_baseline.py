@@ -64,6 +64,10 @@ CHANGED = {
     "reports/003/cases-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
     # a case whose arms record no output tokens reads "not recorded", not "– / –"
     "reports/004/cases-claude-plugin-eval-probe-plugin-8955eb63.csv": "output tokens not recorded",
+    # report 001: a saving of totals column; the terse control's ratio of totals moves into it
+    "reports/001/token-savings.csv": "saving of totals column",
+    "reports/001/report.json": "its savings table's saving of totals column and caption",
+    "reports/001/SHA256SUMS": "its CSV and report.json",
 }
 
 #: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).

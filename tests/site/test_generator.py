@@ -56,9 +56,12 @@ def test_token_savings_table_holds_hand_worked_values(files: dict[str, bytes]) -
     html = files["reports/001/index.html"].decode()
     rows = {tuple(c[:2]): c for c in table_rows(html, "table-token-savings")}
     # alpha vs control: savings 0.50, 0.50, -0.50 → median +50%, mean +17%, min −50%, max +50%;
-    # totals 170 skill tokens vs 220 control tokens.
+    # totals 170 skill tokens vs 220 control tokens: 1 - 170/220 = .227 → +23% of totals.
     assert rows["alpha", "vs terse control"][2:6] == ["+50%", "+17%", "\u221250%", "+50%"]
-    assert rows["alpha", "vs terse control"][7:] == ["3", "170", "220"]
+    assert rows["alpha", "vs terse control"][7:] == ["3", "170", "220", "+23%"]
+    # the control alone: 220 tokens against the baseline's 80 + 40 + 100 = 220 → +0%, a saving
+    # of totals only, with no per-case figure
+    assert rows["terse control alone", "vs baseline"][2:] == ["–"] * 6 + ["220", "220", "+0%"]
     # beta vs control: 0.75, 0.25, 0.50 → median +50%, min +25%, max +75%; stdev 0.25 → 25%.
     assert rows["beta", "vs terse control"][2:7] == ["+50%", "+50%", "+25%", "+75%", "25%"]
     # alpha vs baseline: 1-50/80 = .375, 1-30/40 = .25, 1-90/100 = .10 → median +25%.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from receipt_docs import seal_document
 from site_fixtures import REPO, build_args, run, savings_receipt, write_report
-from site_html import table_rows
+from site_html import table_header, table_rows
 
 
 def _leftovers(out: Path) -> list[str]:
@@ -188,7 +188,16 @@ def test_committed_receipts_build_and_report_001_shows_the_recounted_values(
     for (skill, label), (med, mean, lo, hi, st, rt) in expected.items():
         row = rows[skill, label]
         assert row[2:6] == [_pct(med), _pct(mean), _pct(lo), _pct(hi)], (skill, label)
-        assert row[8:] == [f"{st:,}", f"{rt:,}"], (skill, label)
+        assert row[8:] == [f"{st:,}", f"{rt:,}", _pct(1 - st / rt)], (skill, label)
+    # the terse control's one figure is a ratio of its totals: under "saving of totals", not
+    # under the median (where its -5% read as a median across the cases)
+    terse, base = expected["caveman", "vs terse control"][5], expected["caveman", "vs baseline"][5]
+    assert table_header(html, "table-token-savings")[-1] == "saving of totals"
+    assert rows["terse control alone", "vs baseline"][2:] == ["–"] * 6 + [
+        f"{terse:,}",
+        f"{base:,}",
+        _pct(1 - terse / base),
+    ]
     for name in ("caveman-2b10489-caveman", "caveman-2b10489-compress"):
         assert (out / f"receipts/{name}.json").read_bytes() == (
             REPO / f"receipts/{name}.json"
