@@ -80,3 +80,19 @@ def test_untrusted_pattern_text_is_made_safe(tmp_path: Path, capsys: Any) -> Non
     assert re.search(r"(?<!\\)<img", v["markdown"]) is None  # only as \<img, never markup
     assert "revert\\<img src=x onerror=alert(1)\\>/" in v["markdown"]
     assert "missing /revert<img src=x onerror=alert(1)>/" in v["text"]
+
+
+def test_case_output_tokens_name_their_arms_in_order(capsys: Any) -> None:
+    # p01 of caveman's snapshot: caveman 92, __baseline__ 163, __terse__ 204 output tokens;
+    # the cell printed "92 · 163 · 204" under a bare "output tokens", the arm order unsaid
+    receipts = Path(__file__).resolve().parents[1] / "receipts"
+    v = _views(receipts / "caveman-2b10489-caveman.json", capsys)
+    head = "output tokens (with skill · baseline · control)"
+    assert re.search(rf"  case .* lost draws  {re.escape(head)}\n", v["text"])
+    assert re.search(r"\n  p01 .* none        92 · 163 · 204\n", v["text"])
+    assert f"| lost draws | {head} |" in v["markdown"]
+    # a single-arm source with no output tokens: said in words, not "– · – · –"
+    v = _views(receipts / "caveman-902028f-judged-fidelity-caveman.json", capsys)
+    assert "– · –" not in v["text"]
+    assert re.search(r"\n  p01 .* none        not recorded\n", v["text"])
+    assert [c["output_tokens"] for c in json.loads(v["json"])["cases"]] == ["not recorded"] * 10

@@ -37,6 +37,7 @@ from driftproof.pages.source import (
 )
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
+    UNKNOWN,
     VERDICT_WORDS,
     Fact,
     aa_line,
@@ -92,7 +93,8 @@ class CaseRow:
     lost: str
     numbers: tuple[float | None, float | None, float | None, float | None]
     output_tokens: str = "–"
-    """Per arm, ``·``-separated: one draw's output tokens, or their mean over several."""
+    """Per arm in the sheet's arm order, ``·``-separated: one draw's output tokens, or their mean
+    over several; ``not recorded`` when no arm of the case records any."""
 
 
 @dataclass(frozen=True)
@@ -306,10 +308,16 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 checks=_per_arm(r, c, _checks),
                 lost=_per_arm(r, c, lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
-                output_tokens=" · ".join(_case_output(getattr(c.arms, n)) for n in arms_of(r)),
+                output_tokens=_case_outputs(c, arms_of(r)),
             )
         )
     return tuple(rows)
+
+
+def _case_outputs(c: Case, arms: tuple[str, ...]) -> str:
+    """Each arm's output tokens in case ``c``, ``·``-joined; "not recorded" when no arm has any."""
+    parts = [_case_output(getattr(c.arms, n)) for n in arms]
+    return UNKNOWN if all(x == "–" for x in parts) else " · ".join(parts)
 
 
 def _case_output(arm: CaseArm | None) -> str:

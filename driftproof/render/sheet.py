@@ -138,7 +138,7 @@ def _sections(s: Sheet) -> list[_Section]:
     cost = "Grading cost (apart from every figure about the skill)"
     return out + [
         _both("Arms", _fields(_ARM_COLUMNS, s.arms)),
-        _both("Cases", _fields(_CASE_COLUMNS, s.cases)),
+        _both("Cases", _fields(_case_columns(s), s.cases)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
         (
@@ -148,6 +148,13 @@ def _sections(s: Sheet) -> list[_Section]:
         ),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
+
+
+def _case_columns(s: Sheet) -> Columns:
+    """The case table's columns; the output tokens' header names its arms in their order."""
+    arms = " · ".join(a.arm for a in s.arms)
+    tokens = (f"output tokens ({arms})" if arms else "output tokens", "output_tokens")
+    return (*_CASE_COLUMNS[:-1], tokens)
 
 
 def _breakdown(bv: BreakdownView) -> _Block:
