@@ -111,7 +111,7 @@ def _case_table(
     rows = []
     counts = [[first_output_tokens(getattr(case.arms, a)) for a in arms] for case in r.cases]
     held = any(x is not None for row in counts for x in row)
-    for c, case, row in zip(s.cases, r.cases, counts, strict=True):
+    for c, row in zip(s.cases, counts, strict=True):
         tokens = " / ".join(map(fmt_int, row)) if any(x is not None for x in row) else UNKNOWN
         cells = [
             Cell(c.case_id),
