@@ -7,12 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
-from driftproof.pages.case import case_slugs, first_output_tokens, fmt_int
+from driftproof.pages.case import case_slugs
 from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import UNKNOWN, Fact, has_bands
+from driftproof.pages.words import UNKNOWN, Fact, has_bands, output_tokens_text
 from driftproof.receipt import Receipt
 from driftproof.stats.reading import unrecorded_arms
 from driftproof.wording import ARM_WORDS
@@ -109,10 +109,11 @@ def _case_table(
     cols += [Column("verdict"), Column("checks"), Column("lost draws")]
     cols.append(Column(f"output tokens ({' / '.join(words)})", True))
     rows = []
-    counts = [[first_output_tokens(getattr(case.arms, a)) for a in arms] for case in r.cases]
-    held = any(x is not None for row in counts for x in row)
+    # the sheet's figures (one draw's count, or the mean over several), joined as the header is
+    counts = [[output_tokens_text(getattr(case.arms, a)) for a in arms] for case in r.cases]
+    held = any(x != "–" for row in counts for x in row)
     for c, row in zip(s.cases, counts, strict=True):
-        tokens = " / ".join(map(fmt_int, row)) if any(x is not None for x in row) else UNKNOWN
+        tokens = " / ".join(row) if any(x != "–" for x in row) else UNKNOWN
         cells = [
             Cell(c.case_id),
             Cell(c.with_skill, csv_number(c.numbers[0])),

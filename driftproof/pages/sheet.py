@@ -50,16 +50,15 @@ from driftproof.pages.words import (
     format_lift,
     has_bands,
     lost_of,
+    output_tokens_text,
     paired_line,
-    token_counts,
 )
-from driftproof.receipt import Case, CaseArm, Draw, Receipt
+from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
     arm_band,
     band_source_of,
     lift_refusal,
     mean_delta,
-    mean_of,
     receipt_reading,
     suite_lift,
     unrecorded_arms,
@@ -316,17 +315,8 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
 
 def _case_outputs(c: Case, arms: tuple[str, ...]) -> str:
     """Each arm's output tokens in case ``c``, ``·``-joined; "not recorded" when no arm has any."""
-    parts = [_case_output(getattr(c.arms, n)) for n in arms]
+    parts = [output_tokens_text(getattr(c.arms, n)) for n in arms]
     return UNKNOWN if all(x == "–" for x in parts) else " · ".join(parts)
-
-
-def _case_output(arm: CaseArm | None) -> str:
-    counts = token_counts(arm.draws if arm is not None else [])
-    if not counts:
-        return "–"
-    if len(counts) == 1:
-        return f"{counts[0]:,}"
-    return f"mean {mean_of(counts) or 0.0:,.1f} ({count_of(len(counts), 'draw')})"
 
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from driftproof._anchor import slug
-from driftproof.receipt import Case, Draw, Receipt
+from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import NO_VALID_SAMPLE, Band
+from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
 from driftproof.wording import count_of as count_of  # the pages' one counting word
@@ -152,6 +153,19 @@ def draws_of(r: Receipt) -> Iterator[tuple[Case, str, Draw]]:
 def token_counts(draws: Iterable[Draw], part: str = "output") -> list[int]:
     """The ``part`` (``output`` or ``total``) token counts the draws record, in draw order."""
     return [n for d in draws if d.tokens is not None and (n := getattr(d.tokens, part)) is not None]
+
+
+def output_tokens_text(arm: CaseArm | None) -> str:
+    """An arm's output tokens as pages print them, or "–" when no draw records them (D-13).
+
+    One draw's count ("1,024"), or the mean over several ("mean 150.0 (2 draws)").
+    """
+    counts = token_counts(arm.draws if arm is not None else [])
+    if not counts:
+        return "–"
+    if len(counts) == 1:
+        return f"{counts[0]:,}"
+    return f"mean {mean_of(counts) or 0.0:,.1f} ({count_of(len(counts), 'draw')})"
 
 
 def has_bands(r: Receipt) -> bool:

@@ -8,10 +8,12 @@ is mean ± one sample standard deviation of the one score …") over cells that 
 
 from __future__ import annotations
 
+from factories import case, make_receipt
 from site_fixtures import REPO
 
 from driftproof.pages.receipt_tables import receipt_tables
-from driftproof.receipt import read_receipt
+from driftproof.pages.sheet import sheet
+from driftproof.receipt import Receipt, read_receipt
 
 
 def _cases(name: str) -> tuple[str, list[list[str]]]:
@@ -54,3 +56,18 @@ def test_a_scored_receipt_keeps_its_band_legend() -> None:
         "score the source gave the arm's one draw (n = 1): no spread; lift is with skill minus "
         "baseline"
     )
+
+
+def test_the_site_case_table_and_view_give_one_figure_for_an_arm_of_several_draws() -> None:
+    # two with-skill draws of 100 and 200 output tokens: their mean, 150.0, over 2 draws; the
+    # baseline's one draw of 80 as it is. The site showed the first draw's 100 where view printed
+    # the mean.
+    doc = case("c1", [0.8, 0.9], [0.5, 0.6])
+    for d, n in zip(doc["arms"]["with_skill"]["draws"], (100, 200), strict=True):
+        d["tokens"] = {"input": 10, "output": n, "counted_by": "provider"}
+    base = doc["arms"]["baseline"]["draws"]
+    base[0]["tokens"] = {"input": 10, "output": 80, "counted_by": "provider"}
+    r = Receipt.model_validate(make_receipt([doc]))
+    row = receipt_tables("r", r).cases.rows[0]
+    assert row.cells[-1].text == "mean 150.0 (2 draws) / 80"
+    assert sheet(r).cases[0].output_tokens == "mean 150.0 (2 draws) · 80"
