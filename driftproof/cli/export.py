@@ -41,7 +41,10 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     if output is not None:
         refuse_output_on_input(output, "--out", receipt=receipt)
         refuse_existing_output(output, "--out", force=force)
-    data = export_summary_json(read_receipt(receipt))
+    try:
+        data = export_summary_json(read_receipt(receipt))
+    except RefusalError as exc:  # about the receipt as a whole: it names the file
+        raise RefusalError(f"{receipt}: {exc}") from None
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
     if output is None:
         click.echo(text, nl=False)

@@ -193,13 +193,16 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     Raises:
         RefusalError: what summary-json cannot carry, so an import of the export would read
             differently: an aggregates-only receipt (D-15), with no per-draw scores; a simulated
-            or stub one, whose scores are not measured; a legacy one (band source legacy), whose
-            band is across one answer's judge samples, not across draws.
+            or stub one, whose scores are not measured; a legacy one (band source legacy, one
+            answer per arm), whose band is across one answer's judge samples or is none, and
+            which imported again would read as one draw of a run; one with one answer per arm
+            and no score, with nothing to export. The message does not name the file.
     """
     if r.is_simulated:
         raise RefusalError(
-            "this receipt's scores come from the demo's simulated model, not from a measurement, "
-            "and summary-json has no place to say so; it is not exported"
+            "this receipt's scores come from the simulated model (driftproof demo or run "
+            "--provider simulated), not from a measurement, and summary-json has no place to "
+            "say so; it is not exported"
         )
     if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
         raise RefusalError(
@@ -218,11 +221,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "read as a measurement of the skill, so it is not exported"
         )
     if band_source_of(r) == "legacy":  # recorded so, or read so (one answer per arm)
-        raise RefusalError(
-            "this receipt holds one answer per arm, and any band it has is across that answer's "
-            "judge samples; summary-json has no place to say so (imported again, the band would "
-            "be read as one across draws, of which there is one), so it is not exported"
-        )
+        raise RefusalError(_one_answer_per_arm(r))
     cases = []
     for c in r.cases:
         held = {arm: getattr(c.arms, arm) for arm in ("with_skill", "baseline", "control")}
@@ -257,6 +256,32 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "no_verdict_because": verdict_refusal(r),
         },
     }
+
+
+def _one_answer_per_arm(r: Receipt) -> str:
+    """Why a receipt with one answer per arm (band source legacy) is not exported."""
+    draws = [d for c in r.cases for _, a in c.arms.named() for d in a.draws]
+    if not any(d.score is not None or d.judge_samples for d in draws):
+        checks = (
+            " (their checks have no place in summary-json)" if any(d.checks for d in draws) else ""
+        )
+        return (
+            "summary-json holds per-draw scores; this receipt holds one answer per arm and no "
+            f"score for any of them{checks}, so there is nothing to export"
+        )
+    if any(d.judge_samples for d in draws):
+        band = (
+            "any band it has is across that answer's judge samples; summary-json has no place "
+            "to say so (imported again, the band would be read as one across draws, of which "
+            "there is one)"
+        )
+    else:
+        band = (
+            "each answer holds one score as its source gave it, with no spread; summary-json "
+            "has no place to say so (imported again, each answer would be read as the one "
+            "draw of a run, which could then be planned from as a pilot)"
+        )
+    return f"this receipt holds one answer per arm, and {band}, so it is not exported"
 
 
 def _not_carried(r: Receipt) -> list[str]:

@@ -354,3 +354,33 @@ def test_export_into_a_folder_that_is_a_file_says_so(tmp_path, capsys) -> None:
         f"error: --out {out}: the folder {tmp_path / 'f'} is a file, not a folder (nothing was "
         "written)\n"
     )
+
+
+RECEIPTS = Path(__file__).parents[2] / "receipts"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        # caveman's import: one answer per arm, no grader, so no score and no judge sample; it
+        # was refused as "any band it has is across that answer's judge samples"
+        (
+            "caveman-2b10489-caveman.json",
+            "summary-json holds per-draw scores; this receipt holds one answer per arm and no "
+            "score for any of them, so there is nothing to export",
+        ),
+        # skill-creator's import: one score per answer as its source gave it, no judge sample
+        (
+            "skill-creator-nebius-skills-iteration-1-12a0aae8.json",
+            "this receipt holds one answer per arm, and each answer holds one score as its "
+            "source gave it, with no spread;",
+        ),
+    ],
+)
+def test_export_refusal_names_the_file_and_the_true_reason(name: str, said: str, capsys) -> None:
+    from factories import run_main
+
+    code, out, err = run_main(["export", "summary-json", str(RECEIPTS / name)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {RECEIPTS / name}: {said}")
+    assert "judge samples" not in err
