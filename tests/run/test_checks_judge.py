@@ -83,13 +83,38 @@ def test_suite_check_fails_on_a_check_that_rejects_a_good_answer(tmp_path):
 
 def test_suite_check_runs_caveman_checks_and_says_run_refuses_it(shared):
     # issue 16: suite check runs run's own validation first; caveman's cases carry no rubric,
-    # so run refuses them, while every check agrees with its examples
-    res = CliRunner().invoke(
-        suite_cmd, ["check", str(shared / "data/caveman/v3/evals/prompts/fidelity.json")]
+    # so run refuses them, while every check agrees with its examples (SOURCE.md: "Every
+    # examples.pass answer passes its checks and every examples.fail answer fails them"). It
+    # printed 21 refusal lines, one per case, and never said how the examples fared.
+    f = shared / "data/caveman/v3/evals/prompts/fidelity.json"
+    cases = json.loads(f.read_text(encoding="utf-8"))["cases"]
+    n_ex = sum(len(c["examples"]["pass"]) + len(c["examples"]["fail"]) for c in cases)
+    assert (len(cases), n_ex) == (30, 102)
+    res = CliRunner().invoke(suite_cmd, ["check", str(f)])
+    assert res.exit_code == 1  # run would refuse a case (--help: caveman's file always exits 1)
+    lines = res.output.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"{f}: no case has a rubric or criteria (caveman's fidelity.json")
+    assert lines[0].endswith(f"driftproof import caveman SNAPSHOT --skills DIR --cases {f}")
+    assert lines[1] == (
+        f"{f}: driftproof run refuses 30 cases; the 102 examples agree with their checks "
+        "(caveman-fidelity suite, 30 cases, 110 checks, 102 examples)"
     )
+
+
+def test_suite_check_names_a_caveman_example_that_disagrees(shared, tmp_path):
+    doc = json.loads(
+        (shared / "data/caveman/v3/evals/prompts/fidelity.json").read_text(encoding="utf-8")
+    )
+    # the first known-good answer without "except": it fails that one check and no other
+    doc["cases"][0]["examples"]["pass"][0] = "Retry at most 3 times, 250 ms apart, for HTTP 429."
+    p = tmp_path / "fidelity.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    res = CliRunner().invoke(suite_cmd, ["check", str(p)])
     assert res.exit_code == 1
-    assert ": driftproof run refuses 30 cases (caveman-fidelity suite, 30 cases" in res.output
-    assert "disagreement" not in res.output
+    lines = res.output.splitlines()
+    assert len(lines) == 3 and lines[1].startswith(f"{p}: /cases/0/examples/pass/0: check ")
+    assert lines[2].startswith(f"{p}: driftproof run refuses 30 cases; 1 disagreement (")
 
 
 RUBRIC = SuiteCase("r", "p", "rubric", None, None, (), (), (), "/cases/0")
