@@ -174,7 +174,7 @@ def test_control_delta_and_grading_cost_apart() -> None:
     cost = facts(s.judge_cost)
     assert cost["grader tokens"] == "12,000 input, 800 output"
     assert cost["grading cost"].startswith("$0.0160")
-    assert cost["draws counted"] == "6 counted, 1 without usage"
+    assert cost["draws counted"] == "6 counted, 1 with no token counts from the grader"
     skill_side = " ".join([s.lift, s.lift_per_1k, s.control_delta or ""])
     assert "$" not in skill_side and "12,000" not in skill_side
     assert facts(sheet(read(mk([C1]))).judge_cost) == {"grading cost": "not recorded"}

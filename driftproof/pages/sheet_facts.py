@@ -146,12 +146,14 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     if reached is not None:
         facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:
+        by = f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
         facts.append(
             Fact(
-                "imported from",
-                f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
-                + f", document sha256 {r.provenance.document_sha256}",
+                "regraded by",
+                f"{by}, from the receipt of file sha256 {r.provenance.document_sha256}",
             )
+            if r.regrade is not None
+            else Fact("imported from", f"{by}, document sha256 {r.provenance.document_sha256}")
         )
         if r.provenance.partial:
             facts.append(Fact("partial", "yes: the source's run did not finish"))
@@ -222,10 +224,10 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
             "draws counted",
             f"{oh.judged_draws_counted:,} counted, "
             + (
-                f"{oh.judged_draws_missing_usage:,} without usage"
+                f"{oh.judged_draws_missing_usage:,} with no token counts from the grader"
                 if oh.judged_draws_missing_usage is not None
                 # D-13: a receipt before 0.14 did not record it; say so, never print a number
-                else f"draws without usage {UNKNOWN}"
+                else f"draws with no token counts from the grader {UNKNOWN}"
             ),
         ),
     )

@@ -81,6 +81,31 @@ def _answer(value: str) -> Text:
     return Text("\n".join(terminal_safe(line) for line in value.split("\n")))
 
 
+def _grading_cost(r: Receipt) -> str | None:
+    """The grading cost line: tokens and cost, or that no model graded (simulated, stub)."""
+    jo = r.economics.judge_overhead
+    if jo is None:
+        return None
+    tokens = f"{jo.input_tokens:,} in, {jo.output_tokens:,} out tokens"
+    offline = r.judge.provider if r.judge is not None else None
+    if offline in ("simulated", "stub"):
+        return (
+            f"no grading cost: no model graded (the {offline} grader's prompts and replies "
+            f"come to {tokens}, as counted here)"
+        )
+    usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
+    missing = jo.judged_draws_missing_usage
+    unreported = (
+        f"; {count_of(missing, 'more draw')} graded with no token counts from the grader"
+        if missing
+        else ""
+    )
+    return (
+        f"grading cost {usd} ({tokens} over {count_of(jo.judged_draws_counted, 'graded draw')}"
+        f"{unreported})"
+    )
+
+
 def print_result(result: Any, console: Console | None = None) -> None:
     """Print the run's summary from the receipt as read back (schema and seal checked)."""
     console = console or Console()
@@ -110,14 +135,9 @@ def print_result(result: Any, console: Console | None = None) -> None:
         f"skill tokens {format_lift(value_per_1k(lift, r.skill.tokens))} (skill {r.skill.tokens} "
         f"tokens); {requests}"
     )
-    jo = r.economics.judge_overhead
-    if jo is not None:
-        usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
-        lines.append(
-            f"grading cost {usd} ({jo.input_tokens:,} in, {jo.output_tokens:,} out tokens; "
-            f"{count_of(jo.judged_draws_counted, 'draw')} counted, "
-            f"{jo.judged_draws_missing_usage} without usage)"
-        )
+    grading = _grading_cost(r)
+    if grading is not None:
+        lines.append(grading)
     refused = no_verdict(r)
     if r.is_smoke:
         lines.append(SMOKE_RUN)

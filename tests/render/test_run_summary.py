@@ -6,6 +6,7 @@ import json
 from types import SimpleNamespace
 
 from factories import arm, case, edited, make_receipt
+from receipt_docs import seal_document
 from rich.console import Console
 
 from driftproof.receipt import Receipt, parse_receipt
@@ -53,9 +54,8 @@ def test_an_unpriced_grading_cost_reads_as_the_sheet_says_it_with_one_draw_count
     overhead = {"input_tokens": 90, "output_tokens": 10, "usd": None}
     overhead |= {"judged_draws_counted": 1, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
-    assert "grading cost not recorded (90 in, 10 out tokens; 1 draw counted, 0 without usage)" in (
-        text
-    )
+    # "; 1 draw counted, 0 without usage)" became plain words, and no gap is no clause
+    assert "grading cost not recorded (90 in, 10 out tokens over 1 graded draw)" in text
 
 
 def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
@@ -63,7 +63,40 @@ def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
     overhead = {"input_tokens": 18775, "output_tokens": 1200, "usd": None}
     overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
-    assert "(18,775 in, 1,200 out tokens; 2 draws counted" in text
+    assert "(18,775 in, 1,200 out tokens over 2 graded draws)" in text
+
+
+def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
+    # 2 draws' grading counted, 1 more whose grader reported no token counts (was "1 without
+    # usage", the API's word)
+    overhead = {"input_tokens": 300, "output_tokens": 20, "usd": 0.0012}
+    overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 1}
+    text = _printed(make_receipt([case("c1", [0.6, 0.7, 0.5], [0.4])], judge_overhead=overhead))
+    assert (
+        "grading cost $0.0012 (300 in, 20 out tokens over 2 graded draws; 1 more draw graded "
+        "with no token counts from the grader)"
+    ) in text
+    assert "usage" not in text
+
+
+def test_a_simulated_grader_has_no_grading_cost_beside_no_request() -> None:
+    # run --provider simulated printed "no request made to a model", then "grading cost not
+    # recorded (21,150 in, 1,440 out tokens; 18 draws counted, 0 without usage)"
+    doc = make_receipt([case("c1", [0.6], [0.4])])
+    doc["run"] |= {"provider": "simulated", "endpoint_attempts": 0}
+    doc["judge"]["provider"] = "simulated"
+    doc["verification_level"] = "UNVERIFIED"
+    doc["economics"]["judge_overhead"] = {
+        "input_tokens": 2350, "output_tokens": 160, "usd": None,
+        "judged_draws_counted": 2, "judged_draws_missing_usage": 0,
+    }  # fmt: skip
+    text = " ".join(_printed(seal_document(doc)).split())
+    assert "no request made to a model" in text
+    assert (
+        "no grading cost: no model graded (the simulated grader's prompts and replies come to "
+        "2,350 in, 160 out tokens, as counted here)"
+    ) in text
+    assert "grading cost not recorded" not in text and "usage" not in text
 
 
 def test_lost_draws_by_kind_read_in_words() -> None:
