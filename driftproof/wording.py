@@ -56,6 +56,12 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
     ),
 }
 
+#: Band sources in a column header: what each band is the spread of.
+BAND_SOURCE_HEADER: Final[dict[str, str]] = {
+    "legacy": "bands across one answer's judge samples",
+    "generation": "bands across draws",
+}
+
 #: ``provenance.tool`` of a caveman import (its importer writes it; the sheet reads it).
 CAVEMAN_TOOL: Final[str] = "caveman-evals"
 

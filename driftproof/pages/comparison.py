@@ -32,6 +32,7 @@ from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
+    BAND_SOURCE_HEADER,
     BAND_SOURCE_LEGEND,
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
@@ -281,17 +282,17 @@ def _note(v: CaseVerdict) -> str:
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    The two receipts' columns are "earlier" and "later", each with its band source as the sheet
-    names it (``earlier (band source: generation)``): the words of the legend's ``Δ = later −
+    The two receipts' columns are "earlier" and "later", each with its band source in words
+    (``earlier (bands across draws)``): the words of the legend's ``Δ = later −
     earlier``; the receipts' own names (long paths, report labels) are given above the table.
     Measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
     a_name, b_name = "earlier", "later"
-    src_a, src_b = (s or "unknown" for s in c.band_sources)
+    src_a, src_b = (BAND_SOURCE_HEADER[s] if s else "no band" for s in c.band_sources)
     header = [
         "case",
-        f"{a_name} (band source: {src_a})",
-        f"{b_name} (band source: {src_b})",
+        f"{a_name} ({src_a})",
+        f"{b_name} ({src_b})",
         "Δ",
         "verdict",
     ]

@@ -217,11 +217,12 @@ def test_different_band_sources_are_not_like_for_like(tmp_path: Path) -> None:
         and BAND_SOURCE_LEGEND["generation"] in res.output
     )
     # The table's columns are named as the first line names the receipts (was each full path),
-    # each with its band source named as the receipt sheet names it (was a bare "(legacy)").
+    # each with its band source in words (was a bare "(legacy)", then "(band source: legacy)",
+    # the receipt's field value).
     header = next(x for x in res.output.splitlines() if x.startswith("case "))
     assert header == (
-        "case  earlier (band source: legacy)  later (band source: generation)  Δ       verdict"
-        "   note"
+        "case  earlier (bands across one answer's judge samples)  later (bands across draws)  "
+        "Δ       verdict   note"
     )
 
 

@@ -79,8 +79,8 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     # diff's do; the labels March and April are tied to them above the table and in its caption
     assert table_header(html, "table-comparison-march-april") == [
         "case",
-        "earlier (band source: generation)",
-        "later (band source: generation)",
+        "earlier (bands across draws)",
+        "later (bands across draws)",
         "Δ",
         "verdict",
         "note",
