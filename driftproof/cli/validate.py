@@ -30,7 +30,6 @@ def verdict_note(r: Receipt) -> str:
         f"whatever its level ({SMOKE_RUN})",
         Refusal.AGGREGATES_ONLY: "aggregates only: no band, no lift, no verdict",
         Refusal.NOT_MEASURED: refused.reason,  # "not measured: …" (D-17)
-        Refusal.BELOW_TESTED: "below TESTED: no verdict",
     }
     return words.get(refused.refusal, f"no verdict: {refused.reason}")
 

@@ -240,8 +240,8 @@ def _counted(
             + ", ".join(sorted(d.scored_indicator))
             + ") inside each run's score"
             + (" (single-arm mode, --ablation none)" if not d.two_arm else "")
-            + ": the scores are kept as recorded, so they include it; the receipt also keeps the "
-            "indicator beside the score, in skill_fired."
+            + ": the scores are kept as recorded, so they include it; the receipt also keeps, "
+            "beside each score, whether the skill fired."
         )
     single = "the baseline arm (ablation 'none': the suite ran with the plugin only)"
     unrecorded = [*([] if d.two_arm else [single]), *_UNRECORDED]
