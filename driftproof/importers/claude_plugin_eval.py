@@ -338,13 +338,25 @@ def _arm_draws(
                         f"expected a cost in USD of 0 or more, found {value!r}"
                     )
                 d.costs[arm][slot].append(value)
+        run_cost, judge_cost = run.get("costUsd"), run.get("judgeCostUsd")
+        if run_cost is not None and judge_cost is not None and judge_cost > run_cost:
+            raise (rw / "judgeCostUsd").fail(
+                f"expected at most the run's costUsd ({run_cost!r}), which includes the judge's "
+                f"part, found {judge_cost!r}: the run contradicts itself"
+            )
     return draws
 
 
 def _draw(
     index: int, run: dict[str, Any], rw: Where, fired: bool | None, checks: list[dict[str, Any]]
 ) -> Draw:
-    """One run as a draw: lost on an error, skipped paid graders or no score."""
+    """One run as a draw: lost on an error, skipped paid graders or no score.
+
+    Raises:
+        ImportError_: at its score, a score that is not the weighted share of its scored
+            graders that passed; at ``passed``, a true or false that says otherwise than its
+            score (the source passes a run whose score is 1).
+    """
     draw = partial(build_draw, index, skill_fired=fired, checks=checks)
     if run.get("error") is not None:
         error = run["error"].strip()[:4000] or "the source recorded an empty error"
@@ -364,6 +376,13 @@ def _draw(
         raise (rw / "score").fail(
             f"expected {share:.6g}, the weighted share of the run's scored graders that passed "
             f"({(rw / 'graders').pointer}), found {score:.6g}: the run contradicts itself"
+        )
+    full = abs(score - 1.0) <= 1e-9  # the source's passed: the run's score is 1
+    if isinstance(run.get("passed"), bool) and run["passed"] is not full:
+        raise (rw / "passed").fail(
+            f"expected {str(full).lower()}, as the run's score is {score:.6g} and the source "
+            f"passes a run whose score is 1, found {str(run['passed']).lower()}: the run "
+            "contradicts itself"
         )
     return draw(score=score)
 

@@ -59,7 +59,7 @@ def test_weights_are_read_as_the_source_defines_them(
     run = doc["cases"][0]["arms"]["with"][0]
     run["graders"][0]["weight"] = 3
     run["graders"].append({"name": "x", "passed": False, "weight": 1, "scored": True})
-    run["score"] = 0.75
+    run["score"], run["passed"] = 0.75, False  # SOURCE.md: "passed — score is 1"
     code, err, out = _import(doc, tmp_path, capsys)
     assert (code, err) == (0, "")
     (receipt,) = out.iterdir()
@@ -68,6 +68,45 @@ def test_weights_are_read_as_the_source_defines_them(
     run["score"] = 1  # the same graders cannot give 1
     code, err, _ = _import(doc, tmp_path, capsys)
     assert code == 2 and "expected 0.75, the weighted share" in err
+
+
+@pytest.mark.parametrize(
+    ("arm", "passed", "said"),
+    [
+        # the without run scores 0 (its criteria failed): passed true beside it
+        ("without", True, "expected false, as the run's score is 0 and the source passes a run "
+         "whose score is 1, found true"),
+        # the with run scores 1: passed false beside it
+        ("with", False, "expected true, as the run's score is 1 and the source passes a run "
+         "whose score is 1, found false"),
+    ],
+)  # fmt: skip
+def test_a_passed_its_score_contradicts_is_refused(
+    doc: dict[str, Any], tmp_path: Path, capsys: Any, arm: str, passed: bool, said: str
+) -> None:
+    # SOURCE.md, per run: "passed — score is 1"
+    doc["cases"][0]["arms"][arm][0]["passed"] = passed
+    code, err, out = _import(doc, tmp_path, capsys)
+    assert code == 2 and not out.exists()
+    path = tmp_path / "aggregate-result.json"
+    assert f"{path}: /cases/0/arms/{arm}/0/passed: {said}: the run contradicts itself" in err
+
+
+def test_a_judge_cost_above_its_runs_cost_is_refused(
+    doc: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    # SOURCE.md, per run: "costUsd (run estimate), judgeCostUsd (the judge's part of it)"; the
+    # with run's costUsd is 0.045988999999999995
+    doc["cases"][0]["arms"]["with"][0]["judgeCostUsd"] = 0.05
+    code, err, out = _import(doc, tmp_path, capsys)
+    assert code == 2 and not out.exists()
+    assert (
+        f"{tmp_path / 'aggregate-result.json'}: /cases/0/arms/with/0/judgeCostUsd: expected at "
+        "most the run's costUsd (0.045988999999999995), which includes the judge's part, found "
+        "0.05: the run contradicts itself"
+    ) in err
+    doc["cases"][0]["arms"]["with"][0]["judgeCostUsd"] = 0.045988999999999995  # all of it
+    assert _import(doc, tmp_path, capsys)[0] == 0
 
 
 PROMPTFOO = "data/interop/promptfoo/sample-export.json"

@@ -334,7 +334,8 @@ def test_runs_are_counted_not_declared(two_arm: Path, tmp_path: Path) -> None:
         arms = d["cases"][0]["arms"]
         arms["with"] = [copy.deepcopy(arms["with"][0]) for _ in range(3)]
         arms["without"] = [copy.deepcopy(arms["without"][0]) for _ in range(3)]
-        arms["with"][1]["score"] = 0.5  # criteria passed, a second scored grader of weight 1 not
+        # criteria passed, a second scored grader of weight 1 not: 0.5, so not passed
+        arms["with"][1]["score"], arms["with"][1]["passed"] = 0.5, False
         arms["with"][1]["graders"].append(
             {"name": "x", "passed": False, "weight": 1, "scored": True}
         )
