@@ -76,7 +76,13 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
-    case_docs = _cases(doc, w)
+    scored = any(
+        d.get("score") is not None or d.get("judge_scores")
+        for c in doc["cases"]
+        for draws in c["arms"].values()
+        for d in draws
+    )
+    case_docs = _cases(doc, w, scored)
     held = (a for c in case_docs for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
     any_score = any(d.score is not None for a in held if a is not None for d in a.draws)
     controls = {"control" in c["arms"] for c in doc["cases"]}
@@ -133,8 +139,11 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     return [Imported.named("summary", body, repairs=repairs)]
 
 
-def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
-    """The file's cases; a repeated case id, or a score not its judge scores' mean, fails."""
+def _cases(doc: dict[str, Any], w: Where, scored: bool) -> list[Case]:
+    """The file's cases; a repeated case id, or a score not its judge scores' mean, fails.
+
+    ``scored``: some draw of the file carries a score, so a draw with none is lost (:func:`_draw`).
+    """
     out = []
     seen: set[str] = set()
     for i, c in enumerate(doc["cases"]):
@@ -143,15 +152,18 @@ def _cases(doc: dict[str, Any], w: Where) -> list[Case]:
             raise (cw / "id").fail(f"expected unique case ids; {c['id']!r} repeats")
         seen.add(c["id"])
         arms = {
-            arm: [_draw(d, j, cw / "arms" / arm / j) for j, d in enumerate(draws)]
+            arm: [_draw(d, j, cw / "arms" / arm / j, scored) for j, d in enumerate(draws)]
             for arm, draws in c["arms"].items()
         }
         out.append(declared.case_entry(c["id"], c.get("prompt"), arms))
     return out
 
 
-def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
+def _draw(d: dict[str, Any], index: int, w: Where, scored: bool) -> Draw:
     """One summary-json draw: lost on an error, its score the mean of its judge scores.
+
+    In a file whose draws carry scores (``scored``), a draw that gives no score, judge score,
+    error or lost reason is lost, its reason saying so; in a file with none it is unscored.
 
     Raises:
         ImportError_: at the draw, a score or judge scores beside ``lost`` or ``error``; at its
@@ -175,6 +187,8 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
         for s in d.get("judge_scores") or []
     ]
     score, valid = d.get("score"), [s.score for s in samples if s.score is not None]
+    if scored and score is None and not samples:
+        return draw(lost_reason=f"the file records no score for this draw: {_found(d)}")
     if samples and not valid and score is None:
         return draw(judge_samples=samples, lost_reason="every judge sample was invalid")
     if score is not None and samples and not valid:
@@ -182,6 +196,15 @@ def _draw(d: dict[str, Any], index: int, w: Where) -> Draw:
     if score is not None and valid and abs(sum(valid) / len(valid) - score) > 1e-9:
         raise (w / "score").fail("expected the mean of judge_scores, or score alone")
     return draw(score=score, judge_samples=samples)
+
+
+def _found(d: dict[str, Any]) -> str:
+    """What a draw with no score, judge score, error or lost reason holds, in words."""
+    if not d:
+        return "the draw is empty"
+    if d.get("skill_fired") is not None:
+        return "it gives only whether the skill fired"
+    return "its score, judge scores, error and lost reason are null or empty"
 
 
 def export_summary_json(r: Receipt) -> dict[str, Any]:
