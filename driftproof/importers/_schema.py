@@ -7,6 +7,7 @@ type into problems naming file and pointer.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -68,8 +69,58 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
     if error.validator == "required" and isinstance(error.instance, dict):
         missing = (m for m in error.validator_value if m not in error.instance)
         return [((m,), f"expected member {m!r}, found none") for m in missing]
-    rule = f"{error.validator!r} rule: {error.message[:300]}"
-    return [((), f"expected a value that fits the schema's {rule}")]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        patterns = list(error.schema.get("patternProperties") or ())
+        extra = [
+            k
+            for k in error.instance
+            if k not in known and not any(re.search(p, k) for p in patterns)
+        ]
+        if extra:
+            return [((k,), "expected no member of this name: the format has none") for k in extra]
+    said = _bound(error.validator, error.validator_value, error.instance)
+    if said is not None:
+        return [((), said)]
+    found = json_kind(error.instance)
+    return [
+        ((), f"expected a value that fits the schema's {error.validator!r} rule, found {found}")
+    ]
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON when short; else its kind and size, never the value itself."""
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= 60:
+        return text
+    size = f" of {len(value):,} characters" if isinstance(value, str) else ""
+    return f"{json_kind(value)}{size}"
+
+
+def _bound(rule: str, limit: Any, value: Any) -> str | None:
+    """A broken length, count, range, pattern or fixed value stated in plain words, or None.
+
+    The limit is given with the size found; a long value is not echoed (:func:`_shown`).
+    """
+    sized = {"maxLength": ("at most", "character"), "minLength": ("at least", "character")}
+    sized |= {"maxItems": ("at most", "item"), "minItems": ("at least", "item")}
+    ranged = {"maximum": "at most", "minimum": "at least"}
+    ranged |= {"exclusiveMaximum": "below", "exclusiveMinimum": "above"}
+    if rule in sized and isinstance(value, str | list):
+        bound, noun = sized[rule]
+        plural = "" if limit == 1 else "s"
+        return f"expected {bound} {limit:,} {noun}{plural}, found {len(value):,}"
+    if rule in ranged:
+        return f"expected a number {ranged[rule]} {limit}, found {_shown(value)}"
+    if rule == "pattern":
+        return f"expected a string matching {limit!r}, found {_shown(value)}"
+    if rule == "format":
+        return f"expected a {limit} string, found {_shown(value)}"
+    if rule == "const":
+        return f"expected {_shown(limit)}, found {_shown(value)}"
+    if rule == "enum":
+        return f"expected one of {', '.join(map(_shown, limit))}, found {_shown(value)}"
+    return None
 
 
 def schema_problems(

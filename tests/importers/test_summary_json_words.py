@@ -3,12 +3,15 @@ said to be (an adversary's findings)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from interop_helpers import write_json
 
-from driftproof.importers.summary_json import import_summary_json
+from driftproof.errors import ImportError_
+from driftproof.importers.summary_json import import_summary_json, schema
 
 
 def _doc(**skill: Any) -> dict[str, Any]:
@@ -54,3 +57,45 @@ def test_a_file_with_no_score_keeps_its_draws_unscored_not_lost(tmp_path: Path) 
     (item,) = import_summary_json(write_json(tmp_path / "s.json", doc))
     draws = [d for _, a in item.body.cases[0].arms.named() for d in a.draws]
     assert [(d.score, d.lost) for d in draws] == [(None, None), (None, None)]
+
+
+def test_a_name_past_the_schemas_limit_states_the_limit_and_the_length(tmp_path: Path) -> None:
+    # it read "expected a value that fits the schema's 'maxLength' rule: 'AAAA…", cut mid-message
+    limit = schema()["properties"]["skill"]["properties"]["name"]["maxLength"]
+    f = write_json(tmp_path / "s.json", _doc(name="A" * 5000))
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(f)
+    (p,) = e.value.problems
+    assert (p.pointer, p.message) == (
+        "/skill/name",
+        f"expected at most {limit} characters, found 5,000",
+    )
+    assert "AAAA" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "message"),
+    [
+        # a member the format does not have: named at its own pointer, not echoed in a message
+        (
+            lambda d: d["cases"][0].update({"x" * 500: 1}),
+            "/cases/0/" + "x" * 500,
+            "expected no member of this name: the format has none",
+        ),
+        (
+            lambda d: d.update(format_version="2"),
+            "/format_version",
+            'expected "1", found "2"',
+        ),
+        (lambda d: d["cases"].clear(), "/cases", "expected at least 1 item, found 0"),
+    ],
+)
+def test_other_schema_rules_are_stated_in_plain_words(
+    tmp_path: Path, change: Any, pointer: str, message: str
+) -> None:
+    doc = _doc()
+    change(doc)
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(write_json(tmp_path / "s.json", doc))
+    assert [(p.pointer, p.message) for p in e.value.problems] == [(pointer, message)]
+    assert "schema's" not in json.dumps([p.message for p in e.value.problems])
