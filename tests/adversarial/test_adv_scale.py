@@ -70,17 +70,22 @@ def test_an_upside_down_scale_is_refused(tmp_path: Path, capsys: Any) -> None:
     ) in err
 
 
+def _without_samples(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with every draw's judge samples taken away (its scores kept)."""
+    for arm in doc["cases"][0]["arms"].values():
+        for draw in arm["draws"]:
+            draw["judge_samples"] = []
+    return doc
+
+
 def test_scored_draws_with_none_of_the_judge_samples_the_run_records_are_refused(
     tmp_path: Path, capsys: Any
 ) -> None:
     # the run records one judge sample per draw (/run/judge_samples_per_generation), but no
     # draw holds one: no score can be worked out again from its samples (D-1, D-18), and the
     # sheet read "passing" on scores it could not check
-    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])])
+    doc = _without_samples(make_receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])]))
     assert doc["run"]["judge_samples_per_generation"] == 1
-    for arm in doc["cases"][0]["arms"].values():
-        for draw in arm["draws"]:
-            draw["judge_samples"] = []
     path = _write(tmp_path, seal_document(doc))
     code, out, err = run_main(["view", str(path)], capsys)
     assert (code, out) == (2, "")
@@ -95,12 +100,11 @@ def test_a_tested_run_with_no_judge_samples_and_no_count_is_refused(
 ) -> None:
     # the same receipt with the count unrecorded: a TESTED run's scores still come from its
     # judge's samples, and there are none to work them out from
-    doc = make_receipt(
-        [case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])], judge_samples_per_generation=None
+    doc = _without_samples(
+        make_receipt(
+            [case("c1", [0.9, 0.8, 0.85], [0.5, 0.6, 0.55])], judge_samples_per_generation=None
+        )
     )
-    for arm in doc["cases"][0]["arms"].values():
-        for draw in arm["draws"]:
-            draw["judge_samples"] = []
     path = _write(tmp_path, seal_document(doc))
     code, out, err = run_main(["view", str(path)], capsys)
     assert (code, out) == (2, "")
