@@ -4,7 +4,9 @@ Each command parses its options, calls the library and prints the result. :func:
 Driftproof's own errors into one line per problem on stderr and exit status 2 (or the error's
 ``exit_code``); an ``OSError`` (a file that cannot be read or written), input that is not UTF-8
 and a lone surrogate that cannot be written each into one line and exit status 2. A closed stdout
-(``| head``) ends quietly; anything else is a bug and propagates.
+(``| head``) ends quietly; anything else is a bug and propagates. A SIGTERM stops a command as
+Ctrl-C does (its clean-up runs, exit status 130), and an error raised once either arrived (a
+library that wraps the interrupt in its own error) reads "interrupted", not a traceback.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NoReturn
 
 import click
@@ -91,8 +95,46 @@ def cli() -> None:
     """Measure what a skill adds to a model, and say plainly when it cannot tell."""
 
 
+#: Set once a SIGINT or SIGTERM reached :func:`main`'s handler.
+_STOPPED = threading.Event()
+
+
+def _stop(signum: int, frame: object) -> None:
+    """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered."""
+    _STOPPED.set()
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stops_interrupt() -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`KeyboardInterrupt` in the block (restored after).
+
+    A signal the caller ignores (``nohup``, a background job) stays ignored; off the main
+    thread nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    _STOPPED.clear()
+    for sig, was in previous.items():
+        if was in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(sig, _stop)
+    try:
+        yield
+    finally:
+        for sig, was in previous.items():
+            if was is not None:
+                signal.signal(sig, was)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
+    with _stops_interrupt():
+        _main(argv)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         # the command line as given is kept, so that an interrupted run can print the command
         # that resumes it
@@ -104,8 +146,7 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+        _interrupted()
     except BrokenPipeError:
         # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
         # Python from reporting the failed flush of stdout at exit.
@@ -114,9 +155,18 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
+    except Exception:
+        if not _STOPPED.is_set():
+            raise  # a bug
+        _interrupted()  # e.g. pydantic builds a model as Ctrl-C arrives and names it its error
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
+
+
+def _interrupted() -> NoReturn:
+    click.echo("interrupted", err=True)
+    sys.exit(130)
 
 
 def fail(lines: Iterable[str]) -> NoReturn:

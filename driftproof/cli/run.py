@@ -30,8 +30,8 @@ and a draw that still fails is lost naming its last error and class. 400, 401, 4
 422 (and a CLI envelope carrying them) are fatal: the run stops at once, keeps its journal
 and exits 2.
 
-An existing receipt at --out is never replaced without --force. Ctrl-C stops the run, keeps
-every finished draw in the journal and prints the command that resumes it.
+An existing receipt at --out is never replaced without --force. Ctrl-C (or SIGTERM) stops the
+run, keeps every finished draw in the journal and prints the command that resumes it.
 
 Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
@@ -39,7 +39,8 @@ a lane that cannot run or a fatal error (nothing is written, the journal is kept
 run stopped because another model gave an answer (the receipt is written and reads
 UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
 with the base URL where no connection got an answer; the receipt is written and reads "not
-measured", the journal is kept); 130 when interrupted (the journal is kept).
+measured", the journal is kept); 130 when interrupted by Ctrl-C or SIGTERM (the journal is
+kept).
 """
 
 from __future__ import annotations

@@ -1,0 +1,68 @@
+"""SIGTERM stops any command as Ctrl-C does (its clean-up runs; "interrupted", exit status 130),
+and an error a library raises because Ctrl-C arrived inside it reads "interrupted", never a
+traceback. Before, SIGTERM ended the process at once (status -15): ``driftproof demo`` left a
+half-written folder that the next ``driftproof demo`` refused as not empty; and Ctrl-C while
+pydantic built a receipt model at start-up printed its SchemaError's traceback (exit status 1).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from driftproof.cli import main
+
+#: ``driftproof demo DIR`` whose site writer receives SIGTERM, after the receipts are written.
+_DEMO_TERMED = """
+import os, signal, sys, time
+import driftproof.demo as demo
+def write_site(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
+demo.write_site = write_site
+from driftproof.cli import main
+main(["demo", sys.argv[1]])
+"""
+
+
+def test_sigterm_stops_the_demo_as_ctrl_c_does_and_leaves_no_half_folder(tmp_path):
+    folder = tmp_path / "demo"
+    res = subprocess.run(
+        [sys.executable, "-c", _DEMO_TERMED, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (res.returncode, res.stderr.strip()) == (130, "interrupted")
+    assert list(tmp_path.iterdir()) == []  # the receipts written before it are removed too
+
+
+def test_an_error_raised_because_ctrl_c_arrived_reads_interrupted(monkeypatch, capsys, tmp_path):
+    import driftproof.demo
+
+    def building_a_model(*_args, **_kwargs):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt as exc:  # pydantic-core names it in a SchemaError of its own
+            raise RuntimeError('Error building "model" validator: KeyboardInterrupt') from exc
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", building_a_model)
+    with pytest.raises(SystemExit) as stop:
+        main(["demo", str(tmp_path / "d")])
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back after the command
+
+
+def test_an_error_with_no_interrupt_is_still_a_bug_that_propagates(monkeypatch, tmp_path):
+    import driftproof.demo
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        main(["demo", str(tmp_path / "d")])
