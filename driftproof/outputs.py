@@ -7,6 +7,7 @@ output lands on one of the command's own inputs.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import tempfile
@@ -93,12 +94,17 @@ def open_mode(fd: int) -> None:
     os.fchmod(fd, 0o666 & ~mask)
 
 
-def write_all_or_none(writers: Mapping[Path, Callable[[Path], object]]) -> list[Path]:
+def write_all_or_none(
+    writers: Mapping[Path, Callable[[Path], object]], *, replace: bool
+) -> list[Path]:
     """Write each file through its writer to a temporary sibling, then move them all into place.
 
     Args:
         writers: target path -> a function that writes the file's content to the path it is
             given (a temporary file beside the target, with the mode ``open()`` would give).
+        replace: whether a target that exists is replaced (``--force``). Without it a target
+            that appeared after the command checked (another command writing the same file)
+            is refused, and the files this call had put in place are taken back.
 
     Returns:
         The targets, in order, once every one is in place.
@@ -107,9 +113,11 @@ def write_all_or_none(writers: Mapping[Path, Callable[[Path], object]]) -> list[
         Whatever a writer or the file system raises (an ``OSError`` naming the target being
         written, ``IsADirectoryError`` for a target that is a folder, Ctrl-C), after every
         temporary file and every folder this call made is removed: nothing is half-written.
+        RefusalError: without ``replace``, a target exists, naming it (nothing written).
     """
     made: list[Path] = []
     staged: list[tuple[Path, Path]] = []
+    placed: list[Path] = []  # targets this call created (without ``replace``)
     path = next(iter(writers), Path())
     try:
         for path in writers:
@@ -126,10 +134,16 @@ def write_all_or_none(writers: Mapping[Path, Callable[[Path], object]]) -> list[
             os.close(fd)
             write(Path(tmp))
         for tmp_path, path in staged:
-            os.replace(tmp_path, path)
+            if replace:
+                os.replace(tmp_path, path)
+            else:
+                _place_new(tmp_path, path)
+                placed.append(path)
     except BaseException as exc:
         for tmp_path, _ in staged:
             tmp_path.unlink(missing_ok=True)
+        for target in placed:
+            target.unlink(missing_ok=True)
         for d in reversed(made):
             with contextlib.suppress(OSError):  # a folder something else wrote into stays
                 d.rmdir()
@@ -183,3 +197,31 @@ def held_lock(path: Path, busy: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def _place_new(tmp: Path, path: Path) -> None:
+    """Move ``tmp`` to ``path`` only where no file is: one that appeared is not replaced.
+
+    A hard link is made where no name is (atomic); a file system without hard links gets a
+    last look and a rename instead.
+
+    Raises:
+        RefusalError: ``path`` exists, naming it.
+    """
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+            raise
+        if not (path.exists() or path.is_symlink()):
+            os.replace(tmp, path)
+            return
+    else:
+        tmp.unlink()
+        return
+    raise RefusalError(
+        f"{path} already exists (another command wrote it while this one ran); it was not "
+        "replaced, and nothing was written. Give --force to replace it"
+    )

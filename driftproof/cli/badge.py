@@ -34,14 +34,16 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
             raise click.UsageError(f"{path}: named for two outputs; give each output its own file")
 
 
-def _write_all(files: dict[Path, bytes]) -> None:
+def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
     """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`).
 
     Raises:
         _WriteError: a file cannot be written (none is left).
     """
     try:
-        write_all_or_none({path: partial(_write_bytes, data) for path, data in files.items()})
+        write_all_or_none(
+            {path: partial(_write_bytes, data) for path, data in files.items()}, replace=replace
+        )
     except OSError as exc:
         where = exc.filename or next(iter(files))
         raise _WriteError(
@@ -145,7 +147,7 @@ def badge(
             raise _WriteError(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
-    _write_all(files)
+    _write_all(files, replace=force)
     b = badge_reading(r)
     click.echo(
         terminal_safe(f"{b.message}: {b.refusal}" if b.refusal and not b.smoke else b.message)

@@ -50,7 +50,7 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
         click.echo(text, nl=False)
         return
     try:  # a temporary sibling of its own: a user's <out>.tmp is left alone
-        write_all_or_none({output: lambda p: p.write_bytes(text.encode("utf-8"))})
+        write_all_or_none({output: lambda p: p.write_bytes(text.encode("utf-8"))}, replace=force)
     except OSError as exc:
         raise RefusalError(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}")

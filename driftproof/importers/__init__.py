@@ -134,7 +134,7 @@ def write_imported(
         seen.add(item.filename)
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     bodies = [(item.filename, finish(item.body, item.repairs)) for item in items]
-    return _write_all_or_none(bodies, out, source)
+    return _write_all_or_none(bodies, out, source, replace=force)
 
 
 def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
@@ -152,11 +152,13 @@ def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
     return ImportError_(first, problems)
 
 
-def _write_all_or_none(bodies: list[tuple[str, ReceiptBody]], out: Path, source: str) -> list[Path]:
+def _write_all_or_none(
+    bodies: list[tuple[str, ReceiptBody]], out: Path, source: str, *, replace: bool
+) -> list[Path]:
     """Write every receipt into ``out`` or none (:func:`~driftproof.outputs.write_all_or_none`)."""
     writers = {out / name: functools.partial(write_receipt, body) for name, body in bodies}
     try:
-        return write_all_or_none(writers)
+        return write_all_or_none(writers, replace=replace)
     except ReceiptError as exc:
         raise _not_convertible(source, exc) from None
     except OSError as exc:

@@ -1,0 +1,57 @@
+"""A file another command writes while this one runs is not replaced without --force.
+
+The commands that write several files (import, badge, export) check for existing files first and
+write later; two imports started together both passed the check, and the second replaced the
+first's receipts without --force (an adversary's finding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from driftproof.errors import RefusalError
+from driftproof.outputs import write_all_or_none
+
+
+def _writers(tmp_path: Path) -> tuple[Path, Path, dict[Path, Callable[[Path], object]]]:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+
+    def write_a(p: Path) -> None:
+        p.write_text("ours a")
+
+    def write_b(p: Path) -> None:  # meanwhile, another command writes a.json
+        a.write_text("theirs")
+        p.write_text("ours b")
+
+    return a, b, {a: write_a, b: write_b}
+
+
+def test_a_file_that_appeared_meanwhile_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    a, b, writers = _writers(tmp_path)
+    with pytest.raises(RefusalError, match="a.json already exists .*Give --force"):
+        write_all_or_none(writers, replace=False)
+    assert a.read_text() == "theirs"  # the other command's file stands
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no b, no temporary file
+
+
+def test_with_force_the_file_is_replaced(tmp_path: Path) -> None:
+    a, b, writers = _writers(tmp_path)
+    assert write_all_or_none(writers, replace=True) == [a, b]
+    assert (a.read_text(), b.read_text()) == ("ours a", "ours b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
+
+
+def test_files_placed_before_the_refusal_are_taken_back(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+
+    def write_b(p: Path) -> None:
+        b.write_text("theirs")  # the second target appears; the first was free
+        p.write_text("ours b")
+
+    with pytest.raises(RefusalError, match="b.json already exists"):
+        write_all_or_none({a: lambda p: p.write_text("ours a"), b: write_b}, replace=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
+    assert b.read_text() == "theirs"
