@@ -346,6 +346,10 @@ class Journal:
         os.close(self.fd)
 
     def remove(self) -> None:
-        """Delete the journal (after the receipt is written; no fsync needed)."""
-        os.close(self.fd)
+        """Delete the journal (after the receipt is written; no fsync needed).
+
+        The name goes first and the lock with the descriptor after, so no other run can take
+        the lock of a journal about to be deleted.
+        """
         self.path.unlink(missing_ok=True)
+        os.close(self.fd)

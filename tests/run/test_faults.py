@@ -327,7 +327,7 @@ def test_a_torn_last_line_is_a_draw_that_did_not_finish(loopback, one_case, tmp_
     ) == [("commit-429", a, i) for a in ("baseline", "with_skill") for i in range(3)]
 
 
-def test_two_runs_never_share_a_journal(tmp_path):
+def test_two_runs_never_share_a_journal(tmp_path, monkeypatch):
     from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
 
@@ -352,8 +352,13 @@ def test_two_runs_never_share_a_journal(tmp_path):
         harness_version=None,
     )
     assert again.resumed and again.started_at == "2026-11-29T00:00:00Z"
+    # the lock is let go only once the name is gone: no run can take a journal being deleted
+    closed, real_close = [], os.close
+    monkeypatch.setattr(
+        os, "close", lambda fd: (closed.append(again.path.exists()), real_close(fd))
+    )
     again.remove()
-    assert not (tmp_path / "r.json.journal").exists()
+    assert closed == [False] and not (tmp_path / "r.json.journal").exists()
 
 
 def test_a_receipt_that_does_not_read_back_is_removed_and_the_journal_kept(one_case, tmp_path):
