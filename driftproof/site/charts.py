@@ -132,9 +132,7 @@ def grouped_bars(
         ax.grid(axis="x", color=_THEMES[theme]["grid"], linewidth=0.6)
         ax.set_axisbelow(True)
         if narrow:
-            ax.xaxis.set_major_locator(
-                matplotlib.ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10])
-            )
+            _narrow_ticks(ax, series)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         if show_legend:
@@ -151,6 +149,35 @@ def grouped_bars(
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)
     return buf.getvalue()
+
+
+def _narrow_ticks(ax: Axes, series: Sequence[Series]) -> None:
+    """Set the x ticks of a narrow chart: few, yet one labelled on each side of 0 reached.
+
+    A side is reached when a value or a whisker end of ``series`` lies on it. The fewest bins
+    of 4, 5 or 6 that label each reached side are taken, else 5 bins with the view widened to
+    the next tick on each side that lacks one.
+    """
+    import matplotlib.ticker
+
+    reached = [v for s in series for v in s.values if v is not None]
+    reached += [end for s in series for i in range(len(s.values)) for end in whisker(s, i) or ()]
+    below, above = min(reached, default=0.0) < 0, max(reached, default=0.0) > 0
+    lo, hi = ax.get_xlim()
+    for nbins in (4, 5, 6, 5):
+        locator = matplotlib.ticker.MaxNLocator(nbins=nbins, steps=[1, 2, 2.5, 5, 10])
+        ticks = list(locator.tick_values(lo, hi))
+        lacks_below = below and not any(lo <= t < 0 for t in ticks)
+        lacks_above = above and not any(0 < t <= hi for t in ticks)
+        if not (lacks_below or lacks_above):
+            break
+    else:  # 5 bins again (the last tried): the view grows to the next tick where one lacks
+        if lacks_below:
+            lo = max((t for t in ticks if t < 0 and t <= lo), default=lo)
+        if lacks_above:
+            hi = min((t for t in ticks if t > 0 and t >= hi), default=hi)
+        ax.set_xlim(lo, hi)
+    ax.xaxis.set_major_locator(locator)
 
 
 def _bars(ax: Axes, n_cat: int, series: Sequence[Series], fg: str) -> None:

@@ -99,3 +99,30 @@ def test_the_narrow_chart_text_is_at_least_10_css_px_on_a_phone() -> None:
     assert _font_px_at(files["c.svg"], 358) < 10
     assert set(files) == {"c.svg", "c-dark.svg", "c-narrow.svg", "c-narrow-dark.svg"}
     assert info["media"] == charts.NARROW_MEDIA
+
+
+def _tick_numbers(svg: bytes) -> list[float]:
+    """The x tick labels' numbers (matplotlib writes a minus as U+2212)."""
+    return [
+        float(t.replace("\u2212", "-"))
+        for t in _texts(svg)
+        if re.fullmatch(r"\u2212?\d+(\.\d+)?", t)
+    ]
+
+
+def test_the_narrow_chart_labels_a_negative_tick_when_a_whisker_goes_below_zero() -> None:
+    # report 001's savings in percent: bars of 50, 54, 48, 21 whose whiskers reach -14 and -18;
+    # at 390 px the narrow chart labelled only 0 and 50, so nothing said the whiskers were negative
+    low, high = (0.0, 10.0, -14.0, -18.0), (88.0, 93.0, 72.0, 57.0)
+    s = [chart_text.Series("vs terse control", (50.0, 54.0, 48.0, 21.0), low, high)]
+    cats = ["caveman", "caveman-cn", "caveman-es", "compress"]
+    ticks = _tick_numbers(charts.grouped_bars(cats, s, xlabel="saving", width=charts.NARROW_IN))
+    assert min(ticks) < 0 and max(ticks) > 0 and len(ticks) <= 7
+    # a whisker just below 0 gets a labelled negative tick too (the axis grows to reach one)
+    s = [chart_text.Series("x", (50.0, 90.0), (-0.5, 80.0), (60.0, 95.0))]
+    ticks = _tick_numbers(charts.grouped_bars(["a", "b"], s, xlabel="x", width=charts.NARROW_IN))
+    assert min(ticks) < 0
+    # nothing below 0: no negative label
+    s = [chart_text.Series("x", (50.0, 90.0), (10.0, 80.0), (60.0, 95.0))]
+    ticks = _tick_numbers(charts.grouped_bars(["a", "b"], s, xlabel="x", width=charts.NARROW_IN))
+    assert min(ticks) >= 0
