@@ -71,7 +71,7 @@ def report_json(
             {
                 "id": t.id,
                 "caption": t.caption,
-                "columns": [c.label for c in t.columns],
+                "columns": [c.name for c in t.columns],
                 "rows": [[c.csv for c in row.cells] for row in t.rows],
             }
             for t in tables

@@ -18,10 +18,20 @@ Pair = tuple[str, str | None]
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its header and whether it holds numbers (right-aligned, sortable)."""
+    """A column: its header and whether it holds numbers (right-aligned, sortable).
+
+    ``group``: a heading over a run of adjacent columns of that group, in a header row above
+    theirs; the column's own header then reads ``label`` alone, its full name ``group, label``.
+    """
 
     label: str
     numeric: bool = False
+    group: str = ""
+
+    @property
+    def name(self) -> str:
+        """The column's full name, as a CSV or JSON header gives it."""
+        return f"{self.group}, {self.label}" if self.group else self.label
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,23 @@ class Table:
     caption: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
+
+    @property
+    def groups(self) -> tuple[tuple[str, int, Column | None], ...]:
+        """The upper header row when a column has a group, else ``()``.
+
+        Per run of adjacent columns of one group ``(group, columns it spans, None)``; per
+        column of none ``("", 1, column)``, its header spanning both rows.
+        """
+        if not any(c.group for c in self.columns):
+            return ()
+        runs: list[tuple[str, int, Column | None]] = []
+        for c in self.columns:
+            if c.group and runs and runs[-1][2] is None and runs[-1][0] == c.group:
+                runs[-1] = (c.group, runs[-1][1] + 1, None)
+            else:
+                runs.append((c.group, 1, None) if c.group else ("", 1, c))
+        return tuple(runs)
 
 
 def csv_number(v: float | None) -> str:
@@ -97,7 +124,7 @@ def csv_bytes(t: Table) -> bytes:
     """The table as CSV: its column labels, then one line per row, formulas made inert."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([_inert(c.label) for c in t.columns])
+    w.writerow([_inert(c.name) for c in t.columns])
     for row in t.rows:
         w.writerow([_inert(c.csv) for c in row.cells])
     return buf.getvalue().encode("utf-8")

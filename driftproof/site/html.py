@@ -119,17 +119,25 @@ def page_env(
     return env
 
 
-def table_box(caption_id: str = "", label: str = "") -> Markup:
+#: A table of more body rows than this is long: its box has a bounded height and scrolls both
+#: ways, its header row stays on screen (site.css, ``.table-wrap.long``).
+LONG_TABLE_ROWS = 40
+
+
+def table_box(caption_id: str = "", label: str = "", rows: int = 0) -> Markup:
     """The opening ``<div>`` of the box every table of the site scrolls sideways in.
 
     Returns a region a keyboard can focus (and so scroll), named by the table's ``<caption>``
-    with id ``caption_id`` or, when that is empty, by ``label``; both escaped.
+    with id ``caption_id`` or, when that is empty, by ``label``; both escaped. A table of
+    ``rows`` body rows, more than :data:`LONG_TABLE_ROWS`, gets the class ``long``: a box no
+    taller than the screen, so its sideways scroll bar is in reach.
     """
     if caption_id:
         name = Markup('aria-labelledby="{}"').format(caption_id)
     else:
         name = Markup('aria-label="{}"').format(label)
-    return Markup('<div class="table-wrap" tabindex="0" role="region" {}>').format(name)
+    kind = "table-wrap long" if rows > LONG_TABLE_ROWS else "table-wrap"
+    return Markup('<div class="{}" tabindex="0" role="region" {}>').format(kind, name)
 
 
 def wrap_tables(html: str) -> str:

@@ -35,7 +35,14 @@ CHANGED = {
     "says how promptfoo imports are named and what a single-arm import leaves out",
     "reports/004/report.json": "the skill-fired table's caption names no receipt field",
     "reports/004/SHA256SUMS": "its report.json",
-    "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation",
+    "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation; "
+    "column heads wrap, a long table scrolls in a box under a header that stays",
+    # wide tables: a sort button heads one column, a group's heading over several none
+    "assets/sort.js": "columns counted across two header rows",
+    # the narrow chart labels a tick below 0 where its whiskers reach (-18%)
+    "reports/001/chart-token-savings-narrow.svg": "a labelled tick below 0",
+    "reports/001/chart-token-savings-narrow-dark.svg": "a labelled tick below 0",
+    "reports/001/SHA256SUMS": "its narrow charts",
     "sitemap.xml": "the hand-written pages' addresses (method.html, not method/)",
     "sitemap.xml.gz": "the hand-written pages' addresses",
     # issue 37: a badge's details carry no draw count of their own (it contradicted plan's)

@@ -237,7 +237,7 @@ def figure_tables(
         "the source's own unit: percentage points in the catalogue's uplift_pct). – means the "
         "source printed no figure. The download has one row per figure, with the card's count "
         "column and notes.",
-        (Column("Skill"), *(Column(f"{d}, {a}") for d, a in keys)),
+        (Column("Skill"), *(Column(a, group=d) for d, a in keys)),
         tuple(
             Row(
                 (Cell(skill), *(Cell(cells.get(k, NOT_PRINTED), "") for k in keys)),

@@ -14,6 +14,24 @@
     if (b.n !== undefined) { return 1; }
     return a.s.localeCompare(b.s, undefined, { numeric: true });
   }
+  /* The header cells that head one column each (a group's heading over several is no sort
+     key), with that column's index: rowspan and colspan counted, as a second row under a
+     group's heading has them. */
+  function heads(table) {
+    var rows = table.tHead.rows, taken = [], out = [];
+    Array.prototype.forEach.call(rows, function (row, r) {
+      var col = 0;
+      Array.prototype.forEach.call(row.cells, function (th) {
+        while (taken[r] && taken[r][col]) { col++; }
+        for (var i = r; i < r + th.rowSpan; i++) {
+          for (var j = col; j < col + th.colSpan; j++) { (taken[i] = taken[i] || [])[j] = true; }
+        }
+        if (th.colSpan === 1 && r + th.rowSpan >= rows.length) { out.push({ th: th, col: col }); }
+        col += th.colSpan;
+      });
+    });
+    return out;
+  }
   function sortBy(table, col, th) {
     var body = table.tBodies[0];
     var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
@@ -22,12 +40,13 @@
     });
     rows.sort(function (x, y) { return dir * compare(x.k, y.k) || x.i - y.i; });
     rows.forEach(function (x) { body.appendChild(x.row); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+    heads(table).forEach(function (h) { h.th.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
   }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
     if (!table.tHead || !table.tBodies.length) { return; }
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+    heads(table).forEach(function (h) {
+      var th = h.th, col = h.col;
       var b = document.createElement("button");
       b.type = "button";
       b.className = "sort";

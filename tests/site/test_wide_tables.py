@@ -1,0 +1,163 @@
+"""Wide and long tables keep the columns that matter on screen: column heads wrap (figures do
+not), a dimension heads its agents' columns in a row of its own, and a long table scrolls in a
+box no taller than the screen under a header that stays. The browser checks are marked
+``browser`` (see test_browser.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from site_fixtures import REPO
+
+from driftproof.pages.tables import Cell, Column, Row, Table, csv_bytes
+from driftproof.site.html import LONG_TABLE_ROWS, make_env, table_box
+from driftproof.site.sections import SectionContext, section_types
+
+CSS = (REPO / "templates/theme/assets/site.css").read_text(encoding="utf-8")
+
+
+def _rule(selector: str) -> str:
+    """The declarations of the rule whose selector list is exactly ``selector``."""
+    m = re.search(r"(?m)^" + re.escape(selector) + r"\s*\{([^}]*)\}", CSS)
+    assert m, selector
+    return " ".join(m[1].split())
+
+
+def test_a_long_tables_box_is_bounded_and_keeps_its_header_on_screen() -> None:
+    # report 002 (343 rows) and the receipts index (351) ran 36,000 and 96,000 px down the page,
+    # their only sideways scroll bar at the bottom; 40 rows and fewer stay in the page
+    assert LONG_TABLE_ROWS == 40
+    assert 'class="table-wrap long"' in table_box("caption-x", rows=41)
+    assert 'class="table-wrap"' in table_box("caption-x", rows=40)
+    assert 'class="table-wrap"' in table_box(label="Table 1")
+    box = _rule(".table-wrap.long")
+    assert "max-height: 85vh" in box and "overflow-y: auto" in box
+    assert "position: sticky; top: 0" in _rule(".table-wrap.long thead")
+    # a column head wraps; a figure never does
+    assert _rule("thead th.num") == "white-space: normal;"
+    assert "white-space: nowrap" in _rule("td.num, th.num")
+
+
+def test_a_dimension_heads_its_agents_columns_and_the_csv_keeps_full_names() -> None:
+    # the committed aiq-deploy import prints 5 dimensions × 2 agents for one skill; report
+    # 002's heads read "Discoverability, claude-code" and the like, 11 columns too wide for 1280
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    from driftproof.receipt import read_receipt
+
+    r = read_receipt(REPO / "receipts" / "nvidia-7149a88-aiq-deploy.json")
+    ctx = SectionContext(report=SimpleNamespace(source="r.md"), receipts={"a": r}, env=env, root="")
+    section = section_types()["source_figures"]
+    html = str(section.render(section.Params(), ctx).html)
+    table = html[html.index('id="table-source-figures-by-skill"') :]
+    head = table[table.index("<thead>") : table.index("</thead>")]
+    upper, lower = re.findall(r"<tr>(.*?)</tr>", head)
+    assert re.findall(r"<th ([^>]*)>([^<]*)</th>", upper) == [
+        ('scope="col" rowspan="2"', "Skill"),
+        *(
+            ('scope="colgroup" colspan="2"', d)
+            for d in ("Security", "Correctness", "Discoverability", "Effectiveness", "Efficiency")
+        ),
+    ]
+    assert re.findall(r"<th [^>]*>([^<]*)</th>", lower) == ["claude-code", "codex"] * 5
+    assert table.count('<colgroup span="2"></colgroup>') == 5
+    row = table[table.index("<tbody>") :].split("</tr>")[0]
+    assert row.count("<td") == 10 and row.count('<th scope="row">') == 1
+    # a download names a grouped column in full
+    t = Table(
+        "t",
+        "c",
+        (Column("Skill"), Column("codex", group="Security")),
+        (Row((Cell("a"), Cell("1"))),),
+    )
+    assert csv_bytes(t).decode().splitlines() == ['Skill,"Security, codex"', "a,1"]
+    assert t.groups == (("", 1, t.columns[0]), ("Security", 1, None))
+
+
+# ---- in the browser ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from test_browser import ARGS, _ensure_chromium
+
+    exe = _ensure_chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+#: Per table: its head cells' texts that are not wholly inside the table's box.
+_OFF_SCREEN = """(id) => {
+  const t = document.getElementById(id), box = t.closest('.table-wrap').getBoundingClientRect();
+  return [...t.querySelectorAll('thead th')].filter(th => {
+    const r = th.getBoundingClientRect();
+    return r.left < box.left - 1 || r.right > box.right + 1;
+  }).map(th => th.textContent.trim());
+}"""
+
+#: Tables whose last columns were off screen at 1280 px: the judged caveman receipt's output
+#: tokens, report 001's four savings against the control, report 002's two Efficiency columns.
+WIDE = [
+    (
+        "receipts/caveman-5c7e19a-judged-fidelity-caveman/",
+        "table-cases-caveman-5c7e19a-judged-fidelity-caveman",
+    ),
+    ("reports/001/", "table-output-tokens-per-case"),
+    ("reports/002/", "table-source-figures-by-skill"),
+]
+
+
+@pytest.mark.browser
+def test_at_1280_px_every_column_of_the_wide_tables_is_on_screen(
+    browser: Any, built_site: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    off = {}
+    for path, table in WIDE:
+        page.goto((built_site / path / "index.html").as_uri())
+        off[table] = page.evaluate(_OFF_SCREEN, table)
+    page.close()
+    assert off == {t: [] for _, t in WIDE}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", (390, 1280))
+def test_a_long_tables_scroll_bar_is_in_reach_and_its_header_stays(
+    browser: Any, built_site: Any, width: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    for path in ("reports/002/", "receipts/"):
+        page.goto((built_site / path / "index.html").as_uri())
+        box = page.locator(".table-wrap.long").first
+        box.scroll_into_view_if_needed()
+        # the box (so its sideways scroll bar) fits the screen; the page is no longer 36,000
+        # (report 002) or 96,782 px (the receipts index at 390 px) tall
+        assert box.bounding_box()["height"] <= 844, path
+        box.evaluate("b => { b.scrollTop = 3000; }")
+        tops = box.evaluate(
+            "b => [b, b.querySelector('thead')].map(e => e.getBoundingClientRect().top)"
+        )
+        assert abs(tops[0] - tops[1]) <= 1, (path, tops)
+    page.close()
+
+
+@pytest.mark.browser
+def test_a_column_under_a_group_heading_sorts(browser: Any, built_site: Any) -> None:
+    # the sort buttons count columns across both header rows: "codex" under Efficiency is the
+    # 11th column, not the 3rd cell of its row
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((built_site / "reports/002/index.html").as_uri())
+    heads = page.locator("#table-source-figures-by-skill thead tr").nth(1).locator("th")
+    assert heads.count() == 10
+    heads.nth(9).locator("button").click()
+    assert heads.nth(9).get_attribute("aria-sort") == "ascending"
+    cells = page.locator("#table-source-figures-by-skill tbody tr td:nth-child(11)")
+    scores = [float(t.split()[0]) for t in cells.all_inner_texts() if t[:1].isdigit()]
+    page.close()
+    assert len(scores) > 300 and scores == sorted(scores)
