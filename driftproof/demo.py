@@ -24,7 +24,7 @@ from driftproof.errors import RefusalError
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt, read_receipt, sha256_text
-from driftproof.render.comparison import comparison_text
+from driftproof.render.comparison import comparison_markdown, comparison_text
 from driftproof.render.plan import plan_text
 from driftproof.run.engine import RunConfig, arm_systems, run_suite
 from driftproof.run.providers.simulated import SimulatedProvider
@@ -126,7 +126,9 @@ def _write_demo(folder: Path) -> str:
         (folder / rel).write_text(text, encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    write_site(folder / "site", receipts, walk.partition(diff), plan, texts)
+    write_site(
+        folder / "site", receipts, walk.partition(diff), plan, texts, comparison_markdown(cmp)
+    )
     return walk
 
 
@@ -244,14 +246,16 @@ def write_site(
     walk: tuple[str, str, str],
     plan: str,
     texts: dict[str, str],
+    diff_md: str,
 ) -> None:
     """Write the demo's local site into ``out``.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
     receipts, the method and decisions pages, the text files ``texts`` (site path: text) and an
     index with the walkthrough, each file it names linked; every HTML page carries a banner.
-    ``walk`` is the walkthrough as (text before the diff, the diff, text after it): the diff's
-    columns keep their lines and scroll sideways in a named box; the prose wraps.
+    ``walk`` is the walkthrough as (text before the diff, the diff, text after it); the index
+    shows the diff as ``diff_md``, the same comparison in Markdown: its sentences wrap and its
+    cases are a table (in a box that scrolls sideways only when the screen is too narrow).
     """
     loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
@@ -275,9 +279,14 @@ def write_site(
         'and <a href="results/index.html">results</a> of this demo; the '
         '<a href="method.html">method</a> has worked examples of every verdict word.</p>'
         "<h2>Walkthrough</h2><pre>{}</pre>"
-        '<pre class="columns" tabindex="0" role="region" aria-label="The diff">{}</pre>'
+        '<section class="diff" aria-label="The diff">{}</section>'
         "<pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
-    ).format(*(_local_links(escape(part)) for part in walk), escape(plan))
+    ).format(
+        _local_links(escape(walk[0])),
+        Markup(wrap_tables(markdown.markdown(diff_md, extensions=["tables"]))),
+        _local_links(escape(walk[2])),
+        escape(plan),
+    )
     pages["index.html"] = (name, intro)
     files.update(prose_files(pages, nav=nav, site_name=name))
     # a byte-order mark: a browser reads the text as UTF-8 even when a server names no charset
