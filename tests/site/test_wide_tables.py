@@ -37,6 +37,8 @@ def test_a_long_tables_box_is_bounded_and_keeps_its_header_on_screen() -> None:
     box = _rule(".table-wrap.long")
     assert "max-height: 85vh" in box and "overflow-y: auto" in box
     assert "position: sticky; top: 0" in _rule(".table-wrap.long thead")
+    row_heads = ".table-wrap tbody th:first-child, .table-wrap thead tr:first-child th:first-child"
+    assert "position: sticky; left: 0" in _rule(row_heads)
     # a column head wraps; a figure never does
     assert _rule("thead th.num") == "white-space: normal;"
     assert "white-space: nowrap" in _rule("td.num, th.num")
@@ -144,6 +146,12 @@ def test_a_long_tables_scroll_bar_is_in_reach_and_its_header_stays(
             "b => [b, b.querySelector('thead')].map(e => e.getBoundingClientRect().top)"
         )
         assert abs(tops[0] - tops[1]) <= 1, (path, tops)
+        # scrolled sideways, a row keeps its head (the receipt, the skill) at the box's left
+        box.evaluate("b => { b.scrollLeft = 300; }")
+        lefts = box.evaluate(
+            "b => [b, b.querySelector('tbody th')].map(e => e.getBoundingClientRect().left)"
+        )
+        assert abs(lefts[0] - lefts[1]) <= 1, (path, lefts)
     page.close()
 
 
