@@ -312,8 +312,8 @@ def test_no_page_of_the_demo_site_scrolls_sideways(
     assert 0 <= box["x"] and box["x"] + box["width"] <= width
     assert [" ".join(h.split()) for h in heads][:5] == [
         "case",
-        "earlier (band source: generation)",
-        "later (band source: generation)",
+        "earlier (bands across draws)",
+        "later (bands across draws)",
         "Δ",
         "verdict",
     ]
