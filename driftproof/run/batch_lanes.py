@@ -8,7 +8,7 @@ times over); OpenAI's input file is uploaded from the spool.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Iterator
 from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
@@ -41,15 +41,42 @@ ANTHROPIC_ERROR_STATUS = {
 _NOT_PROCESSED = {"expired": "ended", "canceled": "was cancelled"}
 
 
-def result_line(bid: str, raw: str, where: str) -> tuple[str | None, dict[str, Any] | AttemptError]:
+def jsonl_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a JSON Lines body given in ``chunks``, cut at each line feed byte only.
+
+    A carriage return before it stays with its line (JSON reads it as white space); a last
+    line with no line end is yielded too. Not a text reader's line ends: U+2028, U+2029 and
+    U+0085 may stand unescaped inside a JSON string, so a line is never cut at them. Memory:
+    one line.
+    """
+    held: list[bytes] = []
+    for chunk in chunks:
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            held.append(chunk[start:end])
+            yield b"".join(held)
+            held, start = [], end + 1
+        if start < len(chunk):
+            held.append(chunk[start:])
+    if held:
+        yield b"".join(held)
+
+
+def result_line(
+    bid: str, line: bytes, where: str
+) -> tuple[str | None, dict[str, Any] | AttemptError]:
     """One line of batch ``bid``'s results as (custom id, the line's object), or why not.
 
-    A line that is no JSON object, or whose custom id is not one piece of text, names no
-    request: ``(None, AttemptError)`` naming ``where``. A line that gives any other member name
-    twice is read as an interactive reply is (D-19): not at all, ``(custom id, AttemptError)``,
-    transient, so the request is sent again in a follow-up batch. The custom id is ``None``
-    only beside an :class:`AttemptError`.
+    A line that is not UTF-8 (RFC 8259 §8.1), no JSON object, or whose custom id is not one
+    piece of text, names no request: ``(None, AttemptError)`` naming ``where``. A line that
+    gives any other member name twice is read as an interactive reply is (D-19): not at all,
+    ``(custom id, AttemptError)``, transient, so the request is sent again in a follow-up
+    batch. The custom id is ``None`` only beside an :class:`AttemptError`.
     """
+    try:
+        raw = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, AttemptError(f"{where} is not UTF-8 text (byte {line[exc.start]:#04x})")
     try:
         obj, fault = loads_strict(raw, allow_nan=True), None
     except JSONFault as exc:
@@ -125,7 +152,7 @@ class AnthropicBatches(BatchLane):
         # name given twice and reads no line past one that is not JSON
         stream = self._sdk(self.lane.client.messages.batches.results, bid)
         try:
-            lines = stream.http_response.iter_lines()
+            lines = jsonl_lines(stream.http_response.iter_bytes())
             for n, raw in enumerate(lines, start=1):
                 if raw.strip():
                     cid, line = result_line(bid, raw, f"line {n} of its results")
@@ -225,11 +252,11 @@ class OpenAIBatches(BatchLane):
             return  # no request ran; every one is answered "no result" with the provider's errors
         for fid in status.files:
             with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
-                for n, raw in enumerate(resp.iter_lines(), start=1):
+                for n, raw in enumerate(jsonl_lines(resp.iter_bytes()), start=1):
                     if raw.strip():
                         yield self._line(bid, raw, f"line {n} of its file {fid}")
 
-    def _line(self, bid: str, raw: str, where: str) -> tuple[str | None, Outcome]:
+    def _line(self, bid: str, raw: bytes, where: str) -> tuple[str | None, Outcome]:
         cid, obj = result_line(bid, raw, where)
         if isinstance(obj, AttemptError) or cid is None:
             return cid, cast(AttemptError, obj)
