@@ -153,8 +153,8 @@ def test_below_tested_no_decision_keeps_lift(
     assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
     # each case's bands as context, in the table diff prints: 0.850 ± 0.050 → 0.550 ± 0.050
     assert (
-        "The bands below are shown as context; no verdict is given.\n\n| case | earlier (band "
-        "source: generation) |" in summary
+        "The bands below are shown as context; no verdict is given.\n\n| case | earlier (bands "
+        "across draws) |" in summary
     )
     assert (
         "| c1 | 0.850 ± 0.050 | 0.550 ± 0.050 | -0.300 | no verdict | 3/3 | 3/3 |  |\n" in summary
