@@ -151,10 +151,11 @@ def compare_receipts(
 
 
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    """The comparison's notes: different skills, models or judges, or cases asked differently.
+    """The comparison's notes: what differs between the two receipts besides the skill's text.
 
-    A model, judge, judge provider, prompt or rubric that either receipt does not record is not
-    called different.
+    Different skills, models, judges, judge templates or scales, or suite files, or cases asked
+    differently. A model, judge, judge provider, judge template, suite file, prompt or rubric
+    that either receipt does not record is not called different.
     """
     out = []
     if a.skill.name != b.skill.name:
@@ -169,14 +170,17 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             "between them may be the model's, not the skill's."
         )
     ja, jb = a.judge, b.judge
+    judges_differ = False
     if ja is not None and jb is not None and judge_model(a) and judge_model(b):
         providers = ja.provider is not None and jb.provider is not None
-        if ja.model != jb.model or (providers and ja.provider != jb.provider):
+        judges_differ = ja.model != jb.model or (providers and ja.provider != jb.provider)
+        if judges_differ:
             out.append(
                 f"The two receipts were graded by different judges ({_judge_name(ja)} and "
                 f"{_judge_name(jb)}): their scores are on different scales, so a change between "
                 "them may be the judge's, not the skill's."
             )
+    out += [x for x in (_judge_setting_note(a, b, judges_differ), _suite_note(a, b)) if x]
     asked = _asked_differently(a, b)
     if asked:
         were = "was" if len(asked) == 1 else "were"
@@ -186,6 +190,52 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
             "skill's."
         )
     return tuple(out)
+
+
+def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | None:
+    """The note when the same judge graded under another template or on another scale, else None.
+
+    Not given beside the different-judges note (``judges_differ``), nor for a template that
+    either receipt does not record.
+    """
+    ja, jb = a.judge, b.judge
+    if ja is None or jb is None or judges_differ:
+        return None
+    ta, tb = ja.template_sha256, jb.template_sha256
+    if ta is not None and tb is not None and ta != tb:
+        return (
+            "The two receipts' judge was given different instructions (judge templates that "
+            f"hash to {ta[:12]}… and {tb[:12]}…): their scores may be on different scales, so a "
+            "change between them may be the judge's, not the skill's."
+        )
+    sa, sb = ja.scale, jb.scale
+    if (sa.worst, sa.best) != (sb.worst, sb.best):
+        return (
+            f"The two receipts' judge scored on different scales ({sa.worst:g} to {sa.best:g} "
+            f"and {sb.worst:g} to {sb.best:g}): a change between them may be the scale's, not "
+            "the skill's."
+        )
+    return None
+
+
+def _suite_note(a: Receipt, b: Receipt) -> str | None:
+    """The note when the two receipts ran different suite files, else None.
+
+    A suite whose file hash either receipt does not record is not called different.
+    """
+    sa, sb = a.suite, b.suite
+    if sa.sha256 is None or sb.sha256 is None or sa.sha256 == sb.sha256:
+        return None
+    if sa.name is not None and sb.name is not None and sa.name != sb.name:
+        what = f"different suites ({sa.name} and {sb.name})"
+    else:
+        named = sa.name or sb.name
+        what = "different versions of the suite" + (f" {named}" if named else "")
+        what += f" (files that hash to {sa.sha256[:12]}… and {sb.sha256[:12]}…)"
+    return (
+        f"The two receipts ran {what}: a case added, removed or changed there may move the "
+        "result, not the skill."
+    )
 
 
 def _asked_differently(a: Receipt, b: Receipt) -> list[str]:

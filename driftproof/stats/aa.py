@@ -162,4 +162,32 @@ def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | Non
                 f"{path}: {pointer}: expected the compared receipts' {what} ({words}), found "
                 f"{mine}: {why}"
             )
+    return _noise_source_problem(path, aa, compared)
+
+
+def _noise_source_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | None:
+    """Why ``aa`` measured another noise than ``compared``'s, as one line; else None.
+
+    That is: its model or its judge model is none of theirs (a simulated A/A names the
+    simulated ones). A model or judge that a compared receipt does not record is not compared
+    with it.
+    """
+    why = "an A/A calibration measures the noise of its own model and judge only"
+    for pointer, what, mine, theirs in (
+        ("/run/model", "model", aa.run.model, {r.run.model for r in compared}),
+        (
+            "/judge/model",
+            "judge",
+            None if aa.judge is None else aa.judge.model,
+            {None if r.judge is None else r.judge.model for r in compared},
+        ),
+    ):
+        theirs.discard(None)
+        if theirs and mine not in theirs:
+            words = " or ".join(sorted(str(x) for x in theirs))
+            found = "none" if mine is None else str(mine)
+            return (
+                f"{path}: {pointer}: expected the compared receipts' {what} ({words}), found "
+                f"{found}: {why}"
+            )
     return None
