@@ -138,6 +138,8 @@ class Plan:
     """The level some arm's pooled spread was bounded at; ``existence``: the error rates there."""
     existence: ExistenceRates | None = None
     suite_spreads: tuple[float, float] | None = None
+    simulated: bool = False
+    """The pilot's answers or scores were drawn by the simulated provider: no model's spreads."""
 
     @property
     def larger_pilot(self) -> int | None:
@@ -250,6 +252,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         floored,
         *_existence(pools),
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
+        simulated=r.is_simulated,
     )
 
 

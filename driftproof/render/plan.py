@@ -21,6 +21,13 @@ def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
 
 
+#: Said under the headline when the pilot is simulated (``run --provider simulated``, the demo).
+SIMULATED_PILOT = (
+    "This pilot is simulated: no model answered and no model judged, so its spreads are the "
+    "simulated provider's, not a model's; the plan shows how planning works, not what a real "
+    "run needs."
+)
+
 #: A headline names at most this many cases, then "and N more".
 NAMED_AT_MOST = 5
 
@@ -220,7 +227,7 @@ def _case_line(p: Plan, c: CasePlan) -> str:
 
 def plan_text(p: Plan) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
-    lines = [headline(p)]
+    lines = [headline(p)] + ([SIMULATED_PILOT] if p.simulated else [])
     tiers = None
     if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
         tiers = f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"

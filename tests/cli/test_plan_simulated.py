@@ -1,0 +1,38 @@
+"""``driftproof plan`` on a simulated pilot (``run --provider simulated``, the demo) says so
+under its headline, as view, diff and badge do: the spreads are not a model's."""
+
+from __future__ import annotations
+
+import json
+
+from factories import case, make_receipt
+from receipt_docs import seal_document
+
+from driftproof.pages.plan import plan_receipt
+from driftproof.receipt import Receipt
+from driftproof.render.plan import plan_json, plan_text
+
+CASES = [case("c1", [0.60, 0.62, 0.64], [0.50, 0.52, 0.54])]
+SAID = (
+    "This pilot is simulated: no model answered and no model judged, so its spreads are the "
+    "simulated provider's, not a model's; the plan shows how planning works, not what a real "
+    "run needs."
+)
+
+
+def _pilot(provider: str) -> Receipt:
+    doc = make_receipt(CASES, level="UNVERIFIED" if provider == "simulated" else "TESTED")
+    doc["run"]["provider"] = doc["judge"]["provider"] = provider
+    return Receipt.model_validate(seal_document(doc))
+
+
+def test_a_simulated_pilot_is_named_under_the_headline() -> None:
+    lines = plan_text(plan_receipt(_pilot("simulated"))).splitlines()
+    assert lines[1] == SAID
+    assert json.loads(plan_json(plan_receipt(_pilot("simulated"))))["simulated"] is True
+
+
+def test_a_model_pilot_is_not() -> None:
+    p = plan_receipt(_pilot("anthropic"))
+    assert SAID not in plan_text(p)
+    assert json.loads(plan_json(p))["simulated"] is False
