@@ -53,7 +53,16 @@ def test_two_versions_of_one_suite_are_named_by_their_hashes() -> None:
 
 def test_a_suite_hash_either_receipt_does_not_record_is_not_called_different() -> None:
     assert _notes(_receipt(), _receipt(("forty", None))) == ()
-    assert _notes(_receipt(), _receipt()) == ()
+    # another judge temperature (not a note) so that the two receipts' seals differ
+    assert _notes(_receipt(), _receipt(sampling={"temperature": 0.5, "max_tokens": 512})) == ()
+
+
+def test_one_receipt_on_both_sides_is_named() -> None:
+    said = (
+        "The two receipts are one and the same (the same seal): nothing was measured again, so "
+        "this comparison cannot show a change."
+    )
+    assert _notes(_receipt(), _receipt()) == (said,)
 
 
 def test_the_same_judge_under_another_template_is_named() -> None:

@@ -153,11 +153,17 @@ def compare_receipts(
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
     """The comparison's notes: what differs between the two receipts besides the skill's text.
 
-    Different skills, models, judges, judge templates or scales, or suite files, or cases asked
-    differently. A model, judge, judge provider, judge template, suite file, prompt or rubric
-    that either receipt does not record is not called different.
+    The same receipt on both sides (one seal); different skills, models, judges, judge
+    templates or scales, or suite files; cases asked differently. A model, judge, judge
+    provider, judge template, suite file, prompt or rubric that either receipt does not record
+    is not called different.
     """
     out = []
+    if a.seal.sha256 == b.seal.sha256:
+        out.append(
+            "The two receipts are one and the same (the same seal): nothing was measured again, "
+            "so this comparison cannot show a change."
+        )
     if a.skill.name != b.skill.name:
         out.append(
             f"The two receipts measure different skills ({a.skill.name} and {b.skill.name}): "
