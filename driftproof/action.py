@@ -13,8 +13,9 @@ An A/A receipt (``run --aa``) is cited at the end of the summary and never chang
 
 Exit status: 0 when the decision does not fail the job; 1 when it does (by default: a case
 regressed); 2 when an input is missing, a receipt cannot be read (bad JSON, schema, seal) or the
-A/A receipt is not one, or is of another skill or suite than the compared receipts,
-with the problems in the summary and on stderr; 130 when cancelled before the outputs.
+A/A receipt is not one, or is of another skill, suite, answering model or judge than the
+compared receipts, with the problems in the summary and on stderr; 130 when cancelled before
+the outputs.
 """
 
 from __future__ import annotations
@@ -351,7 +352,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
     """The receipts named (baseline, new, then the A/A one if any) and every problem at once.
 
-    An A/A receipt of another skill or suite than the compared receipts' is a problem.
+    An A/A receipt of another skill, suite, answering model or judge than the compared receipts'
+    is a problem.
     """
     read: list[Receipt] = []
     problems: list[str] = []

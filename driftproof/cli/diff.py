@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 @path_option(
     "--aa",
     "aa_path",
-    help="An A/A calibration receipt (run --aa) of the same skill and suite to cite beside the "
-    "verdicts: how many changes noise alone calls at its spreads.",
+    help="An A/A calibration receipt (run --aa) of the same skill and suite, answered and judged "
+    "by the same models, to cite beside the verdicts: how many changes noise alone calls at its "
+    "spreads.",
 )
 def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | None) -> None:
     """Compare receipt A (earlier) with receipt B (later), case by case.
