@@ -34,7 +34,8 @@ from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_rece
 from driftproof.pages.words import aa_line, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
-from driftproof.render.escape import md_table, terminal_safe
+from driftproof.render.escape import md_escape as md_escape
+from driftproof.render.escape import md_table
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import Status, VerdictCode
@@ -52,8 +53,6 @@ MAX_SUMMARY_BYTES = 1_000_000
 MAX_ROWS = 500
 #: Notes (lost draws, cases not compared) shown before the "N more notes" line.
 MAX_NOTES = 50
-#: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
-_MD_SPECIAL = set("\\`*_[]|<>~&")
 _NO_VERDICT = (
     "A side gets no verdict (below TESTED, a smoke run, an import, "
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
@@ -62,17 +61,6 @@ _TABLE_HEAD = (
     "| case | verdict | earlier band | later band | Δ | draws needed per arm |\n"
     "|---|---|---|---|---|---|\n"
 )
-
-
-def md_escape(text: object, limit: int = 200) -> str:
-    """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
-
-    Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
-    """
-    s = terminal_safe(" ".join(str(text).split()))
-    if len(s) > limit:
-        s = s[:limit] + "…"
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
 
 
 def decide(c: Comparison) -> str:

@@ -115,3 +115,18 @@ def md_table(
     return ["| " + " | ".join(escape(h) for h in head) + " |", "|" + "---|" * len(head)] + [
         "| " + " | ".join(escape(x) for x in row) + " |" for row in rows
     ]
+
+
+#: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
+_MD_SPECIAL = set("\\`*_[]|<>~&")
+
+
+def md_escape(text: object, limit: int = 200) -> str:
+    """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
+
+    Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
+    """
+    s = terminal_safe(" ".join(str(text).split()))
+    if len(s) > limit:
+        s = s[:limit] + "…"
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
