@@ -6,6 +6,11 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from driftproof.pages.unmeasured_cases import (
+    UnmeasuredCase,
+    unmeasured_headline,
+    unmeasured_later,
+)
 from driftproof.pages.words import (
     count_of,
     first_of,
@@ -60,6 +65,8 @@ class Comparison:
         not_like_for_like: the D-10 sentence when the two band sources differ.
         lost_cases: cases that lost draws on either side (D-9).
         unmatched: cases in one receipt only, naming its side.
+        unmeasured: cases the later receipt measured nothing in, for an arm the earlier one
+            measured; named first in ``headline`` (verdicts and refusals unchanged).
         underpowered_sentence, underpowered_reason, draws_needed: when no case separated and
             one is underpowered: the sentence, why, and the largest draws per arm needed (D-5).
     """
@@ -87,6 +94,7 @@ class Comparison:
     """Regressed cases noise alone would give at these spreads (asked for, and both judged)."""
     paired: PairedTest | None = None
     """The exact paired test over the with-skill mean changes (B − A); context, never a verdict."""
+    unmeasured: tuple[UnmeasuredCase, ...] = ()
 
 
 def compare_receipts(
@@ -117,6 +125,9 @@ def compare_receipts(
         + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
     )
     refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
+    gone = unmeasured_later(a, b, sources)
+    first = unmeasured_headline(gone)
+    refused = replace(refused, unmeasured=gone, headline=_joined(first, refused.headline))
     if refusals:
         # no verdict, but the bands are shown under the reason (where both sides have bands)
         shown = () if None in sources else rows
@@ -135,7 +146,7 @@ def compare_receipts(
     return replace(
         refused,
         refusals=(),
-        headline=_headline(rows),
+        headline=_joined(first, _headline(rows)),
         summary=_summary(rows),
         rows=rows,
         lost_cases=tuple(v.case_id for v in rows if v.a.lost or v.b.lost),
@@ -298,6 +309,11 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
         if ids:
             parts.append(f"{count_of(len(ids), 'case')} {verdict} ({first_of(ids)})")
     return "; ".join(parts) if parts else NO_SEPARATION
+
+
+def _joined(first: str | None, headline: str) -> str:
+    """``headline`` with ``first`` (cases the later receipt did not measure) before it."""
+    return headline if first is None else f"{first}; {headline}"
 
 
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:

@@ -48,6 +48,8 @@ _STYLES = {
 def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
     """The comparison as ``(kind, lines)`` paragraphs in order, the lines not yet escaped."""
     out = [("title", [f"{c.a_name} (earlier) → {c.b_name} (later)"]), ("bold", [c.headline])]
+    if c.unmeasured:  # each named, with its recorded reason, before anything else is read
+        out.append(("list", [f"{u.case_id}: {u.words()}" for u in c.unmeasured]))
     unmatched = [("plain", ["Cases in one receipt only: " + ", ".join(c.unmatched)])]
     unmatched = unmatched if c.unmatched else []
     if c.refusals:
@@ -148,7 +150,11 @@ def _context_json(c: Comparison) -> dict[str, Any]:
 
 
 def comparison_json(c: Comparison) -> str:
-    """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status."""
+    """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status.
+
+    ``unmeasured`` lists the cases the later receipt measured nothing in (an arm the earlier one
+    measured): ``case_id``, ``arms``, ``drawn`` (all lost), the commonest ``reason`` and ``words``.
+    """
     fields = (
         "refusals headline summary band_sources legend not_like_for_like lost_cases regressed "
         "unmatched underpowered_sentence underpowered_reason draws_needed notes"
@@ -158,6 +164,11 @@ def comparison_json(c: Comparison) -> str:
         "exit_status": exit_status(c),
         "rows": [_row_json(v) for v in c.rows],
         "context_rows": [_row_json(v, context=True) for v in c.context_rows],
+        "unmeasured": [
+            _pick(u, "case_id drawn reason reason_draws")
+            | {"arms": list(u.arms), "words": u.words()}
+            for u in c.unmeasured
+        ],
         **_context_json(c),
     }
     return json_text(doc)
