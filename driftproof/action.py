@@ -3,18 +3,21 @@
 Run by ``action.yml`` (which describes the inputs and outputs) as ``python -m driftproof.action``.
 The inputs come through the environment, never through ``${{ }}`` inside ``run:``;
 ``--baseline``, ``--receipt``, ``--fail-on`` and ``--aa`` override ``DRIFTPROOF_BASELINE``,
-``DRIFTPROOF_RECEIPT``, ``DRIFTPROOF_FAIL_ON`` (default ``regressed``) and ``DRIFTPROOF_AA``.
-Outputs go to ``$GITHUB_OUTPUT``, the Markdown summary to ``$GITHUB_STEP_SUMMARY``.
+``DRIFTPROOF_RECEIPT``, ``DRIFTPROOF_FAIL_ON`` (default ``regressed,not-measured``) and
+``DRIFTPROOF_AA``. Outputs go to ``$GITHUB_OUTPUT``, the summary to ``$GITHUB_STEP_SUMMARY``.
 
 The ``decision`` output is :func:`decide`'s. ``fail-on`` may also name ``beyond-noise``: a
 regressed decision then fails the job only when the chance of at least that many regressed cases
 with no true change, at these spreads and draws, is under 5% (:mod:`driftproof.stats.false_alarms`).
+``not-measured`` (on by default) fails the job, whatever the decision, when the new receipt
+measured nothing in an arm of a case the baseline receipt measured in that arm
+(:mod:`driftproof.pages.unmeasured_cases`; a case measured in neither does not count).
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
-Exit status: 0 when the decision does not fail the job; 1 when it does (by default: a case
-regressed); 2 when an input is missing, a receipt cannot be read (bad JSON, schema, seal) or the
-A/A receipt is not one, or is of another skill, suite, answering model or judge than the
-compared receipts, with the problems in the summary and on stderr; 130 when cancelled before
+Exit status: 0 when the job passes; 1 when it fails (by default: a case regressed, or one the new
+receipt did not measure); 2 when an input is missing, a receipt cannot be read (bad JSON, schema,
+seal) or the A/A receipt is not one, or is of another skill, suite, answering model or judge than
+the compared receipts, with the problems in the summary and on stderr; 130 when cancelled before
 the outputs.
 """
 
@@ -31,6 +34,7 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
+from driftproof.pages.unmeasured_cases import LATER_NOT_MEASURED, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
@@ -47,6 +51,10 @@ DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVE
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
 #: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
 BEYOND_NOISE = "beyond-noise"
+#: The ``fail-on`` word for "fail when the new receipt measured nothing where the baseline did".
+NOT_MEASURED = "not-measured"
+#: ``fail-on`` when the input is blank or not given (``action.yml``'s default).
+DEFAULT_FAIL_ON: tuple[str, ...] = (VerdictCode.REGRESSED, NOT_MEASURED)
 #: GitHub refuses a step summary over 1 MiB; stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
 #: Per-case rows shown before the "N more" note, whatever their size.
@@ -87,10 +95,16 @@ def decide(c: Comparison) -> str:
 
 
 def job_fails(c: Comparison, fail_on: Sequence[str]) -> bool:
-    """Whether the decision is in ``fail_on``, or is regressed beyond noise and it names that."""
+    """Whether the job fails under ``fail_on``.
+
+    It does when the decision is in ``fail_on``; when it is regressed beyond noise and
+    ``fail_on`` names that; or when ``fail_on`` names :data:`NOT_MEASURED` and the new receipt
+    did not measure a case the baseline measured (``c.unmeasured``).
+    """
     decision, fa = decide(c), c.false_alarms
     beyond = BEYOND_NOISE in fail_on and fa is not None and fa.beyond_noise
-    return decision in fail_on or (beyond and decision == VerdictCode.REGRESSED)
+    unmeasured = NOT_MEASURED in fail_on and bool(c.unmeasured)
+    return decision in fail_on or (beyond and decision == VerdictCode.REGRESSED) or unmeasured
 
 
 def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
@@ -171,24 +185,35 @@ def _side_table(
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]
 
 
-def job_line(decision: str, fails: bool, fail_on: Sequence[str]) -> str:
+def job_line(decision: str, fails: bool, fail_on: Sequence[str], unmeasured: int = 0) -> str:
     """The decision and whether the job passes or fails, in plain words (no Markdown).
 
     ``No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.`` for
-    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise.
+    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise; the
+    ``unmeasured`` count before the job's fate: ``…; 5 cases not measured in the later receipt; …``.
     """
     lead = "No decision" if decision == "none" else f"Decision: {decision}"
+    if unmeasured:
+        lead += f"; {count_of(unmeasured, 'case')} {LATER_NOT_MEASURED}"
     line = f"{lead}; the job {'fails' if fails else 'passes'} (fail-on: {', '.join(fail_on)})."
     return line + (' Add "none" to fail-on to fail it.' if decision == "none" and not fails else "")
 
 
 def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> list[str]:
     """The summary's title, the decision and whether the job fails, and why there is none."""
-    lead, rest = job_line(decision, job_fails(c, fail_on), fail_on).split("; ", 1)
+    line = job_line(decision, job_fails(c, fail_on), fail_on, len(c.unmeasured))
+    lead, rest = line.split("; ", 1)
+    gone = unmeasured_headline(c.unmeasured, ids=False)  # a count: never a case id
+    title = ("no decision" if decision == "none" else decision) + (f" ({gone})" if gone else "")
     lines = [
-        f"## Driftproof: {'no decision' if decision == 'none' else decision}\n\n",
+        f"## Driftproof: {title}\n\n",
         f"**{md_escape(lead)}**; {md_escape(rest, 500)}\n\n",
     ]
+    # before the verdicts: each case's arms and commonest lost reason, as recorded
+    gone_lines = [f"- {md_escape(u.case_id)}: {md_escape(u.words(), 500)}\n" for u in c.unmeasured]
+    more = len(gone_lines) - MAX_NOTES
+    lines += gone_lines[:MAX_NOTES] + ([f"- … {more} more not shown.\n"] if more > 0 else [])
+    lines += ["\n"] if c.unmeasured else []
     if decision != "none":
         return lines
     if c.refusals == (NO_COMMON_CASE,):  # both judged; the cases of one only are listed below
@@ -263,7 +288,7 @@ def summary_markdown(
     b: Receipt,
     c: Comparison,
     *,
-    fail_on: Sequence[str] = (VerdictCode.REGRESSED,),
+    fail_on: Sequence[str] = DEFAULT_FAIL_ON,
     max_bytes: int = MAX_SUMMARY_BYTES,
 ) -> str:
     """The job summary in GitHub-flavoured Markdown, under ``max_bytes`` UTF-8 bytes.
@@ -290,14 +315,14 @@ def append_github_output(path: Path, outputs: dict[str, str]) -> None:
 
 
 def _parse_fail_on(value: str) -> list[str]:
-    """The decisions that fail the job (blank: ``regressed``), in any letter case.
+    """The words that fail the job (blank: :data:`DEFAULT_FAIL_ON`), in any letter case.
 
     Raises:
         ValueError: a name that is no decision, or no name at all.
     """
     if not value.strip():
-        return [VerdictCode.REGRESSED]
-    choices = (*DECISIONS, BEYOND_NOISE)
+        return list(DEFAULT_FAIL_ON)
+    choices = (*DECISIONS, BEYOND_NOISE, NOT_MEASURED)
     named = {str(x).lower(): str(x) for x in choices}  # the summary prints "underpowered"
     items = [x.strip() for x in value.split(",") if x.strip()]
     expected = f"expected any of {', '.join(choices)}"
@@ -331,9 +356,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m driftproof.action", description=__doc__.splitlines()[0]
     )
-    for name in ("baseline", "receipt", "fail-on", "aa"):  # a blank fail-on is "regressed"
+    for name in ("baseline", "receipt", "fail-on", "aa"):  # a blank fail-on: DEFAULT_FAIL_ON
         env = "DRIFTPROOF_" + name.upper().replace("-", "_")
-        p.add_argument(f"--{name}", default=os.environ.get(env, ""))
+        blank = f" (blank: {','.join(DEFAULT_FAIL_ON)})" if name == "fail-on" else ""
+        p.add_argument(f"--{name}", default=os.environ.get(env, ""), help=f"default ${env}{blank}")
     return p.parse_args(argv)
 
 
@@ -399,10 +425,14 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
-    # workflow command. One annotation when a case regressed or there is no decision.
+    # workflow command. An annotation when a case went unmeasured, a case regressed, or none.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
     fails = job_fails(c, fail_on)
     level = "error" if fails else "warning"
+    gone = unmeasured_headline(c.unmeasured, ids=False)
+    if gone:
+        kind = "error" if NOT_MEASURED in fail_on else "warning"
+        print(f"::{kind} title=Driftproof::{gone}; see the job summary")
     if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
         print(
