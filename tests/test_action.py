@@ -145,10 +145,11 @@ def test_below_tested_no_decision_keeps_lift(
     assert out["lift"] == "+0.100"  # not a smoke run: the lift stays, as context
     assert "below TESTED" in summary
     # the default fail-on passes a no decision, and both the summary and an annotation say so
-    said = 'No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.'
+    said = 'No decision; the job passes (fail-on: regressed, not-measured). Add "none" to fail-on'
+    said += " to fail it."
     assert summary.startswith(
-        "## Driftproof: no decision\n\n**No decision**; the job passes (fail-on: regressed). "
-        'Add "none" to fail-on to fail it.\n\nA side gets no verdict (below TESTED,'
+        f"## Driftproof: no decision\n\n**No decision**; {said[len('No decision; ') :]}\n\n"
+        "A side gets no verdict (below TESTED,"
     )
     assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
     # each case's bands as context, in the table diff prints: 0.850 ± 0.050 → 0.550 ± 0.050
@@ -165,10 +166,11 @@ def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # D-17: every draw of the new receipt lost (the factory's reason): no decision, never
-    # UNDERPOWERED, and the summary names why
+    # UNDERPOWERED, and the summary names why; the default not-measured fails the job (c1 was)
     nothing = make_receipt([case("c1", [None, None, None], [None, None, None])])
     code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), nothing)
-    assert (code, out["decision"], out["draws-needed"]) == (0, "none", "")
+    assert (code, out["decision"], out["draws-needed"]) == (1, "none", "")
+    assert "**No decision**; 1 case not measured in the later receipt; the job fails" in summary
     assert "not measured: 6 of 6 draws lost to timeout after 2 retries" in summary
     assert "UNDERPOWERED" not in summary
 
@@ -410,7 +412,7 @@ def test_action_conventions() -> None:
     }
     for name, spec in data["outputs"].items():
         assert spec["value"] == f"${{{{ steps.diff.outputs.{name} }}}}"
-    assert data["inputs"]["fail-on"]["default"] == "regressed"
+    assert data["inputs"]["fail-on"]["default"] == "regressed,not-measured"
     # every value the decision output takes, error included, is named in its description
     words = " ".join(data["outputs"]["decision"]["description"].split())
     assert all(re.search(rf"\b{d}\b", words) for d in (*action.DECISIONS, "error"))

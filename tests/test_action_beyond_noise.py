@@ -62,7 +62,7 @@ def _expected(summary: str) -> float:
 def test_one_regressed_case_in_40_fails_by_default(tmp_path, monkeypatch) -> None:
     code, summary = _run(tmp_path, monkeypatch, None)
     assert code == 1
-    assert "**Decision: regressed**; the job fails (fail-on: regressed)" in summary
+    assert "**Decision: regressed**; the job fails (fail-on: regressed, not-measured)" in summary
     assert _expected(summary) == pytest.approx(1.38, abs=0.2)
     assert "1 case did" in summary and "within what noise alone gives at the 5% level" in summary
 

@@ -1,0 +1,165 @@
+"""A later receipt that measured nothing in a case the earlier one measured: ``diff`` names it
+first, and the Action's ``fail-on: not-measured`` (on by default) fails the job.
+
+By hand (one judge sample per draw, scale 0 to 1): every earlier case has with-skill draws
+[0.50, 0.55, 0.60] (0.55 ± 0.05) and baseline draws [0.40, 0.45, 0.50]. In the later receipt
+cases 01 to 05 lose all three with-skill draws (a skill that makes the model refuse, say), case 06
+moves to [0.90, 0.95, 0.90] (0.917 ± 0.029: apart from 0.55 ± 0.05, Δ = +0.367 past the 0.05
+floor, so improved), and cases 07 to 40 are unchanged. No case regressed and one improved, so
+the decision is improved; cases 01 to 05 read underpowered (no measured draw, D-9), a word this
+change leaves alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import arm, case, make_receipt
+
+from driftproof import action
+from driftproof.pages.comparison import compare_receipts
+from driftproof.receipt import read_receipt
+from driftproof.render.comparison import comparison_json, comparison_markdown, comparison_text
+
+WITH, BASE = [0.50, 0.55, 0.60], [0.40, 0.45, 0.50]
+LOST: list[float | None] = [None, None, None]
+FIVE = "5 cases not measured in the later receipt (case-01, case-02, case-03, case-04, case-05)"
+
+
+def _ids() -> list[str]:
+    return [f"case-{i:02d}" for i in range(1, 41)]
+
+
+def _refusing() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The 5-of-40 pair of the module docstring; case-01's lost draws name a mixed reason."""
+    a = make_receipt([case(cid, WITH, BASE) for cid in _ids()])
+    later = []
+    for i, cid in enumerate(_ids(), start=1):
+        ws = LOST if i <= 5 else [0.90, 0.95, 0.90] if i == 6 else WITH
+        later.append(case(cid, ws, BASE))
+    # case-01: two draws refused, one timed out; "|" and "<b>" must reach Markdown inert
+    refused = arm([None, None], lost_reason="refused | <b>no</b>")["draws"]
+    timed = arm([None], lost_reason="timeout after 2 retries")["draws"]
+    timed[0]["index"] = 2
+    later[0]["arms"]["with_skill"]["draws"] = [*refused, *timed]
+    return a, make_receipt(later)
+
+
+def _action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: Any, b: Any, fail_on: Any) -> Any:
+    pa, pb = tmp_path / "a.json", tmp_path / "b.json"
+    pa.write_text(json.dumps(a), encoding="utf-8")
+    pb.write_text(json.dumps(b), encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    summary.unlink(missing_ok=True)
+    for k, v in {"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": tmp_path / "out"}.items():
+        monkeypatch.setenv(k, str(v))
+    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(pa))
+    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(pb))
+    if fail_on is None:
+        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
+    else:
+        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
+    return action.main([]), summary.read_text(encoding="utf-8")
+
+
+def test_five_refused_cases_fail_the_job_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, summary = _action(tmp_path, monkeypatch, *_refusing(), None)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert summary.startswith(
+        "## Driftproof: improved (5 cases not measured in the later receipt)\n\n"
+        "**Decision: improved**; 5 cases not measured in the later receipt; the job fails "
+        "(fail-on: regressed, not-measured).\n\n- case-01: "
+    )
+    assert (
+        "- case-01: not measured in the later receipt: every draw lost (with skill; 3 of 3 lost, "
+        "most often to refused \\| \\<b\\>no\\</b\\> (2))\n" in summary
+    )
+    assert "- case-06" not in summary.split("| | earlier")[0]  # measured on both sides
+    assert "::error title=Driftproof::5 cases not measured in the later receipt; see" in out
+    assert "| case-01 | underpowered |" in summary  # its verdict word is unchanged
+
+
+def test_five_refused_cases_pass_with_fail_on_regressed_and_warn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, summary = _action(tmp_path, monkeypatch, *_refusing(), "regressed")
+    assert code == 0
+    assert "the job passes (fail-on: regressed)." in summary
+    out = capsys.readouterr().out
+    assert "::warning title=Driftproof::5 cases not measured in the later receipt; see" in out
+
+
+def test_diff_names_them_first_in_text_markdown_and_json(tmp_path: Path) -> None:
+    a, b = _refusing()
+    (tmp_path / "a.json").write_text(json.dumps(a), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps(b), encoding="utf-8")
+    ra, rb = read_receipt(tmp_path / "a.json"), read_receipt(tmp_path / "b.json")
+    c = compare_receipts(ra, rb, a_name="a", b_name="b")
+    assert c.headline == f"{FIVE}; 1 case improved (case-06)"
+    text = comparison_text(c).splitlines()
+    assert text[1] == f"{FIVE}; 1 case improved (case-06)"
+    assert text[2].startswith("case-01: not measured in the later receipt: every draw lost")
+    assert text[3] == (
+        "case-02: not measured in the later receipt: every draw lost (with skill; 3 of 3 lost "
+        "to timeout after 2 retries)"
+    )
+    md = comparison_markdown(c)
+    assert f"**{FIVE}; 1 case improved (case-06)**" in md
+    assert (
+        "- case-01: not measured in the later receipt: every draw lost (with skill; 3 of 3 lost, "
+        "most often to refused \\| &lt;b&gt;no&lt;/b&gt; (2))\n" in md
+    )
+    assert "<b>" not in md
+    doc = json.loads(comparison_json(c))
+    assert doc["headline"].startswith(FIVE)
+    assert [u["case_id"] for u in doc["unmeasured"]] == _ids()[:5]
+    first = doc["unmeasured"][0]
+    assert (first["arms"], first["drawn"], first["reason"], first["reason_draws"]) == (
+        ["with_skill"],
+        3,
+        "refused | <b>no</b>",
+        2,
+    )
+    # each keeps its word: the five underpowered (no measured draw), case-06 improved
+    words = [r["verdict"] for r in doc["rows"]]
+    assert words[:5] == ["underpowered"] * 5 and words[5] == "improved"
+
+
+def _one(earlier: list[float | None], later: list[float | None], cid: str = "c1") -> Any:
+    """A pair of receipts: ``cid``'s with-skill draws as given, plus case c2 that improved."""
+    a = make_receipt([case(cid, earlier, BASE), case("c2", WITH, BASE)])
+    b = make_receipt([case(cid, later, BASE), case("c2", [0.90, 0.95, 0.90], BASE)])
+    return a, b
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [(LOST, LOST), (LOST, WITH)],
+    ids=["lost-on-both-sides", "lost-only-earlier"],
+)
+def test_a_case_the_earlier_receipt_did_not_measure_does_not_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, earlier: Any, later: Any
+) -> None:
+    code, summary = _action(tmp_path, monkeypatch, *_one(earlier, later), "regressed,not-measured")
+    assert code == 0
+    assert "**Decision: improved**; the job passes (fail-on: regressed, not-measured)." in summary
+    assert "not measured in the later receipt" not in summary
+
+
+def test_a_baseline_arm_lost_only_later_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = make_receipt([case("c1", WITH, BASE)])
+    b = make_receipt([case("c1", WITH, LOST)])
+    code, summary = _action(tmp_path, monkeypatch, a, b, None)
+    assert code == 1
+    assert (
+        "- c1: not measured in the later receipt: every draw lost (baseline; 3 of 3 lost to "
+        "timeout after 2 retries)\n" in summary
+    )
