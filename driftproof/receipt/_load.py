@@ -83,7 +83,8 @@ def _validate(doc: Any, file: str) -> Receipt:
         raise UnknownVersionError.at(
             file,
             "/schema_version",
-            f"expected one of {versions} (newest {CURRENT_VERSION}), found {quote(version)}",
+            f"expected one of {versions} (newest {CURRENT_VERSION}), found {quote(version)}"
+            + _newer(version),
         )
     if doc.get("verification_level") == "FORMAL":
         raise ReceiptError.at(
@@ -163,3 +164,17 @@ def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
         raise _too_big(path, "more")
     return data
+
+
+def _newer(version: object) -> str:
+    """Words for a version after :data:`CURRENT_VERSION` ("0.17"): a newer Driftproof wrote it."""
+    parts = version.split(".") if isinstance(version, str) else []
+    if len(parts) not in (2, 3) or not all(p.isdigit() and p.isascii() for p in parts):
+        return ""
+    current = tuple(int(p) for p in CURRENT_VERSION.split("."))
+    if tuple(int(p) for p in parts) <= current:
+        return ""
+    return (
+        "; a newer Driftproof wrote it: update Driftproof (or the commit the Action is pinned to) "
+        "to read it"
+    )

@@ -213,3 +213,21 @@ def test_source_figures_that_do_not_fit_their_type_are_refused_with_the_pointer(
         assert exc.lines() == [f"f.json: {pointer}: {message}"]
     else:
         raise AssertionError("accepted")
+
+
+@pytest.mark.parametrize(
+    ("version", "newer"),
+    [("0.17", True), ("1.0", True), ("0.16.1", True), ("0.9", False), ("9.9.x", False)],
+)
+def test_a_receipt_of_a_later_version_says_a_newer_driftproof_wrote_it(
+    version: str, newer: bool
+) -> None:
+    # the newest version this build reads is 0.16 (CURRENT_VERSION); 0.17 and 1.0 come after it,
+    # 0.9 is no version at all (the list runs 0.3.1 … 0.16) and "9.9.x" no number
+    doc = json.loads(next(iter(VALID.values())))
+    doc["schema_version"] = version
+    with pytest.raises(ReceiptError) as err:
+        parse_receipt(json.dumps(doc).encode(), "r.json")
+    message = err.value.problems[0].message
+    assert message.startswith("expected one of ") and f'found "{version}"' in message
+    assert ("a newer Driftproof wrote it: update Driftproof" in message) is newer
