@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from receipt_docs import body_of
@@ -132,3 +135,47 @@ def existing_site(tmp_path: Path) -> Path:
     (out / ".driftproof-site").write_text("built before\n", encoding="utf-8")
     (out / "marker.txt").write_text("the previous site", encoding="utf-8")
     return out
+
+
+# ---- headless Chromium, for the browser tests ----------------------------------------
+
+#: Where the browser tests expect Chromium (installed with apt-get when missing).
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def ensure_chromium() -> str:
+    """The Chromium executable, installed when missing; the test is skipped when none can be."""
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    if shutil.which("apt-get"):
+        install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]
+        if subprocess.run(install, capture_output=True, timeout=900, check=False).returncode != 0:
+            # a fresh machine has no package lists yet
+            subprocess.run(["apt-get", "update"], capture_output=True, timeout=900, check=False)
+            subprocess.run(install, capture_output=True, timeout=900, check=False)
+    if not Path(CHROMIUM).exists():
+        pytest.skip(
+            "headless Chromium is not installed and `apt-get install chromium` did not install it"
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module."""
+    exe = ensure_chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()

@@ -5,13 +5,12 @@ two lines. Marked ``browser`` (see test_browser.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from site_check import serve
-from test_browser import ARGS, WIDTHS, _ensure_chromium
+from test_browser import WIDTHS
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +23,6 @@ SHEETS = [
     "skill-creator-nebius-skills-iteration-1-12a0aae8",
     "hostile",
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = _ensure_chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_every_sheet_leads_with_its_headline_figure(built_site: Path) -> None:

@@ -6,7 +6,6 @@ box no taller than the screen under a header that stays. The browser checks are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -80,18 +79,6 @@ def test_a_dimension_heads_its_agents_columns_and_the_csv_keeps_full_names() -> 
 
 
 # ---- in the browser ----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from test_browser import ARGS, _ensure_chromium
-
-    exe = _ensure_chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        yield b
-        b.close()
 
 
 #: Per table: its head cells' texts that are not wholly inside the table's box.
