@@ -149,3 +149,23 @@ def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
         code = int(exc.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def run_action(
+    tmp_path: Path, monkeypatch: Any, baseline: Path, receipt: Path, fail_on: str | None
+) -> tuple[int, str]:
+    """Run the GitHub Action on two receipt files as action.yml does, through the environment:
+    (exit status, the job summary). ``fail_on`` None leaves the input unset (its default)."""
+    from driftproof import action
+
+    summary = tmp_path / "summary.md"
+    summary.unlink(missing_ok=True)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(baseline))
+    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(receipt))
+    if fail_on is None:
+        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
+    else:
+        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
+    return action.main([]), summary.read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
-from factories import JUDGE, case, make_receipt
+from factories import JUDGE, case, make_receipt, run_action
 
 from driftproof import action
 
@@ -39,18 +39,7 @@ def _pair(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str | None) -> tuple[int, str]:
-    pa, pb = _pair(tmp_path)
-    summary = tmp_path / "summary.md"
-    summary.unlink(missing_ok=True)
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
-    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(pa))
-    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(pb))
-    if fail_on is None:
-        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
-    else:
-        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
-    return action.main([]), summary.read_text(encoding="utf-8")
+    return run_action(tmp_path, monkeypatch, *_pair(tmp_path), fail_on)
 
 
 def _expected(summary: str) -> float:

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import arm, case, make_receipt
+from factories import arm, case, make_receipt, run_action
 
-from driftproof import action
 from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import read_receipt
 from driftproof.render.comparison import comparison_json, comparison_markdown, comparison_text
@@ -52,17 +51,7 @@ def _action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: Any, b: Any, fai
     pa, pb = tmp_path / "a.json", tmp_path / "b.json"
     pa.write_text(json.dumps(a), encoding="utf-8")
     pb.write_text(json.dumps(b), encoding="utf-8")
-    summary = tmp_path / "summary.md"
-    summary.unlink(missing_ok=True)
-    for k, v in {"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": tmp_path / "out"}.items():
-        monkeypatch.setenv(k, str(v))
-    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(pa))
-    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(pb))
-    if fail_on is None:
-        monkeypatch.delenv("DRIFTPROOF_FAIL_ON", raising=False)
-    else:
-        monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
-    return action.main([]), summary.read_text(encoding="utf-8")
+    return run_action(tmp_path, monkeypatch, pa, pb, fail_on)
 
 
 def test_five_refused_cases_fail_the_job_by_default(
