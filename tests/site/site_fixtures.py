@@ -242,3 +242,18 @@ def build_args(
         "--config",
         str(config),
     ]
+
+
+def section_html(section_type: str, receipt_name: str) -> str:
+    """The HTML of a section of ``section_type`` over one committed receipt, default params."""
+    from types import SimpleNamespace
+
+    from driftproof.receipt import read_receipt
+    from driftproof.site.html import make_env
+    from driftproof.site.sections import SectionContext, section_types
+
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    r = read_receipt(REPO / "receipts" / f"{receipt_name}.json")
+    ctx = SectionContext(report=SimpleNamespace(source="r.md"), receipts={"a": r}, env=env, root="")
+    section = section_types()[section_type]
+    return str(section.render(section.Params(), ctx).html)

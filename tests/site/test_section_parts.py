@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 from receipt_docs import draw_doc, judge_sample_doc, seal_document
-from site_fixtures import REPO, savings_receipt, scored_receipt
+from site_fixtures import REPO, savings_receipt, scored_receipt, section_html
 
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.printed_figures import printed_rows
@@ -227,9 +227,5 @@ def test_a_case_pages_folded_prompt_counts_its_characters_with_a_separator() -> 
 
 def test_the_source_figures_section_counts_figures_and_skills_in_words() -> None:
     # the committed aiq-deploy import prints 10 rows (5 dimensions × 2 agents) for one skill
-    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
-    r = read_receipt(REPO / "receipts" / "nvidia-7149a88-aiq-deploy.json")
-    ctx = SectionContext(report=SimpleNamespace(source="r.md"), receipts={"a": r}, env=env, root="")
-    section = section_types()["source_figures"]
-    html = str(section.render(section.Params(), ctx).html)
+    html = section_html("source_figures", "nvidia-7149a88-aiq-deploy")
     assert "<p>10 figures for 1 skill, copied from the source" in html

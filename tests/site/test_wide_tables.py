@@ -6,15 +6,13 @@ box no taller than the screen under a header that stays. The browser checks are 
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from site_fixtures import REPO
+from site_fixtures import REPO, section_html
 
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_bytes
-from driftproof.site.html import LONG_TABLE_ROWS, make_env, table_box
-from driftproof.site.sections import SectionContext, section_types
+from driftproof.site.html import LONG_TABLE_ROWS, table_box
 
 CSS = (REPO / "templates/theme/assets/site.css").read_text(encoding="utf-8")
 
@@ -46,13 +44,7 @@ def test_a_long_tables_box_is_bounded_and_keeps_its_header_on_screen() -> None:
 def test_a_dimension_heads_its_agents_columns_and_the_csv_keeps_full_names() -> None:
     # the committed aiq-deploy import prints 5 dimensions × 2 agents for one skill; report
     # 002's heads read "Discoverability, claude-code" and the like, 11 columns too wide for 1280
-    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
-    from driftproof.receipt import read_receipt
-
-    r = read_receipt(REPO / "receipts" / "nvidia-7149a88-aiq-deploy.json")
-    ctx = SectionContext(report=SimpleNamespace(source="r.md"), receipts={"a": r}, env=env, root="")
-    section = section_types()["source_figures"]
-    html = str(section.render(section.Params(), ctx).html)
+    html = section_html("source_figures", "nvidia-7149a88-aiq-deploy")
     table = html[html.index('id="table-source-figures-by-skill"') :]
     head = table[table.index("<thead>") : table.index("</thead>")]
     upper, lower = re.findall(r"<tr>(.*?)</tr>", head)
