@@ -19,6 +19,7 @@ from driftproof.pages.printed_figures import printed_rows, printed_value, uplift
 from driftproof.pages.source import fidelity_view, source_report_headline
 from driftproof.pages.words import count_of, fmt, format_lift
 from driftproof.stats import Status, mean_of
+from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED
 
@@ -176,13 +177,34 @@ def headline(r: Receipt, lift: float | None = None) -> str:
         if scores:
             parts.append(f"{label} {fmt(mean_of(scores))} over {count_of(len(scores), 'run')}")
     if parts:
-        return f"mean {words} " + "; ".join(parts)
+        return f"mean {words} " + "; ".join(parts) + _lift_beside_means(r, lift)
     own = source_report_headline(r, elsewhere=True)
     fid = fidelity_view(r)
     if own is not None and fid is not None:  # result first
         kept = [f"{x[0]} {x[1]} ({x[2]})" for x in fid.arm_rows if " / " in x[1]]
         own = f"{fid.arm_head[1].lower()}: {'; '.join(kept)}; {own}"
     return own or "the source recorded no score and no token count"
+
+
+def _lift_beside_means(r: Receipt, lift: float | None) -> str:
+    """The suite lift (D-14) after the arms' means, so a reader need not subtract them.
+
+    Returns ``""`` without a lift; says the means are over different runs when some case has
+    a different number of scored draws in the two arms (their difference is then no lift).
+    """
+    if lift is None:
+        return ""
+    n = len(lift_case_ids(r))
+    scored = [
+        tuple(
+            sum(d.score is not None for d in a.draws) for a in (c.arms.with_skill, c.arms.baseline)
+        )
+        for c in r.cases
+    ]
+    what = f"lift over the {count_of(n, 'case')} measured in both arms {format_lift(lift)}"
+    if all(w == b for w, b in scored):
+        return f"; {what}"
+    return f" (over different runs, so not to be subtracted; {what})"
 
 
 def _printed_figures(r: Receipt) -> str:
