@@ -63,10 +63,7 @@ def test_fmt() -> None:
 def test_value_per_1000_skill_tokens(chars: int, tokens: str, per_1k: str) -> None:
     s = sheet(read(mk([case("a", [0.70, 0.71, 0.72], [0.60, 0.61, 0.62])], skill_text="y" * chars)))
     assert s.lift == "+0.100"
-    assert (
-        s.lift_per_1k
-        == f"{per_1k} per 1,000 skill tokens ({tokens} skill tokens, ceil(characters ÷ 4))"
-    )
+    assert s.lift_per_1k == f"{per_1k} ({tokens} skill tokens, ceil(characters ÷ 4))"
 
 
 def test_readings() -> None:
@@ -350,7 +347,7 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
     # the suite lift, per 1,000 tokens, reading and breakdown summary: the same words in both
     for needle in (
         "+0.030",
-        "+0.075 per 1,000 skill tokens",
+        "value per 1,000 skill tokens +0.075",
         "regressed",
         "Measured lift, equal weight per case over 3 included cases: +0.030",
         "No carrier assertion: lost draws prevent a carrier assertion",

@@ -20,6 +20,7 @@ from receipt_docs import seal_document
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt, read_receipt
+from driftproof.render.sheet import sheet_text
 
 REPO = Path(__file__).resolve().parents[1]
 NVIDIA = REPO / "receipts/nvidia-7149a88-cuopt-install.json"
@@ -130,7 +131,23 @@ def test_a_judged_receipt_headline_is_its_lift() -> None:
         parse_receipt(json.dumps(make_receipt([case("c1", [0.8, 0.9, 1.0], [0.5, 0.6, 0.7])])))
     )
     assert s.headline.label == "lift" and s.headline.value.startswith("+0.300")
-    assert "+0.750 per 1,000 skill tokens" in s.headline.value
+    # the label once, then the figure (it read "+0.750 per 1,000 skill tokens" after a
+    # "per 1,000 tokens" label in view, and after "per 1,000 skill tokens" on the site)
+    assert "; value per 1,000 skill tokens +0.750 (400 skill tokens" in s.headline.value
+    assert s.headline.value.count("per 1,000") == 1
+    assert s.lift_per_1k.startswith("+0.750 (") and "per 1,000" not in s.lift_per_1k
+    lines = [" ".join(x.split()) for x in sheet_text(s).splitlines()]
+    assert all(x.count("per 1,000") <= 1 for x in lines)
+    assert any(x.startswith("value per 1,000 skill tokens +0.750 (") for x in lines)
+
+
+def test_a_lift_without_skill_tokens_labels_its_missing_value() -> None:
+    # Report 003's receipt records no skill token count: no value per 1,000 skill tokens; the
+    # headline ended with a bare "n/a (skill tokens not recorded)"
+    s = sheet(read_receipt(NEBIUS))
+    assert s.headline.value.endswith(
+        "; value per 1,000 skill tokens n/a (skill tokens not recorded)"
+    )
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
@@ -154,7 +171,7 @@ def test_a_lift_that_rounds_to_zero_reads_as_the_badge_diff_and_run_print_it() -
     # the run summary) prints it; view printed "0.000"
     cases = [case("c1", [0.5, 0.5, 0.5], [0.5, 0.5, 0.501]), case("c2", [0.6] * 3, [0.6] * 3)]
     s = sheet(parse_receipt(json.dumps(make_receipt(cases)).encode(), "r.json"))
-    assert s.lift == "+0.000" and s.lift_per_1k.startswith("+0.000 per 1,000 skill tokens")
+    assert s.lift == "+0.000" and s.lift_per_1k.startswith("+0.000 (400 skill tokens")
     assert [c.lift for c in s.cases] == ["+0.000", "+0.000"]
     assert s.breakdown.summary[0].endswith("over 2 included cases: +0.000")
     assert [(b.lift, b.lift_without) for b in s.breakdown.rows] == [("+0.000", "+0.000")] * 2

@@ -131,7 +131,8 @@ class Sheet:
 
     Attributes:
         reading: the receipt's reading (D-7).
-        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a…".
+        lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a…";
+            the value without its label (``+1.859 (55 skill tokens, …)``).
         control_delta: with-skill minus control mean over cases (D-16); ``None``: no control.
     """
 
@@ -243,8 +244,7 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     lift_text = "n/a" if lift is None else format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
-    words = f"per 1,000 skill tokens ({tokens}, ceil(characters ÷ 4))"
-    return lift_text, f"{format_lift(per_1k)} {words}"
+    return lift_text, f"{format_lift(per_1k)} ({tokens}, ceil(characters ÷ 4))"
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:

@@ -36,6 +36,8 @@ from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import ARM_WORDS
 
+#: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
+PER_1K = "value per 1,000 skill tokens"
 #: The method's words on what the breakdown claims ("Lift by case").
 BREAKDOWN_NOTE = (
     "It describes the recorded scores at this sample size. It predicts neither future answers "
@@ -247,7 +249,7 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
     if lift_text.startswith("n/a"):
         own = source_report_headline(r)
         return Fact("lift", lift_text) if own is None else Fact("source figures", own)
-    return Fact("lift", f"{lift_text}; {per_1k_text}")
+    return Fact("lift", f"{lift_text}; {PER_1K} {per_1k_text}")
 
 
 def _token_saving(r: Receipt) -> str:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.sheet_facts import BreakdownView
+from driftproof.pages.sheet_facts import PER_1K, BreakdownView
 from driftproof.pages.source import (
     FIGURE_COLUMNS,
     SOURCE_HEAD,
@@ -112,7 +112,7 @@ def _both(title: str, *blocks: _Block) -> _Section:
 def _sections(s: Sheet) -> list[_Section]:
     """The sheet's sections in order."""
     verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
-    lift = [Fact("lift", s.lift), Fact("per 1,000 tokens", s.lift_per_1k)]
+    lift = [Fact("lift", s.lift), Fact(PER_1K, s.lift_per_1k)]
     lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
     out = [
         _both("Headline", _facts((s.headline,))),

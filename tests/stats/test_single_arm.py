@@ -101,9 +101,7 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     )
     # the two-arm receipt does show its lift, so the words above are the single-arm case's own
     two = sheet(_parse(_two_arm()))
-    assert two.lift.startswith("+0.300") and two.lift_per_1k.startswith(
-        "+0.750 per 1,000 skill tokens"
-    )
+    assert two.lift.startswith("+0.300") and two.lift_per_1k.startswith("+0.750 (400 skill tokens")
 
 
 def test_view_cli_formats_carry_no_lift(tmp_path: Any, capsys: Any) -> None:
