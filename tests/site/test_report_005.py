@@ -48,14 +48,14 @@ def _fresh(shared: Path, short: str) -> Any:
     return parse_receipt(json.dumps(doc).encode("utf-8"), "<test>")
 
 
-def _render(receipts: dict[str, Any]) -> tuple[str, Any]:
+def _render(receipts: dict[str, Any], section: str = "fidelity") -> tuple[str, Any]:
     env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
 
     class _Report:
         source = "reports/999-test.md"
 
     ctx = SectionContext(report=_Report(), receipts=receipts, env=env, root="../..")
-    sec = section_types()["fidelity"]
+    sec = section_types()[section]
     out = sec.render(sec.Params(), ctx)
     return str(out.html), out.tables
 
@@ -105,3 +105,16 @@ def test_fidelity_section_refuses_a_receipt_without_checks() -> None:
     r = read_receipt(REPO / "receipts" / "caveman-2b10489-caveman.json")  # length snapshot
     with pytest.raises(SiteBuildError, match="fidelity needs caveman fidelity imports"):
         _render({"caveman-2b10489-caveman": r})
+
+
+def test_sheet_links_promise_answers_only_where_the_receipt_holds_them() -> None:
+    # Report 005 says "the answers are not in these files": caveman's fidelity.json holds the
+    # judgments only (no answer text); the length snapshot (Report 001) holds each answer.
+    names = [_name("902028f"), "caveman-2b10489-caveman"]
+    receipts = {n: read_receipt(REPO / "receipts" / f"{n}.json") for n in names}
+    html, _ = _render(receipts, "receipt_sheets")
+    first, second = html.split("(receipt caveman-2b10489-caveman)")
+    assert "Full receipt sheet (this receipt holds no answer text)</a>" in first
+    assert "with every answer" not in first
+    assert "Full receipt sheet, with every answer</a>" in second
+

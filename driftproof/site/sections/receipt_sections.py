@@ -34,7 +34,7 @@ from driftproof.pages.token_savings import (
     saving_cell,
     savings_summary,
 )
-from driftproof.pages.words import count_of
+from driftproof.pages.words import count_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -89,6 +89,7 @@ class ReceiptSheets(ReceiptsSection):
                     "url": ctx.sheet_url(n),
                     "json": ctx.receipt_url(n),
                     "skill": ctx.receipts[n].skill.name,
+                    "link": sheet_link_text(ctx.receipts[n]),
                 }
             )
         html = self.page(params, ctx, heading_id=ctx.anchor("receipt-sheets"), sheets=shown)
@@ -97,6 +98,13 @@ class ReceiptSheets(ReceiptsSection):
             tables=tuple(t for s in parts for t in (s.cases, s.breakdown, s.lost) if t is not None),
             files={k: v for s in parts for k, v in s.files.items()},
         )
+
+
+def sheet_link_text(r: Receipt) -> str:
+    """The words of the link to ``r``'s full sheet: they promise answers only where it holds one."""
+    if any(d.answer for _, _, d in draws_of(r)):
+        return "Full receipt sheet, with every answer"
+    return "Full receipt sheet (this receipt holds no answer text)"
 
 
 def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
