@@ -118,3 +118,8 @@ def test_sheet_links_promise_answers_only_where_the_receipt_holds_them() -> None
     assert "with every answer" not in first
     assert "Full receipt sheet, with every answer</a>" in second
 
+
+def test_report_005_numbers_other_reports_as_the_site_does() -> None:
+    text = (REPO / "reports" / REPORT).read_text(encoding="utf-8")
+    assert "Report 001" in text
+    assert not any(f"Report {n}" in text.replace(f"Report 00{n}", "") for n in range(1, 10))
