@@ -207,6 +207,12 @@ def test_a_simulated_receipt_is_not_exported_where_the_mark_would_be_lost(files,
         "run --provider simulated), not from a measurement, and summary-json has no place to say "
         "so; it is not exported\n"
     )
+    # README's command table says so on the export row, with why (a newcomer read only "the
+    # minimal interchange format" there)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    row = next(x for x in readme.splitlines() if x.startswith("| `driftproof export summary-json"))
+    assert "simulated receipt" in row and "`run --provider simulated`" in row
+    assert "is refused, because summary-json has no field to say" in row
 
 
 def test_a_run_that_called_no_model_says_so_not_zero_requests(files, tmp_path, capsys):
