@@ -5,8 +5,9 @@ Driftproof's own errors into one line per problem on stderr and exit status 2 (o
 ``exit_code``); an ``OSError`` (a file that cannot be read or written), input that is not UTF-8
 and a lone surrogate that cannot be written each into one line and exit status 2. A closed stdout
 (``| head``) ends quietly; anything else is a bug and propagates. A SIGTERM stops a command as
-Ctrl-C does (its clean-up runs, exit status 130), and an error raised once either arrived (a
-library that wraps the interrupt in its own error) reads "interrupted", not a traceback.
+Ctrl-C does (its clean-up runs, exit status 130), and an error that stems from either (a library
+that wraps the interrupt in its own error) reads "interrupted", not a traceback; an error that
+does not name the interrupt is a bug and propagates, even once one arrived.
 """
 
 from __future__ import annotations
@@ -155,13 +156,29 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(1)
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
-    except Exception:
-        if not _STOPPED.is_set():
+    except Exception as exc:
+        if not (_STOPPED.is_set() and _from_interrupt(exc)):
             raise  # a bug
         _interrupted()  # e.g. pydantic builds a model as Ctrl-C arrives and names it its error
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
     if isinstance(rv, int) and not isinstance(rv, bool):
         sys.exit(rv)
+
+
+def _from_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` stands for an interrupt: one in its chain, or named in its message.
+
+    A library that builds its own error from the interrupt may keep no chain and only name it
+    (pydantic-core: 'Error building "model" validator: KeyboardInterrupt').
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt) or "KeyboardInterrupt" in str(cur):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 def _interrupted() -> NoReturn:

@@ -66,3 +66,50 @@ def test_an_error_with_no_interrupt_is_still_a_bug_that_propagates(monkeypatch, 
     monkeypatch.setattr(driftproof.demo, "run_demo", broken)
     with pytest.raises(RuntimeError, match="a bug"):
         main(["demo", str(tmp_path / "d")])
+
+
+def test_a_bug_after_an_interrupt_was_swallowed_still_propagates(monkeypatch, tmp_path):
+    # the interrupt is caught and passed over (as a callback's "Exception ignored in" does);
+    # the command goes on and a bug follows, naming no interrupt: it is no "interrupted"
+    import driftproof.demo
+
+    def swallowed_then_broken(*_args, **_kwargs):
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        except KeyboardInterrupt:
+            pass
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", swallowed_then_broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        main(["demo", str(tmp_path / "d")])
+
+
+def test_a_bug_in_a_thread_after_an_earlier_interrupt_still_propagates(monkeypatch, tmp_path):
+    import threading
+
+    import driftproof.demo
+
+    def interrupted(*_args, **_kwargs):
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", interrupted)
+    with pytest.raises(SystemExit):
+        main(["demo", str(tmp_path / "a")])
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", broken)
+    raised: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            main(["demo", str(tmp_path / "b")])
+        except BaseException as exc:  # noqa: BLE001 - inspected below
+            raised.append(exc)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join()
+    assert [type(e) for e in raised] == [RuntimeError]
