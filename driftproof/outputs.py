@@ -213,7 +213,14 @@ def _place_new(tmp: Path, path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+        # ENOSYS: a FUSE file system without link() (Linux before 6.7 passes it on)
+        if exc.errno not in (
+            errno.EPERM,
+            errno.ENOSYS,
+            errno.ENOTSUP,
+            errno.EOPNOTSUPP,
+            errno.EXDEV,
+        ):
             raise
         if not (path.exists() or path.is_symlink()):
             os.replace(tmp, path)

@@ -7,6 +7,8 @@ first's receipts without --force (an adversary's finding).
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,3 +57,42 @@ def test_files_placed_before_the_refusal_are_taken_back(tmp_path: Path) -> None:
         write_all_or_none({a: lambda p: p.write_text("ours a"), b: write_b}, replace=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
     assert b.read_text() == "theirs"
+
+
+@pytest.mark.parametrize(
+    "err",
+    [errno.EPERM, errno.ENOSYS],  # vfat; a FUSE file system without link() before Linux 6.7
+    ids=["no_hard_links", "link_not_implemented"],
+)
+def test_a_file_system_without_hard_links_still_gets_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int
+) -> None:
+    def no_link(*_args: object) -> None:
+        raise OSError(err, os.strerror(err))
+
+    monkeypatch.setattr(os, "link", no_link)
+    a = tmp_path / "a.json"
+    assert write_all_or_none({a: lambda p: p.write_text("ours")}, replace=False) == [a]
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+    assert a.read_text() == "ours"
+    assert a.stat().st_mode & 0o777 == 0o666 & ~_umask()  # as open() would make it
+
+
+def test_without_hard_links_a_file_that_appeared_is_still_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_link(*_args: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_link)
+    a, b, writers = _writers(tmp_path)
+    with pytest.raises(RefusalError, match="a.json already exists"):
+        write_all_or_none(writers, replace=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
+    assert a.read_text() == "theirs"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
