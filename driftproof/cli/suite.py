@@ -99,13 +99,14 @@ def _refusals(s: Suite, f: Path) -> tuple[list[str], int]:
             lines.append(f"{f}: … and {more} driftproof run refuses")
     if shared:
         which = (
-            "no case has"
+            "no case has a"
             if len(shared) == len(s.cases)
-            else f"{count_of(len(shared), 'case')} ({first_of([c.id for c in shared], 3)}) have"
+            else f"{count_of(len(shared), 'case')} ({first_of([c.id for c in shared], 3)}) "
+            + ("has no" if len(shared) == 1 else "have no")
         )
         lines.insert(
             0,
-            f"{f}: {which} a rubric or criteria (caveman's fidelity.json carries checks only), "
+            f"{f}: {which} rubric or criteria (caveman's fidelity.json carries checks only), "
             "and driftproof run grades every answer against one: write the cases into a "
             f'Driftproof suite ("format": "{FORMAT}") with a rubric or criteria, or score a '
             "caveman snapshot against these checks with driftproof import caveman SNAPSHOT "
