@@ -139,8 +139,11 @@ def write_all_or_none(
             else:
                 _place_new(tmp_path, path)
                 placed.append(path)
+                tmp_path.unlink(missing_ok=True)  # linked: the target keeps the file
     except BaseException as exc:
-        for tmp_path, _ in staged:
+        for tmp_path, target in staged:
+            if target not in placed and _linked(tmp_path, target):
+                placed.append(target)  # linked as Ctrl-C or SIGTERM arrived, not yet counted
             tmp_path.unlink(missing_ok=True)
         for target in placed:
             target.unlink(missing_ok=True)
@@ -199,11 +202,19 @@ def held_lock(path: Path, busy: str) -> Iterator[None]:
         os.close(fd)
 
 
+def _linked(tmp: Path, path: Path) -> bool:
+    """Whether ``path`` is a hard link to ``tmp`` (both exist, one file)."""
+    try:
+        return os.path.samefile(tmp, path)
+    except OSError:
+        return False
+
+
 def _place_new(tmp: Path, path: Path) -> None:
     """Move ``tmp`` to ``path`` only where no file is: one that appeared is not replaced.
 
-    A hard link is made where no name is (atomic); a file system without hard links gets a
-    last look and a rename instead.
+    A hard link is made where no name is (atomic), and ``tmp`` is left for the caller to
+    remove; a file system without hard links gets a last look and a rename instead.
 
     Raises:
         RefusalError: ``path`` exists, naming it.
@@ -226,8 +237,7 @@ def _place_new(tmp: Path, path: Path) -> None:
             os.replace(tmp, path)
             return
     else:
-        tmp.unlink()
-        return
+        return  # ``tmp`` stays until the caller has counted ``path`` as placed
     raise RefusalError(
         f"{path} already exists (another command wrote it while this one ran); it was not "
         "replaced, and nothing was written. Give --force to replace it"

@@ -96,3 +96,20 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_an_interrupt_just_after_a_file_was_linked_takes_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C or SIGTERM lands between the link that puts a.json in place and the count of it
+    real_link = os.link
+
+    def link_then_interrupted(src: object, dst: object) -> None:
+        real_link(src, dst)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "link", link_then_interrupted)
+    a = tmp_path / "a.json"
+    with pytest.raises(KeyboardInterrupt):
+        write_all_or_none({a: lambda p: p.write_text("ours")}, replace=False)
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
