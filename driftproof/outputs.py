@@ -224,7 +224,7 @@ def _place_new(tmp: Path, path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        # ENOSYS: a FUSE file system without link() (Linux before 6.7 passes it on)
+        # ENOSYS: a FUSE file system without link() (libfuse answers so: rclone mount, multipass)
         if exc.errno not in (
             errno.EPERM,
             errno.ENOSYS,

@@ -61,7 +61,7 @@ def test_files_placed_before_the_refusal_are_taken_back(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "err",
-    [errno.EPERM, errno.ENOSYS],  # vfat; a FUSE file system without link() before Linux 6.7
+    [errno.EPERM, errno.ENOSYS],  # vfat; a FUSE file system without link() (rclone mount)
     ids=["no_hard_links", "link_not_implemented"],
 )
 def test_a_file_system_without_hard_links_still_gets_the_files(
