@@ -111,8 +111,9 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     """The outputs named in ``action.yml`` for baseline ``a``, new receipt ``b``, comparison ``c``.
 
     The lifts are over the cases both measured in both arms (``n/a`` for a smoke run on either
-    side, or with no case scored in both arms); ``regressed-cases`` is a JSON array;
-    ``draws-needed`` is empty unless UNDERPOWERED with a count.
+    side, or with no case scored in both arms); ``regressed-cases`` and ``unmeasured-cases`` (the
+    cases of ``c.unmeasured``, whatever the decision) are JSON arrays of ids; ``draws-needed`` is
+    empty unless UNDERPOWERED with a count.
     """
     decision = decide(c)
     smoke = a.is_smoke or b.is_smoke
@@ -131,6 +132,7 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
         "lift": format_lift(None if smoke else lift_b),
         "baseline-lift": format_lift(None if smoke else lift_a),
         "regressed-cases": json.dumps(regressed, ensure_ascii=True),
+        "unmeasured-cases": json.dumps([u.case_id for u in c.unmeasured], ensure_ascii=True),
         "draws-needed": "" if needed is None else str(needed),
     }
 
@@ -435,12 +437,9 @@ def _main(args: argparse.Namespace) -> int:
         print(f"::{kind} title=Driftproof::{gone}; see the job summary")
     if decision == VerdictCode.REGRESSED:
         n = len(json.loads(outputs["regressed-cases"]))
-        print(
-            f"::{level} title=Driftproof::{n} "
-            f"{'case' if n == 1 else 'cases'} regressed; see the job summary"
-        )
+        print(f"::{level} title=Driftproof::{count_of(n, 'case')} regressed; see the job summary")
     elif decision == "none":
-        line = job_line(decision, fails, fail_on)
+        line = job_line(decision, fails, fail_on, len(c.unmeasured))  # counts only, never ids
         print(f"::{level} title=Driftproof::{line} See the job summary.")
     return 1 if fails else 0
 

@@ -408,6 +408,7 @@ def test_action_conventions() -> None:
         "lift",
         "baseline-lift",
         "regressed-cases",
+        "unmeasured-cases",
         "draws-needed",
     }
     for name, spec in data["outputs"].items():

@@ -152,3 +152,49 @@ def test_a_baseline_arm_lost_only_later_counts(
         "- c1: not measured in the later receipt: every draw lost (baseline; 3 of 3 lost to "
         "timeout after 2 retries)\n" in summary
     )
+
+
+def _output(tmp_path: Path, name: str) -> str:
+    """One output as the runner reads ``$GITHUB_OUTPUT`` (``name<<DELIM`` blocks; the last wins)."""
+    lines = (tmp_path / "out").read_text(encoding="utf-8").split("\n")
+    i = max(k for k, x in enumerate(lines) if x.startswith(f"{name}<<"))
+    return lines[i + 1]  # every value here is one line
+
+
+def test_the_unmeasured_cases_output_names_them_whatever_the_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the decision reads improved (case-06) while the job fails on cases 01 to 05
+    code, _ = _action(tmp_path, monkeypatch, *_refusing(), None)
+    assert (code, _output(tmp_path, "decision")) == (1, "improved")
+    assert json.loads(_output(tmp_path, "unmeasured-cases")) == _ids()[:5]
+    code, _ = _action(tmp_path, monkeypatch, *_one(WITH, WITH), None)
+    assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (0, [])
+
+
+def test_no_decision_failed_by_an_unmeasured_case_says_so_in_its_annotation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a later receipt below TESTED decides nothing; its lost c1 alone fails the job, and
+    # "no decision passes by default" must not read as broken
+    a = make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])
+    b = make_receipt([case("c1", LOST, BASE), case("c2", WITH, BASE)], level="UNVERIFIED")
+    code, _ = _action(tmp_path, monkeypatch, a, b, None)
+    out = capsys.readouterr().out
+    assert (code, _output(tmp_path, "decision")) == (1, "none")
+    assert json.loads(_output(tmp_path, "unmeasured-cases")) == ["c1"]
+    assert (
+        "::error title=Driftproof::No decision; 1 case not measured in the later receipt; the "
+        "job fails (fail-on: regressed, not-measured). See the job summary.\n" in out
+    )
+
+
+def test_a_case_only_in_the_baseline_does_not_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # c1 renamed c1x (every draw of it lost): listed as not compared, as the README says
+    a = make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])
+    b = make_receipt([case("c1x", LOST, BASE), case("c2", WITH, BASE)])
+    code, summary = _action(tmp_path, monkeypatch, a, b, None)
+    assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (0, [])
+    assert "- not compared: c1 (only in a.json), c1x (only in b.json)\n" in summary
