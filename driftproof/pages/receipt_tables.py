@@ -12,7 +12,7 @@ from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import UNKNOWN, Fact, has_bands, output_tokens_text
+from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.reading import unrecorded_arms
 from driftproof.wording import ARM_WORDS
@@ -110,10 +110,9 @@ def _case_table(
     cols.append(Column(f"output tokens ({' / '.join(words)})", True))
     rows = []
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
-    counts = [[output_tokens_text(getattr(case.arms, a)) for a in arms] for case in r.cases]
-    held = any(x != "–" for row in counts for x in row)
-    for c, row in zip(s.cases, counts, strict=True):
-        tokens = " / ".join(row) if any(x != "–" for x in row) else UNKNOWN
+    counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
+    held = any(x != UNKNOWN for x in counts)
+    for c, tokens in zip(s.cases, counts, strict=True):
         cells = [
             Cell(c.case_id),
             Cell(c.with_skill, csv_number(c.numbers[0])),

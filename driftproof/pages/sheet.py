@@ -37,20 +37,19 @@ from driftproof.pages.source import (
 )
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
-    UNKNOWN,
     VERDICT_WORDS,
     Fact,
     aa_line,
     anchor_for,
     arms_of,
     band_text,
+    case_output_tokens,
     count_of,
     draws_of,
     fmt,
     format_lift,
     has_bands,
     lost_of,
-    output_tokens_text,
     paired_line,
 )
 from driftproof.receipt import Case, Draw, Receipt
@@ -307,16 +306,10 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 checks=_per_arm(r, c, _checks),
                 lost=_per_arm(r, c, lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
-                output_tokens=_case_outputs(c, arms_of(r)),
+                output_tokens=case_output_tokens(c, arms_of(r)),
             )
         )
     return tuple(rows)
-
-
-def _case_outputs(c: Case, arms: tuple[str, ...]) -> str:
-    """Each arm's output tokens in case ``c``, ``·``-joined; "not recorded" when no arm has any."""
-    parts = [output_tokens_text(getattr(c.arms, n)) for n in arms]
-    return UNKNOWN if all(x == "–" for x in parts) else " · ".join(parts)
 
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:

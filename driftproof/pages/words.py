@@ -168,6 +168,15 @@ def output_tokens_text(arm: CaseArm | None) -> str:
     return f"mean {mean_of(counts) or 0.0:,.1f} ({count_of(len(counts), 'draw')})"
 
 
+def case_output_tokens(c: Case, arms: Iterable[str], sep: str = " · ") -> str:
+    """Each of ``arms``' :func:`output_tokens_text` in case ``c``, ``sep``-joined.
+
+    :data:`UNKNOWN` when no arm of them records any.
+    """
+    parts = [output_tokens_text(getattr(c.arms, n)) for n in arms]
+    return UNKNOWN if all(x == "–" for x in parts) else sep.join(parts)
+
+
 def has_bands(r: Receipt) -> bool:
     """Whether any draw holds a judged score: only then does a band source mean anything."""
     return (
