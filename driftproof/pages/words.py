@@ -177,6 +177,13 @@ def case_output_tokens(c: Case, arms: Iterable[str], sep: str = " · ") -> str:
     return UNKNOWN if all(x == "–" for x in parts) else sep.join(parts)
 
 
+def sheet_link_text(r: Receipt) -> str:
+    """The words of the link to ``r``'s full sheet: they promise answers only where it holds one."""
+    if any(d.answer for _, _, d in draws_of(r)):
+        return "Full receipt sheet, with every answer"
+    return "Full receipt sheet (this receipt holds no answer text)"
+
+
 def has_bands(r: Receipt) -> bool:
     """Whether any draw holds a judged score: only then does a band source mean anything."""
     return (

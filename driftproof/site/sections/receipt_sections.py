@@ -34,7 +34,7 @@ from driftproof.pages.token_savings import (
     saving_cell,
     savings_summary,
 )
-from driftproof.pages.words import count_of, draws_of
+from driftproof.pages.words import count_of, sheet_link_text
 from driftproof.receipt import Receipt
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -98,13 +98,6 @@ class ReceiptSheets(ReceiptsSection):
             tables=tuple(t for s in parts for t in (s.cases, s.breakdown, s.lost) if t is not None),
             files={k: v for s in parts for k, v in s.files.items()},
         )
-
-
-def sheet_link_text(r: Receipt) -> str:
-    """The words of the link to ``r``'s full sheet: they promise answers only where it holds one."""
-    if any(d.answer for _, _, d in draws_of(r)):
-        return "Full receipt sheet, with every answer"
-    return "Full receipt sheet (this receipt holds no answer text)"
 
 
 def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
