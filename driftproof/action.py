@@ -34,7 +34,7 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
-from driftproof.pages.unmeasured_cases import LATER_NOT_MEASURED, unmeasured_headline
+from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
@@ -187,23 +187,25 @@ def _side_table(
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]
 
 
-def job_line(decision: str, fails: bool, fail_on: Sequence[str], unmeasured: int = 0) -> str:
+def job_line(
+    decision: str, fails: bool, fail_on: Sequence[str], unmeasured: tuple[UnmeasuredCase, ...] = ()
+) -> str:
     """The decision and whether the job passes or fails, in plain words (no Markdown).
 
     ``No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.`` for
-    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise; the
-    ``unmeasured`` count before the job's fate: ``…; 5 cases not measured in the later receipt; …``.
+    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise; the count of
+    ``unmeasured`` before the job's fate: ``…; 5 cases not measured in the later receipt; …``.
     """
     lead = "No decision" if decision == "none" else f"Decision: {decision}"
-    if unmeasured:
-        lead += f"; {count_of(unmeasured, 'case')} {LATER_NOT_MEASURED}"
+    if gone := unmeasured_headline(unmeasured, ids=False):
+        lead += f"; {gone}"
     line = f"{lead}; the job {'fails' if fails else 'passes'} (fail-on: {', '.join(fail_on)})."
     return line + (' Add "none" to fail-on to fail it.' if decision == "none" and not fails else "")
 
 
 def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> list[str]:
     """The summary's title, the decision and whether the job fails, and why there is none."""
-    line = job_line(decision, job_fails(c, fail_on), fail_on, len(c.unmeasured))
+    line = job_line(decision, job_fails(c, fail_on), fail_on, c.unmeasured)
     lead, rest = line.split("; ", 1)
     gone = unmeasured_headline(c.unmeasured, ids=False)  # a count: never a case id
     title = ("no decision" if decision == "none" else decision) + (f" ({gone})" if gone else "")
@@ -439,7 +441,7 @@ def _main(args: argparse.Namespace) -> int:
         n = len(json.loads(outputs["regressed-cases"]))
         print(f"::{level} title=Driftproof::{count_of(n, 'case')} regressed; see the job summary")
     elif decision == "none":
-        line = job_line(decision, fails, fail_on, len(c.unmeasured))  # counts only, never ids
+        line = job_line(decision, fails, fail_on, c.unmeasured)  # counts only, never ids
         print(f"::{level} title=Driftproof::{line} See the job summary.")
     return 1 if fails else 0
 
