@@ -126,9 +126,8 @@ def _write_demo(folder: Path) -> str:
         (folder / rel).write_text(text, encoding="utf-8")
     walk = walkthrough(read, diff, plan)
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
-    write_site(
-        folder / "site", receipts, walk.partition(diff), plan, texts, comparison_markdown(cmp)
-    )
+    before, _, after = walk.partition(diff)
+    write_site(folder / "site", receipts, (before, comparison_markdown(cmp), after), plan, texts)
     return walk
 
 
@@ -246,16 +245,15 @@ def write_site(
     walk: tuple[str, str, str],
     plan: str,
     texts: dict[str, str],
-    diff_md: str,
 ) -> None:
     """Write the demo's local site into ``out``.
 
     The site is the generator's receipt sheets, results page and badges for the simulated
     receipts, the method and decisions pages, the text files ``texts`` (site path: text) and an
     index with the walkthrough, each file it names linked; every HTML page carries a banner.
-    ``walk`` is the walkthrough as (text before the diff, the diff, text after it); the index
-    shows the diff as ``diff_md``, the same comparison in Markdown: its sentences wrap and its
-    cases are a table (in a box that scrolls sideways only when the screen is too narrow).
+    ``walk`` is the walkthrough as (text before the diff, the diff in Markdown, text after it);
+    the index renders the diff's Markdown: its sentences wrap and its cases are a table (in a box
+    that scrolls sideways only when the screen is too narrow).
     """
     loaded = {n: p.read_bytes() for n, p in receipts.items()}
     nav = [
@@ -283,7 +281,7 @@ def write_site(
         "<pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
     ).format(
         _local_links(escape(walk[0])),
-        Markup(wrap_tables(markdown.markdown(diff_md, extensions=["tables"]))),
+        Markup(wrap_tables(markdown.markdown(walk[1], extensions=["tables"]))),
         _local_links(escape(walk[2])),
         escape(plan),
     )
