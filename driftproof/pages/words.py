@@ -22,8 +22,8 @@ from driftproof.wording import count_of as count_of  # the pages' one counting w
 from driftproof.wording import first_of as first_of
 
 UNKNOWN = "not recorded"
-#: What a case row shows for an arm the source did not record (``recorded: false``): says who
-#: left it out, as a bare "arm not recorded" under a baseline column did not.
+#: What a case row shows for an arm the source did not record (``recorded: false``): it names
+#: who left the arm out (the source, not this run).
 ARM_NOT_RECORDED = "not recorded by the source"
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
