@@ -83,8 +83,7 @@ def _refusals(s: Suite, f: Path) -> tuple[list[str], int]:
     Cases of caveman's fidelity.json that carry checks and no rubric or criteria share one
     line (run refuses each for that one reason); any other refusal has a line of its own.
     """
-    from driftproof.run.suite import require_gradable
-    from driftproof.run.suite_fields import FORMAT
+    from driftproof.run.suite import CAVEMAN_UNGRADED, require_gradable
 
     ungraded = [c for c in s.cases if not c.refusal and c.rubric is None and not c.criteria]
     n_refused = sum(1 for c in s.cases if c.refusal) + len(ungraded)
@@ -104,12 +103,6 @@ def _refusals(s: Suite, f: Path) -> tuple[list[str], int]:
             else f"{count_of(len(shared), 'case')} ({first_of([c.id for c in shared], 3)}) "
             + ("has no" if len(shared) == 1 else "have no")
         )
-        lines.insert(
-            0,
-            f"{f}: {which} rubric or criteria (caveman's fidelity.json carries checks only), "
-            "and driftproof run grades every answer against one: write the cases into a "
-            f'Driftproof suite ("format": "{FORMAT}") with a rubric or criteria, or score a '
-            "caveman snapshot against these checks with driftproof import caveman SNAPSHOT "
-            f"--skills DIR --cases {f}",
-        )
+        why = CAVEMAN_UNGRADED.format(cases="cases", path=f)
+        lines.insert(0, f"{f}: {which} rubric or criteria {why}")
     return lines, n_refused

@@ -383,16 +383,22 @@ _SKILL_CREATOR_IMPORT = (
     ", or import the runs skill-creator graded (grading.json) with driftproof import skill-creator"
 )
 #: Why ``run`` refuses a case with neither a rubric nor criteria, and what to do, by format.
+#: Why ``run`` refuses caveman fidelity cases, after the words saying they have no rubric or
+#: criteria; ``{cases}``: "case" or "cases", ``{path}``: the fidelity file.
+CAVEMAN_UNGRADED = (
+    "(caveman's fidelity.json carries checks only), and driftproof run grades every answer "
+    f'against one: write the {{cases}} into a Driftproof suite ("format": "{FORMAT}") with a '
+    "rubric or criteria, or score a caveman snapshot against these checks with driftproof "
+    "import caveman SNAPSHOT --skills DIR --cases {path}"
+)
 _UNGRADED = {
     "driftproof": "has neither a rubric nor criteria; driftproof run grades every answer against "
     "one and refuses the case before any call",
     "skill-creator": "has no expectations (or assertions), so no criteria, and driftproof run "
     'grades every answer against them: add an "expectations" list of what the answer must '
     "do (each becomes a criterion)" + _SKILL_CREATOR_IMPORT,
-    "caveman-fidelity": "has neither a rubric nor criteria (caveman's fidelity.json carries "
-    "checks only), and driftproof run grades every answer against one: write the case into a "
-    f'Driftproof suite ("format": "{FORMAT}") with a rubric or criteria, or score a caveman '
-    "snapshot against these checks with driftproof import caveman SNAPSHOT --skills DIR --cases {}",
+    "caveman-fidelity": "has neither a rubric nor criteria "
+    + CAVEMAN_UNGRADED.format(cases="case", path="{}"),
 }
 
 
