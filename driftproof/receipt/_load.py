@@ -22,7 +22,12 @@ from driftproof.receipt._messages import model_found, schema_found
 from driftproof.receipt._model import CURRENT_VERSION, Receipt
 from driftproof.receipt._recompute import check_consistency
 from driftproof.receipt._seal import verify_seal
-from driftproof.receipt._versions import compiled_validator_for, known_versions, migrate
+from driftproof.receipt._versions import (
+    compiled_validator_for,
+    known_versions,
+    migrate,
+    version_key,
+)
 
 
 def _too_big(file: str | Path, found: object) -> BoundsError:
@@ -171,8 +176,7 @@ def _newer(version: object) -> str:
     parts = version.split(".") if isinstance(version, str) else []
     if len(parts) not in (2, 3) or not all(p.isdigit() and p.isascii() for p in parts):
         return ""
-    current = tuple(int(p) for p in CURRENT_VERSION.split("."))
-    if tuple(int(p) for p in parts) <= current:
+    if version_key(str(version)) <= version_key(CURRENT_VERSION):
         return ""
     return (
         "; a newer Driftproof wrote it: update Driftproof (or the commit the Action is pinned to) "

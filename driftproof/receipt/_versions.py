@@ -19,6 +19,11 @@ from driftproof.receipt._migrations import MIGRATIONS
 from driftproof.receipt._model import CURRENT_VERSION
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """A schema version of dotted whole numbers ("0.16.1") as numbers, for ordering versions."""
+    return tuple(int(p) for p in version.split("."))
+
+
 @cache
 def known_versions() -> tuple[str, ...]:
     """Every frozen schema version, oldest first."""
@@ -27,7 +32,7 @@ def known_versions() -> tuple[str, ...]:
         for p in resources.files("driftproof.receipt").joinpath("schemas").iterdir()
         if p.name.startswith("receipt-") and p.name.endswith(".schema.json")
     ]
-    return tuple(sorted(names, key=lambda v: tuple(int(p) for p in v.split("."))))
+    return tuple(sorted(names, key=version_key))
 
 
 def schema_bytes(version: str) -> bytes:
