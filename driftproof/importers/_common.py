@@ -202,10 +202,10 @@ def parse_json_bytes(
     return repair_tree(value, repairs)
 
 
-def read_json(path: Path, repairs: list[Repair], *, allow_nan: bool = False) -> tuple[Any, bytes]:
-    """Read and parse one JSON source file (:func:`parse_json_bytes`): (data, raw bytes)."""
+def read_json(path: Path, repairs: list[Repair]) -> tuple[Any, bytes]:
+    """Read and parse one JSON source file (:func:`parse_json_bytes`, no NaN): (data, raw bytes)."""
     data = read_bytes(path)
-    return parse_json_bytes(data, path, repairs, allow_nan=allow_nan), data
+    return parse_json_bytes(data, path, repairs), data
 
 
 def file_sha256(data: bytes) -> str:
