@@ -14,6 +14,7 @@ from typing import Any
 
 from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, ReceiptBody, TextRepair, sha256_text
+from driftproof.run.config import ARMS as _ARMS
 from driftproof.run.reply_text import repair_text
 
 REPLACEMENT = "\ufffd"
@@ -24,7 +25,6 @@ PROMPT_MAX_CHARS = 262_144
 ANSWER_MAX_CHARS = 1_048_576
 INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
-_ARMS = ("with_skill", "baseline", "control")
 
 
 def repair_tree(value: Any, repairs: list[Repair]) -> Any:

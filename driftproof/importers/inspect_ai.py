@@ -35,8 +35,8 @@ from driftproof.importers._inspect_log import (
     value_to_float,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
+from driftproof.run.config import ARMS as _ARMS
 
-_ARMS = ("with_skill", "baseline", "control")
 _UNRECORDED = (
     "judge_samples_per_generation",
     "run.provider",

@@ -21,10 +21,10 @@ from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Judge, build_draw
+from driftproof.run.config import ARMS as _ARMS
 from driftproof.wording import first_of
 
 TOOL = "promptfoo"
-_ARMS = ("with_skill", "baseline", "control")
 #: Rows with an error but no failureReason: errors that cannot be told from failures.
 _AMBIGUOUS = (
     "row(s) carry an error message but no failureReason (a version 2 or older version 3 "
