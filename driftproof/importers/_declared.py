@@ -89,22 +89,20 @@ def case_entry(
     prompt: str | None,
     draws: Mapping[str, list[Draw]],
     *,
-    whole: str | None = None,
     category: str | None = None,
     rubric_sha256: str | None = None,
     threshold: float | None = None,
 ) -> Case:
     """A receipt case; ``draws`` maps each arm it holds to its draws (``[]``: none).
 
-    ``prompt_sha256`` hashes ``whole`` when the kept ``prompt`` is not the whole prompt; no
-    rubric or threshold unless given (D-13).
+    ``prompt_sha256`` hashes ``prompt`` (none without one); no rubric or threshold unless given
+    (D-13).
     """
-    hashed = prompt if whole is None else whole
     return Case.model_validate(
         {
             "id": case_id,
             "prompt": prompt,
-            "prompt_sha256": sha256_text(hashed) if hashed is not None else None,
+            "prompt_sha256": sha256_text(prompt) if prompt is not None else None,
             "rubric_sha256": rubric_sha256,
             "threshold": threshold,
             "arms": {arm: {"draws": d, "generation": None} for arm, d in draws.items()},
