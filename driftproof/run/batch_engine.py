@@ -135,8 +135,8 @@ class BatchRounds:
                     "sent (this run makes no request of that name); the batch journal is damaged"
                 )
         in_run_journal = set(done)  # the draws the run journal holds
-        for bid, cid, outcome in journal.outs:
-            self._keep(bid, cid, outcome, in_run_journal)
+        for _, cid, outcome in journal.outs:
+            self._keep(cid, outcome, in_run_journal)
         journal.outs.clear()
 
     @staticmethod
@@ -159,7 +159,7 @@ class BatchRounds:
         made = p[0] < len(self.cells) and p[1] < self.plan.max_draws and p[2] < self.n
         return p if made and self._cid(*p) == cid else None  # one spelling: not "a+0-0-0"
 
-    def _keep(self, bid: str, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
+    def _keep(self, cid: str, outcome: Outcome, finished: set[Key] | None = None) -> bool:
         # every id kept names a request of its batch, whose ids were made or checked by this run
         cell, index, sample, attempt = cast(tuple[int, int, int, int], self._parse(cid))
         if (*self.cells[cell], index) in (finished if finished is not None else self.done):
@@ -378,7 +378,7 @@ class BatchRounds:
                         f"batch {bid} returned two different results for custom id "
                         f"{cid[:80]!r}; which one answers the request cannot be told"
                     )
-                if self._keep(bid, cid, outcome):
+                if self._keep(cid, outcome):
                     self.bj.out(bid, cid, outcome)
                     kept += 1
         finally:
@@ -392,7 +392,7 @@ class BatchRounds:
         for cid in rec["ids"]:
             if cid not in seen:
                 o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)
-                if self._keep(bid, cid, o):
+                if self._keep(cid, o):
                     self.bj.out(bid, cid, o)
         self.bj.sync()
         self.bj.record("read", bid)
