@@ -116,11 +116,9 @@ def retry_after_seconds(headers: Any) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
-def strip_credentials(url: str | None) -> str | None:
+def strip_credentials(url: str) -> str:
     """A base URL less user, password, query, fragment (a key can ride in any) and end slash."""
-    if url is None:
-        return None
-    parts = urlsplit(str(url))
+    parts = urlsplit(url)
     host = parts.hostname or ""
     if ":" in host:
         host = f"[{host}]"
