@@ -100,6 +100,7 @@ def regrade(
             plain=j.plain,
             judge_samples=judge_samples,
             retry_delays=retry_delays,
+            replace=force,
         )
     except RegradeInterrupted as exc:
         click.echo(f"interrupted: {exc}", err=True)

@@ -250,6 +250,7 @@ def rubric_regrade(
     judge_samples: int | None = None,
     retry_delays: tuple[float, ...] = RETRY_DELAYS,
     plain: bool = False,
+    replace: bool = False,
 ) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
 
@@ -258,11 +259,14 @@ def rubric_regrade(
     sample must report it (a mixed-model reply naming it as serving); the stub records
     UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
     ``retry_delays`` are in seconds; a judge call's output budget is the original's, else
-    :data:`JUDGE_MAX_TOKENS`.
+    :data:`JUDGE_MAX_TOKENS`. ``replace`` (``--force``): an ``out`` that exists when the receipt
+    is written is replaced; without it, one that appeared while the regrade went on (another
+    command writing the same file) is refused.
 
     Raises:
         ReceiptError: the original cannot be read.
-        RefusalError: any refusal reason (listed one per line); nothing is written.
+        RefusalError: any refusal reason (listed one per line), or ``out`` appeared while the
+            regrade went on and ``replace`` is false; nothing is written.
         RegradeInterrupted: Ctrl-C; nothing is written, its words say what was spent.
     """
     original_path, out = Path(original_path), Path(out)
@@ -305,8 +309,26 @@ def rubric_regrade(
         judge.close()
     document = (str(original_path), original_sha256)
     record = asked if plain else original.judge
-    write_receipt(_regrade_body(original, revised, grader, cases, setting, record, document), out)
+    body = _regrade_body(original, revised, grader, cases, setting, record, document)
+    _write(body, out, replace=replace)
     return RegradeResult(Path(out), **grader.counts())
+
+
+def _write(body: ReceiptBody, out: Path, *, replace: bool) -> None:
+    """Seal and write ``body`` to ``out``, replaced only when ``replace``.
+
+    Raises:
+        RefusalError: ``out`` appeared while the regrade went on and ``replace`` is false.
+        ReceiptError, OSError: as :func:`write_receipt` raises them.
+    """
+    try:
+        write_receipt(body, out, replace=replace)
+    except FileExistsError:
+        raise RefusalError(
+            f"{out} appeared while the regrade went on; it was not replaced and the regrade's "
+            "grades were not kept. Run the same command with --force to write over it, or "
+            "choose another path"
+        ) from None
 
 
 def _regrade_body(

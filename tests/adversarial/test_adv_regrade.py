@@ -148,3 +148,44 @@ def test_a_revised_suite_refused_names_its_file_and_pointer(
         f"run; {revised}: /cases/2: the revised tasks add cases the original never "
         "answered: new-case"
     ]
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_an_out_written_by_another_command_meanwhile_is_not_replaced_without_force(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    original: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    force: bool,
+) -> None:
+    # Found: two regrades at once on the same --out both passed the "already exists" check at
+    # start; the one finishing last replaced the other's sealed receipt and both exited 0.
+    # Here the other command's file lands at --out while the judge answers the first grade.
+    from driftproof.run.providers.simulated import StubProvider
+
+    receipt, suite = original
+    out = tmp_path / "regraded.json"
+    answer = StubProvider.attempt
+
+    def attempt(self: StubProvider, call: object) -> object:
+        if not out.exists():
+            out.write_text("the other command's receipt\n", encoding="utf-8")
+        return answer(self, call)
+
+    monkeypatch.setattr(StubProvider, "attempt", attempt)
+    args = ["regrade", str(receipt), "--rubric", str(suite), "--out", str(out)]
+    code, _, err = run(args + ["--force"] * force, capsys)
+    if force:  # --force: replaced, as --help says
+        assert code == 0, err
+        assert json.loads(out.read_text(encoding="utf-8"))["regrade"]["kind"] == "rubric"
+        return
+    assert (code, err.splitlines()) == (
+        2,
+        [
+            f"error: {out} appeared while the regrade went on; it was not replaced and the "
+            "regrade's grades were not kept. Run the same command with --force to write over "
+            "it, or choose another path"
+        ],
+    )
+    assert out.read_text(encoding="utf-8") == "the other command's receipt\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
