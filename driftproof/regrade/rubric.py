@@ -287,7 +287,7 @@ def rubric_regrade(
     # answered_as is the original's, checked on every reply
     reasons = rubric_regrade_refusals(
         original, setting, judge_setting(asked, answered_as=setting.answered_as)
-    )
+    ) + _scale_refusals(original)
     if plain:  # another judge may grade: of the grader refusals only aggregates-only applies
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:
@@ -312,6 +312,22 @@ def rubric_regrade(
     body = _regrade_body(original, revised, grader, cases, setting, record, document)
     _write(body, out, replace=replace)
     return RegradeResult(Path(out), **grader.counts())
+
+
+def _scale_refusals(original: Receipt) -> list[str]:
+    """Why the original's recorded judge scale is not the one this grader scores on.
+
+    A rubric regrade records the original's judge, scale included, over its own grades.
+    """
+    scale = original.judge.scale if original.judge is not None else None
+    worst, best, step = J.SCALE
+    if scale is None or ((scale.worst, scale.best) == (worst, best) and scale.step in (None, step)):
+        return []
+    held = "" if scale.step is None else f" in steps of {scale.step:g}"
+    return [
+        f"grader scale differs: original {scale.worst:g} to {scale.best:g}{held}, "
+        f"new {worst:g} to {best:g} in steps of {step:g}"
+    ]
 
 
 def _write(body: ReceiptBody, out: Path, *, replace: bool) -> None:

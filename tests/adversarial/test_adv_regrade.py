@@ -189,3 +189,36 @@ def test_an_out_written_by_another_command_meanwhile_is_not_replaced_without_for
     )
     assert out.read_text(encoding="utf-8") == "the other command's receipt\n"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_an_original_judge_scale_the_grader_does_not_score_on_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], original: tuple[Path, Path]
+) -> None:
+    # Found: an original whose judge records a 0-to-10 scale (its scores, 0.2 to 0.9, lie on
+    # it, so a reader accepts it) was regraded on the 0-to-1 scale the grader scores on, and
+    # the regrade's receipt recorded the original's judge, 0 to 10, over those grades (exit 0;
+    # `validate` ok): a lost draw would be bounded by 10. Nothing may be asked of the judge.
+    import shutil
+
+    from driftproof.receipt import ReceiptBody, read_receipt, write_receipt
+
+    receipt, suite = original
+    doc = read_receipt(receipt).model_dump(mode="json", by_alias=True, exclude_unset=True)
+    doc.pop("seal")
+    doc["judge"]["scale"] = {"worst": 0.0, "best": 10.0, "step": 0.05}
+    ten = tmp_path / "ten.json"
+    write_receipt(ReceiptBody.model_validate(doc), ten)
+    shutil.copy(
+        receipt.with_name(receipt.name + ".transcripts.jsonl"),
+        tmp_path / "ten.json.transcripts.jsonl",
+    )
+    out = tmp_path / "regraded.json"
+    code, _, err = run(["regrade", str(ten), "--rubric", str(suite), "--out", str(out)], capsys)
+    assert (code, err.splitlines()) == (
+        2,
+        [
+            "error: rubric regrade refused: grader scale differs: original 0 to 10 in steps of "
+            "0.05, new 0 to 1 in steps of 0.05"
+        ],
+    )
+    assert not out.exists()
