@@ -162,19 +162,6 @@ def test_below_tested_no_decision_keeps_lift(
     )
 
 
-def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # D-17: every draw of the new receipt lost (the factory's reason): no decision, never
-    # UNDERPOWERED, and the summary names why; the default not-measured fails the job (c1 was)
-    nothing = make_receipt([case("c1", [None, None, None], [None, None, None])])
-    code, out, summary = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), nothing)
-    assert (code, out["decision"], out["draws-needed"]) == (1, "none", "")
-    assert "**No decision**; 1 case not measured in the later receipt; the job fails" in summary
-    assert "not measured: 6 of 6 draws lost to timeout after 2 retries" in summary
-    assert "UNDERPOWERED" not in summary
-
-
 def test_fail_on_none_fails_a_no_decision(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 from factories import arm, case, make_receipt, run_action
+from test_action import HIGH, LOW, doc
+from test_action import run_action as run_with_outputs
 
 from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import read_receipt
@@ -198,3 +200,16 @@ def test_a_case_only_in_the_baseline_does_not_count(
     code, summary = _action(tmp_path, monkeypatch, a, b, None)
     assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (0, [])
     assert "- not compared: c1 (only in a.json), c1x (only in b.json)\n" in summary
+
+
+def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D-17: every draw of the new receipt lost (the factory's reason): no decision, never
+    # UNDERPOWERED, and the summary names why; the default not-measured fails the job (c1 was)
+    nothing = make_receipt([case("c1", [None, None, None], [None, None, None])])
+    code, out, summary = run_with_outputs(tmp_path, monkeypatch, doc(HIGH, LOW), nothing)
+    assert (code, out["decision"], out["draws-needed"]) == (1, "none", "")
+    assert "**No decision**; 1 case not measured in the later receipt; the job fails" in summary
+    assert "not measured: 6 of 6 draws lost to timeout after 2 retries" in summary
+    assert "UNDERPOWERED" not in summary

@@ -57,30 +57,25 @@ def test_an_error_raised_because_ctrl_c_arrived_reads_interrupted(monkeypatch, c
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back after the command
 
 
-def test_an_error_with_no_interrupt_is_still_a_bug_that_propagates(monkeypatch, tmp_path):
-    import driftproof.demo
-
-    def broken(*_args, **_kwargs):
-        raise RuntimeError("a bug")
-
-    monkeypatch.setattr(driftproof.demo, "run_demo", broken)
-    with pytest.raises(RuntimeError, match="a bug"):
-        main(["demo", str(tmp_path / "d")])
+def _broken(*_args, **_kwargs):
+    raise RuntimeError("a bug")
 
 
-def test_a_bug_after_an_interrupt_was_swallowed_still_propagates(monkeypatch, tmp_path):
+def _swallowed_then_broken(*_args, **_kwargs):
     # the interrupt is caught and passed over (as a callback's "Exception ignored in" does);
     # the command goes on and a bug follows, naming no interrupt: it is no "interrupted"
+    try:
+        signal.raise_signal(signal.SIGTERM)
+    except KeyboardInterrupt:
+        pass
+    raise RuntimeError("a bug")
+
+
+@pytest.mark.parametrize("demo", [_broken, _swallowed_then_broken], ids=["plain", "swallowed"])
+def test_a_bug_is_still_a_bug_that_propagates(monkeypatch, tmp_path, demo):
     import driftproof.demo
 
-    def swallowed_then_broken(*_args, **_kwargs):
-        try:
-            signal.raise_signal(signal.SIGTERM)
-        except KeyboardInterrupt:
-            pass
-        raise RuntimeError("a bug")
-
-    monkeypatch.setattr(driftproof.demo, "run_demo", swallowed_then_broken)
+    monkeypatch.setattr(driftproof.demo, "run_demo", demo)
     with pytest.raises(RuntimeError, match="a bug"):
         main(["demo", str(tmp_path / "d")])
 
@@ -97,10 +92,7 @@ def test_a_bug_in_a_thread_after_an_earlier_interrupt_still_propagates(monkeypat
     with pytest.raises(SystemExit):
         main(["demo", str(tmp_path / "a")])
 
-    def broken(*_args, **_kwargs):
-        raise RuntimeError("a bug")
-
-    monkeypatch.setattr(driftproof.demo, "run_demo", broken)
+    monkeypatch.setattr(driftproof.demo, "run_demo", _broken)
     raised: list[BaseException] = []
 
     def call() -> None:
