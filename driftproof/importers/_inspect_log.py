@@ -31,14 +31,16 @@ TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 #: A sample member of an ``.eval`` archive: its id and epoch.
 _SAMPLE = re.compile(r"samples/([^/]+)_epoch_(\d+)\.json")
-_WORDS = {"yes": 1.0, "true": 1.0, "correct": 1.0, "no": 0.0, "false": 0.0, "incorrect": 0.0}
+_WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
 
 
 def value_to_float(value: Any) -> float | None:
     """A score value as Inspect's ``value_to_float`` reads it; ``None`` when not a scalar score.
 
-    NaN and infinities come back as they are (the caller loses the draw); an integer beyond
-    2**53 is no score.
+    A string is a score only as Inspect recognises it: exactly C/I/P/N, yes/true/no/false in
+    any case, or a finite number; anything else (Inspect reads it as 0 with a warning, such
+    as "correct" or " C") is no score. NaN and infinities that are not strings come back as
+    they are (the caller loses the draw); an integer beyond 2**53 is no score.
     """
     if isinstance(value, bool):
         return 1.0 if value else 0.0
@@ -47,13 +49,13 @@ def value_to_float(value: Any) -> float | None:
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        v = value.strip()
-        if (known := _LETTERS.get(v, _WORDS.get(v.lower()))) is not None:
+        if (known := _LETTERS.get(value, _WORDS.get(value.lower()))) is not None:
             return known
         try:
-            return float(v)
+            f = float(value)
         except ValueError:
             return None
+        return f if math.isfinite(f) else None
     return None
 
 

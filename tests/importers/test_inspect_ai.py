@@ -273,3 +273,27 @@ def test_a_log_listing_more_runs_than_a_receipt_holds_is_refused(
     assert p.message == (
         f"expected at most 100,000 epochs and 1,000,000 sample × epoch runs in all, found {found}"
     )
+
+
+@pytest.mark.parametrize("value", ["correct", " C", "yes ", "nan", "Infinity"])
+def test_score_string_inspect_does_not_recognise_is_refused(tmp_path: Path, value: str) -> None:
+    # Inspect's value_to_float matches "C" exactly and yes/true/no/false after lower() only;
+    # any other string (not a finite number) it reads as 0 with a warning, never 1 or unscored
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, value)])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "C")])
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s"))
+    (p,) = e.value.problems
+    assert p.pointer == "/samples~11_epoch_1.json/scores/match/value" and "C/I/P/N" in p.message
+
+
+@pytest.mark.parametrize(
+    ("value", "score"), [("C", 1.0), ("YES", 1.0), ("False", 0.0), ("0.25", 0.25)]
+)
+def test_score_strings_inspect_recognises_are_read(
+    tmp_path: Path, value: str, score: float
+) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, value)])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I")])
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
+    assert scores(r.cases[0].arms.with_skill) == [score]
