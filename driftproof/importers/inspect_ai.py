@@ -207,7 +207,8 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
     """(sample id, epoch, why lost if absent) for each sample × epoch the log says it ran.
 
     The run's samples are ``eval.dataset.sample_ids`` (after ``--limit``), each run for
-    ``eval.config.epochs`` epochs (1 when absent); none when the log lists no ids.
+    ``eval.config.epochs`` epochs (1 when absent); when the log lists no ids, the ids of the
+    samples it holds.
 
     Raises:
         ImportError_: a listed id that is not an integer or a string, or more epochs than a
@@ -216,8 +217,8 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
     """
     ev = member_object(log.header, "eval")
     ids = member_object(ev, "dataset").get("sample_ids")
-    if not isinstance(ids, list):
-        return []
+    if not isinstance(ids, list):  # no list: each sample held runs every epoch
+        ids = list(dict.fromkeys(s.get("id") for s, _ in log.samples))
     epochs = member_object(ev, "config").get("epochs")
     epochs = epochs if common.is_count(epochs) and epochs >= 1 else 1
     if epochs > MAX_EPOCHS or len(ids) * epochs > MAX_LISTED_RUNS:

@@ -293,7 +293,23 @@ def test_score_string_inspect_does_not_recognise_is_refused(tmp_path: Path, valu
 def test_score_strings_inspect_recognises_are_read(
     tmp_path: Path, value: str, score: float
 ) -> None:
-    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, value)])
-    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I")])
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, value), _s(1, 2, value)])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "I")])
     r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
-    assert scores(r.cases[0].arms.with_skill) == [score]
+    assert scores(r.cases[0].arms.with_skill) == [score, score]
+
+
+def test_epoch_a_log_without_sample_ids_declares_but_lacks_is_a_lost_draw(
+    tmp_path: Path, logs: Path
+) -> None:
+    # the popularity log's samples 1..3 each hold epoch 1 only; made to declare epochs 2 with
+    # no eval.dataset.sample_ids, each sample's epoch 2 ran by the log's own count but is absent
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    doc["eval"]["config"]["epochs"] = 2
+    del doc["eval"]["dataset"]["sample_ids"]
+    (a := tmp_path / "a.json").write_text(json.dumps(doc), encoding="utf-8")
+    r = sealed(import_inspect(a, InspectOptions(skill_name="s")))
+    assert r.run.generations_per_arm == 2
+    for case, first in zip(r.cases, [1.0, 1.0, 0.0], strict=True):  # match C, C, I
+        assert scores(case.arms.with_skill) == [first, None]
+        assert case.arms.with_skill.draws[1].lost.kind == "missing"
