@@ -102,6 +102,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         for arm in read
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
+    notes = [note] * (key is not None) + _ended_notes(read)
     body = declared.declared_receipt(
         options.skill_name,
         common.read_skill_md(options.skill_md),
@@ -112,7 +113,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
             "; ".join(d for d, _ in documents),
             common.manifest_sha256(documents),
             unrecorded,
-            notes=[note] if key is not None else None,
+            notes=notes or None,
         ),
         model=model,
         started_at=times["started_at"],
@@ -128,6 +129,34 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     )
     repairs = [r for log in read.values() for r in log.repairs]
     return [Imported.named("inspect", body, repairs=repairs)]
+
+
+def _status(log: Log) -> object:
+    """The log's ``status``; ``"started"`` for an unfinished ``.eval`` (no ``header.json``)."""
+    return (
+        "started" if log.where.parts[:1] == ("_journal/start.json",) else log.header.get("status")
+    )
+
+
+def _ended_notes(read: dict[str, Log]) -> list[str]:
+    """A note for each arm whose log does not say its run succeeded (Inspect's ``status``).
+
+    Its samples are imported as recorded; the samples it lists but does not hold are lost draws
+    (:func:`_listed`). The log's own error message is quoted (its first 300 characters).
+    """
+    out = []
+    for arm, log in read.items():
+        status = _status(log)
+        if status == "success":
+            continue
+        error = log.header.get("error")
+        said = error.get("message") if isinstance(error, dict) else None
+        told = f": {str(said)[:300]!r}" if said else ""
+        out.append(
+            f"the {arm} log's status is {str(status)[:40]!r}, not 'success'{told}; "
+            "its samples are imported as recorded"
+        )
+    return out
 
 
 def _recorded(
@@ -227,8 +256,7 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
             f"expected at most {MAX_EPOCHS:,} epochs and {MAX_LISTED_RUNS:,} sample × epoch runs "
             f"in all, found {len(ids):,} samples × {epochs:,} epoch{'s' * (epochs != 1)}"
         )
-    journal = log.where.parts[:1] == ("_journal/start.json",)  # no header.json: unfinished
-    status = "started" if journal else log.header.get("status")
+    status = _status(log)
     ended = {"cancelled": "; the run was cancelled", "error": "; the run ended in an error"}
     ended["started"] = "; the log was still being written"
     out = []

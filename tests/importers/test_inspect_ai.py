@@ -18,6 +18,7 @@ from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 POP_JSON = "2025-05-12T20-28-13-04-00_popularity.json"
 POP_EVAL = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
 SEC_JSON = "2025-05-12T20-28-26-04-00_security-guide.json"
+OPTS = InspectOptions(skill_name="s")
 
 
 @pytest.fixture
@@ -313,3 +314,21 @@ def test_epoch_a_log_without_sample_ids_declares_but_lacks_is_a_lost_draw(
     for case, first in zip(r.cases, [1.0, 1.0, 0.0], strict=True):  # match C, C, I
         assert scores(case.arms.with_skill) == [first, None]
         assert case.arms.with_skill.draws[1].lost.kind == "missing"
+
+
+def test_a_log_whose_run_did_not_succeed_says_so(tmp_path: Path, logs: Path) -> None:
+    # the popularity .json log's own "status" is "cancelled" (it holds all 3 listed samples);
+    # the .eval log's is "success"
+    r = sealed(import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, OPTS))
+    assert r.provenance.notes == [
+        "the with_skill log's status is 'cancelled', not 'success'; its samples are imported "
+        "as recorded"
+    ]
+    doc = json.loads((logs / SEC_JSON).read_text())
+    doc |= {"status": "error", "error": {"message": "RuntimeError: boom", "traceback": "..."}}
+    (tmp_path / "e.json").write_text(json.dumps(doc))
+    r = sealed(import_inspect({"baseline": tmp_path / "e.json"}, OPTS))
+    assert r.provenance.notes == [
+        "the baseline log's status is 'error', not 'success': 'RuntimeError: boom'; its samples "
+        "are imported as recorded"
+    ]
