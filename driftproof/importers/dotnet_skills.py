@@ -8,6 +8,7 @@ mappings are the interop page's ("dotnet/skills skill-validator", "Vally").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -151,6 +152,8 @@ def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
 
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
+#: How far two printings of one source figure may differ (float summation order).
+_SAME = 1e-9
 _CHECK_KINDS = {
     "output_contains": "must_include",
     "output_not_contains": "must_not_include",
@@ -190,9 +193,16 @@ def _sv_scenario(
         )
     arms = {arm: [_sv_draw(sw.get(s, key, dict), sw / key)] for arm, key in _SV_ROLES}
     lift = partial(declared.figure, case=cid, arm="lift")
-    figures.append(lift("improvement score", sw.number(s, "improvementScore")))
+    improvement = sw.number(s, "improvementScore")
+    figures.append(lift("improvement score", improvement))
     for k, run in enumerate(runs):
         score = common.source_number(run, sw / "perRunScores" / k)
+        if score is not None and improvement is not None and abs(score - improvement) > _SAME:
+            raise (sw / "improvementScore").fail(
+                f"expected {score!r}, the score of the scenario's one run "
+                f"({(sw / 'perRunScores' / k).pointer}), found {improvement!r}: the source "
+                "contradicts itself"
+            )
         figures.append(lift(f"improvement score, run {k + 1}", score))
     bw = sw / "breakdown"
     breakdown = sw.get(s, "breakdown", dict, required=False) or {}
@@ -214,6 +224,7 @@ def _sv_verdict(
     """A verdict's overall figures and interval, its decision and the notes."""
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     overall = vw.number(v, "overallImprovementScore")
+    _sv_overall_is_the_mean(v, vw, overall)
     figures = [
         declared.figure("overall improvement score", overall, arm="lift"),
         declared.figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
@@ -241,6 +252,33 @@ def _sv_verdict(
             )
         notes.append(f"The source warns: {warning}")
     return figures, decision, notes
+
+
+def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None) -> None:
+    """Refuse an overall improvement score that is not its scenarios' mean improvement score.
+
+    skill-validator averages the scenarios' ``improvementScore``; scenarios whose score is
+    missing or no number leave nothing to compare (their own reading names them).
+
+    Raises:
+        ImportError_: at ``overallImprovementScore``, both figures named.
+    """
+    scenarios = v.get("scenarios")
+    if overall is None or not isinstance(scenarios, list) or not scenarios:
+        return
+    own: list[float] = []
+    for s in scenarios:
+        x = s.get("improvementScore") if isinstance(s, dict) else None
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+            return
+        own.append(float(x))
+    mean = math.fsum(own) / len(own)
+    if abs(mean - overall) > _SAME:
+        raise (vw / "overallImprovementScore").fail(
+            f"expected {mean!r}, the mean improvement score of the verdict's {len(own)} "
+            f"scenarios ({(vw / 'scenarios').pointer}), found {overall!r}: the source "
+            "contradicts itself"
+        )
 
 
 def _sv_draw(role: dict[str, Any], w: Where) -> Draw:

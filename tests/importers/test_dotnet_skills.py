@@ -77,6 +77,28 @@ def test_skill_validator_several_runs_are_refused(shared: Path, tmp_path: Path) 
     assert "/verdicts/0/scenarios/1/perRunScores" in str(exc.value)
 
 
+@pytest.mark.parametrize(
+    ("where", "value", "pointer"),
+    [
+        # scenario 2's one run scored 0.7583816890552741 (perRunScores[0] = improvementScore)
+        (("scenarios", 2, "perRunScores"), [0.25], "/verdicts/0/scenarios/2/improvementScore"),
+        # the four scenarios' improvement scores average 0.7603466182387443, not 0.05
+        ((), 0.05, "/verdicts/0/overallImprovementScore"),
+    ],
+)
+def test_skill_validator_figures_that_contradict_their_rows_are_refused(
+    shared: Path, tmp_path: Path, where: tuple[Any, ...], value: Any, pointer: str
+) -> None:
+    doc = json.loads((shared / RUN).read_text("utf-8"))
+    place = doc["verdicts"][0]
+    for key in where[:-1]:
+        place = place[key]
+    place[where[-1] if where else "overallImprovementScore"] = value
+    with pytest.raises(ImportError_) as exc:
+        import_skill_validator(write_json(tmp_path / "results.json", doc))
+    assert pointer in str(exc.value) and "contradicts itself" in str(exc.value)
+
+
 def _vally() -> dict[str, Any]:
     """A Vally adapter results.json, schema 5, as its contract lists the members: one verdict,
     two stimuli; the second has a whole-plugin run and an errored compare trial."""
