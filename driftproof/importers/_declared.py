@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from driftproof.importers._common import Where
@@ -109,6 +109,30 @@ def case_entry(
             "category": category,
         }
     )
+
+
+def held_as_declared(
+    cases: list[Case], arms: Iterable[str], n: int | None, where: Where, what: str
+) -> None:
+    """Refuse a case arm holding other than the ``n`` draws the source declares per case and arm.
+
+    ``where`` is the declared count; ``what`` names a draw in the source's words. ``n`` of
+    ``None`` (nothing declared) checks nothing.
+
+    Raises:
+        ImportError_: at ``where``, naming the first case and arm whose count differs.
+    """
+    if n is None:
+        return
+    for case in cases:
+        for arm in arms:
+            held = len(getattr(case.arms, arm).draws)
+            if held != n:
+                raise where.fail(
+                    f"expected {n} {what} per test and arm, the count declared here; case "
+                    f"{case.id} holds {held} for the {arm} arm, so the file is not the whole run "
+                    "it declares"
+                )
 
 
 def source_check(

@@ -88,9 +88,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     gens = repeat if common.is_count(repeat) and repeat >= 1 else None
     judge = _configured_grader(doc.get("config"))
     stamp = member_str(doc["results"], "timestamp")
-    times = common.run_times(
-        [common.parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else [], []
-    )
+    stamps = [common.parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else []
+    times = common.run_times(stamps, [])
     lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),
         (True, "judge_samples_per_generation"),
@@ -112,10 +111,13 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     if grouped.left_out:
         shown = ", ".join(f"{label} ({n})" for label, n in grouped.left_out.items())
         notes.append(f"Rows of other {by}s were not imported: {shown}"[:900])
+    cases = grouped.cases(missing, Where(path) / "results")
+    repeat_at = Where(path) / "config" / "evaluateOptions" / "repeat"
+    declared.held_as_declared(cases, arms, gens, repeat_at, "results")
     body = declared.declared_receipt(
         o.skill_name,
         common.read_skill_md(o.skill_md),
-        grouped.cases(missing, Where(path) / "results"),
+        cases,
         declared.provenance(TOOL, version, str(path), sha, unrecorded, notes=notes or None),
         model=model,
         provider=provider_name,
@@ -246,8 +248,7 @@ _CHECK_KINDS = {
 }
 
 
-#: Bytes: the largest JSONL export read (line by line; a JSON output file stays at
-#: MAX_SOURCE_BYTES).
+#: Largest JSONL export read, in bytes, line by line (a JSON output file: MAX_SOURCE_BYTES).
 MAX_JSONL_BYTES = 512 * 1024 * 1024
 
 
@@ -397,9 +398,8 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = common.unit_score(row["score"], w / "score")
     # promptfoo copies its grading's score into the result's (src/evaluator.ts)
-    common.same_figure(
-        score, (grading or {}).get("score"), w / "score", w / "gradingResult" / "score"
-    )
+    graded = (grading or {}).get("score")
+    common.same_figure(score, graded, w / "score", w / "gradingResult" / "score")
     if grading is not None:
         used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion")
         if used is not None:

@@ -1,0 +1,62 @@
+"""promptfoo importer: fields whose value changes a result's meaning are read only as recognised.
+
+The sample is promptfoo/sample-export.json: 2 tests x 2 providers, one row each, no repeat
+count in its config. promptfoo's ResultFailureReason has three values (0 none, 1 an assertion
+failed, 2 an error); ``config.evaluateOptions.repeat`` is how many times each test ran per
+provider.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_helpers import sealed, write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+
+ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+
+
+def _sample(shared: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(
+        (shared / "data/interop/promptfoo/sample-export.json").read_text("utf-8")
+    )
+    return doc
+
+
+def _import(doc: dict[str, Any], tmp_path: Path) -> Any:
+    path = write_json(tmp_path / "out.json", doc)
+    return import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="s"))
+
+
+@pytest.mark.parametrize("reason", [3, "2", True, -1])
+def test_an_unknown_failure_reason_is_refused(shared: Path, tmp_path: Path, reason: object) -> None:
+    # "2" (a string) is no error code: read as a scored row, its error would be sealed as 0.75
+    doc = _sample(shared)
+    doc["results"]["results"][0]["failureReason"] = reason
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    assert "out.json" in str(exc.value)
+    assert "/results/results/0/failureReason" in str(exc.value)
+
+
+def test_fewer_results_than_the_declared_repeat_are_refused(shared: Path, tmp_path: Path) -> None:
+    # each test and provider holds one row; a repeat of 3 declares three per arm
+    doc = _sample(shared)
+    doc["config"]["evaluateOptions"] = {"repeat": 3}
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    assert "/config/evaluateOptions/repeat" in str(exc.value)
+    assert "expected 3 results per test and arm" in str(exc.value)
+
+
+def test_a_repeat_the_rows_bear_out_is_the_draws_per_arm(shared: Path, tmp_path: Path) -> None:
+    doc = _sample(shared)
+    doc["config"]["evaluateOptions"] = {"repeat": 1}
+    r = sealed(_import(doc, tmp_path))
+    assert r.run.generations_per_arm == 1
+    assert [len(c.arms.with_skill.draws) for c in r.cases] == [1, 1]
