@@ -126,10 +126,11 @@ def held_as_declared(
         return
     for case in cases:
         for arm in arms:
-            held = len(getattr(case.arms, arm).draws)
+            held_arm = getattr(case.arms, arm)
+            held = 0 if held_arm is None else len(held_arm.draws)
             if held != n:
                 raise where.fail(
-                    f"expected {n} {what} per test and arm, the count declared here; case "
+                    f"expected {n} {what} per case and arm, the count declared here; case "
                     f"{case.id} holds {held} for the {arm} arm, so the file is not the whole run "
                     "it declares"
                 )

@@ -83,6 +83,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         for d in draws
     )
     case_docs = _cases(doc, w, scored)
+    drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
+    gens = doc.get("generations_per_arm")
+    declared.held_as_declared(case_docs, sorted(drawn), gens, w / "generations_per_arm", "draws")
     held = (a for c in case_docs for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
     any_score = any(d.score is not None for a in held if a is not None for d in a.draws)
     controls = {"control" in c["arms"] for c in doc["cases"]}
@@ -104,7 +107,6 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         unrecorded.append("run.harness.version")
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
-    drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
     two = ("with_skill", "baseline")
     unheld = [a for a in two if a not in drawn] if drawn & set(two) else []
     for arm in unheld:
@@ -155,6 +157,14 @@ def _cases(doc: dict[str, Any], w: Where, scored: bool) -> list[Case]:
             arm: [_draw(d, j, cw / "arms" / arm / j, scored) for j, d in enumerate(draws)]
             for arm, draws in c["arms"].items()
         }
+        k = doc.get("judge_samples_per_generation")
+        for arm, draws in c["arms"].items():
+            for j, d in enumerate(draws):
+                if k is not None and d.get("judge_scores") and len(d["judge_scores"]) != k:
+                    raise (cw / "arms" / arm / j / "judge_scores").fail(
+                        f"expected {k} judge scores, the judge samples per draw given at "
+                        f"/judge_samples_per_generation; found {len(d['judge_scores'])}"
+                    )
         out.append(declared.case_entry(c["id"], c.get("prompt"), arms))
     return out
 

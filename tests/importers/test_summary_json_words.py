@@ -99,3 +99,33 @@ def test_other_schema_rules_are_stated_in_plain_words(
         import_summary_json(write_json(tmp_path / "s.json", doc))
     assert [(p.pointer, p.message) for p in e.value.problems] == [(pointer, message)]
     assert "schema's" not in json.dumps([p.message for p in e.value.problems])
+
+
+@pytest.mark.parametrize(
+    ("declared", "pointer", "said"),
+    [
+        # c1 holds 3 draws per arm, not 4
+        ({"generations_per_arm": 4}, "/generations_per_arm", "expected 4 draws per case and arm"),
+        # baseline's first draw gives 3 judge scores (mean 0.4), not the 2 declared
+        (
+            {"judge_samples_per_generation": 2},
+            "/cases/0/arms/baseline/0/judge_scores",
+            "expected 2 judge scores",
+        ),
+    ],
+)
+def test_counts_the_file_declares_that_its_draws_contradict_are_refused(
+    tmp_path: Path, declared: dict[str, Any], pointer: str, said: str
+) -> None:
+    doc = {**_doc(), **declared}
+    doc["cases"][0]["arms"]["baseline"][0]["judge_scores"] = [0.3, 0.4, 0.5]
+    with pytest.raises(ImportError_) as exc:
+        import_summary_json(write_json(tmp_path / "summary.json", doc))
+    assert pointer in str(exc.value) and said in str(exc.value)
+
+
+def test_counts_the_draws_bear_out_are_kept(tmp_path: Path) -> None:
+    doc = {**_doc(), "generations_per_arm": 3, "judge_samples_per_generation": 3}
+    doc["cases"][0]["arms"]["baseline"][0]["judge_scores"] = [0.3, 0.4, 0.5]
+    (imported,) = import_summary_json(write_json(tmp_path / "summary.json", doc))
+    assert imported.body.run.generations_per_arm == 3
