@@ -85,7 +85,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     provider_name = prefix if prefix in ("openai", "anthropic") else None
     version = member_str(member_object(doc, "metadata"), "promptfooVersion")
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
-    gens = repeat if common.is_count(repeat) and repeat >= 1 else None
+    mixed = by == "prompt" and any(len(m) > 1 for m in grouped.models.values())
+    gens = repeat if common.is_count(repeat) and repeat >= 1 and not mixed else None
     judge = _configured_grader(doc.get("config"))
     stamp = member_str(doc["results"], "timestamp")
     stamps = [common.parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else []
@@ -97,7 +98,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         (True, "run.harness"),
         (True, "each case's rubric_sha256"),
         (model is None, "run.model (the arms used different providers; see arms labels)"),
-        (gens is None, "generations_per_arm (no repeat count in config.evaluateOptions)"),
+        (gens is None and not mixed, "generations_per_arm (no repeat in config.evaluateOptions)"),
+        (mixed, "generations_per_arm (an arm holds the repeats of several providers)"),
         (o.skill_md is None, "skill.sha256 and skill.tokens (SKILL.md not given)"),
         (version is None, "provenance.tool_version (metadata.promptfooVersion absent)"),
         (times["started_at"] is None, "run.started_at (no results.timestamp)"),
@@ -111,9 +113,9 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     if grouped.left_out:
         shown = ", ".join(f"{label} ({n})" for label, n in grouped.left_out.items())
         notes.append(f"Rows of other {by}s were not imported: {shown}"[:900])
-    cases = grouped.cases(missing, Where(path) / "results")
-    repeat_at = Where(path) / "config" / "evaluateOptions" / "repeat"
-    declared.held_as_declared(cases, arms, gens, repeat_at, "results")
+    cases, all_arms = grouped.cases(missing, Where(path) / "results"), (*arms, *missing)
+    at = Where(path) / "config" / "evaluateOptions" / "repeat"
+    declared.held_as_declared(cases, arms, gens, at, "results")
     body = declared.declared_receipt(
         o.skill_name,
         common.read_skill_md(o.skill_md),
@@ -125,10 +127,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         run_members={"started_at_offset": times["started_at_offset"]},
         generations_per_arm=gens,
         judge=judge or declared.unrecorded_judge(TOOL, "grader"),
-        arms={
-            a: declared.arm_spec(grouped.label(a), recorded=a not in missing)
-            for a in (*arms, *missing)
-        },
+        arms={a: declared.arm_spec(grouped.label(a), recorded=a not in missing) for a in all_arms},
         band_source="generation",
         judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )

@@ -60,3 +60,28 @@ def test_a_repeat_the_rows_bear_out_is_the_draws_per_arm(shared: Path, tmp_path:
     r = sealed(_import(doc, tmp_path))
     assert r.run.generations_per_arm == 1
     assert [len(c.arms.with_skill.draws) for c in r.cases] == [1, 1]
+
+
+def test_an_arm_of_several_providers_holds_the_repeat_of_each(shared: Path, tmp_path: Path) -> None:
+    # mapped by prompt, each arm gathers both providers' rows: 2 draws per case and arm at a
+    # repeat of 1, so the repeat is not the draws per arm and the count is left unrecorded
+    doc = _sample(shared)
+    doc["config"]["evaluateOptions"] = {"repeat": 1}
+    rows = doc["results"]["results"]
+    other = json.loads(json.dumps(rows))
+    for row in other:
+        row["prompt"] = {
+            **row["prompt"],
+            "label": "terse",
+            "raw": "Be terse. " + row["prompt"]["raw"],
+        }
+        row["promptId"] = "terse-id"
+    doc["results"]["results"] = rows + other
+    path = write_json(tmp_path / "out.json", doc)
+    arms = {"with_skill": "terse", "baseline": rows[0]["prompt"]["label"]}
+    r = sealed(import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="s", by="prompt")))
+    assert r.run.generations_per_arm is None
+    assert [len(c.arms.with_skill.draws) for c in r.cases] == [2, 2]
+    assert "generations_per_arm (an arm holds the repeats of several providers)" in (
+        r.provenance.unrecorded
+    )
