@@ -144,7 +144,12 @@ def _arm(
 
 
 def _draw_part(b: Band) -> float | None:
-    """``sd_i²/n_i`` of one case mean; ``None`` when its draw-to-draw part is unreadable (D-8)."""
+    """``sd_i²/n_i`` of one case mean; ``None`` when its draw-to-draw part is unreadable (D-8).
+
+    A generation band reads the part from its own measured draws, so a missing
+    ``generation.sd`` forces nothing there; a legacy band (one draw, its judge samples) has no
+    draws to read it from and needs the arm's recorded ``generation.sd``.
+    """
     if b.source == "generation":
         if b.sd is None:
             return None
