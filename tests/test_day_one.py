@@ -232,7 +232,7 @@ def test_the_simulated_judge_counts_its_tokens_as_the_skill_is():
 
 def test_stale_still_stands_with_no_template_file(files, tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert run_main(run_args(*files, out), capsys)[0] == 0
+    assert run_main(run_args(*files, out, "--keep-transcripts"), capsys)[0] == 0
     r = read_receipt(out)
     from driftproof.run.judge import TEMPLATE_VERSION, template_sha256
 
@@ -263,7 +263,7 @@ def test_stale_still_stands_with_no_template_file(files, tmp_path, capsys):
 
 def test_stale_reads_a_recorded_template_that_moved_as_regrade_only(files, tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert run_main(run_args(*files, out), capsys)[0] == 0
+    assert run_main(run_args(*files, out, "--keep-transcripts"), capsys)[0] == 0
     doc = json.loads(out.read_text())
     doc["judge"]["template_sha256"] = "a" * 64  # made by an older template
     doc.pop("seal")

@@ -218,9 +218,8 @@ def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
     # said "run again: ... no per-case hashes were given to tell prompts from rubrics"
     suite, skill = write_files(tmp_path)
     out = tmp_path / "r.json"
-    assert (
-        run_main(run_args(suite, skill, out, *(["--lang", lang] if lang else [])), capsys)[0] == 0
-    )
+    kept = ["--keep-transcripts", *(["--lang", lang] if lang else [])]  # regrade needs answers
+    assert run_main(run_args(suite, skill, out, *kept), capsys)[0] == 0
     doc = json.loads(json.dumps(SUITE_DOC))
     doc["cases"][0].update(edit)
     today = tmp_path / "today.json"
@@ -299,7 +298,7 @@ def test_cli_suite_a_rubric_edit_reads_per_case_only_where_the_rest_is_confirmed
 ):
     suite, skill = write_files(tmp_path)
     out = tmp_path / "r.json"
-    assert run_main(run_args(suite, skill, out, *extra), capsys)[0] == 0
+    assert run_main(run_args(suite, skill, out, "--keep-transcripts", *extra), capsys)[0] == 0
     doc = json.loads(json.dumps(SUITE_DOC))
     doc["cases"][0]["rubric"] = "Score 1 for a correct answer."
     if extra == ["--lang", "pt"]:  # a new case, no Portuguese prompt: it exited 2 in run's words

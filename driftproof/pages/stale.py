@@ -16,6 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 from driftproof.pages.words import arms_of, judge_model
 from driftproof.receipt import Receipt
+from driftproof.wording import ARM_WORDS
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "regrade only": 1, "unknown": 2, "run again": 3}
@@ -139,8 +140,29 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             reasons.append(f"{f.field}: {f.note}")
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
+        if status == "regrade only" and (why := _ungradable(receipt)) is not None:
+            status, reasons = "run again", [*reasons, why]
         out.append(ArmStaleness(arm, status, tuple(reasons)))
     return StaleReport(tuple(out), tuple(findings))
+
+
+def _ungradable(r: Receipt) -> str | None:
+    """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None.
+
+    Aggregates only, or a measured draw that kept no answer.
+    """
+    if r.is_aggregates_only:
+        return "the receipt carries aggregates only: there is no answer to grade again"
+    for c in r.cases:
+        for arm, a in c.arms.named():
+            draw = next((d for d in a.draws if d.lost is None and d.answer is None), None)
+            if draw is not None:
+                return (
+                    f"the receipt kept no answer (case {c.id}, {ARM_WORDS[arm]}, draw "
+                    f"{draw.index + 1}), so a regrade cannot grade it: run again, with "
+                    "--keep-transcripts to keep the answers"
+                )
+    return None
 
 
 def _finding(

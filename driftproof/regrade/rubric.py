@@ -217,7 +217,7 @@ class _Grader:
                 f"the original answered as {', '.join(sorted(self.allowed))}"
             )
         if why is not None:
-            raise RefusalError(f"rubric regrade refused: {where}: {why}")
+            raise RefusalError(f"{_refused(self.plain)}: {where}: {why}")
         self.input_tokens += jr.input_tokens or 0
         self.output_tokens += jr.output_tokens or 0
         verdict = J.parse_reply(task, jr.text)
@@ -293,7 +293,7 @@ def rubric_regrade(
     if not reasons:
         reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
-        raise RefusalError("rubric regrade refused: " + "; ".join(reasons))
+        raise RefusalError(f"{_refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5
     allowed = frozenset(setting.answered_as or ())
     grader = _Grader(judge, judge_model, samples, max_tokens, retry_delays, plain, allowed)
@@ -312,6 +312,11 @@ def rubric_regrade(
     body = _regrade_body(original, revised, grader, cases, setting, record, document)
     _write(body, out, replace=replace)
     return RegradeResult(Path(out), **grader.counts())
+
+
+def _refused(plain: bool) -> str:
+    """How a refusal begins: a regrade by another judge is no rubric regrade."""
+    return "regrade refused" if plain else "rubric regrade refused"
 
 
 def _scale_refusals(original: Receipt) -> list[str]:
