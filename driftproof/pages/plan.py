@@ -73,6 +73,8 @@ class CasePlan:
     levels: tuple[float, float] | None = None
     larger_pilot: int | None = None
     """Draws per arm of a pilot that would likely cut a count set by the pilot's looseness."""
+    effect_draws: int | None = None
+    """The draws per arm calling the plan's effect alone needs (``None``: none does)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,19 @@ class Plan:
     suite_spreads: tuple[float, float] | None = None
     simulated: bool = False
     """The pilot's answers or scores were drawn by the simulated provider: no model's spreads."""
+
+    @property
+    def effect_alone(self) -> int | None:
+        """Draws per arm calling :attr:`effect` alone needs, when under :attr:`draws_per_arm`.
+
+        ``None`` when the effect sets the count (or some counted case cannot call it): then a
+        larger effect would lower the count.
+        """
+        counted = [c for c in self.cases if c.draws_needed is not None]
+        alone = [max(c.effect_draws, RUN_MIN_DRAWS) for c in counted if c.effect_draws is not None]
+        if not counted or len(alone) < len(counted) or max(alone) >= (self.draws_per_arm or 0):
+            return None
+        return max(alone)
 
     @property
     def larger_pilot(self) -> int | None:
@@ -257,7 +272,15 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
 
 
 #: What a case plan keeps of its :class:`~driftproof.stats.planning.CaseSizing` as it is.
-_SIZING_KEPT = ("no_draw_count", "bounds", "pilot_draws", "undecided", "levels", "larger_pilot")
+_SIZING_KEPT = (
+    "no_draw_count",
+    "bounds",
+    "pilot_draws",
+    "undecided",
+    "levels",
+    "larger_pilot",
+    "effect_draws",
+)
 
 
 def _case_plans(

@@ -225,6 +225,16 @@ def _case_line(p: Plan, c: CasePlan) -> str:
     )
 
 
+def _set_by(p: Plan) -> str:
+    """Which of the two aims sets the count, when it is not the lift (else the empty string)."""
+    if p.effect_alone is None:
+        return ""
+    return (
+        f" Here the first sets it: a true lift of {p.effect:.3f} alone would be called at "
+        f"{p.effect_alone:,} draws per arm, so a larger lift does not lower the count."
+    )
+
+
 def plan_text(p: Plan) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
     lines = [headline(p)] + ([SIMULATED_PILOT] if p.simulated else [])
@@ -246,7 +256,7 @@ def plan_text(p: Plan) -> str:
             "This count is for a next run, sized from the spreads' upper bounds so that a run "
             f"with no effect seldom reads underpowered and a true lift of {p.effect:.3f} is "
             "called; the draws needed that diff and the Action give are for the bands already "
-            "measured, so the two counts differ."
+            "measured, so the two counts differ." + _set_by(p)
         )
         if p.effect < EFFECT_FLOOR * 1.2:
             lines.append(

@@ -216,6 +216,9 @@ class CaseSizing:
     effect_sized: bool
     levels: tuple[float, float] = (SPREAD_LEVEL, SPREAD_LEVEL)
     larger_pilot: int | None = None
+    effect_draws: int | None = None
+    """The draws per arm that calling the effect alone needs (``None``: none does); under
+    ``draws``, the count is set by keeping a run with no effect from reading underpowered."""
 
 
 def arm_levels(df: int, agrees: bool | None, level: float | None = None) -> tuple[float, float]:
@@ -278,9 +281,8 @@ def size_case(
     held = _smallest(lambda n: _resolves(s_w, s_b, floor, n)) or MAX_PLANNED_DRAWS
     held_effect = _smallest(lambda n: _calls(s_w, s_b, effect, floor, n)) or 0
     costly = count > COSTLY_RATIO * max(held, held_effect) and 2 * pilot <= MAX_PILOT_DRAWS
-    return CaseSizing(
-        (b_w, b_b), count, False, None, False, n1 is not None, levels, 2 * pilot if costly else None
-    )
+    larger = 2 * pilot if costly else None
+    return CaseSizing((b_w, b_b), count, False, None, False, n1 is not None, levels, larger, n1)
 
 
 def _pilot_draws(

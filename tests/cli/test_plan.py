@@ -96,8 +96,16 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
         "This count is for a next run, sized from the spreads' upper bounds so that a run with no "
         "effect seldom reads underpowered and a true lift of 0.075 is called; the draws needed "
         "that diff and the Action give are for the bands already measured, so the two counts "
-        "differ."
+        "differ. Here the first sets it: a true lift of 0.075 alone would be called at 12 draws "
+        "per arm, so a larger lift does not lower the count."
     )
+    # The lift alone (bounds .0211693 each): called at n when its low end .075 − 1.645·.0211693·
+    # √(2/n) clears both the floor and the 97.5% spreads 2·.0211693·√(χ²₀.₉₇₅(n−1)/(n−1)).
+    # n = 12: low .060783, spreads √(21.920/11) = 1.41164 → .059767 < low; n = 11: low
+    # .060151, spreads √(20.483/10) = 1.43119 → .060595 > low. So 12, under the 220 the
+    # resolution needs; a lift at the floor is never called that surely: no such sentence.
+    assert p.effect_alone == 12
+    assert plan_receipt(Receipt.model_validate(make_receipt([TIGHT])), 0.05).effect_alone is None
     # both ways on give their command: the count now, or the pilot of 2 × 3 draws first
     assert plan_text(p).splitlines()[-3:-1] == [
         "To draw each arm 220 times, give driftproof run --draws 220.",
