@@ -39,7 +39,7 @@ from driftproof.pages.words import aa_line, count_of, format_lift
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
 from driftproof.render.escape import md_escape as md_escape
-from driftproof.render.escape import md_table
+from driftproof.render.escape import md_table, terminal_safe
 from driftproof.stats import Band, CaseVerdict, suite_lift
 from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import Status, VerdictCode
@@ -394,9 +394,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _errors(lines: list[str]) -> int:
-    """Print each problem on stderr; the exit status 2."""
+    """Each problem on one stderr line (one starting ``::`` is a workflow command); status 2."""
     for line in lines:
-        print(f"error: {line}", file=sys.stderr)
+        print(f"error: {terminal_safe(line)}", file=sys.stderr)
     return 2
 
 

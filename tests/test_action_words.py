@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from factories import case, make_receipt
 
 from driftproof import action
@@ -28,3 +30,21 @@ def test_a_case_no_draw_count_resolves_reads_none_and_why_once_under_the_table()
         "**Not enough draws to conclude at this effect floor.** No draw count reaches the floor "
         "(c1, c2): the two arms' spreads"
     ) in text
+
+
+def test_a_line_break_in_a_problem_never_starts_a_workflow_command_on_stderr(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # the runner reads stderr for workflow commands too: a receipt member named with a line
+    # break, quoted in the problem's pointer, printed "::error::injected" on a line of its own
+    w = [0.5, 0.6, 0.7]
+    doc = make_receipt([case("c1", w, w)])
+    good, bad = tmp_path / "a.json", tmp_path / "b.json"
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    bad.write_text(json.dumps({**doc, "x\n::error::injected\n": 1}), encoding="utf-8")
+    for name in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
+        monkeypatch.setenv(name, str(tmp_path / name))
+    assert action.main(["--baseline", str(good), "--receipt", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "/x\\x0a::error::injected\\x0a: expected only the members" in err
+    assert not [line for line in err.splitlines() if line.lstrip().startswith("::")]
