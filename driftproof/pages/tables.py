@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -107,26 +108,35 @@ def plain_table(
     return Table(id_, caption, tuple(Column(h) for h in head), tuple(text_row(*r) for r in rows))
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: What a spreadsheet may read as a formula at a cell's start (OWASP's list, and NUL as OWASP's
+#: ASVS adds).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+#: A number as spreadsheets read one: ASCII digits, an optional sign, point and exponent
+#: (``float`` also takes "-inf", "-nan", "-1_0", other scripts' digits and spaces around).
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+#: Other list separators a spreadsheet may split a line at (";" where the decimal mark is ","):
+#: a row holding one is written with every cell quoted, so a cell after it starts no formula.
+_OTHER_SEPARATORS = (";", "\t")
 
 
 def _inert(cell: str) -> str:
     """A cell no spreadsheet runs as a formula: a leading apostrophe unless a plain number."""
-    if cell.startswith(_FORMULA_START):
-        try:
-            float(cell)
-        except ValueError:
-            return "'" + cell
+    if cell.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
     return cell
 
 
 def csv_bytes(t: Table) -> bytes:
-    """The table as CSV: its column labels, then one line per row, formulas made inert."""
+    """The table as CSV: its column labels, then one line per row, formulas made inert.
+
+    Cells are quoted where they must be, and every cell of a line holding ";" or a tab.
+    """
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([_inert(c.name) for c in t.columns])
-    for row in t.rows:
-        w.writerow([_inert(c.csv) for c in row.cells])
+    some = csv.writer(buf, lineterminator="\n")
+    every = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for cells in ([c.name for c in t.columns], *([c.csv for c in r.cells] for r in t.rows)):
+        line = [_inert(c) for c in cells]
+        (every if any(s in c for c in line for s in _OTHER_SEPARATORS) else some).writerow(line)
     return buf.getvalue().encode("utf-8")
 
 

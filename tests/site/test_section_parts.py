@@ -229,3 +229,29 @@ def test_the_source_figures_section_counts_figures_and_skills_in_words() -> None
     # the committed aiq-deploy import prints 10 rows (5 dimensions × 2 agents) for one skill
     html = section_html("source_figures", "nvidia-7149a88-aiq-deploy")
     assert "<p>10 figures for 1 skill, copied from the source" in html
+
+
+def test_csv_cells_start_no_formula_after_another_separator_or_as_a_number_lookalike() -> None:
+    # OWASP: a cell can start after a separator inside a value; a spreadsheet whose list
+    # separator is ";" splits the unquoted x;=cmd… there, so that line is quoted throughout.
+    # ASVS adds NUL to the starting characters; "-inf", "-1_0" are no number to a spreadsheet
+    # ("-0.25", "+1e3", "-.5" are, and stay as they are).
+    t = Table(
+        "t",
+        "c",
+        (Column("a"), Column("b")),
+        (
+            Row((Cell("x;=cmd|' /C calc'!A0"), Cell("1"))),
+            Row((Cell("\0=1+1"), Cell("-inf"))),
+            Row((Cell("-1_0"), Cell("-0.25"))),
+            Row((Cell("+1e3"), Cell("-.5"))),
+        ),
+    )
+    assert csv_bytes(t).decode().split("\n") == [
+        "a,b",
+        '"x;=cmd|\' /C calc\'!A0","1"',
+        "'\0=1+1,'-inf",
+        "'-1_0,-0.25",
+        "+1e3,-.5",
+        "",
+    ]
