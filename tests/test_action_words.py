@@ -48,3 +48,18 @@ def test_a_line_break_in_a_problem_never_starts_a_workflow_command_on_stderr(
     err = capsys.readouterr().err
     assert "/x\\x0a::error::injected\\x0a: expected only the members" in err
     assert not [line for line in err.splitlines() if line.lstrip().startswith("::")]
+
+
+def test_a_problem_quoting_a_legacy_workflow_command_prints_it_inert(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # the runner reads "##[error]…" anywhere in a line of stderr; the problem quotes the value
+    w = [0.5, 0.6, 0.7]
+    doc = make_receipt([case("c1", w, w)])
+    good, bad = tmp_path / "a.json", tmp_path / "b.json"
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    bad.write_text(json.dumps({**doc, "schema_version": "##[error]injected"}), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary"))
+    assert action.main(["--baseline", str(good), "--receipt", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert 'found "#\\x23[error]injected"' in err and "##[" not in err

@@ -36,7 +36,8 @@ def terminal_safe(value: str) -> str:
 
     Control characters (ANSI escapes, line breaks) are shown as ``\xNN``; format characters
     (bidirectional controls, zero-width characters), line and paragraph separators and lone
-    surrogates as ``\uNNNN`` (or ``\UNNNNNNNN``); nothing else changes.
+    surrogates as ``\uNNNN`` (or ``\UNNNNNNNN``); ``##[`` as ``#\x23[`` (a GitHub Actions runner
+    reads ``##[error]…`` anywhere in a logged line as a workflow command); nothing else changes.
     """
     out = []
     for ch in value:
@@ -47,7 +48,7 @@ def terminal_safe(value: str) -> str:
             out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
         else:
             out.append(ch)
-    return "".join(out)
+    return "".join(out).replace("##[", "#\\x23[")
 
 
 def md_text(value: str) -> str:

@@ -94,6 +94,14 @@ def test_terminal_safe_shows_every_control() -> None:
     assert terminal_safe("plain ± – é") == "plain ± – é"
 
 
+def test_terminal_safe_breaks_the_runners_legacy_workflow_command() -> None:
+    # a GitHub Actions runner reads "##[name]data" anywhere in a logged line (stdout or stderr)
+    # as a workflow command; "::name::" only at a line's start, which one line never reaches
+    assert terminal_safe("m ##[error]pwned") == "m #\\x23[error]pwned"
+    assert terminal_safe("###[add-mask]x ##[") == "##\\x23[add-mask]x #\\x23["
+    assert "##[" not in terminal_safe("#\x00#[ #\u200b#[")
+
+
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
     # zero-width space, byte-order mark, a tag character (outside the BMP), a lone surrogate
     assert terminal_safe("a\u200bb\ufeff") == "a\\u200bb\\ufeff"
