@@ -9,6 +9,7 @@ draws boxes and wraps to the terminal; markdown-it-py only parses.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -31,13 +32,19 @@ _MD_TEXT_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#!$~&"})
 _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 
 
+#: ``::`` where a wrapped line could start with it: at the start or after whitespace.
+_COMMAND_START = re.compile(r"(?:^|(?<=\s))::")
+
+
 def terminal_safe(value: str) -> str:
     r"""Untrusted text for a terminal, on one line.
 
     Control characters (ANSI escapes, line breaks) are shown as ``\xNN``; format characters
     (bidirectional controls, zero-width characters), line and paragraph separators and lone
     surrogates as ``\uNNNN`` (or ``\UNNNNNNNN``); ``##[`` as ``#\x23[`` (a GitHub Actions runner
-    reads ``##[error]…`` anywhere in a logged line as a workflow command); nothing else changes.
+    reads ``##[error]…`` anywhere in a logged line as a workflow command), and ``::`` at the
+    start or after a space as ``:\x3a`` (it reads a line starting ``::`` as one, and a terminal
+    wraps at spaces; ``std::vector`` stays); nothing else changes.
     """
     out = []
     for ch in value:
@@ -48,7 +55,7 @@ def terminal_safe(value: str) -> str:
             out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
         else:
             out.append(ch)
-    return "".join(out).replace("##[", "#\\x23[")
+    return _COMMAND_START.sub(":\\\\x3a", "".join(out).replace("##[", "#\\x23["))
 
 
 def md_text(value: str) -> str:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from factories import run_main
 from markdown_it import MarkdownIt
 
 from driftproof.render.escape import md_html, md_table, md_text, terminal_safe, text_table
@@ -100,6 +102,24 @@ def test_terminal_safe_breaks_the_runners_legacy_workflow_command() -> None:
     assert terminal_safe("m ##[error]pwned") == "m #\\x23[error]pwned"
     assert terminal_safe("###[add-mask]x ##[") == "##\\x23[add-mask]x #\\x23["
     assert "##[" not in terminal_safe("#\x00#[ #\u200b#[")
+
+
+def test_no_wrapped_line_of_run_output_starts_a_workflow_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "::name::" starts a workflow command at a line's start (after spaces); the terminal
+    # wraps a long skill name at its spaces, so "::" after a space is shown as ":\x3a"
+    monkeypatch.setenv("COLUMNS", "80")
+    skill = tmp_path / "SKILL.md"
+    name = "a-skill-whose-name-is-long-enough-to-wrap-the-heading-of-the-run-output"
+    skill.write_text(f"---\nname: {name} ::error title=x::PWNED\n---\nBe terse.\n")
+    suite = Path(__file__).parents[2] / "driftproof" / "demo_files" / "suite.json"
+    argv = ["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
+    code, out, err = run_main([*argv, "--quick", "--out", str(tmp_path / "r.json")], capsys)
+    assert code == 0 and "PWNED" in out, err
+    assert not [x for x in (out + err).splitlines() if x.lstrip().startswith("::")]
+    assert terminal_safe("x ::error::y") == "x :\\x3aerror::y" and terminal_safe("::a") == ":\\x3aa"
+    assert terminal_safe("std::vector at [::1]") == "std::vector at [::1]"
 
 
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
