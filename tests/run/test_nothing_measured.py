@@ -1,5 +1,5 @@
 """A run that measured nothing says so (D-17; issue 33, item 5): the README's no-network case,
-``--provider anthropic`` pointed at a loopback port where nothing listens, exits 4 with one line
+``--provider anthropic`` pointed at a loopback port that hangs up unanswered, exits 4 with one line
 naming the commonest lost reason and the base URL, keeps the journal beside the receipt, which
 reads "not measured".
 
@@ -10,8 +10,11 @@ that got no answer, ``APIConnectionError``'s default "Connection error." (anthro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import threading
+from collections.abc import Iterator
 
 import pytest
 from factories import case, make_receipt, run_main
@@ -21,19 +24,33 @@ from driftproof.receipt import read_receipt
 from driftproof.stats import verdict_refusal
 
 
-def _closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture
+def hangs_up() -> Iterator[str]:
+    """The base URL of a loopback port that accepts each connection and closes it unanswered
+    (a port that refuses connections stops the run at once: tests/run/test_refused.py)."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    srv.settimeout(0.1)
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            with contextlib.suppress(OSError):
+                srv.accept()[0].close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.getsockname()[1]}"
+    done.set()
+    t.join()
+    srv.close()
 
 
 @pytest.mark.parametrize("how", ["--base-url", "ANTHROPIC_BASE_URL"])
 def test_no_network_exits_4_with_the_cause_and_the_base_url_and_keeps_the_journal(
-    how, suite_file, skill_file, tmp_path, monkeypatch, capsys
+    how, hangs_up, suite_file, skill_file, tmp_path, monkeypatch, capsys
 ):
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
-    url = f"http://127.0.0.1:{_closed_port()}"
+    url = hangs_up
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     monkeypatch.setenv("COLUMNS", "300")  # rich's width when stdout is not a terminal
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
@@ -148,7 +165,7 @@ def test_an_empty_control_arm_alone_keeps_the_verdict_and_says_the_receipt_is_wr
 
 
 def test_the_nothing_measured_line_shows_control_characters_escaped(
-    suite_file, skill_file, tmp_path, monkeypatch, capsys
+    hangs_up, suite_file, skill_file, tmp_path, monkeypatch, capsys
 ):
     # the line quotes the server's words and the paths: an adversary's server put a colour code,
     # a window-title sequence and a line break on the terminal through it; here a file name does
@@ -156,8 +173,7 @@ def test_the_nothing_measured_line_shows_control_characters_escaped(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     out = tmp_path / "r\x1b[31m\nx.json"
-    url = f"http://127.0.0.1:{_closed_port()}"
-    argv = run_args(suite_file, skill_file, "--base-url", url, "--retry-delays", "0")
+    argv = run_args(suite_file, skill_file, "--base-url", hangs_up, "--retry-delays", "0")
     code, _, err = run_main(argv + ["--out", str(out)], capsys)
     assert code == 4
     assert "\x1b" not in err and err.count("\n") == 1

@@ -72,6 +72,18 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether ``exc`` or an exception it was raised from or during is a refused connection."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, ConnectionRefusedError):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def count(v: Any) -> int | None:
     """A token count from 0 to 2**53 - 1 (D-12: larger cannot be sealed), else ``None``."""
     ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= JSON_SAFE_INTEGER
@@ -160,6 +172,9 @@ class SDKLane(Provider):
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False
         self._end: weakref.finalize[Any, SDKLane] | None = None
+        #: whether any attempt got an answer (an HTTP status): a refused connection before that
+        #: stops the run (nothing listens at the base URL), after it is retried (a restart)
+        self.reached = False
 
     def _running(self) -> tuple[asyncio.AbstractEventLoop, Any]:
         """The lane's event loop and async client, started on first use (thread-safe).
@@ -215,14 +230,24 @@ class SDKLane(Provider):
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
         body that is no JSON object or holds an ``error`` member that is not null (an error sent
-        with status 200).
+        with status 200). A refused connection is fatal (naming the base URL) until an attempt
+        of this lane has been answered with an HTTP status; after that it is transient.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
             body = str(sent.http_response.text)
         except (self._errors, TimeoutError) as exc:
-            raise sdk_error(exc, call.timeout, hint_404=hint_404) from exc
+            failed = sdk_error(exc, call.timeout, hint_404=hint_404)
+            if failed.status is None and not self.reached and refused(exc):
+                raise AttemptError(
+                    f"{failed.reason} (base URL {self.service}): it refuses connections and no "
+                    "call to it has been answered in this run",
+                    fatal=True,
+                ) from exc
+            self.reached = self.reached or failed.status is not None
+            raise failed from exc
+        self.reached = True
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
         except JSONFault as exc:
