@@ -39,7 +39,11 @@ from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_jud
     "base_url",
     help="The judge API's base URL (must be the address the original used).",
 )
-@openai_api_option()
+@openai_api_option(
+    "OpenAI judge only: the API shape it calls. A regrade with the original's judge must call "
+    "the shape that judge used (another is refused); OpenAI-compatible servers (vLLM, llama.cpp, "
+    "Ollama) usually need chat.",
+)
 @click.option(
     "--judge-provider",
     "provider",

@@ -28,7 +28,8 @@ attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus jitter) that
 the server's retry-after, at most 120 s; every failed attempt and wait is recorded on the draw,
 and a draw that still fails is lost naming its last error and class. 400, 401, 403, 404 and
 422 (and a CLI envelope carrying them) are fatal: the run stops at once, keeps its journal
-and exits 2.
+and exits 2; so does a base URL refusing connections before any call to it was answered (no
+server there), at its first attempt, while one refusing after an answer is retried.
 
 An existing receipt at --out is never replaced without --force. Ctrl-C (or SIGTERM) stops the
 run, keeps every finished draw in the journal and prints the command that resumes it.
@@ -186,9 +187,13 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
     return parts
 
 
+_SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
+
+
 @click.command(
-    help="Measure what a skill adds to a model; write a sealed receipt.\n\n"
-    + __doc__.split("\n\n", 1)[1]
+    # what the command does, then the options, then the rules in detail and the endings' table
+    help="Measure what a skill adds to a model; write a sealed receipt.\n\n" + _SUMMARY,
+    epilog=_DETAILS
     + "\n\nStopping rule: "
     + STOPPING_RULE
     + "\n\nComplete endings, and the class of every other ending, per lane:\n\n\b\n"

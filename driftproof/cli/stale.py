@@ -108,6 +108,24 @@ def stale(
 ) -> None:
     """Compare RECEIPT with what would run today.
 
+    Each arm of the receipt gets one status, the strongest its changes give:
+
+    still stands: nothing it depends on changed (a patch release of the harness is only noted;
+    a changed skill leaves an arm run without the skill standing).
+
+    regrade only: only the grading changed (the judge model, the judge's prompt template, or a
+    case's rubric); the answers a run kept (--keep-transcripts) can be graded again with
+    driftproof regrade.
+
+    run again: what produces the answers changed (the model, the harness, a minor or major
+    harness version, the capture mode, the skill, a case's prompt), or the suite changed where
+    its prompts cannot be told from its rubrics (the receipt or today's suite gives no hashes
+    per case, or a part of the suite they do not cover may have changed).
+
+    unknown: something it depends on is not recorded in the receipt or not given here (give
+    --model, --skill, --suite and the rest to check it); it is never read as unchanged, and
+    only run again outranks it.
+
     Exit 0 when every arm still stands, 1 when an arm must run again, be regraded, or cannot be
     confirmed (unknown).
     """

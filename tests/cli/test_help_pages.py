@@ -1,0 +1,58 @@
+"""What a newcomer reads in the commands' --help: run's options before its long rules and
+endings table (they started at line 102 of 201), a description of regrade's --openai-api, and
+what each of stale's statuses means and which change gives it."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+from click.testing import CliRunner
+
+from driftproof.run.endings import table_lines
+
+
+def _help(command: str) -> list[str]:
+    cmd = getattr(importlib.import_module(f"driftproof.cli.{command}"), command)
+    r = CliRunner().invoke(cmd, ["--help"], terminal_width=80, prog_name=f"driftproof {command}")
+    assert r.exit_code == 0, r.output
+    return r.output.splitlines()
+
+
+def test_run_help_shows_its_options_before_the_rules_and_the_endings_table():
+    lines = _help("run")
+    options = lines.index("Options:")
+    assert options < 15  # usage, the one-line summary, one paragraph on what it does
+    assert lines[options + 1].split()[0] == "--skill"
+    after = [ln.strip() for ln in lines[options:]]
+    heads = ("Budgets:", "The skill reached", "Error classes:", "Exit status:", "Stopping rule:")
+    for head in heads:
+        assert any(ln.startswith(head) for ln in after), head
+    # the table, every line of it, at the end
+    table = table_lines()
+    assert [ln.strip() for ln in lines[-len(table) :]] == [ln.strip() for ln in table]
+    assert "Complete endings, and the class of every other ending, per lane:" in after
+
+
+def test_regrade_help_describes_openai_api():
+    text = "\n".join(_help("regrade"))
+    m = re.search(r"--openai-api \[responses\|chat\]\s+(.*?)\[default: responses\]", text, re.S)
+    assert m is not None
+    said = " ".join(m.group(1).split())
+    assert said.startswith("OpenAI judge only: the API shape it calls.")
+    assert "usually need chat" in said
+
+
+def test_stale_help_says_what_each_status_means_and_which_change_gives_it():
+    flat = " ".join(" ".join(_help("stale")).split())
+    words = {  # in the order the help gives them, before the exit status
+        "still stands:": ("nothing it depends on changed", "patch release"),
+        "regrade only:": ("judge model", "prompt template", "rubric", "driftproof regrade"),
+        "run again:": ("the model", "the harness", "capture mode", "the skill", "prompt"),
+        "unknown:": ("not recorded in the receipt", "not given here", "never read as unchanged"),
+    }
+    starts = [flat.index(status) for status in words] + [flat.index("Exit 0 when")]
+    assert starts == sorted(starts)
+    for (status, needles), start, end in zip(words.items(), starts, starts[1:], strict=False):
+        for needle in needles:
+            assert needle in flat[start:end], (status, needle)
