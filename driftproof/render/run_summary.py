@@ -20,6 +20,7 @@ from driftproof.stats import (
     Band,
     Refusal,
     arm_band,
+    band_source_of,
     lost_causes,
     mean_delta,
     no_verdict,
@@ -27,10 +28,13 @@ from driftproof.stats import (
     suite_lift,
     value_per_1k,
 )
-from driftproof.wording import SMOKE_RUN
+from driftproof.stats.unmeasured import not_measured
+from driftproof.wording import NOT_MEASURED, SMOKE_RUN
 
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3
+#: What a run summary's title adds after the level of a receipt that measured nothing.
+NOTHING = f", {NOT_MEASURED}"
 
 
 def _arm(band: Band) -> str:
@@ -106,12 +110,23 @@ def _grading_cost(r: Receipt) -> str | None:
     )
 
 
+def summary_title(r: Receipt) -> str:
+    """The summary table's title: ``<skill> on <model> (<level>)``.
+
+    The level is followed by ", not measured" when no case has a measured score in both the
+    with-skill and baseline arms (D-17): the level records how the receipt was made, not that
+    it measured anything.
+    """
+    nothing = NOTHING if not_measured(r, band_source_of(r)) is not None else ""
+    return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing})"
+
+
 def print_result(result: Any, console: Console | None = None) -> None:
     """Print the run's summary from the receipt as read back (schema and seal checked)."""
     console = console or Console()
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
-    t = Table(title=_text(f"{r.skill.name} on {r.run.model} ({r.verification_level})"))
+    t = Table(title=_text(summary_title(r)))
     cols = ["case", "with skill", "baseline", "lift"] + (
         ["control", "skill − control"] if has_control else []
     )

@@ -127,3 +127,18 @@ def test_lost_draws_by_kind_names_the_control_arm_when_the_receipt_has_one() -> 
     doc = make_receipt([c1, c2], arms={"with_skill": spec, "baseline": spec, "control": control})
     r = edited(parse_receipt(json.dumps(doc)), "/cases/0/arms/control", None)
     assert "lost draws by kind: with skill none; baseline none; control unclassed 1" in _printed(r)
+
+
+def test_the_title_says_a_receipt_that_measured_nothing_measured_nothing() -> None:
+    # every draw lost: the level stays TESTED (how the receipt was made) above a table of n/a
+    # cells, and the title says the run measured nothing
+    lost = make_receipt([case("c1", [None, None, None], [None, None, None])])
+    assert _printed(lost).splitlines()[0].strip() == (
+        "demo-skill on claude-sonnet-4-5 (TESTED, not measured)"
+    )
+    # the with-skill arm measured, the baseline lost every draw: no case measured in both arms
+    half = make_receipt([case("c1", [0.6, 0.7, 0.5], [None, None, None])])
+    assert _printed(half).splitlines()[0].strip().endswith("(TESTED, not measured)")
+    # one case measured in both arms, another lost: the receipt measured something
+    some = make_receipt([case("c1", [0.6, 0.7], [0.4, 0.5]), case("c2", [None], [None])])
+    assert _printed(some).splitlines()[0].strip() == "demo-skill on claude-sonnet-4-5 (TESTED)"
