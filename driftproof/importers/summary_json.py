@@ -99,22 +99,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         common.source_number(step, w / "judge" / "scale" / "step")  # more digits than a float holds
         judge = declared.unrecorded_judge("summary-json", "judge", model=judge["model"], step=step)
     harness = {"name": doc["harness"]["name"], "version": doc["harness"].get("version")}
-    unrecorded = list(doc.get("unrecorded") or [])
-    for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
-        if doc.get(key) is None:
-            unrecorded.append(f"run.{key}")
-    if harness["version"] is None:
-        unrecorded.append("run.harness.version")
+    unrecorded, unheld = _unrecorded(doc, drawn)
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
-    two = ("with_skill", "baseline")
-    unheld = [a for a in two if a not in drawn] if drawn & set(two) else []
-    for arm in unheld:
-        if not any(str(u).startswith(f"the {arm} arm") for u in unrecorded):
-            unrecorded.append(
-                f"the {arm} arm (no case holds a draw of it: no lift, no interval, no value per "
-                "token)"
-            )
     stamp = doc.get("started_at")
     times = common.run_times(
         [common.parse_instant(stamp, w / "started_at")] if stamp is not None else [], []
@@ -139,6 +126,29 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         band_source="generation" if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]
+
+
+def _unrecorded(doc: dict[str, Any], drawn: set[str]) -> tuple[list[str], list[str]]:
+    """What the file leaves unrecorded, and which of with_skill and baseline it draws in no case.
+
+    Its own ``unrecorded`` list, then each run count and the harness version it lacks, then
+    each of the two arms no case holds a draw of (when the other is drawn), unless it names it.
+    """
+    unrecorded = list(doc.get("unrecorded") or [])
+    for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
+        if doc.get(key) is None:
+            unrecorded.append(f"run.{key}")
+    if doc["harness"].get("version") is None:
+        unrecorded.append("run.harness.version")
+    two = ("with_skill", "baseline")
+    unheld = [a for a in two if a not in drawn] if drawn & set(two) else []
+    for arm in unheld:
+        if not any(str(u).startswith(f"the {arm} arm") for u in unrecorded):
+            unrecorded.append(
+                f"the {arm} arm (no case holds a draw of it: no lift, no interval, no value per "
+                "token)"
+            )
+    return unrecorded, unheld
 
 
 def _cases(doc: dict[str, Any], w: Where, scored: bool) -> list[Case]:
