@@ -120,7 +120,8 @@ def stale(
     run again: what produces the answers changed (the model, the harness, a minor or major
     harness version, the capture mode, the skill, a case's prompt), or the suite changed where
     its prompts cannot be told from its rubrics (the receipt or today's suite gives no hashes
-    per case, or a part of the suite they do not cover may have changed).
+    per case, or a part of the suite they do not cover may have changed); also only the grading
+    changed but the receipt kept no answers to grade again.
 
     unknown: something it depends on is not recorded in the receipt or not given here (give
     --model, --skill, --suite and the rest to check it); it is never read as unchanged, and
