@@ -20,6 +20,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
+from driftproof.importers._vally_checks import check_verdict
 from driftproof.receipt import Case, Draw, build_draw
 
 #: What no dotnet/skills results file records, before the format's own list.
@@ -347,7 +348,7 @@ def _vally_scenario(
     if plugin is not None:
         score = judge_score(plugin, sw / "skilledPlugin", 0)
         figures.append(scaled("whole-plugin judge score", score, arm="other"))
-    figures.append(scaled("compare mean score", sw.number(s, "meanScore")))
+    figures.append(scaled("compare mean score", sw.number(s, "meanScore", low=-1, high=1)))
     for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
         tw = sw / "trials" / k
         if not isinstance(t, dict):
@@ -355,7 +356,11 @@ def _vally_scenario(
         errored = tw.get(t, "errored", bool, required=False)
         printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
         figures.append(
-            scaled(f"compare trial {k + 1}", tw.number(t, "score"), printed=printed[:200])
+            scaled(
+                f"compare trial {k + 1}",
+                tw.number(t, "score", low=-1, high=1),
+                printed=printed[:200],
+            )
         )
     return arms
 
@@ -367,12 +372,15 @@ def _vally_verdict(
     state = vw.get(v, "state", str)
     if state not in _STATES:
         raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
+    check_verdict(v, vw)
     ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
     spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
-    mean = vw.number(v, "meanScore")
+    mean = vw.number(v, "meanScore", low=-1, high=1)
     figures = [
         declared.figure("mean preference score", mean, arm="lift", unit="scale", **spread),
-        declared.figure("net win", vw.number(v, "netWin"), arm="lift", unit="fraction"),
+        declared.figure(
+            "net win", vw.number(v, "netWin", low=-1, high=1), arm="lift", unit="fraction"
+        ),
     ]
     for member in ("wins", "ties", "losses", "stimulusVoteCount"):
         count = vw.number(v, member, low=0, count=True)

@@ -230,3 +230,47 @@ def test_vally_without_a_timestamp_names_the_finish_as_unrecorded(tmp_path: Path
     r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
     assert r.run.finished_at is None
     assert "run.finished_at (no timestamp)" in r.provenance.unrecorded
+
+
+def _vally_pass() -> dict[str, Any]:
+    """The fixture as a pass the contract allows: 5 stimuli, 5 wins, so discordant 5, one-sided
+    p = 0.5 ** 5 = 0.03125 <= 0.05, net win (5 - 0) / 5 = 1 >= 0.20."""
+    doc = _vally()
+    v = doc["verdicts"][0]
+    v.update(state="VALID_PASS", passed=True, netWin=1.0, wins=5, ties=0, losses=0)
+    v.update(stimulusVoteCount=5)
+    v["signTest"].update(wins=5, ties=0, losses=0, discordant=5, pValue=0.03125)
+    return doc
+
+
+def test_vally_a_pass_its_figures_bear_out_is_imported(tmp_path: Path) -> None:
+    (r,) = import_vally(write_json(tmp_path / "results.json", _vally_pass()))
+    assert sealed(r).source_report.decision.passed is True
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "pointer", "expected"),
+    [
+        ("stimulusVoteCount", 6, "/verdicts/0/stimulusVoteCount", "expected 5,"),
+        ("netWin", 0.6, "/verdicts/0/netWin", "expected 1,"),
+        ("sign:wins", 4, "/verdicts/0/signTest/wins", "expected 5,"),
+        ("sign:discordant", 3, "/verdicts/0/signTest/discordant", "expected 5,"),
+        ("sign:pValue", 0.5, "/verdicts/0/passed", "p value 0.5 is above 0.05"),
+        ("state", "VALID_NO_CHANGE", "/verdicts/0/passed", "not 'VALID_PASS'"),
+        ("passed", False, "/verdicts/0/passed", "expected true"),
+        ("meanScore", 3.5, "/verdicts/0/meanScore", "from -1 to 1"),
+    ],
+)
+def test_vally_figures_that_contradict_each_other_are_refused(
+    tmp_path: Path, member: str, value: Any, pointer: str, expected: str
+) -> None:
+    """The contract's identities: W + T + L = votes; the sign test counts the same votes and
+    its discordant W + L; net win (W - L) / votes; passed only with VALID_PASS and p <= 0.05;
+    meanScore within -1..1 (much-better +-1.0)."""
+    doc = _vally_pass()
+    v = doc["verdicts"][0]
+    target, key = (v["signTest"], member[5:]) if member.startswith("sign:") else (v, member)
+    target[key] = value
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    assert f"results.json: {pointer}: " in str(exc.value) and expected in str(exc.value)
