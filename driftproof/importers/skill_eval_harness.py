@@ -7,6 +7,7 @@ The mapping is the interop page's ("skill-eval-harness").
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ _UNRECORDED = (
 )
 #: The most runs a case's variant may have: the most draws a receipt's arm holds.
 _MAX_RUNS = 1000
+#: How far a source figure may sit from the figure its own fields make it: float rounding only.
+_SLACK = 1e-9
 #: (member, label, arm, (lowest, highest) value it can take).
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
@@ -62,6 +65,9 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
     case_docs, other = _cases(rows, w, models)
+    ps = w.get(doc, "paired_summary", dict)
+    _check_headline(ps, w / "paired_summary", case_docs)
+    _check_significance(ps, w / "paired_summary")
     notes = [
         "Draw scores are each run's objective pass rate (the share of its objective assertions "
         "that passed).",
@@ -89,7 +95,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         judge=declared.unrecorded_judge(TOOL, "objective-assertions"),
         arms={arm: declared.arm_spec(variant) for variant, arm in _ARMS.items()},
         band_source="generation",
-        source_report=_report(w.get(doc, "paired_summary", dict), w / "paired_summary"),
+        source_report=_report(ps, w / "paired_summary"),
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
 
@@ -227,3 +233,115 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
             "p_value": sgw.number(sig, "p_value", low=0, high=1),
         },
     }
+
+
+def _member(ps: dict[str, Any], key: str) -> dict[str, Any]:
+    """``ps[key]`` when an object (the figures read later refuse any other), else empty."""
+    value = ps.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
+    """Refuse ``value`` (at ``w``) other than ``expected``; ``what`` says where that comes from."""
+    if value is None or expected is None or abs(value - expected) <= _SLACK:
+        return
+    raise w.fail(
+        f"expected {expected:.6g}, {what}, found {value:.6g}: the report contradicts itself"
+    )
+
+
+def _run_rates(cases: list[Case]) -> tuple[float, float] | None:
+    """The harness's headline rates from the runs: each case's mean run rate, averaged over cases.
+
+    ``None`` when a run is lost (the harness then pairs a subset or withholds its headline).
+    """
+    means: dict[str, list[float]] = {arm: [] for arm in _ARMS.values()}
+    for case in cases:
+        for arm, out in means.items():
+            scores = [d.score for d in getattr(case.arms, arm).draws]
+            if not scores or any(x is None for x in scores):
+                return None
+            out.append(math.fsum(x for x in scores if x is not None) / len(scores))
+    with_skill, baseline = (means[a] for a in _ARMS.values())
+    return math.fsum(with_skill) / len(with_skill), math.fsum(baseline) / len(baseline)
+
+
+def _check_headline(ps: dict[str, Any], w: Where, cases: list[Case]) -> None:
+    """Refuse headline figures that the runs or one another contradict.
+
+    The harness's definitions: each rate is the mean over cases of the case's mean run rate;
+    ``absolute_delta`` is with minus without; ``normalized_gain`` is the delta over
+    (1 - without) when with is at least without and without below 1, else null; the sign-flip
+    test's ``observed_mean_delta`` is the mean per-case delta, so the absolute delta again.
+
+    Raises:
+        ImportError_: at the figure that disagrees, naming what it should be.
+    """
+    with_skill = w.number(ps, "with_skill_objective_pass_rate", low=0, high=1)
+    without = w.number(ps, "without_skill_objective_pass_rate", low=0, high=1)
+    delta = w.number(ps, "absolute_delta", low=-1, high=1)
+    availability = ps.get("availability")
+    if availability not in (None, "complete", "partial"):
+        raise (w / "availability").fail(
+            f"expected 'complete' or 'partial' (whether the harness paired every run), "
+            f"found {availability!r}"
+        )
+    rates = _run_rates(cases) if availability != "partial" else None
+    if rates is not None:
+        what = "the mean over cases of each case's mean {} run rate (results[])"
+        _same(with_skill, rates[0], w / "with_skill_objective_pass_rate", what.format("with_skill"))
+        _same(without, rates[1], w / "without_skill_objective_pass_rate", what.format("without"))
+    if with_skill is not None and without is not None:
+        what = "the with rate minus the without rate"
+        _same(delta, with_skill - without, w / "absolute_delta", what)
+    sig = _member(ps, "significance")
+    observed = (w / "significance").number(sig, "observed_mean_delta", low=-1, high=1)
+    what = "the absolute delta (the mean of the per-case deltas)"
+    _same(observed, delta, w / "significance" / "observed_mean_delta", what)
+    if with_skill is None or without is None:
+        return
+    gain = w.number(ps, "normalized_gain")
+    if with_skill >= without and without < 1:
+        what = "the absolute delta over (1 - the without rate)"
+        _same(gain, (with_skill - without) / (1 - without), w / "normalized_gain", what)
+    elif gain is not None:
+        raise (w / "normalized_gain").fail(
+            f"expected null (the harness gives no normalized gain when the with rate "
+            f"{with_skill:g} is below the without rate {without:g} or the without rate is 1), "
+            f"found {gain:.6g}: the report contradicts itself"
+        )
+
+
+def _check_significance(ps: dict[str, Any], w: Where) -> None:
+    """Refuse a decision its p values contradict, a noise check moving more cases than it has.
+
+    The harness calls a lift significant when ``p_value_upper_bound`` (``p_value`` for the
+    exact test) is at most 0.05; the bound is never below ``p_value``.
+
+    Raises:
+        ImportError_: at ``significant_at_0_05``, ``p_value_upper_bound`` or ``cases_moved``.
+    """
+    sig = _member(ps, "significance")
+    sw = w / "significance"
+    p = sw.number(sig, "p_value", low=0, high=1)
+    upper = sw.number(sig, "p_value_upper_bound", low=0, high=1)
+    if p is not None and upper is not None and upper < p:
+        raise (sw / "p_value_upper_bound").fail(
+            f"expected at least the p value {p:g}, found {upper:g}: the report contradicts itself"
+        )
+    bound = upper if upper is not None else p
+    significant = sig.get("significant_at_0_05")
+    if isinstance(significant, bool) and bound is not None and significant != (bound <= 0.05):
+        raise (sw / "significant_at_0_05").fail(
+            f"expected {str(bound <= 0.05).lower()}, as the p value bound is {bound:g} (the "
+            f"harness calls a lift significant when it is at most 0.05), found "
+            f"{str(significant).lower()}: the report contradicts itself"
+        )
+    noise = _member(ps, "noise_check")
+    nw = w / "noise_check"
+    cases, moved = (nw.number(noise, k, low=0, count=True) for k in ("cases", "cases_moved"))
+    if cases is not None and moved is not None and moved > cases:
+        raise (nw / "cases_moved").fail(
+            f"expected at most the noise check's {cases:g} cases, found {moved:g}: the report "
+            "contradicts itself"
+        )

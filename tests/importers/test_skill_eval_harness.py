@@ -256,3 +256,54 @@ def test_interop_page_and_readme_document_the_command() -> None:
     assert "driftproof import skill-eval-harness benchmark.json" in page
     assert "driftproof import skill-eval-harness benchmark.json" in readme
     assert "`eval.config.epochs_reducer`" in page  # the Inspect reducers row
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "pointer", "words"),
+    [  # the docstring's figures: with .75 and without .5 from the runs, delta .25, gain .5
+        ("with_skill_objective_pass_rate", 0.8, "with_skill_objective_pass_rate", "expected 0.75,"),
+        ("without_skill_objective_pass_rate", 0.4, "without_skill_objective_pass_rate", "0.5,"),
+        ("absolute_delta", 0.35, "absolute_delta", "expected 0.25,"),
+        ("normalized_gain", 0.25, "normalized_gain", "expected 0.5,"),
+        ("significance.observed_mean_delta", 0.3, "significance/observed_mean_delta", "0.25,"),
+        # p .25 is above .05, so the harness writes false
+        ("significance.significant_at_0_05", True, "significance/significant_at_0_05", "false"),
+        ("significance.p_value_upper_bound", 0.1, "significance/p_value_upper_bound", "0.25"),
+        ("noise_check.cases_moved", 7, "noise_check/cases_moved", "at most the noise check's 6"),
+        ("availability", "done", "availability", "'complete' or 'partial'"),
+    ],
+)
+def test_a_summary_its_runs_or_own_figures_contradict_is_refused(
+    tmp_path: Path, member: str, value: Any, pointer: str, words: str
+) -> None:
+    """The harness's definitions (lift_statistics.paired_block_from_rates, sign_flip_significance):
+    rates are means over cases of each case's mean run rate; delta with - without; gain delta /
+    (1 - without); the test's observed mean delta is the delta; significant when the p bound is
+    at most .05, the bound never below p."""
+    doc = _report()
+    *parents, key = member.split(".")
+    target = doc["paired_summary"]
+    for part in parents:
+        target = target[part]
+    target[key] = value
+    with pytest.raises(ImportError_) as exc:
+        import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc))
+    (p,) = exc.value.problems
+    assert p.pointer == f"/paired_summary/{pointer}" and words in p.message
+
+
+def test_no_gain_where_the_skill_lowers_the_rate(tmp_path: Path) -> None:
+    """With below without (here .5 and .75, the arms swapped), the harness writes no gain."""
+    doc = _report()
+    for r in doc["results"]:
+        r["variant"] = {"with_skill": "without_skill", "without_skill": "with_skill"}.get(
+            r["variant"], r["variant"]
+        )
+    ps = doc["paired_summary"]
+    ps.update(with_skill_objective_pass_rate=0.5, without_skill_objective_pass_rate=0.75)
+    ps.update(absolute_delta=-0.25, normalized_gain=None)
+    ps["significance"]["observed_mean_delta"] = -0.25
+    sealed(import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc)))
+    ps["normalized_gain"] = -1.0
+    with pytest.raises(ImportError_, match="expected null"):
+        import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc))
