@@ -17,6 +17,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
+from driftproof.importers._plugin_eval_checks import check_aggregates
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
@@ -120,6 +121,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         threshold = common.unit_score(threshold, w / "suite" / "threshold")
     ids: dict[str, int] = {}
     cases = [_case(d, i, case, threshold, ids) for i, case in enumerate(doc["cases"])]
+    check_aggregates(doc, w, threshold)
     per_case = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
     gens, unrecorded, notes = _counted(d, doc, per_case)
     run = _models(suite, doc["cases"], unrecorded)

@@ -60,6 +60,7 @@ def test_weights_are_read_as_the_source_defines_them(
     run["graders"][0]["weight"] = 3
     run["graders"].append({"name": "x", "passed": False, "weight": 1, "scored": True})
     run["score"], run["passed"] = 0.75, False  # SOURCE.md: "passed — score is 1"
+    doc["aggregates"] = doc["cases"][0]["aggregates"] = None  # they summed the old run
     code, err, out = _import(doc, tmp_path, capsys)
     assert (code, err) == (0, "")
     (receipt,) = out.iterdir()

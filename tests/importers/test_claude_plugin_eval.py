@@ -336,9 +336,10 @@ def test_runs_are_counted_not_declared(two_arm: Path, tmp_path: Path) -> None:
         arms["without"] = [copy.deepcopy(arms["without"][0]) for _ in range(3)]
         # criteria passed, a second scored grader of weight 1 not: 0.5, so not passed
         arms["with"][1]["score"], arms["with"][1]["passed"] = 0.5, False
-        arms["with"][1]["graders"].append(
-            {"name": "x", "passed": False, "weight": 1, "scored": True}
-        )
+        x = {"name": "x", "passed": False, "weight": 1, "scored": True}
+        arms["with"][1]["graders"].append(x)
+        d.update(costUsd=3 * d["costUsd"], aggregates=None)  # the runs' costs; no aggregates
+        d["cases"][0]["aggregates"] = None
 
     r = sealed(_one(_variant(two_arm, tmp_path, three_each)))
     assert r.run.generations_per_arm == 3

@@ -1,0 +1,167 @@
+"""``claude plugin eval`` aggregates checked against the runs and cases they summarise.
+
+The definitions are the format's (the interop SOURCE.md, "The fields, in brief"): a case's
+``score`` and ``passRate`` are its with arm's (mean run score, share of runs passed), and under
+ablation ``scoreWithout``/``passRateWithout`` the without arm's and ``delta`` the score minus
+``scoreWithout``; the document's ``casesTotal`` counts its cases, ``casesPassed`` those whose
+score reaches the suite's ``threshold``, ``overallScore`` is the mean case score and ``meanDelta``
+the mean case delta; ``costUsd`` is the whole suite's spend, so at least its runs' costs added
+up. A figure that breaks one is refused, so no receipt seals an aggregate its own document
+contradicts (fail closed). A figure is compared only where every input to it is recorded
+plainly (a run that errored, skipped its paid graders or has no score leaves its arm's
+figures uncompared, as the source may still have graded it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from driftproof.importers._common import Where, source_number
+
+#: How far a recorded aggregate may sit from the one its parts make: float rounding only.
+_SLACK = 1e-9
+#: (case member, the arm it summarises, how it summarises a run: score or pass).
+_CASE_FIGURES = (
+    ("score", "with", "score"),
+    ("passRate", "with", "passed"),
+    ("scoreWithout", "without", "score"),
+    ("passRateWithout", "without", "passed"),
+)
+
+
+def check_aggregates(doc: dict[str, Any], w: Where, threshold: float | None) -> None:
+    """Refuse aggregates (case and document) or a suite cost its runs and cases contradict.
+
+    Args:
+        doc: the schema-checked document.
+        w: its place (the file).
+        threshold: the suite's threshold, read (``None``: not recorded).
+
+    Raises:
+        ImportError_: at the aggregate that disagrees, naming what its parts make it.
+    """
+    scores, deltas = [], []
+    for i, case in enumerate(doc["cases"]):
+        cw = w / "cases" / i
+        agg = _object(case.get("aggregates"), cw / "aggregates")
+        for member, arm, what in _CASE_FIGURES:
+            expected = _arm_figure(case["arms"].get(arm), what)
+            _same(
+                _number(agg, member, cw / "aggregates"),
+                expected,
+                cw / "aggregates" / member,
+                f"the {'mean score' if what == 'score' else 'share passed'} of its "
+                f"{len(case['arms'].get(arm) or [])} {arm} run(s)",
+            )
+        score = _number(agg, "score", cw / "aggregates")
+        without = _number(agg, "scoreWithout", cw / "aggregates")
+        delta = _number(agg, "delta", cw / "aggregates")
+        if score is not None and without is not None:
+            _same(delta, score - without, cw / "aggregates" / "delta", "score minus scoreWithout")
+        scores.append(score)
+        deltas.append(delta)
+    _check_document(doc, w, threshold, scores, deltas)
+
+
+def _check_document(
+    doc: dict[str, Any],
+    w: Where,
+    threshold: float | None,
+    scores: list[float | None],
+    deltas: list[float | None],
+) -> None:
+    """The document's aggregates against its cases' (``scores``, ``deltas``) and its cost."""
+    aw = w / "aggregates"
+    agg = _object(doc.get("aggregates"), aw)
+    total = _number(agg, "casesTotal", aw)
+    if total is not None and doc.get("partial") is not True and total != len(doc["cases"]):
+        raise (aw / "casesTotal").fail(
+            f"expected {len(doc['cases'])}, the cases the document holds, found {total:g}: the "
+            "document contradicts itself"
+        )
+    passed = _number(agg, "casesPassed", aw)
+    if passed is not None and total is not None and passed > total:
+        raise (aw / "casesPassed").fail(
+            f"expected at most casesTotal ({total:g}), found {passed:g}: the document "
+            "contradicts itself"
+        )
+    known = [s for s in scores if s is not None]
+    if scores and len(known) == len(scores) and doc.get("partial") is not True:
+        _same(
+            _number(agg, "overallScore", aw),
+            math.fsum(known) / len(known),
+            aw / "overallScore",
+            "the mean of the cases' scores",
+        )
+        if threshold is not None:
+            reached = sum(1 for s in known if s >= threshold - _SLACK)
+            _same(
+                passed,
+                float(reached),
+                aw / "casesPassed",
+                f"the cases whose score reaches the suite's threshold {threshold:g}",
+            )
+    known = [d for d in deltas if d is not None]
+    if deltas and len(known) == len(deltas) and doc.get("partial") is not True:
+        _same(
+            _number(agg, "meanDelta", aw),
+            math.fsum(known) / len(known),
+            aw / "meanDelta",
+            "the mean of the cases' deltas",
+        )
+    _check_cost(doc, w)
+
+
+def _check_cost(doc: dict[str, Any], w: Where) -> None:
+    """Refuse a suite cost below zero or below its runs' declared costs added up."""
+    cost = source_number(doc.get("costUsd"), w / "costUsd")
+    if cost is None:
+        return
+    runs = [
+        r.get("costUsd")
+        for c in doc["cases"]
+        for arm in (c["arms"].get("with"), c["arms"].get("without"))
+        for r in arm or []
+    ]
+    spent = math.fsum(x for x in runs if type(x) in (int, float))
+    if cost < 0 or cost < spent * (1 - 1e-9) - 1e-12:
+        raise (w / "costUsd").fail(
+            f"expected the suite's whole cost in USD, at least its runs' costs added up "
+            f"({spent:.6g}), found {cost:.6g}: the document contradicts itself"
+        )
+
+
+def _arm_figure(runs: list[dict[str, Any]] | None, what: str) -> float | None:
+    """An arm's mean run score or share passed; ``None`` unless every run records it plainly."""
+    if not runs:
+        return None
+    values = []
+    for run in runs:
+        value = run.get(what)
+        plain = run.get("error") is None and run.get("skippedPaidGraders") is not True
+        if not plain or value is None:
+            return None
+        values.append(float(value))
+    return math.fsum(values) / len(values)
+
+
+def _object(value: Any, w: Where) -> dict[str, Any]:
+    """An aggregates object (absent or null: nothing to compare)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise w.fail("expected an aggregates object")
+    return value
+
+
+def _number(agg: dict[str, Any], key: str, w: Where) -> float | None:
+    return source_number(agg.get(key), w / key)
+
+
+def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
+    if value is None or expected is None or abs(value - expected) <= _SLACK:
+        return
+    raise w.fail(
+        f"expected {expected:.6g}, {what}, found {value:.6g}: the document contradicts itself"
+    )
