@@ -97,6 +97,7 @@ def test_skill_fired_section_keeps_lost_runs_out_and_names_the_unrecorded_arm(
     case["arms"]["with"][2]["error"] = "turn cap reached <script>"  # kept out of the figures
     doc["suite"]["ablation"] = "none"
     del case["arms"]["without"]
+    doc["costUsd"] = 3 * case["arms"]["with"][0]["costUsd"]  # the suite's cost covers its runs
     src = tmp_path / "aggregate-result.json"
     src.write_text(json.dumps(doc), encoding="utf-8")
     html, (arms, cases) = _render({"x": _sealed(import_claude_plugin_eval(src)[0])})
