@@ -17,6 +17,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._nvidia_card import PROVENANCE, parse_card
+from driftproof.importers._nvidia_checks import check_catalogue
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody, SourceFigures
@@ -216,6 +217,7 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
     w.get(doc, "schema_version", int)  # an integer, never 1.0
+    check_catalogue(doc, w)
     entries: dict[str, dict[str, Any]] = {}
     for i, s in enumerate(doc["skills"]):
         for key in ("tasks", "attempts_per_task"):

@@ -1,0 +1,85 @@
+"""NVIDIA ``benchmarks.json`` checked against itself: counts, lists, verdicts and mean uplift.
+
+A one-skill catalogue cut from the real one (``data/interop/nvidia/benchmarks.json``, skill
+``aiq-deploy``), its counts set to what it holds: 1 skill, 10 rows, none without results. Read
+by hand: the rows' uplift_pct are 0, 0, -3, 3, -2, 3, 3, 9, -3, 6, so their mean is 16 / 10 = 1.6,
+the printed ``average_uplift_pct``; Correctness for codex scores 84 with uplift 3 (baseline 81).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_helpers import write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers.nvidia import import_nvidia
+
+CATALOGUE = "data/interop/nvidia/benchmarks.json"
+SKILL = "aiq-deploy"
+
+
+def _one(shared: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((shared / CATALOGUE).read_text(encoding="utf-8"))
+    doc["skills"] = [s for s in doc["skills"] if s["catalog_dir"] == SKILL]
+    doc["results"] = [r for r in doc["results"] if r["catalog_dir"] == SKILL]
+    doc.update(skill_count=1, result_row_count=10, skills_without_results=[])
+    return doc
+
+
+def test_a_catalogue_that_agrees_with_itself_imports(shared: Path, tmp_path: Path) -> None:
+    (r,) = import_nvidia(write_json(tmp_path / "benchmarks.json", _one(shared)))
+    assert r.body.source_figures is not None
+    assert r.body.source_figures.summary["average_uplift_pct"] == 1.6
+
+
+def _skill(d: dict[str, Any]) -> dict[str, Any]:
+    s: dict[str, Any] = d["skills"][0]
+    return s
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "words"),
+    [
+        (lambda d: d.update(skill_count=343), "/skill_count", "expected 1, the entries"),
+        (lambda d: d.update(result_row_count=3210), "/result_row_count", "expected 10,"),
+        (
+            lambda d: d.update(skills_without_results=[SKILL]),
+            "/skills_without_results",
+            "no row in /results (none)",
+        ),
+        (
+            lambda d: (d["skills"].append(dict(_skill(d))), d.update(skill_count=2)),
+            "/skills/1/catalog_dir",
+            "once; 'aiq-deploy' is also skill 0",
+        ),
+        (lambda d: _skill(d).update(has_results=False), "/skills/0/has_results", "expected true"),
+        (
+            lambda d: _skill(d).update(average_uplift_pct=16.0),
+            "/skills/0/average_uplift_pct",
+            "expected 1.6 (to 0.1), the mean uplift_pct of its 10 rows",
+        ),
+        (lambda d: _skill(d).update(verdict="WARN"), "/skills/0/verdict", "PASS or FAIL"),
+        (lambda d: _skill(d).update(attempts_per_task=0), "/skills/0/attempts_per_task", "1"),
+        (lambda d: _skill(d).update(pass_threshold_pct=150), "/skills/0/pass_threshold_pct", ""),
+        (  # Correctness, codex: 84 with an uplift of 90 leaves a baseline of -6
+            lambda d: d["results"][3].update(uplift_pct=90),
+            "/results/3/uplift_pct",
+            "found 90 beside a score of 84",
+        ),
+        (lambda d: d["results"][3].update(num=-1), "/results/3/num", "from 0"),
+    ],
+)
+def test_a_catalogue_contradicting_itself_is_refused(
+    shared: Path, tmp_path: Path, change: Any, pointer: str, words: str
+) -> None:
+    doc = _one(shared)
+    change(doc)
+    path = write_json(tmp_path / "benchmarks.json", doc)
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia(path)
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
