@@ -103,12 +103,34 @@ def _agent_name(header: str) -> str:
     return name.lower().replace(" ", "-")
 
 
-def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any]]) -> None:
-    """A summary line (``- Skill: …``) into ``summary``, agents into ``agents``; first counts."""
+def _summary_line(
+    line: str, card: dict[str, Any], first: dict[str, tuple[str, int]], file: str, lineno: int
+) -> None:
+    """A summary line (``- Skill: …``) into the card's summary, agents into its agents.
+
+    ``first`` maps each summary key to the value and line that gave it; a later line giving
+    the same key is skipped when it says the same, refused when it says otherwise.
+    """
+    summary, agents = card["summary"], card["agents"]
     for key, rx in _SUMMARY.items():
         m = rx.match(line)
-        if not m or key in summary:
+        if not m:
             continue
+        if key in first:
+            said, at = first[key]
+            if m.group(1).strip() != said:
+                raise ImportError_.at(
+                    file,
+                    f"line {lineno}",
+                    f"expected {said!r} as on line {at}, the card's first such line; found "
+                    f"{m.group(1).strip()!r}: the card contradicts itself",
+                )
+            continue
+        first[key] = (m.group(1).strip(), lineno)
+        if (expected := _unreadable(key, m.group(1).strip())) is not None:
+            raise ImportError_.at(
+                file, f"line {lineno}", f"expected {expected}, found {m.group(1).strip()!r}"
+            )
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
@@ -129,6 +151,17 @@ def _summary_line(line: str, summary: dict[str, Any], agents: list[dict[str, Any
             summary["tasks_detail"] = rest[:200]
         if rest and key == "dataset_digest":
             summary["dataset_snapshot"] = rest.strip("()")[:200]
+
+
+def _unreadable(key: str, value: str) -> str | None:
+    """What a summary value should be when it cannot be read as printed, else ``None``."""
+    if key == "verdict" and value not in ("PASS", "FAIL"):
+        return "an overall verdict of PASS or FAIL"
+    if key == "attempts_per_task" and int(value) < 1:
+        return "at least 1 attempt per task"
+    if key == "pass_threshold" and float(value.rstrip("%")) > 100:
+        return "a pass threshold from 0% to 100%"
+    return None
 
 
 def _impossible(parsed: dict[str, Any]) -> str | None:
@@ -213,13 +246,15 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
             percentage over 100%, an uplift beyond 100 points either way), a measure given twice
-            for one agent, or a row longer than its header, naming the file and the line.
+            for one agent, a row longer than its header, or a summary line (skill, verdict,
+            task count, …) given again with another value, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
     section = ""
     header: list[str] | None = None
     in_table = skip_table = False
     seen: dict[tuple[str, str], int] = {}
+    first: dict[str, tuple[str, int]] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         starts_table = line.startswith("|") and not in_table
@@ -229,7 +264,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             section = heading.strip().rstrip(":").lower()
             header = None
             continue
-        _summary_line(line, card["summary"], card["agents"])
+        _summary_line(line, card, first, file, lineno)
         if section == "tier status" and (m := _TIER_ROW.match(line)):
             printed = m.group(3).replace("**", "").strip()
             card["tiers"].append(

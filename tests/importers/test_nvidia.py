@@ -375,3 +375,43 @@ def test_the_site_shows_where_the_figures_were_read_and_the_sources_verdict() ->
         "<dt>the source&#39;s own verdict</dt><dd>PASS (pass threshold 50%, 9 tasks, 2 attempts "
         "per task, average uplift 11.7%)</dd>"
     ) in html
+
+
+@pytest.mark.parametrize(
+    ("lines", "pointer", "message"),
+    [
+        (  # line 1 names the skill x; line 2 another
+            "- Skill: `y`\n",
+            "line 2",
+            "expected 'x' as on line 1, the card's first such line; found 'y': the card "
+            "contradicts itself",
+        ),
+        (
+            "- Overall verdict: PASS\n- Overall verdict: FAIL\n",
+            "line 3",
+            "expected 'PASS' as on line 2, the card's first such line; found 'FAIL': the card "
+            "contradicts itself",
+        ),
+        ("- Overall verdict: MAYBE\n", "line 2", "expected an overall verdict of PASS or FAIL"),
+        ("- Attempts per task: 0\n", "line 2", "expected at least 1 attempt per task"),
+        ("- Pass threshold: 150%\n", "line 2", "expected a pass threshold from 0% to 100%"),
+    ],
+)
+def test_card_summary_lines_that_contradict_or_cannot_be_are_refused(
+    tmp_path: Path, lines: str, pointer: str, message: str
+) -> None:
+    f = tmp_path / "BENCHMARK.md"
+    skill, rest = _CARD.split("\n", 1)
+    f.write_text(f"{skill}\n{lines}{rest}| Security | 8 | 90% |\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert (p.file, p.pointer) == (str(f), pointer) and p.message.startswith(message)
+
+
+def test_a_summary_line_repeated_alike_is_read_once(tmp_path: Path) -> None:
+    f = tmp_path / "BENCHMARK.md"
+    skill, rest = _CARD.split("\n", 1)
+    f.write_text(f"{skill}\n{skill}\n{rest}| Security | 8 | 90% |\n", encoding="utf-8")
+    (r,) = import_nvidia([f])
+    assert r.body.skill.name == "x"
