@@ -44,6 +44,8 @@ VERBATIM = "verbatim"
 FACT_MAX_CHARS = 200
 _META = frozenset({"generated_at", "judge_model", "runs", "source_snapshot", "note"})
 _CELL = frozenset({"risk", "fidelity", "facts", "verbatim_ok", "verbatim_missing"})
+#: Percentage points a cell's fidelity may sit from its facts' pass share: a whole-number print.
+_PRINTED_PERCENT = 0.5 + 1e-9
 #: A grader as the snapshot names it: a model id, optionally followed by a note in brackets
 #: (``claude-opus-4-8 (inline judgment; ...)``).
 _GRADER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._:@/-]{0,199})(?: \((.+)\))?$", re.DOTALL)
@@ -132,6 +134,13 @@ def _cell(cell: Any, w: Where) -> dict[str, Any]:
         if not isinstance(f, dict) or set(f) != {"fact", "pass"} or type(f["pass"]) is not bool:
             raise fw.fail('expected {"fact": text, "pass": true or false} and nothing else')
         _text(f["fact"], fw / "fact", "a fact", FACT_MAX_CHARS)
+    share = 100 * sum(f["pass"] for f in facts) / len(facts)
+    if abs(value - share) > _PRINTED_PERCENT:
+        raise (w / "fidelity").fail(
+            f"expected {share:.4g}, the percentage of its {len(facts)} facts judged passed "
+            f"({sum(f['pass'] for f in facts)}), found {json.dumps(value)}: the snapshot "
+            "contradicts itself"
+        )
     ok = cell.get("verbatim_ok")
     missing = cell.get("verbatim_missing", [])
     if "verbatim_ok" in cell and type(ok) is not bool:

@@ -239,6 +239,14 @@ REFUSED: list[tuple[str, Any, str, str]] = [
         _at(TCP, "facts", 0),
     ),
     ("percent", lambda d, r: _cell(d).update(fidelity=120), "snap", _at(TCP, "fidelity")),
+    # TCP: fidelity 100.0 over its 2 facts, both passed; 50 says one failed
+    ("share", lambda d, r: _cell(d).update(fidelity=50), "snap", _at(TCP, "fidelity")),
+    (
+        "failed",
+        lambda d, r: _cell(d)["facts"][0].update({"pass": False}),
+        "snap",
+        _at(TCP, "fidelity"),
+    ),
     (
         "verbatim",
         lambda d, r: _cell(d).update(verbatim_missing=["UDP"]),
@@ -308,3 +316,17 @@ def test_interop_page_says_the_judged_snapshots_are_read() -> None:
         "| judged snapshot: arms |",
     ):
         assert words in section
+
+
+def test_a_fidelity_its_facts_contradict_names_both(shared: Path, tmp_path: Path) -> None:
+    """TCP's cell: 2 facts, one now failed, so 50%; the cell still prints 100.0."""
+    snap0, _, skills = _paths(shared, "pr579-902028f")
+    doc = json.loads(snap0.read_text("utf-8"))
+    _cell(doc)["facts"][1]["pass"] = False
+    snap = tmp_path / "fidelity.json"
+    snap.write_text(json.dumps(doc), encoding="utf-8")
+    result = _cli([str(snap), "--skills", str(skills), "--out", str(tmp_path / "r")])
+    assert isinstance(result.exception, ImportError_), result.output
+    (p,) = result.exception.problems
+    assert p.pointer == _at(TCP, "fidelity")
+    assert p.message.startswith("expected 50, the percentage of its 2 facts judged passed (1)")
