@@ -110,6 +110,9 @@ def _with_total(tokens: dict[str, Any] | None, total: int) -> dict[str, Any]:
 #: A declared pass rate and the counted assertions agree when they differ by at most this
 #: (a pass rate printed to three decimals, e.g. 0.833 for 5 of 6).
 _AGREE = 0.005
+#: A pass rate and its own passed/total counts agree when they differ by at most this (a rate
+#: printed to two decimals, cut rather than rounded: 0.85 for 6 of 7).
+_PRINTED_RATE = 0.01
 
 
 def _score(
@@ -182,13 +185,23 @@ def _counted(
 
 
 def _pass_rate(holder: dict[str, Any], w: Where) -> float:
-    """``pass_rate`` on 0..1; read as a percent (``80``) only when passed/total confirm it."""
+    """``pass_rate`` on 0..1; read as a percent (``80``) only when passed/total confirm it.
+
+    Raises:
+        ImportError_: a pass rate more than 0.01 from the passed/total counts beside it.
+    """
     rate = holder["pass_rate"]
     passed, total, ratio = _counts(holder, w)
     percent = isinstance(rate, (int, float)) and not isinstance(rate, bool) and 1 < rate <= 100
     if percent and ratio is not None and abs(100 * passed / total - rate) <= 0.5:
         return common.unit_score(rate / 100, w / "pass_rate")
-    return common.unit_score(rate, w / "pass_rate")
+    value = common.unit_score(rate, w / "pass_rate")
+    if ratio is not None and abs(value - ratio) > _PRINTED_RATE:
+        raise (w / "pass_rate").fail(
+            f"expected {ratio:.3g}, the {passed} of {total} assertions passed beside it, found "
+            f"{rate!r}: the run contradicts itself"
+        )
+    return value
 
 
 def _note(*objs: dict[str, Any]) -> str | None:
@@ -294,15 +307,31 @@ def prompts_of(
 
 
 def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
-    """(passed, total, ratio or ``None``); each the first of x, assertions_x that is a count."""
+    """(passed, total, ratio or ``None``); each the first of x, assertions_x that is a count.
+
+    Raises:
+        ImportError_: a passed count above the total, or passed and failed counts that do not
+            add up to the total, naming the count that disagrees.
+    """
     found: list[Any] = []
-    for name in ("passed", "total"):
+    keys_used: list[str] = []
+    for name in ("passed", "total", "failed"):
         keys = [k for k in (name, f"assertions_{name}") if k in holder]
         key = next((k for k in keys if common.is_count(holder[k])), keys[0] if keys else name)
         value = holder.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             common.source_number(value, w / key)
         found.append(value)
-    passed, total = found
-    whole = isinstance(passed, int) and not isinstance(passed, bool) and isinstance(total, int)
+        keys_used.append(key)
+    passed, total, failed = found
+    whole = common.is_count(passed) and common.is_count(total)
+    if whole and passed > total:
+        raise (w / keys_used[0]).fail(
+            f"expected at most the run's {total} assertions ({keys_used[1]}), found {passed}"
+        )
+    if whole and common.is_count(failed) and passed + failed != total:
+        raise (w / keys_used[1]).fail(
+            f"expected {passed + failed}, the {passed} passed and {failed} failed assertions "
+            f"added up, found {total}: the run contradicts itself"
+        )
     return passed, total, passed / total if whole and total > 0 else None

@@ -12,8 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from interop_helpers import docs, sealed
 
+from driftproof.errors import ImportError_
 from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
 from driftproof.pages.sheet import sheet
 from driftproof.run.suite import load_suite
@@ -127,3 +129,39 @@ def test_a_single_configuration_is_a_single_arm_import_never_a_zero_baseline(
     assert r.arms.baseline.recorded is False and r.cases[0].arms.baseline.draws == []
     assert r.cases[0].arms.with_skill.draws[0].score == 0.5
     assert sheet(r).lift.startswith("n/a: single-arm source")
+
+
+def _bench(result: dict[str, Any]) -> dict[str, Any]:
+    """A one-run benchmark.json, its result as given (the schema example's shape)."""
+    run = {"eval_id": 1, "configuration": "with_skill", "run_number": 1, "result": result}
+    return {"metadata": {"skill_name": "s"}, "runs": [run]}
+
+
+@pytest.mark.parametrize(
+    ("result", "pointer", "words"),
+    [
+        # 6 of 7 passed is 0.857; 0.2 is no print of it
+        ({"pass_rate": 0.2, "passed": 6, "total": 7}, "pass_rate", "expected 0.857, the 6 of 7"),
+        ({"pass_rate": 1.0, "passed": 9, "total": 7}, "passed", "at most the run's 7"),
+        # 6 passed and 5 failed are 11 assertions, not 7
+        ({"pass_rate": 0.85, "passed": 6, "failed": 5, "total": 7}, "total", "expected 11,"),
+    ],
+)
+def test_a_result_its_own_counts_contradict_is_refused(
+    tmp_path: Path, result: dict[str, Any], pointer: str, words: str
+) -> None:
+    path = tmp_path / "benchmark.json"
+    _write(path, _bench(result))
+    with pytest.raises(ImportError_) as exc:
+        import_skill_creator([path])
+    (p,) = exc.value.problems
+    assert p.pointer == f"/runs/0/result/{pointer}" and words in p.message
+
+
+def test_a_rate_printed_to_two_decimals_agrees_with_its_counts(tmp_path: Path) -> None:
+    """The schema example's run: pass_rate 0.85 beside 6 passed, 1 failed of 7; imported, the
+    counted 6 / 7 its score."""
+    path = tmp_path / "benchmark.json"
+    _write(path, _bench({"pass_rate": 0.85, "passed": 6, "failed": 1, "total": 7}))
+    (doc,) = import_skill_creator([path])
+    assert sealed(doc).cases[0].arms.with_skill.draws[0].score == 6 / 7
