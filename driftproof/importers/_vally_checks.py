@@ -4,8 +4,10 @@ The identities are the adapter contract's (``eng/vally-adapter/InvestigatingResu
 ``wins + ties + losses`` is ``stimulusVoteCount``; the sign test counts the same votes, its
 ``discordant`` the wins and losses; ``netWin`` is ``(wins - losses) / stimulusVoteCount``; and
 ``passed`` (the gate) is true only with ``state`` ``VALID_PASS``, at least 5 stimuli counted,
-``signTest.pValue`` at most 0.05 and ``netWin`` at least 0.20. A verdict whose figures break one
-is refused, so no receipt seals a figure its own file contradicts (fail closed).
+``signTest.pValue`` at most 0.05 and ``netWin`` at least 0.20; a comparison that did not
+complete (``conclusive: false``) or left ``errors[]`` unresolved is ``INVALID_INCONCLUSIVE``. A
+verdict whose figures break one is refused, so no receipt seals a figure its own file
+contradicts (fail closed).
 """
 
 from __future__ import annotations
@@ -68,8 +70,29 @@ def check_verdict(v: dict[str, Any], vw: Where) -> None:
 def _check_gate(
     v: dict[str, Any], vw: Where, votes: float | None, net: float | None, p: float | None
 ) -> None:
-    """Refuse ``passed`` that its state, vote count, p value or net win contradicts."""
+    """Refuse a valid state beside an incomplete comparison, and a contradicted ``passed``.
+
+    ``passed`` is contradicted by its state, vote count, p value or net win.
+    """
     passed, state = v.get("passed"), v.get("state")
+    unresolved = v.get("errors")
+    for member, incomplete, what in (
+        (
+            "conclusive",
+            v.get("conclusive") is False,
+            "conclusive false (the comparison did not complete)",
+        ),
+        (
+            "errors",
+            isinstance(unresolved, list) and bool(unresolved),
+            "unresolved comparison errors",
+        ),
+    ):
+        if incomplete and state != "INVALID_INCONCLUSIVE":
+            raise (vw / member).fail(
+                f"expected the state INVALID_INCONCLUSIVE beside {what}, found {state!r}: the "
+                "verdict contradicts itself"
+            )
     if passed is False and state == "VALID_PASS":
         raise (vw / "passed").fail(
             "expected true, as the verdict's state is VALID_PASS, found false: the verdict "

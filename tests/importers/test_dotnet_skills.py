@@ -274,3 +274,24 @@ def test_vally_figures_that_contradict_each_other_are_refused(
     with pytest.raises(ImportError_) as exc:
         import_vally(write_json(tmp_path / "results.json", doc))
     assert f"results.json: {pointer}: " in str(exc.value) and expected in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [("conclusive", False), ("errors", [{"code": "judge_rate_limited", "phase": "compare"}])],
+)
+def test_vally_an_incomplete_comparison_with_a_valid_state_is_refused(
+    tmp_path: Path, member: str, value: Any
+) -> None:
+    """The contract: a comparison that did not complete, or with unresolved errors[], is
+    INVALID_INCONCLUSIVE; the fixture's VALID_NO_CHANGE beside it is refused, the same
+    verdict marked INVALID_INCONCLUSIVE imported."""
+    doc = _vally()
+    doc["verdicts"][0][member] = value
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    assert f"results.json: /verdicts/0/{member}: expected the state INVALID_INCONCLUSIVE" in str(
+        exc.value
+    )
+    doc["verdicts"][0]["state"] = "INVALID_INCONCLUSIVE"
+    sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
