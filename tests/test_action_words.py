@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from factories import case, make_receipt
 
 from driftproof import action
@@ -32,34 +33,28 @@ def test_a_case_no_draw_count_resolves_reads_none_and_why_once_under_the_table()
     ) in text
 
 
-def test_a_line_break_in_a_problem_never_starts_a_workflow_command_on_stderr(
-    tmp_path, monkeypatch, capsys
+@pytest.mark.parametrize(
+    ("member", "value", "shown"),
+    [
+        # a member named with a line break, quoted in the problem's pointer, printed
+        # "::error::injected" on a line of its own
+        ("x\n::error::injected\n", 1, "/x\\x0a::error::injected\\x0a: expected only the members"),
+        # the runner reads "##[error]…" anywhere in a line; the problem quotes the value
+        ("schema_version", "##[error]injected", 'found "#\\x23[error]injected"'),
+    ],
+)
+def test_a_problem_never_starts_a_workflow_command_on_stderr(
+    tmp_path, monkeypatch, capsys, member, value, shown
 ) -> None:
-    # the runner reads stderr for workflow commands too: a receipt member named with a line
-    # break, quoted in the problem's pointer, printed "::error::injected" on a line of its own
+    # the runner reads stderr for workflow commands too
     w = [0.5, 0.6, 0.7]
     doc = make_receipt([case("c1", w, w)])
     good, bad = tmp_path / "a.json", tmp_path / "b.json"
     good.write_text(json.dumps(doc), encoding="utf-8")
-    bad.write_text(json.dumps({**doc, "x\n::error::injected\n": 1}), encoding="utf-8")
+    bad.write_text(json.dumps({**doc, member: value}), encoding="utf-8")
     for name in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
         monkeypatch.setenv(name, str(tmp_path / name))
     assert action.main(["--baseline", str(good), "--receipt", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "/x\\x0a::error::injected\\x0a: expected only the members" in err
+    assert shown in err and "##[" not in err
     assert not [line for line in err.splitlines() if line.lstrip().startswith("::")]
-
-
-def test_a_problem_quoting_a_legacy_workflow_command_prints_it_inert(
-    tmp_path, monkeypatch, capsys
-) -> None:
-    # the runner reads "##[error]…" anywhere in a line of stderr; the problem quotes the value
-    w = [0.5, 0.6, 0.7]
-    doc = make_receipt([case("c1", w, w)])
-    good, bad = tmp_path / "a.json", tmp_path / "b.json"
-    good.write_text(json.dumps(doc), encoding="utf-8")
-    bad.write_text(json.dumps({**doc, "schema_version": "##[error]injected"}), encoding="utf-8")
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary"))
-    assert action.main(["--baseline", str(good), "--receipt", str(bad)]) == 2
-    err = capsys.readouterr().err
-    assert 'found "#\\x23[error]injected"' in err and "##[" not in err

@@ -86,15 +86,13 @@ def _check_document(
             f"expected at most casesTotal ({total:g}), found {passed:g}: the document "
             "contradicts itself"
         )
-    known = [s for s in scores if s is not None]
-    if scores and len(known) == len(scores) and doc.get("partial") is not True:
-        _same(
-            _number(agg, "overallScore", aw),
-            math.fsum(known) / len(known),
-            aw / "overallScore",
-            "the mean of the cases' scores",
-        )
-        if threshold is not None:
+    for key, values, what in (("overallScore", scores, "scores"), ("meanDelta", deltas, "deltas")):
+        known = [v for v in values if v is not None]
+        if not values or len(known) < len(values) or doc.get("partial") is True:
+            continue
+        mean = math.fsum(known) / len(known)
+        _same(_number(agg, key, aw), mean, aw / key, f"the mean of the cases' {what}")
+        if key == "overallScore" and threshold is not None:
             reached = sum(1 for s in known if s >= threshold - _SLACK)
             _same(
                 passed,
@@ -102,14 +100,6 @@ def _check_document(
                 aw / "casesPassed",
                 f"the cases whose score reaches the suite's threshold {threshold:g}",
             )
-    known = [d for d in deltas if d is not None]
-    if deltas and len(known) == len(deltas) and doc.get("partial") is not True:
-        _same(
-            _number(agg, "meanDelta", aw),
-            math.fsum(known) / len(known),
-            aw / "meanDelta",
-            "the mean of the cases' deltas",
-        )
     _check_cost(doc, w)
 
 
