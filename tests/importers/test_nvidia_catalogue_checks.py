@@ -83,3 +83,11 @@ def test_a_catalogue_contradicting_itself_is_refused(
         import_nvidia(path)
     (p,) = exc.value.problems
     assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
+
+
+def test_a_catalogue_of_another_schema_version_is_refused(shared: Path, tmp_path: Path) -> None:
+    # the real catalogue says "schema_version": 2; a 3 may mean its members otherwise
+    doc = _one(shared) | {"schema_version": 3}
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
+    assert str(exc.value).endswith("benchmarks.json: /schema_version: expected 2, found 3")
