@@ -112,3 +112,14 @@ def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:
     """``names`` joined by commas, the first ``at_most`` only, then ``and N more``."""
     more = len(names) - at_most
     return ", ".join(names[:at_most]) + (f" and {more:,} more" if more > 0 else "")
+
+
+def said_once(head: str, why: str) -> str:
+    """``head: why``, or ``why`` alone when it already opens with ``head`` (case aside).
+
+    ``said_once("not measured", "not measured: 18 of 18 draws lost …")`` is the reason alone,
+    so a status and a reason that opens with it do not say the same words twice.
+    """
+    if why.casefold() == head.casefold() or why.casefold().startswith(f"{head.casefold()}:"):
+        return why
+    return f"{head}: {why}"

@@ -108,6 +108,7 @@ def badge(
     )
     from driftproof.receipt import read_receipt
     from driftproof.render.escape import terminal_safe
+    from driftproof.wording import said_once
 
     if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(
@@ -150,7 +151,7 @@ def badge(
     _write_all(files, replace=force)
     b = badge_reading(r)
     click.echo(
-        terminal_safe(f"{b.message}: {b.refusal}" if b.refusal and not b.smoke else b.message)
+        terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
     )
     for path in files:
         click.echo(f"wrote {path}")

@@ -15,7 +15,7 @@ from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_
 from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.reading import unrecorded_arms
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import ARM_WORDS, said_once
 
 #: ``chart(sheet, anchor) -> (info or None, files)``: draws a sheet's band chart.
 Chart = Callable[[Sheet, Callable[[str], str]], tuple[dict[str, str] | None, dict[str, bytes]]]
@@ -208,10 +208,13 @@ def _source_tables(s: Sheet, key: str) -> tuple[Table, ...]:
 def verdict_line(reading: tuple[Fact, ...]) -> str:
     """The sheet's reading (status, sentence, why; D-7, D-10) in one line: ``"status: why"``.
 
-    ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again.
+    ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again;
+    ``"no verdict: not measured: 18 of 18 …"`` when the why opens with the sentence.
     """
     status, sentence, why = (f.value for f in reading[:3])
     if sentence and sentence.casefold() != status.casefold():
+        if why and said_once(sentence, why) == why:  # "not measured" / "not measured: …"
+            return f"{status}: {why}"
         line = f"{status}: {sentence}"
         return f"{line.rstrip('.')}. Why: {why}" if why else line
     return f"{status}: {why}" if why else status

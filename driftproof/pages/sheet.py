@@ -7,6 +7,7 @@ Bands (D-2), reading (D-7), lost draws (D-9), lift per 1,000 skill tokens (D-14)
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -56,6 +57,7 @@ from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
     arm_band,
     band_source_of,
+    draw_cause,
     lift_refusal,
     mean_delta,
     receipt_reading,
@@ -328,10 +330,17 @@ def _checks(draws: list[Draw]) -> str | None:
 
 
 def _lost(draws: list[Draw], judged: bool) -> str | None:
-    lost = [x[0] for d in draws if (x := lost_of(d, judged))]
+    """``2 of 3 lost: <cause> ×2`` with each distinct cause once and its count, commonest first.
+
+    A draw lost to an error is counted by its provider's words (the retry tail left out); the
+    "Lost draws" table gives each draw's whole reason.
+    """
+    lost = Counter(draw_cause(d) or x[0] for d in draws if (x := lost_of(d, judged)))
     if not lost:
         return None
-    return f"{len(lost):,} of {len(draws):,} lost ({'; '.join(dict.fromkeys(lost))})"
+    causes = sorted(lost.items(), key=lambda kv: -kv[1])
+    said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes)
+    return f"{lost.total():,} of {len(draws):,} lost: {said}"
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:

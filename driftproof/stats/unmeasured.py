@@ -17,7 +17,7 @@ from driftproof.stats.band import BandSource, arm_band
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
-    from driftproof.receipt import Receipt
+    from driftproof.receipt import Draw, Receipt
 
 _ARMS = ("with_skill", "baseline", "control")
 
@@ -50,12 +50,24 @@ def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
                 if d.lost is None:
                     continue
                 last = d.attempts[-1] if d.lost.kind == "error" and d.attempts else None
-                cause = last.error if last is not None else d.lost.reason
+                cause = draw_cause(d) or d.lost.reason
                 status = last.status if last is not None else d.lost.status
                 if d.lost.kind == "error" and status is None and service:
                     cause += f" (base URL {service})"
                 counts[cause] += 1
     return [LostCause(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def draw_cause(d: Draw) -> str | None:
+    """A lost draw's cause in the provider's words, ``None`` for a draw with no ``lost`` record.
+
+    The last failed attempt's error for a draw lost to an error that records its attempts (the
+    attempt count and the jittered waits left out), else the draw's lost reason.
+    """
+    if d.lost is None:
+        return None
+    last = d.attempts[-1] if d.lost.kind == "error" and d.attempts else None
+    return last.error if last is not None else d.lost.reason
 
 
 def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
