@@ -176,3 +176,22 @@ def test_a_lift_that_rounds_to_zero_reads_as_the_badge_diff_and_run_print_it() -
     assert s.breakdown.summary[0].endswith("over 2 included cases: +0.000")
     assert [(b.lift, b.lift_without) for b in s.breakdown.rows] == [("+0.000", "+0.000")] * 2
     assert s.context.interval.startswith("suite lift +0.000, ")
+
+
+def test_a_source_that_printed_no_figure_still_shows_its_own_verdict(capsys: Any) -> None:
+    # NVIDIA's benchmarks.json, skill "skill": "verdict": "PASS", "has_results": false, no
+    # agent. view's headline cited "Figures as the source printed them", which view never
+    # showed, nor the source's PASS, both on the site's page for the same receipt
+    path = REPO / "receipts/nvidia-7149a88-skill.json"
+    site = receipt_tables("nvidia-7149a88-skill", read_receipt(path), path.read_bytes())
+    assert site.figures is not None and site.figures.rows == ()
+    origin = {f.label: f.value for f in site.model.source_origin}
+    assert origin["the source's own verdict"] == "PASS"
+    views = _views(path, capsys)
+    for fmt in ("text", "markdown"):
+        text = views[fmt]
+        assert '(see "Figures as the source printed them")' in text
+        head = "Figures as the source printed them (no band" if fmt == "text" else "## Figures as"
+        after = text[text.index(head) :]
+        assert "the source's own verdict" in after and "PASS" in after
+        assert "none: the source printed no figure for this skill" in after

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
-from driftproof.pages.printed_figures import printed_rows
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
@@ -222,7 +221,7 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
 
 def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
     """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
-    if printed_rows(r) is None:
+    if not s.shows_printed_figures:
         return None
     return Table(
         f"figures-{key}",

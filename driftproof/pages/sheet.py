@@ -160,6 +160,16 @@ class Sheet:
     usage: UsageView | None = None
     fidelity: FidelityView | None = None
 
+    @property
+    def shows_printed_figures(self) -> bool:
+        """Whether the sheet shows "Figures as the source printed them".
+
+        True for an aggregates-only receipt with source figures, even when its source printed
+        no figure: ``source_origin`` (the source's own verdict among it) is shown with them, in
+        place of the case table on the site (D-15).
+        """
+        return bool(self.source_origin)
+
 
 def lift_coverage(r: Receipt) -> str:
     """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""

@@ -120,8 +120,12 @@ def _sections(s: Sheet) -> list[_Section]:
         _both("Reading", _facts((verdict, *s.reading[3:]))),
         _both("What the skill adds", _facts(lift)),
     ]
-    if s.source_figures:
-        figures = _fields(FIGURE_COLUMNS, s.source_figures)
+    if s.shows_printed_figures:
+        figures = (
+            _fields(FIGURE_COLUMNS, s.source_figures)
+            if s.source_figures
+            else _line("none: the source printed no figure for this skill")
+        )
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
