@@ -32,7 +32,7 @@ FIGURE_COLUMNS = (
     ("agent", "agent"),
     ("score as printed", "score"),
     ("uplift as printed", "uplift"),
-    ("count column (as printed)", "count"),
+    ("Num, as printed (the source does not say what it counts)", "count"),
     ("note", "note"),
 )
 
@@ -108,12 +108,13 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
     return tuple(facts) + ((Fact("the source's own verdict", verdict),) if verdict else ())
 
 
-#: The summary members the source's verdict line shows, in order: (member, words before, after).
+#: The summary members the source's verdict line shows, in order: (member, words before, after,
+#: after a count of 1).
 _VERDICT_PARTS = (
-    ("pass_threshold_pct", "pass threshold ", "%"),
-    ("tasks", "", " tasks"),
-    ("attempts_per_task", "", " attempts per task"),
-    ("average_uplift_pct", "average uplift ", "%"),
+    ("pass_threshold_pct", "pass threshold ", "%", "%"),
+    ("tasks", "", " tasks", " task"),
+    ("attempts_per_task", "", " attempts per task", " attempt per task"),
+    ("average_uplift_pct", "average uplift ", "%", "%"),
 )
 
 
@@ -123,8 +124,8 @@ def _source_verdict(summary: dict[str, Any]) -> str | None:
     if not isinstance(verdict, str):
         return None
     parts = [
-        f"{before}{_number(x) if isinstance(x, float) else x}{after}"
-        for key, before, after in _VERDICT_PARTS
+        f"{before}{_number(x) if isinstance(x, float) else x}{one if x == 1 else after}"
+        for key, before, after, one in _VERDICT_PARTS
         if isinstance(x := summary.get(key), int | float) and not isinstance(x, bool)
     ]
     return verdict + (f" ({', '.join(parts)})" if parts else "")

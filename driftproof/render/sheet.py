@@ -139,7 +139,7 @@ def _sections(s: Sheet) -> list[_Section]:
     if s.fidelity is not None:
         out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
     lost = [f"{d.case_id}, {d.arm}, draw {d.draw}: {d.reason}" for d in s.lost_draws]
-    cost = "Grading cost (apart from every figure about the skill)"
+    cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
         _both("Arms", _fields(_ARM_COLUMNS, s.arms)),
         _both("Cases", _fields(_case_columns(s), s.cases)),
