@@ -54,7 +54,7 @@ def test_the_cases_table_says_each_lost_cause_once_with_its_count() -> None:
     s = sheet(_read(_dead_receipt()))
     (row,) = s.cases
     assert row.lost == (
-        "with skill 3 of 3 lost: connection failed: Connection error ×3 · "
+        "with skill 3 of 3 lost: connection failed: Connection error · "
         "baseline 3 of 3 lost: HTTP 529: overloaded ×2; connection failed: Connection error ×1"
     )
     # the Lost draws list keeps each draw's whole reason, waits and all

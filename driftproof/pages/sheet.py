@@ -340,7 +340,9 @@ def _checks(draws: list[Draw]) -> str | None:
 
 
 def _lost(draws: list[Draw], judged: bool) -> str | None:
-    """``2 of 3 lost: <cause> ×2`` with each distinct cause once and its count, commonest first.
+    """``3 of 3 lost: <cause> ×2; <cause> ×1``: each distinct cause once, commonest first.
+
+    With one cause alone, no count: ``2 of 3 lost: <cause>``.
 
     A draw lost to an error is counted by its provider's words (the retry tail left out); the
     "Lost draws" table gives each draw's whole reason.
@@ -349,6 +351,8 @@ def _lost(draws: list[Draw], judged: bool) -> str | None:
     if not lost:
         return None
     causes = sorted(lost.items(), key=lambda kv: -kv[1])
+    if len(causes) == 1:  # one cause: the count is the lost count already said
+        return f"{lost.total():,} of {len(draws):,} lost: {causes[0][0].rstrip('.')}"
     said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes)
     return f"{lost.total():,} of {len(draws):,} lost: {said}"
 
