@@ -37,14 +37,19 @@ _DATE_TIME = re.compile(
 )
 
 
-#: Characters: the receipt schema's limits for the metadata texts a snapshot supplies, checked
-#: on the snapshot so a refusal names the snapshot's pointer, not the receipt's.
+#: Characters: the receipt schema's limits for the metadata texts caveman's snapshot contract
+#: requires (each a non-empty string), checked on the snapshot so a refusal names the snapshot's
+#: pointer, not the receipt's.
 _META_TEXT: dict[str, tuple[str, int]] = {
     "model": ("a model id", 200),
     "generated_at": ("a date-time", 64),
     "terse_prefix": ("the control arm's instruction", 262_144),
     "claude_cli_version": ("a Claude Code version", 200),
 }
+#: The members caveman's ``llm_run.py`` writes: the snapshot's, and its metadata's (``error``
+#: only on a partial run); any other member is refused, as its meaning is unknown.
+_MEMBERS = frozenset({"metadata", "prompts", "arms", "usage"})
+_META_MEMBERS = frozenset({*_META_TEXT, "n_prompts", "lang", "eval_set", "error"})
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,9 @@ USAGE_TOKENS = (
 )
 
 
+_USAGE_MEMBERS = frozenset({*USAGE_TOKENS, "total_cost_usd"})
+
+
 def check_snapshot(doc: Any, shown: str) -> Snapshot:
     """Check a snapshot against caveman's contract; a null cell and ``metadata.error`` go together.
 
@@ -121,9 +129,11 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     w = Where(shown)
     if not isinstance(doc, dict):
         raise w.fail("expected a JSON object with metadata, prompts and arms")
+    _only(doc, _MEMBERS, w)
     meta, mw = doc.get("metadata"), w / "metadata"
     if not isinstance(meta, dict):
         raise mw.fail("expected an object (the snapshot's metadata)")
+    _only(meta, _META_MEMBERS, mw)
     error = meta.get("error")
     if "error" in meta and (not isinstance(error, str) or not error.strip()):
         raise (mw / "error").fail(
@@ -134,8 +144,8 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     if not isinstance(prompts, list) or not prompts:
         raise (w / "prompts").fail("expected a non-empty list of prompt strings")
     for i, p in enumerate(prompts):
-        if not isinstance(p, str):
-            raise (w / "prompts" / i).fail(f"expected a prompt string, found {json_kind(p)}")
+        if not isinstance(p, str) or not p:
+            raise (w / "prompts" / i).fail(f"expected a non-empty prompt string, found {_kind(p)}")
     n = meta.get("n_prompts")
     if type(n) is not int or n != len(prompts):
         raise (mw / "n_prompts").fail(
@@ -145,6 +155,21 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     usage = _usage(doc, arms, len(prompts), w) if "usage" in doc else None
     _metadata_text(meta, mw)
     return Snapshot(meta, prompts, arms, usage, error)
+
+
+def _kind(value: Any) -> str:
+    """:func:`json_kind`, with ``""`` as an empty string."""
+    return "an empty string" if value == "" else json_kind(value)
+
+
+def _only(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
+    """Refuse the first member of ``obj`` that caveman's runner never writes, at its pointer."""
+    for key in obj:
+        if key not in known:
+            raise (w / key).fail(
+                f"expected only the members caveman's runner writes here "
+                f"({', '.join(sorted(known))}), found {json.dumps(key)[:60]}"
+            )
 
 
 def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str | None]]:
@@ -183,13 +208,17 @@ def _arms(arms: Any, n: int, error: str | None, w: Where) -> dict[str, list[str 
 
 
 def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
-    """Refuse metadata text of the wrong type or length, or a start that is no date-time."""
+    """Refuse metadata text missing, empty, of the wrong type or length, or no date-time start.
+
+    caveman's snapshot contract requires each of ``_META_TEXT`` as a non-empty string.
+    """
     for key, (what, limit) in _META_TEXT.items():
         value = meta.get(key)
-        if value is not None and not isinstance(value, str):
-            # a wrong type is malformed, not unrecorded (D-13 keeps the two apart)
+        if not isinstance(value, str) or not value:
+            found = "no member" if key not in meta else _kind(value)
             raise (mw / key).fail(
-                f"expected {what} (a string) or no member, found {json_kind(value)}"
+                f"expected {what} (a non-empty string, which caveman's snapshot contract "
+                f"requires), found {found}"
             )
         if isinstance(value, str) and len(value) > limit:
             raise (mw / key).fail(
@@ -240,6 +269,7 @@ def _usage(
                 continue
             if not isinstance(cell, dict):
                 raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
+            _only(cell, _USAGE_MEMBERS, cw)
             for key in USAGE_TOKENS:
                 value = cell.get(key)
                 if type(value) is not int or value < 0:

@@ -154,7 +154,7 @@ def _run(
         unrecorded.append("cost of some calls: their usage cell has no total_cost_usd")
     if commit is None:
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
-    # the metadata texts, each a string (check_snapshot refused any other type) or None
+    # the metadata texts, each a non-empty string (check_snapshot requires it); blank: None
     model, generated, terse, cli = (
         v if isinstance(v := snap.meta.get(k), str) and v.strip() else None
         for k in ("model", "generated_at", "terse_prefix", "claude_cli_version")
