@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import pointer
-from driftproof.errors import ImportError_, SuiteError
+from driftproof.errors import ImportError_, Problem, SuiteError
 from driftproof.importers import Imported, register
 from driftproof.importers import _declared as declared
 from driftproof.importers._caveman_judged import is_judged, judged_receipts
@@ -34,7 +34,7 @@ from driftproof.importers._caveman_snapshot import (
 from driftproof.importers._common import Where, parse_instant, run_times
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
-from driftproof.run.checks import CheckTimeout, check_passes
+from driftproof.run.checks import CheckTimeout, check_passes, example_disagreements
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec, Suite, SuiteCase
 from driftproof.tokens import COUNTED_BY, count_tokens
@@ -218,6 +218,7 @@ def _read_cases(path: str | Path) -> Suite:
         raise Where(shown).fail(
             'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}'
         )
+    _examples_agree(suite, shown)
     cases = []
     seen: dict[str, str] = {}
     for c in suite.cases:
@@ -246,6 +247,29 @@ def _read_cases(path: str | Path) -> Suite:
             checks.append(CheckSpec(f"/{pattern}/", spec.kind, pattern=pattern, ignore_case=True))
         cases.append(replace(c, checks=tuple(checks)))
     return replace(suite, cases=tuple(cases))
+
+
+def _examples_agree(suite: Suite, shown: str) -> None:
+    """Refuse a case file whose examples disagree with their own checks, as ``suite check`` finds.
+
+    Each ``examples.pass`` answer must pass every check of its case and each ``examples.fail``
+    answer fail at least one; a file that contradicts itself grades nothing.
+
+    Raises:
+        ImportError_: one problem per disagreement, at the example's pointer.
+    """
+    found = [
+        Problem(
+            shown,
+            where,
+            f"{what}; expected the case's checks to accept each examples.pass answer and reject "
+            "each examples.fail answer (the case file contradicts itself)",
+        )
+        for c in suite.cases
+        for where, what in example_disagreements(c)
+    ]
+    if found:
+        raise ImportError_(str(found[0]), found)
 
 
 def _match_cases(cases: Suite, prompts: list[str], shown: str) -> list[SuiteCase]:
@@ -314,9 +338,9 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
     A partial snapshot's receipts are marked ``provenance.partial`` and named ``…-partial``.
 
     Raises:
-        ImportError_: the snapshot breaks caveman's snapshot contract, its prompts do not match
-            the case file, or a skill arm has no readable SKILL.md; naming the file, the JSON
-            pointer and what was expected.
+        ImportError_: the snapshot breaks caveman's snapshot contract, the case file's examples
+            disagree with its checks, the prompts do not match the case file, or a skill arm has
+            no readable SKILL.md; naming the file, the JSON pointer and what was expected.
     """
     shown, o = str(snapshot), options
     if o.source_commit is not None and not _COMMIT.fullmatch(o.source_commit):
