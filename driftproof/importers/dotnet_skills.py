@@ -8,6 +8,7 @@ mappings are the interop page's ("dotnet/skills skill-validator", "Vally").
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from functools import partial
@@ -67,9 +68,11 @@ def receipts(
     for key, want, why in expect:
         if doc.get(key) != want:
             raise (w / key).fail(f"expected {key} {want!r} ({why}), found {doc.get(key)!r}")
+    seen: dict[str, tuple[int, str]] = {}  # receipt file stem -> (verdict index, skill name)
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
         name = vw.get(v, "skillName", str)
+        _one_verdict_per_skill(seen, common.safe_filename(tool, name[:200]), i, name, vw)
         own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
         cases = _cases(v, vw, readers[0], figures)
@@ -108,6 +111,21 @@ def receipts(
         )
         out.append(Imported.named(tool, body, repairs=repairs))
     return out
+
+
+def _one_verdict_per_skill(
+    seen: dict[str, tuple[int, str]], stem: str, i: int, name: str, vw: Where
+) -> None:
+    """Refuse verdict ``i`` when an earlier one gives the same skill (or its receipt file name)."""
+    if stem in seen:
+        j, other = seen[stem]
+        why = (
+            f"/verdicts/{j} already gives skill {json.dumps(other)[:200]}"
+            if other == name
+            else f"/verdicts/{j}'s skill {json.dumps(other)[:200]} has the same receipt file name"
+        )
+        raise (vw / "skillName").fail(f"expected one verdict per skill; {why}")
+    seen[stem] = (i, name)
 
 
 def _cases(
@@ -313,8 +331,9 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
 
     Raises:
         ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
-            an unknown ``state``, a member of the wrong type, or an ``overallScore`` outside
-            0..5; naming the file, the JSON pointer and what was expected.
+            a skill given by two verdicts, an unknown ``state``, a member of the wrong type, or
+            an ``overallScore`` outside 0..5; naming the file, the JSON pointer and what was
+            expected.
     """
     return receipts(
         Path(path),

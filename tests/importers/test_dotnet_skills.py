@@ -295,3 +295,36 @@ def test_vally_an_incomplete_comparison_with_a_valid_state_is_refused(
     )
     doc["verdicts"][0]["state"] = "INVALID_INCONCLUSIVE"
     sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+
+
+def test_vally_a_skill_given_twice_is_refused_at_the_second_verdict(tmp_path: Path) -> None:
+    # Found: the same skill twice was refused only when writing, as "receipt file name
+    # 'vally-demo-e118da18.json' is unsafe or repeated", naming no place and nothing expected.
+    doc = _vally()
+    doc["verdicts"].append(json.loads(json.dumps(doc["verdicts"][0])))
+    path = write_json(tmp_path / "results.json", doc)
+    with pytest.raises(ImportError_) as exc:
+        import_vally(path)
+    ((problem),) = exc.value.problems
+    assert (problem.file, problem.pointer) == (str(path), "/verdicts/1/skillName")
+    assert (
+        problem.message == 'expected one verdict per skill; /verdicts/0 already gives skill "demo"'
+    )
+
+
+def test_vally_two_skills_whose_names_share_a_file_name_are_refused(tmp_path: Path) -> None:
+    # "demo" and "demo!" both give the file name vally-demo-<sha>.json ("!" becomes "-")
+    doc = _vally()
+    doc["verdicts"].append(json.loads(json.dumps(doc["verdicts"][0])) | {"skillName": "demo!"})
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    ((problem),) = exc.value.problems
+    assert problem.pointer == "/verdicts/1/skillName"
+    assert '/verdicts/0\'s skill "demo" has the same receipt file name' in problem.message
+
+
+def test_vally_two_skills_give_two_receipts(tmp_path: Path) -> None:
+    doc = _vally()
+    doc["verdicts"].append(json.loads(json.dumps(doc["verdicts"][0])) | {"skillName": "other"})
+    items = import_vally(write_json(tmp_path / "results.json", doc))
+    assert [i.body.skill.name for i in items] == ["demo", "other"]
