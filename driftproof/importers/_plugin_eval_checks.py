@@ -155,3 +155,24 @@ def _same(value: float | None, expected: float | None, w: Where, what: str) -> N
     raise w.fail(
         f"expected {expected:.6g}, {what}, found {value:.6g}: the document contradicts itself"
     )
+
+
+def check_weights(graders: Any, w: Where) -> None:
+    """Refuse, at its pointer, a grader weight that is a number below 0 or not finite.
+
+    Args:
+        graders: a case's grader definitions or a run's grader results (``w`` is their list).
+
+    Raises:
+        ImportError_: a negative or non-finite ``weight``; a run's score is the weighted share
+            of its scored graders that passed, which such a weight leaves undefined.
+    """
+    for i, g in enumerate(graders or []):
+        weight = g.get("weight") if isinstance(g, dict) else None
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            continue  # null or absent: no weight to check (the schema refuses other types)
+        if not 0 <= weight < math.inf:
+            raise (w / i / "weight").fail(
+                f"expected a grader weight of 0 or more, found {weight!r}: a run's score is "
+                "the weighted share of its scored graders that passed"
+            )

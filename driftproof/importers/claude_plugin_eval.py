@@ -17,7 +17,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._plugin_eval_checks import check_aggregates
+from driftproof.importers._plugin_eval_checks import check_aggregates, check_weights
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
@@ -175,7 +175,7 @@ def _checked(doc: Any, path: Path) -> _Document:
     """The document's schema, schemaVersion 1, a known ablation, a case unless partial."""
     validate_source(doc, TOOL, path)  # the type of every member walked below
     w, suite = Where(path), doc["suite"]
-    if doc["schemaVersion"] != 1:
+    if type(doc["schemaVersion"]) is not int or doc["schemaVersion"] != 1:  # not 1.0 or true
         raise (w / "schemaVersion").fail(
             f"expected schemaVersion 1 (the version this importer reads), "
             f"found {doc['schemaVersion']!r}"
@@ -269,6 +269,7 @@ def _case(
     """One source case as a receipt case, its costs and scored indicators tallied into ``d``."""
     cw = d.w / "cases" / i
     graders = case.get("graders") or []
+    check_weights(graders, cw / "graders")
     arms_src = case["arms"]
     without = arms_src.get("without")
     for key in ("with", "without"):
@@ -321,6 +322,7 @@ def _arm_draws(
     draws = []
     for j, run in enumerate(runs):
         rw, fired, checks = w / j, None, []
+        check_weights(run.get("graders"), rw / "graders")
         for g in run.get("graders") or []:
             gname = g["name"]
             if gname in skill_graders and isinstance(g.get("passed"), bool):
