@@ -47,7 +47,8 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
 
     Raises:
         ImportError_: not a report object, another population, no run of an arm, a run of the
-            wrong shape, the same run twice, or a paired summary of the wrong shape; naming
+            wrong shape, the same run twice, a paired summary of the wrong shape, or a
+            paired-case count (``significance.n``, ``noise_check.cases``) the runs contradict; naming
             the file, the JSON pointer and what was expected.
     """
     path = Path(path)
@@ -68,6 +69,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     ps = w.get(doc, "paired_summary", dict)
     _check_headline(ps, w / "paired_summary", case_docs)
     _check_significance(ps, w / "paired_summary")
+    _check_case_counts(ps, w / "paired_summary", case_docs)
     notes = [
         "Draw scores are each run's objective pass rate (the share of its objective assertions "
         "that passed).",
@@ -177,6 +179,13 @@ def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
             lost_kind="source_error",
         )
     rate = w.number(r, "objective_pass_rate", low=0, high=1)
+    grading = r.get("grading_availability")
+    if grading is not None and grading != "complete":  # the harness's grading_evidence_incomplete
+        why = f"unscored: the harness marked this run's grading {str(grading)[:40]!r}, not "
+        why += (
+            "complete (an assertion could not be graded), so its pass rate is not a whole grading"
+        )
+        return build_draw(index, lost_reason=why, lost_kind="unscored")
     if rate is None:
         return build_draw(
             index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
@@ -344,4 +353,31 @@ def _check_significance(ps: dict[str, Any], w: Where) -> None:
         raise (nw / "cases_moved").fail(
             f"expected at most the noise check's {cases:g} cases, found {moved:g}: the report "
             "contradicts itself"
+        )
+
+
+def _check_case_counts(ps: dict[str, Any], w: Where, cases: list[Case]) -> None:
+    """Refuse a paired-case count that the runs contradict.
+
+    The harness builds ``significance``, ``interval`` and ``noise_check`` from one list of
+    per-(case, model) deltas, one delta per paired case: ``significance.n``, ``interval.n`` and
+    ``noise_check.cases`` each count them. No count can exceed the cases the runs hold; when
+    every run is scored and the pairing is not ``partial``, every case pairs, so each count is
+    the number of cases.
+
+    Raises:
+        ImportError_: at the count that disagrees, naming what it should be.
+    """
+    every = all(
+        d.score is not None for c in cases for a in _ARMS.values() for d in getattr(c.arms, a).draws
+    )
+    exact = every and ps.get("availability") != "partial"
+    for member, key in (("significance", "n"), ("interval", "n"), ("noise_check", "cases")):
+        count = (w / member).number(_member(ps, member), key, low=0, count=True)
+        if count is None or count == len(cases) or (not exact and count < len(cases)):
+            continue
+        held = f"the {len(cases)} paired cases the runs hold"
+        raise (w / member / key).fail(
+            f"expected {len(cases) if exact else f'at most {len(cases)}'}, {held} (one delta "
+            f"per case), found {count:g}: the report contradicts itself"
         )

@@ -307,3 +307,53 @@ def test_no_gain_where_the_skill_lowers_the_rate(tmp_path: Path) -> None:
     ps["normalized_gain"] = -1.0
     with pytest.raises(ImportError_, match="expected null"):
         import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc))
+
+
+def test_a_run_whose_grading_is_incomplete_is_lost_not_scored(tmp_path: Path) -> None:
+    # the harness's report counts a run only when grading_availability is "complete"
+    # (lift_statistics._report_row_eligibility: "grading_evidence_incomplete"); results[0] is c1
+    # with_skill run 1, rate 1.0 as if complete
+    doc = _report()
+    doc["results"][0]["grading_availability"] = "partial"
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "b.json", doc)))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert (first.score, first.lost.kind) == (None, "unscored")
+    assert "grading 'partial', not complete" in first.lost.reason
+    assert scores(r.cases[0].arms.with_skill) == [None, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("member", "key", "value", "lose_one", "expected"),
+    [
+        # significance.n, interval.n and noise_check.cases each count the paired cases, one
+        # delta per case: 6 here (effect_estimates.Estimate builds all three from one list)
+        ("significance", "n", 5, False, "expected 6, the 6 paired cases"),
+        ("interval", "n", 7, False, "expected 6, the 6 paired cases"),
+        ("noise_check", "cases", 5, False, "expected 6, the 6 paired cases"),
+        # a run lost: some case may not pair, but none can add a case
+        ("noise_check", "cases", 7, True, "expected at most 6, the 6 paired cases"),
+    ],
+)
+def test_a_paired_case_count_the_runs_contradict_is_refused(
+    tmp_path: Path, member: str, key: str, value: int, lose_one: bool, expected: str
+) -> None:
+    doc = _report()
+    doc["paired_summary"][member][key] = value
+    if lose_one:
+        doc["results"][0].update(missing_output=True, objective_pass_rate=None)
+    path = write_json(tmp_path / "b.json", doc)
+    with pytest.raises(ImportError_) as e:
+        import_skill_eval_harness(path)
+    p = e.value.problems[0]
+    assert (p.file, p.pointer) == (str(path), f"/paired_summary/{member}/{key}")
+    assert p.message.startswith(expected) and p.message.endswith(
+        f"found {value}: the report contradicts itself"
+    )
+
+
+def test_fewer_paired_cases_than_cases_stand_when_a_run_is_lost(tmp_path: Path) -> None:
+    doc = _report()
+    doc["results"][0].update(missing_output=True, objective_pass_rate=None)
+    doc["paired_summary"]["noise_check"]["cases"] = 5
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "b.json", doc)))
+    assert _fig(r, "noise check: cases").value == 5
