@@ -161,7 +161,8 @@ def check_weights(graders: Any, w: Where) -> None:
     """Refuse, at its pointer, a grader weight that is a number below 0 or not finite.
 
     Args:
-        graders: a case's grader definitions or a run's grader results (``w`` is their list).
+        graders: a case's grader definitions or a run's grader results.
+        w: where ``graders`` is (the list).
 
     Raises:
         ImportError_: a negative or non-finite ``weight``; a run's score is the weighted share

@@ -48,8 +48,8 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     Raises:
         ImportError_: not a report object, another population, no run of an arm, a run of the
             wrong shape, the same run twice, a paired summary of the wrong shape, or a
-            paired-case count (``significance.n``, ``noise_check.cases``) the runs contradict; naming
-            the file, the JSON pointer and what was expected.
+            paired-case count (``significance.n``, ``noise_check.cases``) the runs contradict;
+            naming the file, the JSON pointer and what was expected.
     """
     path = Path(path)
     repairs: list[Repair] = []
