@@ -81,7 +81,16 @@ def _run(
     """One run of ``record`` (at ``rw``), graded in ``result`` (at ``resw``; may be ``record``)."""
     if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
         raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
+    if run_number is not None and run_number < 1:  # the source numbers runs 1, 2, 3, ...
+        raise (rw / "run_number").fail(f"expected a run number of 1 or more, found {run_number}")
     score, lost, note = _score(result, record, resw, rw)
+    errors = result.get("errors")  # the executor's errors_encountered: the run was still graded
+    if errors is not None and not common.is_count(errors):
+        raise (resw / "errors").fail("expected a count of 0 or more (errors during execution)")
+    if errors:
+        said = f"{rw.file}: {rw.pointer or '/'}: the run met {errors} errors during execution "
+        said += "(as the executor counted them); its graded pass rate is kept"
+        note = f"{note}; {said}" if note else said
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
@@ -234,6 +243,10 @@ def grading_runs(
         validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
         m = re.fullmatch(r"run-(\d+)", f.parent.name)
+        if m and int(m.group(1)) < 1:
+            raise Where(f.parent).fail(
+                f"expected a run-<k> directory numbered from 1, found {f.parent.name}"
+            )
         config_dir = f.parent.parent if m else f.parent
         eval_id = _eval_id_of(config_dir.parent, data, repairs)
         run = _run(eval_id, config_dir.name, int(m.group(1)) if m else None, data, w, data, w)

@@ -165,3 +165,55 @@ def test_a_rate_printed_to_two_decimals_agrees_with_its_counts(tmp_path: Path) -
     _write(path, _bench({"pass_rate": 0.85, "passed": 6, "failed": 1, "total": 7}))
     (doc,) = import_skill_creator([path])
     assert sealed(doc).cases[0].arms.with_skill.draws[0].score == 6 / 7
+
+
+# skill-creator's schemas.md (SOURCE.md, section 1): run_number is an "Integer run number (1, 2,
+# 3...)"; result.errors is aggregate_benchmark.py's copy of the executor's errors_encountered,
+# "Number of errors during execution" (metrics.json), beside a pass rate still graded.
+SCHEMA_BENCH = "data/interop/skill-creator/anthropic-schemas-examples/benchmark.json"
+
+
+def _schema_bench(shared: Path, tmp_path: Path, change: Any) -> Path:
+    doc = json.loads((shared / SCHEMA_BENCH).read_text(encoding="utf-8"))
+    change(doc)
+    path = tmp_path / "iteration-1" / "benchmark.json"
+    _write(path, doc)
+    return path
+
+
+def test_run_number_0_is_refused(shared: Path, tmp_path: Path) -> None:
+    path = _schema_bench(shared, tmp_path, lambda d: d["runs"][0].update(run_number=0))
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([path])
+    p = e.value.problems[0]
+    assert (p.file, p.pointer) == (str(path), "/runs/0/run_number")
+    assert p.message == "expected a run number of 1 or more, found 0"
+
+
+def test_a_run_0_directory_is_refused(tmp_path: Path) -> None:
+    it = tmp_path / "iteration-1"
+    _write(it / "eval-1" / "with_skill" / "run-0" / "grading.json", _grading([True]))
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
+    p = e.value.problems[0]
+    assert p.file == str(it / "eval-1" / "with_skill" / "run-0")
+    assert "numbered from 1, found run-0" in p.message
+
+
+def test_errors_during_execution_are_noted_and_the_graded_rate_kept(
+    shared: Path, tmp_path: Path
+) -> None:
+    path = _schema_bench(shared, tmp_path, lambda d: d["runs"][0]["result"].update(errors=3))
+    r = sealed(import_skill_creator([path])[0])
+    assert r.cases[0].arms.with_skill.draws[0].score == 0.85  # the run's own pass_rate
+    assert any(
+        n.endswith(
+            "/runs/0: the run met 3 errors during execution (as the executor counted "
+            "them); its graded pass rate is kept"
+        )
+        for n in r.provenance.notes
+    )
+    bad = _schema_bench(shared, tmp_path, lambda d: d["runs"][0]["result"].update(errors=-1))
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bad])
+    assert e.value.problems[0].pointer == "/runs/0/result/errors"
