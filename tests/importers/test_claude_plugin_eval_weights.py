@@ -1,4 +1,4 @@
-"""Members of a source document that change what a result means, each read or refused.
+"""claude plugin eval: the members that change what a run's score means, read or refused.
 
 claude plugin eval (``data/interop/claude-plugin-eval/SOURCE.md``, "The fields, in brief"):
 ``schemaVersion`` is the result-format version, ``1`` in both real files (an integer); a run's
