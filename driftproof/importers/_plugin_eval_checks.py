@@ -43,22 +43,22 @@ def check_aggregates(doc: dict[str, Any], w: Where, threshold: float | None) -> 
     """
     scores, deltas = [], []
     for i, case in enumerate(doc["cases"]):
-        cw = w / "cases" / i
-        agg = _object(case.get("aggregates"), cw / "aggregates")
+        aw = w / "cases" / i / "aggregates"
+        agg = _object(case.get("aggregates"), aw)
         for member, arm, what in _CASE_FIGURES:
             expected = _arm_figure(case["arms"].get(arm), what)
             _same(
-                _number(agg, member, cw / "aggregates"),
+                aw.number(agg, member),
                 expected,
-                cw / "aggregates" / member,
+                aw / member,
                 f"the {'mean score' if what == 'score' else 'share passed'} of its "
                 f"{len(case['arms'].get(arm) or [])} {arm} run(s)",
             )
-        score = _number(agg, "score", cw / "aggregates")
-        without = _number(agg, "scoreWithout", cw / "aggregates")
-        delta = _number(agg, "delta", cw / "aggregates")
+        score = aw.number(agg, "score")
+        without = aw.number(agg, "scoreWithout")
+        delta = aw.number(agg, "delta")
         if score is not None and without is not None:
-            _same(delta, score - without, cw / "aggregates" / "delta", "score minus scoreWithout")
+            _same(delta, score - without, aw / "delta", "score minus scoreWithout")
         scores.append(score)
         deltas.append(delta)
     _check_document(doc, w, threshold, scores, deltas)
@@ -74,13 +74,13 @@ def _check_document(
     """The document's aggregates against its cases' (``scores``, ``deltas``) and its cost."""
     aw = w / "aggregates"
     agg = _object(doc.get("aggregates"), aw)
-    total = _number(agg, "casesTotal", aw)
+    total = aw.number(agg, "casesTotal")
     if total is not None and doc.get("partial") is not True and total != len(doc["cases"]):
         raise (aw / "casesTotal").fail(
             f"expected {len(doc['cases'])}, the cases the document holds, found {total:g}: the "
             "document contradicts itself"
         )
-    passed = _number(agg, "casesPassed", aw)
+    passed = aw.number(agg, "casesPassed")
     if passed is not None and total is not None and passed > total:
         raise (aw / "casesPassed").fail(
             f"expected at most casesTotal ({total:g}), found {passed:g}: the document "
@@ -91,7 +91,7 @@ def _check_document(
         if not values or len(known) < len(values) or doc.get("partial") is True:
             continue
         mean = math.fsum(known) / len(known)
-        _same(_number(agg, key, aw), mean, aw / key, f"the mean of the cases' {what}")
+        _same(aw.number(agg, key), mean, aw / key, f"the mean of the cases' {what}")
         if key == "overallScore" and threshold is not None:
             reached = sum(1 for s in known if s >= threshold - _SLACK)
             _same(
@@ -143,10 +143,6 @@ def _object(value: Any, w: Where) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise w.fail("expected an aggregates object")
     return value
-
-
-def _number(agg: dict[str, Any], key: str, w: Where) -> float | None:
-    return source_number(agg.get(key), w / key)
 
 
 def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
