@@ -100,6 +100,8 @@ OPTIONS = Where("<options>")
 
 #: Largest integer a source figure may hold: every integer up to it is exactly a float.
 EXACT_INTEGER = 2**53
+#: How far a source figure may sit from the one its own fields make it: float rounding only.
+ROUNDING = 1e-9
 
 
 def source_number(
@@ -297,6 +299,24 @@ def same_figure(value: float, other: Any, where: Where, other_at: Where) -> None
             f"expected {other!r}, the same figure at {other_at.pointer}; found {value!r}: the "
             "source contradicts itself"
         )
+
+
+def same_derived(
+    value: float | None, expected: float | None, where: Where, what: str, whole: str
+) -> None:
+    """Refuse ``value`` (at ``where``) more than :data:`ROUNDING` from ``expected``.
+
+    ``expected`` is the figure the source's own fields make it, ``what`` says how, ``whole``
+    names the source (``"report"``, ``"document"``); either figure ``None``: nothing compared.
+
+    Raises:
+        ImportError_: at ``where``, both figures to 6 significant digits.
+    """
+    if value is None or expected is None or abs(value - expected) <= ROUNDING:
+        return
+    raise where.fail(
+        f"expected {expected:.6g}, {what}, found {value:.6g}: the {whole} contradicts itself"
+    )
 
 
 def safe_filename(*parts: str) -> str:

@@ -17,10 +17,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from driftproof.importers._common import Where, source_number
+from driftproof.importers._common import ROUNDING, Where, same_derived, source_number
 
-#: How far a recorded aggregate may sit from the one its parts make: float rounding only.
-_SLACK = 1e-9
 #: (case member, the arm it summarises, how it summarises a run: score or pass).
 _CASE_FIGURES = (
     ("score", "with", "score"),
@@ -93,7 +91,7 @@ def _check_document(
         mean = math.fsum(known) / len(known)
         _same(aw.number(agg, key), mean, aw / key, f"the mean of the cases' {what}")
         if key == "overallScore" and threshold is not None:
-            reached = sum(1 for s in known if s >= threshold - _SLACK)
+            reached = sum(1 for s in known if s >= threshold - ROUNDING)
             _same(
                 passed,
                 float(reached),
@@ -146,11 +144,7 @@ def _object(value: Any, w: Where) -> dict[str, Any]:
 
 
 def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
-    if value is None or expected is None or abs(value - expected) <= _SLACK:
-        return
-    raise w.fail(
-        f"expected {expected:.6g}, {what}, found {value:.6g}: the document contradicts itself"
-    )
+    same_derived(value, expected, w, what, "document")
 
 
 def check_weights(graders: Any, w: Where) -> None:

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.importers._common import Where
+from driftproof.importers._common import ROUNDING, Where
 
 #: The gate's floors: distinct stimuli, largest p value, smallest net win.
 _MIN_STIMULI, _ALPHA, _MIN_NET_WIN = 5, 0.05, 0.20
-#: How far a recorded net win may sit from (wins - losses) / votes: float rounding only.
-_SLACK = 1e-9
 
 
 def check_verdict(v: dict[str, Any], vw: Where) -> None:
@@ -59,7 +57,7 @@ def check_verdict(v: dict[str, Any], vw: Where) -> None:
             )
     net = vw.number(v, "netWin", low=-1, high=1)
     if net is not None and votes and wins is not None and losses is not None:
-        if abs(net - (wins - losses) / votes) > _SLACK:
+        if abs(net - (wins - losses) / votes) > ROUNDING:
             raise (vw / "netWin").fail(
                 f"expected {(wins - losses) / votes:.6g}, (wins - losses) / stimulusVoteCount, "
                 f"found {net:.6g}: the verdict contradicts itself"

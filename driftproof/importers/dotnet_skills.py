@@ -19,7 +19,7 @@ from driftproof._json import json_kind
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
-from driftproof.importers._common import Where
+from driftproof.importers._common import ROUNDING, Where
 from driftproof.importers._text import Repair
 from driftproof.importers._vally_checks import check_verdict
 from driftproof.receipt import Case, Draw, build_draw
@@ -171,8 +171,6 @@ def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
 
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
-#: How far two printings of one source figure may differ (float summation order).
-_SAME = 1e-9
 _CHECK_KINDS = {
     "output_contains": "must_include",
     "output_not_contains": "must_not_include",
@@ -216,7 +214,7 @@ def _sv_scenario(
     figures.append(lift("improvement score", improvement))
     for k, run in enumerate(runs):
         score = common.source_number(run, sw / "perRunScores" / k)
-        if score is not None and improvement is not None and abs(score - improvement) > _SAME:
+        if score is not None and improvement is not None and abs(score - improvement) > ROUNDING:
             raise (sw / "improvementScore").fail(
                 f"expected {score!r}, the score of the scenario's one run "
                 f"({(sw / 'perRunScores' / k).pointer}), found {improvement!r}: the source "
@@ -292,7 +290,7 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
             return
         own.append(float(x))
     mean = math.fsum(own) / len(own)
-    if abs(mean - overall) > _SAME:
+    if abs(mean - overall) > ROUNDING:
         raise (vw / "overallImprovementScore").fail(
             f"expected {mean!r}, the mean improvement score of the verdict's {len(own)} "
             f"scenarios ({(vw / 'scenarios').pointer}), found {overall!r}: the source "

@@ -30,8 +30,6 @@ _UNRECORDED = (
 )
 #: The most runs a case's variant may have: the most draws a receipt's arm holds.
 _MAX_RUNS = 1000
-#: How far a source figure may sit from the figure its own fields make it: float rounding only.
-_SLACK = 1e-9
 #: (member, label, arm, (lowest, highest) value it can take).
 _HEADLINE = (
     ("with_skill_objective_pass_rate", "objective pass rate", "with_skill", (0, 1)),
@@ -251,12 +249,7 @@ def _member(ps: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
-    """Refuse ``value`` (at ``w``) other than ``expected``; ``what`` says where that comes from."""
-    if value is None or expected is None or abs(value - expected) <= _SLACK:
-        return
-    raise w.fail(
-        f"expected {expected:.6g}, {what}, found {value:.6g}: the report contradicts itself"
-    )
+    common.same_derived(value, expected, w, what, "report")
 
 
 def _run_rates(cases: list[Case]) -> tuple[float, float] | None:
