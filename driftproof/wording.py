@@ -123,3 +123,8 @@ def said_once(head: str, why: str) -> str:
     if why.casefold() == head.casefold() or why.casefold().startswith(f"{head.casefold()}:"):
         return why
     return f"{head}: {why}"
+
+
+def draw_words(case_id: str, arm: str, index: int) -> str:
+    """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1)."""
+    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index + 1}"

@@ -16,7 +16,7 @@ from packaging.version import InvalidVersion, Version
 
 from driftproof.pages.words import arms_of, judge_model
 from driftproof.receipt import Receipt
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import draw_words
 
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "regrade only": 1, "unknown": 2, "run again": 3}
@@ -158,9 +158,9 @@ def _ungradable(r: Receipt) -> str | None:
             draw = next((d for d in a.draws if d.lost is None and d.answer is None), None)
             if draw is not None:
                 return (
-                    f"the receipt kept no answer (case {c.id}, {ARM_WORDS[arm]}, draw "
-                    f"{draw.index + 1}), so a regrade cannot grade it: run again, with "
-                    "--keep-transcripts to keep the answers"
+                    f"the receipt kept no answer ({draw_words(c.id, arm, draw.index)}), so a "
+                    "regrade cannot grade it: run again, with --keep-transcripts to keep the "
+                    "answers"
                 )
     return None
 

@@ -21,7 +21,7 @@ from driftproof.receipt import _bounds as B
 from driftproof.run.judge import case_sha256s, same_model
 from driftproof.run.suite import Suite, in_language, load_suite
 from driftproof.run.suite_fields import SuiteCase
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import draw_words
 
 
 def _setting(words: str, *, optional: bool = False) -> Any:
@@ -214,11 +214,6 @@ def aggregate_judge_ids(samples: Iterable[SampleIdentity]) -> list[str]:
 def regraded_level(original_level: str, *, stub: bool) -> str:
     """The original's level, except UNVERIFIED for the stub judge (an UNVERIFIED one stays)."""
     return "UNVERIFIED" if stub else original_level
-
-
-def draw_words(case_id: str, arm: str, index: int) -> str:
-    """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1)."""
-    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index + 1}"
 
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:

@@ -40,7 +40,6 @@ from driftproof.regrade.identity import (
     SampleIdentity,
     aggregate_judge_ids,
     check_reply_identity,
-    draw_words,
     grader_setting_of,
     identity_bounds_problem,
     input_refusals,
@@ -54,6 +53,7 @@ from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
 from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
+from driftproof.wording import draw_words
 
 #: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
 #: Chat Completions); a regrade holds the original's own budget.
