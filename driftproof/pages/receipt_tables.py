@@ -87,7 +87,7 @@ def receipt_tables(
         else None,
         chart=drawn,
         files=files,
-        figures=_source_figures(r, s, key),
+        figures=_source_figures(s, key),
         facts=band_facts(r),
         verdict=verdict_line(s.reading),
         source=_source_tables(s, key),
@@ -219,7 +219,7 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
     return f"{status}: {why}" if why else status
 
 
-def _source_figures(r: Receipt, s: Sheet, key: str) -> Table | None:
+def _source_figures(s: Sheet, key: str) -> Table | None:
     """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
     if not s.shows_printed_figures:
         return None
