@@ -7,6 +7,9 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 
+#: The overall verdicts a card or catalogue gives, and whether each is a pass.
+VERDICTS = {"PASS": True, "FAIL": False}
+
 _NUM = r"\d+(?:\.\d+)?"
 _CELL_V2 = re.compile(
     rf"^(?P<base>{_NUM})\s*(?P<bu>%)?\s*(?:→|->)\s*(?P<score>{_NUM})\s*(?P<su>%)?\s*"
@@ -155,7 +158,7 @@ def _summary_line(
 
 def _unreadable(key: str, value: str) -> str | None:
     """What a summary value should be when it cannot be read as printed, else ``None``."""
-    if key == "verdict" and value not in ("PASS", "FAIL"):
+    if key == "verdict" and value not in VERDICTS:
         return "an overall verdict of PASS or FAIL"
     if key == "attempts_per_task" and int(value) < 1:
         return "at least 1 attempt per task"

@@ -15,10 +15,10 @@ import math
 from typing import Any
 
 from driftproof.importers._common import Where, source_number
+from driftproof.importers._nvidia_card import VERDICTS
 
 #: How far a printed mean uplift may sit from its rows' mean: half its last printed digit.
 _PRINTED = 0.05 + 1e-9
-_VERDICTS = ("PASS", "FAIL")
 
 
 def check_catalogue(doc: dict[str, Any], w: Where) -> None:
@@ -70,7 +70,7 @@ def check_catalogue(doc: dict[str, Any], w: Where) -> None:
 def _check_skill(s: dict[str, Any], sw: Where, has_rows: bool, uplifts: list[float]) -> None:
     """One ``skills`` entry: its verdict, counts, threshold, has_results and mean uplift."""
     verdict = sw.get(s, "verdict", str, required=False, nullable=True)
-    if verdict is not None and verdict not in _VERDICTS:
+    if verdict is not None and verdict not in VERDICTS:
         raise (sw / "verdict").fail(f"expected PASS or FAIL (or null), found {verdict!r}")
     sw.number(s, "tasks", low=0, count=True)
     sw.number(s, "attempts_per_task", low=1, count=True)

@@ -16,7 +16,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._nvidia_card import PROVENANCE, parse_card
+from driftproof.importers._nvidia_card import PROVENANCE, VERDICTS, parse_card
 from driftproof.importers._nvidia_checks import check_catalogue
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
@@ -182,7 +182,7 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
             unit = {"points": "points", "pp": "points", "%": "percent"}.get(up["unit"])
             figures.append(_figure(label, "lift", up["value"], unit, up["printed"]))
     verdict = card["summary"].get("verdict")
-    passed = {"PASS": True, "FAIL": False}.get(verdict)
+    passed = VERDICTS.get(verdict)
     decision = {"printed": f"Overall verdict: {verdict}", "passed": passed} if verdict else None
     return {
         "figures": figures,
