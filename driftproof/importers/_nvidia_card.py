@@ -119,21 +119,20 @@ def _summary_line(
         m = rx.match(line)
         if not m:
             continue
+        here = m.group(1).strip()
         if key in first:
             said, at = first[key]
-            if m.group(1).strip() != said:
+            if here != said:
                 raise ImportError_.at(
                     file,
                     f"line {lineno}",
                     f"expected {said!r} as on line {at}, the card's first such line; found "
-                    f"{m.group(1).strip()!r}: the card contradicts itself",
+                    f"{here!r}: the card contradicts itself",
                 )
             continue
-        first[key] = (m.group(1).strip(), lineno)
-        if (expected := _unreadable(key, m.group(1).strip())) is not None:
-            raise ImportError_.at(
-                file, f"line {lineno}", f"expected {expected}, found {m.group(1).strip()!r}"
-            )
+        first[key] = (here, lineno)
+        if (expected := _unreadable(key, here)) is not None:
+            raise ImportError_.at(file, f"line {lineno}", f"expected {expected}, found {here!r}")
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
