@@ -32,7 +32,7 @@ from driftproof.importers._caveman_snapshot import (
     prompt_ids,
     skill_text,
 )
-from driftproof.importers._common import Where, parse_instant
+from driftproof.importers._common import ROUNDING, Where, parse_instant
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
 from driftproof.stats.fidelity import JUDGED_FACT
@@ -45,7 +45,7 @@ FACT_MAX_CHARS = 200
 _META = frozenset({"generated_at", "judge_model", "runs", "source_snapshot", "note"})
 _CELL = frozenset({"risk", "fidelity", "facts", "verbatim_ok", "verbatim_missing"})
 #: Percentage points a cell's fidelity may sit from its facts' pass share: a whole-number print.
-_PRINTED_PERCENT = 0.5 + 1e-9
+_PRINTED_PERCENT = 0.5 + ROUNDING
 #: A grader as the snapshot names it: a model id, optionally followed by a note in brackets
 #: (``claude-opus-4-8 (inline judgment; ...)``).
 _GRADER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._:@/-]{0,199})(?: \((.+)\))?$", re.DOTALL)

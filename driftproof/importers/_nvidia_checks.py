@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from driftproof.importers._common import Where, source_number
+from driftproof.importers._common import ROUNDING, Where, source_number
 from driftproof.importers._nvidia_card import VERDICTS
 
 #: How far a printed mean uplift may sit from its rows' mean: half its last printed digit.
-_PRINTED = 0.05 + 1e-9
+_PRINTED = 0.05 + ROUNDING
 
 
 def check_catalogue(doc: dict[str, Any], w: Where) -> None:
