@@ -201,11 +201,13 @@ class CaseSizing:
             ones do not): the draws per arm to grow the pilot to (:func:`_pilot_draws`);
             ``None`` otherwise, or when the pilot already has :data:`MAX_PILOT_DRAWS`.
         undecided: the pilot cannot tell whether a count exists.
-        effect_sized: the count also meets the 90% target at the stated effect.
         levels: the confidence level of each arm's bounds (:func:`arm_levels`).
         larger_pilot: with a count more than :data:`COSTLY_RATIO` times the one the pilot's own
             spreads give, the draws per arm of a pilot that would likely cut it (twice the
             pilot's); ``None`` otherwise. The count stands either way.
+        effect_draws: the draws per arm that calling the effect alone needs (``None``: none
+            does, or no count); under ``draws``, the count is set by keeping a run with no
+            effect from reading underpowered.
     """
 
     bounds: tuple[float, float]
@@ -213,12 +215,14 @@ class CaseSizing:
     no_draw_count: bool
     pilot_draws: int | None
     undecided: bool
-    effect_sized: bool
     levels: tuple[float, float] = (SPREAD_LEVEL, SPREAD_LEVEL)
     larger_pilot: int | None = None
     effect_draws: int | None = None
-    """The draws per arm that calling the effect alone needs (``None``: none does); under
-    ``draws``, the count is set by keeping a run with no effect from reading underpowered."""
+
+    @property
+    def effect_sized(self) -> bool:
+        """Whether the count also meets the 90% target at the stated effect."""
+        return self.effect_draws is not None
 
 
 def arm_levels(df: int, agrees: bool | None, level: float | None = None) -> tuple[float, float]:
@@ -268,21 +272,23 @@ def size_case(
     low = s_w / _sd_factor(df_w, nl_w) + s_b / _sd_factor(df_b, nl_b)
     levels = (lv_w, lv_b)
     if low >= floor - TOLERANCE:
-        return CaseSizing((b_w, b_b), None, True, None, False, False, levels)
+        return CaseSizing((b_w, b_b), None, True, None, False, levels)
     n0 = None
     if b_w + b_b < floor - TOLERANCE:
         n0 = _smallest(lambda n: _resolves(b_w, b_b, floor, n))
     pilot = max(n_with, n_base)
     if n0 is None:
         grow = _pilot_draws(arms, pilot, floor, level)
-        return CaseSizing((b_w, b_b), None, False, grow, True, False, levels)
+        return CaseSizing((b_w, b_b), None, False, grow, True, levels)
     n1 = _smallest(lambda n: _calls(b_w, b_b, effect, floor, n))
     count = max(n0, n1 or 0)
     held = _smallest(lambda n: _resolves(s_w, s_b, floor, n)) or MAX_PLANNED_DRAWS
     held_effect = _smallest(lambda n: _calls(s_w, s_b, effect, floor, n)) or 0
     costly = count > COSTLY_RATIO * max(held, held_effect) and 2 * pilot <= MAX_PILOT_DRAWS
     larger = 2 * pilot if costly else None
-    return CaseSizing((b_w, b_b), count, False, None, False, n1 is not None, levels, larger, n1)
+    return CaseSizing(
+        (b_w, b_b), count, False, None, False, levels, larger_pilot=larger, effect_draws=n1
+    )
 
 
 def _pilot_draws(
