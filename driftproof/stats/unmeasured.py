@@ -18,6 +18,7 @@ from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import Draw, Receipt
+    from driftproof.receipt._model_draw import FailedAttempt
 
 _ARMS = ("with_skill", "baseline", "control")
 
@@ -49,7 +50,7 @@ def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
             for d in case_arm.draws if case_arm is not None else ():
                 if d.lost is None:
                     continue
-                last = d.attempts[-1] if d.lost.kind == "error" and d.attempts else None
+                last = _last_failed(d)
                 cause = draw_cause(d) or d.lost.reason
                 status = last.status if last is not None else d.lost.status
                 if d.lost.kind == "error" and status is None and service:
@@ -66,8 +67,13 @@ def draw_cause(d: Draw) -> str | None:
     """
     if d.lost is None:
         return None
-    last = d.attempts[-1] if d.lost.kind == "error" and d.attempts else None
+    last = _last_failed(d)
     return last.error if last is not None else d.lost.reason
+
+
+def _last_failed(d: Draw) -> FailedAttempt | None:
+    """The last failed attempt of a draw lost to an error that records its attempts, else None."""
+    return d.attempts[-1] if d.lost is not None and d.lost.kind == "error" and d.attempts else None
 
 
 def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
