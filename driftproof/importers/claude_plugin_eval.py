@@ -376,12 +376,12 @@ def _draw(
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
     score = common.unit_score(run["score"], rw / "score")
     share = _graded_share(run.get("graders"))
-    if share is not None and abs(score - share) > 1e-9:
+    if share is not None and abs(score - share) > common.ROUNDING:
         raise (rw / "score").fail(
             f"expected {share:.6g}, the weighted share of the run's scored graders that passed "
             f"({(rw / 'graders').pointer}), found {score:.6g}: the run contradicts itself"
         )
-    full = abs(score - 1.0) <= 1e-9  # the source's passed: the run's score is 1
+    full = abs(score - 1.0) <= common.ROUNDING  # the source's passed: the run's score is 1
     if isinstance(run.get("passed"), bool) and run["passed"] is not full:
         raise (rw / "passed").fail(
             f"expected {str(full).lower()}, as the run's score is {score:.6g} and the source "
