@@ -70,6 +70,7 @@ def test_fidelity_report_in_every_format(tmp_path: Path, capsys: Any) -> None:
 def test_untrusted_pattern_text_is_made_safe(tmp_path: Path, capsys: Any) -> None:
     cases = json.loads(CASES.read_text("utf-8"))
     cases["cases"][1]["checks"]["must_include"] = ["revert<img src=x onerror=alert(1)>"]
+    cases["cases"][1].pop("examples")  # its known-good answers would now fail the check
     c = tmp_path / "fidelity.cases.json"
     c.write_text(json.dumps(cases), encoding="utf-8")
     (path,) = write_imported(
