@@ -72,6 +72,16 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
 
+def said(err: Any) -> str:
+    """A reply's ``error`` member in the sender's words: ``<type>: <message>`` (300 characters).
+
+    An error with no ``message`` string is quoted as JSON (200 characters).
+    """
+    message = member_str(err, "message") if isinstance(err, dict) else None
+    kind = member_str(err, "type") if isinstance(err, dict) else None
+    return (f"{kind}: " if kind else "") + (message[:300] if message else json.dumps(err)[:200])
+
+
 def refused(exc: BaseException) -> bool:
     """Whether ``exc`` or an exception it was raised from or during is a refused connection."""
     seen: set[int] = set()
@@ -256,10 +266,7 @@ class SDKLane(Provider):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         err = obj.get("error")
         if err is not None:  # a gateway's failure sent with status 200, whatever else it holds
-            said = member_str(err, "message") if isinstance(err, dict) else None
-            kind = member_str(err, "type") if isinstance(err, dict) else None
-            what = (f"{kind}: " if kind else "") + (said[:300] if said else json.dumps(err)[:200])
-            raise AttemptError(f"the reply is an error with status 200, not an answer: {what}")
+            raise AttemptError(f"the reply is an error with status 200, not an answer: {said(err)}")
         return obj, body
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
-from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count, said
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import (
     joined_reasoning,
@@ -302,6 +302,22 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     )
 
 
+def choice_error(c: dict[str, Any]) -> AttemptError | None:
+    """The failed attempt a ``chat.completion`` ``c`` is when its first choice holds an ``error``.
+
+    A gateway that lost its upstream part way sends the failure on the choice, status 200, beside
+    what text came first (OpenRouter's ``choices[].error``, with ``finish_reason`` ``error`` or
+    another): transient, quoting the error, the reply (its usage) kept. ``None`` otherwise.
+    """
+    choices = c.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    err = first.get("error") if isinstance(first, dict) else None
+    if err is None:
+        return None
+    why = f"the reply's choice is an error with status 200, not an answer: {said(err)}"
+    return AttemptError(why, reply=read_chat(c))
+
+
 class OpenAIAPI(SDKLane):
     """``openai`` × ``api``; SKILL.md as ``instructions`` (Responses) or a system message."""
 
@@ -360,4 +376,6 @@ class OpenAIAPI(SDKLane):
             other = BUDGET_PARAMS[1 - BUDGET_PARAMS.index(sent)]
             obj, body = self.post(create, build_chat(call, budget_param=other), call)
             self.budget_param = other
+        if (failed := choice_error(obj)) is not None:
+            raise failed
         return self.kept(read_chat(obj, graded=graded, compatible=self.compatible), body)

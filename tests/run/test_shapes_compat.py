@@ -1,0 +1,56 @@
+"""Reply shapes of OpenAI-compatible servers and gateways that are no finished answer (D-19),
+served by the loopback server through the official SDK.
+
+OpenRouter's non-streaming choice may carry an ``error`` (its response schema,
+https://openrouter.ai/docs/api-reference/overview: ``NonStreamingChoice.error?: ErrorResponse``)
+with ``finish_reason`` ``error``, status 200, beside the text sent before the upstream failed.
+gpt-oss served without its Harmony parser (llama.cpp's server, LM Studio, lmdeploy) puts the
+raw channels in ``content``: ``<|channel|>analysis<|message|>…<|end|><|start|>assistant
+<|channel|>final<|message|>…`` (ggml-org/llama.cpp#15789, InternLM/lmdeploy#3954).
+"""
+
+from __future__ import annotations
+
+import pytest
+from shape_replies import _answers, _chat, _draws, _mini
+
+from driftproof.run.providers import make_provider
+
+
+def _compatible():
+    return make_provider("openai", "api", api="chat")
+
+
+_UPSTREAM = {"code": 502, "message": "Upstream idle timeout exceeded", "metadata": {"p": "x"}}
+
+
+@pytest.mark.parametrize("finish", ["error", "stop"])
+def test_a_choice_holding_an_error_is_a_failed_attempt_quoting_it(
+    loopback, suite_file, tmp_path, finish
+):
+    def shape(path, body, text):
+        c = _chat(text[:30], finish=finish)  # the text sent before the upstream failed
+        c["choices"][0]["native_finish_reason"] = "error"
+        c["choices"][0]["error"] = _UPSTREAM
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == []
+        assert (d.lost.kind, d.lost.error_class, len(d.attempts)) == ("error", "transient", 3)
+        assert d.lost.reason == (
+            "the reply's choice is an error with status 200, not an answer: Upstream idle "
+            "timeout exceeded; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+        )
+
+
+def test_a_choice_whose_error_is_null_is_read_as_an_answer(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        c = _chat(text)
+        c["choices"][0]["error"] = None
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
