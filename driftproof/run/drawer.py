@@ -25,7 +25,7 @@ from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
-from driftproof.run.reply_text import mixed_reasoning_at, repair_text
+from driftproof.run.reply_text import mixed_reason, mixed_reasoning_at, repair_text
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -236,11 +236,7 @@ class Drawer:
             why = f"cut off {_cut(reply, cfg.max_tokens)}; the suite does not accept truncation"
             return Loss("truncated", why, shown)
         if ending == "reasoning_mixed":
-            at = mixed_reasoning_at(reply.text) or 0
-            tag = "</think>" if reply.text.startswith("</think>", at) else "<think>"
-            why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
-            why += " (only a leading reasoning block is kept apart); reasoning is never graded"
-            return Loss(ending, why, shown)
+            return Loss(ending, mixed_reason(reply.text), shown)
         if ending not in (None, "truncated"):
             out = reply.output_tokens
             why = ending_reason(ending, reply.ending, output_tokens=out, budget=cfg.max_tokens)

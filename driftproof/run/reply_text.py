@@ -64,10 +64,27 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
     return text, None
 
 
+#: Tags that mark reasoning left in an answer: think tags, and the channel marker of gpt-oss's
+#: Harmony format (``<|channel|>analysis<|message|>…``) a server without its parser sends as text.
+MIXED_TAGS = (_THINK_OPEN, _THINK_CLOSE, "<|channel|>")
+
+
 def mixed_reasoning_at(answer: str) -> int | None:
-    """Offset of the first think tag left after :func:`split_reasoning`, else ``None``."""
-    at = [i for i in (answer.find(_THINK_OPEN), answer.find(_THINK_CLOSE)) if i != -1]
+    """Offset of the first of :data:`MIXED_TAGS` left after :func:`split_reasoning`, else ``None``."""
+    at = [i for i in (answer.find(t) for t in MIXED_TAGS) if i != -1]
     return min(at) if at else None
+
+
+def mixed_reason(answer: str) -> str:
+    """Why ``answer``, holding one of :data:`MIXED_TAGS` (:func:`mixed_reasoning_at`), is lost."""
+    at = mixed_reasoning_at(answer) or 0
+    tag = next((t for t in MIXED_TAGS if answer.startswith(t, at)), _THINK_OPEN)
+    why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
+    if tag == "<|channel|>":
+        why += " (gpt-oss's channels sent as text: the server parsed no Harmony format)"
+    else:
+        why += " (only a leading reasoning block is kept apart)"
+    return why + "; reasoning is never graded"
 
 
 def joined_reasoning(*parts: str | None) -> str | None:

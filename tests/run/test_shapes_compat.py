@@ -12,6 +12,7 @@ raw channels in ``content``: ``<|channel|>analysis<|message|>…<|end|><|start|>
 from __future__ import annotations
 
 import pytest
+from run_helpers import BASE_ANSWER, SKILL_ANSWER
 from shape_replies import _answers, _chat, _draws, _mini
 
 from driftproof.run.providers import make_provider
@@ -54,3 +55,32 @@ def test_a_choice_whose_error_is_null_is_read_as_an_answer(loopback, suite_file,
     loopback.script.shape = _answers(shape)
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+_HARMONY = (
+    "<|channel|>analysis<|message|>The user wants a commit message. Say sorry first?<|end|>"
+    "<|start|>assistant<|channel|>final<|message|>"
+)
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_gpt_oss_channels_sent_as_text_are_never_graded(loopback, suite_file, tmp_path, where):
+    # the analysis channel is reasoning (D-19); a server without the Harmony parser sends it in
+    # content, before the final channel, or (a commentary channel) after the answer
+    def shape(path, body, text):
+        said = _HARMONY + text if where == "before" else text + "<|end|><|start|>assistant" + (
+            "<|channel|>commentary<|message|>sorry"
+        )
+        return 200, _chat(said), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    for d, answer_chars in zip(_draws(r), (len(SKILL_ANSWER), len(BASE_ANSWER)), strict=True):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
+        # "<|end|><|start|>assistant" is 25 characters before the channel marker
+        n = 0 if where == "before" else answer_chars + 25
+        assert d.lost.reason == (
+            f"reasoning mixed into the answer: <|channel|> at character {n:,} of the answer "
+            "(gpt-oss's channels sent as text: the server parsed no Harmony format); "
+            "reasoning is never graded"
+        )
