@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from run_helpers import BASE_ANSWER, SKILL_ANSWER
-from shape_replies import _answers, _chat, _draws, _mini
+from shape_replies import ONE, _answers, _chat, _draws, _mini
 
 from driftproof.run.providers import make_provider
 
@@ -84,3 +84,22 @@ def test_gpt_oss_channels_sent_as_text_are_never_graded(loopback, suite_file, tm
             "(gpt-oss's channels sent as text: the server parsed no Harmony format); "
             "reasoning is never graded"
         )
+
+
+def test_reasoning_left_in_an_answer_cut_at_the_budget_is_never_graded_when_accepted(
+    loopback, suite_file, tmp_path
+):
+    # the budget (8,192 tokens) spent in the analysis channel: an accepted truncation still
+    # grades only an answer, never the reasoning before it
+    usage = {"prompt_tokens": 120, "completion_tokens": 8192, "total_tokens": 8312}
+    said = _HARMONY[:60]  # cut part way through the analysis
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(said, finish="length", usage=usage), {})
+    )
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=_compatible(),
+        suite={**ONE, "truncation": "accepted"},
+    )  # fmt: skip
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
+        assert d.lost.reason.startswith("reasoning mixed into the answer: <|channel|> at character 0")

@@ -68,7 +68,8 @@ class Reply:
         """The lost class of an ending that is not complete (D-19), ``None`` when complete.
 
         A grading call (``channel`` set) is held to the judge's table; ``budget`` (tokens) is what
-        a Chat ``length`` is read against; a think tag left in the answer is ``reasoning_mixed``.
+        a Chat ``length`` is read against; a think tag left in the answer of a complete or
+        ``truncated`` reply (a suite may accept the latter) is ``reasoning_mixed``.
         """
         if self.lane is None:
             return None
@@ -79,7 +80,7 @@ class Reply:
             output_tokens=self.output_tokens,
             budget=budget,
         )
-        if cls is None and mixed_reasoning_at(self.text) is not None:
+        if cls in (None, "truncated") and mixed_reasoning_at(self.text) is not None:
             return "reasoning_mixed"
         return cls
 
