@@ -70,7 +70,7 @@ MIXED_TAGS = (_THINK_OPEN, _THINK_CLOSE, "<|channel|>")
 
 
 def mixed_reasoning_at(answer: str) -> int | None:
-    """Offset of the first of :data:`MIXED_TAGS` left after :func:`split_reasoning`, else ``None``."""
+    """Offset of the first of :data:`MIXED_TAGS` left by :func:`split_reasoning`, else ``None``."""
     at = [i for i in (answer.find(t) for t in MIXED_TAGS) if i != -1]
     return min(at) if at else None
 

@@ -68,9 +68,8 @@ def test_gpt_oss_channels_sent_as_text_are_never_graded(loopback, suite_file, tm
     # the analysis channel is reasoning (D-19); a server without the Harmony parser sends it in
     # content, before the final channel, or (a commentary channel) after the answer
     def shape(path, body, text):
-        said = _HARMONY + text if where == "before" else text + "<|end|><|start|>assistant" + (
-            "<|channel|>commentary<|message|>sorry"
-        )
+        after = "<|end|><|start|>assistant<|channel|>commentary<|message|>sorry"
+        said = _HARMONY + text if where == "before" else text + after
         return 200, _chat(said), {}
 
     loopback.script.shape = _answers(shape)
@@ -102,4 +101,5 @@ def test_reasoning_left_in_an_answer_cut_at_the_budget_is_never_graded_when_acce
     )  # fmt: skip
     for d in _draws(r):
         assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
-        assert d.lost.reason.startswith("reasoning mixed into the answer: <|channel|> at character 0")
+        said = "reasoning mixed into the answer: <|channel|> at character 0 of the answer"
+        assert d.lost.reason.startswith(said)
