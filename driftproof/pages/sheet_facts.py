@@ -144,8 +144,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
                 + " (single-arm source: no lift, no interval, no value per token)",
             )
         )
-    reached = _skill_reached(r)
-    if reached is not None:
+    if (reached := _skill_reached(r)) is not None:
         facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:
         by = f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
@@ -194,10 +193,14 @@ def _count(recorded: int | None, held: set[int]) -> str:
 
 
 def _skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens, the skill's difference and size, or ``None``."""
+    """Each arm's median reported input tokens, the skill's difference and size, or ``None``.
+
+    A run of this tool (no provenance) reporting none: its skill's arrival was not checked.
+    """
     medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
     if all(v is None for v in medians.values()):
-        return None
+        ran = r.provenance is None and "with_skill" in medians
+        return f"{UNKNOWN}, so whether the skill reached the model was not checked" if ran else None
     text = ", ".join(
         f"{ARM_WORDS[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
     )

@@ -103,3 +103,25 @@ def test_reasoning_left_in_an_answer_cut_at_the_budget_is_never_graded_when_acce
         assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
         said = "reasoning mixed into the answer: <|channel|> at character 0 of the answer"
         assert d.lost.reason.startswith(said)
+
+
+def test_a_server_reporting_no_usage_says_the_skills_arrival_was_not_checked(
+    loopback, suite_file, tmp_path
+):
+    # llama.cpp's and LM Studio's replies carry usage; a proxy may not, and Ollama reports
+    # prompt_tokens 0 for a cached prompt: with no input count, a dropped skill cannot be seen
+    from driftproof.pages.sheet import sheet
+    from driftproof.render.sheet import sheet_text
+
+    def shape(path, body, text):
+        c = _chat(text)
+        del c["usage"]
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]  # graded: the endings say finished
+    assert (
+        "median reported input tokens  not recorded, so whether the skill reached the model was "
+        "not checked"
+    ) in sheet_text(sheet(r))
