@@ -64,9 +64,10 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-#: Tags that mark reasoning left in an answer: think tags, and the channel marker of gpt-oss's
-#: Harmony format (``<|channel|>analysis<|message|>…``) a server without its parser sends as text.
-MIXED_TAGS = (_THINK_OPEN, _THINK_CLOSE, "<|channel|>")
+#: Tags that mark reasoning left in an answer: think tags, and what a server without the model's
+#: reasoning parser sends as text: gpt-oss's Harmony channel marker (``<|channel|>analysis…``)
+#: and Seed-OSS's think tags.
+MIXED_TAGS = (_THINK_OPEN, _THINK_CLOSE, "<|channel|>", "<seed:think>", "</seed:think>")
 
 
 def mixed_reasoning_at(answer: str) -> int | None:
@@ -80,10 +81,10 @@ def mixed_reason(answer: str) -> str:
     at = mixed_reasoning_at(answer) or 0
     tag = next((t for t in MIXED_TAGS if answer.startswith(t, at)), _THINK_OPEN)
     why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
-    if tag == "<|channel|>":
-        why += " (gpt-oss's channels sent as text: the server parsed no Harmony format)"
-    else:
+    if tag in (_THINK_OPEN, _THINK_CLOSE):
         why += " (only a leading reasoning block is kept apart)"
+    else:
+        why += " (the model's reasoning markup sent as text: the server parsed no reasoning)"
     return why + "; reasoning is never graded"
 
 

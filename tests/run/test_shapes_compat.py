@@ -6,7 +6,9 @@ https://openrouter.ai/docs/api-reference/overview: ``NonStreamingChoice.error?: 
 with ``finish_reason`` ``error``, status 200, beside the text sent before the upstream failed.
 gpt-oss served without its Harmony parser (llama.cpp's server, LM Studio, lmdeploy) puts the
 raw channels in ``content``: ``<|channel|>analysis<|message|>…<|end|><|start|>assistant
-<|channel|>final<|message|>…`` (ggml-org/llama.cpp#15789, InternLM/lmdeploy#3954).
+<|channel|>final<|message|>…`` (ggml-org/llama.cpp#15789, InternLM/lmdeploy#3954); Seed-OSS on
+vLLM without ``--reasoning-parser seed_oss`` sends ``<seed:think>…</seed:think>`` there
+(murtaza-nasir/maestro#59).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def test_gpt_oss_channels_sent_as_text_are_never_graded(loopback, suite_file, tm
         n = 0 if where == "before" else answer_chars + 25
         assert d.lost.reason == (
             f"reasoning mixed into the answer: <|channel|> at character {n:,} of the answer "
-            "(gpt-oss's channels sent as text: the server parsed no Harmony format); "
+            "(the model's reasoning markup sent as text: the server parsed no reasoning); "
             "reasoning is never graded"
         )
 
@@ -125,3 +127,16 @@ def test_a_server_reporting_no_usage_says_the_skills_arrival_was_not_checked(
         "median reported input tokens  not recorded, so whether the skill reached the model was "
         "not checked"
     ) in sheet_text(sheet(r))
+
+
+@pytest.mark.parametrize("said", ["<seed:think>sorry</seed:think>{}", "sorry</seed:think>{}"])
+def test_seed_oss_think_tags_sent_as_text_are_never_graded(loopback, suite_file, tmp_path, said):
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(said.format(t)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
+        at = said.index("<seed:think>" if said.startswith("<") else "</seed:think>")
+        tag = said[at : said.index(">", at) + 1]
+        assert d.lost.reason.startswith(
+            f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
+        )
