@@ -170,7 +170,11 @@ def _check(o: RunOptions, judge: str) -> None:
             "--draws", f"--draws sets the draws per arm and {other} does too: give one of them"
         )
     if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
-        raise RunOptionError("--capture", "--capture files needs --surface cli")
+        raise RunOptionError(
+            "--capture",
+            "--capture files needs --surface cli with --provider anthropic or openai (claude -p "
+            "or codex exec): the stub and the simulated lane leave no files",
+        )
     if o.batch and (o.provider in OFFLINE or o.surface != "api" or judge in OFFLINE):
         raise RunOptionError(
             "--batch",

@@ -163,6 +163,18 @@ def test_capture_files_needs_the_cli_surface(suite_file, skill_file, tmp_path):
     assert res.exit_code == 2 and "--capture files needs --surface cli" in res.output
 
 
+def test_capture_files_on_an_offline_lane_names_the_lanes_not_the_surface_given(
+    suite_file, skill_file, tmp_path
+):
+    # `--provider stub --surface cli --capture files` said "needs --surface cli", which was given
+    args = ["--provider", "stub", "--surface", "cli", "--capture", "files"]
+    res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, tmp_path / "r.json", *args))
+    said = " ".join(res.output.split())
+    assert res.exit_code == 2 and "--provider anthropic or openai" in said
+    assert "the stub and the simulated lane leave no files" in said
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_help_states_the_stopping_rule_and_its_cap():
     text = " ".join(CliRunner().invoke(run_cmd, ["--help"]).output.split())
     assert "Stopping rule: Each arm is drawn at least 3 times" in text
