@@ -168,9 +168,12 @@ def _across_line(p: Plan) -> list[str]:
 
 def _level_line(p: Plan) -> str:
     """The bounds' confidence levels, what they promise, and with pooling how often they err."""
+    many = sum(1 for c in p.cases if c.draws_needed is not None) > 1
+    run = "; a run reads underpowered when any one case does, so more often" if many else ""
     promise = (
-        "run at this count with no effect reads underpowered at most 10% of the time when the "
-        "true spreads are no wider than the bounds. A case has no count only when even the lower"
+        "case of a run at this count with no effect reads underpowered at most 10% of the time "
+        f"when the true spreads are no wider than the bounds{run}. A case has no count only "
+        "when even the lower"
     )
     if p.pooled_level is None or p.existence is None:
         return (

@@ -136,9 +136,10 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
     # was one 120-word sentence with a parenthesis in it: now short sentences, the same figures
     assert (
         "A spread pooled over 20 or more degrees of freedom is taken at its upper 60% confidence "
-        "bound, any other at its upper 80% bound. A run at this count with no effect reads "
-        "underpowered at most 10% of the time when the true spreads are no wider than the "
-        "bounds. A case has no count only when even the lower bounds of its spreads reach the "
+        "bound, any other at its upper 80% bound. A case of a run at this count with no effect "
+        "reads underpowered at most 10% of the time when the true spreads are no wider than "
+        "the bounds; a run reads underpowered when any one case does, so more often. A case has "
+        "no count only when even the lower bounds of its spreads reach the "
         "floor: the lower 50% bound (the median-unbiased value) of a spread taken at its upper "
         "60% bound, the lower 80% bound of any other. At the pooled 20 degrees of freedom per "
         "arm, two equal spreads summing to 0.040 get a count 95% of the time; 2% of the time "
