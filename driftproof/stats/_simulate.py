@@ -1,11 +1,15 @@
 """Simulated draws of one arm on the judge's score grid, for the simulations.
 
-Normal around the true mean with the arm's spread, rounded to the per-draw grid (judge step ÷
-samples per draw, D-1; half to even) and clipped to the judge scale; a (runs × draws) array,
-deterministic for a given :class:`numpy.random.Generator`.
+Normal around the true mean, rounded to the per-draw grid (judge step ÷ samples per draw, D-1;
+half to even) and clipped to the judge scale; a (runs × draws) array, deterministic for a given
+:class:`numpy.random.Generator`. A measured spread is a spread of scores already on the grid, so
+the normal's spread is the one whose rounded draws have the arm's spread around the true mean
+(:func:`latent_sd`), never the measured spread rounded a second time.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,9 +24,42 @@ def arm_moments(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Means and sample sds (ddof = 1, D-2) of ``runs`` simulated runs of ``n ≥ 2`` draws each."""
     step, scale = grid
-    x = rng.normal(mean, sd, size=(runs, n))
+    x = rng.normal(mean, latent_sd(mean, sd, step) if step else sd, size=(runs, n))
     if step:
         x = np.round(x / step) * step
     if scale is not None:
         x = np.clip(x, scale[0], scale[1])
     return x.mean(axis=1), x.std(axis=1, ddof=1)
+
+
+def rounded_sd(mean: float, sd: float, step: float) -> float:
+    """The spread of ``N(mean, sd)`` rounded to multiples of ``step`` (exact, by its cells)."""
+    if sd <= 0.0:
+        return 0.0
+    lo, hi = math.floor((mean - 9.0 * sd) / step), math.ceil((mean + 9.0 * sd) / step)
+    cells = [k * step for k in range(lo, hi + 1)]
+    cdf = [0.5 * math.erfc(-((c + step / 2.0) - mean) / (sd * math.sqrt(2.0))) for c in cells]
+    probs = [b - a for a, b in zip([0.0, *cdf[:-1]], cdf, strict=True)]
+    m = math.fsum(p * c for p, c in zip(probs, cells, strict=True))
+    return math.sqrt(
+        max(0.0, math.fsum(p * (c - m) ** 2 for p, c in zip(probs, cells, strict=True)))
+    )
+
+
+def latent_sd(mean: float, sd: float, step: float) -> float:
+    """The normal spread whose draws rounded to ``step`` have spread ``sd`` around ``mean``.
+
+    From ``step`` up, Sheppard's ``sqrt(sd² − step²/12)`` (rounding adds ``step²/12`` to the
+    variance of a normal that wide, to within 1e-8); under it, by bisection on ``[0, sd + step]``
+    (the rounded spread grows with it), 0 when even the narrowest normal rounds to a wider spread
+    (a mean half-way between two grid points).
+    """
+    if sd >= step:
+        return math.sqrt(sd * sd - step * step / 12.0)
+    if sd <= 0.0 or rounded_sd(mean, 1e-12, step) >= sd:
+        return 0.0
+    lo, hi = 0.0, sd + step
+    for _ in range(50):
+        mid = (lo + hi) / 2.0
+        lo, hi = (mid, hi) if rounded_sd(mean, mid, step) < sd else (lo, mid)
+    return (lo + hi) / 2.0

@@ -1,0 +1,41 @@
+"""The simulations' draws on the judge's grid have the arm's measured spread, not more.
+
+A measured spread is a spread of scores already on the grid. Simulating a normal of that spread
+and rounding it again added the rounding twice: a pilot on the 0.05 grid, mean .61 and spread
+.02236 (four draws at .60 and one at .65 around it, sd sqrt(4·.01² + .04²)/2), was simulated
+with a spread of about .026, so two such bands (.052) never parted at a true lift of .05.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from driftproof.stats._simulate import arm_moments, latent_sd, rounded_sd
+
+GRID = (0.05, (0.0, 1.0))
+
+
+def test_rounded_spread_by_hand() -> None:
+    # a narrow normal around .61 rounds to .60 every time: no spread; around .625, half to .60
+    # and half to .65: spread .025
+    assert rounded_sd(0.61, 1e-9, 0.05) == 0.0
+    assert rounded_sd(0.625, 1e-9, 0.05) == pytest.approx(0.025)
+    # N(.61, .02236) on the .05 grid, cells .50 to .70 as steps −2..2 from .60: P(.70) =
+    # P(z > .065/.02236 = 2.907) = .00182, P(.65) = P(z > .6708) − .00182 = .24934,
+    # P(.55) = P(z < −1.5653) − P(z < −3.801) = .05869, P(.50) = .00007; in steps, mean
+    # 2·.00182 + .24934 − .05869 − 2·.00007 = .19415, mean square 4·.00182 + .24934 + .05869
+    # + 4·.00007 = .31559; variance .05²·(.31559 − .19415²) = .00069474, sd .026358
+    assert rounded_sd(0.61, 0.02236, 0.05) == pytest.approx(0.026358, rel=2e-3)
+
+
+@pytest.mark.parametrize(("mean", "sd"), [(0.61, 0.02236), (0.50, 0.0201), (0.70, 0.08)])
+def test_simulated_draws_keep_the_measured_spread(mean: float, sd: float) -> None:
+    rng = np.random.default_rng(5)
+    _, sds = arm_moments(rng, mean, sd, 4000, GRID, 20)
+    assert float(np.mean(sds)) == pytest.approx(sd, rel=0.01)
+    # wide spreads: rounding adds step²/12 to the variance (Sheppard), taken out beforehand
+    if sd >= 0.05:
+        assert latent_sd(mean, sd, 0.05) == pytest.approx(math.sqrt(sd * sd - 0.05**2 / 12))
