@@ -117,7 +117,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             else UNKNOWN,
         ),
         Fact("capture mode", run.capture or UNKNOWN),
-        Fact("preset", run.preset or "none"),
+        Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else "none")),
         Fact("judge", judge),
         Fact("skill", r.skill.name),
         Fact("skill sha256", r.skill.sha256 or UNKNOWN),
@@ -375,8 +375,8 @@ def _carrier_line(b: Breakdown) -> str:
     return "The measured lift is not positive: no case carries a positive lift"
 
 
-#: Schema versions with no record of refusals (0.15 added them).
-_NO_REFUSALS = ("0.3.1", "0.10", "0.11", "0.13", "0.14")
+#: Schema versions with no record of refusals (0.15 added them), or of a preset (0.11).
+_NO_REFUSALS, _NO_PRESET = ("0.3.1", "0.10", "0.11", "0.13", "0.14"), ("0.3.1", "0.10")
 
 
 def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:

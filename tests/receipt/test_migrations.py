@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import CURRENT_VERSION, known_versions, read_receipt
 from driftproof.receipt._migrations import MIGRATIONS, v0_13_to_v0_14
 from driftproof.receipt._versions import migrate, schema_for
@@ -113,3 +114,19 @@ def test_smoke_run_from_0_11_is_named_smoke() -> None:
     r = read_receipt(FIXTURES / "0.11" / "valid-smoke.json")
     assert r.is_smoke and r.verification_level == "UNVERIFIED"
     assert not read_receipt(FIXTURES / "0.10" / "valid-basic.json").is_smoke
+
+
+@pytest.mark.parametrize(
+    ("version", "stem", "said"),
+    [
+        ("0.3.1", "valid-basic", "not recorded"),  # presets came with 0.11: unknown, not none
+        ("0.10", "valid-basic", "not recorded"),
+        ("0.11", "valid-basic", "none"),  # from 0.11 a null preset is a run with none
+        ("0.11", "valid-smoke", "quick"),
+    ],
+)
+def test_the_sheet_says_a_preset_before_0_11_was_not_recorded(
+    version: str, stem: str, said: str
+) -> None:
+    r = read_receipt(FIXTURES / version / f"{stem}.json")
+    assert {f.label: f.value for f in sheet(r).provenance}["preset"] == said
