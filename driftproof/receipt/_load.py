@@ -1,13 +1,15 @@
 """Reading receipts: the one load edge, in a fixed order.
 
-size bound → strict JSON parse → bounds → known version, FORMAL refused → JSON Schema of the
-receipt's own ``schema_version`` (D-11) → seal (D-12) → migration (D-13) → model → consistency
-(D-18). After this, the core trusts the types and never re-checks.
+size bound → strict JSON parse → bounds → known version (a ``$schema`` naming no other),
+FORMAL refused → JSON Schema of the receipt's own ``schema_version`` (D-11) → seal (D-12) →
+migration (D-13) → model → consistency (D-18). After this, the core trusts the types and
+never re-checks.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -43,7 +45,8 @@ def parse_receipt(data: bytes | str, file: str = "<receipt>") -> Receipt:
 
     Raises:
         BoundsError: over a limit of :mod:`driftproof.receipt._bounds`.
-        UnknownVersionError: ``schema_version`` missing or not a frozen version (D-11).
+        UnknownVersionError: ``schema_version`` missing or not a frozen version (D-11), or
+            ``$schema`` the address of another version's schema.
         SealError: the seal is missing or does not match the content (D-12).
         ReceiptError: anything else; one :class:`~driftproof.errors.Problem` per place,
             each naming the file, the JSON pointer and what was expected.
@@ -98,6 +101,7 @@ def _validate(doc: Any, file: str) -> Receipt:
             "expected UNVERIFIED, DECLARED or TESTED; "
             "FORMAL is reserved and no receipt can claim it yet",
         )
+    _check_schema_url(doc.get("$schema"), version, file)
     check_schema(doc, version, file)
     verify_seal(doc, file)
     current = migrate(doc)
@@ -109,6 +113,28 @@ def _validate(doc: Any, file: str) -> Receipt:
         raise  # pragma: no cover - a refusal always names a place
     check_consistency(receipt, file)
     return receipt
+
+
+#: The address a frozen schema is served at; the version it names is group 1.
+_SCHEMA_URL = re.compile(r"https://driftproof\.dev/spec/([^/]*)/receipt\.schema\.json")
+
+
+def _check_schema_url(named: object, version: str, file: str) -> None:
+    """Refuse a ``$schema`` naming another version's frozen schema than ``schema_version``.
+
+    Raises:
+        UnknownVersionError: the receipt names two versions; which one it was written
+            under cannot be told.
+    """
+    m = _SCHEMA_URL.fullmatch(named) if isinstance(named, str) else None
+    if m is not None and m.group(1) != version:
+        raise UnknownVersionError.at(
+            file,
+            "/$schema",
+            f"expected the address of the version-{version} schema its schema_version names, "
+            f"https://driftproof.dev/spec/{version}/receipt.schema.json, found {quote(named)}: "
+            "the receipt names two versions",
+        )
 
 
 def check_schema(doc: dict[str, Any], version: str, file: str) -> None:

@@ -231,3 +231,30 @@ def test_a_receipt_of_a_later_version_says_a_newer_driftproof_wrote_it(
     message = err.value.problems[0].message
     assert message.startswith("expected one of ") and f'found "{version}"' in message
     assert ("a newer Driftproof wrote it: update Driftproof" in message) is newer
+
+
+@pytest.mark.parametrize(
+    ("declared", "named", "refused"),
+    [
+        ("0.16", "https://driftproof.dev/spec/0.15/receipt.schema.json", True),
+        ("0.15", "https://driftproof.dev/spec/0.16/receipt.schema.json", True),
+        ("0.16", "https://driftproof.dev/spec/0.16/receipt.schema.json", False),
+        ("0.16", "https://driftproof.dev/spec/receipt.schema.json", False),  # the canonical one
+    ],
+)
+def test_a_receipt_whose_schema_address_names_another_version_is_refused(
+    declared: str, named: str, refused: bool
+) -> None:
+    # the spec page: $schema points to the schema the receipt validates against, and
+    # schema_version picks that file; a receipt naming two versions cannot be read as either
+    doc = json.loads((FIXTURES / declared / "valid-basic.json").read_text())
+    doc["$schema"] = named
+    data = json.dumps(seal_document(doc)).encode()
+    if not refused:
+        assert parse_receipt(data, "r.json").schema_version == declared
+        return
+    with pytest.raises(ReceiptError) as err:
+        parse_receipt(data, "r.json")
+    problem = err.value.problems[0]
+    assert (problem.file, problem.pointer) == ("r.json", "/$schema")
+    assert f'found "{named}"' in problem.message
