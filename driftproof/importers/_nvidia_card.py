@@ -7,8 +7,10 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 
-#: The overall verdicts a card or catalogue gives, and whether each is a pass.
-VERDICTS = {"PASS": True, "FAIL": False}
+#: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
+#: card states PASS, FAIL, NEUTRAL (a dimension below PASS, so not a pass) or INCOMPLETE (required
+#: evidence missing, so no decision: ``None``).
+VERDICTS = {"PASS": True, "FAIL": False, "NEUTRAL": False, "INCOMPLETE": None}
 
 _NUM = r"\d+(?:\.\d+)?"
 _CELL_V2 = re.compile(
@@ -158,7 +160,7 @@ def _summary_line(
 def _unreadable(key: str, value: str) -> str | None:
     """What a summary value should be when it cannot be read as printed, else ``None``."""
     if key == "verdict" and value not in VERDICTS:
-        return "an overall verdict of PASS or FAIL"
+        return "an overall verdict of PASS, FAIL, NEUTRAL or INCOMPLETE"
     if key == "attempts_per_task" and int(value) < 1:
         return "at least 1 attempt per task"
     if key == "pass_threshold" and float(value.rstrip("%")) > 100:

@@ -71,7 +71,9 @@ def _check_skill(s: dict[str, Any], sw: Where, has_rows: bool, uplifts: list[flo
     """One ``skills`` entry: its verdict, counts, threshold, has_results and mean uplift."""
     verdict = sw.get(s, "verdict", str, required=False, nullable=True)
     if verdict is not None and verdict not in VERDICTS:
-        raise (sw / "verdict").fail(f"expected PASS or FAIL (or null), found {verdict!r}")
+        raise (sw / "verdict").fail(
+            f"expected PASS, FAIL, NEUTRAL or INCOMPLETE (or null), found {verdict!r}"
+        )
     sw.number(s, "tasks", low=0, count=True)
     sw.number(s, "attempts_per_task", low=1, count=True)
     sw.number(s, "pass_threshold_pct", low=0, high=100)

@@ -392,7 +392,11 @@ def test_the_site_shows_where_the_figures_were_read_and_the_sources_verdict() ->
             "expected 'PASS' as on line 2, the card's first such line; found 'FAIL': the card "
             "contradicts itself",
         ),
-        ("- Overall verdict: MAYBE\n", "line 2", "expected an overall verdict of PASS or FAIL"),
+        (
+            "- Overall verdict: MAYBE\n",
+            "line 2",
+            "expected an overall verdict of PASS, FAIL, NEUTRAL or INCOMPLETE",
+        ),
         ("- Attempts per task: 0\n", "line 2", "expected at least 1 attempt per task"),
         ("- Pass threshold: 150%\n", "line 2", "expected a pass threshold from 0% to 100%"),
     ],

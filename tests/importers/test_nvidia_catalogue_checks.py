@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import write_json
+from interop_helpers import sealed, write_json
 
 from driftproof.errors import ImportError_
 from driftproof.importers.nvidia import import_nvidia
@@ -62,7 +62,11 @@ def _skill(d: dict[str, Any]) -> dict[str, Any]:
             "/skills/0/average_uplift_pct",
             "expected 1.6 (to 0.1), the mean uplift_pct of its 10 rows",
         ),
-        (lambda d: _skill(d).update(verdict="WARN"), "/skills/0/verdict", "PASS or FAIL"),
+        (
+            lambda d: _skill(d).update(verdict="WARN"),
+            "/skills/0/verdict",
+            "PASS, FAIL, NEUTRAL or INCOMPLETE",
+        ),
         (lambda d: _skill(d).update(attempts_per_task=0), "/skills/0/attempts_per_task", "1"),
         (lambda d: _skill(d).update(pass_threshold_pct=150), "/skills/0/pass_threshold_pct", ""),
         (  # Correctness, codex: 84 with an uplift of 90 leaves a baseline of -6
@@ -91,3 +95,15 @@ def test_a_catalogue_of_another_schema_version_is_refused(shared: Path, tmp_path
     with pytest.raises(ImportError_) as exc:
         import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
     assert str(exc.value).endswith("benchmarks.json: /schema_version: expected 2, found 3")
+
+
+@pytest.mark.parametrize("verdict", ["NEUTRAL", "INCOMPLETE"])
+def test_a_neutral_or_incomplete_verdict_is_read(
+    shared: Path, tmp_path: Path, verdict: str
+) -> None:
+    # SkillEvaluator's card prints these two besides PASS and FAIL (reporting/benchmark.py
+    # _verdict_callout @ e70f0e3); the aggregator copies the word after "Overall verdict: "
+    doc = _one(shared)
+    _skill(doc).update(verdict=verdict)
+    (r,) = import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
+    assert sealed(r).source_figures.summary["verdict"] == verdict

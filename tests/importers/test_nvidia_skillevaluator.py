@@ -111,3 +111,28 @@ def test_percentages_are_recorded_as_printed_rounded(shared: Path, card: str) ->
     # every cell of these cards prints whole percentages and whole points
     assert figs and all(x.rounded is True for x in figs)
     assert {x.unit for x in figs if x.arm != "lift"} == {"percent"}
+
+
+@pytest.mark.parametrize(
+    ("callout", "verdict", "passed"),
+    [  # SkillEvaluator's _verdict_callout (src/skillevaluator/reporting/benchmark.py @ e70f0e3)
+        ("⚠️ **Overall verdict: INCOMPLETE — Required evidence is missing**", "INCOMPLETE", None),
+        (
+            "**Overall verdict: NEUTRAL — One or more dimensions remain below PASS**",
+            "NEUTRAL",
+            False,
+        ),
+    ],
+)
+def test_neutral_and_incomplete_cards_are_read(
+    shared: Path, tmp_path: Path, callout: str, verdict: str, passed: bool | None
+) -> None:
+    # the golden PASS card with its line 3 callout as SkillEvaluator prints the other two
+    text = (shared / SE / "golden-e70f0e3/benchmark_pass/BENCHMARK.md").read_text("utf-8")
+    pass_line = "> ✅ **Overall verdict: PASS — Recommended for publication**"
+    assert text.splitlines()[2] == pass_line
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(text.replace(pass_line, f"> {callout}"), "utf-8")
+    sr = sealed(import_nvidia([card])[0]).source_report
+    assert sr.decision.printed == f"Overall verdict: {verdict}"
+    assert sr.decision.passed is passed
