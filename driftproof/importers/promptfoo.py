@@ -27,11 +27,13 @@ from driftproof.wording import first_of
 TOOL = "promptfoo"
 #: Rows with an error but no failureReason: errors that cannot be told from failures.
 _AMBIGUOUS = (
-    "row(s) carry an error message but no failureReason (a version 2 or older version 3 "
-    "file): promptfoo also writes an assertion's failure reason there, so an error cannot be "
-    "told from a failed assertion; a row with no grading is read as an error (lost), one with "
-    "grading as measured."
+    "row(s) carry an error message but no failureReason (a version 2 or older version 3 file): "
+    "promptfoo also writes an assertion's failure reason there, so an error cannot be told from "
+    "a failed assertion; a row with no grading is read as an error (lost), one with grading as "
+    "measured."
 )
+#: --by -> what one arm may gather several of, each with its own repeats.
+_GATHERS = {"prompt": "providers", "provider": "prompts"}
 _OVERHEAD = ("input_tokens", "output_tokens", "judged_draws_counted", "judged_draws_missing_usage")
 
 
@@ -85,7 +87,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     provider_name = prefix if prefix in ("openai", "anthropic") else None
     version = member_str(member_object(doc, "metadata"), "promptfooVersion")
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
-    mixed = by == "prompt" and any(len(m) > 1 for m in grouped.models.values())
+    mixed = any(len(m) > 1 for m in grouped.others.values())
     gens = repeat if common.is_count(repeat) and repeat >= 1 and not mixed else None
     judge = _configured_grader(doc.get("config"))
     stamp = member_str(doc["results"], "timestamp")
@@ -99,7 +101,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         (True, "each case's rubric_sha256"),
         (model is None, "run.model (the arms used different providers; see arms labels)"),
         (gens is None and not mixed, "generations_per_arm (no repeat in config.evaluateOptions)"),
-        (mixed, "generations_per_arm (an arm holds the repeats of several providers)"),
+        (mixed, f"generations_per_arm (an arm holds the repeats of several {_GATHERS[by]})"),
         (o.skill_md is None, "skill.sha256 and skill.tokens (SKILL.md not given)"),
         (version is None, "provenance.tool_version (metadata.promptfooVersion absent)"),
         (times["started_at"] is None, "run.started_at (no results.timestamp)"),
@@ -146,6 +148,7 @@ class _Grouped:
         self.prompt_ids = {p.get("id"): p for p in prompts if isinstance(p, dict)}
         self.rows: dict[str, dict[str, Any]] = {}
         self.models: dict[str, set[str]] = {a: set() for a in arms}
+        self.others: dict[str, set[str]] = {a: set() for a in arms}  # see _GATHERS
         self.tokens: dict[str, Any] = {**dict.fromkeys(_OVERHEAD, 0), "usd": None}
         self.ambiguous = 0
 
@@ -162,6 +165,8 @@ class _Grouped:
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             self.models[arm].add(provider["id"])
+        other = "provider" if self.by == "prompt" else "prompt"  # an arm may gather several
+        self.others[arm].update(_names(row, other, self.prompt_ids)[:1])
         key, label, prompt_text = _case_key(row, iw)
         case = self.rows.setdefault(
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in self.arms}}
@@ -364,8 +369,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     tc = member_object(row, "testCase")
     meta = member_object(tc, "metadata")
     vars_ = tc.get("vars", row.get("vars"))
-    prompt = member_object(row, "prompt")
-    prompt_text = member_str(prompt, "raw")
+    prompt_text = member_str(member_object(row, "prompt"), "raw")
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
@@ -435,11 +439,8 @@ def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
         value = assertion.get("value")
         shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
         outcome = "error" if errored else ("pass" if passed else "fail")
-        checks.append(
-            declared.source_check(
-                atype, shown, _CHECK_KINDS.get(atype, "assertion"), passed, outcome
-            )
-        )
+        kind = _CHECK_KINDS.get(atype, "assertion")
+        checks.append(declared.source_check(atype, shown, kind, passed, outcome))
     return checks
 
 

@@ -85,3 +85,26 @@ def test_an_arm_of_several_providers_holds_the_repeat_of_each(shared: Path, tmp_
     assert "generations_per_arm (an arm holds the repeats of several providers)" in (
         r.provenance.unrecorded
     )
+
+
+def test_an_arm_of_several_prompts_holds_the_repeat_of_each(shared: Path, tmp_path: Path) -> None:
+    # mapped by provider, each provider ran two prompts per test (promptfoo's evaluator runs
+    # every prompt for every provider, test and repeat: src/evaluator.ts); at a repeat of 1 each
+    # case and arm holds 2 rows, so the repeat is not the draws per arm and is left unrecorded
+    doc = _sample(shared)
+    doc["config"]["evaluateOptions"] = {"repeat": 1}
+    rows = doc["results"]["results"]
+    other = json.loads(json.dumps(rows))
+    for row in other:
+        row["prompt"] = {
+            **row["prompt"],
+            "label": "terse",
+            "raw": "Be terse. " + row["prompt"]["raw"],
+        }
+    doc["results"]["results"] = rows + other
+    r = sealed(_import(doc, tmp_path))
+    assert r.run.generations_per_arm is None
+    assert [len(c.arms.with_skill.draws) for c in r.cases] == [2, 2]
+    assert "generations_per_arm (an arm holds the repeats of several prompts)" in (
+        r.provenance.unrecorded
+    )
