@@ -55,6 +55,17 @@ _SUMMARY = {
 #: SkillEvaluator 0.3.0 provenance lines: a value in backticks, or the card's words for none
 #: ("not recorded (…)"), which stays unknown.
 PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
+#: Summary lines SkillEvaluator prints as "not recorded (…)" when it has no value: such a line
+#: gives ``None`` with the printed words under ``<key>_printed``, never its first word as a value.
+MAY_BE_UNRECORDED = (
+    *PROVENANCE,
+    "evaluation_date",
+    "evaluator_version",
+    "dataset_digest",
+    "environment",
+    "agents_inline",
+)
+_NOT_RECORDED = re.compile(r"^not recorded\b", re.IGNORECASE)
 #: A Tier Status cell, as printed, → the stage status; NOT RUN is a stage that never ran.
 _TIER_STATUS = {
     "PASSED": "passed",
@@ -122,6 +133,9 @@ def _summary_line(
         if not m:
             continue
         here = m.group(1).strip()
+        whole = line.split(":", 1)[1].strip()
+        unrecorded = key in MAY_BE_UNRECORDED and _NOT_RECORDED.match(whole) is not None
+        here = whole if unrecorded else here
         if key in first:
             said, at = first[key]
             if here != said:
@@ -133,6 +147,9 @@ def _summary_line(
                 )
             continue
         first[key] = (here, lineno)
+        if unrecorded:
+            summary[f"{key}_printed"], summary[key] = whole[:200], None
+            continue
         if (expected := _unreadable(key, here)) is not None:
             raise ImportError_.at(file, f"line {lineno}", f"expected {expected}, found {here!r}")
         value: Any = m.group(1)
@@ -245,7 +262,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         **parse_cell(...)}`` and each tier ``{"name", "title", "status", "printed"}`` from the
         Tier Status table (``NOT RUN`` → ``not_run``, never a fail). The 0.3.0 provenance lines
         (evaluated source, its revision, the evaluator container) are in ``summary``: the value
-        in backticks, else ``None`` with the printed words under ``<key>_printed``.
+        in backticks, else ``None`` with the printed words under ``<key>_printed``. A
+        ``MAY_BE_UNRECORDED`` line printed "not recorded (…)" is ``None`` likewise.
 
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a

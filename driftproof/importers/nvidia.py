@@ -98,6 +98,11 @@ def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
 _UNPRINTED = {
     "source_revision": "the evaluated source revision",
     "evaluator_digest": "the evaluator container digest",
+    "evaluator_version": "provenance.tool_version",
+    "evaluation_date": "the evaluation date",
+    "dataset_digest": "the dataset digest",
+    "environment": "the environment",
+    "agents_inline": "the agents",
 }
 _UNRECORDED = (
     "cases (the source prints counts only, no case ids)",

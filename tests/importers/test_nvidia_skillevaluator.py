@@ -136,3 +136,32 @@ def test_neutral_and_incomplete_cards_are_read(
     sr = sealed(import_nvidia([card])[0]).source_report
     assert sr.decision.printed == f"Overall verdict: {verdict}"
     assert sr.decision.passed is passed
+
+
+def test_not_recorded_metadata_is_unrecorded_never_a_value(shared: Path, tmp_path: Path) -> None:
+    # SkillEvaluator's _render_metadata (src/skillevaluator/reporting/benchmark.py @ e70f0e3)
+    # prints "- <line>: not recorded (legacy or non-live result)" for each value it lacks; the
+    # golden PASS card with those lines in place of its values
+    text = (shared / SE / "golden-e70f0e3/benchmark_pass/BENCHMARK.md").read_text("utf-8")
+    lacking = "not recorded (legacy or non-live result)"
+    for label in (
+        "Evaluation date",
+        "Evaluator version",
+        "Agents",
+        "Dataset digest",
+        "Attempts per task",
+        "Environment",
+    ):
+        (line,) = [x for x in text.splitlines() if x.startswith(f"- {label}: ")]
+        text = text.replace(line, f"- {label}: {lacking}")
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(text, "utf-8")
+    r = sealed(import_nvidia([card])[0])
+    summary = r.source_figures.summary
+    for key in ("evaluation_date", "evaluator_version", "dataset_digest", "environment"):
+        assert summary[key] is None and summary[f"{key}_printed"] == lacking
+    assert "attempts_per_task" not in summary and r.source_figures.agents == []
+    assert r.provenance.tool == "SkillEvaluator" and r.provenance.tool_version is None
+    assert f"provenance.tool_version (the card: {lacking})" in r.provenance.unrecorded
+    assert f"the dataset digest (the card: {lacking})" in r.provenance.unrecorded
+    assert r.run.generations_per_arm is None
