@@ -7,7 +7,12 @@ Shape read (D-13, D-15, D-16)::
                                           "facts": [{"fact": str, "pass": bool}, ...],
                                           "verbatim_ok": bool?, "verbatim_missing": [str]?}}}}
 
-Only ``runs: 1`` is read; an unknown member is refused, so nothing is dropped silently.
+``runs`` is judge.py's ``--runs N`` (N ≥ 1): each fact's ``pass`` is the verdict most of the
+judge's N calls gave (``Counter.most_common``: a tie goes to the verdict first given; a call
+whose answer could not be read is skipped, and a fact with none readable is a fail). Only that
+verdict is kept, so a receipt holds one check per fact. A prompt with no facts (judge.py prints
+fidelity 100 for it, a default rather than a judgment) is refused, as is an unknown member, so
+nothing is read that was not judged and nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -85,9 +90,10 @@ def _read(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str
         raise (mw / "judge_model").fail(
             "expected a model id, optionally followed by a note in brackets"
         )
-    if type(meta.get("runs")) is not int or meta["runs"] != 1:
+    if type(meta.get("runs")) is not int or meta["runs"] < 1:
         raise (mw / "runs").fail(
-            f"expected 1 (one judgment per fact), found {json.dumps(meta.get('runs'))[:60]}"
+            "expected a whole number of at least 1 (the judge's calls per answer), found "
+            f"{json.dumps(meta.get('runs'))[:60]}"
         )
     parse_instant(meta.get("generated_at"), mw / "generated_at")
     _text(meta.get("source_snapshot"), mw / "source_snapshot", "a file name", 200)
@@ -128,7 +134,10 @@ def _cell(cell: Any, w: Where) -> dict[str, Any]:
         raise (w / "fidelity").fail(f"expected a percentage, 0 to 100, found {json_kind(value)}")
     facts = cell.get("facts")
     if not isinstance(facts, list) or not facts:
-        raise (w / "facts").fail('expected a non-empty list of {"fact", "pass"}')
+        raise (w / "facts").fail(
+            'expected a non-empty list of {"fact", "pass"}: a prompt with no facts was not '
+            "judged (judge.py prints fidelity 100 for it by default), so there is nothing to read"
+        )
     for k, f in enumerate(facts):
         fw = w / "facts" / k
         if not isinstance(f, dict) or set(f) != {"fact", "pass"} or type(f["pass"]) is not bool:
@@ -296,6 +305,12 @@ def judged_receipts(
     notes = [f"the source names its grader as: {meta['judge_model']}"]
     if "note" in meta:
         notes.append(f"the source's note: {meta['note']}")
+    if meta["runs"] > 1:
+        notes.append(
+            f"each fact's pass is the majority verdict of the judge's {meta['runs']} calls "
+            "(judge.py --runs; a tie goes to the verdict first given); only that verdict is kept"
+        )
+        unrecorded.append(f"the judge's {meta['runs']} verdicts per fact behind each majority")
     source = declared.provenance(
         TOOL,
         f"git {commit}" if commit else None,

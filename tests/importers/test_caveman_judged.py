@@ -229,7 +229,11 @@ def _at(*parts: Any) -> str:
 
 NEW_RUBRIC = {"prompt": "New?", "risk": "normal", "facts": ["x"], "verbatim": []}
 REFUSED: list[tuple[str, Any, str, str]] = [
-    ("runs", lambda d, r: d["metadata"].update(runs=3), "snap", "/metadata/runs"),
+    # judge.py --runs N calls the judge N times per answer: none, fewer or a fraction is no run
+    ("runs 0", lambda d, r: d["metadata"].update(runs=0), "snap", "/metadata/runs"),
+    ("runs -1", lambda d, r: d["metadata"].update(runs=-1), "snap", "/metadata/runs"),
+    ("runs 1.5", lambda d, r: d["metadata"].update(runs=1.5), "snap", "/metadata/runs"),
+    ("no facts", lambda d, r: _cell(d).update(facts=[]), "snap", _at(TCP, "facts")),
     ("grader", lambda d, r: d["metadata"].update(judge_model=""), "snap", "/metadata/judge_model"),
     ("unknown", lambda d, r: _cell(d).update(score=1), "snap", _at(TCP, "score")),
     (
@@ -330,3 +334,28 @@ def test_a_fidelity_its_facts_contradict_names_both(shared: Path, tmp_path: Path
     (p,) = result.exception.problems
     assert p.pointer == _at(TCP, "fidelity")
     assert p.message.startswith("expected 50, the percentage of its 2 facts judged passed (1)")
+
+
+def test_runs_n_is_each_facts_majority_of_n_judge_calls(shared: Path, tmp_path: Path) -> None:
+    """judge.py (PR #579 @ 41a3fd5) ``--runs 3`` writes ``"runs": 3`` and one majority-voted
+    pass per fact (``judge_facts``); 902028f's snapshot as that run would write it."""
+    snap0, rubrics, skills = _paths(shared, "pr579-902028f")
+    doc = json.loads(snap0.read_text("utf-8"))
+    assert doc["metadata"]["runs"] == 1
+    doc["metadata"]["runs"] = 3
+    snap = tmp_path / "fidelity.json"
+    snap.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "r"
+    args = [str(snap), "--skills", str(skills), "--rubrics", str(rubrics), "--out", str(out)]
+    result = _cli(args)
+    assert result.exit_code == 0, result.output
+    r = read_receipt(out / "caveman-judged-fidelity-caveman.json")
+    assert r.provenance is not None and r.provenance.notes is not None
+    assert r.provenance.details["runs"] == 3
+    assert any(
+        n.startswith("each fact's pass is the majority verdict of the judge's 3 calls")
+        for n in r.provenance.notes
+    )
+    assert "the judge's 3 verdicts per fact behind each majority" in r.provenance.unrecorded
+    # one check per fact, as with runs 1: 9 prompts x 2 facts + 3 for the rebase prompt = 21
+    assert sum(len(c.arms.with_skill.draws[0].checks) - 1 for c in r.cases) == 21
