@@ -351,7 +351,7 @@ skill_validator = _import_command(
 
 vally = _import_command(
     "vally",
-    """Import Vally results.json (schema 5): one receipt per skill.
+    """Import Vally results.json (schema 4 or 5): one receipt per skill.
 
     Each stimulus is a case; the compare votes, sign test and decision are kept as the source's
     figures.

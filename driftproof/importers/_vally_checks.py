@@ -1,4 +1,4 @@
-"""A Vally verdict's figures checked against one another (results schema 5).
+"""A Vally verdict's figures checked against one another (results schema 4 or 5).
 
 The identities are the adapter contract's (``eng/vally-adapter/InvestigatingResults.md``):
 ``wins + ties + losses`` is ``stimulusVoteCount``; the sign test counts the same votes, its

@@ -1,7 +1,7 @@
 """dotnet/skills ``results.json`` (skill-validator, Vally) → DECLARED receipts, one per verdict.
 
 Each scenario is a case; the source's decision is kept as its figure, never a verdict (D-15).
-skill-validator's judge scores 1..5, mapped onto 0..1 as (score − 1) / 4; Vally's (schema 5,
+skill-validator's judge scores 1..5, mapped onto 0..1 as (score − 1) / 4; Vally's (schema 4 or 5,
 ``eng/vally-adapter``) 0..5, as score / 5, its votes and sign test the source's figures. The
 mappings are the interop page's ("dotnet/skills skill-validator", "Vally").
 """
@@ -40,11 +40,13 @@ def receipts(
     tool: str,
     readers: tuple[Scenario, Verdict],  # how a scenario and a verdict are read
     roles: tuple[tuple[str, str], ...],
-    version: str | None,
+    version: str | Callable[[dict[str, Any]], str] | None,
     tokens: str,
-    expect: tuple[tuple[str, Any, str], ...] = (),
+    kind: Callable[[dict[str, Any], Where], None] | None = None,
 ) -> list[Imported]:
-    """One DECLARED receipt per verdict; ``expect`` (member, value, why) refuses other kinds first.
+    """One DECLARED receipt per verdict; ``kind`` refuses another kind of file first.
+
+    ``version`` is the tool version, or works it out from the document.
 
     ``roles`` map each arm to the source's role (its label) and ``tokens`` say why draw tokens
     are unrecorded; ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
@@ -65,9 +67,10 @@ def receipts(
     for i, v in enumerate(doc["verdicts"]):
         if not isinstance(v, dict):
             raise (w / "verdicts" / i).fail("expected a verdict object")
-    for key, want, why in expect:
-        if doc.get(key) != want:
-            raise (w / key).fail(f"expected {key} {want!r} ({why}), found {doc.get(key)!r}")
+    if kind is not None:
+        kind(doc, w)
+    if callable(version):
+        version = version(doc)
     seen: dict[str, tuple[int, str]] = {}  # receipt file stem -> (verdict index, skill name)
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
@@ -325,10 +328,11 @@ _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCL
 
 @register(VALLY, NoOptions)
 def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]:
-    """Convert a Vally ``results.json`` (schema version 5) into DECLARED receipts, one per verdict.
+    """Convert a Vally ``results.json`` (schema 4 or 5) into DECLARED receipts, one per verdict.
 
     Raises:
-        ImportError_: another schema version, a ``skillKind`` other than ``skill``, no verdicts,
+        ImportError_: another schema version, a ``skillKind`` other than ``skill`` (version 4
+            has none: its adapter wrote skills only), no verdicts,
             a skill given by two verdicts, an unknown ``state``, a member of the wrong type, or
             an ``overallScore`` outside 0..5; naming the file, the JSON pointer and what was
             expected.
@@ -338,13 +342,32 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
         VALLY,
         (_vally_scenario, _vally_verdict),
         _VALLY_ROLES,
-        "results schema 5",
+        lambda doc: f"results schema {doc['schemaVersion']}",
         "the file keeps usage per role, not per draw",
-        (
-            ("schemaVersion", 5, "the version this importer reads"),
-            ("skillKind", "skill", "an agent's result is not a skill's"),
-        ),
+        _vally_kind,
     )
+
+
+#: The schema versions read: 4 and 5 count only preference-eligible stimuli in the votes, net win
+#: and sign test (the adapter contract, "Schema version 5 compatibility"); 3 counted every
+#: stimulus, dormancy included, so its figures mean something else.
+_VALLY_VERSIONS = (4, 5)
+
+
+def _vally_kind(doc: dict[str, Any], w: Where) -> None:
+    """Refuse another schema version, or a result that is not a skill's."""
+    version = doc.get("schemaVersion")
+    if type(version) is not int or version not in _VALLY_VERSIONS:
+        raise (w / "schemaVersion").fail(
+            "expected schemaVersion 4 or 5 (versions 3 and older count dormancy stimuli in the "
+            f"votes and the sign test, which 4 and 5 leave out), found {json.dumps(version):.64}"
+        )
+    kind = doc.get("skillKind")
+    if version == 5 and kind != "skill" or version == 4 and "skillKind" in doc:
+        want = "skillKind 'skill'" if version == 5 else "no skillKind (version 4 writes none)"
+        raise (w / "skillKind").fail(
+            f"expected {want}: an agent's result is not a skill's; found {json.dumps(kind):.64}"
+        )
 
 
 def _vally_scenario(

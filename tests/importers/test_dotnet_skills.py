@@ -192,7 +192,11 @@ def test_vally_fixture(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "pointer"),
     [
-        (lambda d: d.update(schemaVersion=4), "/schemaVersion"),
+        # version 3 counts dormancy stimuli in the votes and sign test (the contract's
+        # "Schema version 5 compatibility"); 4 writes no skillKind
+        (lambda d: d.update(schemaVersion=3), "/schemaVersion"),
+        (lambda d: d.update(schemaVersion=True), "/schemaVersion"),
+        (lambda d: d.update(schemaVersion=4, skillKind="agent"), "/skillKind"),
         (lambda d: d.update(skillKind="agent"), "/skillKind"),
         (lambda d: d.update(timestamp=1762077600), "/timestamp"),  # a number, no instant
         (lambda d: d["verdicts"][0].update(state="PASS"), "/verdicts/0/state"),
@@ -214,6 +218,20 @@ def test_vally_refusals_name_the_file_and_pointer(
         import_vally(write_json(tmp_path / "results.json", doc))
     assert "results.json" in str(exc.value) and pointer in str(exc.value)
     assert not out.exists()
+
+
+def test_vally_schema_4_is_read_as_5(tmp_path: Path) -> None:
+    # adapt.mjs @ 0075511 (writeVerdictResults) writes schemaVersion 4 and no skillKind; the
+    # contract says 5 keeps 4's meaning of the votes, so the same figures import alike
+    doc = _vally()
+    del doc["skillKind"]
+    doc["schemaVersion"] = 4
+    (v4,) = import_vally(write_json(tmp_path / "v4" / "results.json", doc))
+    (v5,) = import_vally(write_json(tmp_path / "v5" / "results.json", _vally()))
+    r4, r5 = sealed(v4), sealed(v5)
+    assert r4.provenance.tool_version == "results schema 4"
+    assert r5.provenance.tool_version == "results schema 5"
+    assert r4.source_report == r5.source_report and r4.cases == r5.cases
 
 
 def test_vally_missing_baseline_is_a_lost_draw(tmp_path: Path) -> None:
