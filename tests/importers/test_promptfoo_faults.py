@@ -62,9 +62,14 @@ def test_a_repeat_the_rows_bear_out_is_the_draws_per_arm(shared: Path, tmp_path:
     assert [len(c.arms.with_skill.draws) for c in r.cases] == [1, 1]
 
 
-def test_an_arm_of_several_providers_holds_the_repeat_of_each(shared: Path, tmp_path: Path) -> None:
-    # mapped by prompt, each arm gathers both providers' rows: 2 draws per case and arm at a
-    # repeat of 1, so the repeat is not the draws per arm and the count is left unrecorded
+@pytest.mark.parametrize("by", ["prompt", "provider"])
+def test_an_arm_gathering_several_rows_per_repeat_leaves_its_draws_unrecorded(
+    shared: Path, tmp_path: Path, by: str
+) -> None:
+    # promptfoo runs every prompt for every provider, test and repeat (src/evaluator.ts): with
+    # a second prompt, an arm mapped by prompt gathers both providers' rows, and one mapped by
+    # provider both prompts' rows; at a repeat of 1 each case and arm holds 2 rows, so the
+    # repeat is not the draws per arm and is left unrecorded
     doc = _sample(shared)
     doc["config"]["evaluateOptions"] = {"repeat": 1}
     rows = doc["results"]["results"]
@@ -78,33 +83,13 @@ def test_an_arm_of_several_providers_holds_the_repeat_of_each(shared: Path, tmp_
         row["promptId"] = "terse-id"
     doc["results"]["results"] = rows + other
     path = write_json(tmp_path / "out.json", doc)
-    arms = {"with_skill": "terse", "baseline": rows[0]["prompt"]["label"]}
-    r = sealed(import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="s", by="prompt")))
-    assert r.run.generations_per_arm is None
-    assert [len(c.arms.with_skill.draws) for c in r.cases] == [2, 2]
-    assert "generations_per_arm (an arm holds the repeats of several providers)" in (
-        r.provenance.unrecorded
+    arms = (
+        {"with_skill": "terse", "baseline": rows[0]["prompt"]["label"]} if by == "prompt" else ARMS
     )
-
-
-def test_an_arm_of_several_prompts_holds_the_repeat_of_each(shared: Path, tmp_path: Path) -> None:
-    # mapped by provider, each provider ran two prompts per test (promptfoo's evaluator runs
-    # every prompt for every provider, test and repeat: src/evaluator.ts); at a repeat of 1 each
-    # case and arm holds 2 rows, so the repeat is not the draws per arm and is left unrecorded
-    doc = _sample(shared)
-    doc["config"]["evaluateOptions"] = {"repeat": 1}
-    rows = doc["results"]["results"]
-    other = json.loads(json.dumps(rows))
-    for row in other:
-        row["prompt"] = {
-            **row["prompt"],
-            "label": "terse",
-            "raw": "Be terse. " + row["prompt"]["raw"],
-        }
-    doc["results"]["results"] = rows + other
-    r = sealed(_import(doc, tmp_path))
+    r = sealed(import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="s", by=by)))
     assert r.run.generations_per_arm is None
     assert [len(c.arms.with_skill.draws) for c in r.cases] == [2, 2]
-    assert "generations_per_arm (an arm holds the repeats of several prompts)" in (
+    several = "providers" if by == "prompt" else "prompts"
+    assert f"generations_per_arm (an arm holds the repeats of several {several})" in (
         r.provenance.unrecorded
     )
