@@ -32,7 +32,10 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
         assert said.startswith("with skill: regrade only") and code == 0
     else:
         assert said.startswith("with skill: run again")
-        assert "the receipt kept no answer (case a, with skill, draw 1)" in said
+        assert (
+            "judge prompt template: the judge's instructions changed, but the receipt kept no "
+            "answers to grade again (the first missing: case a, with skill, draw 1)"
+        ) in said
         assert (
             code == 2
             and "error: regrade refused: case a, with skill, draw 1: the original kept no answer"

@@ -8,6 +8,7 @@ harness patch release is an advisory only (method, "Receipts are an open format"
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -127,6 +128,14 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     """Per arm ``receipt`` recorded, whether its result still stands against ``today``."""
     arms = tuple(a for a in arms_of(receipt) if getattr(receipt.arms, a).recorded is not False)
     findings = _findings(receipt, today, arms)
+    why = _ungradable(receipt)
+    if why is not None:  # no regrade can grade it: a moved grading means running again
+        findings = [
+            dataclasses.replace(f, effect="run again", note=f"{f.note.split(':')[0]}, but {why}")
+            if f.effect == "regrade only"
+            else f
+            for f in findings
+        ]
     out = []
     for arm in arms:
         status: Status = "still stands"
@@ -140,8 +149,6 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             reasons.append(f"{f.field}: {f.note}")
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
-        if status == "regrade only" and (why := _ungradable(receipt)) is not None:
-            status, reasons = "run again", [*reasons, why]
         out.append(ArmStaleness(arm, status, tuple(reasons)))
     return StaleReport(tuple(out), tuple(findings))
 
@@ -152,15 +159,15 @@ def _ungradable(r: Receipt) -> str | None:
     Aggregates only, or a measured draw that kept no answer.
     """
     if r.is_aggregates_only:
-        return "the receipt carries aggregates only: there is no answer to grade again"
+        return "the receipt carries aggregates only, no answer to grade again"
     for c in r.cases:
         for arm, a in c.arms.named():
             draw = next((d for d in a.draws if d.lost is None and d.answer is None), None)
             if draw is not None:
                 return (
-                    f"the receipt kept no answer ({draw_words(c.id, arm, draw.index)}), so a "
-                    "regrade cannot grade it: run again, with --keep-transcripts to keep the "
-                    "answers"
+                    "the receipt kept no answers to grade again (the first missing: "
+                    f"{draw_words(c.id, arm, draw.index)}); run with --keep-transcripts to keep "
+                    "them"
                 )
     return None
 

@@ -233,7 +233,8 @@ def _set_by(p: Plan) -> str:
     if p.effect_alone is None:
         return ""
     return (
-        f" Here the first sets it: a true lift of {p.effect:.3f} alone would be called at "
+        " Here keeping a run with no effect from reading underpowered sets it: a true lift of "
+        f"{p.effect:.3f} alone would be called at "
         f"{p.effect_alone:,} draws per arm, so a larger lift does not lower the count."
     )
 

@@ -96,8 +96,9 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
         "This count is for a next run, sized from the spreads' upper bounds so that a run with no "
         "effect seldom reads underpowered and a true lift of 0.075 is called; the draws needed "
         "that diff and the Action give are for the bands already measured, so the two counts "
-        "differ. Here the first sets it: a true lift of 0.075 alone would be called at 12 draws "
-        "per arm, so a larger lift does not lower the count."
+        "differ. Here keeping a run with no effect from reading underpowered sets it: a true "
+        "lift of 0.075 alone would be called at 12 draws per arm, so a larger lift does not "
+        "lower the count."
     )
     # The lift alone (bounds .0211693 each): called at n when its low end .075 − 1.645·.0211693·
     # √(2/n) clears both the floor and the 97.5% spreads 2·.0211693·√(χ²₀.₉₇₅(n−1)/(n−1)).
