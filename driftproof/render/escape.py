@@ -132,9 +132,12 @@ _MD_SPECIAL = set("\\`*_[]|<>~&")
 def md_escape(text: object, limit: int = 200) -> str:
     """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
 
-    Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``, entities) is escaped.
+    A cut falls at the last space within ``limit`` when one lies in its second half (never
+    mid-word there). Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``,
+    entities) is escaped.
     """
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
-        s = s[:limit] + "…"
+        cut = s.rfind(" ", limit // 2, limit + 1)
+        s = s[:cut] + " …" if cut > 0 else s[:limit] + "…"
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)

@@ -18,7 +18,14 @@ import pytest
 from factories import run_main
 from markdown_it import MarkdownIt
 
-from driftproof.render.escape import md_html, md_table, md_text, terminal_safe, text_table
+from driftproof.render.escape import (
+    md_escape,
+    md_html,
+    md_table,
+    md_text,
+    terminal_safe,
+    text_table,
+)
 
 #: Every shape the brief names, and the ones CommonMark and GitHub read as markup.
 HOSTILE = {
@@ -120,6 +127,16 @@ def test_no_wrapped_line_of_run_output_starts_a_workflow_command(
     assert not [x for x in (out + err).splitlines() if x.lstrip().startswith("::")]
     assert terminal_safe("x ::error::y") == "x :\\x3aerror::y" and terminal_safe("::a") == ":\\x3aa"
     assert terminal_safe("std::vector at [::1]") == "std::vector at [::1]"
+
+
+def test_a_cut_cell_ends_at_a_word_not_inside_one() -> None:
+    # the Action's summary cut a lost reason as "…; not retryab…"
+    note = "the reply was lost: the server refused it, so the draw is lost; not retryable"
+    assert (
+        md_escape(note, 70)
+        == "the reply was lost: the server refused it, so the draw is lost; not …"
+    )
+    assert md_escape("x" * 80, 60) == "x" * 60 + "…"  # no space in its second half: cut there
 
 
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
