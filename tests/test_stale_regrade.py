@@ -27,9 +27,15 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
     assert status == 1
     regrade = ["regrade", str(first), "--rubric", str(suite), "--judge-provider", "stub"]
     out = ["--judge-model", "another-judge", "--out", str(tmp_path / "r.json")]
-    code, _, err = run_main([*regrade, *out], capsys)
+    code, said_regrade, err = run_main([*regrade, *out], capsys)
     if keep:
         assert said.startswith("with skill: regrade only") and code == 0
+        # 2 cases × 2 arms × 3 draws = 12 answers, 5 judge samples each (run's default): 60
+        # grades, none of them a request over the network
+        assert said_regrade.rstrip().endswith(
+            "60 grades asked of the judge, none sent over the network (the stub judge answers "
+            "offline)"
+        )
     else:
         assert said.startswith("with skill: run again")
         assert (

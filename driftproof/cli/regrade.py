@@ -17,6 +17,7 @@ from driftproof.cli._options import (
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
+from driftproof.run.providers import OFFLINE
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 
 
@@ -113,5 +114,9 @@ def regrade(
         f"{result.receipt_path}: {result.answers_read} answers read, "
         f"{result.answers_graded} graded, {result.answers_carried} copied from the original "
         f"(not gradable); {result.logical_judge_calls} grades asked of the judge, "
-        f"{result.runner_attempts} requests sent (retries included)"
+        + (
+            f"none sent over the network (the {j.lane.provider} judge answers offline)"
+            if j.lane.provider in OFFLINE
+            else f"{result.runner_attempts} requests sent (retries included)"
+        )
     )
