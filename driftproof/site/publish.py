@@ -71,7 +71,11 @@ def build_site(
             raise _refused(out, f"it is inside {given}", "build into", "to build into it", _EMPTY)
     out.parent.mkdir(parents=True, exist_ok=True)
     # the folder is held: another build in it would remove ours as left over, prune our cache
-    with held_lock(out.parent, f"another build in {out.parent} is running; nothing written"):
+    busy = (
+        f"another build in {out.parent} is running (builds in one folder share its render "
+        "cache); nothing written: wait for it to end, or build into a folder of its own"
+    )
+    with held_lock(out.parent, busy):
         remove_leftovers(out)
         if cache_dir is True:
             cache_dir = out.parent / CACHE_DIR_NAME

@@ -358,6 +358,7 @@ def test_a_second_build_of_the_same_site_at_once_is_refused(
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         code, _, err = run(build_args(receipts, reports, out), capsys)
         assert code != 0 and f"another build in {tmp_path} is running" in err
+        assert "or build into a folder of its own" in err  # what to do next
         assert staging.is_dir() and not out.exists()
     finally:
         os.close(held)
