@@ -205,7 +205,11 @@ def _receipt(
     # an arm no run measured was not recorded (a single configuration): no baseline is invented
     # (skill-creator's aggregator does; INTEROP-NOTES §2, pitfall 3)
     measured = {a for a in ("with_skill", "baseline") if any(arms[a] for arms in cases.values())}
-    labels = {a: c for c, a in reversed(config_to_arm.items())}  # the first configuration
+    # each arm's label: the first configuration the runs hold for it, in the source's words;
+    # else the first configuration mapped to it
+    labels = {a: c for c, a in reversed(config_to_arm.items())}
+    for r in reversed(runs):  # every run's configuration is mapped (_grouped refused others)
+        labels[config_to_arm[r["config"]]] = r["config"]
     arm_specs = {
         a: declared.arm_spec(labels.get(a), recorded=a in measured or a == "control") for a in held
     }

@@ -390,3 +390,24 @@ def test_a_timestamp_that_is_no_date_time_is_named_in_its_own_words(
         f"run.started_at (metadata.timestamp {stamp!r} is not an RFC 3339 date-time)"
         in r.provenance.unrecorded
     )
+
+
+def test_an_arm_is_labelled_by_the_configuration_the_runs_hold(tmp_path: Path) -> None:
+    # the shape of jaehoonE7877/rubrix iteration-1/benchmark.json (commit 817ecfd; the repository
+    # states no licence, so only its field names and two figures are kept): its runs name the
+    # baseline's configuration "baseline", never "without_skill". Source:
+    # https://github.com/jaehoonE7877/rubrix/blob/817ecfd4db7a6c478b3d9a174ab342a2bd074fe0/iteration-1/benchmark.json
+    run = {"case_id": "matrix-01", "passed": 5, "total": 5, "pass_rate": 100}
+    bench = write_json(
+        tmp_path / "iteration-1" / "benchmark.json",
+        {
+            "metadata": {"skill_name": "rubrix-skills"},
+            "runs": [
+                {**run, "condition": "with_skill"},
+                {**run, "condition": "baseline", "passed": 3, "pass_rate": 60},
+            ],
+        },
+    )
+    r = sealed(import_skill_creator([bench])[0])
+    assert r.arms.with_skill.label == "with_skill" and r.arms.baseline.label == "baseline"
+    assert scores(r.cases[0].arms.baseline) == [0.6]
