@@ -151,10 +151,32 @@ def scorer_name(
     if scorer is not None:
         if names and scorer not in names:
             raise w.fail(f"expected a scorer named {scorer!r}; the log has {has}")
+        held = [n for sample, _ in samples for n in sample.get("scores") or {}]
+        if held and scorer not in held:  # a results entry named by a key of an object value
+            owner = next((s.get("scorer") for s in scores if _names_key(s, scorer)), None)
+            hint = f"; read it as --scorer {owner}:{scorer}" if owner else ""
+            raise w.fail(
+                f"expected a scorer whose samples hold scores; no sample holds one from "
+                f"{scorer!r}, the samples' scorers are {_listed(held)}{hint}"
+            )
         return scorer
     if len(names) != 1:
         raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {has}")
     return names[0]
+
+
+def _names_key(entry: Any, name: str) -> bool:
+    """Whether results entry ``entry`` is named ``name`` after a key of another scorer's value."""
+    return (
+        isinstance(entry, dict)
+        and entry.get("name") == name
+        and isinstance(entry.get("scorer"), str)
+        and entry["scorer"] != name
+    )
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(json.dumps(n) for n in dict.fromkeys(names))
 
 
 def judge_model_of(header: dict[str, Any], scorer: str) -> str:

@@ -269,3 +269,24 @@ def test_real_log_keeps_its_metrics_and_reductions(shared: Path) -> None:
     # reductions[0].samples: 1.0, 1.0, 0 for samples 1, 2, 3; the log names no reducer
     reduced = [(f.case, f.value, f.reducer) for f in sr.figures if f.case is not None]
     assert reduced == [("1", 1.0, None), ("2", 1.0, None), ("3", 0.0, None)]
+
+
+def test_a_results_entry_named_by_a_key_is_refused_with_the_scorer_and_key(tmp_path: Path) -> None:
+    # the shape of Raheemrana/scicode-bench logs/2026-02-06T01-49-23-07-00_scicode_*.eval (commit
+    # 963f641; the repository states no licence, so only its names are kept): results.scores has
+    # "scicode_scorer" and "Problem Correctness" (scorer "scicode_scorer"), and each sample holds
+    # scicode_scorer's object value only. --scorer "Problem Correctness" wrote every draw lost;
+    # it is refused, naming the scorer and key that hold the score. Source:
+    # https://github.com/Raheemrana/scicode-bench/tree/963f6414faed0d825043561a5d835ef938b8e081/logs
+    entry = {"scorer": "scicode_scorer", "metrics": {"mean": {"name": "mean", "value": 0.5}}}
+    results = [{**entry, "name": "scicode_scorer"}, {**entry, "name": "Problem Correctness"}]
+    values = {1: [{"Problem Correctness": v, "Total Steps": 3} for v in (1, 0, 1)]}
+    log = _log(tmp_path / "a.eval", "scicode_scorer", values, ["mean"], [], results)
+    with pytest.raises(ImportError_) as exc:
+        import_inspect(
+            {"with_skill": log}, InspectOptions(skill_name="s", scorer="Problem Correctness")
+        )
+    assert "--scorer scicode_scorer:Problem Correctness" in str(exc.value)
+    keyed = InspectOptions(skill_name="s", scorer="scicode_scorer:Problem Correctness")
+    r = sealed(import_inspect({"with_skill": log}, keyed))
+    assert scores(r.cases[0].arms.with_skill) == [1.0, 0.0, 1.0]
