@@ -147,3 +147,16 @@ def finish(body: ReceiptBody, repairs: Sequence[Repair]) -> ReceiptBody:
     if not found:
         return body
     return body.model_copy(update={"text_repairs": [*(body.text_repairs or []), *found]})
+
+
+def error_reason(error: str) -> str:
+    """A draw's lost reason for a source ``error``: its message up to any JavaScript stack trace.
+
+    A Node tool (promptfoo) appends ``err.stack`` to an error's message; the message alone is
+    the cause a reader needs, and the whole text stays in the draw's ``source_error``. At most
+    4,000 characters.
+    """
+    lines = error.split("\n")
+    cut = next((i for i, x in enumerate(lines) if i and x.lstrip().startswith("at ")), len(lines))
+    message = "\n".join(lines[:cut]).rstrip() or error
+    return f"source error: {message}"[:4000]

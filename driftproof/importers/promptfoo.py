@@ -19,7 +19,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
-from driftproof.importers._text import Repair
+from driftproof.importers._text import Repair, error_reason
 from driftproof.receipt import Case, Draw, Judge, build_draw
 from driftproof.run.config import ARMS as _ARMS
 from driftproof.wording import first_of
@@ -396,7 +396,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     if reason == 2:
         error = row.get("error")
         error = error if isinstance(error, str) else "promptfoo recorded an error (failureReason 2)"
-        return draw(lost_reason=f"source error: {error}"[:4000], source_error=error[:4000])
+        return draw(lost_reason=error_reason(error), source_error=error[:4000])
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = common.unit_score(row["score"], w / "score")

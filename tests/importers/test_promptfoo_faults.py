@@ -93,3 +93,25 @@ def test_an_arm_gathering_several_rows_per_repeat_leaves_its_draws_unrecorded(
     assert f"generations_per_arm (an arm holds the repeats of several {several})" in (
         r.provenance.unrecorded
     )
+
+
+def test_a_stack_trace_is_left_out_of_the_lost_reason(shared: Path, tmp_path: Path) -> None:
+    # trimmed from reDreamAI/measure-ai-drift promptfoo-results.json (commit 1630742; the
+    # repository states no licence, so only the error's shape is kept): promptfoo writes the
+    # error's message and then its JavaScript stack; the lost reason showed every frame. Source:
+    # https://github.com/reDreamAI/measure-ai-drift/blob/163074217f3f1f02d3056aec64422076f583f1cb/promptfoo-results.json
+    error = (
+        "RateLimitExhaustedError: Rate limit exceeded after 4 attempts\n"
+        "    at ProviderRateLimitState.executeWithRetry (file:///x/providers.js:5544:12)\n"
+        "    at async runEval (file:///x/evaluator.js:3661:38)"
+    )
+    doc = _sample(shared)
+    row = doc["results"]["results"][0]
+    row.update(error=error, failureReason=2, gradingResult=None)
+    r = sealed(_import(doc, tmp_path))
+    lost = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
+    lost = [d for d in lost if d.lost is not None]
+    assert [d.lost.reason for d in lost] == [
+        "source error: RateLimitExhaustedError: Rate limit exceeded after 4 attempts"
+    ]
+    assert lost[0].source_error == error
