@@ -252,6 +252,7 @@ def _grouped(
 ) -> dict[str, dict[str, list[Draw]]]:
     """Each eval's draws per arm (once every run's configuration is known to map to an arm)."""
     cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    held: dict[str, dict[str, Any]] = {}  # arm -> its first run
     for r in runs:
         arm = config_to_arm.get(r["config"])
         if arm is None:
@@ -259,6 +260,13 @@ def _grouped(
             raise r["where"].fail(
                 f"configuration {r['config']!r} is not mapped to an arm (mapped: {known}); "
                 "map it explicitly, e.g. with_skill=new_skill baseline=old_skill"
+            )
+        first = held.setdefault(arm, r)
+        if first["config"] != r["config"]:  # two configurations in one arm would be one mean
+            raise r["where"].fail(
+                f"configuration {r['config']!r} maps to the {arm} arm, which already holds the "
+                f"runs of {first['config']!r} (at {first['where'].pointer or '/'}); map each "
+                "configuration to an arm of its own, e.g. control=" + r["config"]
             )
         cases.setdefault(r["eval"], {a: [] for a in ("with_skill", "baseline", "control")})
         cases[r["eval"]][arm].append(r)

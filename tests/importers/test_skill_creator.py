@@ -411,3 +411,18 @@ def test_an_arm_is_labelled_by_the_configuration_the_runs_hold(tmp_path: Path) -
     r = sealed(import_skill_creator([bench])[0])
     assert r.arms.with_skill.label == "with_skill" and r.arms.baseline.label == "baseline"
     assert scores(r.cases[0].arms.baseline) == [0.6]
+
+
+def test_two_configurations_of_one_arm_are_refused(tmp_path: Path) -> None:
+    # without_skill and baseline both map to the baseline arm by default: read together, the
+    # arm's mean would mix two configurations' runs
+    run = {"case_id": "c1", "passed": 1, "total": 1, "pass_rate": 1.0}
+    runs = [{**run, "condition": c} for c in ("with_skill", "without_skill", "baseline")]
+    bench = write_json(
+        tmp_path / "i" / "benchmark.json", {"metadata": {"skill_name": "s"}, "runs": runs}
+    )
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    assert "/runs/2" in str(e.value)
+    assert "'baseline' maps to the baseline arm" in str(e.value)
+    assert "runs of 'without_skill' (at /runs/1)" in str(e.value)
