@@ -72,7 +72,7 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import ARM_WORDS, NOT_MEASURED
 
 
 @dataclass(frozen=True)
@@ -249,10 +249,12 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     if single is not None:
         return f"n/a: {single}", f"n/a ({tokens}): {single}"
     lift = suite_lift(r)
+    if lift is None:  # aggregates only, or no case measured in both arms (D-17)
+        return "n/a" if r.is_aggregates_only else f"n/a ({NOT_MEASURED})", f"n/a ({tokens})"
     per_1k = value_per_1k(lift, r.skill.tokens)
     context = "context only: the receipt has no verdict" if status == "no verdict" else ""
     notes = "; ".join(n for n in (lift_coverage(r).strip(" ()"), context) if n)
-    lift_text = "n/a" if lift is None else format_lift(lift) + (f" ({notes})" if notes else "")
+    lift_text = format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
     return lift_text, f"{format_lift(per_1k)} ({tokens}, ceil(characters ÷ 4))"
