@@ -47,3 +47,15 @@ def test_the_grading_cost_heading_reads_plainly_in_view_and_on_the_site() -> Non
     assert f"\n{heading}\n" in text and "apart from every figure" not in text
     body = (TEMPLATES / "pages/_sheet_body.html").read_text(encoding="utf-8")
     assert f"<summary>{heading}</summary>" in body
+
+
+def test_draws_per_arm_read_alike_in_view_and_on_the_site() -> None:
+    # NVIDIA's benchmarks.json, hsb-app: "attempts_per_task": 2 and no per-run result; view said
+    # "2" beside arms of "0 drawn" while the site said what the receipt holds too
+    path = RECEIPTS / "nvidia-7149a88-hsb-app.json"
+    r = read_receipt(path)
+    view = {f.label: f.value for f in sheet(r).provenance}
+    site = receipt_tables("nvidia-7149a88-hsb-app", r, b"").facts
+    assert site is not None
+    assert view["draws per arm"] == site.draws == "2; the receipt holds no per-run result"
+    assert view["judge samples per draw"] == site.judge_samples

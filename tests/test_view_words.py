@@ -23,9 +23,9 @@ def test_counts_that_vary_between_cases_say_so() -> None:
     doc = mk([C1, c4])
     assert doc["run"]["generations_per_arm"] is None
     p = facts(sheet(read(doc)).provenance)
-    assert p["draws per arm"] == "varies, 3 to 4"
-    # every draw of the factory is judged the same number of times: the count stands
-    assert p["judge samples per draw"] == str(doc["run"]["judge_samples_per_generation"])
+    assert p["draws per arm"] == "varies; the receipt holds 3 to 4 per arm"
+    # every draw of the factory is judged once: the count stands, and the receipt holds it
+    assert p["judge samples per draw"] == "1; the receipt holds 1 per draw"
 
 
 def test_unrecorded_fields_read_in_words() -> None:

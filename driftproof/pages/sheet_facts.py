@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from driftproof.pages.band_sources import band_facts
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
@@ -13,7 +14,6 @@ from driftproof.pages.words import (
     anchor_for,
     arms_of,
     count_of,
-    draws_of,
     fmt,
     format_lift,
     has_bands,
@@ -99,9 +99,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run = r.run
     missing = unrecorded_arms(r)
-    # the counts the recorded arms hold, one per case and arm; a lost draw holds no judge sample
-    draws = {len(getattr(c.arms, n).draws) for c in r.cases for n in arms_of(r) if n not in missing}
-    samples = {len(d.judge_samples) for *_, d in draws_of(r) if d.judge_samples}
+    counts = band_facts(r)  # each count as recorded, with the counts the receipt holds (D-13)
     judge = judge_words(r)
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
@@ -132,8 +130,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             if has_bands(r)
             else "none (no judged score)",
         ),
-        Fact("draws per arm", _count(run.generations_per_arm, draws)),
-        Fact("judge samples per draw", _count(run.judge_samples_per_generation, samples)),
+        Fact("draws per arm", counts.draws),
+        Fact("judge samples per draw", counts.judge_samples),
         Fact("schema version", r.schema_version),
     ]
     if missing:
@@ -181,15 +179,6 @@ def _arm_labels(r: Receipt) -> list[Fact]:
     return [
         Fact("arm labels", "; ".join(f"{ARM_WORDS[n]} {v or UNKNOWN}" for n, v in labels.items()))
     ]
-
-
-def _count(recorded: int | None, held: set[int]) -> str:
-    """The recorded count; else, when the cases hold different counts, their range (D-13)."""
-    if recorded is not None:
-        return str(recorded)
-    if len(held) > 1:
-        return f"varies, {min(held)} to {max(held)}"
-    return UNKNOWN
 
 
 def _skill_reached(r: Receipt) -> str | None:
