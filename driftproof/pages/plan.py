@@ -29,10 +29,15 @@ from driftproof.stats.planning import (
     pool_arms,
     size_case,
 )
-from driftproof.wording import EFFECT_FLOOR, MORE_CASES
+from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
-RUN_MIN_DRAWS = 3
+RUN_MIN_DRAWS = MIN_DRAWS_PER_ARM
+#: What to do when the pilot gives no spread to plan from: the draws ``driftproof run`` makes.
+PILOT_ADVICE = (
+    f"Run a pilot with driftproof run, which draws each arm at least {RUN_MIN_DRAWS} times, "
+    "and plan from its receipt."
+)
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -194,7 +199,7 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
         raise RefusalError(
             "This receipt holds one answer per arm, and one answer cannot size a run of draws "
             "(any band it has is its judge's samples of that answer, not a spread across "
-            "answers). Run a pilot with at least two draws per arm and plan from its receipt."
+            f"answers). {PILOT_ADVICE}"
         )
     bands = case_bands(r)
     if not any(w.mean is not None and b.mean is not None for _, w, b in bands):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from driftproof.pages.plan import CasePlan, Plan
+from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import terminal_safe
@@ -44,8 +44,8 @@ def headline(p: Plan) -> str:
     if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
-            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor. Run a "
-            "pilot with at least two draws per arm and plan from its receipt."
+            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor. "
+            + PILOT_ADVICE
         )
     parts = []
     grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)

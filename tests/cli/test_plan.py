@@ -235,7 +235,8 @@ def test_cli_plan_refuses_a_legacy_pilot() -> None:
     assert res.stderr == (
         f"error: {f}: This receipt holds one answer per arm, and one answer cannot size a run of "
         "draws (any band it has is its judge's samples of that answer, not a spread across "
-        "answers). Run a pilot with at least two draws per arm and plan from its receipt.\n"
+        "answers). Run a pilot with driftproof run, which draws each arm at least 3 times, and "
+        "plan from its receipt.\n"
     )
 
 
@@ -286,7 +287,11 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     assert res.exit_code == 0, res.output
     first = res.output.splitlines()[0]
     assert first.startswith("Unknown: no case has two measured draws in both arms")
-    assert first.endswith("Run a pilot with at least two draws per arm and plan from its receipt.")
+    # the method draws each arm "at least three times", as run does (it asked for two)
+    assert first.endswith(
+        "Run a pilot with driftproof run, which draws each arm at least 3 times, and plan from "
+        "its receipt."
+    )
     assert "c1: unknown" in res.output and "c2: unknown" in res.output
 
 
