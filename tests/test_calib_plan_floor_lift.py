@@ -66,3 +66,17 @@ def test_plan_chance_of_a_verdict_at_the_floor_matches_simulation(tmp_path: Path
         f"plan prints a {printed:.0%} chance of a verdict at a true lift of 0.05 and "
         f"{n} draws per arm; simulation of the rule gives {simulated:.1%}"
     )
+
+
+def test_plan_says_why_it_simulates_fewer_runs_at_many_draws(tmp_path: Path) -> None:
+    # 1,781 draws per arm: 200,000 simulated draws per arm ÷ 1,781 = 112.3, so 112 runs per case
+    # (1,000 at 200 draws or fewer); it printed "112 runs per case" with no word of why
+    pilot = tmp_path / "pilot.json"
+    doc = factories.make_receipt([case(f"c{i}", WITH, BASE) for i in range(6)])
+    pilot.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(plan, ["--effect", "0.05", str(pilot)])
+    assert result.exit_code == 0, result.output
+    assert (
+        "(simulated, 112 runs per case, as many as fit in 200,000 simulated draws per arm, at "
+        "the pilot's own spreads, pooled where they are pooled)"
+    ) in result.output

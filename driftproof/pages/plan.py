@@ -49,9 +49,9 @@ if TYPE_CHECKING:
 #: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
 EXISTENCE_SUMS = (0.8, 1.25)
 
-#: Simulated runs per case for the chance of a verdict (fewer past 200 draws per arm: at
-#: least 100, at most 400,000 simulated draws per case).
-VERDICT_TRIALS = 1000
+#: Simulated runs per case for the chance of a verdict; past 200 draws per arm, as many as fit
+#: in :data:`TRIAL_DRAWS` simulated draws per arm, and at least :data:`MIN_TRIALS`.
+VERDICT_TRIALS, TRIAL_DRAWS, MIN_TRIALS = 1000, 200_000, 100
 
 
 @dataclass(frozen=True)
@@ -305,7 +305,9 @@ def _case_plans(
     counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
     per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
     trials = (
-        VERDICT_TRIALS if per_arm is None else max(100, min(VERDICT_TRIALS, 200_000 // per_arm))
+        VERDICT_TRIALS
+        if per_arm is None
+        else max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
     )
     plans = []
     for i, (cid, w, b, z) in enumerate(sized):

@@ -97,3 +97,9 @@ def test_stale_text_layout_and_escape() -> None:
         "\n"
         "- model: recorded m-1\\x1b]0;x\\x07, today m-2 -> must run again: moved"
     )
+
+
+def test_plan_text_says_the_fewest_runs_it_simulates() -> None:
+    # 5,000 draws per arm: 200,000 ÷ 5,000 = 40 runs would fit, under the floor of 100 runs
+    p = dataclasses.replace(_plan("c1"), draws_per_arm=5000, p_verdict=0.5, verdict_trials=100)
+    assert "(simulated, 100 runs per case, the fewest it simulates, at the pilot's" in plan_text(p)
