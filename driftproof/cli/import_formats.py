@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE
-from driftproof.errors import ImportError_
+from driftproof.errors import ImportError_, Problem
 
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
@@ -41,7 +41,11 @@ def _import_command(
     """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source."""
 
     def callback(out_dir: Path, force: bool, **options: Any) -> None:
-        from driftproof.importers import get_importer, write_imported  # deferred: start-up
+        from driftproof.importers import (  # deferred: start-up
+            get_importer,
+            importers_reading,
+            write_imported,
+        )
 
         if check is not None:
             check(options)
@@ -55,7 +59,14 @@ def _import_command(
         else:
             value = options.pop(source)
             shown = value[0] if isinstance(value, list) else value
-        items = get_importer(tool)(value, **options)
+        try:
+            items = get_importer(tool)(value, **options)
+        except ImportError_ as exc:
+            one = value[0] if isinstance(value, list) and len(value) == 1 else value
+            if isinstance(one, Path) and (fits := importers_reading(one, tool)):
+                names = " or ".join(f"driftproof import {n}" for n in fits)
+                exc.problems.append(Problem(str(one), "", f"{names} reads this file"))
+            raise
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {path}")
 

@@ -30,6 +30,7 @@ __all__ = [
     "Importer",
     "NoOptions",
     "get_importer",
+    "importers_reading",
     "register",
     "write_imported",
 ]
@@ -109,6 +110,27 @@ def get_importer(name: str) -> Callable[..., list[Imported]]:
         return [Imported(i.filename, finish(i.body, i.repairs)) for i in items]
 
     return finished
+
+
+def importers_reading(path: Path, but: str) -> list[str]:
+    """The importers other than ``but`` that read ``path`` whole with their default options.
+
+    Each importer's own checks decide (an importer that needs an option is not tried); nothing
+    is written. Returns their names, sorted.
+    """
+    get_importer(but)  # every importer registered
+    found = []
+    for name in sorted(IMPORTERS.keys() - {but}):
+        try:
+            options = OPTIONS[name]()
+        except TypeError:  # the importer needs an option: not tried
+            continue
+        try:
+            IMPORTERS[name](path, options)
+        except Exception:  # noqa: BLE001 - any refusal: that importer does not read the file
+            continue
+        found.append(name)
+    return found
 
 
 def write_imported(

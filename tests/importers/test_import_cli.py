@@ -125,3 +125,24 @@ def test_two_mappings_of_one_promptfoo_file_get_two_names(shared: Path, tmp_path
         "promptfoo-riddles-with_skill-openai-gpt-5-baseline-openai-gpt-5-mini-60f4c9f1.json",
         "promptfoo-riddles-with_skill-openai-gpt-5-mini-baseline-openai-gpt-5-60f4c9f1.json",
     ]
+
+
+def test_a_refusal_names_the_importer_that_reads_the_file(shared: Path, tmp_path: Path) -> None:
+    # dotnet/skills' skill-validator wrote these results.json (SOURCE.md); vally refused them
+    # without a word of the importer that reads them
+    run = shared / INTEROP / "dotnet-skills/skill-validator-results"
+    nebius = shared / INTEROP / "skill-creator/nebius-skills-workspace/evals/iteration-1"
+    for tool, path, fits in [
+        ("vally", run / "run-2026-02-20T20-44-00-817Z/results.json", "skill-validator"),
+        ("skill-eval-harness", nebius / "benchmark.json", "skill-creator"),
+    ]:
+        res = CliRunner().invoke(cli, ["import", tool, str(path), "--out-dir", str(tmp_path)])
+        assert isinstance(res.exception, ImportError_)
+        hint = res.exception.problems[-1]
+        assert (hint.file, hint.pointer) == (str(path), "")
+        assert hint.message == f"driftproof import {fits} reads this file"
+    # a run with no verdict: skill-validator refuses it too, so no importer is named
+    empty = run / "run-2026-02-20T20-34-42-935Z/results.json"
+    res = CliRunner().invoke(cli, ["import", "vally", str(empty), "--out-dir", str(tmp_path)])
+    assert isinstance(res.exception, ImportError_) and len(res.exception.problems) == 1
+    assert list(tmp_path.iterdir()) == []
