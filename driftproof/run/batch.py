@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
 from driftproof.run.journal import checked, json_line, json_records, whole_lines
-from driftproof.run.providers._sdk import SDKLane, sdk_error
+from driftproof.run.providers._sdk import SDKLane
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
 #: A request's result: the reply, or why it did not succeed.
@@ -135,13 +135,21 @@ class BatchLane:
         raise NotImplementedError
 
     def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        """``fn(*args, **kw)``; the SDKs' errors and the deadline as the plain lanes read them.
+
+        A refused connection before any call of the lane was answered is fatal, naming the
+        base URL (:meth:`~driftproof.run.providers._sdk.SDKLane.failed`).
+        """
+        lane = cast(SDKLane, self.lane)
         try:
-            return fn(*args, **kw)
-        except Exception as exc:  # the SDKs' errors and the deadline, as the plain lanes read them
+            out = fn(*args, **kw)
+        except Exception as exc:
             sdk = type(exc).__module__.split(".")[0] in ("anthropic", "openai")
             if sdk or isinstance(exc, TimeoutError):
-                raise sdk_error(exc, self.call_timeout) from exc
+                raise lane.failed(exc, self.call_timeout) from exc
             raise
+        lane.reached = True
+        return out
 
     def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
         """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""

@@ -287,7 +287,8 @@ class BatchRounds:
                 self.bj.record("file", {"id": fid, **sent})
             bid = lane.create(spool, fid)
         except AttemptError as exc:
-            raise FatalRun(f"the {lane.provider} batch API refused a batch: {exc.reason}") from exc
+            what = "refused a batch" if exc.status is not None else "could not be sent a batch"
+            raise FatalRun(f"the {lane.provider} batch API {what}: {exc.reason}") from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
 
     def finish_open(self) -> None:

@@ -240,23 +240,14 @@ class SDKLane(Provider):
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
         body that is no JSON object or holds an ``error`` member that is not null (an error sent
-        with status 200). A refused connection is fatal (naming the base URL) until an attempt
-        of this lane has been answered with an HTTP status; after that it is transient.
+        with status 200). A refused connection is fatal as :meth:`failed` says.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
             body = str(sent.http_response.text)
         except (self._errors, TimeoutError) as exc:
-            failed = sdk_error(exc, call.timeout, hint_404=hint_404)
-            if failed.status is None and not self.reached and refused(exc):
-                raise AttemptError(
-                    f"{failed.reason} (base URL {self.service}): it refuses connections and no "
-                    "call to it has been answered in this run",
-                    fatal=True,
-                ) from exc
-            self.reached = self.reached or failed.status is not None
-            raise failed from exc
+            raise self.failed(exc, call.timeout, hint_404=hint_404) from exc
         self.reached = True
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
@@ -268,6 +259,24 @@ class SDKLane(Provider):
         if err is not None:  # a gateway's failure sent with status 200, whatever else it holds
             raise AttemptError(f"the reply is an error with status 200, not an answer: {said(err)}")
         return obj, body
+
+    def failed(
+        self, exc: Exception, timeout: float, *, hint_404: str | None = None
+    ) -> AttemptError:
+        """:func:`sdk_error` of ``exc`` for a call to this lane's base URL (attempt or batch call).
+
+        A refused connection is fatal, naming the base URL, until a call of this lane has been
+        answered with an HTTP status (:attr:`reached`); after that it is transient (a restart).
+        """
+        out = sdk_error(exc, timeout, hint_404=hint_404)
+        if out.status is None and not self.reached and refused(exc):
+            return AttemptError(
+                f"{out.reason} (base URL {self.service}): it refuses connections and no "
+                "call to it has been answered in this run",
+                fatal=True,
+            )
+        self.reached = self.reached or out.status is not None
+        return out
 
     def close(self) -> None:
         """Close both clients and end the lane's event loop."""

@@ -1,0 +1,74 @@
+"""``run --batch`` against a base URL that refuses connections: as the interactive lanes do
+(:mod:`test_refused`), a refusal before any call of the lane was answered stops the run at once,
+naming the base URL; before, a resumed run polled its batch at a closed port without end."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from batch_fake import BatchLoopback
+from batch_runs import batched
+from run_helpers import point_sdks_at
+
+from driftproof.errors import ProviderError
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Killed(Exception):
+    """Stands for the run killed while it waited between polls."""
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_resumed_batch_run_whose_server_is_gone_stops_at_its_first_poll(
+    provider, tmp_path, monkeypatch
+):
+    srv = BatchLoopback()
+    point_sdks_at(monkeypatch, srv.url)
+    srv.script.never_end = True
+    polls: list[int] = []
+
+    def killed(_s: float) -> None:
+        raise _Killed()
+
+    with pytest.raises(_Killed):  # the answers' batch is created and polled once
+        batched(tmp_path, provider, cases=1, sleep=killed)
+    srv.close()  # nothing listens at the base URL any more
+
+    def sleep(_s: float) -> None:  # a poll that failed is tried again after a wait
+        polls.append(1)
+        if len(polls) > 3:
+            raise AssertionError("the resumed run kept polling a port that refuses connections")
+
+    url = srv.url + ("/v1" if provider == "openai" else "")
+    with pytest.raises(ProviderError) as caught:
+        batched(tmp_path, provider, cases=1, sleep=sleep)
+    assert polls == []
+    batch_id = json.loads((tmp_path / "receipt.json.batches").read_text().splitlines()[-1])
+    assert str(caught.value) == (
+        f"the run stopped: batch {batch_id['batch']['id']}: connection failed: Connection error. "
+        f"(base URL {url}): it refuses connections and no call to it has been answered in this "
+        f"run; 0 finished draws are kept in {tmp_path / 'receipt.json.journal'}; run the same "
+        "command again to resume"
+    )
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_fresh_batch_run_at_a_closed_port_names_the_base_url(provider, tmp_path, monkeypatch):
+    url = f"http://127.0.0.1:{_closed_port()}" + ("/v1" if provider == "openai" else "")
+    point_sdks_at(monkeypatch, url.removesuffix("/v1"))
+    with pytest.raises(ProviderError) as caught:
+        batched(tmp_path, provider, cases=1)
+    assert str(caught.value) == (
+        f"the run stopped: the {provider} batch API could not be sent a batch: connection "
+        f"failed: Connection error. (base URL {url}): it refuses connections and no call to it "
+        f"has been answered in this run; 0 finished draws are kept in "
+        f"{tmp_path / 'receipt.json.journal'}; run the same command again to resume"
+    )
