@@ -107,6 +107,8 @@ LANES: dict[str, Lane] = {
         {
             **{f"success:{k}": v for k, v in _ANTHROPIC.items()},
             "error_max_turns": "tool_call",
+            "terminal_reason:max_turns": "tool_call",
+            "terminal_reason:prompt_too_long": "context_window",
         },
     ),
     "codex-cli": Lane(

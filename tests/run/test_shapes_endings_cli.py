@@ -114,6 +114,49 @@ def test_claude_success_with_an_unknown_stop_reason_is_lost_quoting_it(
         assert d.lost.kind == "paused_turn" and "'success:pause_turn'" in d.lost.reason
 
 
+@pytest.mark.parametrize(
+    ("over", "kind", "why"),
+    [  # success results whose session did not complete (Claude Code's terminal_reason)
+        ({"terminal_reason": "prompt_too_long", "stop_reason": "stop_sequence"}, "context_window",
+         "context window: the reply ended with 'terminal_reason:prompt_too_long', not as a "
+         "complete final answer"),
+        ({"terminal_reason": "aborted_streaming", "stop_reason": None}, "unknown_ending",
+         "unknown ending: the reply ended with 'terminal_reason:aborted_streaming', not as a "
+         "complete final answer"),
+        ({"terminal_reason": "model_error", "stop_reason": None,
+          "result": "API Error: Connection error."}, "error",
+         "claude reported an error (success, terminal reason model_error): API Error: "
+         "Connection error.; transient, 3 attempts, retried after 0.01 s and 0.02 s"),
+        ({"api_error_status": 429, "result": "API Error: Rate limit reached"}, "error",
+         "claude reported an error (success, status 429): API Error: Rate limit reached; "
+         "transient, 3 attempts, retried after 0.01 s and 0.02 s"),
+        ({"subtype": "error_during_execution", "is_error": True, "result": None,
+          "errors": ["Tool crashed", 7]}, "error",
+         "claude reported an error (error_during_execution): Tool crashed; transient, "
+         "3 attempts, retried after 0.01 s and 0.02 s"),
+    ],
+)  # fmt: skip
+def test_claude_success_whose_session_did_not_complete_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, over, kind, why
+):
+    # Found: a success result was read by its subtype and stop reason only, so a session that
+    # ended on "Prompt is too long", a model error or a rate limit had that text graded
+    _claude(tmp_path, monkeypatch, _envelope(**over))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, kind, [])
+        assert d.lost.reason == why and d.tokens.input == 900
+
+
+def test_claude_result_whose_session_completed_is_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    done = {"terminal_reason": "completed", "api_error_status": None, "permission_denials": []}
+    _claude(tmp_path, monkeypatch, _envelope(**done))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
 def test_claude_overloaded_envelope_keeps_its_usage_on_the_lost_draw(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):

@@ -56,18 +56,35 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
 #: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
 #: lost draw of its class, usage and cost kept), never retried.
 SESSION_ENDINGS = ("error_max_turns", "error_max_budget_usd")
+#: ``terminal_reason`` values of a result that mean its session's model call failed: an error,
+#: classed by ``api_error_status`` (none: transient), even on a ``success`` subtype.
+FAILED_TERMINALS = ("api_error", "model_error")
+
+
+def _said(obj: dict[str, Any]) -> str:
+    """An error envelope's own words: its ``result`` text, else its ``errors`` (300 characters)."""
+    text = obj.get("result")
+    if isinstance(text, str) and text.strip():
+        return text[:300]
+    errors = obj.get("errors")
+    said = [e for e in errors if isinstance(e, str)] if isinstance(errors, list) else []
+    return "; ".join(said)[:300]
 
 
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
-    The ending is ``success`` (``success:<stop_reason>``), a :data:`SESSION_ENDINGS` subtype, or
-    none; a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
+    The ending is ``success`` (``success:<stop_reason>``), ``terminal_reason:<reason>`` for a
+    ``success`` whose ``terminal_reason`` is given and is not ``completed``, a
+    :data:`SESSION_ENDINGS` subtype, or none; a leading ``<think>`` block is reasoning; usage
+    and cost are kept on every envelope.
 
     Raises:
-        AttemptError: no result element (transient), or ``is_error`` / another error subtype,
-            classed by the status it carries, with the envelope's usage and cost; or (lost, not
-            retried) a ``modelUsage`` given but not an object, or a ``result`` that is not text.
+        AttemptError: no result element (transient), or ``is_error``, an ``api_error_status``,
+            a :data:`FAILED_TERMINALS` reason or another error subtype, classed by the status it
+            carries and quoting its ``result`` (else its ``errors``), with the envelope's usage
+            and cost; or (lost, not retried) a ``modelUsage`` given but not an object, or a
+            ``result`` that is not text.
     """
     obj, events = claude_envelope(out)
     if obj is None:
@@ -81,12 +98,20 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     if subtype in SESSION_ENDINGS:
         reply.ending = subtype
         return reply
-    if obj.get("is_error") or subtype not in (None, "success"):
-        msg = str(obj.get("result", "") or "")[:300]
+    terminal = member_str(obj, "terminal_reason")
+    api_status = status_of({"status": obj.get("api_error_status")}, "")
+    if (
+        obj.get("is_error")
+        or subtype not in (None, "success")
+        or api_status is not None
+        or terminal in FAILED_TERMINALS
+    ):
+        msg = _said(obj)
         status = status_of(obj, msg)
+        named = f", terminal reason {terminal[:100]}" if terminal not in (None, "completed") else ""
         what = (
             "claude reported an error "
-            f"({obj.get('subtype')}{f', status {status}' if status else ''}): {msg}"
+            f"({obj.get('subtype')}{named}{f', status {status}' if status else ''}): {msg}"
         )
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
@@ -108,6 +133,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     reply.reasoning = think
     if subtype == "success":  # an envelope that does not say success has no ending
         reply.ending = "success" if stop is None else f"success:{stop}"
+        if terminal not in (None, "completed"):  # the session's loop ended another way
+            reply.ending = f"terminal_reason:{terminal}"
     if "structured_output" in obj:
         reply.decision = obj.get("structured_output")
     return reply
