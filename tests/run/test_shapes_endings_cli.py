@@ -329,6 +329,30 @@ def test_codex_answer_followed_by_another_item_is_no_final_answer(
         assert d.judge_samples == [] and d.tokens.input == 1200
 
 
+@pytest.mark.parametrize(
+    ("out", "why"),
+    [  # Found: both said only "...: " with nothing after it (stderr was empty)
+        (json.dumps({"type": "turn.started"}) + '\n{"type": "turn.compl',
+         "codex reported no completed turn; its last error: none (exit status 0; its output "
+         "ends in a line that is no JSON event: '{\"type\": \"turn.compl')"),
+        ("".join(json.dumps(e) + "\n" for e in _turn({"type": "item.completed", "item": {
+            "id": "i0", "type": "reasoning", "text": "hm"}})),
+         "codex exited with status 0, its turn completed with no agent message (its last item: "
+         "reasoning)"),
+    ],
+)  # fmt: skip
+def test_codex_stream_cut_or_turn_with_no_message_says_what_it_held(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, out, why
+):
+    f = tmp_path / "codex-out.jsonl"
+    f.write_text(out)
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "error", [])
+        assert d.lost.reason == why + "; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+
+
 def test_codex_todo_list_completed_as_the_turn_ends_leaves_the_answer_final(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):

@@ -143,12 +143,18 @@ class CodexCLI(CLILane):
                     events.append({"type": "error", "subtype": None})
                     if not completed:
                         failure = str(said or t)
+        said = f": {err.strip()[-200:]}" if err.strip() else ""
         if failed is not None or not completed:
-            why = failed or failure or f"exit status {code}: {err.strip()[-200:]}"
+            cut = out.rstrip("\r\n").rsplit("\n", 1)[-1]
+            if not said and cut.strip() and json_or_none(cut) is None:
+                said = f"; its output ends in a line that is no JSON event: {cut[-100:]!r}"
+            why = failed or failure or f"none (exit status {code}{said})"
             raise _no_turn(why[:300], failed is not None)
         if not answered:
+            last = f" (its last item: {after[:100]})" if after else ""
             raise AttemptError(
-                f"codex exited with status {code} and no agent message: {err.strip()[-300:]}"
+                f"codex exited with status {code}, its turn completed with no agent "
+                f"message{last}{said}"
             )
         u = usage or {}
         text = answered[0] if isinstance(answered[0], str) else ""
