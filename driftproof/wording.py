@@ -65,6 +65,9 @@ BAND_SOURCE_HEADER: Final[dict[str, str]] = {
 #: ``provenance.tool`` of a caveman import (its importer writes it; the sheet reads it).
 CAVEMAN_TOOL: Final[str] = "caveman-evals"
 
+#: Lanes with no surface (no endpoint, no harness): a receipt they make reads UNVERIFIED (D-18).
+OFFLINE: Final[tuple[str, ...]] = ("stub", "simulated")
+
 #: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.
 LEVELS: Final[tuple[str, ...]] = ("UNVERIFIED", "DECLARED", "TESTED", "FORMAL")
 

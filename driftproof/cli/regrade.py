@@ -17,8 +17,8 @@ from driftproof.cli._options import (
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
-from driftproof.run.providers import OFFLINE
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
+from driftproof.wording import OFFLINE
 
 
 @click.command()

@@ -20,6 +20,7 @@ from driftproof.errors import ReceiptError
 from driftproof.receipt._bounds import quote, refuse
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
 from driftproof.receipt._model_base import ARMS
+from driftproof.wording import OFFLINE
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).
@@ -27,7 +28,6 @@ SCORE_TOLERANCE = 1e-6
 #: A recorded spread may differ from the one recomputed from the draw scores by this much:
 #: half a unit of the third decimal, so a writer that rounds it to three decimals agrees.
 SD_TOLERANCE = 5e-4
-_NEVER_TESTED = ("stub", "simulated")
 #: (JSON pointer, what was expected and found)
 _Found = Iterator[tuple[str, str]]
 
@@ -97,7 +97,7 @@ def _structure(r: ReceiptBody) -> _Found:
 
 def _evidence(r: ReceiptBody) -> _Found:
     """Every place where ``r`` disagrees with its own evidence (D-18), in document order."""
-    if r.verification_level == "TESTED" and r.run.provider in _NEVER_TESTED:
+    if r.verification_level == "TESTED" and r.run.provider in OFFLINE:
         yield (
             "/verification_level",
             f"expected UNVERIFIED: a {r.run.provider} run (/run/provider) answers with no "

@@ -29,7 +29,7 @@ from driftproof.stats import (
     value_per_1k,
 )
 from driftproof.stats.unmeasured import not_measured
-from driftproof.wording import NOT_MEASURED, SMOKE_RUN
+from driftproof.wording import NOT_MEASURED, OFFLINE, SMOKE_RUN
 
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3
@@ -92,7 +92,7 @@ def _grading_cost(r: Receipt) -> str | None:
         return None
     tokens = f"{jo.input_tokens:,} in, {jo.output_tokens:,} out tokens"
     offline = r.judge.provider if r.judge is not None else None
-    if offline in ("simulated", "stub"):
+    if offline in OFFLINE:
         return (
             f"no grading cost: no model graded (the {offline} grader's prompts and replies "
             f"come to {tokens}, as counted here)"

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
-from driftproof.run.providers import OFFLINE
+from driftproof.wording import OFFLINE
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt

@@ -77,7 +77,7 @@ def test_removed_field_is_dated(page: str) -> None:
 def test_the_unverified_level_names_every_way_the_code_records_it(page: str) -> None:
     # run/sealing.py records UNVERIFIED for an offline provider or judge (stub, simulated), a
     # --quick run or a stopped run; the page once named the stub provider and smoke runs only
-    from driftproof.run.providers import OFFLINE
+    from driftproof.wording import OFFLINE
 
     row = next(x for x in page.splitlines() if x.startswith("| UNVERIFIED |"))
     provider = next(x for x in page.splitlines() if x.startswith("| `run.provider` |"))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from driftproof.wording import OFFLINE
+
 if TYPE_CHECKING:
     from driftproof.run.providers.base import Provider
 
-__all__ = ["LANES", "OFFLINE", "make_provider"]
+__all__ = ["LANES", "make_provider"]
 
 #: (provider, surface) → "module:Class"; the stub has no surface.
 LANES: dict[tuple[str, str | None], str] = {
@@ -18,9 +20,6 @@ LANES: dict[tuple[str, str | None], str] = {
     ("stub", None): "simulated:StubProvider",
     ("simulated", None): "simulated:SimulatedProvider",
 }
-
-#: Lanes with no surface (no endpoint, no harness): a receipt they make reads UNVERIFIED.
-OFFLINE = ("stub", "simulated")
 
 
 def make_provider(provider: str, surface: str | None, **options: Any) -> Provider:
