@@ -10,6 +10,7 @@ import click
 
 from driftproof.cli._options import FILE
 from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_none
+from driftproof.wording import said_once
 
 
 def _write_bytes(data: bytes, path: Path) -> None:
@@ -108,7 +109,6 @@ def badge(
     )
     from driftproof.receipt import read_receipt
     from driftproof.render.escape import terminal_safe
-    from driftproof.wording import said_once
 
     if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(

@@ -12,6 +12,7 @@ import click
 
 from driftproof.cli import fail
 from driftproof.cli._options import format_option, path_option
+from driftproof.errors import ReceiptError
 
 if TYPE_CHECKING:
     from driftproof.render.sheet import Format
@@ -42,7 +43,6 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     Exit status: 0 no case regressed, 1 a case regressed, 2 bad input or no verdict.
     """
     # deferred: start-up time of --help
-    from driftproof.errors import ReceiptError
     from driftproof.pages.comparison import compare_receipts, exit_status
     from driftproof.pages.sheet import receipt_breakdown
     from driftproof.receipt import read_receipt

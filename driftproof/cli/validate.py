@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from driftproof.errors import ReceiptError
+from driftproof.wording import SMOKE_RUN
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 def verdict_note(r: Receipt) -> str:
     """What a reader of a verdict makes of a valid receipt: :func:`~driftproof.stats.no_verdict`."""
     from driftproof.stats import Refusal, no_verdict  # deferred: start-up time of --help
-    from driftproof.wording import SMOKE_RUN
 
     refused = no_verdict(r)
     if refused is None:

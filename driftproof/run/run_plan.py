@@ -1,7 +1,7 @@
 """What a run will do, decided from its options before any call: :func:`plan_run`.
 
-``run --help`` imports this module (its defaults), so the engine, receipt and providers are
-imported inside functions.
+``run --help`` imports this module (its defaults), so the engine, receipt, suite and batch modules
+are imported inside functions.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from urllib.parse import urlsplit
 
 from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
+from driftproof.run.providers import make_provider
+from driftproof.run.providers.base import MissingCredentials, Provider
 from driftproof.wording import OFFLINE
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.run.config import RunConfig, RunResult
-    from driftproof.run.providers.base import Provider
     from driftproof.run.suite import Suite
 
 #: Each answering lane's default judge model; the keys are the lanes ``--provider`` takes.
@@ -290,7 +291,6 @@ def start_run(
         RunInterrupted: Ctrl-C; the journal keeps every finished draw.
     """
     from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
-    from driftproof.run.providers import make_provider
 
     lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
     judge = lane if plan.judge is None else make_judge(plan.judge)
@@ -327,7 +327,6 @@ def make_judge(lane: Lane) -> Provider:
             ``--judge-provider`` chooses another judge lane.
     """
     from driftproof.run.providers import make_provider  # deferred: start-up time of --help
-    from driftproof.run.providers.base import MissingCredentials
 
     try:
         return make_provider(lane.provider, lane.surface, **lane.options)
