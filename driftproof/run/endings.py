@@ -27,7 +27,7 @@ BUDGET_REACHED_SHARE = 0.9
 
 
 @dataclass(frozen=True)
-class Lane:
+class EndingTable:
     """One lane's table: ``complete`` and ``judge_complete`` endings, and ``classes``.
 
     ``classes`` maps every other ending the lane documents to a lost-draw kind (receipt
@@ -59,15 +59,15 @@ _CHAT = {
 #: Lane key → table. Keys: ``anthropic`` (Messages API and its batches), ``chat`` (OpenAI Chat
 #: Completions), ``responses`` (OpenAI Responses), ``compatible`` (Chat Completions on any other
 #: base URL: vLLM, Ollama, llama.cpp's server, gateways), ``claude-cli``, ``codex-cli``.
-LANES: dict[str, Lane] = {
-    "anthropic": Lane(
+ENDING_TABLES: dict[str, EndingTable] = {
+    "anthropic": EndingTable(
         "Anthropic Messages API (and its batches)",
         ("end_turn", "stop_sequence"),
         ("tool_use",),
         {**_ANTHROPIC, "end_turn:tool_use": "tool_call", "stop_sequence:tool_use": "tool_call"},
     ),
-    "chat": Lane("OpenAI Chat Completions", ("stop",), ("stop",), _CHAT),
-    "responses": Lane(
+    "chat": EndingTable("OpenAI Chat Completions", ("stop",), ("stop",), _CHAT),
+    "responses": EndingTable(
         "OpenAI Responses",
         ("completed",),
         ("completed",),
@@ -94,13 +94,13 @@ LANES: dict[str, Lane] = {
             "completed:message_in_progress": "unfinished_answer",
         },
     ),
-    "compatible": Lane(
+    "compatible": EndingTable(
         "OpenAI-compatible servers (vLLM, Ollama, llama.cpp)",
         ("stop",),
         ("stop",),
         {**_CHAT, "abort": "server_abort"},
     ),
-    "claude-cli": Lane(
+    "claude-cli": EndingTable(
         "claude -p",
         ("success", "success:end_turn", "success:stop_sequence"),
         ("success", "success:end_turn", "success:stop_sequence", "success:tool_use"),
@@ -111,7 +111,7 @@ LANES: dict[str, Lane] = {
             "terminal_reason:prompt_too_long": "context_window",
         },
     ),
-    "codex-cli": Lane(
+    "codex-cli": EndingTable(
         "codex exec --json",
         ("turn.completed",),
         ("turn.completed",),
@@ -145,9 +145,9 @@ def lost_class(
     ``context_window``, unknown is ``length_unknown``.
 
     Raises:
-        KeyError: ``lane`` is not a key of :data:`LANES`.
+        KeyError: ``lane`` is not a key of :data:`ENDING_TABLES`.
     """
-    t = LANES[lane]
+    t = ENDING_TABLES[lane]
     if ending is not None and ending in (t.judge_complete if judge else t.complete):
         return None
     cls = t.classes.get(ending or "", UNKNOWN)
@@ -162,7 +162,7 @@ def lost_class(
 def table_lines() -> list[str]:
     """The endings table in plain words, one line per lane and class (``run --help``)."""
     out = []
-    for key, t in LANES.items():
+    for key, t in ENDING_TABLES.items():
         out.append(f"{t.title}: complete on {', '.join(t.complete)}")
         if t.judge_complete != t.complete:
             out.append(f"  a judge's grade: complete on {', '.join(t.judge_complete)}")

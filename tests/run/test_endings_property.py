@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from driftproof.run.config import RunConfig, Spend
 from driftproof.run.drawer import Drawer
-from driftproof.run.endings import LANES, lost_class, table_lines
+from driftproof.run.endings import ENDING_TABLES, lost_class, table_lines
 from driftproof.run.providers.anthropic_api import read_message
 from driftproof.run.providers.base import Provider, Reply
 from driftproof.run.providers.claude_cli import read_claude
@@ -152,7 +152,9 @@ READERS = {
 }
 
 ANSWER = "fix(http): retry 429 responses with back-off\n\nHonours Retry-After on every 429."
-known = sorted({e for t in LANES.values() for e in (*t.complete, *t.classes)} | {"abort", "eos"})
+known = sorted(
+    {e for t in ENDING_TABLES.values() for e in (*t.complete, *t.classes)} | {"abort", "eos"}
+)
 endings = st.one_of(st.none(), st.sampled_from(known), st.text(max_size=24))
 
 
@@ -163,7 +165,7 @@ def test_an_ending_outside_the_lanes_table_is_never_graded(lane, ending):
     if lane == "responses" and ending is not None and ending.startswith("completed:"):
         ending = "completed"  # a completed response with its final message: the status alone
     rec, judge = _draw(reply)
-    if ending in LANES[lane].complete:
+    if ending in ENDING_TABLES[lane].complete:
         assert rec["draw"]["score"] == 0.35 and len(judge.prompts) == 1
     else:
         assert judge.prompts == [] and rec["draw"]["score"] is None
@@ -180,7 +182,9 @@ def test_an_ending_outside_the_lanes_table_is_never_graded(lane, ending):
 def test_claude_endings_outside_the_table_are_never_graded(stop):
     reply = claude(stop, ANSWER)
     rec, judge = _draw(reply)
-    complete = ("success" if stop is None else f"success:{stop}") in LANES["claude-cli"].complete
+    complete = ("success" if stop is None else f"success:{stop}") in ENDING_TABLES[
+        "claude-cli"
+    ].complete
     assert (rec["draw"]["score"] == 0.35) is complete
     assert len(judge.prompts) == (1 if complete else 0)
 
