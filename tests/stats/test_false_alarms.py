@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from factories import case, make_receipt
+from factories import JUDGE, case, make_receipt
 
 from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt
@@ -72,16 +72,7 @@ def test_diff_prints_the_expectation_and_keeps_the_verdict_words() -> None:
     # the statistics notes' multiplicity figure: at spread 0.05 with 3 draws about 3.5% of
     # unchanged cases read regressed, so 40 cases give about 40 × 3.45% = 1.4 (section 6.2)
     same = [case(f"c{i}", [0.70, 0.75, 0.80], [0.5, 0.55, 0.6]) for i in range(40)]
-    judge = {
-        "model": "claude-haiku-4-5-20251001",
-        "provider": "anthropic",
-        "surface": "api",
-        "service": "https://api.anthropic.com",
-        "sampling": {"temperature": 1.0, "max_tokens": 512},
-        "template_sha256": "0" * 64,
-        "scale": {"worst": 0.0, "best": 1.0, "step": 0.01},
-        "price": {"input_usd_per_mtok": 1.0, "output_usd_per_mtok": 5.0},
-    }
+    judge = {**JUDGE, "scale": {"worst": 0.0, "best": 1.0, "step": 0.01}}
     r = Receipt.model_validate(make_receipt(same, judge=judge))
     c = compare_receipts(r, r, false_alarms=True)
     assert c.false_alarms is not None
