@@ -112,7 +112,7 @@ def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
 
 
 @register_section(name="skill_fired", title="How often the skill fired")
-class SkillFired(ReceiptsSection):
+class SkillFiredSection(ReceiptsSection):
     """How often the skill fired, per case and arm and per arm, beside the scores (D-9)."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
@@ -252,7 +252,7 @@ def figure_tables(
 
 
 @register_section(name="source_figures", title="Figures as the source printed them")
-class SourceFigures(ReceiptsSection):
+class SourceFiguresSection(ReceiptsSection):
     """The printed figures, one row per skill, and the files they were read from."""
 
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
