@@ -50,7 +50,14 @@ from driftproof.regrade.identity import (
 )
 from driftproof.run import judge as J
 from driftproof.run.providers.base import Provider
-from driftproof.run.scheduler import RETRY_DELAYS, Counter, FatalRun, LostDraw, with_retries
+from driftproof.run.scheduler import (
+    RETRY_DELAYS,
+    Counter,
+    FatalRun,
+    LostDraw,
+    RetryPolicy,
+    with_retries,
+)
 from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
@@ -118,7 +125,7 @@ class _Grader:
     model: str
     samples: int
     max_tokens: int
-    retry_delays: tuple[float, ...]
+    retry: RetryPolicy
     plain: bool
     allowed: frozenset[str]
     attempts: Counter = field(default_factory=Counter)
@@ -200,7 +207,7 @@ class _Grader:
         )
         on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
         try:
-            jr = with_retries(call, delays=self.retry_delays, on_attempt=on_attempt)
+            jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
         except LostDraw as exc:
             reason = f"judge call failed: {exc.reason}"[:2000]
             return build_judge_sample(None, invalid_reason=reason), False
@@ -296,7 +303,9 @@ def rubric_regrade(
         raise RefusalError(f"{_refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5
     allowed = frozenset(setting.answered_as or ())
-    grader = _Grader(judge, judge_model, samples, max_tokens, retry_delays, plain, allowed)
+    grader = _Grader(
+        judge, judge_model, samples, max_tokens, RetryPolicy.fixed(retry_delays), plain, allowed
+    )
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:

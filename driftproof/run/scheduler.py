@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError, Halted
 
-#: A fixed wait schedule (seconds) still accepted by ``with_retries(delays=...)`` (regrade).
+#: regrade's fixed wait schedule (seconds): :meth:`RetryPolicy.fixed` of it.
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
 
 
@@ -97,7 +97,6 @@ class Counter:
 def with_retries(
     fn: Callable[[], T],
     *,
-    delays: Sequence[float] | None = None,
     policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     on_attempt: Callable[[], None] | None = None,
@@ -105,10 +104,9 @@ def with_retries(
 ) -> T:
     """Call ``fn`` (one attempt each), retrying transient :class:`AttemptError` s through tenacity.
 
-    ``delays`` is short for ``policy=RetryPolicy.fixed(delays)`` (default :class:`RetryPolicy`);
-    ``on_attempt`` runs before every attempt (may raise to halt); ``attempts`` receives every failed
-    attempt ``{error, error_class, status, wait_s}`` (``wait_s``: the wait that followed, seconds;
-    ``None`` after the last).
+    ``policy`` defaults to :class:`RetryPolicy`; ``on_attempt`` runs before every attempt (may
+    raise to halt); ``attempts`` receives every failed attempt ``{error, error_class, status,
+    wait_s}`` (``wait_s``: the wait that followed, seconds; ``None`` after the last).
 
     Raises:
         LostDraw: every attempt failed, or one failed in a way a retry cannot fix.
@@ -116,7 +114,7 @@ def with_retries(
     """
     from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-    pol = policy or (RetryPolicy.fixed(delays) if delays is not None else RetryPolicy())
+    pol = policy or RetryPolicy()
     log: list[dict[str, Any]] = attempts if attempts is not None else []
     first = len(log)
     expo = wait_exponential_jitter(

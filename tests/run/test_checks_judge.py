@@ -11,7 +11,7 @@ from driftproof.cli.suite import suite as suite_cmd
 from driftproof.run.checks import check_passes, example_failures, run_checks
 from driftproof.run.judge import parse_reply, template_sha256
 from driftproof.run.providers.base import AttemptError
-from driftproof.run.scheduler import LostDraw, needs_more, with_retries
+from driftproof.run.scheduler import LostDraw, RetryPolicy, needs_more, with_retries
 from driftproof.run.suite import SuiteCase, load_suite
 from driftproof.run.suite_fields import CheckSpec, Criterion
 
@@ -279,7 +279,10 @@ def test_a_fixed_schedule_waits_5_then_20_seconds_and_counts_every_attempt():
 
     with pytest.raises(LostDraw) as ei:
         with_retries(
-            fn, delays=(5.0, 20.0), sleep=slept.append, on_attempt=lambda: attempts.append(1)
+            fn,
+            policy=RetryPolicy.fixed((5.0, 20.0)),
+            sleep=slept.append,
+            on_attempt=lambda: attempts.append(1),
         )
     assert (len(calls), len(attempts), slept) == (3, 3, [5.0, 20.0])
     assert ei.value.reason == "HTTP 500: boom; transient, 3 attempts, retried after 5 s and 20 s"
