@@ -27,7 +27,7 @@ from click.formatting import HelpFormatter
 from driftproof import __version__
 from driftproof.errors import DriftproofError
 
-__all__ = ["COMMANDS", "LazyGroup", "cli", "main"]
+__all__ = ["COMMANDS", "cli", "main"]
 
 
 class LazyGroup(click.Group):
