@@ -151,6 +151,16 @@ def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     return code, out, err
 
 
+def view_formats(path: Path, capsys: Any) -> dict[str, str]:
+    """``driftproof view PATH`` in text, markdown and json -> each one's stdout (each exits 0)."""
+    out = {}
+    for fmt in ("text", "markdown", "json"):
+        code, text, err = run_main(["view", str(path), "--format", fmt], capsys)
+        assert code == 0, err
+        out[fmt] = text
+    return out
+
+
 def run_action(
     tmp_path: Path, monkeypatch: Any, baseline: Path, receipt: Path, fail_on: str | None
 ) -> tuple[int, str]:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from factories import run_main
+from factories import view_formats
 
 from driftproof.importers import write_imported
 from driftproof.importers.caveman import CavemanOptions, import_caveman
@@ -23,20 +23,11 @@ SKILLS = FIX / "skills"
 CASES = FIX / "evals" / "prompts" / "fidelity.json"
 
 
-def _views(path: Path, capsys: Any) -> dict[str, str]:
-    out = {}
-    for fmt in ("text", "markdown", "json"):
-        code, text, err = run_main(["view", str(path), "--format", fmt], capsys)
-        assert code == 0, err
-        out[fmt] = text
-    return out
-
-
 def test_usage_table_in_every_format(tmp_path: Path, capsys: Any) -> None:
     path = write_imported(
         import_caveman(SNAP / "results.json", CavemanOptions(skills_dir=SKILLS)), tmp_path
     )[0]
-    v = _views(path, capsys)
+    v = view_formats(path, capsys)
     # caveman against __terse__: median +50%, mean +40%, 350 / 610 output tokens, +1090 input
     assert "  caveman  +50%                      +40%                    350 / 610" in v["text"]
     assert "| caveman | +50% | +40% | 350 / 610 | +1090 |" in v["markdown"]
@@ -53,7 +44,7 @@ def test_fidelity_report_in_every_format(tmp_path: Path, capsys: Any) -> None:
         import_caveman(SNAP / "fidelity.json", CavemanOptions(skills_dir=SKILLS, cases=CASES)),
         tmp_path,
     )
-    v = _views(path, capsys)
+    v = view_formats(path, capsys)
     assert "  caveman       2 / 3   67%" in v["text"]
     assert "  - caveman · force-push: forbidden /--force\\b/" in v["text"]
     assert "| caveman | 2 / 3 | 67% |" in v["markdown"]
@@ -77,7 +68,7 @@ def test_untrusted_pattern_text_is_made_safe(tmp_path: Path, capsys: Any) -> Non
         import_caveman(SNAP / "fidelity.json", CavemanOptions(skills_dir=SKILLS, cases=c)),
         tmp_path / "out",
     )
-    v = _views(path, capsys)
+    v = view_formats(path, capsys)
     assert re.search(r"(?<!\\)<img", v["markdown"]) is None  # only as \<img, never markup
     assert "revert\\<img src=x onerror=alert(1)\\>/" in v["markdown"]
     assert "missing /revert<img src=x onerror=alert(1)>/" in v["text"]
@@ -87,13 +78,13 @@ def test_case_output_tokens_name_their_arms_in_order(capsys: Any) -> None:
     # p01 of caveman's snapshot: caveman 92, __baseline__ 163, __terse__ 204 output tokens;
     # the cell printed "92 · 163 · 204" under a bare "output tokens", the arm order unsaid
     receipts = Path(__file__).resolve().parents[1] / "receipts"
-    v = _views(receipts / "caveman-2b10489-caveman.json", capsys)
+    v = view_formats(receipts / "caveman-2b10489-caveman.json", capsys)
     head = "output tokens (with skill · baseline · control)"
     assert re.search(rf"  case .* lost draws  {re.escape(head)}\n", v["text"])
     assert re.search(r"\n  p01 .* none        92 · 163 · 204\n", v["text"])
     assert f"| lost draws | {head} |" in v["markdown"]
     # a single-arm source with no output tokens: said in words, not "– · – · –"
-    v = _views(receipts / "caveman-902028f-judged-fidelity-caveman.json", capsys)
+    v = view_formats(receipts / "caveman-902028f-judged-fidelity-caveman.json", capsys)
     assert "– · –" not in v["text"]
     assert re.search(r"\n  p01 .* none        not recorded\n", v["text"])
     assert [c["output_tokens"] for c in json.loads(v["json"])["cases"]] == ["not recorded"] * 10

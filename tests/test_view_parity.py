@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import case, make_receipt, run_main
+from factories import case, make_receipt, run_main, view_formats
 from receipt_docs import seal_document
 
 from driftproof.pages.receipt_tables import receipt_tables
@@ -28,20 +28,11 @@ CAVEMAN = REPO / "receipts/caveman-2b10489-caveman.json"
 NEBIUS = REPO / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json"
 
 
-def _views(path: Path, capsys: Any) -> dict[str, str]:
-    out = {}
-    for fmt in ("text", "markdown", "json"):
-        code, text, err = run_main(["view", str(path), "--format", fmt], capsys)
-        assert code == 0, err
-        out[fmt] = text
-    return out
-
-
 def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: Any) -> None:
     r = read_receipt(NVIDIA)
     site = receipt_tables("nvidia-7149a88-cuopt-install", r, NVIDIA.read_bytes())
     assert site.figures is not None
-    views = _views(NVIDIA, capsys)
+    views = view_formats(NVIDIA, capsys)
     doc = json.loads(views["json"])
     json_rows = [
         [f["dimension"], f["agent"], f["score"], f["uplift"], f["count"], f["note"]]
@@ -66,7 +57,7 @@ def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: An
 
 
 def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
-    views = _views(NEBIUS, capsys)
+    views = view_formats(NEBIUS, capsys)
     doc = json.loads(views["json"])
     (with_skill,) = [a for a in doc["arms"] if a["arm"] == "with skill"]
     # nebius benchmark.json: evals_skill_loaded 6 of evals_total 9
@@ -80,7 +71,7 @@ def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
 
 
 def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
-    views = _views(CAVEMAN, capsys)
+    views = view_formats(CAVEMAN, capsys)
     head = json.loads(views["json"])["headline"]
     assert head["label"] == "output-token saving"
     # Report 001: median +50% (mean +46%) against the terse control (__terse__)
@@ -114,7 +105,7 @@ def _with_refusal() -> dict[str, Any]:
 def test_refusals_are_counted_per_arm(tmp_path: Path, capsys: Any) -> None:
     p = tmp_path / "r.json"
     p.write_text(json.dumps(_with_refusal()), encoding="utf-8")
-    views = _views(p, capsys)
+    views = view_formats(p, capsys)
     arms = {a["arm"]: a for a in json.loads(views["json"])["arms"]}
     assert (
         arms["baseline"]["refusals"] == "1 of 3 draws"
@@ -187,7 +178,7 @@ def test_a_source_that_printed_no_figure_still_shows_its_own_verdict(capsys: Any
     assert site.figures is not None and site.figures.rows == ()
     origin = {f.label: f.value for f in site.model.source_origin}
     assert origin["the source's own verdict"] == "PASS"
-    views = _views(path, capsys)
+    views = view_formats(path, capsys)
     for fmt in ("text", "markdown"):
         text = views[fmt]
         assert '(see "Figures as the source printed them")' in text
