@@ -20,6 +20,10 @@ MIN_DRAWS_PER_ARM: Final[int] = 3
 MAX_PLANNED_DRAWS: Final[int] = 10_000
 #: The most draws one arm of a receipt holds (the schema's ``draws`` maxItems): run --draws's cap.
 MAX_DRAWS_IN_ARM: Final[int] = 1_000
+#: The arms a receipt may name, in receipt order.
+ARMS: Final[tuple[str, ...]] = ("with_skill", "baseline", "control")
+#: The arms a lift compares: the with-skill arm (the verdicts) and the baseline (the lifts).
+COMPARED_ARMS: Final[tuple[str, ...]] = ("with_skill", "baseline")
 #: Each arm as output for people names it (the receipt's key, then the words).
 ARM_WORDS: Final[dict[str, str]] = {
     "with_skill": "with skill",

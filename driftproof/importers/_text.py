@@ -14,8 +14,8 @@ from typing import Any
 
 from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, ReceiptBody, TextRepair, sha256_text
-from driftproof.run.config import ARMS as _ARMS
 from driftproof.run.reply_text import repair_text
+from driftproof.wording import ARMS
 
 REPLACEMENT = "\ufffd"
 #: A string repaired while parsing: (its repaired text, code points replaced).
@@ -72,14 +72,14 @@ def _bound(body: ReceiptBody) -> ReceiptBody:
 
     specs = {
         n: copy(s, cut(s, "instruction", INSTRUCTION_MAX_CHARS, f"/arms/{n}/instruction"))
-        for n in _ARMS
+        for n in ARMS
         if (s := getattr(body.arms, n)) is not None
     }
     cases = []
     for i, case in enumerate(body.cases):
         update = cut(case, "prompt", PROMPT_MAX_CHARS, f"/cases/{i}/prompt", keep=True)
         count, arms = len(found), {}
-        for name in (n for n in _ARMS if getattr(case.arms, n) is not None):
+        for name in (n for n in ARMS if getattr(case.arms, n) is not None):
             w = f"/cases/{i}/arms/{_esc(name)}/draws"
             draws = []
             for j, d in enumerate(getattr(case.arms, name).draws):

@@ -21,12 +21,12 @@ from driftproof.importers._plugin_eval_checks import check_aggregates, check_wei
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
+from driftproof.wording import COMPARED_ARMS
 
 TOOL = "claude-plugin-eval"
 #: The file name ``claude plugin eval`` writes in its timestamped results directory.
 DOCUMENT_NAME = "aggregate-result.json"
 _ABLATIONS = ("with-without", "none")
-_TWO = ("with_skill", "baseline")
 _CALLED = re.compile(r"\bcalled (\d+)x\b")
 _MAX_DOCUMENTS = 1000
 _UNRECORDED = (
@@ -99,7 +99,9 @@ class _Document:
     w: Where
     two_arm: bool
     partial: bool
-    costs: dict[str, list[list[float]]] = field(default_factory=lambda: {a: [[], []] for a in _TWO})
+    costs: dict[str, list[list[float]]] = field(
+        default_factory=lambda: {a: [[], []] for a in COMPARED_ARMS}
+    )
     scored_indicator: set[str] = field(default_factory=set)
 
 

@@ -35,7 +35,7 @@ from driftproof.importers._inspect_log import (
     value_to_float,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
-from driftproof.run.config import ARMS as _ARMS
+from driftproof.wording import ARMS
 
 _UNRECORDED = (
     "judge_samples_per_generation",
@@ -72,7 +72,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
             (in a ``.eval`` archive the pointer starts with the member's name).
     """
     logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
-    if not logs or set(logs) - set(_ARMS) or not {"with_skill", "baseline"} & set(logs):
+    if not logs or set(logs) - set(ARMS) or not {"with_skill", "baseline"} & set(logs):
         raise OPTIONS.fail(
             "expected one log per arm: --with-skill LOG and/or --baseline LOG "
             "[--control LOG]; one of the first two alone is a single-arm import"
@@ -212,7 +212,7 @@ def _cases(
                 prompts.setdefault(sid, None)
                 draws[arm].append(build_draw(epoch - 1, lost_reason=why, lost_kind="missing"))
     for sid, arms in cases.items():
-        for arm in (a for a in _ARMS if a in logs):
+        for arm in (a for a in ARMS if a in logs):
             arms[arm].sort(key=lambda d: d.index)
             if len({d.index for d in arms[arm]}) != len(arms[arm]):
                 raise ImportError_.at(

@@ -23,9 +23,9 @@ from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ArmSpec, Case, Draw, build_draw, build_judge_sample
+from driftproof.wording import COMPARED_ARMS
 
 TOOL = "openai-evals"
-_ARMS = ("with_skill", "baseline")
 #: The most output items read from one file.
 MAX_ROWS = 200_000
 _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
@@ -77,7 +77,9 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     cases, models, started = _group(parsed, mapping)
     variants, case_docs = Counter(key for key, _ in cases), []
     for (key, content), c in cases.items():  # an item whose content differs: one case each
-        arms = {a: [_draw(j, p, name, rng) for j, p in enumerate(c["arms"][a])] for a in _ARMS}
+        arms = {
+            a: [_draw(j, p, name, rng) for j, p in enumerate(c["arms"][a])] for a in COMPARED_ARMS
+        }
         label = f"item-{key}" if variants[key] == 1 else f"item-{key}-{(content or 'none')[:10]}"
         case_docs.append(declared.case_entry(common.case_id_for(label), c["prompt"], arms))
     differing = [k for k, n in variants.items() if n > 1]
@@ -87,7 +89,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         "provenance.tool_version (output items record none)",
         *(
             f"the {a} arm (a single-arm import: one run was given)"
-            for a in _ARMS
+            for a in COMPARED_ARMS
             if a not in mapping
         ),
         "judge.model (output items do not name the grader's model)",
@@ -121,7 +123,7 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         surface="api",
         started_at=common.unix_instant(min(started), Where(path)) if started else None,
         judge=declared.unrecorded_judge(TOOL, name, channel="source"),
-        arms={a: _arm(a, mapping, models) for a in _ARMS},
+        arms={a: _arm(a, mapping, models) for a in COMPARED_ARMS},
         band_source="generation",
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
@@ -142,7 +144,7 @@ def _group(
                 + ", ".join(f"{a}={r}" for a, r in mapping.items())
                 + "); map it with --arm, or leave its rows out of the file"
             )
-        new = {"prompt": p["prompt"], "arms": {a: [] for a in _ARMS}}
+        new = {"prompt": p["prompt"], "arms": {a: [] for a in COMPARED_ARMS}}
         case = cases.setdefault((p["key"], p["content"]), new)
         if case["arms"][arm]:
             raise p["where"].fail(
@@ -215,7 +217,7 @@ def _arm_map(
             )
         return {"with_skill": runs[0]}
     for arm in arms:
-        if arm not in _ARMS:
+        if arm not in COMPARED_ARMS:
             raise OPTIONS.fail(f"--arm: expected with_skill or baseline, found {arm!r}")
     if len(arms) == 2 and arms["with_skill"] == arms["baseline"]:
         raise OPTIONS.fail(
@@ -228,7 +230,7 @@ def _arm_map(
                 f"expected rows of run {run!r} ({arm}); the file holds runs "
                 f"{', '.join(repr(r) for r in runs[:20])}"
             )
-    return {a: arms[a] for a in _ARMS if a in arms}
+    return {a: arms[a] for a in COMPARED_ARMS if a in arms}
 
 
 def _grader_name(grader: str | None, graders: list[str], w: Where) -> str:

@@ -21,8 +21,7 @@ from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair, error_reason
 from driftproof.receipt import Case, Draw, Judge, build_draw
-from driftproof.run.config import ARMS as _ARMS
-from driftproof.wording import first_of
+from driftproof.wording import ARMS, first_of
 
 TOOL = "promptfoo"
 #: Rows with an error but no failureReason: errors that cannot be told from failures.
@@ -70,7 +69,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     path, o, arms, by = Path(path), options, options.arms, options.by
     if by not in ("provider", "prompt"):
         raise OPTIONS.fail(f"--by: expected provider or prompt, found {by!r}")
-    if not {"with_skill", "baseline"} & set(arms) or set(arms) - set(_ARMS):
+    if not {"with_skill", "baseline"} & set(arms) or set(arms) - set(ARMS):
         raise OPTIONS.fail(
             "expected an arm mapping naming with_skill and/or baseline (and "
             "optionally control), e.g. --arm with_skill=LABEL --arm baseline=LABEL; one of the "
@@ -133,7 +132,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         band_source="generation",
         judge_overhead=grouped.tokens if grouped.tokens["judged_draws_counted"] else None,
     )
-    mapped = (f"{a}-{arms[a][:40]}" for a in _ARMS if a in arms)
+    mapped = (f"{a}-{arms[a][:40]}" for a in ARMS if a in arms)
     return [Imported.named(TOOL, body, *mapped, repairs=repairs)]
 
 

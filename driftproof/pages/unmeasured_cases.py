@@ -14,14 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import BandSource, arm_band
-from driftproof.wording import ARM_WORDS, NOT_MEASURED, count_of, first_of
+from driftproof.wording import ARM_WORDS, COMPARED_ARMS, NOT_MEASURED, count_of, first_of
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
 
-#: The arms compared across two receipts: the with-skill arm (the verdicts) and the baseline (the
-#: lifts).
-COMPARED_ARMS = ("with_skill", "baseline")
 #: What is said of such a case, after its id.
 LATER_NOT_MEASURED = f"{NOT_MEASURED} in the later receipt"
 

@@ -33,8 +33,6 @@ Count = Annotated[int, Field(ge=0)]
 NonNegative = Annotated[float, Field(ge=0)]
 #: An HTTP status of a failed call, 100 to 999 (v0.15).
 HttpStatus = Annotated[int, Field(ge=100, le=999)]
-#: The arms a receipt may name, in receipt order.
-ARMS = ("with_skill", "baseline", "control")
 
 
 def _v015(**constraints: Any) -> Any:

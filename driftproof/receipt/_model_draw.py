@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
 from driftproof.receipt._model_base import (
-    ARMS,
     Count,
     HttpStatus,
     NonNegative,
@@ -16,6 +15,7 @@ from driftproof.receipt._model_base import (
     _Model,
     _v015,
 )
+from driftproof.wording import ARMS
 
 #: A case id as the schema states it: a letter or digit, then up to 127 of ``A-Za-z0-9._-``.
 CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]

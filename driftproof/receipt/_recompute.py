@@ -19,8 +19,7 @@ from itertools import chain
 from driftproof.errors import ReceiptError
 from driftproof.receipt._bounds import quote, refuse
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
-from driftproof.receipt._model_base import ARMS
-from driftproof.wording import OFFLINE
+from driftproof.wording import ARMS, OFFLINE
 
 #: A recorded draw score may differ from the mean of its valid judge samples by this much
 #: (summation order; the lift breakdown uses the same bound).

@@ -14,7 +14,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from driftproof.receipt._model import Receipt
-from driftproof.receipt._model_base import ARMS
+from driftproof.wording import ARMS
 
 _D = "cases[].arms.<arm>.draws[]"
 _J = f"{_D}.judge_samples[]"

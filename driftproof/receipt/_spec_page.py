@@ -16,9 +16,9 @@ from driftproof.receipt import _bounds
 from driftproof.receipt._canonical import canonical_id, version_id
 from driftproof.receipt._messages import resolve_ref
 from driftproof.receipt._model import Receipt
-from driftproof.receipt._model_base import ARMS
 from driftproof.receipt._spec_docs import MEANINGS, field_unit
 from driftproof.receipt._versions import known_versions, schema_for
+from driftproof.wording import ARMS
 
 #: What each version added, in the method's words (the method dates these fields).
 VERSION_NOTES: dict[str, str] = {

@@ -12,7 +12,6 @@ from typing import Any
 from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
 
-ARMS = ("with_skill", "baseline", "control")
 #: Receipt bounds: answer characters, lost reason characters and files named per draw.
 ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
 

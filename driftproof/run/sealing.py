@@ -30,11 +30,11 @@ from driftproof.receipt import (
     sha256_text,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import ARMS, construction, judge_usd, now
+from driftproof.run.config import construction, judge_usd, now
 from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal, named
 from driftproof.run.suite import Suite, SuiteCase
-from driftproof.wording import OFFLINE
+from driftproof.wording import ARMS, OFFLINE
 
 #: ``judge.price`` members, in the order of a price tuple.
 _PRICES = ("input", "output", "cache_read", "cache_write")

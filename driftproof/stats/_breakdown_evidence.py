@@ -14,11 +14,10 @@ from collections.abc import Callable, Iterator
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Case, Draw
 from driftproof.stats.moments import mean_of
-from driftproof.wording import TOLERANCE
+from driftproof.wording import COMPARED_ARMS, TOLERANCE
 
 MAX_REASONS = 5
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_ARMS = ("with_skill", "baseline")
 
 
 def _no_scores(r: Receipt) -> list[str]:
@@ -31,7 +30,7 @@ def _no_scores(r: Receipt) -> list[str]:
 
 def _draws(r: Receipt) -> Iterator[tuple[str, Case, str, Draw]]:
     for i, c in enumerate(r.cases):
-        for n in _ARMS:
+        for n in COMPARED_ARMS:
             for j, d in enumerate(getattr(c.arms, n).draws):
                 yield f"/cases/{i}/arms/{n}/draws/{j}", c, n, d
 
@@ -93,7 +92,7 @@ def _contradictory_counts(r: Receipt) -> list[str]:
     out = []
     planned = r.run.generations_per_arm
     for i, c in enumerate(r.cases):
-        for n in _ARMS:
+        for n in COMPARED_ARMS:
             draws = getattr(c.arms, n).draws
             ptr = f"/cases/{i}/arms/{n}/draws"
             if len({d.index for d in draws}) != len(draws):

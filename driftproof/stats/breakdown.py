@@ -24,12 +24,11 @@ from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
-from driftproof.wording import LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
+from driftproof.wording import COMPARED_ARMS, LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
 MAX_DRAWS_PER_ARM = 1000
-_ARMS = ("with_skill", "baseline")
 Label = Literal["helps", "hurts"]
 #: D-6 inside one receipt: upward separation helps, downward hurts.
 _LABELS: dict[VerdictCode, Label] = {VerdictCode.IMPROVED: "helps", VerdictCode.REGRESSED: "hurts"}
@@ -130,7 +129,7 @@ def _unsupported_sizes(r: Receipt) -> list[str]:
     return [
         f"unsupported size at /cases/{i}/arms/{n}/draws: more than {limit} draws in one arm"
         for i, c in enumerate(r.cases)
-        for n in _ARMS
+        for n in COMPARED_ARMS
         if len(getattr(c.arms, n).draws) > limit
     ]
 
@@ -233,7 +232,7 @@ def _mean(values: list[float]) -> float:
 def _failed_arms(c: Case) -> tuple[str, ...]:
     return tuple(
         n
-        for n in _ARMS
+        for n in COMPARED_ARMS
         if getattr(c.arms, n).draws and all(d.lost is not None for d in getattr(c.arms, n).draws)
     )
 
@@ -245,7 +244,7 @@ def _failed_note(arms: tuple[str, ...]) -> str:
 
 
 def _missing_evidence(c: Case) -> str | None:
-    for n in _ARMS:
+    for n in COMPARED_ARMS:
         arm = getattr(c.arms, n)
         if not arm.draws:
             return f"the {n.replace('_', '-')} arm records no draw"
@@ -324,7 +323,7 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
         return "no rubric hash is recorded for the case"
     if r.judge is None:
         return "no grader is recorded for the run"
-    for n in _ARMS:
+    for n in COMPARED_ARMS:
         for d in getattr(c.arms, n).draws:
             if d.lost is not None:
                 continue

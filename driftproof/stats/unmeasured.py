@@ -14,13 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import BandSource, arm_band
-from driftproof.wording import NOT_MEASURED
+from driftproof.wording import ARMS, NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import Draw, Receipt
     from driftproof.receipt._model_draw import FailedAttempt
-
-_ARMS = ("with_skill", "baseline", "control")
 
 
 @dataclass(frozen=True)
@@ -36,7 +34,7 @@ class LostCause:
     draws: int
 
 
-def lost_causes(r: Receipt, arms: Sequence[str] = _ARMS) -> list[LostCause]:
+def lost_causes(r: Receipt, arms: Sequence[str] = ARMS) -> list[LostCause]:
     """The causes of the lost draws of ``arms`` over every case, commonest first.
 
     Ties in alphabetical order; empty when no draw of those arms was lost.
@@ -82,7 +80,7 @@ def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
     ``driftproof run`` exits non-zero when there is one.
     """
     out = []
-    for arm in _ARMS:
+    for arm in ARMS:
         spec = getattr(r.arms, arm, None)
         if spec is None or not spec.recorded:
             continue
