@@ -26,12 +26,13 @@ from driftproof._json import pointer as _pointer_of
 from driftproof._json import read_skill_md as _read_skill_md
 from driftproof.errors import ImportError_
 from driftproof.importers._text import Repair, repair_tree
+from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
 #: Largest source file an importer reads (bytes), checked before reading.
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
 _T = TypeVar("_T")
 #: The receipt schema's case id pattern.
-CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+CASE_ID = re.compile(CASE_ID_PATTERN)
 
 
 class Where:

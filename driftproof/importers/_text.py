@@ -14,6 +14,7 @@ from typing import Any
 
 from driftproof._json import escape as _esc
 from driftproof.receipt import BoundedText, ReceiptBody, TextRepair, sha256_text
+from driftproof.receipt._bounds import ANSWER_MAX_CHARS
 from driftproof.run.reply_text import repair_text
 from driftproof.wording import ARMS
 
@@ -22,7 +23,6 @@ REPLACEMENT = "\ufffd"
 Repair = tuple[str, int]
 #: Characters: the receipt schema's maxLength of each bounded field.
 PROMPT_MAX_CHARS = 262_144
-ANSWER_MAX_CHARS = 1_048_576
 INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
 

@@ -18,7 +18,8 @@ from driftproof.receipt._model_base import (
 from driftproof.wording import ARMS
 
 #: A case id as the schema states it: a letter or digit, then up to 127 of ``A-Za-z0-9._-``.
-CaseId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+CASE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+CaseId = Annotated[str, StringConstraints(pattern=CASE_ID_PATTERN)]
 #: A class of loss as the schema states it: 1 to 40 of ``a-z`` and ``_`` (v0.15).
 LostKind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,40}$")]
 

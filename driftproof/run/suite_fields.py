@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from driftproof.errors import Problem, SuiteError
+from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
 FORMAT = "driftproof-suite/1"
-CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+CASE_ID = re.compile(CASE_ID_PATTERN)
 CRITERION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 SUITE_MAX_BYTES = 32 * 1024 * 1024
 CASES_MAX = 10_000
