@@ -172,7 +172,7 @@ class AnthropicBatches(BatchLane):
             etype = str(err.get("type", "error"))
             msg = str(err.get("message", ""))[:300]
             why = f"batch {bid}: errored: {etype}" + (f": {msg}" if msg else "")
-            return classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), "", reason=why)
+            return classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), msg, reason=why)
         if kind in _NOT_PROCESSED:
             why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
             return AttemptError(f"batch {bid}: {kind}: {why}")

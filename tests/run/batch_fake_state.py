@@ -13,13 +13,17 @@ from typing import Any
 
 from run_helpers import _ok, _texts, answer_for, is_judge_prompt, judge_reply
 
+#: A prompt past the model's context window, in Anthropic's words (HTTP 400).
+TOO_LONG = "prompt is too long: 215000 tokens > 200000 maximum"
+
 
 class BatchScript:
     """What the fake does.
 
     Attributes:
         fault: custom id → ``None`` (answer), ``"errored"`` (overloaded_error / HTTP 500),
-            ``"invalid"`` (invalid_request_error / HTTP 400), ``"expired"``, ``"canceled"``;
+            ``"invalid"`` (invalid_request_error / HTTP 400), ``"too_long"`` (the same,
+            :data:`TOO_LONG`), ``"expired"``, ``"canceled"``;
             asked once per request.
         polls_to_end: retrieves a batch answers in_progress before it ends.
         never_end: batches stay in progress until cancelled; ``kept_on_cancel`` of their
@@ -136,7 +140,7 @@ class FakeState:
                     "error": None,
                 }
                 out.append(line)
-            elif fault in ("errored", "invalid"):
+            elif fault in ("errored", "invalid", "too_long"):
                 code = 500 if fault == "errored" else 400
                 err.append(
                     {
@@ -149,6 +153,8 @@ class FakeState:
                                 "error": {
                                     "message": "The server had an error"
                                     if code == 500
+                                    else TOO_LONG
+                                    if fault == "too_long"
                                     else "Invalid 'max_tokens'",
                                     "type": "server_error"
                                     if code == 500
@@ -194,7 +200,12 @@ class FakeState:
         if b.ended:
             counts["processing"] = 0
             for _, f in b.outcomes or []:
-                key = {None: "succeeded", "errored": "errored", "invalid": "errored"}.get(f, f)
+                key = {
+                    None: "succeeded",
+                    "errored": "errored",
+                    "invalid": "errored",
+                    "too_long": "errored",
+                }.get(f, f)
                 counts[key] += 1
         status = "ended" if b.ended else ("canceling" if b.cancelled else "in_progress")
         return {
@@ -222,7 +233,9 @@ class FakeState:
             status = "validating" if b.polls == 0 else "in_progress"
         done = sum(1 for _, f in b.outcomes or [] if f is None) if status != "failed" else 0
         failed = (
-            sum(1 for _, f in b.outcomes or [] if f in ("errored", "invalid", "expired"))
+            sum(
+                1 for _, f in b.outcomes or [] if f in ("errored", "invalid", "too_long", "expired")
+            )
             if status != "failed"
             else 0
         )
@@ -268,14 +281,12 @@ class FakeState:
                         body,
                     ),
                 }
-            elif f in ("errored", "invalid"):
+            elif f in ("errored", "invalid", "too_long"):
                 kind = "overloaded_error" if f == "errored" else "invalid_request_error"
+                said = TOO_LONG if f == "too_long" else f"scripted {kind}"
                 res = {
                     "type": "errored",
-                    "error": {
-                        "type": "error",
-                        "error": {"type": kind, "message": f"scripted {kind}"},
-                    },
+                    "error": {"type": "error", "error": {"type": kind, "message": said}},
                 }
             else:
                 res = {"type": f}

@@ -221,6 +221,18 @@ def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(
     assert fake.script.calls["create"] == 1  # not retried in a follow-up batch
 
 
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_prompt_past_the_context_window_in_a_batch_loses_that_draw_only(fake, tmp_path, provider):
+    # as outside a batch: the same prompt would fail the same way; the run goes on
+    fake.script.fault = {"a1-1-0": "too_long"}.get
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    lost = [d for c in r.cases for a in (c.arms.with_skill, c.arms.baseline) for d in a.draws]
+    lost = [d for d in lost if d.lost is not None]
+    assert [d.lost.kind for d in lost] == ["context_window"]
+    assert "prompt is too long: 215000 tokens > 200000 maximum" in lost[0].lost.reason
+    assert fake.script.calls["create"] == 2  # the answers' batch, then the grades': no retry
+
+
 def test_a_batch_past_the_timeout_is_cancelled_and_its_finished_results_kept(fake, tmp_path):
     s = fake.script
     s.never_end_first, s.kept_on_cancel = (

@@ -7,6 +7,7 @@ builders and reply readers are plain functions per lane, which the batch transpo
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,6 +21,13 @@ from driftproof.run.reply_text import mixed_reasoning_at
 FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
 #: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
+#: An error's words for a prompt longer than the model's context window (Anthropic "prompt is too
+#: long", OpenAI "context_length_exceeded", vLLM "maximum context length", codex "exceeds the
+#: context window"): that prompt's draw is lost, the run goes on.
+CONTEXT_WINDOW = re.compile(
+    r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window",
+    re.I,
+)
 
 
 @dataclass
@@ -281,11 +289,14 @@ def classify_status(
 ) -> AttemptError:
     """An HTTP status as an attempt error.
 
-    408/409/429/5xx/529, no status, or ``overloaded_error`` in the message: transient;
-    400/401/403/404/422: fatal; any other 4xx loses the draw without a retry. ``reason``
-    replaces the recorded ``HTTP <status>: <message>``; ``reply`` is kept on the error.
+    408/409/429/5xx/529, no status, or ``overloaded_error`` in the message: transient; a 400
+    whose message reads as :data:`CONTEXT_WINDOW`: the draw lost as the context window, never
+    retried; other 400/401/403/404/422: fatal; any other 4xx loses the draw without a retry.
+    ``reason`` replaces the recorded ``HTTP <status>: <message>``; ``reply`` is kept on the error.
     """
     msg = reason or (f"HTTP {status}: {message}" if status else message)
+    if status == 400 and CONTEXT_WINDOW.search(message):  # this prompt only: lost, not fatal
+        return AttemptError(msg, retryable=False, status=status, kind="context_window", reply=reply)
     if status in FATAL_STATUSES:
         return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
     retry = status is None or status in TRANSIENT_STATUSES or status >= 500

@@ -16,6 +16,7 @@ from typing import Any
 from driftproof._json import member_object
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import (
+    CONTEXT_WINDOW,
     FATAL_STATUSES,
     AttemptError,
     Call,
@@ -178,14 +179,17 @@ class CodexCLI(CLILane):
 def _no_turn(msg: str, failed: bool) -> AttemptError:
     """The error of a call with no completed turn: ``turn.failed`` (``failed``) or none at all.
 
-    Classed by the HTTP status ``msg`` names (transient or fatal), else fatal when it reads as a
-    harness error every call would meet (:data:`.cli.FATAL`).
+    A message reading as the context window (:data:`.base.CONTEXT_WINDOW`) loses the draw as
+    such; else classed by the HTTP status ``msg`` names (transient or fatal), else fatal when it
+    reads as a harness error every call would meet (:data:`.cli.FATAL`).
     """
     what = (
         f"codex reported an error: {msg}"
         if failed
         else f"codex reported no completed turn; its last error: {msg}"
     )
+    if CONTEXT_WINDOW.search(msg):  # this prompt only: lost, never retried
+        return AttemptError(what, retryable=False, kind="context_window")
     status = status_of({}, msg)
     if status is None:
         m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)

@@ -1,0 +1,79 @@
+"""A prompt longer than the model's context window loses that draw as the context window (D-19),
+never retried and never stopping the run: the same prompt fails the same way, and the other
+cases and arms can still be measured. Error bodies as the providers document them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from shape_replies import _draws, _mini
+
+
+def _once(status, body):
+    sent = []
+
+    def fn(path, req, is_judge, text):
+        if is_judge or sent:
+            return None
+        sent.append(1)
+        return status, body, {}
+
+    return fn
+
+
+# Anthropic: https://docs.anthropic.com/en/api/errors (invalid_request_error);
+# OpenAI: the error object's code context_length_exceeded (vLLM words it the same way)
+ANTHROPIC = {
+    "type": "error",
+    "error": {
+        "type": "invalid_request_error",
+        "message": "prompt is too long: 215000 tokens > 200000 maximum",
+    },
+}
+OPENAI = {
+    "error": {
+        "message": "This model's maximum context length is 128000 tokens. However, your "
+        "messages resulted in 130512 tokens. Please reduce the length of the messages.",
+        "type": "invalid_request_error",
+        "param": "messages",
+        "code": "context_length_exceeded",
+    }
+}
+
+
+@pytest.mark.parametrize(
+    "body,kw",
+    [(ANTHROPIC, {}), (OPENAI, {"provider": "openai", "api": "chat", "judge": "openai"})],
+    ids=["anthropic", "openai-chat"],
+)
+def test_a_400_for_a_prompt_past_the_context_window_loses_that_draw_only(
+    loopback, suite_file, tmp_path, body, kw
+):
+    loopback.script.shape = _once(400, body)
+    provider = kw.pop("provider", "anthropic")
+    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
+    skill, base = _draws(r)
+    assert (skill.score, skill.lost.kind, skill.lost.status) == (None, "context_window", 400)
+    assert skill.lost.reason.startswith("HTTP 400: ") and body["error"]["message"] in (
+        skill.lost.reason
+    )  # the provider's own words
+    assert len(skill.attempts) == 1  # never retried: the same prompt fails the same way
+    assert base.score == 0.5  # the run went on
+
+
+def test_codex_turn_failed_past_the_context_window_is_not_retried(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # codex-rs's words for ContextWindowExceeded
+    said = "Your input exceeds the context window of this model. Please adjust your input."
+    f = tmp_path / "codex-out.jsonl"
+    events = [{"type": "turn.started"}, {"type": "turn.failed", "error": {"message": said}}]
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    monkeypatch.setenv("FAKE_EXIT", "1")
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "context_window")
+        assert d.lost.reason.startswith(f"codex reported an error: {said}")
+        assert len(d.attempts) == 1
