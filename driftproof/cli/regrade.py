@@ -26,7 +26,8 @@ from driftproof.wording import OFFLINE
 @input_file_option(
     "--rubric",
     "rubric_suite",
-    "The suite with revised rubrics or criteria (same cases and prompts).",
+    "The suite whose rubrics or criteria grade the answers (same cases and prompts): revised "
+    "ones, or the original's for a plain judge regrade.",
 )
 @click.option(
     "--out",
@@ -49,13 +50,15 @@ from driftproof.wording import OFFLINE
     "--judge-provider",
     "provider",
     type=click.Choice(["anthropic", "openai", "stub"]),
-    help="Plain judge regrade: grade with this judge instead of the original's.",
+    help="Plain judge regrade: grade with this judge instead of the original's, by the "
+    "rubrics of the --rubric suite (still required: the receipt keeps only their hashes).",
 )
 @click.option(
     "--judge-model",
     "model",
     callback=model_id,
-    help="Plain judge regrade: the requested judge model; every reply must report it.",
+    help="Plain judge regrade (with --judge-provider and --rubric): the requested judge "
+    "model; every reply must report it.",
 )
 @click.option(
     "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."

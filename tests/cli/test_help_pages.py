@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -56,3 +57,12 @@ def test_stale_help_says_what_each_status_means_and_which_change_gives_it():
     for (status, needles), start, end in zip(words.items(), starts, starts[1:], strict=False):
         for needle in needles:
             assert needle in flat[start:end], (status, needle)
+
+
+def test_regrade_help_says_a_plain_judge_regrade_also_takes_rubric():
+    flat = " ".join(" ".join(_help("regrade")).split())
+    judge = flat[flat.index("--judge-provider [") : flat.index("--judge-samples")]
+    assert "--rubric" in judge  # the receipt keeps only the rubrics' hashes
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof regrade "))
+    assert "plain judge regrade, which still takes `--rubric`" in row
