@@ -90,7 +90,7 @@ def choice_option(
     return _option(*decls, type=click.Choice(list(choices)), default=default, help=help)
 
 
-def format_option(choices: Sequence[str], help: str | None = None) -> Any:
+def format_option(choices: Sequence[str], help: str = "Output format.") -> Any:
     """``--format FMT`` (the command's parameter ``fmt``): the output format, default ``text``."""
     return choice_option("--format", "fmt", choices=choices, default="text", help=help)
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@format_option(["json", "markdown", "text"], "Output format.")
+@format_option(["json", "markdown", "text"])
 @click.option(
     "--lift-breakdown",
     is_flag=True,

@@ -21,7 +21,7 @@ def export() -> None:
     """Write a receipt in another format."""
 
 
-@export.command("summary-json")
+@export.command("summary-json", short_help="RECEIPT as summary-json, the lift as context.")
 @click.argument("receipt", type=FILE)
 @click.option(
     "-o",

@@ -32,13 +32,15 @@ _OUTPUT = (
 
 def _import_command(
     tool: str,
+    short_help: str,
     help: str,
     *params: click.Parameter,
     source: str | Callable[[dict[str, Any]], tuple[Any, Any]] = "path",
     check: Callable[[dict[str, Any]], None] | None = None,
     after: tuple[click.Parameter, ...] = (),
 ) -> click.Command:
-    """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source."""
+    """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source;
+    ``short_help`` is its line in ``import --help`` (whole: click would cut ``help`` mid-phrase)."""
 
     def callback(out_dir: Path, force: bool, **options: Any) -> None:
         from driftproof.importers import (  # deferred: start-up
@@ -70,7 +72,13 @@ def _import_command(
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {path}")
 
-    return click.Command(tool, help=help, params=[*params, *_OUTPUT, *after], callback=callback)
+    return click.Command(
+        tool,
+        help=help,
+        short_help=short_help,
+        params=[*params, *_OUTPUT, *after],
+        callback=callback,
+    )
 
 
 def _refused(message: str) -> ImportError_:
@@ -146,6 +154,7 @@ _SKILL_MD = click.Option(
 
 caveman = _import_command(
     "caveman",
+    "caveman's snapshot: one receipt per skill arm.",
     """Import caveman's snapshot: one receipt per skill arm.
 
     Reads evals/snapshots/results.json (or results.partial.json, or with --cases fidelity.json,
@@ -183,6 +192,7 @@ caveman = _import_command(
 
 skill_creator = _import_command(
     "skill-creator",
+    "skill-creator iterations: one receipt per iteration.",
     """Import skill-creator / agentskills.io iterations: one receipt per iteration.
 
     Reads benchmark.json and grading.json.
@@ -203,6 +213,7 @@ skill_creator = _import_command(
 
 nvidia = _import_command(
     "nvidia",
+    "NVIDIA BENCHMARK.md cards or benchmarks.json.",
     """Import NVIDIA BENCHMARK.md cards or benchmarks.json: one receipt per skill.
 
     The receipts hold aggregates only and give no verdict.
@@ -231,6 +242,7 @@ nvidia = _import_command(
 
 promptfoo = _import_command(
     "promptfoo",
+    "promptfoo output (eval -o or export).",
     """Import promptfoo output JSON or JSONL (eval -o / export).
 
     Repeats are grouped by content; errors are kept out of the figures.
@@ -268,6 +280,7 @@ def _logs(options: dict[str, Any]) -> tuple[dict[str, Path], Path | None]:
 
 inspect = _import_command(
     "inspect",
+    "Inspect AI logs, one per arm.",
     """Inspect AI logs, one per arm: epochs as draws, unscored samples as lost draws.
 
     --with-skill alone or --baseline alone is a single-arm import: the other arm is marked not
@@ -296,6 +309,7 @@ inspect = _import_command(
 
 summary_json = _import_command(
     "summary-json",
+    "Driftproof's minimal summary-json format.",
     "Driftproof summary-json (the interop page's minimal format): one DECLARED receipt.",
     _PATH,
     _SKILL_MD,
@@ -303,6 +317,7 @@ summary_json = _import_command(
 
 claude_plugin_eval = _import_command(
     "claude-plugin-eval",
+    "claude plugin eval's aggregate-result.json.",
     """Import claude plugin eval's aggregate-result.json (or its results directory).
 
     Runs are draws, the skill-fired rate stands beside the score, and errored runs are kept out
@@ -324,6 +339,7 @@ def _no_control_arm(options: dict[str, Any]) -> None:
 
 openai_evals = _import_command(
     "openai-evals",
+    "OpenAI Evals run output items.",
     """Import OpenAI Evals run output items (JSONL or JSON).
 
     Each output item is a draw; sample errors are lost draws.
@@ -352,6 +368,7 @@ openai_evals = _import_command(
 
 skill_validator = _import_command(
     "skill-validator",
+    "dotnet/skills skill-validator results.json.",
     """Import dotnet/skills skill-validator results.json: one receipt per skill.
 
     Each scenario is a case; the source's improvement scores, interval and decision are kept as
@@ -362,6 +379,7 @@ skill_validator = _import_command(
 
 vally = _import_command(
     "vally",
+    "Vally results.json (schema 4 or 5).",
     """Import Vally results.json (schema 4 or 5): one receipt per skill.
 
     Each stimulus is a case; the compare votes, sign test and decision are kept as the source's
@@ -372,6 +390,7 @@ vally = _import_command(
 
 skill_eval_harness = _import_command(
     "skill-eval-harness",
+    "skill-eval-harness benchmark.json.",
     """Import skill-eval-harness benchmark.json: each case a case, each run a draw.
 
     Its paired sign-flip interval and test are kept as the source's figures.

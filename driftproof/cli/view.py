@@ -11,7 +11,7 @@ from driftproof.cli._options import format_option
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@format_option(["text", "markdown", "json"], "Output format.")
+@format_option(["text", "markdown", "json"])
 @click.option(
     "--margin",
     type=float,

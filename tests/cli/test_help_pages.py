@@ -66,3 +66,20 @@ def test_regrade_help_says_a_plain_judge_regrade_also_takes_rubric():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof regrade "))
     assert "plain judge regrade, which still takes `--rubric`" in row
+
+
+def test_every_format_option_is_described():
+    for command in ("plan", "stale", "view", "diff"):
+        line = next(ln for ln in _help(command) if ln.strip().startswith("--format "))
+        assert "Output format." in line, (command, line)
+
+
+def test_import_and_export_list_each_subcommand_whole():
+    from driftproof.cli.export import export
+    from driftproof.cli.import_ import import_group
+
+    for group in (import_group, export):
+        r = CliRunner().invoke(group, ["--help"], terminal_width=80)
+        listed = r.output.split("Commands:")[1].splitlines()[1:]
+        assert len(listed) == len(group.commands), r.output  # one line each, none wrapped
+        assert not [ln for ln in listed if ln.endswith("...")], r.output
