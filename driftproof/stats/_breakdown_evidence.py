@@ -20,6 +20,16 @@ MAX_REASONS = 5
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
+def listed(reasons: list[str]) -> list[str]:
+    """The first MAX_REASONS of ``reasons``, the last saying how many more were left out."""
+    more = len(reasons) - MAX_REASONS
+    return (
+        reasons
+        if more <= 0
+        else [*reasons[: MAX_REASONS - 1], f"{reasons[MAX_REASONS - 1]}; and {more} more"]
+    )
+
+
 def _no_scores(r: Receipt) -> list[str]:
     if r.is_aggregates_only:
         return ["aggregates only: the source printed figures and no draw score"]
@@ -57,8 +67,6 @@ def _invalid_hashes(r: Receipt) -> list[str]:
             out.append(
                 f"invalid hash at {ptr}/answer_sha256: it is not the sha256 of the recorded answer"
             )
-        if len(out) >= MAX_REASONS:
-            break
     return out
 
 
@@ -83,8 +91,6 @@ def _malformed_evidence(r: Receipt) -> list[str]:
                     f"malformed evidence at {ptr}/score: "
                     "not the mean of the draw's valid judge samples"
                 )
-        if len(out) >= MAX_REASONS:
-            break
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Literal
 from driftproof.receipt import Receipt, _bounds
 from driftproof.receipt._model import Case, CaseArm
 from driftproof.receipt._seal import canonical_bytes
-from driftproof.stats._breakdown_evidence import CHECKS, MAX_REASONS
+from driftproof.stats._breakdown_evidence import CHECKS, listed
 from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_of
@@ -118,7 +118,7 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     for check in (*CHECKS, _unsupported_sizes):
         problems = check(r)
         if problems:
-            return _unavailable(*problems[:MAX_REASONS])
+            return _unavailable(*listed(problems))
     return _compute(r)
 
 
@@ -145,7 +145,7 @@ def _compute(r: Receipt) -> Breakdown:
     if missing_included:
         suite_reason: str | None = (
             "missing draw evidence on an included case ("
-            + "; ".join(missing_included[:MAX_REASONS])
+            + "; ".join(listed(missing_included))
             + ")"
         )
     elif not included:

@@ -333,3 +333,21 @@ def test_lift_without_each_case_is_fsum_of_the_others_and_sums_the_suite_once(mo
         rest = [v for k, v in lifts.items() if k != r.case_id]
         assert r.lift_without == math.fsum(rest) / len(rest)
     assert sum(summed) <= 2 * len(cases)  # the suite's lifts summed once, not once per case
+
+
+def test_unavailable_reasons_say_how_many_more_were_left_out() -> None:
+    # c2..c8: 7 included cases whose with-skill arm records no draw; 5 are named, 2 counted
+    empty = [case(f"c{i}", [], [0.50, 0.52, 0.54]) for i in range(2, 9)]
+    b = lift_breakdown(read(mk([C1, *empty], generations_per_arm=None)))
+    assert b.suite_lift_reason is not None
+    assert b.suite_lift_reason.endswith("case c6: the with-skill arm records no draw; and 2 more)")
+    assert "case c7" not in b.suite_lift_reason
+    # 6 cases with 2 baseline draws of the 3 planned per arm: 5 named, 1 counted (built past
+    # the loader, which refuses such counts)
+    short = [case(f"c{i}", [0.5, 0.5, 0.5], [0.5, 0.5]) for i in range(1, 7)]
+    b = lift_breakdown(
+        edited(read(mk(short, generations_per_arm=None)), "/run/generations_per_arm", 3)
+    )
+    assert not b.available and len(b.reasons) == 5
+    assert b.reasons[-1].startswith("contradictory draw counts at /cases/4/arms/baseline/draws")
+    assert b.reasons[-1].endswith("; and 1 more")
