@@ -19,6 +19,7 @@ from driftproof.receipt import (
     build_receipt,
     sha256_text,
 )
+from driftproof.wording import ARM_WORDS
 
 
 def declared_receipt(
@@ -131,8 +132,8 @@ def held_as_declared(
             if held != n:
                 raise where.fail(
                     f"expected {n} {what} per case and arm, the count declared here; case "
-                    f"{case.id} holds {held} for the {arm} arm, so the file is not the whole run "
-                    "it declares"
+                    f"{case.id} holds {held} for the {ARM_WORDS[arm]} arm, so the file is not the "
+                    "whole run it declares"
                 )
 
 

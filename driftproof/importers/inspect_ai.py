@@ -35,7 +35,7 @@ from driftproof.importers._inspect_log import (
     value_to_float,
 )
 from driftproof.receipt import Case, Draw, JudgeSample, build_draw, build_judge_sample
-from driftproof.wording import ARMS
+from driftproof.wording import ARM_WORDS, ARMS
 
 _UNRECORDED = (
     "judge_samples_per_generation",
@@ -153,7 +153,7 @@ def _ended_notes(read: dict[str, Log]) -> list[str]:
         said = error.get("message") if isinstance(error, dict) else None
         told = f": {str(said)[:300]!r}" if said else ""
         out.append(
-            f"the {arm} log's status is {str(status)[:40]!r}, not 'success'{told}; "
+            f"the {ARM_WORDS[arm]} arm's log has status {str(status)[:40]!r}, not 'success'{told}; "
             "its samples are imported as recorded"
         )
     return out

@@ -321,7 +321,7 @@ def test_a_log_whose_run_did_not_succeed_says_so(tmp_path: Path, logs: Path) -> 
     # the .eval log's is "success"
     r = sealed(import_inspect({"with_skill": logs / POP_JSON, "baseline": logs / POP_EVAL}, OPTS))
     assert r.provenance.notes == [
-        "the with_skill log's status is 'cancelled', not 'success'; its samples are imported "
+        "the with skill arm's log has status 'cancelled', not 'success'; its samples are imported "
         "as recorded"
     ]
     doc = json.loads((logs / SEC_JSON).read_text())
@@ -329,6 +329,6 @@ def test_a_log_whose_run_did_not_succeed_says_so(tmp_path: Path, logs: Path) -> 
     (tmp_path / "e.json").write_text(json.dumps(doc))
     r = sealed(import_inspect({"baseline": tmp_path / "e.json"}, OPTS))
     assert r.provenance.notes == [
-        "the baseline log's status is 'error', not 'success': 'RuntimeError: boom'; its samples "
+        "the baseline arm's log has status 'error', not 'success': 'RuntimeError: boom'; its samples "
         "are imported as recorded"
     ]

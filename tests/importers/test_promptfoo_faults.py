@@ -52,6 +52,7 @@ def test_fewer_results_than_the_declared_repeat_are_refused(shared: Path, tmp_pa
         _import(doc, tmp_path)
     assert "/config/evaluateOptions/repeat" in str(exc.value)
     assert "expected 3 results per case and arm" in str(exc.value)
+    assert "holds 1 for the with skill arm," in str(exc.value)  # the arm in words
 
 
 def test_a_repeat_the_rows_bear_out_is_the_draws_per_arm(shared: Path, tmp_path: Path) -> None:
