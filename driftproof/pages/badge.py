@@ -19,6 +19,8 @@ from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, format_lift
 from driftproof.receipt import Receipt
 from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats.lift import lift_case_ids
+from driftproof.wording import first_of
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
@@ -39,7 +41,8 @@ class BadgeReading:
     """What the badge says about one receipt (D-7).
 
     Attributes:
-        sentence: the reading's sentence; ``None`` for no verdict.
+        sentence: the reading's sentence, then the cases left out of the lift (no measured draw
+            in an arm) by id; ``None`` for no verdict.
         refusal: why the receipt gets no verdict, or ``None`` when it gets one.
         smoke: the receipt names a preset, whatever level it carries.
         draws_needed: draws per arm needed with the spreads held (UNDERPOWERED), else ``None``.
@@ -83,6 +86,10 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
     elif needed is not None:
         message = f"{status}: {count_of(needed, 'draw')} per arm needed"
+    measured = set(lift_case_ids(receipt))
+    left = [c.id for c in receipt.cases if c.id not in measured]
+    if sentence is not None and lift is not None and left:  # a lift over some cases only
+        sentence = f"{sentence}; not measured: {first_of(left)} (no measured draw in an arm)"
     return BadgeReading(
         status,
         message,

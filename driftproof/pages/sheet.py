@@ -72,7 +72,7 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.lift import control_lift, lift_case_ids
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS, NOT_MEASURED
+from driftproof.wording import ARM_WORDS, NOT_MEASURED, first_of
 
 
 @dataclass(frozen=True)
@@ -173,12 +173,13 @@ class Sheet:
 
 def lift_coverage(r: Receipt) -> str:
     """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
-    n, total = len(lift_case_ids(r)), len(r.cases)
-    if n >= total:
+    ids = set(lift_case_ids(r))
+    left = [c.id for c in r.cases if c.id not in ids]
+    if not left:
         return ""
     return (
-        f" (over {n:,} of {count_of(total, 'case')}: the other {total - n:,} "
-        f"{'has' if total - n == 1 else 'have'} no measured draw in an arm)"
+        f" (over {len(ids):,} of {count_of(len(r.cases), 'case')}: {first_of(left)} "
+        f"{'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
     )
 
 

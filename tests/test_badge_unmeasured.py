@@ -1,0 +1,33 @@
+"""A receipt whose verdict stands on some cases while another measured nothing in an arm: the
+badge keeps its verdict (D-7) and its sentence, like the sheet's headline, names that case."""
+
+from __future__ import annotations
+
+import json
+
+from factories import case, make_receipt
+
+from driftproof.pages.badge import badge_reading
+from driftproof.pages.sheet import sheet
+from driftproof.receipt import parse_receipt
+
+# alpha: .50 .52 .54 in both arms, no separation; beta: .80 .82 .84 vs .50 .52 .54, lift +.30
+# separates upward (helps); gamma: every with-skill draw lost, so no lift of its own.
+CASES = [
+    case("alpha", [0.50, 0.52, 0.54], [0.50, 0.52, 0.54]),
+    case("beta", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54]),
+    case("gamma", [None, None, None], [0.50, 0.52, 0.54]),
+]
+
+
+def test_badge_and_headline_name_the_case_left_out_of_the_lift() -> None:
+    r = parse_receipt(json.dumps(make_receipt(CASES)).encode(), "new.json")
+    b = badge_reading(r)
+    assert (b.message, b.sentence) == (
+        "passing",
+        "helps: beta; not measured: gamma (no measured draw in an arm)",
+    )
+    # lift over alpha and beta: (0 + .30) / 2 = +.150
+    assert sheet(r).lift == "+0.150 (over 2 of 3 cases: gamma has no measured draw in an arm)"
+    whole = parse_receipt(json.dumps(make_receipt(CASES[:2])).encode(), "all.json")
+    assert badge_reading(whole).sentence == "helps: beta"
