@@ -170,18 +170,17 @@ def _side_table(
         return r.verification_level + smoke
 
     n = len(common.cases)
+    mine = [format_lift(x) for x in (common.a, common.b, common.a_own, common.b_own)]
+    over = " over the cases both measured" if mine[:2] != mine[2:] else ""  # not its own lift
+    covers = [f"{n} of {count_of(t, 'case')}" for t in (common.a_total, common.b_total)]
     rows = [
         ("receipt", c.a_name, c.b_name),
         ("skill", a.skill.name, b.skill.name),
         ("model", a.run.model or "not recorded", b.run.model or "not recorded"),
         ("verification level", level(a), level(b)),
         ("band source", a.band_source or "not recorded", b.band_source or "not recorded"),
-        ("lift (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
-        (
-            "lift covers (cases both receipts measured)",
-            f"{n} of {count_of(common.a_total, 'case')}",
-            f"{n} of {count_of(common.b_total, 'case')}",
-        ),
+        (f"lift{over} (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
+        ("lift covers (cases both receipts measured)", *covers),
     ]
     out = ["| | earlier | later |\n", "|---|---|---|\n"]
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from factories import JUDGE, case, make_receipt, run_main  # noqa: E402
+from factories import JUDGE, case, make_receipt, run_action, run_main  # noqa: E402
 
 # ---- lifts over the same cases ---------------------------------------------------------------
 
@@ -47,8 +47,26 @@ def test_action_compares_lifts_over_common_cases(tmp_path, monkeypatch):
     assert lifts == {"lift": "+0.200", "baseline-lift": "+0.200"}
     s = summary.read_text()
     assert (
-        "over the 1 case both receipts measured in both arms (baseline receipt 2 of 2, new receipt "
-        "1 of 2)" in s
+        "over the 1 case both receipts measured in both arms (earlier receipt 2 of 2, later "
+        "receipt 1 of 2)" in s
+    )
+    # each receipt's lift over case x is its own lift (A: (.2 + .2)/2, B: .2 alone)
+    assert "| lift (with skill − baseline) | +0.200 | +0.200 |" in s
+
+
+def test_a_lift_over_fewer_cases_than_the_receipts_own_says_so(tmp_path, monkeypatch, capsys):
+    pa, pb = _pair(tmp_path)
+    doc = json.loads(pa.read_text())  # A's case y: with skill .8, baseline .4: lift +.4
+    doc["cases"][1] = case("y", [0.8, 0.8, 0.8], [0.4, 0.4, 0.4])
+    pa.write_text(json.dumps(make_receipt(doc["cases"])))
+    # A's own lift (.2 + .4)/2 = +.300; over case x alone, the one B measured: +.200
+    said = "over the 1 case both receipts measured in both arms ({} 2 of 2, its own lift +0.300; "
+    code, out, _ = run_main(["diff", str(pa), str(pb)], capsys)
+    assert f"{pa} +0.200, {pb} +0.200, {said.format(pa)}{pb} 1 of 2)." in out
+    _, summary = run_action(tmp_path, monkeypatch, pa, pb, None)
+    assert f"{said.format('earlier receipt')}later receipt 1 of 2)" in summary
+    assert (
+        "| lift over the cases both measured (with skill − baseline) | +0.200 | +0.200 |" in summary
     )
 
 
