@@ -336,9 +336,11 @@ def test_the_arm_tables_lost_kinds_read_in_words() -> None:
         d["lost"]["kind"] = kind
     for d in c["arms"]["baseline"]["draws"][1:]:
         d["lost"]["kind"] = "handoff"
+    c["arms"]["with_skill"]["draws"][3]["lost"]["reason"] = "HTTP 400: bad request; not retryable"
     s = sheet(read(mk([c])))
+    # each kind in words, a failed request's with its reason's head as the case rows open it
     assert [a.lost for a in s.arms] == [
-        "3 (no answer, request failed)",
+        "3 (no answer, request failed: HTTP 400)",
         "2 (another model answered)",
     ]
 

@@ -18,7 +18,7 @@ from driftproof.pages.words import (
     format_lift,
     has_bands,
     judge_words,
-    lost_kind_words,
+    lost_class,
     lost_of,
     mean_spread,
     token_counts,
@@ -382,7 +382,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         ]
         measured = sum(d.score is not None for d in draws)
         lost = [x for d in draws if (x := lost_of(d, judged))]
-        kinds = sorted({lost_kind_words(kind) for _, kind in lost if kind})
+        kinds = sorted({lost_class(reason, kind) for reason, kind in lost if kind})
         refused = sum(
             d.refusal is not None or (d.lost is not None and d.lost.kind == "refusal")
             for d in draws

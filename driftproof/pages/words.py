@@ -35,6 +35,16 @@ def lost_kind_words(kind: str) -> str:
     return LOST_KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
+def lost_class(reason: str, kind: str) -> str:
+    """A lost draw's kind in words; a failed request's with its reason's head after it.
+
+    The head runs to the reason's first colon or semicolon, as the case rows and the lost-draws
+    list open it: ``request failed: HTTP 400``.
+    """
+    words, head = lost_kind_words(kind), reason.split(";")[0].split(":")[0].strip()
+    return f"{words}: {head}" if kind == "error" and head else words
+
+
 #: A receipt field an importer names as unrecorded, in the words a page shows (D-13); the
 #: receipt keeps the field name, the page says what it is.
 _FIELD_WORDS = {
