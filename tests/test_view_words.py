@@ -11,6 +11,7 @@ from receipt_docs import draw_doc, judge_sample_doc, seal_document
 from test_view import C1, C2, facts, mk, read
 
 from driftproof.errors import ReceiptError
+from driftproof.pages.band_sources import band_facts
 from driftproof.pages.sheet import sheet
 from driftproof.render.sheet import sheet_text as render_text
 
@@ -23,9 +24,12 @@ def test_counts_that_vary_between_cases_say_so() -> None:
     doc = mk([C1, c4])
     assert doc["run"]["generations_per_arm"] is None
     p = facts(sheet(read(doc)).provenance)
-    assert p["draws per arm"] == "varies; the receipt holds 3 to 4 per arm"
-    # every draw of the factory is judged once: the count stands, and the receipt holds it
-    assert p["judge samples per draw"] == "1; the receipt holds 1 per draw"
+    assert p["draws per arm"] == "varies; the receipt holds 3 to 4 per arm"  # as the site's
+    # every draw of the factory is judged once: the count stands, and a lost draw (no sample)
+    # does not make it "1; the receipt holds 0 to 1 per draw"
+    r = read(mk([case("c5", [0.60, None, 0.62], [0.50, 0.52, 0.54])]))
+    assert facts(sheet(r).provenance)["judge samples per draw"] == "1"
+    assert (band_facts(r).draws, band_facts(r).judge_samples) == ("3", "1")
 
 
 def test_unrecorded_fields_read_in_words() -> None:
@@ -162,7 +166,6 @@ def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> 
 def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recorded_arm() -> None:
     from pathlib import Path
 
-    from driftproof.pages.band_sources import band_facts
     from driftproof.receipt import read_receipt
 
     path = Path(__file__).parents[1] / "receipts" / "caveman-902028f-judged-fidelity-caveman.json"
@@ -174,14 +177,13 @@ def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recor
     assert s.context.label == f"Context, beyond the method: {why}"
     # each of its 10 cases holds one with-skill draw; the unrecorded arms' empty lists are not
     # counted as arms of 0 draws ("0 to 1 per arm")
-    assert band_facts(r).draws == "1; the receipt holds 1 per arm"
+    assert band_facts(r).draws == "1"  # not "1; the receipt holds 0 to 1 per arm"
 
 
 def test_counts_of_a_receipt_without_per_run_results_do_not_contradict_themselves() -> None:
     import json
     from pathlib import Path
 
-    from driftproof.pages.band_sources import band_facts
     from driftproof.receipt import read_receipt
 
     root = Path(__file__).parents[1] / "receipts"

@@ -18,7 +18,8 @@ from driftproof.wording import BAND_SOURCE_LEGEND
 class BandFacts:
     """Band source with its legend (``short``: a table cell), draws, judge samples, as text.
 
-    Each count as recorded, with the counts the receipt holds.
+    Each count as recorded, with the counts the receipt holds where they are not all that one
+    (a lost draw holds no judge sample, so it is not counted).
     """
 
     source: str
@@ -57,7 +58,7 @@ def band_facts(r: Receipt) -> BandFacts:
     unrecorded = unrecorded_arms(r)  # a single-arm source's other arms hold no draw by design
     arms = [a for c in r.cases for n, a in c.arms.named() if n not in unrecorded]
     draws_held = [len(a.draws) for a in arms]
-    samples_held = [len(d.judge_samples) for a in arms for d in a.draws]
+    samples_held = [len(d.judge_samples) for a in arms for d in a.draws if d.lost is None]
     scored = any(d.score is not None for a in arms for d in a.draws)
     if r.is_aggregates_only:
         source, short = (
@@ -83,9 +84,9 @@ def band_facts(r: Receipt) -> BandFacts:
     g = r.run.generations_per_arm
     held_draws = f"holds {held_range(draws_held)} per arm" if arms else "holds no per-run result"
     varies = g is None and len(set(draws_held)) > 1  # as the sheet says it (D-13)
-    draws = (
-        str(g) if g is not None else "varies" if varies else UNKNOWN
-    ) + f"; the receipt {held_draws}"
+    draws = (str(g) if g is not None else "varies" if varies else UNKNOWN) + _beside(
+        g, draws_held, f"; the receipt {held_draws}"
+    )
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
         held = (
@@ -95,5 +96,12 @@ def band_facts(r: Receipt) -> BandFacts:
         )
     else:
         held = f"holds {held_range(samples_held)} per draw"
-    samples = (str(j) if j is not None else UNKNOWN) + f"; the receipt {held}"
+    samples = (str(j) if j is not None else UNKNOWN) + _beside(
+        j, samples_held, f"; the receipt {held}"
+    )
     return BandFacts(source=source, short=short, draws=draws, judge_samples=samples)
+
+
+def _beside(recorded: int | None, held: list[int], words: str) -> str:
+    """``words`` (the counts held), or ``""`` when every count held is the ``recorded`` one."""
+    return "" if recorded is not None and set(held) == {recorded} else words

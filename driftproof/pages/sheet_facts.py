@@ -99,7 +99,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run = r.run
     missing = unrecorded_arms(r)
-    counts = band_facts(r)  # each count as recorded, with the counts the receipt holds (D-13)
+    counts = band_facts(r)  # the counts as recorded, and as held where they differ
     judge = judge_words(r)
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
