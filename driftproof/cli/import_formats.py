@@ -39,8 +39,10 @@ def _import_command(
     check: Callable[[dict[str, Any]], None] | None = None,
     after: tuple[click.Parameter, ...] = (),
 ) -> click.Command:
-    """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source;
-    ``short_help`` is its line in ``import --help`` (whole: click would cut ``help`` mid-phrase)."""
+    """Command ``tool``: ``params``, --out-dir, --force, ``after``; ``source`` names the source.
+
+    ``short_help`` is its line in ``import --help``, whole (click would cut ``help`` mid-phrase).
+    """
 
     def callback(out_dir: Path, force: bool, **options: Any) -> None:
         from driftproof.importers import (  # deferred: start-up

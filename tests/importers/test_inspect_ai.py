@@ -329,6 +329,6 @@ def test_a_log_whose_run_did_not_succeed_says_so(tmp_path: Path, logs: Path) -> 
     (tmp_path / "e.json").write_text(json.dumps(doc))
     r = sealed(import_inspect({"baseline": tmp_path / "e.json"}, OPTS))
     assert r.provenance.notes == [
-        "the baseline arm's log has status 'error', not 'success': 'RuntimeError: boom'; its samples "
-        "are imported as recorded"
+        "the baseline arm's log has status 'error', not 'success': 'RuntimeError: boom'; its "
+        "samples are imported as recorded"
     ]
