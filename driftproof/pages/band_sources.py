@@ -94,8 +94,10 @@ def band_facts(r: Receipt) -> BandFacts:
             if scored
             else "holds no judge sample"
         )
-    else:
+    elif samples_held:
         held = f"holds {held_range(samples_held)} per draw"
+    else:  # no answered draw: none to count, not "none per draw"
+        held = "holds no judged draw"
     samples = (str(j) if j is not None else UNKNOWN) + _beside(
         j, samples_held, f"; the receipt {held}"
     )
