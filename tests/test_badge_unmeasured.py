@@ -25,9 +25,9 @@ def test_badge_and_headline_name_the_case_left_out_of_the_lift() -> None:
     b = badge_reading(r)
     assert (b.message, b.sentence) == (
         "passing",
-        "helps: beta; not measured: gamma (no measured draw in an arm)",
+        "helps: beta; not measured: case gamma (no measured draw in an arm)",
     )
     # lift over alpha and beta: (0 + .30) / 2 = +.150
-    assert sheet(r).lift == "+0.150 (over 2 of 3 cases: gamma has no measured draw in an arm)"
+    assert sheet(r).lift == "+0.150 (over 2 of 3 cases: case gamma has no measured draw in an arm)"
     whole = parse_receipt(json.dumps(make_receipt(CASES[:2])).encode(), "all.json")
     assert badge_reading(whole).sentence == "helps: beta"

@@ -79,7 +79,7 @@ def test_diff_and_view_say_how_many_cases_a_lift_covers(tmp_path, capsys):
         "measured in both arms" in out
     )
     code, out, _ = run_main(["view", str(pb)], capsys)
-    assert "+0.200 (over 1 of 2 cases: y has no measured draw in an arm)" in out
+    assert "+0.200 (over 1 of 2 cases: case y has no measured draw in an arm)" in out
 
 
 def test_a_sentence_never_calls_zero_draws_a_single_draw():

@@ -89,7 +89,7 @@ def test_readings() -> None:
     assert s.lift == "+0.300 (context only: the receipt has no verdict)"
     s = sheet(read(mk([C1, case("c5", [None] * 3, [0.5] * 3)], level="DECLARED")))
     assert s.lift == (  # one bracket: c5 has no measured with-skill draw, so C1's +.30 alone
-        "+0.300 (over 1 of 2 cases: c5 has no measured draw in an arm; "
+        "+0.300 (over 1 of 2 cases: case c5 has no measured draw in an arm; "
         "context only: the receipt has no verdict)"
     )
     assert s.cases[0].verdict == "no verdict"

@@ -89,7 +89,8 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     measured = set(lift_case_ids(receipt))
     left = [c.id for c in receipt.cases if c.id not in measured]
     if sentence is not None and lift is not None and left:  # a lift over some cases only
-        sentence = f"{sentence}; not measured: {first_of(left)} (no measured draw in an arm)"
+        cases = f"{'case' if len(left) == 1 else 'cases'} {first_of(left)}"
+        sentence = f"{sentence}; not measured: {cases} (no measured draw in an arm)"
     return BadgeReading(
         status,
         message,

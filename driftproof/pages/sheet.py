@@ -178,7 +178,8 @@ def lift_coverage(r: Receipt) -> str:
     if not left:
         return ""
     return (
-        f" (over {len(ids):,} of {count_of(len(r.cases), 'case')}: {first_of(left)} "
+        f" (over {len(ids):,} of {count_of(len(r.cases), 'case')}: "
+        f"{'case' if len(left) == 1 else 'cases'} {first_of(left)} "
         f"{'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
     )
 
