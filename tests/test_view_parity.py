@@ -186,3 +186,41 @@ def test_a_source_that_printed_no_figure_still_shows_its_own_verdict(capsys: Any
         after = text[text.index(head) :]
         assert "the source's own verdict" in after and "PASS" in after
         assert "none: the source printed no figure for this skill" in after
+
+
+def test_a_run_summary_shows_each_figure_the_source_printed(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # agentskills.io's benchmark.json prints only run_summary: with_skill pass_rate mean 0.83
+    # (stddev 0.06), time_seconds 45.0 (12.0), tokens 3800 (400); without_skill 0.33 (0.10),
+    # 32.0 (8.0), 2100 (300); delta 0.50, 13.0, 1700. view said "0 figures" and "none: the
+    # source printed no figure for this skill"
+    src = shared / "data/interop/skill-creator/agentskills-spec-examples/benchmark.json"
+    code, _, err = run_main(
+        ["import", "skill-creator", str(src), "--out-dir", str(tmp_path)], capsys
+    )
+    assert code == 0, err
+    (path,) = tmp_path.glob("*.json")
+    views = view_formats(path, capsys)
+    doc = json.loads(views["json"])
+    rows = [[f["dimension"], f["agent"], f["score"], f["uplift"]] for f in doc["source_figures"]]
+    assert rows == [
+        ["pass_rate", "with skill", "mean 0.83; stddev 0.06", "–"],
+        ["time_seconds", "with skill", "mean 45.0; stddev 12.0", "–"],
+        ["tokens", "with skill", "mean 3800; stddev 400", "–"],
+        ["pass_rate", "without skill", "mean 0.33; stddev 0.1", "–"],
+        ["time_seconds", "without skill", "mean 32.0; stddev 8.0", "–"],
+        ["tokens", "without skill", "mean 2100; stddev 300", "–"],
+        ["pass_rate", "delta", "–", "0.5"],
+        ["time_seconds", "delta", "–", "13.0"],
+        ["tokens", "delta", "–", "1700"],
+    ]
+    site = receipt_tables(path.stem, read_receipt(path), path.read_bytes())
+    assert site.figures is not None
+    assert [[c.text for c in x.cells][:4] for x in site.figures.rows] == rows
+    assert doc["headline"]["value"].startswith("9 figures as the source printed them")
+    for fmt in ("text", "markdown"):
+        assert "no figure" not in views[fmt] and "mean 0.83; stddev 0.06" in views[fmt]
+    # where they were read: git hash-object of benchmark.json
+    origin = {f.label: f.value for f in site.model.source_origin}
+    assert origin["file"] == "benchmark.json (git blob 1c48ea3d46ca9958ee33d25de57117650ec75155)"

@@ -220,13 +220,13 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
 
 
 def _source_figures(s: Sheet, key: str) -> Table | None:
-    """An aggregates-only receipt's printed figures, a row per dimension and agent (D-15)."""
+    """An aggregates-only receipt's printed figures, a row per dimension and agent or arm (D-15)."""
     if not s.shows_printed_figures:
         return None
     return Table(
         f"figures-{key}",
-        "Figures as the source printed them, per dimension and agent: the score with "
-        "the skill (percent) and the uplift over the run without it, in the source's own unit. "
+        "Figures as the source printed them, per dimension and agent (or arm): a score or value, "
+        "and the uplift or delta over the run without the skill, each in the source's own unit. "
         "No band, lift or verdict is computed from them.",
         tuple(Column(h, f in ("score", "uplift", "count")) for h, f in FIGURE_COLUMNS),
         tuple(text_row(*(getattr(x, f) for _, f in FIGURE_COLUMNS)) for x in s.source_figures),

@@ -6,6 +6,7 @@ None of it is a band, lift or verdict of this receipt; caveman's usage and fidel
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +30,9 @@ from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field).
 FIGURE_COLUMNS = (
     ("dimension", "dimension"),
-    ("agent", "agent"),
-    ("score as printed", "score"),
-    ("uplift as printed", "uplift"),
+    ("agent or arm", "agent"),
+    ("score or value, as printed", "score"),
+    ("uplift or delta, as printed", "uplift"),
     ("Num, as printed (the source does not say what it counts)", "count"),
     ("note", "note"),
 )
@@ -75,7 +76,14 @@ class FidelityView:
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
-    """An aggregates-only receipt's figures exactly as its source printed them."""
+    """An aggregates-only receipt's figures exactly as its source printed them.
+
+    NVIDIA's rows give one row per dimension and agent; skill-creator's ``run_summary`` one
+    per measure and arm (:func:`_summary_rows`).
+    """
+    sf = r.source_figures
+    if r.is_aggregates_only and sf is not None and sf.run_summary is not None:
+        return _summary_rows(sf.run_summary)
     return tuple(
         SourceFigureRow(
             dimension=x.dimension,
@@ -87,6 +95,37 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
         )
         for x in printed_rows(r) or ()
     )
+
+
+#: ``run_summary``'s members in the order shown, in words; any other member follows as named.
+_SUMMARY_ARMS = {"with_skill": "with skill", "without_skill": "without skill", "delta": "delta"}
+
+
+def _summary_rows(summary: dict[str, Any]) -> tuple[SourceFigureRow, ...]:
+    """A row per arm (or the delta) and measure of a ``run_summary``, each value as given.
+
+    An arm's measure is shown as its members (``mean 0.83; stddev 0.06``) in the score column;
+    the delta's in the uplift column. Nothing is computed or dropped.
+    """
+    rows = []
+    known = [k for k in _SUMMARY_ARMS if k in summary]
+    for arm in known + [k for k in summary if k not in _SUMMARY_ARMS]:
+        measures = summary[arm] if isinstance(summary[arm], dict) else {"": summary[arm]}
+        for measure, v in measures.items():
+            text = (
+                "; ".join(f"{k} {_as_given(x)}" for k, x in v.items())
+                if isinstance(v, dict)
+                else _as_given(v)
+            )
+            score, uplift = (NOT_PRINTED, text) if arm == "delta" else (text, NOT_PRINTED)
+            words = _SUMMARY_ARMS.get(arm, arm)
+            rows.append(SourceFigureRow(measure, words, score, uplift, NOT_PRINTED, ""))
+    return tuple(rows)
+
+
+def _as_given(x: Any) -> str:
+    """A string as given; any other JSON value as JSON (``0.5``, ``3800``)."""
+    return x if isinstance(x, str) else json.dumps(x)
 
 
 def source_origin(r: Receipt) -> tuple[Fact, ...]:
@@ -104,6 +143,8 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
         )
     facts.append(Fact("units, as the source states them", "; ".join(units)))
     facts += [Fact("file", f"{f.path} (git blob {f.git_blob_sha1})") for f in sf.files or ()]
+    if sf.file is not None:  # skill-creator's one file
+        facts.append(Fact("file", f"{sf.file} (git blob {sf.git_blob_sha1 or UNKNOWN})"))
     verdict = _source_verdict(sf.summary or {})
     return tuple(facts) + ((Fact("the source's own verdict", verdict),) if verdict else ())
 
