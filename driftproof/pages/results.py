@@ -15,8 +15,8 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.printed_figures import printed_rows, printed_value, uplift_unit
-from driftproof.pages.source import fidelity_view, source_report_headline
+from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
+from driftproof.pages.source import fidelity_view, source_figures, source_report_headline
 from driftproof.pages.words import count_of, fmt, format_lift
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
@@ -218,11 +218,15 @@ def _printed_figures(r: Receipt) -> str:
             f"{x.dimension}, {x.agent}: {printed}"
             + (f" {unit}" if unit and unit not in printed else "")
         )
+    what = "uplift"
+    if r.source_figures is not None and r.source_figures.run_summary is not None:
+        what = "delta"  # skill-creator's run_summary: its delta row per measure
+        out = [f"{x.dimension} {x.uplift}" for x in source_figures(r) if x.uplift != NOT_PRINTED]
     if not out:
-        return "no uplift printed"
+        return f"no {what} printed"
     extra = len(out) - SHOWN_FIGURES
     more = f"; and {extra:,} more on its page" if extra > 0 else ""
-    return "uplift as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
+    return f"{what} as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
 
 
 def results_rows(
