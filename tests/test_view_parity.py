@@ -218,6 +218,10 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
     site = receipt_tables(path.stem, read_receipt(path), path.read_bytes())
     assert site.figures is not None
     assert [[c.text for c in x.cells][:4] for x in site.figures.rows] == rows
+    # its columns name a measure and an arm, not NVIDIA's dimension and agent
+    heads = ["measure", "arm", "value as printed", "delta as printed"]
+    assert [c.label for c in site.figures.columns] == heads
+    assert "| measure | arm | value as printed | delta as printed |" in views["markdown"]
     assert doc["headline"]["value"].startswith("9 figures as the source printed them")
     for fmt in ("text", "markdown"):
         assert "no figure" not in views[fmt] and "mean 0.83; stddev 0.06" in views[fmt]

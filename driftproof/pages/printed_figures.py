@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from driftproof.pages.tables import Pair as Cell
 from driftproof.receipt import PrintedFigure, PrintedRow, Receipt
@@ -26,6 +27,13 @@ def printed_rows(r: Receipt) -> list[PrintedRow] | None:
 def _number(v: float | None) -> str:
     """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
     return "" if v is None else json.dumps(v)
+
+
+def as_given(x: Any) -> str:
+    """A string as given; an object as its members (``mean 0.83; stddev 0.06``); else JSON."""
+    if isinstance(x, dict):
+        return "; ".join(f"{k} {as_given(v)}" for k, v in x.items())
+    return x if isinstance(x, str) else json.dumps(x)
 
 
 def printed_value(fig: PrintedFigure | None) -> str | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
 from driftproof.pages.sheet import Sheet, sheet
-from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
 from driftproof.receipt import Receipt
@@ -228,6 +228,6 @@ def _source_figures(s: Sheet, key: str) -> Table | None:
         "Figures as the source printed them, per dimension and agent (or arm): a score or value, "
         "and the uplift or delta over the run without the skill, each in the source's own unit. "
         "No band, lift or verdict is computed from them.",
-        tuple(Column(h, f in ("score", "uplift", "count")) for h, f in FIGURE_COLUMNS),
-        tuple(text_row(*(getattr(x, f) for _, f in FIGURE_COLUMNS)) for x in s.source_figures),
+        tuple(Column(h, f in ("score", "uplift", "count")) for h, f in s.figure_columns),
+        tuple(text_row(*(getattr(x, f) for _, f in s.figure_columns)) for x in s.source_figures),
     )

@@ -26,10 +26,12 @@ from driftproof.pages.sheet_facts import (
     reading_facts,
 )
 from driftproof.pages.source import (
+    FIGURE_COLUMNS,
     FidelityView,
     SourceFigureRow,
     UsageView,
     fidelity_view,
+    figure_columns,
     source_figures,
     source_origin,
     source_report_facts,
@@ -154,6 +156,8 @@ class Sheet:
     """Printed figures (aggregates only), the output-token saving (no judge), else the lift."""
     arms: tuple[ArmSummary, ...] = ()
     source_figures: tuple[SourceFigureRow, ...] = ()
+    figure_columns: tuple[tuple[str, str], ...] = FIGURE_COLUMNS
+    """The printed figures' columns as (header, :class:`SourceFigureRow` field)."""
     source_origin: tuple[Fact, ...] = ()
     source_report: tuple[tuple[str, ...], ...] = ()
     source_decision: tuple[Fact, ...] = ()
@@ -232,6 +236,7 @@ def sheet(
         headline=headline(r, lift_text, per_1k_text),
         arms=arm_summaries(r),
         source_figures=source_figures(r),
+        figure_columns=figure_columns(r),
         source_origin=source_origin(r),
         source_report=source_report_rows(r),
         source_decision=source_report_facts(r),

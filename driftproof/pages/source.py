@@ -6,12 +6,11 @@ None of it is a band, lift or verdict of this receipt; caveman's usage and fidel
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value
+from driftproof.pages.printed_figures import NOT_PRINTED, as_given, printed_rows, printed_value
 from driftproof.pages.words import UNKNOWN, Fact, arms_of, count_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
@@ -27,14 +26,21 @@ from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
 from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL
 
-#: The columns of the printed figures, as (header, :class:`SourceFigureRow` field).
+#: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
+#: rows per dimension and agent, or a ``run_summary``'s per measure and arm.
 FIGURE_COLUMNS = (
     ("dimension", "dimension"),
-    ("agent or arm", "agent"),
-    ("score or value, as printed", "score"),
-    ("uplift or delta, as printed", "uplift"),
+    ("agent", "agent"),
+    ("score as printed", "score"),
+    ("uplift as printed", "uplift"),
     ("Num, as printed (the source does not say what it counts)", "count"),
     ("note", "note"),
+)
+SUMMARY_COLUMNS = (
+    ("measure", "dimension"),
+    ("arm", "agent"),
+    ("value as printed", "score"),
+    ("delta as printed", "uplift"),
 )
 
 
@@ -76,11 +82,7 @@ class FidelityView:
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
-    """An aggregates-only receipt's figures exactly as its source printed them.
-
-    NVIDIA's rows give one row per dimension and agent; skill-creator's ``run_summary`` one
-    per measure and arm (:func:`_summary_rows`).
-    """
+    """An aggregates-only receipt's figures as printed: NVIDIA's, or a run_summary's by arm."""
     sf = r.source_figures
     if r.is_aggregates_only and sf is not None and sf.run_summary is not None:
         return _summary_rows(sf.run_summary)
@@ -97,6 +99,12 @@ def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
     )
 
 
+def figure_columns(r: Receipt) -> tuple[tuple[str, str], ...]:
+    """The columns :func:`source_figures` fills: :data:`SUMMARY_COLUMNS` for a run_summary."""
+    sf = r.source_figures
+    return SUMMARY_COLUMNS if sf is not None and sf.run_summary is not None else FIGURE_COLUMNS
+
+
 #: ``run_summary``'s members in the order shown, in words; any other member follows as named.
 _SUMMARY_ARMS = {"with_skill": "with skill", "without_skill": "without skill", "delta": "delta"}
 
@@ -104,28 +112,19 @@ _SUMMARY_ARMS = {"with_skill": "with skill", "without_skill": "without skill", "
 def _summary_rows(summary: dict[str, Any]) -> tuple[SourceFigureRow, ...]:
     """A row per arm (or the delta) and measure of a ``run_summary``, each value as given.
 
-    An arm's measure is shown as its members (``mean 0.83; stddev 0.06``) in the score column;
-    the delta's in the uplift column. Nothing is computed or dropped.
+    An arm's measure goes in the score column, the delta's in the uplift column; nothing is
+    computed or dropped.
     """
     rows = []
     known = [k for k in _SUMMARY_ARMS if k in summary]
     for arm in known + [k for k in summary if k not in _SUMMARY_ARMS]:
         measures = summary[arm] if isinstance(summary[arm], dict) else {"": summary[arm]}
         for measure, v in measures.items():
-            text = (
-                "; ".join(f"{k} {_as_given(x)}" for k, x in v.items())
-                if isinstance(v, dict)
-                else _as_given(v)
-            )
+            text = as_given(v)
             score, uplift = (NOT_PRINTED, text) if arm == "delta" else (text, NOT_PRINTED)
             words = _SUMMARY_ARMS.get(arm, arm)
             rows.append(SourceFigureRow(measure, words, score, uplift, NOT_PRINTED, ""))
     return tuple(rows)
-
-
-def _as_given(x: Any) -> str:
-    """A string as given; any other JSON value as JSON (``0.5``, ``3800``)."""
-    return x if isinstance(x, str) else json.dumps(x)
 
 
 def source_origin(r: Receipt) -> tuple[Fact, ...]:

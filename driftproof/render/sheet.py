@@ -12,7 +12,6 @@ from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.sheet_facts import PER_1K, BreakdownView
 from driftproof.pages.source import (
-    FIGURE_COLUMNS,
     SOURCE_HEAD,
     SOURCE_TITLE,
     USAGE_TITLE,
@@ -122,7 +121,7 @@ def _sections(s: Sheet) -> list[_Section]:
     ]
     if s.shows_printed_figures:
         figures = (
-            _fields(FIGURE_COLUMNS, s.source_figures)
+            _fields(s.figure_columns, s.source_figures)
             if s.source_figures
             else _line("none: the source printed no figure for this skill")
         )
