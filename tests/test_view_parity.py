@@ -221,6 +221,9 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
     # its columns name a measure and an arm, not NVIDIA's dimension and agent
     heads = ["measure", "arm", "value as printed", "delta as printed"]
     assert [c.label for c in site.figures.columns] == heads
+    assert site.figures.caption.startswith(
+        "Figures as the source printed them, per measure and arm"
+    )
     assert "| measure | arm | value as printed | delta as printed |" in views["markdown"]
     assert doc["headline"]["value"].startswith("9 figures as the source printed them")
     for fmt in ("text", "markdown"):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
 from driftproof.pages.sheet import Sheet, sheet
-from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
 from driftproof.receipt import Receipt
@@ -223,11 +223,16 @@ def _source_figures(s: Sheet, key: str) -> Table | None:
     """An aggregates-only receipt's printed figures, a row per dimension and agent or arm (D-15)."""
     if not s.shows_printed_figures:
         return None
+    what = (
+        "per dimension and agent: the score with the skill (percent) and the uplift over the run "
+        "without it, in the source's own unit"
+        if s.figure_columns is FIGURE_COLUMNS
+        else "per measure and arm: each arm's value and the delta, in the source's own unit"
+    )
     return Table(
         f"figures-{key}",
-        "Figures as the source printed them, per dimension and agent (or arm): a score or value, "
-        "and the uplift or delta over the run without the skill, each in the source's own unit. "
-        "No band, lift or verdict is computed from them.",
+        f"Figures as the source printed them, {what}. No band, lift or verdict is computed from "
+        "them.",
         tuple(Column(h, f in ("score", "uplift", "count")) for h, f in s.figure_columns),
         tuple(text_row(*(getattr(x, f) for _, f in s.figure_columns)) for x in s.source_figures),
     )
