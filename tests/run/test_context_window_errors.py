@@ -41,16 +41,36 @@ OPENAI = {
     }
 }
 
+# Anthropic's words when the prompt and max_tokens together pass the window (as in
+# anthropics/claude-code#408); llama.cpp's server (exceed_context_size_error, status 400)
+ANTHROPIC_BUDGET = {
+    "type": "error",
+    "error": {
+        "type": "invalid_request_error",
+        "message": "input length and `max_tokens` exceed context limit: 189136 + 20000 > "
+        "204648, decrease input length or `max_tokens` and try again",
+    },
+}
+LLAMA_CPP = {
+    "error": {
+        "code": 400,
+        "message": "the request exceeds the available context size, try increasing it",
+        "type": "exceed_context_size_error",
+    }
+}
+_OPENAI = {"provider": "openai", "api": "chat", "judge": "openai"}
+
 
 @pytest.mark.parametrize(
     "body,kw",
-    [(ANTHROPIC, {}), (OPENAI, {"provider": "openai", "api": "chat", "judge": "openai"})],
-    ids=["anthropic", "openai-chat"],
+    [(ANTHROPIC, {}), (OPENAI, _OPENAI), (ANTHROPIC_BUDGET, {}), (LLAMA_CPP, _OPENAI)],
+    ids=["anthropic", "openai-chat", "anthropic-budget", "llama-cpp"],
 )
 def test_a_400_for_a_prompt_past_the_context_window_loses_that_draw_only(
     loopback, suite_file, tmp_path, body, kw
 ):
     loopback.script.shape = _once(400, body)
+    kw = dict(kw)
     provider = kw.pop("provider", "anthropic")
     r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
     skill, base = _draws(r)

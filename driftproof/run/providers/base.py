@@ -22,10 +22,13 @@ FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
 #: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: An error's words for a prompt longer than the model's context window (Anthropic "prompt is too
-#: long", OpenAI "context_length_exceeded", vLLM "maximum context length", codex "exceeds the
-#: context window"): that prompt's draw is lost, the run goes on.
+#: long", or "input length and `max_tokens` exceed context limit" for a prompt and output budget
+#: past it; OpenAI "context_length_exceeded", vLLM "maximum context length", llama.cpp "exceeds
+#: the available context size", codex "exceeds the context window"): that prompt's draw is lost,
+#: the run goes on.
 CONTEXT_WINDOW = re.compile(
-    r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window",
+    r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window"
+    r"|exceed context limit|exceeds the available context size",
     re.I,
 )
 
