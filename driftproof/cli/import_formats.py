@@ -69,7 +69,8 @@ def _import_command(
             one = value[0] if isinstance(value, list) and len(value) == 1 else value
             if isinstance(one, Path) and (fits := importers_reading(one, tool)):
                 names = " or ".join(f"driftproof import {n}" for n in fits)
-                exc.problems.append(Problem(str(one), "", f"{names} reads this file"))
+                what = "directory" if one.is_dir() else "file"
+                exc.problems.append(Problem(str(one), "", f"{names} reads this {what}"))
             raise
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {path}")

@@ -12,6 +12,7 @@ import functools
 import importlib
 import pkgutil
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,13 +113,28 @@ def get_importer(name: str) -> Callable[..., list[Imported]]:
     return finished
 
 
+#: The largest file :func:`importers_reading` tries other importers on, in bytes: each parses
+#: it again (about a second per importer at this size; real result files are under 2 MB).
+GUESS_MAX_BYTES = 8 * 1024 * 1024
+
+
 def importers_reading(path: Path, but: str) -> list[str]:
     """The importers other than ``but`` that read ``path`` whole with their default options.
 
     Each importer's own checks decide (an importer that needs an option is not tried); nothing
-    is written. Returns their names, sorted.
+    is written. A directory, or a regular file of at most :data:`GUESS_MAX_BYTES`, is tried;
+    anything else (a larger file, a pipe, a missing path) is not, and gives no name. Returns
+    their names, sorted.
     """
     get_importer(but)  # every importer registered
+    try:
+        st = path.stat()
+    except OSError:
+        return []
+    if not (
+        stat.S_ISDIR(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= GUESS_MAX_BYTES)
+    ):
+        return []
     found = []
     for name in sorted(IMPORTERS.keys() - {but}):
         try:

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
+from driftproof.importers import importers_reading
 from driftproof.receipt import read_receipt
 
 INTEROP = "data/interop"
@@ -146,3 +147,27 @@ def test_a_refusal_names_the_importer_that_reads_the_file(shared: Path, tmp_path
     res = CliRunner().invoke(cli, ["import", "vally", str(empty), "--out-dir", str(tmp_path)])
     assert isinstance(res.exception, ImportError_) and len(res.exception.problems) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_directory_another_importer_reads_is_called_a_directory(
+    shared: Path, tmp_path: Path
+) -> None:
+    nebius = shared / INTEROP / "skill-creator/nebius-skills-workspace/evals/iteration-1"
+    res = CliRunner().invoke(cli, ["import", "nvidia", str(nebius), "--out-dir", str(tmp_path)])
+    assert isinstance(res.exception, ImportError_)
+    hint = res.exception.problems[-1]
+    assert hint.message == "driftproof import skill-creator reads this directory"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_over_the_guess_limit_is_not_read_by_every_importer(
+    shared: Path, tmp_path: Path
+) -> None:
+    # each importer parses the file again: a 64 MB refusal took a minute, seven parses
+    run = shared / INTEROP / "dotnet-skills/skill-validator-results"
+    data = (run / "run-2026-02-20T20-44-00-817Z/results.json").read_bytes()
+    small, big = tmp_path / "small.json", tmp_path / "big.json"
+    small.write_bytes(data)
+    big.write_bytes(data + b" " * (8 * 1024 * 1024 + 1 - len(data)))  # JSON still, one byte over
+    assert importers_reading(small, "vally") == ["skill-validator"]
+    assert importers_reading(big, "vally") == []
