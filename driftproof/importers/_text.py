@@ -9,6 +9,7 @@ text's hash.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -149,14 +150,20 @@ def finish(body: ReceiptBody, repairs: Sequence[Repair]) -> ReceiptBody:
     return body.model_copy(update={"text_repairs": [*(body.text_repairs or []), *found]})
 
 
+#: A V8 stack frame: indented ``at``, then a place (``file:line:column``, ``<anonymous>``,
+#: ``native``, ``index N``), in parentheses after a function's name or alone.
+_JS_FRAME = re.compile(r"\s+at (?:.* \()?[^()]*?(?::\d+:\d+|<anonymous>|native|index \d+)\)?\s*")
+
+
 def error_reason(error: str) -> str:
     """A draw's lost reason for a source ``error``: its message up to any JavaScript stack trace.
 
     A Node tool (promptfoo) appends ``err.stack`` to an error's message; the message alone is
-    the cause a reader needs, and the whole text stays in the draw's ``source_error``. At most
-    4,000 characters.
+    the cause a reader needs, and the whole text stays in the draw's ``source_error``. The
+    stack starts at the first line after the first that reads as a V8 frame (:data:`_JS_FRAME`);
+    a line of the message that merely opens with "at" is kept. At most 4,000 characters.
     """
     lines = error.split("\n")
-    cut = next((i for i, x in enumerate(lines) if i and x.lstrip().startswith("at ")), len(lines))
+    cut = next((i for i, x in enumerate(lines) if i and _JS_FRAME.fullmatch(x)), len(lines))
     message = "\n".join(lines[:cut]).rstrip() or error
     return f"source error: {message}"[:4000]

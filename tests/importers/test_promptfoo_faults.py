@@ -16,6 +16,7 @@ import pytest
 from interop_helpers import sealed, write_json
 
 from driftproof.errors import ImportError_
+from driftproof.importers._text import error_reason
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 
 ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
@@ -116,3 +117,21 @@ def test_a_stack_trace_is_left_out_of_the_lost_reason(shared: Path, tmp_path: Pa
         "source error: RateLimitExhaustedError: Rate limit exceeded after 4 attempts"
     ]
     assert lost[0].source_error == error
+
+
+def test_a_message_line_opening_with_at_is_not_a_stack() -> None:
+    # the message's own lines that open with "at" are the cause; only V8 frames are the stack
+    message = (
+        "Error: API error 400: invalid request\n"
+        "  at least one message must have content\n"
+        "at 12:00:05 the provider closed the stream"
+    )
+    frames = [
+        "    at Object.<anonymous> (C:\\Program Files\\x\\run.js:10:15)",
+        "    at new Promise (<anonymous>)",
+        "    at async Promise.all (index 0)",
+        "    at /x/evaluator.js:3661:38",
+    ]
+    for frame in frames:
+        got = error_reason(f"{message}\n{frame}\n    at process (node:internal/q:95:5)")
+        assert got == f"source error: {message}"
