@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from factories import case, make_receipt
+from factories import case, make_receipt, view_formats
 
 from driftproof.pages.badge import badge_reading
 from driftproof.pages.sheet import sheet
@@ -31,3 +31,21 @@ def test_badge_and_headline_name_the_case_left_out_of_the_lift() -> None:
     assert sheet(r).lift == "+0.150 (over 2 of 3 cases: case gamma has no measured draw in an arm)"
     whole = parse_receipt(json.dumps(make_receipt(CASES[:2])).encode(), "all.json")
     assert badge_reading(whole).sentence == "helps: beta"
+
+
+def test_many_cases_are_named_ten_at_most(tmp_path, capsys) -> None:
+    # 30 cases that help and 15 with every with-skill draw lost: the sentence named all 30
+    # (20,000 characters at 128-character ids) and the breakdown all 15
+    helps = [case(f"h{i:02d}", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54]) for i in range(30)]
+    gone = [case(f"g{i:02d}", [None, None, None], [0.50, 0.52, 0.54]) for i in range(15)]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(make_receipt(helps + gone)))
+    r = parse_receipt(path.read_bytes(), "many.json")
+    first = ", ".join(f"h{i:02d}" for i in range(10))
+    left = ", ".join(f"g{i:02d}" for i in range(10))
+    assert badge_reading(r).sentence == (
+        f"helps: {first} and 20 more; not measured: cases {left} and 5 more "
+        "(no measured draw in an arm)"
+    )
+    text = view_formats(path, capsys)["text"]
+    assert f"Excluded with both arms (an arm failed): cases {left} and 5 more\n" in text

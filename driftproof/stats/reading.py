@@ -24,6 +24,7 @@ from driftproof.wording import (
     NOT_ENOUGH_DRAWS,
     NOT_MEASURED,
     SMOKE_RUN,
+    first_of,
 )
 
 if TYPE_CHECKING:
@@ -193,12 +194,12 @@ def receipt_reading(r: Receipt) -> Reading:
     if hurts:
         why = "a case separated downward under the rule"
         return Reading(
-            Status.REGRESSED, "hurts: " + ", ".join(hurts), why, None, helps, hurts, verdicts
+            Status.REGRESSED, "hurts: " + first_of(hurts), why, None, helps, hurts, verdicts
         )
     if helps:
         why = "a case separated upward and none downward"
         return Reading(
-            Status.PASSING, "helps: " + ", ".join(helps), why, None, helps, hurts, verdicts
+            Status.PASSING, "helps: " + first_of(helps), why, None, helps, hurts, verdicts
         )
     weak = [v for v in verdicts if v.verdict == VerdictCode.UNDERPOWERED]
     if weak:
