@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import BandSource, arm_band
-from driftproof.wording import ARMS, NOT_MEASURED
+from driftproof.wording import ARM_WORDS, ARMS, COMPARED_ARMS, NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import Draw, Receipt
@@ -117,16 +117,25 @@ def not_measured(r: Receipt, band_source: BandSource) -> str | None:
         return f"{NOT_MEASURED}: no draw was made"
     if not causes:
         return f"{NOT_MEASURED}: no case has a measured score in both arms"
-    head = (
-        ""
-        if sum(c.draws for c in causes) == len(draws)
-        else "no case has a measured score in both arms; "
+    if sum(c.draws for c in causes) == len(draws):
+        return f"{NOT_MEASURED}: {lost_words(causes, len(draws))}"
+    by_arm = {a: [d for c in r.cases for d in getattr(c.arms, a).draws] for a in COMPARED_ARMS}
+    lossy = [a for a, ds in by_arm.items() if any(d.lost is not None for d in ds)]
+    arm = (
+        lossy[0] if len(lossy) == 1 and all(d.lost is not None for d in by_arm[lossy[0]]) else None
     )
-    return f"{NOT_MEASURED}: {head}{lost_words(causes, len(draws))}"
+    words = lost_words(causes, len(draws), arm)
+    return f"{NOT_MEASURED}: no case has a measured score in both arms; {words}"
 
 
-def lost_words(causes: Sequence[LostCause], draws: int) -> str:
-    """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when causes differ."""
+def lost_words(causes: Sequence[LostCause], draws: int, arm: str | None = None) -> str:
+    """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when causes differ.
+
+    With ``arm`` (the one arm that lost draws, and lost every one): ``every <arm> draw lost
+    (N of M draws) to <cause>``.
+    """
     lost, top = sum(c.draws for c in causes), causes[0]
     why = f" to {top.cause}" if top.draws == lost else f", most often to {top.cause} ({top.draws})"
+    if arm is not None:
+        return f"every {ARM_WORDS[arm]} draw lost ({lost} of {draws} draws){why}"
     return f"{lost} of {draws} draws lost{why}"

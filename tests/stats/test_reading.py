@@ -147,8 +147,15 @@ def test_aggregates_only_gets_no_verdict_and_no_lift() -> None:
 
 def test_no_scores_gets_no_verdict() -> None:
     # D-17: the with-skill arm's two draws are lost (the factory's reason), the baseline's two
-    # measured: 2 of 4 draws lost, all to that reason
+    # measured: 2 of 4 draws lost, all to that reason, and all of them the with-skill arm's (a
+    # skill that makes every prompt too long for the model reads so)
     r = model(make_receipt([case("c", [None, None], [0.5, 0.6])]))
+    assert verdict_refusal(r) == (
+        "not measured: no case has a measured score in both arms; every with skill draw lost "
+        "(2 of 4 draws) to timeout after 2 retries"
+    )
+    # each arm lost the draws of one case: no one arm to name
+    r = model(make_receipt([case("a", [None], [0.5]), case("b", [0.5], [None])]))
     assert verdict_refusal(r) == (
         "not measured: no case has a measured score in both arms; 2 of 4 draws lost to "
         "timeout after 2 retries"
