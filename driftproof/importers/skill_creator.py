@@ -159,6 +159,11 @@ def _import_iteration(
         )
     if runs is None:
         if bench is not None and isinstance(bench.get("run_summary"), dict):
+            if config_to_arm != DEFAULT_ARMS:  # nothing to map: said, not dropped in silence
+                raise OPTIONS.fail(
+                    f"--arm maps the configurations of per-run results; {bench_path} holds only "
+                    "run_summary, whose figures are kept as printed: leave --arm out"
+                )
             return _aggregates_only(bench, bench_path, raw, name)
         raise Where(bench_path).fail(
             "expected per-run results: runs[], evals[] or configurations[] in "

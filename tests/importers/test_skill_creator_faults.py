@@ -217,3 +217,15 @@ def test_errors_during_execution_are_noted_and_the_graded_rate_kept(
     with pytest.raises(ImportError_) as e:
         import_skill_creator([bad])
     assert e.value.problems[0].pointer == "/runs/0/result/errors"
+
+
+def test_an_arm_mapping_on_a_summary_only_file_is_refused_not_dropped(shared: Path) -> None:
+    # agentskills.io's benchmark.json holds only run_summary: a mapping had nothing to map and
+    # was dropped without a word
+    src = shared / "data/interop/skill-creator/agentskills-spec-examples"
+    arms = {"with_skill": "with_skill", "baseline": "baseline"}
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([src], SkillCreatorOptions(skill_name="x", arms=arms))
+    assert "holds only run_summary" in str(e.value) and "leave --arm out" in str(e.value)
+    # the default mapping still reads it
+    assert import_skill_creator([src], SkillCreatorOptions(skill_name="x"))
