@@ -104,20 +104,32 @@ def _case_table(
     control = any(c.control is not None for c in s.cases)
     arms = ("with_skill", "baseline", "control")[: 3 if control else 2]
     words = [ARM_WORDS[a] for a in arms]
-    cols = [Column("case"), *(Column(w, True) for w in words), Column("lift", True)]
-    cols += [Column("verdict"), Column("checks"), Column("lost draws")]
-    cols.append(Column(f"output tokens ({' / '.join(words)})", True))
-    rows = []
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
     counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
     held = any(x != UNKNOWN for x in counts)
+    # with no judged score every band and lift cell is "–" and, with no output tokens, every
+    # token cell "not recorded": the caption says so and those columns are left out; the token
+    # counts, then the one figure a row holds, come right after the case
+    banded = has_bands(r)
+    token_col = [Column(f"output tokens ({' / '.join(words)})", True)] if banded or held else []
+    cols = [Column("case")]
+    cols += [*(Column(w, True) for w in words), Column("lift", True)] if banded else token_col
+    cols += [Column("verdict"), Column("checks"), Column("lost draws")]
+    cols += token_col if banded else []
+    rows = []
     for c, tokens in zip(s.cases, counts, strict=True):
-        cells = [
-            Cell(c.case_id),
+        lead = [
             Cell(c.with_skill, csv_number(c.numbers[0])),
             Cell(c.baseline, csv_number(c.numbers[2])),
             *([Cell(c.control or "–")] if control else []),
-            *(Cell(x) for x in (c.lift, c.verdict, c.checks, c.lost, tokens)),
+            Cell(c.lift),
+        ]
+        token_cell = [Cell(tokens)] if banded or held else []
+        cells = [
+            Cell(c.case_id),
+            *(lead if banded else token_cell),
+            *(Cell(x) for x in (c.verdict, c.checks, c.lost)),
+            *(token_cell if banded else []),
         ]
         rows.append(
             Row(tuple(cells), anchor=anchor(c.anchor), header=True, link=case_link(c.case_id))
@@ -137,11 +149,10 @@ def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
             f"{head}each band is mean ± one sample standard deviation of {band_legend(r)}; "
             "lift is with skill minus baseline"
         )
-    parts = ["the receipt holds no judged score, so no case has a band or a lift (–)"]
+    parts = ["the receipt holds no judged score, so no case has a band or a lift"]
     missing = [ARM_WORDS[n] for n in unrecorded_arms(r)]
-    shown = ["checks", "lost draws"]
-    if tokens_held:
-        shown.append(f"output tokens ({' / '.join(words)})")
+    shown = [f"output tokens ({' / '.join(words)})"] if tokens_held else []
+    shown += ["checks", "lost draws"]
     if missing or not tokens_held:
         unrecorded = [f"{' or '.join(missing)} arm"] if missing else []
         unrecorded += [] if tokens_held else ["output tokens"]

@@ -17,36 +17,49 @@ from driftproof.receipt import Receipt, read_receipt
 
 
 def _cases(name: str) -> tuple[str, list[list[str]]]:
+    """The case table's caption, then its head and its rows as texts."""
     r = read_receipt(REPO / "receipts" / f"{name}.json")
     t = receipt_tables(name, r).cases
-    return t.caption, [[c.text for c in row.cells] for row in t.rows]
+    return t.caption, [[c.name for c in t.columns]] + [[c.text for c in row.cells] for row in t.rows]
 
 
 def test_a_receipt_with_no_score_says_its_table_shows_checks_and_tokens_instead() -> None:
-    caption, rows = _cases("caveman-2b10489-caveman")
+    caption, (head, *rows) = _cases("caveman-2b10489-caveman")
     assert caption == (
-        "Cases of caveman: the receipt holds no judged score, so no case has a band or a lift "
-        "(–); each row shows the case's checks, lost draws and output tokens "
-        "(with skill / baseline / control)"
+        "Cases of caveman: the receipt holds no judged score, so no case has a band or a lift; "
+        "each row shows the case's output tokens (with skill / baseline / control), checks and "
+        "lost draws"
     )
     assert "standard deviation" not in caption
+    # no column of "–" for each arm's band and the lift: at 390 px four of them stood before the
+    # token counts, the one figure the receipt holds, and pushed them off screen; the counts
+    # now come right after the case
+    assert head == [
+        "case",
+        "output tokens (with skill / baseline / control)",
+        "verdict",
+        "checks",
+        "lost draws",
+    ]
     # p01 of caveman's snapshot: caveman 92, __baseline__ 163, __terse__ 204 output tokens
     # (o200k_base; report 001's per-case table)
-    assert rows[0][0] == "p01" and rows[0][1:5] == ["–", "–", "–", "–"]
-    assert rows[0][-1] == "92 / 163 / 204"
+    assert rows[0] == ["p01", "92 / 163 / 204", "no verdict", "none", "none"]
 
 
 def test_a_single_arm_receipt_with_no_score_and_no_tokens_says_so_in_words() -> None:
-    caption, rows = _cases("caveman-902028f-judged-fidelity-caveman")
+    caption, (head, *rows) = _cases("caveman-902028f-judged-fidelity-caveman")
     assert caption == (
-        "Cases of caveman: the receipt holds no judged score, so no case has a band or a lift "
-        "(–); the source recorded no baseline or control arm and no output tokens; each row "
+        "Cases of caveman: the receipt holds no judged score, so no case has a band or a lift; "
+        "the source recorded no baseline or control arm and no output tokens; each row "
         "shows the case's checks and lost draws"
     )
-    for row in rows:
-        # the baseline and control cells name who left the arm out; no "– / – / –" for tokens
-        assert row[2:4] == ["not recorded by the source"] * 2
-        assert row[-1] == "not recorded"
+    # the caption names what was not recorded: no column of "–", "not recorded by the source"
+    # or "not recorded" in every row
+    assert head == ["case", "verdict", "checks", "lost draws"]
+    # each row's checks are the grader's of the with-skill arm, every one passed (21 of 21)
+    assert [row[0] for row in rows] == [f"p{i:02}" for i in range(1, 11)]
+    assert all(row[1] == "no verdict" and row[3] == "none" for row in rows)
+    assert rows[0][2].startswith("with skill ") and rows[0][2].endswith(" passed")
 
 
 def test_a_scored_receipt_keeps_its_band_legend() -> None:
