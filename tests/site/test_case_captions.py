@@ -20,7 +20,8 @@ def _cases(name: str) -> tuple[str, list[list[str]]]:
     """The case table's caption, then its head and its rows as texts."""
     r = read_receipt(REPO / "receipts" / f"{name}.json")
     t = receipt_tables(name, r).cases
-    return t.caption, [[c.name for c in t.columns]] + [[c.text for c in row.cells] for row in t.rows]
+    head = [c.name for c in t.columns]
+    return t.caption, [head] + [[c.text for c in row.cells] for row in t.rows]
 
 
 def test_a_receipt_with_no_score_says_its_table_shows_checks_and_tokens_instead() -> None:
