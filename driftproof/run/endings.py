@@ -95,9 +95,9 @@ ENDING_TABLES: dict[str, EndingTable] = {
         },
     ),
     "compatible": EndingTable(
-        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp)",
-        ("stop",),
-        ("stop",),
+        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI)",
+        ("stop", "eos_token"),  # TGI's natural end before it spelled it "stop"
+        ("stop", "eos_token"),
         {**_CHAT, "abort": "server_abort"},
     ),
     "claude-cli": EndingTable(

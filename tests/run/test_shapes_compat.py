@@ -140,3 +140,12 @@ def test_seed_oss_think_tags_sent_as_text_are_never_graded(loopback, suite_file,
         assert d.lost.reason.startswith(
             f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
         )
+
+
+def test_tgis_eos_token_ending_is_a_finished_answer(loopback, suite_file, tmp_path):
+    # Hugging Face TGI's OpenAI-compatible chat route named a natural end of its model
+    # "eos_token" (its FinishReason::EndOfSequenceToken) before it spelled it "stop"
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, finish="eos_token"), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
