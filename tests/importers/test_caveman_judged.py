@@ -313,6 +313,9 @@ def test_interop_page_says_the_judged_snapshots_are_read() -> None:
     page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
     section = page.split("## caveman evals snapshots", 1)[1].split("\n## ", 1)[0]
     assert "they are refused" not in section
+    # judge.py --runs N over 1 is read (each fact's majority verdict), not refused
+    assert "`metadata.runs` other than" not in section
+    assert "a fact's `pass` is the majority of those N verdicts" in section
     for words in (
         "[--cases prompts/fidelity.json | --rubrics prompts/rubrics.json]",
         "they are read as that kind, and Report 5 shows their pass\nrates.",
