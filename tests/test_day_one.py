@@ -49,6 +49,39 @@ def test_an_out_whose_folder_does_not_exist_is_named_as_such(files, tmp_path, ca
     assert "journal" not in err
 
 
+def test_an_out_dir_that_does_not_exist_is_made_as_the_readme_says(tmp_path, capsys):
+    # import and badge write several files into --out-dir and make it; only an --out file's
+    # missing folder is refused (the README said only badge makes its folder)
+    example = {
+        "format": "driftproof-summary-json",
+        "format_version": "1",
+        "harness": {"name": "h", "version": None},
+        "skill": {"name": "s"},
+        "cases": [
+            {"id": "c1", "arms": {"with_skill": [{"lost": "x"}], "baseline": [{"lost": "x"}]}}
+        ],
+    }
+    src = tmp_path / "summary.json"
+    src.write_text(json.dumps(example), encoding="utf-8")
+    out_dir = tmp_path / "missing" / "deeper"
+    code, said, err = run_main(
+        ["import", "summary-json", str(src), "--out-dir", str(out_dir)], capsys
+    )
+    assert code == 0, err
+    (made,) = out_dir.iterdir()
+    read_receipt(made)
+    badges = tmp_path / "also" / "missing"
+    assert run_main(["badge", str(made), "--out-dir", str(badges)], capsys)[0] == 0
+    assert len(list(badges.iterdir())) == 3
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = " ".join(readme.split())
+    assert "(`badge` makes it)" not in text
+    assert (
+        "while `import` and `badge` make an `--out-dir` that does not exist, with any folders "
+        "above it"
+    ) in text
+
+
 @pytest.mark.parametrize("tail", ["/", "/.", "/.."])
 def test_an_out_that_names_a_folder_is_refused_by_every_command(files, tmp_path, capsys, tail):
     # Path("rdir/") is Path("rdir"): run wrote its receipt as a file named rdir, export
