@@ -134,3 +134,25 @@ def test_the_size_rule_counts_a_function_from_def_to_its_last_line():
     assert _too_long(f"@decorator\ndef f():\n{body}")[1] == []
     assert _too_long(f"def f():\n{body}    return 1\n")[1] == [("f", 81)]
     assert _too_long("x = 1\n" * 451)[0] == 451
+
+
+#: Each hand-written page of site_src/ and the word README's map gives it.
+SITE_PAGES = {
+    "index.md": "home",
+    "method.md": "method",
+    "neutrality.md": "neutrality",
+    "interop.md": "interop",
+    "receipt-spec.md": "receipt specification",
+    "decisions.md": "readings",
+    "search.md": "search",
+}
+
+
+def test_readme_map_names_every_site_src_page():
+    # the map listed six pages; search.md, the seventh, was missing
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(x for x in readme.splitlines() if x.startswith("| `site_src/` |"))
+    assert sorted(p.name for p in (ROOT / "site_src").glob("*.md")) == sorted(SITE_PAGES)
+    words = row.split("|")[2].split(":", 1)[1]
+    named = {w.strip().split(" (")[0] for w in words.split(",")}
+    assert named == set(SITE_PAGES.values())
