@@ -304,3 +304,16 @@ def test_an_id_or_language_with_a_trailing_line_break_is_refused(tmp_path):
     assert _problems(tmp_path, doc) == [
         ("/language", "expected a language tag such as en, pt or pt-BR")
     ]
+
+
+def test_readme_gives_the_suites_own_size_bound_not_as_a_receipts():
+    # a receipt may hold 256 MiB (RECEIPT_MAX_BYTES); 32 MiB is the suite's own bound
+    from pathlib import Path
+
+    from driftproof.receipt._bounds import MAX_DEPTH, RECEIPT_MAX_BYTES
+    from driftproof.run.suite_fields import SUITE_MAX_BYTES
+
+    assert (SUITE_MAX_BYTES, MAX_DEPTH) == (32 * 2**20, 64) and RECEIPT_MAX_BYTES != SUITE_MAX_BYTES
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = " ".join(readme.split())
+    assert "A suite is held to 32 MiB and to a receipt's bounds (nesting 64 levels," in text
