@@ -229,3 +229,11 @@ def test_an_arm_mapping_on_a_summary_only_file_is_refused_not_dropped(shared: Pa
     assert "holds only run_summary" in str(e.value) and "leave --arm out" in str(e.value)
     # the default mapping still reads it
     assert import_skill_creator([src], SkillCreatorOptions(skill_name="x"))
+
+
+def test_the_interop_page_names_a_run_summary_alone_as_aggregates_only() -> None:
+    # such an import validates as "aggregates only: no band, no lift, no verdict", as NVIDIA's
+    # do, but the page's aggregates-only rule named NVIDIA's cards alone
+    page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
+    rule = page.split("- **Aggregates-only sources", 1)[1].split("\n- **", 1)[0]
+    assert "`benchmark.json` holding only `run_summary`" in rule
