@@ -139,3 +139,13 @@ def test_an_aggregates_only_sheet_shows_the_printed_figures_not_an_empty_case_ta
     first = [c.text for c in sheet.figures.rows[0].cells]
     assert first[:4] == ["Security", "claude-code", "92.0", "12.0"]
     assert len(sheet.figures.rows) == 10
+
+
+def test_the_interop_page_lists_every_per_run_importer_as_declared() -> None:
+    # skill-validator, Vally and skill-eval-harness carry a draw per run, DECLARED, too
+    page = (ROOT / "site_src" / "interop.md").read_text("utf-8")
+    rule = " ".join(
+        page.split("- **Per-run sources are DECLARED.**", 1)[1].split("\n- **")[0].split()
+    )
+    for source in ("skill-validator", "Vally", "skill-eval-harness", "summary-json", "Inspect"):
+        assert source in rule.split(" record a score")[0], source
