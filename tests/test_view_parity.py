@@ -232,3 +232,6 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
     # where they were read: git hash-object of benchmark.json
     origin = {f.label: f.value for f in site.model.source_origin}
     assert origin["file"] == "benchmark.json (git blob 1c48ea3d46ca9958ee33d25de57117650ec75155)"
+    assert origin["units, as the source states them"] == (
+        "not stated by the source, apart from each measure's name"
+    )  # not NVIDIA's "score: …; uplift: …"

@@ -140,6 +140,8 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
         units.append(
             f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
         )
+    if sf.run_summary is not None:  # measures, not NVIDIA's score and uplift
+        units = ["not stated by the source, apart from each measure's name"]
     facts.append(Fact("units, as the source states them", "; ".join(units)))
     facts += [Fact("file", f"{f.path} (git blob {f.git_blob_sha1})") for f in sf.files or ()]
     if sf.file is not None:  # skill-creator's one file
