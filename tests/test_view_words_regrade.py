@@ -3,12 +3,16 @@ wordings (a newcomer's findings)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from day_one_helpers import run_args, write_files  # noqa: E402
-from factories import SHARED, run_main  # noqa: E402
+from factories import JUDGE, SHARED, case, make_receipt, run_main  # noqa: E402
+
+from driftproof.receipt import parse_receipt  # noqa: E402
+from driftproof.stats import verdict_refusal  # noqa: E402
 
 
 def test_a_regraded_receipt_is_said_to_be_regraded_not_imported(tmp_path, capsys) -> None:
@@ -56,3 +60,31 @@ def test_validate_and_view_give_a_level_below_tested_in_one_wording(tmp_path, ca
     assert code == 0 and out.rstrip().endswith("; " + said)
     code, out, _ = run_main(["view", str(receipt)], capsys)
     assert said in " ".join(out.split())
+
+
+def test_simulated_answers_regraded_by_the_stub_judge_name_that_judge(tmp_path, capsys) -> None:
+    # view said "the simulated provider drew these answers and scores at random" under
+    # "judge stub-judge (provider stub …)": the stub judge gave the scores
+    suite, skill = write_files(tmp_path)
+    run, regraded = tmp_path / "run.json", tmp_path / "regraded.json"
+    simulated = run_args(suite, skill, run, "--keep-transcripts")
+    simulated[simulated.index("stub")] = "simulated"
+    assert run_main(simulated, capsys)[0] == 0
+    regrade = ["regrade", str(run), "--rubric", str(suite), "--out", str(regraded)]
+    regrade += ["--judge-provider", "stub", "--judge-model", "stub-judge"]
+    assert run_main(regrade, capsys)[0] == 0
+    code, out, _ = run_main(["view", str(regraded)], capsys)
+    words = " ".join(out.split())
+    assert code == 0 and "answers and scores at random" not in words
+    assert "drew these answers at random and the stub judge scored them" in words
+
+
+def test_a_simulated_judge_of_model_answers_is_named_alone() -> None:
+    # the answers came from a model; only the scores were drawn at random
+    judge = {**JUDGE, "provider": "simulated", "service": None, "price": None}
+    doc = make_receipt([case("a", [0.6, 0.7, 0.65], [0.5, 0.5, 0.55])], judge=judge)
+    r = parse_receipt(json.dumps(doc).encode(), "r.json")
+    assert verdict_refusal(r) == (
+        "simulated: no model judged; the simulated judge drew these scores at random, so this "
+        "non-model receipt gets no verdict"
+    )

@@ -36,6 +36,23 @@ SIMULATED_NO_VERDICT = (
     "answers and scores at random, so this non-model receipt gets no verdict"
 )
 
+
+def _simulated_reason(r: Receipt) -> str:
+    """Why a simulated receipt gets no verdict, naming the judge that scored simulated answers."""
+    judge = r.judge.provider if r.judge is not None else None
+    if r.run.provider != "simulated":
+        return (
+            "simulated: no model judged; the simulated judge drew these scores at random, so "
+            "this non-model receipt gets no verdict"
+        )
+    if judge in (None, "simulated"):
+        return SIMULATED_NO_VERDICT
+    return (  # a regrade by another judge: the answers are still simulated
+        f"simulated: no model answered; the simulated provider drew these answers at random and "
+        f"the {judge} judge scored them, so this non-model receipt gets no verdict"
+    )
+
+
 #: Why an A/A calibration (``run --aa``) gets no verdict.
 AA_NO_VERDICT = (
     "an A/A calibration: both arms ran with the skill under the same settings, so it measures "
@@ -135,7 +152,7 @@ def no_verdict(r: Receipt) -> NoVerdict | None:
             f"below TESTED whatever level it carries ({r.verification_level})",
         )
     if r.is_simulated:
-        return NoVerdict(Refusal.SIMULATED, SIMULATED_NO_VERDICT)
+        return NoVerdict(Refusal.SIMULATED, _simulated_reason(r))
     if r.run.aa:
         return NoVerdict(Refusal.AA_CALIBRATION, AA_NO_VERDICT)
     # D-17: a run (not an import, whose refusal says more) with both arms recorded
