@@ -247,8 +247,10 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
         found = " and ".join(
             f"{json.dumps(t)} in the {ARM_WORDS[a]} arm's log" for a, t in tasks.items()
         )
-        raise (Where(next(iter(logs.values()))) / "eval" / "task").fail(
-            f"expected the same task in every arm's log, found {found}"
+        first, *others = logs.values()  # the problem names the first; the message the others
+        raise (Where(first) / "eval" / "task").fail(
+            f"expected the same task in every arm's log, found {found} "
+            f"({', '.join(map(str, others))})"
         )
     return read
 

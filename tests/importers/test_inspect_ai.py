@@ -179,8 +179,8 @@ def test_logs_of_different_tasks_refused(logs: Path) -> None:
     # eval.task of each log, quoted as JSON strings; the arms in words, not their receipt keys
     assert e.value.problems[0].message == (
         'expected the same task in every arm\'s log, found "popularity" in the with skill '
-        "arm's log and \"security_guide\" in the baseline arm's log"
-    )
+        f"arm's log and \"security_guide\" in the baseline arm's log ({logs / SEC_JSON})"
+    )  # the other log named too: the clash is between the two
 
 
 def test_help_says_plainly_what_a_single_arm_import_records() -> None:
