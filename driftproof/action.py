@@ -374,11 +374,12 @@ def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
     """
     read: list[Receipt] = []
     problems: list[str] = []
-    for path in [args.baseline, args.receipt] + ([args.aa] if args.aa else []):
+    named = [("baseline", args.baseline), ("receipt", args.receipt), ("aa", args.aa)]
+    for name, path in named if args.aa else named[:2]:
         try:
             read.append(read_receipt(path))
         except DriftproofError as exc:
-            problems += exc.lines()
+            problems += [f"input {name}: {line}" for line in exc.lines()]
     aa = aa_problem(args.aa, read[2], read[:2]) if not problems and args.aa else None
     return read, problems + ([aa] if aa else [])
 
@@ -406,16 +407,16 @@ def _fail(lines: list[str]) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
+    problems: list[str] = []  # every one at once, in the summary
     try:
         fail_on = _parse_fail_on(args.fail_on)
     except ValueError as exc:
-        return _fail([str(exc)])
+        problems.append(str(exc))
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
-    if missing:
-        return _fail([f"input {n} is required: the path of a receipt" for n in missing])
-    read, problems = _read_inputs(args)
-    if problems:
-        return _fail(problems)
+    problems += [f"input {n} is required: the path of a receipt" for n in missing]
+    read, unread = _read_inputs(args) if not missing else ([], [])
+    if problems or unread:
+        return _fail(problems + unread)
     a, b = read[:2]
     names = {"a_name": Path(args.baseline).name, "b_name": Path(args.receipt).name}
     c = compare_receipts(a, b, **names, false_alarms=True)

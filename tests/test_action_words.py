@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from factories import case, make_receipt
@@ -58,3 +59,24 @@ def test_a_problem_never_starts_a_workflow_command_on_stderr(
     err = capsys.readouterr().err
     assert shown in err and "##[" not in err
     assert not [line for line in err.splitlines() if line.lstrip().startswith("::")]
+
+
+def test_every_input_problem_is_named_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a newcomer's run showed only the fail-on problem; the missing baseline was not named, and
+    # a file that cannot be read did not say which input named it
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(make_receipt([case("a", [0.6, 0.62, 0.61], [0.5, 0.5, 0.5])])))
+    monkeypatch.setenv("DRIFTPROOF_BASELINE", str(tmp_path / "old.json"))
+    monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(new))
+    monkeypatch.setenv("DRIFTPROOF_FAIL_ON", "regressed,beyond noise")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    assert action.main([]) == 2
+    summary = (tmp_path / "s.md").read_text()
+    assert "fail-on: unknown decision 'beyond noise'" in summary
+    line = next(x for x in summary.splitlines() if "old.json" in x)
+    assert line.startswith("- input baseline: ") and line.endswith(
+        "old.json: cannot read: No such file or directory"
+    )
