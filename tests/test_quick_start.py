@@ -182,6 +182,11 @@ def test_quick_start_literally(
     assert out.splitlines()[:2] == ["with skill: still stands", "baseline: still stands"]
     assert "judge prompt template: recorded" in out and "-> still stands: unchanged" in out
 
+    # regrade: the answers --keep-transcripts kept are graded again; its own receipt is written
+    code, out, err = seen["regrade second.json"]
+    assert code == 0, err
+    assert Path("regraded.json").is_file()
+
     # plan: the next step is a draw count, the very plan of the demo's v1 run (first.json draws
     # what receipts/v1-run1.json drew: skill-v1, the simulated lane's defaults, seed 0)
     code, out, _ = seen["plan first.json"]
