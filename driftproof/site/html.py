@@ -140,14 +140,37 @@ def table_box(caption_id: str = "", label: str = "", rows: int = 0) -> Markup:
     return Markup('<div class="{}" tabindex="0" role="region" {}>').format(kind, name)
 
 
+#: Where a long token in a table's text may break: before a dot inside a name (``run.model``,
+#: ``receipt.schema.json``; not ``0.16``) and after slashes; before an underscore inside a name
+#: (``judge_samples``) too, but only on a narrow screen (site.css hides ``wbr.u`` elsewhere).
+_BREAK = re.compile(r"(?:(?<=[A-Za-z0-9_\]])|(?<=&gt;))(?=\.[A-Za-z_$&])|(?<=/)(?=[^/])")
+_BREAK_U = re.compile(r"(?<=[A-Za-z0-9])(?=_\w)")
+
+
+def _breakable(table: str) -> str:
+    """``table`` (HTML) with a ``<wbr>`` at each break point of its text (:data:`_BREAK`)."""
+
+    def text(m: re.Match[str]) -> str:
+        return ">" + _BREAK_U.sub('<wbr class="u">', _BREAK.sub("<wbr>", m[1])) + "<"
+
+    return re.sub(r">([^<]+)<", text, table)
+
+
 def wrap_tables(html: str) -> str:
-    """Each ``<table>`` of HTML this project rendered inside a :func:`table_box`."""
+    """Each ``<table>`` of HTML this project rendered from Markdown inside a :func:`table_box`.
+
+    Each becomes ``<table class="written">`` (site.css keeps its columns readable on a phone),
+    and a long name or path in its text may break at its dots and slashes, on a phone at its
+    underscores too (``<wbr>``, which adds no text). HTML outside the tables is unchanged.
+    """
     first, *rest = html.split("<table>")
-    return first + "".join(
-        f"{table_box(label=f'Table {i}, scrolls sideways on a narrow screen')}<table>"
-        + part.replace("</table>", "</table></div>", 1)
-        for i, part in enumerate(rest, 1)
-    )
+    out = [first]
+    for i, part in enumerate(rest, 1):
+        table, sep, after = part.partition("</table>")
+        box = table_box(label=f"Table {i}, scrolls sideways on a narrow screen")
+        end = f"{sep}</div>" if sep else ""
+        out.append(f'{box}<table class="written">{_breakable(table)}{end}{after}')
+    return "".join(out)
 
 
 def relative_root(page_path: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 from site_fixtures import REPO, section_html
 
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_bytes
-from driftproof.site.html import LONG_TABLE_ROWS, table_box
+from driftproof.site.html import LONG_TABLE_ROWS, table_box, wrap_tables
 
 CSS = (REPO / "templates/theme/assets/site.css").read_text(encoding="utf-8")
 
@@ -148,3 +148,21 @@ def test_a_column_under_a_group_heading_sorts(browser: Any, built_site: Any) -> 
     scores = [float(t.split()[0]) for t in cells.all_inner_texts() if t[:1].isdigit()]
     page.close()
     assert len(scores) > 300 and scores == sorted(scores)
+
+
+
+def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_underscores() -> None:
+    html = wrap_tables(
+        "<p>run.model</p><table><tr><td><code>cases[].arms.&lt;arm&gt;.input_tokens</code></td>"
+        "<td>0.16, e.g. https://driftproof.dev/spec/</td></tr></table><p>z</p>"
+    )
+    u = '<wbr class="u">'  # an underscore breaks on a phone only (site.css)
+    assert html == (
+        "<p>run.model</p>"
+        '<div class="table-wrap" tabindex="0" role="region" aria-label="Table 1, scrolls '
+        'sideways on a narrow screen"><table class="written"><tr>'
+        f"<td><code>cases[]<wbr>.arms<wbr>.&lt;arm&gt;<wbr>.input{u}_tokens</code></td>"
+        "<td>0.16, e<wbr>.g. https://<wbr>driftproof<wbr>.dev/<wbr>spec/</td></tr></table></div>"
+        "<p>z</p>"
+    )
+    assert "table.written wbr.u { display: none; }" in CSS
