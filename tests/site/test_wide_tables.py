@@ -150,6 +150,43 @@ def test_a_column_under_a_group_heading_sorts(browser: Any, built_site: Any) -> 
     assert len(scores) > 300 and scores == sorted(scores)
 
 
+#: Per table of a page: its width, its box's, its first column's, the cells whose text runs
+#: past their edge, and (its box scrolled to the end) how far its first column is from the box's
+#: left edge and whether its last column is wholly in the box.
+_WRITTEN = """() => [...document.querySelectorAll('main table')].map(t => {
+  const box = t.closest('.table-wrap'), first = t.rows[0].cells[0];
+  const width = e => Math.round(e.getBoundingClientRect().width);
+  const cut = [...t.querySelectorAll('td, th')].filter(c => c.scrollWidth > c.clientWidth + 1
+    || [...c.querySelectorAll('code')].some(k =>
+      k.getBoundingClientRect().right > c.getBoundingClientRect().right + 1));
+  box.scrollLeft = box.scrollWidth;
+  const b = box.getBoundingClientRect(), row = t.tBodies[0].rows[0];
+  const last = row.cells[row.cells.length - 1].getBoundingClientRect();
+  return [width(t), width(box), width(first), cut.map(c => c.textContent.trim()),
+          Math.round(row.cells[0].getBoundingClientRect().left - b.left),
+          last.left >= b.left - 1 && last.right <= b.right + 1];
+})"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_receipt_specifications_tables_show_a_field_beside_its_meaning(
+    browser: Any, built_site: Any
+) -> None:
+    # at 390 px the box of a table is 358 px (390 less the page's 2 × 16 px). The versions table
+    # was 974 px, its "Served at" column of addresses 464; the fields table 1,104 px, its column
+    # of dotted paths 457: a phone showed a field and never its meaning. An address and a path
+    # now break at their dots, slashes and underscores, and the field stays at the box's left
+    # edge while the meaning is scrolled to.
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    versions, fields, levels, limits = page.evaluate(_WRITTEN)
+    page.close()
+    assert versions[:2] == [358, 358] and versions[3] == []
+    assert fields[1] == 358 and fields[2] <= 160 and fields[3] == [] and levels[3] == []
+    assert limits[3] == []
+    # scrolled to its end, the fields table still shows the field, and the meaning beside it
+    assert fields[4] == 0 and fields[5] is True
+
 
 def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_underscores() -> None:
     html = wrap_tables(
