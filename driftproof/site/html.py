@@ -141,9 +141,13 @@ def table_box(caption_id: str = "", label: str = "", rows: int = 0) -> Markup:
 
 
 #: Where a long token in a table's text may break: before a dot inside a name (``run.model``,
-#: ``receipt.schema.json``; not ``0.16``) and after slashes; before an underscore inside a name
-#: (``judge_samples``) too, but only on a narrow screen (site.css hides ``wbr.u`` elsewhere).
-_BREAK = re.compile(r"(?:(?<=[A-Za-z0-9_\]])|(?<=&gt;))(?=\.[A-Za-z_$&])|(?<=/)(?=[^/])")
+#: ``receipt.schema.json``; not ``0.16`` nor ``e.g.``) and after the slashes of a path
+#: (``evals/prompts``, ``https://driftproof``; not ``5/5`` nor ``A/A``); before an underscore
+#: inside a name (``judge_samples``) too, but only on a narrow screen (site.css hides ``wbr.u``
+#: elsewhere).
+_BREAK = re.compile(
+    r"(?:(?<=[\w\[\]]{2})|(?<=&gt;))(?=\.[A-Za-z_$&])|(?<=[\w.:/-]{2}/)(?=[A-Za-z_.<&])"
+)
 _BREAK_U = re.compile(r"(?<=[A-Za-z0-9])(?=_\w)")
 
 

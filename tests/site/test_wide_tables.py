@@ -191,7 +191,7 @@ def test_on_a_phone_the_receipt_specifications_tables_show_a_field_beside_its_me
 def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_underscores() -> None:
     html = wrap_tables(
         "<p>run.model</p><table><tr><td><code>cases[].arms.&lt;arm&gt;.input_tokens</code></td>"
-        "<td>0.16, e.g. https://driftproof.dev/spec/</td></tr></table><p>z</p>"
+        "<td>0.16, e.g. 5/5 (A/A) https://driftproof.dev/spec/0.16/receipt.json</td></tr></table><p>z</p>"
     )
     u = '<wbr class="u">'  # an underscore breaks on a phone only (site.css)
     assert html == (
@@ -199,7 +199,8 @@ def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_un
         '<div class="table-wrap" tabindex="0" role="region" aria-label="Table 1, scrolls '
         'sideways on a narrow screen"><table class="written"><tr>'
         f"<td><code>cases[]<wbr>.arms<wbr>.&lt;arm&gt;<wbr>.input{u}_tokens</code></td>"
-        "<td>0.16, e<wbr>.g. https://<wbr>driftproof<wbr>.dev/<wbr>spec/</td></tr></table></div>"
+        "<td>0.16, e.g. 5/5 (A/A) https://<wbr>driftproof<wbr>.dev/<wbr>spec/0.16/<wbr>receipt<wbr>.json"
+        "</td></tr></table></div>"
         "<p>z</p>"
     )
     assert "table.written wbr.u { display: none; }" in CSS
