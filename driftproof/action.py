@@ -35,7 +35,7 @@ from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
-from driftproof.pages.words import aa_line, count_of, format_lift
+from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
 from driftproof.render.escape import md_escape as md_escape
@@ -170,8 +170,7 @@ def _side_table(
         return r.verification_level + smoke
 
     n = len(common.cases)
-    mine = [format_lift(x) for x in (common.a, common.b, common.a_own, common.b_own)]
-    over = " over the cases both measured" if mine[:2] != mine[2:] else ""  # not its own lift
+    over = " over the cases both measured" if any(own_lifts(common)) else ""  # not its own
     covers = [f"{n} of {count_of(t, 'case')}" for t in (common.a_total, common.b_total)]
     rows = [
         ("receipt", c.a_name, c.b_name),
@@ -229,8 +228,9 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
     lines = []
     n = len(common.cases)
     if n and not (a.is_smoke or b.is_smoke) and (common.a_cases != n or common.b_cases != n):
+        cover = md_escape(lift_cover_words(common), 500)
         lines.append(
-            f"Both lifts are taken {md_escape(common.words(), 500)}; a case one receipt did not "
+            f"Both lifts are taken {cover}; a case one receipt did not "
             "measure in both arms is left out of both.\n\n"
         )
     if not c.refusals and c.rows:  # with no case compared the headline would claim a reading

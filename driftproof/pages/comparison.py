@@ -17,6 +17,7 @@ from driftproof.pages.words import (
     format_lift,
     has_bands,
     judge_model,
+    lift_cover_words,
     paired_line,
 )
 from driftproof.stats import (
@@ -397,7 +398,7 @@ def lift_line(c: Comparison) -> str | None:
     return (
         f"Lift (with skill − baseline), context: {c.a_name} {format_lift(lf.a)}, {c.b_name} "
         f"{format_lift(lf.b)}, "
-        f"{lf.words(c.a_name, c.b_name)}."
+        f"{lift_cover_words(lf, c.a_name, c.b_name)}."
     )
 
 

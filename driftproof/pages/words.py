@@ -15,6 +15,7 @@ from driftproof._anchor import slug
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import NO_VALID_SAMPLE, Band
+from driftproof.stats.lift import CommonLifts
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
@@ -279,3 +280,38 @@ def aa_line(name: str, aa: AAReading) -> str:
     if aa.unread:
         text += f"; {count_of(aa.unread, 'case')} with no spread to read"
     return text + "."
+
+
+def own_lifts(lf: CommonLifts) -> tuple[str | None, str | None]:
+    """Each receipt's own suite lift as printed where it reads otherwise, else ``None``.
+
+    Otherwise, that is, than its lift over the cases both receipts measured (``lf.a``, ``lf.b``).
+    """
+    a, b = (format_lift(own) for own in (lf.a_own, lf.b_own))
+    return (a if a != format_lift(lf.a) else None, b if b != format_lift(lf.b) else None)
+
+
+def lift_cover_words(
+    lf: CommonLifts, a_label: str = "earlier receipt", b_label: str = "later receipt"
+) -> str:
+    """The cases the lifts cover: "over the 1 case both receipts measured in both arms (…)".
+
+    Each receipt's count of cases its own lift covers; its own lift (:func:`own_lifts`) after it
+    where that reads otherwise, the two then parted by a semicolon.
+    """
+    sides = [
+        f"{label} {k} of {total}" + (f", its own lift {own}" if own else "")
+        for label, k, total, own in zip(
+            (a_label, b_label),
+            (lf.a_cases, lf.b_cases),
+            (lf.a_total, lf.b_total),
+            own_lifts(lf),
+            strict=True,
+        )
+    ]
+    sep = "; " if any(own_lifts(lf)) else ", "
+    n = len(lf.cases)
+    return (
+        f"over the {n} {'case' if n == 1 else 'cases'} both receipts measured in both arms "
+        f"({sep.join(sides)})"
+    )

@@ -84,30 +84,8 @@ class CommonLifts:
     b_cases: int
     a_total: int
     b_total: int
-    a_own: float | None = None
-    b_own: float | None = None
-
-    def words(self, a_label: str = "earlier receipt", b_label: str = "later receipt") -> str:
-        """The cases the lifts cover: "over the 1 case both receipts measured in both arms (…)".
-
-        Each receipt's own lift (3 decimals) follows its count where it reads otherwise.
-        """
-        n = len(self.cases)
-        sides = [
-            f"{label} {k} of {total}" + (f", its own lift {own}" if own != _signed(common) else "")
-            for label, k, total, common, own in (
-                (a_label, self.a_cases, self.a_total, self.a, _signed(self.a_own)),
-                (b_label, self.b_cases, self.b_total, self.b, _signed(self.b_own)),
-            )
-        ]
-        sep = "; " if any(", its own" in x for x in sides) else ", "
-        noun = "case" if n == 1 else "cases"
-        return f"over the {n} {noun} both receipts measured in both arms ({sep.join(sides)})"
-
-
-def _signed(lift: float | None) -> str | None:
-    """``+0.075`` (a rounded zero ``+0.000``), as every page prints a lift; ``None`` kept."""
-    return None if lift is None else f"{0.0 if round(lift, 3) == 0 else lift:+.3f}"
+    a_own: float | None
+    b_own: float | None
 
 
 def common_lifts(a: Receipt, b: Receipt) -> CommonLifts:
