@@ -54,6 +54,14 @@ EXISTENCE_SUMS = (0.8, 1.25)
 VERDICT_TRIALS, TRIAL_DRAWS, MIN_TRIALS = 1000, 200_000, 100
 
 
+def trials_words(n: int) -> str:
+    """``n`` simulated runs per case, with why when fewer than :data:`VERDICT_TRIALS`."""
+    why = {VERDICT_TRIALS: "", MIN_TRIALS: ", the fewest it simulates,"}.get(
+        n, f", as many as fit in {TRIAL_DRAWS:,} simulated draws per arm,"
+    )
+    return f"{n:,} runs per case{why}"
+
+
 @dataclass(frozen=True)
 class CasePlan:
     """One case's planned draws per arm; pairs are (with skill, baseline).

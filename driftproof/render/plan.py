@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from driftproof.pages.plan import (
-    MIN_TRIALS,
-    PILOT_ADVICE,
-    TRIAL_DRAWS,
-    VERDICT_TRIALS,
-    CasePlan,
-    Plan,
-)
+from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, trials_words
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import terminal_safe
@@ -44,14 +37,6 @@ def _names(ids: tuple[str, ...]) -> str:
     if len(ids) > NAMED_AT_MOST:
         return first_of(ids, NAMED_AT_MOST)
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
-
-
-def _trials(n: int) -> str:
-    """``n`` simulated runs per case, with why when fewer than :data:`VERDICT_TRIALS`."""
-    why = {VERDICT_TRIALS: "", MIN_TRIALS: ", the fewest it simulates,"}.get(
-        n, f", as many as fit in {TRIAL_DRAWS:,} simulated draws per arm,"
-    )
-    return f"{n:,} runs per case{why}"
 
 
 def headline(p: Plan) -> str:
@@ -268,7 +253,7 @@ def plan_text(p: Plan) -> str:
         lines.append(
             f"At {p.draws_per_arm:,} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
-            f"(simulated, {_trials(p.verdict_trials)} at the pilot's own spreads, pooled "
+            f"(simulated, {trials_words(p.verdict_trials)} at the pilot's own spreads, pooled "
             f"where they are pooled){cost}."
         )
         lines.append(  # what this count answers, apart from the count diff and the Action give
