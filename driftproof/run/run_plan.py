@@ -326,8 +326,6 @@ def make_judge(lane: Lane) -> Provider:
         MissingCredentials: its key is not set; the message says the key is the judge's and that
             ``--judge-provider`` chooses another judge lane.
     """
-    from driftproof.run.providers import make_provider  # deferred: start-up time of --help
-
     try:
         return make_provider(lane.provider, lane.surface, **lane.options)
     except MissingCredentials as exc:
