@@ -121,6 +121,11 @@ def first_of(names: list[str] | tuple[str, ...], at_most: int = 10) -> str:
     return ", ".join(names[:at_most]) + (f" and {more:,} more" if more > 0 else "")
 
 
+def cases_named(ids: list[str] | tuple[str, ...]) -> str:
+    """``case 2``, or ``cases 2, 3`` (:func:`first_of`: the first ten, then how many more)."""
+    return f"{'case' if len(ids) == 1 else 'cases'} {first_of(ids)}"
+
+
 def said_once(head: str, why: str) -> str:
     """``head: why``, or ``why`` alone when it already opens with ``head`` (case aside).
 

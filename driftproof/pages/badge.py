@@ -19,8 +19,8 @@ from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, format_lift
 from driftproof.receipt import Receipt
 from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
-from driftproof.stats.lift import lift_case_ids
-from driftproof.wording import first_of
+from driftproof.stats.lift import lift_left_out
+from driftproof.wording import cases_named
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
@@ -86,11 +86,9 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
     elif needed is not None:
         message = f"{status}: {count_of(needed, 'draw')} per arm needed"
-    measured = set(lift_case_ids(receipt))
-    left = [c.id for c in receipt.cases if c.id not in measured]
+    left = lift_left_out(receipt)
     if sentence is not None and lift is not None and left:  # a lift over some cases only
-        cases = f"{'case' if len(left) == 1 else 'cases'} {first_of(left)}"
-        sentence = f"{sentence}; not measured: {cases} (no measured draw in an arm)"
+        sentence = f"{sentence}; not measured: {cases_named(left)} (no measured draw in an arm)"
     return BadgeReading(
         status,
         message,

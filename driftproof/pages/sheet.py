@@ -71,10 +71,10 @@ from driftproof.stats.aa import aa_reading
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
-from driftproof.stats.lift import control_lift, lift_case_ids
+from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS, NOT_MEASURED, first_of
+from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named
 
 
 @dataclass(frozen=True)
@@ -177,14 +177,12 @@ class Sheet:
 
 def lift_coverage(r: Receipt) -> str:
     """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
-    ids = set(lift_case_ids(r))
-    left = [c.id for c in r.cases if c.id not in ids]
+    left = lift_left_out(r)
     if not left:
         return ""
     return (
-        f" (over {len(ids):,} of {count_of(len(r.cases), 'case')}: "
-        f"{'case' if len(left) == 1 else 'cases'} {first_of(left)} "
-        f"{'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
+        f" (over {len(r.cases) - len(left):,} of {count_of(len(r.cases), 'case')}: "
+        f"{cases_named(left)} {'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
     )
 
 

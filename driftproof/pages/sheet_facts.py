@@ -34,7 +34,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, first_of
+from driftproof.wording import ARM_WORDS, cases_named
 
 #: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
 PER_1K = "value per 1,000 skill tokens"
@@ -313,8 +313,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
         )
     ]
     if b.excluded:
-        cases = "case" if len(b.excluded) == 1 else "cases"
-        lines.append(f"Excluded with both arms (an arm failed): {cases} {first_of(b.excluded)}")
+        lines.append(f"Excluded with both arms (an arm failed): {cases_named(b.excluded)}")
     if b.assertions_withheld:
         lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
     else:

@@ -65,6 +65,12 @@ def lift_case_ids(r: Receipt) -> tuple[str, ...]:
     return tuple(cid for cid, _ in _case_lifts(r))
 
 
+def lift_left_out(r: Receipt) -> tuple[str, ...]:
+    """Ids of the cases ``r``'s suite lift leaves out (no measured draw in an arm), in order."""
+    measured = set(lift_case_ids(r))
+    return tuple(c.id for c in r.cases if c.id not in measured)
+
+
 @dataclass(frozen=True)
 class CommonLifts:
     """Two receipts' suite lifts over the same cases (lifts over different cases do not compare).
