@@ -208,20 +208,20 @@ def _lift_beside_means(r: Receipt, lift: float | None) -> str:
 
 
 def _printed_figures(r: Receipt) -> str:
-    out = []
-    for x in printed_rows(r) or ():
-        printed = printed_value(x.uplift)
-        if x.uplift is None or printed is None:
-            continue
-        unit = uplift_unit(x.uplift)  # as the sheet says it
-        out.append(
-            f"{x.dimension}, {x.agent}: {printed}"
-            + (f" {unit}" if unit and unit not in printed else "")
-        )
-    what = "uplift"
     if r.source_figures is not None and r.source_figures.run_summary is not None:
         what = "delta"  # skill-creator's run_summary: its delta row per measure
         out = [f"{x.dimension} {x.uplift}" for x in source_figures(r) if x.uplift != NOT_PRINTED]
+    else:
+        what, out = "uplift", []
+        for x in printed_rows(r) or ():
+            printed = printed_value(x.uplift)
+            if x.uplift is None or printed is None:
+                continue
+            unit = uplift_unit(x.uplift)  # as the sheet says it
+            out.append(
+                f"{x.dimension}, {x.agent}: {printed}"
+                + (f" {unit}" if unit and unit not in printed else "")
+            )
     if not out:
         return f"no {what} printed"
     extra = len(out) - SHOWN_FIGURES
