@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from driftproof.run.providers.base import AttemptError, Halted
+from driftproof.wording import MIN_DRAWS_PER_ARM
 
 #: regrade's fixed wait schedule (seconds): :meth:`RetryPolicy.fixed` of it.
 RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
@@ -53,7 +54,7 @@ class RetryPolicy:
         }
 
 
-MIN_DRAWS = 3
+MIN_DRAWS = MIN_DRAWS_PER_ARM
 MAX_DRAWS = 10
 SETTLE = 0.01
 
