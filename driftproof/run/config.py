@@ -12,8 +12,9 @@ from typing import Any
 from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
 
-#: Receipt bounds: answer characters, lost reason characters and files named per draw.
-ANSWER_MAX, REASON_MAX, FILES_MAX = 1_048_576, 4_000, 10_000
+#: Receipt bounds: lost reason characters and files named per draw (answer characters:
+#: :data:`~driftproof.receipt._bounds.ANSWER_MAX_CHARS`).
+REASON_MAX, FILES_MAX = 4_000, 10_000
 
 
 @dataclass

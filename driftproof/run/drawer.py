@@ -19,7 +19,7 @@ from driftproof.receipt import _bounds as B
 from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
-from driftproof.run.config import ANSWER_MAX, FILES_MAX, REASON_MAX, RunConfig, Spend
+from driftproof.run.config import FILES_MAX, REASON_MAX, RunConfig, Spend
 from driftproof.run.endings import ending_reason
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
@@ -286,8 +286,9 @@ def _answer_loss(
     if files is not None and len(files) > FILES_MAX:
         reason = f"the agent left {len(files)} files, more than a receipt can name ({FILES_MAX})"
         kind, files = "too_large", files[:FILES_MAX]
-    if reason is None and len(answer) > ANSWER_MAX:
-        reason = f"the answer is {len(answer)} characters, more than a receipt holds ({ANSWER_MAX})"
+    if reason is None and len(answer) > B.ANSWER_MAX_CHARS:
+        held = B.ANSWER_MAX_CHARS
+        reason = f"the answer is {len(answer)} characters, more than a receipt holds ({held})"
         kind, answer = "too_large", ""
     if reason is None and cap is None:
         reason = lost_reason(answer, prompt=case.prompt)
