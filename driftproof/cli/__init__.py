@@ -132,7 +132,10 @@ def _stops_interrupt() -> Iterator[None]:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     with _stops_interrupt():
-        _main(argv)
+        try:
+            _main(argv)
+        except KeyboardInterrupt:  # a second Ctrl-C while the first was being reported
+            _interrupted()
 
 
 def _main(argv: list[str] | None) -> None:
@@ -182,6 +185,10 @@ def _from_interrupt(exc: BaseException) -> bool:
 
 
 def _interrupted() -> NoReturn:
+    """Print "interrupted" and exit 130; a further SIGINT or SIGTERM is ignored meanwhile."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
     click.echo("interrupted", err=True)
     sys.exit(130)
 

@@ -105,3 +105,30 @@ def test_a_bug_in_a_thread_after_an_earlier_interrupt_still_propagates(monkeypat
     thread.start()
     thread.join()
     assert [type(e) for e in raised] == [RuntimeError]
+
+
+def test_a_second_ctrl_c_while_the_first_is_reported_prints_no_traceback(monkeypatch, capsys):
+    # found: `driftproof export ...` given Ctrl-C twice in a row (a killed terminal, an impatient
+    # user) printed "SystemExit: 130 ... During handling ... KeyboardInterrupt": the second
+    # arrived while the first was being reported and escaped main()
+    import click
+
+    import driftproof.cli as cli_module
+
+    def interrupted_command(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    echo = click.echo
+
+    def echo_after_a_second_ctrl_c(message=None, **kwargs):
+        if message == "interrupted":
+            signal.raise_signal(signal.SIGINT)
+        echo(message, **kwargs)
+
+    monkeypatch.setattr(cli_module.cli, "main", interrupted_command)
+    monkeypatch.setattr(click, "echo", echo_after_a_second_ctrl_c)
+    with pytest.raises(SystemExit) as stop:
+        main(["view", "r.json"])
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored after
