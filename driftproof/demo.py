@@ -13,8 +13,10 @@ own method page, which works offline). Everything is labelled simulated: both pr
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import markdown
@@ -33,7 +35,7 @@ from driftproof.run.suite import Suite, load_suite
 from driftproof.site._paths import site_data_root
 from driftproof.site.generate import build_site_files, prose_files
 from driftproof.site.html import wrap_tables
-from driftproof.site.publish import mark_built
+from driftproof.site.publish import mark_built, remove_leftovers, swap
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
@@ -83,19 +85,32 @@ def _check_folder(folder: Path, force: bool) -> None:
 def run_demo(folder: str | Path, *, force: bool = False) -> str:
     """Write the demo into ``folder`` (see the module docstring); the walkthrough it wrote.
 
+    Everything is written beside ``folder`` first: a new or empty folder then takes it in one
+    step; with ``force`` over other files, each of the demo's files is replaced whole (the others
+    stay). A killed demo leaves the old files or the new ones, never a half-written file; what it
+    left beside the folder, the next demo removes.
+
     Raises:
         RefusalError: ``folder`` is a file, its parent does not exist, or it is a non-empty
             folder and ``force`` is not set (nothing is written).
     """
     folder = Path(folder)
     _check_folder(folder, force)
-    created = not folder.exists()
-    try:
-        return _write_demo(folder)
-    except BaseException:
-        if created:  # a folder this call made holds nothing half-written afterwards
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
+    remove_leftovers(folder)  # what a killed demo left beside it
+    stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build-", dir=folder.parent))
+    try:  # written whole beside the folder, then put in place: a kill leaves old or new files
+        walk = _write_demo(stage)
+        stage.chmod(0o755)  # mkdtemp makes it private
+        if folder.is_dir() and any(folder.iterdir()):  # --force: other files there stay
+            for path in sorted(p for p in stage.rglob("*") if not p.is_dir()):
+                target = folder / path.relative_to(stage)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, target)  # each file whole
+        else:
+            swap(stage, folder)  # the empty folder (if any) goes to the stage
+        return walk
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def _write_demo(folder: Path) -> str:

@@ -27,3 +27,32 @@ def test_a_demo_that_fails_part_way_leaves_no_folder_it_made(
     with pytest.raises(OSError):
         demo.run_demo(kept)
     assert kept.is_dir()
+
+
+def test_a_forced_demo_that_fails_part_way_leaves_the_old_files_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an adversary's kills of `demo --force` left a mix of old and new files: each was written
+    # in place, so a killed write could also leave one cut short
+    folder = tmp_path / "d"
+    demo.run_demo(folder)
+    (folder / "notes.txt").write_text("mine")
+    (folder / "diff.txt").write_text("an older version's diff")  # old files differ from new
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(demo, "write_site", full)
+    with pytest.raises(OSError):
+        demo.run_demo(folder, force=True)
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]  # nothing left beside it
+
+
+def test_what_a_killed_demo_left_beside_its_folder_is_removed(tmp_path: Path) -> None:
+    left = tmp_path / ".d.build-x1y2"  # the staging folder of a demo killed mid-way
+    (left / "receipts").mkdir(parents=True)
+    demo.run_demo(tmp_path / "d")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+    assert (tmp_path / "d" / "WALKTHROUGH.txt").is_file()
