@@ -151,6 +151,14 @@ def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     return code, out, err
 
 
+def imported(tool: str, source: Path, out_dir: Path, capsys: Any) -> Path:
+    """``driftproof import TOOL SOURCE --out-dir OUT_DIR``, which must write one receipt: it."""
+    code, _, err = run_main(["import", tool, str(source), "--out-dir", str(out_dir)], capsys)
+    assert code == 0, err
+    (path,) = out_dir.glob("*.json")
+    return path
+
+
 def view_formats(path: Path, capsys: Any) -> dict[str, str]:
     """``driftproof view PATH`` in text, markdown and json -> each one's stdout (each exits 0)."""
     out = {}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import case, make_receipt, run_main
+from factories import case, imported, make_receipt
 
 from driftproof.pages.results import RESULTS_PAGE, results_rows, rows_and_badge_files
 from driftproof.receipt import Receipt, read_receipt
@@ -367,11 +367,7 @@ def test_a_run_summary_import_shows_the_deltas_its_source_printed(
     # agentskills.io's benchmark.json prints run_summary.delta: pass_rate 0.50, time_seconds
     # 13.0, tokens 1700; the row said "no uplift printed"
     spec = shared / "data/interop/skill-creator/agentskills-spec-examples/benchmark.json"
-    code, _, err = run_main(
-        ["import", "skill-creator", str(spec), "--out-dir", str(tmp_path)], capsys
-    )
-    assert code == 0, err
-    (path,) = tmp_path.glob("*.json")
+    path = imported("skill-creator", spec, tmp_path, capsys)
     (row,) = results_rows({"spec": read_receipt(path)})
     assert row.headline == (
         "delta as printed: pass_rate 0.5; time_seconds 13.0; and 1 more on its page"

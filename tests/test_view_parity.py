@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import case, make_receipt, run_main, view_formats
+from factories import case, imported, make_receipt, run_main, view_formats
 from receipt_docs import seal_document
 
 from driftproof.pages.receipt_tables import receipt_tables
@@ -197,11 +197,7 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
     # 32.0 (8.0), 2100 (300); delta 0.50, 13.0, 1700. view said "0 figures" and "none: the
     # source printed no figure for this skill"
     src = shared / "data/interop/skill-creator/agentskills-spec-examples/benchmark.json"
-    code, _, err = run_main(
-        ["import", "skill-creator", str(src), "--out-dir", str(tmp_path)], capsys
-    )
-    assert code == 0, err
-    (path,) = tmp_path.glob("*.json")
+    path = imported("skill-creator", src, tmp_path, capsys)
     views = view_formats(path, capsys)
     doc = json.loads(views["json"])
     rows = [[f["dimension"], f["agent"], f["score"], f["uplift"]] for f in doc["source_figures"]]

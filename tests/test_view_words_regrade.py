@@ -15,16 +15,21 @@ from driftproof.receipt import parse_receipt  # noqa: E402
 from driftproof.stats import verdict_refusal  # noqa: E402
 
 
-def test_a_regraded_receipt_is_said_to_be_regraded_not_imported(tmp_path, capsys) -> None:
-    # view said "imported from  driftproof regrade 0.1.0": it was regraded, not imported
+def _regraded_view(tmp_path, capsys, *judge: str) -> tuple[int, str, str]:
+    """``view`` of a simulated run kept and regraded (by ``judge`` options, else the original's)."""
     suite, skill = write_files(tmp_path)
     run, regraded = tmp_path / "run.json", tmp_path / "regraded.json"
     simulated = run_args(suite, skill, run, "--keep-transcripts")
     simulated[simulated.index("stub")] = "simulated"
     assert run_main(simulated, capsys)[0] == 0
-    regrade = ["regrade", str(run), "--rubric", str(suite), "--out", str(regraded)]
+    regrade = ["regrade", str(run), "--rubric", str(suite), "--out", str(regraded), *judge]
     assert run_main(regrade, capsys)[0] == 0
-    code, out, _ = run_main(["view", str(regraded)], capsys)
+    return run_main(["view", str(regraded)], capsys)
+
+
+def test_a_regraded_receipt_is_said_to_be_regraded_not_imported(tmp_path, capsys) -> None:
+    # view said "imported from  driftproof regrade 0.1.0": it was regraded, not imported
+    code, out, _ = _regraded_view(tmp_path, capsys)
     assert code == 0 and "imported from" not in out
     line = next(x for x in out.splitlines() if x.strip().startswith("regraded by"))
     assert " ".join(line.split()).startswith(
@@ -65,15 +70,9 @@ def test_validate_and_view_give_a_level_below_tested_in_one_wording(tmp_path, ca
 def test_simulated_answers_regraded_by_the_stub_judge_name_that_judge(tmp_path, capsys) -> None:
     # view said "the simulated provider drew these answers and scores at random" under
     # "judge stub-judge (provider stub …)": the stub judge gave the scores
-    suite, skill = write_files(tmp_path)
-    run, regraded = tmp_path / "run.json", tmp_path / "regraded.json"
-    simulated = run_args(suite, skill, run, "--keep-transcripts")
-    simulated[simulated.index("stub")] = "simulated"
-    assert run_main(simulated, capsys)[0] == 0
-    regrade = ["regrade", str(run), "--rubric", str(suite), "--out", str(regraded)]
-    regrade += ["--judge-provider", "stub", "--judge-model", "stub-judge"]
-    assert run_main(regrade, capsys)[0] == 0
-    code, out, _ = run_main(["view", str(regraded)], capsys)
+    code, out, _ = _regraded_view(
+        tmp_path, capsys, "--judge-provider", "stub", "--judge-model", "stub-judge"
+    )
     words = " ".join(out.split())
     assert code == 0 and "answers and scores at random" not in words
     assert "drew these answers at random and the stub judge scored them" in words
