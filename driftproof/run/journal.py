@@ -4,7 +4,8 @@ JSON Lines: a header ``{"journal": "driftproof-run/1", "identity", "started_at",
 "harness_version"}`` a resumed run must match; ``{"attempt": 1}`` per endpoint attempt; and
 ``{"draw": {...}}`` per finished draw, each one whole ``write(2)`` before it counts, fsync'd at
 most every :data:`SYNC_INTERVAL` seconds and on close. A torn last line is a draw that did not
-finish. The journal is removed once the sealed receipt is written.
+finish; a draw recorded twice alike is read once, twice differently is refused. The journal is
+removed once the sealed receipt is written.
 """
 
 from __future__ import annotations
@@ -212,7 +213,9 @@ class Journal:
         """Open or resume the journal at ``path`` for the run ``identity`` names.
 
         Raises:
-            RefusalError: the journal belongs to another run or another harness version.
+            RefusalError: the journal belongs to another run or another harness version, or is
+                damaged (a line not JSON, a record not of its kind, a draw recorded twice
+                differently), naming the file and the line.
         """
         self.path = Path(path)
         self.lock = threading.Lock()
@@ -281,6 +284,7 @@ class Journal:
             )
         checked(_Header.model_validate, header, self.path, 1, "", kind="the header")
         self.started_at = header["started_at"]
+        lines: dict[tuple[str, str, int], int] = {}  # the line each draw was first read at
         for n, rec in json_records(self.path, complete[1:], first_line=2):
             if "attempt" in rec:
                 self.attempts += 1
@@ -297,7 +301,15 @@ class Journal:
                         f"{d['arm'].replace('_', '-')} arm, draw {d['index'] + 1}) is no draw "
                         "this run makes; the journal is damaged"
                     )
-                self.draws.setdefault((d["case"], d["arm"], d["index"]), d)
+                key = (d["case"], d["arm"], d["index"])
+                if key in self.draws and self.draws[key] != d:  # which one is true is unknown
+                    raise RefusalError(
+                        f"{self.path}: line {n} records draw {d['index'] + 1} of case "
+                        f"{d['case']!r} ({d['arm'].replace('_', '-')} arm) a second time, "
+                        f"differently from line {lines[key]}; the journal is damaged"
+                    )
+                lines.setdefault(key, n)
+                self.draws.setdefault(key, d)
         self.resumed = True
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
