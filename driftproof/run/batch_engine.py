@@ -14,15 +14,54 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun
 
+T = TypeVar("T")
+
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
+
+
+def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
+    """``call()`` (an upload, a batch's creation) run to its end, and a Ctrl-C that came meanwhile.
+
+    The provider may hold what the call made before its reply is read: a first Ctrl-C waits
+    for the reply (at most the call's timeout) so the id reaches the batch journal and a resumed
+    run does not send the requests again. A second Ctrl-C stops waiting.
+
+    Raises:
+        KeyboardInterrupt: a second Ctrl-C, or ``call`` failed after a first one.
+        Whatever ``call`` raised, when no Ctrl-C came.
+    """
+    box: list[tuple[bool, Any]] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box.append((True, call()))
+        except BaseException as exc:  # handed to the waiting thread
+            box.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="driftproof-batch-create", daemon=True).start()
+    stop: KeyboardInterrupt | None = None
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt as exc:
+            if stop is not None:
+                raise
+            stop = exc
+    ok, value = box[0]
+    if not ok:
+        raise stop or value
+    return cast(T, value), stop
 
 
 class _NeedCall(Exception):
@@ -283,13 +322,17 @@ class BatchRounds:
         lane, sent = self.lanes[stage], {"lane": stage, "stage": stage, "ids": ids}
         try:
             if lane.uploads and fid is None and spool is not None:
-                fid = lane.upload(spool)
+                fid, stop = to_its_end(lambda: lane.upload(spool))
                 self.bj.record("file", {"id": fid, **sent})
-            bid = lane.create(spool, fid)
+                if stop is not None:
+                    raise stop
+            bid, stop = to_its_end(lambda: lane.create(spool, fid))
         except AttemptError as exc:
             what = "refused a batch" if exc.status is not None else "could not be sent a batch"
             raise FatalRun(f"the {lane.provider} batch API {what}: {exc.reason}") from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
+        if stop is not None:
+            raise stop
 
     def finish_open(self) -> None:
         """Create, poll (cancelling at the timeout) and read every open batch until it ends."""
