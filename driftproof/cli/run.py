@@ -68,6 +68,7 @@ from driftproof.cli._options import (
     seconds_option,
     tokens_option,
 )
+from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, refuse_output_on_input
 from driftproof.run.endings import table_lines
 from driftproof.run.run_plan import (
@@ -355,6 +356,12 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     refuse_output_on_input(
         out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]
     )
+    if not force and out.exists() and (journal := Path(f"{out}.journal")).exists():
+        raise RefusalError(  # a kill after the receipt was written, before the journal went
+            f"--out {out} already exists; it was not replaced. The run journal {journal} is "
+            "still beside it (a run writing it stopped before removing it): give --force to "
+            "write the receipt again from that journal, or remove the journal"
+        )
     refuse_existing_output(out, "--out", force=force)
     try:
         plan = plan_run(RunOptions(**options))
