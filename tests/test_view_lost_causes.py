@@ -87,3 +87,10 @@ def test_the_badge_says_not_measured_once(tmp_path: Path, capsys: Any) -> None:
     first = out.splitlines()[0]
     assert code == 0 and first.startswith("not measured: 6 of 6 draws lost")
     assert first.count("not measured") == 1
+
+
+def test_a_lift_with_no_case_measured_says_not_measured() -> None:
+    # every with-skill draw lost: no case has a score in both arms, so no lift (D-17)
+    doc = make_receipt([case("a", [None, None, None], [0.5, 0.6, 0.55])])
+    s = sheet(parse_receipt(json.dumps(doc).encode(), "r.json"))
+    assert s.lift == "n/a (not measured)"

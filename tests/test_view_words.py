@@ -444,9 +444,3 @@ def test_draws_whose_judge_samples_are_all_invalid_are_lost_though_none_is_score
         "sample"
     )
     assert len(s.lost_draws) == 4
-
-
-def test_a_lift_with_no_case_measured_says_not_measured() -> None:
-    # every with-skill draw lost: no case has a score in both arms, so no lift (D-17)
-    s = sheet(read(mk([case("a", [None, None, None], [0.5, 0.6, 0.55])])))
-    assert s.lift == "n/a (not measured)"
