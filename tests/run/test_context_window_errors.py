@@ -58,13 +58,38 @@ LLAMA_CPP = {
         "type": "exceed_context_size_error",
     }
 }
+# SGLang and Together's words; Gemini's OpenAI-compatible endpoint (both as quoted in public
+# gateways' overflow tests)
+SGLANG = {
+    "error": {
+        "message": "The input (516368 tokens) is longer than the model's context length "
+        "(262144 tokens).",
+        "type": "BadRequestError",
+        "code": 400,
+    }
+}
+GEMINI = {
+    "error": {
+        "code": 400,
+        "message": "The input token count (1300000) exceeds the maximum number of tokens allowed "
+        "(1048575).",
+        "status": "INVALID_ARGUMENT",
+    }
+}
 _OPENAI = {"provider": "openai", "api": "chat", "judge": "openai"}
 
 
 @pytest.mark.parametrize(
     "body,kw",
-    [(ANTHROPIC, {}), (OPENAI, _OPENAI), (ANTHROPIC_BUDGET, {}), (LLAMA_CPP, _OPENAI)],
-    ids=["anthropic", "openai-chat", "anthropic-budget", "llama-cpp"],
+    [
+        (ANTHROPIC, {}),
+        (OPENAI, _OPENAI),
+        (ANTHROPIC_BUDGET, {}),
+        (LLAMA_CPP, _OPENAI),
+        (SGLANG, _OPENAI),
+        (GEMINI, _OPENAI),
+    ],
+    ids=["anthropic", "openai-chat", "anthropic-budget", "llama-cpp", "sglang", "gemini"],
 )
 def test_a_400_for_a_prompt_past_the_context_window_loses_that_draw_only(
     loopback, suite_file, tmp_path, body, kw

@@ -28,7 +28,8 @@ TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: the run goes on.
 CONTEXT_WINDOW = re.compile(
     r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window"
-    r"|exceed context limit|exceeds the available context size",
+    r"|exceed context limit|exceeds the available context size"
+    r"|longer than the model's context length|input token count.{0,20} exceeds the maximum number",
     re.I,
 )
 
