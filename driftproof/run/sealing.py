@@ -6,6 +6,7 @@ price; draws none of whose samples reported usage count in ``judged_draws_missin
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -224,7 +225,8 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
     """Write ``--keep-transcripts``'s file beside the receipt, one JSON line per draw.
 
     Returns its path and the receipt's ``run.transcripts`` (name, sha256, draws), which the seal
-    covers. On failure nothing is left behind and the journal is closed (every draw kept).
+    covers. On failure nothing is left behind and the journal is closed (every draw kept); the
+    temporary file a killed run left beside the receipt is removed first.
 
     Raises:
         BoundsError: more draws than an answers archive may hold
@@ -237,7 +239,10 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
         raise BoundsError.at(
             path, "", f"expected at most {most:,} answers (one per draw), found {n:,}"
         )
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".transcripts-")
+    prefix = f".{out.name}.transcripts-"  # this receipt's own: a killed run's is removed here
+    for left in out.parent.glob(glob.escape(prefix) + "*"):
+        left.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=prefix)
     digest = hashlib.sha256()
     try:
         open_mode(fd)

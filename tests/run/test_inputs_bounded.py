@@ -305,6 +305,22 @@ def test_a_disk_that_fills_while_transcripts_are_written_leaves_nothing_behind(
     ]
 
 
+def test_the_transcripts_file_a_killed_run_left_is_removed_when_the_run_ends(
+    tmp_path, suite_file, skill_file, capsys
+):
+    # a run killed while it wrote --keep-transcripts' file left its temporary copy for good
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    (tmp_path / ".r.json.transcripts-k1ll3d").write_text('{"case": "c1"')  # cut short
+    out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys, "--keep-transcripts")
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "SKILL.md",
+        "r.json",
+        "r.json.transcripts.jsonl",
+        "suite.json",
+    ]
+
+
 def test_a_disk_that_fills_under_the_journal_names_it(
     tmp_path, suite_file, skill_file, capsys, monkeypatch
 ):
