@@ -13,10 +13,6 @@ from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_
 from driftproof.wording import said_once
 
 
-def _write_bytes(data: bytes, path: Path) -> None:
-    path.write_bytes(data)
-
-
 class _WriteError(click.ClickException):
     """An output file cannot be written; nothing was (exit status 2, as for bad input)."""
 
@@ -43,7 +39,8 @@ def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
     """
     try:
         write_all_or_none(
-            {path: partial(_write_bytes, data) for path, data in files.items()}, replace=replace
+            {path: partial(Path.write_bytes, data=data) for path, data in files.items()},
+            replace=replace,
         )
     except OSError as exc:
         where = exc.filename or next(iter(files))
