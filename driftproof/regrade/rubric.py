@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,7 @@ from driftproof.regrade.identity import (
     transcripts_refusals,
 )
 from driftproof.run import judge as J
+from driftproof.run.config import judge_usd, now
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import (
     RETRY_DELAYS,
@@ -101,12 +101,8 @@ class RegradeInterrupted(KeyboardInterrupt):
 
     def __init__(self, grader: _Grader, judge: Judge | None) -> None:
         """Word what ``grader`` had spent, priced at ``judge``'s recorded price when it has one."""
-        tin, tout = grader.input_tokens, grader.output_tokens
-        price = judge.price if judge is not None else None
-        usd = ""
-        if price is not None:
-            cost = (tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6
-            usd = f", about ${cost:.4f} at the judge's recorded price"
+        tin, tout, cost = grader.input_tokens, grader.output_tokens, grader.usd(judge)
+        usd = "" if cost is None else f", about ${cost:.4f} at the judge's recorded price"
         sent = f"{grader.replies:,} judge replies"
         if grader.judge.makes_endpoint_attempts:
             sent += f" ({grader.attempts.value:,} requests sent)"
@@ -151,6 +147,14 @@ class _Grader:
             "logical_judge_calls": self.graded * self.samples,  # a refused sample writes nothing
             "runner_attempts": self.attempts.value,
         }
+
+    def usd(self, judge: Judge | None) -> float | None:
+        """The reported tokens' cost in USD at ``judge``'s recorded price; ``None`` without one."""
+        price = judge.price if judge is not None else None
+        if price is None:
+            return None
+        frozen = (price.input_usd_per_mtok, price.output_usd_per_mtok)
+        return judge_usd(frozen, {"input": self.input_tokens, "output": self.output_tokens})
 
     def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
         """One case of the regrade receipt: every arm's draws graded or carried."""
@@ -371,11 +375,7 @@ def _regrade_body(
     document: tuple[str, str],
 ) -> ReceiptBody:
     """The unsealed regrade receipt; ``document`` is the original's path and sha256."""
-    price = judge.price if judge is not None else None
-    tin, tout = grader.input_tokens, grader.output_tokens
-    usd = None
-    if price is not None:
-        usd = round((tin * price.input_usd_per_mtok + tout * price.output_usd_per_mtok) / 1e6, 10)
+    usd = grader.usd(judge)
     return build_receipt(
         level=regraded_level(o.verification_level, stub=grader.stub),
         skill_name=o.skill.name,
@@ -384,7 +384,7 @@ def _regrade_body(
         skill_token_count=o.skill.tokens,
         cases=cases,
         **{k: getattr(o.run, k) for k in _RUN_KEPT},
-        finished_at=datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        finished_at=now(),
         generations_per_arm=o.run.generations_per_arm,
         judge_samples_per_generation=grader.samples,
         endpoint_attempts=grader.attempts.value,
@@ -395,9 +395,9 @@ def _regrade_body(
         band_source=o.band_source,
         run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT},
         judge_overhead=JudgeOverhead(
-            input_tokens=tin,
-            output_tokens=tout,
-            usd=usd,
+            input_tokens=grader.input_tokens,
+            output_tokens=grader.output_tokens,
+            usd=None if usd is None else round(usd, 10),
             judged_draws_counted=grader.usage_counted,
             judged_draws_missing_usage=grader.graded - grader.usage_counted,
         ),
