@@ -125,8 +125,9 @@ def md_table(
     ]
 
 
-#: Inline Markdown and HTML syntax; cells and lines never start a block, so these suffice.
-_MD_SPECIAL = set("\\`*_[]|<>~&")
+#: Inline Markdown and HTML syntax, and ``$`` (GitHub renders ``$…$`` as math, which can draw
+#: any text in any colour and size); cells and lines never start a block, so these suffice.
+_MD_SPECIAL = set("\\`*_[]|<>~&$")
 
 
 def md_escape(text: object, limit: int = 200) -> str:
@@ -134,7 +135,7 @@ def md_escape(text: object, limit: int = 200) -> str:
 
     A cut falls at the last space within ``limit`` when one lies in its second half (never
     mid-word there). Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``,
-    entities) is escaped.
+    entities, ``$`` math) is escaped.
     """
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:

@@ -139,6 +139,13 @@ def test_a_cut_cell_ends_at_a_word_not_inside_one() -> None:
     assert md_escape("x" * 80, 60) == "x" * 60 + "…"  # no space in its second half: cut there
 
 
+def test_md_escape_escapes_dollar_math() -> None:
+    # Found: the Action's summary left "$" as it was, so a skill or model named
+    # "$\\color{red}\\Huge{PASSED}$" drew large red text through GitHub's math.
+    assert md_escape("costs $5 and $x^2$") == "costs \\$5 and \\$x^2\\$"
+    assert md_escape("$$\\Huge{x}$$") == "\\$\\$\\\\Huge{x}\\$\\$"
+
+
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
     # zero-width space, byte-order mark, a tag character (outside the BMP), a lone surrogate
     assert terminal_safe("a\u200bb\ufeff") == "a\\u200bb\\ufeff"
