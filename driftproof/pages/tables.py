@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -140,13 +141,37 @@ def csv_bytes(t: Table) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+#: Every character outside printable ASCII and the line feed: each is checked by its category.
+_NOT_ASCII = re.compile("[^\x20-\x7e\n]")
+#: Categories JSON's encoder leaves as they are but a terminal or a page's script reads: controls
+#: (DEL and C1; ``\x9b`` starts an escape sequence in some terminals), format characters
+#: (bidirectional overrides, zero-width characters), line and paragraph separators, surrogates.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _u_escape(m: re.Match[str]) -> str:
+    ch = m.group()
+    if unicodedata.category(ch) not in _INVISIBLE:
+        return ch
+    c = ord(ch)
+    if c <= 0xFFFF:
+        return f"\\u{c:04x}"
+    c -= 0x10000  # a UTF-16 surrogate pair, as JSON writes a character beyond U+FFFF
+    return f"\\u{0xD800 + (c >> 10):04x}\\u{0xDC00 + (c & 0x3FF):04x}"
+
+
 def json_text(doc: object, *, sort_keys: bool = True, end: str = "\n") -> str:
     """``doc`` as JSON: two-space indent, UTF-8 kept, NaN refused, ``end`` after it.
+
+    DEL, C1 controls, format characters (bidirectional controls, zero-width characters), line
+    and paragraph separators and lone surrogates are written as ``\\uXXXX`` escapes (the same
+    string to any JSON reader, never sent raw to a terminal or a page's script).
 
     Raises:
         ValueError: a number is NaN or infinite.
     """
-    return json.dumps(doc, sort_keys=sort_keys, ensure_ascii=False, allow_nan=False, indent=2) + end
+    text = json.dumps(doc, sort_keys=sort_keys, ensure_ascii=False, allow_nan=False, indent=2)
+    return _NOT_ASCII.sub(_u_escape, text) + end
 
 
 def sums_of(digests: Mapping[str, str]) -> bytes:

@@ -86,3 +86,23 @@ def test_view_markdown_file_name_cannot_start_a_block(
     assert code == 0, err
     assert not any(line.startswith("# injected") for line in out.splitlines())
     assert "r\\x0a# injected `x`.json ``" in out  # its backticks shown, not dropped
+
+
+def test_view_json_escapes_invisible_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `view --format json` printed a skill or model name's right-to-left override,
+    # zero-width space and C1 control (\x9b, a CSI in 8-bit terminals) as they are: JSON's
+    # encoder escapes only U+0000..U+001F. They are now \uXXXX escapes, the same string to JSON.
+    name = "a\u202eb\u200bc\x9b2Jd\u2028e"
+    doc = make_receipt([case(f"c{i}", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]) for i in (1, 2)])
+    doc["skill"]["name"] = name
+    doc["run"]["model"] = name
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, err = run(["view", str(path), "--format", "json"], capsys)
+    assert code == 0, err
+    for ch in "\u202e\u200b\x9b\u2028":
+        assert ch not in out
+    assert "a\\u202eb\\u200bc\\u009b2Jd\\u2028e" in out
+    assert name in json.dumps(json.loads(out), ensure_ascii=False)
