@@ -6,7 +6,6 @@ The lift is kept with its sign as context; the format is
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -36,6 +35,7 @@ def export() -> None:
 def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     """RECEIPT as summary-json (per-draw scores, skill_fired, errors; the lift as context)."""
     from driftproof.importers.summary_json import export_summary_json  # deferred: start-up
+    from driftproof.pages.tables import json_text
     from driftproof.receipt import read_receipt
 
     if output is not None:
@@ -45,7 +45,7 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
         data = export_summary_json(read_receipt(receipt))
     except RefusalError as exc:  # about the receipt as a whole: it names the file
         raise RefusalError(f"{receipt}: {exc}") from None
-    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    text = json_text(data)  # invisible and bidirectional characters as \u escapes
     if output is None:
         click.echo(text, nl=False)
         return

@@ -106,3 +106,18 @@ def test_view_json_escapes_invisible_characters(
         assert ch not in out
     assert "a\\u202eb\\u200bc\\u009b2Jd\\u2028e" in out
     assert name in json.dumps(json.loads(out), ensure_ascii=False)
+
+
+def test_export_summary_json_escapes_invisible_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `export summary-json` to standard output sent a skill name's right-to-left override
+    # to the terminal as it was.
+    doc = make_receipt([case(f"c{i}", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32]) for i in (1, 2)])
+    doc["skill"]["name"] = "a\u202eb\u200bc"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, err = run(["export", "summary-json", str(path)], capsys)
+    assert code == 0, err
+    assert "\u202e" not in out and "\u200b" not in out
+    assert '"a\\u202eb\\u200bc"' in out
