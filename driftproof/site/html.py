@@ -36,11 +36,16 @@ from driftproof.site._paths import templates_dir
 from driftproof.site.sections import SectionContext, SectionOutput, section_types
 
 # C0 controls but tab, line feed and carriage return; DEL; C1 controls; bidirectional
-# embeddings, overrides and isolates (they reverse the text after them: "Trojan Source"); lone
-# surrogates (which UTF-8 cannot encode) and the noncharacters HTML forbids.
+# embeddings, overrides and isolates (they reverse the text after them: "Trojan Source");
+# characters that draw nothing and join no script (zero-width space, word joiner, invisible
+# operators, byte-order mark, tag characters: "cave\u200bman" would read as "caveman"); lone
+# surrogates (which UTF-8 cannot encode) and the noncharacters HTML forbids. The zero-width
+# joiner and non-joiner and the bidirectional marks stay: emoji, Persian, Indic, Arabic and
+# Hebrew text need them.
 _CONTROL = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef"
-    "\ufffe\uffff]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufdd0-\ufdef\ufeff\ufff9-\ufffb\ufffe\uffff"
+    "\U000e0001\U000e0020-\U000e007f]"
 )
 
 
@@ -50,7 +55,7 @@ def _visible(m: re.Match[str]) -> str:
         return chr(0x2400 + c)  # U+2400 CONTROL PICTURES: NUL shows as ␀
     if c == 0x7F:
         return "\u2421"  # ␡
-    return f"\\u{c:04x}"
+    return f"\\u{c:04x}" if c <= 0xFFFF else f"\\U{c:08x}"
 
 
 @overload
