@@ -310,6 +310,7 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
     more, md = _folder(reports_dir, "reports", ".md", nested=False)
     problems += more
     paths: dict[str, Path] = {}
+    lowered: dict[str, Path] = {}  # a name in lower case to the file that took it first
     for p in found:
         name = p.relative_to(receipts_dir).with_suffix("").as_posix()
         bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
@@ -317,8 +318,10 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
             why = f"a file name matching {SAFE_NAME.pattern} (then .json), found {_quote(bad[0])}"
         elif _TAKEN.search(name):  # its pages' folder would be another page's file
             why = f"a name whose pages no page of the site takes, found {_quote(name)}"
+        elif name.lower() in lowered:  # one folder of pages on macOS and Windows
+            why = f"a name unique ignoring case, found {_quote(name)} beside {lowered[name.lower()]}"
         else:
-            paths[name] = p
+            paths[name] = lowered[name.lower()] = p
             continue
         problems.append(Problem(str(p), "", f"expected {why}: rename the file"))
     reports = _load_reports(md, paths, problems)

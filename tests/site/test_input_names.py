@@ -29,6 +29,32 @@ def test_a_name_whose_pages_another_page_takes_is_refused_by_name(
     assert problem.file == str(receipts / f"{name}.json") and repr(name) in problem.message
 
 
+def test_names_equal_ignoring_case_are_refused_by_name(tmp_path: Path) -> None:
+    # Found: receipts/abc.json and receipts/ABC.json built pages in receipts/abc/ and
+    # receipts/ABC/, one folder on macOS and Windows, where one receipt's pages replaced the
+    # other's under its name; so did sub/X.json and SUB/x.json
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    for folder in (receipts / "sub", receipts / "SUB"):
+        folder.mkdir(parents=True)
+    reports.mkdir()
+    for name in ("ABC", "abc", "sub/X", "SUB/x", "p1"):
+        (receipts / f"{name}.json").write_text("{}", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["ABC", "SUB/x", "p1"]  # the first of each in path order
+    assert [(p.file, p.message) for p in found.problems] == [
+        (
+            str(receipts / "abc.json"),
+            f"expected a name unique ignoring case, found 'abc' beside {receipts / 'ABC.json'}: "
+            "rename the file",
+        ),
+        (
+            str(receipts / "sub" / "X.json"),
+            "expected a name unique ignoring case, found 'sub/X' beside "
+            f"{receipts / 'SUB' / 'x.json'}: rename the file",
+        ),
+    ]
+
+
 def test_a_file_the_build_does_not_read_is_refused_by_name(tmp_path: Path) -> None:
     # found: receipts/X.JSON and reports/006-x.txt were skipped without a word (the site built
     # without them), while reports/README.md was refused
