@@ -161,10 +161,10 @@ def _u_escape(m: re.Match[str]) -> str:
 
 
 def json_text(doc: object, *, sort_keys: bool = True, end: str = "\n") -> str:
-    """``doc`` as JSON: two-space indent, UTF-8 kept, NaN refused, ``end`` after it.
+    r"""``doc`` as JSON: two-space indent, UTF-8 kept, NaN refused, ``end`` after it.
 
     DEL, C1 controls, format characters (bidirectional controls, zero-width characters), line
-    and paragraph separators and lone surrogates are written as ``\\uXXXX`` escapes (the same
+    and paragraph separators and lone surrogates are written as ``\uXXXX`` escapes (the same
     string to any JSON reader, never sent raw to a terminal or a page's script).
 
     Raises:

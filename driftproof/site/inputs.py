@@ -318,8 +318,8 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
             why = f"a file name matching {SAFE_NAME.pattern} (then .json), found {_quote(bad[0])}"
         elif _TAKEN.search(name):  # its pages' folder would be another page's file
             why = f"a name whose pages no page of the site takes, found {_quote(name)}"
-        elif name.lower() in lowered:  # one folder of pages on macOS and Windows
-            why = f"a name unique ignoring case, found {_quote(name)} beside {lowered[name.lower()]}"
+        elif (first := lowered.get(name.lower())) is not None:  # one folder on macOS, Windows
+            why = f"a name unique ignoring case, found {_quote(name)} beside {first}"
         else:
             paths[name] = lowered[name.lower()] = p
             continue
