@@ -32,6 +32,12 @@ _MD_TEXT_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#!$~&"})
 _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 
 
+#: ``@`` before a name: GitHub reads ``@name`` in a comment as a mention and notifies that account,
+#: and a backslash does not stop it (github/markup#1168); a zero-width space after the ``@``,
+#: written as an entity, does, and the text reads the same (as Dependabot writes mentions).
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_NO_MENTION = "@&#8203;"
+
 #: ``::`` where a wrapped line could start with it: at the start or after whitespace.
 _COMMAND_START = re.compile(r"(?:^|(?<=\s))::")
 
@@ -62,18 +68,19 @@ def md_text(value: str) -> str:
     r"""Untrusted text as Markdown text on one line, every markup character backslash-escaped.
 
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
-    the four characters ``\\x0a``, never a line break).
+    the four characters ``\\x0a``, never a line break); ``@name`` is never a mention.
     """
-    return terminal_safe(value).translate(_MD_TEXT_SPECIALS)
+    return _MENTION.sub(_NO_MENTION, terminal_safe(value).translate(_MD_TEXT_SPECIALS))
 
 
 def md_html(text: str) -> str:
     """Untrusted text as Markdown on one line, HTML's specials as entities.
 
     :func:`terminal_safe` first; ``<script>`` becomes ``&lt;script&gt;``; the Markdown specials
-    are backslash-escaped.
+    are backslash-escaped; ``@name`` is never a mention.
     """
-    return html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS)
+    escaped = html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS)
+    return _MENTION.sub(_NO_MENTION, escaped)
 
 
 Escape = Callable[[str], str]
@@ -135,10 +142,10 @@ def md_escape(text: object, limit: int = 200) -> str:
 
     A cut falls at the last space within ``limit`` when one lies in its second half (never
     mid-word there). Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``,
-    entities, ``$`` math) is escaped.
+    entities, ``$`` math) is escaped; ``@name`` is never a mention.
     """
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
         cut = s.rfind(" ", limit // 2, limit + 1)
         s = s[:cut] + " …" if cut > 0 else s[:limit] + "…"
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
+    return _MENTION.sub(_NO_MENTION, "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))

@@ -146,6 +146,17 @@ def test_md_escape_escapes_dollar_math() -> None:
     assert md_escape("$$\\Huge{x}$$") == "\\$\\$\\\\Huge{x}\\$\\$"
 
 
+@pytest.mark.parametrize("escape", [md_text, md_html, md_escape])
+def test_a_name_after_an_at_sign_is_never_a_github_mention(escape: Callable[[str], str]) -> None:
+    # Found: "ask @octocat" went through to diff's Markdown and the Action's summary, and a
+    # backslash does not stop GitHub's mention (github/markup#1168); a zero-width space after
+    # the "@" does, and reads the same. An "@" before a space or at the end is left alone.
+    out = escape("ask @octocat, mail a@b.io or @ alone@")
+    assert out.count("@&#8203;") == 2 and "@octocat" not in out and out.endswith("@ alone@")
+    text = html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt().render(out))).strip()
+    assert text == "ask @\u200boctocat, mail a@\u200bb.io or @ alone@"
+
+
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
     # zero-width space, byte-order mark, a tag character (outside the BMP), a lone surrogate
     assert terminal_safe("a\u200bb\ufeff") == "a\\u200bb\\ufeff"
