@@ -48,15 +48,19 @@ NOT_LIKE_FOR_LIKE: Final[str] = (
     "across them is not like for like."
 )
 
-#: Band sources (method, "Where a band comes from").
+#: Band sources (method, "Where a band comes from"), and ``as_given``: one answer per arm with
+#: one score as its source gave it and no judge sample (a band of one score, with no spread).
 BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
     "legacy": (
-        "legacy: one generation per arm, judged several times; "
-        "the band measures the judge, not the model."
+        "one answer per arm, judged several times: the band measures the judge, not the model."
     ),
     "generation": (
         "generation: the band is the spread of the per-draw scores, "
         "each draw a separate generation of the arm."
+    ),
+    "as_given": (
+        "one answer per arm, with one score as its source gave it and no judge sample: "
+        "each band is that one score, with no spread."
     ),
 }
 
@@ -64,6 +68,7 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
 BAND_SOURCE_HEADER: Final[dict[str, str]] = {
     "legacy": "bands across one answer's judge samples",
     "generation": "bands across draws",
+    "as_given": "one score per answer, as the source gave it",
 }
 
 #: ``provenance.tool`` of a caveman import (its importer writes it; the sheet reads it).

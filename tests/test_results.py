@@ -294,7 +294,7 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
 
     r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
     f = band_facts(r)
-    assert f.short == "not recorded (read as legacy)"
+    assert f.short == "not recorded (one score per answer, no spread)"
     assert f.draws == "not recorded; the receipt holds 1 per arm"
     assert (
         f.judge_samples

@@ -237,8 +237,8 @@ def test_a_band_source_the_receipt_does_not_name_is_not_given_the_legacy_legend(
     text = render_text(sheet(r))
     assert "several times" not in text
     assert (
-        "band source not recorded (the receipt names none; read as legacy, because every arm "
-        "holds at most one draw)"
+        "band source not recorded (the receipt names none; each arm holds one answer at most, "
+        "with one score as the source gave it, so no band has a spread)"
     ) in text
 
 
@@ -425,7 +425,9 @@ def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score(
 
     name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
     r = read_receipt(Path(__file__).parents[1] / "receipts" / name)
-    assert band_legend(r) == "the one score the source gave the arm's one draw (n = 1): no spread"
+    assert band_legend(r) == (
+        "each arm holds one score, as the source gave it (n = 1), so no band has a spread"
+    )
 
 
 def test_draws_whose_judge_samples_are_all_invalid_are_lost_though_none_is_scored() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from driftproof.pages.words import UNKNOWN
+from driftproof.pages.words import UNKNOWN, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.stats.reading import unrecorded_arms
@@ -36,21 +36,44 @@ def held_range(counts: list[int]) -> str:
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 
-def band_legend(r: Receipt) -> str:
-    """What each band of ``r`` is the spread of, and what its ``n`` counts, as computed.
+def band_kind(r: Receipt) -> str | None:
+    """What the bands of ``r`` are, a key of the band source words in :mod:`driftproof.wording`.
 
-    A legacy band (recorded, or read as legacy) is of the one draw's valid judge samples, or,
-    where the receipt holds no judge sample, of that draw's own score; any other of the measured
-    draws' scores (method, "Where a band comes from").
+    Returns:
+        ``None`` where no draw holds a judged score (nothing to band); ``"as_given"`` for a
+        receipt that names no band source and holds one answer per arm with no judge sample
+        (each band one score, as its source gave it); else its band source, recorded or read
+        (method, "Where a band comes from").
     """
-    if band_source_of(r) != "legacy":
-        return "the per-draw scores (n = measured draws)"
-    if not any(d.judge_samples for c in r.cases for _, a in c.arms.named() for d in a.draws):
-        return "the one score the source gave the arm's one draw (n = 1): no spread"
-    return (
-        "the valid judge samples of the arm's one draw (n = judge samples): "
+    if not has_bands(r):
+        return None
+    source = band_source_of(r)
+    if source == "legacy" and r.band_source is None and not _holds_judge_samples(r):
+        return "as_given"
+    return source
+
+
+def _holds_judge_samples(r: Receipt) -> bool:
+    return any(d.judge_samples for c in r.cases for _, a in c.arms.named() for d in a.draws)
+
+
+def band_legend(r: Receipt, article: str = "") -> str:
+    """What each band of ``r`` is, and what its ``n`` counts, as computed: a clause.
+
+    A band of one answer per arm (recorded, or read so) is of the one draw's valid judge samples,
+    or, where the receipt holds no judge sample, that draw's own score, with no spread; any other
+    of the measured draws' scores (method, "Where a band comes from"). ``article`` goes before
+    "mean" (``"the "`` or ``""``).
+    """
+    if band_source_of(r) == "legacy" and not _holds_judge_samples(r):
+        return "each arm holds one score, as the source gave it (n = 1), so no band has a spread"
+    what = (
+        "the per-draw scores (n = measured draws)"
+        if band_source_of(r) != "legacy"
+        else "the valid judge samples of the arm's one draw (n = judge samples): "
         "it measures the judge, not the model"
     )
+    return f"each band is {article}mean ± one sample standard deviation of {what}"
 
 
 def band_facts(r: Receipt) -> BandFacts:
@@ -71,16 +94,10 @@ def band_facts(r: Receipt) -> BandFacts:
             "none (no score)",
         )
     elif r.band_source is not None:
-        source, short = BAND_SOURCE_LEGEND[r.band_source], r.band_source
+        source = BAND_SOURCE_LEGEND[r.band_source]
+        short = "one answer per arm" if r.band_source == "legacy" else r.band_source
     else:
-        read_as = band_source_of(r)
-        why = (
-            "every arm holds at most one draw"
-            if read_as == "legacy"
-            else "an arm holds more than one draw"
-        )
-        source = f"{UNKNOWN} (the receipt names none; read as {read_as}, because {why})"
-        short = f"{UNKNOWN} (read as {read_as})"
+        source, short = _unnamed(r)
     g = r.run.generations_per_arm
     held_draws = f"holds {held_range(draws_held)} per arm" if arms else "holds no per-run result"
     varies = g is None and len(set(draws_held)) > 1  # as the sheet says it (D-13)
@@ -107,3 +124,24 @@ def band_facts(r: Receipt) -> BandFacts:
 def _beside(recorded: int | None, held: list[int], words: str) -> str:
     """``words`` (the counts held), or ``""`` when every count held is the ``recorded`` one."""
     return "" if recorded is not None and set(held) == {recorded} else words
+
+
+def _unnamed(r: Receipt) -> tuple[str, str]:
+    """The band source of ``r``, which names none, as read from its draws: (words, short)."""
+    if band_source_of(r) == "generation":
+        return (
+            f"{UNKNOWN} (the receipt names none; an arm holds more than one draw, so each band "
+            "is the spread of the per-draw scores)",
+            f"{UNKNOWN} (bands across draws)",
+        )
+    if not _holds_judge_samples(r):
+        return (
+            f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, with one "
+            "score as the source gave it, so no band has a spread)",
+            f"{UNKNOWN} (one score per answer, no spread)",
+        )
+    return (
+        f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, so each band is "
+        "the spread of that answer's judge samples: it measures the judge, not the model)",
+        f"{UNKNOWN} (one answer per arm, judged several times)",
+    )

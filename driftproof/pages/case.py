@@ -162,7 +162,7 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
                 "verdict": row.verdict,
                 "why": reading.get("why", "") if row.verdict == "no verdict" else "",
                 "bands": bands,
-                "band_legend": band_legend(r),
+                "band_legend": _upper_first(band_legend(r, "the ")),
                 "about": [
                     ("checks", row.checks),
                     ("lost draws", row.lost),
@@ -177,3 +177,8 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
             }
         )
     return pages
+
+
+def _upper_first(words: str) -> str:
+    """``words`` with its first letter upper case, the rest as given."""
+    return words[:1].upper() + words[1:]

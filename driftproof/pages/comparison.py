@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from driftproof.pages.band_sources import band_kind
 from driftproof.pages.unmeasured_cases import (
     UnmeasuredCase,
     unmeasured_headline,
@@ -96,6 +97,9 @@ class Comparison:
     paired: PairedTest | None = None
     """The exact paired test over the with-skill mean changes (B − A); context, never a verdict."""
     unmeasured: tuple[UnmeasuredCase, ...] = ()
+    band_kinds: tuple[str | None, str | None] = (None, None)
+    """What each side's bands are, keys of the band source words (``as_given`` beside the two
+    sources); ``None`` where a side has no band."""
 
 
 def compare_receipts(
@@ -111,8 +115,11 @@ def compare_receipts(
     Lost draws are bounded by the union of the two judge scales; never raises.
     """
     sources = (_source(a), _source(b))
-    legend = tuple(BAND_SOURCE_LEGEND[s] for s in dict.fromkeys(sources) if s is not None)
-    differ = NOT_LIKE_FOR_LIKE if None not in sources and sources[0] != sources[1] else None
+    kinds = (band_kind(a), band_kind(b))
+    legend = tuple(BAND_SOURCE_LEGEND[k] for k in dict.fromkeys(kinds) if k is not None)
+    # one score per answer as the source gave it is a band of one draw, as a generation band is
+    alike = {"generation" if k == "as_given" else k for k in kinds}
+    differ = NOT_LIKE_FOR_LIKE if None not in kinds and len(alike) > 1 else None
     refusals = tuple(
         f"{name}: {why}"
         for name, r in ((a_name, a), (b_name, b))
@@ -126,6 +133,7 @@ def compare_receipts(
         + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
     )
     refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
+    refused = replace(refused, band_kinds=kinds)
     gone = unmeasured_later(a, b, sources)
     first = unmeasured_headline(gone)
     refused = replace(refused, unmeasured=gone, headline=_joined(first, refused.headline))
@@ -361,7 +369,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     Measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
     a_name, b_name = "earlier", "later"
-    src_a, src_b = (BAND_SOURCE_HEADER[s] if s else "no band" for s in c.band_sources)
+    src_a, src_b = (BAND_SOURCE_HEADER[k] if k else "no band" for k in c.band_kinds)
     header = [
         "case",
         f"{a_name} ({src_a})",

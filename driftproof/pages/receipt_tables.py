@@ -145,10 +145,7 @@ def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
     """
     head = f"Cases of {r.skill.name}: "
     if has_bands(r):
-        return (
-            f"{head}each band is mean ± one sample standard deviation of {band_legend(r)}; "
-            "lift is with skill minus baseline"
-        )
+        return f"{head}{band_legend(r)}; lift is with skill minus baseline"
     parts = ["the receipt holds no judged score, so no case has a band or a lift"]
     missing = [ARM_WORDS[n] for n in unrecorded_arms(r)]
     shown = [f"output tokens ({' / '.join(words)})"] if tokens_held else []

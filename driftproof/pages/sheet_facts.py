@@ -27,7 +27,6 @@ from driftproof.pages.words import (
 from driftproof.receipt import Draw, Receipt
 from driftproof.stats import (
     Reading,
-    band_source_of,
     unrecorded_arms,
 )
 from driftproof.stats.breakdown import Breakdown
@@ -126,9 +125,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         ),
         Fact(
             "band source",
-            (r.band_source or f"{UNKNOWN} (read as {band_source_of(r)})")
-            if has_bands(r)
-            else "none (no judged score)",
+            counts.short if has_bands(r) else "none (no judged score)",
         ),
         Fact("draws per arm", counts.draws),
         Fact("judge samples per draw", counts.judge_samples),

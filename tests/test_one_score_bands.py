@@ -1,0 +1,81 @@
+"""A receipt of one answer per arm, each with one score as its source gave it (no judge sample).
+
+skill-creator's import (Report 003's receipt) names no band source and holds one draw per arm
+with no judge sample: diff, view and its pages say so in plain words, never "legacy" (a word of
+the method's internals) and never judge samples it does not hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from driftproof.cli import cli
+from driftproof.pages.sheet import sheet
+from driftproof.receipt import read_receipt
+from driftproof.render.sheet import sheet_text
+from driftproof.site.html import page_env, receipt_files
+
+ROOT = Path(__file__).parents[1]
+NEBIUS = ROOT / "receipts" / "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+JUDGED = ROOT / "tests" / "receipt" / "fixtures" / "0.3.1" / "valid-basic.json"
+
+
+def test_diff_says_each_answer_has_one_score_as_the_source_gave_it() -> None:
+    # the receipt holds 18 draws, each with its score and an empty judge_samples list; diff said
+    # "bands across one answer's judge samples" and "legacy: one generation per arm, judged
+    # several times; the band measures the judge"
+    out = CliRunner().invoke(cli, ["diff", str(NEBIUS), str(NEBIUS)]).output
+    header = next(line for line in out.splitlines() if line.startswith("case "))
+    assert header.split("  ")[1] == "earlier (one score per answer, as the source gave it)"
+    assert "later (one score per answer, as the source gave it)" in header
+    assert (
+        "  one answer per arm, with one score as its source gave it and no judge sample: "
+        "each band is that one score, with no spread.\n"
+    ) in out
+    assert "judge sample" not in header and "several times" not in out
+    assert "legacy" not in out
+    # the same receipt on both sides: like for like
+    assert "not like for like" not in out
+
+
+def test_diff_of_judge_sampled_answers_keeps_its_words_without_the_internal_name() -> None:
+    # the 0.3.1 fixture: one draw per arm, judged 5 times (judge samples held): its band is the
+    # spread of those samples, and the legend says it measures the judge
+    out = CliRunner().invoke(cli, ["diff", str(JUDGED), str(JUDGED)]).output
+    assert "(bands across one answer's judge samples)" in out
+    assert (
+        "  one answer per arm, judged several times: the band measures the judge, not the model.\n"
+    ) in out
+    assert "legacy" not in out
+
+
+def test_view_says_the_band_source_in_plain_words() -> None:
+    text = sheet_text(sheet(read_receipt(NEBIUS)))
+    assert "  band source             not recorded (one score per answer, no spread)\n" in text
+    assert (
+        "  band source not recorded (the receipt names none; each arm holds one answer at most, "
+        "with one score as the source gave it, so no band has a spread)\n"
+    ) in text
+    assert "legacy" not in text
+
+
+def test_the_pages_say_each_arm_has_one_score_so_no_spread() -> None:
+    # the caption read "each band is mean ± one sample standard deviation of the one score the
+    # source gave the arm's one draw (n = 1): no spread"
+    r = read_receipt(NEBIUS)
+    pages = receipt_files("t", r, NEBIUS.read_bytes(), [], page_env())
+    index = pages["receipts/t/index.html"].decode()
+    case = pages["receipts/t/cases/0/index.html"].decode()
+    assert (
+        "Cases of nebius-skills: each arm holds one score, as the source gave it (n = 1), so no "
+        "band has a spread; lift is with skill minus baseline"
+    ) in index
+    assert (
+        '<p class="meta">Each arm holds one score, as the source gave it (n = 1), so no band '
+        "has a spread.</p>"
+    ) in case
+    for page in (index, case):
+        assert "legacy" not in page and "standard deviation of the one score" not in page
+        assert "not recorded (the receipt names none; each arm holds one answer at most" in page
