@@ -351,6 +351,33 @@ def test_a_stub_run_sits_with_the_imports_saying_no_model_answered() -> None:
     assert html.index("zeta-stub") > html.index("Imports, printed aggregates")
 
 
+def test_simulated_runs_are_never_headed_or_captioned_measured() -> None:
+    # the demo's site (every page under "SIMULATED DATA: ... nothing here is a measurement")
+    # headed its runs "Measured runs, by skill" and captioned each "every measured receipt"
+    def simulated(r: Receipt) -> Receipt:
+        return r.model_copy(update={"run": r.run.model_copy(update={"provider": "simulated"})})
+
+    demo = {"v1": simulated(receipt(PASSING)), "v2": simulated(receipt(REGRESSED))}
+    html = results_page(demo, _env()).decode()
+    assert (
+        '<h2 id="measured-h">Simulated runs, by skill (drawn at random, not measured)</h2>' in html
+    )
+    assert (
+        "demo-skill: every simulated receipt (drawn at random, not a measurement), by model and "
+        "receipt"
+    ) in html
+    assert "measured receipt" not in html and "Measured runs" not in html
+    # nothing but runs: no empty section of imports
+    assert "Imports, printed aggregates" not in html
+    # beside a measured run, the heading says both, and a measured-only page is unchanged
+    mixed = results_page({**demo, "real": receipt(PASSING, skill="zeta")}, _env()).decode()
+    assert '<h2 id="measured-h">Runs, by skill: measured, and simulated at random</h2>' in mixed
+    assert "every receipt, measured or simulated at random, by model" in mixed
+    real = results_page({"real": receipt(PASSING)}, _env()).decode()
+    assert '<h2 id="measured-h">Measured runs, by skill</h2>' in real
+    assert "demo-skill: every measured receipt, by model and receipt" in real
+
+
 def test_a_group_counts_its_receipts_in_words() -> None:
     row = results_rows({"a": receipt(PASSING)})[0]
     one = dataclasses.replace(row, measured=False, source="one-tool")

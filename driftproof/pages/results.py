@@ -71,6 +71,8 @@ class ResultRow:
     headline: str = ""
     """The source's headline figure, or for a run that measured nothing, why."""
     draws: str = ""
+    simulated: bool = False
+    """Drawn at random by the simulated provider (``driftproof demo``): never a measurement."""
 
 
 def _text(value: float | None) -> str:
@@ -119,6 +121,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         source=source,
         headline=shown,
         draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
+        simulated=r.is_simulated,
     )
 
 
@@ -279,6 +282,26 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
         return out
 
     return groups(measured, "skill-"), groups(other, "source-")
+
+
+def runs_words(groups: list[ResultGroup]) -> tuple[str, str]:
+    """The heading of the runs' groups and what each group's caption calls its receipts.
+
+    Receipts the simulated provider drew at random are never called measured: the runs are
+    "Simulated runs" when every one is simulated, and "measured or simulated" when some are.
+    """
+    simulated = [r.simulated for g in groups for r in g.rows]
+    if simulated and all(simulated):
+        return (
+            "Simulated runs, by skill (drawn at random, not measured)",
+            "every simulated receipt (drawn at random, not a measurement)",
+        )
+    if any(simulated):
+        return (
+            "Runs, by skill: measured, and simulated at random",
+            "every receipt, measured or simulated at random",
+        )
+    return "Measured runs, by skill", "every measured receipt"
 
 
 def rows_and_badge_files(

@@ -28,7 +28,13 @@ from driftproof.pages.report import (
     report_json,
     report_listing,
 )
-from driftproof.pages.results import FOLD_FROM, RESULTS_PAGE, ResultRow, results_groups
+from driftproof.pages.results import (
+    FOLD_FROM,
+    RESULTS_PAGE,
+    ResultRow,
+    results_groups,
+    runs_words,
+)
 from driftproof.pages.tables import csv_bytes, sums_of
 from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt
@@ -196,6 +202,7 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
     """``results/index.html`` of ``rows`` (in ``order_rows`` order) in the site's ``env``."""
     measured, other = results_groups(list(rows))
+    runs_heading, runs_caption = runs_words(measured)
     return page(
         env,
         "results.html",
@@ -204,6 +211,8 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         measured=measured,
         other=other,
         fold_from=FOLD_FROM,
+        runs_heading=runs_heading,
+        runs_caption=runs_caption,
     )
 
 
