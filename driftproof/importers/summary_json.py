@@ -236,21 +236,27 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     Raises:
         RefusalError: what summary-json cannot carry, so an import of the export would read
             differently: an aggregates-only receipt (D-15), with no per-draw scores; a simulated
-            or stub one, whose scores are not measured; a legacy one (band source legacy, one
-            answer per arm), whose band is across one answer's judge samples or is none, and
-            which imported again would read as one draw of a run; one with one answer per arm
-            and no score, with nothing to export. The message does not name the file.
+            or stub one, whose scores are not measured; one of one answer per arm (band source
+            legacy, recorded or read so) holding judge samples, whose band is across that
+            answer's judge samples and imported again would read as one across draws; one with
+            one answer per arm and no score, with nothing to export. One answer per arm, each
+            with one score as its source gave it and no judge sample, is exported: its band, one
+            score with no spread, reads the same imported again. The message does not name the
+            file.
     """
     if r.is_simulated:
         raise RefusalError(
             "this receipt's scores come from the simulated model (driftproof demo or run "
             "--provider simulated), not from a measurement, and summary-json has no place to "
-            "say so; it is not exported"
+            "say so; it is not exported. Export is for measured receipts: export the receipt "
+            "of a run against a model's provider, or of an import"
         )
     if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
         raise RefusalError(
             "this receipt's scores come from the stub provider's fixed answers or grades, not "
-            "from a model, and summary-json has no place to say so; it is not exported"
+            "from a model, and summary-json has no place to say so; it is not exported. Export "
+            "is for measured receipts: export the receipt of a run against a model's provider, "
+            "or of an import"
         )
     if r.is_aggregates_only:
         raise RefusalError(
@@ -263,8 +269,8 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "with-skill arm); summary-json has no place to say so, and imported again it would "
             "read as a measurement of the skill, so it is not exported"
         )
-    if band_source_of(r) == "legacy":  # recorded so, or read so (one answer per arm)
-        raise RefusalError(_one_answer_per_arm(r))
+    if band_source_of(r) == "legacy" and (why := _one_answer_per_arm(r)) is not None:
+        raise RefusalError(why)
     cases = []
     for c in r.cases:
         held = {arm: getattr(c.arms, arm) for arm in ("with_skill", "baseline", "control")}
@@ -301,8 +307,14 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     }
 
 
-def _one_answer_per_arm(r: Receipt) -> str:
-    """Why a receipt with one answer per arm (band source legacy) is not exported."""
+def _one_answer_per_arm(r: Receipt) -> str | None:
+    """Why a receipt with one answer per arm (recorded so, or read so) is not exported.
+
+    Returns:
+        ``None`` where each answer holds one score as its source gave it and no judge sample:
+        summary-json holds that score as the answer's one draw, whose band is that score with no
+        spread, as the receipt's is.
+    """
     draws = [d for c in r.cases for _, a in c.arms.named() for d in a.draws]
     if not any(d.score is not None or d.judge_samples for d in draws):
         checks = (
@@ -312,19 +324,13 @@ def _one_answer_per_arm(r: Receipt) -> str:
             "summary-json holds per-draw scores; this receipt holds one answer per arm and no "
             f"score for any of them{checks}, so there is nothing to export"
         )
-    if any(d.judge_samples for d in draws):
-        band = (
-            "any band it has is across that answer's judge samples; summary-json has no place "
-            "to say so (imported again, the band would be read as one across draws, of which "
-            "there is one)"
-        )
-    else:
-        band = (
-            "each answer holds one score as its source gave it, with no spread; summary-json "
-            "has no place to say so (imported again, each answer would be read as the one "
-            "draw of a run, which could then be planned from as a pilot)"
-        )
-    return f"this receipt holds one answer per arm, and {band}, so it is not exported"
+    if not any(d.judge_samples for d in draws):
+        return None
+    return (
+        "this receipt holds one answer per arm, and any band it has is across that answer's "
+        "judge samples; summary-json has no place to say so (imported again, the band would be "
+        "read as one across draws, of which there is one), so it is not exported"
+    )
 
 
 def _not_carried(r: Receipt) -> list[str]:

@@ -249,13 +249,39 @@ def test_export_refuses_an_aa_calibration() -> None:
         export_summary_json(sealed(doc))
 
 
-def test_export_refuses_a_receipt_read_as_legacy_as_it_refuses_one_recorded_so() -> None:
-    # skill-creator's import records no band source and one run per arm, so it reads as legacy;
-    # it was exported, and imported again read "generation", which plan then took as a pilot
-    name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+@pytest.mark.parametrize(
+    "name",
+    [
+        # skill-creator's import names no band source; claude plugin eval's names "generation":
+        # both hold one answer per arm, each with one score as its source gave it, no judge
+        # sample. The first was refused ("summary-json has no place to say so"), the second
+        # exported; both are exported now, alike
+        "skill-creator-nebius-skills-iteration-1-12a0aae8.json",
+        "claude-plugin-eval-probe-plugin-8955eb63.json",
+    ],
+)
+def test_one_score_per_answer_as_the_source_gave_it_is_exported_whatever_the_band_source(
+    name: str, tmp_path: Path
+) -> None:
     src = Path(__file__).parents[2] / "receipts" / name
-    with pytest.raises(RefusalError, match="holds one answer per arm"):
-        export_summary_json(read_receipt(src))
+    r = read_receipt(src)
+    doc = export_summary_json(r)
+    (item,) = import_summary_json(write_json(tmp_path / "s.json", doc))
+    back = sealed(item)
+    # the same answers, each with the one score the receipt holds, and one draw per arm
+    for c, d in zip(r.cases, back.cases, strict=True):
+        for arm in ("with_skill", "baseline"):
+            was, now = getattr(c.arms, arm), getattr(d.arms, arm)
+            assert [x.score for x in now.draws] == [x.score for x in was.draws]
+            assert len(now.draws) == len(was.draws) <= 1
+            assert all(not x.judge_samples for x in now.draws)
+
+
+def test_the_readme_lists_what_export_refuses() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(x for x in readme.splitlines() if x.startswith("| `driftproof export summary-json"))
+    assert "a receipt of one answer per arm judged several times" in row
+    assert "each scored once by its source" in row and row.endswith("is exported |")
 
 
 @pytest.mark.parametrize(
@@ -369,12 +395,6 @@ RECEIPTS = Path(__file__).parents[2] / "receipts"
             "caveman-2b10489-caveman.json",
             "summary-json holds per-draw scores; this receipt holds one answer per arm and no "
             "score for any of them, so there is nothing to export",
-        ),
-        # skill-creator's import: one score per answer as its source gave it, no judge sample
-        (
-            "skill-creator-nebius-skills-iteration-1-12a0aae8.json",
-            "this receipt holds one answer per arm, and each answer holds one score as its "
-            "source gave it, with no spread;",
         ),
     ],
 )
