@@ -405,3 +405,15 @@ def test_export_refusal_names_the_file_and_the_true_reason(name: str, said: str,
     assert code == 2 and out == ""
     assert err.startswith(f"error: {RECEIPTS / name}: {said}")
     assert "judge samples" not in err
+
+
+def test_export_help_says_what_it_writes_in_plain_words() -> None:
+    # it read "(per-draw scores, skill_fired, errors; the lift as context)": a field name
+    from driftproof.cli import cli
+
+    text = " ".join(CliRunner().invoke(cli, ["export", "summary-json", "--help"]).output.split())
+    assert (
+        "RECEIPT as summary-json: each draw's score, whether the skill fired, why a draw was lost."
+    ) in text
+    assert "The suite lift goes with them as context." in text
+    assert "skill_fired" not in text and "per-draw" not in text
