@@ -36,6 +36,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from driftproof._anchor import windows_device
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
@@ -316,6 +317,8 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
         bad = [part for part in name.split("/") if not SAFE_NAME.fullmatch(part)]
         if bad:
             why = f"a file name matching {SAFE_NAME.pattern} (then .json), found {_quote(bad[0])}"
+        elif device := next(filter(None, map(windows_device, name.split("/"))), None):
+            why = f"a name Windows can hold as a folder, found {device}"
         elif _TAKEN.search(name):  # its pages' folder would be another page's file
             why = f"a name whose pages no page of the site takes, found {_quote(name)}"
         elif (first := lowered.get(name.lower())) is not None:  # one folder on macOS, Windows

@@ -124,3 +124,40 @@ def test_a_cache_entry_that_is_a_fifo_is_a_miss_not_a_wait(tmp_path: Path) -> No
     entry.unlink()
     os.mkfifo(entry)
     assert cache.get(key) is None  # opening it would wait for a writer
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [("CON", "CON"), ("nul.v2", "nul.v2"), ("Com1", "Com1"), ("lpt9/x", "lpt9"), ("a/aux", "aux")],
+)
+def test_a_windows_device_name_is_refused_by_name(tmp_path: Path, name: str, part: str) -> None:
+    # Found: receipts/CON.json built its pages into receipts/CON/, a folder Windows cannot
+    # create (CON, PRN, AUX, NUL, COM0-9 and LPT0-9 are devices in any letter case, with or
+    # without an extension); the build passed, and the site could not be checked out there
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / name).parent.mkdir(parents=True)
+    reports.mkdir()
+    for each in (name, "console", "com10", "p1"):
+        (receipts / f"{each}.json").write_text("{}", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["com10", "console", "p1"]
+    assert [(p.file, p.message) for p in found.problems] == [
+        (
+            str(receipts / f"{name}.json"),
+            f"expected a name Windows can hold as a folder, found a Windows device name, "
+            f"'{part}': rename the file",
+        )
+    ]
+
+
+def test_a_name_ending_in_a_dot_is_refused_by_name(tmp_path: Path) -> None:
+    # receipts/abc..json built receipts/abc./, which Windows reads as receipts/abc/
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    reports.mkdir()
+    (receipts / "abc..json").write_text("{}", encoding="utf-8")
+    [problem] = find_inputs(receipts, reports).problems
+    assert problem.message == (
+        "expected a name Windows can hold as a folder, found a name ending in '.', 'abc.': "
+        "rename the file"
+    )
