@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof._anchor import slug, unique
+from driftproof._anchor import slug, unique, windows_device
 from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import count_of, fmt, lost_kind_words, token_counts
@@ -27,9 +27,16 @@ def first_output_tokens(arm: CaseArm | None) -> int | None:
 
 
 def case_slugs(r: Receipt) -> dict[str, str]:
-    """Case id to its page's folder name: safe, no leading dot, unique case-insensitively."""
+    """Case id to its page's folder name: safe, no leading dot, unique case-insensitively.
+
+    A name Windows reads as a device (``CON``, ``nul.v2``) is put after ``case-``.
+    """
     used: set[str] = set()
-    return {c.id: unique(slug(c.id, strip="-.", empty="case"), used, fold=True) for c in r.cases}
+    slugs = {}
+    for c in r.cases:
+        base = slug(c.id, strip="-.", empty="case")
+        slugs[c.id] = unique(f"case-{base}" if windows_device(base) else base, used, fold=True)
+    return slugs
 
 
 def _no_answer(r: Receipt) -> str:

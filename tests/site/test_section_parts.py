@@ -255,3 +255,17 @@ def test_csv_cells_start_no_formula_after_another_separator_or_as_a_number_looka
         "+1e3,-.5",
         "",
     ]
+
+
+def test_a_case_id_windows_reads_as_a_device_gets_a_folder_windows_can_hold() -> None:
+    # Found: a case id CON (or nul.v2, Com1: Windows' device names in any letter case, with or
+    # without an extension) had its page in receipts/r/cases/CON/, a folder Windows cannot create
+    from factories import case, make_receipt
+
+    from driftproof.site.html import page_env, receipt_files
+
+    cases = [case(cid, [0.6], [0.4]) for cid in ("CON", "nul.v2", "Com1", "console")]
+    raw = json.dumps(make_receipt(cases)).encode()
+    pages = receipt_files("r", parse_receipt(raw, "r.json"), raw, [], page_env())
+    folders = sorted(p.split("/")[3] for p in pages if p.startswith("receipts/r/cases/"))
+    assert folders == ["case-CON", "case-Com1", "case-nul.v2", "console"]
