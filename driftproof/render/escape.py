@@ -34,8 +34,10 @@ _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 
 #: ``@`` before a name: GitHub reads ``@name`` in a comment as a mention and notifies that account,
 #: and a backslash does not stop it (github/markup#1168); a zero-width space after the ``@``,
-#: written as an entity, does, and the text reads the same (as Dependabot writes mentions).
-_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+#: written as an entity, does, and the text reads the same (as Dependabot writes mentions). An
+#: ``@`` after a letter, digit or ``_`` is no mention (``a@b.io`` is an e-mail address), and is
+#: left as it is, so the address stays one to copy.
+_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _NO_MENTION = "@&#8203;"
 
 #: ``::`` where a wrapped line could start with it: at the start or after whitespace.

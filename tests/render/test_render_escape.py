@@ -150,11 +150,14 @@ def test_md_escape_escapes_dollar_math() -> None:
 def test_a_name_after_an_at_sign_is_never_a_github_mention(escape: Callable[[str], str]) -> None:
     # Found: "ask @octocat" went through to diff's Markdown and the Action's summary, and a
     # backslash does not stop GitHub's mention (github/markup#1168); a zero-width space after
-    # the "@" does, and reads the same. An "@" before a space or at the end is left alone.
-    out = escape("ask @octocat, mail a@b.io or @ alone@")
+    # the "@" does, and reads the same. An "@" before a space or at the end is left alone, and
+    # so is one after a letter, digit or "_" (no mention: GitHub mentions only after the start
+    # or a character of none of those); an e-mail address had a zero-width space in it when
+    # copied from the page, and was no longer linked as one
+    out = escape("ask @octocat, mail a@b.io or x_@y, (@z or @ alone@")
     assert out.count("@&#8203;") == 2 and "@octocat" not in out and out.endswith("@ alone@")
     text = html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt().render(out))).strip()
-    assert text == "ask @\u200boctocat, mail a@\u200bb.io or @ alone@"
+    assert text == "ask @\u200boctocat, mail a@b.io or x_@y, (@\u200bz or @ alone@"
 
 
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
