@@ -372,7 +372,11 @@ def test_simulated_runs_are_never_headed_or_captioned_measured() -> None:
     # beside a measured run, the heading says both, and a measured-only page is unchanged
     mixed = results_page({**demo, "real": receipt(PASSING, skill="zeta")}, _env()).decode()
     assert '<h2 id="measured-h">Runs, by skill: measured, and simulated at random</h2>' in mixed
-    assert "every receipt, measured or simulated at random, by model" in mixed
+    # each group's caption says what its own receipts are: zeta's one receipt is measured
+    assert "demo-skill: every simulated receipt (drawn at random, not a measurement)" in mixed
+    assert "zeta: every measured receipt, by model and receipt" in mixed
+    both = results_page({**demo, "real": receipt(PASSING)}, _env()).decode()
+    assert "demo-skill: every receipt, measured or simulated at random, by model" in both
     real = results_page({"real": receipt(PASSING)}, _env()).decode()
     assert '<h2 id="measured-h">Measured runs, by skill</h2>' in real
     assert "demo-skill: every measured receipt, by model and receipt" in real

@@ -284,24 +284,28 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
     return groups(measured, "skill-"), groups(other, "source-")
 
 
-def runs_words(groups: list[ResultGroup]) -> tuple[str, str]:
-    """The heading of the runs' groups and what each group's caption calls its receipts.
+def runs_words(groups: list[ResultGroup]) -> tuple[str, dict[str, str]]:
+    """The heading of the runs' groups, and by group id what its caption calls its receipts.
 
     Receipts the simulated provider drew at random are never called measured: the runs are
-    "Simulated runs" when every one is simulated, and "measured or simulated" when some are.
+    "Simulated runs" when every one is simulated, and "measured, and simulated" when some are;
+    each group's caption says what its own receipts are.
     """
+    captions = {g.id: _group_words([r.simulated for r in g.rows]) for g in groups}
     simulated = [r.simulated for g in groups for r in g.rows]
     if simulated and all(simulated):
-        return (
-            "Simulated runs, by skill (drawn at random, not measured)",
-            "every simulated receipt (drawn at random, not a measurement)",
-        )
+        return "Simulated runs, by skill (drawn at random, not measured)", captions
     if any(simulated):
-        return (
-            "Runs, by skill: measured, and simulated at random",
-            "every receipt, measured or simulated at random",
-        )
-    return "Measured runs, by skill", "every measured receipt"
+        return "Runs, by skill: measured, and simulated at random", captions
+    return "Measured runs, by skill", captions
+
+
+def _group_words(simulated: list[bool]) -> str:
+    if all(simulated):
+        return "every simulated receipt (drawn at random, not a measurement)"
+    if any(simulated):
+        return "every receipt, measured or simulated at random"
+    return "every measured receipt"
 
 
 def rows_and_badge_files(

@@ -202,7 +202,7 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
     """``results/index.html`` of ``rows`` (in ``order_rows`` order) in the site's ``env``."""
     measured, other = results_groups(list(rows))
-    runs_heading, runs_caption = runs_words(measured)
+    runs_heading, runs_captions = runs_words(measured)
     return page(
         env,
         "results.html",
@@ -212,7 +212,7 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         other=other,
         fold_from=FOLD_FROM,
         runs_heading=runs_heading,
-        runs_caption=runs_caption,
+        runs_captions=runs_captions,
     )
 
 
