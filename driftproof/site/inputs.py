@@ -274,9 +274,7 @@ SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 #: A name part a receipt's folder cannot take: another file's name (a page, a receipt, the sums),
 #: or a folder ``cases`` (its receipts' sheets would be read as another receipt's case pages);
 #: in any letter case, as macOS and Windows read names.
-_TAKEN = re.compile(
-    r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)|(?:^|/)cases/", re.IGNORECASE
-)
+_TAKEN = re.compile(r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)|(?:^|/)cases/", re.IGNORECASE)
 
 #: ``progress(phase, done, total)``: phase ``render`` (receipts rendered of all).
 Progress = Callable[[str, int, int], None]
