@@ -322,6 +322,12 @@ def _read_rows(
     if isinstance(whole, list):
         rows = [(r, w / i) for i, r in enumerate(whole)]
     elif isinstance(whole, dict) and isinstance(whole.get("data"), list) and "run_id" not in whole:
+        if whole.get("has_more") is True:  # one page of several: the run's other items are absent
+            raise (w / "has_more").fail(
+                "expected the whole list of output items (has_more false); this page says more "
+                "items follow: fetch every page (the API's after cursor, or the SDK's "
+                "auto-pagination) and import them together as JSONL or one JSON array"
+            )
         rows = [(r, w / "data" / i) for i, r in enumerate(whole["data"])]
     elif isinstance(whole, dict):
         rows = [(whole, w)]

@@ -161,3 +161,23 @@ def test_grader_range_without_a_finite_positive_width_refused(
         f"--grader-range {shown}: expected LOW:HIGH with LOW below HIGH and a finite width "
         "HIGH - LOW (scores are mapped onto 0..1 by it)"
     )
+
+
+def test_a_list_page_with_more_items_to_follow_is_refused(tmp_path: Path) -> None:
+    """A page of output_items.list whose has_more is true holds only part of the run.
+
+    Shape: the API reference's "Get eval run output items" response
+    (https://platform.openai.com/docs/api-reference/evals/getRunOutputItems), one item and
+    ``"has_more": true``; the run's other items are on later pages, so reading this page as the
+    run would drop them without a word.
+    """
+    rows = [api_item("a", 5, 1.0)]
+    page = {"object": "list", "data": rows, "first_id": "x", "last_id": "x", "has_more": True}
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(page), encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s"))
+    file, pointer, message = problem(exc)
+    assert (file, pointer) == (str(path), "/has_more")
+    assert "has_more false" in message and "every page" in message
+    assert not list(tmp_path.glob("openai-evals-*.json"))
