@@ -193,6 +193,7 @@ def _cases(
     """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails."""
     prompts: dict[str, str | None] = {}
     cases: dict[str, dict[str, list[Draw]]] = {}
+    places: dict[tuple[str, str, int], Where] = {}  # (sample id, arm, epoch) -> the sample
     for arm, log in read.items():
         for sample, sw in log.samples:
             sid = sample.get("id")
@@ -204,6 +205,7 @@ def _cases(
             prompts.setdefault(str(sid), joined_text(sample.get("input")))
             draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
             draws[arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+            places.setdefault((str(sid), arm, epoch), sw)
     held = {(sid, arm, d.index) for sid, arms in cases.items() for arm in arms for d in arms[arm]}
     for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw
         for sid, epoch, why in _listed(log):
@@ -220,10 +222,28 @@ def _cases(
                     "/samples",
                     f"expected one sample per id and epoch; sample {sid} repeats an epoch",
                 )
+            _no_epoch_skipped(sid, arm, arms[arm], places)
     return [
         declared.case_entry(common.case_id_for(sid), prompts[sid], arms)
         for sid, arms in cases.items()
     ]
+
+
+def _no_epoch_skipped(
+    sid: str, arm: str, draws: list[Draw], places: dict[tuple[str, str, int], Where]
+) -> None:
+    """Refuse a sample whose epoch lies past one the log neither holds nor lists.
+
+    Raises:
+        ImportError_: naming the sample's ``epoch`` and the epoch skipped before it.
+    """
+    for expected, draw in enumerate(draws):
+        if draw.index != expected:
+            raise (places[(sid, arm, draw.index + 1)] / "epoch").fail(
+                f"expected epochs counted from 1 with none skipped (eval.config.epochs, 1 when "
+                f"absent, is the number run); sample {sid} has epoch {draw.index + 1} but the "
+                f"log neither holds nor lists its epoch {expected + 1}"
+            )
 
 
 #: The most epochs a log may list: a case's draws in one arm hold at most 100,000 items.

@@ -332,3 +332,21 @@ def test_a_log_whose_run_did_not_succeed_says_so(tmp_path: Path, logs: Path) -> 
         "the baseline arm's log has status 'error', not 'success': 'RuntimeError: boom'; its "
         "samples are imported as recorded"
     ]
+
+
+def test_a_sample_past_an_epoch_the_log_never_ran_is_refused_at_its_epoch(
+    tmp_path: Path, logs: Path
+) -> None:
+    # The shape of Inspect's own test log tests/log/test_eval_log/log_tool_call_error.json
+    # (https://github.com/UKGovernmentBEIS/inspect_ai, MIT): config has no epochs (1 run), the one
+    # sample says epoch 4. The receipt check refused it, naming the receipt's /cases/0/arms/...
+    doc = json.loads((logs / POP_JSON).read_text(encoding="utf-8"))
+    doc["eval"]["config"].pop("epochs", None)
+    doc["samples"][0]["epoch"] = 4  # sample 1; sample_ids [1, 2, 3], so epoch 1 is listed
+    (m := tmp_path / "m.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_inspect(m, InspectOptions(skill_name="s"))
+    (p,) = e.value.problems
+    assert (p.file, p.pointer) == (str(m), "/samples/0/epoch")
+    assert "sample 1 has epoch 4" in p.message and "its epoch 2" in p.message
+    assert not list(tmp_path.glob("inspect-*.json"))
