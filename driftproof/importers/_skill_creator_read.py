@@ -19,6 +19,7 @@ TOOL = "skill-creator"
 _ASSERTION_LISTS = ("expectations", "assertions", "assertion_results", "assertion_details")
 #: The most grading.json files read from one iteration.
 MAX_GRADING_FILES = 20000
+_RUN_DIR = re.compile(r"run-(\d+)")
 
 
 def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
@@ -224,9 +225,33 @@ def _note(*objs: dict[str, Any]) -> str | None:
 
 
 def grading_files(iteration: Path) -> list[Path]:
-    """``iteration``'s ``eval-*/<configuration>/[run-<k>/]grading.json`` files, sorted."""
-    files = (g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3)
-    return sorted(files)[:MAX_GRADING_FILES]
+    """``iteration``'s ``eval-*/<configuration>/[run-<k>/]grading.json`` files, sorted.
+
+    Raises:
+        ImportError_: the files belong to two iterations (their ``eval-*`` folders sit in two
+            different folders), naming both: their runs would be one iteration's draws.
+    """
+    files = sorted(
+        g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
+    )
+    roots: dict[Path, Path] = {}  # iteration folder -> its first grading.json
+    for g in files:
+        roots.setdefault(_iteration_of(g), g)
+    if len(roots) > 1:
+        (a, fa), (b, fb) = list(roots.items())[:2]
+        raise Where(iteration).fail(
+            f"expected the grading.json files of one iteration, found those of two: {a} "
+            f"(e.g. {fa.relative_to(iteration)}) and {b} (e.g. {fb.relative_to(iteration)}); "
+            "give each iteration's folder on its own"
+        )
+    return files[:MAX_GRADING_FILES]
+
+
+def _iteration_of(grading: Path) -> Path:
+    """The iteration folder of ``<iteration>/eval-*/<configuration>/[run-<k>/]grading.json``."""
+    run_dir = _RUN_DIR.fullmatch(grading.parent.name)
+    config_dir = grading.parent.parent if run_dir else grading.parent
+    return config_dir.parent.parent
 
 
 def grading_runs(
@@ -242,7 +267,7 @@ def grading_runs(
         entries.append((f.relative_to(iteration).as_posix(), common.file_sha256(raw)))
         validate_source(data, TOOL, f, definition="grading")
         w = Where(f)
-        m = re.fullmatch(r"run-(\d+)", f.parent.name)
+        m = _RUN_DIR.fullmatch(f.parent.name)
         if m and int(m.group(1)) < 1:
             raise Where(f.parent).fail(
                 f"expected a run-<k> directory numbered from 1, found {f.parent.name}"

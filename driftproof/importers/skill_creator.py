@@ -36,6 +36,10 @@ DEFAULT_ARMS: dict[str, str] = {
     "without_skill": "baseline",
     "baseline": "baseline",
 }
+#: The top-level members of benchmark.json that hold results: runs[] and run_summary
+#: (skill-creator's schemas.md, the agentskills.io page), evals[] (a real workspace's drift)
+#: and configurations[]/configs[] (the drift shape skill-creator's own issues report).
+BENCHMARK_MEMBERS = ("runs", "run_summary", "evals", "configurations", "configs")
 _SIGNED = re.compile(r"\s*[+\-−±]?\s*\d+(?:\.\d+)?\s*")
 _UNRECORDED = (
     "judge.model (the grader's model is not recorded)",
@@ -70,6 +74,8 @@ def import_skill_creator(
     """Convert skill-creator iterations into DECLARED receipts, one per iteration.
 
     ``paths`` are iteration directories, workspaces holding them, or ``benchmark.json`` files.
+    A file is read alone (never replaced by the grading.json files of its folder); a folder's
+    grading.json files are read only when they all belong to one iteration.
 
     Raises:
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
@@ -138,16 +144,19 @@ def _import_iteration(
     repairs: list[Repair],
 ) -> ReceiptBody:
     """One iteration's receipt: per-run results, or the run summary alone."""
-    bench_path = path if path.is_file() else path / "benchmark.json"
+    given = path.is_file()  # a file given is read alone, never replaced by its folder's files
+    bench_path = path if given else path / "benchmark.json"
     iteration = bench_path.parent
     bench: dict[str, Any] | None = None
     raw = b""
     if bench_path.is_file():
         bench, raw = common.read_json(bench_path, repairs)
         validate_source(bench, TOOL, bench_path)  # the shape of every member walked below
+        if given:
+            _benchmark_members(bench, bench_path)
     runs = benchmark_runs(bench, Where(bench_path)) if bench is not None else None
     source = (str(bench_path), common.file_sha256(raw))
-    if runs is None and (gradings := grading_files(iteration)):
+    if runs is None and not given and (gradings := grading_files(iteration)):
         runs, entries = grading_runs(iteration, gradings, repairs)
         source = (str(iteration), common.manifest_sha256(entries))
     evals = evals_file(iteration, repairs)
@@ -165,6 +174,12 @@ def _import_iteration(
                     "run_summary, whose figures are kept as printed: leave --arm out"
                 )
             return _aggregates_only(bench, bench_path, raw, name)
+        if given:
+            raise Where(bench_path).fail(
+                "expected per-run results (runs[], evals[] or configurations[] holding a run) "
+                "or run_summary; a file given is read alone: to read the grading.json files "
+                "under eval-*/<configuration>/, give their iteration's folder"
+            )
         raise Where(bench_path).fail(
             "expected per-run results: runs[], evals[] or configurations[] in "
             "benchmark.json, or grading.json files under eval-*/<configuration>/"
@@ -172,6 +187,25 @@ def _import_iteration(
     prompts = prompts_of(evals, iteration, repairs)
     meta = member_object(bench, "metadata")
     return _receipt(runs, meta, prompts, config_to_arm, name, skill_text, source)
+
+
+def _benchmark_members(bench: dict[str, Any], path: Path) -> None:
+    """Refuse a file given as ``benchmark.json`` that holds none of its result members.
+
+    Raises:
+        ImportError_: none of :data:`BENCHMARK_MEMBERS` at the top of ``path``, naming the
+            members found instead.
+    """
+    if any(k in bench for k in BENCHMARK_MEMBERS):
+        return
+    found = ", ".join(repr(k) for k in list(bench)[:6]) or "no member at all"
+    more = ", …" if len(bench) > 6 else ""
+    grading = "; a grading.json is read from its iteration's folder: give that folder"
+    raise Where(path).fail(
+        "expected skill-creator's benchmark.json: an object holding runs[], evals[], "
+        f"configurations[] or run_summary; found none of them at the top (found {found}{more})"
+        + (grading if path.name == "grading.json" else "")
+    )
 
 
 def _receipt(

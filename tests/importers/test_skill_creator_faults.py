@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +238,67 @@ def test_the_interop_page_names_a_run_summary_alone_as_aggregates_only() -> None
     page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
     rule = page.split("- **Aggregates-only sources", 1)[1].split("\n- **", 1)[0]
     assert "`benchmark.json` holding only `run_summary`" in rule
+
+
+# A promptfoo export's top level (trimmed from data/interop/promptfoo/sample-export.json) beside a
+# real iteration (data/interop/skill-creator/nebius-skills-workspace/evals/iteration-1, whose
+# eval-0 with_skill/without_skill grading.json files pass 5 of 5 and 2 of 5).
+PROMPTFOO_TOP = {
+    "evalId": "eval-WJi-2025-10-01T20:08:11",
+    "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "prompts": []},
+    "config": {},
+    "shareableUrl": None,
+    "metadata": {"promptfooVersion": "0.118.11"},
+}
+NEBIUS_ITERATION = "data/interop/skill-creator/nebius-skills-workspace/evals/iteration-1"
+
+
+def _scratch(shared: Path, tmp_path: Path, *runs: str) -> Path:
+    """A scratch folder: results.json (a promptfoo export) and copies of a real iteration."""
+    for name in runs:
+        shutil.copytree(shared / NEBIUS_ITERATION, tmp_path / "t" / name)
+        (tmp_path / "t" / name / "benchmark.json").unlink()  # only its grading.json files
+    _write(tmp_path / "t" / "results.json", PROMPTFOO_TOP)
+    return tmp_path / "t"
+
+
+def test_a_file_holding_no_benchmark_member_is_refused_not_replaced_by_its_folder(
+    shared: Path, tmp_path: Path
+) -> None:
+    t = _scratch(shared, tmp_path, "some-old-run")
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([t / "results.json"], SkillCreatorOptions(skill_name="s"))
+    p = e.value.problems[0]
+    assert (p.file, p.pointer) == (str(t / "results.json"), "")
+    assert "runs[], evals[], configurations[] or run_summary" in p.message
+    assert "'evalId', 'results', 'config', 'shareableUrl', 'metadata'" in p.message
+
+
+def test_a_benchmark_file_with_no_run_is_not_replaced_by_its_folder(
+    shared: Path, tmp_path: Path
+) -> None:
+    t = _scratch(shared, tmp_path, "iteration-1")
+    bench = t / "iteration-1" / "benchmark.json"
+    _write(bench, {"metadata": {"skill_name": "s"}, "runs": []})
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    assert (e.value.problems[0].file, e.value.problems[0].pointer) == (str(bench), "")
+    assert "give their iteration's folder" in e.value.problems[0].message
+    (doc,) = import_skill_creator([t / "iteration-1"])  # the folder: its grading.json files
+    (case,) = sealed(doc).cases
+    assert [d.score for d in case.arms.with_skill.draws] == [1.0]  # 5 of 5 expectations
+    assert [d.score for d in case.arms.baseline.draws] == [0.4]  # 2 of 5
+
+
+def test_grading_files_of_two_iterations_are_never_mixed(shared: Path, tmp_path: Path) -> None:
+    t = _scratch(shared, tmp_path, "a", "b")
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([t], SkillCreatorOptions(skill_name="s"))
+    p = e.value.problems[0]
+    assert p.file == str(t)
+    assert f"found those of two: {t / 'a'} (e.g. " in p.message
+    assert f" and {t / 'b'} (e.g. " in p.message
+    # one iteration in a scratch folder is still read (as importing a whole data folder does)
+    shutil.rmtree(t / "b")
+    (doc,) = import_skill_creator([t], SkillCreatorOptions(skill_name="s"))
+    assert len(sealed(doc).cases) == 1
