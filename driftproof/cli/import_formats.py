@@ -50,6 +50,7 @@ def _import_command(
             importers_reading,
             write_imported,
         )
+        from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
 
         if check is not None:
             check(options)
@@ -66,9 +67,13 @@ def _import_command(
         try:
             items = get_importer(tool)(value, **options)
         except ImportError_ as exc:
-            one = value[0] if isinstance(value, list) and len(value) == 1 else value
-            if isinstance(one, Path) and (fits := importers_reading(one, tool)):
-                names = " or ".join(f"driftproof import {n}" for n in fits)
+            one = _refused_path(value, exc)
+            if one is not None and (fits := importers_reading(one, tool)):
+                names = " or ".join(
+                    f"driftproof import {n}"
+                    + (f" ({OPTIONS_TO_GIVE[n]})" if n in OPTIONS_TO_GIVE else "")
+                    for n in fits
+                )
                 what = "directory" if one.is_dir() else "file"
                 exc.problems.append(Problem(str(one), "", f"{names} reads this {what}"))
             raise
@@ -82,6 +87,16 @@ def _import_command(
         params=[*params, *_OUTPUT, *after],
         callback=callback,
     )
+
+
+def _refused_path(value: Any, exc: ImportError_) -> Path | None:
+    """The one path given (a list of one, or one log per arm) the refusal is about, if any."""
+    given = list(value.values()) if isinstance(value, dict) else value
+    paths = [p for p in (given if isinstance(given, list) else [given]) if isinstance(p, Path)]
+    named = [p for p in paths if exc.problems and str(p) == exc.problems[0].file]
+    if len(named) == 1:
+        return named[0]
+    return paths[0] if len(paths) == 1 else None
 
 
 def _refused(message: str) -> ImportError_:

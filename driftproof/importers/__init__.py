@@ -20,6 +20,7 @@ from typing import Any
 
 from driftproof.errors import ImportError_, Problem, ReceiptError
 from driftproof.importers import _common as common
+from driftproof.importers import _shapes
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
 from driftproof.outputs import refuse_existing_outputs, write_all_or_none
@@ -119,12 +120,13 @@ GUESS_MAX_BYTES = 8 * 1024 * 1024
 
 
 def importers_reading(path: Path, but: str) -> list[str]:
-    """The importers other than ``but`` that read ``path`` whole with their default options.
+    """The importers other than ``but`` that read ``path``, sorted by name.
 
-    Each importer's own checks decide (an importer that needs an option is not tried); nothing
-    is written. A directory, or a regular file of at most :data:`GUESS_MAX_BYTES`, is tried;
-    anything else (a larger file, a pipe, a missing path) is not, and gives no name. Returns
-    their names, sorted.
+    An importer that needs no option is run with its defaults and its own checks decide; one
+    that needs options (promptfoo, inspect, openai-evals) is never run: a file with its format's
+    top-level members fits it (:func:`driftproof.importers._shapes.fitting`). Nothing is
+    written. A directory, or a regular file of at most :data:`GUESS_MAX_BYTES`, is tried;
+    anything else (a larger file, a pipe, a missing path) is not, and gives no name.
     """
     get_importer(but)  # every importer registered
     try:
@@ -136,10 +138,13 @@ def importers_reading(path: Path, but: str) -> list[str]:
     ):
         return []
     found = []
+    shaped = _shapes.fitting(path) if stat.S_ISREG(st.st_mode) else []
     for name in sorted(IMPORTERS.keys() - {but}):
         try:
             options = OPTIONS[name]()
-        except TypeError:  # the importer needs an option: not tried
+        except TypeError:  # the importer needs an option: not run, its format's shape decides
+            if name in shaped:
+                found.append(name)
             continue
         try:
             IMPORTERS[name](path, options)

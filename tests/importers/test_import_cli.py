@@ -3,8 +3,11 @@ group."""
 
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from driftproof.cli import cli
@@ -171,3 +174,63 @@ def test_a_file_over_the_guess_limit_is_not_read_by_every_importer(
     big.write_bytes(data + b" " * (8 * 1024 * 1024 + 1 - len(data)))  # JSON still, one byte over
     assert importers_reading(small, "vally") == ["skill-validator"]
     assert importers_reading(big, "vally") == []
+
+
+# Trimmed copies of real files' top levels: a promptfoo export (data/interop/promptfoo/
+# sample-export.json), an Inspect .json log (data/interop/inspect_ai/2025-05-12T20-28-13-04-00_
+# popularity.json), an Inspect .eval still being written (the same folder's .eval archive holds
+# _journal/start.json and samples/, no header.json) and OpenAI Evals output items
+# (data/interop/openai-evals/promptfoo-fixture-openai-evals-items.jsonl, its first two rows' keys).
+PROMPTFOO = {
+    "evalId": "eval-WJi-2025-10-01T20:08:11",
+    "results": {"version": 3, "timestamp": "2025-10-01T20:08:11.168Z", "results": []},
+    "config": {},
+}
+INSPECT_EVAL = {"task": "popularity", "model": "openai/gpt-4o-mini"}
+INSPECT = {"version": 2, "status": "cancelled", "eval": INSPECT_EVAL}
+ITEMS = [
+    {"run_id": "evalrun_import_fixture", "data_source_idx": 10, "grades": {"Relevance": 6}},
+    {"run_id": "evalrun_import_fixture", "data_source_idx": 3, "grades": {"Relevance": 2}},
+]
+GIVE = {
+    "promptfoo": "give --arm with_skill=LABEL --arm baseline=LABEL and --skill-name NAME",
+    "inspect": "give the log as --with-skill LOG or --baseline LOG, and --skill-name NAME",
+    "openai-evals": "give --skill-name NAME",
+}
+
+
+def _written(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    if name.endswith(".eval"):
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": INSPECT_EVAL}))
+            z.writestr("samples/1_epoch_1.json", json.dumps({"id": 1, "epoch": 1}))
+        return path
+    doc = {"results.json": PROMPTFOO, "log.json": INSPECT}.get(name)
+    text = json.dumps(doc) if doc else "\n".join(json.dumps(r) for r in ITEMS) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "fits"),
+    [
+        (["inspect", "--with-skill"], "results.json", "promptfoo"),
+        (["openai-evals"], "results.json", "promptfoo"),
+        (["promptfoo", "--arm", "with_skill=a"], "run.eval", "inspect"),
+        (["promptfoo", "--arm", "with_skill=a"], "log.json", "inspect"),
+        (["inspect", "--baseline"], "items.jsonl", "openai-evals"),
+    ],
+)
+def test_a_refusal_names_an_importer_that_needs_options(
+    tmp_path: Path, command: list[str], name: str, fits: str
+) -> None:
+    path = _written(tmp_path, name)
+    out = tmp_path / "out"
+    run = ["import", *command, str(path), "--skill-name", "s", "--out-dir", str(out)]
+    res = CliRunner().invoke(cli, run)
+    assert isinstance(res.exception, ImportError_), res.output
+    hint = res.exception.problems[-1]
+    assert (hint.file, hint.pointer) == (str(path), "")
+    assert hint.message == f"driftproof import {fits} ({GIVE[fits]}) reads this file"
+    assert not out.exists()

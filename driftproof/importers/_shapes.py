@@ -1,0 +1,94 @@
+"""Which importer that needs options reads a file, judged by the file's top level alone.
+
+An importer that cannot run without options (arms, a skill name) is never tried on a file another
+importer refused; these checks name it instead, from the members its format always has:
+
+- promptfoo: an output's ``results`` object holding ``results[]`` (with ``version``, ``stats``
+  or ``prompts``), or a JSONL export whose first row holds ``testCase`` and ``provider``;
+- Inspect AI: a ``.json`` log's ``eval`` object naming its ``task`` and ``model``, or an
+  ``.eval`` zip holding ``header.json`` or ``_journal/start.json``;
+- OpenAI Evals: an output item (``object`` ``eval.run.output_item``, or a ``run_id`` beside the
+  data source item's id) alone, first in a JSON array, in a list page's ``data[]`` or on the
+  first line of JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: importer -> the options it needs, as a refusal says them.
+OPTIONS_TO_GIVE = {
+    "promptfoo": "give --arm with_skill=LABEL --arm baseline=LABEL and --skill-name NAME",
+    "inspect": "give the log as --with-skill LOG or --baseline LOG, and --skill-name NAME",
+    "openai-evals": "give --skill-name NAME",
+}
+_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
+
+
+def _first_row(doc: Any) -> Any:
+    """The first record of a JSON array, of a list page's ``data[]``, or the object itself."""
+    if isinstance(doc, list):
+        return doc[0] if doc else None
+    if isinstance(doc, dict) and isinstance(doc.get("data"), list) and "run_id" not in doc:
+        return doc["data"][0] if doc["data"] else None
+    return doc
+
+
+def _promptfoo(doc: Any) -> bool:
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if isinstance(results, dict) and isinstance(results.get("results"), list):
+        return any(k in results for k in ("version", "stats", "prompts"))
+    return isinstance(doc, dict) and "testCase" in doc and "provider" in doc  # a JSONL row
+
+
+def _inspect(doc: Any) -> bool:
+    spec = doc.get("eval") if isinstance(doc, dict) else None
+    return isinstance(spec, dict) and "task" in spec and "model" in spec
+
+
+def _openai_evals(doc: Any) -> bool:
+    row = _first_row(doc)
+    if not isinstance(row, dict):
+        return False
+    item = row.get("object") == "eval.run.output_item"
+    return item or ("run_id" in row and any(k in row for k in _ITEM_KEYS))
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "promptfoo": _promptfoo,
+    "inspect": _inspect,
+    "openai-evals": _openai_evals,
+}
+
+
+def _parsed(raw: bytes) -> Any:
+    """The whole document, else the first line of JSONL, else ``None``."""
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        pass
+    line = next((s for s in raw.split(b"\n") if s.strip()), b"")
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def fitting(path: Path) -> list[str]:
+    """The importers of :data:`OPTIONS_TO_GIVE` whose format the file ``path`` has, sorted.
+
+    The caller bounds the file's size; a file that cannot be read fits none.
+    """
+    try:
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                names = set(z.namelist())
+            return ["inspect"] if names & {"header.json", "_journal/start.json"} else []
+        doc = _parsed(path.read_bytes())
+    except (OSError, zipfile.BadZipFile, NotImplementedError):
+        return []
+    return sorted(name for name, fits in _CHECKS.items() if fits(doc))
