@@ -160,6 +160,11 @@ def scorer_name(
                 f"{scorer!r}, the samples' scorers are {_listed(held)}{hint}"
             )
         return scorer
+    if not names:  # Inspect's --no-score: scorers named in eval.scorers, none run
+        raise w.fail(
+            "expected scores; the log holds none (no sample has a score and its results name "
+            "no scorer): a log run with --no-score is scored by `inspect score LOG`; import that"
+        )
     if len(names) != 1:
         raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {has}")
     return names[0]

@@ -290,3 +290,30 @@ def test_a_results_entry_named_by_a_key_is_refused_with_the_scorer_and_key(tmp_p
     keyed = InspectOptions(skill_name="s", scorer="scicode_scorer:Problem Correctness")
     r = sealed(import_inspect({"with_skill": log}, keyed))
     assert scores(r.cases[0].arms.with_skill) == [1.0, 0.0, 1.0]
+
+
+def test_a_log_run_without_scoring_says_how_to_score_it(tmp_path: Path) -> None:
+    # The shape of Inspect's own tests/scorer/logs/..._popularity_....eval, run with --no-score:
+    # eval.scorers names "match", results.scores is [] and every sample's scores is {}. It was
+    # refused as "expected exactly one scorer ...; the log has none", which did not say why.
+    doc = {
+        "version": 2,
+        "status": "success",
+        "eval": {
+            "task": "t",
+            "model": "m/x",
+            "config": {},
+            "packages": {"inspect_ai": "0.3.63"},
+            "scorers": [{"name": "match"}],
+        },
+        "stats": {"started_at": "2025-02-11T15:17:00-05:00"},
+        "results": {"total_samples": 2, "completed_samples": 2, "scores": []},
+        "samples": [{"id": i, "epoch": 1, "input": f"q{i}", "scores": {}} for i in (1, 2)],
+    }
+    path = tmp_path / "no-score.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), "/results/scores")
+    assert "the log holds none" in p.message and "inspect score LOG" in p.message
