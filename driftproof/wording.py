@@ -64,6 +64,13 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
     ),
 }
 
+#: A receipt that records one answer per arm judged several times but holds no judge sample: its
+#: bands are recomputed from what it holds (D-18), said once beside the words for them.
+BAND_SOURCE_NOT_HELD: Final[str] = (
+    "recorded as one answer per arm judged several times, but the receipt holds no judge "
+    "sample: each band is the one score the source gave, with no spread"
+)
+
 #: Band sources in a column header: what each band is the spread of.
 BAND_SOURCE_HEADER: Final[dict[str, str]] = {
     "legacy": "bands across one answer's judge samples",

@@ -11,7 +11,7 @@ from driftproof.pages.words import UNKNOWN, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.stats.reading import unrecorded_arms
-from driftproof.wording import BAND_SOURCE_LEGEND
+from driftproof.wording import BAND_SOURCE_LEGEND, BAND_SOURCE_NOT_HELD
 
 
 @dataclass(frozen=True)
@@ -41,16 +41,26 @@ def band_kind(r: Receipt) -> str | None:
 
     Returns:
         ``None`` where no draw holds a judged score (nothing to band); ``"as_given"`` for a
-        receipt that names no band source and holds one answer per arm with no judge sample
-        (each band one score, as its source gave it); else its band source, recorded or read
-        (method, "Where a band comes from").
+        receipt of one answer per arm (recorded so, or read so) that holds no judge sample (each
+        band one score, as its source gave it, whatever band source it records: D-18); else its
+        band source, recorded or read (method, "Where a band comes from").
     """
     if not has_bands(r):
         return None
     source = band_source_of(r)
-    if source == "legacy" and r.band_source is None and not _holds_judge_samples(r):
+    if source == "legacy" and not _holds_judge_samples(r):
         return "as_given"
     return source
+
+
+def recorded_not_held(r: Receipt) -> str | None:
+    """Where the band source ``r`` records is not what its draws hold, that in plain words.
+
+    Returns:
+        The words where ``r`` records one answer per arm judged several times (``legacy``) but
+        holds a judged score and no judge sample, so each band is one score (D-18); else ``None``.
+    """
+    return BAND_SOURCE_NOT_HELD if r.band_source == "legacy" and band_kind(r) == "as_given" else None
 
 
 def _holds_judge_samples(r: Receipt) -> bool:
@@ -93,6 +103,8 @@ def band_facts(r: Receipt) -> BandFacts:
             "none: the receipt holds no judged score, so it has no band",
             "none (no score)",
         )
+    elif (not_held := recorded_not_held(r)) is not None:
+        source, short = not_held, "one score per answer, no spread"
     elif r.band_source is not None:
         source = BAND_SOURCE_LEGEND[r.band_source]
         short = "one answer per arm" if r.band_source == "legacy" else r.band_source

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.band_sources import band_kind
+from driftproof.pages.band_sources import band_kind, recorded_not_held
 from driftproof.pages.unmeasured_cases import (
     UnmeasuredCase,
     unmeasured_headline,
@@ -117,6 +117,8 @@ def compare_receipts(
     sources = (_source(a), _source(b))
     kinds = (band_kind(a), band_kind(b))
     legend = tuple(BAND_SOURCE_LEGEND[k] for k in dict.fromkeys(kinds) if k is not None)
+    not_held = ((a_name, recorded_not_held(a)), (b_name, recorded_not_held(b)))
+    legend += tuple(dict.fromkeys(f"{name}: {why}." for name, why in not_held if why))
     # one score per answer as the source gave it is a band of one draw, as a generation band is
     alike = {"generation" if k == "as_given" else k for k in kinds}
     differ = NOT_LIKE_FOR_LIKE if None not in kinds and len(alike) > 1 else None
