@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from factories import make_receipt
+from factories import make_receipt, run_action
 from receipt_docs import draw_doc, seal_document
 
 from driftproof.cli import cli
@@ -49,7 +49,7 @@ def _receipt(tmp_path: Path) -> Path:
     doc = make_receipt(
         cases, band_source="legacy", judge_samples_per_generation=None, level="UNVERIFIED"
     )
-    path = tmp_path / "recorded-legacy.json"
+    path = tmp_path / "recorded.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
 
@@ -125,3 +125,15 @@ def test_export_writes_each_answer_s_one_score(tmp_path: Path) -> None:
         {"with_skill": [{"score": 0.6}], "baseline": [{"score": 0.7}]},
     ]
     assert doc["generations_per_arm"] == 1 and doc["judge_samples_per_generation"] is None
+
+
+def test_the_action_names_the_band_source_in_plain_words(tmp_path: Path, monkeypatch: Any) -> None:
+    # the Action's job summary printed the recorded field: "| band source | legacy | legacy |"
+    old, new = _migrated(tmp_path), _receipt(tmp_path)
+    _, summary = run_action(tmp_path, monkeypatch, old, new, None)
+    assert (
+        "| band source | one score per answer, no spread | one score per answer, no spread |\n"
+    ) in summary
+    assert "legacy" not in summary
+    assert summary.count(NOT_HELD) == 2  # once for each receipt, each named
+    assert f"- old.json: {NOT_HELD}.\n" in summary
