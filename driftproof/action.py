@@ -123,8 +123,7 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     common = common_lifts(a, b)
     lift_a, lift_b = common.a, common.b
     if not common.cases:
-        # no case in common: a side's own lift is shown only when the other side has none,
-        # so two lifts over different cases are never printed side by side
+        # no case in common: own lifts only where one is none, never two over different cases
         own_a, own_b = suite_lift(a), suite_lift(b)
         if own_a is None or own_b is None:
             lift_a, lift_b = own_a, own_b

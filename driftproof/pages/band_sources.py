@@ -60,7 +60,8 @@ def recorded_not_held(r: Receipt) -> str | None:
         The words where ``r`` records one answer per arm judged several times (``legacy``) but
         holds a judged score and no judge sample, so each band is one score (D-18); else ``None``.
     """
-    return BAND_SOURCE_NOT_HELD if r.band_source == "legacy" and band_kind(r) == "as_given" else None
+    held_otherwise = r.band_source == "legacy" and band_kind(r) == "as_given"
+    return BAND_SOURCE_NOT_HELD if held_otherwise else None
 
 
 def _holds_judge_samples(r: Receipt) -> bool:
