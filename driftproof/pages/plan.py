@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
+from driftproof.pages.band_sources import band_kind
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.false_alarms import draw_grid
 from driftproof.stats.grading_cost import cost_per_judged_draw, price_tiers
@@ -204,10 +205,15 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
             "per-run score, so there is no spread to plan from"
         )
     if band_source_of(r) == "legacy":
+        held = (
+            "each arm holds the one score its source gave, with no spread"
+            if band_kind(r) == "as_given"
+            else "any band it has is its judge's samples of that answer, not a spread across "
+            "answers"
+        )
         raise RefusalError(
             "This receipt holds one answer per arm, and one answer cannot size a run of draws "
-            "(any band it has is its judge's samples of that answer, not a spread across "
-            f"answers). {PILOT_ADVICE}"
+            f"({held}). {PILOT_ADVICE}"
         )
     bands = case_bands(r)
     if not any(w.mean is not None and b.mean is not None for _, w, b in bands):
