@@ -244,9 +244,13 @@ def _local_links(text: Markup) -> Markup:
 
 
 def _with_banner(page: bytes) -> bytes:
-    """``page`` with the simulated-data banner first in its body."""
+    """``page`` with the simulated-data banner first in its body.
+
+    The banner is a landmark of its own, named "Simulated data", so that no content of the page
+    sits outside a landmark.
+    """
     banner = (
-        '<div class="simulated-banner" role="note" '
+        '<div class="simulated-banner" role="region" aria-label="Simulated data" '
         'style="background:#b00020;color:#fff;padding:.6em 1em;font-weight:bold">'
         f"{html.escape(BANNER)}</div>"
     ).encode()

@@ -236,6 +236,29 @@ def test_no_page_scrolls_sideways(browser: Any, base_url: str, width: int) -> No
     assert faults == {}
 
 
+def test_the_demo_sites_pages_have_no_accessibility_violations(
+    browser: Any, tmp_path: Path
+) -> None:
+    # the red SIMULATED banner each demo page opens with sat outside every landmark (axe's
+    # "region" rule, one node on each page)
+    from axe_playwright_python.sync_playwright import Axe
+
+    from driftproof.demo import run_demo
+
+    run_demo(tmp_path / "demo")
+    site = tmp_path / "demo" / "site"
+    axe, found = Axe(), {}
+    page = browser.new_page()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for path in ("index.html", "results/index.html", "receipts/v1-run1/index.html"):
+            page.goto((site / path).as_uri())
+            if violations := axe.run(page).response["violations"]:
+                found[scheme, path] = [(v["id"], len(v["nodes"])) for v in violations]
+    page.close()
+    assert found == {}
+
+
 @pytest.mark.parametrize("width", (390, 1200, 1280))
 def test_no_page_of_the_demo_site_scrolls_sideways(
     browser: Any, tmp_path: Path, width: int
