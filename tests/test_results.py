@@ -367,6 +367,10 @@ def test_simulated_runs_are_never_headed_or_captioned_measured() -> None:
         "receipt"
     ) in html
     assert "measured receipt" not in html and "Measured runs" not in html
+    # each row's reading repeated the long reason the caption already says; its first clause
+    # stays (these runs' answers are simulated and another judge scored them)
+    assert html.count('<span class="meta">simulated: no model answered</span>') == 2
+    assert "drew these answers at random" not in html
     # nothing but runs: no empty section of imports
     assert "Imports, printed aggregates" not in html
     # beside a measured run, the heading says both, and a measured-only page is unchanged

@@ -113,7 +113,9 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         level=r.verification_level,
         band_source=band,
         reading=b.message,
-        **{k: getattr(b, k) for k in ("smoke", "status", "reason", "lift", "value_per_1k")},
+        **{k: getattr(b, k) for k in ("smoke", "status", "lift", "value_per_1k")},
+        # a simulated row's group says the scores were drawn at random: its first clause suffices
+        reason=b.reason.split(";", 1)[0] if r.is_simulated else b.reason,
         lift_text=_text(b.lift),
         value_text=_text(b.value_per_1k),
         context_only=b.status == Status.NO_VERDICT,
