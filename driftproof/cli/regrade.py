@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,9 @@ from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 from driftproof.wording import OFFLINE
+
+if TYPE_CHECKING:
+    from driftproof.regrade.rubric import RegradeResult
 
 
 @click.command()
@@ -122,4 +125,37 @@ def regrade(
             if j.lane.provider in OFFLINE
             else f"{result.runner_attempts} requests sent (retries included)"
         )
+        + _lost_words(result)
     )
+    _exit_if_nothing_measured(result)
+
+
+def _lost_words(result: RegradeResult) -> str:
+    """``; N of the graded answers got no valid grade, …`` naming the causes, or ``""``."""
+    from driftproof.render.escape import terminal_safe
+
+    lost = sum(n for _, n in result.lost_causes)
+    if not lost:
+        return ""
+    top = ", ".join(f"{terminal_safe(c)} ({n})" for c, n in result.lost_causes[:3])
+    return (
+        f"; {lost} of the {result.answers_graded} graded answers got no valid "
+        f"grade and are lost in the new receipt: {top}"
+    )
+
+
+def _exit_if_nothing_measured(result: RegradeResult) -> None:
+    """Exit 4, as ``run`` does, when an arm of the new receipt has no scored draw (D-17)."""
+    from driftproof.receipt import read_receipt
+    from driftproof.stats import arms_measured_nothing
+
+    arms = arms_measured_nothing(read_receipt(result.receipt_path))
+    if arms:
+        words = " and ".join(a.replace("_", "-") for a in arms)
+        click.echo(
+            f"error: nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''} of "
+            f"{result.receipt_path}: no draw there has a score (it is written, and reads not "
+            "measured); fix the cause, then run the same regrade again with --force",
+            err=True,
+        )
+        raise SystemExit(4)

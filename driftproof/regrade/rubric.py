@@ -7,6 +7,7 @@ refusal happens before any output is written.
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 from dataclasses import asdict, dataclass, field
@@ -68,13 +69,8 @@ _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 #: What a regrade carries from the original's run, and from each graded draw, as it is.
 _RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
 #: The optional run members that say how the answers were made, carried as the original has them.
-_RUN_MEMBERS_KEPT = (
-    "max_output_tokens",
-    "truncation",
-    "language",
-    "aa",
-    "quality_margin",
-    "budget_param",
+_RUN_MEMBERS_KEPT = tuple(
+    "max_output_tokens truncation language aa quality_margin budget_param".split()
 )
 _DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
 #: Seconds a judge call may take; its output budget (tokens) when the original records none.
@@ -91,6 +87,9 @@ class RegradeResult:
     answers_carried: int
     logical_judge_calls: int
     runner_attempts: int
+    #: Why graded answers got no score from the regrade (lost, never given one): (cause,
+    #: answers), commonest first.
+    lost_causes: tuple[tuple[str, int], ...] = ()
 
 
 class RegradeInterrupted(KeyboardInterrupt):
@@ -132,6 +131,7 @@ class _Grader:
     replies: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    lost: collections.Counter[str] = field(default_factory=collections.Counter)
 
     @property
     def stub(self) -> bool:
@@ -183,10 +183,12 @@ class _Grader:
             return d
         system, user = J.judge_prompt(task, d.answer or "")
         graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
-        samples = [s for s, _ in graded]
+        samples = [s for s, _, _ in graded]
         self.graded += 1
-        self.usage_counted += any(usage for _, usage in graded)
+        self.usage_counted += any(usage for _, usage, _ in graded)
         valid = any(s.score is not None for s in samples)
+        if not valid:  # counted by its first sample's cause
+            self.lost[next(why for _, _, why in graded if why)] += 1
         # Checks are carried, never run again: they belong to the answer they ran on.
         return build_draw(
             d.index,
@@ -199,8 +201,11 @@ class _Grader:
 
     def _sample(
         self, system: str, user: str, task: SuiteCase, where: str
-    ) -> tuple[JudgeSample, bool]:
-        """One judge sample and whether its reply reported usage; RefusalError on its identity."""
+    ) -> tuple[JudgeSample, bool, str | None]:
+        """A sample, whether its reply reported usage, and why it has no score.
+
+        Why: a failed call's last error without its attempts, or the reply's invalid reason.
+        """
         call = functools.partial(
             self.judge.call,
             model=self.model,
@@ -214,7 +219,8 @@ class _Grader:
             jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
         except LostDraw as exc:
             reason = f"judge call failed: {exc.reason}"[:2000]
-            return build_judge_sample(None, invalid_reason=reason), False
+            cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
+            return build_judge_sample(None, invalid_reason=reason), False, cause
         self.replies += 1
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
@@ -239,7 +245,8 @@ class _Grader:
             serving_model=jr.serving_model,
             invalid_reason=verdict.invalid_reason,
         )
-        return sample, jr.input_tokens is not None or jr.output_tokens is not None
+        usage = jr.input_tokens is not None or jr.output_tokens is not None
+        return sample, usage, None if sample.score is not None else str(verdict.invalid_reason)
 
 
 def _held_max_tokens(original: Receipt) -> int:
@@ -324,7 +331,8 @@ def rubric_regrade(
     record = asked if plain else original.judge
     body = _regrade_body(original, revised, grader, cases, setting, record, document)
     _write(body, out, replace=replace)
-    return RegradeResult(Path(out), **grader.counts())
+    causes = tuple(sorted(grader.lost.items(), key=lambda kv: (-kv[1], kv[0])))
+    return RegradeResult(out, **grader.counts(), lost_causes=causes)
 
 
 def _refused(plain: bool) -> str:

@@ -385,3 +385,31 @@ def test_an_answers_archive_over_its_answer_bound_is_refused_written_and_read(
         f"rubric regrade refused: {out}: /run/transcripts/draws: expected at most 17 answers in "
         "the kept transcripts receipt.json.transcripts.jsonl, found 18"
     )
+
+
+def test_a_regrade_whose_judge_graded_nothing_says_so_and_exits_4(loopback, suite_file, tmp_path):
+    """Every judge call answered 429: the 18 kept answers (3 cases x 2 arms x 3 draws) get no
+    grade, so the new receipt measured nothing in either arm. Like ``run`` (README: an arm with
+    no measured draw exits 4), the regrade says so and exits 4, never "18 graded" and exit 0."""
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+
+    def always_429(path, body, is_judge, text):
+        return (
+            429,
+            {"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}},
+            {},
+        )
+
+    loopback.script.shape = always_429
+    regraded = tmp_path / "regraded.json"
+    res = CliRunner().invoke(
+        cli,
+        ["regrade", str(out), "--rubric", str(suite_file), "--out", str(regraded)]
+        + ["--retry-delays", "0.01"],
+    )
+    assert res.exit_code == 4, res.output
+    assert "18 of the 18 graded answers got no valid grade" in res.output
+    assert "judge call failed: HTTP 429: rate_limit_error: slow (18)" in res.output
+    assert "nothing was measured in the with-skill and baseline arms" in res.output
+    r = read_receipt(regraded)  # written, every draw lost, none given a score
+    assert all(d.score is None for c in r.cases for _, a in c.arms.named() for d in a.draws)
