@@ -151,4 +151,4 @@ def badge(
         terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
     )
     for path in files:
-        click.echo(f"wrote {path}")
+        click.echo(f"wrote {terminal_safe(str(path))}")  # a file name is untrusted text

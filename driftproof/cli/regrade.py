@@ -86,6 +86,7 @@ def regrade(
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade
+    from driftproof.render.escape import terminal_safe
     from driftproof.run.suite import load_suite
 
     if same_path(out, rubric_suite):
@@ -117,7 +118,7 @@ def regrade(
         click.echo(f"interrupted: {exc}", err=True)
         raise SystemExit(130) from None
     click.echo(
-        f"{result.receipt_path}: {result.answers_read} answers read, "
+        f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} answers read, "
         f"{result.answers_graded} graded, {result.answers_carried} copied from the original "
         f"(not gradable); {result.logical_judge_calls} grades asked of the judge, "
         + (
@@ -147,15 +148,17 @@ def _lost_words(result: RegradeResult) -> str:
 def _exit_if_nothing_measured(result: RegradeResult) -> None:
     """Exit 4, as ``run`` does, when an arm of the new receipt has no scored draw (D-17)."""
     from driftproof.receipt import read_receipt
+    from driftproof.render.escape import terminal_safe
     from driftproof.stats import arms_measured_nothing
 
     arms = arms_measured_nothing(read_receipt(result.receipt_path))
     if arms:
         words = " and ".join(a.replace("_", "-") for a in arms)
+        out = terminal_safe(str(result.receipt_path))  # a file name is untrusted text
         click.echo(
             f"error: nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''} of "
-            f"{result.receipt_path}: no draw there has a score (it is written, and reads not "
-            "measured); fix the cause, then run the same regrade again with --force",
+            f"{out}: no draw there has a score (it is written, and reads not measured); fix the "
+            "cause, then run the same regrade again with --force",
             err=True,
         )
         raise SystemExit(4)

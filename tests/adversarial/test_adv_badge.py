@@ -137,3 +137,15 @@ def test_an_existing_badge_file_is_replaced_only_with_force(
         f"error: --out-dir: 3 files already exist and were not replaced: {named}; choose "
         "another folder, or give --force to replace them\n",
     )
+
+
+def test_a_file_name_with_terminal_escapes_is_printed_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `driftproof badge $'t\e]0;x\a.json' --out-dir b` printed "wrote b/t", ESC ] 0 ; x
+    # BEL ".svg" raw: the terminal took it as a command (here: set the window title).
+    src = receipt_file(tmp_path, name="t\x1b]0;x\x07.json")
+    code, said, err = run(["badge", str(src), "--out-dir", str(tmp_path / "b")], capsys)
+    assert code == 0, err
+    assert "\x1b" not in said and "\x07" not in said
+    assert f"wrote {tmp_path / 'b'}/t\\x1b]0;x\\x07.svg" in said

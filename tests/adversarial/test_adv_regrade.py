@@ -222,3 +222,17 @@ def test_an_original_judge_scale_the_grader_does_not_score_on_is_refused(
         ],
     )
     assert not out.exists()
+
+
+def test_an_out_name_with_terminal_escapes_is_printed_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], original: tuple[Path, Path]
+) -> None:
+    # Found: `regrade … --out $'r\e[2J.json'` printed the name raw at the head of its summary,
+    # so the terminal ran ESC [ 2 J (clear the screen).
+    receipt, suite = original
+    out = tmp_path / "r\x1b[2J.json"
+    code, said, err = run(
+        ["regrade", str(receipt), "--rubric", str(suite), "--out", str(out)], capsys
+    )
+    assert code == 0, err
+    assert "\x1b" not in said and said.startswith(f"{tmp_path}/r\\x1b[2J.json: ")
