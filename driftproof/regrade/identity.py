@@ -216,6 +216,20 @@ def regraded_level(original_level: str, *, stub: bool) -> str:
     return "UNVERIFIED" if stub else original_level
 
 
+def in_run_language(original: Receipt, revised: Suite) -> tuple[Suite, list[str]]:
+    """``revised`` with its prompts in the language the original ran in, as ``run`` read them.
+
+    Returns the suite (``revised`` itself when the original records no language) and why it
+    cannot be read in that language: one line per case with no prompt in it (empty: it can).
+    """
+    if original.run.language is None:
+        return revised, []
+    try:
+        return in_language(revised, original.run.language, None)[0], []
+    except SuiteError as exc:
+        return revised, exc.lines()
+
+
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
     reasons: list[str] = []

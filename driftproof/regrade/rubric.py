@@ -42,6 +42,7 @@ from driftproof.regrade.identity import (
     check_reply_identity,
     grader_setting_of,
     identity_bounds_problem,
+    in_run_language,
     input_refusals,
     judge_setting,
     regraded_level,
@@ -63,8 +64,7 @@ from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
 
-#: Where each provider's judge sampling records its output-token budget (Anthropic, Responses,
-#: Chat Completions); a regrade holds the original's own budget.
+#: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
 #: What a regrade carries from the original's run, and from each graded draw, as it is.
 _RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
@@ -87,8 +87,7 @@ class RegradeResult:
     answers_carried: int
     logical_judge_calls: int
     runner_attempts: int
-    #: Why graded answers got no score from the regrade (lost, never given one): (cause,
-    #: answers), commonest first.
+    #: Why graded answers got no score from the regrade: (cause, answers), commonest first.
     lost_causes: tuple[tuple[str, int], ...] = ()
 
 
@@ -308,6 +307,8 @@ def rubric_regrade(
     ) + _scale_refusals(original)
     if plain:  # another judge may grade: of the grader refusals only aggregates-only applies
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
+    if not reasons:  # the revised tasks as the original run read them: in its language
+        revised, reasons = in_run_language(original, revised)
     if not reasons:
         reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:

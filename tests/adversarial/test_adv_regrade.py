@@ -236,3 +236,30 @@ def test_an_out_name_with_terminal_escapes_is_printed_escaped(
     )
     assert code == 0, err
     assert "\x1b" not in said and said.startswith(f"{tmp_path}/r\\x1b[2J.json: ")
+
+
+def test_a_run_in_another_language_is_regraded_with_its_own_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `run … --lang pt --keep-transcripts`, then `regrade` with the very same suite,
+    # refused "case commit-429's prompt differs from the original's; a new prompt needs a new
+    # run": the revised tasks were held to the run in the suite's own (English) prompts, not the
+    # Portuguese ones the run asked and recorded.
+    doc = json.loads(json.dumps(SUITE))
+    for c in doc["cases"]:
+        c["translations"] = {"pt": "Em português: " + c["prompt"]}
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(doc), encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL_TEXT, encoding="utf-8")
+    receipt = tmp_path / "pt.json"
+    args = ["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "simulated"]
+    code, _, err = run([*args, "--lang", "pt", "--out", str(receipt), "--keep-transcripts"], capsys)
+    assert code == 0, err
+    regrade = ["regrade", str(receipt), "--rubric", str(suite), "--out", str(tmp_path / "r.json")]
+    code, _, err = run(regrade, capsys)
+    assert code == 0, err
+    del doc["cases"][0]["translations"]  # a suite with no Portuguese prompt for the first case
+    suite.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run([*regrade, "--force"], capsys)
+    assert code == 2 and f"{suite}: /cases/0/translations/pt: case " in err, err
