@@ -236,7 +236,7 @@ class _Grader:
             raise RefusalError(f"{_refused(self.plain)}: {where}: {why}")
         self.input_tokens += jr.input_tokens or 0
         self.output_tokens += jr.output_tokens or 0
-        verdict = J.parse_reply(task, jr.text)
+        verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
         sample = build_judge_sample(
             verdict.score,
             reply=jr.text,

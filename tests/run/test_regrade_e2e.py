@@ -413,3 +413,37 @@ def test_a_regrade_whose_judge_graded_nothing_says_so_and_exits_4(loopback, suit
     assert "nothing was measured in the with-skill and baseline arms" in res.output
     r = read_receipt(regraded)  # written, every draw lost, none given a score
     assert all(d.score is None for c in r.cases for _, a in c.arms.named() for d in a.draws)
+
+
+@pytest.mark.parametrize(
+    ("stop", "why"),
+    [
+        ("max_tokens", "the judge was cut off at 4096 output tokens (budget 4096)"),
+        ("refusal", "the judge refused"),
+    ],
+)
+def test_a_reply_run_would_not_grade_is_not_graded_by_a_regrade(
+    loopback, suite_file, tmp_path, stop, why
+):
+    """The judge's reply holds a whole grade but stopped at its budget (4096, the budget the
+    original's Anthropic judge recorded) or as a refusal: run reads no grade from it (only a
+    finished reply is graded), so neither may the regrade; it read 0.9 and 0.5."""
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+
+    def stopped(path, body, is_judge, text):
+        usage = {"input_tokens": 10, "output_tokens": 4096 if stop == "max_tokens" else 20}
+        content = [{"type": "text", "text": text}]
+        reply = {"id": "m", "type": "message", "role": "assistant", "model": body["model"]}
+        reply |= {"content": content, "stop_reason": stop, "stop_sequence": None, "usage": usage}
+        return (200, reply, {}) if is_judge else None
+
+    loopback.script.shape = stopped
+    regraded = tmp_path / "regraded.json"
+    res = CliRunner().invoke(
+        cli, ["regrade", str(out), "--rubric", str(suite_file), "--out", str(regraded)]
+    )
+    assert res.exit_code == 4, res.output
+    draws = [d for c in read_receipt(regraded).cases for _, a in c.arms.named() for d in a.draws]
+    samples = [s for d in draws for s in d.judge_samples]
+    assert len(samples) == 90 and all(s.score is None for s in samples)
+    assert all(s.invalid_reason.startswith(why) for s in samples)
