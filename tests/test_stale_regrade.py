@@ -6,6 +6,7 @@ answer); stale must then say "run again", not "regrade only".
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,25 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
             and "error: regrade refused: case a, with skill, draw 1: the original kept no answer"
             in err
         )
+
+
+def test_a_receipt_whose_every_draw_was_lost_is_not_regrade_only() -> None:
+    # Found: a receipt whose judge failed every call (every draw lost, the answers kept) read
+    # "regrade only: a different judge: the saved answers can be graded again" for a new judge,
+    # but a regrade carries each lost draw as it is: it would grade nothing.
+    from factories import case, make_receipt
+    from receipt_docs import seal_document
+
+    from driftproof.pages.stale import Today, stale_report
+    from driftproof.receipt import parse_receipt
+
+    doc = make_receipt([case("c1", [None, None, None], [None, None, None])])
+    r = parse_receipt(json.dumps(seal_document(doc)).encode())
+    rep = stale_report(r, Today(judge_model="another-judge"))
+    judge = next(f for f in rep.findings if f.field == "judge")
+    assert judge.effect == "run again"
+    assert judge.note == (
+        "a different judge, but every draw of the receipt was lost, and a regrade keeps a lost "
+        "draw lost"
+    )
+    assert {a.status for a in rep.arms} == {"run again"}

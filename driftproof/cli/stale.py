@@ -121,7 +121,8 @@ def stale(
     harness version, the capture mode, the skill, a case's prompt), or the suite changed where
     its prompts cannot be told from its rubrics (the receipt or today's suite gives no hashes
     per case, or a part of the suite they do not cover may have changed); also only the grading
-    changed but the receipt kept no answers to grade again.
+    changed but the receipt kept no answers to grade again, or lost every draw (a regrade keeps a
+    lost draw lost).
 
     unknown: something it depends on is not recorded in the receipt or not given here (give
     --model, --skill, --suite and the rest to check it); it is never read as unchanged, and

@@ -156,10 +156,13 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
 def _ungradable(r: Receipt) -> str | None:
     """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None.
 
-    Aggregates only, or a measured draw that kept no answer.
+    Aggregates only, every draw lost (a regrade keeps a lost draw lost, so it would grade
+    nothing), or a measured draw that kept no answer.
     """
     if r.is_aggregates_only:
         return "the receipt carries aggregates only, no answer to grade again"
+    if all(d.lost is not None for c in r.cases for _, a in c.arms.named() for d in a.draws):
+        return "every draw of the receipt was lost, and a regrade keeps a lost draw lost"
     for c in r.cases:
         for arm, a in c.arms.named():
             draw = next((d for d in a.draws if d.lost is None and d.answer is None), None)
