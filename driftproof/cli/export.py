@@ -13,6 +13,7 @@ import click
 from driftproof.cli._options import FILE
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, refuse_output_on_input, write_all_or_none
+from driftproof.render.escape import terminal_safe
 
 
 @click.group("export")
@@ -58,4 +59,4 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
         write_all_or_none({output: lambda p: p.write_bytes(text.encode("utf-8"))}, replace=force)
     except OSError as exc:
         raise RefusalError(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
-    click.echo(f"wrote {output}")
+    click.echo(f"wrote {terminal_safe(str(output))}")  # a path is untrusted text

@@ -14,6 +14,7 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_, Problem
+from driftproof.render.escape import terminal_safe
 
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
@@ -78,7 +79,7 @@ def _import_command(
                 exc.problems.append(Problem(str(one), "", f"{names} reads this {what}"))
             raise
         for path in write_imported(items, out_dir, source=str(shown), force=force):
-            click.echo(f"wrote {path}")
+            click.echo(f"wrote {terminal_safe(str(path))}")  # a path is untrusted text
 
     return click.Command(
         tool,

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import path_option
+from driftproof.render.escape import terminal_safe
 
 
 @click.group()
@@ -73,7 +74,7 @@ def build(
             progress=progress,
         )
     built = count_of(len(inputs.reports), "report"), count_of(len(inputs.receipts), "receipt")
-    click.echo(f"built {out}: {', '.join(built)}")
+    click.echo(f"built {terminal_safe(str(out))}: {', '.join(built)}")
 
 
 @contextmanager

@@ -1,0 +1,44 @@
+"""A path a command prints is untrusted text: ESC and BEL reach the terminal escaped.
+
+``import``, ``export`` and ``reports build`` printed "wrote PATH" / "built PATH" raw, so a folder
+named ``o\\x1b]0;x\\x07`` set the terminal's title (badge and regrade were mended first).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from factories import run_main
+
+REPO = Path(__file__).resolve().parents[2]
+NEBIUS = REPO / "receipts" / "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+HOSTILE = "o\x1b]0;x\x07"
+SHOWN = "o\\x1b]0;x\\x07"
+
+
+def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    code, said, err = run_main(argv, capsys)
+    assert code == 0, err
+    assert "\x1b" not in said and "\x07" not in said
+    return said
+
+
+def test_import_export_and_reports_build_print_paths_escaped(
+    tmp_path: Path, shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / HOSTILE
+    out.mkdir()
+    said = _said(["export", "summary-json", str(NEBIUS), "--out", str(out / "s.json")], capsys)
+    assert said == f"wrote {tmp_path}/{SHOWN}/s.json\n"
+    src = shared / "data/interop/skill-creator/nebius-skills-workspace"
+    said = _said(["import", "skill-creator", str(src), "--out-dir", str(out / "r")], capsys)
+    assert said.startswith(f"wrote {tmp_path}/{SHOWN}/r/")
+    receipts = tmp_path / "receipts"
+    receipts.mkdir()
+    (tmp_path / "none").mkdir()
+    (receipts / NEBIUS.name).write_bytes(NEBIUS.read_bytes())
+    site = out / "site"
+    argv = ["reports", "build", "--receipts", str(receipts), "--reports", str(tmp_path / "none")]
+    said = _said([*argv, "--out", str(site)], capsys)
+    assert said.startswith(f"built {tmp_path}/{SHOWN}/site: ")
