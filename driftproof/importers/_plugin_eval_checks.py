@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from driftproof.importers._common import ROUNDING, Where, same_derived, source_number
+from driftproof.wording import count_of
 
 #: (case member, the arm it summarises, how it summarises a run: score or pass).
 _CASE_FIGURES = (
@@ -50,7 +51,7 @@ def check_aggregates(doc: dict[str, Any], w: Where, threshold: float | None) -> 
                 expected,
                 aw / member,
                 f"the {'mean score' if what == 'score' else 'share passed'} of its "
-                f"{len(case['arms'].get(arm) or [])} {arm} run(s)",
+                f"{count_of(len(case['arms'].get(arm) or []), arm + ' run')}",
             )
         score = aw.number(agg, "score")
         without = aw.number(agg, "scoreWithout")
