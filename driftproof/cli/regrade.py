@@ -83,6 +83,11 @@ def regrade(
     checks are never run again. Refuses, writing nothing, when the grader's recorded setting
     differs from the original's, the original records no judge identity or holds anonymous
     judge replies, or an input cannot be held to the original.
+
+    Exit status: 0 when the new receipt is written and each of its arms has a scored draw; 2
+    when the regrade is refused or the options are wrong (nothing is written); 4 when an arm of
+    the new receipt has no scored draw (it is written and reads not measured); 130 when
+    interrupted by Ctrl-C (nothing is written).
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade

@@ -83,3 +83,14 @@ def test_import_and_export_list_each_subcommand_whole():
         listed = r.output.split("Commands:")[1].splitlines()[1:]
         assert len(listed) == len(group.commands), r.output  # one line each, none wrapped
         assert not [ln for ln in listed if ln.endswith("...")], r.output
+
+
+def test_regrade_help_gives_its_exit_statuses_as_the_readme_does():
+    flat = " ".join(" ".join(_help("regrade")).split())
+    said = flat[flat.index("Exit status:") : flat.index("Options:")]
+    for words in ("0 when the new receipt is written", "2 when the regrade is refused", "130 when"):
+        assert words in said, words
+    assert "4 when an arm of the new receipt has no scored draw" in said
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof regrade "))
+    assert "exits 4 when an arm of the new receipt has no scored draw" in row
