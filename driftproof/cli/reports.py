@@ -47,16 +47,17 @@ def reports() -> None:
     "--no-cache",
     is_flag=True,
     help="Check and render everything again, ignoring and not writing the "
-    "build cache (.driftproof-cache beside OUT; it never changes an output byte).",
+    "build cache (.driftproof-cache beside the --out-dir folder; it never changes an output byte).",
 )
 def build(
     receipts_dir: Path, reports_dir: Path, out: Path, config_file: Path | None, no_cache: bool
 ) -> None:
-    """Validate every receipt (schema, seal, version) and report, then build OUT with mkdocs.
+    """Validate every receipt (schema, seal, version) and report, then build the site with mkdocs.
 
     Any problem stops the build with one line per problem (file: JSON pointer: what was
-    expected) and a non-zero exit; OUT is left as it was. Works in any directory holding
-    receipts/ and reports/: without a mkdocs.yml there, the installed default is used.
+    expected) and a non-zero exit; the --out-dir folder is left as it was. Works in any
+    directory holding receipts/ and reports/: without a mkdocs.yml there, the installed default
+    is used.
     """
     from driftproof.pages.words import count_of  # deferred, with the next two: start-up
     from driftproof.site._paths import default_config

@@ -94,3 +94,12 @@ def test_regrade_help_gives_its_exit_statuses_as_the_readme_does():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof regrade "))
     assert "exits 4 when an arm of the new receipt has no scored draw" in row
+
+
+def test_reports_build_help_names_its_site_folder_by_its_option():
+    cmd = importlib.import_module("driftproof.cli.reports").reports
+    r = CliRunner().invoke(cmd, ["build", "--help"], terminal_width=80)
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert not re.search(r"\bOUT\b", flat), flat  # no argument or metavar is called OUT
+    assert "the --out-dir folder is left as it was" in flat
