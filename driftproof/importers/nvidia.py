@@ -149,9 +149,10 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     name = summary.get("skill") or (f.name in ("BENCHMARK.md", "skill-card.md") and f.parent.name)
     if not name:
         raise Where(f).fail("expected a '- Skill: <name>' line naming the skill")
-    if not card["rows"]:
+    if not any(r["score"] or r["baseline"] or r["uplift"] for r in card["rows"]):
         raise Where(f).fail(
             "expected a results table (## Results or ## Results at a Glance) with figures"
+            + ("; every cell says none (N/A, not available)" if card["rows"] else "")
         )
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
     lacking = []

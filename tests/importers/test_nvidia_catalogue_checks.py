@@ -107,3 +107,28 @@ def test_a_neutral_or_incomplete_verdict_is_read(
     _skill(doc).update(verdict=verdict)
     (r,) = import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
     assert sealed(r).source_figures.summary["verdict"] == verdict
+
+
+def test_a_card_whose_every_cell_is_n_a_is_refused(tmp_path: Path) -> None:
+    """A card whose every results cell is ``N/A`` is refused: it holds no figure.
+
+    Its shape is NVIDIA/skills' own ``skills/nemoclaw-user-guide/BENCHMARK.md`` (CC-BY-4.0), at
+    https://github.com/NVIDIA/skills/blob/7149a886d50da8db72cdc1f20ff01cefeadfe6a9/skills/nemoclaw-user-guide/BENCHMARK.md
+    NVIDIA's aggregate lists that skill under ``skills_without_results``; it was written as a
+    receipt whose sheet said "10 figures as the source printed them".
+    """
+    f = tmp_path / "BENCHMARK.md"
+    rows = "".join(
+        f"| {d} | N/A | N/A | N/A |\n"
+        for d in ("Security", "Correctness", "Discoverability", "Effectiveness", "Efficiency")
+    )
+    f.write_text(
+        "# Evaluation Report\n\n## Evaluation Summary\n\n- Skill: `nemoclaw-user-guide`\n"
+        "- Overall verdict: PASS\n\n## Results\n\n| Dimension | Num | `claude-code` | `codex` |\n"
+        "|---|---:|---:|---:|\n" + rows,
+        encoding="utf-8",
+    )
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    (p,) = e.value.problems
+    assert p.file == str(f) and "with figures" in p.message and "N/A" in p.message
