@@ -351,6 +351,14 @@ def _read_rows(
     if len(rows) > MAX_ROWS:
         raise w.fail(f"expected at most {MAX_ROWS} output items, found more")
     for row, rw in rows:
+        if isinstance(row, dict) and (
+            isinstance(row.get("spec"), dict) or "final_report" in row or "event_id" in row
+        ):  # oaieval's record: a spec line, a final_report line, then one line per event
+            raise rw.fail(
+                "expected an OpenAI Evals output item (the API's eval.run.output_item, or the "
+                "per-row export); this is a line of an oaieval record (the openai/evals "
+                "repository's run log of spec, final_report and event lines), not read here"
+            )
         validate_source(row, "openai-evals", path, prefix=rw.parts)
     return rows, raw
 

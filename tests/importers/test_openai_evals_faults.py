@@ -181,3 +181,23 @@ def test_a_list_page_with_more_items_to_follow_is_refused(tmp_path: Path) -> Non
     assert (file, pointer) == (str(path), "/has_more")
     assert "has_more false" in message and "every page" in message
     assert not list(tmp_path.glob("openai-evals-*.json"))
+
+
+def test_an_oaieval_record_is_refused_as_one(tmp_path: Path) -> None:
+    """A run log written by oaieval (the openai/evals repository) is not an output item list.
+
+    Shape: the record printed in Auto-GPT-Benchmarks' README
+    (https://github.com/Significant-Gravitas/Auto-GPT-Benchmarks, ``cat /tmp/evallogs/
+    230417220821DPM75QNS_auto_gpt_completion_fn_test-match.jsonl``), trimmed: a spec line, a
+    final_report line, then events whose created_at is a date string. It was refused at
+    ``/2/created_at`` as "expected a number or null", which never said what the file was.
+    """
+    spec = {"completion_fns": ["fn"], "eval_name": "test-match.s1.simple-v0", "run_id": "R"}
+    event = {"run_id": "R", "event_id": 0, "sample_id": "test-match.s1.2", "type": "match"}
+    event |= {"data": {"correct": False}, "created_at": "2023-04-17 22:10:13.127550+00:00"}
+    path = jsonl(tmp_path / "record.jsonl", [{"spec": spec}, {"final_report": {}}, event])
+    with pytest.raises(ImportError_) as exc:
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s"))
+    file, pointer, message = problem(exc)
+    assert (file, pointer) == (str(path), "/0")
+    assert "oaieval record" in message and "eval.run.output_item" in message
