@@ -20,6 +20,7 @@ from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import ROUNDING, Where
+from driftproof.importers._skill_validator_schema import check_schema
 from driftproof.importers._text import Repair
 from driftproof.importers._vally_checks import check_verdict
 from driftproof.receipt import Case, Draw, build_draw
@@ -187,9 +188,9 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     """Convert a skill-validator ``results.json`` into DECLARED receipts, one per verdict.
 
     Raises:
-        ImportError_: no verdicts, a verdict or scenario of the wrong shape, several runs per
-            scenario, or an ``overallScore`` outside 1..5; naming the file, the JSON pointer and
-            what was expected.
+        ImportError_: no verdicts, a schema owner or version other than skill-validator's 1 (or
+            none), a verdict or scenario of the wrong shape, several runs per scenario, or an
+            ``overallScore`` outside 1..5; naming the file, the JSON pointer and what was expected.
     """
     return receipts(
         Path(path),
@@ -198,6 +199,7 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
         _SV_ROLES,
         None,
         "the source records an estimate only",
+        check_schema,
     )
 
 
