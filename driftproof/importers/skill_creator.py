@@ -203,8 +203,8 @@ def _benchmark_members(bench: dict[str, Any], path: Path) -> None:
     grading = "; a grading.json is read from its iteration's folder: give that folder"
     raise Where(path).fail(
         "expected skill-creator's benchmark.json: an object holding runs[], evals[], "
-        f"configurations[] or run_summary; found none of them at the top (found {found}{more})"
-        + (grading if path.name == "grading.json" else "")
+        "configurations[] (or configs[]) or run_summary; found none of them at the top "
+        f"(found {found}{more})" + (grading if path.name == "grading.json" else "")
     )
 
 

@@ -270,7 +270,7 @@ def test_a_file_holding_no_benchmark_member_is_refused_not_replaced_by_its_folde
         import_skill_creator([t / "results.json"], SkillCreatorOptions(skill_name="s"))
     p = e.value.problems[0]
     assert (p.file, p.pointer) == (str(t / "results.json"), "")
-    assert "runs[], evals[], configurations[] or run_summary" in p.message
+    assert "runs[], evals[], configurations[] (or configs[]) or run_summary" in p.message
     assert "'evalId', 'results', 'config', 'shareableUrl', 'metadata'" in p.message
 
 
