@@ -13,7 +13,6 @@ import click
 from driftproof.cli._options import FILE
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, refuse_output_on_input, write_all_or_none
-from driftproof.render.escape import terminal_safe
 
 
 @click.group("export")
@@ -43,6 +42,7 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     from driftproof.importers.summary_json import export_summary_json  # deferred: start-up
     from driftproof.pages.tables import json_text
     from driftproof.receipt import read_receipt
+    from driftproof.render.escape import terminal_safe
 
     if output is not None:
         refuse_output_on_input(output, "--out", receipt=receipt)

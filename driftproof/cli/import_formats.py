@@ -14,7 +14,6 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_, Problem
-from driftproof.render.escape import terminal_safe
 
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
@@ -52,6 +51,7 @@ def _import_command(
             write_imported,
         )
         from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
+        from driftproof.render.escape import terminal_safe
 
         if check is not None:
             check(options)

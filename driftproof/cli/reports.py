@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from driftproof.cli._options import path_option
-from driftproof.render.escape import terminal_safe
 
 
 @click.group()
@@ -59,7 +58,8 @@ def build(
     directory holding receipts/ and reports/: without a mkdocs.yml there, the installed default
     is used.
     """
-    from driftproof.pages.words import count_of  # deferred, with the next two: start-up
+    from driftproof.pages.words import count_of  # deferred, with the next three: start-up
+    from driftproof.render.escape import terminal_safe
     from driftproof.site._paths import default_config
     from driftproof.site.publish import build_site
 
