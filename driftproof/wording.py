@@ -55,8 +55,8 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
         "one answer per arm, judged several times: the band measures the judge, not the model."
     ),
     "generation": (
-        "generation: the band is the spread of the per-draw scores, "
-        "each draw a separate generation of the arm."
+        "bands across draws: the band is the spread of the per-draw scores, "
+        "each draw a separate answer of the arm."
     ),
     "as_given": (
         "one answer per arm, with one score as its source gave it and no judge sample: "
@@ -69,6 +69,11 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
 BAND_SOURCE_NOT_HELD: Final[str] = (
     "recorded as one answer per arm judged several times, but the receipt holds no judge "
     "sample: each band is the one score the source gave, with no spread"
+)
+
+#: Bands across draws where no arm has more than one scored draw (an import of one run per arm).
+BAND_SOURCE_ONE_DRAW: Final[str] = (
+    "bands across draws, but no arm has more than one scored draw, so no band has a spread"
 )
 
 #: Band sources in a column header: what each band is the spread of.

@@ -221,7 +221,7 @@ def test_summary_says_diffs_different_skills_and_bands_sentences(
     assert (
         "\n\nThe two receipts measure different skills (demo-skill and other-skill): a diff is "
         "meant for two runs of the same skill.\n\nBands: mean ± one sample sd; Δ = later − "
-        "earlier, with-skill arms, worked from the unrounded means.\n\n- generation: "
+        "earlier, with-skill arms, worked from the unrounded means.\n\n- bands across draws: "
     ) in summary
 
 

@@ -76,7 +76,7 @@ def test_row_values() -> None:
         "claude-sonnet-4-5",
         "api",
         "TESTED",
-        "generation",
+        "bands across draws",
     )
     assert (p.reading, p.lift_text, p.value_text) == ("passing", "+0.300", "+0.750")
     assert p.lift == pytest.approx(0.30) and p.value_per_1k == pytest.approx(0.75)
@@ -169,7 +169,7 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     zeta = t.rows[2]
     assert zeta[:3] == ["zeta-pass", "zeta", "+0.300"] and zeta[3].startswith("passing")
     assert zeta[4:8] == ["+0.750", "claude-sonnet-4-5", "api", "TESTED"]
-    assert zeta[8] == "generation"
+    assert zeta[8] == "bands across draws"
     # imports and smoke runs: receipt, skill, headline figure, model, level, reading, band source
     assert (
         t.rows[4][2] == "lift +0.300 (context only: a smoke run)"
@@ -303,8 +303,8 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     assert "several times" not in f.source
     recorded = receipt(PASSING)  # band_source generation, 3 draws per arm, each judged by samples
     g = band_facts(recorded)
-    assert g.short == "generation" and g.source.startswith(
-        "generation: the band is the spread of the per-draw scores"
+    assert g.short == "bands across draws" and g.source.startswith(
+        "bands across draws: the band is the spread of the per-draw scores"
     )
     assert "several" not in g.source  # a one-draw arm (Report 004) must not read as several draws
     # a run whose stopping rule drew 3 draws for one arm and 4 for another records no count:

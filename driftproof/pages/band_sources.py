@@ -11,7 +11,12 @@ from driftproof.pages.words import UNKNOWN, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.band import band_source_of
 from driftproof.stats.reading import unrecorded_arms
-from driftproof.wording import BAND_SOURCE_LEGEND, BAND_SOURCE_NOT_HELD
+from driftproof.wording import (
+    BAND_SOURCE_HEADER,
+    BAND_SOURCE_LEGEND,
+    BAND_SOURCE_NOT_HELD,
+    BAND_SOURCE_ONE_DRAW,
+)
 
 
 @dataclass(frozen=True)
@@ -68,16 +73,33 @@ def _holds_judge_samples(r: Receipt) -> bool:
     return any(d.judge_samples for c in r.cases for _, a in c.arms.named() for d in a.draws)
 
 
+def one_scored_draw_at_most(r: Receipt) -> bool:
+    """Whether ``r`` holds a scored draw and no arm holds more than one (lost draws not counted).
+
+    Arms a single-arm source does not record are left out. Such bands across draws have no spread.
+    """
+    unrecorded = unrecorded_arms(r)
+    scored = [
+        sum(d.score is not None and d.lost is None for d in a.draws)
+        for c in r.cases
+        for n, a in c.arms.named()
+        if n not in unrecorded
+    ]
+    return bool(scored) and 0 < max(scored) <= 1
+
+
 def band_legend(r: Receipt, article: str = "") -> str:
     """What each band of ``r`` is, and what its ``n`` counts, as computed: a clause.
 
     A band of one answer per arm (recorded, or read so) is of the one draw's valid judge samples,
     or, where the receipt holds no judge sample, that draw's own score, with no spread; any other
-    of the measured draws' scores (method, "Where a band comes from"). ``article`` goes before
-    "mean" (``"the "`` or ``""``).
+    of the measured draws' scores, with no spread where no arm has two (method, "Where a band
+    comes from"). ``article`` goes before "mean" (``"the "`` or ``""``).
     """
     if band_source_of(r) == "legacy" and not _holds_judge_samples(r):
         return "each arm holds one score, as the source gave it (n = 1), so no band has a spread"
+    if band_source_of(r) == "generation" and one_scored_draw_at_most(r):
+        return "no arm holds more than one scored draw (n = 1), so no band has a spread"
     what = (
         "the per-draw scores (n = measured draws)"
         if band_source_of(r) != "legacy"
@@ -106,9 +128,13 @@ def band_facts(r: Receipt) -> BandFacts:
         )
     elif (not_held := recorded_not_held(r)) is not None:
         source, short = not_held, "one score per answer, no spread"
+    elif r.band_source == "generation" and one_scored_draw_at_most(r):
+        source, short = BAND_SOURCE_ONE_DRAW, "one scored draw per arm, no spread"
     elif r.band_source is not None:
         source = BAND_SOURCE_LEGEND[r.band_source]
-        short = "one answer per arm" if r.band_source == "legacy" else r.band_source
+        short = (
+            "one answer per arm" if r.band_source == "legacy" else BAND_SOURCE_HEADER["generation"]
+        )
     else:
         source, short = _unnamed(r)
     g = r.run.generations_per_arm

@@ -1,0 +1,77 @@
+"""A band source of draws in readers' words: "bands across draws", never the field value
+"generation" as a label; and a band of one scored draw says it has no spread."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from factories import case, make_receipt, run_main
+
+from driftproof import action
+from driftproof.pages.band_sources import band_facts
+from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.results import results_rows
+from driftproof.receipt import Receipt, read_receipt
+
+ROOT = Path(__file__).resolve().parents[1]
+#: claude-plugin-eval's probe: one run per case arm, band source "generation" (as recorded)
+ONE_RUN = ROOT / "receipts" / "claude-plugin-eval-probe-plugin-8955eb63.json"
+LEGEND = (
+    "bands across draws: the band is the spread of the per-draw scores, each draw a separate "
+    "answer of the arm."
+)
+THREE = [case("c1", [0.80, 0.85, 0.90], [0.50, 0.55, 0.60])]
+
+
+def _write(tmp_path: Path, name: str, doc: dict[str, object]) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_diff_and_view_name_bands_across_draws_and_json_keeps_the_field(
+    tmp_path: Path, capsys
+) -> None:
+    doc = make_receipt(THREE)
+    assert doc["band_source"] == "generation"
+    a, b = _write(tmp_path, "a.json", doc), _write(tmp_path, "b.json", doc)
+    code, out, err = run_main(["diff", str(a), str(b)], capsys)
+    assert code == 0, err
+    assert f"\n  {LEGEND}\n" in out
+    assert "generation:" not in out
+    _, out, _ = run_main(["view", str(a)], capsys)
+    lines = [x.split() for x in out.splitlines() if x.lstrip().startswith("band source")]
+    assert [" ".join(x) for x in lines] == [
+        "band source bands across draws",
+        f"band source {LEGEND}",
+    ]
+    _, out, _ = run_main(["diff", "--format", "json", str(a), str(b)], capsys)
+    assert json.loads(out)["band_sources"] == ["generation", "generation"]  # the field's values
+
+
+def test_the_actions_job_summary_names_bands_across_draws() -> None:
+    r = Receipt.model_validate(make_receipt(THREE))
+    text = action.summary_markdown(r, r, compare_receipts(r, r, a_name="a", b_name="b"))
+    assert "| band source | bands across draws | bands across draws |\n" in text
+    assert f"- {LEGEND}\n" in text
+    assert "| generation |" not in text and "- generation:" not in text
+
+
+def test_the_results_table_names_bands_across_draws() -> None:
+    rows = results_rows({"r": Receipt.model_validate(make_receipt(THREE))})
+    assert [row.band_source for row in rows] == ["bands across draws"]
+
+
+def test_one_scored_draw_per_arm_says_no_band_has_a_spread(capsys) -> None:
+    r = read_receipt(ONE_RUN)
+    assert r.band_source == "generation"
+    f = band_facts(r)
+    assert f.short == "one scored draw per arm, no spread"
+    assert f.source == (
+        "bands across draws, but no arm has more than one scored draw, so no band has a spread"
+    )
+    code, out, err = run_main(["view", str(ONE_RUN)], capsys)
+    assert code == 0, err
+    assert "spread of the per-draw scores" not in out
+    assert "band source bands across draws, but no arm has more than one" in " ".join(out.split())
