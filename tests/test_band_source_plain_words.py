@@ -9,7 +9,7 @@ from pathlib import Path
 from factories import case, make_receipt, run_main
 
 from driftproof import action
-from driftproof.pages.band_sources import band_facts
+from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.results import results_rows
 from driftproof.receipt import Receipt, read_receipt
@@ -70,6 +70,10 @@ def test_one_scored_draw_per_arm_says_no_band_has_a_spread(capsys) -> None:
     assert f.short == "one scored draw per arm, no spread"
     assert f.source == (
         "bands across draws, but no arm has more than one scored draw, so no band has a spread"
+    )
+    # the case table's caption: each band is one score, n = 1
+    assert (
+        band_legend(r) == "no arm holds more than one scored draw (n = 1), so no band has a spread"
     )
     code, out, err = run_main(["view", str(ONE_RUN)], capsys)
     assert code == 0, err
