@@ -65,6 +65,14 @@ _FOLDERS = {
     },
 }
 
+#: The reports folder's page when the site has no numbered report (the demo's): it says so.
+_NO_REPORT = {
+    "heading": "Reports",
+    "text": "This site has no numbered report. Its receipts are listed on",
+    "target": "../receipts/index.html",
+    "link_text": "the receipts page",
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class SiteSettings:
@@ -258,6 +266,7 @@ def _site_pages(
     files.update(spec)
     files[_SPEC] = page(env, "spec.html", _SPEC, nav_current=_SPEC, **model)
     for path, words in _FOLDERS.items():
+        words = _NO_REPORT if path == "reports/index.html" and not ordered else words
         files[path] = page(env, "redirect.html", path, nav_current="", **words)
     updated = ordered and max(r.date for r in ordered).isoformat() or settings.fallback_date
     feed = env.get_template("feed.xml").render(

@@ -186,3 +186,19 @@ def test_case_page_numbers_draws_from_one(files: dict[str, bytes]) -> None:
     assert '<section class="draw" aria-label="with skill, draw 1">' in page
     assert "<h3>with skill, draw 1</h3>" in page and "<h3>baseline, draw 1</h3>" in page
     assert "draw 0" not in page
+
+
+def test_the_reports_folder_page_says_so_when_the_site_has_no_numbered_report(
+    files: dict[str, bytes],
+) -> None:
+    # the demo's site has no report: its reports page said they were "listed, newest first, on
+    # the home page", which lists none
+    empty = build_site_files({}, [], nav=NAV)["reports/index.html"].decode()
+    assert "newest first" not in empty
+    assert (
+        '<p>This site has no numbered report. Its receipts are listed on <a href="../receipts/'
+        'index.html">the receipts page</a>.</p>'
+    ) in empty
+    assert '<meta http-equiv="refresh" content="0; url=../receipts/index.html">' in empty
+    held = files["reports/index.html"].decode()  # a site with reports: as before
+    assert "The numbered reports are listed, newest first, on" in held
