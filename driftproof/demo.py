@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
 from driftproof.pages.comparison import compare_receipts
-from driftproof.pages.plan import plan_receipt
+from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.receipt import Receipt, read_receipt, sha256_text
 from driftproof.render.comparison import comparison_markdown, comparison_text
 from driftproof.render.plan import plan_text
@@ -135,11 +135,12 @@ def _write_demo(folder: Path) -> str:
         false_alarms=True,  # as `driftproof diff` prints it
     )
     diff = comparison_text(cmp)
-    plan = plan_text(plan_receipt(read["v1-run1"]))
+    planned = plan_receipt(read["v1-run1"])
+    plan = plan_text(planned)
     texts = {"diff.txt": f"{BANNER}\n\n{diff}", "plan.txt": f"{BANNER}\n\n{plan}"}
     for rel, text in texts.items():
         (folder / rel).write_text(text, encoding="utf-8")
-    walk = walkthrough(read, diff, plan)
+    walk = walkthrough(read, diff, plan, plan_why(planned))
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
     before, _, after = walk.partition(diff)
     write_site(folder / "site", receipts, (before, comparison_markdown(cmp), after), plan, texts)
@@ -178,8 +179,27 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
     )
 
 
-def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
-    """``demo_files/walkthrough.txt`` filled in from each run's receipt by name, diff and plan."""
+def plan_why(p: Plan) -> str:
+    """What sets the draw count of ``p``, as plan's own text says it further down: a sentence."""
+    if p.draws_per_arm is None:
+        return "Plan names no draw count here; plan.txt says why."
+    if p.effect_alone is None:
+        return (
+            f"The count is sized so that a run with no effect seldom reads underpowered and a "
+            f"true lift of {p.effect:.3f} is called."
+        )
+    return (
+        f"Why so many: the count is sized so that a run with no effect seldom reads "
+        f"underpowered, and that sets it; a true lift of {p.effect:.3f} alone would be called at "
+        f"{p.effect_alone:,} draws per arm."
+    )
+
+
+def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str:
+    """``demo_files/walkthrough.txt`` filled in from each run's receipt by name, diff and plan.
+
+    ``why`` is what sets the plan's draw count (:func:`plan_why`), shown beside it.
+    """
     r1 = read["v1-run1"]
     first = r1.cases[0]
     arms = ("with_skill", "baseline")
@@ -224,6 +244,7 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str) -> str:
             longest=longest,
             lost=lost,
             plan_head=plan.splitlines()[0],
+            plan_why=why,
             lift=lift,
             reason=receipt_reading(r1).reason,
             diff=diff,

@@ -95,6 +95,17 @@ def test_quick_start_literally(
     # the walkthrough quotes plan's own headline: a draw count, never "no number of draws"
     walkthrough_plan = re.search(rf"5\. Plan: ({PLAN_HEAD.pattern}) \(plan\.txt\)", out)
     assert walkthrough_plan
+    # beside the count, what sets it, as plan.txt says further down (a toy suite's 148 draws
+    # read unexplained)
+    planned = (tmp_path / "driftproof-demo" / "plan.txt").read_text(encoding="utf-8")
+    alone = re.search(r"a true lift of (0\.\d{3}) alone would be called at (\d+) draws", planned)
+    assert alone and "keeping a run with no effect from reading underpowered sets it" in planned
+    assert (
+        "(plan.txt)\n   Why so many: the count is sized so that a run with no effect seldom "
+        "reads underpowered, and that sets it; a true lift of "
+        f"{alone.group(1)} alone would be called at {alone.group(2)} draws per arm. "
+        "site/method.html#planning-a-run\n"
+    ) in out
     assert re.search(
         r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(approximate 95% "
         r"interval .* site/method\.html#the-paired-interval-on-the-lift\n",
