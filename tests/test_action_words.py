@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,12 @@ def test_every_input_problem_is_named_at_once(
     assert line.startswith("- input baseline: ") and line.endswith(
         "old.json: cannot read: No such file or directory"
     )
+
+
+def test_action_yml_names_the_method_section_and_no_decision_number() -> None:
+    # adopters read action.yml: its top comment cited "(method, "The drift verdict rule"; D-4,
+    # D-6, D-9)", decision numbers that belong in code and tests
+    text = (Path(__file__).resolve().parents[1] / "action.yml").read_text(encoding="utf-8")
+    assert not re.search(r"\bD-\d", text)
+    comment = " ".join(x.lstrip("# ") for x in text.splitlines() if x.startswith("#"))
+    assert '(method, "The drift verdict rule").' in comment
