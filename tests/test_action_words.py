@@ -84,9 +84,9 @@ def test_every_input_problem_is_named_at_once(
 
 
 def test_action_yml_names_the_method_section_and_no_decision_number() -> None:
-    # adopters read action.yml: its top comment cited "(method, "The drift verdict rule"; D-4,
-    # D-6, D-9)", decision numbers that belong in code and tests
+    # adopters read action.yml: its top comment cited decision numbers (code and tests' words)
+    # and the specification's section name, which the published method page calls otherwise
     text = (Path(__file__).resolve().parents[1] / "action.yml").read_text(encoding="utf-8")
     assert not re.search(r"\bD-\d", text)
     comment = " ".join(x.lstrip("# ") for x in text.splitlines() if x.startswith("#"))
-    assert '(method, "The drift verdict rule").' in comment
+    assert '(the method page, "When a change is called").' in comment
