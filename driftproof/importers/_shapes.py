@@ -10,6 +10,8 @@ importer refused; these checks name it instead, from the members its format alwa
 - OpenAI Evals: an output item (``object`` ``eval.run.output_item``, or a ``run_id`` beside the
   data source item's id) alone, first in a JSON array, in a list page's ``data[]`` or on the
   first line of JSONL.
+
+:func:`promptfoo_row_found` says what a JSONL line holds when it is not a promptfoo result.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from driftproof._json import json_kind
 
 #: importer -> the options it needs, as a refusal says them.
 OPTIONS_TO_GIVE = {
@@ -56,6 +60,36 @@ def _openai_evals(doc: Any) -> bool:
         return False
     item = row.get("object") == "eval.run.output_item"
     return item or ("run_id" in row and any(k in row for k in _ITEM_KEYS))
+
+
+#: Members every line of promptfoo's JSONL export holds: one result each (``eval -o x.jsonl``
+#: writes each stored EvalResult as a line, src/util/output.ts).
+PROMPTFOO_ROW = ("testCase", "provider")
+
+
+def promptfoo_row_found(row: Any) -> str | None:
+    """``None`` when ``row`` is a promptfoo JSONL result; else what it is instead, in words.
+
+    An OpenAI Evals output item and a line of an oaieval run log are named as such; any other
+    object by its first member names.
+    """
+    if isinstance(row, dict) and all(k in row for k in PROMPTFOO_ROW):
+        return None
+    if _openai_evals(row):
+        return "an OpenAI Evals output item"
+    if isinstance(row, dict) and (
+        isinstance(row.get("spec"), dict) or "final_report" in row or "event_id" in row
+    ):
+        return (
+            "a line of an oaieval run log (the openai/evals repository's record of spec, "
+            "final_report and event lines), which driftproof does not import"
+        )
+    if not isinstance(row, dict):
+        return json_kind(row)
+    if not row:
+        return "an empty object"
+    names = ", ".join(json.dumps(k[:40]) for k in list(row)[:6])
+    return f"an object with members {names}" + (", …" if len(row) > 6 else "")
 
 
 _CHECKS: dict[str, Callable[[Any], bool]] = {

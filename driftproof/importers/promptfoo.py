@@ -19,6 +19,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
+from driftproof.importers._shapes import promptfoo_row_found
 from driftproof.importers._text import Repair, error_reason
 from driftproof.receipt import Case, Draw, Judge, build_draw
 from driftproof.wording import ARMS, first_of
@@ -62,7 +63,8 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     label's first 40 characters per arm mapped, so two mappings of one file get two names.
 
     Raises:
-        ImportError_: malformed file, a row no arm maps in a two-arm import (naming every label
+        ImportError_: malformed file, a JSONL line that is no promptfoo result (naming what it
+            holds), a row no arm maps in a two-arm import (naming every label
             no arm maps; a single-arm import leaves such rows out, noted in provenance), or an
             arm matching no row; naming the file, the JSON pointer and what was expected.
     """
@@ -251,6 +253,8 @@ _CHECK_KINDS = {
 }
 
 
+#: What each line of a JSONL export holds, as a refusal says it.
+_ROW = "an object with testCase and provider, one per line as `promptfoo eval -o x.jsonl` writes"
 #: Largest JSONL export read, in bytes, line by line (a JSON output file: MAX_SOURCE_BYTES).
 MAX_JSONL_BYTES = 512 * 1024 * 1024
 
@@ -263,11 +267,8 @@ def _read_output(
         doc, raw = common.read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
         rows = Where(path) / "results" / "results"
-        return (
-            doc,
-            common.file_sha256(raw),
-            [(row, rows / i) for i, row in enumerate(doc["results"]["results"])],
-        )
+        listed = [(row, rows / i) for i, row in enumerate(doc["results"]["results"])]
+        return doc, common.file_sha256(raw), listed
     digest = hashlib.sha256()
     located: list[tuple[Any, Where]] = []
     size = 0
@@ -282,19 +283,18 @@ def _read_output(
                 digest.update(line)
                 if not line.strip():
                     continue
-                where = Where(path, (f"line {n}",))
                 row = common.parse_json_bytes(line, path, repairs, pointer=f"/line {n}")
-                validate_source(row, "promptfoo", path, definition="result", prefix=(f"line {n}",))
-                located.append((row, where))
+                located.append((row, Where(path, (f"line {n}",))))
     except OSError as exc:
         raise Where(path).fail(f"cannot read: {exc.strerror}") from None
     if not located:
         raise Where(path).fail("expected one promptfoo result per line; the file holds none")
-    return (
-        {"results": {"version": 3, "results": [r for r, _ in located]}},
-        digest.hexdigest(),
-        located,
-    )
+    for row, where in located:  # after parsing all: a line that is not JSON is named first
+        if found := promptfoo_row_found(row):
+            raise where.fail(f"expected a promptfoo result ({_ROW}), found {found}")
+        validate_source(row, "promptfoo", path, definition="result", prefix=where.parts)
+    wrapped = {"results": {"version": 3, "results": [r for r, _ in located]}}
+    return wrapped, digest.hexdigest(), located
 
 
 #: At most this many unmapped labels are named in one refusal; the rest are counted.

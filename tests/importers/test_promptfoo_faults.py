@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from interop_helpers import sealed, write_json
 
+from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.importers._text import error_reason
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
@@ -135,3 +137,58 @@ def test_a_message_line_opening_with_at_is_not_a_stack() -> None:
     for frame in frames:
         got = error_reason(f"{message}\n{frame}\n    at process (node:internal/q:95:5)")
         assert got == f"source error: {message}"
+
+
+def _lines(path: Path, rows: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+EXPECTED = "expected a promptfoo result (an object with testCase and provider, one per line as "
+
+
+def test_an_oaieval_run_log_is_refused_at_its_first_line(tmp_path: Path) -> None:
+    # Trimmed from the record oaieval (openai/evals) printed in Auto-GPT-Benchmarks' README
+    # (https://github.com/Significant-Gravitas/Auto-GPT-Benchmarks, /tmp/evallogs/
+    # 230417220821DPM75QNS_auto_gpt_completion_fn_test-match.jsonl): a spec line, a final_report
+    # line, then events. A single-arm import read every line as a row and refused only its arm:
+    # "no row matched it (labels in the file: (no label))".
+    spec = {"completion_fns": ["fn"], "eval_name": "test-match.s1.simple-v0", "run_id": "R"}
+    event = {"run_id": "R", "event_id": 0, "sample_id": "test-match.s1.2", "type": "match"}
+    event |= {"data": {"correct": False}, "created_by": "", "created_at": "2023-04-17 22:10:13"}
+    path = _lines(tmp_path / "record.jsonl", [{"spec": spec}, {"final_report": {}}, event])
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(path, PromptfooOptions(arms={"with_skill": "a"}, skill_name="s"))
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), "/line 1")
+    assert p.message.startswith(EXPECTED) and "found a line of an oaieval run log" in p.message
+
+
+def test_openai_evals_items_are_refused_naming_the_importer_that_reads_them(
+    shared: Path, tmp_path: Path
+) -> None:
+    # the real file data/interop/openai-evals/promptfoo-fixture-openai-evals-items.jsonl (rows
+    # of run_id, data_source_idx, item, grades): refused only at "/line 1/provider" as "no arm
+    # maps this row's provider (no label)"
+    path = shared / "data/interop/openai-evals/promptfoo-fixture-openai-evals-items.jsonl"
+    run = ["import", "promptfoo", str(path), "--arm", "with_skill=a", "--arm", "baseline=b"]
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, [*run, "--skill-name", "s", "--out-dir", str(out)])
+    assert isinstance(res.exception, ImportError_), res.output
+    line, hint = res.exception.problems
+    assert (line.file, line.pointer) == (str(path), "/line 1")
+    assert line.message.startswith(EXPECTED)
+    assert line.message.endswith("found an OpenAI Evals output item")
+    assert hint.message == "driftproof import openai-evals (give --skill-name NAME) reads this file"
+    assert not out.exists()
+
+
+def test_a_foreign_line_among_results_is_named_by_its_members(shared: Path, tmp_path: Path) -> None:
+    rows = _sample(shared)["results"]["results"]
+    path = _lines(tmp_path / "out.jsonl", [*rows[:2], {"question": "q", "answer": "a"}, rows[2]])
+    with pytest.raises(ImportError_) as exc:
+        import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="s"))
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), "/line 3")
+    assert p.message.startswith(EXPECTED)
+    assert p.message.endswith('found an object with members "question", "answer"')
