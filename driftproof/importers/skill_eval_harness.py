@@ -44,7 +44,8 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     """Convert a skill-eval-harness ``benchmark.json`` into a DECLARED receipt.
 
     Raises:
-        ImportError_: not a report object, another population, no run of an arm, a run of the
+        ImportError_: not a report object, a suite manifest (saying which file to give),
+            another population, no run of an arm, a run of the
             wrong shape, the same run twice, a paired summary of the wrong shape, or a
             paired-case count (``significance.n``, ``noise_check.cases``) the runs contradict;
             naming the file, the JSON pointer and what was expected.
@@ -55,6 +56,14 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a benchmark report object with results[] and paired_summary")
+    if "population" not in doc and _is_manifest(doc):
+        raise (w / "population").fail(
+            "expected a benchmark report (population 'answer', with results[] and "
+            "paired_summary); this is a skill-eval-harness suite manifest (its cases, variants "
+            "and ablations): a definition of the benchmark, not a report of its results. Give "
+            "the benchmark.json that `skill-benchmark benchmark MANIFEST --runs RUNS_DIR --out "
+            "benchmark.json` writes from the graded runs"
+        )
     if doc.get("population") != "answer":
         raise (w / "population").fail(
             f"expected population 'answer' (a with/without comparison), "
@@ -98,6 +107,15 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         source_report=_report(ps, w / "paired_summary"),
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
+
+
+def _is_manifest(doc: dict[str, Any]) -> bool:
+    """Whether ``doc`` is a suite manifest (``shared-benchmark.json``), not a report.
+
+    A manifest holds ``cases[]`` beside ``variants`` or ``ablations``, and no ``results``.
+    """
+    listed = isinstance(doc.get("cases"), list) and "results" not in doc
+    return listed and ("variants" in doc or "ablations" in doc)
 
 
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:

@@ -357,3 +357,29 @@ def test_fewer_paired_cases_than_cases_stand_when_a_run_is_lost(tmp_path: Path) 
     doc["paired_summary"]["noise_check"]["cases"] = 5
     r = sealed(import_skill_eval_harness(write_json(tmp_path / "b.json", doc)))
     assert _fig(r, "noise check: cases").value == 5
+
+
+def test_a_suite_manifest_is_refused_as_a_definition_not_a_report(tmp_path: Path) -> None:
+    # Trimmed from adewale/skill-eval-harness examples/demo-skill/evals/shared-benchmark.json
+    # (@ 02176bea3dd1f4e4817a2d7e5ecfb5a439320c28): the suite the harness runs, which its
+    # `skill-benchmark benchmark MANIFEST --runs RUNS --out benchmark.json` turns into the report
+    # (docs/commands.md). It was refused as "expected population 'answer' … found None".
+    case = {"id": "c-review", "split": "tune", "kind": "review", "prompt": "Review this change."}
+    case["assertions"] = [{"name": "severity-label", "type": "contains_any", "values": ["Minor"]}]
+    manifest = {"version": 1, "skill_name": "demo-reviewer", "variants": ["with_skill"]}
+    manifest |= {"cases": [case], "ablations": [{"id": "no-severity"}]}
+    path = write_json(tmp_path / "shared-benchmark.json", manifest)
+    out = tmp_path / "r"
+    result = CliRunner().invoke(
+        cli, ["import", "skill-eval-harness", str(path), "--out-dir", str(out)]
+    )
+    assert isinstance(result.exception, ImportError_)
+    (p,) = result.exception.problems
+    assert (p.file, p.pointer) == (str(path), "/population")
+    assert "this is a skill-eval-harness suite manifest" in p.message
+    assert "not a report of its results" in p.message
+    assert p.message.endswith(
+        "Give the benchmark.json that `skill-benchmark benchmark MANIFEST --runs RUNS_DIR --out "
+        "benchmark.json` writes from the graded runs"
+    )
+    assert not out.exists()
