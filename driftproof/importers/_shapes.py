@@ -63,7 +63,7 @@ def _openai_evals(doc: Any) -> bool:
 
 
 #: Members every line of promptfoo's JSONL export holds: one result each (``eval -o x.jsonl``
-#: writes each stored EvalResult as a line, src/util/output.ts).
+#: writes each stored EvalResult as a line: writeOutput in promptfoo's src/util).
 PROMPTFOO_ROW = ("testCase", "provider")
 
 
