@@ -21,7 +21,7 @@ from driftproof.importers._plugin_eval_checks import check_aggregates, check_wei
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
-from driftproof.wording import COMPARED_ARMS, count_of
+from driftproof.wording import COMPARED_ARMS
 
 TOOL = "claude-plugin-eval"
 #: The file name ``claude plugin eval`` writes in its timestamped results directory.
@@ -257,7 +257,8 @@ def _counted(
     if gens is None:
         unrecorded.append("generations_per_arm (the case arms hold different numbers of runs)")
     if declared and (gens is None or declared != {gens}):
-        held = f"{count_of(gens, 'run')} per case and arm" if gens else "different numbers of runs"
+        # words as the committed receipts hold them (a fresh import must equal them, byte for byte)
+        held = f"{gens} run(s) per case arm" if gens else "different numbers of runs per case arm"
         notes.append(
             f"runsPerCase declares {', '.join(str(x) for x in sorted(declared))}; "
             f"the document holds {held}: the receipt counts the runs."

@@ -89,8 +89,7 @@ def test_two_arm_document(two_arm: Path) -> None:
     assert [(c.name, c.pass_) for c in case.arms.baseline.draws[0].checks] == [("criteria", False)]
     # counted runs, never the declared runsPerCase (3)
     assert r.run.generations_per_arm == 1
-    note = "runsPerCase declares 3; the document holds 1 run per case and arm: the receipt counts"
-    assert f"{note} the runs." in (r.provenance.notes or [])
+    assert any("runsPerCase declares 3" in n for n in r.provenance.notes or [])
     assert r.run.harness is not None and (r.run.harness.name, r.run.harness.version) == (
         "claude-code",
         "2.1.269",
