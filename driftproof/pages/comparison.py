@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from driftproof.pages.band_sources import band_kind, recorded_not_held
+from driftproof.pages.comparison_setup import setup_note
 from driftproof.pages.unmeasured_cases import (
     UnmeasuredCase,
     unmeasured_headline,
@@ -176,7 +177,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
     """The comparison's notes: what differs between the two receipts besides the skill's text.
 
     The same receipt on both sides (one seal); different skills, models, judges, judge
-    templates or scales, or suite files; cases asked differently. A model, judge, judge
+    templates or scales, suite files, or set-ups (surface, harness, what was graded, language,
+    the skill arm's instructions); cases asked differently. A model, judge, judge
     provider, judge template, suite file, prompt or rubric that either receipt does not record
     is not called different.
     """
@@ -208,7 +210,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
                 f"{_judge_name(jb)}): their scores are on different scales, so a change between "
                 "them may be the judge's, not the skill's."
             )
-    out += [x for x in (_judge_setting_note(a, b, judges_differ), _suite_note(a, b)) if x]
+    settings = (_judge_setting_note(a, b, judges_differ), _suite_note(a, b), setup_note(a, b))
+    out += [x for x in settings if x]
     asked = _asked_differently(a, b)
     if asked:
         were = "was" if len(asked) == 1 else "were"
