@@ -67,3 +67,41 @@ def test_another_schema_is_refused_at_its_member(
     p = exc.value.problems[0]
     assert (p.file, p.pointer) == (str(path), pointer)
     assert "schemaOwner 'skill-validator' with schemaVersion 1" in p.message
+
+
+@pytest.mark.parametrize(
+    ("owner", "version", "where"),
+    [
+        (None, None, ""),  # both null on the file: unversioned, as absent
+        ("skill-validator", None, "/verdicts/0"),  # a verdict's null version reads as 1
+        (None, 1, "/verdicts/0"),  # a verdict's null owner reads as skill-validator
+        ("skill-validator", "absent", "/verdicts/0"),
+        ("absent", 1, "/verdicts/0"),
+    ],
+)
+def test_what_skill_validator_reads_as_version_1_is_read(
+    shared: Path, tmp_path: Path, owner: Any, version: Any, where: str
+) -> None:
+    """skill-validator's ``ConsolidateData`` reads JSON null as absent, and ``SkillVerdict``'s
+    getters read a verdict's absent or null ``schemaOwner`` as "skill-validator" and
+    ``schemaVersion`` as 1 before ``EnsureSupported`` looks at them: such files are read."""
+    doc = _named(shared, owner, version, where)
+    place = doc if where == "" else doc["verdicts"][0]
+    for key, value in (("schemaOwner", owner), ("schemaVersion", version)):
+        if value == "absent":
+            del place[key]
+    (plain,) = import_skill_validator(shared / RUN)
+    (read,) = import_skill_validator(write_json(tmp_path / "results.json", doc))
+    assert read.body.cases == plain.body.cases
+
+
+def test_a_verdict_naming_another_version_without_an_owner_is_refused_at_its_version(
+    shared: Path, tmp_path: Path
+) -> None:
+    doc = _named(shared, "skill-validator", 4, "/verdicts/0")
+    del doc["verdicts"][0]["schemaOwner"]  # read as skill-validator's, so version 4 is wrong
+    path = write_json(tmp_path / "results.json", doc)
+    with pytest.raises(ImportError_) as exc:
+        import_skill_validator(path)
+    p = exc.value.problems[0]
+    assert (p.file, p.pointer) == (str(path), "/verdicts/0/schemaVersion")
