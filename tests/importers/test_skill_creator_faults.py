@@ -302,3 +302,14 @@ def test_grading_files_of_two_iterations_are_never_mixed(shared: Path, tmp_path:
     shutil.rmtree(t / "b")
     (doc,) = import_skill_creator([t], SkillCreatorOptions(skill_name="s"))
     assert len(sealed(doc).cases) == 1
+
+
+def test_the_interop_page_says_grading_files_are_read_from_a_folder_given() -> None:
+    # the two tests above: a benchmark.json given as a file is never replaced by its folder's
+    # grading.json files, and two iterations' files are refused; the page says both
+    page = (Path(__file__).resolve().parents[2] / "site_src" / "interop.md").read_text("utf-8")
+    rule = " ".join(page.split("- with no per-run data in `benchmark.json`", 1)[1].split(";")[0:2])
+    words = " ".join(rule.split())
+    assert "when the iteration's folder is given" in words
+    assert "a `benchmark.json` given as a file is read alone" in words
+    assert "belong to two iterations are refused" in words
