@@ -228,14 +228,19 @@ def test_refusals_name_the_pointer_and_write_nothing(
     doc = _report()
     change(doc)
     path = write_json(tmp_path / "bad.json", doc)
-    out = tmp_path / "r"
+    p = _refused(path, tmp_path / "r")
+    assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
+
+
+def _refused(path: Path, out: Path) -> Any:
+    """The one problem ``import skill-eval-harness PATH --out-dir OUT`` refuses with; OUT unmade."""
     result = CliRunner().invoke(
         cli, ["import", "skill-eval-harness", str(path), "--out-dir", str(out)]
     )
     assert isinstance(result.exception, ImportError_)
     (p,) = result.exception.problems
-    assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
     assert not out.exists()
+    return p
 
 
 def test_cli_writes_one_declared_receipt(tmp_path: Path) -> None:
@@ -369,12 +374,7 @@ def test_a_suite_manifest_is_refused_as_a_definition_not_a_report(tmp_path: Path
     manifest = {"version": 1, "skill_name": "demo-reviewer", "variants": ["with_skill"]}
     manifest |= {"cases": [case], "ablations": [{"id": "no-severity"}]}
     path = write_json(tmp_path / "shared-benchmark.json", manifest)
-    out = tmp_path / "r"
-    result = CliRunner().invoke(
-        cli, ["import", "skill-eval-harness", str(path), "--out-dir", str(out)]
-    )
-    assert isinstance(result.exception, ImportError_)
-    (p,) = result.exception.problems
+    p = _refused(path, tmp_path / "r")
     assert (p.file, p.pointer) == (str(path), "/population")
     assert "this is a skill-eval-harness suite manifest" in p.message
     assert "not a report of its results" in p.message
@@ -382,4 +382,3 @@ def test_a_suite_manifest_is_refused_as_a_definition_not_a_report(tmp_path: Path
         "Give the benchmark.json that `skill-benchmark benchmark MANIFEST --runs RUNS_DIR --out "
         "benchmark.json` writes from the graded runs"
     )
-    assert not out.exists()
