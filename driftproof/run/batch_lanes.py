@@ -14,7 +14,13 @@ from typing import Any, cast
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
-from driftproof.run.providers.base import AttemptError, Provider, Request, classify_status
+from driftproof.run.providers.base import (
+    AttemptError,
+    Provider,
+    Request,
+    classify_status,
+    draw_fault,
+)
 from driftproof.run.providers.openai_api import (
     OpenAIAPI,
     build_chat,
@@ -277,7 +283,8 @@ class OpenAIBatches(BatchLane):
             body = resp.get("body")
             e = body.get("error") if isinstance(body, dict) else None
             e = e if isinstance(e, dict) else {}
-            exc = classify_status(resp["status_code"], str(e.get("message", ""))[:300])
+            message = str(e.get("message", ""))[:300]
+            exc = classify_status(resp["status_code"], message, fault=draw_fault(e))
             exc.reason = f"batch {bid}: {exc.reason}"
             return cid, exc
         why: dict[str, Any] = err if isinstance(err, dict) else {}

@@ -24,6 +24,7 @@ from driftproof.run.providers.base import (
     MissingCredentials,
     Provider,
     classify_status,
+    draw_fault,
 )
 
 T = TypeVar("T")
@@ -59,7 +60,10 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
             message = f"{message}; {hint_404}"
         out = classify_status(
-            status, message, retry_after=retry_after_seconds(getattr(response, "headers", None))
+            status,
+            message,
+            retry_after=retry_after_seconds(getattr(response, "headers", None)),
+            fault=draw_fault(err),
         )
         if err.get("type") == "overloaded_error" and not out.retryable:
             return AttemptError(out.reason, status=status)

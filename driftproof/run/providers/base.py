@@ -32,6 +32,20 @@ CONTEXT_WINDOW = re.compile(
     r"|longer than the model's context length|input token count.{0,20} exceeds the maximum number",
     re.I,
 )
+#: An error's words for a prompt or a generation a content filter stopped (Azure OpenAI's "The
+#: response was filtered due to the prompt triggering Azure OpenAI's content management policy",
+#: LiteLLM's ``litellm.ContentPolicyViolationError``): that draw is lost, the run goes on.
+CONTENT_FILTERED = re.compile(r"content management policy|ContentPolicyViolationError", re.I)
+#: A 400's ``code`` (or its ``innererror``'s) naming one draw's fault, never the request's or the
+#: account's → the lost-draw kind: Azure OpenAI's content filter (``content_filter``,
+#: ``ResponsibleAIPolicyViolation``); Groq's failed generations (a call the model made unasked,
+#: ``tool_use_failed``; a grade not matching its schema, ``json_validate_failed``).
+DRAW_FAULT_CODES = {
+    "content_filter": "content_filter",
+    "ResponsibleAIPolicyViolation": "content_filter",
+    "tool_use_failed": "tool_call",
+    "json_validate_failed": "error",
+}
 
 
 @dataclass
@@ -283,6 +297,22 @@ def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
     return AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
 
 
+def draw_fault(err: Any) -> str | None:
+    """The :data:`DRAW_FAULT_CODES` code an error object ``err`` names, else ``None``.
+
+    Read from its ``code``, its ``innererror``'s, or a LiteLLM proxy's
+    ``provider_specific_fields.innererror``'s; another Groq error holding ``failed_generation``
+    (the model's output that failed) is ``failed_generation``.
+    """
+    if not isinstance(err, dict):
+        return None
+    extra = err.get("provider_specific_fields")
+    inners = [err.get("innererror"), extra.get("innererror") if isinstance(extra, dict) else None]
+    codes = [err.get("code")] + [i.get("code") for i in inners if isinstance(i, dict)]
+    found = next((c for c in codes if isinstance(c, str) and c in DRAW_FAULT_CODES), None)
+    return found or ("failed_generation" if "failed_generation" in err else None)
+
+
 def classify_status(
     status: int | None,
     message: str,
@@ -290,17 +320,27 @@ def classify_status(
     retry_after: float | None = None,
     reason: str | None = None,
     reply: Reply | None = None,
+    fault: str | None = None,
 ) -> AttemptError:
     """An HTTP status as an attempt error.
 
     408/409/429/5xx/529, no status, or ``overloaded_error`` in the message: transient; a 400
-    whose message reads as :data:`CONTEXT_WINDOW`: the draw lost as the context window, never
-    retried; other 400/401/403/404/422: fatal; any other 4xx loses the draw without a retry.
-    ``reason`` replaces the recorded ``HTTP <status>: <message>``; ``reply`` is kept on the error.
+    whose message reads as :data:`CONTEXT_WINDOW` or :data:`CONTENT_FILTERED`, or whose error
+    object names ``fault`` (:func:`draw_fault`): that draw lost (the context window, the content
+    filter, or as :data:`DRAW_FAULT_CODES` says; ``error`` for another failed generation), never
+    retried, the run going on; other 400 and 401/403/404/422: fatal; any other 4xx loses the
+    draw without a retry. ``reason`` replaces the recorded ``HTTP <status>: <message>`` (``fault``
+    named after it); ``reply`` is kept on the error.
     """
     msg = reason or (f"HTTP {status}: {message}" if status else message)
+    if status == 400 and fault is not None:  # this prompt or this generation only: lost
+        kind = DRAW_FAULT_CODES.get(fault, "error")
+        msg = msg if fault in msg else f"{msg} ({fault})"
+        return AttemptError(msg, retryable=False, status=status, kind=kind, reply=reply)
     if status == 400 and CONTEXT_WINDOW.search(message):  # this prompt only: lost, not fatal
         return AttemptError(msg, retryable=False, status=status, kind="context_window", reply=reply)
+    if status == 400 and CONTENT_FILTERED.search(message):  # this prompt only: lost, not fatal
+        return AttemptError(msg, retryable=False, status=status, kind="content_filter", reply=reply)
     if status in FATAL_STATUSES:
         return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
     retry = status is None or status in TRANSIENT_STATUSES or status >= 500
