@@ -14,7 +14,8 @@ from driftproof.wording import ENDING_WORDS
 UNKNOWN = "unknown_ending"
 
 #: Classes a retry may cure: the attempt fails as transient and is retried within the
-#: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout).
+#: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout, DeepSeek's
+#: ``insufficient_system_resource``: the request interrupted for want of inference resources).
 TRANSIENT = frozenset({"server_abort"})
 
 #: Lanes whose ``length`` ending is read against the reported output tokens (:func:`lost_class`).
@@ -58,7 +59,7 @@ _CHAT = {
 
 #: Lane key → table. Keys: ``anthropic`` (Messages API and its batches), ``chat`` (OpenAI Chat
 #: Completions), ``responses`` (OpenAI Responses), ``compatible`` (Chat Completions on any other
-#: base URL: vLLM, Ollama, llama.cpp's server, gateways), ``claude-cli``, ``codex-cli``.
+#: base URL: vLLM, Ollama, llama.cpp's server, DeepSeek, gateways), ``claude-cli``, ``codex-cli``.
 ENDING_TABLES: dict[str, EndingTable] = {
     "anthropic": EndingTable(
         "Anthropic Messages API (and its batches)",
@@ -95,10 +96,10 @@ ENDING_TABLES: dict[str, EndingTable] = {
         },
     ),
     "compatible": EndingTable(
-        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI)",
+        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI, DeepSeek)",
         ("stop", "eos_token"),  # TGI's natural end before it spelled it "stop"
         ("stop", "eos_token"),
-        {**_CHAT, "abort": "server_abort"},
+        {**_CHAT, "abort": "server_abort", "insufficient_system_resource": "server_abort"},
     ),
     "claude-cli": EndingTable(
         "claude -p",

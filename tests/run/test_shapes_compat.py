@@ -149,3 +149,47 @@ def test_tgis_eos_token_ending_is_a_finished_answer(loopback, suite_file, tmp_pa
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5)
+
+
+def test_deepseeks_insufficient_system_resource_is_retried_then_lost_as_a_server_abort(
+    loopback, suite_file, tmp_path
+):
+    # DeepSeek's finish_reason "insufficient_system_resource": "the request is interrupted due to
+    # insufficient resource of the inference system" (https://api-docs.deepseek.com/api/
+    # create-chat-completion); the text sent before it is no finished answer, its reasoning
+    # (reasoning_content) never one
+    def shape(path, body, text):
+        c = _chat(text[:25], finish="insufficient_system_resource")
+        c["choices"][0]["message"]["reasoning_content"] = "The user wants a commit message."
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == []
+        assert (d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            "server_abort",
+            "transient",
+            3,
+        )
+        assert d.lost.reason == (
+            "aborted by the server: the reply ended with 'insufficient_system_resource', not as a "
+            "complete final answer; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+        )
+
+
+def test_deepseeks_insufficient_system_resource_once_then_an_answer_is_graded(
+    loopback, suite_file, tmp_path
+):
+    seen = []
+
+    def shape(path, body, text):
+        seen.append(1)
+        return (
+            (200, _chat("", finish="insufficient_system_resource"), {}) if len(seen) == 1 else None
+        )
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    skill, base = _draws(r)
+    assert (skill.score, len(skill.attempts), base.score) == (0.9, 1, 0.5)
