@@ -71,7 +71,7 @@ class LostDraw(Exception):
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (a bad key, an unknown model, HTTP 400/401/403/404/422)."""
+    """Every further call would fail too (a bad key, no credit, an unknown model: HTTP 400-422)."""
 
 
 class StopRun(Exception):

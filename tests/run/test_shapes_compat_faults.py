@@ -141,3 +141,25 @@ def test_a_content_filtered_request_in_a_batch_loses_that_draw_only(fake, tmp_pa
     assert (ws[0].score, ws[0].lost.kind, len(ws[0].attempts)) == (None, "content_filter", 1)
     assert ws[0].lost.reason.startswith("batch ") and reason in ws[0].lost.reason
     assert [d.score for d in ws[1:]] == pytest.approx([0.9, 0.9])
+
+
+@pytest.mark.parametrize(
+    "err",
+    [
+        # DeepSeek (https://api-docs.deepseek.com/quick_start/error_codes: "402 - Insufficient
+        # Balance ... You have run out of balance")
+        {"message": "Insufficient Balance", "type": "unknown_error", "param": None,
+         "code": "invalid_request_error"},
+        # OpenRouter (https://openrouter.ai/docs/api-reference/errors: 402, insufficient credits)
+        {"code": 402, "message": "Insufficient credits. Add more using https://openrouter.ai/settings/credits"},
+    ],
+)  # fmt: skip
+def test_a_402_with_no_credit_left_stops_the_run_at_once(loopback, suite_file, tmp_path, err):
+    # every further call would fail too: the run stops at its first, keeping its journal, rather
+    # than losing every draw one by one
+    from driftproof.errors import ProviderError
+
+    loopback.script.shape = _answers(lambda p, b, t: (402, {"error": err}, {}))
+    with pytest.raises(ProviderError, match=f"the run stopped: HTTP 402: .*{err['message'][:20]}"):
+        _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    assert sum(loopback.script.requests.values()) == 1

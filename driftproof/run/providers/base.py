@@ -17,8 +17,9 @@ from driftproof.run.capture import Capture
 from driftproof.run.endings import TRANSIENT, ending_reason, lost_class
 from driftproof.run.reply_text import mixed_reasoning_at
 
-#: HTTP statuses that stop the run: the request or the account is wrong.
-FATAL_STATUSES = frozenset({400, 401, 403, 404, 422})
+#: HTTP statuses that stop the run: the request or the account is wrong (402: the account has
+#: no credit left, DeepSeek's "Insufficient Balance", OpenRouter's "Insufficient credits").
+FATAL_STATUSES = frozenset({400, 401, 402, 403, 404, 422})
 #: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529 overloaded.
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: An error's words for a prompt longer than the model's context window (Anthropic "prompt is too
@@ -328,7 +329,7 @@ def classify_status(
     whose message reads as :data:`CONTEXT_WINDOW` or :data:`CONTENT_FILTERED`, or whose error
     object names ``fault`` (:func:`draw_fault`): that draw lost (the context window, the content
     filter, or as :data:`DRAW_FAULT_CODES` says; ``error`` for another failed generation), never
-    retried, the run going on; other 400 and 401/403/404/422: fatal; any other 4xx loses the
+    retried, the run going on; other 400 and 401/402/403/404/422: fatal; any other 4xx loses the
     draw without a retry. ``reason`` replaces the recorded ``HTTP <status>: <message>`` (``fault``
     named after it); ``reply`` is kept on the error.
     """
