@@ -163,3 +163,24 @@ def test_a_402_with_no_credit_left_stops_the_run_at_once(loopback, suite_file, t
     with pytest.raises(ProviderError, match=f"the run stopped: HTTP 402: .*{err['message'][:20]}"):
         _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
     assert sum(loopback.script.requests.values()) == 1
+
+
+def test_groqs_498_capacity_exceeded_is_retried(loopback, suite_file, tmp_path):
+    # Groq's own status (https://console.groq.com/docs/errors: "498 Custom: Flex Tier Capacity
+    # Exceeded ... You can try again later"; https://console.groq.com/docs/flex-processing:
+    # "fail quickly with status 498 and error capacity_exceeded. Add jittered backoff and retries")
+    err = {"message": "Flex tier capacity exceeded. Please try again later.",
+           "type": "capacity_exceeded", "code": "capacity_exceeded"}  # fmt: skip
+    seen = []
+
+    def shape(path, body, text):
+        seen.append(1)
+        return (498, {"error": err}, {}) if len(seen) == 1 else None
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert [(a.error, a.error_class, a.status) for a in skill.attempts] == [
+        ("HTTP 498: capacity_exceeded: " + err["message"], "transient", 498)
+    ]
