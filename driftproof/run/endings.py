@@ -96,10 +96,15 @@ ENDING_TABLES: dict[str, EndingTable] = {
         },
     ),
     "compatible": EndingTable(
-        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI, DeepSeek)",
+        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI, DeepSeek, Mistral)",
         ("stop", "eos_token"),  # TGI's natural end before it spelled it "stop"
         ("stop", "eos_token"),
-        {**_CHAT, "abort": "server_abort", "insufficient_system_resource": "server_abort"},
+        {
+            **_CHAT,
+            "model_length": "context_window",  # Mistral's: the model's context window is full
+            "abort": "server_abort",
+            "insufficient_system_resource": "server_abort",
+        },
     ),
     "claude-cli": EndingTable(
         "claude -p",

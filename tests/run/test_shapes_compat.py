@@ -193,3 +193,24 @@ def test_deepseeks_insufficient_system_resource_once_then_an_answer_is_graded(
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
     skill, base = _draws(r)
     assert (skill.score, len(skill.attempts), base.score) == (0.9, 1, 0.5)
+
+
+def test_mistrals_model_length_is_the_context_window_even_when_truncation_is_accepted(
+    loopback, suite_file, tmp_path
+):
+    # Mistral's finish_reason "model_length": the model's context window is full, where "length"
+    # is the output budget (the enum of its ChatCompletionChoice; inspect_ai#514 took it over as
+    # "the model's context window has been exceeded"); an accepted truncation never grades it
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(t[:25], finish="model_length"), {})
+    )
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=_compatible(),
+        suite={**ONE, "truncation": "accepted"},
+    )  # fmt: skip
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and len(d.attempts) == 0
+        assert (d.lost.kind, d.lost.reason) == (
+            "context_window",
+            "context window: the reply ended with 'model_length', not as a complete final answer",
+        )
