@@ -373,3 +373,32 @@ def test_a_body_its_content_encoding_cannot_decode_names_the_cause(loopback, sui
             "the reply's body could not be decoded: Error -3 while decompressing data: "
             "incorrect header check; transient, 3 attempts"
         )
+
+
+def test_a_status_with_a_body_that_is_no_json_quotes_the_body(loopback, suite_file, tmp_path):
+    # a proxy in front of the server (nginx's 502 page, Cloudflare's "error code: 524") sends no
+    # JSON; the SDK's message said only "Error code: 502", dropping the proxy's own words
+    def send(handler, code, obj, headers=None, gap=0.0):
+        if obj != "page":
+            return sent(handler, code, obj, headers, gap)
+        data = b"<html><head><title>502 Bad Gateway</title></head>\n<body>nginx</body></html>"
+        handler.send_response(code)
+        handler.send_header("content-type", "text/html")
+        handler.send_header("content-length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    handler = loopback.server.RequestHandlerClass
+    sent = handler._send
+    handler._send = send
+    loopback.script.shape = lambda path, req, is_judge, text: (
+        None if is_judge else (502, "page", {})
+    )
+    lane = make_provider("openai", "api", api="chat")
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=lane)
+    for d in _draws(r):
+        assert (d.lost.kind, d.lost.error_class, len(d.attempts)) == ("error", "transient", 3)
+        assert d.lost.reason.startswith(
+            "HTTP 502: the reply is not JSON: '<html><head><title>502 Bad Gateway</title></head> "
+            "<body>nginx</body></html>'; transient, 3 attempts"
+        )
