@@ -184,3 +184,35 @@ def test_groqs_498_capacity_exceeded_is_retried(loopback, suite_file, tmp_path):
     assert [(a.error, a.error_class, a.status) for a in skill.attempts] == [
         ("HTTP 498: capacity_exceeded: " + err["message"], "transient", 498)
     ]
+
+
+@pytest.mark.parametrize(
+    ("api", "path", "hint"),
+    [
+        ("chat", "/chat/completions", "check that the base URL ends in /v1"),
+        (
+            "responses",
+            "/responses",
+            "the endpoint has no Responses API; run with --openai-api chat",
+        ),
+    ],
+)
+def test_lm_studios_200_for_a_path_it_does_not_serve_stops_the_run(
+    loopback, suite_file, tmp_path, api, path, hint
+):
+    # LM Studio answers a path it does not serve with status 200 and {"error": "Unexpected
+    # endpoint or method. (POST /chat/completions)"} (lmstudio-ai/lmstudio-bug-tracker#618): a
+    # base URL without /v1, where every call fails the same way; it was retried and lost draw by
+    # draw, through the whole run
+    from driftproof.errors import ProviderError
+
+    said = f"Unexpected endpoint or method. (POST {path})"
+    loopback.script.shape = _answers(lambda p, b, t: (200, {"error": said}, {}))
+    lane = make_provider("openai", "api", api=api)
+    with pytest.raises(ProviderError) as ei:
+        _mini(tmp_path, suite_file, "openai", "api", lane=lane)
+    assert (
+        f'the run stopped: the reply is an error with status 200, not an answer: "{said}": the '
+        f"server has no such endpoint; {hint}"
+    ) in str(ei.value)
+    assert sum(loopback.script.requests.values()) == 1

@@ -32,6 +32,10 @@ T = TypeVar("T")
 #: The name of the grading tool (Messages) and of the grade's JSON schema (OpenAI).
 GRADE_TOOL = "record_grade"
 
+#: LM Studio's answer, with status 200, to a path it does not serve (a base URL without /v1, or
+#: a version without the Responses API): ``{"error": "Unexpected endpoint or method. (POST …)"}``.
+NO_ROUTE = "Unexpected endpoint or method."
+
 
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
@@ -247,7 +251,8 @@ class SDKLane(Provider):
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
         body that is no JSON object or holds an ``error`` member that is not null (an error sent
-        with status 200). A refused connection is fatal as :meth:`failed` says.
+        with status 200), fatal when that error is :data:`NO_ROUTE` (``hint_404`` named). A
+        refused connection is fatal as :meth:`failed` says.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
@@ -264,7 +269,11 @@ class SDKLane(Provider):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         err = obj.get("error")
         if err is not None:  # a gateway's failure sent with status 200, whatever else it holds
-            raise AttemptError(f"the reply is an error with status 200, not an answer: {said(err)}")
+            why = f"the reply is an error with status 200, not an answer: {said(err)}"
+            if isinstance(err, str) and err.startswith(NO_ROUTE):  # every call would fail too
+                hint = hint_404 or "check that the base URL ends in /v1"
+                raise AttemptError(f"{why}: the server has no such endpoint; {hint}", fatal=True)
+            raise AttemptError(why)
         return obj, body
 
     def failed(
