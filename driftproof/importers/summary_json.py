@@ -2,7 +2,8 @@
 
 Frozen in ``summary-json-1.schema.json`` and specified on the interop page: a draw's ``score``
 is the mean of its ``judge_scores`` (D-1); counts only when stated, ``unrecorded`` (D-13);
-the exporter's ``summary`` is context, ignored on import.
+the exporter's ``summary`` is context, ignored on import but for ``summary.source``, the
+import a receipt was made by (its tool, document hash and notes), which the import keeps as notes.
 """
 
 from __future__ import annotations
@@ -98,8 +99,14 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         step = (judge.get("scale") or {}).get("step")
         common.source_number(step, w / "judge" / "scale" / "step")  # more digits than a float holds
         judge = declared.unrecorded_judge("summary-json", "judge", model=judge["model"], step=step)
-    harness = {"name": doc["harness"]["name"], "version": doc["harness"].get("version")}
-    unrecorded, unheld = _unrecorded(doc, drawn)
+    origin = _exported_from(doc, w)
+    harness: dict[str, Any] | None = {
+        "name": doc["harness"]["name"],
+        "version": doc["harness"].get("version"),
+    }
+    if origin is not None and origin.get("harness_recorded") is False:
+        harness = None  # the exporter named the source tool only because the schema needs one
+    unrecorded, unheld = _unrecorded(doc, drawn, harness is not None)
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
     stamp = doc.get("started_at")
@@ -110,9 +117,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         doc["skill"]["name"],
         skill_text,
         case_docs,
-        declared.provenance(
-            harness["name"], harness["version"], str(path), common.file_sha256(raw), unrecorded
-        ),
+        _provenance(doc, origin, str(path), common.file_sha256(raw), unrecorded),
         skill_sha256=doc["skill"].get("sha256"),
         skill_token_count=doc["skill"].get("tokens"),
         model=doc.get("model"),
@@ -128,17 +133,39 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     return [Imported.named("summary", body, repairs=repairs)]
 
 
-def _unrecorded(doc: dict[str, Any], drawn: set[str]) -> tuple[list[str], list[str]]:
+#: Each run member the file may lack, and the words an ``unrecorded`` entry already naming it
+#: starts with (an exported receipt's list says "draws per arm (eval.config.epochs ...)").
+_NAMED_AS = {
+    "model": ("run.model", "model"),
+    "generations_per_arm": ("run.generations_per_arm", "generations_per_arm", "draws per arm"),
+    "judge_samples_per_generation": (
+        "run.judge_samples_per_generation",
+        "judge_samples_per_generation",
+        "judge samples per draw",
+    ),
+}
+
+
+def _names(unrecorded: list[str], heads: tuple[str, ...]) -> bool:
+    """Whether an entry of ``unrecorded`` is one of ``heads``, alone or with a reason after it."""
+    return any(u == h or u.startswith(f"{h} (") for u in unrecorded for h in heads)
+
+
+def _unrecorded(
+    doc: dict[str, Any], drawn: set[str], harness_named: bool = True
+) -> tuple[list[str], list[str]]:
     """What the file leaves unrecorded, and which of with_skill and baseline it draws in no case.
 
-    Its own ``unrecorded`` list, then each run count and the harness version it lacks, then
-    each of the two arms no case holds a draw of (when the other is drawn), unless it names it.
+    Its own ``unrecorded`` list, then each run count and the harness version it lacks (each
+    once: not where its list already names it; no version where the harness is not recorded),
+    then each of the two arms no case holds a draw of (when the other is drawn), unless it
+    names it.
     """
     unrecorded = list(doc.get("unrecorded") or [])
-    for key in ("model", "generations_per_arm", "judge_samples_per_generation"):
-        if doc.get(key) is None:
+    for key, heads in _NAMED_AS.items():
+        if doc.get(key) is None and not _names(unrecorded, heads):
             unrecorded.append(f"run.{key}")
-    if doc["harness"].get("version") is None:
+    if harness_named and doc["harness"].get("version") is None:
         unrecorded.append("run.harness.version")
     two = ("with_skill", "baseline")
     unheld = [a for a in two if a not in drawn] if drawn & set(two) else []
@@ -149,6 +176,53 @@ def _unrecorded(doc: dict[str, Any], drawn: set[str]) -> tuple[list[str], list[s
                 "token)"
             )
     return unrecorded, unheld
+
+
+def _exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
+    """The imported receipt a file was exported from, as ``summary.source`` says; else None.
+
+    Raises:
+        ImportError_: at ``/summary/source``, a member that is not what the exporter writes.
+    """
+    src = (doc.get("summary") or {}).get("source")
+    if src is None:
+        return None
+    sw = w / "summary" / "source"
+    ok = (
+        isinstance(src, dict)
+        and isinstance(src.get("tool"), str)
+        and 0 < len(src["tool"]) <= 100
+        and isinstance(src.get("tool_version"), str | None)
+        and isinstance(src.get("document_sha256"), str)
+        and isinstance(src.get("harness_recorded"), bool)
+        and isinstance(src.get("notes"), list)
+        and all(isinstance(n, str) for n in src["notes"])
+    )
+    if not ok:
+        raise sw.fail(
+            "expected what `driftproof export summary-json` writes: tool, tool_version, "
+            "document_sha256, harness_recorded and notes (strings)"
+        )
+    return dict(src)
+
+
+def _provenance(
+    doc: dict[str, Any], origin: dict[str, Any] | None, path: str, sha: str, unrecorded: list[str]
+) -> Any:
+    """The import's provenance: the harness's name, or summary-json for an exported import.
+
+    A file exported from an imported receipt is imported by summary-json (the sha256 is this
+    file's), with a note naming the first import's tool and document, then that import's notes.
+    """
+    if origin is None:
+        harness = doc["harness"]
+        return declared.provenance(harness["name"], harness.get("version"), path, sha, unrecorded)
+    tool = f"{origin['tool']} {origin['tool_version'] or ''}".strip()
+    notes = [
+        f"this file was exported from a receipt imported from {tool} (document sha256 "
+        f"{origin['document_sha256'][:64]}); the document sha256 above is this file's"
+    ] + [f"the {origin['tool']} import's note: {n}" for n in origin["notes"]]
+    return declared.provenance("summary-json", None, path, sha, unrecorded, notes=notes)
 
 
 def _cases(doc: dict[str, Any], w: Where, scored: bool) -> list[Case]:
@@ -303,6 +377,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "lift_signed": f"{lift:+.3f}" if lift is not None else None,
             "lift_is_context": True,
             "no_verdict_because": verdict_refusal(r),
+            "source": _source(r),
         },
     }
 
@@ -343,6 +418,20 @@ def _not_carried(r: Receipt) -> list[str]:
         and r.arms.control.instruction is not None,
     }
     return [f"{what} (summary-json has no place for them)" for what, held in parts.items() if held]
+
+
+def _source(r: Receipt) -> dict[str, Any] | None:
+    """The import ``r`` was made by, for ``summary.source``; None for a receipt of a run."""
+    p = r.provenance
+    if p is None or r.regrade is not None:
+        return None
+    return {
+        "tool": p.tool[:100],
+        "tool_version": p.tool_version,
+        "document_sha256": p.document_sha256,
+        "harness_recorded": r.run.harness is not None,
+        "notes": list(p.notes or []),
+    }
 
 
 def _harness(r: Receipt) -> dict[str, Any]:

@@ -129,3 +129,50 @@ def test_counts_the_draws_bear_out_are_kept(tmp_path: Path) -> None:
     doc["cases"][0]["arms"]["baseline"][0]["judge_scores"] = [0.3, 0.4, 0.5]
     (imported,) = import_summary_json(write_json(tmp_path / "summary.json", doc))
     assert imported.body.run.generations_per_arm == 3
+
+
+def test_a_round_tripped_import_says_what_it_is_and_keeps_the_notes(
+    shared: Path, tmp_path: Path
+) -> None:
+    # An Inspect import (with skill the .eval log, baseline the .json log, whose own status is
+    # "cancelled") exported and imported again said "imported from inspect_ai" with the
+    # exported file's hash, gave the harness as inspect_ai though the original records none,
+    # listed draws per arm and judge samples per draw twice each, and lost the import note.
+    import hashlib
+
+    from interop_helpers import sealed
+
+    from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+    from driftproof.importers.summary_json import export_summary_json
+
+    logs = shared / "data/interop/inspect_ai"
+    arms = {
+        "with_skill": logs / "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval",
+        "baseline": logs / "2025-05-12T20-28-13-04-00_popularity.json",
+    }
+    orig = sealed(import_inspect(arms, InspectOptions(skill_name="popularity")))
+    assert orig.run.harness is None and orig.provenance is not None
+    out = write_json(tmp_path / "s.json", export_summary_json(orig))
+    back = sealed(import_summary_json(out))
+    p = back.provenance
+    assert p is not None and back.run.harness is None
+    assert (p.tool, p.tool_version) == ("summary-json", None)
+    assert p.document_sha256 == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert p.notes == [
+        "this file was exported from a receipt imported from inspect_ai (document sha256 "
+        f"{orig.provenance.document_sha256}); the document sha256 above is this file's",
+        "the inspect_ai import's note: the baseline arm's log has status 'cancelled', not "
+        "'success'; its samples are imported as recorded",
+    ]
+    # each once, in the Inspect import's words (the field names a page words)
+    heads = [u.split(" (")[0] for u in p.unrecorded]
+    assert [h for h in heads if "generations" in h] == ["generations_per_arm"]
+    assert [h for h in heads if "judge_samples" in h] == ["judge_samples_per_generation"]
+    assert [h for h in heads if "harness" in h] == ["run.harness"]
+
+
+def test_a_malformed_source_member_is_refused_at_its_pointer(tmp_path: Path) -> None:
+    doc = _doc() | {"summary": {"source": {"tool": "x"}}}
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(write_json(tmp_path / "s.json", doc))
+    assert "/summary/source" in str(e.value)
