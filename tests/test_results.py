@@ -266,13 +266,14 @@ def test_imports_show_the_headline_figure_their_source_printed() -> None:
     assert rows["caveman-2b10489-caveman"].headline.startswith(
         "median output-token saving +50% against the control, +45% against the baseline (10 cases"
     )
-    # The two means are over different runs (case 2 has no scored run without the skill), so
+    # The two means are over different cases (case 2 has no scored run without the skill), so
     # 0.689 - 0.585 = +0.104 is no lift; the lift beside them is over the 8 cases with a run in
     # both arms, by hand from the receipt's per-case pass rates: (0.6 + 0.2 + 0 + 0 + 0.4 - 0.6
     # + 0.75 - 0.833) / 8 = +0.065, as the receipt's page and badge say.
     assert rows["skill-creator-nebius-skills-iteration-1-12a0aae8"].headline == (
-        "mean pass rate with the skill 0.689 over 9 runs; without it 0.585 over 8 runs (over "
-        "different runs, so not to be subtracted; lift over the 8 cases measured in both arms "
+        "mean pass rate with the skill 0.689 over 9 cases, one scored draw each; without it "
+        "0.585 over 8 cases, one scored draw each (over different cases, so not to be "
+        "subtracted; lift over the 8 cases measured in both arms "
         "+0.065)"
     )
     nvidia = rows["nvidia-7149a88-doca-flow"].headline

@@ -172,15 +172,13 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     )
     parts = []
     for key, label in _MEAN_LABELS.items():
-        scores = [
-            d.score
+        per_case = [
+            [d.score for d in getattr(c.arms, key).draws if d.score is not None]
             for c in r.cases
             if getattr(c.arms, key, None) is not None
-            for d in getattr(c.arms, key).draws
-            if d.score is not None
         ]
-        if scores:
-            parts.append(f"{label} {fmt(mean_of(scores))} over {count_of(len(scores), 'run')}")
+        if scores := [s for case in per_case for s in case]:
+            parts.append(f"{label} {fmt(mean_of(scores))} over {_counted(per_case)}")
     if parts:
         return f"mean {words} " + "; ".join(parts) + _lift_beside_means(r, lift)
     own = source_report_headline(r, elsewhere=True)
@@ -191,10 +189,26 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     return own or "the source recorded no score and no token count"
 
 
+def _counted(per_case: list[list[float]]) -> str:
+    """What an arm's mean is over: its cases when each has one scored draw, else its draws.
+
+    ``per_case`` holds each case's scored draws in the arm; ``"10 cases, one scored draw each"``
+    or ``"30 scored draws in 10 cases"``.
+    """
+    held = [c for c in per_case if c]
+    if all(len(c) == 1 for c in held):
+        return (
+            "1 case, one scored draw"
+            if len(held) == 1
+            else f"{len(held):,} cases, one scored draw each"
+        )
+    return f"{count_of(sum(map(len, held)), 'scored draw')} in {count_of(len(held), 'case')}"
+
+
 def _lift_beside_means(r: Receipt, lift: float | None) -> str:
     """The suite lift (D-14) after the arms' means, so a reader need not subtract them.
 
-    Returns ``""`` without a lift; says the means are over different runs when some case has
+    Returns ``""`` without a lift; says the means are over different cases when some case has
     a different number of scored draws in the two arms (their difference is then no lift).
     """
     if lift is None:
@@ -209,7 +223,7 @@ def _lift_beside_means(r: Receipt, lift: float | None) -> str:
     what = f"lift over the {count_of(n, 'case')} measured in both arms {format_lift(lift)}"
     if all(w == b for w, b in scored):
         return f"; {what}"
-    return f" (over different runs, so not to be subtracted; {what})"
+    return f" (over different cases, so not to be subtracted; {what})"
 
 
 def _printed_figures(r: Receipt) -> str:

@@ -1,0 +1,68 @@
+"""What each count on a sheet and the results page counts: cases, draws per case and arm, or an
+arm's draws over its cases (a newcomer's findings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from interop_helpers import sealed, write_json
+
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+from driftproof.importers.summary_json import import_summary_json
+from driftproof.pages.results import headline
+
+POP = "data/interop/inspect_ai/2025-05-12T20-28-13-04-00_popularity.json"
+POP_EVAL = (
+    "data/interop/inspect_ai/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
+)
+
+
+@pytest.fixture
+def inspect_receipt(shared: Path):  # type: ignore[no-untyped-def]
+    arms = {"with_skill": shared / POP_EVAL, "baseline": shared / POP}
+    return sealed(import_inspect(arms, InspectOptions(skill_name="popularity")))
+
+
+def test_a_mean_over_one_draw_per_case_counts_cases(inspect_receipt) -> None:  # type: ignore[no-untyped-def]
+    # The .eval log: 10 samples, one epoch, 8 scored C (accuracy 0.8); the .json log: samples
+    # 1..3, C C I (0.667). The page said "over 10 runs" and "over 3 runs": they are cases.
+    assert headline(inspect_receipt, 0.0) == (
+        "mean score with the skill 0.800 over 10 cases, one scored draw each; without it 0.667 "
+        "over 3 cases, one scored draw each (over different cases, so not to be subtracted; "
+        "lift over the 3 cases measured in both arms +0.000)"
+    )
+
+
+def test_a_mean_over_several_draws_counts_draws_and_cases(tmp_path: Path) -> None:
+    doc = {
+        "format": "driftproof-summary-json",
+        "format_version": "1",
+        "harness": {"name": "h", "version": "1"},
+        "skill": {"name": "s"},
+        "model": "m",
+        "judge": {"model": "j"},
+        "cases": [
+            {
+                "id": "a",
+                "arms": {
+                    "with_skill": [{"score": 1}, {"score": 0}],
+                    "baseline": [{"score": 0}, {"score": 0}],
+                },
+            },
+            {
+                "id": "b",
+                "arms": {
+                    "with_skill": [{"score": 1}, {"score": 1}],
+                    "baseline": [{"score": 1}, {"score": 0}],
+                },
+            },
+        ],
+    }
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    # with: (1 + 0 + 1 + 1) / 4 = 0.75; without: (0 + 0 + 1 + 0) / 4 = 0.25; lift per case
+    # (0.5 - 0) and (1 - 0.5), mean 0.5
+    assert headline(r, 0.5) == (
+        "mean score with the skill 0.750 over 4 scored draws in 2 cases; without it 0.250 over "
+        "4 scored draws in 2 cases; lift over the 2 cases measured in both arms +0.500"
+    )
