@@ -296,7 +296,7 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
     f = band_facts(r)
     assert f.short == "not recorded (one score per answer, no spread)"
-    assert f.draws == "not recorded; the receipt holds 1 per arm"
+    assert f.draws == "not recorded; the receipt holds 1 per case and arm"
     assert (
         f.judge_samples
         == "not recorded; the receipt holds no judge sample (each score as the source gave it)"
@@ -311,7 +311,7 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
     # a run whose stopping rule drew 3 draws for one arm and 4 for another records no count:
     # "varies", as the sheet says it, not "not recorded"
     adaptive = band_facts(receipt([case("c1", [0.8, 0.85, 0.9, 0.8], [0.5, 0.55, 0.6])]))
-    assert adaptive.draws == "varies; the receipt holds 3 to 4 per arm"
+    assert adaptive.draws == "varies; the receipt holds 3 to 4 per case and arm"
 
 
 def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured() -> None:

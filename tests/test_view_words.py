@@ -24,7 +24,9 @@ def test_counts_that_vary_between_cases_say_so() -> None:
     doc = mk([C1, c4])
     assert doc["run"]["generations_per_arm"] is None
     p = facts(sheet(read(doc)).provenance)
-    assert p["draws per arm"] == "varies; the receipt holds 3 to 4 per arm"  # as the site's
+    assert (
+        p["draws per arm"] == "varies; the receipt holds 3 to 4 per case and arm"
+    )  # as the site's
     # every draw of the factory is judged once: the count stands, and a lost draw (no sample)
     # does not make it "1; the receipt holds 0 to 1 per draw"
     r = read(mk([case("c5", [0.60, None, 0.62], [0.50, 0.52, 0.54])]))
@@ -176,8 +178,8 @@ def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recor
     assert s.breakdown.label == f"Lift by case: {why}"
     assert s.context.label == f"Context, beyond the method: {why}"
     # each of its 10 cases holds one with-skill draw; the unrecorded arms' empty lists are not
-    # counted as arms of 0 draws ("0 to 1 per arm")
-    assert band_facts(r).draws == "1"  # not "1; the receipt holds 0 to 1 per arm"
+    # counted as arms of 0 draws ("0 to 1 per case and arm")
+    assert band_facts(r).draws == "1"  # not "1; the receipt holds 0 to 1 per case and arm"
 
 
 def test_counts_of_a_receipt_without_per_run_results_do_not_contradict_themselves() -> None:

@@ -138,7 +138,9 @@ def band_facts(r: Receipt) -> BandFacts:
     else:
         source, short = _unnamed(r)
     g = r.run.generations_per_arm
-    held_draws = f"holds {held_range(draws_held)} per arm" if arms else "holds no per-run result"
+    held_draws = (
+        f"holds {held_range(draws_held)} per case and arm" if arms else "holds no per-run result"
+    )
     varies = g is None and len(set(draws_held)) > 1  # as the sheet says it (D-13)
     draws = (str(g) if g is not None else "varies" if varies else UNKNOWN) + _beside(
         g, draws_held, f"; the receipt {held_draws}"

@@ -163,6 +163,15 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
+def _over_cases(per_case: list[int]) -> str:
+    """`` over N cases``: the cases in which an arm holds a draw (``""`` for none).
+
+    ``per_case`` holds the arm's count of draws in each case that has the arm.
+    """
+    n = sum(k > 0 for k in per_case)
+    return f" over {count_of(n, 'case')}" if n else ""
+
+
 def _arm_labels(r: Receipt) -> list[Fact]:
     """Each arm's label as the source recorded it, when one names more than the arm itself.
 
@@ -373,9 +382,8 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         if n in missing:
             out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
             continue
-        draws = [
-            d for c in r.cases if getattr(c.arms, n) is not None for d in getattr(c.arms, n).draws
-        ]
+        held = [getattr(c.arms, n) for c in r.cases if getattr(c.arms, n) is not None]
+        draws = [d for a in held for d in a.draws]
         measured = sum(d.score is not None for d in draws)
         lost = [x for d in draws if (x := lost_of(d, judged))]
         kinds = sorted({lost_class(reason, kind) for reason, kind in lost if kind})
@@ -387,7 +395,8 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         out.append(
             ArmSummary(
                 arm=words,
-                draws=f"{len(draws):,} drawn, {measured:,} scored",
+                draws=f"{len(draws):,} drawn{_over_cases([len(a.draws) for a in held])}, "
+                f"{measured:,} scored",
                 lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
                 if lost
                 else "none",

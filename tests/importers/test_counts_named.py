@@ -66,3 +66,19 @@ def test_a_mean_over_several_draws_counts_draws_and_cases(tmp_path: Path) -> Non
         "mean score with the skill 0.750 over 4 scored draws in 2 cases; without it 0.250 over "
         "4 scored draws in 2 cases; lift over the 2 cases measured in both arms +0.500"
     )
+
+
+def test_the_sheet_says_which_draws_it_counts(inspect_receipt) -> None:  # type: ignore[no-untyped-def]
+    # "draws per arm ... the receipt holds 0 to 1 per arm" sat above "with skill 10 drawn, 10
+    # scored": one counts per case and arm, the other an arm's draws over its cases. The .eval
+    # log holds samples 1..10 (one epoch), the .json log samples 1..3.
+    from driftproof.pages.sheet import sheet
+
+    s = sheet(inspect_receipt)
+    assert {f.label: f.value for f in s.provenance}["draws per arm"] == (
+        "varies; the receipt holds 0 to 1 per case and arm"
+    )
+    assert [a.draws for a in s.arms] == [
+        "10 drawn over 10 cases, 10 scored",
+        "3 drawn over 3 cases, 3 scored",
+    ]
