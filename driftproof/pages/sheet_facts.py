@@ -125,7 +125,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         ),
         Fact(
             "band source",
-            counts.short if has_bands(r) else "none (no judged score)",
+            counts.source if has_bands(r) else "none (no judged score)",  # said once, in full
         ),
         Fact("draws per arm", counts.draws),
         Fact("judge samples per draw", counts.judge_samples),

@@ -115,7 +115,7 @@ def _sections(s: Sheet) -> list[_Section]:
     lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
     out = [
         _both("Headline", _facts((s.headline,))),
-        _both("What produced it", _facts(s.provenance), _line(f"band source {s.legend}")),
+        _both("What produced it", _facts(s.provenance)),  # band source once, in full
         _both("Reading", _facts((verdict, *s.reading[3:]))),
         _both("What the skill adds", _facts(lift)),
     ]

@@ -82,3 +82,16 @@ def test_the_sheet_says_which_draws_it_counts(inspect_receipt) -> None:  # type:
         "10 drawn over 10 cases, 10 scored",
         "3 drawn over 3 cases, 3 scored",
     ]
+
+
+def test_the_band_source_is_said_once_in_view_text_and_markdown(inspect_receipt) -> None:  # type: ignore[no-untyped-def]
+    # a second "band source" line ran the label into the value ("band source bands across
+    # draws, but no arm ..."); the import holds one scored draw per case and arm
+    from driftproof.pages.sheet import sheet
+    from driftproof.render.sheet import sheet_markdown, sheet_text
+
+    s = sheet(inspect_receipt)
+    want = "bands across draws, but no arm has more than one scored draw, so no band has a spread"
+    for text in (sheet_text(s), sheet_markdown(s)):
+        lines = [x for x in text.splitlines() if "band source" in x]
+        assert len(lines) == 1 and lines[0].rstrip(" |").endswith(want)
