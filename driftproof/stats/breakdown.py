@@ -3,9 +3,9 @@
 Pure, reading only the recorded draw scores (``draws[].score``; judge samples never stand in);
 lost draws are left out (D-9). Readings where the method leaves room: a *failed arm* (draws,
 all lost) excludes its case, still listed; *missing draw evidence* is an arm with no draw or a
-draw with neither score nor lost reason; *incomplete* is either anywhere; *narrowed* is under
-three draws per arm planned or recorded in an included arm; *non-model* is no ``run.model`` or
-the ``stub`` provider. Carrier and leave-one-out tests use the D-3 tolerance.
+draw with neither score nor lost reason; *incomplete* is either anywhere; *fewer than 3 draws
+per arm* is under three planned or recorded in an included arm; *no model is recorded* is no
+``run.model``, and the ``stub`` provider is said to have answered, not a model. Carrier and leave-one-out tests use the D-3 tolerance.
 """
 
 from __future__ import annotations
@@ -308,11 +308,12 @@ def _assertions_withheld(
     if (planned is not None and planned < MIN_DRAWS_PER_ARM) or any(
         a.drawn < MIN_DRAWS_PER_ARM for pair in included for a in pair
     ):
-        out.append(f"narrowed: fewer than {MIN_DRAWS_PER_ARM} draws per arm")
+        out.append(f"fewer than {MIN_DRAWS_PER_ARM} draws per arm")
     if r.run.model is None or r.run.provider == "stub":
         out.append(
-            "non-model: "
-            + ("no model is recorded" if r.run.model is None else "the stub provider answered")
+            "no model is recorded"
+            if r.run.model is None
+            else "the stub provider answered, not a model"
         )
     return tuple(out)
 

@@ -95,3 +95,16 @@ def test_the_band_source_is_said_once_in_view_text_and_markdown(inspect_receipt)
     for text in (sheet_text(s), sheet_markdown(s)):
         lines = [x for x in text.splitlines() if "band source" in x]
         assert len(lines) == 1 and lines[0].rstrip(" |").endswith(want)
+
+
+def test_the_breakdown_gives_its_reasons_in_plain_words(inspect_receipt) -> None:  # type: ignore[no-untyped-def]
+    # "narrowed: fewer than 3 draws per arm" carried an internal label; the import holds one
+    # draw per case and arm, and cases 4 to 10 have no baseline draw
+    from driftproof.pages.sheet import sheet
+    from driftproof.render.sheet import sheet_text
+
+    text = sheet_text(sheet(inspect_receipt))
+    assert (
+        "No helps, hurts or carrier assertion: below TESTED (DECLARED); incomplete: missing draw "
+        "evidence; fewer than 3 draws per arm\n"
+    ) in text

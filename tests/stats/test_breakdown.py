@@ -160,7 +160,7 @@ def test_missing_draw_evidence_makes_suite_and_omitted_lifts_unavailable() -> No
     [
         ({"level": "DECLARED"}, "below TESTED (DECLARED)"),
         ({"level": "UNVERIFIED", "preset": "quick"}, "below TESTED (UNVERIFIED)"),
-        ({"generations_per_arm": 2, "two": True}, "narrowed: fewer than 3 draws per arm"),
+        ({"generations_per_arm": 2, "two": True}, "fewer than 3 draws per arm"),
     ],
 )
 def test_receipts_that_carry_no_assertion(change: dict[str, Any], expected: str) -> None:
@@ -181,10 +181,10 @@ def test_smoke_restamped_tested_and_non_model() -> None:
     doc = mk([C1, C2, C3])
     doc["run"]["model"] = None
     b = lift_breakdown(read(seal_document(doc)))
-    assert b.assertions_withheld == ("non-model: no model is recorded",) and b.carriers == ()
+    assert b.assertions_withheld == ("no model is recorded",) and b.carriers == ()
     # a stub run at TESTED is refused by the loader (D-18); built past it:
     stub = edited(read(mk([C1, C2, C3])), "/run/provider", "stub")
-    assert lift_breakdown(stub).assertions_withheld == ("non-model: the stub provider answered",)
+    assert lift_breakdown(stub).assertions_withheld == ("the stub provider answered, not a model",)
 
 
 def test_labels_need_the_same_grader_and_a_rubric_hash() -> None:
