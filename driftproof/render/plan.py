@@ -9,10 +9,13 @@ from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import terminal_safe
 from driftproof.stats.planning import (
+    AGREEMENT_DF,
+    AGREEMENT_LEVEL,
     DOUBT_NONE_LEVEL,
     HOMOGENEITY_LEVEL,
     POOLED_DF,
     SPREAD_LEVEL,
+    ArmPool,
 )
 from driftproof.wording import EFFECT_FLOOR, MAX_DRAWS_IN_ARM, NO_DRAW_COUNT_REACHES
 
@@ -162,8 +165,25 @@ def _across_line(p: Plan) -> list[str]:
         what = f"{q.doubt_below:.0%} or over: the cases' spreads agree"
     return [
         "Across cases, each case's spread over both arms (each arm scaled to its pooled "
-        f"spread): Bartlett's test of equal spreads {_p_text(q.across)}, {what}."
+        f"spread): Bartlett's test of equal spreads {_p_text(q.across)}, {what}. " + _cut_offs(q)
     ]
+
+
+def _cut_offs(q: ArmPool) -> str:
+    """Why the test across cases has the cut-offs it has: the pilot's draws per case (D-5)."""
+    draws = AGREEMENT_DF + 2  # degrees of freedom over both arms, plus one per arm
+    if q.apart_below > 0:  # a small pilot: each arm's own test has little power
+        return (
+            f"The cut-offs are {q.apart_below:.0%} and {q.doubt_below:.0%} because a case has "
+            f"fewer than {draws} draws over its two arms, too few for each arm's own test to "
+            f"catch spreads that differ; with {draws} or more in every case the cut-off is "
+            f"{HOMOGENEITY_LEVEL:.0%}."
+        )
+    return (
+        f"The cut-off is {q.doubt_below:.0%} because every case has {draws} or more draws over "
+        f"its two arms, enough for each arm's own test; a pilot with fewer is held to "
+        f"{AGREEMENT_LEVEL:.0%}."
+    )
 
 
 def _level_line(p: Plan) -> str:

@@ -5,7 +5,8 @@ lost draws are left out (D-9). Readings where the method leaves room: a *failed 
 all lost) excludes its case, still listed; *missing draw evidence* is an arm with no draw or a
 draw with neither score nor lost reason; *incomplete* is either anywhere; *fewer than 3 draws
 per arm* is under three planned or recorded in an included arm; *no model is recorded* is no
-``run.model``, and the ``stub`` provider is said to have answered, not a model. Carrier and leave-one-out tests use the D-3 tolerance.
+``run.model``, and the ``stub`` provider is said to have answered, not a model. Carrier and
+leave-one-out tests use the D-3 tolerance.
 """
 
 from __future__ import annotations

@@ -37,5 +37,6 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     assert (
         "Across cases, each case's spread over both arms (each arm scaled to its pooled "
         "spread): Bartlett's test of equal spreads p = 0.001, under 5%: the cases' spreads "
-        "disagree and are not pooled." in text
+        "disagree and are not pooled. The cut-offs are 5% and 15% because a case has fewer than "
+        "10 draws over its two arms" in text
     )
