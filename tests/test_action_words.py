@@ -90,3 +90,31 @@ def test_action_yml_names_the_method_section_and_no_decision_number() -> None:
     assert not re.search(r"\bD-\d", text)
     comment = " ".join(x.lstrip("# ") for x in text.splitlines() if x.startswith("#"))
     assert '(the method page, "When a change is called").' in comment
+
+
+def test_the_readme_says_what_the_demo_receipts_show_and_how_to_see_a_gate_decide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the demo's receipts are simulated (below TESTED): tried with them, the Action only ever
+    # says "No decision; the job passes", which the README's Action section did not say
+    from driftproof.demo import run_demo
+
+    root = Path(__file__).resolve().parents[1]
+    section = (root / "README.md").read_text(encoding="utf-8").split("### The GitHub Action")[1]
+    text = " ".join(section.split("\n## ")[0].split())
+    assert 'the Action can only say "No decision; the job passes"' in text
+    assert "two TESTED receipts, each from `driftproof run` against a real model's provider" in text
+    assert "tests/test_action.py: regressed fails the job, improved passes" in text
+    run_demo(tmp_path / "d")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "o.txt"))
+    rc = action.main(
+        [
+            "--baseline",
+            str(tmp_path / "d/receipts/v1-run1.json"),
+            "--receipt",
+            str(tmp_path / "d/receipts/v2-run1.json"),
+        ]
+    )
+    assert rc == 0
+    assert "**No decision**; the job passes" in (tmp_path / "s.md").read_text(encoding="utf-8")
