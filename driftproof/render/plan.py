@@ -97,7 +97,8 @@ def suite_line(p: Plan) -> str | None:
         return None
     sw, sb = p.suite_spreads
     return (
-        "Draws work case by case: more draws narrow each case's own band, which is what any "
+        "Draws work case by case: more draws pin down each case's mean (the spreads of its "
+        "band stay as they are), which is what any "
         "draw count here is sized for. Across the suite, as context: should a run separate no "
         "case, with two or more reading no separation and none underpowered on its own, the "
         f'receipt as a whole reads "{p.sentence}" Its band in this pilot is {p.suite_band:.3f}, '

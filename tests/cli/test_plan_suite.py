@@ -87,7 +87,8 @@ def test_the_suite_line_says_what_the_receipt_will_read_and_why(
     head, suite = plan_text(p).splitlines()[:2]
     assert head.startswith("Run ") and head.endswith(" draws per arm.")  # one step
     assert suite.startswith(
-        "Draws work case by case: more draws narrow each case's own band, which is what any "
+        "Draws work case by case: more draws pin down each case's mean (the spreads of its "
+        "band stay as they are), which is what any "
         "draw count here is sized for. Across the suite, as context: should a run separate no "
         "case, with two or more reading no separation and none underpowered on its own, the "
         f'receipt as a whole reads "{MORE_CASES}" Its band in this pilot is {band}, at or above '
