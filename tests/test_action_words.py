@@ -108,13 +108,11 @@ def test_the_readme_says_what_the_demo_receipts_show_and_how_to_see_a_gate_decid
     run_demo(tmp_path / "d")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "o.txt"))
-    rc = action.main(
-        [
-            "--baseline",
-            str(tmp_path / "d/receipts/v1-run1.json"),
-            "--receipt",
-            str(tmp_path / "d/receipts/v2-run1.json"),
-        ]
-    )
+    # the command as the README gives it, run in the demo's folder where the quick start ends
+    # (its paths started from the folder above, so it could not read the receipts there)
+    command = re.search(r"python -m driftproof\.action ([^`]+)`", text)
+    assert command is not None
+    monkeypatch.chdir(tmp_path / "d")
+    rc = action.main(command.group(1).split())
     assert rc == 0
     assert "**No decision**; the job passes" in (tmp_path / "s.md").read_text(encoding="utf-8")
