@@ -142,12 +142,15 @@ _MD_SPECIAL = set("\\`*_[]|<>~&$")
 def md_escape(text: object, limit: int = 200) -> str:
     """Untrusted text as one line of inert inline Markdown, cut to ``limit`` characters and "…".
 
-    A cut falls at the last space within ``limit`` when one lies in its second half (never
-    mid-word there). Inline syntax (emphasis, code, links, table pipes, HTML ``<``/``>``,
-    entities, ``$`` math) is escaped; ``@name`` is never a mention.
+    A cut falls after the last clause (``; `` or ``, ``) within ``limit`` when one ends in its
+    second half, else at the last space there (never mid-word). Inline syntax (emphasis, code,
+    links, table pipes, HTML ``<``/``>``, entities, ``$`` math) is escaped; ``@name`` is never
+    a mention.
     """
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
-        cut = s.rfind(" ", limit // 2, limit + 1)
+        ends = (s.rfind(sep, limit // 2, limit) for sep in ("; ", ", "))
+        clause = max(ends)
+        cut = clause + 1 if clause > 0 else s.rfind(" ", limit // 2, limit + 1)
         s = s[:cut] + " …" if cut > 0 else s[:limit] + "…"
     return _MENTION.sub(_NO_MENTION, "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))

@@ -130,12 +130,13 @@ def test_no_wrapped_line_of_run_output_starts_a_workflow_command(
 
 
 def test_a_cut_cell_ends_at_a_word_not_inside_one() -> None:
-    # the Action's summary cut a lost reason as "…; not retryab…"
+    # the Action's summary cut a lost reason as "…; not retryab…", then as "…; not …", which
+    # reads as if the draw were not lost: a cut ends a clause where one ends in the second half
     note = "the reply was lost: the server refused it, so the draw is lost; not retryable"
     assert (
-        md_escape(note, 70)
-        == "the reply was lost: the server refused it, so the draw is lost; not …"
+        md_escape(note, 70) == "the reply was lost: the server refused it, so the draw is lost; …"
     )
+    assert md_escape("one two three four five six seven", 30) == "one two three four five six …"
     assert md_escape("x" * 80, 60) == "x" * 60 + "…"  # no space in its second half: cut there
 
 
