@@ -206,7 +206,7 @@ def test_a_simulated_receipt_is_not_exported_where_the_mark_would_be_lost(files,
         f"error: {out}: this receipt's scores come from the simulated model (driftproof demo or "
         "run --provider simulated), not from a measurement, and summary-json has no place to say "
         "so; it is not exported. Export is for measured receipts: export the receipt of a run "
-        "against a model's provider, or of an import\n"
+        "against a model's provider, or of an import.\n"
     )
     # README's command table says so on the export row, with why (a newcomer read only "the
     # minimal interchange format" there)

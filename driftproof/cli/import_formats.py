@@ -173,8 +173,8 @@ _SKILL_MD = click.Option(
 
 caveman = _import_command(
     "caveman",
-    "caveman's snapshot: one receipt per skill arm.",
-    """Import caveman's snapshot: one receipt per skill arm.
+    "caveman's snapshot: one receipt per skill it measured.",
+    """Import caveman's snapshot: one receipt per skill it measured.
 
     Reads evals/snapshots/results.json (or results.partial.json, or with --cases fidelity.json,
     or a judged fidelity.json with or without --rubrics); caveman's baseline and terse control
@@ -191,8 +191,8 @@ caveman = _import_command(
     after=(
         click.Option(
             ["--source-commit"],
-            help="caveman git commit the files were read at (names the files, recorded as "
-            "tool_version).",
+            help="caveman git commit the files were read at (names the files, recorded as the "
+            "source's version).",
         ),
         click.Option(
             ["--cases", "cases"],

@@ -354,7 +354,8 @@ def _arm_of(
         what = f"no arm maps this row's {by} {_shown(names)}"
         if len(unmapped) > 1:
             more = len(unmapped) - MAX_UNMAPPED_NAMED
-            what = f"no arm maps these {len(unmapped)} {by}s, this row's first: " + "; ".join(
+            what = f"no arm maps {len(unmapped)} of the file's {by}s (this row's first): "
+            what += "; ".join(
                 unmapped[:MAX_UNMAPPED_NAMED] + ([f"and {more} more"] if more > 0 else [])
             )
             leave = "those rows"

@@ -277,14 +277,14 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "this receipt's scores come from the simulated model (driftproof demo or run "
             "--provider simulated), not from a measurement, and summary-json has no place to "
             "say so; it is not exported. Export is for measured receipts: export the receipt "
-            "of a run against a model's provider, or of an import"
+            "of a run against a model's provider, or of an import."
         )
     if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
         raise RefusalError(
             "this receipt's scores come from the stub provider's fixed answers or grades, not "
             "from a model, and summary-json has no place to say so; it is not exported. Export "
             "is for measured receipts: export the receipt of a run against a model's provider, "
-            "or of an import"
+            "or of an import."
         )
     if r.is_aggregates_only:
         raise RefusalError(

@@ -177,7 +177,8 @@ def test_every_unmapped_label_named_at_once(sample: Path, tmp_path: Path) -> Non
         {"id": "openai:gpt-5", "label": ""},
     ]
     assert _unmapped_refusal(sample, tmp_path, rows) == (
-        'no arm maps these 2 providers, this row\'s first: "openai:gpt-5"; "O three" or '
+        "no arm maps 2 of the file's providers (this row's first): "
+        '"openai:gpt-5"; "O three" or '
         f'"openai:o3" {GIVEN}; map each provider label to one arm (or leave those rows out of the '
         "file)"
     )
@@ -188,7 +189,8 @@ def test_an_unmapped_row_with_no_label_is_named_as_such(sample: Path, tmp_path: 
     # and the list read "this row's first: ; "x"", a blank for it
     rows = [{"label": 7}, {"id": "x"}]
     assert _unmapped_refusal(sample, tmp_path, rows) == (
-        f'no arm maps these 2 providers, this row\'s first: (no label); "x" {GIVEN}; map each '
+        "no arm maps 2 of the file's providers (this row's first): "
+        f'(no label); "x" {GIVEN}; map each '
         "provider label to one arm (or leave those rows out of the file)"
     )
 
@@ -199,7 +201,8 @@ def test_unmapped_labels_are_cut_to_80_characters(sample: Path, tmp_path: Path) 
     rows = [{"id": "p" * 99 + "1"}, {"id": "p" * 99 + "2"}]
     cut = '"' + "p" * 80 + '"…'
     assert _unmapped_refusal(sample, tmp_path, rows) == (
-        f"no arm maps these 2 providers, this row's first: {cut}; {cut} {GIVEN}; map each "
+        f"no arm maps 2 of the file's providers (this row's first): {cut}; {cut} {GIVEN}; "
+        "map each "
         "provider label to one arm (or leave those rows out of the file)"
     )
 
@@ -208,7 +211,8 @@ def test_unmapped_labels_past_ten_are_counted(sample: Path, tmp_path: Path) -> N
     rows = [{"id": f"p{i}"} for i in (*range(12), 0)]  # 12 labels, p0 again last
     named = '"p0"; "p1"; "p2"; "p3"; "p4"; "p5"; "p6"; "p7"; "p8"; "p9"'
     assert _unmapped_refusal(sample, tmp_path, rows) == (
-        f"no arm maps these 12 providers, this row's first: {named}; and 2 more {GIVEN}; map "
+        f"no arm maps 12 of the file's providers (this row's first): {named}; and 2 more "
+        f"{GIVEN}; map "
         "each provider label to one arm (or leave those rows out of the file)"
     )
 
