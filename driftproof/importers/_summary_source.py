@@ -4,35 +4,62 @@ from __future__ import annotations
 
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
+from driftproof.errors import ImportError_
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
+from driftproof.importers._schema import schema_problems
 from driftproof.receipt import Provenance
+
+#: What ``driftproof export summary-json`` writes as ``summary.source``, within what a receipt's
+#: provenance holds (notes: at most 50 of at most 1000 characters each).
+SOURCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["tool", "tool_version", "document_sha256", "harness_recorded", "notes"],
+    "properties": {
+        "tool": {"type": "string", "minLength": 1, "maxLength": 100},
+        "tool_version": {"type": ["string", "null"], "maxLength": 200},
+        "document_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "harness_recorded": {"type": "boolean"},
+        "notes": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {"type": "string", "maxLength": 1000},
+        },
+    },
+}
 
 
 def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
     """The imported receipt a file was exported from, as ``summary.source`` says; else None.
 
     Raises:
-        ImportError_: at ``/summary/source``, a member that is not what the exporter writes.
+        ImportError_: at ``/summary/source`` or a member of it, one problem per place: a member
+            that is not what the exporter writes, a tool named ``driftproof`` (a receipt of a
+            run has no source), or, where the harness is said not recorded, a ``harness`` other
+            than the source's tool and version (the exporter writes those there).
     """
     src = (doc.get("summary") or {}).get("source")
     if src is None:
         return None
     sw = w / "summary" / "source"
-    ok = (
-        isinstance(src, dict)
-        and isinstance(src.get("tool"), str)
-        and 0 < len(src["tool"]) <= 100
-        and isinstance(src.get("tool_version"), str | None)
-        and isinstance(src.get("document_sha256"), str)
-        and isinstance(src.get("harness_recorded"), bool)
-        and isinstance(src.get("notes"), list)
-        and all(isinstance(n, str) for n in src["notes"])
-    )
-    if not ok:
-        raise sw.fail(
-            "expected what `driftproof export summary-json` writes: tool, tool_version, "
-            "document_sha256, harness_recorded and notes (strings)"
+    errors = Draft202012Validator(SOURCE_SCHEMA).iter_errors(src)
+    problems = schema_problems(errors, w.file, prefix=("summary", "source"))
+    if problems:
+        raise ImportError_(f"{w.file}: /summary/source: not what the exporter writes", problems)
+    if src["tool"].strip().lower() == "driftproof":
+        raise (sw / "tool").fail(
+            "expected the tool of an import; a receipt of a Driftproof run is exported with no "
+            "source (null)"
+        )
+    harness = doc["harness"]
+    same = (harness["name"], harness.get("version")) == (src["tool"], src["tool_version"])
+    if not src["harness_recorded"] and not same:
+        raise (w / "harness").fail(
+            "expected the source's tool and version (summary.source says the harness was not "
+            "recorded, and the exporter then names the tool here)"
         )
     return dict(src)
 

@@ -1,0 +1,86 @@
+"""summary-json's summary.source, crafted: refused at its pointer unless it is what the exporter
+writes, and what an import of it says (an adversary's findings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interop_helpers import sealed, write_json
+
+from driftproof.errors import ImportError_
+from driftproof.importers.summary_json import import_summary_json
+
+HASH = "ab" * 32
+
+
+def _doc(source: Any = None, **summary: Any) -> dict[str, Any]:
+    draws = {"with_skill": [{"score": 0.75}], "baseline": [{"score": 0.25}]}
+    doc: dict[str, Any] = {
+        "format": "driftproof-summary-json",
+        "format_version": "1",
+        "harness": {"name": "h", "version": "1"},
+        "skill": {"name": "s"},
+        "model": "m",
+        "judge": {"model": "j"},
+        "cases": [{"id": "c1", "arms": draws}],
+    }
+    if source is not None or summary:
+        doc["summary"] = {"source": source, **summary}
+    return doc
+
+
+def _source(**changes: Any) -> dict[str, Any]:
+    src = {
+        "tool": "inspect_ai",
+        "tool_version": "0.3",
+        "document_sha256": HASH,
+        "harness_recorded": True,
+        "notes": ["n1"],
+    }
+    return src | changes
+
+
+@pytest.mark.parametrize(
+    ("source", "pointer", "expected"),
+    [
+        (_source(verification_level="TESTED"), "/summary/source/verification_level", "no member"),
+        (_source(verdict="helps"), "/summary/source/verdict", "no member"),
+        (_source(document_sha256="ZZZ not a hash"), "/summary/source/document_sha256", "[0-9a-f]"),
+        (_source(document_sha256="AB" * 32), "/summary/source/document_sha256", "[0-9a-f]"),
+        (_source(notes=["n"] * 51), "/summary/source/notes", "at most 50 items"),
+        (_source(notes=["x" * 1001]), "/summary/source/notes/0", "at most 1,000 characters"),
+        (_source(notes=[3]), "/summary/source/notes/0", "string"),
+        (_source(tool_version="v" * 201), "/summary/source/tool_version", "at most 200"),
+        (_source(tool="driftproof"), "/summary/source/tool", "the tool of an import"),
+        (_source(harness_recorded="no"), "/summary/source/harness_recorded", "true or false"),
+        (_source(harness_recorded=False), "/harness", "the source's tool and version"),
+    ],
+)
+def test_a_source_the_exporter_would_not_write_is_refused_at_its_pointer(
+    tmp_path: Path, source: dict[str, Any], pointer: str, expected: str
+) -> None:
+    path = write_json(tmp_path / "s.json", _doc(source))
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(path)
+    lines = e.value.lines()
+    assert any(f"{path}: {pointer}: " in line and expected in line for line in lines), lines
+
+
+def test_a_harness_not_recorded_names_the_source_tool_and_is_then_kept_unknown(
+    tmp_path: Path,
+) -> None:
+    doc = _doc(_source(harness_recorded=False))
+    doc["harness"] = {"name": "inspect_ai", "version": "0.3"}
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert r.run.harness is None
+
+
+def test_an_older_export_with_no_source_imports_as_its_harness(tmp_path: Path) -> None:
+    doc = _doc(None, verification_level="DECLARED", lift=0.5)
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert r.provenance is not None
+    assert (r.provenance.tool, r.provenance.tool_version, r.provenance.notes) == ("h", "1", None)
+    assert r.run.harness is not None and r.run.harness.name == "h"
+    assert r.verification_level == "DECLARED"
