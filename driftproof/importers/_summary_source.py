@@ -31,6 +31,9 @@ SOURCE_SCHEMA: dict[str, Any] = {
     },
 }
 
+#: A receipt's provenance holds at most this many notes.
+_MAX_NOTES = 50
+
 
 def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
     """The imported receipt a file was exported from, as ``summary.source`` says; else None.
@@ -70,14 +73,24 @@ def provenance_of(
     """The import's provenance: the harness's name, or summary-json for an exported import.
 
     A file exported from an imported receipt is imported by summary-json (the sha256 is this
-    file's), with a note naming the first import's tool and document, then that import's notes.
+    file's), with a note saying what the file claims, the first import's tool and document,
+    then that import's notes as given (as many as a receipt holds beside the first note, the
+    first note saying how many more the file gives).
     """
     if origin is None:
         harness = doc["harness"]
         return declared.provenance(harness["name"], harness.get("version"), path, sha, unrecorded)
     tool = f"{origin['tool']} {origin['tool_version'] or ''}".strip()
-    notes = [
-        f"this file was exported from a receipt imported from {tool} (document sha256 "
-        f"{origin['document_sha256'][:64]}); the document sha256 above is this file's"
-    ] + [f"the {origin['tool']} import's note: {n}" for n in origin["notes"]]
-    return declared.provenance("summary-json", None, path, sha, unrecorded, notes=notes)
+    given, kept = origin["notes"], origin["notes"][: _MAX_NOTES - 1]
+    head = (
+        f"this file says it was exported from a receipt imported from {tool} (document sha256 "
+        f"{origin['document_sha256']}), which nothing in it proves; the document sha256 above "
+        "is this file's"
+    )
+    if len(kept) == 1:
+        head += ". The note after this one is that import's, as the file gives it"
+    elif kept:
+        head += f". The {len(kept)} notes after this one are that import's, as the file gives them"
+    if len(kept) < len(given):
+        head += f" (the file gives {len(given)}; a receipt holds {_MAX_NOTES} notes at most)"
+    return declared.provenance("summary-json", None, path, sha, unrecorded, notes=[head, *kept])

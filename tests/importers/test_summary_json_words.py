@@ -159,10 +159,12 @@ def test_a_round_tripped_import_says_what_it_is_and_keeps_the_notes(
     assert (p.tool, p.tool_version) == ("summary-json", None)
     assert p.document_sha256 == hashlib.sha256(out.read_bytes()).hexdigest()
     assert p.notes == [
-        "this file was exported from a receipt imported from inspect_ai (document sha256 "
-        f"{orig.provenance.document_sha256}); the document sha256 above is this file's",
-        "the inspect_ai import's note: the baseline arm's log has status 'cancelled', not "
-        "'success'; its samples are imported as recorded",
+        "this file says it was exported from a receipt imported from inspect_ai (document "
+        f"sha256 {orig.provenance.document_sha256}), which nothing in it proves; the document "
+        "sha256 above is this file's. The note after this one is that import's, as the file "
+        "gives it",
+        "the baseline arm's log has status 'cancelled', not 'success'; its samples are "
+        "imported as recorded",
     ]
     # each once, in the Inspect import's words (the field names a page words)
     heads = [u.split(" (")[0] for u in p.unrecorded]

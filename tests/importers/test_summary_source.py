@@ -84,3 +84,37 @@ def test_an_older_export_with_no_source_imports_as_its_harness(tmp_path: Path) -
     assert (r.provenance.tool, r.provenance.tool_version, r.provenance.notes) == ("h", "1", None)
     assert r.run.harness is not None and r.run.harness.name == "h"
     assert r.verification_level == "DECLARED"
+
+
+def test_a_source_is_given_as_the_files_claim_and_its_notes_are_kept_whole(
+    tmp_path: Path,
+) -> None:
+    # A hand-written file's source was sealed as fact ("this file was exported from a receipt
+    # imported from inspect_ai"); each note was prefixed, so a note of 1,000 characters, as a
+    # receipt holds, lost its last 29 without a word.
+    long = "a" * 990 + "0123456789"
+    doc = _doc(_source(notes=[long, "second"]))
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert r.provenance is not None and r.provenance.notes is not None
+    assert r.provenance.notes == [
+        "this file says it was exported from a receipt imported from inspect_ai 0.3 (document "
+        f"sha256 {HASH}), which nothing in it proves; the document sha256 above is this file's. "
+        "The 2 notes after this one are that import's, as the file gives them",
+        long,
+        "second",
+    ]
+
+
+def test_fifty_notes_keep_the_forty_nine_a_receipt_has_room_for_and_say_so(
+    tmp_path: Path,
+) -> None:
+    # 50 notes (what a receipt holds) plus the note naming the source are 51: the 50th was
+    # dropped without a word.
+    notes = [f"note {i}" for i in range(1, 51)]
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", _doc(_source(notes=notes)))))
+    assert r.provenance is not None and r.provenance.notes is not None
+    assert r.provenance.notes[1:] == [f"note {i}" for i in range(1, 50)]
+    assert r.provenance.notes[0].endswith(
+        "The 49 notes after this one are that import's, as the file gives them (the file gives "
+        "50; a receipt holds 50 notes at most)"
+    )
