@@ -365,11 +365,23 @@ def _one_answer_per_arm(r: Receipt) -> str | None:
 def _not_carried(r: Receipt) -> list[str]:
     """What ``r`` holds that summary-json has no place for, worded for ``unrecorded``."""
     draws = [d for c in r.cases for _, a in c.arms.named() for d in a.draws]
+    specs = {
+        "with_skill": r.arms.with_skill,
+        "baseline": r.arms.baseline,
+        "control": r.arms.control,
+    }
+    overhead = r.economics.judge_overhead
     parts = {
         "the draws' checks": any(d.checks for d in draws),
         "the draws' token counts": any(d.tokens is not None for d in draws),
         "the control arm's instruction": r.arms.control is not None
         and r.arms.control.instruction is not None,
+        "the arms' labels": any(
+            a is not None and a.label not in (None, n) for n, a in specs.items()
+        ),
+        "the run's provider and surface": r.run.provider is not None or r.run.surface is not None,
+        "the grader's token counts": overhead is not None and overhead.judged_draws_counted > 0,
+        "the source's own figures": r.source_report is not None,
     }
     return [f"{what} (summary-json has no place for them)" for what, held in parts.items() if held]
 

@@ -118,3 +118,60 @@ def test_fifty_notes_keep_the_forty_nine_a_receipt_has_room_for_and_say_so(
         "The 49 notes after this one are that import's, as the file gives them (the file gives "
         "50; a receipt holds 50 notes at most)"
     )
+
+
+def test_a_round_trip_names_the_labels_provider_grader_tokens_and_figures_it_drops(
+    shared: Path, tmp_path: Path
+) -> None:
+    # An OpenAI Evals import (provider openai, surface api, the arm labelled with its run id)
+    # and a promptfoo one (the grader's 848 input and 141 output tokens, its model "see the arms'
+    # labels") came back from summary-json saying "provider not recorded", with no labels, no
+    # grader tokens and an Inspect import's own figures gone, none of it listed as not carried.
+    from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+    from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
+    from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+    from driftproof.importers.summary_json import export_summary_json
+
+    data = shared / "data/interop"
+    oe = import_openai_evals(
+        data / "openai-evals/promptfoo-fixture-openai-evals-items.jsonl",
+        OpenAIEvalsOptions(
+            skill_name="kb",
+            arms={"with_skill": "evalrun_import_fixture"},
+            grader="Relevance",
+            grader_range=(1, 7),
+        ),
+    )
+    pf = import_promptfoo(
+        data / "promptfoo/sample-export.json",
+        PromptfooOptions(
+            arms={"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"},
+            skill_name="riddles",
+        ),
+    )
+    log = data / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
+    ins = import_inspect({"with_skill": log}, InspectOptions(skill_name="sec"))
+    said = {}
+    for name, imported in (("oe", oe), ("pf", pf), ("ins", ins)):
+        out = write_json(tmp_path / f"{name}.json", export_summary_json(sealed(imported)))
+        back = sealed(import_summary_json(out))
+        assert back.provenance is not None
+        said[name] = back.provenance.unrecorded
+    tail = " (summary-json has no place for them)"
+    assert "the arms' labels" + tail in said["oe"]
+    assert "the run's provider and surface" + tail in said["oe"]
+    assert "the arms' labels" + tail in said["pf"]
+    assert "the grader's token counts" + tail in said["pf"]
+    assert "the source's own figures" + tail in said["ins"]
+
+
+def test_a_summary_json_import_exported_again_names_no_label_as_dropped(tmp_path: Path) -> None:
+    # Its arms are labelled with their own names (with_skill, baseline), which summary-json
+    # keeps as the arms' keys: nothing is dropped.
+    from driftproof.importers.summary_json import export_summary_json
+
+    first = sealed(import_summary_json(write_json(tmp_path / "a.json", _doc())))
+    again = write_json(tmp_path / "b.json", export_summary_json(first))
+    back = sealed(import_summary_json(again))
+    assert back.provenance is not None
+    assert not [u for u in back.provenance.unrecorded if "label" in u]
