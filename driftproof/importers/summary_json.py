@@ -291,6 +291,12 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "summary-json holds per-draw scores; this receipt holds only the figures its source "
             "printed, with no score per draw, so there is nothing to export"
         )
+    if r.regrade is not None and r.run.harness is None and r.run.provider is None:
+        raise RefusalError(
+            "this receipt is a regrade of an import that named no harness: the tool that drew "
+            "its answers is recorded nowhere in it, and summary-json needs one; it is not "
+            "exported. Export the imported receipt the regrade was made from."
+        )
     if r.run.aa:
         raise RefusalError(
             "this receipt is an A/A calibration (its baseline arm is a second run of the "
@@ -382,6 +388,8 @@ def _not_carried(r: Receipt) -> list[str]:
         "the run's provider and surface": r.run.provider is not None or r.run.surface is not None,
         "the grader's token counts": overhead is not None and overhead.judged_draws_counted > 0,
         "the source's own figures": r.source_report is not None,
+        "the regrade it is (the original receipt's seal and grader, and the rubrics it graded "
+        "by)": r.regrade is not None,
     }
     return [f"{what} (summary-json has no place for them)" for what, held in parts.items() if held]
 
@@ -401,9 +409,16 @@ def _source(r: Receipt) -> dict[str, Any] | None:
 
 
 def _harness(r: Receipt) -> dict[str, Any]:
-    """The harness that produced the answers: run.harness, else the source's tool, else ours."""
+    """The harness that produced the answers: run.harness, else the source's tool, else ours.
+
+    A regrade's provenance names the regrade, which drew no answer: its answers are the
+    original's, so the runner that wrote the original is named.
+    """
     if r.run.harness is not None:
         return {"name": r.run.harness.name, "version": r.run.harness.version}
+    if r.regrade is not None and r.run.provider is not None:  # a regrade of a run of ours
+        runner = r.regrade.original_runner
+        return {"name": runner.name, "version": runner.version}
     if r.provenance is not None:
         return {"name": r.provenance.tool[:100], "version": r.provenance.tool_version}
     return {"name": r.run.runner.name, "version": r.run.runner.version}

@@ -3,14 +3,15 @@ writes, and what an import of it says (an adversary's findings)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from interop_helpers import sealed, write_json
 
-from driftproof.errors import ImportError_
-from driftproof.importers.summary_json import import_summary_json
+from driftproof.errors import ImportError_, RefusalError
+from driftproof.importers.summary_json import export_summary_json, import_summary_json
 
 HASH = "ab" * 32
 
@@ -175,3 +176,32 @@ def test_a_summary_json_import_exported_again_names_no_label_as_dropped(tmp_path
     back = sealed(import_summary_json(again))
     assert back.provenance is not None
     assert not [u for u in back.provenance.unrecorded if "label" in u]
+
+
+def _regrade(provider: str | None) -> Any:
+    """0.16's valid-basic (an anthropic run of ours, 12 draws) as a rubric regrade of it."""
+    from receipt_docs import regrade_doc
+
+    fixture = Path(__file__).parents[1] / "receipt/fixtures/0.16/valid-basic.json"
+    doc = json.loads(fixture.read_text(encoding="utf-8"))
+    doc["run"]["provider"] = provider
+    doc["regrade"] = regrade_doc("rubric", 12, 36)
+    doc["provenance"] = {"tool": "driftproof regrade", "tool_version": "0.2", "document": "o.json"}
+    doc["provenance"] |= {"document_sha256": "a" * 64, "unrecorded": []}
+    return sealed(doc)
+
+
+def test_an_exported_regrade_names_the_runner_of_its_answers_and_says_it_was_a_regrade() -> None:
+    # exported, a regrade named "driftproof regrade" as the harness that drew its answers (it
+    # drew none) and never said it was a regrade
+    doc = export_summary_json(_regrade("anthropic"))
+    assert doc["harness"] == {"name": "driftproof", "version": "0.1"}  # regrade_doc's original
+    assert (
+        "the regrade it is (the original receipt's seal and grader, and the rubrics it graded "
+        "by) (summary-json has no place for them)"
+    ) in doc["unrecorded"]
+
+
+def test_a_regrade_of_an_import_that_named_no_harness_is_not_exported() -> None:
+    with pytest.raises(RefusalError, match="regrade of an import that named no harness"):
+        export_summary_json(_regrade(None))
