@@ -272,39 +272,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             score with no spread, reads the same imported again. The message does not name the
             file.
     """
-    if r.is_simulated:
-        raise RefusalError(
-            "this receipt's scores come from the simulated model (driftproof demo or run "
-            "--provider simulated), not from a measurement, and summary-json has no place to "
-            "say so; it is not exported. Export is for measured receipts: export the receipt "
-            "of a run against a model's provider, or of an import."
-        )
-    if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
-        raise RefusalError(
-            "this receipt's scores come from the stub provider's fixed answers or grades, not "
-            "from a model, and summary-json has no place to say so; it is not exported. Export "
-            "is for measured receipts: export the receipt of a run against a model's provider, "
-            "or of an import."
-        )
-    if r.is_aggregates_only:
-        raise RefusalError(
-            "summary-json holds per-draw scores; this receipt holds only the figures its source "
-            "printed, with no score per draw, so there is nothing to export"
-        )
-    if r.regrade is not None and r.run.harness is None and r.run.provider is None:
-        raise RefusalError(
-            "this receipt is a regrade of an import that named no harness: the tool that drew "
-            "its answers is recorded nowhere in it, and summary-json needs one; it is not "
-            "exported. Export the imported receipt the regrade was made from."
-        )
-    if r.run.aa:
-        raise RefusalError(
-            "this receipt is an A/A calibration (its baseline arm is a second run of the "
-            "with-skill arm); summary-json has no place to say so, and imported again it would "
-            "read as a measurement of the skill, so it is not exported"
-        )
-    if band_source_of(r) == "legacy" and (why := _one_answer_per_arm(r)) is not None:
-        raise RefusalError(why)
+    _refuse_what_cannot_go(r)
     cases = []
     for c in r.cases:
         held = {arm: getattr(c.arms, arm) for arm in ("with_skill", "baseline", "control")}
@@ -340,6 +308,43 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
             "source": _source(r),
         },
     }
+
+
+def _refuse_what_cannot_go(r: Receipt) -> None:
+    """Raise :class:`RefusalError` for what :func:`export_summary_json` refuses (its Raises)."""
+    if r.is_simulated:
+        raise RefusalError(
+            "this receipt's scores come from the simulated model (driftproof demo or run "
+            "--provider simulated), not from a measurement, and summary-json has no place to "
+            "say so; it is not exported. Export is for measured receipts: export the receipt "
+            "of a run against a model's provider, or of an import."
+        )
+    if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
+        raise RefusalError(
+            "this receipt's scores come from the stub provider's fixed answers or grades, not "
+            "from a model, and summary-json has no place to say so; it is not exported. Export "
+            "is for measured receipts: export the receipt of a run against a model's provider, "
+            "or of an import."
+        )
+    if r.is_aggregates_only:
+        raise RefusalError(
+            "summary-json holds per-draw scores; this receipt holds only the figures its source "
+            "printed, with no score per draw, so there is nothing to export"
+        )
+    if r.regrade is not None and r.run.harness is None and r.run.provider is None:
+        raise RefusalError(
+            "this receipt is a regrade of an import that named no harness: the tool that drew "
+            "its answers is recorded nowhere in it, and summary-json needs one; it is not "
+            "exported. Export the imported receipt the regrade was made from."
+        )
+    if r.run.aa:
+        raise RefusalError(
+            "this receipt is an A/A calibration (its baseline arm is a second run of the "
+            "with-skill arm); summary-json has no place to say so, and imported again it would "
+            "read as a measurement of the skill, so it is not exported"
+        )
+    if band_source_of(r) == "legacy" and (why := _one_answer_per_arm(r)) is not None:
+        raise RefusalError(why)
 
 
 def _one_answer_per_arm(r: Receipt) -> str | None:
