@@ -139,16 +139,25 @@ def test_the_demo_site_is_navigable_from_file_urls_and_has_the_theme(
 @pytest.mark.parametrize("width", WIDTHS)
 def test_table_captions_wrap_on_screen(browser: Any, built_site: Path, width: int) -> None:
     # a caption sat inside its table's scroll box, as wide as the table: on a phone it ran off
-    # the screen mid-sentence ("each band is mean ± o")
+    # the screen mid-sentence ("each band is mean ± o"); one in a details box (the lift by case,
+    # the results' NVSkills-Eval) ran 21 px past its box at 390 px ("each case weighted equall")
     page = browser.new_page(viewport={"width": width, "height": 800})
-    for sheet in ("receipts/caveman-2b10489-caveman/index.html", "reports/001/index.html"):
+    for sheet in (
+        "receipts/caveman-2b10489-caveman/index.html",
+        "reports/001/index.html",
+        "receipts/claude-plugin-eval-probe-plugin-8955eb63/index.html",
+        "results/index.html",
+    ):
         page.goto((built_site / sheet).as_uri())
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-        rights = page.evaluate(
-            "() => [...document.querySelectorAll('caption')]"
-            ".map(c => c.getBoundingClientRect().right)"
+        past = page.evaluate(
+            """() => [...document.querySelectorAll('caption')].map(c => {
+              const box = c.closest('.table-wrap');
+              const edge = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+              return c.getBoundingClientRect().right - edge;
+            })"""
         )
-        assert rights and max(rights) <= width, (sheet, max(rights))
+        assert past and max(past) <= 0.5, (sheet, max(past))
     page.close()
 
 
