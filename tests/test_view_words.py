@@ -290,15 +290,15 @@ def test_the_arms_labels_an_import_recorded_are_shown_escaped() -> None:
     doc["arms"]["baseline"]["label"] = "<b>|x\x1b"
     raw = json.dumps(seal_document(doc)).encode()
     s = sheet(read(json.loads(raw)))
-    labels = "with skill provider:openai:gpt-5; baseline <b>|x\x1b"
+    labels = "with skill: provider:openai:gpt-5; baseline: <b>|x\x1b"
     assert facts(s.provenance)["arm labels"] == labels
-    assert "  arm labels  " in render_text(s) and "baseline <b>|x\\x1b\n" in render_text(s)
-    assert "- **arm labels**: with skill provider:openai:gpt-5; baseline \\<b\\>\\|x" in (
+    assert "  arm labels  " in render_text(s) and "baseline: <b>|x\\x1b\n" in render_text(s)
+    assert "- **arm labels**: with skill: provider:openai:gpt-5; baseline: \\<b\\>\\|x" in (
         sheet_markdown(s)
     )
-    assert '"value": "with skill provider:openai:gpt-5; baseline <b>|x\\u001b"' in sheet_json(s)
+    assert '"with skill: provider:openai:gpt-5; baseline: <b>|x\\u001b"' in sheet_json(s)
     page = receipt_files("t", read(json.loads(raw)), raw, [], page_env())["receipts/t/index.html"]
-    assert b"<dt>arm labels</dt><dd>with skill provider:openai:gpt-5; baseline &lt;b&gt;|x" in page
+    assert b"<dd>with skill: provider:openai:gpt-5; baseline: &lt;b&gt;|x" in page
     # the runner's labels are the arms' own names: nothing to add
     assert "arm labels" not in facts(sheet(read(mk([C1]))).provenance)
 

@@ -176,14 +176,14 @@ def _arm_labels(r: Receipt) -> list[Fact]:
     """Each arm's label as the source recorded it, when one names more than the arm itself.
 
     Returns:
-        One fact, ``<arm> <label>`` per arm ``;``-joined (untrusted text, escaped by the
+        One fact, ``<arm>: <label>`` per arm ``;``-joined (untrusted text, escaped by the
         renderers), or none when every label is absent or the arm's own name (the runner's).
     """
     labels = {n: getattr(r.arms, n).label for n in arms_of(r)}
     if all(v is None or v == n for n, v in labels.items()):
         return []
     return [
-        Fact("arm labels", "; ".join(f"{ARM_WORDS[n]} {v or UNKNOWN}" for n, v in labels.items()))
+        Fact("arm labels", "; ".join(f"{ARM_WORDS[n]}: {v or UNKNOWN}" for n, v in labels.items()))
     ]
 
 

@@ -108,3 +108,16 @@ def test_the_breakdown_gives_its_reasons_in_plain_words(inspect_receipt) -> None
         "No helps, hurts or carrier assertion: below TESTED (DECLARED); incomplete: missing draw "
         "evidence; fewer than 3 draws per arm\n"
     ) in text
+
+
+def test_an_arms_label_is_set_off_from_the_arms_name() -> None:
+    # skill-creator names its arms with_skill and without_skill; the sheet's fact read "with
+    # skill with_skill; baseline without_skill", the arm's name run into its label
+    from driftproof.pages.sheet import sheet
+    from driftproof.receipt import read_receipt
+
+    path = (
+        Path(__file__).parents[2] / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+    )
+    facts = {f.label: f.value for f in sheet(read_receipt(path)).provenance}
+    assert facts["arm labels"] == "with skill: with_skill; baseline: without_skill"
