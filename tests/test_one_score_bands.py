@@ -69,13 +69,17 @@ def test_the_pages_say_each_arm_has_one_score_so_no_spread() -> None:
     index = pages["receipts/t/index.html"].decode()
     case = pages["receipts/t/cases/0/index.html"].decode()
     assert (
-        "Cases of nebius-skills: each arm holds one score, as the source gave it (n = 1), so no "
-        "band has a spread; lift is with skill minus baseline"
+        "Cases of nebius-skills: each arm holds one score at most, as the source gave it "
+        "(n = 1), so no band has a spread; lift is with skill minus baseline"
     ) in index
     assert (
-        '<p class="meta">Each arm holds one score, as the source gave it (n = 1), so no band '
-        "has a spread.</p>"
+        '<p class="meta">Each arm holds one score at most, as the source gave it (n = 1), so no '
+        "band has a spread.</p>"
     ) in case
     for page in (index, case):
         assert "legacy" not in page and "standard deviation of the one score" not in page
         assert "not recorded (the receipt names none; each arm holds one answer at most" in page
+    # case 2's baseline draw is lost ("baseline: no score"): the page said "each arm holds one
+    # score" beside it
+    lost = pages["receipts/t/cases/2/index.html"].decode()
+    assert "no score (lost or unscored)" in lost and "Each arm holds one score," not in lost

@@ -110,8 +110,8 @@ def test_the_pages_say_one_score_and_the_record_once(tmp_path: Path) -> None:
     index = pages["receipts/t/index.html"].decode()
     case = pages["receipts/t/cases/c1/index.html"].decode()
     assert (
-        "Cases of demo-skill: each arm holds one score, as the source gave it (n = 1), so no "
-        "band has a spread; lift is with skill minus baseline"
+        "Cases of demo-skill: each arm holds one score at most, as the source gave it "
+        "(n = 1), so no band has a spread; lift is with skill minus baseline"
     ) in index
     for page in (index, case):
         assert page.count("judged several times") == 1 and NOT_HELD in page

@@ -431,7 +431,7 @@ def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score(
     name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
     r = read_receipt(Path(__file__).parents[1] / "receipts" / name)
     assert band_legend(r) == (
-        "each arm holds one score, as the source gave it (n = 1), so no band has a spread"
+        "each arm holds one score at most, as the source gave it (n = 1), so no band has a spread"
     )
 
 

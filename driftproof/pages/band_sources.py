@@ -97,7 +97,10 @@ def band_legend(r: Receipt, article: str = "") -> str:
     comes from"). ``article`` goes before "mean" (``"the "`` or ``""``).
     """
     if band_source_of(r) == "legacy" and not _holds_judge_samples(r):
-        return "each arm holds one score, as the source gave it (n = 1), so no band has a spread"
+        return (
+            "each arm holds one score at most, as the source gave it (n = 1), so no band has "
+            "a spread"
+        )
     if band_source_of(r) == "generation" and one_scored_draw_at_most(r):
         return "no arm holds more than one scored draw (n = 1), so no band has a spread"
     what = (
