@@ -127,3 +127,8 @@ def test_make_reports_publishes_report_004(
     rows = table_rows(page, "table-skill-fired-arms")
     assert rows[0][1:] == ["with skill", "with", "1 of 1 (100%)"]
     assert (out / "reports/004/skill-fired-cases.csv").is_file()
+    # the prose pointed to "the table above the sheet": the tables come after it on the page
+    prose = page.index("so its rate is not observed.")
+    assert "above the sheet" not in page
+    assert prose < page.index('id="table-skill-fired-arms"')
+    assert "further down" in page[prose : prose + 200]
