@@ -325,7 +325,7 @@ def write_site(
         _local_links(escape(walk[2])),
         escape(plan),
     )
-    pages["index.html"] = (name, intro)
+    pages["index.html"] = ("Demo", intro)  # its title: "Demo · <name>", as the nav calls it
     files.update(prose_files(pages, nav=nav, site_name=name))
     # a byte-order mark: a browser reads the text as UTF-8 even when a server names no charset
     files.update({rel: text.encode("utf-8-sig") for rel, text in texts.items()})

@@ -197,3 +197,14 @@ def test_a_receipt_pages_breakdown_links_the_section_that_defines_its_words(
     assert '<a href="../../method.html#reading-the-lift-breakdown">' in box
     assert "reading-the-lift-breakdown" in page_anchors((site / "method.html").read_bytes())[0]
     assert broken_links(site) == []
+
+
+def test_each_demo_page_title_names_the_site_once(demo: tuple[Path, str]) -> None:
+    # the demo's home page was titled "Driftproof demo (simulated) · Driftproof demo (simulated)"
+    folder, _ = demo
+    site = folder / "site"
+    for page in site.rglob("*.html"):
+        title = page.read_text(encoding="utf-8").split("<title>", 1)[1].split("</title>", 1)[0]
+        assert title.count("Driftproof demo") == 1, (page, title)
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert "<title>Demo · Driftproof demo (simulated)</title>" in home
