@@ -83,3 +83,15 @@ def test_the_pages_say_each_arm_has_one_score_so_no_spread() -> None:
     # score" beside it
     lost = pages["receipts/t/cases/2/index.html"].decode()
     assert "no score (lost or unscored)" in lost and "Each arm holds one score," not in lost
+
+
+def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score() -> None:
+    # skill-creator's import: one run per arm, scored by the source, no judge sample; its legend
+    # said "the valid judge samples of the arm's one draw" beside "the receipt holds no judge
+    # sample" on the same page
+    from driftproof.pages.band_sources import band_legend
+
+    r = read_receipt(NEBIUS)
+    assert band_legend(r) == (
+        "each arm holds one score at most, as the source gave it (n = 1), so no band has a spread"
+    )

@@ -421,20 +421,6 @@ def test_a_draw_with_no_valid_judge_sample_is_lost_everywhere_the_sheet_counts()
     ]
 
 
-def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score() -> None:
-    # skill-creator's import: one run per arm, scored by the source, no judge sample; its legend
-    # said "the valid judge samples of the arm's one draw" beside "the receipt holds no judge
-    # sample" on the same page
-    from driftproof.pages.band_sources import band_legend
-    from driftproof.receipt import read_receipt
-
-    name = "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
-    r = read_receipt(Path(__file__).parents[1] / "receipts" / name)
-    assert band_legend(r) == (
-        "each arm holds one score at most, as the source gave it (n = 1), so no band has a spread"
-    )
-
-
 def test_draws_whose_judge_samples_are_all_invalid_are_lost_though_none_is_scored() -> None:
     # a run whose judge failed on every call: each draw holds its invalid samples and no lost
     # record; with no scored draw anywhere the sheet said "lost none" (an adversary's finding)
