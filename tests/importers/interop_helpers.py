@@ -42,3 +42,16 @@ def write_json(path: Path, data: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
+
+
+def summary_doc(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """A summary-json file of ``cases`` with the least else its format asks for."""
+    return {
+        "format": "driftproof-summary-json",
+        "format_version": "1",
+        "harness": {"name": "h", "version": "1"},
+        "skill": {"name": "s"},
+        "model": "m",
+        "judge": {"model": "j"},
+        "cases": cases,
+    }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_helpers import sealed, write_json
+from interop_helpers import sealed, summary_doc, write_json
 
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.summary_json import import_summary_json
@@ -35,14 +35,8 @@ def test_a_mean_over_one_draw_per_case_counts_cases(inspect_receipt) -> None:  #
 
 
 def test_a_mean_over_several_draws_counts_draws_and_cases(tmp_path: Path) -> None:
-    doc = {
-        "format": "driftproof-summary-json",
-        "format_version": "1",
-        "harness": {"name": "h", "version": "1"},
-        "skill": {"name": "s"},
-        "model": "m",
-        "judge": {"model": "j"},
-        "cases": [
+    doc = summary_doc(
+        [
             {
                 "id": "a",
                 "arms": {
@@ -57,8 +51,8 @@ def test_a_mean_over_several_draws_counts_draws_and_cases(tmp_path: Path) -> Non
                     "baseline": [{"score": 1}, {"score": 0}],
                 },
             },
-        ],
-    }
+        ]
+    )
     r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
     # with: (1 + 0 + 1 + 1) / 4 = 0.75; without: (0 + 0 + 1 + 0) / 4 = 0.25; lift per case
     # (0.5 - 0) and (1 - 0.5), mean 0.5

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import sealed, write_json
+from interop_helpers import sealed, summary_doc, write_json
 
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers.summary_json import export_summary_json, import_summary_json
@@ -18,15 +18,7 @@ HASH = "ab" * 32
 
 def _doc(source: Any = None, **summary: Any) -> dict[str, Any]:
     draws = {"with_skill": [{"score": 0.75}], "baseline": [{"score": 0.25}]}
-    doc: dict[str, Any] = {
-        "format": "driftproof-summary-json",
-        "format_version": "1",
-        "harness": {"name": "h", "version": "1"},
-        "skill": {"name": "s"},
-        "model": "m",
-        "judge": {"model": "j"},
-        "cases": [{"id": "c1", "arms": draws}],
-    }
+    doc = summary_doc([{"id": "c1", "arms": draws}])
     if source is not None or summary:
         doc["summary"] = {"source": source, **summary}
     return doc
