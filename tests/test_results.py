@@ -408,3 +408,17 @@ def test_a_run_summary_import_shows_the_deltas_its_source_printed(
     assert row.headline == (
         "delta as printed: pass_rate 0.5; time_seconds 13.0; and 1 more on its page"
     )
+
+
+def test_the_imports_caption_does_not_say_every_figure_was_printed_by_its_source() -> None:
+    # the caption said "each receipt's headline figure as its source printed it" over a mean
+    # worked out from the scores (skill-validator's "mean score with the skill 1.000" rescales
+    # its judge's 1 to 5 scores; its own figure is "Improvement score 76.0%")
+    name = "skill-creator-nebius-skills-iteration-1-12a0aae8"
+    r = read_receipt(ROOT / "receipts" / f"{name}.json")
+    html = results_page({name: r}, _env()).decode()
+    assert "headline figure as its source printed it<" not in html
+    assert (
+        "each receipt's headline figure, as its source printed it or worked out from what it "
+        in html
+    )

@@ -134,7 +134,7 @@ _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "contr
 
 
 def headline(r: Receipt, lift: float | None = None) -> str:
-    """The headline figure of an import or a smoke run, as its source prints it.
+    """The headline figure of an import or a smoke run: printed, or worked out from its record.
 
     Printed aggregates: the first :data:`SHOWN_FIGURES` uplifts as printed; token-only arms: the
     median output-token saving (:mod:`driftproof.stats.savings`); scores: each arm's mean; a
