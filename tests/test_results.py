@@ -422,3 +422,10 @@ def test_the_imports_caption_does_not_say_every_figure_was_printed_by_its_source
         "each receipt's headline figure, as its source printed it or worked out from what it "
         in html
     )
+
+
+def test_a_model_not_recorded_reads_as_on_every_other_page() -> None:
+    # the results table showed "–" for a model the receipts index and the sheet call "not recorded"
+    name = "claude-plugin-eval-probe-plugin-8955eb63"
+    (row,) = results_rows({name: read_receipt(ROOT / "receipts" / f"{name}.json")})
+    assert (row.model, row.surface) == ("not recorded", "cli")

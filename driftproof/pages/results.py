@@ -17,7 +17,7 @@ from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
 from driftproof.pages.source import fidelity_view, source_figures, source_report_headline
-from driftproof.pages.words import count_of, fmt, format_lift
+from driftproof.pages.words import UNKNOWN, count_of, fmt, format_lift
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 RESULTS_PAGE = "results/index.html"
 #: A group of imports with more rows than this is folded (``<details>``) under its headline.
 FOLD_FROM = 25
-#: Shown for a value the receipt does not record or cannot give (D-13: unknown stays unknown).
-UNKNOWN = "–"
+#: Shown for a figure the receipt cannot give (D-13: unknown stays unknown); a missing name or
+#: word reads ``UNKNOWN`` ("not recorded"), as on every other page.
+NO_FIGURE = "–"
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class ResultRow:
 
 
 def _text(value: float | None) -> str:
-    return UNKNOWN if value is None else format_lift(value)
+    return NO_FIGURE if value is None else format_lift(value)
 
 
 def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRow:
@@ -339,7 +340,7 @@ def listed_receipt(name: str, r: Receipt, sha256: str, row: ResultRow) -> dict[s
         "skill": r.skill.name,
         "headline": row.headline or row.lift_text,
         "level": r.verification_level,
-        "model": r.run.model or "not recorded",
+        "model": r.run.model or UNKNOWN,
         "sha256": sha256,
         "cases": str(len(r.cases)),
     }
