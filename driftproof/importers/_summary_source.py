@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator
 
@@ -33,10 +33,23 @@ SOURCE_SCHEMA: dict[str, Any] = {
 
 #: A receipt's provenance holds at most this many notes.
 _MAX_NOTES = 50
+#: The note for a ``summary.source`` another writer put there (format 1 leaves ``summary`` to it).
+_NOT_OURS = (
+    "the file's summary.source is not one driftproof export writes (an object of tool, "
+    "tool_version, document_sha256, harness_recorded and notes), so it was not read"
+)
+
+
+def _exporters(src: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether ``src`` is meant as the exporter's: an object holding each member it writes."""
+    return isinstance(src, dict) and set(SOURCE_SCHEMA["required"]) <= src.keys()
 
 
 def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
     """The imported receipt a file was exported from, as ``summary.source`` says; else None.
+
+    A source that is not an object holding each member the exporter writes is another
+    writer's (format 1 leaves ``summary`` free-form): None, and :func:`provenance_of` says so.
 
     Raises:
         ImportError_: at ``/summary/source`` or a member of it, one problem per place: a member
@@ -45,7 +58,7 @@ def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
             than the source's tool and version (the exporter writes those there).
     """
     src = (doc.get("summary") or {}).get("source")
-    if src is None:
+    if not _exporters(src):  # format 1's summary is free-form: another writer's source is its own
         return None
     sw = w / "summary" / "source"
     errors = Draft202012Validator(SOURCE_SCHEMA).iter_errors(src)
@@ -79,7 +92,15 @@ def provenance_of(
     """
     if origin is None:
         harness = doc["harness"]
-        return declared.provenance(harness["name"], harness.get("version"), path, sha, unrecorded)
+        foreign = (doc.get("summary") or {}).get("source") is not None
+        return declared.provenance(
+            harness["name"],
+            harness.get("version"),
+            path,
+            sha,
+            unrecorded,
+            notes=[_NOT_OURS] if foreign else None,
+        )
     tool = f"{origin['tool']} {origin['tool_version'] or ''}".strip()
     given, kept = origin["notes"], origin["notes"][: _MAX_NOTES - 1]
     head = (

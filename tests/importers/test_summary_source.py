@@ -197,3 +197,17 @@ def test_an_exported_regrade_names_the_runner_of_its_answers_and_says_it_was_a_r
 def test_a_regrade_of_an_import_that_named_no_harness_is_not_exported() -> None:
     with pytest.raises(RefusalError, match="regrade of an import that named no harness"):
         export_summary_json(_regrade(None))
+
+
+@pytest.mark.parametrize("source", ["my-exporter 1.2", {"name": "my-exporter", "version": "1.2"}])
+def test_another_writers_source_is_not_read_and_the_receipt_says_so(
+    tmp_path: Path, source: Any
+) -> None:
+    # format 1 leaves summary free-form ("ignored on import" until summary.source was read): a
+    # third-party writer's own summary.source was refused ("expected an object, found a string")
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", _doc(source))))
+    assert r.provenance is not None and r.provenance.tool == "h"
+    assert r.provenance.notes == [
+        "the file's summary.source is not one driftproof export writes (an object of tool, "
+        "tool_version, document_sha256, harness_recorded and notes), so it was not read"
+    ]
