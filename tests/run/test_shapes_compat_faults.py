@@ -97,11 +97,15 @@ def test_groqs_tool_use_failed_loses_that_draw_as_a_tool_call(loopback, suite_fi
     assert base.score == 0.5
 
 
-def test_another_400_still_stops_the_run(loopback, suite_file, tmp_path):
+@pytest.mark.parametrize(
+    "more",
+    [{}, {"failed_generation": None}],  # a null failed_generation names no failed output
+)
+def test_another_400_still_stops_the_run(loopback, suite_file, tmp_path, more):
     # a 400 naming no one draw's fault is the request's: every call would fail too
     from driftproof.errors import ProviderError
 
-    err = {"message": "Unrecognized request argument supplied: foo", "code": None}
+    err = {"message": "Unrecognized request argument supplied: foo", "code": None, **more}
     loopback.script.shape = _skill_arm_fails(err)
     with pytest.raises(ProviderError, match="Unrecognized request argument supplied: foo"):
         _mini(tmp_path, suite_file, "openai", "api", lane=_lane())

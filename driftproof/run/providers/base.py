@@ -303,8 +303,8 @@ def draw_fault(err: Any) -> str | None:
     """The :data:`DRAW_FAULT_CODES` code an error object ``err`` names, else ``None``.
 
     Read from its ``code``, its ``innererror``'s, or a LiteLLM proxy's
-    ``provider_specific_fields.innererror``'s; another Groq error holding ``failed_generation``
-    (the model's output that failed) is ``failed_generation``.
+    ``provider_specific_fields.innererror``'s; another Groq error holding a ``failed_generation``
+    (the model's output that failed: a non-empty string) is ``failed_generation``.
     """
     if not isinstance(err, dict):
         return None
@@ -312,7 +312,8 @@ def draw_fault(err: Any) -> str | None:
     inners = [err.get("innererror"), extra.get("innererror") if isinstance(extra, dict) else None]
     codes = [err.get("code")] + [i.get("code") for i in inners if isinstance(i, dict)]
     found = next((c for c in codes if isinstance(c, str) and c in DRAW_FAULT_CODES), None)
-    return found or ("failed_generation" if "failed_generation" in err else None)
+    failed = err.get("failed_generation")  # the output that failed; null names none
+    return found or ("failed_generation" if isinstance(failed, str) and failed else None)
 
 
 def classify_status(
