@@ -23,7 +23,7 @@ that reports fewer than 80% of the skill's own size (o200k_base tokens; the marg
 the serving model's tokenizer) is lost, "the server dropped part of the prompt". The receipt
 records each arm's median reported input tokens; a reported 0 is read as unrecorded.
 
-Error classes: 408, 409, 429, 498 (Groq's capacity), 5xx, 529 and overloaded_error are
+Error classes: 408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error are
 transient: retried up to 4 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus
 jitter) that waits at least the server's retry-after, at most 120 s; every failed attempt and
 wait is recorded on the draw, and a draw that still fails is lost naming its last error and

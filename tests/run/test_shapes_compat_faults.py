@@ -45,13 +45,13 @@ FILTERED = {
 }  # fmt: skip
 
 
-def _skill_arm_fails(err):
-    """The with-skill answer (sent with a system message) refused with ``err``."""
+def _skill_arm_fails(err, status=400):
+    """The with-skill answer (sent with a system message) refused with ``err`` and ``status``."""
 
     def shape(path, body, text):
         if body["messages"][0]["role"] != "system":
             return None
-        return 400, {"error": err}, {}
+        return status, {"error": err}, {}
 
     return _answers(shape)
 
@@ -220,3 +220,12 @@ def test_lm_studios_200_for_a_path_it_does_not_serve_stops_the_run(
         f"server has no such endpoint; {hint}"
     ) in str(ei.value)
     assert sum(loopback.script.requests.values()) == 1
+
+
+def test_a_498_that_is_not_groqs_capacity_is_not_retried(loopback, suite_file, tmp_path):
+    # 498 is Groq's "capacity_exceeded" (retried above); elsewhere it can mean an invalid token
+    # (Esri), which a retry never mends: that draw is lost after one attempt, the run goes on
+    loopback.script.shape = _skill_arm_fails({"message": "Invalid token"}, status=498)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    skill, base = _draws(r)
+    assert skill.score is None and len(skill.attempts) == 1 and base.score == 0.5

@@ -220,7 +220,7 @@ def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
         "(default 4096",
         '"truncation": "accepted"',
         "cut off at N output tokens",
-        "408, 409, 429, 498 (Groq's capacity), 5xx, 529 and overloaded_error",
+        "408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error",
         "other 400s, and 401, 402 (no credit left), 403, 404 and 422",
         "past the model's context window loses that draw, never retried",
         "retry-after, at most 120 s",

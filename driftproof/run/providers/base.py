@@ -20,9 +20,10 @@ from driftproof.run.reply_text import mixed_reasoning_at
 #: HTTP statuses that stop the run: the request or the account is wrong (402: the account has
 #: no credit left, DeepSeek's "Insufficient Balance", OpenRouter's "Insufficient credits").
 FATAL_STATUSES = frozenset({400, 401, 402, 403, 404, 422})
-#: HTTP statuses retried: timeout, conflict, rate limit, server errors, Groq's 498 (its flex tier
-#: at capacity, "try again later"), Anthropic's 529 overloaded.
-TRANSIENT_STATUSES = frozenset({408, 409, 429, 498, 529})
+#: HTTP statuses retried: timeout, conflict, rate limit, server errors, Anthropic's 529
+#: overloaded; and Groq's 498 when it says ``capacity_exceeded`` (its flex tier at capacity, "try
+#: again later"; elsewhere 498 can mean an invalid token, which no retry mends).
+TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: An error's words for a prompt longer than the model's context window (Anthropic "prompt is too
 #: long", or "input length and `max_tokens` exceed context limit" for a prompt and output budget
 #: past it; OpenAI "context_length_exceeded", vLLM "maximum context length", llama.cpp "exceeds
@@ -327,10 +328,11 @@ def classify_status(
 ) -> AttemptError:
     """An HTTP status as an attempt error.
 
-    408/409/429/498/5xx/529, no status, or ``overloaded_error`` in the message: transient; a 400
-    whose message reads as :data:`CONTEXT_WINDOW` or :data:`CONTENT_FILTERED`, or whose error
-    object names ``fault`` (:func:`draw_fault`): that draw lost (the context window, the content
-    filter, or as :data:`DRAW_FAULT_CODES` says; ``error`` for another failed generation), never
+    408/409/429/5xx/529, Groq's 498 capacity_exceeded, no status, or ``overloaded_error`` in the
+    message: transient; a 400 whose message reads as :data:`CONTEXT_WINDOW` or
+    :data:`CONTENT_FILTERED`, or whose error object names ``fault`` (:func:`draw_fault`): that
+    draw lost (the context window, the content filter, or as :data:`DRAW_FAULT_CODES` says;
+    ``error`` for another failed generation), never
     retried, the run going on; other 400 and 401/402/403/404/422: fatal; any other 4xx loses the
     draw without a retry. ``reason`` replaces the recorded ``HTTP <status>: <message>`` (``fault``
     named after it); ``reply`` is kept on the error.
@@ -347,6 +349,7 @@ def classify_status(
     if status in FATAL_STATUSES:
         return AttemptError(msg, retryable=False, fatal=True, status=status, reply=reply)
     retry = status is None or status in TRANSIENT_STATUSES or status >= 500
+    retry = retry or (status == 498 and "capacity_exceeded" in message)
     if retry or "overloaded_error" in message:
         return AttemptError(msg, status=status, retry_after=retry_after, reply=reply)
     return AttemptError(msg, retryable=False, status=status, reply=reply)
