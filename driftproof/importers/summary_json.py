@@ -312,6 +312,12 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
 
 def _refuse_what_cannot_go(r: Receipt) -> None:
     """Raise :class:`RefusalError` for what :func:`export_summary_json` refuses (its Raises)."""
+    for member, said in _harness(r).items():  # the format's limit; never cut in silence
+        if len(said or "") > 100:
+            raise RefusalError(
+                f"summary-json holds a harness {member} of at most 100 characters; this "
+                f"receipt's is {len(said):,}, so it is not exported"
+            )
     if r.is_simulated:
         raise RefusalError(
             "this receipt's scores come from the simulated model (driftproof demo or run "
@@ -425,7 +431,7 @@ def _harness(r: Receipt) -> dict[str, Any]:
         runner = r.regrade.original_runner
         return {"name": runner.name, "version": runner.version}
     if r.provenance is not None:
-        return {"name": r.provenance.tool[:100], "version": r.provenance.tool_version}
+        return {"name": r.provenance.tool, "version": r.provenance.tool_version}
     return {"name": r.run.runner.name, "version": r.run.runner.version}
 
 

@@ -211,3 +211,15 @@ def test_another_writers_source_is_not_read_and_the_receipt_says_so(
         "the file's summary.source is not one driftproof export writes (an object of tool, "
         "tool_version, document_sha256, harness_recorded and notes), so it was not read"
     ]
+
+
+def test_a_harness_version_longer_than_the_format_holds_is_not_exported() -> None:
+    # a receipt holds a tool version of up to 200 characters, summary-json a harness version of
+    # up to 100: the export was refused by its own import ("at most 100 characters")
+    fixture = Path(__file__).parents[1] / "receipt/fixtures/0.16/valid-basic.json"
+    doc = json.loads(fixture.read_text(encoding="utf-8"))
+    doc["run"]["provider"] = None  # an import that named no harness: its tool stands for it
+    doc["provenance"] = {"tool": "t", "tool_version": "v" * 150, "document": "o.json"}
+    doc["provenance"] |= {"document_sha256": "a" * 64, "unrecorded": []}
+    with pytest.raises(RefusalError, match="harness version of at most 100 characters; this "):
+        export_summary_json(sealed(doc))
