@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from driftproof._json import member_object
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
@@ -56,7 +57,9 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
     w = Where(path)
     if not isinstance(doc, dict):
         raise w.fail("expected a benchmark report object with results[] and paired_summary")
-    if "population" not in doc and _is_manifest(doc):
+    # a suite manifest (shared-benchmark.json): cases[] beside variants or ablations, no results
+    listed = isinstance(doc.get("cases"), list) and "results" not in doc
+    if "population" not in doc and listed and ("variants" in doc or "ablations" in doc):
         raise (w / "population").fail(
             "expected a benchmark report (population 'answer', with results[] and "
             "paired_summary); this is a skill-eval-harness suite manifest (its cases, variants "
@@ -107,15 +110,6 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         source_report=_report(ps, w / "paired_summary"),
     )
     return [Imported.named(TOOL, body, repairs=repairs)]
-
-
-def _is_manifest(doc: dict[str, Any]) -> bool:
-    """Whether ``doc`` is a suite manifest (``shared-benchmark.json``), not a report.
-
-    A manifest holds ``cases[]`` beside ``variants`` or ``ablations``, and no ``results``.
-    """
-    listed = isinstance(doc.get("cases"), list) and "results" not in doc
-    return listed and ("variants" in doc or "ablations" in doc)
 
 
 def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dict[str, int]]:
@@ -260,12 +254,6 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
     }
 
 
-def _member(ps: dict[str, Any], key: str) -> dict[str, Any]:
-    """``ps[key]`` when an object (the figures read later refuse any other), else empty."""
-    value = ps.get(key)
-    return value if isinstance(value, dict) else {}
-
-
 def _same(value: float | None, expected: float | None, w: Where, what: str) -> None:
     common.same_derived(value, expected, w, what, "report")
 
@@ -314,7 +302,7 @@ def _check_headline(ps: dict[str, Any], w: Where, cases: list[Case]) -> None:
     if with_skill is not None and without is not None:
         what = "the with rate minus the without rate"
         _same(delta, with_skill - without, w / "absolute_delta", what)
-    sig = _member(ps, "significance")
+    sig = member_object(ps, "significance")
     observed = (w / "significance").number(sig, "observed_mean_delta", low=-1, high=1)
     what = "the absolute delta (the mean of the per-case deltas)"
     _same(observed, delta, w / "significance" / "observed_mean_delta", what)
@@ -341,7 +329,7 @@ def _check_significance(ps: dict[str, Any], w: Where) -> None:
     Raises:
         ImportError_: at ``significant_at_0_05``, ``p_value_upper_bound`` or ``cases_moved``.
     """
-    sig = _member(ps, "significance")
+    sig = member_object(ps, "significance")
     sw = w / "significance"
     p = sw.number(sig, "p_value", low=0, high=1)
     upper = sw.number(sig, "p_value_upper_bound", low=0, high=1)
@@ -357,7 +345,7 @@ def _check_significance(ps: dict[str, Any], w: Where) -> None:
             f"harness calls a lift significant when it is at most 0.05), found "
             f"{str(significant).lower()}: the report contradicts itself"
         )
-    noise = _member(ps, "noise_check")
+    noise = member_object(ps, "noise_check")
     nw = w / "noise_check"
     cases, moved = (nw.number(noise, k, low=0, count=True) for k in ("cases", "cases_moved"))
     if cases is not None and moved is not None and moved > cases:
@@ -384,7 +372,7 @@ def _check_case_counts(ps: dict[str, Any], w: Where, cases: list[Case]) -> None:
     )
     exact = every and ps.get("availability") != "partial"
     for member, key in (("significance", "n"), ("interval", "n"), ("noise_check", "cases")):
-        count = (w / member).number(_member(ps, member), key, low=0, count=True)
+        count = (w / member).number(member_object(ps, member), key, low=0, count=True)
         if count is None or count == len(cases) or (not exact and count < len(cases)):
             continue
         held = f"the {len(cases)} paired cases the runs hold"
