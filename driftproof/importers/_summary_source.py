@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -40,11 +40,6 @@ _NOT_OURS = (
 )
 
 
-def _exporters(src: Any) -> TypeGuard[dict[str, Any]]:
-    """Whether ``src`` is meant as the exporter's: an object holding each member it writes."""
-    return isinstance(src, dict) and set(SOURCE_SCHEMA["required"]) <= src.keys()
-
-
 def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
     """The imported receipt a file was exported from, as ``summary.source`` says; else None.
 
@@ -58,7 +53,7 @@ def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
             than the source's tool and version (the exporter writes those there).
     """
     src = (doc.get("summary") or {}).get("source")
-    if not _exporters(src):  # format 1's summary is free-form: another writer's source is its own
+    if not (isinstance(src, dict) and set(SOURCE_SCHEMA["required"]) <= src.keys()):
         return None
     sw = w / "summary" / "source"
     errors = Draft202012Validator(SOURCE_SCHEMA).iter_errors(src)
