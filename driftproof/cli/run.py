@@ -148,16 +148,15 @@ def with_progress(fn: Any, console: Any = None) -> Any:
         return fn(progress)
 
 
-def _seconds(x: float) -> str:
-    """``x`` seconds in plain digits: ``1,234,567``, ``0.5``, never an exponent."""
-    return f"{x:,.2f}".rstrip("0").rstrip(".")
-
-
 def stopping_line(n: int, seconds: float) -> str:
-    """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``."""
+    """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``.
+
+    The seconds are in plain digits (``1,234,567``, ``0.5``), never an exponent.
+    """
     draws = "the draw" if n == 1 else f"the {n} draws"
+    at_most = f"{seconds:,.2f}".rstrip("0").rstrip(".")
     return (
-        f"Stopping: waiting for {draws} in flight to finish (at most {_seconds(seconds)} s); "
+        f"Stopping: waiting for {draws} in flight to finish (at most {at_most} s); "
         "press Ctrl-C again to stop now."
     )
 
