@@ -96,9 +96,9 @@ ENDING_TABLES: dict[str, EndingTable] = {
         },
     ),
     "compatible": EndingTable(
-        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI, DeepSeek, Mistral)",
-        ("stop", "eos_token"),  # TGI's natural end before it spelled it "stop"
-        ("stop", "eos_token"),
+        "OpenAI-compatible servers (vLLM, Ollama, llama.cpp, TGI, DeepSeek, Mistral, Together)",
+        ("stop", "eos_token", "eos"),  # TGI's natural end before it spelled it "stop"; Together's
+        ("stop", "eos_token", "eos"),
         {
             **_CHAT,
             "model_length": "context_window",  # Mistral's: the model's context window is full

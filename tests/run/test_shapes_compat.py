@@ -151,6 +151,15 @@ def test_tgis_eos_token_ending_is_a_finished_answer(loopback, suite_file, tmp_pa
     assert (skill.score, base.score) == (0.9, 0.5)
 
 
+def test_togethers_eos_ending_is_a_finished_answer(loopback, suite_file, tmp_path):
+    # Together AI ends a finished answer of its Llama models with "eos" (the together SDK's
+    # FinishReason.EOS, beside "stop", "length" and "tool_calls"; ragas#1548 quotes such a reply)
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, finish="eos"), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+
+
 def test_deepseeks_insufficient_system_resource_is_retried_then_lost_as_a_server_abort(
     loopback, suite_file, tmp_path
 ):
