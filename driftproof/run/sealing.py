@@ -13,6 +13,7 @@ import os
 import statistics
 import tempfile
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,8 @@ from driftproof.receipt import (
     sha256_text,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import construction, judge_usd, now
-from driftproof.run.drawer import Drawer
+from driftproof.run.config import REASON_MAX, construction, judge_usd, now
+from driftproof.run.drawer import SKILL_REACHED_SHARE, Drawer
 from driftproof.run.journal import Journal, named
 from driftproof.run.suite import Suite, SuiteCase
 from driftproof.wording import ARMS, OFFLINE
@@ -99,10 +100,44 @@ def _arm(recs: list[dict[str, Any]]) -> CaseArm:
     return CaseArm(draws=draws, generation=sd)
 
 
+def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None:
+    """Why a case's with-skill draws cannot have seen the skill, or ``None`` (D-19).
+
+    On an API lane the arms' requests differ by the system prompt alone, so the with-skill
+    median reported input must exceed the baseline's by :data:`SKILL_REACHED_SHARE` of the
+    skill's ``skill_tokens`` (o200k_base) at least; ``None`` when either arm reported none.
+    """
+    with_skill = _median_input(arms["with_skill"].draws)
+    baseline = _median_input(arms["baseline"].draws)
+    if skill_tokens is None or with_skill is None or baseline is None:
+        return None
+    if with_skill - baseline >= SKILL_REACHED_SHARE * skill_tokens:
+        return None
+    return (
+        f"the server dropped the skill from the prompt: the with-skill draws of this case "
+        f"reported a median of {with_skill:,g} input tokens and the baseline's {baseline:,g}, "
+        f"fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own {skill_tokens:,} o200k_base "
+        "tokens apart"
+    )
+
+
+def _dropped(rec: dict[str, Any], why: str) -> dict[str, Any]:
+    """A with-skill journal record as a lost draw (``prompt_dropped``), if it was not lost."""
+    draw = rec["draw"]
+    if draw["lost"] is not None:
+        return rec
+    lost = {"reason": why[:REASON_MAX], "kind": "prompt_dropped"}
+    return {**rec, "draw": {**draw, "score": None, "lost": lost}}
+
+
 def _cases(
-    cases: list[SuiteCase], arms: list[str], journal: Journal
+    cases: list[SuiteCase], arms: list[str], journal: Journal, skill_tokens: int | None = None
 ) -> tuple[list[Case], list[TextRepair], list[dict[str, Any]]]:
-    """The receipt's cases from the journal, their text repairs, and the records read."""
+    """The receipt's cases from the journal, their text repairs, and the records read.
+
+    ``skill_tokens`` (an API lane whose baseline gets no skill): a case whose arms' reported
+    inputs do not differ by the skill has its with-skill draws lost (:func:`_unreached`).
+    """
     by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (cid, a, _), r in journal.draws.items():
         by_cell.setdefault((cid, a), []).append(r)
@@ -111,6 +146,9 @@ def _cases(
     visited: list[dict[str, Any]] = []
     for ci, c in enumerate(cases):
         cells = {a: sorted(by_cell.get((c.id, a), []), key=lambda r: r["index"]) for a in arms}
+        case_arms = {a: _arm(recs) for a, recs in cells.items()}
+        if why := _unreached(case_arms, skill_tokens):
+            case_arms["with_skill"] = _arm([_dropped(r, why) for r in cells["with_skill"]])
         for a, recs in cells.items():
             repairs += _repairs(recs, f"/cases/{ci}/arms/{a}")
             visited += recs
@@ -122,18 +160,17 @@ def _cases(
                 prompt_sha256=prompt_sha256,
                 rubric_sha256=rubric_sha256,
                 threshold=c.threshold,
-                arms=CaseArms(**{a: _arm(recs) for a, recs in cells.items()}),
+                arms=CaseArms(**case_arms),
             )
         )
     return built, repairs, visited
 
 
-def _median_input(cases: list[Case], arm: str) -> float | None:
-    """The median of the provider-counted input tokens of the arm's draws; None without any."""
+def _median_input(draws: Iterable[Draw]) -> float | None:
+    """The median of the provider-counted input tokens of ``draws``; None without any."""
     inputs = [
         d.tokens.input
-        for c in cases
-        for d in getattr(c.arms, arm).draws
+        for d in draws
         if d.tokens is not None and d.tokens.counted_by == "provider" and d.tokens.input is not None
     ]
     return statistics.median(inputs) if inputs else None
@@ -163,7 +200,9 @@ def receipt_body(
     systems, cfg, provider = drawer.systems, drawer.cfg, drawer.provider
     chat = getattr(provider, "api", None) == "chat"
     journal = drawer.journal
-    built, repairs, visited = _cases(list(drawer.cases.values()), list(systems), journal)
+    compared = provider.surface == "api" and systems["baseline"] is None
+    reach = drawer.skill_tokens if compared else None
+    built, repairs, visited = _cases(list(drawer.cases.values()), list(systems), journal, reach)
     counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
     arm_specs = {
         a: {
@@ -172,7 +211,9 @@ def receipt_body(
             "system_prompt_sha256": sha256_text(s) if s is not None else None,
             "service": provider.service,
             "construction": construction(a, cfg.control, cfg.aa),
-            "input_tokens_median": _median_input(built, a),
+            "input_tokens_median": _median_input(
+                d for c in built for d in getattr(c.arms, a).draws
+            ),
         }
         for a, s in systems.items()
     }

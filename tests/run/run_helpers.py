@@ -160,8 +160,30 @@ def _texts(path: str, body: dict[str, Any]) -> tuple[str | None, str]:
     return body.get("instructions"), body["input"]
 
 
+#: A reply member the shape builders set when they give their default usage: the loopback
+#: then counts the request's system prompt into its input, as a real server does.
+COUNT_SYSTEM = "_count_system"
+
+
+def counted(reply: Any, system: str | None) -> Any:
+    """``reply`` as sent: a default usage counts ``system`` (3 characters a token at most)."""
+    if not isinstance(reply, dict) or not reply.pop(COUNT_SYSTEM, False) or not system:
+        return reply
+    if not isinstance(reply.get("usage"), dict):  # a test took the usage out
+        return reply
+    usage = dict(reply["usage"])
+    key = "prompt_tokens" if "prompt_tokens" in usage else "input_tokens"
+    usage[key] += len(system) // 3
+    if "total_tokens" in usage:
+        usage["total_tokens"] += len(system) // 3
+    return {**reply, "usage": usage}
+
+
 def _ok(path: str, model: str, text: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    n_in, n_out = 100 + len(text) // 10, 20
+    # the system prompt counts as input, as a real server's does (at most 3 characters a token,
+    # more tokens than o200k_base gives): the runner compares the arms' reported inputs
+    system = _texts(path, body)[0] if body is not None else None
+    n_in, n_out = 100 + len(text) // 10 + len(system or "") // 3, 20
     if path.endswith("/messages"):
         tools = (body or {}).get("tools")
         if (
@@ -301,7 +323,7 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
             if script.shape is not None:
                 shaped = script.shape(path, body, is_judge, text)
                 if shaped is not None:
-                    self._send(shaped[0], shaped[1], shaped[2])
+                    self._send(shaped[0], counted(shaped[1], _texts(path, body)[0]), shaped[2])
                     return
             trickle = bool(script.trickle_if and script.trickle_if(system, prompt))
             with script.lock:

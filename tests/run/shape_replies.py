@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from run_helpers import SUITE, run_lane
+from run_helpers import COUNT_SYSTEM, SUITE, _texts, run_lane
 
 from driftproof.receipt import read_receipt
 
@@ -36,7 +36,7 @@ def _message(text, *, stop="end_turn", usage=None, model="claude-sonnet-4-6", **
         "stop_sequence": None,
         "usage": usage or {"input_tokens": 120, "output_tokens": 20},
         **extra,
-    }
+    } | ({} if usage else {COUNT_SYSTEM: True})
 
 
 def _chat(content, *, finish="stop", usage=None, refusal=None):
@@ -54,7 +54,7 @@ def _chat(content, *, finish="stop", usage=None, refusal=None):
             }
         ],
         "usage": usage or {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140},
-    }
+    } | ({} if usage else {COUNT_SYSTEM: True})
 
 
 def _response(output, *, status="completed", incomplete=None, usage=None, model="gpt-5"):
@@ -77,7 +77,25 @@ def _response(output, *, status="completed", incomplete=None, usage=None, model=
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
         },
-    }
+    } | ({} if usage else {COUNT_SYSTEM: True})
+
+
+#: Input tokens a baseline request reports fewer than the with-skill one under :func:`arm_usage`:
+#: more than 80% of run_helpers.SKILL_TEXT's 22 o200k_base tokens, as a server that got the
+#: skill in one arm only counts it.
+BASELINE_FEWER = 25
+
+
+def arm_usage(usage, path, body):
+    """``usage`` for a with-skill request (a system prompt); a baseline request's has
+    :data:`BASELINE_FEWER` fewer input tokens (its total too)."""
+    if _texts(path, body)[0]:
+        return usage
+    key = "prompt_tokens" if "prompt_tokens" in usage else "input_tokens"
+    out = {**usage, key: usage[key] - BASELINE_FEWER}
+    if "total_tokens" in out:
+        out["total_tokens"] -= BASELINE_FEWER
+    return out
 
 
 def _answers(fn):

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from run_helpers import BASE_ANSWER, SKILL_ANSWER, run_lane
+from run_helpers import BASE_ANSWER, SKILL_ANSWER, SKILL_TEXT, run_lane
 
 from driftproof.receipt import read_receipt
 from driftproof.stats import receipt_reading, verdict_refusal
@@ -77,7 +77,11 @@ def test_api_lanes(loopback, suite_file, skill_file, tmp_path, provider, api):
     r = _assert_full_receipt(out, provider=provider, surface="api")
     d = r.cases[0].arms.with_skill.draws[0]
     assert d.tokens.counted_by == "provider"
-    assert (d.tokens.input, d.tokens.output) == (100 + len(SKILL_ANSWER) // 10, 20)
+    # the loopback counts the answer's tenth, 100 more, and the system prompt at 3 characters
+    assert (d.tokens.input, d.tokens.output) == (
+        100 + len(SKILL_ANSWER) // 10 + len(SKILL_TEXT) // 3,
+        20,
+    )
     assert r.run.harness is None
     assert r.judge.service == loopback.url
     assert (

@@ -21,7 +21,17 @@ import json
 
 import pytest
 from run_helpers import judge_reply
-from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _response
+from shape_replies import (
+    BASELINE_FEWER,
+    ONE,
+    _answers,
+    _chat,
+    _draws,
+    _message,
+    _mini,
+    _response,
+    arm_usage,
+)
 
 # --- item 2: stop reasons, truncation, refusals -------------------------------------------------
 
@@ -225,7 +235,9 @@ def test_openai_cached_and_reasoning_tokens_are_kept_apart(loopback, suite_file,
         "prompt_tokens_details": {"cached_tokens": 2048},
         "completion_tokens_details": {"reasoning_tokens": 256},
     }
-    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, usage=usage), {}))
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(t, usage=arm_usage(usage, p, b)), {})
+    )
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="chat", judge="openai")
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5)
@@ -253,13 +265,14 @@ def test_cached_tokens_past_the_input_are_no_part_of_it_and_never_priced(
         said = judge_reply(text) if is_judge else text
         part = {"type": "output_text", "text": said}
         out = [{"type": "message", "status": "completed", "content": [part]}]
-        return 200, _response(out, usage=usage, model="gpt-5-mini" if is_judge else "gpt-5"), {}
+        said = usage if is_judge else arm_usage(usage, path, body)
+        return 200, _response(out, usage=said, model="gpt-5-mini" if is_judge else "gpt-5"), {}
 
     loopback.script.shape = shape
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
     assert [d.score for d in _draws(r)] == [0.5, 0.5]  # each answer is its prompt: graded 0.5
-    for d in _draws(r):
-        assert (d.tokens.input, d.tokens.cache_read_input, d.tokens.output) == (120, None, 20)
+    for d, n in zip(_draws(r), (120, 120 - BASELINE_FEWER), strict=True):
+        assert (d.tokens.input, d.tokens.cache_read_input, d.tokens.output) == (n, None, 20)
     jo = r.economics.judge_overhead
     assert (jo.input_tokens, jo.cache_read_input_tokens, jo.output_tokens) == (240, 0, 40)
     assert jo.usd == round((240 * 1.0 + 40 * 5.0) / 1e6, 10)  # run_helpers' price: 1 and 5

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 import run_helpers
-from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _response
+from shape_replies import ONE, _answers, _chat, _draws, _message, _mini, _response, arm_usage
 
 from driftproof.errors import ProviderError
 from driftproof.run.providers import make_provider
@@ -192,7 +192,7 @@ def _with_reasoning(member: str, thought: str, usage: dict | None = None):
         if is_judge:
             assert thought not in body["messages"][-1]["content"]
             return None
-        c = _chat(text, usage=usage)
+        c = _chat(text, usage=usage and arm_usage(usage, path, body))
         c["choices"][0]["message"][member] = thought
         return 200, c, {}
 
@@ -229,7 +229,8 @@ def test_a_leading_think_block_in_content_is_reasoning_not_the_answer(
         if is_judge:
             assert "should not say sorry" not in body["messages"][-1]["content"]
             return None
-        return 200, _chat(f"<think>{thought}</think>\n\n{text}", usage=usage), {}
+        said = arm_usage(usage, path, body)
+        return 200, _chat(f"<think>{thought}</think>\n\n{text}", usage=said), {}
 
     loopback.script.shape = shape
     checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from run_helpers import run_args
-from shape_replies import ONE, _chat, _draws, _message, _mini, _response
+from shape_replies import ONE, _chat, _draws, _message, _mini, _response, arm_usage
 
 from driftproof.cli import main
 from driftproof.errors import ProviderError
@@ -251,7 +251,8 @@ def test_a_compatible_server_on_the_responses_api_records_its_service_and_flags_
                 "content": [{"type": "output_text", "text": text, "annotations": []}],
             }
         ]
-        return 200, _response(out, usage=usage, model="qwen2.5-0.5b-instruct"), {}
+        said = arm_usage(usage, path, body)
+        return 200, _response(out, usage=said, model="qwen2.5-0.5b-instruct"), {}
 
     loopback.script.shape = shape
     lane = make_provider("openai", "api", api="responses", base_url=f"{loopback.url}/v1")

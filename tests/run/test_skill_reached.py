@@ -1,0 +1,84 @@
+"""A server that drops the system prompt: the arms' reported inputs must differ by the skill (D-19).
+
+A chat template with no system slot (ollama/ollama#8956, #682, #3413) answers the task alone in
+both arms; each with-skill draw reports more input than 80% of a small skill, so only comparing
+the arms of a case shows the skill never reached the model.
+"""
+
+from __future__ import annotations
+
+import pytest
+import run_helpers
+from shape_replies import _answers, _chat, _draws, _mini
+
+from driftproof.run.providers import make_provider
+from driftproof.stats import no_verdict
+from driftproof.stats.codes import Refusal
+
+#: 2,000 repeats of " word" (one o200k_base token each) after 12 tokens of front matter and mark:
+#: 2,012 tokens; 80% of it is 1,609.6.
+BIG_SKILL = "---\nname: commit-helper\n---\nSKILL-MARK\n" + " word" * 2000
+
+
+def _lane():
+    return make_provider("openai", "api", api="chat", budget_param="auto")
+
+
+def _reports(with_skill: int, baseline: int):
+    """A compatible server reporting these input tokens per arm (the with-skill request is the
+    one with a system message)."""
+
+    def shape(path, body, text):
+        n = with_skill if body["messages"][0]["role"] == "system" else baseline
+        return 200, _chat(text, usage={"prompt_tokens": n, "completion_tokens": 20}), {}
+
+    return _answers(shape)
+
+
+def test_a_server_that_answers_the_task_alone_in_both_arms_measures_nothing_with_the_skill(
+    loopback, suite_file, tmp_path
+):
+    # the task alone is 54 tokens in both arms: more than 80% of the skill's 22 o200k_base
+    # tokens (17.6), so each draw passes on its own; the arms are 0 apart, under 17.6
+    loopback.script.shape = _reports(54, 54)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), min_draws=2, max_draws=2)
+    skill_arm, base_arm = r.cases[0].arms.with_skill, r.cases[0].arms.baseline
+    assert [d.score for d in base_arm.draws] == [0.5, 0.5]
+    for d in skill_arm.draws:
+        assert d.score is None and d.lost.kind == "prompt_dropped"
+        assert d.lost.reason == (
+            "the server dropped the skill from the prompt: the with-skill draws of this case "
+            "reported a median of 54 input tokens and the baseline's 54, fewer than 80% of the "
+            "skill's own 22 o200k_base tokens apart"
+        )
+        assert len(d.judge_samples) == 1  # judged before the arms could be compared: kept
+    refused = no_verdict(r)
+    assert refused is not None and refused.refusal is Refusal.NOT_MEASURED
+
+
+@pytest.mark.parametrize(("apart", "lost"), [(1609, True), (1610, False)])
+def test_the_arms_must_be_80_percent_of_the_skill_apart(
+    loopback, suite_file, tmp_path, monkeypatch, apart, lost
+):
+    monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
+    loopback.script.shape = _reports(60 + apart, 60)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    skill, base = _draws(r)
+    assert base.score == 0.5
+    if lost:
+        assert skill.score is None and skill.lost.kind == "prompt_dropped"
+        assert "a median of 1,669 input tokens and the baseline's 60" in skill.lost.reason
+        assert "of the skill's own 2,012 o200k_base tokens apart" in skill.lost.reason
+    else:
+        assert skill.score == 0.9 and skill.lost is None
+
+
+def test_a_server_reporting_no_input_leaves_the_arms_uncompared(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        reply = _chat(text)
+        del reply["usage"]
+        return 200, reply, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
