@@ -154,14 +154,12 @@ def details_json(
 def workflow_outputs(receipt: Receipt) -> dict[str, str]:
     """Outputs for ``$GITHUB_OUTPUT``; ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run."""
     b = badge_reading(receipt)
-    lift = None if b.smoke else b.lift
-    per_1k = None if b.smoke else b.value_per_1k
     return {
         "reading": b.status,
         "message": b.message,
         "color": b.color,
-        "lift": format_lift(lift),
-        "value-per-1k": format_lift(per_1k),
+        "lift": format_lift(None if b.smoke else b.lift),
+        "value-per-1k": format_lift(None if b.smoke else b.value_per_1k),
         "draws-needed": str(b.draws_needed) if b.draws_needed is not None else "",
     }
 

@@ -141,7 +141,7 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
     """The case page template's values for each case of ``r`` (``sheet`` is its), in case order."""
     slugs = case_slugs(r)  # the neighbours' links
     reading = {f.label: f.value for f in sheet.reading}
-    facts = band_facts(r)
+    facts, legend = band_facts(r), band_legend(r, "the ")
 
     def near(i: int) -> dict[str, str] | None:
         if not 0 <= i < len(r.cases):
@@ -169,7 +169,7 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
                 "verdict": row.verdict,
                 "why": reading.get("why", "") if row.verdict == "no verdict" else "",
                 "bands": bands,
-                "band_legend": _upper_first(band_legend(r, "the ")),
+                "band_legend": legend[:1].upper() + legend[1:],
                 "about": [
                     ("checks", row.checks),
                     ("lost draws", row.lost),
@@ -184,8 +184,3 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
             }
         )
     return pages
-
-
-def _upper_first(words: str) -> str:
-    """``words`` with its first letter upper case, the rest as given."""
-    return words[:1].upper() + words[1:]

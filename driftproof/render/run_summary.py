@@ -141,18 +141,15 @@ def print_result(result: Any, console: Console | None = None) -> None:
             row += [_arm(k), format_lift(mean_delta(k, w))]
         t.add_row(*row)
     console.print(t)
-    lines = [x for x in (_lost_by_kind(r), top_lost_line(r)) if x]
     lift = suite_lift(r)
     n = r.run.endpoint_attempts
     requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
-    lines.append(
+    suite = (
         f"suite lift {format_lift(lift)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
         f"skill tokens {format_lift(value_per_1k(lift, r.skill.tokens))} (skill {r.skill.tokens} "
         f"tokens); {requests}"
     )
-    grading = _grading_cost(r)
-    if grading is not None:
-        lines.append(grading)
+    lines = [x for x in (_lost_by_kind(r), top_lost_line(r), suite, _grading_cost(r)) if x]
     refused = no_verdict(r)
     if r.is_smoke:
         lines.append(SMOKE_RUN)
