@@ -61,12 +61,8 @@ class ComparisonSection:
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
         heading = ctx.anchor(f"comparison-{a}-{b}")
-        table: Table | None = None
-        chart: dict[str, str] | None = None
-        files: dict[str, bytes] = {}
-        if not c.refusals:
-            table = _table(c, ctx, a, b)
-            chart, files = _chart(c, ctx, heading)
+        table = None if c.refusals else _table(c, ctx, a, b)  # its row ids before the chart's
+        chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading)
         why = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
         html = ctx.render(
             "sections/comparison.html",
@@ -113,12 +109,7 @@ def _chart(
     if not drawn:
         return None, {}
     ser = [
-        chart_text.Series(
-            name,
-            tuple(getattr(v, side).mean for v in drawn),
-            tuple(getattr(v, side).low for v in drawn),
-            tuple(getattr(v, side).high for v in drawn),
-        )
+        chart_text.band_series(name, [(getattr(v, side).mean, getattr(v, side).sd) for v in drawn])
         for name, side in ((f"{c.a_name} (earlier)", "a"), (f"{c.b_name} (later)", "b"))
     ]
     return charts.band_figure(
