@@ -131,8 +131,7 @@ def details_json(
 ) -> dict[str, Any]:
     """The badge's details file: the reading with its context, the lift kept with its sign.
 
-    No planned draw count: the message's count holds the spreads (D-5) while ``driftproof plan``
-    plans from their upper bounds, so a second count here would disagree with one of them.
+    No planned draw count: it would disagree with the message's, taken at the spreads (D-5).
     """
     b = reading if reading is not None else badge_reading(receipt)
     return {

@@ -91,10 +91,7 @@ def one_scored_draw_at_most(r: Receipt) -> bool:
 def band_legend(r: Receipt, article: str = "") -> str:
     """What each band of ``r`` is, and what its ``n`` counts, as computed: a clause.
 
-    A band of one answer per arm (recorded, or read so) is of the one draw's valid judge samples,
-    or, where the receipt holds no judge sample, that draw's own score, with no spread; any other
-    of the measured draws' scores, with no spread where no arm has two (method, "Where a band
-    comes from"). ``article`` goes before "mean" (``"the "`` or ``""``).
+    Method, "Where a band comes from"; ``article`` goes before "mean" (``"the "`` or ``""``).
     """
     if band_source_of(r) == "legacy" and not _holds_judge_samples(r):
         return (

@@ -176,11 +176,7 @@ def compare_receipts(
 def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
     """The comparison's notes: what differs between the two receipts besides the skill's text.
 
-    The same receipt on both sides (one seal); different skills, models, judges, judge
-    templates or scales, suite files, or set-ups (surface, harness, what was graded, language,
-    the skill arm's instructions); cases asked differently. A model, judge, judge
-    provider, judge template, suite file, prompt or rubric that either receipt does not record
-    is not called different.
+    A field either receipt does not record is not called different.
     """
     out = []
     if a.seal.sha256 == b.seal.sha256:
@@ -368,10 +364,8 @@ def _note(v: CaseVerdict) -> str:
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    The two receipts' columns are "earlier" and "later", each with its band source in words
-    (``earlier (bands across draws)``): the words of the legend's ``Δ = later −
-    earlier``; the receipts' own names (long paths, report labels) are given above the table.
-    Measured/drawn counts appear when a case lost draws or a side gets no verdict.
+    The receipts' columns are "earlier" and "later" with their band sources in words;
+    measured/drawn counts appear when a case lost draws or a side gets no verdict.
     """
     a_name, b_name = "earlier", "later"
     src_a, src_b = (BAND_SOURCE_HEADER[k] if k else "no band" for k in c.band_kinds)

@@ -42,10 +42,7 @@ def _differences(a: Receipt, b: Receipt) -> list[str]:
 def setup_note(a: Receipt, b: Receipt) -> str | None:
     """The note when ``a`` and ``b`` were run under different set-ups, else ``None``.
 
-    Compared: the surface (API or command-line agent), the agent harness and its version, what
-    was graded (the reply, or the reply and files), the language of the prompts and how the skill
-    arm's instructions were built (the skill alone, or a control instruction then the skill). A
-    set-up either receipt does not record is not called different.
+    A set-up either receipt does not record is not called different.
     """
     found = _differences(a, b)
     if not found:

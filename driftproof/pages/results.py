@@ -304,9 +304,7 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 def runs_words(groups: list[ResultGroup]) -> tuple[str, dict[str, str]]:
     """The heading of the runs' groups, and by group id what its caption calls its receipts.
 
-    Receipts the simulated provider drew at random are never called measured: the runs are
-    "Simulated runs" when every one is simulated, and "measured, and simulated" when some are;
-    each group's caption says what its own receipts are.
+    Receipts the simulated provider drew at random are never called measured.
     """
     captions = {g.id: _group_words([r.simulated for r in g.rows]) for g in groups}
     simulated = [r.simulated for g in groups for r in g.rows]

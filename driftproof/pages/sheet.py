@@ -101,12 +101,7 @@ class CaseRow:
 
 @dataclass(frozen=True)
 class LostDraw:
-    """One lost draw: which case, arm and draw, and the reason the receipt records.
-
-    ``draw`` is the draw's number as people read it, counting from 1 (the receipt's index + 1);
-    the name is not ``index``, so that no reader of ``view --format json`` takes it for the
-    receipt's own index.
-    """
+    """One lost draw: case, arm, ``draw`` (counting from 1: the receipt's index + 1), reason."""
 
     case_id: str
     arm: str

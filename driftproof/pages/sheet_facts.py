@@ -422,9 +422,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
 def _refusals_recorded(r: Receipt) -> bool:
     """Whether ``r`` can record a refusal: a run's (or its regrade's) receipt of 0.15 or later.
 
-    Refusals (``draws[].refusal``, a lost draw's ``kind``) came with 0.15, which a migrated
-    receipt lacks (``schema_version`` is the version it declared), and no importer records
-    them; where they cannot be recorded they read unknown, not none (D-13).
+    No importer records refusals; where they cannot be recorded they read unknown (D-13).
     """
     tool = r.provenance.tool if r.provenance is not None else None
     return r.schema_version not in _NO_REFUSALS and tool in (None, "driftproof regrade")

@@ -113,9 +113,7 @@ def _grading_cost(r: Receipt) -> str | None:
 def summary_title(r: Receipt) -> str:
     """The summary table's title: ``<skill> on <model> (<level>)``.
 
-    The level is followed by ", not measured" when no case has a measured score in both the
-    with-skill and baseline arms (D-17): the level records how the receipt was made, not that
-    it measured anything.
+    ", not measured" follows the level when no case has a measured score in both arms (D-17).
     """
     nothing = NOTHING if not_measured(r, band_source_of(r)) is not None else ""
     return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing})"

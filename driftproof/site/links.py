@@ -189,8 +189,7 @@ def _parsed(link: str) -> tuple[str | None, str, bool] | None:
 def searchable(rel: str) -> bool:
     """Whether the index takes the page at ``rel``: every HTML page but receipts' case pages.
 
-    A case page is ``receipts/<name>/cases/<slug>/index.html``; no receipt name has a folder
-    ``cases`` (refused where inputs are found), so no sheet looks like one.
+    A case page is ``receipts/<name>/cases/<slug>/index.html``; no receipt has a folder ``cases``.
     """
     if not rel.endswith(".html") or rel.startswith("pagefind/"):
         return False
