@@ -222,6 +222,21 @@ def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
     assert "called only about half the time at any number of draws" in res.output
 
 
+def test_cli_plan_lift_above_the_floor_is_not_said_to_be_called_half_the_time(tmp_path) -> None:
+    # The pilot's spreads are 0.010 per arm; at the plan's 27 draws a true lift of 0.055 is
+    # called when the measured gap reaches 0.05 (the bands, 0.02 wide together, are then apart):
+    # by hand P = Φ(0.005 / (0.010·sqrt(2/27))) = Φ(1.84) ≈ 0.97, far from "about half", which
+    # holds only for a lift at the floor itself. The plan printed both, side by side.
+    f = tmp_path / "pilot.json"
+    f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
+    res = CliRunner().invoke(plan, [str(f), "--effect", "0.055"])
+    assert res.exit_code == 0
+    assert "At 27 draws per arm a true lift of 0.055 gives a verdict with a chance of 96%" in (
+        res.output
+    )
+    assert "half the time" not in res.output
+
+
 @pytest.mark.parametrize("given", ["0", "0.0001", "0.0499", "1.01", "nan"])
 def test_cli_plan_refuses_an_effect_under_the_floor_naming_the_option(tmp_path, given) -> None:
     # 0.0001 planned "a true lift of 0.000" (a lift under the floor is never called a change),
