@@ -66,6 +66,7 @@ _NO_VERDICT = (
     "A side gets no verdict (below TESTED, a smoke run, an import, "
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
 )
+_UNDONE = "inconclusive: a move its lost draws could undo"  # an annotation's words
 _TABLE_HEAD = (
     "| case | verdict | earlier band | later band | Δ | draws needed per arm |\n"
     "|---|---|---|---|---|---|\n"
@@ -429,17 +430,16 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
-    # workflow command. An annotation when a case went unmeasured, a case regressed, or none.
+    # workflow command. Annotations: a case unmeasured, regressed or inconclusive; no decision.
     print(f"driftproof: decision {decision}; lift {outputs['lift']}")
-    fails = job_fails(c, fail_on)
-    level = "error" if fails else "warning"
-    gone = unmeasured_headline(c.unmeasured, ids=False)
-    if gone:
+    level = "error" if (fails := job_fails(c, fail_on)) else "warning"
+    if gone := unmeasured_headline(c.unmeasured, ids=False):
         kind = "error" if NOT_MEASURED in fail_on else "warning"
         print(f"::{kind} title=Driftproof::{gone}; see the job summary")
-    if decision == VerdictCode.REGRESSED:
-        n = len(json.loads(outputs["regressed-cases"]))
-        print(f"::{level} title=Driftproof::{count_of(n, 'case')} regressed; see the job summary")
+    if decision in (VerdictCode.REGRESSED, VerdictCode.INCONCLUSIVE):
+        n = sum(v.verdict == decision for v in c.rows)
+        said = _UNDONE if decision == VerdictCode.INCONCLUSIVE else decision
+        print(f"::{level} title=Driftproof::{count_of(n, 'case')} {said}; see the job summary")
     elif decision == "none":
         line = job_line(decision, fails, fail_on, c.unmeasured)  # counts only, never ids
         print(f"::{level} title=Driftproof::{line} See the job summary.")

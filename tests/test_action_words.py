@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from factories import case, make_receipt
+from test_action import HIGH, LOW, doc, run_action
 
 from driftproof import action
 from driftproof.pages.comparison import compare_receipts
@@ -116,3 +117,18 @@ def test_the_readme_says_what_the_demo_receipts_show_and_how_to_see_a_gate_decid
     rc = action.main(command.group(1).split())
     assert rc == 0
     assert "**No decision**; the job passes" in (tmp_path / "s.md").read_text(encoding="utf-8")
+
+
+def test_an_inconclusive_decision_is_annotated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With skill [0.80, 0.85, 0.90] (0.85 ± 0.05) then [0.50, 0.55, lost] (0.525 ± 0.035): apart
+    # on the measured draws, Δ −0.325; the lost draw at the best score, 1.0, gives 0.683 ± 0.275,
+    # which overlaps 0.80..0.90: inconclusive (D-9). The job passes, with a warning, not in silence.
+    code, out, _ = run_action(tmp_path, monkeypatch, doc(HIGH, LOW), doc([0.50, 0.55, None], LOW))
+    assert (code, out["decision"]) == (0, "inconclusive")
+    printed = capsys.readouterr().out
+    assert (
+        "::warning title=Driftproof::1 case inconclusive: a move its lost draws could undo; "
+        "see the job summary\n"
+    ) in printed
