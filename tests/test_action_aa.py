@@ -47,7 +47,7 @@ def test_aa_is_cited_and_the_decision_stands(
     assert action.main([]) == 1  # c1 regressed: the default still fails the job
     text = summary.read_text()
     assert text.startswith("## Driftproof: regressed")
-    assert "A/A calibration aa.json: the rule called a change in 0 of 1 case" in text
+    assert "A/A calibration aa.json: the rule called a change, up or down, in 0 of 1 case" in text
 
 
 def test_a_receipt_that_is_not_aa_is_an_error(

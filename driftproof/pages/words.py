@@ -266,14 +266,14 @@ def aa_line(name: str, aa: AAReading) -> str:
     n = len(aa.cases)
     read = n - aa.unread
     text = (
-        f"A/A calibration {name}: the rule called a change in {aa.observed:,} of "
+        f"A/A calibration {name}: the rule called a change, up or down, in {aa.observed:,} of "
         f"{count_of(n, 'case')} between two runs of the same arm"
     )
     if read:
         text += (
-            f"; at these spreads and draws, noise alone is expected to call a change in "
-            f"{aa.expected:.2f} of {count_of(read, 'case')} per comparison (chance of at least "
-            "one: "
+            "; at these spreads and draws, noise alone is expected to call a change, up or down, "
+            f"in {aa.expected:.2f} of {count_of(read, 'case')} per comparison (chance of at "
+            "least one: "
             f"{100 * aa.at_least_one:.0f}%); the smallest effect these spreads can resolve is "
             f"{aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at the widest"
         )

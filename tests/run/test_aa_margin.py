@@ -43,7 +43,7 @@ def test_aa_run_gives_both_arms_the_skill_and_records_it(suite_file, skill_file,
     assert r.arms.baseline.system_prompt_sha256 == r.arms.with_skill.system_prompt_sha256
     assert verdict_refusal(r) is not None and "A/A calibration" in verdict_refusal(r)
     sheet = CliRunner().invoke(cli, ["view", str(out)]).output
-    assert "A/A calibration (this receipt): the rule called a change in 0 of" in sheet
+    assert "A/A calibration (this receipt): the rule called a change, up or down, in 0 of" in sheet
 
 
 def test_an_ordinary_run_records_neither(suite_file, skill_file, tmp_path):
