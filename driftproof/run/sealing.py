@@ -104,18 +104,22 @@ def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None
     """Why a case's with-skill draws cannot have seen the skill, or ``None`` (D-19).
 
     On an API lane the arms' requests differ by the system prompt alone, so the with-skill
-    median reported input must exceed the baseline's by :data:`SKILL_REACHED_SHARE` of the
+    median reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the
     skill's ``skill_tokens`` (o200k_base) at least; ``None`` when either arm reported none.
+    The other arm is the control when there is one (both carry a system message, so a chat
+    template's default system prompt, put in only without one, is in neither), else the
+    baseline.
     """
+    other = "control" if "control" in arms else "baseline"
     with_skill = _median_input(arms["with_skill"].draws)
-    baseline = _median_input(arms["baseline"].draws)
-    if skill_tokens is None or with_skill is None or baseline is None:
+    against = _median_input(arms[other].draws)
+    if skill_tokens is None or with_skill is None or against is None:
         return None
-    if with_skill - baseline >= SKILL_REACHED_SHARE * skill_tokens:
+    if with_skill - against >= SKILL_REACHED_SHARE * skill_tokens:
         return None
     return (
         f"the server dropped the skill from the prompt: the with-skill draws of this case "
-        f"reported a median of {with_skill:,g} input tokens and the baseline's {baseline:,g}, "
+        f"reported a median of {with_skill:,g} input tokens and the {other}'s {against:,g}, "
         f"fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own {skill_tokens:,} o200k_base "
         "tokens apart"
     )

@@ -82,3 +82,32 @@ def test_a_server_reporting_no_input_leaves_the_arms_uncompared(loopback, suite_
     loopback.script.shape = _answers(shape)
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+#: Mistral Small 3's chat template (its Hugging Face tokenizer_config) puts its own default
+#: system prompt, 161 o200k_base tokens, into a request with no system message, and the
+#: request's own system message in place of it.
+DEFAULT_SYSTEM = 161
+
+
+def test_with_a_control_the_skill_is_compared_against_the_control_not_a_default_system_prompt(
+    loopback, suite_file, tmp_path
+):
+    control = "You are a careful assistant. Answer briefly."
+
+    def shape(path, body, text):
+        first = body["messages"][0]
+        system = first["content"] if first["role"] == "system" else None
+        n = 54 + (len(system) // 3 if system else DEFAULT_SYSTEM)
+        return 200, _chat(text, usage={"prompt_tokens": n, "completion_tokens": 20}), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), control=control)
+    arms = r.cases[0].arms
+    # the control's 44 characters: 54 + 44 // 3 = 68; with skill, 44 + 2 + the skill's 93
+    # characters: 54 + 139 // 3 = 100, 32 above the control (over 80% of the skill's 22 tokens,
+    # 17.6) but 115 below the baseline's 54 + 161 = 215
+    assert [d.tokens.input for d in arms.control.draws] == [68]
+    assert [d.tokens.input for d in arms.baseline.draws] == [215]
+    assert [d.tokens.input for d in arms.with_skill.draws] == [100]
+    assert arms.with_skill.draws[0].lost is None and arms.with_skill.draws[0].score == 0.9
