@@ -117,11 +117,16 @@ def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None
         return None
     if with_skill - against >= SKILL_REACHED_SHARE * skill_tokens:
         return None
+    template = (
+        ", and so does a chat template that adds its own system prompt to a request without one: "
+        "run with a control then"
+    )
     return (
-        f"the server dropped the skill from the prompt: the with-skill draws of this case "
+        f"a reported input without room for the skill: the with-skill draws of this case "
         f"reported a median of {with_skill:,g} input tokens and the {other}'s {against:,g}, "
         f"fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own {skill_tokens:,} o200k_base "
-        "tokens apart"
+        "tokens apart (a server that leaves the system message out does this"
+        f"{template if other == 'baseline' else ''})"
     )
 
 

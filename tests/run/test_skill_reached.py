@@ -47,9 +47,11 @@ def test_a_server_that_answers_the_task_alone_in_both_arms_measures_nothing_with
     for d in skill_arm.draws:
         assert d.score is None and d.lost.kind == "prompt_dropped"
         assert d.lost.reason == (
-            "the server dropped the skill from the prompt: the with-skill draws of this case "
+            "a reported input without room for the skill: the with-skill draws of this case "
             "reported a median of 54 input tokens and the baseline's 54, fewer than 80% of the "
-            "skill's own 22 o200k_base tokens apart"
+            "skill's own 22 o200k_base tokens apart (a server that leaves the system message out "
+            "does this, and so does a chat template that adds its own system prompt to a request "
+            "without one: run with a control then)"
         )
         assert len(d.judge_samples) == 1  # judged before the arms could be compared: kept
     refused = no_verdict(r)
@@ -111,3 +113,11 @@ def test_with_a_control_the_skill_is_compared_against_the_control_not_a_default_
     assert [d.tokens.input for d in arms.baseline.draws] == [215]
     assert [d.tokens.input for d in arms.with_skill.draws] == [100]
     assert arms.with_skill.draws[0].lost is None and arms.with_skill.draws[0].score == 0.9
+    # a control that the server also leaves out: the words name the control, no control advice
+    loopback.script.shape = _reports(54, 54)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), control=control)
+    said = r.cases[0].arms.with_skill.draws[0].lost.reason
+    assert said.endswith(
+        "the control's 54, fewer than 80% of the skill's own 22 o200k_base tokens apart "
+        "(a server that leaves the system message out does this)"
+    )
