@@ -185,6 +185,24 @@ def _median_input(draws: Iterable[Draw]) -> float | None:
     return statistics.median(inputs) if inputs else None
 
 
+def _arm_specs(drawer: Drawer, built: list[Case]) -> dict[str, dict[str, Any]]:
+    """The receipt's ``arms``: each arm's system prompt, service, construction, median input."""
+    cfg, provider = drawer.cfg, drawer.provider
+    return {
+        a: {
+            "label": a,
+            "instruction": s if a == "control" else None,
+            "system_prompt_sha256": sha256_text(s) if s is not None else None,
+            "service": provider.service,
+            "construction": construction(a, cfg.control, cfg.aa),
+            "input_tokens_median": _median_input(
+                d for c in built for d in getattr(c.arms, a).draws
+            ),
+        }
+        for a, s in drawer.systems.items()
+    }
+
+
 def receipt_body(
     suite: Suite,
     drawer: Drawer,
@@ -213,19 +231,6 @@ def receipt_body(
     reach = drawer.skill_tokens if compared else None
     built, repairs, visited = _cases(list(drawer.cases.values()), list(systems), journal, reach)
     counts = {len(getattr(c.arms, a).draws) for c in built for a in systems}
-    arm_specs = {
-        a: {
-            "label": a,
-            "instruction": systems[a] if a == "control" else None,
-            "system_prompt_sha256": sha256_text(s) if s is not None else None,
-            "service": provider.service,
-            "construction": construction(a, cfg.control, cfg.aa),
-            "input_tokens_median": _median_input(
-                d for c in built for d in getattr(c.arms, a).draws
-            ),
-        }
-        for a, s in systems.items()
-    }
     unverified = (
         provider.name in OFFLINE
         or judge_doc["provider"] in OFFLINE
@@ -253,7 +258,7 @@ def receipt_body(
         suite_name=suite.name[:200],
         suite_sha256=suite.sha256,
         judge=judge_doc,
-        arms=arm_specs,
+        arms=_arm_specs(drawer, built),
         band_source="generation",
         judge_overhead=_overhead(visited, cfg.judge_price),
         run_members={

@@ -77,7 +77,8 @@ def test_an_aa_receipt_carries_no_verdict_and_diff_cites_it(tmp_path: Path) -> N
         p.write_text(json.dumps(seal_document(plain)))
     res = CliRunner().invoke(cli, ["diff", str(a), str(b), "--aa", str(aa)])
     assert res.exit_code == 0, res.output
-    assert f"A/A calibration {aa}: the rule called a change, up or down, in 1 of 3 cases" in res.output
+    said = f"A/A calibration {aa}: the rule called a change, up or down, in 1 of 3 cases"
+    assert said in res.output
     doc = json.loads(
         CliRunner()
         .invoke(cli, ["diff", str(a), str(b), "--aa", str(aa), "--format", "json"])
