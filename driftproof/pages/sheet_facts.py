@@ -204,6 +204,9 @@ def _skill_reached(r: Receipt) -> str | None:
         text += f"; with the skill {skill - base:+,.0f}"
     if r.skill.tokens is not None:
         text += f", beside a skill of about {r.skill.tokens:,} tokens"
+    if r.run.harness is not None and r.run.harness.name == "claude-code":
+        text += " (Claude Code takes the skill in place of its own system prompt, so its arms"
+        text += " differ by more than the skill)"
     return text
 
 

@@ -115,6 +115,14 @@ def test_claude_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
         assert c["entries"] == []  # an empty temporary directory
     assert len({c["cwd"] for c in gen}) == 18  # a fresh one each time
     assert sum("--system-prompt-file" in c["argv"] for c in gen) == 9  # the with-skill arm only
+    # that flag replaces Claude Code's own system prompt: view says the arms' inputs differ by more
+    from driftproof.pages.sheet import sheet
+    from driftproof.render.sheet import sheet_text
+
+    assert (
+        "with the skill +0, beside a skill of about 24 tokens (Claude Code takes the skill in "
+        "place of its own system prompt, so its arms differ by more than the skill)"
+    ) in " ".join(sheet_text(sheet(r)).split())
 
 
 def test_claude_cli_files(loopback, fake_bin, suite_file, skill_file, tmp_path, monkeypatch):
