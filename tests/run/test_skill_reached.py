@@ -75,17 +75,6 @@ def test_the_arms_must_be_80_percent_of_the_skill_apart(
         assert skill.score == 0.9 and skill.lost is None
 
 
-def test_a_server_reporting_no_input_leaves_the_arms_uncompared(loopback, suite_file, tmp_path):
-    def shape(path, body, text):
-        reply = _chat(text)
-        del reply["usage"]
-        return 200, reply, {}
-
-    loopback.script.shape = _answers(shape)
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
-    assert [d.score for d in _draws(r)] == [0.9, 0.5]
-
-
 #: Mistral Small 3's chat template (its Hugging Face tokenizer_config) puts its own default
 #: system prompt, 161 o200k_base tokens, into a request with no system message, and the
 #: request's own system message in place of it.
