@@ -7,7 +7,7 @@ from typing import Any
 from driftproof._anchor import slug, unique, windows_device
 from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.words import count_of, fmt, lost_kind_words, token_counts
+from driftproof.pages.words import ARM_NOT_RECORDED, count_of, fmt, lost_kind_words, token_counts
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.wording import ARM_WORDS
 
@@ -123,14 +123,21 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
 
 
 def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
-    """``{"labels": arm words, "rows": by draw position}``, a cell per arm (``None``: none)."""
-    arms = [(label, getattr(case.arms, key)) for key, label in ARM_WORDS.items()]
-    arms = [(label, arm) for label, arm in arms if arm is not None]
+    """``{"labels": arm words, "rows": by draw position, "none": per arm}``.
+
+    A cell per arm (``None``: no draw there); ``none`` says why a cell is empty: the arm is not
+    recorded by the source (no draw at all), or it has no draw at that position.
+    """
+    arms = [(key, label, getattr(case.arms, key)) for key, label in ARM_WORDS.items()]
+    arms = [(key, label, arm) for key, label, arm in arms if arm is not None]
     no_answer = _no_answer(r)
-    per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, arm in arms]
+    per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, _, arm in arms]
     depth = max((len(x) for x in per_arm), default=0)
     rows = [[(x[i] if i < len(x) else None) for x in per_arm] for i in range(depth)]
-    return {"labels": [label for label, _ in arms], "rows": rows}
+    unrecorded = [not a.draws and not getattr(r.arms, k).recorded for k, _, a in arms]
+    gone = ARM_NOT_RECORDED.capitalize() + "."
+    none = [gone if u else "No draw at this position." for u in unrecorded]
+    return {"labels": [label for _, label, _ in arms], "rows": rows, "none": none}
 
 
 def _band(text: str) -> str:

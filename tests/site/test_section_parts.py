@@ -269,3 +269,18 @@ def test_a_case_id_windows_reads_as_a_device_gets_a_folder_windows_can_hold() ->
     pages = receipt_files("r", parse_receipt(raw, "r.json"), raw, [], page_env())
     folders = sorted(p.split("/")[3] for p in pages if p.startswith("receipts/r/cases/"))
     assert folders == ["case-CON", "case-Com1", "case-nul.v2", "console"]
+
+
+def test_a_case_page_says_an_arm_the_source_did_not_record_is_not_recorded() -> None:
+    # this receipt is one skill's file of caveman's judged fidelity snapshot: the skill arm only,
+    # its baseline and control arms not recorded; the case page said "No draw at this position."
+    # for each of them
+    from driftproof.pages.case import case_draws
+    from driftproof.receipt import read_receipt
+
+    r = read_receipt(REPO / "receipts" / "caveman-5c7e19a-judged-fidelity-caveman.json")
+    draws = case_draws(r, r.cases[0])
+    assert draws["labels"] == ["with skill", "baseline", "control"]
+    gone = "Not recorded by the source."
+    assert draws["none"] == ["No draw at this position.", gone, gone]
+    assert all(row[1] is None and row[2] is None for row in draws["rows"])

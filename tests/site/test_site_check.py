@@ -137,3 +137,13 @@ def test_every_page_names_an_empty_icon(built_site: Path) -> None:
         if '<link rel="icon" href="data:,">' not in p.read_text(encoding="utf-8")
     ]
     assert lacking == []
+
+
+def test_a_sheets_case_list_says_no_score_in_words(built_site: Path) -> None:
+    # caveman's judged fidelity snapshot scores no answer (its checks are regexes) and runs the
+    # skill arm alone: the list read "with skill –" beside "baseline not recorded by the source"
+    page = built_site / "receipts/caveman-5c7e19a-judged-fidelity-caveman/index.html"
+    html = page.read_text(encoding="utf-8")
+    assert '<h2 id="answers">Cases</h2>' in html
+    assert "Case p01</a>: with skill no score; baseline not recorded by the source;" in html
+    assert "with skill –" not in html
