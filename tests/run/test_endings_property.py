@@ -388,6 +388,8 @@ def test_run_help_prints_the_endings_table_and_the_skill_reached_check():
     for needle in (
         "the server dropped part of the prompt",
         "fewer than 80% of the skill's own size",
+        "the arms of each case are also compared when the receipt is sealed",
+        "a reported input without room for the skill",
         "--budget-param [auto|max_tokens|max_completion_tokens]",
         "applies to the output budget only",
     ):
