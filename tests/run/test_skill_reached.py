@@ -110,3 +110,12 @@ def test_with_a_control_the_skill_is_compared_against_the_control_not_a_default_
         "the control's 54, fewer than 80% of the skill's own 22 o200k_base tokens apart "
         "(a server that leaves the system message out does this)"
     )
+
+
+def test_an_aa_run_is_not_compared_both_of_its_arms_carry_the_skill(loopback, suite_file, tmp_path):
+    # --aa gives SKILL.md to both arms, so their requests are the same and report the same 54
+    # input tokens: 0 apart, under 17.6, yet the skill reached both; no draw is lost
+    loopback.script.shape = _reports(54, 54)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), aa=True)
+    for d in _draws(r):
+        assert d.lost is None and d.tokens.input == 54 and d.score == 0.9
