@@ -101,7 +101,7 @@ def _arm(recs: list[dict[str, Any]]) -> CaseArm:
 
 
 def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None:
-    """Why a case's with-skill draws cannot have seen the skill, or ``None`` (D-19).
+    """Why a case's with-skill draws cannot have seen the skill, or ``None``.
 
     On an API lane the arms' requests differ by the system prompt alone, so the with-skill
     median reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the

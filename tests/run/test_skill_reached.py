@@ -1,4 +1,4 @@
-"""A server that drops the system prompt: the arms' reported inputs must differ by the skill (D-19).
+"""A server that drops the system prompt: the arms' reported inputs must differ by the skill.
 
 A chat template with no system slot (ollama/ollama#8956, #682, #3413) answers the task alone in
 both arms; each with-skill draw reports more input than 80% of a small skill, so only comparing
