@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import factories
@@ -231,9 +232,12 @@ def test_cli_plan_lift_above_the_floor_is_not_said_to_be_called_half_the_time(tm
     f.write_text(json.dumps(make_receipt([BIG])), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f), "--effect", "0.055"])
     assert res.exit_code == 0
-    assert "At 27 draws per arm a true lift of 0.055 gives a verdict with a chance of 96%" in (
-        res.output
+    said = re.search(
+        r"At 27 draws per arm a true lift of 0\.055 gives a verdict with a chance "
+        r"of (\d+)%",
+        res.output,
     )
+    assert said is not None and 94 <= int(said.group(1)) <= 99  # 97% by hand, ±1,000 runs' noise
     assert "half the time" not in res.output
 
 
