@@ -123,6 +123,9 @@ def test_case_rows_checks_and_lost_draws() -> None:
     c["arms"]["baseline"]["draws"][0]["checks"] = [
         {"name": "subject", "kind": "regex", "pass": False}
     ]
+    # the lost draw's checks (its answer is not the arm's: a server that dropped the skill) are
+    # not counted in the arm's
+    c["arms"]["with_skill"]["draws"][2]["checks"] = [{"name": "x", "kind": "regex", "pass": True}]
     s = sheet(read(mk([c])))
     row = s.cases[0]
     # with skill: .80 .82 measured (mean .81, sd .014142), one lost; baseline .52 ± .02

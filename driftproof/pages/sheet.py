@@ -333,7 +333,8 @@ def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> 
 
 
 def _checks(draws: list[Draw]) -> str | None:
-    checks = [k for d in draws for k in d.checks]
+    """The arm's checks passed, over its measured draws (a lost draw's answer is not the arm's)."""
+    checks = [k for d in draws if d.lost is None for k in d.checks]
     if not checks:
         return None
     errored = sum(k.outcome == "error" for k in checks)

@@ -132,10 +132,10 @@ def lost_words(causes: Sequence[LostCause], draws: int, arm: str | None = None) 
     """``N of M draws lost to <cause>``, or ``…, most often to <cause> (k)`` when causes differ.
 
     With ``arm`` (the one arm that lost draws, and lost every one): ``every <arm> draw lost
-    (N of M draws) to <cause>``.
+    (N of the M draws of both arms) to <cause>``.
     """
     lost, top = sum(c.draws for c in causes), causes[0]
     why = f" to {top.cause}" if top.draws == lost else f", most often to {top.cause} ({top.draws})"
     if arm is not None:
-        return f"every {ARM_WORDS[arm]} draw lost ({lost} of {draws} draws){why}"
+        return f"every {ARM_WORDS[arm]} draw lost ({lost} of the {draws} draws of both arms){why}"
     return f"{lost} of {draws} draws lost{why}"

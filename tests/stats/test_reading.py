@@ -152,7 +152,7 @@ def test_no_scores_gets_no_verdict() -> None:
     r = model(make_receipt([case("c", [None, None], [0.5, 0.6])]))
     assert verdict_refusal(r) == (
         "not measured: no case has a measured score in both arms; every with skill draw lost "
-        "(2 of 4 draws) to timeout after 2 retries"
+        "(2 of the 4 draws of both arms) to timeout after 2 retries"
     )
     # each arm lost the draws of one case: no one arm to name
     r = model(make_receipt([case("a", [None], [0.5]), case("b", [0.5], [None])]))
