@@ -54,12 +54,13 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
-        inner = body.get("error") if isinstance(body, dict) else None
-        err = inner if isinstance(inner, dict) else (body if isinstance(body, dict) else {})
+        err = error_object(body)
         said = member_str(err, "message")
         if said is not None:
             kind = member_str(err, "type")
             message = (f"{kind}: " if kind else "") + said[:300]
+        elif isinstance(body, str) and body.strip() and _sent_json(response):
+            message = " ".join(body.split())[:300]  # an error member that is a string
         elif isinstance(body, str) and body.strip():  # a body that is no JSON: a proxy's page
             message = f"the reply is not JSON: {' '.join(body.split())[:300]!r}"
         else:
@@ -81,6 +82,37 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
+
+
+def error_object(body: Any) -> dict[str, Any]:
+    """The error object of an error reply, from the SDK's ``body``; ``{}`` when there is none.
+
+    The SDK gives an object body's ``error`` member, else the body: an object (OpenAI's error,
+    or one wrapping it again in ``error``), a list whose first item is the error or wraps it in
+    ``error`` (Gemini's and Vertex AI's OpenAI endpoints: ``[{"error": {"code", "message",
+    "status"}}]``), or an object whose ``errors`` list holds it (Cloudflare's API envelope:
+    ``{"success": false, "errors": [{"code", "message"}]}``).
+    """
+    if isinstance(body, list) and body and isinstance(body[0], dict):
+        body = body[0]
+    if not isinstance(body, dict):
+        return {}
+    inner = body.get("error")
+    if isinstance(inner, dict):
+        return inner
+    errors = body.get("errors")
+    if member_str(body, "message") is None and isinstance(errors, list) and errors:
+        return errors[0] if isinstance(errors[0], dict) else body
+    return body
+
+
+def _sent_json(response: Any) -> bool:
+    """Whether the body of ``response`` (an httpx response, or ``None``) is JSON."""
+    try:
+        loads_strict(str(response.text), allow_nan=True)
+    except (AttributeError, JSONFault):
+        return False
+    return True
 
 
 def said(err: Any) -> str:
