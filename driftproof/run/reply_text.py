@@ -9,6 +9,7 @@ from typing import Any
 from driftproof._json import JSONFault, json_kind, loads_strict
 
 _THINK_OPEN, _THINK_CLOSE = "<think>", "</think>"
+_REASONING_OPEN, _REASONING_CLOSE = "<reasoning>", "</reasoning>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -49,9 +50,13 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
 
     Reasoning is a leading ``<think>…</think>`` block (all the text when unclosed) or everything up
     to a ``</think>`` no ``<think>`` opens (a template that opens it in the prompt); the answer
-    follows, leading white space trimmed.
+    follows, leading white space trimmed. Leading ``<reasoning>…</reasoning>`` blocks (Amazon
+    Bedrock's gpt-oss: one or more before the answer; all the text when one is unclosed) are
+    reasoning too.
     """
     head = text.lstrip()
+    if head.startswith(_REASONING_OPEN):
+        return _reasoning_blocks(head)
     if head.startswith(_THINK_OPEN):
         body = head[len(_THINK_OPEN) :]
         end = body.find(_THINK_CLOSE)
@@ -64,10 +69,31 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
     return text, None
 
 
+def _reasoning_blocks(head: str) -> tuple[str, str | None]:
+    """``head``, which starts with ``<reasoning>``, as (answer, its leading blocks' reasoning)."""
+    thought = []
+    while head.startswith(_REASONING_OPEN):
+        body = head[len(_REASONING_OPEN) :]
+        end = body.find(_REASONING_CLOSE)
+        if end == -1:
+            return "", joined_reasoning(*thought, body)
+        thought.append(body[:end])
+        head = body[end + len(_REASONING_CLOSE) :].lstrip()
+    return head, joined_reasoning(*thought)
+
+
 #: Tags that mark reasoning left in an answer: think tags, and what a server without the model's
 #: reasoning parser sends as text: gpt-oss's Harmony channel marker (``<|channel|>analysis…``)
-#: and Seed-OSS's think tags.
-MIXED_TAGS = (_THINK_OPEN, _THINK_CLOSE, "<|channel|>", "<seed:think>", "</seed:think>")
+#: and Seed-OSS's think tags; and Bedrock's reasoning tags.
+MIXED_TAGS = (
+    _THINK_OPEN,
+    _THINK_CLOSE,
+    "<|channel|>",
+    "<seed:think>",
+    "</seed:think>",
+    _REASONING_OPEN,
+    _REASONING_CLOSE,
+)
 
 
 def mixed_reasoning_at(answer: str) -> int | None:
@@ -81,7 +107,7 @@ def mixed_reason(answer: str) -> str:
     at = mixed_reasoning_at(answer) or 0
     tag = next((t for t in MIXED_TAGS if answer.startswith(t, at)), _THINK_OPEN)
     why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
-    if tag in (_THINK_OPEN, _THINK_CLOSE):
+    if tag in (_THINK_OPEN, _THINK_CLOSE, _REASONING_OPEN, _REASONING_CLOSE):
         why += " (only a leading reasoning block is kept apart)"
     else:
         why += " (the model's reasoning markup sent as text: the server parsed no reasoning)"

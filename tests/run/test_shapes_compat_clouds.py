@@ -6,14 +6,21 @@ an error as a list of one Google error, ``[{"error": {"code", "message", "status
 Cloudflare's API sends ``{"success": false, "errors": [{"code", "message"}], ...}`` (Workers AI's
 code 3040, "Capacity temporarily exceeded"); Hugging Face's router and TGI send ``{"error":
 "<words>"}``, a string.
+
+Amazon Bedrock's OpenAI-compatible Chat Completions sends gpt-oss's reasoning in ``content``, in
+one or more ``<reasoning>…</reasoning>`` blocks before the answer (CherryHQ/cherry-studio#10225;
+promptfoo/promptfoo#9587: "Bedrock … prepends the model reasoning wrapped in <reasoning>").
 """
 
 from __future__ import annotations
 
 import pytest
-from shape_replies import _answers, _draws, _mini
+import run_helpers
+from shape_replies import ONE, _answers, _chat, _draws, _mini
 
 from driftproof.run.providers import make_provider
+from driftproof.run.providers.openai_api import read_chat
+from driftproof.run.reply_text import mixed_reasoning_at
 
 
 def _lane():
@@ -76,3 +83,37 @@ def test_geminis_context_window_400_in_a_list_loses_that_draw_and_the_run_goes_o
     assert (skill.score, skill.lost.kind, len(skill.attempts)) == (None, "context_window", 1)
     assert skill.lost.reason == f"HTTP 400: {words}; not retryable, 1 attempt"
     assert base.score == 0.5
+
+
+_SORRY = "The user wants a commit message. Say sorry first?"
+
+
+def test_bedrocks_reasoning_blocks_are_kept_apart_and_the_answer_after_them_graded(
+    loopback, suite_file, tmp_path
+):
+    def shape(path, body, is_judge, text):
+        if is_judge:
+            assert "sorry" not in body["messages"][-1]["content"]
+            return None
+        said = f"<reasoning>{_SORRY}</reasoning><reasoning>Plan: one line.</reasoning>{text}"
+        return 200, _chat(said), {}
+
+    loopback.script.shape = shape
+    checks = [{"name": "no apology", "kind": "must_not_include", "pattern": "sorry"}]
+    case = {**ONE["cases"][0], "checks": checks}
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", lane=_lane(), suite={**ONE, "cases": [case]},
+        keep_transcripts=True,
+    )  # fmt: skip
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert (skill.answer, base.answer) == (run_helpers.SKILL_ANSWER, run_helpers.BASE_ANSWER)
+    # the two blocks joined by a blank line: 49 + 2 + 15 characters
+    assert skill.reasoning.chars == 66 and [c.pass_ for c in skill.checks] == [True]
+
+
+def test_an_unclosed_or_a_later_reasoning_block_is_never_the_answer():
+    unclosed = read_chat(_chat("<reasoning>Say sorry first?"), compatible=True)
+    assert (unclosed.text, unclosed.reasoning) == ("", "Say sorry first?")  # nothing to grade
+    later = read_chat(_chat("Fixed it. <reasoning>sorry</reasoning>"), compatible=True)
+    assert mixed_reasoning_at(later.text) == 10  # lost as reasoning mixed into the answer
