@@ -71,7 +71,7 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
 
 def _reasoning_blocks(head: str) -> tuple[str, str | None]:
     """``head``, which starts with ``<reasoning>``, as (answer, its leading blocks' reasoning)."""
-    thought = []
+    thought: list[str] = []
     while head.startswith(_REASONING_OPEN):
         body = head[len(_REASONING_OPEN) :]
         end = body.find(_REASONING_CLOSE)
