@@ -278,25 +278,23 @@ def test_cached_tokens_past_the_input_are_no_part_of_it_and_never_priced(
     assert jo.usd == round((240 * 1.0 + 40 * 5.0) / 1e6, 10)  # run_helpers' price: 1 and 5
 
 
+@pytest.mark.parametrize(("total", "counts"), [(1116, (996, 572, 424)), (1200, (424, 572, None))])
 def test_reasoning_tokens_past_the_output_leave_the_answer_tokens_unknown(
-    loopback, suite_file, tmp_path
+    loopback, suite_file, tmp_path, total, counts
 ):
-    # a Gemini-style count through a compatible server: completion_tokens holds the visible
-    # answer only, its 572 thinking tokens beside it, so no share of 424 is the answer's
+    # a Gemini- or xAI-style count through a compatible server: completion_tokens holds the
+    # visible answer only, its 572 thinking tokens beside it. A total of exactly 120 + 424 + 572
+    # says so: the output is 996, the answer's 424; any other total leaves no share of 424 known
     usage = {
         "prompt_tokens": 120,
         "completion_tokens": 424,
-        "total_tokens": 1116,
+        "total_tokens": total,
         "completion_tokens_details": {"reasoning_tokens": 572},
     }
     loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t, usage=usage), {}))
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="chat", judge="openai")
     for d in _draws(r):
-        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == (
-            424,
-            572,
-            None,
-        )
+        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == counts
 
 
 def _said(text):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 import run_helpers
-from shape_replies import ONE, _answers, _chat, _draws, _mini
+from shape_replies import ONE, _answers, _chat, _draws, _mini, arm_usage
 
 from driftproof.run.providers import make_provider
 from driftproof.run.providers.openai_api import read_chat
@@ -117,3 +117,55 @@ def test_an_unclosed_or_a_later_reasoning_block_is_never_the_answer():
     assert (unclosed.text, unclosed.reasoning) == ("", "Say sorry first?")  # nothing to grade
     later = read_chat(_chat("Fixed it. <reasoning>sorry</reasoning>"), compatible=True)
     assert mixed_reasoning_at(later.text) == 10  # lost as reasoning mixed into the answer
+
+
+def _xai_usage(completion, reasoning):
+    """xAI's usage: reasoning counted apart from completion_tokens, within total_tokens."""
+    return {
+        "prompt_tokens": 120,
+        "completion_tokens": completion,
+        "total_tokens": 120 + completion + reasoning,
+        "prompt_tokens_details": {"text_tokens": 120, "cached_tokens": 0},
+        "completion_tokens_details": {"reasoning_tokens": reasoning},
+    }
+
+
+def test_xais_budget_cut_spent_on_reasoning_is_the_output_budget_not_the_context_window(
+    loopback, suite_file, tmp_path
+):
+    # 300 answer tokens and 7,892 reasoning tokens fill the 8,192-token budget exactly
+    def shape(path, body, text):
+        usage = arm_usage(_xai_usage(300, 7892), path, body)
+        return 200, _chat(text[:30], finish="length", usage=usage), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "truncated"
+        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == (
+            8192,
+            7892,
+            300,
+        )
+
+
+def test_xais_finished_answer_counts_its_reasoning_as_output(loopback, suite_file, tmp_path):
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(t, usage=arm_usage(_xai_usage(20, 1200), p, b)), {})
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
+    for d in _draws(r):
+        assert d.score is not None
+        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == (
+            1220,
+            1200,
+            20,
+        )
+
+
+def test_openais_count_of_reasoning_within_the_output_is_kept():
+    # OpenAI's total is input plus output, the reasoning a part of the output
+    u = {"prompt_tokens": 120, "completion_tokens": 1220, "total_tokens": 1340,
+         "completion_tokens_details": {"reasoning_tokens": 1200}}  # fmt: skip
+    reply = read_chat(_chat("Done.", usage=u), compatible=True)
+    assert (reply.output_tokens, reply.reasoning_output) == (1220, 1200)

@@ -68,6 +68,24 @@ _API = {
 }
 
 
+def output_counts(u: dict[str, Any], inp: int | None, key: str) -> tuple[int | None, int | None]:
+    """(output tokens, their reasoning part) of ``usage`` ``u``: output ``key``, ``inp`` input.
+
+    OpenAI counts reasoning within the output; xAI outside it (its ``total_tokens`` is input,
+    output and reasoning: reasoning "counted separately from completion_tokens, but … in the
+    total_tokens"). When the total is exactly that sum, and not input plus output, the output
+    given is the answer's only: the whole output is it plus the reasoning.
+    """
+    out = count(u.get(key))
+    thought = count(member_object(u, f"{key}_details").get("reasoning_tokens"))
+    total = count(u.get("total_tokens"))
+    if out is None or not thought or inp is None or total is None:
+        return out, thought
+    if total == inp + out + thought:  # thought > 0, so never also input plus output
+        return count(out + thought), thought
+    return out, thought
+
+
 def _reply(
     api: str,
     body: dict[str, Any],
@@ -82,7 +100,8 @@ def _reply(
 ) -> Reply:
     """A Chat or Responses ``body`` as a :class:`Reply`; a grade: ``text`` parsed unless refused.
 
-    Cached input tokens are kept only as a part of a reported input they do not exceed.
+    Cached input tokens are kept only as a part of a reported input they do not exceed; the
+    output is read by :func:`output_counts`.
     """
     refusal = None if refused is None else {"text": refused, "category": None}
     tokens_in, tokens_out, channel = _API[api]
@@ -90,10 +109,11 @@ def _reply(
     model = member_str(body, "model")
     inp = count(u.get(tokens_in))
     cached = count(member_object(u, f"{tokens_in}_details").get("cached_tokens"))
+    out, thought = output_counts(u, inp, tokens_out)
     return Reply(
         text,
         input_tokens=inp,
-        output_tokens=count(u.get(tokens_out)),
+        output_tokens=out,
         reported_model=model,
         serving_model=model,
         stop_reason=stop,
@@ -103,7 +123,7 @@ def _reply(
         refusal=refusal,
         # a cached part larger than the input it is part of is no count of it
         cache_read=cached if inp is not None and cached is not None and cached <= inp else None,
-        reasoning_output=count(member_object(u, f"{tokens_out}_details").get("reasoning_tokens")),
+        reasoning_output=thought,
         decision=json_or_none(text) if graded and refusal is None else None,
         channel=channel if graded else None,
         unread=unread,
