@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun
 
@@ -320,16 +321,22 @@ class BatchRounds:
         self, stage: str, spool: Spool | None, ids: list[str], fid: str | None = None
     ) -> None:
         lane, sent = self.lanes[stage], {"lane": stage, "stage": stage, "ids": ids}
+        sent_at = None  # when the batch's creation was asked for
         try:
             if lane.uploads and fid is None and spool is not None:
                 fid, stop = to_its_end(lambda: lane.upload(spool))
                 self.bj.record("file", {"id": fid, **sent})
                 if stop is not None:
                     raise stop
+            sent_at = now()
             bid, stop = to_its_end(lambda: lane.create(spool, fid))
         except AttemptError as exc:
             what = "refused a batch" if exc.status is not None else "could not be sent a batch"
-            raise FatalRun(f"the {lane.provider} batch API {what}: {exc.reason}") from exc
+            why = f"the {lane.provider} batch API {what}: {exc.reason}"
+            if sent_at and (exc.reason.startswith("timed out") or (exc.status or 0) >= 500):
+                why += "; it may have made the batch before the reply was lost: cancel any made "
+                why += f"at {sent_at} (its batch list) before running again, or it is billed twice"
+            raise FatalRun(why) from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
         if stop is not None:
             raise stop

@@ -5,6 +5,7 @@ naming the base URL; before, a resumed run polled its batch at a closed port wit
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 import pytest
@@ -72,3 +73,51 @@ def test_a_fresh_batch_run_at_a_closed_port_names_the_base_url(provider, tmp_pat
         f"has been answered in this run; 0 finished draws are kept in "
         f"{tmp_path / 'receipt.json.journal'}; run the same command again to resume"
     )
+
+
+@pytest.mark.parametrize(
+    ("provider", "lost"),
+    [("anthropic", "timed out after 60 s"), ("openai", "HTTP 502: bad gateway")],
+)
+def test_a_batch_made_but_unanswered_is_named_for_cancelling(
+    fake, tmp_path, monkeypatch, provider, lost
+):
+    # the provider makes the batch, then its reply is lost (a timeout, a gateway's 502): a run
+    # started again would make, and pay for, another
+    from driftproof.run import batch_lanes as BL
+    from driftproof.run.providers.base import AttemptError
+
+    cls = BL.AnthropicBatches if provider == "anthropic" else BL.OpenAIBatches
+    made = cls.create
+
+    def create(self, spool, file_id):
+        made(self, spool, file_id)
+        raise AttemptError(lost, status=502 if "502" in lost else None)
+
+    monkeypatch.setattr(cls, "create", create)
+    with pytest.raises(ProviderError) as caught:
+        batched(tmp_path, provider, cases=1)
+    said = str(caught.value)
+    assert fake.script.calls["create"] == 1
+    assert f"the {provider} batch API " in said and f"{lost}; it may have made the batch " in said
+    assert re.search(
+        r"cancel any made at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(its batch list\) before running "
+        r"again, or it is billed twice",
+        said,
+    )
+
+
+def test_a_batch_refused_with_a_client_error_says_nothing_of_cancelling(
+    fake, tmp_path, monkeypatch
+):
+    from driftproof.run import batch_lanes as BL
+    from driftproof.run.providers.base import AttemptError
+
+    def create(self, spool, file_id):
+        raise AttemptError("HTTP 400: invalid_request_error: too many requests", status=400)
+
+    monkeypatch.setattr(BL.AnthropicBatches, "create", create)
+    with pytest.raises(ProviderError) as caught:
+        batched(tmp_path, "anthropic", cases=1)
+    assert "refused a batch: HTTP 400" in str(caught.value)
+    assert "cancel" not in str(caught.value)
