@@ -105,21 +105,26 @@ def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None
 
     On an API lane the arms' requests differ by the system prompt alone, so the with-skill
     median reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the
-    skill's ``skill_tokens`` (o200k_base) at least; ``None`` when either arm reported none.
-    The other arm is the control when there is one (both carry a system message, so a chat
-    template's default system prompt, put in only without one, is in neither), else the
-    baseline.
+    skill's ``skill_tokens`` (o200k_base) at least; ``None`` when the with-skill arm, or both
+    other arms, reported none. The other arm is the control when it reported an input (both
+    carry a system message, so a chat template's default system prompt, put in only without
+    one, is in neither), else the baseline: a control that lost every draw compares nothing.
     """
-    other = "control" if "control" in arms else "baseline"
     with_skill = _median_input(arms["with_skill"].draws)
-    against = _median_input(arms[other].draws)
+    other, against = "baseline", _median_input(arms["baseline"].draws)
+    if "control" in arms and (control := _median_input(arms["control"].draws)) is not None:
+        other, against = "control", control
     if skill_tokens is None or with_skill is None or against is None:
         return None
     if with_skill - against >= SKILL_REACHED_SHARE * skill_tokens:
         return None
     template = (
         ", and so does a chat template that adds its own system prompt to a request without one: "
-        "run with a control then"
+        + (
+            "the control, which tells the two apart, reported no input"
+            if "control" in arms
+            else "run with a control then"
+        )
     )
     return (
         f"a reported input without room for the skill: the with-skill draws of this case "

@@ -119,3 +119,31 @@ def test_an_aa_run_is_not_compared_both_of_its_arms_carry_the_skill(loopback, su
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), aa=True)
     for d in _draws(r):
         assert d.lost is None and d.tokens.input == 54 and d.score == 0.9
+
+
+def test_a_control_that_lost_every_draw_leaves_the_baseline_to_compare_against(
+    loopback, suite_file, tmp_path
+):
+    # the server leaves every system message out (54 input tokens in each arm) and fails every
+    # control request: the control reports no input, so the with-skill arm is held to the
+    # baseline's 54, 0 apart, under 80% of the skill's 22 tokens (17.6); before, no comparison
+    # was made and the with-skill draws were scored as if the skill had reached the model
+    def shape(path, body, text):
+        first = body["messages"][0]
+        if first["role"] == "system" and "SKILL-MARK" not in first["content"]:
+            return 500, {"error": {"message": "control down", "type": "server_error"}}, {}
+        return 200, _chat(text, usage={"prompt_tokens": 54, "completion_tokens": 20}), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), control="Be brief.")
+    arms = r.cases[0].arms
+    assert [d.lost.kind for d in arms.control.draws] == ["error"]
+    assert [d.score for d in arms.baseline.draws] == [0.5]
+    (d,) = arms.with_skill.draws
+    assert d.score is None and d.lost.kind == "prompt_dropped"
+    assert d.lost.reason.endswith(
+        "a median of 54 input tokens and the baseline's 54, fewer than 80% of the skill's own "
+        "22 o200k_base tokens apart (a server that leaves the system message out does this, and "
+        "so does a chat template that adds its own system prompt to a request without one: the "
+        "control, which tells the two apart, reported no input)"
+    )
