@@ -47,6 +47,11 @@ _TRANSIENT = {
         {"error": "Model too busy, unable to get response in less than 60 second(s)"},
         "Model too busy, unable to get response in less than 60 second(s)",
     ),
+    # no message string: the error quoted as JSON (the SDK's words were "Error code: 503")
+    "errors-of-strings": (503, {"success": False, "errors": ["busy"]},
+                          '{"success": false, "errors": ["busy"]}'),
+    "message-an-object": (503, {"error": {"message": {"detail": "busy"}}},
+                          '{"message": {"detail": "busy"}}'),
 }  # fmt: skip
 
 

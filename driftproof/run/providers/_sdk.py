@@ -43,9 +43,10 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     Timeouts (the SDK's, or the attempt's deadline passing: :class:`TimeoutError`) and
     connection failures (a body its Content-Encoding cannot decode among them, named so) are
     transient; a status is classed by :func:`classify_status` with ``retry-after`` kept, quoting
-    the error's ``message`` (and ``type``), else a body that is no JSON (a proxy's page); an
-    ``overloaded_error`` body is transient whatever its status; anything else is lost without a
-    retry. ``hint_404`` is appended to a 404 that is not an unknown model.
+    the error's ``message`` (and ``type``), else a body that is no JSON (a proxy's page), else
+    the error as JSON (300 characters); an ``overloaded_error`` body is transient whatever its
+    status; anything else is lost without a retry. ``hint_404`` is appended to a 404 that is not
+    an unknown model.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -63,6 +64,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             message = " ".join(body.split())[:300]  # an error member that is a string
         elif isinstance(body, str) and body.strip():  # a body that is no JSON: a proxy's page
             message = f"the reply is not JSON: {' '.join(body.split())[:300]!r}"
+        elif body is not None:  # JSON with no message string: quoted as JSON, as sent
+            message = json.dumps(body, ensure_ascii=False)[:300]
         else:
             message = str(getattr(exc, "message", exc))[:300]
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
