@@ -86,7 +86,8 @@ def badge(
     """Write the badge of RECEIPT as endpoint JSON, SVG and details.
 
     The badge reads passing, regressed, UNDERPOWERED, no separation detected, or no verdict (a
-    smoke run reads "Smoke run, no verdict").
+    smoke run reads "Smoke run, no verdict"; a run that measured no case in both arms, "not
+    measured").
 
     Prints the reading, then "wrote PATH" for each badge file written.
 

@@ -36,8 +36,8 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
     """RECEIPT as summary-json: each draw's score, whether the skill fired, why a draw was lost.
 
     The suite lift goes with them as context. Answers are not written. A simulated or stub run,
-    an aggregates-only receipt, an A/A calibration, and one answer per arm judged several times
-    or with no score are refused.
+    an aggregates-only receipt, an A/A calibration, a regrade of an import that named no
+    harness, and one answer per arm judged several times or with no score are refused.
     """
     from driftproof.importers.summary_json import export_summary_json  # deferred: start-up
     from driftproof.pages.tables import json_text

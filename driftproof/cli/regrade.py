@@ -124,8 +124,8 @@ def regrade(
         raise SystemExit(130) from None
     click.echo(
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} answers read, "
-        f"{result.answers_graded} graded, {result.answers_carried} copied from the original "
-        f"(not gradable); {result.logical_judge_calls} grades asked of the judge, "
+        f"{result.answers_graded} graded, {result.answers_carried} not gradable (kept as the "
+        f"original has them); {result.logical_judge_calls} grades asked of the judge, "
         + (
             f"none sent over the network (the {j.lane.provider} judge answers offline)"
             if j.lane.provider in OFFLINE

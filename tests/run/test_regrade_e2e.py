@@ -74,6 +74,10 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
         ],
     )
     assert res.exit_code == 0, res.output
+    # 18 answers, every one graded: the line read "0 copied from the original (not gradable)"
+    assert "18 answers read, 18 graded, 0 not gradable (kept as the original has them); " in (
+        res.output
+    )
     monkeypatch.undo()
     r = read_receipt(tmp_path / "regraded.json")
     # Sealed in its hash: the original receipt's hash and the calls made.
