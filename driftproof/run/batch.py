@@ -78,6 +78,29 @@ class Spool:
         self.file.close()
 
 
+def not_created(
+    provider: str, exc: AttemptError, asked: tuple[str, str] | None, fid: str | None, n: int
+) -> str:
+    """Why a batch of ``n`` requests was not created, as the run's stop says it.
+
+    ``asked`` (UTC times as ``YYYY-MM-DDTHH:MM:SSZ``) is when its creation was asked for and
+    when that call failed, ``None`` when it failed before (its upload). A creation that timed
+    out or met a server error (5xx) may have made the batch all the same: the words name it for
+    cancelling, by its input file ``fid`` when there is one, else by ``n`` and that span.
+    """
+    if asked is None or not (exc.reason.startswith("timed out") or (exc.status or 0) >= 500):
+        what = "refused a batch" if exc.status is not None else "could not be sent a batch"
+        return f"the {provider} batch API {what}: {exc.reason}"
+    start, end = (t.replace("T", " ").removesuffix("Z") for t in asked)
+    which = f"made from the input file {fid}" if fid else f"of {n} requests made between {start}"
+    which += "" if fid else f" and {end.removeprefix(start[:11])} UTC"
+    return (
+        f"the {provider} batch API did not confirm a batch's creation ({exc.reason}) and may have "
+        f"made it all the same: before running again, cancel the batch {which} (its batch list "
+        "shows it), or it is billed twice"
+    )
+
+
 class BatchLane:
     """One provider's batch API over one answering lane.
 

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, not_created
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun
@@ -331,12 +331,8 @@ class BatchRounds:
             sent_at = now()
             bid, stop = to_its_end(lambda: lane.create(spool, fid))
         except AttemptError as exc:
-            what = "refused a batch" if exc.status is not None else "could not be sent a batch"
-            why = f"the {lane.provider} batch API {what}: {exc.reason}"
-            if sent_at and (exc.reason.startswith("timed out") or (exc.status or 0) >= 500):
-                why += "; it may have made the batch before the reply was lost: cancel any made "
-                why += f"at {sent_at} (its batch list) before running again, or it is billed twice"
-            raise FatalRun(why) from exc
+            asked = None if sent_at is None else (sent_at, now())
+            raise FatalRun(not_created(lane.provider, exc, asked, fid, len(ids))) from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
         if stop is not None:
             raise stop

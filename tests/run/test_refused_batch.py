@@ -5,7 +5,6 @@ naming the base URL; before, a resumed run polled its batch at a closed port wit
 from __future__ import annotations
 
 import json
-import re
 import socket
 
 import pytest
@@ -76,14 +75,26 @@ def test_a_fresh_batch_run_at_a_closed_port_names_the_base_url(provider, tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("provider", "lost"),
-    [("anthropic", "timed out after 60 s"), ("openai", "HTTP 502: bad gateway")],
+    ("provider", "lost", "which"),
+    [
+        # one case, two arms, three draws each: six requests, asked for at 09:59:58 UTC and
+        # unconfirmed at 10:00:58 (the timeout); no input file names the Anthropic batch
+        (
+            "anthropic",
+            "timed out after 60 s",
+            "of 6 requests made between 2026-12-05 09:59:58 and 10:00:58 UTC",
+        ),
+        # the OpenAI batch is named by its input file, the fake's first id: no other run's
+        # batch made at that time is cancelled by mistake
+        ("openai", "HTTP 502: bad gateway", "made from the input file file-000001"),
+    ],
 )
 def test_a_batch_made_but_unanswered_is_named_for_cancelling(
-    fake, tmp_path, monkeypatch, provider, lost
+    fake, tmp_path, monkeypatch, provider, lost, which
 ):
     # the provider makes the batch, then its reply is lost (a timeout, a gateway's 502): a run
     # started again would make, and pay for, another
+    from driftproof.run import batch_engine
     from driftproof.run import batch_lanes as BL
     from driftproof.run.providers.base import AttemptError
 
@@ -94,16 +105,18 @@ def test_a_batch_made_but_unanswered_is_named_for_cancelling(
         made(self, spool, file_id)
         raise AttemptError(lost, status=502 if "502" in lost else None)
 
+    times = iter(["2026-12-05T09:59:58Z", "2026-12-05T10:00:58Z"])
+    monkeypatch.setattr(batch_engine, "now", lambda: next(times))
     monkeypatch.setattr(cls, "create", create)
     with pytest.raises(ProviderError) as caught:
         batched(tmp_path, provider, cases=1)
-    said = str(caught.value)
     assert fake.script.calls["create"] == 1
-    assert f"the {provider} batch API " in said and f"{lost}; it may have made the batch " in said
-    assert re.search(
-        r"cancel any made at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ \(its batch list\) before running "
-        r"again, or it is billed twice",
-        said,
+    (b,) = fake.state.batches.values()
+    assert len(b.requests) == 6
+    assert str(caught.value).startswith(
+        f"the run stopped: the {provider} batch API did not confirm a batch's creation ({lost}) "
+        f"and may have made it all the same: before running again, cancel the batch {which} "
+        "(its batch list shows it), or it is billed twice; 0 finished draws are kept in "
     )
 
 
