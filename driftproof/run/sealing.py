@@ -108,7 +108,8 @@ def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None
     skill's ``skill_tokens`` (o200k_base) at least; ``None`` when the with-skill arm, or both
     other arms, reported none. The other arm is the control when it reported an input (both
     carry a system message, so a chat template's default system prompt, put in only without
-    one, is in neither), else the baseline: a control that lost every draw compares nothing.
+    one, is in neither), else the baseline: a control none of whose draws reported its input
+    compares nothing.
     """
     with_skill = _median_input(arms["with_skill"].draws)
     other, against = "baseline", _median_input(arms["baseline"].draws)
