@@ -126,7 +126,7 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     """``{"labels": arm words, "rows": by draw position, "none": per arm}``.
 
     A cell per arm (``None``: no draw there); ``none`` says why a cell is empty: the arm is not
-    recorded by the source (no draw at all), or it has no draw at that position.
+    recorded by the source, it has no draw in this case, or none at that position.
     """
     arms = [(key, label, getattr(case.arms, key)) for key, label in ARM_WORDS.items()]
     arms = [(key, label, arm) for key, label, arm in arms if arm is not None]
@@ -134,14 +134,29 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, _, arm in arms]
     depth = max((len(x) for x in per_arm), default=0)
     rows = [[(x[i] if i < len(x) else None) for x in per_arm] for i in range(depth)]
-    unrecorded = [not a.draws and not getattr(r.arms, k).recorded for k, _, a in arms]
     gone = ARM_NOT_RECORDED.capitalize() + "."
-    none = [gone if u else "No draw at this position." for u in unrecorded]
+    none = [
+        "No draw at this position."
+        if a.draws
+        else (gone if not getattr(r.arms, k).recorded else "No draw of this arm in this case.")
+        for k, _, a in arms
+    ]
     return {"labels": [label for _, label, _ in arms], "rows": rows, "none": none}
 
 
-def _band(text: str) -> str:
-    return "no score (lost or unscored)" if text == "–" else text
+def _band(text: str, arm: CaseArm | None) -> str:
+    """An arm's band as the case table gives it, or why it has none (no draw, or none scored)."""
+    if text != "–":
+        return text
+    return (
+        "no score (lost or unscored)" if arm is not None and arm.draws else "no draw in this case"
+    )
+
+
+def _no_lift(r: Receipt) -> str:
+    """Why a case has no lift: an arm the source did not record, else an arm without a score."""
+    gone = [w for k, w in ARM_WORDS.items() if k != "control" and not getattr(r.arms, k).recorded]
+    return f"n/a: {gone[0]} {ARM_NOT_RECORDED}" if gone else "n/a: an arm has no score"
 
 
 def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
@@ -160,10 +175,14 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
     for index, (case, row) in enumerate(zip(r.cases, sheet.cases, strict=True)):
         bands: list[tuple[str, str]] = []
         if any(v is not None for v in row.numbers[::2]):
-            bands = [("with skill", _band(row.with_skill)), ("baseline", _band(row.baseline))]
+            arms = case.arms
+            bands = [
+                ("with skill", _band(row.with_skill, arms.with_skill)),
+                ("baseline", _band(row.baseline, arms.baseline)),
+            ]
             if row.control is not None:
-                bands.append(("control", _band(row.control)))
-            lift = row.lift if row.lift != "–" else "n/a: an arm has no score"
+                bands.append(("control", _band(row.control, arms.control)))
+            lift = row.lift if row.lift != "–" else _no_lift(r)
             bands.append(("lift (with skill minus baseline)", lift))
         prompt = case.prompt
         pages.append(

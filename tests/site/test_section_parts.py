@@ -6,6 +6,7 @@ Expected values are worked out by hand from the receipts built here."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -284,3 +285,39 @@ def test_a_case_page_says_an_arm_the_source_did_not_record_is_not_recorded() -> 
     gone = "Not recorded by the source."
     assert draws["none"] == ["No draw at this position.", gone, gone]
     assert all(row[1] is None and row[2] is None for row in draws["rows"])
+
+
+def test_a_case_page_says_an_arm_has_no_draw_and_why_a_single_arm_case_has_no_lift(
+    tmp_path: Path,
+) -> None:
+    # skill-creator iteration: eval-1 ran both configurations, eval-2 with the skill only; a
+    # single-arm import (with_skill alone). The case page said eval-2's baseline was "no score
+    # (lost or unscored)" (it has no draw at all), and each single-arm case's lift was
+    # "n/a: an arm has no score" (the baseline was never recorded)
+    from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
+    from driftproof.pages.case import case_pages
+    from driftproof.pages.sheet import sheet
+
+    def grading(it: Path, e: int, cfg: str) -> None:
+        path = it / f"eval-{e}" / cfg / "grading.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"expectations": [{"text": "a", "passed": True}]}), "utf-8")
+
+    two, one = tmp_path / "two" / "iteration-1", tmp_path / "one" / "iteration-1"
+    grading(two, 1, "with_skill"), grading(two, 1, "without_skill"), grading(two, 2, "with_skill")
+    grading(one, 1, "with_skill")
+    lift = "lift (with skill minus baseline)"
+    (item,) = import_skill_creator([two], SkillCreatorOptions(skill_name="s"))
+    r = parse_receipt(json.dumps(seal_document(item.body.to_json_dict())).encode(), "r.json")
+    page = case_pages(r, sheet(r))[1]  # eval-2
+    assert dict(page["bands"])["baseline"] == "no draw in this case"
+    assert dict(page["bands"])[lift] == "n/a: an arm has no score"
+    assert page["draws"]["none"] == [
+        "No draw at this position.",
+        "No draw of this arm in this case.",
+    ]
+    (item,) = import_skill_creator([one], SkillCreatorOptions(skill_name="s"))
+    r = parse_receipt(json.dumps(seal_document(item.body.to_json_dict())).encode(), "r.json")
+    bands = dict(case_pages(r, sheet(r))[0]["bands"])
+    assert bands["baseline"] == "not recorded by the source"
+    assert bands[lift] == "n/a: baseline not recorded by the source"
