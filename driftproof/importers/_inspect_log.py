@@ -160,14 +160,28 @@ def scorer_name(
                 f"{scorer!r}, the samples' scorers are {_listed(held)}{hint}"
             )
         return scorer
-    if not names:  # Inspect's --no-score: scorers named in eval.scorers, none run
-        raise w.fail(
-            "expected scores; the log holds none (no sample has a score and its results name "
-            "no scorer): a log run with --no-score is scored by `inspect score LOG`; import that"
-        )
+    if not names:
+        raise w.fail(_no_scores(header))
     if len(names) != 1:
         raise w.fail(f"expected exactly one scorer or an explicit --scorer; the log has {has}")
     return names[0]
+
+
+def _no_scores(header: dict[str, Any]) -> str:
+    """Why a log with no score is refused: its run ended early, or it ran with ``--no-score``."""
+    said = (
+        "expected scores; the log holds none (no sample has a score and its results name no scorer)"
+    )
+    status = header.get("status")
+    if status in ("error", "cancelled"):  # a run that stopped before any sample was scored
+        error = header.get("error")
+        message = error.get("message") if isinstance(error, dict) else None
+        quoted = f" ({str(message)[:200]!r})" if message else ""
+        return (
+            f"{said}: its run ended with status {status!r}{quoted} before any sample was "
+            "scored; a run that stopped early is finished by `inspect eval-retry LOG`; import that"
+        )
+    return f"{said}: a log run with --no-score is scored by `inspect score LOG`; import that"
 
 
 def _names_key(entry: Any, name: str) -> bool:

@@ -317,3 +317,42 @@ def test_a_log_run_without_scoring_says_how_to_score_it(tmp_path: Path) -> None:
     (p,) = exc.value.problems
     assert (p.file, p.pointer) == (str(path), "/results/scores")
     assert "the log holds none" in p.message and "inspect score LOG" in p.message
+
+
+def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path) -> None:
+    # The shape inspect_ai 0.3.285 writes when a run fails before any sample is scored (made
+    # here with its mockllm model, its tokenizer unreachable): status "error", error.message,
+    # no results member, every sample's scores {} with its own error. It was refused with the
+    # --no-score hint (`inspect score LOG`), which does not finish a failed run.
+    message = "ConnectionError(MaxRetryError('HTTPSConnectionPool(...)'))"
+    doc = {
+        "version": 2,
+        "status": "error",
+        "eval": {
+            "task": "t",
+            "model": "mockllm/model",
+            "config": {"epochs": 3, "epochs_reducer": ["mean", "max", "at_least_2"]},
+            "packages": {"inspect_ai": "0.3.285"},
+            "scorers": [{"name": "match"}, {"name": "includes"}],
+        },
+        "stats": {"started_at": "2026-12-05T18:07:17+00:00"},
+        "error": {"message": message, "traceback": "Traceback ..."},
+        "samples": [
+            {
+                "id": f"s{i}",
+                "epoch": 1,
+                "input": f"q{i}",
+                "scores": {},
+                "error": {"message": message},
+            }
+            for i in (1, 2)
+        ],
+    }
+    path = tmp_path / "error.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), "/results/scores")
+    assert "status 'error'" in p.message and "MaxRetryError" in p.message
+    assert "inspect eval-retry LOG" in p.message and "--no-score" not in p.message
