@@ -292,6 +292,17 @@ def test_a_results_entry_named_by_a_key_is_refused_with_the_scorer_and_key(tmp_p
     assert scores(r.cases[0].arms.with_skill) == [1.0, 0.0, 1.0]
 
 
+def _refused_at_scores(path: Path, doc: dict[str, Any]) -> Any:
+    """The one problem the import of log ``doc``, written at ``path``, is refused with, at its
+    /results/scores."""
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer) == (str(path), "/results/scores")
+    return p
+
+
 def test_a_log_run_without_scoring_says_how_to_score_it(tmp_path: Path) -> None:
     # The shape of Inspect's own tests/scorer/logs/..._popularity_....eval, run with --no-score:
     # eval.scorers names "match", results.scores is [] and every sample's scores is {}. It was
@@ -310,12 +321,7 @@ def test_a_log_run_without_scoring_says_how_to_score_it(tmp_path: Path) -> None:
         "results": {"total_samples": 2, "completed_samples": 2, "scores": []},
         "samples": [{"id": i, "epoch": 1, "input": f"q{i}", "scores": {}} for i in (1, 2)],
     }
-    path = tmp_path / "no-score.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
-    (p,) = exc.value.problems
-    assert (p.file, p.pointer) == (str(path), "/results/scores")
+    p = _refused_at_scores(tmp_path / "no-score.json", doc)
     assert "the log holds none" in p.message and "inspect score LOG" in p.message
 
 
@@ -348,11 +354,6 @@ def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path) -> 
             for i in (1, 2)
         ],
     }
-    path = tmp_path / "error.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ImportError_) as exc:
-        import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))
-    (p,) = exc.value.problems
-    assert (p.file, p.pointer) == (str(path), "/results/scores")
+    p = _refused_at_scores(tmp_path / "error.json", doc)
     assert "status 'error'" in p.message and "MaxRetryError" in p.message
     assert "inspect eval-retry LOG" in p.message and "--no-score" not in p.message
