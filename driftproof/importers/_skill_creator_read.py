@@ -23,7 +23,10 @@ _RUN_DIR = re.compile(r"run-(\d+)")
 
 
 def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
-    """The runs of ``runs[]``, ``configurations[]``/``configs[]`` or ``evals[]``; ``None``: none."""
+    """The runs of ``runs[]``, ``configurations[]``/``configs[]`` or ``evals[]``; ``None``: none.
+
+    A ``configurations[]``/``configs[]`` run's ``total_tokens`` is its total, as in ``timing.json``.
+    """
     runs = []
     if isinstance(bench.get("runs"), list) and bench["runs"]:
         for i, r in enumerate(bench["runs"]):
@@ -47,7 +50,10 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
                 ew = cw / lkey / j
                 eval_id = ew.get(e, "eval_id", (int, str))
                 number = ew.get(e, "run_number", int, required=False)
-                runs.append(_run(eval_id, config, number, e, ew, e, ew))
+                run = _run(eval_id, config, number, e, ew, e, ew)
+                if (total := _total_tokens(e, ew)) is not None:
+                    run["tokens"] = _with_total(run["tokens"], total)
+                runs.append(run)
         return runs
     if not (isinstance(bench.get("evals"), list) and bench["evals"]):
         return None
@@ -110,6 +116,21 @@ def _run(
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
+
+
+def _total_tokens(holder: dict[str, Any], w: Where) -> int | None:
+    """``holder["total_tokens"]``: the run's total tokens (skill-creator's task notification).
+
+    Returns:
+        the count, or ``None`` when absent or null (not recorded).
+
+    Raises:
+        ImportError_: a value that is not a count of 0 or more, naming its pointer.
+    """
+    total = w.get(holder, "total_tokens", int, required=False, nullable=True)
+    if total is not None and total < 0:
+        raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")
+    return total
 
 
 def _with_total(tokens: dict[str, Any] | None, total: int) -> dict[str, Any]:
@@ -278,11 +299,7 @@ def grading_runs(
         timing = f.parent / "timing.json"
         if timing.is_file():
             times, raw = common.read_json(timing, repairs)
-            total = Where(timing).get(times, "total_tokens", int, required=False, nullable=True)
-            if total is not None and total < 0:
-                raise (Where(timing) / "total_tokens").fail(
-                    f"expected a token count of 0 or more, found {total}"
-                )
+            total = _total_tokens(times, Where(timing))
             entries.append((timing.relative_to(iteration).as_posix(), common.file_sha256(raw)))
             if total is not None:
                 run["tokens"] = _with_total(run["tokens"], total)

@@ -313,3 +313,63 @@ def test_the_interop_page_says_grading_files_are_read_from_a_folder_given() -> N
     assert "when the iteration's folder is given" in words
     assert "a `benchmark.json` given as a file is read alone" in words
     assert "belong to two iterations are refused" in words
+
+
+def _lustre_configs(total: Any = 41567) -> dict[str, Any]:
+    """A trimmed copy of a real ``configs[]`` benchmark.json: github.com/vinodjohnson/
+    claude-lustre-testing-skills/blob/eecd53e48b2fc1695eed624a13da8241231521db/iteration-1/
+    benchmark.json (evals 1 and 3 of each configuration, eval_name and aggregate dropped)."""
+
+    def run(eval_id: int, passed: int, rate: float, tokens: Any, ms: int) -> dict[str, Any]:
+        counts = {"assertions_passed": passed, "assertions_total": 5, "pass_rate": rate}
+        return {"eval_id": eval_id, **counts, "total_tokens": tokens, "duration_ms": ms}
+
+    with_skill = [run(1, 5, 1.0, total, 84818), run(3, 4, 0.8, 39839, 72868)]
+    without = [run(1, 4, 0.8, 49340, 86779), run(3, 1, 0.2, 43142, 67981)]
+    return {
+        "skill_name": "get-available-topology",
+        "iteration": 1,
+        "configs": [
+            {"name": "with_skill", "results": with_skill},
+            {"name": "without_skill", "results": without},
+        ],
+    }
+
+
+def test_configs_total_tokens_are_each_runs_total(tmp_path: Path) -> None:
+    # skill-creator's schemas.md and SKILL.md: total_tokens is the run's total from the subagent
+    # task notification; the real file's 12 values equal its timing.json files' total_tokens
+    bench = tmp_path / "iteration-1" / "benchmark.json"
+    _write(bench, _lustre_configs())
+    r = sealed(import_skill_creator([bench])[0])
+    by = {c.id: c for c in r.cases}
+    got = {
+        (cid, arm): getattr(by[cid].arms, arm).draws[0].tokens.total
+        for cid in ("1", "3")
+        for arm in ("with_skill", "baseline")
+    }
+    assert got == {
+        ("1", "with_skill"): 41567,
+        ("3", "with_skill"): 39839,
+        ("1", "baseline"): 49340,
+        ("3", "baseline"): 43142,
+    }
+    w = by["1"].arms.with_skill.draws[0].tokens
+    assert w.input is None and w.output is None  # a total only: never split
+
+
+@pytest.mark.parametrize("bad", ["41567", 41567.5, -1, True])
+def test_configs_total_tokens_not_a_count_refused(tmp_path: Path, bad: Any) -> None:
+    bench = tmp_path / "iteration-1" / "benchmark.json"
+    _write(bench, _lustre_configs(total=bad))
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench])
+    (problem,) = e.value.problems
+    assert problem.file == str(bench) and problem.pointer == "/configs/0/results/0/total_tokens"
+
+
+def test_configs_null_total_tokens_stay_unknown(tmp_path: Path) -> None:
+    bench = tmp_path / "iteration-1" / "benchmark.json"
+    _write(bench, _lustre_configs(total=None))
+    r = sealed(import_skill_creator([bench])[0])
+    assert next(c for c in r.cases if c.id == "1").arms.with_skill.draws[0].tokens is None
