@@ -17,6 +17,7 @@ export MPLBACKEND := Agg
 venv: $(STAMP)
 
 $(STAMP): requirements.lock pyproject.toml
+	@echo "Installing the pinned dependencies into $(VENV): about a minute the first time."
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
