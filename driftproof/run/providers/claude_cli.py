@@ -30,19 +30,34 @@ READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 
 
-def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The last ``type: "result"`` element ``claude -p`` printed, and the other events.
+def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None]:
+    """The last ``type: "result"`` element ``claude -p`` printed, the other events, and a doubt.
 
     Reads one JSON object, an array (``--verbose``) or JSON lines (``stream-json``); the result
-    is ``None`` when there is none; the events are ``{type, subtype}``.
+    is ``None`` when there is none; the events are ``{type, subtype}``. The doubt (else ``None``)
+    says why the result is not the session's one last word: two or more results, or an event
+    printed after it.
     """
     whole = json_or_none(out)
     items: list[Any] = whole if isinstance(whole, list) else [whole]
     if whole is None:
         items = [json_or_none(line) for line in out.splitlines()]
     elif len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
-        return items[0], []  # one object: the result whatever its type
-    at = [k for k, it in enumerate(items) if isinstance(it, dict) and it.get("type") == "result"]
+        return items[0], [], None  # one object: the result whatever its type
+    typed = [
+        k for k, it in enumerate(items) if isinstance(it, dict) and isinstance(it.get("type"), str)
+    ]
+    at = [k for k in typed if items[k]["type"] == "result"]
+    doubt = None
+    if len(at) > 1:
+        doubt = (
+            f"claude printed {len(at)} result objects; which one ends the session cannot be told"
+        )
+    elif at and (later := [items[k]["type"][:100] for k in typed if k > at[-1]]):
+        doubt = (
+            f"claude printed {len(later)} event{'s' if len(later) > 1 else ''} after its "
+            f"result ({later[0]} first): the result is not the session's last word"
+        )
     result, events = (items.pop(at[-1]) if at else None), []
     for it in items[:1000]:
         if isinstance(it, dict) and isinstance(it.get("type"), str):
@@ -50,7 +65,7 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
             events.append(
                 {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
             )
-    return result, events
+    return result, events, doubt
 
 
 #: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
@@ -80,13 +95,14 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     and cost are kept on every envelope.
 
     Raises:
-        AttemptError: no result element (transient), or ``is_error``, an ``api_error_status``,
+        AttemptError: no result element, two or more, or an event printed after it (each
+            transient, the last result's usage kept), or ``is_error``, an ``api_error_status``,
             a :data:`FAILED_TERMINALS` reason or another error subtype, classed by the status it
             carries and quoting its ``result`` (else its ``errors``), with the envelope's usage
             and cost; or (lost, not retried) a ``modelUsage`` given but not an object, or a
             ``result`` that is not text.
     """
-    obj, events = claude_envelope(out)
+    obj, events, doubt = claude_envelope(out)
     if obj is None:
         said = err.strip()[-300:] or (
             f"stdout began {out.strip()[:200]!r}" if out.strip() else "it printed nothing"
@@ -95,6 +111,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     subtype = member_str(obj, "subtype")
     stop = member_str(obj, "stop_reason")
     reply = _claude_usage(obj, model, out, events)
+    if doubt is not None:  # D-19: no one final result
+        raise AttemptError(doubt, reply=reply)
     if subtype in SESSION_ENDINGS:
         reply.ending = subtype
         return reply

@@ -1,0 +1,74 @@
+"""A CLI harness's answer is graded only from its one last word (D-19): ``claude -p`` printing
+two result objects, or an event after its result; a ``codex exec`` turn started after the one
+that completed. The shapes are printed by the fake executables (``FAKE_STDOUT``, see
+test_shapes_endings_cli)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from shape_replies import _draws, _mini
+
+
+def _printed(tmp_path, monkeypatch, name: str, text: str) -> None:
+    f = tmp_path / name
+    f.write_text(text)
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    monkeypatch.setenv("FAKE_EXIT", "0")
+
+
+def _result(**over) -> dict:
+    return {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "num_turns": 1,
+        "result": "@ANSWER@",
+        "stop_reason": "end_turn",
+        "session_id": "s",
+        "usage": {"input_tokens": 900, "output_tokens": 1544},
+        **over,
+    }
+
+
+ERROR = _result(subtype="error_during_execution", is_error=True, result="API Error: 529 Overloaded")
+TURN = {"type": "assistant", "message": {"content": [{"type": "text", "text": "more"}]}}
+TWO = "claude printed 2 result objects; which one ends the session cannot be told"
+AFTER = "claude printed 1 event after its result (assistant first): the result is not the "
+AFTER += "session's last word"
+
+
+@pytest.mark.parametrize(
+    ("printed", "why"),
+    [
+        (json.dumps([ERROR, _result()]), TWO),  # an error, then a success: the success was graded
+        (json.dumps([_result(result="another answer"), _result()]), TWO),
+        (json.dumps(_result()) + "\n" + json.dumps(_result()) + "\n", TWO),  # JSON lines
+        (json.dumps([{"type": "system", "subtype": "init"}, _result(), TURN]), AFTER),
+        (json.dumps(_result()) + "\n" + json.dumps(TURN) + "\n", AFTER),
+    ],
+)
+def test_claude_printing_no_one_last_result_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, printed, why
+):
+    # Found: the last result object was read whatever came before or after it, so an error
+    # result followed by a success one was graded, as was a result followed by another turn
+    _printed(tmp_path, monkeypatch, "claude-out.json", printed)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
+            None, "error", "transient", [],
+        )  # fmt: skip
+        assert d.lost.reason == f"{why}; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+        assert (d.tokens.input, d.tokens.output) == (900, 1544)  # the last result's usage
+
+
+def test_claude_lines_that_are_no_json_around_one_result_are_read(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    init = json.dumps({"type": "system", "subtype": "init"})
+    printed = f"{init}\nWarning: a line of text\n{json.dumps(_result())}\nbye\n"
+    _printed(tmp_path, monkeypatch, "claude-out.json", printed)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]
