@@ -72,3 +72,37 @@ def test_claude_lines_that_are_no_json_around_one_result_are_read(
     _printed(tmp_path, monkeypatch, "claude-out.json", printed)
     r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
+
+
+def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Found: a turn.completed anywhere made the last agent message the answer, even one of a
+    # turn started after it that never completed
+    usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+    first = {"type": "item.completed", "item": {"id": "i1", "type": "agent_message", "text": "x"}}
+    second = {
+        "type": "item.completed",
+        "item": {"id": "i2", "type": "agent_message", "text": "@ANSWER@"},
+    }  # noqa: E501
+    events = [
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": "turn.started"},
+        first,
+        {"type": "turn.completed", "usage": usage},
+        {"type": "turn.started"},
+        second,
+    ]
+    _printed(
+        tmp_path, monkeypatch, "codex-out.jsonl", "".join(json.dumps(e) + "\n" for e in events)
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
+            None, "error", "transient", [],
+        )  # fmt: skip
+        assert d.lost.reason == (
+            "codex reported no completed turn; its last error: another turn started after one "
+            "completed, and it did not complete; transient, 3 attempts, retried after 0.01 s and "
+            "0.02 s"
+        )

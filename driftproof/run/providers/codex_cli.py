@@ -101,7 +101,8 @@ class CodexCLI(CLILane):
     def parse(self, code: int, out: str, err: str, model: str) -> Reply:
         """``codex exec --json`` events as a :class:`Reply` (lane ``codex-cli``, D-19).
 
-        The answer is the last ``agent_message``; ``reasoning`` items are reasoning; the ending is
+        The answer is the last ``agent_message`` of the last turn (a turn started after one
+        completed leaves none until it completes); ``reasoning`` items are reasoning; the ending is
         ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
         ``todo_list``) came after that message. An ``error`` event fails the call only when no
         turn completed, a ``turn.failed`` always; a turn rerouted to another model is a hand-off.
@@ -132,6 +133,9 @@ class CodexCLI(CLILane):
                 after = str(kind)
                 if t == "item.completed" and kind == "reasoning":
                     thought.append(str(item.get("text") or ""))
+            elif t == "turn.started" and completed:  # the answer must be of the last turn
+                answered, after, usage, completed = [], None, None, False
+                failure = "another turn started after one completed, and it did not complete"
             elif t == "turn.completed":
                 completed = True
                 usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
