@@ -84,7 +84,7 @@ def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
     second = {
         "type": "item.completed",
         "item": {"id": "i2", "type": "agent_message", "text": "@ANSWER@"},
-    }  # noqa: E501
+    }
     events = [
         {"type": "thread.started", "thread_id": "t"},
         {"type": "turn.started"},
