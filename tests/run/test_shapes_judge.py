@@ -324,6 +324,13 @@ def test_a_judge_reply_from_a_shorter_model_id_is_an_invalid_sample(
             "the judge's reply: 2 different grades are recorded, so none of them counts",
         ),
         ((0.5, 0.5), 0.5, None),  # the same grade twice is one grade
+        # Found: Python's == holds 1 and true equal, so a second call scoring true was dropped
+        # as the same grade and the first graded the draw 1.0
+        (
+            (1, True),
+            None,
+            "the judge's reply: 2 different grades are recorded, so none of them counts",
+        ),
     ],
 )
 def test_two_different_record_grade_calls_are_no_grade(

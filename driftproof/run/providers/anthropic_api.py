@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from operator import attrgetter
 from typing import Any
 
@@ -102,14 +103,12 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
             "text": text or member_str(details, "explanation"),
             "category": cat if isinstance(cat, str) else None,
         }
-    grades: list[Any] = []
-    for b in content:  # two identical calls are one grade
-        if (
-            b.get("type") == "tool_use"
-            and b.get("name") == GRADE_TOOL
-            and b.get("input") not in grades
-        ):
-            grades.append(b.get("input"))
+    # two identical calls are one grade, alike as JSON text: a score of true and one of 1 are
+    # two grades, which Python's == holds equal
+    grades: dict[str, Any] = {}
+    for b in content:
+        if b.get("type") == "tool_use" and b.get("name") == GRADE_TOOL:
+            grades.setdefault(json.dumps(b.get("input"), sort_keys=True), b.get("input"))
     unread = not_text("a text block's text", said)
     if graded and len(grades) > 1:
         unread = f"{len(grades)} different grades are recorded, so none of them counts"
@@ -130,7 +129,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         refusal=refusal,
         cache_read=cr,
         cache_creation=cc,
-        decision=grades[0] if graded and len(grades) == 1 else None,
+        decision=next(iter(grades.values())) if graded and len(grades) == 1 else None,
         unread=unread,
         channel="tool_call" if graded else None,
     )
