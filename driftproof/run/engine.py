@@ -85,7 +85,11 @@ def run_suite(
     judge_doc = _judge_doc(cfg, judge)
     identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
     journal = Journal(
-        journal_path(out), identity, started_at=now(), harness_version=harness_version
+        journal_path(out),
+        identity,
+        started_at=now(),
+        harness_version=harness_version,
+        companion=batch_journal_path(out),
     )
     if journal.resumed:
         _remove_stale_receipt_files(out)

@@ -209,8 +209,12 @@ class Journal:
         *,
         started_at: str,
         harness_version: str | None,
+        companion: Path | None = None,
     ) -> None:
         """Open or resume the journal at ``path`` for the run ``identity`` names.
+
+        ``companion`` is the run's batch journal: a refusal that says to remove this journal
+        names it too when it is there (its batches may still be open and billed).
 
         Raises:
             RefusalError: the journal belongs to another run or another harness version, or is
@@ -218,6 +222,7 @@ class Journal:
                 differently), naming the file and the line.
         """
         self.path = Path(path)
+        self.companion = companion
         self.lock = threading.Lock()
         self._synced = time.monotonic()
         self._failed: BaseException | None = None
@@ -258,6 +263,15 @@ class Journal:
                 sync=True,
             )
 
+    def _remove(self) -> str:
+        """The words that say what to remove to start afresh: this journal, and its companion."""
+        if self.companion is None or not self.companion.exists():
+            return "remove it"
+        return (
+            f"cancel any batch of {self.companion} still open (the provider's batch list shows "
+            "them; they are billed), then remove it and that batch journal"
+        )
+
     def _load(self, complete: list[bytes], identity: dict[str, Any]) -> None:
         version = self.harness_version
         try:
@@ -266,7 +280,7 @@ class Journal:
             header = None
         if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
             raise RefusalError(
-                f"{self.path}: not a driftproof run journal; remove it to start afresh"
+                f"{self.path}: not a driftproof run journal; {self._remove()} to start afresh"
             )
         if (theirs := header.get("identity")) != identity:
             theirs = theirs if isinstance(theirs, dict) else {}
@@ -274,7 +288,7 @@ class Journal:
             named = dict.fromkeys(_IDENTITY_WORDS.get(k, k.replace("_", " ")) for k in diff)
             raise RefusalError(
                 f"{self.path}: the journal belongs to a different run (differs in: "
-                f"{', '.join(named)}); remove it, or write the receipt elsewhere"
+                f"{', '.join(named)}); {self._remove()}, or write the receipt elsewhere"
             )
         if header.get("harness_version") != version:
             raise RefusalError(

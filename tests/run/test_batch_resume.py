@@ -369,3 +369,21 @@ def test_a_hand_edited_batch_journal_is_refused_on_resume_naming_the_file_and_li
         batched(tmp_path, cases=1)
     assert str(info.value) == f"{bj}: line 2 {want}; the batch journal is damaged"
     assert bj.read_bytes() == kept and fake.script.calls["create"] == 1
+
+
+def test_a_journal_of_another_run_names_its_batch_journal_and_its_open_batches(fake, tmp_path):
+    # Found: the refusal said to remove the run journal alone; the next run then refused the
+    # batch journal left behind, and neither said that its batches may still be open and billed
+    from driftproof.errors import RefusalError
+
+    fake.script.drop_results = 10**6
+    with pytest.raises(ProviderError):
+        batched(tmp_path, cases=1)
+    bj = batch_journal_path(tmp_path / "receipt.json")
+    assert bj.exists()
+    with pytest.raises(RefusalError) as e:
+        batched(tmp_path, cases=2)  # another run: its suite holds another case
+    said = str(e.value)
+    assert "belongs to a different run" in said
+    assert f"cancel any batch of {bj} still open" in said and "billed" in said
+    assert said.endswith("then remove it and that batch journal, or write the receipt elsewhere")
