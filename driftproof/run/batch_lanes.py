@@ -267,6 +267,16 @@ class OpenAIBatches(BatchLane):
         if isinstance(obj, AttemptError) or cid is None:
             return cid, cast(AttemptError, obj)
         resp, err = obj.get("response"), obj.get("error")
+        said = (
+            f"{err.get('code', 'error')}: {err.get('message', '')}"
+            if isinstance(err, dict)
+            else f"error: {'' if err is None else err}"
+        )[:300]
+        if err is not None and isinstance(resp, dict) and resp.get("status_code") == 200:
+            return cid, AttemptError(  # the API reference gives an answer or an error, not both
+                f"batch {bid}: its result line holds an answer and an error ({said}); which "
+                "one stands cannot be told"
+            )
         if (
             isinstance(resp, dict)
             and resp.get("status_code") == 200
@@ -283,14 +293,11 @@ class OpenAIBatches(BatchLane):
             body = resp.get("body")
             e = body.get("error") if isinstance(body, dict) else None
             e = e if isinstance(e, dict) else {}
-            message = str(e.get("message", ""))[:300]
+            message = str(e.get("message", ""))[:300] or ("" if err is None else said)
             exc = classify_status(resp["status_code"], message, fault=draw_fault(e))
             exc.reason = f"batch {bid}: {exc.reason}"
             return cid, exc
-        why: dict[str, Any] = err if isinstance(err, dict) else {}
-        code = str(why.get("code", "error"))
-        msg = str(why.get("message", ""))[:300]
-        return cid, AttemptError(f"batch {bid}: {code}: {msg}")
+        return cid, AttemptError(f"batch {bid}: {said}")
 
 
 def batch_lane(lane: Provider) -> BatchLane:

@@ -328,3 +328,47 @@ def test_a_server_abort_in_a_batch_is_retried_in_a_follow_up_batch(fake, tmp_pat
     # answers 6 + 1 retry (a0-0) + 2 (a1-0); judge samples of the 5 judged draws 25 + 1 retry
     assert r.run.endpoint_attempts == 35
     assert len(fake.script.submitted) == len(set(fake.script.submitted)) == 35
+
+
+@pytest.mark.parametrize(
+    "line,said",
+    [
+        # the reference gives an answer (error null) or an error (response null), never both
+        (
+            {"response": "answer", "error": {"code": "server_error", "message": "it broke"}},
+            "its result line holds an answer and an error (server_error: it broke); which one "
+            "stands cannot be told",
+        ),
+        # vllm run-batch: a status without a body, and its words in a top-level error string
+        (
+            {"response": {"status_code": 500}, "error": "engine died"},
+            "HTTP 500: error: engine died",
+        ),
+        ({"response": None, "error": "engine died"}, "error: engine died"),
+    ],
+)
+def test_an_openai_line_holding_an_error_is_never_graded_and_keeps_its_words(
+    fake, tmp_path, monkeypatch, line, said
+):
+    # Found: a line with a 200 answer and an error was graded from the answer; an error given
+    # as a string lost its words ("error: ")
+    import batch_fake_state
+
+    files = batch_fake_state.FakeState._openai_files
+
+    def first_line_erred(self, b):
+        files(self, b)
+        fid = b.output_file_id
+        first, rest = self.files[fid].split(b"\n", 1)
+        obj = json.loads(first)
+        if obj["custom_id"] == "a0-0-0":  # the first answer's first attempt
+            obj.update(
+                line, response=obj["response"] if line["response"] == "answer" else line["response"]
+            )
+            self.files[fid] = json.dumps(obj).encode() + b"\n" + rest
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", first_line_erred)
+    r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score == pytest.approx(0.9)  # retried in a follow-up batch, then answered
+    assert [a.error for a in first.attempts] == [f"batch batch_000002: {said}"]
