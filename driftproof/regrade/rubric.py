@@ -1,8 +1,7 @@
 """Rubric regrade: grade a receipt's kept answers under revised rubrics or criteria.
 
-Method, "Receipts are an open format": no new answer is drawn, a lost draw stays lost and
-checks are never run again. The regrade seals a receipt of its own (:class:`Regrade`); every
-refusal happens before any output is written.
+Method, "Receipts are an open format": no new answer is drawn, a lost draw stays lost, checks are
+never run again and every refusal comes before any output; it seals a receipt (:class:`Regrade`).
 """
 
 from __future__ import annotations
@@ -205,13 +204,14 @@ class _Grader:
 
         Why: a failed call's last error without its attempts, or the reply's invalid reason.
         """
-        call = functools.partial(
+        call = functools.partial(  # through the structured channel the run graded with
             self.judge.call,
             model=self.model,
             system=system,
             prompt=user,
             timeout=JUDGE_TIMEOUT,
             max_tokens=self.max_tokens,
+            schema=J.decision_schema(task),
         )
         on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
         try:

@@ -1,0 +1,46 @@
+"""A rubric regrade asks the original's grader through the original's structured channel.
+
+README, "Suite format": the judge records its grade through the provider's structured output
+(Anthropic: a forced tool call; OpenAI Responses: ``text.format``), and a rubric regrade grades
+with the original's grader. The regrade receipt records the original's ``judge.channel``, so
+its judge calls must carry that channel too, not ask for free text.
+"""
+
+from __future__ import annotations
+
+import pytest
+import run_helpers
+from click.testing import CliRunner
+from run_helpers import is_judge_prompt, run_lane
+
+from driftproof.cli import cli
+from driftproof.receipt import read_receipt
+
+
+def _judge_bodies(loopback, since: int) -> list[tuple[str, dict]]:
+    bodies = loopback.script.bodies[since:]
+    return [(p, b) for p, b in bodies if is_judge_prompt(run_helpers._texts(p, b)[1])]
+
+
+def _structured(path: str, body: dict) -> bool:
+    """Whether ``body`` asks for the grade through the lane's structured channel."""
+    if path.endswith("/messages"):
+        return bool(body.get("tools")) and body.get("tool_choice", {}).get("type") == "tool"
+    return (body.get("text") or {}).get("format", {}).get("type") == "json_schema"
+
+
+@pytest.mark.parametrize("judge", ["anthropic", "openai"])
+def test_regrade_judge_calls_use_the_original_channel(loopback, suite_file, tmp_path, judge):
+    out = run_lane(tmp_path, "anthropic", "api", judge=judge, keep_transcripts=True)
+    run_calls = _judge_bodies(loopback, 0)
+    # the run itself asked every grade through the structured channel
+    assert run_calls and all(_structured(p, b) for p, b in run_calls)
+    since = len(loopback.script.bodies)
+    args = ["regrade", str(out), "--rubric", str(suite_file), "--out", str(tmp_path / "rg.json")]
+    res = CliRunner().invoke(cli, [*args, "--retry-delays", "0.01,0.02"])
+    assert res.exit_code == 0, res.output
+    calls = _judge_bodies(loopback, since)
+    # 3 cases x 2 arms x 3 draws, 5 samples each: 90 grading calls, each structured
+    assert len(calls) == 90
+    assert [p for p, b in calls if not _structured(p, b)] == []
+    assert read_receipt(tmp_path / "rg.json").judge.channel == read_receipt(out).judge.channel
