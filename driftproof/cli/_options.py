@@ -95,10 +95,10 @@ def format_option(choices: Sequence[str], help: str = "Output format.") -> Any:
     return choice_option("--format", "fmt", choices=choices, default="text", help=help)
 
 
-def openai_api_option(help: str | None = None) -> Any:
-    """``--openai-api responses|chat``: the OpenAI API shape a lane calls (default responses)."""
-    return choice_option(
-        "--openai-api", choices=["responses", "chat"], default="responses", help=help
+def openai_api_option(help: str | None = None, default: str | None = "responses") -> Any:
+    """``--openai-api responses|chat``: the OpenAI API shape a lane calls (``default``)."""
+    return _option(
+        "--openai-api", type=click.Choice(["responses", "chat"]), default=default, help=help
     )
 
 

@@ -46,8 +46,10 @@ if TYPE_CHECKING:
 )
 @openai_api_option(
     "OpenAI judge only: the API shape it calls. A regrade with the original's judge must call "
-    "the shape that judge used (another is refused); OpenAI-compatible servers (vLLM, llama.cpp, "
-    "Ollama) usually need chat.",
+    "the shape that judge used (another is refused), and by default it does, as the receipt "
+    "records it; else responses. OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually "
+    "need chat.",
+    default=None,
 )
 @click.option(
     "--judge-provider",

@@ -339,12 +339,13 @@ def plan_regrade_judge(
     provider: str | None,
     model: str | None,
     base_url: str | None,
-    openai_api: str,
+    openai_api: str | None,
 ) -> RegradeJudge:
     """Choose the judge of a regrade of ``original``.
 
     A plain judge regrade (``provider`` or ``model`` given) needs both; otherwise the original's
-    judge: its provider (the stub when none), its service unless ``base_url`` is given, its model.
+    judge: its provider (the stub when none), its service unless ``base_url`` is given, its model,
+    and the OpenAI API shape its sampling records unless ``openai_api`` is given (else responses).
 
     Raises:
         RunOptionError: only one of ``provider`` and ``model`` is given.
@@ -363,4 +364,7 @@ def plan_regrade_judge(
         provider = original.judge.provider or "stub"
         base_url = base_url or original.judge.service
         model = original.judge.model
-    return RegradeJudge(_api_lane(provider, base_url, openai_api), model, plain)
+        sampling = getattr(original.judge, "sampling", None) or {}
+        openai_api = openai_api or sampling.get("api")
+    api = openai_api if openai_api in ("responses", "chat") else "responses"
+    return RegradeJudge(_api_lane(provider, base_url, api), model, plain)

@@ -37,11 +37,13 @@ def test_run_help_shows_its_options_before_the_rules_and_the_endings_table():
 
 def test_regrade_help_describes_openai_api():
     text = "\n".join(_help("regrade"))
-    m = re.search(r"--openai-api \[responses\|chat\]\s+(.*?)\[default: responses\]", text, re.S)
+    m = re.search(r"--openai-api \[responses\|chat\]\s+(.*?)\n\s+--judge-provider", text, re.S)
     assert m is not None
     said = " ".join(m.group(1).split())
     assert said.startswith("OpenAI judge only: the API shape it calls.")
     assert "usually need chat" in said
+    # no fixed default: the original's recorded shape is called unless the option is given
+    assert "[default:" not in said and "as the receipt records it" in said
 
 
 def test_stale_help_says_what_each_status_means_and_which_change_gives_it():

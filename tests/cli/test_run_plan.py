@@ -185,6 +185,22 @@ def test_a_rubric_regrade_grades_with_the_recorded_judge() -> None:
     assert j.lane.options["base_url"] == "http://other"
 
 
+def test_a_rubric_regrade_calls_the_api_shape_the_original_judge_called() -> None:
+    # a judge run with --openai-api chat: a regrade without the option called Responses and
+    # refused itself, "grader sampling differs"
+    rec = SimpleNamespace(
+        provider="openai", service="http://h/v1", model="j", sampling={"api": "chat"}
+    )
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api=None
+    )
+    assert j.lane.options["api"] == "chat"
+    j = plan_regrade_judge(
+        _original(rec), provider=None, model=None, base_url=None, openai_api="responses"
+    )
+    assert j.lane.options["api"] == "responses"  # given, it is what is called (and refused)
+
+
 def test_a_judge_recorded_without_a_provider_is_the_stub() -> None:
     rec = SimpleNamespace(provider=None, service=None, model="stub-judge")
     j = plan_regrade_judge(

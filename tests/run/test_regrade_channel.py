@@ -44,3 +44,17 @@ def test_regrade_judge_calls_use_the_original_channel(loopback, suite_file, tmp_
     assert len(calls) == 90
     assert [p for p, b in calls if not _structured(p, b)] == []
     assert read_receipt(tmp_path / "rg.json").judge.channel == read_receipt(out).judge.channel
+
+
+def test_regrade_of_a_chat_judge_needs_no_api_option(loopback, suite_file, skill_file, tmp_path):
+    out = tmp_path / "r.json"
+    lane = ["--provider", "openai", "--openai-api", "chat", "--judge-provider", "openai"]
+    run = ["run", str(suite_file), "--skill", str(skill_file), "--model", "gpt-5", *lane]
+    res = CliRunner().invoke(
+        cli, [*run, "--judge-price", "1,2", "--keep-transcripts"] + ["--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    args = ["regrade", str(out), "--rubric", str(suite_file), "--out", str(tmp_path / "rg.json")]
+    res = CliRunner().invoke(cli, [*args, "--retry-delays", "0.01,0.02"])
+    assert res.exit_code == 0, res.output  # it read "grader sampling differs" and wrote nothing
+    assert read_receipt(tmp_path / "rg.json").judge.sampling["api"] == "chat"
