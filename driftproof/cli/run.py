@@ -153,14 +153,16 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
 
 def stopping_line(n: int, seconds: float) -> str:
-    """What a first Ctrl-C prints: ``n`` draws in flight finish, each within ``seconds``.
+    """What a first Ctrl-C prints: the calls of ``n`` draws in flight end, each within ``seconds``.
 
-    The seconds are in plain digits (``1,234,567``, ``0.5``), never an exponent.
+    A draw makes no further call after the stop, so one whose call was not its last is not kept
+    (it is drawn again on resume). The seconds are in plain digits (``1,234,567``, ``0.5``).
     """
     draws = "the draw" if n == 1 else f"the {n} draws"
     at_most = f"{seconds:,.2f}".rstrip("0").rstrip(".")
     return (
-        f"Stopping: waiting for {draws} in flight to finish (at most {at_most} s); "
+        f"Stopping: waiting for the calls of {draws} in flight to end (at most {at_most} s); "
+        "a draw they do not finish is drawn again when you resume; "
         "press Ctrl-C again to stop now."
     )
 

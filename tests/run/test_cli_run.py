@@ -397,6 +397,7 @@ def test_progress_prints_the_stopping_line_on_one_line():
     console = Console(file=buf, width=40)  # narrower than the line: it is not wrapped
     _with_progress(lambda progress: progress.stopping(2, 300.0), console)
     assert buf.getvalue() == (
-        "Stopping: waiting for the 2 draws in flight to finish (at most 300 s); "
+        "Stopping: waiting for the calls of the 2 draws in flight to end (at most 300 s); "
+        "a draw they do not finish is drawn again when you resume; "
         "press Ctrl-C again to stop now.\n"
     )

@@ -82,11 +82,13 @@ def test_a_first_ctrl_c_says_how_many_draws_it_waits_for_and_for_how_long(tmp_pa
         )
     assert told == [(3, 300.0)]
     assert e.value.kept == 1  # the three finished their answer; their judging saw the stop
+    # so the line says they are not kept (it said they would "finish"; they were drawn again)
     assert stopping_line(3, 300.0) == (
-        "Stopping: waiting for the 3 draws in flight to finish (at most 300 s); "
+        "Stopping: waiting for the calls of the 3 draws in flight to end (at most 300 s); "
+        "a draw they do not finish is drawn again when you resume; "
         "press Ctrl-C again to stop now."
     )
-    assert stopping_line(1, 120.0).startswith("Stopping: waiting for the draw in flight to ")
+    assert stopping_line(1, 120.0).startswith("Stopping: waiting for the calls of the draw in ")
     # a long --timeout in plain digits (it read "at most 1.23457e+06 s"), a short one as given
     assert "(at most 1,234,567 s)" in stopping_line(2, 1234567.0)
     assert "(at most 0.5 s)" in stopping_line(2, 0.5)
