@@ -87,17 +87,15 @@ def test_skill_change_text_gives_each_arm_its_own_line():
         "baseline: still stands (skill: the skill changed, but this arm holds no skill text)\n"
         "control: still stands (skill: the skill changed, but this arm holds no skill text)\n"
         "\n"
-        "- model: recorded claude-sonnet-4-5, today claude-sonnet-4-5 -> still stands: unchanged\n"
-        "- harness: recorded claude-code, today claude-code -> still stands: unchanged\n"
-        "- harness version: recorded 2.1.272 (Claude Code), today 2.1.272 (Claude Code)"
-        " -> still stands: unchanged\n"
-        "- capture mode: recorded text, today text -> still stands: unchanged\n"
+        # a value alike today and recorded is printed once (the two full hashes buried the word)
+        "- model: recorded and today claude-sonnet-4-5 -> still stands: unchanged\n"
+        "- harness: recorded and today claude-code -> still stands: unchanged\n"
+        "- harness version: recorded and today 2.1.272 (Claude Code) -> still stands: unchanged\n"
+        "- capture mode: recorded and today text -> still stands: unchanged\n"
         f"- skill: recorded {'a' * 64}, today {'c' * 64} -> run again: the skill changed\n"
-        "- judge: recorded claude-haiku-4-5-20251001, today claude-haiku-4-5-20251001"
-        " -> still stands: unchanged\n"
-        f"- judge prompt template: recorded {'0' * 64}, today {'0' * 64}"
-        " -> still stands: unchanged\n"
-        f"- suite: recorded {'b' * 64}, today {'b' * 64} -> still stands: unchanged"
+        "- judge: recorded and today claude-haiku-4-5-20251001 -> still stands: unchanged\n"
+        f"- judge prompt template: recorded and today {'0' * 64} -> still stands: unchanged\n"
+        f"- suite: recorded and today {'b' * 64} -> still stands: unchanged"
     )
 
 

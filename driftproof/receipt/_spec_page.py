@@ -189,5 +189,7 @@ def render_page(text: str) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    page = Path(sys.argv[1])
+    page = Path(sys.argv[1]) if len(sys.argv) == 2 else Path()
+    if not page.is_file():
+        sys.exit(f"usage: python -m {__spec__.name} site_src/receipt-spec.md (a file it rewrites)")
     page.write_text(render_page(page.read_text(encoding="utf-8")), encoding="utf-8")

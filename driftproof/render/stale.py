@@ -32,7 +32,10 @@ def stale_text(report: StaleReport) -> str:
         option = _OPTIONS.get(f.field)
         give = f" (give {option})" if f.recorded is not None and option else ""
         today = f"not supplied{give}" if f.today is None else f.today  # unrecorded: no option helps
-        lines.append(
-            f"- {f.field}: recorded {f.recorded or 'unknown'}, today {today} -> {tag}: {f.note}"
+        said = (
+            f"recorded and today {today}"
+            if f.recorded is not None and f.recorded == f.today
+            else f"recorded {f.recorded or 'unknown'}, today {today}"
         )
+        lines.append(f"- {f.field}: {said} -> {tag}: {f.note}")
     return "\n".join(terminal_safe(line) for line in lines)
