@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
+from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
@@ -80,8 +81,8 @@ def receipt_tables(
         lost=plain_table(
             f"lost-{key}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
-            ("case", "arm", "draw", "reason"),
-            ((x.case_id, x.arm, x.draw, x.reason) for x in s.lost_draws),
+            ("case", "arm", "draws", "reason"),
+            ((x.case_id, x.arm, x.draws, x.reason) for x in lost_groups(s.lost_draws)),
         )
         if s.lost_draws
         else None,

@@ -348,7 +348,7 @@ def _lost(draws: list[Draw], judged: bool) -> str | None:
     With one cause alone, no count: ``2 of 3 lost: <cause>``.
 
     A draw lost to an error is counted by its provider's words (the retry tail left out); the
-    "Lost draws" table gives each draw's whole reason.
+    "Lost draws" table gives each distinct reason whole.
     """
     lost = Counter(draw_cause(d) or x[0] for d in draws if (x := lost_of(d, judged)))
     if not lost:

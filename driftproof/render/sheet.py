@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.sheet_facts import PER_1K, BreakdownView
@@ -137,7 +138,7 @@ def _sections(s: Sheet) -> list[_Section]:
         out.append(_both(USAGE_TITLE, table, _facts(u.cost), _line(u.note)))
     if s.fidelity is not None:
         out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
-    lost = [f"{d.case_id}, {d.arm}, draw {d.draw}: {d.reason}" for d in s.lost_draws]
+    lost = [g.line for g in lost_groups(s.lost_draws)]
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
         _both("Arms", _fields(_ARM_COLUMNS, s.arms)),

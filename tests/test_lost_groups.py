@@ -1,0 +1,56 @@
+"""The "Lost draws" part of ``driftproof view`` and of the site's receipt page: draws of one
+case and arm lost for the same reason are said once with their count, every distinct reason kept
+word for word (the per-draw list stays in the JSON sheet)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from factories import case, make_receipt
+
+from driftproof.pages.receipt_tables import receipt_tables
+from driftproof.pages.sheet import sheet
+from driftproof.receipt import parse_receipt
+from driftproof.render.sheet import sheet_json, sheet_markdown, sheet_text
+
+TIMEOUT = "timeout after 2 retries"  # the factory's reason for a lost draw
+OVERLOADED = "HTTP 529: overloaded: the provider's servers are busy — try again later"
+
+
+def _receipt() -> Any:
+    # c1: nine with-skill draws, every one lost to the same timeout; c2: with skill loses draws
+    # 2 and 5 to the timeout and draw 3 to another reason, the baseline draws 1 and 3
+    c1 = case("c1", [None] * 9, [0.5] * 9)
+    c2 = case("c2", [0.8, None, None, 0.8, None, 0.8], [None, 0.5, None, 0.5, 0.5, 0.5])
+    c2["arms"]["with_skill"]["draws"][2]["lost"] = {"reason": OVERLOADED}
+    doc = make_receipt([c1, c2])
+    return parse_receipt(json.dumps(doc).encode(), "t.json")
+
+
+# by hand from the draws above, counting from 1, in the receipt's order
+EXPECTED = [
+    ("c1", "with skill", "9 draws (1–9)", TIMEOUT),
+    ("c2", "with skill", "2 draws (2, 5)", TIMEOUT),
+    ("c2", "with skill", "draw 3", OVERLOADED),
+    ("c2", "baseline", "2 draws (1, 3)", TIMEOUT),
+]
+
+
+def test_view_says_each_reason_once_per_case_and_arm_with_its_count() -> None:
+    s = sheet(_receipt())
+    text = sheet_text(s)
+    part = text.split("\nLost draws\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert part == [f"  {c}, {a}, {d}: {why}" for c, a, d, why in EXPECTED]
+    markdown = sheet_markdown(s)
+    for c, a, d, _why in EXPECTED:
+        assert f"- {c}, {a}, {d}: " in markdown
+    # the JSON sheet keeps one entry per lost draw: 9 + 3 + 2
+    assert len(json.loads(sheet_json(s))["lost_draws"]) == 14
+
+
+def test_site_receipt_page_groups_the_lost_draws_as_view_does() -> None:
+    t = receipt_tables("t", _receipt())
+    assert t.lost is not None
+    assert [c.label for c in t.lost.columns] == ["case", "arm", "draws", "reason"]
+    assert [tuple(c.text for c in row.cells) for row in t.lost.rows] == EXPECTED
