@@ -36,7 +36,8 @@ CHANGED = {
     "reports/004/report.json": "the skill-fired table's caption names no receipt field",
     "reports/004/SHA256SUMS": "its report.json",
     "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation; "
-    "column heads wrap, a long table scrolls in a box under a header that stays",
+    "column heads wrap, a long table scrolls in a box under a header that stays; on a phone "
+    "the specification's fields table reads as a list",
     # wide tables: a sort button heads one column, a group's heading over several none
     "assets/sort.js": "columns counted across two header rows",
     # the narrow chart labels a tick below 0 where its whiskers reach (-18%)

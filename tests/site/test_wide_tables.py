@@ -188,6 +188,35 @@ def test_on_a_phone_the_receipt_specifications_tables_show_a_field_beside_its_me
     assert fields[4] == 0 and fields[5] is True
 
 
+#: The fields table of the receipt specification: its box's scrolled width and width, and per
+#: row the tops of its field, its type and its meaning.
+_FIELDS = """() => {
+  const box = document.querySelector('#fields + p + .table-wrap');
+  const top = c => Math.round(c.getBoundingClientRect().top);
+  return [box.scrollWidth, box.clientWidth,
+          [...box.querySelectorAll('tbody tr')].map(r => [...r.cells].map(top))];
+}"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_fields_table_reads_as_a_list_and_never_scrolls_sideways(
+    browser: Any, built_site: Any
+) -> None:
+    # at 390 px the fields table was 563 px in its 358 px box (390 less the page's 2 × 16 px):
+    # five columns a phone cannot hold side by side; each field now heads its type, unit and
+    # first version (one line) and its meaning under them
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    scrolled, width, rows = page.evaluate(_FIELDS)
+    assert (scrolled, width) == (358, 358) and len(rows) > 250
+    for field, kind, unit, since, meaning in rows:
+        assert field < kind <= unit <= since < meaning
+    # at 1280 px it stays a table: a row's cells side by side
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert all(len(set(r)) == 1 for r in page.evaluate(_FIELDS)[2])
+    page.close()
+
+
 def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_underscores() -> None:
     html = wrap_tables(
         "<p>run.model</p><table><tr><td><code>cases[].arms.&lt;arm&gt;.input_tokens</code></td>"
