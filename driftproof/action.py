@@ -34,18 +34,19 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts, report_rows
+from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.render.comparison import BANDS_LEGEND, CONTEXT_ONLY
+from driftproof.render.comparison import BANDS_LEGEND
+from driftproof.render.cut_words import CutWords
 from driftproof.render.escape import md_escape as md_escape
-from driftproof.render.escape import md_table, terminal_safe
-from driftproof.stats import Band, CaseVerdict, suite_lift
+from driftproof.render.escape import terminal_safe
+from driftproof.render.summary_cases import MAX_NOTES, with_cases
+from driftproof.stats import suite_lift
 from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import Status, VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
-from driftproof.stats.verdict import verdict_words
 
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
@@ -58,19 +59,11 @@ NOT_MEASURED = "not-measured"
 DEFAULT_FAIL_ON: tuple[str, ...] = (VerdictCode.REGRESSED, NOT_MEASURED)
 #: GitHub refuses a step summary over 1 MiB; stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
-#: Per-case rows shown before the "N more" note, whatever their size.
-MAX_ROWS = 500
-#: Notes (lost draws, cases not compared) shown before the "N more notes" line.
-MAX_NOTES = 50
 _NO_VERDICT = (
     "A side gets no verdict (below TESTED, a smoke run, an import, "
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
 )
 _UNDONE = "inconclusive: a move its lost draws could undo"  # an annotation's words
-_TABLE_HEAD = (
-    "| case | verdict | earlier band | later band | Δ | draws needed per arm |\n"
-    "|---|---|---|---|---|---|\n"
-)
 
 
 def decide(c: Comparison) -> str:
@@ -138,29 +131,6 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     }
 
 
-def _band(b: Band) -> str:
-    """A band as the table shows it: mean ± sd, with its draw counts."""
-    if b.mean is None:
-        text = "no measured draw"
-    elif b.sd is None:
-        text = f"{b.mean:.3f} (no spread)"
-    else:
-        text = f"{b.mean:.3f} ± {b.sd:.3f}"
-    counts = f"n={b.n}" + (f" of {b.drawn}, {b.lost} lost" if b.lost else "")
-    return f"{text} ({counts})"
-
-
-def _row(v: CaseVerdict) -> str:
-    """One case's row of the summary table."""
-    needed = ""
-    if v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count:
-        needed = "none"  # said once, under the table
-    elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
-        needed = str(v.draws_needed)
-    cells = (v.case_id, verdict_words(v.verdict), _band(v.a), _band(v.b), format_lift(v.delta))
-    return "| " + " | ".join(md_escape(x) for x in (*cells, needed)) + " |\n"
-
-
 def _side_table(
     a: Receipt, b: Receipt, c: Comparison, outputs: dict[str, str], common: CommonLifts
 ) -> list[str]:
@@ -202,7 +172,9 @@ def job_line(
     return line + (' Add "none" to fail-on to fail it.' if decision == "none" and not fails else "")
 
 
-def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> list[str]:
+def _decision_lines(
+    decision: str, c: Comparison, fail_on: Sequence[str], cut: CutWords
+) -> list[str]:
     """The summary's title, the decision and whether the job fails, and why there is none."""
     line = job_line(decision, job_fails(c, fail_on), fail_on, c.unmeasured)
     lead, rest = line.split("; ", 1)
@@ -213,15 +185,17 @@ def _decision_lines(decision: str, c: Comparison, fail_on: Sequence[str]) -> lis
         f"**{md_escape(lead)}**; {md_escape(rest, 500)}\n\n",
     ]
     # before the verdicts: each case's arms and commonest lost reason, as recorded
-    gone_lines = [f"- {md_escape(u.case_id)}: {md_escape(u.words(), 500)}\n" for u in c.unmeasured]
-    more = len(gone_lines) - MAX_NOTES
-    lines += gone_lines[:MAX_NOTES] + ([f"- … {more} more not shown.\n"] if more > 0 else [])
+    shown = c.unmeasured[:MAX_NOTES]
+    lines += [f"- {md_escape(u.case_id)}: {cut.md(u.case_id, u.words(), 500)}\n" for u in shown]
+    more = len(c.unmeasured) - MAX_NOTES
+    lines += [f"- … {more} more not shown.\n"] if more > 0 else []
     lines += ["\n"] if c.unmeasured else []
     if decision != "none":
         return lines
     if c.refusals == (NO_COMMON_CASE,):  # both judged; the cases of one only are listed below
         return lines + [f"{NO_COMMON_CASE}\n\n"]
-    return lines + [_NO_VERDICT, *(f"- {md_escape(r, 500)}\n" for r in c.refusals), "\n"]
+    why = (f"- {cut.md('why no verdict', r, 500)}\n" for r in c.refusals)
+    return lines + [_NO_VERDICT, *why, "\n"]
 
 
 def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -> list[str]:
@@ -250,43 +224,6 @@ def _reading_lines(a: Receipt, b: Receipt, c: Comparison, common: CommonLifts) -
     return lines + (["\n"] if c.legend else [])
 
 
-def _with_cases(text: str, c: Comparison, max_bytes: int) -> str:
-    """``text`` with the per-case table and the notes, cut to stay under ``max_bytes``."""
-    notes = [
-        f"- {md_escape(v.case_id)}: {md_escape(v.lost_detail, 500)}\n"
-        for v in c.rows
-        if v.lost_detail
-    ]
-    if c.unmatched:
-        notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
-    if c.rows:
-        head, rows = _TABLE_HEAD, [_row(v) for v in c.rows[:MAX_ROWS]]
-    else:  # no verdict: each common case's bands as context, the table diff prints
-        table = [f"{x}\n" for x in md_table(*report_rows(c), escape=md_escape)]
-        head = f"{CONTEXT_ONLY}\n\n" + "".join(table[:2]) if c.context_rows else ""
-        rows = table[2 : MAX_ROWS + 2] if c.context_rows else []
-    none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
-    legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
-    legend = legend if none else ""
-    parts = [text + head]
-    reserve = 200 + len(legend.encode()) + sum(len(n.encode()) for n in notes[:MAX_NOTES])
-    size = len(parts[0].encode())
-    for row in rows:
-        if size + len(row.encode()) + reserve > max_bytes:
-            break
-        parts.append(row)
-        size += len(row.encode())
-    more = len(c.rows or c.context_rows) - (len(parts) - 1)
-    if more:
-        parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
-    parts.append(legend)
-    if notes:
-        parts.append("\n" + "".join(notes[:MAX_NOTES]))
-        if len(notes) > MAX_NOTES:
-            parts.append(f"- … {len(notes) - MAX_NOTES} more notes not shown.\n")
-    return "".join(parts)
-
-
 def summary_markdown(
     a: Receipt,
     b: Receipt,
@@ -298,13 +235,16 @@ def summary_markdown(
     """The job summary in GitHub-flavoured Markdown, under ``max_bytes`` UTF-8 bytes.
 
     The decision, both receipts, the comparison's sentences, then a per-case table (at most
-    :data:`MAX_ROWS` rows) cut with an "N more cases not shown" note.
+    :data:`MAX_ROWS` rows) cut with an "N more cases not shown" note. A refusal, a case not
+    measured or a case's lost draws cut short in place says so and is whole in a fold at the end
+    (:mod:`driftproof.render.cut_words`).
     """
     outputs = action_outputs(a, b, c)
     common = common_lifts(a, b)
-    head = _decision_lines(outputs["decision"], c, fail_on)
+    cut = CutWords()
+    head = _decision_lines(outputs["decision"], c, fail_on, cut)
     head += _side_table(a, b, c, outputs, common) + _reading_lines(a, b, c, common)
-    return _with_cases("".join(head), c, max_bytes)
+    return with_cases("".join(head), c, max_bytes, cut)
 
 
 def _append(path: Path, text: str) -> None:

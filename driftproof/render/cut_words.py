@@ -1,0 +1,75 @@
+"""Words cut short in a Markdown summary, said to be cut and given whole in a fold at its end.
+
+The Action's job summary keeps its table cells and notes short (:func:`md_escape`'s limits);
+a reason it cuts there (a refusal, a case's lost draws) is marked as cut and is given whole
+under :data:`IN_FULL`, as far as the summary's size limit allows, the rest named as not shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from driftproof.render.escape import md_escape, terminal_safe
+
+#: The fold at the summary's end that holds the words cut above, whole.
+IN_FULL = "In full: the words cut short above"
+#: What a cut text says after its "…".
+CUT_MARK = f"(cut short: whole under “{IN_FULL}” at the end)"
+#: Bytes a fold needs with no text in it: its summary line, its end and its closing line.
+FOLD_RESERVE = 700
+
+
+@dataclass
+class CutWords:
+    """The texts cut so far, each ``(label, text)`` in the order they were cut."""
+
+    cut: list[tuple[str, str]] = field(default_factory=list)
+
+    def md(self, label: str, text: object, limit: int) -> str:
+        """``text`` as :func:`md_escape` gives it at ``limit``; when cut, marked and kept whole.
+
+        Args:
+            label: what the text is (a case, a side), shown before it in the fold.
+            text: untrusted text.
+            limit: characters shown in place.
+        """
+        if _length(text) <= limit:
+            return md_escape(text, limit)
+        self.cut.append((label, str(text)))
+        return md_escape(text, limit) + " " + md_escape(CUT_MARK, len(CUT_MARK))
+
+    def fold(self, max_bytes: int, whole_text: str) -> str:
+        """The fold of the cut texts, whole, in at most ``max_bytes`` UTF-8 bytes; ``""`` if none.
+
+        A text that does not fit is left out and counted in a closing line that names
+        ``whole_text`` (where the reader finds it whole); with ``max_bytes`` under
+        :data:`FOLD_RESERVE` the fold holds that line alone (and may exceed ``max_bytes``).
+        Never raises.
+        """
+        if not self.cut:
+            return ""
+        head = f"\n<details><summary>{IN_FULL}</summary>\n\n"
+        tail = "\n</details>\n"
+        lines = [
+            f"- {md_escape(label)}: {md_escape(text, _length(text))}\n" for label, text in self.cut
+        ]
+        # the fold always holds its closing line (a caller keeps room for it: FOLD_RESERVE)
+        room = max_bytes - FOLD_RESERVE
+        shown = []
+        for line in lines:
+            if len(line.encode()) > room:
+                break
+            shown.append(line)
+            room -= len(line.encode())
+        more = len(lines) - len(shown)
+        if more:
+            shown.append(
+                f"- {more} more not shown: a job summary is limited to 1 MiB. "
+                f"{md_escape(whole_text, 300)}\n"
+            )
+        return head + "".join(shown) + tail
+
+
+def _length(text: object) -> int:
+    """The characters of ``text`` as :func:`md_escape` counts them against its limit."""
+    return len(terminal_safe(" ".join(str(text).split())))

@@ -1,0 +1,106 @@
+"""The Action's job summary from its per-case table on, under a size limit.
+
+The table, the notes under it and the fold of the words cut short
+(:mod:`driftproof.render.cut_words`).
+"""
+
+from __future__ import annotations
+
+from driftproof import wording
+from driftproof.pages.comparison import Comparison, report_rows
+from driftproof.pages.words import format_lift
+from driftproof.render.comparison import CONTEXT_ONLY
+from driftproof.render.cut_words import FOLD_RESERVE, CutWords
+from driftproof.render.escape import md_escape, md_table
+from driftproof.stats import Band, CaseVerdict
+from driftproof.stats.codes import VerdictCode
+from driftproof.stats.verdict import verdict_words
+
+#: Per-case rows shown before the "N more" note, whatever their size.
+MAX_ROWS = 500
+#: Notes (lost draws, cases not compared) shown before the "N more notes" line.
+MAX_NOTES = 50
+
+#: Where a reader finds whole the words the summary's fold had no room for.
+_WHOLE = "driftproof diff, given the two receipts, prints each whole."
+
+_TABLE_HEAD = (
+    "| case | verdict | earlier band | later band | Δ | draws needed per arm |\n"
+    "|---|---|---|---|---|---|\n"
+)
+
+
+def _band(b: Band) -> str:
+    """A band as the table shows it: mean ± sd, with its draw counts."""
+    if b.mean is None:
+        text = "no measured draw"
+    elif b.sd is None:
+        text = f"{b.mean:.3f} (no spread)"
+    else:
+        text = f"{b.mean:.3f} ± {b.sd:.3f}"
+    counts = f"n={b.n}" + (f" of {b.drawn}, {b.lost} lost" if b.lost else "")
+    return f"{text} ({counts})"
+
+
+def _row(v: CaseVerdict) -> str:
+    """One case's row of the summary table."""
+    needed = ""
+    if v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count:
+        needed = "none"  # said once, under the table
+    elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
+        needed = str(v.draws_needed)
+    cells = (v.case_id, verdict_words(v.verdict), _band(v.a), _band(v.b), format_lift(v.delta))
+    return "| " + " | ".join(md_escape(x) for x in (*cells, needed)) + " |\n"
+
+
+def _context_row(row: list[str], cut: CutWords) -> str:
+    """A row of the context-only table, its note (the case's lost draws) cut at 200."""
+    cells = [md_escape(x) for x in row[:-1]] + [cut.md(f"{row[0]}, lost draws", row[-1], 200)]
+    return "| " + " | ".join(cells) + " |\n"
+
+
+def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
+    """``text`` with the per-case table and the notes, cut to stay under ``max_bytes``.
+
+    The words cut short in them (and in ``cut`` already) are whole in a fold at the end; the
+    table has at most :data:`MAX_ROWS` rows and :data:`MAX_NOTES` notes, each cut with an
+    "N more … not shown" line.
+    """
+    lost = [v for v in c.rows if v.lost_detail]
+    notes = [
+        f"- {md_escape(v.case_id)}: {cut.md(v.case_id, v.lost_detail, 500)}\n"
+        for v in lost[:MAX_NOTES]
+    ]
+    if c.unmatched:
+        notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
+    more_notes, notes = len(lost) + bool(c.unmatched) - MAX_NOTES, notes[:MAX_NOTES]
+    if c.rows:
+        head, rows = _TABLE_HEAD, [(_row(v), CutWords()) for v in c.rows[:MAX_ROWS]]
+    else:  # no verdict: each common case's bands as context, the table diff prints
+        header, cells = report_rows(c)
+        table = "".join(f"{x}\n" for x in md_table(header, [], escape=md_escape))
+        head = f"{CONTEXT_ONLY}\n\n{table}" if c.context_rows else ""
+        rows = [(_context_row(r, w := CutWords()), w) for r in cells[:MAX_ROWS]]
+    none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
+    legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
+    legend = legend if none else ""
+    parts = [text + head]
+    rows = rows if c.rows or c.context_rows else []
+    fold = FOLD_RESERVE if cut.cut or any(w.cut for _, w in rows) else 0
+    reserve = 200 + fold + len(legend.encode()) + sum(len(n.encode()) for n in notes)
+    size = len(parts[0].encode())
+    for row, words in rows:
+        if size + len(row.encode()) + reserve > max_bytes:
+            break
+        parts.append(row)
+        cut.cut += words.cut
+        size += len(row.encode())
+    more = len(c.rows or c.context_rows) - (len(parts) - 1)
+    if more:
+        parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
+    parts.append(legend)
+    if notes:
+        parts.append("\n" + "".join(notes))
+        parts += [f"- … {more_notes} more notes not shown.\n"] if more_notes > 0 else []
+    body = "".join(parts)
+    return body + cut.fold(max_bytes - len(body.encode()), _WHOLE)
