@@ -105,8 +105,8 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
     The bar shows draws done of planned, ETA and spend, then sealing as one more step, so that it
     never reads finished before the receipt is written; with ``--batch``, ``progress.batch`` adds
-    each open batch's state and counts, and ``progress.stopping(n, seconds)`` prints
-    :func:`stopping_line`.
+    each open batch's state and counts, ``progress.stopping(n, seconds)`` prints
+    :func:`stopping_line` and ``progress.note(line)`` prints ``line``.
     """
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -146,8 +146,12 @@ def with_progress(fn: Any, console: Any = None) -> Any:
                 stopping_line(n, seconds), markup=False, highlight=False, soft_wrap=True
             )
 
+        def note(line: str) -> None:
+            bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
         progress.batch = batch_status  # type: ignore[attr-defined]
         progress.stopping = stopping  # type: ignore[attr-defined]
+        progress.note = note  # type: ignore[attr-defined]
 
         return fn(progress)
 

@@ -7,8 +7,6 @@ receipt is sealed (:mod:`driftproof.run.sealing`).
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +25,7 @@ from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
 from driftproof.run.reply_text import mixed_reason, mixed_reasoning_at, repair_text
-from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, with_retries
+from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, attempts, with_retries
 from driftproof.run.suite import SuiteCase
 
 #: A with-skill draw must report at least this share of the skill's o200k_base size as input
@@ -86,8 +84,15 @@ class Drawer:
             self.halt.wait(seconds)
 
         sleep = pause if self.sleep is time.sleep else self.sleep  # tests give their own clock
-        policy = self.cfg.policy()
-        return with_retries(call, policy=policy, sleep=sleep, on_attempt=attempt, attempts=tried)
+        role = "judge" if lane is self.judge and lane is not self.provider else "answer"
+        return with_retries(
+            call,
+            policy=self.cfg.policy(),
+            sleep=sleep,
+            on_attempt=attempt,
+            attempts=tried,
+            lane=role,
+        )
 
     def __call__(self, case_id: str, arm: str, index: int) -> float | None:
         """Make draw ``index`` of ``case_id`` on ``arm``, journal it and return its score.
@@ -331,12 +336,6 @@ _USAGE = (
     ("cache_creation", "cache_creation"),
     ("reasoning", "reasoning_output"),
 )
-
-
-def attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
-    """Attempts of ``lane.call(**call)``, each identified by ``draw`` and its number from 0."""
-    tries = itertools.count()
-    return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
 
 
 def repaired(rec: dict[str, Any], where: str, text: str | None) -> str | None:

@@ -62,8 +62,8 @@ def run_suite(
     spend_usd)`` follows each draw, then phase ``"sealing"`` and ``"done"``; at a Ctrl-C,
     ``progress.stopping(n, seconds=s)`` (when present) is told that ``n`` draws are finishing
     their current attempt, each within ``s`` seconds (the longer of the answer and judge
-    timeouts). Without ``replace`` a file that appeared at ``out`` meanwhile is refused, the
-    journal kept.
+    timeouts); ``progress.note(line)`` (when present) is told of a journal replaced. Without
+    ``replace`` a file that appeared at ``out`` meanwhile is refused, the journal kept.
 
     Returns:
         The result; an arm that measured nothing (D-17) is named in ``RunResult.unmeasured``.
@@ -84,15 +84,7 @@ def run_suite(
     harness_version, _ = provider.start(), judge.start()
     judge_doc = _judge_doc(cfg, judge)
     identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
-    journal = Journal(
-        journal_path(out),
-        identity,
-        started_at=now(),
-        harness_version=harness_version,
-        companion=batch_journal_path(out),
-    )
-    if journal.resumed:
-        _remove_stale_receipt_files(out)
+    journal = _open_journal(out, identity, harness_version, getattr(progress, "note", None))
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
     spend = drawer.spend  # what the draws cost so far, for the progress bar
     tell = progress or (lambda *_: None)
@@ -125,6 +117,33 @@ def run_suite(
     if batches is not None:
         batches.remove()
     return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
+
+
+def _open_journal(
+    out: Path,
+    identity: dict[str, Any],
+    harness_version: str | None,
+    note: Callable[[str], None] | None,
+) -> Journal:
+    """The run's journal, resumed (stale receipt files removed) or new.
+
+    ``note(line)`` is told that a journal of another run holding no finished draw was replaced.
+
+    Raises:
+        RefusalError: as :class:`Journal` raises.
+    """
+    journal = Journal(
+        journal_path(out),
+        identity,
+        started_at=now(),
+        harness_version=harness_version,
+        companion=batch_journal_path(out),
+    )
+    if journal.resumed:
+        _remove_stale_receipt_files(out)
+    if journal.replaced is not None and note is not None:
+        note(journal.replaced)
+    return journal
 
 
 def _write(
@@ -295,9 +314,9 @@ def _draw_all(
             batches.close()
         journal.close()
         if isinstance(exc, FatalRun):
+            called = {"answer": provider, "judge": judge}
             raise ProviderError(
-                f"the run stopped: {exc}; {len(journal.draws)} finished draws are kept in "
-                f"{journal.path}; run the same command again to resume"
+                fatal_words(exc, len(journal.draws), journal.path, batch_journal_path(out), called)
             ) from exc
         if isinstance(exc, KeyboardInterrupt):
             raise RunInterrupted(len(journal.draws), journal.path) from exc
@@ -306,6 +325,63 @@ def _draw_all(
         provider.close()
         judge.close()
     return batches, stopped, _batch_doc(lanes, batches)
+
+
+#: The options a request's fields come from, by lane: what a 400 or 422 says to check.
+_REQUEST_OPTIONS = {
+    "answer": ("--model", "--max-output-tokens"),
+    "judge": ("--judge-model", "--judge-max-output-tokens"),
+}
+
+
+def _to_check(exc: FatalRun, lanes: dict[str, Provider]) -> str | None:
+    """What to check when ``exc`` was caused by the request's configuration, else ``None``.
+
+    A 404 (no such model, or no such endpoint), a 401 or 403 (the key) and a 400 or 422 (an
+    invalid request) of a named lane are; anything else (no credit, a refused connection, a
+    batch's failure) is not.
+    """
+    if exc.lane not in lanes or exc.status not in (400, 401, 403, 404, 422):
+        return None
+    judge = exc.lane == "judge"
+    lane = lanes[exc.lane]
+    lane_words = "the judge's" if judge else "the answering lane's"
+    if exc.status == 404:
+        opts = "--judge-model and --judge-base-url" if judge else "--model and --base-url"
+        return f"{lane_words} model or endpoint was not found: check {opts}"
+    if exc.status in (401, 403):
+        keys = getattr(getattr(lane, "real", lane), "keys", ())
+        where = " or ".join(keys) if keys else "its command-line tool's sign-in"
+        return f"{lane_words} key was refused: check {where}"
+    opts = ", ".join(
+        _REQUEST_OPTIONS[exc.lane] + (("--openai-api",) if lane.name == "openai" else ())
+    )
+    return f"the server refused {lane_words} request as invalid: check {opts}"
+
+
+def fatal_words(
+    exc: FatalRun, kept: int, journal: Path, companion: Path, lanes: dict[str, Provider]
+) -> str:
+    """What ``run`` says when ``exc`` stopped it with ``kept`` finished draws in ``journal``.
+
+    A cause in the request's configuration (:func:`_to_check`) says what to check, and how the
+    kept journal meets a corrected command (with no finished draw and no batch journal
+    ``companion``, another run replaces it); any other cause says to run the same command again.
+    """
+    check = _to_check(exc, lanes)
+    if check is None:
+        return (
+            f"the run stopped: {exc}; {kept} finished draws are kept in {journal}; run the "
+            "same command again to resume"
+        )
+    if kept == 0 and not companion.exists():
+        return f"the run stopped: {exc}; {check}. No finished draw is kept: run again once fixed"
+    resume = (
+        "run the same command again to resume once it is fixed"
+        if exc.status in (401, 403)  # the key is no part of the run: the same command resumes
+        else "a command with another option is another run, refused until it is removed"
+    )
+    return f"the run stopped: {exc}; {check}. {kept} finished draws are kept in {journal}: {resume}"
 
 
 def _batch_doc(

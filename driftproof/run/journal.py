@@ -214,7 +214,9 @@ class Journal:
         """Open or resume the journal at ``path`` for the run ``identity`` names.
 
         ``companion`` is the run's batch journal: a refusal that says to remove this journal
-        names it too when it is there (its batches may still be open and billed).
+        names it too when it is there (its batches may still be open and billed). A journal of
+        another run that holds no finished draw (its header and attempts only) and has no
+        companion on disk is replaced, :attr:`replaced` saying so in one line (else ``None``).
 
         Raises:
             RefusalError: the journal belongs to another run or another harness version, or is
@@ -229,6 +231,7 @@ class Journal:
         self.draws: dict[tuple[str, str, int], dict[str, Any]] = {}
         self.attempts = 0
         self.resumed = False
+        self.replaced: str | None = None
         canonical = json.loads(json.dumps(identity))
         exists = self.path.exists()
         new = 0 if exists else os.O_CREAT | os.O_EXCL
@@ -251,7 +254,9 @@ class Journal:
             except BaseException:
                 os.close(self.fd)
                 raise
-            exists = bool(lines)
+            if self.replaced is not None:  # after the block: it cuts a torn line by length
+                os.ftruncate(self.fd, 0)
+            exists = bool(lines) and self.replaced is None
         if not exists:
             self._write(
                 {
@@ -272,6 +277,19 @@ class Journal:
             "them; they are billed), then remove it and that batch journal"
         )
 
+    def _holds_no_draw(self, records: list[bytes]) -> bool:
+        """Whether nothing would be lost if this journal were replaced.
+
+        True when ``records`` (the lines after the header) are attempts only and no batch
+        journal (the companion) is on disk.
+        """
+        if self.companion is not None and self.companion.exists():
+            return False
+        try:
+            return all(json.loads(r) == {"attempt": 1} for r in records if r.strip())
+        except (ValueError, RecursionError):  # not JSON, or not UTF-8: damaged, not replaced
+            return False
+
     def _load(self, complete: list[bytes], identity: dict[str, Any]) -> None:
         version = self.harness_version
         try:
@@ -285,10 +303,18 @@ class Journal:
         if (theirs := header.get("identity")) != identity:
             theirs = theirs if isinstance(theirs, dict) else {}
             diff = sorted(k for k in {**identity, **theirs} if identity.get(k) != theirs.get(k))
-            named = dict.fromkeys(_IDENTITY_WORDS.get(k, k.replace("_", " ")) for k in diff)
+            named = ", ".join(
+                dict.fromkeys(_IDENTITY_WORDS.get(k, k.replace("_", " ")) for k in diff)
+            )
+            if header.get("identity") == theirs and self._holds_no_draw(complete[1:]):
+                self.replaced = (
+                    f"{self.path}: replaced the journal of another run (differs in: {named}); it "
+                    "held no finished draw"
+                )
+                return
             raise RefusalError(
                 f"{self.path}: the journal belongs to a different run (differs in: "
-                f"{', '.join(named)}); {self._remove()}, or write the receipt elsewhere"
+                f"{named}); {self._remove()}, or write the receipt elsewhere"
             )
         if header.get("harness_version") != version:
             raise RefusalError(

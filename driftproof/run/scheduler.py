@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import itertools
 import queue
 import statistics
 import threading
@@ -12,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from driftproof.run.providers.base import AttemptError, Halted
+from driftproof.run.providers.base import AttemptError, DrawId, Halted, Provider, Reply
 from driftproof.wording import MIN_DRAWS_PER_ARM
 
 #: regrade's fixed wait schedule (seconds): :meth:`RetryPolicy.fixed` of it.
@@ -71,7 +73,16 @@ class LostDraw(Exception):
 
 
 class FatalRun(Exception):
-    """Every further call would fail too (a bad key, no credit, an unknown model: HTTP 400-422)."""
+    """Every further call would fail too (a bad key, no credit, an unknown model: HTTP 400-422).
+
+    ``status``: the failed attempt's HTTP status (``None`` without one); ``lane``: ``"answer"``
+    or ``"judge"``: the lane whose call failed (``None`` for a batch's own failure).
+    """
+
+    def __init__(self, reason: str, *, status: int | None = None, lane: str | None = None) -> None:
+        """Keep the reason, the status and the lane."""
+        super().__init__(reason)
+        self.status, self.lane = status, lane
 
 
 class StopRun(Exception):
@@ -95,6 +106,12 @@ class Counter:
             self._hook()
 
 
+def attempts(lane: Provider, draw: DrawId, **call: Any) -> Callable[[], Reply]:
+    """Attempts of ``lane.call(**call)``, each identified by ``draw`` and its number from 0."""
+    tries = itertools.count()
+    return lambda: lane.call(**call, draw=dataclasses.replace(draw, attempt=next(tries)))
+
+
 def with_retries(
     fn: Callable[[], T],
     *,
@@ -102,12 +119,14 @@ def with_retries(
     sleep: Callable[[float], None] = time.sleep,
     on_attempt: Callable[[], None] | None = None,
     attempts: list[dict[str, Any]] | None = None,
+    lane: str | None = None,
 ) -> T:
     """Call ``fn`` (one attempt each), retrying transient :class:`AttemptError` s through tenacity.
 
     ``policy`` defaults to :class:`RetryPolicy`; ``on_attempt`` runs before every attempt (may
     raise to halt); ``attempts`` receives every failed attempt ``{error, error_class, status,
-    wait_s}`` (``wait_s``: the wait that followed, seconds; ``None`` after the last).
+    wait_s}`` (``wait_s``: the wait that followed, seconds; ``None`` after the last); ``lane``
+    (``"answer"`` or ``"judge"``) is named on a :class:`FatalRun`.
 
     Raises:
         LostDraw: every attempt failed, or one failed in a way a retry cannot fix.
@@ -156,7 +175,7 @@ def with_retries(
         return retrying(one)
     except AttemptError as exc:
         if exc.fatal:
-            raise FatalRun(exc.reason) from exc
+            raise FatalRun(exc.reason, status=exc.status, lane=lane) from exc
         raise _lost(exc, log[first:]) from exc
 
 

@@ -155,8 +155,8 @@ def test_a_403_exits_2_from_the_command_line(loopback, suite_file, skill_file, t
     assert ei.value.code == 2
     err = capsys.readouterr().err
     assert (
-        "error: the run stopped: HTTP 403: permission_error: no;" in err
-        and "run the same command again to resume" in err
+        "error: the run stopped: HTTP 403: permission_error: no; the answering lane's key was "
+        "refused: check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN. No finished draw is kept" in err
     )
     assert journal_path(out).exists() and not out.exists()
 
