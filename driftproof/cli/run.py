@@ -221,7 +221,10 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     "--provider",
     type=_PROVIDERS,
     required=True,
-    help="simulated: seeded random answers and scores, no model (driftproof demo); UNVERIFIED.",
+    help="The answering lane; its API reads its key from ANTHROPIC_API_KEY (or "
+    "ANTHROPIC_AUTH_TOKEN) for anthropic, OPENAI_API_KEY for openai (set to any value for a "
+    "server that takes none). simulated: seeded random answers and scores, no model (driftproof "
+    "demo); UNVERIFIED.",
 )
 @choice_option(
     "--surface",
@@ -250,7 +253,9 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 @click.option(
     "--judge-provider",
     type=_PROVIDERS,
-    help="Default: anthropic (the same lane when --provider is stub or simulated).",
+    help="Default: anthropic, even when --provider is openai (the same lane when --provider is "
+    "stub or simulated); its key is read as for --provider. A judge on a local server needs "
+    "--judge-provider openai --judge-base-url URL.",
 )
 @click.option(
     "--judge-model",
@@ -266,9 +271,14 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 @click.option(
     "--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable)."
 )
-@click.option("--judge-base-url", help="Judge API's base URL.")
+@click.option(
+    "--judge-base-url",
+    help="Judge API's base URL (default: the SDK's, or its *_BASE_URL variable); --base-url "
+    "does not set it.",
+)
 @openai_api_option(
-    "OpenAI API shape; OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat.",
+    "OpenAI API shape of the answering lane and of an openai judge alike; OpenAI-compatible "
+    "servers (vLLM, llama.cpp, Ollama) usually need chat.",
 )
 @choice_option(
     "--budget-param",

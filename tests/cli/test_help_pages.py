@@ -105,3 +105,26 @@ def test_reports_build_help_names_its_site_folder_by_its_option():
     flat = " ".join(r.output.split())
     assert not re.search(r"\bOUT\b", flat), flat  # no argument or metavar is called OUT
     assert "the --out-dir folder is left as it was" in flat
+
+
+def _option_help(lines: list[str], option: str, following: str) -> str:
+    """The help of ``option`` in ``run --help``, up to the next option ``following``, flattened."""
+    text = "\n".join(lines)
+    m = re.search(rf"\n\s+{re.escape(option)} .*?(?=\n\s+{re.escape(following)} )", text, re.S)
+    assert m is not None, option
+    return " ".join(m.group(0).split())
+
+
+def test_run_help_names_the_key_variables_and_what_a_local_judge_needs():
+    # Found: neither the README nor run --help named the variables the API lanes read their key
+    # from, that --openai-api sets an openai judge's API shape too (plan_run passes it to both
+    # lanes; test_run_plan), or that --base-url leaves the judge on its default base URL.
+    lines = _help("run")
+    provider = _option_help(lines, "--provider", "--surface")
+    assert "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) for anthropic" in provider
+    assert "OPENAI_API_KEY for openai" in provider
+    judge = _option_help(lines, "--judge-provider", "--judge-model")
+    assert "--judge-provider openai --judge-base-url URL" in judge
+    assert "--base-url does not set it" in _option_help(lines, "--judge-base-url", "--openai-api")
+    api = _option_help(lines, "--openai-api", "--budget-param")
+    assert "of the answering lane and of an openai judge alike" in api
