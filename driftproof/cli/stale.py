@@ -55,6 +55,27 @@ def _skill_sha256(path: Path | None, recorded: str | None) -> str | None:
     return as_text if recorded == as_text else as_written
 
 
+def _service(url: str | None, option: str) -> str | None:
+    """``url`` as ``run`` records its service: as the SDK's client holds it, credentials stripped.
+
+    Raises:
+        click.BadParameter: not an http or https URL, as ``run`` refuses it.
+    """
+    if url is None:
+        return None
+    import httpx  # deferred: start-up time of --help
+
+    from driftproof.run.providers._sdk import strip_credentials
+    from driftproof.run.run_plan import RunOptionError, check_url
+
+    try:
+        check_url(option, url)
+    except RunOptionError as exc:
+        raise click.BadParameter(exc.message, param_hint=option) from None
+    with httpx.Client(base_url=url) as client:
+        return strip_credentials(str(client.base_url))
+
+
 def _printed_version(binary: str) -> str:
     try:
         out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
@@ -91,6 +112,20 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
 @click.option("--suite", type=EXISTING_FILE, help="The suite file as it is today.")
 @click.option("--judge-model", callback=model_id, help="The judge model today.")
 @click.option(
+    "--base-url",
+    "service",
+    callback=lambda _c, p, v: _service(v, p.opts[0]),
+    help="The answering API's base URL today, as run's --base-url; a receipt answered by another "
+    "service runs again. Not given: the service is not compared.",
+)
+@click.option(
+    "--judge-base-url",
+    "judge_service",
+    callback=lambda _c, p, v: _service(v, p.opts[0]),
+    help="The judge API's base URL today, as run's --judge-base-url; another service grading "
+    "means a regrade. Not given: not compared.",
+)
+@click.option(
     "--judge-template",
     type=EXISTING_FILE,
     help="A judge prompt template edited outside the product (its file's sha256). Default: the "
@@ -113,16 +148,16 @@ def stale(
     still stands: nothing it depends on changed (a patch release of the harness is only noted;
     a changed skill leaves an arm run without the skill standing).
 
-    regrade only: only the grading changed (the judge model, the judge's prompt template, or a
-    case's rubric); the answers a run kept (--keep-transcripts) can be graded again with
-    driftproof regrade.
+    regrade only: only the grading changed (the judge model or its service, the judge's prompt
+    template, or a case's rubric); the answers a run kept (--keep-transcripts) can be graded
+    again with driftproof regrade.
 
-    run again: what produces the answers changed (the model, the harness, a minor or major
-    harness version, the capture mode, the skill, a case's prompt), or the suite changed where
-    its prompts cannot be told from its rubrics (the receipt or today's suite gives no hashes
-    per case, or a part of the suite they do not cover may have changed); also only the grading
-    changed but the receipt kept no answers to grade again, or lost every draw (a regrade keeps a
-    lost draw lost).
+    run again: what produces the answers changed (the model, the service that answers it, the
+    harness, a minor or major harness version, the capture mode, the skill, a case's prompt), or
+    the suite changed where its prompts cannot be told from its rubrics (the receipt or today's
+    suite gives no hashes per case, or a part of the suite they do not cover may have changed);
+    also only the grading changed but the receipt kept no answers to grade again, or lost every
+    draw (a regrade keeps a lost draw lost).
 
     unknown: something it depends on is not recorded in the receipt or not given here (give
     --model, --skill, --suite and the rest to check it); it is never read as unchanged, and

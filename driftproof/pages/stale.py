@@ -29,6 +29,8 @@ class Today:
     """What would run today; ``None`` is "not supplied", reported as unknown and not checked.
 
     Hashes are lowercase hex sha256; ``rubric_sha256`` and ``prompt_sha256`` map case id to hash.
+    The services are compared only when given: the receipt records the base URL the SDK used,
+    which a run without ``--base-url`` takes from its environment, unknown here.
     """
 
     model: str | None = None
@@ -38,6 +40,10 @@ class Today:
     skill_sha256: str | None = None
     suite_sha256: str | None = None
     judge_model: str | None = None
+    service: str | None = None
+    """The answering service (base URL) as ``run`` records it; ``None``: not compared."""
+    judge_service: str | None = None
+    """The judge's service, likewise."""
     judge_template_sha256: str | None = None
     judge_template_version: str | None = None
     rubric_sha256: dict[str, str] | None = None
@@ -207,7 +213,15 @@ _MOVED: dict[str, tuple[Status, str]] = {
     "harness": ("run again", "a different harness produces the answers"),
     "capture mode": ("run again", "a different capture mode would grade a different answer"),
     "skill": ("run again", "the skill changed"),
+    "service": (
+        "run again",
+        "a different service answers: the same model name there may be another model or build",
+    ),
     "judge": ("regrade only", "a different judge: the saved answers can be graded again"),
+    "judge service": (
+        "regrade only",
+        "a different service grades: the saved answers can be graded again there",
+    ),
     "judge prompt template": (
         "regrade only",
         "the judge's instructions changed: regrade the saved answers",
@@ -228,6 +242,11 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     """Every field compared, in the report's order: what produced the answers, then grading."""
     run, h, judge = receipt.run, receipt.run.harness, receipt.judge
     out = [_moved("model", run.model, today.model, arms)]
+    if today.service is not None:  # each recorded service, for the arms it answered
+        served: dict[str | None, list[str]] = {}
+        for arm in arms:
+            served.setdefault(getattr(receipt.arms, arm).service, []).append(arm)
+        out += [_moved("service", s, today.service, tuple(a)) for s, a in served.items()]
     if run.surface == "cli" or h is not None or today.harness_name is not None:
         out += [
             _moved("harness", h.name if h else None, today.harness_name, arms),
@@ -246,6 +265,11 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     out += [
         _moved("skill", receipt.skill.sha256, today.skill_sha256, skilled),
         _moved("judge", judge_model(receipt), today.judge_model, arms),
+        *(
+            [_moved("judge service", judge.service if judge else None, today.judge_service, arms)]
+            if today.judge_service is not None
+            else []
+        ),
         _moved(
             "judge prompt template",
             judge.template_sha256 if judge else None,

@@ -10,6 +10,8 @@ from driftproof.wording import ARM_WORDS
 #: given per case only with --suite, so a case's missing value is a case today's suite lacks).
 _OPTIONS = {
     "model": "--model",
+    "service": "--base-url",
+    "judge service": "--judge-base-url",
     "harness": "--harness",
     "harness version": "--harness-version or --harness-binary",
     "capture mode": "--capture",

@@ -141,7 +141,7 @@ def skill_name_of(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
-def _check_url(option: str, url: str | None) -> None:
+def check_url(option: str, url: str | None) -> None:
     """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built."""
     if url is None:
         return
@@ -159,8 +159,8 @@ def _check_url(option: str, url: str | None) -> None:
 
 def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
-    _check_url("--base-url", o.base_url)
-    _check_url("--judge-base-url", o.judge_base_url)
+    check_url("--base-url", o.base_url)
+    check_url("--judge-base-url", o.judge_base_url)
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
