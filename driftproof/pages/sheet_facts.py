@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.pages.band_sources import band_facts
+from driftproof.pages.input_tokens import skill_reached
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
@@ -139,7 +140,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
                 + " (single-arm source: no lift, no interval, no value per token)",
             )
         )
-    if (reached := _skill_reached(r)) is not None:
+    if (reached := skill_reached(r)) is not None:
         facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:
         by = f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
@@ -185,29 +186,6 @@ def _arm_labels(r: Receipt) -> list[Fact]:
     return [
         Fact("arm labels", "; ".join(f"{ARM_WORDS[n]}: {v or UNKNOWN}" for n, v in labels.items()))
     ]
-
-
-def _skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens, the skill's difference and size, or ``None``.
-
-    A run of this tool (no provenance) reporting none: its skill's arrival was not checked.
-    """
-    medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
-    if all(v is None for v in medians.values()):
-        ran = r.provenance is None and "with_skill" in medians
-        return f"{UNKNOWN}, so whether the skill reached the model was not checked" if ran else None
-    text = ", ".join(
-        f"{ARM_WORDS[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
-    )
-    skill, base = medians.get("with_skill"), medians.get("baseline")
-    if skill is not None and base is not None:
-        text += f"; with the skill {skill - base:+,.0f}"
-    if r.skill.tokens is not None:
-        text += f", beside a skill of about {r.skill.tokens:,} tokens"
-    if r.run.harness is not None and r.run.harness.name == "claude-code":
-        text += " (Claude Code takes the skill in place of its own system prompt, so its arms"
-        text += " differ by more than the skill)"
-    return text
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:

@@ -11,6 +11,7 @@ import pytest
 import run_helpers
 from shape_replies import _answers, _chat, _draws, _mini
 
+from driftproof.pages.sheet_facts import provenance
 from driftproof.run.providers import make_provider
 from driftproof.stats import no_verdict
 from driftproof.stats.codes import Refusal
@@ -119,6 +120,14 @@ def test_an_aa_run_is_not_compared_both_of_its_arms_carry_the_skill(loopback, su
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), aa=True)
     for d in _draws(r):
         assert d.lost is None and d.tokens.input == 54 and d.score == 0.9
+    # the sheet (view and the site) says both arms carry the skill, not "with the skill +0" as
+    # if the skill had added nothing to the with-skill arm's input; the sheet sizes the skill
+    # as ceil(characters ÷ 4): run_helpers.SKILL_TEXT is 93 characters, so 24
+    (said,) = [f.value for f in provenance(r) if f.label == "median reported input tokens"]
+    assert said == (
+        "with skill 54, baseline 54; the arms +0 apart: an A/A calibration, in which both arms "
+        "carry the skill (about 24 tokens), so their inputs are expected to match"
+    )
 
 
 def test_a_control_that_lost_every_draw_leaves_the_baseline_to_compare_against(
