@@ -156,6 +156,10 @@ class Plan:
     suite_spreads: tuple[float, float] | None = None
     simulated: bool = False
     """The pilot's answers or scores were drawn by the simulated provider: no model's spreads."""
+    grader_step: float | None = None
+    """The grader's own step (judge scale) when :attr:`rounding_spread` is set."""
+    samples_per_draw: int | None = None
+    """The judge samples averaged into a draw's score when :attr:`rounding_spread` is set."""
 
     @property
     def effect_alone(self) -> int | None:
@@ -287,7 +291,33 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         *_existence(pools),
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
         simulated=r.is_simulated,
+        grader_step=r.judge.scale.step if floored and r.judge is not None else None,
+        samples_per_draw=r.run.judge_samples_per_generation if floored else None,
     )
+
+
+def rounding_words(p: Plan) -> str | None:
+    """The rounding spread some arm was planned at, and what it is, or ``None`` for none.
+
+    Returns:
+        ``"0.0029 (the step of a draw's score, 0.01: the grader's 0.05 over 5 judge samples,
+        ÷ √12)"``: a draw's step is the grader's step over the judge samples averaged into it
+        (D-1), and the rounding spread that step ÷ √12 (STATISTICS-NOTES 6.6), so the words give
+        both steps, never the figure as the grader's step's alone.
+    """
+    if p.rounding_spread is None:
+        return None
+    k, step = p.samples_per_draw, p.grader_step
+    if k is None or step is None:  # pragma: no cover - plan_receipt sets them with the spread
+        source = "the step of a draw's score ÷ √12"
+    elif k == 1:
+        source = f"the step of a draw's score, the grader's {step:g} at one judge sample, ÷ √12"
+    else:
+        source = (
+            f"the step of a draw's score, {step / k:.4g}: the grader's {step:g} over "
+            f"{k} judge samples, ÷ √12"
+        )
+    return f"{p.rounding_spread:.4f} ({source})"
 
 
 #: What a case plan keeps of its :class:`~driftproof.stats.planning.CaseSizing` as it is.

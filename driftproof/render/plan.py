@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, trials_words
+from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import terminal_safe
@@ -292,11 +292,10 @@ def plan_text(p: Plan) -> str:
                 "a true lift at the floor about half the time."
             )
         lines.append(_level_line(p))
-    if p.rounding_spread is not None:
+    if (rounding := rounding_words(p)) is not None:
         lines.append(
-            f"Scores sit on the grader's grid, so a spread under its rounding spread "
-            f"{p.rounding_spread:.4f} (the grid step ÷ √12) is planned at that instead, for "
-            f"{_names(p.rounded_cases)}."
+            f"Scores sit on the grader's grid, so a spread under its rounding spread {rounding} "
+            f"is planned at that instead, for {_names(p.rounded_cases)}."
         )
     lines += _pool_lines(p)
     if p.no_count_cases:
@@ -344,13 +343,13 @@ def plan_text(p: Plan) -> str:
 def plan_json(p: Plan) -> str:
     """The plan as JSON (:func:`~driftproof.pages.tables.json_text`, NaN refused).
 
-    Its fields (but the rounding spread) and the headline.
+    Its fields (but the rounding spread and its steps) and the headline.
 
     Raises:
         ValueError: a figure is NaN or infinite.
     """
     doc = asdict(p)
-    del doc["rounding_spread"], doc["rounded_cases"]
+    del doc["rounding_spread"], doc["rounded_cases"], doc["grader_step"], doc["samples_per_draw"]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
