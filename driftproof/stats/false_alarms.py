@@ -12,12 +12,13 @@ ground for the Action's ``fail-on: beyond-noise``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from driftproof.stats._chi2 import chi2_quantile
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.stats.codes import VerdictCode
@@ -141,9 +142,54 @@ class FalseAlarms:
         verdict = "beyond" if self.beyond_noise else "within"
         return head + (
             f"{self.observed} {noun} did. The chance of at least {self.observed} from noise "
-            f"alone is {_pct(self.p_at_least)}: {verdict} what noise alone gives at the "
+            f"alone is {self.chance_words()}: {verdict} what noise alone gives at the "
             f"{self.level:.0%} level."
         )
+
+    def chance_bounds(self) -> tuple[float, float]:
+        """The 95% simulation bounds of :attr:`p_at_least`, from the pairs read regressed.
+
+        The count of simulated pairs read regressed over all cases (:attr:`trials` a case)
+        is taken as Poisson; its exact (Garwood) 95% bounds scale every case's chance alike.
+        With no pair read regressed, the upper bound is ``λ^k / k!`` (``λ`` the count's upper
+        bound over :attr:`trials`, ``k`` :attr:`observed`), a union bound. Never changes
+        :attr:`beyond_noise`.
+
+        Returns:
+            ``(low, high)``, chances between 0 and 1.
+        """
+        k, n = self.observed, round(math.fsum(self.per_case) * self.trials)
+        high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0
+        if n == 0:
+            return 0.0, min(1.0, (high / self.trials) ** k / math.factorial(k))
+        low = chi2_quantile(_SIM_TAIL, 2 * n) / 2.0
+
+        def scaled(count: float) -> float:
+            return p_at_least([min(1.0, p * count / n) for p in self.per_case], k)
+
+        return scaled(low), scaled(high)
+
+    def chance_words(self) -> str:
+        """:attr:`p_at_least` at the precision its simulation supports.
+
+        As it is when its 95% simulation bounds (:meth:`chance_bounds`) are within a tenth
+        of it either side; else ``about X% (simulated: between L% and H%)``, or ``under H%``
+        when no simulated pair read regressed.
+        """
+        p = self.p_at_least
+        low, high = self.chance_bounds()
+        if high - low <= 0.2 * p:
+            return _pct(p)
+        if low == 0.0:
+            return f"under {_pct_out(high, math.ceil)}"
+        return (
+            f"about {_pct_out(p, round)} (simulated: between {_pct_out(low, math.floor)} "
+            f"and {_pct_out(high, math.ceil)})"
+        )
+
+
+#: Each tail of the simulation bounds of a printed chance (a 95% interval).
+_SIM_TAIL = 0.025
 
 
 def _pct(p: float) -> str:
@@ -152,6 +198,12 @@ def _pct(p: float) -> str:
     if p < 0.001:
         return "under 0.1%"
     return f"{p:.1%}" if p < 0.1 else f"{p:.0%}"
+
+
+def _pct_out(p: float, rounding: Callable[[float], float]) -> str:
+    """``p`` as a percentage, whole from 10%, else to 0.1 (0.01 under 0.1%), by ``rounding``."""
+    places = 0 if p >= 0.1 else (1 if p >= 0.001 else 2)
+    return f"{rounding(p * 100 * 10**places) / 10**places:.{places}f}%"
 
 
 def suite_false_alarms(

@@ -1,0 +1,90 @@
+"""The printed chance of at least the observed regressed cases from noise alone carries no more
+precision than its simulation supports: checked against values worked out by integration.
+
+Two draws per side, equal spreads s, no grid (the closed form of test_false_alarms.py, now with
+the floor): Δ = s·Z0 and each side's sample sd is s·|Z|, so "regressed" is −Z0 ≥ max(c, R), with
+c = 0.05/s and R = |Z_A| + |Z_B|. R has density (2/√π)·e^(−r²/4)·erf(r/2) (the convolution of
+two half-normals), so P = Φ̄(c)·P(R < c) + ∫_c^∞ f_R(r)·Φ̄(r) dr, integrated here by Simpson's
+rule (error under 1e-9 at this step; with c = 0 it gives the closed form atan(1/(2√2))/π).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from driftproof.stats.false_alarms import FalseAlarms, p_at_least, p_regressed
+
+
+def _tail(x: float) -> float:
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
+def _f_r(r: float) -> float:
+    return 2.0 / math.sqrt(math.pi) * math.exp(-r * r / 4.0) * math.erf(r / 2.0)
+
+
+def _simpson(f, a: float, b: float, n: int = 20_000) -> float:
+    h = (b - a) / n
+    return h / 3.0 * (f(a) + f(b) + sum((4 if i % 2 else 2) * f(a + i * h) for i in range(1, n)))
+
+
+def _exact(sd: float) -> float:
+    """The true chance that one such case reads regressed with no change."""
+    c = 0.05 / sd
+    return _tail(c) * _simpson(_f_r, 0.0, c) + _simpson(lambda r: _f_r(r) * _tail(r), c, c + 40)
+
+
+def test_the_integral_gives_the_closed_form_away_from_the_floor() -> None:
+    assert _exact(1e6) == pytest.approx(math.atan(1 / (2 * math.sqrt(2))) / math.pi, abs=1e-9)
+    # a simulation of 400,000 pairs gave 0.550% (sd of that simulation 0.012%)
+    assert _exact(0.02) == pytest.approx(0.0056054, abs=1e-7)
+
+
+def _said(sd: float, seed: int) -> str:
+    """The printed chance of at least one regressed case, one case simulated as diff does."""
+    p = p_regressed(sd, 2, sd, 2, seed=seed)  # 2,000 pairs, as diff simulates a case
+    fa = FalseAlarms(p, 1, p_at_least([p], 1), 1, 2000, 0.05, (p,))
+    m = re.search(
+        r"The chance of at least 1 from noise alone is (.*?): (beyond|within)", fa.sentence()
+    )
+    assert m is not None
+    return m.group(1)
+
+
+@pytest.mark.parametrize(
+    ("sd", "seed", "true"),
+    [
+        # 5 of 2,000 pairs read regressed: it printed "0.2%" of a true 0.561%
+        (0.02, 38, 0.0056054),
+        # 2 of 2,000: it printed "0.1%" of a true 0.0175%, six times over
+        (0.014, 37, 0.00017484),
+    ],
+)
+def test_a_small_chance_is_printed_with_the_range_its_simulation_allows(sd, seed, true) -> None:
+    assert _exact(sd) == pytest.approx(true, rel=1e-4)
+    said = _said(sd, seed)
+    m = re.fullmatch(r"about [\d.]+% \(simulated: between ([\d.]+)% and ([\d.]+)%\)", said)
+    assert m is not None, said
+    assert float(m.group(1)) / 100 <= true <= float(m.group(2)) / 100
+
+
+def test_no_simulated_pair_read_regressed_gives_an_upper_bound() -> None:
+    # 0 of 2,000 pairs: the true chance is 0.0419%; 0 events bound a Poisson mean by
+    # −ln 0.025 = 3.689, so the chance is under 3.689/2,000 = 0.18%, printed "under 0.2%"
+    assert _exact(0.015) == pytest.approx(0.00041878, rel=1e-4)
+    assert _said(0.015, 38) == "under 0.2%"
+
+
+def test_a_chance_the_simulation_pins_down_is_printed_as_before() -> None:
+    # 40 cases each regressed with chance 0.108173 (the closed form), 5 observed: the exact
+    # binomial tail is P(at least 5 of 40) = 1 − Σ_{j<5} C(40, j)·p^j·(1 − p)^(40−j); the
+    # simulation (about 8,650 pairs read regressed over 80,000) is within 2 points of it
+    p = math.atan(1 / (2 * math.sqrt(2))) / math.pi
+    exact = 1 - sum(math.comb(40, j) * p**j * (1 - p) ** (40 - j) for j in range(5))
+    ps = [p_regressed(1e3, 2, 1e3, 2, seed=37 + i) for i in range(40)]
+    fa = FalseAlarms(sum(ps), 5, p_at_least(ps, 5), 40, 2000, 0.05, tuple(ps))
+    m = re.search(r"The chance of at least 5 from noise alone is (\d+)%: within", fa.sentence())
+    assert m is not None and abs(int(m.group(1)) / 100 - exact) <= 0.02
