@@ -69,13 +69,7 @@ def p_regressed(
     Both true means are ``mean`` (judge scale); side A is drawn first from
     ``numpy.random.default_rng(seed)``, then side B. 0 when a side has under two draws (D-5).
     """
-    if n_a < 2 or n_b < 2:
-        return 0.0
-    # Rounding moves each simulated mean by at most half its grid step, so the gap of the means
-    # reaches the floor only if its normal part reaches the floor less both half steps; 6
-    # standard errors short of that, the chance is under 2e-9 and the case counts 0.
-    slack = floor - ((grid_a[0] or 0.0) + (grid_b[0] or 0.0)) / 2.0
-    if slack > 6.0 * math.sqrt(sd_a * sd_a / n_a + sd_b * sd_b / n_b):
+    if _ruled_out(sd_a, n_a, sd_b, n_b, grid_a, grid_b, floor):
         return 0.0
     rng = np.random.default_rng(seed)
     ma, sa = arm_moments(rng, mean, sd_a, n_a, grid_a, trials)
@@ -83,6 +77,22 @@ def p_regressed(
     delta = mb - ma
     called = separated(delta, sa + sb) & meets_floor(delta, floor) & (delta < 0)
     return int(np.count_nonzero(called)) / trials
+
+
+def _ruled_out(
+    sd_a: float, n_a: int, sd_b: float, n_b: int, grid_a: Grid, grid_b: Grid, floor: float
+) -> bool:
+    """Whether :func:`p_regressed` counts a case 0 without simulating it (a chance under 2e-9).
+
+    A side under two draws cannot be called (D-5). Rounding moves each simulated mean by at
+    most half its grid step, so the gap of the means reaches the floor only if its normal part
+    reaches the floor less both half steps; 6 standard errors short of that, the chance is
+    under 2e-9.
+    """
+    if n_a < 2 or n_b < 2:
+        return True
+    slack = floor - ((grid_a[0] or 0.0) + (grid_b[0] or 0.0)) / 2.0
+    return slack > 6.0 * math.sqrt(sd_a * sd_a / n_a + sd_b * sd_b / n_b)
 
 
 def p_at_least(ps: Sequence[float], k: int) -> float:
@@ -114,6 +124,8 @@ class FalseAlarms:
         trials: simulated pairs per case.
         level: :data:`BEYOND_NOISE_LEVEL`.
         per_case: each case's chance of a false "regressed", in row order.
+        simulated: cases whose chance was simulated (the others are 0 or under 2e-9 by
+            reasoning, with no simulation error); ``None``: every case taken as simulated.
     """
 
     expected: float
@@ -123,6 +135,7 @@ class FalseAlarms:
     trials: int
     level: float
     per_case: tuple[float, ...]
+    simulated: int | None = None
 
     @property
     def beyond_noise(self) -> bool:
@@ -159,9 +172,11 @@ class FalseAlarms:
             ``(low, high)``, chances between 0 and 1.
         """
         k, n = self.observed, round(math.fsum(self.per_case) * self.trials)
-        high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0
+        high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0  # a count of pairs
         if n == 0:
-            return 0.0, min(1.0, (high / self.trials) ** k / math.factorial(k))
+            # every case under 2e-9 by reasoning when none was simulated
+            mean = 2e-9 * self.cases if self.simulated == 0 else high / self.trials
+            return 0.0, min(1.0, mean**k / math.factorial(k))
         low = chi2_quantile(_SIM_TAIL, 2 * n) / 2.0
 
         def scaled(count: float) -> float:
@@ -217,12 +232,13 @@ def suite_false_alarms(
     """
     if trials is None:
         trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
-    ps = []
+    ps, simulated = [], 0
     for i, v in enumerate(rows):
         a, b = v.a, v.b
         if a.sd is None or b.sd is None or a.mean is None or b.mean is None:
             ps.append(0.0)
             continue
+        simulated += not _ruled_out(a.sd, a.n, b.sd, b.n, grid_a, grid_b, EFFECT_FLOOR)
         ps.append(
             p_regressed(
                 a.sd,
@@ -245,4 +261,5 @@ def suite_false_alarms(
         trials,
         BEYOND_NOISE_LEVEL,
         tuple(ps),
+        simulated,
     )

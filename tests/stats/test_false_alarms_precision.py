@@ -14,7 +14,10 @@ import math
 import re
 
 import pytest
+from factories import JUDGE, case, make_receipt
 
+from driftproof.pages.comparison import compare_receipts
+from driftproof.receipt import Receipt
 from driftproof.stats.false_alarms import FalseAlarms, p_at_least, p_regressed
 
 
@@ -88,3 +91,18 @@ def test_a_chance_the_simulation_pins_down_is_printed_as_before() -> None:
     fa = FalseAlarms(sum(ps), 5, p_at_least(ps, 5), 40, 2000, 0.05, tuple(ps))
     m = re.search(r"The chance of at least 5 from noise alone is (\d+)%: within", fa.sentence())
     assert m is not None and abs(int(m.group(1)) / 100 - exact) <= 0.02
+
+
+def test_a_case_ruled_out_without_simulation_is_bounded_by_its_reasoning() -> None:
+    # one case regressed from .80 .81 .80 to .60 .61 .60 on a 0.01 grid: sds .00577, standard
+    # error of the gap √(2·.00577²/3) = .0047; the floor less both half steps, .04, is 8.5 of
+    # them away, so the case is not simulated and its chance is under 2e-9: no 2,000-pair
+    # bound (under 0.2%) applies, and it reads "under 0.01%"
+    judge = {**JUDGE, "scale": {"worst": 0.0, "best": 1.0, "step": 0.01}}
+    a = make_receipt([case("c", [0.80, 0.81, 0.80], [0.5, 0.5, 0.5])], judge=judge)
+    b = make_receipt([case("c", [0.60, 0.61, 0.60], [0.5, 0.5, 0.5])], judge=judge)
+    c = compare_receipts(Receipt.model_validate(a), Receipt.model_validate(b), false_alarms=True)
+    assert c.false_alarms is not None and c.false_alarms.per_case == (0.0,)
+    assert "The chance of at least 1 from noise alone is under 0.01%: beyond" in (
+        c.false_alarms.sentence()
+    )
