@@ -89,7 +89,8 @@ def badge(
     smoke run reads "Smoke run, no verdict"; a run that measured no case in both arms, "not
     measured").
 
-    Prints the reading, then "wrote PATH" for each badge file written.
+    Prints the reading (for a regrade's receipt, then which receipt it regrades), then "wrote
+    PATH" for each badge file written.
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, a badge file already exists and --force is not given, or the options
@@ -105,6 +106,7 @@ def badge(
         json_bytes,
         workflow_outputs,
     )
+    from driftproof.pages.results import regrade_words
     from driftproof.receipt import read_receipt
     from driftproof.render.escape import terminal_safe
 
@@ -151,5 +153,7 @@ def badge(
     click.echo(
         terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
     )
+    if regraded := regrade_words(r):  # as the results page's row says it
+        click.echo(regraded)
     for path in files:
         click.echo(f"wrote {terminal_safe(str(path))}")  # a file name is untrusted text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -74,6 +74,12 @@ class ResultRow:
     draws: str = ""
     simulated: bool = False
     """Drawn at random by the simulated provider (``driftproof demo``): never a measurement."""
+    regrade_of: str = ""
+    """For a regrade's receipt, which receipt it regrades and how (:func:`regrade_words`)."""
+    original_seal: str = ""
+    """A regrade's original's seal (``""`` for any other receipt), to name it on the page."""
+    seal: str = ""
+    """The receipt's own seal."""
 
 
 def _text(value: float | None) -> str:
@@ -125,7 +131,52 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         headline=shown,
         draws=f"draws per arm {facts.draws}; judge samples per draw {facts.judge_samples}",
         simulated=r.is_simulated,
+        regrade_of=regrade_words(r),
+        original_seal=r.regrade.original_seal if r.regrade is not None else "",
+        seal=r.seal.sha256,
     )
+
+
+def _sealed(seal: str) -> str:
+    """How a regrade names its original when its file is not at hand: by its seal."""
+    return f"the receipt sealed {seal[:12]}…"
+
+
+def regrade_words(r: Receipt) -> str:
+    """Which receipt ``r`` regrades and how, or ``""`` when ``r`` is no regrade's receipt.
+
+    Returns:
+        ``"a regrade of the receipt sealed 2fff19d7438e…: its kept answers graded again by its
+        grader, under the rubrics given to the regrade"`` (``by the judge the regrade names``
+        for a plain judge regrade); :func:`named_originals` puts the original's name in place
+        of its seal where the original is at hand.
+    """
+    rg = r.regrade
+    if rg is None:
+        return ""
+    how = (
+        "by its grader, under the rubrics given to the regrade"
+        if rg.kind == "rubric"
+        else "by the judge the regrade names"
+    )
+    return f"a regrade of {_sealed(rg.original_seal)}: its kept answers graded again {how}"
+
+
+def named_originals(rows: Iterable[ResultRow]) -> list[ResultRow]:
+    """``rows`` with each regrade naming its original by receipt name where a row is that one."""
+    rows = list(rows)
+    names = {x.seal: x.receipt for x in rows if x.seal}
+    return [
+        replace(
+            x,
+            regrade_of=x.regrade_of.replace(
+                _sealed(x.original_seal), f"receipt {names[x.original_seal]}", 1
+            ),
+        )
+        if x.original_seal in names
+        else x
+        for x in rows
+    ]
 
 
 #: The printed uplifts a headline shows before "and N more on its page" (an index row stays short).
@@ -252,9 +303,12 @@ def _printed_figures(r: Receipt) -> str:
 def results_rows(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> list[ResultRow]:
-    """One row per receipt, in :func:`order_rows` order; ``readings`` by name spare a reading."""
+    """One row per receipt, in :func:`order_rows` order; ``readings`` by name spare a reading.
+
+    A regrade names its original when that is among ``receipts`` (:func:`named_originals`).
+    """
     got = readings or {}
-    return order_rows(_row(name, r, got.get(name)) for name, r in receipts.items())
+    return order_rows(named_originals(_row(n, r, got.get(n)) for n, r in receipts.items()))
 
 
 def order_rows(rows: Iterable[ResultRow]) -> list[ResultRow]:

@@ -32,6 +32,7 @@ from driftproof.pages.results import (
     FOLD_FROM,
     RESULTS_PAGE,
     ResultRow,
+    named_originals,
     results_groups,
     runs_words,
 )
@@ -201,7 +202,7 @@ def page(env: jinja2.Environment, template: str, path: str, **ctx: Any) -> bytes
 
 def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -> bytes:
     """``results/index.html`` of ``rows`` (in ``order_rows`` order) in the site's ``env``."""
-    measured, other = results_groups(list(rows))
+    measured, other = results_groups(named_originals(rows))
     runs_heading, runs_captions = runs_words(measured)
     return page(
         env,
