@@ -5,12 +5,16 @@ from __future__ import annotations
 import os
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from driftproof.cli._options import FILE
 from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_none
 from driftproof.wording import said_once
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
 
 
 class _WriteError(click.ClickException):
@@ -47,6 +51,20 @@ def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
         raise _WriteError(
             f"{where}: cannot write: {exc.strerror or exc}; no badge file was written"
         ) from None
+
+
+def _say_reading(r: Receipt) -> None:
+    """Print ``r``'s badge reading, then for a regrade's receipt which receipt it regrades."""
+    from driftproof.pages.badge import badge_reading
+    from driftproof.pages.results import regrade_words
+    from driftproof.render.escape import terminal_safe
+
+    b = badge_reading(r)
+    click.echo(
+        terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
+    )
+    if regraded := regrade_words(r):  # as the results page's row says it
+        click.echo(regraded)
 
 
 @click.command()
@@ -99,14 +117,12 @@ def badge(
     # deferred: start-up time of --help
     from driftproof.action import append_github_output
     from driftproof.pages.badge import (
-        badge_reading,
         badge_svg,
         details_json,
         endpoint_json,
         json_bytes,
         workflow_outputs,
     )
-    from driftproof.pages.results import regrade_words
     from driftproof.receipt import read_receipt
     from driftproof.render.escape import terminal_safe
 
@@ -149,11 +165,6 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     _write_all(files, replace=force)
-    b = badge_reading(r)
-    click.echo(
-        terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
-    )
-    if regraded := regrade_words(r):  # as the results page's row says it
-        click.echo(regraded)
+    _say_reading(r)
     for path in files:
         click.echo(f"wrote {terminal_safe(str(path))}")  # a file name is untrusted text
