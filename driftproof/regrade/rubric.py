@@ -433,7 +433,7 @@ def _regrade_body(
 
 
 def _asked_judge(judge: Provider, model: str, max_tokens: int) -> Judge:
-    """The judge the regrade asks for, as a receipt records it, with no price."""
+    """The judge the regrade asks for, as ``run`` records its judge, with no price."""
     template_sha256, template_version = J.template_identity()
     return Judge.model_validate(
         {
@@ -445,6 +445,6 @@ def _asked_judge(judge: Provider, model: str, max_tokens: int) -> Judge:
             "template_sha256": template_sha256,
             "template_version": template_version,
             "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-            "price": None,
+            **{"price": None, "channel": judge.channel, "max_output_tokens": max_tokens},
         }
     )

@@ -58,3 +58,24 @@ def test_regrade_of_a_chat_judge_needs_no_api_option(loopback, suite_file, skill
     res = CliRunner().invoke(cli, [*args, "--retry-delays", "0.01,0.02"])
     assert res.exit_code == 0, res.output  # it read "grader sampling differs" and wrote nothing
     assert read_receipt(tmp_path / "rg.json").judge.sampling["api"] == "chat"
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "channel"),
+    [("openai", "gpt-5-mini", "responses_format"), ("anthropic", "claude-sonnet-4-6", "tool_call")],
+)
+def test_plain_regrade_records_the_channel_it_asked_through(
+    loopback, suite_file, tmp_path, provider, model, channel
+):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, judge_max_tokens=700)
+    since = len(loopback.script.bodies)
+    rg = tmp_path / "rg.json"
+    args = ["regrade", str(out), "--rubric", str(suite_file), "--out", str(rg)]
+    plain = ["--judge-provider", provider, "--judge-model", model, "--judge-samples", "1"]
+    res = CliRunner().invoke(cli, [*args, *plain, "--retry-delays", "0.01,0.02"])
+    assert res.exit_code == 0, res.output
+    calls = _judge_bodies(loopback, since)
+    assert len(calls) == 18 and all(_structured(p, b) for p, b in calls)
+    judge = read_receipt(rg).judge
+    # it recorded no channel and no budget, though every call was structured, at 700 tokens
+    assert (judge.channel, judge.max_output_tokens) == (channel, 700)
