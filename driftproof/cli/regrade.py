@@ -68,12 +68,21 @@ if TYPE_CHECKING:
 @click.option(
     "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."
 )
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0.01),
+    default=120.0,
+    show_default=True,
+    help="Seconds per judging attempt (the receipt does not record run's --judge-timeout: give "
+    "the one the original ran with when its judge needed more).",
+)
 @click.option("--retry-delays", type=Delays(), default="5,20", hidden=True)
 def regrade(
     receipt: Path,
     rubric_suite: Path,
     out: Path,
     judge_samples: int | None,
+    judge_timeout: float,
     retry_delays: tuple[float, ...],
     force: bool,
     **judge_options: Any,
@@ -120,6 +129,7 @@ def regrade(
             judge_samples=judge_samples,
             retry_delays=retry_delays,
             replace=force,
+            judge_timeout=judge_timeout,
         )
     except RegradeInterrupted as exc:
         click.echo(f"interrupted: {exc}", err=True)

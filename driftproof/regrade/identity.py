@@ -18,7 +18,7 @@ from driftproof._json import open_file
 from driftproof.errors import SuiteError
 from driftproof.receipt import Case, Judge, JudgeSample, Receipt, sha256_text
 from driftproof.receipt import _bounds as B
-from driftproof.run.judge import case_sha256s, same_model
+from driftproof.run.judge import SCALE, case_sha256s, same_model
 from driftproof.run.suite import Suite, in_language, load_suite
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
@@ -384,3 +384,19 @@ def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
         "rubric_sha256": {i: rub for i, (_, rub) in hashes.items() if rub is not None},
         "suite_unconfirmed": tuple(k for k, moved in unconfirmed.items() if moved),
     }
+
+
+def scale_refusals(original: Receipt) -> list[str]:
+    """Why the original's recorded judge scale is not the one this grader scores on.
+
+    A rubric regrade records the original's judge, scale included, over its own grades.
+    """
+    scale = original.judge.scale if original.judge is not None else None
+    worst, best, step = SCALE
+    if scale is None or ((scale.worst, scale.best) == (worst, best) and scale.step in (None, step)):
+        return []
+    held = "" if scale.step is None else f" in steps of {scale.step:g}"
+    return [
+        f"grader scale differs: original {scale.worst:g} to {scale.best:g}{held}, "
+        f"new {worst:g} to {best:g} in steps of {step:g}"
+    ]

@@ -46,6 +46,7 @@ from driftproof.regrade.identity import (
     judge_setting,
     regraded_level,
     rubric_regrade_refusals,
+    scale_refusals,
     transcripts_refusals,
 )
 from driftproof.run import judge as J
@@ -72,8 +73,8 @@ _RUN_MEMBERS_KEPT = tuple(
     "max_output_tokens truncation language aa quality_margin budget_param".split()
 )
 _DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
-#: Seconds a judge call may take; its output budget (tokens) when the original records none.
-JUDGE_TIMEOUT, JUDGE_MAX_TOKENS = 120.0, 1024
+#: A judge call's output budget (tokens) when the original records none.
+JUDGE_MAX_TOKENS = 1024
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class _Grader:
     retry: RetryPolicy
     plain: bool
     allowed: frozenset[str]
+    timeout: float = 120.0
     attempts: Counter = field(default_factory=Counter)
     identities: list[SampleIdentity] = field(default_factory=list)
     read: int = 0
@@ -209,7 +211,7 @@ class _Grader:
             model=self.model,
             system=system,
             prompt=user,
-            timeout=JUDGE_TIMEOUT,
+            timeout=self.timeout,
             max_tokens=self.max_tokens,
             schema=J.decision_schema(task),
         )
@@ -268,6 +270,7 @@ def rubric_regrade(
     retry_delays: tuple[float, ...] = RETRY_DELAYS,
     plain: bool = False,
     replace: bool = False,
+    judge_timeout: float = 120.0,
 ) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
 
@@ -275,10 +278,11 @@ def rubric_regrade(
     match its recorded grader. With ``plain=True`` the requested judge may differ, but each
     sample must report it (a mixed-model reply naming it as serving); the stub records
     UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
-    ``retry_delays`` are in seconds; a judge call's output budget is the original's, else
-    :data:`JUDGE_MAX_TOKENS`. ``replace`` (``--force``): an ``out`` that exists when the receipt
-    is written is replaced; without it, one that appeared while the regrade went on (another
-    command writing the same file) is refused.
+    ``retry_delays`` and ``judge_timeout`` (each judge attempt's deadline) are in seconds; a
+    judge call's output budget is the original's, else :data:`JUDGE_MAX_TOKENS`. ``replace``
+    (``--force``): an ``out`` that exists when the receipt is written is replaced; without it,
+    one that appeared while the regrade went on (another command writing the same file) is
+    refused.
 
     Raises:
         ReceiptError: the original cannot be read.
@@ -304,7 +308,7 @@ def rubric_regrade(
     # answered_as is the original's, checked on every reply
     reasons = rubric_regrade_refusals(
         original, setting, judge_setting(asked, answered_as=setting.answered_as)
-    ) + _scale_refusals(original)
+    ) + scale_refusals(original)
     if plain:  # another judge may grade: of the grader refusals only aggregates-only applies
         reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
     if not reasons:  # the revised tasks as the original run read them: in its language
@@ -315,9 +319,8 @@ def rubric_regrade(
         raise RefusalError(f"{_refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5
     allowed = frozenset(setting.answered_as or ())
-    grader = _Grader(
-        judge, judge_model, samples, max_tokens, RetryPolicy.fixed(retry_delays), plain, allowed
-    )
+    retry = RetryPolicy.fixed(retry_delays)
+    grader = _Grader(judge, judge_model, samples, max_tokens, retry, plain, allowed, judge_timeout)
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
@@ -339,22 +342,6 @@ def rubric_regrade(
 def _refused(plain: bool) -> str:
     """How a refusal begins: a regrade by another judge is no rubric regrade."""
     return "regrade refused" if plain else "rubric regrade refused"
-
-
-def _scale_refusals(original: Receipt) -> list[str]:
-    """Why the original's recorded judge scale is not the one this grader scores on.
-
-    A rubric regrade records the original's judge, scale included, over its own grades.
-    """
-    scale = original.judge.scale if original.judge is not None else None
-    worst, best, step = J.SCALE
-    if scale is None or ((scale.worst, scale.best) == (worst, best) and scale.step in (None, step)):
-        return []
-    held = "" if scale.step is None else f" in steps of {scale.step:g}"
-    return [
-        f"grader scale differs: original {scale.worst:g} to {scale.best:g}{held}, "
-        f"new {worst:g} to {best:g} in steps of {step:g}"
-    ]
 
 
 def _write(body: ReceiptBody, out: Path, *, replace: bool) -> None:
