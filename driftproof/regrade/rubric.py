@@ -223,10 +223,12 @@ class _Grader:
             cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
             return build_judge_sample(None, invalid_reason=reason), False, cause
         self.replies += 1
+        # the reply as run keeps it: a structured decision as its canonical JSON
+        text = jr.text if jr.decision is None else J.canonical(jr.decision)
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)
-            ident = SampleIdentity(reported, jr.serving_model, sha256_text(jr.text))
+            ident = SampleIdentity(reported, jr.serving_model, sha256_text(text))
             self.identities.append(ident)
             why = check_reply_identity(self.model, ident, stub=self.stub)
         if why is None and not (self.stub or self.plain) and jr.reported_model not in self.allowed:
@@ -241,10 +243,12 @@ class _Grader:
         verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
         sample = build_judge_sample(
             verdict.score,
-            reply=jr.text,
+            reply=text,
             reported_model=jr.reported_model,
             serving_model=jr.serving_model,
             invalid_reason=verdict.invalid_reason,
+            reason=verdict.reason[:4000] if verdict.reason else None,
+            ignored_members=list(verdict.ignored) or None,
         )
         usage = jr.input_tokens is not None or jr.output_tokens is not None
         return sample, usage, None if sample.score is not None else str(verdict.invalid_reason)

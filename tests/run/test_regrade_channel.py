@@ -8,6 +8,8 @@ its judge calls must carry that channel too, not ask for free text.
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 import run_helpers
 from click.testing import CliRunner
@@ -79,3 +81,31 @@ def test_plain_regrade_records_the_channel_it_asked_through(
     judge = read_receipt(rg).judge
     # it recorded no channel and no budget, though every call was structured, at 700 tokens
     assert (judge.channel, judge.max_output_tokens) == (channel, 700)
+
+
+@pytest.mark.parametrize("judge", ["anthropic", "openai"])
+def test_regrade_samples_keep_the_structured_reply_as_run_does(
+    loopback, suite_file, tmp_path, judge
+):
+    out = run_lane(tmp_path, "anthropic", "api", judge=judge, keep_transcripts=True)
+    rg = tmp_path / "rg.json"
+    args = ["regrade", str(out), "--rubric", str(suite_file), "--out", str(rg)]
+    res = CliRunner().invoke(cli, [*args, "--retry-delays", "0.01,0.02"])
+    assert res.exit_code == 0, res.output
+
+    def samples(path):
+        r = read_receipt(path)
+        return [
+            (s.reply_sha256, s.reason, s.score)
+            for c in r.cases
+            for _, arm in c.arms.named()
+            for d in arm.draws
+            for s in d.judge_samples
+        ]
+
+    # the same deterministic judge, rubric and answers: the same replies, reasons and scores
+    # (it hashed the empty text of a tool call or JSON-schema reply and dropped the reason)
+    empty = hashlib.sha256(b"").hexdigest()
+    assert samples(rg) == samples(out)
+    assert all(h != empty for h, _, _ in samples(rg))
+    assert "graded" in {why for _, why, _ in samples(rg)}
