@@ -273,9 +273,9 @@ def aa_line(name: str, aa: AAReading) -> str:
         text += (
             "; at these spreads and draws, noise alone is expected to call a change, up or down, "
             f"in {aa.expected:.2f} of {count_of(read, 'case')} per comparison (chance of at "
-            "least one: "
-            f"{100 * aa.at_least_one:.0f}%); the smallest effect these spreads can resolve is "
-            f"{aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at the widest"
+            f"least one: {aa.at_least_one_words()}); the smallest effect these spreads can "
+            f"resolve is {aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at "
+            "the widest"
         )
     if aa.unread:
         text += f"; {count_of(aa.unread, 'case')} with no spread to read"

@@ -20,6 +20,7 @@ from driftproof.receipt import Receipt
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
+from driftproof.stats.false_alarms import chance_words
 from driftproof.stats.moments import mean_sd
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
@@ -71,6 +72,15 @@ class AAReading:
     smallest_median: float | None
     smallest_max: float | None
     unread: int
+
+    def at_least_one_words(self) -> str:
+        """:attr:`at_least_one` at the precision its :data:`TRIALS` a case support.
+
+        A case with no spread (σ = 0) cannot be called and is no simulation's estimate.
+        """
+        rates = [c.false_call_rate for c in self.cases if c.false_call_rate is not None]
+        simulated = sum(c.sd is not None and c.sd > 0 for c in self.cases)
+        return chance_words(rates, 1, TRIALS, simulated)
 
 
 def false_call_rate(sd: float, n: int, *, seed: int = SEED, trials: int = TRIALS) -> float:

@@ -159,48 +159,57 @@ class FalseAlarms:
             f"{self.level:.0%} level."
         )
 
-    def chance_bounds(self) -> tuple[float, float]:
-        """The 95% simulation bounds of :attr:`p_at_least`, from the pairs read regressed.
-
-        The count of simulated pairs read regressed over all cases (:attr:`trials` a case)
-        is taken as Poisson; its exact (Garwood) 95% bounds scale every case's chance alike.
-        With no pair read regressed, the upper bound is ``λ^k / k!`` (``λ`` the count's upper
-        bound over :attr:`trials`, ``k`` :attr:`observed`), a union bound. Never changes
-        :attr:`beyond_noise`.
-
-        Returns:
-            ``(low, high)``, chances between 0 and 1.
-        """
-        k, n = self.observed, round(math.fsum(self.per_case) * self.trials)
-        high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0  # a count of pairs
-        if n == 0:
-            # every case under 2e-9 by reasoning when none was simulated
-            mean = 2e-9 * self.cases if self.simulated == 0 else high / self.trials
-            return 0.0, min(1.0, mean**k / math.factorial(k))
-        low = chi2_quantile(_SIM_TAIL, 2 * n) / 2.0
-
-        def scaled(count: float) -> float:
-            return p_at_least([min(1.0, p * count / n) for p in self.per_case], k)
-
-        return scaled(low), scaled(high)
-
     def chance_words(self) -> str:
-        """:attr:`p_at_least` at the precision its simulation supports.
+        """:attr:`p_at_least` at the precision its simulation supports (:func:`chance_words`)."""
+        return chance_words(self.per_case, self.observed, self.trials, self.simulated)
 
-        As it is when its 95% simulation bounds (:meth:`chance_bounds`) are within a tenth
-        of it either side; else ``about X% (simulated: between L% and H%)``, or ``under H%``
-        when no simulated pair read regressed.
-        """
-        p = self.p_at_least
-        low, high = self.chance_bounds()
-        if high - low <= 0.2 * p:
-            return _pct(p)
-        if low == 0.0:
-            return f"under {_pct_out(high, math.ceil)}"
-        return (
-            f"about {_pct_out(p, round)} (simulated: between {_pct_out(low, math.floor)} "
-            f"and {_pct_out(high, math.ceil)})"
-        )
+
+def chance_bounds(
+    per_case: Sequence[float], k: int, trials: int, simulated: int | None = None
+) -> tuple[float, float]:
+    """The 95% simulation bounds of the chance of at least ``k`` events, one chance a case.
+
+    The count of simulated trials that gave an event over all cases (``trials`` a case) is
+    taken as Poisson; its exact (Garwood) 95% bounds scale every case's chance alike. With no
+    such trial, the upper bound is ``λ^k / k!`` (``λ`` the count's upper bound over
+    ``trials``), a union bound; ``simulated == 0``: no case was simulated, each is under 2e-9
+    by reasoning.
+
+    Returns:
+        ``(low, high)``, chances between 0 and 1.
+    """
+    n = round(math.fsum(per_case) * trials)
+    high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0  # a count of trials
+    if n == 0:
+        mean = 2e-9 * len(per_case) if simulated == 0 else high / trials
+        return 0.0, min(1.0, mean**k / math.factorial(k))
+    low = chi2_quantile(_SIM_TAIL, 2 * n) / 2.0
+
+    def scaled(count: float) -> float:
+        return p_at_least([min(1.0, p * count / n) for p in per_case], k)
+
+    return scaled(low), scaled(high)
+
+
+def chance_words(
+    per_case: Sequence[float], k: int, trials: int, simulated: int | None = None
+) -> str:
+    """The chance of at least ``k`` events at the precision its simulation supports.
+
+    As it is when its 95% simulation bounds (:func:`chance_bounds`) are within a tenth of it
+    either side; else ``about X% (simulated: between L% and H%)``, or ``under H%`` when no
+    simulated trial gave an event.
+    """
+    p = p_at_least(per_case, k)
+    low, high = chance_bounds(per_case, k, trials, simulated)
+    if high - low <= 0.2 * p:
+        return _pct(p)
+    if low == 0.0:
+        return f"under {_pct_out(high, math.ceil)}"
+    return (
+        f"about {_pct_out(p, round)} (simulated: between {_pct_out(low, math.floor)} "
+        f"and {_pct_out(high, math.ceil)})"
+    )
 
 
 #: Each tail of the simulation bounds of a printed chance (a 95% interval).
