@@ -15,15 +15,22 @@ from driftproof.pages.sheet import LostDraw
 class LostGroup:
     """The lost draws of one case and arm that share one reason, word for word.
 
-    ``draws`` reads ``draw 3`` for one draw, ``3 draws (2, 3, 5)`` or ``9 draws (1–9)`` for
-    several (each draw counting from 1, runs of three or more as a range); ``reason`` is the
-    recorded reason, whole.
+    ``numbers`` are the draws, each counting from 1: ``3``, ``2, 3, 5`` or ``1–9`` (runs of
+    three or more as a range); ``count`` how many; ``reason`` the recorded reason, whole.
     """
 
     case_id: str
     arm: str
-    draws: str
+    numbers: str
+    count: int
     reason: str
+
+    @property
+    def draws(self) -> str:
+        """``draw 3``, or ``<count> draws (<numbers>)``."""
+        return (
+            f"draw {self.numbers}" if self.count == 1 else f"{self.count:,} draws ({self.numbers})"
+        )
 
     @property
     def line(self) -> str:
@@ -41,22 +48,19 @@ def lost_groups(lost: Iterable[LostDraw]) -> tuple[LostGroup, ...]:
     for d in lost:
         groups.setdefault((d.case_id, d.arm, d.reason), []).append(d.draw)
     return tuple(
-        LostGroup(case_id, arm, _draws(numbers), reason)
+        LostGroup(case_id, arm, _numbers(numbers), len(numbers), reason)
         for (case_id, arm, reason), numbers in groups.items()
     )
 
 
-def _draws(numbers: list[str]) -> str:
-    """``draw 3``, or ``<n> draws (<numbers>)`` with runs of three or more as ``a–b``."""
-    if len(numbers) == 1:
-        return f"draw {numbers[0]}"
-    if not all(x.isdigit() for x in numbers):  # not numbers: listed as they are
-        return f"{len(numbers):,} draws ({', '.join(numbers)})"
+def _numbers(numbers: list[str]) -> str:
+    """``3``, or the numbers joined, runs of three or more as ``a–b`` (as given if not numbers)."""
+    if not all(x.isdigit() for x in numbers):
+        return ", ".join(numbers)
     runs: list[list[int]] = []
     for n in sorted({int(x) for x in numbers}):
         if runs and n == runs[-1][-1] + 1:
             runs[-1].append(n)
         else:
             runs.append([n])
-    said = [f"{run[0]}–{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
-    return f"{len(numbers):,} draws ({', '.join(said)})"
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) >= 3 else ", ".join(map(str, r)) for r in runs)
