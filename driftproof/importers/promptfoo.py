@@ -388,8 +388,8 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion")
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
-    if reason is None and isinstance(row.get("error"), str) and grading is None:
-        # files written before failureReason existed: an error with no grading is a real error
+    if reason in (None, 0) and isinstance(row.get("error"), str) and grading is None:
+        # no failureReason, or 0 (a provider error kept 0 before promptfoo PR 3141): an error
         reason = 2
     checks = _checks(grading, w / "gradingResult")
     draw = partial(build_draw, 0, answer=answer, tokens=tokens, checks=checks)
