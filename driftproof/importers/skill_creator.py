@@ -167,6 +167,13 @@ def _import_iteration(
             "none found, so pass the skill's name explicitly"
         )
     if runs is None:
+        if bench is not None and bench.get("runs") == [] and "run_summary" in bench:
+            raise (Where(bench_path) / "runs").fail(
+                "expected at least one run; runs[] is empty, so run_summary measured nothing "
+                "(skill-creator's aggregate_benchmark.py writes zeros when it finds no "
+                "grading.json): aggregate again where the grading.json files are, or give "
+                "the folder holding eval-*/<configuration>/grading.json"
+            )
         if bench is not None and isinstance(bench.get("run_summary"), dict):
             if config_to_arm != DEFAULT_ARMS:  # nothing to map: said, not dropped in silence
                 raise OPTIONS.fail(

@@ -9,12 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from interop_helpers import sealed, write_json
 
+from driftproof.errors import ImportError_
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+from driftproof.importers.skill_creator import import_skill_creator
 
 _PROVIDER = "openai:gpt-4o-mini"
-_API_ERROR = "API error: 400 Bad Request\n{\"error\":{\"message\":\"Invalid 'max_tokens'\"}}"
+_API_ERROR = 'API error: 400 Bad Request\n{"error":{"message":"Invalid \'max_tokens\'"}}'
 
 
 def _promptfoo_row(q: str, **row: Any) -> dict[str, Any]:
@@ -61,3 +64,32 @@ def test_a_provider_error_promptfoo_kept_failure_reason_0_for_is_lost(tmp_path: 
     (errored,) = by_q["Answer: 2+2"]
     assert errored.score is None and errored.source_error == _API_ERROR
     assert [d.score for d in by_q["Answer: 3+3"]] == [1.0]
+
+
+_ZEROS = {"mean": 0.0, "stddev": 0.0, "min": 0.0, "max": 0.0}
+
+
+def _benchmark(runs: list[dict[str, Any]], configs: tuple[str, ...]) -> dict[str, Any]:
+    """benchmark.json as skill-creator's aggregate_benchmark.py writes it."""
+    summary: dict[str, Any] = {c: {"pass_rate": _ZEROS} for c in configs}
+    return {
+        "metadata": {"skill_name": "az-cli", "executor_model": "<model-name>", "evals_run": []},
+        "runs": runs,
+        "run_summary": {**summary, "delta": {"pass_rate": "+0.00", "tokens": "+0"}},
+        "notes": [],
+    }
+
+
+@pytest.mark.parametrize("configs", [(), ("with_skill", "without_skill")])
+def test_a_benchmark_aggregated_from_no_grading_file_is_refused(
+    tmp_path: Path, configs: tuple[str, ...]
+) -> None:
+    # https://github.com/anthropics/skills/issues/1425 and /issues/518: when no grading.json is
+    # found, aggregate_benchmark.py still writes benchmark.json: runs [] and a run_summary of
+    # zeros (each configuration's pass_rate mean 0.0), which is no measurement.
+    bench = write_json(tmp_path / "iteration-1" / "benchmark.json", _benchmark([], configs))
+    with pytest.raises(ImportError_) as e:
+        import_skill_creator([bench.parent])
+    p = e.value.problems[0]
+    assert (p.file, p.pointer) == (str(bench), "/runs")
+    assert "no grading.json" in p.message
