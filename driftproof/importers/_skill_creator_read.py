@@ -144,6 +144,8 @@ _AGREE = 0.005
 #: A pass rate and its own passed/total counts agree when they differ by at most this (a rate
 #: printed to two decimals, cut rather than rounded: 0.85 for 6 of 7).
 _PRINTED_RATE = 0.01
+#: Why a pass rate over no assertion is no score (its grading.json had no summary block).
+_ZERO = "pass_rate is no score (skill-creator writes 0.0 when grading.json has no summary)"
 
 
 def _score(
@@ -163,6 +165,15 @@ def _score(
             reason = _note(result, record) or "the source recorded no pass_rate for this run"
             return None, reason, None
     counted = _counted(result, record, rw)
+    own_total = _counts(result, resw)[1] if declared and declared[1] == "pass_rate" else None
+    if own_total == 0 and common.is_count(own_total):
+        # a rate over no assertion: aggregate_benchmark.py writes pass_rate 0.0 and total 0 for
+        # a grading.json with no summary; the graded list is the score, else nothing is
+        if counted is None:
+            return None, f"the source counted no assertion (total 0): its {_ZERO}", None
+        note = f"{rw.file}: {rw.pointer or '/'}: the run counts no assertion (total 0), so its "
+        note += f"{_ZERO}; the {counted[1]} of {counted[2]} {counted[3]} passed are the score"
+        return counted[0], None, note
     if counted is None:
         passed, total, ratio = _counts(result, resw)
         if ratio is not None:

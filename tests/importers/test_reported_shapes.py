@@ -93,3 +93,26 @@ def test_a_benchmark_aggregated_from_no_grading_file_is_refused(
     p = e.value.problems[0]
     assert (p.file, p.pointer) == (str(bench), "/runs")
     assert "no grading.json" in p.message
+
+
+def _run(config: str, expectations: list[dict[str, Any]]) -> dict[str, Any]:
+    # a grading.json with no summary block: pass_rate 0.0 and counts 0 (its .get defaults)
+    result = {"pass_rate": 0.0, "passed": 0, "failed": 0, "total": 0, "tokens": 0, "errors": 0}
+    return {"eval_id": 1, "configuration": config, "run_number": 1, "result": result,
+            "expectations": expectations, "notes": []}  # fmt: skip
+
+
+def test_a_pass_rate_over_no_counted_assertion_is_no_score(tmp_path: Path) -> None:
+    # https://github.com/anthropics/claude-plugins-official/issues/604 and
+    # https://github.com/baileyrd/skill_pack/issues/50: a grader's grading.json with only
+    # expectations[] (no summary) is aggregated as pass_rate 0.0 of total 0.
+    graded = [
+        {"text": "Uses paginationOptsValidator", "passed": True, "evidence": "Line 7"},
+        {"text": "Uses .paginate() not .collect()", "passed": False, "evidence": "Line 19"},
+    ]
+    runs = [_run("with_skill", graded), _run("without_skill", [])]
+    bench = write_json(tmp_path / "it" / "benchmark.json", _benchmark(runs, ()))
+    (case,) = sealed(import_skill_creator([bench])).cases
+    assert [d.score for d in case.arms.with_skill.draws] == [0.5]  # 1 of its 2 expectations
+    (lost,) = case.arms.baseline.draws  # nothing graded: lost, never 0
+    assert lost.score is None and "total 0" in (lost.lost.reason if lost.lost else "")
