@@ -16,6 +16,13 @@ from typing import Any
 
 from driftproof.importers._common import Where
 
+#: A run skill-validator marks ``timedOut``: its own report says scoring "may be impacted by
+#: aborting model execution before it could produce its full output"; the draw is lost.
+TIMED_OUT = (
+    "the source marked this run timed out (it hit the scenario's timeout before the agent "
+    "finished), so its judged score is not a measurement"
+)
+
 
 def check_schema(doc: dict[str, Any], w: Where) -> None:
     """Refuse a file, or a verdict of it, that names another schema owner or version.

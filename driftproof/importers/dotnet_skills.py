@@ -20,7 +20,7 @@ from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import ROUNDING, Where
-from driftproof.importers._skill_validator_schema import check_schema
+from driftproof.importers._skill_validator_schema import TIMED_OUT, check_schema
 from driftproof.importers._text import Repair
 from driftproof.importers._vally_checks import check_verdict
 from driftproof.receipt import Case, Draw, build_draw
@@ -320,7 +320,9 @@ def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
             declared.source_check(atype, shown, kind, passed, "pass" if passed else "fail")
         )
     answer = mw.get(metrics, "agentOutput", str, required=False)
-    return build_draw(0, answer=answer, score=(score - 1) / 4, checks=checks)
+    lost = TIMED_OUT if mw.get(metrics, "timedOut", bool, required=False) else None
+    lk, s = ("timed_out", None) if lost else (None, (score - 1) / 4)  # timed out: unmeasured
+    return build_draw(0, answer=answer, score=s, checks=checks, lost_reason=lost, lost_kind=lk)
 
 
 VALLY = "vally"

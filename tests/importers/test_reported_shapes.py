@@ -6,6 +6,7 @@ them; the figures asserted are the file's own.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from interop_helpers import sealed, write_json
 
 from driftproof.errors import ImportError_
+from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 
@@ -116,3 +118,23 @@ def test_a_pass_rate_over_no_counted_assertion_is_no_score(tmp_path: Path) -> No
     assert [d.score for d in case.arms.with_skill.draws] == [0.5]  # 1 of its 2 expectations
     (lost,) = case.arms.baseline.draws  # nothing graded: lost, never 0
     assert lost.score is None and "total 0" in (lost.lost.reason if lost.lost else "")
+
+
+_SV = "data/interop/dotnet-skills/skill-validator-results/run-2026-02-20T20-44-00-817Z"
+
+
+def test_a_skill_validator_run_that_timed_out_is_lost_not_graded(
+    shared: Path, tmp_path: Path
+) -> None:
+    # https://github.com/dotnet/skills/pull/438 and /pull/850: a run that hits the scenario
+    # timeout is still judged ("scoring may be impacted by aborting model execution before it
+    # could produce its full output"); its metrics, and the scenario, say timedOut true.
+    doc = json.loads((shared / _SV / "results.json").read_text("utf-8"))
+    scenario = doc["verdicts"][0]["scenarios"][0]
+    scenario["timedOut"] = scenario["baseline"]["metrics"]["timedOut"] = True
+    assert scenario["baseline"]["judgeResult"]["overallScore"] == 1  # the aborted run's grade
+    r = sealed(import_skill_validator(write_json(tmp_path / "results.json", doc)))
+    case = next(c for c in r.cases if c.id.startswith("Detects-critical-patterns-sync"))
+    (lost,) = case.arms.baseline.draws
+    assert lost.score is None and lost.lost is not None and "timed out" in lost.lost.reason
+    assert [d.score for d in case.arms.with_skill.draws] == [1.0]  # overallScore 5 on 1..5
