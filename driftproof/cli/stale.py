@@ -16,6 +16,10 @@ from driftproof.cli._options import EXISTING_FILE, format_option, model_id
 from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from click.decorators import FC
+
     from driftproof.receipt import Receipt
 
 #: Bytes: the largest judge template stale hashes; a device or pipe that never ends
@@ -76,6 +80,11 @@ def _service(url: str | None, option: str) -> str | None:
         return strip_credentials(str(client.base_url))
 
 
+def _service_option(flag: str, dest: str, help: str) -> Callable[[FC], FC]:
+    """A base-URL option whose value is read as ``run`` records its service (:func:`_service`)."""
+    return click.option(flag, dest, callback=lambda _c, p, v: _service(v, p.opts[0]), help=help)
+
+
 def _printed_version(binary: str) -> str:
     try:
         out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
@@ -111,19 +120,17 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
 @click.option("--skill", type=EXISTING_FILE, help="SKILL.md as it is today.")
 @click.option("--suite", type=EXISTING_FILE, help="The suite file as it is today.")
 @click.option("--judge-model", callback=model_id, help="The judge model today.")
-@click.option(
+@_service_option(
     "--base-url",
     "service",
-    callback=lambda _c, p, v: _service(v, p.opts[0]),
-    help="The answering API's base URL today, as run's --base-url; a receipt answered by another "
+    "The answering API's base URL today, as run's --base-url; a receipt answered by another "
     "service runs again. Not given: the service is not compared.",
 )
-@click.option(
+@_service_option(
     "--judge-base-url",
     "judge_service",
-    callback=lambda _c, p, v: _service(v, p.opts[0]),
-    help="The judge API's base URL today, as run's --judge-base-url; another service grading "
-    "means a regrade. Not given: not compared.",
+    "The judge API's base URL today, as run's --judge-base-url; another service grading means a "
+    "regrade. Not given: not compared.",
 )
 @click.option(
     "--judge-template",
