@@ -6,10 +6,8 @@ never run again and every refusal comes before any output; it seals a receipt (:
 
 from __future__ import annotations
 
-import collections
-import functools
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,30 +15,22 @@ from driftproof import __version__
 from driftproof.errors import RefusalError
 from driftproof.outputs import same_path
 from driftproof.receipt import (
-    Case,
-    Draw,
     Judge,
     JudgeOverhead,
-    JudgeSample,
     Provenance,
     Receipt,
     ReceiptBody,
     Regrade,
-    build_draw,
-    build_judge_sample,
     build_receipt,
     parse_receipt,
-    sha256_text,
     write_receipt,
 )
 from driftproof.receipt._load import read_bounded
+from driftproof.regrade.grader import Grader, refused
 from driftproof.regrade.identity import (
     GraderSetting,
-    SampleIdentity,
     aggregate_judge_ids,
-    check_reply_identity,
     grader_setting_of,
-    identity_bounds_problem,
     in_run_language,
     input_refusals,
     judge_setting,
@@ -50,29 +40,23 @@ from driftproof.regrade.identity import (
     transcripts_refusals,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import judge_usd, now
+from driftproof.run.config import now
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import (
     RETRY_DELAYS,
-    Counter,
     FatalRun,
-    LostDraw,
     RetryPolicy,
-    with_retries,
 )
 from driftproof.run.suite import Suite
-from driftproof.run.suite_fields import SuiteCase
-from driftproof.wording import draw_words
 
 #: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
-#: What a regrade carries from the original's run, and from each graded draw, as it is.
+#: What a regrade carries from the original's run as it is.
 _RUN_KEPT = ("model", "provider", "surface", "harness", "capture", "preset", "started_at")
 #: The optional run members that say how the answers were made, carried as the original has them.
 _RUN_MEMBERS_KEPT = tuple(
     "max_output_tokens truncation language aa quality_margin budget_param".split()
 )
-_DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
 #: A judge call's output budget (tokens) when the original records none.
 JUDGE_MAX_TOKENS = 1024
 
@@ -97,7 +81,7 @@ class RegradeInterrupted(KeyboardInterrupt):
     A :class:`KeyboardInterrupt`, so a caller that does not know it still stops.
     """
 
-    def __init__(self, grader: _Grader, judge: Judge | None) -> None:
+    def __init__(self, grader: Grader, judge: Judge | None) -> None:
         """Word what ``grader`` had spent, priced at ``judge``'s recorded price when it has one."""
         tin, tout, cost = grader.input_tokens, grader.output_tokens, grader.usd(judge)
         usd = "" if cost is None else f", about ${cost:.4f} at the judge's recorded price"
@@ -109,149 +93,6 @@ class RegradeInterrupted(KeyboardInterrupt):
             f"it again starts over; spent before the stop: {sent}, {tin:,} input and {tout:,} "
             f"output tokens reported{usd}"
         )
-
-
-@dataclass
-class _Grader:
-    """The regrade's judge lane; ``allowed``: the dated models the original's grader answered as."""
-
-    judge: Provider
-    model: str
-    samples: int
-    max_tokens: int
-    retry: RetryPolicy
-    plain: bool
-    allowed: frozenset[str]
-    timeout: float = 120.0
-    attempts: Counter = field(default_factory=Counter)
-    identities: list[SampleIdentity] = field(default_factory=list)
-    read: int = 0
-    graded: int = 0
-    usage_counted: int = 0
-    replies: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    lost: collections.Counter[str] = field(default_factory=collections.Counter)
-
-    @property
-    def stub(self) -> bool:
-        """The stub judge: its identity is not checked and its receipt is UNVERIFIED."""
-        return self.judge.name == "stub"
-
-    def counts(self) -> dict[str, int]:
-        """The counts :class:`Regrade` seals and :class:`RegradeResult` returns, by field name."""
-        return {
-            "answers_read": self.read,
-            "answers_graded": self.graded,
-            "answers_carried": self.read - self.graded,  # every lost draw, carried as it is
-            "logical_judge_calls": self.graded * self.samples,  # a refused sample writes nothing
-            "runner_attempts": self.attempts.value,
-        }
-
-    def usd(self, judge: Judge | None) -> float | None:
-        """The reported tokens' cost in USD at ``judge``'s recorded price; ``None`` without one."""
-        price = judge.price if judge is not None else None
-        if price is None:
-            return None
-        frozen = (price.input_usd_per_mtok, price.output_usd_per_mtok)
-        return judge_usd(frozen, {"input": self.input_tokens, "output": self.output_tokens})
-
-    def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
-        """One case of the regrade receipt: every arm's draws graded or carried."""
-        arms = {
-            name: {
-                "draws": [
-                    self.draw(d, task, draw_words(case.id, name, d.index)) for d in arm.draws
-                ],
-                "generation": None,
-            }
-            for name, arm in case.arms.named()
-        }
-        return {
-            "id": case.id,
-            "prompt": case.prompt,
-            "prompt_sha256": case.prompt_sha256,
-            "rubric_sha256": J.rubric_sha256(task),
-            "threshold": task.threshold,
-            "arms": arms,
-        }
-
-    def draw(self, d: Draw, task: SuiteCase, where: str) -> Draw:
-        """A kept draw graded again; a lost draw carried as it is."""
-        self.read += 1
-        if d.lost is not None:
-            return d
-        system, user = J.judge_prompt(task, d.answer or "")
-        graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
-        samples = [s for s, _, _ in graded]
-        self.graded += 1
-        self.usage_counted += any(usage for _, usage, _ in graded)
-        valid = any(s.score is not None for s in samples)
-        if not valid:  # counted by its first sample's cause
-            self.lost[next(why for _, _, why in graded if why)] += 1
-        # Checks are carried, never run again: they belong to the answer they ran on.
-        return build_draw(
-            d.index,
-            answer=d.answer,
-            judge_samples=samples,
-            lost_reason=None if valid else "no judge sample of the regrade was valid",
-            checks=d.checks,
-            **{k: getattr(d, k) for k in _DRAW_KEPT},
-        )
-
-    def _sample(
-        self, system: str, user: str, task: SuiteCase, where: str
-    ) -> tuple[JudgeSample, bool, str | None]:
-        """A sample, whether its reply reported usage, and why it has no score.
-
-        Why: a failed call's last error without its attempts, or the reply's invalid reason.
-        """
-        call = functools.partial(  # through the structured channel the run graded with
-            self.judge.call,
-            model=self.model,
-            system=system,
-            prompt=user,
-            timeout=self.timeout,
-            max_tokens=self.max_tokens,
-            schema=J.decision_schema(task),
-        )
-        on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
-        try:
-            jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
-        except LostDraw as exc:
-            reason = f"judge call failed: {exc.reason}"[:2000]
-            cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
-            return build_judge_sample(None, invalid_reason=reason), False, cause
-        self.replies += 1
-        # the reply as run keeps it: a structured decision as its canonical JSON
-        text = jr.text if jr.decision is None else J.canonical(jr.decision)
-        why = identity_bounds_problem([jr.reported_model], jr.serving_model)
-        if why is None:
-            reported = tuple(x for x in (jr.reported_model,) if x)
-            ident = SampleIdentity(reported, jr.serving_model, sha256_text(text))
-            self.identities.append(ident)
-            why = check_reply_identity(self.model, ident, stub=self.stub)
-        if why is None and not (self.stub or self.plain) and jr.reported_model not in self.allowed:
-            why = (
-                f"the grader answered as {jr.reported_model!r}; "
-                f"the original answered as {', '.join(sorted(self.allowed))}"
-            )
-        if why is not None:
-            raise RefusalError(f"{_refused(self.plain)}: {where}: {why}")
-        self.input_tokens += jr.input_tokens or 0
-        self.output_tokens += jr.output_tokens or 0
-        verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
-        sample = build_judge_sample(
-            verdict.score,
-            reply=text,
-            reported_model=jr.reported_model,
-            serving_model=jr.serving_model,
-            invalid_reason=verdict.invalid_reason,
-            reason=verdict.reason[:4000] if verdict.reason else None,
-            ignored_members=list(verdict.ignored) or None,
-        )
-        usage = jr.input_tokens is not None or jr.output_tokens is not None
-        return sample, usage, None if sample.score is not None else str(verdict.invalid_reason)
 
 
 def _held_max_tokens(original: Receipt) -> int:
@@ -320,11 +161,11 @@ def rubric_regrade(
     if not reasons:
         reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
     if reasons:
-        raise RefusalError(f"{_refused(plain)}: " + "; ".join(reasons))
+        raise RefusalError(f"{refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5
     allowed = frozenset(setting.answered_as or ())
     retry = RetryPolicy.fixed(retry_delays)
-    grader = _Grader(judge, judge_model, samples, max_tokens, retry, plain, allowed, judge_timeout)
+    grader = Grader(judge, judge_model, samples, max_tokens, retry, plain, allowed, judge_timeout)
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
@@ -341,11 +182,6 @@ def rubric_regrade(
     _write(body, out, replace=replace)
     causes = tuple(sorted(grader.lost.items(), key=lambda kv: (-kv[1], kv[0])))
     return RegradeResult(out, **grader.counts(), lost_causes=causes)
-
-
-def _refused(plain: bool) -> str:
-    """How a refusal begins: a regrade by another judge is no rubric regrade."""
-    return "regrade refused" if plain else "rubric regrade refused"
 
 
 def _write(body: ReceiptBody, out: Path, *, replace: bool) -> None:
@@ -368,7 +204,7 @@ def _write(body: ReceiptBody, out: Path, *, replace: bool) -> None:
 def _regrade_body(
     o: Receipt,
     revised: Suite,
-    grader: _Grader,
+    grader: Grader,
     cases: list[dict[str, Any]],
     setting: GraderSetting,
     judge: Judge | None,

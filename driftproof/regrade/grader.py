@@ -1,0 +1,181 @@
+"""The regrade's judge lane: each kept answer graded again as ``run`` grades it."""
+
+from __future__ import annotations
+
+import collections
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from driftproof.errors import RefusalError
+from driftproof.receipt import (
+    Case,
+    Draw,
+    Judge,
+    JudgeSample,
+    build_draw,
+    build_judge_sample,
+    sha256_text,
+)
+from driftproof.regrade.identity import (
+    SampleIdentity,
+    check_reply_identity,
+    identity_bounds_problem,
+)
+from driftproof.run import judge as J
+from driftproof.run.config import judge_usd
+from driftproof.run.providers.base import Provider
+from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
+from driftproof.run.suite_fields import SuiteCase
+from driftproof.wording import draw_words
+
+#: What a regrade carries from each graded draw as it is.
+_DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
+
+
+def refused(plain: bool) -> str:
+    """How a refusal begins: a regrade by another judge is no rubric regrade."""
+    return "regrade refused" if plain else "rubric regrade refused"
+
+
+@dataclass
+class Grader:
+    """The regrade's judge lane; ``allowed``: the dated models the original's grader answered as."""
+
+    judge: Provider
+    model: str
+    samples: int
+    max_tokens: int
+    retry: RetryPolicy
+    plain: bool
+    allowed: frozenset[str]
+    timeout: float = 120.0
+    attempts: Counter = field(default_factory=Counter)
+    identities: list[SampleIdentity] = field(default_factory=list)
+    read: int = 0
+    graded: int = 0
+    usage_counted: int = 0
+    replies: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    lost: collections.Counter[str] = field(default_factory=collections.Counter)
+
+    @property
+    def stub(self) -> bool:
+        """The stub judge: its identity is not checked and its receipt is UNVERIFIED."""
+        return self.judge.name == "stub"
+
+    def counts(self) -> dict[str, int]:
+        """The counts :class:`Regrade` seals and :class:`RegradeResult` returns, by field name."""
+        return {
+            "answers_read": self.read,
+            "answers_graded": self.graded,
+            "answers_carried": self.read - self.graded,  # every lost draw, carried as it is
+            "logical_judge_calls": self.graded * self.samples,  # a refused sample writes nothing
+            "runner_attempts": self.attempts.value,
+        }
+
+    def usd(self, judge: Judge | None) -> float | None:
+        """The reported tokens' cost in USD at ``judge``'s recorded price; ``None`` without one."""
+        price = judge.price if judge is not None else None
+        if price is None:
+            return None
+        frozen = (price.input_usd_per_mtok, price.output_usd_per_mtok)
+        return judge_usd(frozen, {"input": self.input_tokens, "output": self.output_tokens})
+
+    def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
+        """One case of the regrade receipt: every arm's draws graded or carried."""
+        arms = {
+            name: {
+                "draws": [
+                    self.draw(d, task, draw_words(case.id, name, d.index)) for d in arm.draws
+                ],
+                "generation": None,
+            }
+            for name, arm in case.arms.named()
+        }
+        return {
+            "id": case.id,
+            "prompt": case.prompt,
+            "prompt_sha256": case.prompt_sha256,
+            "rubric_sha256": J.rubric_sha256(task),
+            "threshold": task.threshold,
+            "arms": arms,
+        }
+
+    def draw(self, d: Draw, task: SuiteCase, where: str) -> Draw:
+        """A kept draw graded again; a lost draw carried as it is."""
+        self.read += 1
+        if d.lost is not None:
+            return d
+        system, user = J.judge_prompt(task, d.answer or "")
+        graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
+        samples = [s for s, _, _ in graded]
+        self.graded += 1
+        self.usage_counted += any(usage for _, usage, _ in graded)
+        valid = any(s.score is not None for s in samples)
+        if not valid:  # counted by its first sample's cause
+            self.lost[next(why for _, _, why in graded if why)] += 1
+        # Checks are carried, never run again: they belong to the answer they ran on.
+        return build_draw(
+            d.index,
+            answer=d.answer,
+            judge_samples=samples,
+            lost_reason=None if valid else "no judge sample of the regrade was valid",
+            checks=d.checks,
+            **{k: getattr(d, k) for k in _DRAW_KEPT},
+        )
+
+    def _sample(
+        self, system: str, user: str, task: SuiteCase, where: str
+    ) -> tuple[JudgeSample, bool, str | None]:
+        """A sample, whether its reply reported usage, and why it has no score.
+
+        Why: a failed call's last error without its attempts, or the reply's invalid reason.
+        """
+        call = functools.partial(  # through the structured channel the run graded with
+            self.judge.call,
+            model=self.model,
+            system=system,
+            prompt=user,
+            timeout=self.timeout,
+            max_tokens=self.max_tokens,
+            schema=J.decision_schema(task),
+        )
+        on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
+        try:
+            jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
+        except LostDraw as exc:
+            reason = f"judge call failed: {exc.reason}"[:2000]
+            cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
+            return build_judge_sample(None, invalid_reason=reason), False, cause
+        self.replies += 1
+        # the reply as run keeps it: a structured decision as its canonical JSON
+        text = jr.text if jr.decision is None else J.canonical(jr.decision)
+        why = identity_bounds_problem([jr.reported_model], jr.serving_model)
+        if why is None:
+            reported = tuple(x for x in (jr.reported_model,) if x)
+            ident = SampleIdentity(reported, jr.serving_model, sha256_text(text))
+            self.identities.append(ident)
+            why = check_reply_identity(self.model, ident, stub=self.stub)
+        if why is None and not (self.stub or self.plain) and jr.reported_model not in self.allowed:
+            why = (
+                f"the grader answered as {jr.reported_model!r}; "
+                f"the original answered as {', '.join(sorted(self.allowed))}"
+            )
+        if why is not None:
+            raise RefusalError(f"{refused(self.plain)}: {where}: {why}")
+        self.input_tokens += jr.input_tokens or 0
+        self.output_tokens += jr.output_tokens or 0
+        verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
+        sample = build_judge_sample(
+            verdict.score,
+            reply=text,
+            reported_model=jr.reported_model,
+            serving_model=jr.serving_model,
+            invalid_reason=verdict.invalid_reason,
+            reason=verdict.reason[:4000] if verdict.reason else None,
+            ignored_members=list(verdict.ignored) or None,
+        )
+        usage = jr.input_tokens is not None or jr.output_tokens is not None
+        return sample, usage, None if sample.score is not None else str(verdict.invalid_reason)
