@@ -123,3 +123,30 @@ def path_option(*decls: str, help: str, default: str | None = None) -> Any:
     """A path (file or folder, need not exist) as a :class:`Path`; ``default`` or ``None``."""
     path = None if default is None else Path(default)
     return _option(*decls, type=click.Path(path_type=Path), default=path, help=help)
+
+
+def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
+    """``IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens, as a tuple of 2 or 4."""
+    if value is None:
+        return None
+    try:
+        parts = tuple(float(x) for x in value.split(",") if x.strip())
+    except ValueError:
+        raise click.BadParameter(
+            "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
+        ) from None
+    if len(parts) not in (2, 4):
+        raise click.BadParameter(
+            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
+        )
+    if not all(math.isfinite(x) and x >= 0 for x in parts):
+        raise click.BadParameter(
+            "expected finite prices of 0 or more (NaN and infinity cannot be sealed)"
+        )
+    return parts
+
+
+def judge_price_option(help: str) -> Any:
+    """``--judge-price IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens (a tuple)."""
+    return click.option("--judge-price", callback=_price, help=help)

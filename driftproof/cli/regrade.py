@@ -12,6 +12,7 @@ from driftproof.cli._options import (
     FILE,
     Delays,
     input_file_option,
+    judge_price_option,
     model_id,
     openai_api_option,
 )
@@ -65,6 +66,11 @@ if TYPE_CHECKING:
     help="Plain judge regrade (with --judge-provider and --rubric): the requested judge "
     "model; every reply must report it.",
 )
+@judge_price_option(
+    "Plain judge regrade only: the judge's price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per "
+    "million tokens, frozen in the receipt as run freezes it; default: the known price of the "
+    "judge model when there is one (a rubric regrade keeps the original's price)."
+)
 @click.option(
     "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."
 )
@@ -113,7 +119,7 @@ def regrade(
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
     try:
-        # --judge-provider, --judge-model, --judge-base-url and --openai-api as given
+        # --judge-provider, --judge-model, --judge-base-url, --openai-api and --judge-price
         j = plan_regrade_judge(read_receipt(receipt), **judge_options)
     except RunOptionError as exc:
         raise click.UsageError(exc.message) from None
@@ -126,6 +132,7 @@ def regrade(
             judge_model=j.model,
             out=out,
             plain=j.plain,
+            judge_price=j.price,
             judge_samples=judge_samples,
             retry_delays=retry_delays,
             replace=force,

@@ -54,7 +54,6 @@ kept).
 
 from __future__ import annotations
 
-import math
 import shlex
 import sys
 from collections.abc import Sequence
@@ -70,6 +69,7 @@ from driftproof.cli._options import (
     FiniteRange,
     choice_option,
     input_file_option,
+    judge_price_option,
     model_id,
     openai_api_option,
     seconds_option,
@@ -179,28 +179,6 @@ def bar_steps(done: int, total: int, phase: str) -> tuple[int, int, str]:
     return done, steps, phase
 
 
-def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
-    """``IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens, as a tuple of 2 or 4."""
-    if value is None:
-        return None
-    try:
-        parts = tuple(float(x) for x in value.split(",") if x.strip())
-    except ValueError:
-        raise click.BadParameter(
-            "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
-        ) from None
-    if len(parts) not in (2, 4):
-        raise click.BadParameter(
-            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
-        )
-    if not all(math.isfinite(x) and x >= 0 for x in parts):
-        raise click.BadParameter(
-            "expected finite prices of 0 or more (NaN and infinity cannot be sealed)"
-        )
-    return parts
-
-
 _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 
 
@@ -262,11 +240,9 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     callback=model_id,
     help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).",
 )
-@click.option(
-    "--judge-price",
-    callback=_price,
-    help="Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-    "frozen in the receipt; cache parts without a price are priced as input.",
+@judge_price_option(
+    "Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
+    "frozen in the receipt; cache parts without a price are priced as input."
 )
 @click.option(
     "--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable)."

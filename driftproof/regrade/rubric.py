@@ -47,6 +47,7 @@ from driftproof.run.scheduler import (
     FatalRun,
     RetryPolicy,
 )
+from driftproof.run.sealing import price_doc
 from driftproof.run.suite import Suite
 
 #: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
@@ -116,6 +117,7 @@ def rubric_regrade(
     plain: bool = False,
     replace: bool = False,
     judge_timeout: float = 120.0,
+    judge_price: tuple[float, ...] | None = None,
 ) -> RegradeResult:
     """Grade the original receipt's kept answers under ``revised`` rubrics; write a sealed receipt.
 
@@ -127,7 +129,8 @@ def rubric_regrade(
     judge call's output budget is the original's, else :data:`JUDGE_MAX_TOKENS`. ``replace``
     (``--force``): an ``out`` that exists when the receipt is written is replaced; without it,
     one that appeared while the regrade went on (another command writing the same file) is
-    refused.
+    refused. ``judge_price`` (USD per million tokens, ``run``'s ``--judge-price`` order) is
+    frozen into a plain judge regrade's receipt; a rubric regrade keeps the original's price.
 
     Raises:
         ReceiptError: the original cannot be read.
@@ -148,7 +151,7 @@ def rubric_regrade(
     max_tokens = _held_max_tokens(original)
     original_sha256 = hashlib.sha256(raw).hexdigest()
     setting = grader_setting_of(original)
-    asked = _asked_judge(judge, judge_model, max_tokens)
+    asked = _asked_judge(judge, judge_model, max_tokens, judge_price)
     # tool version, isolation, routing and code are not recorded, so not compared;
     # answered_as is the original's, checked on every reply
     reasons = rubric_regrade_refusals(
@@ -259,8 +262,10 @@ def _regrade_body(
     )
 
 
-def _asked_judge(judge: Provider, model: str, max_tokens: int) -> Judge:
-    """The judge the regrade asks for, as ``run`` records its judge, with no price."""
+def _asked_judge(
+    judge: Provider, model: str, max_tokens: int, price: tuple[float, ...] | None
+) -> Judge:
+    """The judge the regrade asks for, as ``run`` records its judge, at ``price`` (not batched)."""
     template_sha256, template_version = J.template_identity()
     return Judge.model_validate(
         {
@@ -272,6 +277,10 @@ def _asked_judge(judge: Provider, model: str, max_tokens: int) -> Judge:
             "template_sha256": template_sha256,
             "template_version": template_version,
             "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-            **{"price": None, "channel": judge.channel, "max_output_tokens": max_tokens},
+            **{
+                "price": price_doc(price),
+                "channel": judge.channel,
+                "max_output_tokens": max_tokens,
+            },
         }
     )

@@ -218,12 +218,25 @@ def _judge_lane(o: RunOptions, provider: str) -> Lane | None:
     return _api_lane(provider, o.judge_base_url, o.openai_api)
 
 
+def frozen_price(
+    provider: str, model: str, given: tuple[float, ...] | None, *, batch: bool = False
+) -> tuple[float, ...] | None:
+    """The judge price frozen in the receipt, USD per million tokens (``--judge-price``'s order).
+
+    ``given`` (``--judge-price``) when given, else ``model``'s known price
+    (:data:`KNOWN_BATCH_PRICES` when ``batch``), ``None`` for an offline judge or unknown model.
+    """
+    if given is not None:
+        return given
+    prices = KNOWN_BATCH_PRICES if batch else KNOWN_PRICES
+    return prices.get(model) if provider not in OFFLINE else None
+
+
 def plan_run(o: RunOptions) -> RunPlan:
     """Decide everything a run needs from its options, before any call or write.
 
     The judge lane is the answering lane when that is offline, else ``anthropic``; the judge model
-    is its :data:`DEFAULT_JUDGE`; the judge price is the one given, else the model's known price
-    (:data:`KNOWN_BATCH_PRICES` when batched), none for an offline judge or unknown model.
+    is its :data:`DEFAULT_JUDGE`; the judge price is :func:`frozen_price`'s.
 
     Raises:
         SuiteError: the suite is invalid, cannot be graded, or lacks the language asked for.
@@ -244,8 +257,7 @@ def plan_run(o: RunOptions) -> RunPlan:
     judge = o.judge_provider or (o.provider if o.provider in OFFLINE else "anthropic")
     _check(o, judge)
     judge_model = o.judge_model or DEFAULT_JUDGE[judge]
-    prices = KNOWN_BATCH_PRICES if o.batch else KNOWN_PRICES
-    price = o.judge_price or (prices.get(judge_model) if judge not in OFFLINE else None)
+    price = frozen_price(judge, judge_model, o.judge_price, batch=o.batch)
     same = "model concurrency timeout judge_timeout retry_delays keep_transcripts aa margin"
     settings: dict[str, Any] = {name: getattr(o, name) for name in same.split()}
     if o.draws is not None:  # a planned count: each arm drawn exactly that often
@@ -312,11 +324,16 @@ def start_run(
 
 @dataclass(frozen=True)
 class RegradeJudge:
-    """The judge a regrade grades with; ``plain``: another judge, not a rubric regrade."""
+    """The judge a regrade grades with; ``plain``: another judge, not a rubric regrade.
+
+    ``price``: a plain judge regrade's frozen price as :func:`frozen_price` chooses it (a rubric
+    regrade records the original's judge, price included: ``None``).
+    """
 
     lane: Lane
     model: str
     plain: bool
+    price: tuple[float, ...] | None = None
 
 
 def make_judge(lane: Lane) -> Provider:
@@ -340,31 +357,42 @@ def plan_regrade_judge(
     model: str | None,
     base_url: str | None,
     openai_api: str | None,
+    judge_price: tuple[float, ...] | None = None,
 ) -> RegradeJudge:
     """Choose the judge of a regrade of ``original``.
 
-    A plain judge regrade (``provider`` or ``model`` given) needs both; otherwise the original's
-    judge: its provider (the stub when none), its service unless ``base_url`` is given, its model,
-    and the OpenAI API shape its sampling records unless ``openai_api`` is given (else responses).
+    A plain judge regrade (``provider`` or ``model`` given) needs both, and is priced at
+    ``judge_price`` (``--judge-price``), else as :func:`frozen_price` prices ``run``'s judge.
+    Otherwise the original's judge: its provider (the stub when none), its service unless
+    ``base_url`` is given, its model, and the OpenAI API shape its sampling records unless
+    ``openai_api`` is given (else responses).
 
     Raises:
-        RunOptionError: only one of ``provider`` and ``model`` is given.
+        RunOptionError: only one of ``provider`` and ``model`` is given; ``judge_price`` given
+            for a rubric regrade.
         RefusalError: a rubric regrade of an original that records no judge identity.
     """
-    plain = provider is not None or model is not None
+    plain, price = provider is not None or model is not None, None
     if plain:
         if not provider or not model:
             raise RunOptionError(
                 "--judge-provider",
                 "a plain judge regrade needs both --judge-provider and --judge-model",
             )
+        price = frozen_price(provider, model, judge_price)
     elif original.judge is None:
         raise RefusalError("rubric regrade refused: the original records no judge identity")
     else:
+        if judge_price is not None:
+            raise RunOptionError(
+                "--judge-price",
+                "--judge-price prices another judge (with --judge-provider and --judge-model); "
+                "a rubric regrade records the original's judge at the original's price",
+            )
         provider = original.judge.provider or "stub"
         base_url = base_url or original.judge.service
         model = original.judge.model
         sampling = getattr(original.judge, "sampling", None) or {}
         openai_api = openai_api or sampling.get("api")
     api = openai_api if openai_api in ("responses", "chat") else "responses"
-    return RegradeJudge(_api_lane(provider, base_url, api), model, plain)
+    return RegradeJudge(_api_lane(provider, base_url, api), model, plain, price)

@@ -1,0 +1,60 @@
+"""A regrade records what ``run`` records for the same judge calls, through the same functions.
+
+A plain judge regrade freezes the price ``run`` would freeze for its judge (or ``--judge-price``);
+the receipt records the retry policy its judge calls were made with; ``--openai-api`` with a judge
+that is not OpenAI's is refused; the summary counts draws, not answers; a lone surrogate in a
+judge's reply is made U+FFFD and recorded, as ``run`` does. All through loopback servers.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from run_helpers import run_lane
+
+from driftproof.cli import cli
+from driftproof.receipt import read_receipt
+
+RETRY = ["--retry-delays", "0.01,0.02"]
+
+
+def _regrade(tmp_path, out, suite_file, *more):
+    rg = tmp_path / "rg.json"
+    args = ["regrade", str(out), "--rubric", str(suite_file), "--out", str(rg), *more]
+    return rg, CliRunner().invoke(cli, args)
+
+
+def _plain(provider, model):
+    return ["--judge-provider", provider, "--judge-model", model, "--judge-samples", "1"]
+
+
+def test_a_plain_regrade_freezes_the_known_price_run_would(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    plain = _plain("anthropic", "claude-haiku-4-5-20251001")
+    rg, res = _regrade(tmp_path, out, suite_file, *plain, *RETRY)
+    assert res.exit_code == 0, res.output
+    price = read_receipt(rg).judge.price
+    # Anthropic's list price for Haiku 4.5: $1 in, $5 out; cache reads 0.1x, 5-minute writes 1.25x
+    assert price is not None, "it recorded no price"
+    got = (price.input_usd_per_mtok, price.output_usd_per_mtok)
+    assert got + (price.cache_read_usd_per_mtok, price.cache_write_usd_per_mtok) == (
+        1.0,
+        5.0,
+        0.1,
+        1.25,
+    )
+    assert price.tier is None  # a regrade is not batched
+
+
+def test_a_plain_regrade_takes_judge_price_as_run_does(loopback, suite_file, tmp_path):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
+    plain = _plain("openai", "gpt-5-mini")
+    rg, res = _regrade(tmp_path, out, suite_file, *plain, "--judge-price", "0.25,2", *RETRY)
+    assert res.exit_code == 0, res.output
+    r = read_receipt(rg)
+    assert (r.judge.price.input_usd_per_mtok, r.judge.price.output_usd_per_mtok) == (0.25, 2.0)
+    o = r.economics.judge_overhead
+    assert o.usd == pytest.approx((o.input_tokens * 0.25 + o.output_tokens * 2.0) / 1e6)
+    # a rubric regrade records the original's judge, price included: another price is refused
+    _, res = _regrade(tmp_path, out, suite_file, "--judge-price", "0.25,2", "--force", *RETRY)
+    assert res.exit_code == 2 and "--judge-price" in res.output
