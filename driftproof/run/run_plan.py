@@ -368,11 +368,11 @@ def plan_regrade_judge(
     ``openai_api`` is given (else responses).
 
     Raises:
-        RunOptionError: only one of ``provider`` and ``model`` is given; ``judge_price`` given
-            for a rubric regrade.
+        RunOptionError: only one of ``provider`` and ``model`` is given; ``openai_api`` given
+            for a judge that is not OpenAI's; ``judge_price`` given for a rubric regrade.
         RefusalError: a rubric regrade of an original that records no judge identity.
     """
-    plain, price = provider is not None or model is not None, None
+    plain, given_api, price = provider is not None or model is not None, openai_api, None
     if plain:
         if not provider or not model:
             raise RunOptionError(
@@ -394,5 +394,11 @@ def plan_regrade_judge(
         model = original.judge.model
         sampling = getattr(original.judge, "sampling", None) or {}
         openai_api = openai_api or sampling.get("api")
+    if given_api is not None and provider != "openai":
+        raise RunOptionError(
+            "--openai-api",
+            f"--openai-api applies to an openai judge only; this regrade's judge is {provider}: "
+            "leave the option out",
+        )
     api = openai_api if openai_api in ("responses", "chat") else "responses"
     return RegradeJudge(_api_lane(provider, base_url, api), model, plain, price)

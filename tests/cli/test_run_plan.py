@@ -204,14 +204,14 @@ def test_a_rubric_regrade_calls_the_api_shape_the_original_judge_called() -> Non
 def test_a_judge_recorded_without_a_provider_is_the_stub() -> None:
     rec = SimpleNamespace(provider=None, service=None, model="stub-judge")
     j = plan_regrade_judge(
-        _original(rec), provider=None, model=None, base_url=None, openai_api="responses"
+        _original(rec), provider=None, model=None, base_url=None, openai_api=None
     )
     assert j == RegradeJudge(Lane("stub", "api"), "stub-judge", plain=False)
 
 
 def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> None:
     j = plan_regrade_judge(
-        _original(None), provider="anthropic", model="claude-x", base_url=None, openai_api="chat"
+        _original(None), provider="anthropic", model="claude-x", base_url=None, openai_api=None
     )
     assert j == RegradeJudge(
         Lane("anthropic", "api", {"base_url": None, "api": None}), "claude-x", plain=True
@@ -224,6 +224,21 @@ def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> Non
         plan_regrade_judge(
             _original(None), provider=None, model=None, base_url=None, openai_api="chat"
         )
+
+
+@pytest.mark.parametrize(
+    ("recorded", "provider"), [("anthropic", None), (None, None), (None, "anthropic")]
+)
+def test_openai_api_for_a_judge_that_is_not_openai_is_an_option_error(recorded, provider):
+    # an Anthropic judge (the original's, or another) or the stub: the option was ignored
+    rec = SimpleNamespace(provider=recorded, service=None, model="m", sampling={})
+    model = "claude-x" if provider else None
+    for api in ("chat", "responses"):
+        with pytest.raises(RunOptionError) as info:
+            plan_regrade_judge(
+                _original(rec), provider=provider, model=model, base_url=None, openai_api=api
+            )
+        assert info.value.option == "--openai-api"
 
 
 def test_run_draws_is_capped_at_what_a_receipt_holds() -> None:

@@ -58,3 +58,15 @@ def test_a_plain_regrade_takes_judge_price_as_run_does(loopback, suite_file, tmp
     # a rubric regrade records the original's judge, price included: another price is refused
     _, res = _regrade(tmp_path, out, suite_file, "--judge-price", "0.25,2", "--force", *RETRY)
     assert res.exit_code == 2 and "--judge-price" in res.output
+
+
+@pytest.mark.parametrize("plain", [[], _plain("anthropic", "claude-sonnet-4-6")])
+def test_openai_api_for_a_judge_that_is_not_openai_is_refused(
+    loopback, suite_file, tmp_path, plain
+):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, judge_samples=1)
+    since = len(loopback.script.bodies)
+    rg, res = _regrade(tmp_path, out, suite_file, *plain, "--openai-api", "chat", *RETRY)
+    assert res.exit_code == 2, res.output
+    assert "--openai-api" in res.output and "anthropic" in res.output
+    assert not rg.exists() and len(loopback.script.bodies) == since
