@@ -232,7 +232,9 @@ def _regrade_body(
         judge=judge,
         arms=o.arms,
         band_source=o.band_source,
-        run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT},
+        # the retry policy is the regrade's own: its judge calls were made with it
+        run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT}
+        | {"retry": grader.retry.doc()},
         judge_overhead=JudgeOverhead(
             input_tokens=grader.input_tokens,
             output_tokens=grader.output_tokens,

@@ -70,3 +70,24 @@ def test_openai_api_for_a_judge_that_is_not_openai_is_refused(
     assert res.exit_code == 2, res.output
     assert "--openai-api" in res.output and "anthropic" in res.output
     assert not rg.exists() and len(loopback.script.bodies) == since
+
+
+@pytest.mark.parametrize(
+    ("delays", "faults", "retry"),
+    [
+        (RETRY, (500, 500), (3, 120.0, "fixed waits 0.01 s, 0.02 s; at least retry-after")),
+        ([], (), (3, 120.0, "fixed waits 5 s, 20 s; at least retry-after")),
+    ],
+)
+def test_the_regrade_records_the_retry_its_judge_calls_had(
+    loopback, suite_file, tmp_path, delays, faults, retry
+):
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, judge_samples=1)
+    loopback.script.faults = list(faults)  # the first grade failed twice, then answered
+    rg, res = _regrade(tmp_path, out, suite_file, *delays)
+    assert res.exit_code == 0, res.output
+    r = read_receipt(rg)
+    assert r.run.retry is not None, "it recorded no retry policy"
+    assert (r.run.retry.max_attempts, r.run.retry.max_wait_s, r.run.retry.backoff) == retry
+    # 18 grades, the first sent 3 times when it failed twice: the policy's 3 attempts
+    assert r.run.endpoint_attempts == r.regrade.runner_attempts == 18 + len(faults)
