@@ -142,9 +142,9 @@ def regrade(
         click.echo(f"interrupted: {exc}", err=True)
         raise SystemExit(130) from None
     click.echo(
-        f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} answers read, "
-        f"{result.answers_graded} graded, {result.answers_carried} not gradable (kept as the "
-        f"original has them); {result.logical_judge_calls} grades asked of the judge, "
+        f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
+        f"{result.answers_graded} graded, {result.answers_carried} not gradable (lost in the "
+        f"original, kept as it has them); {result.logical_judge_calls} grades asked of the judge, "
         + (
             f"none sent over the network (the {j.lane.provider} judge answers offline)"
             if j.lane.provider in OFFLINE

@@ -74,7 +74,7 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
         ],
     )
     assert res.exit_code == 0, res.output
-    said = "18 answers read, 18 graded, 0 not gradable (kept as the original has them); "
+    said = "18 draws read: 18 graded, 0 not gradable (lost in the original, kept as it has them); "
     assert said in res.output  # it read "0 copied from the original (not gradable)"
     monkeypatch.undo()
     r = read_receipt(tmp_path / "regraded.json")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from run_helpers import run_lane
+from test_context_window_errors import ANTHROPIC
 
 from driftproof.cli import cli
 from driftproof.receipt import read_receipt
@@ -91,3 +92,22 @@ def test_the_regrade_records_the_retry_its_judge_calls_had(
     assert (r.run.retry.max_attempts, r.run.retry.max_wait_s, r.run.retry.backoff) == retry
     # 18 grades, the first sent 3 times when it failed twice: the policy's 3 attempts
     assert r.run.endpoint_attempts == r.regrade.runner_attempts == 18 + len(faults)
+
+
+def test_the_summary_counts_draws_and_says_a_lost_one_had_no_answer(loopback, suite_file, tmp_path):
+    lost = []
+
+    def fn(path, req, is_judge, text):  # the first 3 answers: past the context window
+        if is_judge or len(lost) == 3:
+            return None
+        lost.append(1)
+        return 400, ANTHROPIC, {}
+
+    loopback.script.shape = fn
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, judge_samples=1)
+    loopback.script.shape = None
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 0, res.output
+    # 3 cases x 2 arms x 3 draws; 3 of them lost with no answer
+    assert "18 draws read: 15 graded, 3 not gradable (lost in the original" in res.output
+    assert "answers read" not in res.output
