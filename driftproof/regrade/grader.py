@@ -13,6 +13,7 @@ from driftproof.receipt import (
     Draw,
     Judge,
     JudgeSample,
+    TextRepair,
     build_draw,
     build_judge_sample,
     sha256_text,
@@ -24,8 +25,10 @@ from driftproof.regrade.identity import (
 )
 from driftproof.run import judge as J
 from driftproof.run.config import judge_usd
+from driftproof.run.drawer import repaired
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
+from driftproof.run.sealing import draw_repairs
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
 
@@ -59,6 +62,10 @@ class Grader:
     input_tokens: int = 0
     output_tokens: int = 0
     lost: collections.Counter[str] = field(default_factory=collections.Counter)
+    #: The judge replies and reasons made valid Unicode, as ``run`` records them.
+    repairs: list[TextRepair] = field(default_factory=list)
+    #: Where each graded draw is in the receipt (its original judge samples are replaced).
+    graded_at: set[str] = field(default_factory=set)
 
     @property
     def stub(self) -> bool:
@@ -83,16 +90,18 @@ class Grader:
         frozen = (price.input_usd_per_mtok, price.output_usd_per_mtok)
         return judge_usd(frozen, {"input": self.input_tokens, "output": self.output_tokens})
 
-    def case(self, case: Case, task: SuiteCase) -> dict[str, Any]:
-        """One case of the regrade receipt: every arm's draws graded or carried."""
+    def case(self, case: Case, task: SuiteCase, ci: int) -> dict[str, Any]:
+        """Case ``ci`` of the regrade receipt: every arm's draws graded or carried."""
         arms = {
             name: {
                 "draws": [
-                    self.draw(d, task, draw_words(case.id, name, d.index)) for d in arm.draws
+                    self.draw(d, task, draw_words(case.id, name, d.index), f"{at}/{di}")
+                    for di, d in enumerate(arm.draws)
                 ],
                 "generation": None,
             }
             for name, arm in case.arms.named()
+            for at in [f"/cases/{ci}/arms/{name}/draws"]
         }
         return {
             "id": case.id,
@@ -103,13 +112,16 @@ class Grader:
             "arms": arms,
         }
 
-    def draw(self, d: Draw, task: SuiteCase, where: str) -> Draw:
-        """A kept draw graded again; a lost draw carried as it is."""
+    def draw(self, d: Draw, task: SuiteCase, where: str, at: str) -> Draw:
+        """A kept draw graded again; a lost draw carried as it is. ``at``: its JSON pointer."""
         self.read += 1
         if d.lost is not None:
             return d
         system, user = J.judge_prompt(task, d.answer or "")
-        graded = [self._sample(system, user, task, where) for _ in range(self.samples)]
+        rec: dict[str, Any] = {}  # text repairs, noted as run notes them
+        graded = [self._sample(system, user, task, where, k, rec) for k in range(self.samples)]
+        self.repairs += draw_repairs(rec, at)
+        self.graded_at.add(at)
         samples = [s for s, _, _ in graded]
         self.graded += 1
         self.usage_counted += any(usage for _, usage, _ in graded)
@@ -127,9 +139,11 @@ class Grader:
         )
 
     def _sample(
-        self, system: str, user: str, task: SuiteCase, where: str
+        self, system: str, user: str, task: SuiteCase, where: str, k: int, rec: dict[str, Any]
     ) -> tuple[JudgeSample, bool, str | None]:
-        """A sample, whether its reply reported usage, and why it has no score.
+        """Sample ``k``, whether its reply reported usage, and why it has no score.
+
+        Its reply and reason are made valid Unicode as ``run`` makes them, noted in ``rec``.
 
         Why: a failed call's last error without its attempts, or the reply's invalid reason.
         """
@@ -150,8 +164,11 @@ class Grader:
             cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
             return build_judge_sample(None, invalid_reason=reason), False, cause
         self.replies += 1
-        # the reply as run keeps it: a structured decision as its canonical JSON
-        text = jr.text if jr.decision is None else J.canonical(jr.decision)
+        # the reply as run keeps it: a structured decision as its canonical JSON, valid Unicode
+        if jr.decision is None:
+            text = jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
+        else:
+            text = repaired(rec, f"judge_reply/{k}", J.canonical(jr.decision)) or ""
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)
@@ -168,13 +185,14 @@ class Grader:
         self.input_tokens += jr.input_tokens or 0
         self.output_tokens += jr.output_tokens or 0
         verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
+        said = repaired(rec, f"judge_samples/{k}/reason", verdict.reason)
         sample = build_judge_sample(
             verdict.score,
             reply=text,
             reported_model=jr.reported_model,
             serving_model=jr.serving_model,
             invalid_reason=verdict.invalid_reason,
-            reason=verdict.reason[:4000] if verdict.reason else None,
+            reason=said[:4000] if said else None,
             ignored_members=list(verdict.ignored) or None,
         )
         usage = jr.input_tokens is not None or jr.output_tokens is not None

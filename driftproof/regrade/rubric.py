@@ -21,6 +21,7 @@ from driftproof.receipt import (
     Receipt,
     ReceiptBody,
     Regrade,
+    TextRepair,
     build_receipt,
     parse_receipt,
     write_receipt,
@@ -172,7 +173,7 @@ def rubric_regrade(
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
-        cases = [grader.case(case, tasks[case.id]) for case in original.cases]
+        cases = [grader.case(c, tasks[c.id], ci) for ci, c in enumerate(original.cases)]
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     except KeyboardInterrupt:
@@ -235,6 +236,7 @@ def _regrade_body(
         # the retry policy is the regrade's own: its judge calls were made with it
         run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT}
         | {"retry": grader.retry.doc()},
+        text_repairs=_text_repairs(o, grader),
         judge_overhead=JudgeOverhead(
             input_tokens=grader.input_tokens,
             output_tokens=grader.output_tokens,
@@ -262,6 +264,21 @@ def _regrade_body(
             judge_ids=aggregate_judge_ids(grader.identities),
         ),
     )
+
+
+def _text_repairs(o: Receipt, grader: Grader) -> list[TextRepair] | None:
+    """The regrade's text repairs: its judges' and the original's of the cases it carries.
+
+    The original's repairs in the judge samples of a draw graded again no longer hold.
+    """
+    carried = [
+        t
+        for t in o.text_repairs or ()
+        if t.pointer.startswith("/cases/")
+        and t.pointer.partition("/judge_samples/")[0] not in grader.graded_at
+    ]
+    repairs = carried + grader.repairs
+    return repairs[:100000] if repairs else None
 
 
 def _asked_judge(

@@ -59,15 +59,19 @@ _REPAIRED = {"refusal": "refusal/text", "reasoning": "reasoning/sha256"}
 
 def _repairs(recs: list[dict[str, Any]], at: str) -> list[TextRepair]:
     """The text repairs of one arm's journal records, each pointing into the receipt at ``at``."""
+    return [fix for di, r in enumerate(recs) for fix in draw_repairs(r, f"{at}/draws/{di}")]
+
+
+def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
+    """The text repairs noted in one draw's record ``rec``, pointing under its pointer ``at``."""
     out = []
-    for di, r in enumerate(recs):
-        for fix in r.get("repairs") or ():
-            field_ = _REPAIRED.get(fix["field"], fix["field"])
-            if field_ == "answer" and r["draw"]["answer"] is None:
-                field_ = "answer_sha256"  # the answer is not kept; its hash is of the repaired text
-            elif field_.startswith("judge_reply/"):
-                field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
-            out.append(TextRepair(pointer=f"{at}/draws/{di}/{field_}", replaced=fix["replaced"]))
+    for fix in rec.get("repairs") or ():
+        field_ = _REPAIRED.get(fix["field"], fix["field"])
+        if field_ == "answer" and rec["draw"]["answer"] is None:
+            field_ = "answer_sha256"  # the answer is not kept; its hash is of the repaired text
+        elif field_.startswith("judge_reply/"):
+            field_ = f"judge_samples/{field_.split('/', 1)[1]}/reply_sha256"
+        out.append(TextRepair(pointer=f"{at}/{field_}", replaced=fix["replaced"]))
     return out
 
 

@@ -8,10 +8,13 @@ judge's reply is made U+FFFD and recorded, as ``run`` does. All through loopback
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
-from run_helpers import run_lane
+from run_helpers import SUITE, run_lane
 from test_context_window_errors import ANTHROPIC
+from test_shapes import _message
 
 from driftproof.cli import cli
 from driftproof.receipt import read_receipt
@@ -111,3 +114,65 @@ def test_the_summary_counts_draws_and_says_a_lost_one_had_no_answer(loopback, su
     # 3 cases x 2 arms x 3 draws; 3 of them lost with no answer
     assert "18 draws read: 15 graded, 3 not gradable (lost in the original" in res.output
     assert "answers read" not in res.output
+
+
+def _shape(answer, reason):
+    """Answers ending in ``answer`` (none: as scripted); an Anthropic judge giving ``reason``."""
+
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None if answer is None else (200, _message(text + answer), {})
+        grade = {
+            "type": "tool_use",
+            "id": "toolu_1",
+            "name": body["tools"][0]["name"],
+            "input": {"score": 0.5, "reason": reason},
+        }
+        reply = {**_message("", model="claude-haiku-4-5-20251001"), "content": [grade]}
+        return 200, {**reply, "stop_reason": "tool_use"}, {}
+
+    return shape
+
+
+def _one_draw_each(tmp_path, suite_file):
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    one = {"judge_samples": 1, "min_draws": 1, "max_draws": 1}
+    return run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, **one)
+
+
+def test_a_lone_surrogate_in_the_regrade_judge_reply_is_repaired_and_recorded(
+    loopback, suite_file, tmp_path
+):
+    out = _one_draw_each(tmp_path, suite_file)
+    loopback.script.shape = _shape(answer=None, reason="bad \ud800 reason")
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 0, res.output
+    r = read_receipt(rg)
+    d = r.cases[0].arms.with_skill.draws[0]
+    assert d.score == 0.5 and d.judge_samples[0].reason == "bad \ufffd reason"
+    at = "/cases/0/arms/{}/draws/0/judge_samples/0/{}"
+    fixed = {
+        at.format(a, f) for a in ("with_skill", "baseline") for f in ("reason", "reply_sha256")
+    }
+    # one code point each: the reply's JSON and the reason hold one lone surrogate
+    assert {(t.pointer, t.replaced) for t in r.text_repairs or []} == {(p, 1) for p in fixed}
+
+
+def test_the_original_repairs_of_what_a_regrade_carries_are_kept(loopback, suite_file, tmp_path):
+    # the original repaired each answer and each judge reply; the regrade's judge replies are
+    # valid, so only the answers' repairs still hold
+    loopback.script.shape = _shape(answer=" \ud800", reason="bad \ud800 reason")
+    out = _one_draw_each(tmp_path, suite_file)
+    at = "/cases/0/arms/{}/draws/0/{}"
+    arms = ("with_skill", "baseline")
+    answers = {at.format(a, "answer") for a in arms}
+    judged = {
+        at.format(a, f"judge_samples/0/{f}") for a in arms for f in ("reason", "reply_sha256")
+    }
+    assert {t.pointer for t in read_receipt(out).text_repairs} == answers | judged
+    loopback.script.shape = _shape(answer=None, reason="fine")
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 0, res.output
+    r = read_receipt(rg)
+    assert {(t.pointer, t.replaced) for t in r.text_repairs or []} == {(p, 1) for p in answers}
+    assert r.cases[0].arms.baseline.draws[0].answer.endswith(" \ufffd")
