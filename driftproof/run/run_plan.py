@@ -83,7 +83,7 @@ class RunOptions:
     judge_price: tuple[float, ...] | None = None
     base_url: str | None = None
     judge_base_url: str | None = None
-    openai_api: str = "responses"
+    openai_api: str | None = None
     budget_param: str = "auto"
     max_output_tokens: int = 8192
     judge_max_output_tokens: int = 4096
@@ -176,6 +176,12 @@ def _check(o: RunOptions, judge: str) -> None:
             "--capture files needs --surface cli with --provider anthropic or openai (claude -p "
             "or codex exec): the stub and the simulated lane leave no files",
         )
+    if o.openai_api is not None and "openai" not in (judge, o.surface == "api" and o.provider):
+        raise RunOptionError(
+            "--openai-api",
+            f"--openai-api sets the API shape of an OpenAI API lane; this run answers through "
+            f"{o.provider} ({o.surface}) and is judged by {judge}: leave the option out",
+        )
     if o.batch and (o.provider in OFFLINE or o.surface != "api" or judge in OFFLINE):
         raise RunOptionError(
             "--batch",
@@ -202,11 +208,11 @@ def _answer_lane(o: RunOptions, skill_text: str, control: str | None) -> Lane:
     return _api_lane(o.provider, o.base_url, o.openai_api, budget_param=budget_param)
 
 
-def _api_lane(provider: str, base_url: str | None, openai_api: str, **more: Any) -> Lane:
-    """An API lane at ``base_url``; only OpenAI's takes ``openai_api``, the stub takes nothing."""
+def _api_lane(provider: str, base_url: str | None, openai_api: str | None, **more: Any) -> Lane:
+    """An API lane at ``base_url``; only OpenAI's takes ``openai_api`` (default responses)."""
     if provider == "stub":
         return Lane(provider, "api")
-    api = openai_api if provider == "openai" else None
+    api = (openai_api or "responses") if provider == "openai" else None
     return Lane(provider, "api", {"base_url": base_url, "api": api, **more})
 
 

@@ -74,6 +74,12 @@ def test_an_openai_run_keeps_the_anthropic_judge_and_its_api_options(files) -> N
     assert p.config.judge_model == HAIKU
 
 
+def test_an_openai_lane_calls_responses_unless_told_and_takes_the_option_as_judge(files) -> None:
+    assert _plan(files, provider="openai").answer.options["api"] == "responses"
+    p = _plan(files, provider="anthropic", judge_provider="openai", openai_api="chat")
+    assert p.judge == Lane("openai", "api", {"base_url": None, "api": "chat"})
+
+
 def test_an_openai_judge_defaults_to_gpt_5_mini_with_no_known_price(files) -> None:
     p = _plan(files, provider="openai", judge_provider="openai", openai_api="chat")
     assert p.judge == Lane("openai", "api", {"base_url": None, "api": "chat"})
@@ -136,6 +142,10 @@ def test_quick_is_the_smoke_preset(files) -> None:
         ({"provider": "anthropic", "judge_provider": "stub", "batch": True}, "--batch"),
         ({"provider": "stub", "draws": 5, "max_draws": 6}, "--draws"),
         ({"provider": "stub", "draws": 5, "quick": True}, "--draws"),
+        # no lane is OpenAI's API: the option was ignored without a word
+        ({"provider": "stub", "openai_api": "chat"}, "--openai-api"),
+        ({"provider": "anthropic", "openai_api": "chat"}, "--openai-api"),
+        ({"provider": "openai", "surface": "cli", "openai_api": "responses"}, "--openai-api"),
     ],
 )
 def test_options_that_cannot_run_together_are_refused(files, options, option) -> None:
