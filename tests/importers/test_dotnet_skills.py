@@ -242,6 +242,38 @@ def test_vally_missing_baseline_is_a_lost_draw(tmp_path: Path) -> None:
     assert d.score is None and "no baseline run" in d.lost.reason
 
 
+def test_vally_null_overall_score_is_one_lost_draw_not_a_refused_file(tmp_path: Path) -> None:
+    # adapt.mjs roleFromRecords (https://github.com/dotnet/skills/blob/main/eng/vally-adapter/
+    # adapt.mjs): overallScore = mean(gradeResult.score) * 5, null when no run of the role
+    # carries a grade; roleToDashboard writes {judgeResult: {overallScore: null}}
+    doc = _vally()
+    doc["verdicts"][0]["scenarios"][0]["skilledIsolated"]["judgeResult"]["overallScore"] = None
+    doc["verdicts"][0]["scenarios"][1]["skilledPlugin"]["judgeResult"]["overallScore"] = None
+    r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+    fix, explain = r.cases
+    (d,) = fix.arms.with_skill.draws
+    assert d.score is None and d.lost.kind == "unscored"
+    assert "skilledIsolated overallScore is null" in d.lost.reason
+    # the rest is read as before: baseline 2/5; the other stimulus 3/5 both
+    assert scores(fix.arms.baseline) == [0.4] and scores(explain.arms.with_skill) == [0.6]
+    (plugin,) = [f for f in r.source_report.figures if f.arm == "other"]
+    assert plugin.value is None and plugin.printed == "not graded (overallScore null)"
+
+
+def test_vally_timed_out_stimulus_keeps_no_skilled_score(tmp_path: Path) -> None:
+    # InvestigatingResults.md, scenario structure: "timedOut | Whether the skilled run hit its
+    # timeout" (adapt.mjs: a run whose trajectory.endReason is "agent_timeout")
+    doc = _vally()
+    doc["verdicts"][0]["scenarios"][0]["timedOut"] = True
+    doc["verdicts"][0]["scenarios"][1]["timedOut"] = False
+    r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+    fix, explain = r.cases
+    (d,) = fix.arms.with_skill.draws
+    assert d.score is None and d.lost.kind == "timed_out" and "timedOut" in d.lost.reason
+    # the baseline is not the timed-out run: 2/5; the other stimulus did not time out: 3/5
+    assert scores(fix.arms.baseline) == [0.4] and scores(explain.arms.with_skill) == [0.6]
+
+
 def test_vally_without_a_timestamp_names_the_finish_as_unrecorded(tmp_path: Path) -> None:
     doc = _vally()
     del doc["timestamp"]

@@ -1,0 +1,155 @@
+"""A Vally ``results.json`` (schema 4 or 5, ``eng/vally-adapter``) read: its kind, stimuli, verdict.
+
+A role's ``judgeResult.overallScore`` is the mean grade (0..1) of its runs times 5; the adapter
+(``adapt.mjs``, ``roleFromRecords``) writes null when none of the role's runs carries a grade, so
+a null score is a lost draw, never a 0. A stimulus marked ``timedOut`` (the skilled run hit its
+timeout, ``trajectory.endReason`` ``agent_timeout``) keeps no skilled score: its grade is of a
+cut-short run. The mapping is the interop page's ("Vally").
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
+from driftproof.importers._vally_checks import check_verdict
+from driftproof.receipt import build_draw
+
+VALLY_ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
+_STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
+#: A role whose ``overallScore`` is null: the adapter found no graded run for it.
+_UNGRADED = (
+    "unscored: the source's {} overallScore is null (none of the role's runs carries a grade "
+    "score), so there is no score to keep"
+)
+#: A stimulus the source marks ``timedOut``: the contract's "the skilled run hit its timeout".
+_TIMED_OUT = (
+    "the source marked this stimulus timedOut (the skilled run hit its timeout before the agent "
+    "finished), so its judged score is not a measurement"
+)
+
+
+def role_score(role: dict[str, Any], w: Where) -> float | None:
+    """A role's ``judgeResult.overallScore`` on 0..5, or ``None`` when the source wrote null.
+
+    Raises:
+        ImportError_: no judge result, no ``overallScore`` member, or a score that is not a
+            number from 0 to 5; naming the place.
+    """
+    judged = w.get(role, "judgeResult", dict)
+    jw = w / "judgeResult"
+    if "overallScore" in judged and judged["overallScore"] is None:
+        return None
+    score = jw.get(judged, "overallScore", float)
+    if not 0 <= score <= 5:
+        raise (jw / "overallScore").fail(
+            f"expected the judge's overall score from 0 to 5, found {score!r}"
+        )
+    return float(score)
+
+
+#: The schema versions read: 4 and 5 count only preference-eligible stimuli in the votes, net win
+#: and sign test (the adapter contract, "Schema version 5 compatibility"); 3 counted every
+#: stimulus, dormancy included, so its figures mean something else.
+_VALLY_VERSIONS = (4, 5)
+
+
+def vally_kind(doc: dict[str, Any], w: Where) -> None:
+    """Refuse another schema version, or a result that is not a skill's."""
+    version = doc.get("schemaVersion")
+    if type(version) is not int or version not in _VALLY_VERSIONS:
+        raise (w / "schemaVersion").fail(
+            "expected schemaVersion 4 or 5 (versions 3 and older count dormancy stimuli in the "
+            f"votes and the sign test, which 4 and 5 leave out), found {json.dumps(version):.64}"
+        )
+    kind = doc.get("skillKind")
+    if version == 5 and kind != "skill" or version == 4 and "skillKind" in doc:
+        want = "skillKind 'skill'" if version == 5 else "no skillKind (version 4 writes none)"
+        raise (w / "skillKind").fail(
+            f"expected {want}: an agent's result is not a skill's; found {json.dumps(kind):.64}"
+        )
+
+
+def vally_scenario(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One stimulus's arms (a missing role: a lost draw); its compare figures go to ``figures``."""
+    timed_out = sw.get(s, "timedOut", bool, required=False)
+    arms = {}
+    for arm, key in VALLY_ROLES:
+        role = sw.get(s, key, dict, required=False)
+        if role is None:
+            reason = f"the source holds no {key} run for this stimulus"
+            draw = build_draw(0, lost_reason=reason, lost_kind="no_answer")
+        elif key == "skilledIsolated" and timed_out:
+            draw = build_draw(0, lost_reason=_TIMED_OUT, lost_kind="timed_out")
+        elif (score := role_score(role, sw / key)) is None:
+            draw = build_draw(0, lost_reason=_UNGRADED.format(key), lost_kind="unscored")
+        else:
+            draw = build_draw(0, score=score / 5)
+        arms[arm] = [draw]
+    scaled = partial(declared.figure, case=cid, arm="lift", unit="scale")
+    plugin = sw.get(s, "skilledPlugin", dict, required=False)
+    if plugin is not None:
+        score = role_score(plugin, sw / "skilledPlugin")
+        printed = None if score is not None else "not graded (overallScore null)"
+        figures.append(scaled("whole-plugin judge score", score, arm="other", printed=printed))
+    figures.append(scaled("compare mean score", sw.number(s, "meanScore", low=-1, high=1)))
+    for k, t in enumerate(sw.get(s, "trials", list, required=False) or []):
+        tw = sw / "trials" / k
+        if not isinstance(t, dict):
+            raise tw.fail("expected a compare trial object")
+        errored = tw.get(t, "errored", bool, required=False)
+        printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
+        figures.append(
+            scaled(
+                f"compare trial {k + 1}",
+                tw.number(t, "score", low=-1, high=1),
+                printed=printed[:200],
+            )
+        )
+    return arms
+
+
+def vally_verdict(
+    v: dict[str, Any], vw: Where
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+    """A verdict's figures (mean score, votes, sign test) and decision."""
+    state = vw.get(v, "state", str)
+    if state not in _STATES:
+        raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
+    check_verdict(v, vw)
+    ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
+    spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
+    mean = vw.number(v, "meanScore", low=-1, high=1)
+    figures = [
+        declared.figure("mean preference score", mean, arm="lift", unit="scale", **spread),
+        declared.figure(
+            "net win", vw.number(v, "netWin", low=-1, high=1), arm="lift", unit="fraction"
+        ),
+    ]
+    for member in ("wins", "ties", "losses", "stimulusVoteCount"):
+        count = vw.number(v, member, low=0, count=True)
+        figures.append(declared.figure(member, count, arm="lift", unit="count"))
+    sign = vw.get(v, "signTest", dict, required=False) or {}
+    sw = vw / "signTest"
+    for member in ("wins", "ties", "losses", "discordant"):
+        count = sw.number(sign, member, low=0, count=True)
+        figures.append(declared.figure(f"sign test {member}", count, arm="lift", unit="count"))
+    reason = vw.get(v, "reason", str, required=False)
+    decision = {
+        "printed": (f"{state}: {reason}" if reason else state)[:4000],
+        "passed": vw.get(v, "passed", bool, required=False),
+        "test": "exact one-sided sign test over discordant stimulus votes",
+        "p_value": sw.number(sign, "pValue", low=0, high=1),
+    }
+    notes = [
+        "Draw scores are the judge's overall score on its 0 to 5 scale, mapped onto 0 to 1 as "
+        "score / 5.",
+        "The source decides by its sign test over stimulus votes (at least 5 stimuli, p at most "
+        "0.05, net win at least 20%); its mean score is for triage only.",
+    ]
+    return figures, decision, notes
