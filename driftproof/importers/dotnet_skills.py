@@ -320,9 +320,31 @@ def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
             declared.source_check(atype, shown, kind, passed, "pass" if passed else "fail")
         )
     answer = mw.get(metrics, "agentOutput", str, required=False)
-    lost = TIMED_OUT if mw.get(metrics, "timedOut", bool, required=False) else None
-    lk, s = ("timed_out", None) if lost else (None, (score - 1) / 4)  # timed out: unmeasured
+    lost, lk = _judge_failed(role["judgeResult"]), "source_error"
+    if mw.get(metrics, "timedOut", bool, required=False):
+        lost, lk = TIMED_OUT, "timed_out"
+    s = None if lost else (score - 1) / 4  # timed out or no judgment: unmeasured
     return build_draw(0, answer=answer, score=s, checks=checks, lost_reason=lost, lost_kind=lk)
+
+
+def _judge_failed(judged: dict[str, Any]) -> str | None:
+    """The lost reason of a judgment skill-validator did not make, else ``None``.
+
+    When its judge throws, skill-validator (``ValidateCommand.SafeJudge``) keeps
+    ``{rubricScores: [], overallScore: 3, overallReasoning: "Judge failed: <message>"}``: a
+    fallback 3, not a grade. The reasoning is quoted (its first 300 characters).
+    """
+    said = judged.get("overallReasoning")
+    if (
+        judged.get("rubricScores") == []
+        and isinstance(said, str)
+        and said.startswith("Judge failed")
+    ):
+        return (
+            f"the source's judge failed and it kept a fallback overall score, not a grade: "
+            f"{said[:300]}"
+        )
+    return None
 
 
 VALLY = "vally"

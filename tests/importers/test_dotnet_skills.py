@@ -62,6 +62,22 @@ def test_skill_validator_gives_no_verdict(shared: Path) -> None:
     assert r.verification_level == "DECLARED" and no_verdict(r) is not None
 
 
+def test_skill_validator_fallback_score_of_a_failed_judge_is_lost(
+    shared: Path, tmp_path: Path
+) -> None:
+    # ValidateCommand.cs SafeJudge (https://github.com/dotnet/skills/blob/1b8f2aa1e4e691c8176312829f
+    # 67e367cdfc1862/eng/skill-validator/src/Commands/ValidateCommand.cs): a judge that throws
+    # leaves JudgeResult([], 3, $"Judge failed: {shortMsg}"), a fallback 3 and no rubric
+    doc = json.loads((shared / RUN).read_text("utf-8"))
+    failed = {"rubricScores": [], "overallScore": 3, "overallReasoning": "Judge failed: timed out"}
+    doc["verdicts"][0]["scenarios"][0]["withSkill"]["judgeResult"] = failed
+    r = sealed(import_skill_validator(write_json(tmp_path / "results.json", doc)))
+    (d,) = r.cases[0].arms.with_skill.draws
+    assert d.score is None and d.lost.kind == "source_error"
+    assert d.lost.reason.endswith("Judge failed: timed out")
+    assert scores(r.cases[0].arms.baseline) == [0.0]  # baseline overallScore 1: (1 - 1) / 4
+
+
 def test_skill_validator_empty_run_is_refused(shared: Path) -> None:
     f = shared / SV / "run-2026-02-20T20-34-42-935Z/results.json"
     with pytest.raises(ImportError_) as exc:
