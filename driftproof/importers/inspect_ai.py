@@ -89,7 +89,8 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         arm: scorer_name(log.header, log.samples, name, Path(logs[arm]))
         for arm, log in read.items()
     }
-    cases = _cases(read, scorers, key, logs, missing)
+    hits: list[tuple[str, str, int, str]] = []  # (arm, sample id, epoch, the limit in words)
+    cases = _cases(read, scorers, key, logs, missing, hits)
     gens, model, judge_model, version = _recorded(read, scorers, unrecorded)
     if options.skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
@@ -102,7 +103,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         for arm in read
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
-    notes = [note] * (key is not None) + _ended_notes(read)
+    notes = [note] * (key is not None) + _ended_notes(read) + _limit_notes(hits)
     body = declared.declared_receipt(
         options.skill_name,
         common.read_skill_md(options.skill_md),
@@ -129,6 +130,45 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     )
     repairs = [r for log in read.values() for r in log.repairs]
     return [Imported.named("inspect", body, repairs=repairs)]
+
+
+#: Inspect's limit types (``EvalSampleLimit.type``) → the unit of their ``limit``.
+_LIMIT_UNITS = {"time": " seconds", "working": " seconds", "cost": " US dollars"}
+
+
+def _limit(sample: dict[str, Any], w: Where) -> str | None:
+    """The limit a sample hit, in words (``"token limit (4,000)"``), or ``None`` when none.
+
+    Inspect writes ``limit: {type, limit}`` (``EvalSampleLimit``) on a sample a limit halted.
+
+    Raises:
+        ImportError_: a ``limit`` that is not an object with a ``type`` string and a number.
+    """
+    hit = sample.get("limit")
+    if hit is None:
+        return None
+    lw = w / "limit"
+    kind = lw.get(hit, "type", str)
+    value = lw.number(hit, "limit", low=0)
+    bound = "" if value is None else f" ({value:,.6g}{_LIMIT_UNITS.get(kind, '')})"
+    return f"{kind[:40]} limit{bound}"
+
+
+def _limit_notes(hits: list[tuple[str, str, int, str]]) -> list[str]:
+    """One note per arm and limit naming the scored samples that hit it (the first 20)."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for arm, sid, epoch, limit in hits:
+        grouped.setdefault((arm, limit), []).append(f"{sid[:40]} (epoch {epoch})")
+    out = []
+    for (arm, limit), samples in grouped.items():
+        more = f" and {len(samples) - 20:,} more" if len(samples) > 20 else ""
+        shown = ", ".join(samples[:20]) + more
+        one = len(samples) == 1
+        out.append(
+            f"in the {ARM_WORDS[arm]} arm, sample{'' if one else 's'} {shown} hit Inspect's "
+            f"{limit}; scored as Inspect scored {'it' if one else 'them'}"
+        )
+    return out
 
 
 def _status(log: Log) -> object:
@@ -189,8 +229,12 @@ def _cases(
     key: str | None,
     logs: dict[str, Path],
     missing: list[str],
+    hits: list[tuple[str, str, int, str]],
 ) -> list[Case]:
-    """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails."""
+    """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails.
+
+    ``hits`` gathers each scored sample that hit a limit: (arm, sample id, epoch, the limit).
+    """
     prompts: dict[str, str | None] = {}
     cases: dict[str, dict[str, list[Draw]]] = {}
     places: dict[tuple[str, str, int], Where] = {}  # (sample id, arm, epoch) -> the sample
@@ -204,7 +248,11 @@ def _cases(
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
             prompts.setdefault(str(sid), joined_text(sample.get("input")))
             draws = cases.setdefault(str(sid), {a: [] for a in (*logs, *missing)})
-            draws[arm].append(_draw(sample, sw, scorers[arm], key, epoch))
+            drawn = _draw(sample, sw, scorers[arm], key, epoch)
+            draws[arm].append(drawn)
+            limit = _limit(sample, sw)
+            if limit is not None and drawn.lost is None:
+                hits.append((arm, str(sid), epoch, limit))
             places.setdefault((str(sid), arm, epoch), sw)
     held = {(sid, arm, d.index) for sid, arms in cases.items() for arm in arms for d in arms[arm]}
     for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw

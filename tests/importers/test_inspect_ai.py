@@ -350,3 +350,37 @@ def test_a_sample_past_an_epoch_the_log_never_ran_is_refused_at_its_epoch(
     assert (p.file, p.pointer) == (str(m), "/samples/0/epoch")
     assert "sample 1 has epoch 4" in p.message and "its epoch 2" in p.message
     assert not list(tmp_path.glob("inspect-*.json"))
+
+
+def test_a_sample_that_hit_a_limit_is_scored_as_inspect_scored_it_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # EvalSample.limit: EvalSampleLimit {type: token|message|time|working|context|…, limit}
+    # (https://github.com/UKGovernmentBEIS/inspect_ai/blob/main/src/inspect_ai/log/_log.py); a
+    # sample a limit halted is still scored, Inspect's "I" read as 0 as for any other sample
+    a = _eval_zip(
+        tmp_path / "a.eval",
+        [
+            _s(1, 1, "I", limit={"type": "token", "limit": 4000}),
+            _s(2, 1, "C", limit={"type": "time", "limit": 1800}),
+            _s(3, 1, "C"),
+        ],
+        epochs=1,
+    )
+    b = _eval_zip(
+        tmp_path / "b.eval", [_s(k, 1, "I", limit={"type": "message", "limit": 30}) for k in (1, 2)]
+    )
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
+    assert [scores(c.arms.with_skill) for c in r.cases] == [[0.0], [1.0], [1.0]]
+    assert r.provenance.notes == [
+        "in the with skill arm, sample 1 (epoch 1) hit Inspect's token limit (4,000); scored as "
+        "Inspect scored it",
+        "in the with skill arm, sample 2 (epoch 1) hit Inspect's time limit (1,800 seconds); "
+        "scored as Inspect scored it",
+        "in the baseline arm, samples 1 (epoch 1), 2 (epoch 1) hit Inspect's message limit (30); "
+        "scored as Inspect scored them",
+    ]
+    bad = _eval_zip(tmp_path / "c.eval", [_s(1, 1, "C", limit="token")], epochs=1)
+    with pytest.raises(ImportError_) as exc:
+        import_inspect(bad, InspectOptions(skill_name="s"))
+    assert "/limit" in str(exc.value)
