@@ -76,6 +76,12 @@ _TIER_STATUS = {
     "NOT RUN": "not_run",
     "INCOMPLETE": "incomplete",
 }
+#: What SkillEvaluator's card says beside its results table (``reporting/benchmark.py``,
+#: ``_render_results_at_a_glance``): some dimension is partial, or no live-agent score exists.
+_RESULTS_SAY = (
+    "A partial dimension was calculated from only the available configured signals",
+    "Tier 3 live-agent scores were not available",
+)
 _TIER_ROW = re.compile(r"^\|\s*(Tier \d+)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
 
 
@@ -263,7 +269,9 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         Tier Status table (``NOT RUN`` → ``not_run``, never a fail). The 0.3.0 provenance lines
         (evaluated source, its revision, the evaluator container) are in ``summary``: the value
         in backticks, else ``None`` with the printed words under ``<key>_printed``. A
-        ``MAY_BE_UNRECORDED`` line printed "not recorded (…)" is ``None`` likewise.
+        ``MAY_BE_UNRECORDED`` line printed "not recorded (…)" is ``None`` likewise. ``said``
+        holds what the card says beside its results (``_RESULTS_SAY``: a partial dimension, no
+        live-agent score) as printed, and ``verdict_line`` the verdict line, when there is one.
 
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
@@ -272,6 +280,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             task count, …) given again with another value, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
+    card["said"] = []
     section = ""
     header: list[str] | None = None
     in_table = skip_table = False
@@ -300,6 +309,14 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         if section == "agents used" and (m := re.match(r"^- `([^`]+)`\s*$", line)):
             agent = {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
             card["agents"].append(agent)
+        if (
+            section in _RESULTS_SECTIONS
+            and line.startswith(_RESULTS_SAY)
+            or line.startswith("- Tier 3 live evaluation: SKIPPED")
+        ):
+            card["said"].append(line.removeprefix("- ")[:500])
+        if "Overall verdict:" in line and "verdict_line" not in card:
+            card["verdict_line"] = line.replace("*", "").lstrip(">").strip()[:300]
         if section in _RESULTS_SECTIONS and line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if starts_table:

@@ -120,6 +120,7 @@ def _receipt(
 ) -> ReceiptBody:
     """One skill's aggregates-only receipt; ``head`` holds the skill name, tool and unrecorded."""
     name, tool, lacking, report = head.pop("name"), head.pop("tool"), head.pop("lacking"), {}
+    notes = head.pop("notes", None) or None
     if "report" in head:
         report = {"source_report": head.pop("report")}
     given = (("repository", o.repository), ("commit", o.commit))
@@ -133,7 +134,7 @@ def _receipt(
         str(name)[:200],
         SourceFigures.model_validate(figures),
         declared.provenance(
-            tool, version, str(f), common.file_sha256(data), [*unrecorded, *lacking]
+            tool, version, str(f), common.file_sha256(data), [*unrecorded, *lacking], notes=notes
         ),
         generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
         **report,
@@ -153,6 +154,7 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         raise Where(f).fail(
             "expected a results table (## Results or ## Results at a Glance) with figures"
             + ("; every cell says none (N/A, not available)" if card["rows"] else "")
+            + _card_says(card)
         )
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
     lacking = []
@@ -162,11 +164,25 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         if key in summary and summary[key] is None:
             lacking.append(f"{what} (the card: {summary[f'{key}_printed']})")
     head = {"name": name, "tool": tool, "lacking": lacking, "report": card_report(card)}
+    head["notes"] = [f"The card says: {said}" for said in card["said"]]
     head |= {"source": "nvidia-benchmark-card", "card_format": card["format"]}
     path = _repo_path(f, o.repo_root)
     return _receipt(
         f, data, o, head, path, summary=summary, agents=card["agents"], rows=card["rows"]
     )
+
+
+def _card_says(card: dict[str, Any]) -> str:
+    """What a card with no figures says of its run, in its own words ("" when it says nothing)."""
+    words = [*card["said"]]
+    if "verdict_line" in card:
+        words.append(card["verdict_line"])
+    words += [
+        f"{t['name']}: {t['printed']}"
+        for t in card["tiers"]
+        if not t["status"].startswith("passed")
+    ]
+    return "; the card says: " + " | ".join(words)[:1500] if words else ""
 
 
 def card_report(card: dict[str, Any]) -> dict[str, Any]:

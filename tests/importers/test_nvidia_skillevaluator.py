@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from interop_helpers import sealed
 
+from driftproof.errors import ImportError_
 from driftproof.importers.nvidia import import_nvidia
 
 SE = "data/interop/nvidia/skillevaluator"
@@ -165,3 +166,46 @@ def test_not_recorded_metadata_is_unrecorded_never_a_value(shared: Path, tmp_pat
     assert f"provenance.tool_version (the card: {lacking})" in r.provenance.unrecorded
     assert f"the dataset digest (the card: {lacking})" in r.provenance.unrecorded
     assert r.run.generations_per_arm is None
+
+
+_PASS = "golden-e70f0e3/benchmark_pass/BENCHMARK.md"
+_GLANCE_END = "45 percentage points above its 47% no-skill baseline.\n"
+
+
+def test_a_partial_dimension_is_kept_in_the_cards_words(shared: Path, tmp_path: Path) -> None:
+    # SkillEvaluator's _render_results_at_a_glance (https://github.com/NVIDIA/SkillEvaluator/
+    # blob/e70f0e3ee68bb72d8cf68178a7d4fa2052bc1433/src/skillevaluator/reporting/benchmark.py)
+    # prints this below the table when a dimension had only some of its signals
+    said = (
+        "A partial dimension was calculated from only the available configured signals; "
+        "review the detailed report before relying on it."
+    )
+    text = (shared / SE / _PASS).read_text("utf-8")
+    assert _GLANCE_END in text
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(text.replace(_GLANCE_END, f"{_GLANCE_END}\n{said}\n"), "utf-8")
+    r = sealed(import_nvidia([card])[0])
+    assert r.provenance.notes == [f"The card says: {said}"]
+    assert sealed(import_nvidia([shared / SE / _PASS])[0]).provenance.notes is None
+
+
+def test_a_card_with_no_live_scores_is_refused_in_its_own_words(
+    shared: Path, tmp_path: Path
+) -> None:
+    # the same renderer with no agents: "Tier 3 live-agent scores were not available. …", the
+    # INCOMPLETE callout (_verdict_callout) and Tier 3 INCOMPLETE (_tier_status)
+    text = (shared / SE / _PASS).read_text("utf-8")
+    start, end = text.index("## Results at a Glance"), text.index("## Tier Status")
+    none = "Tier 3 live-agent scores were not available. See the tier status table for what ran."
+    text = f"{text[:start]}## Results at a Glance\n\n{none}\n\n{text[end:]}"
+    text = text.replace(
+        "> ✅ **Overall verdict: PASS — Recommended for publication**",
+        "⚠️ **Overall verdict: INCOMPLETE — Required evidence is missing**",
+    ).replace("**PASS** | 2 agent(s); 8 task(s)", "**INCOMPLETE** | Execution status: failed")
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(text, "utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([card])
+    said = str(exc.value)
+    assert none in said and "Overall verdict: INCOMPLETE — Required evidence is missing" in said
+    assert "Tier 3: INCOMPLETE" in said
