@@ -117,10 +117,22 @@ def vally_scenario(
 def vally_verdict(
     v: dict[str, Any], vw: Where
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A verdict's figures (mean score, votes, sign test) and decision."""
+    """A verdict's figures (mean score, votes, sign test) and decision.
+
+    Raises:
+        ImportError_: an unknown ``state``; a verdict with no scenarios (the adapter's
+            ``invalidVerdict``, its counts placeholders), quoting its state and reason.
+    """
     state = vw.get(v, "state", str)
     if state not in _STATES:
         raise (vw / "state").fail(f"expected one of {', '.join(_STATES)}, found {state!r}")
+    if v.get("scenarios") == []:
+        reason = v.get("reason")
+        said = f"{state}: {reason}" if isinstance(reason, str) else state
+        raise (vw / "scenarios").fail(
+            f"expected at least one scenario; the source measured none, so there is nothing to "
+            f"import (it says {said[:600]!r})"
+        )
     check_verdict(v, vw)
     ci = vw.get(v, "confidenceInterval", dict, required=False) or {}
     spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")

@@ -290,6 +290,25 @@ def test_vally_timed_out_stimulus_keeps_no_skilled_score(tmp_path: Path) -> None
     assert scores(fix.arms.baseline) == [0.4] and scores(explain.arms.with_skill) == [0.6]
 
 
+def test_vally_invalid_verdict_with_no_scenarios_is_refused_in_its_words(tmp_path: Path) -> None:
+    # adapt.mjs invalidVerdict (https://github.com/dotnet/skills/blob/main/eng/vally-adapter/
+    # adapt.mjs): state INVALID_INCONCLUSIVE, scenarios [], netWin 0 and the votes 0 as
+    # placeholders, reason the message, e.g. "<plugin>/<skill>: skilled variant produced no records"
+    doc = _vally()
+    said = "dotnet/demo: skilled variant produced no records"
+    error = {"phase": "executor", "kind": "permanent", "code": "missing_skilled_records"}
+    doc["verdicts"][0].update(
+        state="INVALID_INCONCLUSIVE", conclusive=False, passed=False, netWin=0, meanScore=None,
+        confidenceInterval={"low": None, "high": None, "level": 0.95}, wins=0, ties=0, losses=0,
+        stimulusVoteCount=0, scenarios=[], reason=said, errors=[{**error, "message": said}],
+        signTest={"wins": 0, "ties": 0, "losses": 0, "discordant": 0, "pValue": 1, "alpha": 0.05},
+    )  # fmt: skip
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    assert "/verdicts/0/scenarios" in str(exc.value)
+    assert f"INVALID_INCONCLUSIVE: {said}" in str(exc.value)
+
+
 def test_vally_without_a_timestamp_names_the_finish_as_unrecorded(tmp_path: Path) -> None:
     doc = _vally()
     del doc["timestamp"]
