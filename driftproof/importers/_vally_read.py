@@ -103,7 +103,10 @@ def vally_scenario(
         if not isinstance(t, dict):
             raise tw.fail("expected a compare trial object")
         errored = tw.get(t, "errored", bool, required=False)
-        printed = "errored" if errored else f"{t.get('winner')} {t.get('magnitude')}"
+        said = t.get("evidence")
+        said = said.strip() if isinstance(said, str) else ""
+        errored_words = f"errored: {said}" if said else "errored"
+        printed = errored_words if errored else f"{t.get('winner')} {t.get('magnitude')}"
         figures.append(
             scaled(
                 f"compare trial {k + 1}",

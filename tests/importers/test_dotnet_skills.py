@@ -290,6 +290,17 @@ def test_vally_timed_out_stimulus_keeps_no_skilled_score(tmp_path: Path) -> None
     assert scores(fix.arms.baseline) == [0.4] and scores(explain.arms.with_skill) == [0.6]
 
 
+def test_vally_errored_compare_trial_keeps_the_sources_words(tmp_path: Path) -> None:
+    # adapt.mjs writes each trial's evidence (the judge's error text for an errored one, which
+    # classifyComparisonError reads, e.g. "waiting for session.idle")
+    doc = _vally()
+    trial = doc["verdicts"][0]["scenarios"][1]["trials"][1]
+    trial["evidence"] = "Timeout after 300000ms waiting for session.idle"
+    r = sealed(import_vally(write_json(tmp_path / "results.json", doc))[0])
+    (f,) = [f for f in r.source_report.figures if f.label == "compare trial 2"]
+    assert f.value is None and f.printed == f"errored: {trial['evidence']}"
+
+
 def test_vally_invalid_verdict_with_no_scenarios_is_refused_in_its_words(tmp_path: Path) -> None:
     # adapt.mjs invalidVerdict (https://github.com/dotnet/skills/blob/main/eng/vally-adapter/
     # adapt.mjs): state INVALID_INCONCLUSIVE, scenarios [], netWin 0 and the votes 0 as
