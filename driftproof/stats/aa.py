@@ -78,9 +78,9 @@ class AAReading:
 
         A case with no spread (σ = 0) cannot be called and is no simulation's estimate.
         """
-        rates = [c.false_call_rate for c in self.cases if c.false_call_rate is not None]
-        simulated = sum(c.sd is not None and c.sd > 0 for c in self.cases)
-        return chance_words(rates, 1, TRIALS, simulated)
+        read = [c for c in self.cases if c.false_call_rate is not None and c.sd is not None]
+        rates = [c.false_call_rate for c in read if c.false_call_rate is not None]
+        return chance_words(rates, 1, TRIALS, [c.sd is not None and c.sd > 0 for c in read])
 
 
 def false_call_rate(sd: float, n: int, *, seed: int = SEED, trials: int = TRIALS) -> float:

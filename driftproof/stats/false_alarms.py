@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from driftproof.stats._chi2 import chi2_quantile
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.stats.codes import VerdictCode
@@ -124,8 +123,8 @@ class FalseAlarms:
         trials: simulated pairs per case.
         level: :data:`BEYOND_NOISE_LEVEL`.
         per_case: each case's chance of a false "regressed", in row order.
-        simulated: cases whose chance was simulated (the others are 0 or under 2e-9 by
-            reasoning, with no simulation error); ``None``: every case taken as simulated.
+        simulated: per case, in row order, whether its chance was simulated (else it is 0 or
+            under 2e-9 by reasoning, with no simulation error); ``None``: every case simulated.
     """
 
     expected: float
@@ -135,7 +134,7 @@ class FalseAlarms:
     trials: int
     level: float
     per_case: tuple[float, ...]
-    simulated: int | None = None
+    simulated: tuple[bool, ...] | None = None
 
     @property
     def beyond_noise(self) -> bool:
@@ -165,46 +164,73 @@ class FalseAlarms:
 
 
 def chance_bounds(
-    per_case: Sequence[float], k: int, trials: int, simulated: int | None = None
+    per_case: Sequence[float],
+    k: int,
+    trials: int,
+    simulated: Sequence[bool] | None = None,
 ) -> tuple[float, float]:
     """The 95% simulation bounds of the chance of at least ``k`` events, one chance a case.
 
-    The count of simulated trials that gave an event over all cases (``trials`` a case) is
-    taken as Poisson; its exact (Garwood) 95% bounds scale every case's chance alike. With no
-    such trial, the upper bound is ``λ^k / k!`` (``λ`` the count's upper bound over
-    ``trials``), a union bound; ``simulated == 0``: no case was simulated, each is under 2e-9
-    by reasoning.
+    Each simulated case's chance is an estimate from ``trials`` trials with ``x`` events. A
+    seeded bootstrap of up to :data:`BOOT_REPLICATES` draws each case's chance, independently, from
+    the distributions whose quantiles are the exact (Clopper-Pearson) bounds of its count:
+    Beta(x, trials − x + 1) for the low bound (0 when ``x`` is 0) and Beta(x + 1, trials − x)
+    for the high one (1 when ``x`` is ``trials``); the bounds are the 2.5% point of the chance
+    of at least ``k`` over the low draws and the 97.5% point over the high ones (each case
+    with its own error, never one factor for all). A case not ``simulated`` (mask in case
+    order; ``None``: every case simulated) is 0 or under 2e-9 by reasoning and stays as it
+    is; with none simulated the upper bound is ``(2e-9·m)^k / k!`` over ``m`` cases.
 
     Returns:
         ``(low, high)``, chances between 0 and 1.
     """
-    n = round(math.fsum(per_case) * trials)
-    high = chi2_quantile(1.0 - _SIM_TAIL, 2 * n + 2) / 2.0  # a count of trials
-    if n == 0:
-        mean = 2e-9 * len(per_case) if simulated == 0 else high / trials
-        return 0.0, min(1.0, mean**k / math.factorial(k))
-    low = chi2_quantile(_SIM_TAIL, 2 * n) / 2.0
+    if k <= 0:
+        return 1.0, 1.0
+    sim = [True] * len(per_case) if simulated is None else list(simulated)
+    counts = [round(p * trials) for p, s in zip(per_case, sim, strict=True) if s]
+    if not counts:
+        return 0.0, min(1.0, (2e-9 * len(per_case)) ** k / math.factorial(k))
+    rng = np.random.default_rng(_BOOT_SEED)
+    x = np.asarray(counts, dtype=float)
+    reps = max(200, min(BOOT_REPLICATES, BOOT_WORK // (len(counts) * (k + 1))))
+    some = x[x > 0]  # a case with no event adds nothing to the low bound
+    low_q = rng.beta(some, trials - some + 1.0, size=(reps, len(some)))
+    high_q = np.where(
+        x < trials, rng.beta(x + 1.0, np.maximum(trials - x, 1.0), size=(reps, len(x))), 1.0
+    )
+    low = np.quantile(_at_least(low_q, k), _SIM_TAIL)
+    high = np.quantile(_at_least(high_q, k), 1.0 - _SIM_TAIL)
+    return float(low), min(1.0, float(high))
 
-    def scaled(count: float) -> float:
-        return p_at_least([min(1.0, p * count / n) for p in per_case], k)
 
-    return scaled(low), scaled(high)
+def _at_least(q: np.ndarray, k: int) -> np.ndarray:
+    """Per row of chances ``q`` (one column a case), the chance of at least ``k`` events."""
+    dist = np.zeros((q.shape[0], k + 1))  # 0, 1, …, k − 1 events, and (last) k or more
+    dist[:, 0] = 1.0
+    for j in range(q.shape[1]):
+        moved = dist[:, :-1] * q[:, j : j + 1]
+        dist[:, :-1] -= moved
+        dist[:, 1:] += moved
+    return dist[:, k]
 
 
 def chance_words(
-    per_case: Sequence[float], k: int, trials: int, simulated: int | None = None
+    per_case: Sequence[float],
+    k: int,
+    trials: int,
+    simulated: Sequence[bool] | None = None,
 ) -> str:
     """The chance of at least ``k`` events at the precision its simulation supports.
 
     As it is when its 95% simulation bounds (:func:`chance_bounds`) are within a tenth of it
-    either side; else ``about X% (simulated: between L% and H%)``, or ``under H%`` when no
-    simulated trial gave an event.
+    either side; else ``about X% (simulated: between L% and H%)``; ``under H%`` when no
+    simulated trial gave an event or the chance rounds to nothing.
     """
     p = p_at_least(per_case, k)
     low, high = chance_bounds(per_case, k, trials, simulated)
     if high - low <= 0.2 * p:
         return _pct(p)
-    if low == 0.0:
+    if _pct_out(p, round) == _pct_out(0.0, round):
         return f"under {_pct_out(high, math.ceil)}"
     return (
         f"about {_pct_out(p, round)} (simulated: between {_pct_out(low, math.floor)} "
@@ -214,6 +240,11 @@ def chance_words(
 
 #: Each tail of the simulation bounds of a printed chance (a 95% interval).
 _SIM_TAIL = 0.025
+#: Bootstrap replicates of :func:`chance_bounds` (at most), and their seed; a large suite gets
+#: fewer, so that replicates × cases × (k + 1) stays near :data:`BOOT_WORK`, and at least 200.
+BOOT_REPLICATES = 4000
+BOOT_WORK = 4_000_000
+_BOOT_SEED = 20261205
 
 
 def _pct(p: float) -> str:
@@ -241,13 +272,15 @@ def suite_false_alarms(
     """
     if trials is None:
         trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
-    ps, simulated = [], 0
+    ps: list[float] = []
+    simulated: list[bool] = []
     for i, v in enumerate(rows):
         a, b = v.a, v.b
         if a.sd is None or b.sd is None or a.mean is None or b.mean is None:
             ps.append(0.0)
+            simulated.append(False)
             continue
-        simulated += not _ruled_out(a.sd, a.n, b.sd, b.n, grid_a, grid_b, EFFECT_FLOOR)
+        simulated.append(not _ruled_out(a.sd, a.n, b.sd, b.n, grid_a, grid_b, EFFECT_FLOOR))
         ps.append(
             p_regressed(
                 a.sd,
@@ -270,5 +303,5 @@ def suite_false_alarms(
         trials,
         BEYOND_NOISE_LEVEL,
         tuple(ps),
-        simulated,
+        tuple(simulated),
     )
