@@ -338,8 +338,8 @@ def _to_check(exc: FatalRun, lanes: dict[str, Provider]) -> str | None:
     """What to check when ``exc`` was caused by the request's configuration, else ``None``.
 
     A 404 (no such model, or no such endpoint), a 401 or 403 (the key) and a 400 or 422 (an
-    invalid request) of a named lane are; anything else (no credit, a refused connection, a
-    batch's failure) is not.
+    invalid request: the options its lane sends) of a named lane are; anything else (no
+    credit, a refused connection, a batch's failure) is not.
     """
     if exc.lane not in lanes or exc.status not in (400, 401, 403, 404, 422):
         return None
@@ -353,8 +353,12 @@ def _to_check(exc: FatalRun, lanes: dict[str, Provider]) -> str | None:
         keys = getattr(getattr(lane, "real", lane), "keys", ())
         where = " or ".join(keys) if keys else "its command-line tool's sign-in"
         return f"{lane_words} key was refused: check {where}"
+    model, budget = _REQUEST_OPTIONS[exc.lane]
+    # a CLI lane sends neither the output budget nor an OpenAI API shape (refused for it)
     opts = ", ".join(
-        _REQUEST_OPTIONS[exc.lane] + (("--openai-api",) if lane.name == "openai" else ())
+        (model,)
+        + ((budget,) if lane.sends_budget else ())
+        + (("--openai-api",) if (lane.name, lane.surface) == ("openai", "api") else ())
     )
     return f"the server refused {lane_words} request as invalid: check {opts}"
 

@@ -188,3 +188,20 @@ def test_a_cause_not_in_the_request_keeps_the_resume_words(tmp_path, lanes):
         f"the run stopped: HTTP 402: no credit; 4 finished draws are kept in {j}; run the same "
         "command again to resume"
     )
+
+
+def test_a_refused_request_of_a_cli_lane_names_no_option_the_cli_never_sends(tmp_path):
+    # codex exec is sent neither the output budget nor an OpenAI API shape (run refuses
+    # --openai-api for it): a 400 it reports is about the model alone
+    from driftproof.run.providers.codex_cli import CodexCLI
+
+    codex = tmp_path / "codex"
+    codex.write_text("#!/bin/sh\n")
+    codex.chmod(0o755)
+    lanes = {"answer": CodexCLI(binary=str(codex))}
+    exc = FatalRun("HTTP 400: bad request", status=400, lane="answer")
+    j, c = tmp_path / "r.json.journal", tmp_path / "r.json.batches"
+    assert fatal_words(exc, 0, j, c, lanes) == (
+        "the run stopped: HTTP 400: bad request; the server refused the answering lane's "
+        "request as invalid: check --model. No finished draw is kept: run again once fixed"
+    )
