@@ -106,3 +106,29 @@ def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
             "completed, and it did not complete; transient, 3 attempts, retried after 0.01 s and "
             "0.02 s"
         )
+
+
+def test_codex_counts_the_usage_of_every_completed_turn(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Found: a second completed turn's usage replaced the first's, so tokens codex billed for
+    # the first turn went uncounted; a draw's tokens are the session's, added by hand below
+    u1 = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+    u2 = {"input_tokens": 1300, "cached_input_tokens": 1200, "output_tokens": 40}
+    msg = {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "x"}}
+    answer = {
+        "type": "item.completed",
+        "item": {"id": "i2", "type": "agent_message", "text": "@ANSWER@"},
+    }
+    events = [
+        {"type": "thread.started", "thread_id": "t"},
+        *({"type": "turn.started"}, msg, {"type": "turn.completed", "usage": u1}),
+        *({"type": "turn.started"}, answer, {"type": "turn.completed", "usage": u2}),
+    ]
+    _printed(
+        tmp_path, monkeypatch, "codex-out.jsonl", "".join(json.dumps(e) + "\n" for e in events)
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert d.score is not None and d.lost is None
+        assert (d.tokens.input, d.tokens.output, d.tokens.cache_read_input) == (2500, 70, 2200)

@@ -112,7 +112,8 @@ class CodexCLI(CLILane):
                 last error quoted), classed by the status named; or no agent message.
         """
         answered: list[Any] = []  # the last agent message's text, whatever it holds
-        usage, failure, completed, failed = None, None, False, None  # failed: turn.failed's words
+        failure, completed, failed = None, False, None  # failed: turn.failed's words
+        usages: list[dict[str, Any]] = []  # each completed turn's, all billed
         after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
         handoff = None  # codex's own word that another model took the turn
@@ -134,11 +135,11 @@ class CodexCLI(CLILane):
                 if t == "item.completed" and kind == "reasoning":
                     thought.append(str(item.get("text") or ""))
             elif t == "turn.started" and completed:  # the answer must be of the last turn
-                answered, after, usage, completed = [], None, None, False
+                answered, after, completed = [], None, False
                 failure = "another turn started after one completed, and it did not complete"
             elif t == "turn.completed":
                 completed = True
-                usage = ev.get("usage") if isinstance(ev.get("usage"), dict) else None
+                usages.append(ev["usage"] if isinstance(ev.get("usage"), dict) else {})
             elif t in ("turn.failed", "error"):
                 e = ev.get("error")
                 said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
@@ -161,15 +162,14 @@ class CodexCLI(CLILane):
                 f"codex exited with status {code}, its turn completed with no agent "
                 f"message{last}{said}"
             )
-        u = usage or {}
         text = answered[0] if isinstance(answered[0], str) else ""
         answer, think = split_reasoning(text)
         return Reply(
             answer,
-            input_tokens=count(u.get("input_tokens")),
-            output_tokens=count(u.get("output_tokens")),
-            cache_read=count(u.get("cached_input_tokens")),
-            reasoning_output=count(u.get("reasoning_output_tokens")),
+            input_tokens=_summed(usages, "input_tokens"),
+            output_tokens=_summed(usages, "output_tokens"),
+            cache_read=_summed(usages, "cached_input_tokens"),
+            reasoning_output=_summed(usages, "reasoning_output_tokens"),
             raw=out,
             lane="codex-cli",
             ending="turn.completed" if after is None else f"turn.completed:{after}",
@@ -178,6 +178,12 @@ class CodexCLI(CLILane):
             harness_events=events[:1000] or None,
             unread=not_text("the agent message's text", answered),
         )
+
+
+def _summed(usages: list[dict[str, Any]], key: str) -> int | None:
+    """``key`` added over the completed turns' usages; ``None`` when a turn gives no count."""
+    counts = [count(u.get(key)) for u in usages]
+    return None if not counts or None in counts else sum(c for c in counts if c is not None)
 
 
 def _no_turn(msg: str, failed: bool) -> AttemptError:
