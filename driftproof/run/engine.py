@@ -346,8 +346,12 @@ def _to_check(exc: FatalRun, lanes: dict[str, Provider]) -> str | None:
     judge = exc.lane == "judge"
     lane = lanes[exc.lane]
     lane_words = "the judge's" if judge else "the answering lane's"
-    if exc.status == 404:
-        opts = "--judge-model and --judge-base-url" if judge else "--model and --base-url"
+    if exc.status == 404:  # a CLI lane (the judge never is one) has no base URL
+        opts = (
+            "--judge-model and --judge-base-url"
+            if judge
+            else "--model" + (" and --base-url" if lane.surface == "api" else "")
+        )
         return f"{lane_words} model or endpoint was not found: check {opts}"
     if exc.status in (401, 403):
         keys = getattr(getattr(lane, "real", lane), "keys", ())

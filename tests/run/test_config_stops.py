@@ -205,3 +205,17 @@ def test_a_refused_request_of_a_cli_lane_names_no_option_the_cli_never_sends(tmp
         "the run stopped: HTTP 400: bad request; the server refused the answering lane's "
         "request as invalid: check --model. No finished draw is kept: run again once fixed"
     )
+
+
+def test_a_cli_lane_whose_model_is_not_found_names_no_base_url(tmp_path):
+    # codex exec never takes --base-url: its 404 is about the model alone
+    from driftproof.run.providers.codex_cli import CodexCLI
+
+    codex = tmp_path / "codex"
+    codex.write_text("#!/bin/sh\n")
+    codex.chmod(0o755)
+    exc = FatalRun("HTTP 404: no such model", status=404, lane="answer")
+    said = fatal_words(
+        exc, 0, tmp_path / "j", tmp_path / "b", {"answer": CodexCLI(binary=str(codex))}
+    )
+    assert "model or endpoint was not found: check --model. No finished draw" in said
