@@ -42,3 +42,38 @@ def test_at_desktop_widths_the_fields_table_fits_without_a_sideways_scroll(
         assert box_width == 1120
         meaning = cells[4][1] - cells[4][0]
         assert meaning >= 400, meaning  # a sentence of some 50 characters a line, not 4 words
+
+
+#: Per row of a table's box: its cells' tops and widths, and the number of lines each cell's
+#: code runs over (0 for a cell holding none).
+_ROWS = """(sel) => [...document.querySelector(sel).querySelectorAll('tbody tr')].map(r =>
+  [...r.cells].map(c => { const k = c.querySelector('code'), b = c.getBoundingClientRect();
+    const lines = k ? new Set([...k.getClientRects()].map(x => Math.round(x.top))).size : 0;
+    return [Math.round(b.top), Math.round(b.width), lines]; }))"""
+
+VERSIONS = "#versions-and-where-the-schemas-are-served + p + .table-wrap"
+LIMITS = "#limits + p + .table-wrap"
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+def test_on_a_phone_the_versions_and_limits_tables_read_as_lists(
+    browser: Any, built_site: Any, scheme: str
+) -> None:
+    # at 390 px (a 358 px box) the limits table was 407 px wide: its "What it bounds" column
+    # 115 px, a word or two a line and cut off, its names broken as RECEIPT / _MAX / _BYTES;
+    # the versions table's "Served at" column (112 px) ran each address over 6 or 7 lines. Each
+    # row now heads a block as wide as the box: the name or version, then (labelled) its value
+    # or address, its text under them.
+    page = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    boxes = {sel: page.evaluate(_BOX, sel)[:2] for sel in (VERSIONS, LIMITS)}
+    versions, limits = page.evaluate(_ROWS, VERSIONS), page.evaluate(_ROWS, LIMITS)
+    page.close()
+    assert boxes == {VERSIONS: [358, 358], LIMITS: [358, 358]}
+    assert len(versions) == 8 and len(limits) >= 10
+    for row in versions + limits:
+        (top1, w1, _), (top2, w2, _), (top3, w3, _) = row
+        assert top1 < top2 < top3 and w1 == w2 == w3 == 358, row
+    # a limit's name on one line; a version's address (some 52 characters) on two at most
+    assert [row[0][2] for row in limits] == [1] * len(limits)
+    assert all(1 <= row[2][2] <= 2 for row in versions), [row[2][2] for row in versions]
