@@ -73,17 +73,17 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "run.language": "language tag",
     "run.aa": "flag",
     "run.quality_margin": "score or pass rate",
-    "arms.<arm>.recorded": "boolean",
+    "arms.<arm>.recorded": "true/false",
     "arms.<arm>.service": "URL",
     **{f"arms.<arm>.skill_fired.{p}": "draws" for p in ("fired", "observed")},
     f"{_D}.lost.kind": "id",
     f"{_D}.lost.status": "HTTP status",
     f"{_D}.stop_reason": "id",
     f"{_D}.refusal.category": "id",
-    f"{_D}.over_budget": "boolean",
+    f"{_D}.over_budget": "true/false",
     f"{_D}.attempts[].status": "HTTP status",
     **{f"{_D}.harness_events[].{p}": "id" for p in ("type", "subtype")},
-    "provenance.partial": "boolean",
+    "provenance.partial": "true/false",
     "text_repairs[].replaced": "code points",
     "source_report.figures[].case": "id",
     **{f"source_report.figures[].{p}": "unit" for p in ("value", "lower", "upper")},
@@ -109,7 +109,8 @@ def field_unit(path: str, node: dict[str, Any]) -> str:
     """The unit of the field at ``path`` whose schema is ``node``.
 
     :data:`FIELD_UNITS` first, then the schema's type, then the member's name ("id": a name
-    from a fixed list or a source's identifier).
+    from a fixed list or a source's identifier). An object or an array has none of its own
+    (its members do): the empty string.
     """
     kind = node.get("type")
     last = path.rsplit(".", 1)[-1]
@@ -118,7 +119,7 @@ def field_unit(path: str, node: dict[str, Any]) -> str:
     if node.get("pattern") == "^[0-9a-f]{64}$":
         return "sha256"
     if kind in ("object", "array"):
-        return str(kind)
+        return ""
     if "enum" in node or "const" in node:
         return "id"
     if kind == "boolean":

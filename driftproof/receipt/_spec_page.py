@@ -110,6 +110,15 @@ def _type(node: dict[str, Any], nullable: bool) -> str:
     return f"{text} or null" if nullable else text
 
 
+def type_name(value: Any) -> str:
+    """The JSON Schema type name of a JSON ``value`` (``"0.16"`` → ``string``)."""
+    kinds: tuple[tuple[type, str], ...] = (
+        (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+        (list, "array"), (dict, "object"),
+    )  # fmt: skip
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
 def field_doc(path: str, node: dict[str, Any]) -> tuple[str, str]:
     """(unit, meaning) of a field, from ``_spec_docs``; the schema's description when unlisted."""
     meaning = MEANINGS.get(path) or str(node.get("description", "")).replace("|", "/")
@@ -143,7 +152,11 @@ def fields_markdown() -> str:
             )
         latest = per_version[present[-1]][path]
         unit, meaning = field_doc(path, latest[0])
-        rows.append(f"| `{path}` | {_type(*latest)} | {unit} | {since} | {meaning} |")
+        consts = {str(per_version[v][path][0].get("const")) for v in present}
+        kind = _type(*latest)
+        if len(consts) > 1:  # each version's own value (schema_version): the value's type
+            kind = _type({"type": type_name(latest[0]["const"])}, latest[1])
+        rows.append(f"| `{path}` | {kind} | {unit} | {since} | {meaning} |")
     return "\n".join(rows)
 
 

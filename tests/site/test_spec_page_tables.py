@@ -77,3 +77,27 @@ def test_on_a_phone_the_versions_and_limits_tables_read_as_lists(
     # a limit's name on one line; a version's address (some 52 characters) on two at most
     assert [row[0][2] for row in limits] == [1] * len(limits)
     assert all(1 <= row[2][2] <= 2 for row in versions), [row[2][2] for row in versions]
+
+
+#: The phone list's line under each field: its type, unit and first version as drawn, labels
+#: (the cells' ::before) included, cells not drawn left out.
+_LABELS = """() => [...document.querySelectorAll('#fields + p + .table-wrap tbody tr')].map(r =>
+  [r.cells[0].textContent, [...r.cells].slice(1, 4)
+    .filter(c => getComputedStyle(c).display !== 'none')
+    .map(c => getComputedStyle(c, '::before').content.slice(1, -1) + c.textContent).join('')])"""
+
+
+def test_on_a_phone_the_fields_list_says_what_the_table_says(browser: Any, built_site: Any) -> None:
+    # the list read "Type: object · Unit: object" (the table gave an object its type again as
+    # its unit) and "Type: 0.16" for schema_version (the newest version's own value, on a row
+    # dated 0.3.1); an object has no unit, so its line names none
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    lines = dict(page.evaluate(_LABELS))
+    page.close()
+    assert lines["schema_version"] == "Type: string · Unit: version · Since 0.3.1"
+    assert lines["run"] == "Type: object · Since 0.3.1"
+    assert lines["run.harness"] == "Type: object or null · Since 0.10"
+    assert lines["cases"] == "Type: array · Since 0.3.1"
+    assert lines["run.model"] == "Type: string or null · Unit: id · Since 0.3.1"
+    assert not [f for f, line in lines.items() if "Unit:  ·" in line or "Unit: object" in line]
