@@ -33,7 +33,7 @@ NAV = (
     ("method.md", "Method"),
     ("neutrality.md", "Neutrality"),
     ("interop.md", "Interop"),
-    ("receipt-spec.md", "Schema"),
+    ("receipt-spec.md", "Receipt spec"),
     ("search.md", "Search"),
 )
 

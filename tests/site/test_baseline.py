@@ -26,7 +26,7 @@ CHANGED = {
     "spec/receipt.schema.json": "schema 0.16 added",
     # issue 35, reader fixes
     "*.html": "every page: the navigation is one list (site name first, two lines on a phone: "
-    "Reports, Results, Receipts, Method, Neutrality, Interop, Schema, Search; the readings "
+    "Reports, Results, Receipts, Method, Neutrality, Interop, Receipt spec, Search; the readings "
     "page linked from the method's glossary instead) and every link names index.html (file://); "
     "receipt pages and reports 003 to 005: what a source did not record is named in words, not "
     "by receipt field (run.model reads model), and caveman's __terse__ arm reads the terse "

@@ -1,14 +1,15 @@
-"""The receipt specification page's tables in headless Chromium (marked ``browser``, see
-test_browser.py): at desktop widths the fields table fits the page without a sideways scroll;
-on a phone the versions, fields and limits tables read as lists."""
+"""The receipt specification page: one name wherever a link names it; in headless Chromium
+(marked ``browser``, see test_browser.py) its fields table fits the page at desktop widths
+without a sideways scroll, and on a phone its versions, fields and limits tables read as
+lists."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytestmark = pytest.mark.browser
 
 #: A table's box, found by the heading and paragraph before it: the box's scrolled width, its
 #: width, and per column of the first row, the column's left and right edges.
@@ -23,6 +24,7 @@ _BOX = """(sel) => {
 FIELDS = "#fields + p + .table-wrap"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("width", (768, 1024, 1280))
 def test_at_desktop_widths_the_fields_table_fits_without_a_sideways_scroll(
     browser: Any, built_site: Any, width: int
@@ -55,6 +57,7 @@ VERSIONS = "#versions-and-where-the-schemas-are-served + p + .table-wrap"
 LIMITS = "#limits + p + .table-wrap"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_on_a_phone_the_versions_and_limits_tables_read_as_lists(
     browser: Any, built_site: Any, scheme: str
@@ -87,6 +90,7 @@ _LABELS = """() => [...document.querySelectorAll('#fields + p + .table-wrap tbod
     .map(c => getComputedStyle(c, '::before').content.slice(1, -1) + c.textContent).join('')])"""
 
 
+@pytest.mark.browser
 def test_on_a_phone_the_fields_list_says_what_the_table_says(browser: Any, built_site: Any) -> None:
     # the list read "Type: object · Unit: object" (the table gave an object its type again as
     # its unit) and "Type: 0.16" for schema_version (the newest version's own value, on a row
@@ -101,3 +105,48 @@ def test_on_a_phone_the_fields_list_says_what_the_table_says(browser: Any, built
     assert lines["cases"] == "Type: array · Since 0.3.1"
     assert lines["run.model"] == "Type: string or null · Unit: id · Since 0.3.1"
     assert not [f for f, line in lines.items() if "Unit:  ·" in line or "Unit: object" in line]
+
+
+def _links(html: str, href_end: str) -> set[str]:
+    """The texts of the links of ``html`` whose address ends with ``href_end``."""
+    found = re.findall(r'<a href="([^"]*)"[^>]*>(.*?)</a>', html, re.S)
+    return {" ".join(re.sub("<[^>]+>", "", t).split()) for h, t in found if h.endswith(href_end)}
+
+
+def test_the_specification_page_has_one_name_and_the_schema_list_its_own(
+    built_site: Path,
+) -> None:
+    # the page titled "Receipt specification" was "Schema" in the menu, and the footer named
+    # the list of served schema files ("Receipt schema versions") "Receipt schema"
+    def h1(path: str) -> str:
+        html = (built_site / path).read_text(encoding="utf-8")
+        return re.sub("<[^>]+>", "", re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S)[1]).strip()
+
+    assert h1("receipt-spec.html") == "Receipt specification"
+    assert h1("spec/versions/index.html") == "Receipt schema versions"
+    for path in ("index.html", "method.html", "receipts/index.html", "reports/001/index.html"):
+        html = (built_site / path).read_text(encoding="utf-8")
+        nav, footer = html.split("</header>")[0], html.split('<footer class="site-footer">')[1]
+        assert _links(nav, "receipt-spec.html") == {"Receipt spec"}, path
+        assert _links(footer, "spec/versions/index.html") == {"Receipt schema versions"}, path
+    # the home page names the page too, and keeps "published schema" for the served files
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    home = home.split("</header>")[1].split("<footer")[0]
+    assert _links(home, "receipt-spec.html") == {"receipt specification"}
+    assert _links(home, "spec/versions/index.html") == {"published schema"}
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_menu_naming_the_specification_keeps_to_two_lines(
+    browser: Any, built_site: Path
+) -> None:
+    # "Receipt spec" is 6 characters longer than "Schema": at 390 px, with the links 0.7rem
+    # apart, Search went to a third line (the header 89 px, not 64)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    tops = page.evaluate(
+        "[...document.querySelectorAll('header nav ul li')].slice(1)"
+        ".map(li => Math.round(li.getBoundingClientRect().top))"
+    )
+    page.close()
+    assert len(tops) == 8 and len(set(tops)) == 2, tops
