@@ -123,3 +123,8 @@ def test_stale_from_the_command_line_names_the_moved_service(tmp_path: Path, cap
     )
     code, out, err = run_main(["stale", str(path), "--base-url", "ftp://x"], capsys)
     assert code == 2 and "--base-url: expected an http or https URL" in err
+    long = "http://h/" + "a" * 70_000  # httpx: a traceback, "URL too long"
+    for url in (long, "http://999.1.1.1/v1"):
+        code, out, err = run_main(["stale", str(path), "--judge-base-url", url], capsys)
+        assert code == 2 and "Traceback" not in err
+        assert "Invalid value for --judge-base-url: expected a" in err

@@ -141,15 +141,33 @@ def skill_name_of(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
+#: Characters: the longest base URL taken; a receipt records its service cut at this length.
+MAX_URL_CHARS = 2000
+
+
 def check_url(option: str, url: str | None) -> None:
-    """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built."""
+    """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built.
+
+    Refused: not http or https, not printable ASCII, no host, port 0, over
+    :data:`MAX_URL_CHARS` characters, or one the SDKs' HTTP client cannot parse (an IPv4
+    address past 255, a bracketed host that is no IPv6 address, text after it).
+    """
     if url is None:
         return
+    import httpx  # deferred: start-up time of --help; the SDKs' httpx2 parses URLs as it does
+
+    if len(url) > MAX_URL_CHARS:
+        raise RunOptionError(
+            option,
+            f"expected a base URL of at most {MAX_URL_CHARS} characters, found one of {len(url)} "
+            f"beginning {url[:60]!r}",
+        )
     try:  # urlsplit and .port raise ValueError: an open "[", a port no number or past 65535
         parts = urlsplit(url)
         ok = url.isascii() and url.isprintable() and " " not in url and bool(parts.hostname)
         ok = ok and parts.scheme in ("http", "https") and parts.port != 0
-    except ValueError:
+        ok = ok and bool(httpx.URL(url).host)
+    except (ValueError, httpx.InvalidURL):
         ok = False
     if not ok:
         raise RunOptionError(

@@ -277,6 +277,9 @@ def test_run_draws_is_capped_at_what_a_receipt_holds() -> None:
         ("judge_base_url", "http://h/\x1b[31m"),
         ("base_url", "http://h:99999/v1"),  # the port was dropped from the receipt's service
         ("base_url", "localhost:8000/v1"),  # no scheme
+        ("base_url", "http://999.1.1.1/v1"),  # httpx: a traceback, "Invalid IPv4 address"
+        ("judge_base_url", "http://[::1]x/v1"),  # httpx: a traceback, "Invalid port: 'x'"
+        ("base_url", "http://[v1.x]/v1"),  # httpx: a traceback, "Invalid IPv6 address"
     ],
 )
 def test_a_base_url_the_sdks_cannot_use_is_refused_by_option(files, option, url) -> None:
@@ -287,3 +290,16 @@ def test_a_base_url_the_sdks_cannot_use_is_refused_by_option(files, option, url)
         f"expected an http or https URL such as http://localhost:8000/v1, found {url!r}"
     )
     _plan(files, provider="openai", **{option: "http://127.0.0.1:8000/v1"})  # a good one runs
+
+
+def test_a_base_url_past_2000_characters_is_refused_by_its_length(files) -> None:
+    # httpx refused one past 65,536 with a traceback; a receipt records a service cut at 2,000
+    url = "http://h/" + "a" * 70_000
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, provider="openai", judge_base_url=url)
+    assert exc.value.option == "--judge-base-url"
+    assert exc.value.message == (
+        "expected a base URL of at most 2000 characters, found one of 70009 beginning "
+        f"{url[:60]!r}"
+    )
+    _plan(files, provider="openai", judge_base_url="http://h/" + "a" * 1991)  # 2,000: runs
