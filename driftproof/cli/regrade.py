@@ -18,11 +18,20 @@ from driftproof.cli._options import (
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
-from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
+from driftproof.run.run_plan import RunOptionError, check_url, make_judge, plan_regrade_judge
 from driftproof.wording import OFFLINE
 
 if TYPE_CHECKING:
     from driftproof.regrade.rubric import RegradeResult
+
+
+def _base_url(url: str | None, option: str) -> str | None:
+    """``url`` when ``run`` would take it as a base URL; click.BadParameter naming ``option``."""
+    try:
+        check_url(option, url)
+    except RunOptionError as exc:
+        raise click.BadParameter(exc.message, param_hint=option) from None
+    return url
 
 
 @click.command()
@@ -43,6 +52,7 @@ if TYPE_CHECKING:
 @click.option(
     "--judge-base-url",
     "base_url",
+    callback=lambda _c, p, v: _base_url(v, p.opts[0]),
     help="The judge API's base URL (must be the address the original used).",
 )
 @openai_api_option(

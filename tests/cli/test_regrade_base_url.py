@@ -1,0 +1,27 @@
+"""``regrade --judge-base-url`` is read as ``run`` reads a base URL: one the SDKs' HTTP client
+cannot parse is a usage error naming the option, never a traceback, and a ``file:`` URL is not
+taken. Found: ``regrade --judge-base-url 'http://[::1'`` ended in ``httpx2.InvalidURL:
+Invalid port``; ``file:///etc/passwd`` went on to read the receipt.
+"""
+
+from __future__ import annotations
+
+import pytest
+from factories import run_main
+
+
+@pytest.mark.parametrize(
+    "url", ["http://[::1", "http://999.1.1.1/v1", "file:///etc/passwd", "http://h:0/v1"]
+)
+def test_a_judge_base_url_run_would_refuse_is_a_usage_error(tmp_path, capsys, url):
+    receipt, suite = tmp_path / "r.json", tmp_path / "suite.json"
+    receipt.write_text("{}")
+    suite.write_text("{}")
+    argv = ["regrade", str(receipt), "--rubric", str(suite), "--out", str(tmp_path / "o.json")]
+    code, _, err = run_main([*argv, "--judge-base-url", url], capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        "Error: Invalid value for --judge-base-url: expected an http or https URL such as "
+        f"http://localhost:8000/v1, found {url!r}"
+    )
+    assert not (tmp_path / "o.json").exists()
