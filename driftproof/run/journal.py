@@ -32,6 +32,7 @@ JOURNAL_FORMAT = "driftproof-run/1"
 T = TypeVar("T")
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
+_APPEND = os.O_WRONLY | os.O_APPEND
 
 #: Each member of a journal's identity (:func:`driftproof.run.engine._identity`) as a refusal
 #: names it: the option or file that sets it; a member not listed is named with spaces.
@@ -233,18 +234,7 @@ class Journal:
         self.resumed = False
         self.replaced: str | None = None
         canonical = json.loads(json.dumps(identity))
-        exists = self.path.exists()
-        new = 0 if exists else os.O_CREAT | os.O_EXCL
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | new, 0o600)
-        try:  # an exclusive lock for the journal's life, taken before reading: two runs never
-            # share one, and a run still writing it is refused, not raced
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(self.fd)
-            raise RefusalError(
-                f"{self.path}: another run is writing this journal; wait for it, "
-                "or write the receipt elsewhere"
-            ) from exc
+        self.fd, exists = self._open_locked()
         self.started_at, self.harness_version = started_at, harness_version
         if exists:
             try:
@@ -267,6 +257,43 @@ class Journal:
                 },
                 sync=True,
             )
+
+    def _open_locked(self) -> tuple[int, bool]:
+        """The journal's descriptor, locked for the journal's life, and whether it was there.
+
+        The lock is taken before reading: two runs never share a journal, and a run still
+        writing it is refused, not raced. A run that creates it at the same moment, or removes
+        it (finished) between its opening and its locking, is met by opening the name anew.
+
+        Raises:
+            RefusalError: another run holds the lock.
+        """
+        for _ in range(3):
+            try:
+                fd, existed = os.open(self.path, _APPEND | os.O_CREAT | os.O_EXCL, 0o600), False
+            except FileExistsError:  # there already, or created since by another run
+                try:
+                    fd, existed = os.open(self.path, _APPEND), True
+                except FileNotFoundError:  # removed since by a run that finished
+                    continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                raise RefusalError(
+                    f"{self.path}: another run is writing this journal; wait for it, "
+                    "or write the receipt elsewhere"
+                ) from exc
+            try:  # the name still the file locked (not one a finished run removed meanwhile)
+                if os.path.samestat(os.fstat(fd), os.stat(self.path)):
+                    return fd, existed
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        raise RefusalError(
+            f"{self.path}: other runs keep creating and removing this journal; wait for them, "
+            "or write the receipt elsewhere"
+        )
 
     def _remove(self) -> str:
         """The words that say what to remove to start afresh: this journal, and its companion."""
