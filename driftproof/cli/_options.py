@@ -129,20 +129,21 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
     """``IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens, as a tuple of 2 or 4."""
     if value is None:
         return None
-    try:
-        parts = tuple(float(x) for x in value.split(",") if x.strip())
+    found = f", found {value[:80]!r}"
+    try:  # an empty field (1,,5) is refused, not dropped: the prices after it would shift
+        parts = tuple(float(x) for x in value.split(","))
     except ValueError:
         raise click.BadParameter(
             "expected IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-            "e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25"
+            f"e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25{found}"
         ) from None
     if len(parts) not in (2, 4):
         raise click.BadParameter(
-            "expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens"
+            f"expected IN,OUT or IN,OUT,CACHE_READ,CACHE_WRITE in USD per million tokens{found}"
         )
     if not all(math.isfinite(x) and x >= 0 for x in parts):
         raise click.BadParameter(
-            "expected finite prices of 0 or more (NaN and infinity cannot be sealed)"
+            f"expected finite prices of 0 or more (NaN and infinity cannot be sealed){found}"
         )
     return parts
 
