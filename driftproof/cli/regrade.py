@@ -11,6 +11,7 @@ from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
     Delays,
+    FiniteRange,
     input_file_option,
     judge_price_option,
     model_id,
@@ -86,7 +87,7 @@ def _base_url(url: str | None, option: str) -> str | None:
 )
 @click.option(
     "--judge-timeout",
-    type=click.FloatRange(min=0.01),
+    type=FiniteRange(min=0.01),
     default=120.0,
     show_default=True,
     help="Seconds per judging attempt (the receipt does not record run's --judge-timeout: give "
