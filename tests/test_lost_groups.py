@@ -58,3 +58,21 @@ def test_site_receipt_page_groups_the_lost_draws_as_view_does() -> None:
     assert [tuple(c.text for c in row.cells) for row in t.lost.rows] == [
         (c, a, n, why) for (c, a, _d, why), n in zip(EXPECTED, numbers, strict=True)
     ]
+
+
+def test_the_sheet_reads_whether_draws_are_judged_once_not_once_per_draw(monkeypatch) -> None:
+    # found: 10,000 lost draws took 30 s in view; each draw asked has_bands, which scans every
+    # draw before a judged one, so the work grew with the square of the draws
+    from driftproof.pages import sheet as sheet_module
+
+    calls = []
+    real = sheet_module.has_bands
+    monkeypatch.setattr(sheet_module, "has_bands", lambda r: calls.append(1) or real(r))
+    asked = []
+    for n in (3, 300):
+        calls.clear()
+        doc = make_receipt([case("c1", [None] * n, [None] * n), case("c2", [0.5], [0.4])])
+        lost = sheet(parse_receipt(json.dumps(doc).encode(), "t.json")).lost_draws
+        assert len(lost) == 2 * n
+        asked.append(len(calls))
+    assert asked[0] == asked[1] <= 2  # as often for 600 lost draws as for 6

@@ -217,11 +217,7 @@ def sheet(
         control_delta=_control_delta(r),
         judge_cost=judge_cost(r),
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
-        lost_draws=tuple(
-            LostDraw(c.id, ARM_WORDS[n], str(d.number), x[0])
-            for c, n, d in draws_of(r)
-            if (x := lost_of(d, has_bands(r)))
-        ),
+        lost_draws=_lost_draws(r),
         breakdown=breakdown_view(b)
         if b.available
         else replace(breakdown_view(b), label=f"Lift by case: {_unavailable(r, b)}"),
@@ -235,6 +231,16 @@ def sheet(
         source_decision=source_report_facts(r),
         usage=usage_view(r),
         fidelity=fidelity_view(r),
+    )
+
+
+def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
+    """Every lost draw of ``r``, case by case, in arm order (one pass over the draws)."""
+    judged = has_bands(r)  # once: asked per draw it scanned the draws for each
+    return tuple(
+        LostDraw(c.id, ARM_WORDS[n], str(d.number), x[0])
+        for c, n, d in draws_of(r)
+        if (x := lost_of(d, judged))
     )
 
 
