@@ -145,6 +145,13 @@ def skill_name_of(path: Path, text: str) -> str:
 MAX_URL_CHARS = 2000
 
 
+def _quoted(url: str) -> str:
+    """``url`` as a refusal quotes it: its user, password, query and fragment (a key can ride in
+    any) shown as "…"."""
+    shown = re.sub(r"^((?:[^/?#]*//)?)[^/?#]*@", r"\1…@", url)
+    return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL))
+
+
 def check_url(option: str, url: str | None) -> None:
     """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built.
 
@@ -160,7 +167,7 @@ def check_url(option: str, url: str | None) -> None:
         raise RunOptionError(
             option,
             f"expected a base URL of at most {MAX_URL_CHARS} characters, found one of {len(url)} "
-            f"beginning {url[:60]!r}",
+            f"beginning {_quoted(url[:60])}",
         )
     try:  # urlsplit and .port raise ValueError: an open "[", a port no number or past 65535
         parts = urlsplit(url)
@@ -171,7 +178,8 @@ def check_url(option: str, url: str | None) -> None:
         ok = False
     if not ok:
         raise RunOptionError(
-            option, f"expected an http or https URL such as http://localhost:8000/v1, found {url!r}"
+            option,
+            f"expected an http or https URL such as http://localhost:8000/v1, found {_quoted(url)}",
         )
 
 

@@ -303,3 +303,20 @@ def test_a_base_url_past_2000_characters_is_refused_by_its_length(files) -> None
         f"{url[:60]!r}"
     )
     _plan(files, provider="openai", judge_base_url="http://h/" + "a" * 1991)  # 2,000: runs
+
+
+@pytest.mark.parametrize(
+    ("url", "quoted"),
+    [
+        ("http://user:sk-secret@hôst/v1", "http://…@hôst/v1"),
+        ("http://[::1?key=sk-secret#x", "http://[::1?…"),
+        ("user:sk-secret@localhost:8000/v1", "…@localhost:8000/v1"),
+    ],
+)
+def test_a_refused_base_url_is_quoted_without_its_credentials(files, url, quoted) -> None:
+    # a key can ride in the user, password, query or fragment: a refusal printed it in the log
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, provider="openai", base_url=url)
+    assert exc.value.message == (
+        f"expected an http or https URL such as http://localhost:8000/v1, found {quoted!r}"
+    )
