@@ -146,8 +146,10 @@ MAX_URL_CHARS = 2000
 
 
 def _quoted(url: str) -> str:
-    """``url`` as a refusal quotes it: its user, password, query and fragment (a key can ride in
-    any) shown as "…"."""
+    """``url`` quoted for a refusal, its user, password, query and fragment shown as "…".
+
+    A key can ride in any of them; a refusal is printed to a terminal or a CI log.
+    """
     shown = re.sub(r"^((?:[^/?#]*//)?)[^/?#]*@", r"\1…@", url)
     return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL))
 

@@ -1,8 +1,9 @@
-"""``regrade``'s judge options are read as ``run`` reads them. ``--judge-base-url``: one the SDKs' HTTP client
-cannot parse is a usage error naming the option, never a traceback, and a ``file:`` URL is not
-taken. Found: ``regrade --judge-base-url 'http://[::1'`` ended in ``httpx2.InvalidURL:
-Invalid port``; ``file:///etc/passwd`` went on to read the receipt. ``--judge-timeout``: a
-finite number of seconds.
+"""``regrade``'s judge options are read as ``run`` reads them.
+
+``--judge-base-url``: one the SDKs' HTTP client cannot parse is a usage error naming the option,
+never a traceback, and a ``file:`` URL is not taken. Found: ``regrade --judge-base-url
+'http://[::1'`` ended in ``httpx2.InvalidURL: Invalid port``; ``file:///etc/passwd`` went on to
+read the receipt. ``--judge-timeout``: a finite number of seconds.
 """
 
 from __future__ import annotations

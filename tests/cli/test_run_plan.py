@@ -299,8 +299,7 @@ def test_a_base_url_past_2000_characters_is_refused_by_its_length(files) -> None
         _plan(files, provider="openai", judge_base_url=url)
     assert exc.value.option == "--judge-base-url"
     assert exc.value.message == (
-        "expected a base URL of at most 2000 characters, found one of 70009 beginning "
-        f"{url[:60]!r}"
+        f"expected a base URL of at most 2000 characters, found one of 70009 beginning {url[:60]!r}"
     )
     _plan(files, provider="openai", judge_base_url="http://h/" + "a" * 1991)  # 2,000: runs
 
