@@ -39,7 +39,7 @@ from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.stats import Refusal, arms_measured_nothing, lost_causes, no_verdict
 from driftproof.stats.unmeasured import lost_words
 from driftproof.tokens import count_tokens
-from driftproof.wording import NOT_MEASURED
+from driftproof.wording import NOT_MEASURED, count_of
 
 
 def run_suite(
@@ -377,19 +377,21 @@ def fatal_words(
     ``companion``, another run replaces it); any other cause says to run the same command again.
     """
     check = _to_check(exc, lanes)
+    held = f"{count_of(kept, 'finished draw')} {'is' if kept == 1 else 'are'} kept in {journal}"
     if check is None:
-        return (
-            f"the run stopped: {exc}; {kept} finished draws are kept in {journal}; run the "
-            "same command again to resume"
-        )
-    if kept == 0 and not companion.exists():
+        return f"the run stopped: {exc}; {held}; run the same command again to resume"
+    batches = companion.exists()
+    if kept == 0 and not batches:
         return f"the run stopped: {exc}; {check}. No finished draw is kept: run again once fixed"
+    held += f" and its batches in {companion}" if batches else ""
     resume = (
         "run the same command again to resume once it is fixed"
         if exc.status in (401, 403)  # the key is no part of the run: the same command resumes
-        else "a command with another option is another run, refused until it is removed"
+        else "a command with another option is another run, refused until "
+        + ("they are" if batches else "it is")
+        + " removed"
     )
-    return f"the run stopped: {exc}; {check}. {kept} finished draws are kept in {journal}: {resume}"
+    return f"the run stopped: {exc}; {check}. {held}: {resume}"
 
 
 def _batch_doc(

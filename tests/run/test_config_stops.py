@@ -219,3 +219,17 @@ def test_a_cli_lane_whose_model_is_not_found_names_no_base_url(tmp_path):
         exc, 0, tmp_path / "j", tmp_path / "b", {"answer": CodexCLI(binary=str(codex))}
     )
     assert "model or endpoint was not found: check --model. No finished draw" in said
+
+
+def test_one_draw_kept_is_said_in_the_singular_and_a_batch_journal_is_named(tmp_path, lanes):
+    exc = FatalRun("HTTP 404: no such model", status=404, lane="answer")
+    j, c = tmp_path / "r.json.journal", tmp_path / "r.json.batches"
+    assert fatal_words(exc, 1, j, c, lanes).endswith(
+        f"check --model and --base-url. 1 finished draw is kept in {j}: a command with another "
+        "option is another run, refused until it is removed"
+    )
+    c.write_text("{}\n")  # a batch journal: its batches are kept (and billed) with the journal
+    assert fatal_words(exc, 0, j, c, lanes).endswith(
+        f"check --model and --base-url. 0 finished draws are kept in {j} and its batches in {c}: "
+        "a command with another option is another run, refused until they are removed"
+    )
