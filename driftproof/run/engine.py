@@ -257,6 +257,7 @@ def _identity(
         "batch": True if cfg.batch is not None else None,  # nor a batched and an interactive one
         "margin": cfg.margin,  # declared before the run: a resume may not add or change it
         "seed": seeded or None,
+        "api": getattr(provider, "api", None),  # the OpenAI API shape: answers of one shape
     }
     return {
         "suite_sha256": suite.sha256,

@@ -62,6 +62,7 @@ _IDENTITY_WORDS = {
     "batch": "--batch",
     "margin": "--margin",
     "seed": "--seed",
+    "api": "--openai-api",
 }
 
 

@@ -20,7 +20,7 @@ import time
 import pytest
 from run_helpers import CLI_PROCESS, SUITE, is_judge_prompt, run_args, run_lane
 
-from driftproof.errors import ProviderError
+from driftproof.errors import ProviderError, RefusalError
 from driftproof.receipt import read_receipt
 from driftproof.run.journal import journal_path
 from driftproof.run.providers import make_provider
@@ -251,10 +251,19 @@ def test_resume_refuses_a_journal_of_another_run(loopback, one_case, tmp_path):
     first = Dies(make_provider("anthropic", "api"), after=2)
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
-    from driftproof.errors import RefusalError
-
     with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --model\)"):
         run_lane(tmp_path, "anthropic", "api", model="claude-opus-4-7")
+
+
+def test_resume_refuses_another_openai_api_shape(loopback, one_case, tmp_path):
+    # Found: the journal did not hold the answering lane's API shape, so draws from the Chat
+    # Completions API and from the Responses API were sealed in one receipt
+    first = Dies(make_provider("openai", "api", api="chat"), after=2)
+    first.api = "chat"
+    with pytest.raises(KeyboardInterrupt):
+        run_lane(tmp_path, "openai", "api", lane=first, concurrency=1)
+    with pytest.raises(RefusalError, match=r"differs in: --openai-api\)"):
+        run_lane(tmp_path, "openai", "api", api="responses")
 
 
 def test_resume_refuses_a_margin_added_after_the_run_began(loopback, one_case, tmp_path):
@@ -262,8 +271,6 @@ def test_resume_refuses_a_margin_added_after_the_run_began(loopback, one_case, t
     first = Dies(make_provider("anthropic", "api"), after=2)
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "anthropic", "api", lane=first, concurrency=1)
-    from driftproof.errors import RefusalError
-
     with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --margin\)"):
         run_lane(tmp_path, "anthropic", "api", margin=0.05)
 
@@ -273,8 +280,6 @@ def test_resume_refuses_another_seed(one_case, tmp_path):
     first = Dies(make_provider("simulated", None, seed=0), after=2)
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "simulated", None, lane=first, judge="stub", concurrency=1)
-    from driftproof.errors import RefusalError
-
     with pytest.raises(RefusalError, match=r"belongs to a different run \(differs in: --seed\)"):
         run_lane(
             tmp_path, "simulated", None, judge="stub", lane=make_provider("simulated", None, seed=1)
@@ -286,8 +291,6 @@ def test_resume_refusal_names_the_option_in_words(one_case, tmp_path):
     first = Dies(make_provider("simulated", None), after=2)
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "simulated", None, lane=first, judge="stub", concurrency=1)
-    from driftproof.errors import RefusalError
-
     with pytest.raises(RefusalError) as e:
         run_lane(tmp_path, "simulated", None, judge="stub", min_draws=5, max_draws=5)
     assert "(differs in: the draws per arm (--max-draws, --draws or --quick)); " in str(e.value)
@@ -301,8 +304,6 @@ def test_resume_refuses_another_harness_version(
     with pytest.raises(KeyboardInterrupt):
         run_lane(tmp_path, "anthropic", "cli", lane=first, concurrency=1)
     monkeypatch.setenv("FAKE_CLAUDE_VERSION", "2.1.289 (Claude Code)")
-    from driftproof.errors import RefusalError
-
     with pytest.raises(
         RefusalError, match="began on harness version 2.1.288, this binary prints 2.1.289"
     ):
@@ -328,7 +329,6 @@ def test_a_torn_last_line_is_a_draw_that_did_not_finish(loopback, one_case, tmp_
 
 
 def test_two_runs_never_share_a_journal(tmp_path, monkeypatch):
-    from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
 
     first = Journal(
@@ -379,7 +379,6 @@ def test_a_receipt_that_does_not_read_back_is_removed_and_the_journal_kept(one_c
 
 
 def test_a_journal_line_that_is_not_json_is_refused_naming_the_file_and_line(tmp_path) -> None:
-    from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal, json_records
 
     p = tmp_path / "r.json.journal"
@@ -412,7 +411,6 @@ def test_a_journal_line_that_is_not_json_is_refused_naming_the_file_and_line(tmp
 )
 def test_a_damaged_draw_record_is_refused_not_raised(tmp_path, draw) -> None:
     # Found: resuming from such a journal raised TypeError deep in the run (a traceback)
-    from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
 
     p = tmp_path / "r.json.journal"
@@ -427,7 +425,6 @@ def test_a_damaged_draw_record_is_refused_not_raised(tmp_path, draw) -> None:
 def test_a_journal_whose_identity_is_not_an_object_belongs_to_another_run(
     tmp_path, identity
 ) -> None:
-    from driftproof.errors import RefusalError
     from driftproof.run.journal import Journal
 
     p = tmp_path / "r.json.journal"
