@@ -179,10 +179,21 @@ def check_url(option: str, url: str | None) -> None:
     except (ValueError, httpx.InvalidURL):
         ok = False
     if not ok:
+        host = "" if url.isascii() else _ascii_host(url)
         raise RunOptionError(
             option,
-            f"expected an http or https URL such as http://localhost:8000/v1, found {_quoted(url)}",
+            f"expected an http or https URL such as http://localhost:8000/v1, found {_quoted(url)}"
+            + (f" (spell its host in ASCII: {host})" if host else ""),
         )
+
+
+def _ascii_host(url: str) -> str:
+    """The host of ``url`` in its ASCII (IDNA) spelling, ``""`` when it has none."""
+    try:
+        host = urlsplit(url).hostname or ""
+        return host.encode("idna").decode("ascii") if host and not host.isascii() else ""
+    except (ValueError, UnicodeError):
+        return ""
 
 
 def _check(o: RunOptions, judge: str) -> None:

@@ -316,6 +316,14 @@ def test_a_refused_base_url_is_quoted_without_its_credentials(files, url, quoted
     # a key can ride in the user, password, query or fragment: a refusal printed it in the log
     with pytest.raises(RunOptionError) as exc:
         _plan(files, provider="openai", base_url=url)
-    assert exc.value.message == (
+    assert exc.value.message.startswith(
         f"expected an http or https URL such as http://localhost:8000/v1, found {quoted!r}"
     )
+    assert "sk-secret" not in exc.value.message
+
+
+def test_a_host_not_in_ascii_is_refused_with_its_ascii_spelling(files) -> None:
+    # the SDKs take hosts in ASCII; "münchen" is "xn--mnchen-3ya" in IDNA (RFC 3492's example)
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, provider="openai", base_url="http://münchen.example/v1")
+    assert exc.value.message.endswith("(spell its host in ASCII: xn--mnchen-3ya.example)")
