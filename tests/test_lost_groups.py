@@ -9,6 +9,7 @@ from typing import Any
 
 from factories import case, make_receipt
 
+from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt
@@ -76,3 +77,18 @@ def test_the_sheet_reads_whether_draws_are_judged_once_not_once_per_draw(monkeyp
         assert len(lost) == 2 * n
         asked.append(len(calls))
     assert asked[0] == asked[1] <= 2  # as often for 600 lost draws as for 6
+
+
+def test_a_case_cell_names_five_causes_and_counts_the_others() -> None:
+    # found: a case whose 1,000 draws were lost to 1,000 distinct reasons listed them all in
+    # its one cell of the case table (a 2.8 MB page); the "Lost draws" part keeps each whole
+    c = case("c1", [None] * 8, [0.5] * 8)
+    for i, d in enumerate(c["arms"]["with_skill"]["draws"]):
+        d["lost"] = {"reason": f"HTTP 500: error {i}" if i < 7 else "HTTP 500: error 0"}
+    s = sheet(parse_receipt(json.dumps(make_receipt([c])).encode(), "t.json"))
+    # error 0 twice first (commonest), then errors 1-4 once each; 5 and 6 are the 2 others
+    assert s.cases[0].lost == (
+        "with skill 8 of 8 lost: HTTP 500: error 0 ×2; HTTP 500: error 1 ×1; HTTP 500: error 2 "
+        "×1; HTTP 500: error 3 ×1; HTTP 500: error 4 ×1; 2 other causes ×2"
+    )
+    assert len(lost_groups(s.lost_draws)) == 7

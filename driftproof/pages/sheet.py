@@ -348,10 +348,15 @@ def _checks(draws: list[Draw]) -> str | None:
     return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 
+#: The distinct causes a case's lost-draws cell names; the others are counted after them.
+SHOWN_CAUSES = 5
+
+
 def _lost(draws: list[Draw], judged: bool) -> str | None:
     """``3 of 3 lost: <cause> ×2; <cause> ×1``: each distinct cause once, commonest first.
 
-    With one cause alone, no count: ``2 of 3 lost: <cause>``.
+    With one cause alone, no count: ``2 of 3 lost: <cause>``. Past :data:`SHOWN_CAUSES` causes,
+    the rest are counted together (``; 7 other causes ×9``).
 
     A draw lost to an error is counted by its provider's words (the retry tail left out); the
     "Lost draws" table gives each distinct reason whole.
@@ -362,7 +367,9 @@ def _lost(draws: list[Draw], judged: bool) -> str | None:
     causes = sorted(lost.items(), key=lambda kv: -kv[1])
     if len(causes) == 1:  # one cause: the count is the lost count already said
         return f"{lost.total():,} of {len(draws):,} lost: {causes[0][0].rstrip('.')}"
-    said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes)
+    said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes[:SHOWN_CAUSES])
+    if rest := causes[SHOWN_CAUSES:]:  # each is whole in the "Lost draws" table
+        said += f"; {len(rest):,} other causes ×{sum(n for _, n in rest):,}"
     return f"{lost.total():,} of {len(draws):,} lost: {said}"
 
 
