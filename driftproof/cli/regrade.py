@@ -93,14 +93,14 @@ def _base_url(url: str | None, option: str) -> str | None:
     help="Seconds per judging attempt (the receipt does not record run's --judge-timeout: give "
     "the one the original ran with when its judge needed more).",
 )
-@click.option("--retry-delays", type=Delays(), default="5,20", hidden=True)
+@click.option("--retry-delays", hidden=True, type=Delays(), callback=lambda _c, _p, v: v or None)
 def regrade(
     receipt: Path,
     rubric_suite: Path,
     out: Path,
     judge_samples: int | None,
     judge_timeout: float,
-    retry_delays: tuple[float, ...],
+    retry_delays: tuple[float, ...] | None,
     force: bool,
     **judge_options: Any,
 ) -> None:

@@ -44,7 +44,6 @@ from driftproof.run import judge as J
 from driftproof.run.config import now
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import (
-    RETRY_DELAYS,
     FatalRun,
     RetryPolicy,
 )
@@ -114,7 +113,7 @@ def rubric_regrade(
     judge_model: str,
     out: str | Path,
     judge_samples: int | None = None,
-    retry_delays: tuple[float, ...] = RETRY_DELAYS,
+    retry_delays: tuple[float, ...] | None = None,
     plain: bool = False,
     replace: bool = False,
     judge_timeout: float = 120.0,
@@ -126,7 +125,8 @@ def rubric_regrade(
     match its recorded grader. With ``plain=True`` the requested judge may differ, but each
     sample must report it (a mixed-model reply naming it as serving); the stub records
     UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
-    ``retry_delays`` and ``judge_timeout`` (each judge attempt's deadline) are in seconds; a
+    ``retry_delays`` (a fixed schedule; ``None``: ``run``'s default policy) and ``judge_timeout``
+    (each judge attempt's deadline) are in seconds; a
     judge call's output budget is the original's, else :data:`JUDGE_MAX_TOKENS`. ``replace``
     (``--force``): an ``out`` that exists when the receipt is written is replaced; without it,
     one that appeared while the regrade went on (another command writing the same file) is
@@ -168,7 +168,7 @@ def rubric_regrade(
         raise RefusalError(f"{refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5
     allowed = frozenset(setting.answered_as or ())
-    retry = RetryPolicy.fixed(retry_delays)
+    retry = RetryPolicy() if retry_delays is None else RetryPolicy.fixed(retry_delays)
     grader = Grader(judge, judge_model, samples, max_tokens, retry, plain, allowed, judge_timeout)
     tasks = {c.id: c for c in revised.cases}
     judge.start()

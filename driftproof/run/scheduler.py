@@ -17,9 +17,6 @@ from typing import Any, TypeVar
 from driftproof.run.providers.base import AttemptError, DrawId, Halted, Provider, Reply
 from driftproof.wording import MIN_DRAWS_PER_ARM
 
-#: regrade's fixed wait schedule (seconds): :meth:`RetryPolicy.fixed` of it.
-RETRY_DELAYS: tuple[float, ...] = (5.0, 20.0)
-
 
 @dataclass(frozen=True)
 class RetryPolicy:
