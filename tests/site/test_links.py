@@ -208,3 +208,15 @@ def test_each_demo_page_title_names_the_site_once(demo: tuple[Path, str]) -> Non
         assert title.count("Driftproof demo") == 1, (page, title)
     home = (site / "index.html").read_text(encoding="utf-8")
     assert "<title>Demo · Driftproof demo (simulated)</title>" in home
+
+
+def test_every_path_the_walkthrough_names_is_inside_the_demo_folder_as_it_says(
+    demo: tuple[Path, str],
+) -> None:
+    # a newcomer in the repository's root followed site/method.html from the printed text and
+    # found nothing: the paths are the demo folder's, which its first line now says
+    folder, walk = demo
+    assert walk.splitlines()[0].endswith("Every path below is inside the demo's folder.")
+    named = set(re.findall(r"\b((?:receipts|site)/[\w./-]+?\.(?:json|html)|\w+\.txt)\b", walk))
+    assert {"receipts/v1-run1.json", "site/method.html", "plan.txt", "diff.txt"} <= named
+    assert [n for n in sorted(named) if not (folder / n).is_file()] == []
