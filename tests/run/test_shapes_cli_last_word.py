@@ -108,13 +108,15 @@ def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
         )
 
 
-def test_codex_counts_the_usage_of_every_completed_turn(
+def test_codex_counts_the_sessions_usage_once_not_each_turns_running_total(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):
-    # Found: a second completed turn's usage replaced the first's, so tokens codex billed for
-    # the first turn went uncounted; a draw's tokens are the session's, added by hand below
+    # codex exec prints at each turn.completed the thread's total token usage so far
+    # (codex-rs/exec event_processor_with_jsonl_output.rs, usage_from_last_total: usage.total),
+    # so the second turn's 2,500 input tokens already hold the first's 1,200: the session used
+    # 2,500 in, 70 out, 2,200 cached. Adding the turns read 3,700, 100 and 3,200.
     u1 = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
-    u2 = {"input_tokens": 1300, "cached_input_tokens": 1200, "output_tokens": 40}
+    u2 = {"input_tokens": 2500, "cached_input_tokens": 2200, "output_tokens": 70}
     msg = {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "x"}}
     answer = {
         "type": "item.completed",

@@ -106,6 +106,8 @@ class CodexCLI(CLILane):
         ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
         ``todo_list``) came after that message. An ``error`` event fails the call only when no
         turn completed, a ``turn.failed`` always; a turn rerouted to another model is a hand-off.
+        The tokens are the last ``turn.completed``'s ``usage``: codex reports there the
+        session's total so far (its thread's total token usage), never one turn's alone.
 
         Raises:
             AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its
@@ -113,7 +115,7 @@ class CodexCLI(CLILane):
         """
         answered: list[Any] = []  # the last agent message's text, whatever it holds
         failure, completed, failed = None, False, None  # failed: turn.failed's words
-        usages: list[dict[str, Any]] = []  # each completed turn's, all billed
+        usage: dict[str, Any] = {}  # the last completed turn's: the session's total so far
         after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
         handoff = None  # codex's own word that another model took the turn
@@ -139,7 +141,7 @@ class CodexCLI(CLILane):
                 failure = "another turn started after one completed, and it did not complete"
             elif t == "turn.completed":
                 completed = True
-                usages.append(ev["usage"] if isinstance(ev.get("usage"), dict) else {})
+                usage = ev["usage"] if isinstance(ev.get("usage"), dict) else {}
             elif t in ("turn.failed", "error"):
                 e = ev.get("error")
                 said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
@@ -166,10 +168,10 @@ class CodexCLI(CLILane):
         answer, think = split_reasoning(text)
         return Reply(
             answer,
-            input_tokens=_summed(usages, "input_tokens"),
-            output_tokens=_summed(usages, "output_tokens"),
-            cache_read=_summed(usages, "cached_input_tokens"),
-            reasoning_output=_summed(usages, "reasoning_output_tokens"),
+            input_tokens=count(usage.get("input_tokens")),
+            output_tokens=count(usage.get("output_tokens")),
+            cache_read=count(usage.get("cached_input_tokens")),
+            reasoning_output=count(usage.get("reasoning_output_tokens")),
             raw=out,
             lane="codex-cli",
             ending="turn.completed" if after is None else f"turn.completed:{after}",
@@ -178,12 +180,6 @@ class CodexCLI(CLILane):
             harness_events=events[:1000] or None,
             unread=not_text("the agent message's text", answered),
         )
-
-
-def _summed(usages: list[dict[str, Any]], key: str) -> int | None:
-    """``key`` added over the completed turns' usages; ``None`` when a turn gives no count."""
-    counts = [count(u.get(key)) for u in usages]
-    return None if not counts or None in counts else sum(c for c in counts if c is not None)
 
 
 def _no_turn(msg: str, failed: bool) -> AttemptError:
