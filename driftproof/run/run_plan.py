@@ -145,13 +145,15 @@ def skill_name_of(path: Path, text: str) -> str:
 MAX_URL_CHARS = 2000
 
 
-def _quoted(url: str) -> str:
+def _quoted(url: str, at_most: int | None = None) -> str:
     """``url`` quoted for a refusal, its user, password, query and fragment shown as "…".
 
-    A key can ride in any of them; a refusal is printed to a terminal or a CI log.
+    A key can ride in any of them; a refusal is printed to a terminal or a CI log. They are
+    hidden before ``url`` is cut to its first ``at_most`` characters (a cut before the "@"
+    would leave the key shown).
     """
     shown = re.sub(r"^((?:[^/?#]*//)?)[^/?#]*@", r"\1…@", url)
-    return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL))
+    return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL)[:at_most])
 
 
 def check_url(option: str, url: str | None) -> None:
@@ -169,7 +171,7 @@ def check_url(option: str, url: str | None) -> None:
         raise RunOptionError(
             option,
             f"expected a base URL of at most {MAX_URL_CHARS} characters, found one of {len(url)} "
-            f"beginning {_quoted(url[:60])}",
+            f"beginning {_quoted(url, 60)}",
         )
     try:  # urlsplit and .port raise ValueError: an open "[", a port no number or past 65535
         parts = urlsplit(url)

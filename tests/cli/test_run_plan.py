@@ -322,6 +322,16 @@ def test_a_refused_base_url_is_quoted_without_its_credentials(files, url, quoted
     assert "sk-secret" not in exc.value.message
 
 
+def test_a_refused_long_base_url_is_cut_after_its_key_is_hidden(files) -> None:
+    # a key of 60 characters in the user part: cut at 60 before hiding, no "@" was left to hide;
+    # hidden first, the 60 characters are "https://…@h/" (12) and 48 of the path
+    url = "https://user:sk-" + "k" * 60 + "@h/" + "a" * 2000
+    with pytest.raises(RunOptionError) as exc:
+        _plan(files, provider="openai", base_url=url)
+    assert "sk-" not in exc.value.message
+    assert exc.value.message.endswith("beginning 'https://…@h/" + "a" * 48 + "'")
+
+
 def test_a_host_not_in_ascii_is_refused_with_its_ascii_spelling(files) -> None:
     # the SDKs take hosts in ASCII; "münchen" is "xn--mnchen-3ya" in IDNA (RFC 3492's example)
     with pytest.raises(RunOptionError) as exc:
