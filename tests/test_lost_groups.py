@@ -92,3 +92,12 @@ def test_a_case_cell_names_five_causes_and_counts_the_others() -> None:
         "×1; HTTP 500: error 3 ×1; HTTP 500: error 4 ×1; 2 other causes ×2"
     )
     assert len(lost_groups(s.lost_draws)) == 7
+
+
+def test_one_cause_past_five_is_counted_in_the_singular() -> None:
+    # six distinct causes: error 0 twice, then 1-4 named; error 5 alone is "1 other cause"
+    c = case("c1", [None] * 7, [0.5] * 7)
+    for i, d in enumerate(c["arms"]["with_skill"]["draws"]):
+        d["lost"] = {"reason": f"HTTP 500: error {i if i < 6 else 0}"}
+    s = sheet(parse_receipt(json.dumps(make_receipt([c])).encode(), "t.json"))
+    assert s.cases[0].lost.endswith("HTTP 500: error 4 ×1; 1 other cause ×1")

@@ -369,7 +369,7 @@ def _lost(draws: list[Draw], judged: bool) -> str | None:
         return f"{lost.total():,} of {len(draws):,} lost: {causes[0][0].rstrip('.')}"
     said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes[:SHOWN_CAUSES])
     if rest := causes[SHOWN_CAUSES:]:  # each is whole in the "Lost draws" table
-        said += f"; {len(rest):,} other causes ×{sum(n for _, n in rest):,}"
+        said += f"; {count_of(len(rest), 'other cause')} ×{sum(n for _, n in rest):,}"
     return f"{lost.total():,} of {len(draws):,} lost: {said}"
 
 
