@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from driftproof.stats._chi2 import chi2_quantile
 from driftproof.stats._rule import meets_floor, separated
 from driftproof.stats._simulate import Grid, arm_moments
 from driftproof.stats.codes import VerdictCode
@@ -175,11 +176,16 @@ def chance_bounds(
     seeded bootstrap of up to :data:`BOOT_REPLICATES` draws each case's chance, independently, from
     the distributions whose quantiles are the exact (Clopper-Pearson) bounds of its count:
     Beta(x, trials − x + 1) for the low bound (0 when ``x`` is 0) and Beta(x + 1, trials − x)
-    for the high one (1 when ``x`` is ``trials``); the bounds are the 2.5% point of the chance
-    of at least ``k`` over the low draws and the 97.5% point over the high ones (each case
-    with its own error, never one factor for all). A case not ``simulated`` (mask in case
-    order; ``None``: every case simulated) is 0 or under 2e-9 by reasoning and stays as it
-    is; with none simulated the upper bound is ``(2e-9·m)^k / k!`` over ``m`` cases.
+    for the high one (1 when ``x`` is ``trials``). The low bound is the 2.5% point of the
+    chance of at least ``k`` over the low draws (each case with its own error, never one
+    factor for all). The high bound is the smaller of two, each at 98.75% so that together
+    they fail at most 2.5% of the time: that point over the high draws, and ``(U/trials)^k /
+    k!``, with ``U`` the exact (Garwood) upper bound of all the cases' events together, since
+    the chance of ``k`` or more is at most ``(Σp)^k / k!`` (the high draws alone add about one
+    event a case, and many cases with none would bound it far too high). A case not
+    ``simulated`` (mask in case order; ``None``: every case simulated) is 0 or under 2e-9 by
+    reasoning and stays as it is; with none simulated the upper bound is ``(2e-9·m)^k / k!``
+    over ``m`` cases.
 
     Returns:
         ``(low, high)``, chances between 0 and 1.
@@ -199,8 +205,10 @@ def chance_bounds(
         x < trials, rng.beta(x + 1.0, np.maximum(trials - x, 1.0), size=(reps, len(x))), 1.0
     )
     low = np.quantile(_at_least(low_q, k), _SIM_TAIL)
-    high = np.quantile(_at_least(high_q, k), 1.0 - _SIM_TAIL)
-    return float(low), min(1.0, float(high))
+    high = np.quantile(_at_least(high_q, k), 1.0 - _SIM_TAIL / 2)
+    events = chi2_quantile(1.0 - _SIM_TAIL / 2, 2 * int(x.sum()) + 2) / 2.0  # Garwood, all cases
+    union = (events / trials) ** k / math.factorial(k)
+    return float(low), min(1.0, float(high), union)
 
 
 def _at_least(q: np.ndarray, k: int) -> np.ndarray:

@@ -111,10 +111,20 @@ def test_the_range_of_at_least_two_holds_each_cases_own_error() -> None:
 
 
 def test_no_simulated_pair_read_regressed_gives_an_upper_bound() -> None:
-    # 0 of 2,000 pairs: the true chance is 0.0419%; 0 events bound it exactly (Clopper-Pearson)
-    # by 1 − .025^(1/2,000) = 0.184%, the 97.5% point of Beta(1, 2,000): "under 0.2%"
+    # 0 of 2,000 pairs: the true chance is 0.0419%; 0 events bound a Poisson mean, at the
+    # 98.75% the upper bound is taken at, by −ln .0125 = 4.382: 4.382/2,000 = 0.219%, up to
+    # a tenth of a percent "under 0.3%"
     assert _exact(0.015) == pytest.approx(0.00041878, rel=1e-4)
-    assert _said(0.015, 38) == "under 0.2%"
+    assert _said(0.015, 38) == "under 0.3%"
+
+
+def test_many_cases_with_no_event_are_bounded_together_not_one_event_each() -> None:
+    # Found: each case's upper draw adds about one event, so 100 cases with none read "under
+    # 5.9%"; together their 200,000 pairs with no event bound the sum of their chances by
+    # 4.382/2,000 (as above): the chance of at least one is under 0.219%, "under 0.3%"
+    from driftproof.stats.false_alarms import chance_words
+
+    assert chance_words([0.0] * 100, 1, 2000) == "under 0.3%"
 
 
 def test_a_chance_the_simulation_pins_down_is_printed_as_before() -> None:
