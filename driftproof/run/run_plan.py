@@ -148,11 +148,15 @@ MAX_URL_CHARS = 2000
 def _quoted(url: str, at_most: int | None = None) -> str:
     """``url`` quoted for a refusal, its user, password, query and fragment shown as "…".
 
+    Everything before the last "@" after the scheme is taken as user and password.
+
     A key can ride in any of them; a refusal is printed to a terminal or a CI log. They are
     hidden before ``url`` is cut to its first ``at_most`` characters (a cut before the "@"
     would leave the key shown).
     """
-    shown = re.sub(r"^((?:[^/?#]*//)?)[^/?#]*@", r"\1…@", url)
+    # up to the last "@" anywhere: a "#" or "/" inside a password ends the user part for a URL
+    # parser, which would leave the rest of the password in sight
+    shown = re.sub(r"^((?:[^/?#]*//)?).*@", r"\1…@", url, flags=re.DOTALL)
     return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL)[:at_most])
 
 

@@ -310,6 +310,8 @@ def test_a_base_url_past_2000_characters_is_refused_by_its_length(files) -> None
         ("http://user:sk-secret@hôst/v1", "http://…@hôst/v1"),
         ("http://[::1?key=sk-secret#x", "http://[::1?…"),
         ("user:sk-secret@localhost:8000/v1", "…@localhost:8000/v1"),
+        # a "#" in the password: read as a fragment, "sk-se" was printed
+        ("http://user:sk-se#cret@hôst/v1", "http://…@hôst/v1"),
     ],
 )
 def test_a_refused_base_url_is_quoted_without_its_credentials(files, url, quoted) -> None:
