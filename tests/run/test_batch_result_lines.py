@@ -56,18 +56,7 @@ def test_an_openai_output_line_that_is_no_result_leaves_its_request_without_one(
     # Found: json.loads / obj.get raised inside the results reader, which the batch engine
     # re-raised (it is no transport error): a traceback. The line names no request: the one it
     # held is answered "no result", with the line named, and retried in a follow-up batch
-    import batch_fake_state
-
-    files = batch_fake_state.FakeState._openai_files
-
-    def first_line_broken(self, b):
-        files(self, b)
-        fid = b.output_file_id
-        first, rest = self.files[fid].split(b"\n", 1)
-        if json.loads(first)["custom_id"] == "a0-0-0":  # the first answer's first attempt
-            self.files[fid] = bad + b"\n" + rest
-
-    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", first_line_broken)
+    _edit_first_answer_line(monkeypatch, lambda _first: bad)
     r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
     first = r.cases[0].arms.with_skill.draws[0]
     assert first.score == pytest.approx(0.9)
@@ -352,23 +341,31 @@ def test_an_openai_line_holding_an_error_is_never_graded_and_keeps_its_words(
 ):
     # Found: a line with a 200 answer and an error was graded from the answer; an error given
     # as a string lost its words ("error: ")
-    import batch_fake_state
-
-    files = batch_fake_state.FakeState._openai_files
-
-    def first_line_erred(self, b):
-        files(self, b)
-        fid = b.output_file_id
-        first, rest = self.files[fid].split(b"\n", 1)
+    def erred(first: bytes) -> bytes:
         obj = json.loads(first)
-        if obj["custom_id"] == "a0-0-0":  # the first answer's first attempt
-            obj.update(
-                line, response=obj["response"] if line["response"] == "answer" else line["response"]
-            )
-            self.files[fid] = json.dumps(obj).encode() + b"\n" + rest
+        obj.update(
+            line, response=obj["response"] if line["response"] == "answer" else line["response"]
+        )
+        return json.dumps(obj).encode()
 
-    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", first_line_erred)
+    _edit_first_answer_line(monkeypatch, erred)
     r = read_receipt(batched(tmp_path, "openai", api="chat", cases=1))
     first = r.cases[0].arms.with_skill.draws[0]
     assert first.score == pytest.approx(0.9)  # retried in a follow-up batch, then answered
     assert [a.error for a in first.attempts] == [f"batch batch_000002: {said}"]
+
+
+def _edit_first_answer_line(monkeypatch, edit) -> None:
+    """The fake OpenAI output line of the first answer's first attempt, as ``edit`` makes it."""
+    import batch_fake_state
+
+    files = batch_fake_state.FakeState._openai_files
+
+    def edited(self, b):
+        files(self, b)
+        fid = b.output_file_id
+        first, rest = self.files[fid].split(b"\n", 1)
+        if json.loads(first)["custom_id"] == "a0-0-0":
+            self.files[fid] = edit(first) + b"\n" + rest
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "_openai_files", edited)

@@ -80,22 +80,7 @@ def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
     # Found: a turn.completed anywhere made the last agent message the answer, even one of a
     # turn started after it that never completed
     usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
-    first = {"type": "item.completed", "item": {"id": "i1", "type": "agent_message", "text": "x"}}
-    second = {
-        "type": "item.completed",
-        "item": {"id": "i2", "type": "agent_message", "text": "@ANSWER@"},
-    }
-    events = [
-        {"type": "thread.started", "thread_id": "t"},
-        {"type": "turn.started"},
-        first,
-        {"type": "turn.completed", "usage": usage},
-        {"type": "turn.started"},
-        second,
-    ]
-    _printed(
-        tmp_path, monkeypatch, "codex-out.jsonl", "".join(json.dumps(e) + "\n" for e in events)
-    )
+    _printed(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(usage, None))
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     for d in _draws(r):
         assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
@@ -117,20 +102,25 @@ def test_codex_counts_the_sessions_usage_once_not_each_turns_running_total(
     # 2,500 in, 70 out, 2,200 cached. Adding the turns read 3,700, 100 and 3,200.
     u1 = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
     u2 = {"input_tokens": 2500, "cached_input_tokens": 2200, "output_tokens": 70}
-    msg = {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "x"}}
+    _printed(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(u1, u2))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert d.score is not None and d.lost is None
+        assert (d.tokens.input, d.tokens.output, d.tokens.cache_read_input) == (2500, 70, 2200)
+
+
+def _two_turns(first: dict[str, int], second: dict[str, int] | None) -> str:
+    """codex's JSON lines of two turns: the first completes with usage ``first`` and the
+    message "x"; the second answers and completes with usage ``second`` (``None``: never)."""
+    msg = {"type": "item.completed", "item": {"id": "i1", "type": "agent_message", "text": "x"}}
     answer = {
         "type": "item.completed",
         "item": {"id": "i2", "type": "agent_message", "text": "@ANSWER@"},
     }
     events = [
         {"type": "thread.started", "thread_id": "t"},
-        *({"type": "turn.started"}, msg, {"type": "turn.completed", "usage": u1}),
-        *({"type": "turn.started"}, answer, {"type": "turn.completed", "usage": u2}),
+        *({"type": "turn.started"}, msg, {"type": "turn.completed", "usage": first}),
+        *({"type": "turn.started"}, answer),
+        *([{"type": "turn.completed", "usage": second}] if second is not None else []),
     ]
-    _printed(
-        tmp_path, monkeypatch, "codex-out.jsonl", "".join(json.dumps(e) + "\n" for e in events)
-    )
-    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
-    for d in _draws(r):
-        assert d.score is not None and d.lost is None
-        assert (d.tokens.input, d.tokens.output, d.tokens.cache_read_input) == (2500, 70, 2200)
+    return "".join(json.dumps(e) + "\n" for e in events)
