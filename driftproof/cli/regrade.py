@@ -19,7 +19,8 @@ from driftproof.cli._options import (
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
-from driftproof.run.run_plan import RunOptionError, check_url, make_judge, plan_regrade_judge
+from driftproof.run.base_url import url_problem
+from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 from driftproof.wording import OFFLINE
 
 if TYPE_CHECKING:
@@ -28,10 +29,8 @@ if TYPE_CHECKING:
 
 def _base_url(url: str | None, option: str) -> str | None:
     """``url`` when ``run`` would take it as a base URL; click.BadParameter naming ``option``."""
-    try:
-        check_url(option, url)
-    except RunOptionError as exc:
-        raise click.BadParameter(exc.message, param_hint=option) from None
+    if why := url_problem(url):
+        raise click.BadParameter(why, param_hint=option)
     return url
 
 

@@ -69,13 +69,11 @@ def _service(url: str | None, option: str) -> str | None:
         return None
     import httpx  # deferred: start-up time of --help
 
+    from driftproof.run.base_url import url_problem
     from driftproof.run.providers._sdk import strip_credentials
-    from driftproof.run.run_plan import RunOptionError, check_url
 
-    try:
-        check_url(option, url)
-    except RunOptionError as exc:
-        raise click.BadParameter(exc.message, param_hint=option) from None
+    if why := url_problem(url):
+        raise click.BadParameter(why, param_hint=option)
     with httpx.Client(base_url=url) as client:
         return strip_credentials(str(client.base_url))
 

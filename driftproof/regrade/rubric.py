@@ -125,13 +125,12 @@ def rubric_regrade(
     match its recorded grader. With ``plain=True`` the requested judge may differ, but each
     sample must report it (a mixed-model reply naming it as serving); the stub records
     UNVERIFIED. ``judge_samples`` per answer defaults to the original's per-generation count;
-    ``retry_delays`` (a fixed schedule; ``None``: ``run``'s default policy) and ``judge_timeout``
-    (each judge attempt's deadline) are in seconds; a
-    judge call's output budget is the original's, else :data:`JUDGE_MAX_TOKENS`. ``replace``
-    (``--force``): an ``out`` that exists when the receipt is written is replaced; without it,
-    one that appeared while the regrade went on (another command writing the same file) is
-    refused. ``judge_price`` (USD per million tokens, ``run``'s ``--judge-price`` order) is
-    frozen into a plain judge regrade's receipt; a rubric regrade keeps the original's price.
+    ``retry_delays`` (a fixed schedule, else ``run``'s policy) and ``judge_timeout`` (each judge
+    attempt's deadline) are in seconds; a judge call's output budget is the original's, else
+    :data:`JUDGE_MAX_TOKENS`. ``replace`` (``--force``): an ``out`` that exists when the receipt
+    is written is replaced; without it, one that appeared while the regrade went on is refused.
+    ``judge_price`` (USD per million tokens, ``run``'s ``--judge-price`` order) is frozen into a
+    plain judge regrade's receipt; a rubric regrade keeps the original's price.
 
     Raises:
         ReceiptError: the original cannot be read.

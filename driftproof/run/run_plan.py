@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
+from driftproof.run.base_url import url_problem
 from driftproof.run.providers import make_provider
 from driftproof.run.providers.base import MissingCredentials, Provider
 from driftproof.wording import OFFLINE
@@ -141,71 +141,11 @@ def skill_name_of(path: Path, text: str) -> str:
     return (path.resolve().parent.name or path.stem)[:200]
 
 
-#: Characters: the longest base URL taken; a receipt records its service cut at this length.
-MAX_URL_CHARS = 2000
-
-
-def _quoted(url: str, at_most: int | None = None) -> str:
-    """``url`` quoted for a refusal, its user, password, query and fragment shown as "…".
-
-    Everything before the last "@" after the scheme is taken as user and password.
-
-    A key can ride in any of them; a refusal is printed to a terminal or a CI log. They are
-    hidden before ``url`` is cut to its first ``at_most`` characters (a cut before the "@"
-    would leave the key shown).
-    """
-    # up to the last "@" anywhere: a "#" or "/" inside a password ends the user part for a URL
-    # parser, which would leave the rest of the password in sight
-    shown = re.sub(r"^((?:[^/?#]*//)?).*@", r"\1…@", url, flags=re.DOTALL)
-    return repr(re.sub(r"[?#].*", "?…", shown, flags=re.DOTALL)[:at_most])
-
-
-def check_url(option: str, url: str | None) -> None:
-    """Refuse a base URL the SDKs cannot use (RunOptionError), before any lane is built.
-
-    Refused: not http or https, not printable ASCII, no host, port 0, over
-    :data:`MAX_URL_CHARS` characters, or one the SDKs' HTTP client cannot parse (an IPv4
-    address past 255, a bracketed host that is no IPv6 address, text after it).
-    """
-    if url is None:
-        return
-    import httpx  # deferred: start-up time of --help; the SDKs' httpx2 parses URLs as it does
-
-    if len(url) > MAX_URL_CHARS:
-        raise RunOptionError(
-            option,
-            f"expected a base URL of at most {MAX_URL_CHARS} characters, found one of {len(url)} "
-            f"beginning {_quoted(url, 60)}",
-        )
-    try:  # urlsplit and .port raise ValueError: an open "[", a port no number or past 65535
-        parts = urlsplit(url)
-        ok = url.isascii() and url.isprintable() and " " not in url and bool(parts.hostname)
-        ok = ok and parts.scheme in ("http", "https") and parts.port != 0
-        ok = ok and bool(httpx.URL(url).host)
-    except (ValueError, httpx.InvalidURL):
-        ok = False
-    if not ok:
-        host = "" if url.isascii() else _ascii_host(url)
-        raise RunOptionError(
-            option,
-            f"expected an http or https URL such as http://localhost:8000/v1, found {_quoted(url)}"
-            + (f" (spell its host in ASCII: {host})" if host else ""),
-        )
-
-
-def _ascii_host(url: str) -> str:
-    """The host of ``url`` in its ASCII (IDNA) spelling, ``""`` when it has none."""
-    try:
-        host = urlsplit(url).hostname or ""
-        return host.encode("idna").decode("ascii") if host and not host.isascii() else ""
-    except (ValueError, UnicodeError):
-        return ""
-
-
 def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
-    check_url("--base-url", o.base_url)
-    check_url("--judge-base-url", o.judge_base_url)
+    for option, url in (("--base-url", o.base_url), ("--judge-base-url", o.judge_base_url)):
+        if why := url_problem(url):
+            raise RunOptionError(option, why)
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"

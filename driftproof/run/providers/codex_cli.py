@@ -106,16 +106,14 @@ class CodexCLI(CLILane):
         ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
         ``todo_list``) came after that message. An ``error`` event fails the call only when no
         turn completed, a ``turn.failed`` always; a turn rerouted to another model is a hand-off.
-        The tokens are the last ``turn.completed``'s ``usage``: codex reports there the
-        session's total so far (its thread's total token usage), never one turn's alone.
+        The tokens are the last ``turn.completed``'s ``usage``, the session's total so far.
 
         Raises:
             AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its
                 last error quoted), classed by the status named; or no agent message.
         """
         answered: list[Any] = []  # the last agent message's text, whatever it holds
-        failure, completed, failed = None, False, None  # failed: turn.failed's words
-        usage: dict[str, Any] = {}  # the last completed turn's: the session's total so far
+        failure, completed, failed, usage = None, False, None, dict[str, Any]()  # failed: words
         after = None  # the type of the last item seen after the last agent message
         thought: list[str] = []
         handoff = None  # codex's own word that another model took the turn
