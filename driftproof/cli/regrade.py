@@ -53,7 +53,7 @@ def _base_url(url: str | None, option: str) -> str | None:
     "--judge-base-url",
     "base_url",
     callback=lambda _c, p, v: _base_url(v, p.opts[0]),
-    help="The judge API's base URL (must be the address the original used).",
+    help="The judge API's base URL (a rubric regrade: the address the original used).",
 )
 @openai_api_option(
     "OpenAI judge only: the API shape it calls. A regrade with the original's judge must call "

@@ -71,7 +71,7 @@ FIELD_UNITS: Final[dict[str, str]] = {
     "regrade.runner_attempts": "requests",
     "run.retry.max_attempts": "attempts",
     "run.language": "language tag",
-    "run.aa": "flag",
+    "run.aa": "true/false",
     "run.quality_margin": "score or pass rate",
     "arms.<arm>.recorded": "true/false",
     "arms.<arm>.service": "URL",

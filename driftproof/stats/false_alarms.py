@@ -230,8 +230,8 @@ def chance_words(
 ) -> str:
     """The chance of at least ``k`` events at the precision its simulation supports.
 
-    As it is when its 95% simulation bounds (:func:`chance_bounds`) are within a tenth of it
-    either side; else ``about X% (simulated: between L% and H%)``; ``under H%`` when no
+    As it is when its 95% simulation bounds (:func:`chance_bounds`) span at most a fifth of
+    it; else ``about X% (simulated: between L% and H%)``; ``under H%`` when no
     simulated trial gave an event or the chance rounds to nothing.
     """
     p = p_at_least(per_case, k)
