@@ -7,6 +7,7 @@ The mapping is the interop page's ("skill-eval-harness").
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -179,28 +180,72 @@ def _gaps(cases: dict[str, dict[str, list[Draw]]], runs: int, held: int, w: Wher
 
 
 def _draw(r: dict[str, Any], w: Where, index: int) -> Draw:
+    """One run as a draw; a run the harness does not score is lost with the report's own words.
+
+    The harness scores a run only when it has output, ``execution_valid`` is not false and
+    ``grading_availability`` is ``"complete"`` (``ablation_model.scorable_run``,
+    ``eval_grading.grade_case_variant``:
+    https://github.com/adewale/skill-eval-harness/blob/main/eval_grading.py).
+    """
     if w.get(r, "missing_output", bool, required=False):
         return build_draw(index, lost_reason="the run produced no output", lost_kind="no_answer")
     if w.get(r, "execution_valid", bool, required=False) is False:
+        said = "execution_valid: false" + _failure_words(r.get("metadata"))
         return build_draw(
             index,
-            lost_reason="source error: the run failed to execute (infrastructure failure)",
-            source_error="execution_valid: false",
+            lost_reason=f"source error: the run failed to execute ({said})"[:4000],
+            source_error=said[:4000],
             lost_kind="source_error",
         )
     rate = w.number(r, "objective_pass_rate", low=0, high=1)
     grading = r.get("grading_availability")
     if grading is not None and grading != "complete":  # the harness's grading_evidence_incomplete
         why = f"unscored: the harness marked this run's grading {str(grading)[:40]!r}, not "
-        why += (
-            "complete (an assertion could not be graded), so its pass rate is not a whole grading"
-        )
-        return build_draw(index, lost_reason=why, lost_kind="unscored")
+        why += "complete (an assertion could not be graded), so its pass rate is not a whole "
+        why += "grading" + _blocked_words(r)
+        return build_draw(index, lost_reason=why[:3900], lost_kind="unscored")
     if rate is None:
         return build_draw(
             index, lost_reason="unscored: the run has no objective pass rate", lost_kind="unscored"
         )
     return build_draw(index, score=rate)
+
+
+#: The run metadata the harness's ``execution_valid`` reads, each with the values it counts as
+#: a failure (``ablation_model.execution_valid``).
+_FAILURE_FIELDS: tuple[tuple[str, Any], ...] = (
+    ("timed_out", lambda v: bool(v)),
+    ("timeout", lambda v: bool(v)),
+    ("returncode", lambda v: v not in (0, None)),
+    ("provider_response_complete", lambda v: v is False),
+    ("artifact_set_complete", lambda v: v is False),
+    ("metadata_error", lambda v: bool(v)),
+)
+
+
+def _failure_words(meta: Any) -> str:
+    """The run metadata's failure fields that say the run failed, as written (else ``""``)."""
+    if not isinstance(meta, dict):
+        return ""
+    said = [
+        f"{k}: {json.dumps(meta[k])[:200]}"
+        for k, bad in _FAILURE_FIELDS
+        if k in meta and bad(meta[k])
+    ]
+    return f"; metadata {', '.join(said)}" if said else ""
+
+
+def _blocked_words(r: dict[str, Any]) -> str:
+    """The report's ``blocked_assertions`` (name: evidence) and deferred judge tasks, as written."""
+    said = [
+        f"{str(b.get('name'))[:80]}: {str(b.get('evidence'))[:300]}"
+        for b in r.get("blocked_assertions") or []
+        if isinstance(b, dict)
+    ]
+    deferred = r.get("deferred_judge_tasks")
+    if isinstance(deferred, int) and not isinstance(deferred, bool) and deferred > 0:
+        said.append(f"{deferred} judge task(s) deferred")
+    return f"; the report says: {'; '.join(said)}" if said else ""
 
 
 def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:

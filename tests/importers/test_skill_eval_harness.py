@@ -382,3 +382,29 @@ def test_a_suite_manifest_is_refused_as_a_definition_not_a_report(tmp_path: Path
         "Give the benchmark.json that `skill-benchmark benchmark MANIFEST --runs RUNS_DIR --out "
         "benchmark.json` writes from the graded runs"
     )
+
+
+def test_lost_runs_quote_the_reports_own_failure_words(tmp_path: Path) -> None:
+    # eval_grading.grade_case_variant writes blocked_assertions (name, type, evidence) and the
+    # run's metadata; ablation_model.execution_valid reads timed_out and returncode there
+    # (https://github.com/adewale/skill-eval-harness/blob/main/eval_grading.py)
+    doc = _report()
+    doc["results"][0].update(
+        execution_valid=False, metadata={"timed_out": True, "returncode": 124, "model": "m"}
+    )
+    doc["results"][1].update(
+        grading_availability="partial",
+        deferred_judge_tasks=1,
+        blocked_assertions=[
+            {"name": "runs-tests", "type": "command_ran", "evidence": "missing events.json"}
+        ],
+    )
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "b.json", doc)))
+    w1, w2 = r.cases[0].arms.with_skill.draws
+    assert w1.lost.reason == (
+        "source error: the run failed to execute (execution_valid: false; metadata "
+        "timed_out: true, returncode: 124)"
+    )
+    assert w2.lost.reason.endswith(
+        "; the report says: runs-tests: missing events.json; 1 judge task(s) deferred"
+    )
