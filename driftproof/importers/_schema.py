@@ -112,6 +112,8 @@ def _bound(rule: str, limit: Any, value: Any) -> str | None:
         return f"expected {bound} {limit:,} {noun}{plural}, found {len(value):,}"
     if rule in ranged:
         return f"expected a number {ranged[rule]} {limit}, found {_shown(value)}"
+    if rule == "pattern" and limit == r"\S":
+        return f"expected words, not a blank string, found {_shown(value)}"
     if rule == "pattern":
         return f"expected a string matching {limit!r}, found {_shown(value)}"
     if rule == "format":

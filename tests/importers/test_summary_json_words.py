@@ -180,3 +180,16 @@ def test_a_source_missing_the_exporters_members_is_not_read(tmp_path: Path) -> N
     item = import_summary_json(write_json(tmp_path / "s.json", doc))[0]
     notes = item.body.provenance.notes if item.body.provenance else None
     assert notes is not None and "summary.source is not one driftproof export writes" in notes[0]
+
+
+@pytest.mark.parametrize(("key", "blank"), [("lost", "   "), ("error", "\n\t")])
+def test_a_blank_lost_reason_or_error_is_refused(tmp_path: Path, key: str, blank: str) -> None:
+    # a lost draw must say why in words: "   " passed minLength 1 and the sheet listed the
+    # draw as lost with an empty reason
+    doc = _doc()
+    doc["cases"][0]["arms"]["baseline"][2] = {key: blank}
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(write_json(tmp_path / "s.json", doc))
+    problems = [f"{p.pointer}: {p.message}" for p in e.value.problems]
+    said = f"expected words, not a blank string, found {json.dumps(blank)}"
+    assert problems == [f"/cases/0/arms/baseline/2/{key}: {said}"]
