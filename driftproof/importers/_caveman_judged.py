@@ -237,11 +237,6 @@ JUDGED_UNRECORDED = (
     "output tokens and usage of the judged answers",
     "the grader's provider, prompt and sampling settings",
     "capture mode and the tools the agent could use",
-    # judge.py's judge_facts fails every fact when no judge reply parses, and judges a failed
-    # call's "__ERROR__" cell as an answer (https://github.com/JuliusBrussee/caveman, 2ba1414)
-    "which failed facts were judged: judge.py marks every fact failed when none of the "
-    "judge's replies could be read, and the snapshot does not say when that happened",
-    "which judged answers were a failed call's error text (judge.py judges those as answers)",
 )
 
 

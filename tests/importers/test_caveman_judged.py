@@ -119,12 +119,6 @@ def test_pr579_5c7e19a_without_rubrics(shared: Path, tmp_path: Path) -> None:
     assert any("inline judgment" in n for n in r.provenance.notes)  # the source's words kept
     assert any(n.startswith("the source's note: Baseline fidelity") for n in r.provenance.notes)
     assert any(u.startswith("suite:") for u in r.provenance.unrecorded)
-    # judge.py (2ba1414, judge_facts) fails every fact when no judge reply parses: a failed
-    # fact is not always a judgment, and the receipt must say it cannot tell
-    assert any(u.startswith("which failed facts were judged:") for u in r.provenance.unrecorded)
-    assert any(
-        u.startswith("which judged answers were a failed call") for u in r.provenance.unrecorded
-    )
     assert r.source_report is not None and r.source_report.figures[0].printed == "100"
     doc = json.loads(snap.read_text("utf-8"))
     rows = _view(out / "caveman-judged-fidelity-caveman.json")["fidelity"]["arm_rows"]
