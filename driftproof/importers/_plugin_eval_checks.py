@@ -9,7 +9,8 @@ the mean case delta; ``costUsd`` is the whole suite's spend, so at least its run
 up. A figure that breaks one is refused, so no receipt seals an aggregate its own document
 contradicts (fail closed). A figure is compared only where every input to it is recorded
 plainly (a run that errored, skipped its paid graders or has no score leaves its arm's
-figures uncompared, as the source may still have graded it).
+figures uncompared, as the source may still have graded it). ``graded_share`` works a run's
+score out again from its graders, or says why it cannot.
 """
 
 from __future__ import annotations
@@ -168,3 +169,42 @@ def check_weights(graders: Any, w: Where) -> None:
                 f"expected a grader weight of 0 or more, found {weight!r}: a run's score is "
                 "the weighted share of its scored graders that passed"
             )
+
+
+def graded_share(results: Any) -> tuple[float | None, str]:
+    """The run's score as the source defines it, or why it cannot be worked out.
+
+    Args:
+        results: a run's grader results (``graders``), as recorded.
+
+    Returns:
+        ``(share, "")``: the weighted share of the run's scored graders (``scored: true``) that
+        passed. ``(None, why)``, ``why`` in plain words, when no grader is scored, a scored
+        grader does not say plainly (a ``passed`` that is not true or false, a weight that is
+        not a number of 0 or more, a score of its own) or the weights add up to nothing.
+    """
+    if not results:
+        return None, "it records no grader results"
+    scored = [g for g in results if isinstance(g, dict) and g.get("scored") is True]
+    if not scored:
+        return None, "none of its graders is scored"
+    total = passed = 0.0
+    for g in scored:
+        w, name = g.get("weight"), str(g.get("name"))[:200]
+        if not isinstance(g.get("passed"), bool):
+            said = g.get("explanation")
+            said = (
+                f" (it says {said.strip()[:300]!r})"
+                if isinstance(said, str) and said.strip()
+                else ""
+            )
+            return None, f"its scored grader {name!r} recorded no pass or fail{said}"
+        if "score" in g:
+            return None, f"its scored grader {name!r} records a score of its own"
+        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
+            return None, f"its scored grader {name!r} records no weight of 0 or more"
+        total += w
+        passed += w if g["passed"] else 0.0
+    if total <= 0:
+        return None, "the weights of its scored graders add up to 0"
+    return passed / total, ""

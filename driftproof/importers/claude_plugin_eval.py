@@ -17,7 +17,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._plugin_eval_checks import check_aggregates, check_weights
+from driftproof.importers._plugin_eval_checks import check_aggregates, check_weights, graded_share
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
@@ -357,7 +357,9 @@ def _arm_draws(
 def _draw(
     index: int, run: dict[str, Any], rw: Where, fired: bool | None, checks: list[dict[str, Any]]
 ) -> Draw:
-    """One run as a draw: lost on an error, skipped paid graders or no score.
+    """One run as a draw: lost on an error, skipped paid graders or an unconfirmed score.
+
+    A score is unconfirmed when it is absent or its graders cannot give it (``graded_share``).
 
     Raises:
         ImportError_: at its score, a score that is not the weighted share of its scored
@@ -378,7 +380,7 @@ def _draw(
     if run.get("score") is None:
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
     score = common.unit_score(run["score"], rw / "score")
-    share = _graded_share(run.get("graders"))
+    share, unchecked = graded_share(run.get("graders"))
     if share is not None and abs(score - share) > common.ROUNDING:
         raise (rw / "score").fail(
             f"expected {share:.6g}, the weighted share of the run's scored graders that passed "
@@ -391,29 +393,10 @@ def _draw(
             f"passes a run whose score is 1, found {str(run['passed']).lower()}: the run "
             "contradicts itself"
         )
+    if share is None:  # fail closed: a score its own graders cannot confirm is not measured
+        why = f"the source's score {score:g} could not be checked: {unchecked}"
+        return draw(lost_reason=why, lost_kind="unscored")
     return draw(score=score)
-
-
-def _graded_share(results: Any) -> float | None:
-    """The run's score as the source defines it, or ``None`` when it cannot be worked out.
-
-    Returns:
-        The weighted share of the run's scored graders (``scored: true``) that passed;
-        ``None`` when a scored grader does not say plainly (a ``passed`` that is not true or
-        false, a weight that is not a number of 0 or more, a score of its own) or the weights
-        add up to nothing.
-    """
-    scored = [g for g in results or [] if isinstance(g, dict) and g.get("scored") is True]
-    total = passed = 0.0
-    for g in scored:
-        w = g.get("weight")
-        if not isinstance(g.get("passed"), bool) or "score" in g:
-            return None
-        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
-            return None
-        total += w
-        passed += w if g["passed"] else 0.0
-    return passed / total if total > 0 else None
 
 
 def _skill_fired(result: dict[str, Any], config: dict[str, Any]) -> bool | None:
