@@ -256,8 +256,16 @@ _BOOT_SEED = 20261205
 
 
 def _pct(p: float) -> str:
-    if p >= 0.995:
+    """``p`` as a percentage, never 100% short of certain nor 0%.
+
+    Whole from 10%; to 0.1 under 10% and from 99.5%; "over 99.9%" and "under 0.1%" at the ends.
+    """
+    if p >= 1.0:
         return "100%"
+    if p > 0.999:
+        return "over 99.9%"
+    if p >= 0.995:
+        return f"{p:.1%}"
     if p < 0.001:
         return "under 0.1%"
     return f"{p:.1%}" if p < 0.1 else f"{p:.0%}"

@@ -152,3 +152,16 @@ def test_a_case_ruled_out_without_simulation_is_bounded_by_its_reasoning() -> No
     assert "The chance of at least 1 from noise alone is under 0.01%: beyond" in (
         c.false_alarms.sentence()
     )
+
+
+def test_a_chance_short_of_certain_never_reads_100_percent() -> None:
+    # Found: 300 cases each regressed by noise with chance 0.0315 (63 of 2,000 pairs), 3
+    # observed; P(at least 3) = 1 − Σ_{j<3} C(300, j)·p^j·(1 − p)^(300−j) = 0.99607, printed
+    # "100%". At least 1: 1 − 0.9685^300 = 0.99993, over 99.9% but not certain.
+    from driftproof.stats.false_alarms import chance_words
+
+    p = 0.0315
+    exact = 1 - sum(math.comb(300, j) * p**j * (1 - p) ** (300 - j) for j in range(3))
+    assert round(exact, 3) == 0.996
+    assert chance_words([p] * 300, 3, 2000) == "99.6%"
+    assert chance_words([p] * 300, 1, 2000) == "over 99.9%"
