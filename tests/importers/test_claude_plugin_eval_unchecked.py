@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from interop_helpers import docs, sealed, write_json
 
 from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
@@ -31,28 +32,25 @@ def _receipt(shared: Path, tmp_path: Path, arm: str, **criteria: Any) -> Any:
     return sealed(body).cases[0].arms
 
 
-def test_a_baseline_score_0_whose_grader_recorded_no_pass_or_fail_is_lost(
-    shared: Path, tmp_path: Path
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (
+            {"passed": None},
+            "its scored grader 'criteria' recorded no pass or fail (it says 'pattern not found "
+            "in last_message')",
+        ),
+        ({"scored": False}, "none of its graders is scored"),
+    ],
+)
+def test_a_baseline_score_0_its_graders_cannot_confirm_is_lost(
+    shared: Path, tmp_path: Path, edit: dict[str, Any], why: str
 ) -> None:
-    arms = _receipt(shared, tmp_path, "without", passed=None)
+    arms = _receipt(shared, tmp_path, "without", **edit)
     (draw,) = arms.baseline.draws
     assert draw.score is None and draw.lost is not None and draw.lost.kind == "unscored"
-    assert draw.lost.reason == (
-        "the source's score 0 could not be checked: its scored grader 'criteria' recorded no "
-        "pass or fail (it says 'pattern not found in last_message')"
-    )
+    assert draw.lost.reason == f"the source's score 0 could not be checked: {why}"
     assert [d.score for d in arms.with_skill.draws] == [1.0]  # the other arm as recorded
-
-
-def test_a_baseline_score_0_whose_graders_are_all_unscored_is_lost(
-    shared: Path, tmp_path: Path
-) -> None:
-    arms = _receipt(shared, tmp_path, "without", scored=False)
-    (draw,) = arms.baseline.draws
-    assert draw.score is None and draw.lost is not None and draw.lost.kind == "unscored"
-    assert draw.lost.reason == (
-        "the source's score 0 could not be checked: none of its graders is scored"
-    )
 
 
 def test_the_with_skill_arm_with_the_same_gap_is_lost_alike(shared: Path, tmp_path: Path) -> None:
