@@ -6,8 +6,8 @@ By hand (one judge sample per draw, scale 0 to 1): every earlier case has with-s
 cases 01 to 05 lose all three with-skill draws (a skill that makes the model refuse, say), case 06
 moves to [0.90, 0.95, 0.90] (0.917 ± 0.029: apart from 0.55 ± 0.05, Δ = +0.367 past the 0.05
 floor, so improved), and cases 07 to 40 are unchanged. No case regressed and one improved, so
-the decision is improved; cases 01 to 05 read underpowered (no measured draw, D-9), a word this
-change leaves alone.
+the decision is improved; cases 01 to 05 keep the code underpowered (no measured draw, D-9) and read
+"not measured", "could not be compared" in words (tests/test_diff_lost_case.py).
 """
 
 from __future__ import annotations

@@ -9,9 +9,12 @@ from typing import TYPE_CHECKING
 from driftproof.pages.band_sources import band_kind, recorded_not_held
 from driftproof.pages.comparison_setup import setup_note
 from driftproof.pages.unmeasured_cases import (
+    NOT_COMPARED,
     UnmeasuredCase,
+    not_compared,
     unmeasured_headline,
     unmeasured_later,
+    weak_reason,
 )
 from driftproof.pages.words import (
     count_of,
@@ -38,7 +41,6 @@ from driftproof.stats.band import BandSource
 from driftproof.stats.false_alarms import FalseAlarms, draw_grid, suite_false_alarms
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.paired import PairedTest, paired_test
-from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     BAND_SOURCE_HEADER,
     BAND_SOURCE_LEGEND,
@@ -46,6 +48,7 @@ from driftproof.wording import (
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
+    NOT_MEASURED,
 )
 
 if TYPE_CHECKING:
@@ -154,7 +157,7 @@ def compare_receipts(
         weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
         if weak:
             sentence = NOT_ENOUGH_DRAWS
-            needed, reason = underpowered_draws(weak)
+            needed, reason = weak_reason(weak)
     return replace(
         refused,
         refusals=(),
@@ -328,9 +331,17 @@ def _joined(first: str | None, headline: str) -> str:
 
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
-    # every verdict, in its order of definition, counted (zero included)
+    gone = sum(1 for v in rows if not_compared(v))
+    # every verdict, in its order of definition, counted (zero included); the underpowered
+    # count says how many of its cases could not be compared at all (a side measured nothing)
     return f"{count_of(len(rows), 'case')}: " + ", ".join(
-        f"{counts[k]:,} {verdict_words(k)}" for k in VerdictCode
+        f"{counts[k]:,} {verdict_words(k)}"
+        + (
+            f" ({gone:,} of them {NOT_COMPARED}, draws lost)"
+            if gone and k == VerdictCode.UNDERPOWERED
+            else ""
+        )
+        for k in VerdictCode
     )
 
 
@@ -353,12 +364,20 @@ def _note(v: CaseVerdict) -> str:
     if v.verdict == VerdictCode.INCONCLUSIVE:
         return v.lost_detail or ""
     if v.verdict == VerdictCode.UNDERPOWERED:
+        gone = not_compared(v)
+        if gone is not None:
+            return gone
         if v.no_draw_count:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
             return f"{count_of(v.draws_needed, 'draw')} per arm needed"
         return f"an arm has {'no' if min(v.a.n, v.b.n) == 0 else 'a single'} measured draw"
     return ""
+
+
+def _verdict_cell(v: CaseVerdict) -> str:
+    """The verdict's words, or "not measured" for a case a side measured nothing in (D-17)."""
+    return NOT_MEASURED if not_compared(v) else verdict_words(v.verdict)
 
 
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
@@ -388,7 +407,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
             _band(v.a),
             _band(v.b),
             format_lift(v.delta),
-            "no verdict" if unjudged else verdict_words(v.verdict),
+            "no verdict" if unjudged else _verdict_cell(v),
         ]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]

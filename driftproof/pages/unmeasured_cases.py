@@ -1,10 +1,11 @@
 """Cases the later receipt of a comparison measured nothing in, where the earlier one measured.
 
-A case whose every with-skill draw is lost in the later receipt keeps its own verdict word
+A case whose every with-skill draw is lost in the later receipt keeps its own verdict code
 (UNDERPOWERED, with no measured draw: D-9), and a receipt that measured something elsewhere gets
 a verdict (D-17 is for a receipt with nothing measured at all). So ``diff`` and the Action name
 such cases apart, before any improved or regressed case: a skill that makes the model refuse
-every draw of a case must not read as a quiet gap.
+every draw of a case must not read as a quiet gap. In words such a case (on either side) reads
+"not measured", "could not be compared", its draws lost, never as wanting more draws (D-17).
 """
 
 from __future__ import annotations
@@ -14,13 +15,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import BandSource, arm_band
+from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import ARM_WORDS, COMPARED_ARMS, NOT_MEASURED, count_of, first_of
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
+    from driftproof.stats import CaseVerdict
 
 #: What is said of such a case, after its id.
 LATER_NOT_MEASURED = f"{NOT_MEASURED} in the later receipt"
+
+#: What a diff says of a case one side measured nothing in: not a spread too wide (D-17).
+NOT_COMPARED = "could not be compared"
 
 
 @dataclass(frozen=True)
@@ -52,11 +58,43 @@ class UnmeasuredCase:
         arms = ", ".join(ARM_WORDS[a] for a in self.arms)
         if self.drawn == 0:
             return f"{LATER_NOT_MEASURED}: no draw made ({arms})"
-        lost = f"{self.drawn} of {self.drawn} lost"
-        why = self.reason or "no recorded reason"
-        why = f" to {why}" if self.reason_draws == self.drawn else f", most often to {why}"
-        why += "" if self.reason_draws in (0, self.drawn) else f" ({self.reason_draws})"
-        return f"{LATER_NOT_MEASURED}: every draw lost ({arms}; {lost}{why})"
+        lost = _all_lost(self.drawn, self.reason, self.reason_draws)
+        return f"{LATER_NOT_MEASURED}: every draw lost ({arms}; {lost})"
+
+
+def _all_lost(drawn: int, reason: str | None, reason_draws: int) -> str:
+    """``3 of 3 lost to <reason>``, ``… lost, most often to <reason> (2)``; ``drawn`` > 0."""
+    why = reason or "no recorded reason"
+    why = f" to {why}" if reason_draws == drawn else f", most often to {why}"
+    why += "" if reason_draws in (0, drawn) else f" ({reason_draws})"
+    return f"{drawn} of {drawn} lost{why}"
+
+
+def _commonest(reasons: Counter[str]) -> tuple[str | None, int]:
+    """The commonest reason and its count (ties: alphabetical); ``(None, 0)`` for none."""
+    return min(reasons.items(), key=lambda kv: (-kv[1], kv[0])) if reasons else (None, 0)
+
+
+def not_compared(v: CaseVerdict) -> str | None:
+    """Why a diff's case could not be compared: a side measured no draw; ``None`` otherwise.
+
+    ``could not be compared, its draws were lost (later: 3 of 3 lost to <reason>)``; a side
+    with no draw at all reads ``no draw made``; both sides are named when both measured
+    nothing. Sides are ``earlier`` (``v.a``) and ``later`` (``v.b``). The verdict code is not
+    this function's concern (it stays as the rule gives it). The reason is not escaped.
+    """
+    parts = []
+    for side, band in (("earlier", v.a), ("later", v.b)):
+        if band.n > 0:
+            continue
+        if band.drawn == 0:
+            parts.append(f"{side}: no draw made")
+            continue
+        reason, count = _commonest(Counter(band.lost_reasons))
+        parts.append(f"{side}: {_all_lost(band.drawn, reason, count)}")
+    if not parts:
+        return None
+    return f"{NOT_COMPARED}, its draws were lost ({'; '.join(parts)})"
 
 
 def unmeasured_later(
@@ -90,8 +128,7 @@ def unmeasured_later(
                 drawn += after.drawn
                 reasons.update(after.lost_reasons)
         if arms:
-            top = min(reasons.items(), key=lambda kv: (-kv[1], kv[0])) if reasons else (None, 0)
-            out.append(UnmeasuredCase(c.id, tuple(arms), drawn, *top))
+            out.append(UnmeasuredCase(c.id, tuple(arms), drawn, *_commonest(reasons)))
     return tuple(out)
 
 
@@ -104,3 +141,18 @@ def unmeasured_headline(cases: tuple[UnmeasuredCase, ...], *, ids: bool = True) 
         return None
     names = f" ({first_of([u.case_id for u in cases])})" if ids else ""
     return f"{count_of(len(cases), 'case')} {LATER_NOT_MEASURED}{names}"
+
+
+def weak_reason(weak: list[CaseVerdict]) -> tuple[int | None, str]:
+    """The draws per arm needed and why, for a diff's underpowered cases (D-5).
+
+    A case a side measured nothing in is named as not compared, its draws lost, never as
+    wanting more draws of the spread it does not have (D-17); the count is the rule's, unchanged.
+    """
+    needed, reason = underpowered_draws(weak)
+    gone = [v.case_id for v in weak if not_compared(v)]
+    if not gone:
+        return needed, reason
+    said = f"{first_of(gone)} {NOT_COMPARED}: every draw of an arm was lost (reasons in the table)"
+    rest = [v for v in weak if not not_compared(v)]
+    return needed, said if not rest else f"{said}; {underpowered_draws(rest)[1]}"

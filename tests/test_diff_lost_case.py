@@ -1,0 +1,89 @@
+"""A diff's case in which a side measured nothing (every draw lost) reads "could not be compared",
+its draws lost, never as wanting more draws; its verdict code and diff's exit status stay as the
+rule gives them (D-9, D-17).
+
+By hand (one judge sample per draw, scale 0 to 1), with-skill arms compared:
+- c1: earlier [0.80, 0.82, 0.81] (0.81 ± 0.01); later: all 3 draws lost to "timeout after 2
+  retries". No later band, so no Δ: the rule's code is underpowered (no measured draw).
+- c2: [0.70, 0.71, 0.72] on both sides (0.71 ± 0.01): Δ = 0, resolution = 0.02 +
+  2·sqrt(0.0001/3 + 0.0001/3) = 0.0363 < 0.05: no separation detected.
+No case separated and one is underpowered: the comparison keeps the method's sentence "Not
+enough draws to conclude at this effect floor.", and exits 0 (nothing regressed).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from factories import case, make_receipt, run_main
+
+LOST: list[float | None] = [None, None, None]
+
+
+def _write(tmp_path: Path, name: str, doc: dict[str, object]) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+def _pair(tmp_path: Path) -> tuple[str, str]:
+    a = make_receipt(
+        [case("c1", [0.80, 0.82, 0.81], [0.5] * 3), case("c2", [0.70, 0.71, 0.72], [0.6] * 3)]
+    )
+    b = make_receipt([case("c1", LOST, [0.5] * 3), case("c2", [0.70, 0.71, 0.72], [0.6] * 3)])
+    return _write(tmp_path, "a.json", a), _write(tmp_path, "b.json", b)
+
+
+def test_a_case_whose_later_draws_were_all_lost_reads_not_compared(tmp_path, capsys):
+    a, b = _pair(tmp_path)
+    code, out, _ = run_main(["diff", a, b], capsys)
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("c1 "))
+    assert "underpowered" not in row
+    assert "not measured" in row.split("n/a", 1)[1]  # the verdict cell, after Δ
+    assert row.endswith(
+        "could not be compared, its draws were lost (later: 3 of 3 lost to timeout after 2 retries)"
+    )
+    assert "1 underpowered (1 of them could not be compared, draws lost)" in out
+    assert (
+        "Not enough draws to conclude at this effect floor. (c1 could not be compared: every draw "
+        "of an arm was lost (reasons in the table))"
+    ) in out
+    assert "an arm has no measured draw" not in out
+
+
+def test_the_verdict_codes_stay_as_the_rule_gives_them(tmp_path, capsys):
+    a, b = _pair(tmp_path)
+    code, out, _ = run_main(["diff", a, b, "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["exit_status"] == 0
+    assert [r["verdict"] for r in doc["rows"]] == ["underpowered", "no separation"]
+    assert doc["underpowered_sentence"] == "Not enough draws to conclude at this effect floor."
+    assert doc["draws_needed"] is None
+
+
+def test_lost_on_both_sides_and_another_underpowered_case_are_said_apart(tmp_path, capsys):
+    # c1: earlier 2 of 2 with-skill draws lost (timeout); later 3 of 3, one to "rate limited".
+    # c2: earlier [0.70, 0.71, 0.90]: mean 0.77, sd sqrt((0.0049 + 0.0036 + 0.0169) / 2) =
+    # 0.1127; later 0.71 ± 0.01; |Δ| = 0.06 < 0.1227 = sd_A + sd_B, which alone reaches 0.05:
+    # underpowered, no draw count reaches the floor.
+    a = make_receipt(
+        [case("c1", [None, None], [0.5, 0.5]), case("c2", [0.7, 0.71, 0.9], [0.6] * 3)]
+    )
+    later = case("c1", LOST, [0.5] * 3)
+    later["arms"]["with_skill"]["draws"][2]["lost"]["reason"] = "rate limited"
+    b = make_receipt([later, case("c2", [0.70, 0.71, 0.72], [0.6] * 3)])
+    code, out, _ = run_main(
+        ["diff", _write(tmp_path, "a.json", a), _write(tmp_path, "b.json", b)], capsys
+    )
+    assert code == 0
+    assert (
+        "could not be compared, its draws were lost (earlier: 2 of 2 lost to timeout after 2 "
+        "retries; later: 3 of 3 lost, most often to timeout after 2 retries (2))"
+    ) in out
+    assert "2 underpowered (1 of them could not be compared, draws lost)" in out
+    assert (
+        "(c1 could not be compared: every draw of an arm was lost (reasons in the table); no draw "
+        "count reaches the floor (c2):"
+    ) in out
