@@ -11,6 +11,7 @@ from factories import case, make_receipt
 from driftproof import action
 from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt
+from driftproof.render.cut_words import CutWords, closers
 
 # two provider messages over 500 characters together, with a third, short reason after them
 R1 = (
@@ -24,6 +25,8 @@ R2 = (
     "prompt or pick a model with a longer context window, then run again"
 )
 MARK = "… (cut short: whole under “In full: the words cut short above” at the end)"
+# the lost-draw words open "(" before the reasons; a cut inside them closes it before the mark
+SHUT = MARK.replace("…", "…)", 1)
 FOLD = "<details><summary>In full: the words cut short above</summary>\n\n"
 
 
@@ -53,7 +56,7 @@ def test_an_inconclusive_cases_reasons_cut_under_the_table_are_whole_in_the_fold
     assert "| c1 | inconclusive |" in text
     note = next(x for x in text.splitlines() if x.startswith("- c1: "))
     # cut at a clause within 500 characters: R2's last clause and the timeout were lost unsaid
-    assert note.endswith(f"including the output budget; {MARK}") and "timeout" not in note
+    assert note.endswith(f"including the output budget; {SHUT}") and "timeout" not in note
     fold = text[text.index(FOLD) :]
     assert fold == f"{FOLD}- c1: {WHOLE_MD}\n\n</details>\n"
 
@@ -61,7 +64,7 @@ def test_an_inconclusive_cases_reasons_cut_under_the_table_are_whole_in_the_fold
 def test_a_no_verdict_tables_note_cut_at_200_is_whole_in_the_fold() -> None:
     text = _summary(_receipt(LATER, LOST, level="DECLARED"))
     row = next(x for x in text.splitlines() if x.startswith("| c1 |"))
-    assert row.endswith(f"so this request was not processed; {MARK} |")
+    assert row.endswith(f"so this request was not processed; {SHUT} |")
     assert f"{FOLD}- c1, lost draws: {WHOLE_MD}\n\n</details>\n" in text
 
 
@@ -93,3 +96,25 @@ def test_words_that_fit_are_not_marked_and_no_fold_is_added() -> None:
     text = _summary(_receipt(LATER, {1: "timeout after 2 retries"}))
     assert "- c1: a: 0 of 3 draws lost; b: 3 of 6 draws lost (timeout after 2 retries ×3)\n" in text
     assert "cut short" not in text and "<details>" not in text
+
+
+def test_a_cut_inside_quote_marks_and_brackets_closes_them_before_the_mark() -> None:
+    # by hand: "guess," ends at character 136, past 120; the last ", " within 120 ends "give,";
+    # left open there: "(" then "“" then "[", so "]”)" closes them, innermost first
+    said = (
+        "the model refused (its reply: “I cannot help with [that request because it asks for "
+        "content I cannot give, and I would rather not guess, so please rephrase] it”), twice"
+    )
+    cut = CutWords()
+    shown = cut.md("c1", said, 120)
+    assert shown == (
+        "the model refused (its reply: “I cannot help with \\[that request because it asks for "
+        f"content I cannot give, …\\]”) {MARK[2:]}"
+    )
+    assert cut.cut == [("c1", said)]  # whole in the fold
+
+
+def test_closers_leave_closed_pairs_apostrophes_and_stray_closers_alone() -> None:
+    assert closers("the provider's (busy) “queue” [a] {b} …") == ""
+    assert closers('stray ) and ” closers, then “open (and "straight …') == '")”'
+    assert closers("a (b [c) …") == ""  # ")" closes "(" and the "[" opened inside it

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from driftproof.render.escape import md_escape, terminal_safe
+from driftproof.render.escape import cut_plain, md_escape, terminal_safe
 
 #: The fold at the summary's end that holds the words cut above, whole.
 IN_FULL = "In full: the words cut short above"
 #: What a cut text says after its "…".
 CUT_MARK = f"(cut short: whole under “{IN_FULL}” at the end)"
+#: The brackets and quote marks a cut closes, opener to closer. A single quote mark is left
+#: alone: the same character is an apostrophe.
+_PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”", "«": "»", '"': '"'}
 #: Bytes a fold needs with no text in it: its summary line, its end and its closing line.
 FOLD_RESERVE = 700
 
@@ -36,7 +39,9 @@ class CutWords:
         if _length(text) <= limit:
             return md_escape(text, limit)
         self.cut.append((label, str(text)))
-        return md_escape(text, limit) + " " + md_escape(CUT_MARK, len(CUT_MARK))
+        shown = cut_plain(text, limit)
+        shown += closers(shown)  # never a bracket or quote left open before the mark
+        return md_escape(shown, len(shown)) + " " + md_escape(CUT_MARK, len(CUT_MARK))
 
     def fold(self, max_bytes: int, whole_text: str) -> str:
         """The fold of the cut texts, whole, in at most ``max_bytes`` UTF-8 bytes; ``""`` if none.
@@ -73,3 +78,22 @@ class CutWords:
 def _length(text: object) -> int:
     """The characters of ``text`` as :func:`md_escape` counts them against its limit."""
     return len(terminal_safe(" ".join(str(text).split())))
+
+
+def closers(shown: str) -> str:
+    """What closes the brackets and quote marks ``shown`` leaves open, innermost first.
+
+    ``'a (b “c …'`` gives ``'”)'``. A closer closes the nearest open bracket it matches (those
+    opened after it inside are taken as closed); a closer with no opener is ignored. A straight
+    double quote closes an open one when it is the innermost, else opens one. Never raises.
+    """
+    open_: list[str] = []
+    for ch in shown:
+        if ch == '"' and open_ and open_[-1] == '"':
+            open_.pop()
+        elif ch in _PAIRS:
+            open_.append(ch)
+        elif ch in _PAIRS.values() and any(_PAIRS[o] == ch for o in open_):
+            while _PAIRS[open_.pop()] != ch:
+                pass
+    return "".join(_PAIRS[o] for o in reversed(open_))

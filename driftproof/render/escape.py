@@ -147,10 +147,16 @@ def md_escape(text: object, limit: int = 200) -> str:
     links, table pipes, HTML ``<``/``>``, entities, ``$`` math) is escaped; ``@name`` is never
     a mention.
     """
+    s = cut_plain(text, limit)
+    return _MENTION.sub(_NO_MENTION, "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))
+
+
+def cut_plain(text: object, limit: int) -> str:
+    """Untrusted text on one line, terminal-safe, cut as :func:`md_escape` cuts it; not escaped."""
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
         ends = (s.rfind(sep, limit // 2, limit) for sep in ("; ", ", "))
         clause = max(ends)
         cut = clause + 1 if clause > 0 else s.rfind(" ", limit // 2, limit + 1)
         s = s[:cut] + " …" if cut > 0 else s[:limit] + "…"
-    return _MENTION.sub(_NO_MENTION, "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))
+    return s
