@@ -73,7 +73,7 @@ def test_five_refused_cases_fail_the_job_by_default(
     )
     assert "- case-06" not in summary.split("| | earlier")[0]  # measured on both sides
     assert "::error title=Driftproof::5 cases not measured in the later receipt; see" in out
-    assert "| case-01 | underpowered |" in summary  # its verdict word is unchanged
+    assert "| case-01 | not measured |" in summary  # code underpowered, shown as not measured
 
 
 def test_five_refused_cases_pass_with_fail_on_regressed_and_warn(

@@ -47,8 +47,8 @@ def test_a_case_whose_later_draws_were_all_lost_reads_not_compared(tmp_path, cap
     )
     assert "1 underpowered (1 of them could not be compared, draws lost)" in out
     assert (
-        "Not enough draws to conclude at this effect floor. (c1 could not be compared: every draw "
-        "of an arm was lost (reasons in the table))"
+        "Not enough draws to conclude at this effect floor. (every draw of an arm was lost in c1, "
+        "so that case could not be compared (reasons in the table))"
     ) in out
     assert "an arm has no measured draw" not in out
 
@@ -84,6 +84,22 @@ def test_lost_on_both_sides_and_another_underpowered_case_are_said_apart(tmp_pat
     ) in out
     assert "2 underpowered (1 of them could not be compared, draws lost)" in out
     assert (
-        "(c1 could not be compared: every draw of an arm was lost (reasons in the table); no draw "
-        "count reaches the floor (c2):"
+        "(every draw of an arm was lost in c1, so that case could not be compared (reasons in the "
+        "table); no draw count reaches the floor (c2):"
     ) in out
+
+
+def test_the_actions_summary_says_the_same(tmp_path):
+    from driftproof import action
+    from driftproof.pages.comparison import compare_receipts
+    from driftproof.receipt import read_receipt
+
+    a, b = (read_receipt(Path(p)) for p in _pair(tmp_path))
+    text = action.summary_markdown(a, b, compare_receipts(a, b, a_name="a", b_name="b"))
+    assert (
+        "| c1 | not measured | 0.810 ± 0.010 (n=3) | no measured draw (n=0 of 3, 3 lost) |" in text
+    )
+    assert (
+        "**Not enough draws to conclude at this effect floor.** Every draw of an arm was lost in "
+        "c1, so that case could not be compared (reasons in the table).\n"
+    ) in text

@@ -375,7 +375,7 @@ def _note(v: CaseVerdict) -> str:
     return ""
 
 
-def _verdict_cell(v: CaseVerdict) -> str:
+def verdict_cell(v: CaseVerdict) -> str:
     """The verdict's words, or "not measured" for a case a side measured nothing in (D-17)."""
     return NOT_MEASURED if not_compared(v) else verdict_words(v.verdict)
 
@@ -407,7 +407,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
             _band(v.a),
             _band(v.b),
             format_lift(v.delta),
-            "no verdict" if unjudged else _verdict_cell(v),
+            "no verdict" if unjudged else verdict_cell(v),
         ]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]

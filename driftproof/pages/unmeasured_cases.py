@@ -153,6 +153,11 @@ def weak_reason(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     gone = [v.case_id for v in weak if not_compared(v)]
     if not gone:
         return needed, reason
-    said = f"{first_of(gone)} {NOT_COMPARED}: every draw of an arm was lost (reasons in the table)"
+    # a clause that opens with words, never with a case id (the Action capitalises its first letter)
+    which = "that case" if len(gone) == 1 else "those cases"
+    said = (
+        f"every draw of an arm was lost in {first_of(gone)}, so {which} {NOT_COMPARED} "
+        "(reasons in the table)"
+    )
     rest = [v for v in weak if not not_compared(v)]
     return needed, said if not rest else f"{said}; {underpowered_draws(rest)[1]}"

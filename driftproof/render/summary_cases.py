@@ -7,14 +7,13 @@ The table, the notes under it and the fold of the words cut short
 from __future__ import annotations
 
 from driftproof import wording
-from driftproof.pages.comparison import Comparison, report_rows
+from driftproof.pages.comparison import Comparison, report_rows, verdict_cell
 from driftproof.pages.words import format_lift
 from driftproof.render.comparison import CONTEXT_ONLY
 from driftproof.render.cut_words import FOLD_RESERVE, CutWords
 from driftproof.render.escape import md_escape, md_table
 from driftproof.stats import Band, CaseVerdict
 from driftproof.stats.codes import VerdictCode
-from driftproof.stats.verdict import verdict_words
 
 #: Per-case rows shown before the "N more" note, whatever their size.
 MAX_ROWS = 500
@@ -49,7 +48,7 @@ def _row(v: CaseVerdict) -> str:
         needed = "none"  # said once, under the table
     elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
         needed = str(v.draws_needed)
-    cells = (v.case_id, verdict_words(v.verdict), _band(v.a), _band(v.b), format_lift(v.delta))
+    cells = (v.case_id, verdict_cell(v), _band(v.a), _band(v.b), format_lift(v.delta))
     return "| " + " | ".join(md_escape(x) for x in (*cells, needed)) + " |\n"
 
 
