@@ -220,13 +220,14 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str
         if d.lost is not None
     )
     iv = lift_interval(lift_breakdown(r1))
+    of = "The lift of receipts/v1-run1.json"  # named, as items 1 to 4 name theirs
     if iv.lift is None:
-        lift = "The lift: n/a"
+        lift = f"{of}: n/a"
     elif iv.se is None:
-        lift = f"The lift, as context: {iv.lift:+.3f}"
+        lift = f"{of}, as context: {iv.lift:+.3f}"
     else:
         lift = (
-            f"The lift, with its paired interval as context: {iv.lift:+.3f} (approximate 95% "
+            f"{of}, with its paired interval as context: {iv.lift:+.3f} (approximate 95% "
             f"interval {iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over "
             f"{iv.cases} cases). Context only: it never decides a verdict. "
             f"{METHOD}#the-paired-interval-on-the-lift"

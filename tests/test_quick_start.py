@@ -107,7 +107,8 @@ def test_quick_start_literally(
         "site/method.html#planning-a-run\n"
     ) in out
     assert re.search(
-        r"6\. The lift, with its paired interval as context: [+-]0\.\d{3} \(approximate 95% "
+        r"6\. The lift of receipts/v1-run1\.json, with its paired interval as context: "
+        r"[+-]0\.\d{3} \(approximate 95% "
         r"interval .* site/method\.html#the-paired-interval-on-the-lift\n",
         out,
     )
