@@ -153,8 +153,8 @@ def regrade(
         raise SystemExit(130) from None
     click.echo(
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
-        f"{result.answers_graded} graded, {result.answers_carried} not gradable (lost in the "
-        f"original, kept as it has them); {result.logical_judge_calls} grades asked of the judge, "
+        f"{result.answers_graded} graded, {_draws(result.answers_carried)} lost in the original "
+        f"receipt, carried over as lost; {result.logical_judge_calls} grades asked of the judge, "
         + (
             f"none sent over the network (the {j.lane.provider} judge answers offline)"
             if j.lane.provider in OFFLINE
@@ -163,6 +163,11 @@ def regrade(
         + _lost_words(result)
     )
     _exit_if_nothing_measured(result)
+
+
+def _draws(n: int) -> str:
+    """``n`` draws in words: "1 draw", "3 draws"."""
+    return f"{n:,} draw" + ("" if n == 1 else "s")
 
 
 def _lost_words(result: RegradeResult) -> str:

@@ -123,7 +123,10 @@ def test_the_summary_counts_draws_and_says_a_lost_one_had_no_answer(loopback, su
     rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
     assert res.exit_code == 0, res.output
     # 3 cases x 2 arms x 3 draws; 3 of them lost with no answer
-    assert "18 draws read: 15 graded, 3 not gradable (lost in the original" in res.output
+    assert (
+        "18 draws read: 15 graded, 3 draws lost in the original receipt, carried over as lost; "
+        in res.output
+    )
     assert "answers read" not in res.output
 
 
