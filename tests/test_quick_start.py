@@ -192,7 +192,8 @@ def test_quick_start_literally(
     code, out, _ = seen["stale first.json"]
     assert code == 0, out
     assert out.splitlines()[:2] == ["with skill: still stands", "baseline: still stands"]
-    assert "judge prompt template: recorded" in out and "-> still stands: unchanged" in out
+    assert "judge prompt template: unchanged (" in out
+    assert "): the receipt still stands on this" in out
 
     # regrade: the answers --keep-transcripts kept are graded again; its own receipt is written
     code, out, err = seen["regrade second.json"]

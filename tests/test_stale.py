@@ -88,14 +88,14 @@ def test_skill_change_text_gives_each_arm_its_own_line():
         "control: still stands (skill: the skill changed, but this arm holds no skill text)\n"
         "\n"
         # a value alike today and recorded is printed once (the two full hashes buried the word)
-        "- model: recorded and today claude-sonnet-4-5 -> still stands: unchanged\n"
-        "- harness: recorded and today claude-code -> still stands: unchanged\n"
-        "- harness version: recorded and today 2.1.272 (Claude Code) -> still stands: unchanged\n"
-        "- capture mode: recorded and today text -> still stands: unchanged\n"
+        "- model: unchanged (claude-sonnet-4-5): the receipt still stands on this\n"
+        "- harness: unchanged (claude-code): the receipt still stands on this\n"
+        "- harness version: unchanged (2.1.272 (Claude Code)): the receipt still stands on this\n"
+        "- capture mode: unchanged (text): the receipt still stands on this\n"
         f"- skill: recorded {'a' * 64}, today {'c' * 64} -> run again: the skill changed\n"
-        "- judge: recorded and today claude-haiku-4-5-20251001 -> still stands: unchanged\n"
-        f"- judge prompt template: recorded and today {'0' * 64} -> still stands: unchanged\n"
-        f"- suite: recorded and today {'b' * 64} -> still stands: unchanged"
+        "- judge: unchanged (claude-haiku-4-5-20251001): the receipt still stands on this\n"
+        f"- judge prompt template: unchanged ({'0' * 64}): the receipt still stands on this\n"
+        f"- suite: unchanged ({'b' * 64}): the receipt still stands on this"
     )
 
 
@@ -201,11 +201,11 @@ def test_prompt_change_runs_again():
     ("lang", "edit", "verdict", "line"),
     [
         # the same cases re-saved as compact JSON: new bytes, the same prompts and rubrics
-        (None, {}, "still stands", "- case a prompt: recorded "),
+        (None, {}, "still stands", "- case a prompt: unchanged ("),
         (None, {"rubric": "Score 1 for a correct answer."}, "regrade only", "- case a rubric: "),
         (None, {"prompt": "Question A, again?"}, "run again", "- case a prompt: "),
         # run in Portuguese: its prompts are the translations; an English prompt edit moves none
-        ("pt", {"prompt": "Question A, again?"}, "still stands", "- case a prompt: recorded "),
+        ("pt", {"prompt": "Question A, again?"}, "still stands", "- case a prompt: unchanged ("),
         ("pt", {"translations": {"pt": "Pergunta A, outra vez?"}}, "run again", "- case a prompt"),
     ],
 )
@@ -230,7 +230,7 @@ def test_cli_suite_tells_a_changed_rubric_from_a_changed_prompt(
     said = next(x for x in text.splitlines() if x.startswith(line))
     assert said.endswith(
         {
-            "still stands": "-> still stands: unchanged",
+            "still stands": "): the receipt still stands on this",
             "regrade only": "-> regrade only: the case's rubric changed: regrade the saved answers",
             "run again": "-> run again: the case's prompt changed",
         }[verdict]

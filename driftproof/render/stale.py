@@ -23,7 +23,11 @@ _OPTIONS = {
 
 
 def stale_text(report: StaleReport) -> str:
-    """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline."""
+    """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline.
+
+    A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
+    that moved or is unknown ``field: recorded …, today … -> status: why``.
+    """
     lines = [
         f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms
@@ -34,10 +38,11 @@ def stale_text(report: StaleReport) -> str:
         option = _OPTIONS.get(f.field)
         give = f" (give {option})" if f.recorded is not None and option else ""
         today = f"not supplied{give}" if f.today is None else f.today  # unrecorded: no option helps
-        said = (
-            f"recorded and today {today}"
-            if f.recorded is not None and f.recorded == f.today
-            else f"recorded {f.recorded or 'unknown'}, today {today}"
-        )
-        lines.append(f"- {f.field}: {said} -> {tag}: {f.note}")
+        if f.recorded is not None and f.recorded == f.today:  # a value alike is printed once
+            stands = tag == "still stands" and f.note == "unchanged"
+            why = "the receipt still stands on this" if stands else f"{tag}: {f.note}"
+            lines.append(f"- {f.field}: unchanged ({today}): {why}")
+        else:
+            said = f"recorded {f.recorded or 'unknown'}, today {today}"
+            lines.append(f"- {f.field}: {said} -> {tag}: {f.note}")
     return "\n".join(terminal_safe(line) for line in lines)
