@@ -1,4 +1,4 @@
-"""``driftproof plan``'s plan in plain words: what to do first, then chances, cases, calls, cost."""
+"""``driftproof plan``'s plan in plain words: what to run, its calls, cost and cases, then why."""
 
 from __future__ import annotations
 
@@ -260,17 +260,78 @@ def _set_by(p: Plan) -> str:
     )
 
 
-def plan_text(p: Plan) -> str:
-    """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`."""
-    lines = [headline(p)] + ([SIMULATED_PILOT] if p.simulated else [])
-    tiers = None
-    if p.judge_usd_interactive is not None and p.judge_usd_batch is not None:
-        tiers = f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"
-    suite = suite_line(p)
-    if suite is not None:
-        lines.append(suite)
+#: The heading over the plan's reasoning, which follows what to run, its calls, cost and cases.
+WHY_HEADING = "Why this count:"
+
+
+def _tiers(p: Plan) -> str | None:
+    """The grading cost per price tier, or ``None`` without both prices."""
+    if p.judge_usd_interactive is None or p.judge_usd_batch is None:
+        return None
+    return f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"
+
+
+def _commands(p: Plan) -> list[str]:
+    """The commands that carry the headline out: the run, and the pilot first when it helps."""
+    n = p.pilot_draws if p.pilot_draws is not None else p.draws_per_arm  # the headline's ask
+    if n is not None and n > MAX_DRAWS_IN_ARM:
+        return [
+            f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
+            f"each arm {n:,} times: narrow the spreads (a steadier grader or task) first."
+        ]
+    if n is None:
+        return []
+    lines = [f"To draw each arm {n:,} times, give driftproof run --draws {n}."]
+    if (pilot := p.larger_pilot) is not None and p.pilot_draws is None:
+        lines.append(
+            f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
+            f"{pilot}, then plan from its receipt."
+        )
+    return lines
+
+
+def _calls_and_cost(p: Plan) -> list[str]:
+    """The calls the run makes and what grading them costs."""
+    lines = []
+    if p.answer_calls is not None:
+        judge = (
+            f"{p.judge_calls:,}"
+            if p.judge_calls is not None
+            else "unknown (judge samples per answer not recorded)"
+        )
+        lines.append(
+            f"Calls: {count_of(p.answer_calls, 'answer')} over "
+            f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
+            f"judge calls {judge}."
+        )
+    cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
+    lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
+    if tiers := _tiers(p):
+        lines.append(
+            f"Grading cost by price tier: {tiers} (run --batch: half the price, finished within "
+            "24 h, not minutes)."
+        )
+    return lines
+
+
+def _cases(p: Plan) -> list[str]:
+    """The cases no count reaches or no spread plans, then one line per case."""
+    lines = []
+    if p.no_count_cases:
+        lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
+    if p.unknown_cases:
+        lines.append(
+            "an arm has fewer than two measured draws, no spread to hold: "
+            + ", ".join(p.unknown_cases)
+        )
+    return lines + [_case_line(p, c) for c in p.cases]
+
+
+def _why(p: Plan) -> list[str]:
+    """The reasoning behind the count: the suite, the chance, the aims, bounds and pooling."""
+    lines = [x for x in (suite_line(p),) if x is not None]
     if p.draws_per_arm is not None and p.p_verdict is not None:
-        cost = f"; grading cost {tiers}" if tiers else ""
+        cost = f"; grading cost {tiers}" if (tiers := _tiers(p)) else ""
         lines.append(
             f"At {p.draws_per_arm:,} draws per arm a true lift of {p.effect:.3f} gives a verdict "
             f"with a chance of {_pct(p.p_verdict)} in the case least likely to give one "
@@ -297,46 +358,20 @@ def plan_text(p: Plan) -> str:
             f"Scores sit on the grader's grid, so a spread under its rounding spread {rounding} "
             f"is planned at that instead, for {_names(p.rounded_cases)}."
         )
-    lines += _pool_lines(p)
-    if p.no_count_cases:
-        lines.append(f"{NO_DRAW_COUNT_REACHES}: " + ", ".join(p.no_count_cases))
-    if p.unknown_cases:
-        lines.append(
-            "an arm has fewer than two measured draws, no spread to hold: "
-            + ", ".join(p.unknown_cases)
-        )
-    lines += [_case_line(p, c) for c in p.cases]
-    if p.answer_calls is not None:
-        judge = (
-            f"{p.judge_calls:,}"
-            if p.judge_calls is not None
-            else "unknown (judge samples per answer not recorded)"
-        )
-        lines.append(
-            f"Calls: {count_of(p.answer_calls, 'answer')} over "
-            f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
-            f"judge calls {judge}."
-        )
-    n = p.pilot_draws if p.pilot_draws is not None else p.draws_per_arm  # the headline's ask
-    if n is not None and n > MAX_DRAWS_IN_ARM:
-        lines.append(
-            f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
-            f"each arm {n:,} times: narrow the spreads (a steadier grader or task) first."
-        )
-    elif n is not None:
-        lines.append(f"To draw each arm {n:,} times, give driftproof run --draws {n}.")
-        if (pilot := p.larger_pilot) is not None and p.pilot_draws is None:
-            lines.append(
-                f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
-                f"{pilot}, then plan from its receipt."
-            )
-    cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
-    lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
-    if tiers:
-        lines.append(
-            f"Grading cost by price tier: {tiers} (run --batch: half the price, finished within "
-            "24 h, not minutes)."
-        )
+    return lines + _pool_lines(p)
+
+
+def plan_text(p: Plan) -> str:
+    """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`.
+
+    In order: the headline; the commands that carry it out; calls and grading cost; whether the
+    pilot is simulated; the cases; then, under :data:`WHY_HEADING`, the reasoning.
+    """
+    lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
+    lines += [SIMULATED_PILOT] if p.simulated else []
+    lines += _cases(p)
+    if why := _why(p):
+        lines += [WHY_HEADING, *why]
     return "\n".join(terminal_safe(x) for x in lines) + "\n"
 
 

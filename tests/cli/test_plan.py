@@ -92,8 +92,21 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
         "Run 220 draws per arm. A pilot of 6 draws per arm would likely cut that count: the "
         "pilot's few draws, more than the spreads themselves, set most of it."
     )
+    # what to run first, both ways (the count now, or the pilot of 2 × 3 draws first), then
+    # calls, cost and the case; the reasoning after, under its heading
+    lines = plan_text(p).splitlines()
+    assert lines[1:3] == [
+        "To draw each arm 220 times, give driftproof run --draws 220.",
+        "To run the pilot of 6 draws per arm first, give driftproof run --draws 6, then plan from "
+        "its receipt.",
+    ]
+    assert lines[3].startswith("Calls: 440 answers over 1 case × 2 arms; judge calls ")
+    assert lines[4].startswith("Estimated grading cost: ")
+    assert lines[5].startswith("  tight: 220 (pilot measured 3 with skill, 3 baseline; ")
+    assert lines[6] == "Why this count:"
+    assert lines[7].startswith("At 220 draws per arm a true lift of 0.075 gives a verdict with")
     # the line under the chance says which question 220 answers, apart from the 6 held spreads give
-    assert plan_text(p).splitlines()[2] == (
+    assert lines[8] == (
         "This count is for a next run, sized from the spreads' upper bounds so that a run with no "
         "effect seldom reads underpowered and a true lift of 0.075 is called; the draws needed "
         "that diff and the Action give are for the bands already measured, so the two counts "
@@ -108,12 +121,6 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     # resolution needs; a lift at the floor is never called that surely: no such sentence.
     assert p.effect_alone == 12
     assert plan_receipt(Receipt.model_validate(make_receipt([TIGHT])), 0.05).effect_alone is None
-    # both ways on give their command: the count now, or the pilot of 2 × 3 draws first
-    assert plan_text(p).splitlines()[-3:-1] == [
-        "To draw each arm 220 times, give driftproof run --draws 220.",
-        "To run the pilot of 6 draws per arm first, give driftproof run --draws 6, then plan from "
-        "its receipt.",
-    ]
 
 
 def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
@@ -203,12 +210,13 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     # stdev(.5, .4175, .6) = .0914 baseline, band √(.0476² + .0914²) = .1030; with the draw part
     # (mean sd²/n: .0000020, .000102, .00333 → .001146) out, √(.00112 + .00720) = .0912 ≥ .05:
     # "More cases, …", as context on its own line
-    assert lines[1].startswith("Draws work case by case: ")
-    assert "Its band in this pilot is 0.103, at or above the 0.05 floor" in lines[1]
-    assert "(their spread across cases 0.048 with skill, 0.091 baseline)" in lines[1]
-    assert lines[2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
+    why = lines.index("Why this count:")  # the reasoning, after what to run, cost and cases
+    assert lines[why + 1].startswith("Draws work case by case: ")
+    assert "Its band in this pilot is 0.103, at or above the 0.05 floor" in lines[why + 1]
+    assert "(their spread across cases 0.048 with skill, 0.091 baseline)" in lines[why + 1]
+    assert lines[why + 2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
+    assert lines[1] == "To draw each arm 7 times, give driftproof run --draws 7."  # the grown pilot
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
-    assert "To draw each arm 7 times, give driftproof run --draws 7." in lines  # the grown pilot
     assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
     assert any(x.startswith("Estimated grading cost: $0.04 (") for x in lines)  # 0.0385 → $0.04
 
@@ -383,7 +391,7 @@ def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
     assert "planned at that instead, for flat." in text and "0.0144" in text
     # the pilot's growth is not the run's draw count: the cost line does not say "no draw count"
     # after the headline named one
-    assert text.splitlines()[-1] == (
+    assert text.splitlines()[2] == (
         "Estimated grading cost: unknown (the plan sets no draw count for the run yet, so there "
         "is nothing to cost)."
     )

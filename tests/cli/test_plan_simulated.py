@@ -26,9 +26,11 @@ def _pilot(provider: str) -> Receipt:
     return Receipt.model_validate(seal_document(doc))
 
 
-def test_a_simulated_pilot_is_named_under_the_headline() -> None:
+def test_a_simulated_pilot_is_named_before_its_cases() -> None:
+    # under the headline, its commands, calls and cost; before the cases and the reasoning
     lines = plan_text(plan_receipt(_pilot("simulated"))).splitlines()
-    assert lines[1] == SAID
+    assert lines.index(SAID) == next(i for i, x in enumerate(lines) if x.startswith("  ")) - 1
+    assert lines[lines.index(SAID) - 1].startswith("Estimated grading cost: ")
     assert json.loads(plan_json(plan_receipt(_pilot("simulated"))))["simulated"] is True
 
 

@@ -84,7 +84,8 @@ def test_the_suite_line_says_what_the_receipt_will_read_and_why(
     reading = receipt_reading(r)
     assert reading.sentence == MORE_CASES and reading.receipt_band is not None
     assert p.suite_band == pytest.approx(reading.receipt_band.band, abs=1e-12)
-    head, suite = plan_text(p).splitlines()[:2]
+    lines = plan_text(p).splitlines()
+    head, suite = lines[0], lines[lines.index("Why this count:") + 1]
     assert head.startswith("Run ") and head.endswith(" draws per arm.")  # one step
     assert suite.startswith(
         "Draws work case by case: more draws pin down each case's mean (the spreads of its "

@@ -35,11 +35,12 @@ def _plan(case_id: str) -> Plan:
 
 def test_plan_text_layout() -> None:
     assert plan_text(_plan("c1")) == (
+        # what to run straight under the headline, then calls and cost, then the cases
         "Run 7 draws per arm.\n"
-        "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
-        "Calls: 14 answers over 1 case × 2 arms; judge calls 42.\n"
         "To draw each arm 7 times, give driftproof run --draws 7.\n"
+        "Calls: 14 answers over 1 case × 2 arms; judge calls 42.\n"
         "Estimated grading cost: $0.50 (by hand).\n"
+        "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
     )
 
 
@@ -55,13 +56,16 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     )
     lines = plan_text(dataclasses.replace(p, pools=(pooled, apart))).splitlines()
     assert lines[0] == "Run 1,200 draws per arm."
-    assert lines[-4:-1] == [
-        "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
-        "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
-        "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
+    assert lines[1:6] == [
         "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
         "times: narrow the spreads (a steadier grader or task) first.",
+        "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
+        "Estimated grading cost: $0.50 (by hand).",
+        "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
+        "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
+        "Why this count:",  # the pooling, reasoning, under its heading after the cases
     ]
+    assert lines[6].startswith("With skill: the spreads of the 3 cases agree, so they are pooled")
     out = plan_text(dataclasses.replace(p, pools=(pooled, pooled)))
     assert "spreads 0.030 and 0.026, pooled upper 80% bounds 0.029 and 0.032)" in out
 
