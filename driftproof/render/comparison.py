@@ -20,7 +20,7 @@ from driftproof.pages.comparison import (
 from driftproof.pages.sheet_facts import BreakdownView
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import aa_line
-from driftproof.render.escape import md_html, md_table, terminal_safe, text_table
+from driftproof.render.escape import fit_text, md_html, md_table, terminal_safe, text_table
 from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats import Band, CaseVerdict, verdict_words
 from driftproof.stats.aa import AAReading
@@ -69,16 +69,21 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
     return out + [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))] + unmatched
 
 
-def comparison_text(c: Comparison) -> str:
-    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`."""
+def comparison_text(c: Comparison, width: int | None = None) -> str:
+    """Plain text, every line passed through :func:`~driftproof.render.escape.terminal_safe`.
+
+    ``width``: the terminal's width in characters, or ``None`` (not a terminal): a wider table
+    is laid out as a list (:func:`~driftproof.render.escape.text_table`), a longer line wrapped
+    (:func:`~driftproof.render.escape.fit_text`).
+    """
     lines = []
     for kind, items in _paragraphs(c):
         if kind == "table":
             header, rows = report_rows(c)
-            lines += ["", *text_table(header, rows, indent=""), ""]
+            lines += ["", *text_table(header, rows, indent="", width=width), ""]
         else:
             lines += [_STYLES[kind][0].format(terminal_safe(x)) for x in items]
-    return "\n".join(lines) + "\n"
+    return fit_text("\n".join(lines) + "\n", width)
 
 
 def comparison_markdown(c: Comparison) -> str:
@@ -175,23 +180,30 @@ def comparison_json(c: Comparison) -> str:
 
 
 def with_breakdowns(
-    output: str, fmt: Format, breakdowns: Sequence[tuple[str, BreakdownView]]
+    output: str,
+    fmt: Format,
+    breakdowns: Sequence[tuple[str, BreakdownView]],
+    width: int | None = None,
 ) -> str:
     """``output`` (a diff in ``fmt``) followed by one lift breakdown per ``(name, view)``.
+
+    ``width``: text laid out for a terminal that wide (:func:`~driftproof.render.sheet.sheet_text`).
 
     JSON: the same document with a ``lift_breakdowns`` list added.
 
     Raises:
         json.JSONDecodeError: ``fmt`` is ``json`` and ``output`` is not a JSON document.
     """
-    docs = [breakdown_document(bv, name=name, fmt=fmt) for name, bv in breakdowns]
+    docs = [breakdown_document(bv, name=name, fmt=fmt, width=width) for name, bv in breakdowns]
     if fmt == "json":
         return json_text(json.loads(output) | {"lift_breakdowns": [json.loads(d) for d in docs]})
     return "\n\n".join([output.rstrip("\n"), *(d.rstrip("\n") for d in docs)]) + "\n"
 
 
-def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
+def with_aa(output: str, fmt: Format, name: str, aa: AAReading, width: int | None = None) -> str:
     """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as context.
+
+    ``width``: text wrapped for a terminal that wide (:func:`~driftproof.render.escape.fit_text`).
 
     JSON: an ``aa`` object added (the sentence and its figures).
 
@@ -211,5 +223,5 @@ def with_aa(output: str, fmt: Format, name: str, aa: AAReading) -> str:
             "smallest_effect_largest": aa.smallest_max,
         }
         return json_text(json.loads(output) | {"aa": figures})
-    shown = md_html(line) if fmt == "markdown" else terminal_safe(line)
+    shown = md_html(line) if fmt == "markdown" else fit_text(terminal_safe(line), width)
     return f"{output.rstrip(chr(10))}\n\n{shown}\n"

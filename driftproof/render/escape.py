@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -102,10 +103,15 @@ def text_table(
     *,
     indent: str = "  ",
     escape: Escape = terminal_safe,
+    width: int | None = None,
 ) -> list[str]:
     """Columns padded to their widest cell, two spaces apart, trailing spaces dropped.
 
     Every cell, header included (a header may hold a file name), passes through ``escape``.
+    ``width``: the terminal's width in characters, or ``None`` (not a terminal). A table with
+    a line wider than it is laid out as a list instead: per row, its first cell at ``indent``,
+    then ``column: value`` per other non-empty cell, two spaces further in (:func:`fit_text`
+    wraps a line still too wide).
 
     Raises:
         ValueError: a row has another number of cells than ``head``.
@@ -114,10 +120,51 @@ def text_table(
     if any(len(r) != len(head) for r in cells):
         raise ValueError(f"every row needs {len(head)} cells, one per column of {list(head)}")
     widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
-    return [
+    lines = [
         indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
         for r in cells
     ]
+    if width is None or max(map(len, lines)) <= width:
+        return lines
+    names, *body = cells
+    return [
+        line
+        for r in body
+        for line in [
+            indent + r[0],
+            *(f"{indent}  {n}: {v}" for n, v in zip(names[1:], r[1:], strict=True) if v),
+        ]
+    ]
+
+
+#: The fewest characters a wrapped line holds after its indent, however narrow the terminal.
+MIN_WRAP = 20
+
+
+def fit_text(text: str, width: int | None = None) -> str:
+    """``text`` with every line's trailing spaces dropped and, given ``width``, wrapped to it.
+
+    ``width``: the terminal's width in characters, or ``None`` (not a terminal: no line is
+    wrapped). A longer line is broken at spaces, never inside a word (a hash or a file name
+    stays whole), its first part at the line's own indent and the rest two spaces further in.
+    """
+    out = []
+    for line in text.split("\n"):
+        line = line.rstrip(" ")
+        if width is None or len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[: len(line) - len(body)]
+        out += textwrap.wrap(
+            body,
+            width=max(width, len(indent) + 2 + MIN_WRAP),
+            initial_indent=indent,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out)
 
 
 def md_facts(facts: Sequence[Fact]) -> list[str]:

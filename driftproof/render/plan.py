@@ -7,7 +7,7 @@ from dataclasses import asdict
 from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
-from driftproof.render.escape import terminal_safe
+from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.stats.planning import (
     AGREEMENT_DF,
     AGREEMENT_LEVEL,
@@ -361,18 +361,20 @@ def _why(p: Plan) -> list[str]:
     return lines + _pool_lines(p)
 
 
-def plan_text(p: Plan) -> str:
+def plan_text(p: Plan, width: int | None = None) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`.
 
     In order: the headline; the commands that carry it out; calls and grading cost; whether the
-    pilot is simulated; the cases; then, under :data:`WHY_HEADING`, the reasoning.
+    pilot is simulated; the cases; then, under :data:`WHY_HEADING`, the reasoning. ``width``:
+    the terminal's width in characters, each longer line wrapped to it, or ``None`` (not a
+    terminal).
     """
     lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
     lines += [SIMULATED_PILOT] if p.simulated else []
     lines += _cases(p)
     if why := _why(p):
         lines += [WHY_HEADING, *why]
-    return "\n".join(terminal_safe(x) for x in lines) + "\n"
+    return fit_text("\n".join(terminal_safe(x) for x in lines) + "\n", width)
 
 
 def plan_json(p: Plan) -> str:

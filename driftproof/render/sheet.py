@@ -21,6 +21,7 @@ from driftproof.pages.source import (
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import Fact
 from driftproof.render.escape import (
+    fit_text,
     md_facts,
     md_table,
     md_text,
@@ -79,13 +80,14 @@ def _facts(facts: Sequence[Fact]) -> _Block:
     return _Block(text_facts(facts), md_facts(facts))
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> _Block:
-    return _Block(text_table(head, rows), md_table(head, rows))
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], width: int | None) -> _Block:
+    """A table; as a list in the text when wider than ``width`` (:func:`text_table`)."""
+    return _Block(text_table(head, rows, width=width), md_table(head, rows))
 
 
-def _fields(cols: Columns, rows: Sequence[object]) -> _Block:
+def _fields(cols: Columns, rows: Sequence[object], width: int | None) -> _Block:
     """A table of ``rows``' page-model fields, one column per ``(header, field)``."""
-    return _table([h for h, _ in cols], [[getattr(r, f) for _, f in cols] for r in rows])
+    return _table([h for h, _ in cols], [[getattr(r, f) for _, f in cols] for r in rows], width)
 
 
 def _line(text: str) -> _Block:
@@ -109,8 +111,8 @@ def _both(title: str, *blocks: _Block) -> _Section:
     return title, title, list(blocks)
 
 
-def _sections(s: Sheet) -> list[_Section]:
-    """The sheet's sections in order."""
+def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
+    """The sheet's sections in order; ``width``: the terminal's (:func:`text_table`) or None."""
     verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
     lift = [Fact("lift", s.lift), Fact(PER_1K, s.lift_per_1k)]
     lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
@@ -122,33 +124,33 @@ def _sections(s: Sheet) -> list[_Section]:
     ]
     if s.shows_printed_figures:
         figures = (
-            _fields(s.figure_columns, s.source_figures)
+            _fields(s.figure_columns, s.source_figures, width)
             if s.source_figures
             else _line("none: the source printed no figure for this skill")
         )
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
-        report = _table(SOURCE_HEAD, s.source_report) if s.source_report else _Block([], [])
+        report = _table(SOURCE_HEAD, s.source_report, width) if s.source_report else _Block([], [])
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_decision), report]
         title = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
         out.append((title, SOURCE_TITLE, blocks))
     if (u := s.usage) is not None:
-        table = _line(u.unavailable) if u.unavailable else _table(u.head, u.rows)
+        table = _line(u.unavailable) if u.unavailable else _table(u.head, u.rows, width)
         out.append(_both(USAGE_TITLE, table, _facts(u.cost), _line(u.note)))
     if s.fidelity is not None:
-        out.append(_both(s.fidelity.title, *_fidelity(s.fidelity)))
+        out.append(_both(s.fidelity.title, *_fidelity(s.fidelity, width)))
     lost = [g.line for g in lost_groups(s.lost_draws)]
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
-        _both("Arms", _fields(_ARM_COLUMNS, s.arms)),
-        _both("Cases", _fields(_case_columns(s), s.cases)),
+        _both("Arms", _fields(_ARM_COLUMNS, s.arms, width)),
+        _both("Cases", _fields(_case_columns(s), s.cases, width)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
         (
             'Lift breakdown (method, "Reading the lift breakdown")',
             "Lift breakdown",
-            [_breakdown(s.breakdown)],
+            [_breakdown(s.breakdown, width)],
         ),
         (s.context.label, "Context, beyond the method", _context(s)),
     ]
@@ -161,22 +163,22 @@ def _case_columns(s: Sheet) -> Columns:
     return (*_CASE_COLUMNS[:-1], tokens)
 
 
-def _breakdown(bv: BreakdownView) -> _Block:
-    """The lift breakdown: summary lines, the table, the method's note."""
+def _breakdown(bv: BreakdownView, width: int | None = None) -> _Block:
+    """The lift breakdown: summary lines, the table (as a list when wider than ``width``), note."""
     text = [f"  {terminal_safe(x)}" for x in bv.summary]
     markdown = [f"- {md_text(x)}" for x in bv.summary] + [""]
     if bv.rows:
-        table = _fields(_BD_COLUMNS, bv.rows)
+        table = _fields(_BD_COLUMNS, bv.rows, width)
         text += table.text
         markdown += [*table.markdown, ""]
     note = [bv.note] if bv.note else []
     return _Block([*text, *(f"  {x}" for x in note)], [*markdown, *note])
 
 
-def _fidelity(f: FidelityView) -> list[_Block]:
-    out = [_facts(f.summary), _table(f.arm_head, f.arm_rows)]
+def _fidelity(f: FidelityView, width: int | None) -> list[_Block]:
+    out = [_facts(f.summary), _table(f.arm_head, f.arm_rows, width)]
     if f.category_rows:
-        table = _table(f.category_head, f.category_rows)
+        table = _table(f.category_head, f.category_rows, width)
         out.append(
             _Block(["  By category:", *table.text], ["**By category:**", "", *table.markdown])
         )
@@ -197,14 +199,19 @@ def _context(s: Sheet) -> list[_Block]:
     ]
 
 
-def sheet_text(s: Sheet) -> str:
-    """The sheet as plain text for a terminal."""
+def sheet_text(s: Sheet, width: int | None = None) -> str:
+    """The sheet as plain text for a terminal.
+
+    ``width``: the terminal's width in characters, or ``None`` (not a terminal): a wider table
+    is laid out as a list (:func:`~driftproof.render.escape.text_table`), a longer line wrapped
+    (:func:`~driftproof.render.escape.fit_text`).
+    """
     out = [f"Receipt sheet: {terminal_safe(s.title)}"]
     if s.path:
         out.append(f"file: {terminal_safe(s.path)}")
-    for title, _, blocks in _sections(s):
+    for title, _, blocks in _sections(s, width):
         out += ["", title, *(line for b in blocks for line in b.text)]
-    return "\n".join(out) + "\n"
+    return fit_text("\n".join(out) + "\n", width)
 
 
 def sheet_markdown(s: Sheet) -> str:
@@ -233,16 +240,19 @@ def sheet_json(s: Sheet) -> str:
     return json_text(dataclasses.asdict(s), sort_keys=False)
 
 
-def breakdown_document(bv: BreakdownView, *, name: str | None = None, fmt: Format = "text") -> str:
+def breakdown_document(
+    bv: BreakdownView, *, name: str | None = None, fmt: Format = "text", width: int | None = None
+) -> str:
     """One lift breakdown titled "Lift breakdown of NAME", as ``diff --lift-breakdown`` prints it.
 
     ``json`` gives a JSON object (``title`` and the :class:`~driftproof.pages.sheet.BreakdownView`
-    fields) with no trailing newline; ``markdown`` a level-3 heading; ``text`` a title line.
+    fields) with no trailing newline; ``markdown`` a level-3 heading; ``text`` a title line, laid
+    out for a terminal ``width`` characters wide as :func:`sheet_text` is.
     """
     title = f"Lift breakdown of {name}" if name else "Lift breakdown"
     if fmt == "json":
         return json_text({"title": title, **dataclasses.asdict(bv)}, sort_keys=False, end="")
-    b = _breakdown(bv)
+    b = _breakdown(bv, width)
     if fmt == "markdown":
         return "\n".join([f"### {md_text(title)}", "", *b.markdown, ""])
-    return "\n".join([terminal_safe(title), *b.text, ""])
+    return fit_text("\n".join([terminal_safe(title), *b.text, ""]), width)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from driftproof.pages.stale import StaleReport
-from driftproof.render.escape import terminal_safe
+from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.wording import ARM_WORDS
 
 #: The ``stale`` option giving today's value of each field (none for a case's prompt or rubric:
@@ -22,11 +22,12 @@ _OPTIONS = {
 }
 
 
-def stale_text(report: StaleReport) -> str:
+def stale_text(report: StaleReport, width: int | None = None) -> str:
     """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline.
 
     A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
-    that moved or is unknown ``field: recorded …, today … -> status: why``.
+    that moved or is unknown ``field: recorded …, today … -> status: why``. ``width``: the
+    terminal's width in characters, each longer line wrapped to it, or ``None`` (not a terminal).
     """
     lines = [
         f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
@@ -45,4 +46,4 @@ def stale_text(report: StaleReport) -> str:
         else:
             said = f"recorded {f.recorded or 'unknown'}, today {today}"
             lines.append(f"- {f.field}: {said} -> {tag}: {f.note}")
-    return "\n".join(terminal_safe(line) for line in lines)
+    return fit_text("\n".join(terminal_safe(line) for line in lines), width)

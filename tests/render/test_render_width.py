@@ -1,0 +1,151 @@
+"""Text output at a terminal's width: a wider table as a list, a longer line wrapped.
+
+Found: ``driftproof view`` printed lines of 326 characters (the case table padded every row to
+its longest note), ``diff`` of 173, ``plan`` and ``stale`` paragraphs of several hundred. At a
+terminal (the CLI passes its width) a table wider than it is laid out as one block per row and a
+longer line is wrapped at spaces, its indent kept; off a terminal (``width=None``: pipes, files,
+the demo's diff.txt) every line is as before, trailing spaces dropped. Every expected line below
+is worked out by hand, each line's length counted.
+"""
+
+from __future__ import annotations
+
+import json
+
+from factories import case, make_receipt
+
+from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.plan import CasePlan, Plan
+from driftproof.pages.sheet import sheet
+from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
+from driftproof.receipt import Receipt, parse_receipt
+from driftproof.render.comparison import comparison_text
+from driftproof.render.escape import fit_text, text_table
+from driftproof.render.plan import plan_text
+from driftproof.render.sheet import sheet_text
+from driftproof.render.stale import stale_text
+
+HEAD = ("case", "with skill", "note")
+ROWS = (("a", "0.500", ""), ("b", "0.600", "one lost"))
+# widths 4, 10 and 8, two spaces apart, indent 2: "  b     0.600       one lost" is 28 long
+TABLE = ["  case  with skill  note", "  a     0.500", "  b     0.600       one lost"]
+
+
+def test_a_table_as_wide_as_the_terminal_stays_a_table() -> None:
+    assert text_table(HEAD, ROWS) == TABLE
+    assert text_table(HEAD, ROWS, width=28) == TABLE
+
+
+def test_a_table_wider_than_the_terminal_is_a_list_of_blocks() -> None:
+    # per row its first cell, then "column: value" two spaces further in; an empty cell left out
+    assert text_table(HEAD, ROWS, width=27) == [
+        "  a",
+        "    with skill: 0.500",
+        "  b",
+        "    with skill: 0.600",
+        "    note: one lost",
+    ]
+
+
+def test_a_long_line_wraps_at_spaces_keeping_its_indent() -> None:
+    # "  label  one two three" is 22 long; " four" would make 27, past 24
+    assert fit_text("  label  one two three four\nend  ", 24) == (
+        "  label  one two three\n    four\nend"
+    )
+    # a word is never broken: a hash longer than the width stands alone on its line
+    assert fit_text("x " + "h" * 30, 24) == "x\n  " + "h" * 30
+    # off a terminal nothing is wrapped; trailing spaces are dropped all the same
+    assert fit_text("  label  one two three four\nend  ") == "  label  one two three four\nend"
+
+
+def _receipt(name: str, scores: list[float | None]) -> Receipt:
+    doc = make_receipt([case("c1", scores, [0.50, 0.52, 0.54])])
+    return parse_receipt(json.dumps(doc).encode(), name)
+
+
+def test_view_at_80_columns_lists_the_cases_and_wraps_the_prose() -> None:
+    page = sheet(_receipt("t.json", [0.80, 0.82, 0.84]))
+    wide = sheet_text(page)
+    # off a terminal: the case table as today, one line per case (means .82 and .52, sd .02)
+    assert "  c1    0.820 ± 0.020 (n = 3)  0.520 ± 0.020 (n = 3)  +0.300  helps" in wide
+    lines = sheet_text(page, 80).splitlines()
+    # with skill .82 ± .02, baseline .52 ± .02 (each: deviations .02, 0, .02 over 2), lift .30
+    at = lines.index("Cases")
+    assert lines[at + 1 : at + 5] == [
+        "  c1",
+        "    with skill: 0.820 ± 0.020 (n = 3)",
+        "    baseline: 0.520 ± 0.020 (n = 3)",
+        "    lift: +0.300",
+    ]
+    assert all(len(x) <= 80 for x in lines), max(lines, key=len)
+    assert [x for x in lines if x != x.rstrip()] == []
+    # the headline fact (91 characters wide) breaks at the last space within 80
+    assert lines[3:5] == [
+        "  lift  +0.300; value per 1,000 skill tokens +0.750 (400 skill tokens,",
+        "    ceil(characters ÷ 4))",
+    ]
+
+
+def test_diff_at_60_columns_lists_the_cases() -> None:
+    a, b = _receipt("a.json", [0.80, 0.82, 0.84]), _receipt("b.json", [0.60, 0.62, 0.64])
+    c = compare_receipts(a, b, a_name="a.json", b_name="b.json")
+    assert "c1    0.820 ± 0.020                 0.620 ± 0.020" in comparison_text(c)
+    lines = comparison_text(c, 60).splitlines()
+    # .82 → .62: Δ −.200, the bands .02 wide apart by far: regressed; no note, so no note line
+    at = lines.index("c1")
+    assert lines[at : at + 6] == [
+        "c1",
+        "  earlier (bands across draws): 0.820 ± 0.020",
+        "  later (bands across draws): 0.620 ± 0.020",
+        "  Δ: -0.200",
+        "  verdict: regressed",
+        "",
+    ]
+    assert all(len(x) <= 60 for x in lines), max(lines, key=len)
+
+
+def _plan() -> Plan:
+    return Plan(
+        draws_per_arm=7,
+        cases=(CasePlan("c1", 7, False, (3, 3)),),
+        no_count_cases=(),
+        unknown_cases=(),
+        cases_disagree=False,
+        sentence=None,
+        suite_band=None,
+        arms=("with_skill", "baseline"),
+        answer_calls=14,
+        judge_calls=42,
+        judge_usd=0.5,
+        cost_note="by hand",
+    )
+
+
+def test_plan_at_40_columns_wraps_each_long_line() -> None:
+    # "To draw each arm 7 times, give" is 30, " driftproof" would make 41; the cost line is 40
+    assert plan_text(_plan(), 40) == (
+        "Run 7 draws per arm.\n"
+        "To draw each arm 7 times, give\n"
+        "  driftproof run --draws 7.\n"
+        "Calls: 14 answers over 1 case × 2 arms;\n"
+        "  judge calls 42.\n"
+        "Estimated grading cost: $0.50 (by hand).\n"
+        "  c1: 7 (pilot measured 3 with skill, 3\n"
+        "    baseline)\n"
+    )
+
+
+def test_stale_at_40_columns_wraps_each_long_line() -> None:
+    report = StaleReport(
+        arms=(ArmStaleness("with_skill", "still stands", ()),),
+        findings=(
+            Finding("skill", "a" * 8, "a" * 8, "still stands", ("with_skill",), "unchanged"),
+        ),
+    )
+    # "- skill: unchanged (aaaaaaaa): the" is 34, " receipt" would make 42
+    assert stale_text(report, 40) == (
+        "with skill: still stands\n"
+        "\n"
+        "- skill: unchanged (aaaaaaaa): the\n"
+        "  receipt still stands on this"
+    )
