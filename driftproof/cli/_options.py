@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import math
+import shutil
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,14 @@ from typing import Any
 import click
 
 from driftproof.outputs import refuse_folder_name
+
+
+def terminal_width() -> int | None:
+    """The terminal's width in characters when standard output is one, else ``None``.
+
+    A pipe, a file or a test gets ``None``: the text renderers then lay out as always.
+    """
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
 class FiniteRange(click.FloatRange):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import format_option, path_option
+from driftproof.cli._options import format_option, path_option, terminal_width
 from driftproof.errors import ReceiptError
 
 if TYPE_CHECKING:
@@ -61,12 +61,16 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     if problem is not None:
         fail([problem])
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)
-    output = {"text": to_text, "markdown": to_markdown, "json": to_json}[fmt](comparison)
+    width = terminal_width() if fmt == "text" else None
+    if fmt == "text":
+        output = to_text(comparison, width)
+    else:
+        output = {"markdown": to_markdown, "json": to_json}[fmt](comparison)
     if lift_breakdown:  # without the flag the output is unchanged (method, "Lift by case")
         views = [(str(p), receipt_breakdown(r, path=p)) for p, r in ((a, ra), (b, rb))]
-        output = with_breakdowns(output, fmt, views)
+        output = with_breakdowns(output, fmt, views, width)
     if raa is not None:
-        output = with_aa(output, fmt, str(aa_path), aa_reading(raa))
+        output = with_aa(output, fmt, str(aa_path), aa_reading(raa), width)
     click.echo(output, nl=False)
     # not ctx.exit: the console entry runs click with standalone_mode=False, which drops it
     raise SystemExit(exit_status(comparison))

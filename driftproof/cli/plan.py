@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import FiniteRange, format_option
+from driftproof.cli._options import FiniteRange, format_option, terminal_width
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR
 
@@ -42,4 +42,4 @@ def plan(receipt: Path, fmt: str, effect: float) -> None:
     except (ReceiptError, RefusalError) as exc:  # printed here: the command may run alone
         named = f"{receipt}: " if isinstance(exc, RefusalError) else ""
         fail(named + line for line in exc.lines())
-    click.echo(plan_json(p) if fmt == "json" else plan_text(p), nl=False)
+    click.echo(plan_json(p) if fmt == "json" else plan_text(p, terminal_width()), nl=False)

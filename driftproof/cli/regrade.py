@@ -16,6 +16,7 @@ from driftproof.cli._options import (
     judge_price_option,
     model_id,
     openai_api_option,
+    terminal_width,
 )
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, same_path
@@ -118,7 +119,6 @@ def regrade(
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade
-    from driftproof.render.escape import terminal_safe
     from driftproof.run.suite import load_suite
 
     if same_path(out, rubric_suite):
@@ -151,18 +151,30 @@ def regrade(
     except RegradeInterrupted as exc:
         click.echo(f"interrupted: {exc}", err=True)
         raise SystemExit(130) from None
-    click.echo(
+    click.echo(summary(result, j.lane.provider, terminal_width()))
+    _exit_if_nothing_measured(result)
+
+
+def summary(result: RegradeResult, provider: str, width: int | None = None) -> str:
+    """The line a finished regrade prints: draws read, graded and carried over lost, calls made.
+
+    ``provider``: the judge's; ``width``: the terminal's width in characters, the line wrapped to
+    it, or ``None`` (not a terminal).
+    """
+    from driftproof.render.escape import fit_text, terminal_safe
+
+    line = (
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
         f"{result.answers_graded} graded, {_draws(result.answers_carried)} lost in the original "
         f"receipt, carried over as lost; {result.logical_judge_calls} grades asked of the judge, "
         + (
-            f"none sent over the network (the {j.lane.provider} judge answers offline)"
-            if j.lane.provider in OFFLINE
+            f"none sent over the network (the {provider} judge answers offline)"
+            if provider in OFFLINE
             else f"{result.runner_attempts} requests sent (retries included)"
         )
         + _lost_words(result)
     )
-    _exit_if_nothing_measured(result)
+    return fit_text(line, width)
 
 
 def _draws(n: int) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from driftproof._json import read_capped, read_skill_md
-from driftproof.cli._options import EXISTING_FILE, format_option, model_id
+from driftproof.cli._options import EXISTING_FILE, format_option, model_id, terminal_width
 from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
@@ -191,6 +191,6 @@ def stale(
     if fmt == "json":
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))
     else:
-        click.echo(stale_text(report))
+        click.echo(stale_text(report, terminal_width()))
     if any(a.status != "still stands" for a in report.arms):
         raise SystemExit(1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import format_option
+from driftproof.cli._options import format_option, terminal_width
 
 
 @click.command()
@@ -29,5 +29,7 @@ def view(receipt: Path, fmt: str, margin: float | None) -> None:
         page = sheet(r, path=receipt, margin=margin)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--margin") from None
-    printer = {"text": sheet_text, "markdown": sheet_markdown, "json": sheet_json}[fmt]
-    click.echo(printer(page), nl=False)
+    if fmt == "text":
+        click.echo(sheet_text(page, terminal_width()), nl=False)
+        return
+    click.echo({"markdown": sheet_markdown, "json": sheet_json}[fmt](page), nl=False)
