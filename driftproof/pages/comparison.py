@@ -352,7 +352,8 @@ def exit_status(c: Comparison) -> int:
     return EXIT_REGRESSED if c.regressed else EXIT_NO_REGRESSION
 
 
-def _band(b: Band) -> str:
+def band_words(b: Band) -> str:
+    """A compared band in words: ``mean ± sd``, one draw with no spread, or not measured."""
     if b.mean is None:
         return "not measured"
     if b.sd is None:
@@ -404,8 +405,8 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     for v in c.context_rows if unjudged else c.rows:
         row = [
             v.case_id,
-            _band(v.a),
-            _band(v.b),
+            band_words(v.a),
+            band_words(v.b),
             format_lift(v.delta),
             "no verdict" if unjudged else verdict_cell(v),
         ]

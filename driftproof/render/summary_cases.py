@@ -7,7 +7,7 @@ The table, the notes under it and the fold of the words cut short
 from __future__ import annotations
 
 from driftproof import wording
-from driftproof.pages.comparison import Comparison, report_rows, verdict_cell
+from driftproof.pages.comparison import Comparison, band_words, report_rows, verdict_cell
 from driftproof.pages.words import format_lift
 from driftproof.render.comparison import CONTEXT_ONLY
 from driftproof.render.cut_words import FOLD_RESERVE, CutWords
@@ -30,15 +30,9 @@ _TABLE_HEAD = (
 
 
 def _band(b: Band) -> str:
-    """A band as the table shows it: mean ± sd, with its draw counts."""
-    if b.mean is None:
-        text = "no measured draw"
-    elif b.sd is None:
-        text = f"{b.mean:.3f} (no spread)"
-    else:
-        text = f"{b.mean:.3f} ± {b.sd:.3f}"
+    """A band as diff words it (:func:`band_words`), with its draw counts."""
     counts = f"n={b.n}" + (f" of {b.drawn}, {b.lost} lost" if b.lost else "")
-    return f"{text} ({counts})"
+    return f"{band_words(b)} ({counts})"
 
 
 def _row(v: CaseVerdict) -> str:
