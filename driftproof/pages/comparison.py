@@ -417,6 +417,13 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def after_summary(c: Comparison) -> list[str]:
+    """The lines under the summary: why underpowered, not like for like, false alarms, notes."""
+    under = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
+    fa = c.false_alarms and c.false_alarms.sentence()
+    return [x for x in (under, c.not_like_for_like, fa, *c.notes) if x]
+
+
 def lift_line(c: Comparison) -> str | None:
     """Both suite lifts over the same cases as context, never a verdict; ``None`` without lifts."""
     lf = c.lifts

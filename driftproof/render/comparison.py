@@ -12,6 +12,7 @@ from typing import Any
 
 from driftproof.pages.comparison import (
     Comparison,
+    after_summary,
     exit_status,
     lift_line,
     paired_context,
@@ -60,10 +61,7 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         out.append(("plain", [CONTEXT_ONLY]))
     else:
         out.append(("plain", [c.summary]))
-        fa = c.false_alarms
-        under = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
-        after = [x for x in (under, c.not_like_for_like, fa and fa.sentence()) if x] + list(c.notes)
-        if after:
+        if after := after_summary(c):
             out.append(("quote", after))
     out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
     return out + [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))] + unmatched

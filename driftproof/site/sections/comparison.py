@@ -17,7 +17,7 @@ from pydantic import Field
 
 from driftproof.pages import chart_text
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.comparison import Comparison, compare_receipts, report_rows
+from driftproof.pages.comparison import Comparison, after_summary, compare_receipts, report_rows
 from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -63,13 +63,12 @@ class ComparisonSection:
         heading = ctx.anchor(f"comparison-{a}-{b}")
         table = None if c.refusals else _table(c, ctx, a, b)  # its row ids before the chart's
         chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading)
-        why = c.underpowered_sentence and f"{c.underpowered_sentence} ({c.underpowered_reason})"
         html = ctx.render(
             "sections/comparison.html",
             title=params.title or f"{an} against {bn}",
             heading_id=heading,
             c=c,
-            after=[x for x in (why, c.not_like_for_like, *c.notes) if x],
+            after=after_summary(c),
             table=table,
             fig=chart,
             a_url=ctx.sheet_url(a),
