@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driftproof.pages.words import UNKNOWN, arms_of
+from driftproof.pages.words import UNKNOWN
 from driftproof.receipt import Receipt
 from driftproof.wording import ARM_WORDS
 
@@ -19,7 +19,7 @@ def skill_reached(r: Receipt) -> str | None:
         An A/A calibration (``run.aa``) says that both arms carry the skill, so their difference
         is not the skill's; Claude Code that it takes the skill in place of its system prompt.
     """
-    medians = {n: getattr(r.arms, n).input_tokens_median for n in arms_of(r)}
+    medians = {n: getattr(r.arms, n).input_tokens_median for n in r.arm_names}
     if all(v is None for v in medians.values()):
         ran = r.provenance is None and "with_skill" in medians
         return f"{UNKNOWN}, so whether the skill reached the model was not checked" if ran else None

@@ -256,10 +256,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
     chances = [p.p_verdict for p in plans if p.p_verdict is not None]
     rb = _more_cases(r, bands)
-    arms = ("with_skill", "baseline") + (
-        ("control",) if any(c.arms.control for c in r.cases) else ()
-    )
-    answers = per_arm * len(r.cases) * len(arms) if per_arm is not None else None
+    answers = per_arm * len(r.cases) * len(r.arm_names) if per_arm is not None else None
     samples = r.run.judge_samples_per_generation
     judges = answers * samples if answers is not None and samples is not None else None
     usd, note = _judge_cost(r, answers)
@@ -275,7 +272,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         rb is not None,
         MORE_CASES if rb is not None else None,
         rb.band if rb is not None else None,
-        arms,
+        r.arm_names,
         answers,
         judges,
         usd,

@@ -102,8 +102,7 @@ def _case_table(
     anchor: Callable[[str], str],
     case_link: Callable[[str], str],
 ) -> Table:
-    control = any(c.control is not None for c in s.cases)
-    arms = ("with_skill", "baseline", "control")[: 3 if control else 2]
+    arms = r.arm_names
     words = [ARM_WORDS[a] for a in arms]
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
     counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
@@ -122,7 +121,7 @@ def _case_table(
         lead = [
             Cell(c.with_skill, csv_number(c.numbers[0])),
             Cell(c.baseline, csv_number(c.numbers[2])),
-            *([Cell(c.control or "–")] if control else []),
+            *([Cell(c.control or "–")] if len(arms) > 2 else []),
             Cell(c.lift),
         ]
         token_cell = [Cell(tokens)] if banded or held else []

@@ -44,7 +44,6 @@ from driftproof.pages.words import (
     Fact,
     aa_line,
     anchor_for,
-    arms_of,
     band_text,
     case_output_tokens,
     count_of,
@@ -326,7 +325,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 checks=_per_arm(r, c, _checks),
                 lost=_per_arm(r, c, lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
-                output_tokens=case_output_tokens(c, arms_of(r)),
+                output_tokens=case_output_tokens(c, r.arm_names),
             )
         )
     return tuple(rows)
@@ -334,7 +333,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
     """``<arm> <words of its draws>`` for each arm of case ``c`` with words, ``·``-joined."""
-    parts = [f"{ARM_WORDS[n]} {x}" for n in arms_of(r) if (x := words(getattr(c.arms, n).draws))]
+    parts = [f"{ARM_WORDS[n]} {x}" for n in r.arm_names if (x := words(getattr(c.arms, n).draws))]
     return " · ".join(parts) or "none"
 
 

@@ -13,7 +13,6 @@ from driftproof.pages.words import (
     VERDICT_WORDS,
     Fact,
     anchor_for,
-    arms_of,
     count_of,
     fmt,
     format_lift,
@@ -180,7 +179,7 @@ def _arm_labels(r: Receipt) -> list[Fact]:
         One fact, ``<arm>: <label>`` per arm ``;``-joined (untrusted text, escaped by the
         renderers), or none when every label is absent or the arm's own name (the runner's).
     """
-    labels = {n: getattr(r.arms, n).label for n in arms_of(r)}
+    labels = {n: getattr(r.arms, n).label for n in r.arm_names}
     if all(v is None or v == n for n, v in labels.items()):
         return []
     return [
@@ -358,7 +357,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     """One summary per arm of ``r``; an arm the source did not record says so."""
     missing, judged = set(unrecorded_arms(r)), has_bands(r)
     out = []
-    for n in arms_of(r):
+    for n in r.arm_names:
         words = ARM_WORDS[n]
         if n in missing:
             out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))

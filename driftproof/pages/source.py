@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from driftproof.pages.printed_figures import NOT_PRINTED, as_given, printed_rows, printed_value
-from driftproof.pages.words import UNKNOWN, Fact, arms_of, count_of, draws_of
+from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -350,7 +350,7 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
         return None
     if any(k.source_type == JUDGED_FACT for k in checks):
         return _judged_view(r)
-    tallies = check_tally(r, tuple(n for n in _ORDER if n in arms_of(r)))
+    tallies = check_tally(r, tuple(n for n in _ORDER if n in r.arm_names))
     labels = [_label(r, t.arm) for t in tallies]
     not_run = len(r.cases) - min(t.answered for t in tallies)
     summary = [

@@ -15,7 +15,7 @@ from typing import Literal
 
 from packaging.version import InvalidVersion, Version
 
-from driftproof.pages.words import arms_of, judge_model
+from driftproof.pages.words import judge_model
 from driftproof.receipt import Receipt
 from driftproof.wording import draw_words
 
@@ -132,7 +132,7 @@ def harness_change(
 
 def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     """Per arm ``receipt`` recorded, whether its result still stands against ``today``."""
-    arms = tuple(a for a in arms_of(receipt) if getattr(receipt.arms, a).recorded is not False)
+    arms = tuple(a for a in receipt.arm_names if getattr(receipt.arms, a).recorded is not False)
     findings = _findings(receipt, today, arms)
     why = _ungradable(receipt)
     if why is not None:  # no regrade can grade it: a moved grading means running again

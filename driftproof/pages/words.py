@@ -149,16 +149,9 @@ def judge_words(r: Receipt) -> str:
     return f"{named} (provider {j.provider or UNKNOWN}, surface {j.surface or UNKNOWN})"
 
 
-def arms_of(r: Receipt) -> tuple[str, ...]:
-    """The receipt's arm names: with skill, baseline, and control when it has one."""
-    if r.arms.control is not None:
-        return ("with_skill", "baseline", "control")
-    return ("with_skill", "baseline")
-
-
 def draws_of(r: Receipt) -> Iterator[tuple[Case, str, Draw]]:
-    """Every draw of ``r`` as ``(case, arm name, draw)``, case by case, in :func:`arms_of` order."""
-    return ((c, n, d) for c in r.cases for n in arms_of(r) for d in getattr(c.arms, n).draws)
+    """Every draw of ``r`` as ``(case, arm name, draw)``, case by case, in arm order."""
+    return ((c, n, d) for c in r.cases for n in r.arm_names for d in getattr(c.arms, n).draws)
 
 
 def token_counts(draws: Iterable[Draw], part: str = "output") -> list[int]:

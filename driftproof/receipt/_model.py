@@ -54,6 +54,7 @@ from driftproof.receipt._model_run import (
     Transcripts,
 )
 from driftproof.receipt._model_source import SourceReport
+from driftproof.wording import ARMS, COMPARED_ARMS
 
 __all__ = [
     "ArmSpec",
@@ -315,6 +316,11 @@ class ReceiptBody(_Model):
         return self.run.provider == "simulated" or (
             self.judge is not None and self.judge.provider == "simulated"
         )
+
+    @property
+    def arm_names(self) -> tuple[str, ...]:
+        """Its arms, in receipt order: with_skill, baseline, and control when /arms names one."""
+        return ARMS if self.arms.control is not None else COMPARED_ARMS
 
     @property
     def is_aggregates_only(self) -> bool:

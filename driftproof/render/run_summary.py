@@ -48,7 +48,7 @@ def _arm(band: Band) -> str:
 def _lost_by_kind(r: Any) -> str | None:
     """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost)."""
     parts, any_lost = [], False
-    for arm in ("with_skill", "baseline", "control")[: 3 if r.arms.control is not None else 2]:
+    for arm in r.arm_names:
         kinds = Counter(
             lost_kind_words(d.lost.kind) if d.lost.kind else "unclassed"
             for c in r.cases

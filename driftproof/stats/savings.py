@@ -145,7 +145,7 @@ def _one_draw(case: Case, name: str) -> Draw | None:
 def _arm_savings(r: Receipt) -> ArmSavings:
     if not r.cases:
         raise ValueError(f"{r.skill.name}: the receipt has no cases")
-    names = ("with_skill", "baseline") + (("control",) if r.arms.control is not None else ())
+    names = r.arm_names
     counts: dict[str, list[int]] = {n: [] for n in names}
     counters: set[str] = set()
     for case in r.cases:
