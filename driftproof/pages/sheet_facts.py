@@ -265,7 +265,7 @@ def quality_fact(q: QualityReading) -> Fact | None:
     d = f"{q.margin.value:g}"
     if q.reading is None:
         return Fact(label, f"no reading at the margin {d}: {q.reason}")
-    saved = f"{100 * q.saving:.0f}%" if q.saving is not None else UNKNOWN
+    saved = percent(q.saving, signed=False)  # a reading is made only of a saving above 0
     words = {
         Quality.NOT_WORSE: f"saves {saved} of output tokens and is not worse by more than {d}",
         Quality.NOT_SHOWN: f"saves {saved} but quality not shown within {d}",
