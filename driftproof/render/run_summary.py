@@ -130,12 +130,12 @@ def print_result(result: Any, console: Console | None = None) -> None:
     )
     for col in cols:
         t.add_column(col)
+    src = band_source_of(r)  # the sheet's bands: view and the site print these figures too
     for c in r.cases:
-        w = arm_band(c.arms.with_skill, "generation")
-        b = arm_band(c.arms.baseline, "generation")
+        w, b = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         row: list[Text | str] = [_text(c.id), _arm(w), _arm(b), format_lift(mean_delta(b, w))]
         if has_control and c.arms.control is not None:
-            k = arm_band(c.arms.control, "generation")
+            k = arm_band(c.arms.control, src)
             row += [_arm(k), format_lift(mean_delta(k, w))]
         t.add_row(*row)
     console.print(t)

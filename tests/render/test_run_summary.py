@@ -6,7 +6,7 @@ import json
 from types import SimpleNamespace
 
 from factories import arm, case, edited, make_receipt
-from receipt_docs import seal_document
+from receipt_docs import draw_doc, judge_sample_doc, seal_document
 from rich.console import Console
 
 from driftproof.receipt import Receipt, parse_receipt
@@ -142,3 +142,19 @@ def test_the_title_says_a_receipt_that_measured_nothing_measured_nothing() -> No
     # one case measured in both arms, another lost: the receipt measured something
     some = make_receipt([case("c1", [0.6, 0.7], [0.4, 0.5]), case("c2", [None], [None])])
     assert _printed(some).splitlines()[0].strip() == "demo-skill on claude-sonnet-4-5 (TESTED)"
+
+
+def test_a_legacy_receipt_shows_the_bands_view_shows() -> None:
+    # one draw per arm judged three times (band source legacy): with skill .70 .80 .90 gives
+    # mean .800, sd .100 over n = 3 samples; baseline .50 .50 .50 gives .500 ± .000. Read as
+    # generation bands they would be the draw's one score each, with no spread.
+    def one_draw(samples: list[float]) -> dict:
+        js = [judge_sample_doc(s, reply=str(s), reported_model="judge") for s in samples]
+        return {"draws": [draw_doc(0, answer="answer", judge_samples=js)], "generation": None}
+
+    c1 = case("c1", [0.8], [0.5])
+    c1["arms"] = {"with_skill": one_draw([0.7, 0.8, 0.9]), "baseline": one_draw([0.5] * 3)}
+    text = _printed(make_receipt([c1], band_source="legacy"))
+    row = next(line for line in text.splitlines() if "c1" in line)
+    assert "0.800 ± 0.100 (1 draw)" in row
+    assert "0.500 ± 0.000 (1 draw)" in row
