@@ -10,6 +10,7 @@ from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.sheet import Sheet, sheet
+from driftproof.pages.sheet_facts import PER_1K, lift_and_per_1k
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
@@ -42,6 +43,14 @@ class ReceiptTables:
     facts: BandFacts | None = None
     verdict: str = ""
     source: tuple[Table, ...] = ()
+
+    @property
+    def lift_facts(self) -> tuple[Fact, ...]:
+        """The suite lift and its value per 1,000 skill tokens, less what the headline says."""
+        m, said = self.model, self.model.headline.value
+        both = lift_and_per_1k(m.lift, m.lift_per_1k)
+        lift = (Fact("suite lift", m.lift),) if said not in (m.lift, both) else ()
+        return lift + ((Fact(PER_1K, m.lift_per_1k),) if said != both else ())
 
 
 def receipt_tables(

@@ -227,7 +227,12 @@ def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
     if lift_text.startswith("n/a"):
         own = source_report_headline(r)
         return Fact("lift", lift_text) if own is None else Fact("source figures", own)
-    return Fact("lift", f"{lift_text}; {PER_1K} {per_1k_text}")
+    return Fact("lift", lift_and_per_1k(lift_text, per_1k_text))
+
+
+def lift_and_per_1k(lift_text: str, per_1k_text: str) -> str:
+    """The suite lift with its value per 1,000 skill tokens after it, as a headline says both."""
+    return f"{lift_text}; {PER_1K} {per_1k_text}"
 
 
 def _token_saving(r: Receipt) -> str:
