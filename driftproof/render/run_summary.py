@@ -12,24 +12,24 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import lift_coverage
+from driftproof.pages.sheet_facts import reading_facts
 from driftproof.pages.words import UNKNOWN, count_of, format_lift, lost_kind_words
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
     Band,
-    Refusal,
     arm_band,
     band_source_of,
     lost_causes,
     mean_delta,
-    no_verdict,
     receipt_reading,
     suite_lift,
     value_per_1k,
 )
 from driftproof.stats.unmeasured import not_measured
-from driftproof.wording import NOT_MEASURED, OFFLINE, SMOKE_RUN
+from driftproof.wording import NOT_MEASURED, OFFLINE
 
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3
@@ -148,15 +148,7 @@ def print_result(result: Any, console: Console | None = None) -> None:
         f"tokens); {requests}"
     )
     lines = [x for x in (_lost_by_kind(r), top_lost_line(r), suite, _grading_cost(r)) if x]
-    refused = no_verdict(r)
-    if r.is_smoke:
-        lines.append(SMOKE_RUN)
-    elif refused is not None:  # "not measured: …" says it has no verdict (D-17)
-        nothing = refused.refusal is Refusal.NOT_MEASURED
-        lines.append(refused.reason if nothing else f"no verdict: {refused.reason}")
-    else:
-        reading = receipt_reading(r)
-        lines.append(f"{reading.status}: {reading.sentence}")
+    lines.append(verdict_line(reading_facts(receipt_reading(r))))  # as view and the site say it
     if result.stopped:
         lines.append(f"stopped: {result.stopped}")
     for line in lines:

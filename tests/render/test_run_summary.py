@@ -9,8 +9,10 @@ from factories import arm, case, edited, make_receipt
 from receipt_docs import draw_doc, judge_sample_doc, seal_document
 from rich.console import Console
 
+from driftproof.pages.sheet import sheet
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.render.run_summary import print_result
+from driftproof.render.sheet import sheet_text
 
 
 def _printed(receipt_doc: dict | Receipt) -> str:
@@ -158,3 +160,18 @@ def test_a_legacy_receipt_shows_the_bands_view_shows() -> None:
     row = next(line for line in text.splitlines() if "c1" in line)
     assert "0.800 ± 0.100 (1 draw)" in row
     assert "0.500 ± 0.000 (1 draw)" in row
+
+
+def test_the_reading_line_is_the_one_view_prints() -> None:
+    # c1 .90 .95 .90 against .40 .50 .45 separates upward, c2 does not move: passing, and why;
+    # every draw lost (3 + 3, the factory's timeout): no verdict, not measured, 6 of 6 lost
+    helps = make_receipt(
+        [case("c1", [0.9, 0.95, 0.9], [0.4, 0.5, 0.45]), case("c2", [0.6, 0.7], [0.6, 0.7])]
+    )
+    lost = make_receipt([case("c1", [None] * 3, [None] * 3)])
+    for doc, line in (
+        (helps, "passing: helps: c1. Why: a case separated upward and none downward"),
+        (lost, "no verdict: not measured: 6 of 6 draws lost to timeout after 2 retries"),
+    ):
+        assert line in _printed(doc).splitlines()
+        assert f"verdict  {line}" in sheet_text(sheet(parse_receipt(json.dumps(doc))))
