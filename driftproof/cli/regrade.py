@@ -200,16 +200,13 @@ def _exit_if_nothing_measured(result: RegradeResult) -> None:
     """Exit 4, as ``run`` does, when an arm of the new receipt has no scored draw (D-17)."""
     from driftproof.receipt import read_receipt
     from driftproof.render.escape import terminal_safe
+    from driftproof.run.engine import nothing_measured_line
     from driftproof.stats import arms_measured_nothing
 
-    arms = arms_measured_nothing(read_receipt(result.receipt_path))
-    if arms:
-        words = " and ".join(a.replace("_", "-") for a in arms)
-        out = terminal_safe(str(result.receipt_path))  # a file name is untrusted text
+    r = read_receipt(result.receipt_path)
+    if arms := arms_measured_nothing(r):
+        line = terminal_safe(nothing_measured_line(r, arms, result.receipt_path))  # untrusted
         click.echo(
-            f"error: nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''} of "
-            f"{out}: no draw there has a score (it is written, and reads not measured); fix the "
-            "cause, then run the same regrade again with --force",
-            err=True,
+            f"error: {line}; fix the cause, then run the same regrade again with --force", err=True
         )
         raise SystemExit(4)

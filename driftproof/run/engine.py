@@ -410,11 +410,13 @@ def _batch_doc(
     }
 
 
-def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: Path) -> str:
-    """The one line ``driftproof run`` prints when ``arms`` of ``r`` measured nothing (D-17).
+def nothing_measured_line(
+    r: Receipt, arms: Sequence[str], out: Path, journal: Path | None = None
+) -> str:
+    """The one line ``run`` (and ``regrade``) prints when ``arms`` of ``r`` measured nothing (D-17).
 
     The draws lost, the commonest cause (with the base URL where no connection got an answer),
-    what the receipt at ``out`` reads and where the journal is.
+    what the receipt at ``out`` reads and, given one, where the journal is.
     """
     words = " and ".join(a.replace("_", "-") for a in arms)  # with-skill, baseline, control
     draws = [
@@ -428,8 +430,11 @@ def nothing_measured_line(r: Receipt, arms: Sequence[str], out: Path, journal: P
         if refused is not None and refused.refusal is Refusal.NOT_MEASURED
         else "is written"
     )
+    kept = (
+        f" and the draws are kept in {journal} (once the cause is fixed, remove both before "
+        "running again: a resumed run keeps its lost draws)"
+    )
     return (
         f"nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''}: {why}; "
-        f"{out} {reads} and the draws are kept in {journal} (once the cause is fixed, remove "
-        "both before running again: a resumed run keeps its lost draws)"
+        f"{out} {reads}{kept if journal is not None else ''}"
     )

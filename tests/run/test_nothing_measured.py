@@ -178,3 +178,35 @@ def test_the_nothing_measured_line_shows_control_characters_escaped(
     assert code == 4
     assert "\x1b" not in err and err.count("\n") == 1
     assert "r\\x1b[31m\\x0ax.json" in err
+
+
+def test_a_regrade_with_only_its_control_arm_empty_does_not_say_it_reads_not_measured(
+    tmp_path, capsys
+) -> None:
+    # the passing receipt of the test above (control: 3 draws refused) as a regrade wrote it:
+    # regrade exits 4 as run does, and says what run says, never that it reads "not measured"
+    from types import SimpleNamespace
+
+    from receipt_docs import draw_doc
+
+    from driftproof.cli.regrade import _exit_if_nothing_measured
+
+    c = case("a", [0.60, 0.62, 0.61], [0.45, 0.50, 0.48])
+    c["arms"]["control"] = {
+        "draws": [draw_doc(i, lost_reason="the model refused") for i in range(3)],
+        "generation": None,
+    }
+    spec = {"instruction": None, "system_prompt_sha256": None}
+    arms = {n: {"label": n, **spec} for n in ("with_skill", "baseline")}
+    arms["control"] = {"label": "control", **spec, "instruction": "Answer concisely."}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(make_receipt([c], arms=arms)), encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        _exit_if_nothing_measured(SimpleNamespace(receipt_path=path))
+    err = capsys.readouterr().err
+    assert stop.value.code == 4
+    assert err == (
+        "error: nothing was measured in the control arm: 3 of 3 draws lost to the model "
+        f"refused; {path} is written; fix the cause, then run the same regrade again with "
+        "--force\n"
+    )
