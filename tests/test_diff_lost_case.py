@@ -96,9 +96,7 @@ def test_the_actions_summary_says_the_same(tmp_path):
 
     a, b = (read_receipt(Path(p)) for p in _pair(tmp_path))
     text = action.summary_markdown(a, b, compare_receipts(a, b, a_name="a", b_name="b"))
-    assert (
-        "| c1 | not measured | 0.810 ± 0.010 (n=3) | no measured draw (n=0 of 3, 3 lost) |" in text
-    )
+    assert "| c1 | not measured | 0.810 ± 0.010 (n=3) | not measured (n=0 of 3, 3 lost) |" in text
     assert (
         "**Not enough draws to conclude at this effect floor.** Every draw of an arm was lost in "
         "c1, so that case could not be compared (reasons in the table).\n"
