@@ -115,9 +115,11 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
 #: A number as spreadsheets read one: ASCII digits, an optional sign, point and exponent
 #: (``float`` also takes "-inf", "-nan", "-1_0", other scripts' digits and spaces around).
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-#: Other list separators a spreadsheet may split a line at (";" where the decimal mark is ","):
-#: a row holding one is written with every cell quoted, so a cell after it starts no formula.
-_OTHER_SEPARATORS = (";", "\t")
+#: Other separators a spreadsheet may split a line at (";" where the decimal mark is ",", and a
+#: carriage return, which ends a row but which the writer, ending lines with "\n", leaves
+#: unquoted): a row holding one is written with every cell quoted, so a cell after it starts no
+#: formula.
+_OTHER_SEPARATORS = (";", "\t", "\r")
 
 
 def _inert(cell: str) -> str:
@@ -130,7 +132,8 @@ def _inert(cell: str) -> str:
 def csv_bytes(t: Table) -> bytes:
     """The table as CSV: its column labels, then one line per row, formulas made inert.
 
-    Cells are quoted where they must be, and every cell of a line holding ";" or a tab.
+    Cells are quoted where they must be, and every cell of a line holding ";", a tab or a
+    carriage return.
     """
     buf = io.StringIO()
     some = csv.writer(buf, lineterminator="\n")

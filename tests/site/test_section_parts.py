@@ -5,6 +5,8 @@ Expected values are worked out by hand from the receipts built here."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -256,6 +258,16 @@ def test_csv_cells_start_no_formula_after_another_separator_or_as_a_number_looka
         "+1e3,-.5",
         "",
     ]
+
+
+def test_a_csv_cell_with_a_carriage_return_is_quoted_so_it_starts_no_row() -> None:
+    # Found: a receipt's arm label "x\r=1+1" was written unquoted; a spreadsheet ends a row at
+    # the carriage return, so "=1+1" started a row of its own as a formula (and Python's csv
+    # reader refused the file: "new-line character seen in unquoted field")
+    t = Table("t", "c", (Column("a"), Column("b")), (Row((Cell("x\r=1+1"), Cell("1"))),))
+    data = csv_bytes(t).decode()
+    assert data == 'a,b\n"x\r=1+1","1"\n'
+    assert list(csv.reader(io.StringIO(data, newline=""))) == [["a", "b"], ["x\r=1+1", "1"]]
 
 
 def test_a_case_id_windows_reads_as_a_device_gets_a_folder_windows_can_hold() -> None:
