@@ -265,6 +265,9 @@ def report_files(
     root = relative_root(base + "index.html")
     outputs = _sections(r, receipts, env, root)
     tables = [t for o in outputs for t in o.tables]
+    if len({t.id.casefold() for t in tables}) < len(tables):  # one CSV would replace another
+        ids = ", ".join(sorted(t.id for t in tables))
+        raise SiteBuildError.at(r.source, "/sections", f"expected unique table ids, found {ids}")
     extra = {base + rel: data for o in outputs for rel, data in o.files.items()}
     extra.update({base + f"{t.id}.csv": csv_bytes(t) for t in tables})
     extra[base + "report.json"] = report_json(r, tables, receipts, digests)

@@ -211,3 +211,47 @@ def test_a_section_that_cannot_render_is_named_by_its_place(
         build_site_files(inputs.receipts, inputs.reports, nav=[])
     (line,) = err.value.lines()
     assert line.endswith("002-third.md: /sections/1: " + words)  # the second section, not all
+
+
+def _two_savings_sections(tmp_path: Path) -> tuple[Path, Path]:
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    write_receipt(body_of(savings_receipt("alpha", {"c1": (2, 4, 8)})), receipts / "alpha.json")
+    write_receipt(body_of(savings_receipt("beta", {"c1": (3, 4, 8)})), receipts / "beta.json")
+    sections = "".join(f"  - type: token_savings\n    receipts: [{n}]\n" for n in ("alpha", "beta"))
+    front = "number: 1\nslug: two\ntitle: Two\ndate: 2026-04-30\nreceipts: [alpha, beta]\n"
+    write_report(reports, "001-two.md", front + "sections:\n" + sections)
+    return receipts, reports
+
+
+def test_two_sections_of_one_type_publish_each_table_in_a_csv_of_its_own(tmp_path: Path) -> None:
+    # Found: two token_savings sections (one per skill) both published "token-savings.csv" and
+    # "output-tokens-per-case.csv": the second section's files replaced the first's, and all four
+    # download links led to the second's. alpha saves 1 − 2/4 = 0.5 against the control, beta
+    # 1 − 3/4 = 0.25, on their one case c1.
+    inputs = load_inputs(*_two_savings_sections(tmp_path))
+    files = build_site_files(inputs.receipts, inputs.reports, nav=[])
+    first = files["reports/001/output-tokens-per-case.csv"].decode().splitlines()
+    second = files["reports/001/output-tokens-per-case-2.csv"].decode().splitlines()
+    assert first[0].split(",")[3] == "alpha tokens"
+    assert second[0].split(",")[3] == "beta tokens"
+    assert first[1].split(",")[4] == "0.5"
+    assert second[1].split(",")[4] == "0.25"
+    assert files["reports/001/token-savings.csv"] != files["reports/001/token-savings-2.csv"]
+    html = files["reports/001/index.html"].decode()
+    assert html.count('href="token-savings.csv"') == html.count('href="token-savings-2.csv"') == 1
+
+
+def test_a_page_whose_tables_share_an_id_is_refused_not_half_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a section type that does not make its tables' ids unique: one CSV would replace another
+    from driftproof.site.sections import SectionContext
+
+    monkeypatch.setattr(SectionContext, "own", lambda self, *tables: tables)
+    inputs = load_inputs(*_two_savings_sections(tmp_path))
+    with pytest.raises(SiteBuildError) as err:
+        build_site_files(inputs.receipts, inputs.reports, nav=[])
+    (problem,) = err.value.problems
+    assert (Path(problem.file).name, problem.pointer) == ("001-two.md", "/sections")
+    assert "expected unique table ids" in problem.message

@@ -10,6 +10,7 @@ CSV) and element ids come from ``ctx.anchor(base)``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 import re
@@ -64,7 +65,19 @@ class SectionContext:
     used_ids: set[str] = field(default_factory=set)
     pointer: str = "/sections"
     """The JSON pointer of the section being rendered (``SectionSpec.pointer``)."""
+    table_ids: set[str] = field(default_factory=set)
+    """The ids of the page's tables so far (each its ``<id>.csv``), case-folded."""
     _slugs: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def own(self, *tables: Table) -> tuple[Table, ...]:
+        """``tables``, each with an id no other table of the page has (``<id>``, else ``<id>-2``).
+
+        Two sections of one type give their tables the same id, and each is published as
+        ``<id>.csv``: the second's file would replace the first's. Ids compare case-folded.
+        """
+        return tuple(
+            dataclasses.replace(t, id=unique(t.id, self.table_ids, fold=True)) for t in tables
+        )
 
     def anchor(self, base: str) -> str:
         """A page-unique element id from ``base`` (unsafe characters become ``-``)."""

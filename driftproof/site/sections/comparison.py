@@ -61,7 +61,8 @@ class ComparisonSection:
         an, bn = params.a_label or a, params.b_label or b
         c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
         heading = ctx.anchor(f"comparison-{a}-{b}")
-        table = None if c.refusals else _table(c, ctx, a, b)  # its row ids before the chart's
+        # its row ids before the chart's
+        table = None if c.refusals else ctx.own(_table(c, ctx, a, b))[0]
         chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading)
         html = ctx.render(
             "sections/comparison.html",

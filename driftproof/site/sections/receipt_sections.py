@@ -143,7 +143,7 @@ class CrossFamilySection(ReceiptsSection):
     def render(self, params: ReceiptsParams, ctx: SectionContext) -> SectionOutput:
         """The section's HTML and tables."""
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
-        lead, background = cross_family_tables(cf)
+        lead, background = ctx.own(*cross_family_tables(cf))
         html = self.page(
             params,
             ctx,
@@ -275,7 +275,7 @@ class SourceFiguresSection(ReceiptsSection):
             rows += [row_of(x, anchor if i == 0 else None) for i, x in enumerate(found)]
             cells = {(x.dimension, x.agent): printed_text(x) for x in printed}
             pivot.append((r.skill.name, cells))
-        table, files_table, by_skill = figure_tables(rows, files, pivot)
+        table, files_table, by_skill = ctx.own(*figure_tables(rows, files, pivot))
         html = self.page(
             params,
             ctx,
@@ -322,8 +322,7 @@ class TokenSavings(ReceiptsSection):
             whiskers=f"smallest to largest saving across the {count_of(n_cases, 'case')}",
             reference=0.0,
         )
-        summary = savings_summary(arms)
-        cases = _case_table(names, receipts, arms, ctx)
+        summary, cases = ctx.own(savings_summary(arms), _case_table(names, receipts, arms, ctx))
         html = self.page(
             params,
             ctx,
