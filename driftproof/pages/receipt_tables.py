@@ -61,6 +61,7 @@ def receipt_tables(
     anchor: Callable[[str], str] | None = None,
     chart: Chart | None = None,
     case_link: Callable[[str], str] | None = None,
+    key: str | None = None,
 ) -> ReceiptTables:
     """The sheet of receipt ``r`` published as ``receipts/<name>.json``, as tables.
 
@@ -73,13 +74,14 @@ def receipt_tables(
         chart: draws the band chart of the sheet (its ids taken before the case rows'); None:
             no chart.
         case_link: URL of a case's page; default ``cases/<slug>/index.html`` (its own sheet).
+        key: ends each table's id (``cases-<key>``); default ``name``, its ``/`` as ``-``.
     """
     anchor = anchor or (lambda base: base)
     if case_link is None:
         slugs = case_slugs(r)
         case_link = lambda case_id: f"cases/{slugs[case_id]}/index.html"  # noqa: E731
     s = sheet(r, size_bytes=len(raw) if raw else None)
-    key = name.replace("/", "-")
+    key = key or name.replace("/", "-")
     drawn, files = chart(s, anchor) if chart else (None, {})
     return ReceiptTables(
         name=name,

@@ -255,3 +255,40 @@ def test_a_page_whose_tables_share_an_id_is_refused_not_half_published(
     (problem,) = err.value.problems
     assert (Path(problem.file).name, problem.pointer) == ("001-two.md", "/sections")
     assert "expected unique table ids" in problem.message
+
+
+def test_sheets_of_receipts_x_slash_a_and_x_a_publish_csvs_of_their_own(tmp_path: Path) -> None:
+    # Found: a sheet's tables are named after its receipt with "/" as "-", so receipts x/a and
+    # x-a both published cases-x-a.csv, the second replacing the first (x/a holds case c1, x-a
+    # case c9: each file must list its own)
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    (receipts / "x").mkdir(parents=True)
+    one = scored_receipt({"c1": ([0.5, 0.6], [0.5, 0.5])})
+    write_receipt(body_of(one), receipts / "x" / "a.json")
+    write_receipt(body_of(scored_receipt({"c9": ([0.5, 0.6], [0.5, 0.5])})), receipts / "x-a.json")
+    front = "number: 1\nslug: s\ntitle: S\ndate: 2026-04-30\nreceipts: [x/a, x-a]\n"
+    write_report(reports, "001-s.md", front + "sections:\n  - type: receipt_sheets\n")
+    inputs = load_inputs(receipts, reports)
+    files = build_site_files(inputs.receipts, inputs.reports, nav=[])
+    first = files["reports/001/cases-x-a.csv"].decode().splitlines()
+    second = files["reports/001/cases-x-a-2.csv"].decode().splitlines()
+    assert [r.split(",")[0] for r in (first[1], second[1])] == ["c1", "c9"]
+
+
+def test_a_section_naming_one_receipt_twice_is_refused_at_its_second_place(
+    tmp_path: Path,
+) -> None:
+    # "r" and "r.json" name one receipt: its sheet would be shown twice
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    write_receipt(body_of(scored_receipt({"c1": ([0.5, 0.6], [0.5, 0.5])})), receipts / "r.json")
+    front = "number: 1\nslug: s\ntitle: S\ndate: 2026-04-30\nreceipts: [r]\n"
+    sheets = "  - type: receipt_sheets\n    receipts: [r, r.json]\n"
+    write_report(reports, "001-s.md", front + "sections:\n" + sheets)
+    with pytest.raises(SiteBuildError) as err:
+        load_inputs(receipts, reports)
+    (problem,) = err.value.problems
+    assert (problem.pointer, problem.message) == (
+        "/sections/0/receipts/1",
+        "receipt 'r' is listed twice",
+    )

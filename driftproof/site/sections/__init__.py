@@ -67,6 +67,8 @@ class SectionContext:
     """The JSON pointer of the section being rendered (``SectionSpec.pointer``)."""
     table_ids: set[str] = field(default_factory=set)
     """The ids of the page's tables so far (each its ``<id>.csv``), case-folded."""
+    sheet_keys: set[str] = field(default_factory=set)
+    """The keys of the receipt sheets shown so far (their tables' ids end with one), case-folded."""
     _slugs: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def own(self, *tables: Table) -> tuple[Table, ...]:
@@ -78,6 +80,10 @@ class SectionContext:
         return tuple(
             dataclasses.replace(t, id=unique(t.id, self.table_ids, fold=True)) for t in tables
         )
+
+    def sheet_key(self, name: str) -> str:
+        """A key for receipt ``name``'s sheet no other sheet of the page has (``x/a``: ``x-a``)."""
+        return unique(name.replace("/", "-"), self.sheet_keys, fold=True)
 
     def anchor(self, base: str) -> str:
         """A page-unique element id from ``base`` (unsafe characters become ``-``)."""
@@ -159,15 +165,19 @@ def section_types() -> Mapping[str, SectionType]:
 def receipts_check(
     names: list[str] | None, report_receipts: tuple[str, ...]
 ) -> list[tuple[str, str]]:
-    """``(pointer, message)`` per receipt a section names that is not one the report lists."""
-    return [
-        (
-            f"/receipts/{i}",
-            f"expected one of the report's receipts ({', '.join(report_receipts)}), found {n!r}",
-        )
-        for i, n in enumerate(names or [])
-        if receipt_name(n) not in report_receipts
-    ]
+    """``(pointer, message)`` per receipt a section names that the report lacks, or names twice."""
+    found: list[tuple[str, str]] = []
+    seen: list[str] = []
+    for i, n in enumerate(names or []):
+        if receipt_name(n) not in report_receipts:
+            listed = ", ".join(report_receipts)
+            found.append(
+                (f"/receipts/{i}", f"expected one of the report's receipts ({listed}), found {n!r}")
+            )
+        elif receipt_name(n) in seen:
+            found.append((f"/receipts/{i}", f"receipt {receipt_name(n)!r} is listed twice"))
+        seen.append(receipt_name(n))
+    return found
 
 
 class ReceiptsParams(SectionParams):

@@ -108,6 +108,7 @@ def _tables(name: str, ctx: SectionContext) -> ReceiptTables:
         anchor=lambda base: ctx.anchor(f"{name}-{base}"),
         chart=band_chart("chart-bands"),
         case_link=lambda case_id: ctx.case_url(name, case_id),
+        key=ctx.sheet_key(name),  # x/a and x-a, or a sheet shown twice: tables of their own
     )
 
 
