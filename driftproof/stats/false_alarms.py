@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -147,7 +148,7 @@ class FalseAlarms:
         cases = f"{self.cases} case" if self.cases == 1 else f"these {self.cases} cases"
         head = (
             f"Noise alone: if every case's true mean were the same in both receipts, about "
-            f"{self.expected:.2f} of {cases} would read regressed at these spreads and draws; "
+            f"{self.expected_words()} of {cases} would read regressed at these spreads and draws; "
         )
         if self.observed == 0:
             return head + "none did."
@@ -162,6 +163,40 @@ class FalseAlarms:
     def chance_words(self) -> str:
         """:attr:`p_at_least` at the precision its simulation supports (:func:`chance_words`)."""
         return chance_words(self.per_case, self.observed, self.trials, self.simulated)
+
+    def expected_words(self) -> str:
+        """:attr:`expected` at the precision its simulation supports (:func:`count_words`)."""
+        error = expected_error(self.per_case, self.trials, self.simulated)
+        return count_words(self.expected, error)
+
+
+def expected_error(
+    per_case: Sequence[float], trials: int, simulated: Sequence[bool] | None = None
+) -> float:
+    """The simulation standard error of the expected count, the sum of ``per_case``.
+
+    Each simulated case's chance is the share of ``trials`` independent trials, from a seed of
+    its own, so the sum's variance is ``Σ p(1 − p) / trials`` over the simulated cases; a case
+    not ``simulated`` (mask in case order; ``None``: every case simulated) adds none.
+    """
+    sim = [True] * len(per_case) if simulated is None else list(simulated)
+    var = math.fsum(p * (1.0 - p) for p, s in zip(per_case, sim, strict=True) if s)
+    return math.sqrt(var / trials)
+
+
+def count_words(x: float, error: float) -> str:
+    """An expected count ``x`` with simulation standard error ``error``, as far as it holds.
+
+    To 2, 1 or 0 decimals: the most whose half a unit in the last place is at least the 95%
+    half-width (1.96 standard errors). When even that is over 0.5: ``about N (simulated:
+    between L and H)``, the half-width's ends rounded outwards, ``L`` at least 0.
+    """
+    half = _Z95 * error
+    for places in (2, 1, 0):
+        if half <= 0.5 * 10.0**-places:
+            return f"{x:.{places}f}"
+    low, high = max(0, math.floor(x - half)), math.ceil(x + half)
+    return f"{x:.0f} (simulated: between {low} and {high})"
 
 
 def chance_bounds(
@@ -248,6 +283,7 @@ def chance_words(
 
 #: Each tail of the simulation bounds of a printed chance (a 95% interval).
 _SIM_TAIL = 0.025
+_Z95 = NormalDist().inv_cdf(1.0 - _SIM_TAIL)
 #: Bootstrap replicates of :func:`chance_bounds` (at most), and their seed; a large suite gets
 #: fewer, so that replicates × cases × (k + 1) stays near :data:`BOOT_WORK`, and at least 200.
 BOOT_REPLICATES = 4000

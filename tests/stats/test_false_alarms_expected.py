@@ -1,0 +1,121 @@
+"""The expected count of regressed cases from noise alone is printed with no more decimals than its
+simulation supports: 2, 1 or 0, the most whose half a unit in the last place covers the 95%
+half-width, 1.96 standard errors of the sum, sqrt(Σ p(1 − p) / trials) over the simulated cases.
+Each suite below is chosen so that its standard error can be worked out on paper."""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+
+import pytest
+from factories import JUDGE, case, make_receipt
+
+from driftproof.pages.comparison import compare_receipts
+from driftproof.receipt import Receipt
+from driftproof.stats.false_alarms import (
+    FalseAlarms,
+    count_words,
+    expected_error,
+    p_at_least,
+    p_regressed,
+)
+
+
+def _said(ps: list[float], trials: int, simulated: list[bool] | None = None) -> str:
+    """The expected count as the sentence prints it, for a suite with chances ``ps``."""
+    mask = None if simulated is None else tuple(simulated)
+    fa = FalseAlarms(sum(ps), 0, p_at_least(ps, 0), len(ps), trials, 0.05, tuple(ps), mask)
+    m = re.search(r"about (.*?) of (?:these \d+ cases|1 case) would read regressed", fa.sentence())
+    assert m is not None, fa.sentence()
+    return m.group(1)
+
+
+def test_two_decimals_when_the_half_width_is_under_half_a_hundredth() -> None:
+    # 4 cases, 5 of 2,000 pairs each: Σ p(1 − p) = 4 × .0025 × .9975 = .009975; / 2,000 =
+    # 4.9875e-6, standard error .002233, half-width 1.96 × .002233 = .00438 ≤ .005
+    ps = [5 / 2000] * 4
+    assert expected_error(ps, 2000) == pytest.approx(0.0022333, abs=1e-7)
+    assert _said(ps, 2000) == "0.01"
+
+
+def test_one_decimal_when_the_half_width_is_under_half_a_tenth() -> None:
+    # 40 cases, 50 of 2,000 each: Σ p(1 − p) = 40 × .025 × .975 = .975; / 2,000 = 4.875e-4,
+    # standard error .02208, half-width .0433: over .005, at most .05
+    ps = [50 / 2000] * 40
+    assert expected_error(ps, 2000) == pytest.approx(0.022079, abs=1e-6)
+    assert _said(ps, 2000) == "1.0"
+
+
+def test_the_edge_of_one_decimal() -> None:
+    # at .025 a case, 53 cases: Σ p(1 − p) = 1.291875, standard error .025415, half-width
+    # .04981 ≤ .05: one decimal; 54 cases: 1.31625, .025654, .05028 > .05: none
+    assert re.fullmatch(r"\d\.\d", _said([0.025] * 53, 2000))
+    assert _said([0.025] * 54, 2000) == "1"
+
+
+def test_no_decimal_at_300_cases_of_666_pairs() -> None:
+    # 23 of 666 pairs in each of 300 cases: expected 300 × 23/666 = 10.36 (it printed "10.36");
+    # Σ p(1 − p) = 300 × (23/666)(643/666) = 10.0026; / 666 = .015019, standard error .12255,
+    # half-width .2402: over .05, at most .5
+    ps = [23 / 666] * 300
+    assert expected_error(ps, 666) == pytest.approx(0.12255, abs=1e-5)
+    assert _said(ps, 666) == "10"
+
+
+def test_a_wider_half_width_prints_the_range() -> None:
+    # 2,000 cases at 100 pairs, 5 each: expected 100; Σ p(1 − p) = 2,000 × .05 × .95 = 95;
+    # / 100 = .95, standard error .97468, half-width 1.9103: from 98.09 to 101.91, rounded out
+    ps = [0.05] * 2000
+    assert expected_error(ps, 100) == pytest.approx(0.97468, abs=1e-5)
+    assert _said(ps, 100) == "100 (simulated: between 98 and 102)"
+    # the low end never goes under 0
+    assert count_words(0.5, 1.0) == "0 (simulated: between 0 and 3)"
+
+
+def test_a_case_not_simulated_adds_no_error() -> None:
+    # the 40 cases of one decimal, and 10 cases counted without simulation: still .02208
+    ps = [50 / 2000] * 40 + [0.0] * 10
+    mask = [True] * 40 + [False] * 10
+    assert expected_error(ps, 2000, mask) == pytest.approx(0.022079, abs=1e-6)
+    assert expected_error([0.5, 0.025], 2000, [False, True]) == pytest.approx(
+        math.sqrt(0.025 * 0.975 / 2000)
+    )
+    assert _said(ps, 2000, mask) == "1.0"
+    assert _said([0.0] * 3, 2000, [False] * 3) == "0.00"
+
+
+def test_diff_prints_the_count_of_a_300_case_suite_as_a_whole_number() -> None:
+    # 300 cases at spread .05 over 3 draws on the 0.01 grid: 666 pairs a case (200,000 / 300),
+    # about 3.45% read regressed each (the statistics notes, section 6.2): 300 × .0345 = 10.35,
+    # standard error √(300 × .0345 × .9655 / 666) = .1224, half-width .24: a whole number
+    same = [case(f"c{i}", [0.70, 0.75, 0.80], [0.5, 0.55, 0.6]) for i in range(300)]
+    judge = {**JUDGE, "scale": {"worst": 0.0, "best": 1.0, "step": 0.01}}
+    r = Receipt.model_validate(make_receipt(same, judge=judge))
+    fa = compare_receipts(r, r, false_alarms=True).false_alarms
+    assert fa is not None and fa.trials == 666
+    m = re.search(r"about (\d+) of these 300 cases would read regressed", fa.sentence())
+    assert m is not None, fa.sentence()
+    assert 9 <= int(m.group(1)) <= 12
+
+
+def test_reruns_with_other_seeds_stay_within_the_places_printed() -> None:
+    # 20 cases at spread .05 over 3 draws on the 0.01 grid, 2,000 pairs each, rerun from 60
+    # sets of seeds. About 3.45% a case: standard error √(20 × .0345 × .9655 / 2,000) = .0182,
+    # half-width .036, so one decimal is printed. The reruns' spread is that standard error;
+    # about 95% of them (at least 54 of 60) lie within .05 of the reruns' mean, as one decimal
+    # claims, while within .005, as two decimals claimed, only about a fifth do.
+    grid = (0.01, (0.0, 1.0))
+    on_grid = {"mean": 0.75, "grid_a": grid, "grid_b": grid}
+    sums = []
+    for rerun in range(60):
+        ps = [p_regressed(0.05, 3, 0.05, 3, **on_grid, seed=1000 * rerun + i) for i in range(20)]
+        sums.append(sum(ps))
+        if rerun == 0:
+            assert re.fullmatch(r"\d\.\d", _said(ps, 2000))
+            error = expected_error(ps, 2000)
+    centre = statistics.fmean(sums)
+    assert 0.7 <= statistics.stdev(sums) / error <= 1.3
+    assert sum(abs(s - centre) <= 0.05 for s in sums) >= 54
+    assert sum(abs(s - centre) <= 0.005 for s in sums) <= 24
