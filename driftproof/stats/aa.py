@@ -20,7 +20,7 @@ from driftproof.receipt import Receipt
 from driftproof.stats._rule import separation_verdict
 from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
-from driftproof.stats.false_alarms import chance_words
+from driftproof.stats.false_alarms import chance_words, count_words, expected_error
 from driftproof.stats.moments import mean_sd
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
@@ -73,14 +73,24 @@ class AAReading:
     smallest_max: float | None
     unread: int
 
-    def at_least_one_words(self) -> str:
-        """:attr:`at_least_one` at the precision its :data:`TRIALS` a case support.
+    def _rates(self) -> tuple[list[float], list[bool]]:
+        """The read cases' false-call rates and whether each is a simulation's estimate.
 
         A case with no spread (σ = 0) cannot be called and is no simulation's estimate.
         """
         read = [c for c in self.cases if c.false_call_rate is not None and c.sd is not None]
         rates = [c.false_call_rate for c in read if c.false_call_rate is not None]
-        return chance_words(rates, 1, TRIALS, [c.sd is not None and c.sd > 0 for c in read])
+        return rates, [c.sd is not None and c.sd > 0 for c in read]
+
+    def at_least_one_words(self) -> str:
+        """:attr:`at_least_one` at the precision its :data:`TRIALS` a case support."""
+        rates, simulated = self._rates()
+        return chance_words(rates, 1, TRIALS, simulated)
+
+    def expected_words(self) -> str:
+        """:attr:`expected` at the precision its :data:`TRIALS` a case support."""
+        rates, simulated = self._rates()
+        return count_words(self.expected, expected_error(rates, TRIALS, simulated))
 
 
 def false_call_rate(sd: float, n: int, *, seed: int = SEED, trials: int = TRIALS) -> float:
