@@ -57,6 +57,40 @@ _CHAT = {
     "stop:function_call": "tool_call",
 }
 
+#: The Responses API's output items of a turn that calls a tool: a call (the model's, or a
+#: hosted tool's the server ran), a call's output, or an MCP approval step (``ResponseOutputItem``).
+RESPONSES_TOOL_ITEMS = (
+    "function_call",
+    "custom_tool_call",
+    "web_search_call",
+    "file_search_call",
+    "computer_call",
+    "code_interpreter_call",
+    "image_generation_call",
+    "local_shell_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "mcp_approval_request",
+    "mcp_approval_response",
+    "shell_call",
+    "apply_patch_call",
+    "tool_search_call",
+    "program",
+    *(
+        f"{call}_output"
+        for call in (
+            "function_call",
+            "custom_tool_call",
+            "computer_call",
+            "local_shell_call",
+            "shell_call",
+            "apply_patch_call",
+            "tool_search",
+            "program",
+        )
+    ),
+)
+
 #: Lane key → table. Keys: ``anthropic`` (Messages API and its batches), ``chat`` (OpenAI Chat
 #: Completions), ``responses`` (OpenAI Responses), ``compatible`` (Chat Completions on any other
 #: base URL: vLLM, Ollama, llama.cpp's server, DeepSeek, gateways), ``claude-cli``, ``codex-cli``.
@@ -75,22 +109,7 @@ ENDING_TABLES: dict[str, EndingTable] = {
         {
             "incomplete:max_output_tokens": "truncated",
             "incomplete:content_filter": "content_filter",
-            **{
-                f"completed:{item}": "tool_call"
-                for item in (  # the Responses API's tool-call output items
-                    "function_call",
-                    "custom_tool_call",
-                    "web_search_call",
-                    "file_search_call",
-                    "computer_call",
-                    "code_interpreter_call",
-                    "image_generation_call",
-                    "local_shell_call",
-                    "mcp_call",
-                    "mcp_list_tools",
-                    "mcp_approval_request",
-                )
-            },
+            **{f"completed:{item}": "tool_call" for item in RESPONSES_TOOL_ITEMS},
             "completed:message_incomplete": "unfinished_answer",
             "completed:message_in_progress": "unfinished_answer",
         },

@@ -132,6 +132,49 @@ def test_responses_commentary_and_reasoning_are_apart_and_a_gpt5_judge_grades(
             "tool_call",
             "'completed:web_search_call'",
         ),
+        (  # a shell tool's call (ResponseFunctionShellToolCall): the turn waits on it
+            "completed",
+            None,
+            [
+                {
+                    "type": "shell_call",
+                    "id": "sh_1",
+                    "call_id": "c",
+                    "status": "completed",
+                    "action": {"commands": ["ls"], "max_output_length": None, "timeout_ms": None},
+                }
+            ],
+            "tool_call",
+            "'completed:shell_call'",
+        ),
+        (  # a hosted tool search, its output, then text: a turn that used a tool
+            "completed",
+            None,
+            [
+                {
+                    "type": "tool_search_call",
+                    "id": "ts_1",
+                    "arguments": {},
+                    "execution": "server",
+                    "status": "completed",
+                },
+                {
+                    "type": "tool_search_output",
+                    "id": "to_1",
+                    "execution": "server",
+                    "tools": [],
+                    "status": "completed",
+                },
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": "fix(http): retry 429"}],
+                },
+            ],
+            "tool_call",
+            "'completed:tool_search_output'",
+        ),
     ],
 )
 def test_responses_endings_other_than_completed_are_lost_by_class(
