@@ -46,6 +46,9 @@ ANTHROPIC_ERROR_STATUS = {
 #: Message Batches result types of a request that was not processed (retried) → what happened.
 _NOT_PROCESSED = {"expired": "ended", "canceled": "was cancelled"}
 
+#: The OpenAI Batch API's ``status`` values of a batch that has ended (its files are read).
+OPENAI_BATCH_ENDED = ("completed", "failed", "expired", "cancelled")
+
 
 def jsonl_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """The lines of a JSON Lines body given in ``chunks``, cut at each line feed byte only.
@@ -241,7 +244,7 @@ class OpenAIBatches(BatchLane):
         return BatchStatus(
             b.id,
             b.status,
-            b.status in ("completed", "failed", "expired", "cancelled"),
+            b.status in OPENAI_BATCH_ENDED,
             counts,
             failed,
             tuple(f for f in (b.output_file_id, b.error_file_id) if f),
