@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import (
     AttemptError,
@@ -25,6 +26,7 @@ from driftproof.run.providers.openai_api import (
     OpenAIAPI,
     build_chat,
     build_responses,
+    choice_error,
     read_chat,
     read_response,
 )
@@ -285,6 +287,8 @@ class OpenAIBatches(BatchLane):
             and resp.get("status_code") == 200
             and isinstance(resp.get("body"), dict)
         ):
+            if (failed := _failed_body(bid, resp["body"], self.lane.api)) is not None:
+                return cid, failed
             graded = cid.startswith("j")
             reply = (
                 read_response(resp["body"], graded=graded)
@@ -301,6 +305,24 @@ class OpenAIBatches(BatchLane):
             exc.reason = f"batch {bid}: {exc.reason}"
             return cid, exc
         return cid, AttemptError(f"batch {bid}: {said}")
+
+
+def _failed_body(bid: str, body: dict[str, Any], api: str) -> AttemptError | None:
+    """The failed attempt a 200 result ``body`` of batch ``bid`` is, as it would be interactively.
+
+    A body whose ``error`` member is not null (a Responses ``response`` of status ``failed``, a
+    gateway's error) or, on Chat Completions, whose first choice holds an ``error``
+    (:func:`~driftproof.run.providers.openai_api.choice_error`): transient, quoting the error.
+    ``None`` otherwise.
+    """
+    err = body.get("error")
+    if err is not None:
+        why = f"the reply is an error with status 200, not an answer: {error_words(err)}"
+        return AttemptError(f"batch {bid}: {why}")
+    failed = choice_error(body) if api == "chat" else None
+    if failed is not None:
+        failed.reason = f"batch {bid}: {failed.reason}"
+    return failed
 
 
 def batch_lane(lane: Provider) -> BatchLane:

@@ -355,6 +355,42 @@ def test_an_openai_line_holding_an_error_is_never_graded_and_keeps_its_words(
     assert [a.error for a in first.attempts] == [f"batch batch_000002: {said}"]
 
 
+def _failed_response(body: dict) -> None:
+    # openai's Response: status "failed" and its error (ResponseError: code, message)
+    body.update(status="failed", output=[], error={"code": "server_error", "message": "it broke"})
+
+
+def _choice_error(body: dict) -> None:
+    # a gateway's lost upstream, sent on the choice beside the text so far (OpenRouter)
+    body["choices"][0].update(finish_reason="error", error={"code": 502, "message": "it broke"})
+
+
+@pytest.mark.parametrize(
+    "api,edit,said",
+    [
+        ("responses", _failed_response, "the reply is an error with status 200, not an answer"),
+        ("chat", _choice_error, "the reply's choice is an error with status 200, not an answer"),
+    ],
+)
+def test_an_openai_answer_that_is_a_failure_is_a_failed_attempt_as_it_is_interactively(
+    fake, tmp_path, monkeypatch, api, edit, said
+):
+    # Found: a status-200 result whose body said it failed was read as a reply: the failed
+    # Response lost as an "unknown ending" ('failed'), not retried, its error unquoted
+    def failed(first: bytes) -> bytes:
+        obj = json.loads(first)
+        edit(obj["response"]["body"])
+        return json.dumps(obj).encode()
+
+    _edit_first_answer_line(monkeypatch, failed)
+    r = read_receipt(batched(tmp_path, "openai", api=api, cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score == pytest.approx(0.9)  # retried in a follow-up batch, then answered
+    assert [(a.error, a.error_class) for a in first.attempts] == [
+        (f"batch batch_000002: {said}: it broke", "transient")
+    ]
+
+
 def _edit_first_answer_line(monkeypatch, edit) -> None:
     """The fake OpenAI output line of the first answer's first attempt, as ``edit`` makes it."""
     import batch_fake_state
