@@ -9,26 +9,21 @@ model's: D-13).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.pages.band_sources import band_kind
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
-from driftproof.stats.false_alarms import draw_grid
-from driftproof.stats.grading_cost import cost_per_judged_draw, price_tiers
+from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
-    POOLED_DF,
-    POOLED_LEVEL,
-    POOLED_NONE_LEVEL,
+    MIN_TRIALS,
     SPREAD_LEVEL,
+    TRIAL_DRAWS,
+    VERDICT_TRIALS,
     ArmPool,
-    equal_spreads_no_count_chance,
-    p_verdict,
-    pool_arms,
-    size_case,
+    size_run,
 )
 from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES
 
@@ -43,16 +38,8 @@ PILOT_ADVICE = (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.stats import Band, ReceiptBand
-    from driftproof.stats._simulate import Grid
-    from driftproof.stats.planning import CaseSizing
-
-#: The two spread sums, as multiples of the floor, at which a plan states how often its test of
-#: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
-EXISTENCE_SUMS = (0.8, 1.25)
-
-#: Simulated runs per case for the chance of a verdict; past 200 draws per arm, as many as fit
-#: in :data:`TRIAL_DRAWS` simulated draws per arm, and at least :data:`MIN_TRIALS`.
-VERDICT_TRIALS, TRIAL_DRAWS, MIN_TRIALS = 1000, 200_000, 100
+    from driftproof.stats.grading_cost import Basis
+    from driftproof.stats.planning import CaseSizing, ExistenceRates
 
 
 def trials_words(n: int) -> str:
@@ -89,25 +76,6 @@ class CasePlan:
     """Draws per arm of a pilot that would likely cut a count set by the pilot's looseness."""
     effect_draws: int | None = None
     """The draws per arm calling the plan's effect alone needs (``None``: none does)."""
-
-
-@dataclass(frozen=True)
-class ExistenceRates:
-    """How often the test of whether a count exists answers each way.
-
-    For two arms of equal true spread over ``df`` degrees of freedom each, bounded at ``level``
-    (:func:`~driftproof.stats.planning.equal_spreads_no_count_chance`): at the true spread sum
-    ``below`` (a count exists) and ``above`` (none does), the chance of a count and of none.
-    """
-
-    df: int
-    level: float
-    below: float
-    count_below: float
-    none_below: float
-    above: float
-    none_above: float
-    count_above: float
 
 
 @dataclass(frozen=True)
@@ -160,6 +128,8 @@ class Plan:
     """The grader's own step (judge scale) when :attr:`rounding_spread` is set."""
     samples_per_draw: int | None = None
     """The judge samples averaged into a draw's score when :attr:`rounding_spread` is set."""
+    draw_step: float | None = None
+    """The step of a draw's score (the grader's over its samples) when the spread is set."""
 
     @property
     def effect_alone(self) -> int | None:
@@ -237,31 +207,12 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
             on the judge scale.
     """
     bands = _plannable(r, effect)
-    grid = draw_grid(r)
-    # scores sit on the judge's grid, so an arm's spread is planned at no less than the grid's
-    # rounding spread step/√12 (STATISTICS-NOTES 6.6): identical pilot draws do not mean none
-    least = grid[0] / math.sqrt(12.0) if grid[0] else 0.0
-    held = {
-        cid: (max(w.sd, least), max(b.sd, least))
-        for cid, w, b in bands
-        if w.sd is not None and b.sd is not None
-    }
-    floored = tuple(
-        cid
-        for cid, w, b in bands
-        if cid in held and (w.sd, b.sd) != held[cid]  # an arm's spread was under the floor
-    )
-    spread = [(held[cid], w.n, b.n) for cid, w, b in bands if cid in held]
-    pools = pool_arms([(s[0], nw, s[1], nb) for s, nw, nb in spread], grid[0])
-    plans, per_arm, trials = _case_plans(bands, held, pools, effect, grid)
-    chances = [p.p_verdict for p in plans if p.p_verdict is not None]
+    z = size_run(r, bands, effect)
+    plans = tuple(_case_plan(*x, s) for x, s in zip(bands, z.cases, strict=True))
     rb = _more_cases(r, bands)
-    answers = per_arm * len(r.cases) * len(r.arm_names) if per_arm is not None else None
-    samples = r.run.judge_samples_per_generation
-    judges = answers * samples if answers is not None and samples is not None else None
-    usd, note = _judge_cost(r, answers)
+    floored = z.rounding_spread is not None
     return Plan(
-        per_arm,
+        z.draws_per_arm,
         plans,
         tuple(p.case_id for p in plans if p.no_draw_count),
         tuple(
@@ -273,23 +224,25 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         MORE_CASES if rb is not None else None,
         rb.band if rb is not None else None,
         r.arm_names,
-        answers,
-        judges,
-        usd,
-        note,
-        *price_tiers(r, usd),
+        z.answers,
+        z.judge_calls,
+        z.judge_usd,
+        _cost_note(z.answers, z.usd_per_draw, z.basis),
+        *price_tiers(r, z.judge_usd),
         effect,
         SPREAD_LEVEL,
-        min(chances) if chances else None,
-        trials,
-        pools,
-        least if floored else None,
-        floored,
-        *_existence(pools),
+        z.least_chance,
+        z.trials,
+        z.pools,
+        z.rounding_spread,
+        z.rounded_cases,
+        z.pooled_level,
+        z.existence,
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
         simulated=r.is_simulated,
         grader_step=r.judge.scale.step if floored and r.judge is not None else None,
         samples_per_draw=r.run.judge_samples_per_generation if floored else None,
+        draw_step=z.draw_step if floored else None,
     )
 
 
@@ -304,14 +257,14 @@ def rounding_words(p: Plan) -> str | None:
     """
     if p.rounding_spread is None:
         return None
-    k, step = p.samples_per_draw, p.grader_step
-    if k is None or step is None:  # pragma: no cover - plan_receipt sets them with the spread
+    k, step, draw = p.samples_per_draw, p.grader_step, p.draw_step
+    if k is None or step is None or draw is None:  # pragma: no cover - set with the spread
         source = "the step of a draw's score ÷ √12"
     elif k == 1:
         source = f"the step of a draw's score, the grader's {step:g} at one judge sample, ÷ √12"
     else:
         source = (
-            f"the step of a draw's score, {step / k:.4g}: the grader's {step:g} over "
+            f"the step of a draw's score, {draw:.4g}: the grader's {step:g} over "
             f"{k} judge samples, ÷ √12"
         )
     return f"{p.rounding_spread:.4f} ({source})"
@@ -329,77 +282,19 @@ _SIZING_KEPT = (
 )
 
 
-def _case_plans(
-    bands: list[tuple[str, Band, Band]],
-    held: dict[str, tuple[float, float]],
-    pools: tuple[ArmPool | None, ArmPool | None],
-    effect: float,
-    grid: Grid,
-) -> tuple[tuple[CasePlan, ...], int | None, int]:
-    """Case plans, the run's draws per arm (``None``: no count) and the runs simulated per case."""
-    sized: list[tuple[str, Band, Band, CaseSizing | None]] = []
-    for cid, w, b in bands:
-        z = None
-        if cid in held:
-            z = size_case(held[cid][0], w.n, held[cid][1], b.n, effect, pools=pools)
-        sized.append((cid, w, b, z))
-    counts = [z.draws for *_, z in sized if z is not None and z.draws is not None]
-    per_arm = max(max(counts), RUN_MIN_DRAWS) if counts else None
-    trials = (
-        VERDICT_TRIALS
-        if per_arm is None
-        else max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
-    )
-    plans = []
-    for i, (cid, w, b, z) in enumerate(sized):
-        if z is None:
-            plans.append(CasePlan(cid, None, False, (w.n, b.n)))
-            continue
-        assert w.sd is not None and b.sd is not None and b.mean is not None
-        chance = None
-        if z.draws is not None and per_arm is not None:
-            # simulated at the spreads the case was planned from: pooled where pooled
-            sw, sb = (
-                q.sd if q is not None and q.pooled else own
-                for q, own in zip(pools, held[cid], strict=True)
-            )
-            chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
-        draws = None if z.draws is None else max(z.draws, RUN_MIN_DRAWS)
-        kept = {k: getattr(z, k) for k in _SIZING_KEPT}
-        plans.append(
-            CasePlan(
-                cid, draws, measured=(w.n, b.n), spreads=(w.sd, b.sd), p_verdict=chance, **kept
-            )
-        )
-    return tuple(plans), per_arm, trials
+def _case_plan(cid: str, w: Band, b: Band, z: CaseSizing | None) -> CasePlan:
+    """A case's plan from its sizing (``None``: an arm has no spread to size it from)."""
+    if z is None or w.sd is None or b.sd is None:
+        return CasePlan(cid, None, False, (w.n, b.n))
+    kept = {k: getattr(z, k) for k in _SIZING_KEPT}
+    spreads = (w.sd, b.sd)
+    return CasePlan(cid, z.draws, measured=(w.n, b.n), spreads=spreads, p_verdict=z.chance, **kept)
 
 
 def _more_cases(r: Receipt, bands: list[tuple[str, Band, Band]]) -> ReceiptBand | None:
     """The receipt-wide band (D-8) when it reads "More cases, …", else ``None``."""
     rb = receipt_band_of([(w, b) for _, w, b in bands], judge_scale(r))
     return rb if rb is not None and rb.sentence == MORE_CASES else None
-
-
-def _existence(
-    pools: tuple[ArmPool | None, ArmPool | None],
-) -> tuple[float | None, ExistenceRates | None]:
-    """The pooled level and the existence error rates at its fewest df; ``(None, None)``: none."""
-    dfs = [q.df for q in pools if q is not None and q.agrees and q.df >= POOLED_DF]
-    if not dfs:
-        return None, None
-    df, lv = min(dfs), POOLED_LEVEL
-    below, above = (k * EFFECT_FLOOR for k in EXISTENCE_SUMS)
-    rates = ExistenceRates(
-        df,
-        lv,
-        below,
-        equal_spreads_no_count_chance(below, df, lv, upper=True),
-        equal_spreads_no_count_chance(below, df, POOLED_NONE_LEVEL),
-        above,
-        equal_spreads_no_count_chance(above, df, POOLED_NONE_LEVEL),
-        equal_spreads_no_count_chance(above, df, lv, upper=True),
-    )
-    return lv, rates
 
 
 #: How the grading cost was worked out, or why there is none, by what it rests on.
@@ -411,14 +306,13 @@ _HOW = {
 }
 
 
-def _judge_cost(r: Receipt, answers: int | None) -> tuple[float | None, str]:
-    """Grading cost per judged draw from the pilot's recorded usage, times the answers to judge."""
+def _cost_note(answers: int | None, per_draw: float | None, basis: Basis) -> str:
+    """How the grading cost was worked out from the pilot's cost per judged draw, or why not."""
     if answers is None:
-        return None, "the plan sets no draw count for the run yet, so there is nothing to cost"
-    per_draw, basis = cost_per_judged_draw(r)
+        return "the plan sets no draw count for the run yet, so there is nothing to cost"
     if per_draw is None:
-        return None, _HOW[basis]
-    return per_draw * answers, (
+        return _HOW[basis]
+    return (
         f"{_HOW[basis]} (${per_draw:.6f}) × {answers:,} answers; a floor, since usage "
         "that was not reported is not in it; the answering model's cost is unknown "
         "(no price recorded)"

@@ -386,7 +386,8 @@ def plan_json(p: Plan) -> str:
         ValueError: a figure is NaN or infinite.
     """
     doc = asdict(p)
-    del doc["rounding_spread"], doc["rounded_cases"], doc["grader_step"], doc["samples_per_draw"]
+    for k in ("rounding_spread", "rounded_cases", "grader_step", "samples_per_draw", "draw_step"):
+        del doc[k]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")

@@ -9,10 +9,34 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from driftproof.wording import EFFECT_FLOOR
+
+#: The two spread sums, as multiples of the floor, at which a plan states how often its test of
+#: whether a count exists errs: 0.8 × the floor (a count exists) and 1.25 × (none does).
+EXISTENCE_SUMS = (0.8, 1.25)
+
+
+@dataclass(frozen=True)
+class ExistenceRates:
+    """How often the test of whether a count exists answers each way.
+
+    For two arms of equal true spread over ``df`` degrees of freedom each, bounded at ``level``
+    (:func:`equal_spreads_no_count_chance`): at the true spread sum ``below`` (a count exists)
+    and ``above`` (none does), the chance of a count and of none.
+    """
+
+    df: int
+    level: float
+    below: float
+    count_below: float
+    none_below: float
+    above: float
+    none_above: float
+    count_above: float
 
 
 def _lower_gamma_regularised(a: float, x: float) -> float:
@@ -150,3 +174,18 @@ def equal_spreads_no_count_chance(
     survive = 1.0 - np.interp(t - mid, edges, cdf, left=0.0, right=1.0)
     tail = float(np.sum(dens * survive) * h)
     return 1.0 - tail if upper else tail
+
+
+def existence_rates(df: int, level: float, none_level: float) -> ExistenceRates:
+    """:class:`ExistenceRates` at ``df``, upper bounds at ``level``, lower at ``none_level``."""
+    below, above = (k * EFFECT_FLOOR for k in EXISTENCE_SUMS)
+    return ExistenceRates(
+        df,
+        level,
+        below,
+        equal_spreads_no_count_chance(below, df, level, upper=True),
+        equal_spreads_no_count_chance(below, df, none_level),
+        above,
+        equal_spreads_no_count_chance(above, df, none_level),
+        equal_spreads_no_count_chance(above, df, level, upper=True),
+    )

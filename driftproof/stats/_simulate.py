@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from driftproof.stats._rule import meets_floor, separated
+
 #: ``(step, (worst, best))`` of one arm's per-draw scores; either part ``None`` when unknown
 #: (no rounding, no clipping).
 Grid = tuple[float | None, tuple[float, float] | None]
@@ -63,3 +65,26 @@ def latent_sd(mean: float, sd: float, step: float) -> float:
         mid = (lo + hi) / 2.0
         lo, hi = (mid, hi) if rounded_sd(mean, mid, step) < sd else (lo, mid)
     return (lo + hi) / 2.0
+
+
+def p_verdict(
+    base_mean: float,
+    sd_with: float,
+    sd_base: float,
+    n: int,
+    effect: float,
+    grid: Grid = (None, None),
+    *,
+    trials: int = 1000,
+    seed: int = 37,
+) -> float:
+    """Share of ``trials`` seeded simulated runs called improved (D-3, D-4, D-6).
+
+    Each run has ``n`` draws per arm; the with-skill true mean is ``base_mean + effect``.
+    """
+    rng = np.random.default_rng(seed)
+    mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid, trials)
+    mb, sb = arm_moments(rng, base_mean, sd_base, n, grid, trials)
+    delta = mw - mb
+    called = separated(delta, sw + sb) & meets_floor(delta) & (delta > 0)
+    return int(np.count_nonzero(called)) / trials

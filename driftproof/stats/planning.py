@@ -18,21 +18,23 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from driftproof.stats._chi2 import (
-    across_cases,
-    bartlett,
-)
+from driftproof.stats._chi2 import ExistenceRates as ExistenceRates  # public via planning
+from driftproof.stats._chi2 import across_cases, bartlett, existence_rates
 from driftproof.stats._chi2 import (
     equal_spreads_no_count_chance as equal_spreads_no_count_chance,  # public via planning
 )
 from driftproof.stats._chi2 import sd_factor as _sd_factor
-from driftproof.stats._rule import meets_floor, separated
-from driftproof.stats._simulate import Grid, arm_moments
+from driftproof.stats._simulate import p_verdict as p_verdict  # public via planning
+from driftproof.stats.false_alarms import draw_grid
+from driftproof.stats.grading_cost import Basis, cost_per_judged_draw
 from driftproof.wording import DEFAULT_EFFECT as DEFAULT_EFFECT  # public via planning
 from driftproof.wording import EFFECT_FLOOR, MAX_PLANNED_DRAWS, MIN_DRAWS_PER_ARM, TOLERANCE
+
+if TYPE_CHECKING:
+    from driftproof.receipt import Receipt
+    from driftproof.stats.band import Band
 
 #: Confidence level of the bounds a pilot spread is taken at (80%): one case's own spread, or
 #: a spread pooled over fewer than :data:`POOLED_DF` degrees of freedom.
@@ -208,6 +210,9 @@ class CaseSizing:
         effect_draws: the draws per arm that calling the effect alone needs (``None``: none
             does, or no count); under ``draws``, the count is set by keeping a run with no
             effect from reading underpowered.
+
+        chance: in a run sized by :func:`size_run`, the chance of a verdict at the run's count
+            (:func:`p_verdict`); ``None`` without a count, or outside a run.
     """
 
     bounds: tuple[float, float]
@@ -218,6 +223,7 @@ class CaseSizing:
     levels: tuple[float, float] = (SPREAD_LEVEL, SPREAD_LEVEL)
     larger_pilot: int | None = None
     effect_draws: int | None = None
+    chance: float | None = None
 
     @property
     def effect_sized(self) -> bool:
@@ -306,24 +312,98 @@ def _pilot_draws(
     return 2 * n
 
 
-def p_verdict(
-    base_mean: float,
-    sd_with: float,
-    sd_base: float,
-    n: int,
-    effect: float,
-    grid: Grid = (None, None),
-    *,
-    trials: int = 1000,
-    seed: int = 37,
-) -> float:
-    """Share of ``trials`` seeded simulated runs called improved (D-3, D-4, D-6).
+#: Simulated runs per case for the chance of a verdict; past 200 draws per arm, as many as fit
+#: in :data:`TRIAL_DRAWS` simulated draws per arm, and at least :data:`MIN_TRIALS`.
+VERDICT_TRIALS, TRIAL_DRAWS, MIN_TRIALS = 1000, 200_000, 100
 
-    Each run has ``n`` draws per arm; the with-skill true mean is ``base_mean + effect``.
+
+@dataclass(frozen=True)
+class RunSizing:
+    """A full run sized from a pilot (D-5); ``None`` is unknown, or no count.
+
+    ``cases`` holds each case's sizing and chance (``None``: an arm has no spread), in the bands'
+    order, with ``trials`` simulated runs each and ``least_chance`` their lowest. The rounding
+    spread (``draw_step`` ÷ √12, STATISTICS-NOTES 6.6) is set when ``rounded_cases`` have an arm
+    planned at it; ``existence`` gives the count test's error rates at ``pooled_level``.
+    ``answers`` are draws × cases × arms, ``judge_calls`` those × judge samples, ``judge_usd``
+    those × ``usd_per_draw`` (:func:`~driftproof.stats.grading_cost.cost_per_judged_draw`).
     """
-    rng = np.random.default_rng(seed)
-    mw, sw = arm_moments(rng, base_mean + effect, sd_with, n, grid, trials)
-    mb, sb = arm_moments(rng, base_mean, sd_base, n, grid, trials)
-    delta = mw - mb
-    called = separated(delta, sw + sb) & meets_floor(delta) & (delta > 0)
-    return int(np.count_nonzero(called)) / trials
+
+    cases: tuple[CaseSizing | None, ...]
+    draws_per_arm: int | None
+    trials: int
+    least_chance: float | None
+    pools: tuple[ArmPool | None, ArmPool | None]
+    rounding_spread: float | None
+    rounded_cases: tuple[str, ...]
+    draw_step: float | None
+    pooled_level: float | None
+    existence: ExistenceRates | None
+    answers: int | None
+    judge_calls: int | None
+    usd_per_draw: float | None
+    basis: Basis
+    judge_usd: float | None
+
+
+def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float) -> RunSizing:
+    """Size a full run from pilot ``r``'s case ``bands`` for a true lift of ``effect`` (D-5).
+
+    An arm's spread is planned at no less than the draw grid's rounding spread (step ÷ √12,
+    STATISTICS-NOTES 6.6), pooled as :func:`pool_arms` allows; each case is sized by
+    :func:`size_case` and, with a count, its chance of a verdict simulated at the run's count at
+    the spreads it was planned from (:func:`p_verdict`, seeded by its position).
+    """
+    grid = draw_grid(r)
+    least = grid[0] / math.sqrt(12.0) if grid[0] else 0.0
+    held = {
+        cid: (max(w.sd, least), max(b.sd, least))
+        for cid, w, b in bands
+        if w.sd is not None and b.sd is not None
+    }
+    floored = tuple(cid for cid, w, b in bands if cid in held and (w.sd, b.sd) != held[cid])
+    spread = [(*held[cid], w.n, b.n) for cid, w, b in bands if cid in held]
+    pools = pool_arms([(sw, nw, sb, nb) for sw, sb, nw, nb in spread], grid[0])
+    sized = [
+        size_case(held[cid][0], w.n, held[cid][1], b.n, effect, pools=pools)
+        if cid in held
+        else None
+        for cid, w, b in bands
+    ]
+    counts = [z.draws for z in sized if z is not None and z.draws is not None]
+    per_arm = max(max(counts), MIN_DRAWS_PER_ARM) if counts else None
+    trials = VERDICT_TRIALS
+    if per_arm is not None:
+        trials = max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
+    cases: list[CaseSizing | None] = []
+    for i, ((cid, _, b), z) in enumerate(zip(bands, sized, strict=True)):
+        if z is None or z.draws is None or per_arm is None or b.mean is None:
+            cases.append(z)
+            continue
+        # simulated at the spreads the case was planned from: pooled where pooled
+        own = zip(pools, held[cid], strict=True)
+        sw, sb = (q.sd if q is not None and q.pooled else s for q, s in own)
+        chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
+        cases.append(dataclasses.replace(z, draws=max(z.draws, MIN_DRAWS_PER_ARM), chance=chance))
+    answers = per_arm * len(r.cases) * len(r.arm_names) if per_arm is not None else None
+    samples = r.run.judge_samples_per_generation
+    per_draw, basis = cost_per_judged_draw(r)
+    chances = [z.chance for z in cases if z is not None and z.chance is not None]
+    dfs = [q.df for q in pools if q is not None and q.agrees and q.df >= POOLED_DF]
+    return RunSizing(
+        tuple(cases),
+        per_arm,
+        trials,
+        min(chances, default=None),
+        pools,
+        least if floored else None,
+        floored,
+        grid[0],
+        POOLED_LEVEL if dfs else None,
+        existence_rates(min(dfs), POOLED_LEVEL, POOLED_NONE_LEVEL) if dfs else None,
+        answers,
+        answers * samples if answers is not None and samples is not None else None,
+        per_draw,
+        basis,
+        per_draw * answers if per_draw is not None and answers is not None else None,
+    )

@@ -63,4 +63,4 @@ def test_the_rounding_spread_is_said_to_be_of_a_draws_step(samples, said, bound)
     assert f"upper 80% bounds {bound:.3f} and {bound:.3f}" in text
     # the JSON is as it was: the rounding spread and its steps are words, not fields
     doc = json.loads(plan_json(plan_receipt(_flat_pilot(samples))))
-    assert not {"rounding_spread", "grader_step", "samples_per_draw"} & set(doc)
+    assert not {"rounding_spread", "grader_step", "samples_per_draw", "draw_step"} & set(doc)
