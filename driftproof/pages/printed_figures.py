@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from driftproof.pages.tables import Pair as Cell
+from driftproof.pages.words import count_of
 from driftproof.receipt import PrintedFigure, PrintedRow, Receipt
 
 #: The dimension cell of a skill whose source printed no result.
@@ -89,6 +91,11 @@ def figure_rows(skill: str, printed: list[PrintedRow]) -> list[tuple[Cell, ...]]
             )
         )
     return rows
+
+
+def figures_count(printed: Iterable[list[PrintedRow]]) -> str:
+    """The printed figures of some skills counted in words: ``"10 figures"`` (one per row)."""
+    return count_of(sum(map(len, printed)), "figure")
 
 
 def printed_text(row: PrintedRow) -> str:

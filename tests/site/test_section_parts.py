@@ -234,6 +234,17 @@ def test_the_source_figures_section_counts_figures_and_skills_in_words() -> None
     assert "<p>10 figures for 1 skill, copied from the source" in html
 
 
+def test_the_figure_count_counts_the_printed_rows_not_their_cells_words() -> None:
+    # a dimension the source named "no results printed" is still one of its 10 figures
+    doc = json.loads((REPO / "receipts" / "nvidia-7149a88-aiq-deploy.json").read_text())
+    doc["source_figures"]["rows"][0]["dimension"] = "no results printed"
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    ctx = SectionContext(SimpleNamespace(source="r.md"), {"a": _model(doc)}, env, root="")
+    section = section_types()["source_figures"]
+    html = str(section.render(section.Params(), ctx).html)
+    assert "<p>10 figures for 1 skill, copied from the source" in html
+
+
 def test_csv_cells_start_no_formula_after_another_separator_or_as_a_number_lookalike() -> None:
     # OWASP: a cell can start after a separator inside a value; a spreadsheet whose list
     # separator is ";" splits the unquoted x;=cmd… there, so that line is quoted throughout.

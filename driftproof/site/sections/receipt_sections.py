@@ -14,9 +14,9 @@ from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.cross_family import cross_family, cross_family_tables
 from driftproof.pages.printed_figures import (
-    NO_RESULTS,
     NOT_PRINTED,
     figure_rows,
+    figures_count,
     files_read,
     printed_rows,
     printed_text,
@@ -35,7 +35,7 @@ from driftproof.pages.token_savings import (
     savings_summary,
 )
 from driftproof.pages.words import count_of, sheet_link_text
-from driftproof.receipt import Receipt
+from driftproof.receipt import PrintedRow, Receipt
 from driftproof.site import charts
 from driftproof.site.sections import (
     ReceiptsParams,
@@ -262,6 +262,7 @@ class SourceFiguresSection(ReceiptsSection):
         rows: list[Row] = []
         files: dict[tuple[str, str, str, str], None] = {}
         pivot: list[tuple[str, dict[tuple[str, str], str]]] = []
+        shown: list[list[PrintedRow]] = []
         for n in names:
             r = ctx.receipts[n]
             printed = printed_rows(r)
@@ -270,6 +271,7 @@ class SourceFiguresSection(ReceiptsSection):
                     "source_figures needs aggregates-only receipts with printed rows; "
                     f"{n} is not one"
                 )
+            shown.append(printed)
             files.update(dict.fromkeys(files_read(r)))
             anchor = ctx.anchor(f"skill-{r.skill.name}")
             found = figure_rows(r.skill.name, printed)
@@ -284,7 +286,7 @@ class SourceFiguresSection(ReceiptsSection):
             table=by_skill,
             files=files_table,
             n_skills=count_of(len(names), "skill"),
-            n_rows=count_of(sum(1 for x in rows if x.cells[1].text != NO_RESULTS), "figure"),
+            n_rows=figures_count(shown),
         )
         return SectionOutput(html=html, tables=(files_table, table))
 
