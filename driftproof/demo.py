@@ -25,6 +25,7 @@ from markupsafe import Markup, escape
 from driftproof.errors import RefusalError
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
+from driftproof.pages.words import count_of, fmt, format_lift
 from driftproof.receipt import Receipt, read_receipt, sha256_text
 from driftproof.render.comparison import comparison_markdown, comparison_text
 from driftproof.render.plan import plan_text
@@ -222,15 +223,15 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str
     iv = lift_interval(lift_breakdown(r1))
     of = "The lift of receipts/v1-run1.json"  # named, as items 1 to 4 name theirs
     if iv.lift is None:
-        lift = f"{of}: n/a"
+        lift = f"{of}: {format_lift(iv.lift)}"
     elif iv.se is None:
-        lift = f"{of}, as context: {iv.lift:+.3f}"
+        lift = f"{of}, as context: {format_lift(iv.lift)}"
     else:
         lift = (
-            f"{of}, with its paired interval as context: {iv.lift:+.3f} (approximate 95% "
-            f"interval {iv.low:+.3f} to {iv.high:+.3f}, paired standard error {iv.se:.3f} over "
-            f"{iv.cases} cases). Context only: it never decides a verdict. "
-            f"{METHOD}#the-paired-interval-on-the-lift"
+            f"{of}, with its paired interval as context: {format_lift(iv.lift)} (approximate 95% "
+            f"interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)}, paired "
+            f"standard error {fmt(iv.se)} over {count_of(iv.cases, 'case')}). Context only: it "
+            f"never decides a verdict. {METHOD}#the-paired-interval-on-the-lift"
         )
     scores = ", ".join(
         "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws

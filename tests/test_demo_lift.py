@@ -1,0 +1,29 @@
+"""The demo's walkthrough words its lift with the sheet's formatters, not digits of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import driftproof.demo
+from driftproof.receipt import read_receipt
+from driftproof.stats.context import LiftInterval
+
+
+def test_a_lift_rounding_to_zero_reads_as_on_the_sheet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driftproof.demo.run_demo(tmp_path / "d")
+    read = {
+        n: read_receipt(tmp_path / "d" / "receipts" / f"{n}.json") for n in ("v1-run1", "v2-run1")
+    }
+    # a lift of −0.0002 over 2 cases: the sheet prints it "+0.000" (a rounded zero has no
+    # minus), the interval −0.004 to +0.004, the standard error 0.000
+    iv = LiftInterval(-0.0002, 2, 0.0003, 1, 12.706, -0.0040, 0.0036, None)
+    monkeypatch.setattr(driftproof.demo, "lift_interval", lambda b: iv)
+    walk = driftproof.demo.walkthrough(read, "", "plan", "why")
+    assert (
+        "with its paired interval as context: +0.000 (approximate 95% interval -0.004 to "
+        "+0.004, paired standard error 0.000 over 2 cases)."
+    ) in walk
