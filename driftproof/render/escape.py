@@ -111,7 +111,8 @@ def text_table(
     ``width``: the terminal's width in characters, or ``None`` (not a terminal). A table with
     a line wider than it is laid out as a list instead: per row, its first cell at ``indent``,
     then ``column: value`` per other non-empty cell, two spaces further in (:func:`fit_text`
-    wraps a line still too wide).
+    wraps a line still too wide); a table with no row keeps its header line, for
+    :func:`fit_text` to wrap, so no word of it is lost.
 
     Raises:
         ValueError: a row has another number of cells than ``head``.
@@ -124,7 +125,7 @@ def text_table(
         indent + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
         for r in cells
     ]
-    if width is None or max(map(len, lines)) <= width:
+    if width is None or not rows or max(map(len, lines)) <= width:
         return lines
     names, *body = cells
     return [

@@ -54,6 +54,18 @@ def test_a_table_wider_than_the_terminal_is_a_list_of_blocks() -> None:
     ]
 
 
+def test_a_table_with_no_row_keeps_its_header_when_too_wide() -> None:
+    # "  case  with skill  baseline  note" is 34 long: at 30 columns it is a list of its rows,
+    # which has none, so the header line stays (it was dropped: view of an aggregates-only
+    # import at 80 columns printed "Cases" over nothing); fit_text breaks it before "note"
+    # ("  case  with skill  baseline" is 28 long, with " note" 33)
+    head = ("case", "with skill", "baseline", "note")
+    assert text_table(head, [], width=30) == ["  case  with skill  baseline  note"]
+    assert fit_text("\n".join(text_table(head, [], width=30)), 30) == (
+        "  case  with skill  baseline\n    note"
+    )
+
+
 def test_a_long_line_wraps_at_spaces_keeping_its_indent() -> None:
     # "  label  one two three" is 22 long; " four" would make 27, past 24
     assert fit_text("  label  one two three four\nend  ", 24) == (
