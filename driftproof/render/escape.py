@@ -142,12 +142,19 @@ def text_table(
 MIN_WRAP = 20
 
 
+#: A label and its value two or more spaces apart (``key  value``), after a line's indent.
+_LABEL_GAP = re.compile(r"\S+(?: \S+)*  +(?=\S)")
+
+
 def fit_text(text: str, width: int | None = None) -> str:
     """``text`` with every line's trailing spaces dropped and, given ``width``, wrapped to it.
 
     ``width``: the terminal's width in characters, or ``None`` (not a terminal: no line is
     wrapped). A longer line is broken at spaces, never inside a word (a hash or a file name
-    stays whole), its first part at the line's own indent and the rest two spaces further in.
+    stays whole), its first part at the line's own indent. The rest continues under its value
+    when the line is a label and a value two spaces apart (``key  value``) and that leaves
+    room for :data:`MIN_WRAP` characters and for its longest word, else four spaces further in
+    than the line: never at a list item's indent two in, so it does not read as the next item.
     """
     out = []
     for line in text.split("\n"):
@@ -157,11 +164,15 @@ def fit_text(text: str, width: int | None = None) -> str:
             continue
         body = line.lstrip(" ")
         indent = line[: len(line) - len(body)]
+        label = _LABEL_GAP.match(body)
+        hang = len(indent) + label.end() if label else width
+        if hang + max(MIN_WRAP, *map(len, body.split())) > width:  # the longest word too
+            hang = len(indent) + 4
         out += textwrap.wrap(
             body,
-            width=max(width, len(indent) + 2 + MIN_WRAP),
+            width=max(width, hang + MIN_WRAP),
             initial_indent=indent,
-            subsequent_indent=indent + "  ",
+            subsequent_indent=" " * hang,
             break_long_words=False,
             break_on_hyphens=False,
         )

@@ -58,21 +58,23 @@ def test_a_table_with_no_row_keeps_its_header_when_too_wide() -> None:
     # "  case  with skill  baseline  note" is 34 long: at 30 columns it is a list of its rows,
     # which has none, so the header line stays (it was dropped: view of an aggregates-only
     # import at 80 columns printed "Cases" over nothing); fit_text breaks it before "note"
-    # ("  case  with skill  baseline" is 28 long, with " note" 33)
+    # ("  case  with skill  baseline" is 28 long, with " note" 33), which goes under the
+    # column after "case  " (8 in; 8 + 20 characters fit 30)
     head = ("case", "with skill", "baseline", "note")
     assert text_table(head, [], width=30) == ["  case  with skill  baseline  note"]
     assert fit_text("\n".join(text_table(head, [], width=30)), 30) == (
-        "  case  with skill  baseline\n    note"
+        "  case  with skill  baseline\n        note"
     )
 
 
 def test_a_long_line_wraps_at_spaces_keeping_its_indent() -> None:
-    # "  label  one two three" is 22 long; " four" would make 27, past 24
+    # "  label  one two three" is 22 long; " four" would make 27, past 24; under the value
+    # (9 in) 20 characters do not fit 24, so the rest goes four further in than the line
     assert fit_text("  label  one two three four\nend  ", 24) == (
-        "  label  one two three\n    four\nend"
+        "  label  one two three\n      four\nend"
     )
     # a word is never broken: a hash longer than the width stands alone on its line
-    assert fit_text("x " + "h" * 30, 24) == "x\n  " + "h" * 30
+    assert fit_text("x " + "h" * 30, 24) == "x\n    " + "h" * 30
     # off a terminal nothing is wrapped; trailing spaces are dropped all the same
     assert fit_text("  label  one two three four\nend  ") == "  label  one two three four\nend"
 
@@ -101,7 +103,7 @@ def test_view_at_80_columns_lists_the_cases_and_wraps_the_prose() -> None:
     # the headline fact (91 characters wide) breaks at the last space within 80
     assert lines[3:5] == [
         "  lift  +0.300; value per 1,000 skill tokens +0.750 (400 skill tokens,",
-        "    ceil(characters ÷ 4))",
+        "        ceil(characters ÷ 4))",
     ]
 
 
@@ -145,12 +147,12 @@ def test_plan_at_40_columns_wraps_each_long_line() -> None:
     assert plan_text(_plan(), 40) == (
         "Run 7 draws per arm.\n"
         "To draw each arm 7 times, give\n"
-        "  driftproof run --draws 7.\n"
+        "    driftproof run --draws 7.\n"
         "Calls: 14 answers over 1 case × 2 arms;\n"
-        "  judge calls 42.\n"
+        "    judge calls 42.\n"
         "Estimated grading cost: $0.50 (by hand).\n"
         "  c1: 7 (pilot measured 3 with skill, 3\n"
-        "    baseline)\n"
+        "      baseline)\n"
     )
 
 
@@ -166,7 +168,7 @@ def test_stale_at_40_columns_wraps_each_long_line() -> None:
         "with skill: still stands\n"
         "\n"
         "- skill: unchanged (aaaaaaaa): the\n"
-        "  receipt still stands on this"
+        "    receipt still stands on this"
     )
 
 
@@ -177,11 +179,12 @@ def test_regrade_summary_at_60_columns() -> None:
         "as lost; 15 grades asked of the judge, 15 requests sent (retries included)"
     )
     assert summary(result, "anthropic") == line
-    # the first line stops before "original" (53 + 9 > 60); the second is exactly 60 long
+    # the first line stops before "original" (53 + 9 > 60); the second, 4 in, before "of"
+    # (4 + 55 = 59, with " of" 62)
     assert summary(result, "anthropic", 60) == (
         "r.json: 18 draws read: 15 graded, 3 draws lost in the\n"
-        "  original receipt, carried over as lost; 15 grades asked of\n"
-        "  the judge, 15 requests sent (retries included)"
+        "    original receipt, carried over as lost; 15 grades asked\n"
+        "    of the judge, 15 requests sent (retries included)"
     )
     one = RegradeResult(Path("r.json"), 18, 17, 1, 17, 17)
     assert "17 graded, 1 draw lost in the original receipt" in summary(one, "anthropic")
@@ -214,3 +217,24 @@ def test_view_on_a_terminal_fits_it(tmp_path: Path) -> None:
     assert "    with skill: 0.820 ± 0.020 (n = 3)" in lines
     # hashes of 64 characters stand alone, 4 in: every line fits 100 columns
     assert all(len(x) <= 100 for x in lines), max(lines, key=len)
+
+
+def test_a_wrapped_line_never_continues_at_the_next_items_indent() -> None:
+    # plan printed a paragraph continuing 2 in, then its list items 2 in: they ran together.
+    # A paragraph (indent 0) continues 4 in, an item (indent 2) 6 in; a label and its value
+    # two spaces apart continue under the value ("  key    " is 9 long; 9 + 20 fit 30).
+    text = (
+        "one two three four five six seven eight\n"
+        "  a: one two three four five six seven\n"
+        "  key    one two three four five six"
+    )
+    # 27, 28 and 27 characters, each next word making 33, 32 and 32
+    assert fit_text(text, 30).splitlines() == [
+        "one two three four five six",
+        "    seven eight",
+        "  a: one two three four five",
+        "      six seven",
+        "  key    one two three four",
+        "         five six",
+    ]
+    assert fit_text(text) == text  # off a terminal: unchanged
