@@ -6,23 +6,49 @@
 from __future__ import annotations
 
 import math
-import shutil
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
 from driftproof.outputs import refuse_folder_name
 
 
-def terminal_width() -> int | None:
-    """The terminal's width in characters when standard output is one, else ``None``.
+def terminal_width(stream: TextIO | None = None) -> int | None:
+    """The width in characters of the terminal ``stream`` is, or ``None`` when it is none.
 
+    ``stream``: standard output by default; standard error for error lines. The width is
+    ``COLUMNS`` when set to a positive number, else the terminal's own (80 when it reports none).
     A pipe, a file or a test gets ``None``: the text renderers then lay out as always.
     """
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    stream = sys.stdout if stream is None else stream
+    if not stream.isatty():
+        return None
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def fit_terminal(text: str, stream: TextIO | None = None) -> str:
+    """``text`` wrapped to the terminal ``stream`` is (:func:`terminal_width`), else unchanged.
+
+    Off a terminal (a pipe, a file, a test) not a byte changes; on one, every line is fitted
+    by :func:`~driftproof.render.escape.fit_text`.
+    """
+    from driftproof.render.escape import fit_text  # deferred: start-up time of --help
+
+    width = terminal_width(stream)
+    return text if width is None else fit_text(text, width)
 
 
 class FiniteRange(click.FloatRange):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from driftproof.cli._options import fit_terminal
 from driftproof.errors import ReceiptError
 from driftproof.wording import SMOKE_RUN
 
@@ -48,15 +49,16 @@ def validate(files: tuple[Path, ...]) -> None:
         except ReceiptError as exc:
             failed += 1
             for line in exc.lines():
-                click.echo(terminal_safe(line))
+                click.echo(fit_terminal(terminal_safe(line)))
             continue
         version = f"schema {r.schema_version}"
         if r.is_migrated:
             version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
-        click.echo(
+        line = (
             f"{terminal_safe(str(f))}: ok: {version}, seal {r.seal.sha256[:12]}…, "
             f"level {r.verification_level}; {verdict_note(r)}"
         )
+        click.echo(fit_terminal(line))
     if failed:
         click.echo(f"{failed} of {len(files)} receipts failed", err=True)
         raise SystemExit(1)

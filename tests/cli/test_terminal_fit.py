@@ -1,0 +1,73 @@
+"""Lines the CLI prints fit the terminal they go to, and are unchanged when piped.
+
+Found in an 80-column terminal: ``validate`` printed ``ok`` lines of 234 characters, ``badge``
+its reading unwrapped, and an error line on stderr (``plan`` of a receipt with one answer per
+arm) ran to 342. On a terminal (here a pseudo-terminal of ``COLUMNS`` 40 on one stream, the other
+piped) each line is wrapped at spaces, continuing four in; piped, each is one line as before.
+Every expected line is worked out by hand, its length counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from factories import case, make_receipt
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+_MAIN = "import sys; from driftproof.cli import main; sys.argv[0] = 'driftproof'; main()"
+
+
+def _driftproof(args: list[str], cwd: Path, tty: str | None) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of the CLI run in ``cwd``; ``tty`` names the stream that is
+    a terminal of 40 columns (``"stdout"`` or ``"stderr"``), the other piped; ``None``: both piped.
+    """
+    env = {**os.environ, "COLUMNS": "40"}
+    if tty is None:
+        done = subprocess.run(
+            [sys.executable, "-c", _MAIN, *args], cwd=cwd, env=env, capture_output=True, text=True
+        )
+        return done.returncode, done.stdout, done.stderr
+    main, terminal = os.openpty()
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, tty: terminal}
+    with subprocess.Popen([sys.executable, "-c", _MAIN, *args], cwd=cwd, env=env, **streams) as p:
+        os.close(terminal)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # EIO: the command has closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        piped = (p.stderr if tty == "stdout" else p.stdout).read()  # type: ignore[union-attr]
+    os.close(main)
+    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    other = piped.decode("utf-8")
+    return (p.returncode, shown, other) if tty == "stdout" else (p.returncode, other, shown)
+
+
+def _write(path: Path, level: str = "TESTED") -> dict:
+    doc = make_receipt([case("c1", [0.80, 0.82, 0.84], [0.50, 0.52, 0.54])], level=level)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return doc
+
+
+def test_validate_fits_the_terminal(tmp_path: Path) -> None:
+    doc = _write(tmp_path / "r.json")
+    seal = doc["seal"]["sha256"][:12]
+    line = f"r.json: ok: schema 0.16, seal {seal}…, level TESTED; can carry a verdict"
+    assert _driftproof(["validate", "r.json"], tmp_path, None) == (0, line + "\n", "")
+    # "r.json: ok: schema 0.16, seal" is 29, with the 15 of " <seal>…," 44; then 4 in,
+    # "<seal>…, level TESTED; can" makes 37, with " carry" 43
+    assert _driftproof(["validate", "r.json"], tmp_path, "stdout") == (
+        0,
+        f"r.json: ok: schema 0.16, seal\n    {seal}…, level TESTED; can\n    carry a verdict\n",
+        "",
+    )
