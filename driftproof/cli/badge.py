@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from driftproof.cli._options import FILE
+from driftproof.cli._options import FILE, fit_terminal
 from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_none
 from driftproof.wording import said_once
 
@@ -60,11 +60,10 @@ def _say_reading(r: Receipt) -> None:
     from driftproof.render.escape import terminal_safe
 
     b = badge_reading(r)
-    click.echo(
-        terminal_safe(said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message)
-    )
+    reading = said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message
+    click.echo(fit_terminal(terminal_safe(reading)))
     if regraded := regrade_words(r):  # as the results page's row says it
-        click.echo(regraded)
+        click.echo(fit_terminal(regraded))
 
 
 @click.command()
@@ -167,4 +166,4 @@ def badge(
     _write_all(files, replace=force)
     _say_reading(r)
     for path in files:
-        click.echo(f"wrote {terminal_safe(str(path))}")  # a file name is untrusted text
+        click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))  # a file name is untrusted text

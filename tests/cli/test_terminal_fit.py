@@ -71,3 +71,19 @@ def test_validate_fits_the_terminal(tmp_path: Path) -> None:
         f"r.json: ok: schema 0.16, seal\n    {seal}…, level TESTED; can\n    carry a verdict\n",
         "",
     )
+
+
+def test_badge_fits_its_reading_to_the_terminal(tmp_path: Path) -> None:
+    _write(tmp_path / "r.json", level="UNVERIFIED")
+    args = ["badge", "r.json", "--out-dir", "o"]
+    wrote = "wrote o/r.json\nwrote o/r.details.json\nwrote o/r.svg\n"
+    reading = "no verdict: verification level UNVERIFIED is below TESTED"
+    assert _driftproof(args, tmp_path, None) == (0, reading + "\n" + wrote, "")
+    # "no verdict: verification level" is 30, with " UNVERIFIED" 41
+    args[-1] = "o2"
+    assert _driftproof(args, tmp_path, "stdout") == (
+        0,
+        "no verdict: verification level\n    UNVERIFIED is below TESTED\n"
+        + wrote.replace("o/", "o2/"),
+        "",
+    )
