@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 import signal
 import sys
@@ -147,7 +148,7 @@ def _main(argv: list[str] | None) -> None:
     except DriftproofError as exc:
         fail(exc.lines())
     except click.ClickException as exc:
-        exc.show()
+        _show(exc)
         sys.exit(exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
         _interrupted()
@@ -194,12 +195,28 @@ def _interrupted() -> NoReturn:
 
 
 def fail(lines: Iterable[str]) -> NoReturn:
-    """Each line on stderr as ``error: <line>``, controls escaped (names are untrusted); exit 2."""
-    from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
+    """Each line on stderr as ``error: <line>``, controls escaped (names are untrusted); exit 2.
+
+    On a terminal each line is wrapped to its width (:func:`~driftproof.cli._options.fit_terminal`).
+    """
+    from driftproof.cli._options import fit_terminal  # deferred: start-up time of --help
+    from driftproof.render.escape import terminal_safe
 
     for line in lines:
-        click.echo(f"error: {terminal_safe(line)}", err=True)
+        click.echo(fit_terminal(f"error: {terminal_safe(line)}", sys.stderr), err=True)
     sys.exit(2)
+
+
+def _show(exc: click.ClickException) -> None:
+    """Click's message for ``exc`` on stderr, as click shows it; on a terminal, wrapped to it."""
+    from driftproof.cli._options import fit_terminal, terminal_width  # deferred: start-up time
+
+    if terminal_width(sys.stderr) is None:
+        exc.show()
+        return
+    shown = io.StringIO()
+    exc.show(file=shown)
+    click.echo(fit_terminal(shown.getvalue(), sys.stderr), err=True, nl=False)
 
 
 def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:

@@ -87,3 +87,33 @@ def test_badge_fits_its_reading_to_the_terminal(tmp_path: Path) -> None:
         + wrote.replace("o/", "o2/"),
         "",
     )
+
+
+def test_an_error_line_fits_a_terminal_on_stderr(tmp_path: Path) -> None:
+    args = ["view", "no such receipt.json"]
+    line = "error: no such receipt.json: cannot read: No such file or directory\n"
+    assert _driftproof(args, tmp_path, None) == (2, "", line)
+    # "error: no such receipt.json: cannot" is 35, with " read:" 41
+    assert _driftproof(args, tmp_path, "stderr") == (
+        2,
+        "",
+        "error: no such receipt.json: cannot\n    read: No such file or directory\n",
+    )
+    # stdout a terminal, stderr piped: the error line stays whole
+    assert _driftproof(args, tmp_path, "stdout") == (2, "", line)
+
+
+def test_a_usage_error_fits_a_terminal_on_stderr(tmp_path: Path) -> None:
+    _write(tmp_path / "r.json")
+    args = ["view", "--format", "bogus", "r.json"]
+    head = "Usage: driftproof view [OPTIONS] RECEIPT\nTry 'driftproof view --help' for help.\n\n"
+    line = "Error: Invalid value for '--format': 'bogus' is not one of 'text', 'markdown', 'json'.\n"
+    assert _driftproof(args, tmp_path, None) == (2, "", head + line)
+    # "Error: Invalid value for '--format':" is 36, with " 'bogus'" 44; then 4 in,
+    # "'bogus' is not one of 'text'," makes 33, with " 'markdown'," 45
+    assert _driftproof(args, tmp_path, "stderr") == (
+        2,
+        "",
+        head + "Error: Invalid value for '--format':\n"
+        "    'bogus' is not one of 'text',\n    'markdown', 'json'.\n",
+    )
