@@ -6,6 +6,8 @@ reads it.
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.wording import ENDING_WORDS
@@ -184,20 +186,49 @@ def lost_class(
     return cls
 
 
+#: The widest line of :func:`table_lines`: ``run --help`` indents its epilog 2, and 77 + 2 fit
+#: an 80-column terminal with a column to spare (79), as the README's text block does.
+TABLE_WIDTH = 77
+
+
+def _wrapped(head: str, endings: Sequence[str] = ()) -> list[str]:
+    """``head`` then ``endings`` comma-separated, wrapped at :data:`TABLE_WIDTH` at spaces.
+
+    The endings continue under the first of them; a line with no list, or whose list starts too
+    far in for its longest ending, continues four spaces further in than the line.
+    """
+    body = head.lstrip(" ")
+    indent = len(head) - len(body)
+    hang = len(head)
+    if not endings or hang + max(len(e) + 1 for e in endings) > TABLE_WIDTH:
+        hang = indent + 4
+    return textwrap.wrap(
+        body + ", ".join(endings),
+        width=TABLE_WIDTH,
+        initial_indent=" " * indent,
+        subsequent_indent=" " * hang,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def table_lines() -> list[str]:
-    """The endings table in plain words, one line per lane and class (``run --help``)."""
+    """The endings table in plain words, one entry per lane and class (``run --help``, README).
+
+    Each entry is wrapped at :data:`TABLE_WIDTH` characters, its endings under the first.
+    """
     out = []
     for key, t in ENDING_TABLES.items():
-        out.append(f"{t.title}: complete on {', '.join(t.complete)}")
+        out += _wrapped(f"{t.title}: complete on ", t.complete)
         if t.judge_complete != t.complete:
-            out.append(f"  a judge's grade: complete on {', '.join(t.judge_complete)}")
+            out += _wrapped("  a judge's grade: complete on ", t.judge_complete)
         by_class: dict[str, list[str]] = {}
         for ending, cls in t.classes.items():
             by_class.setdefault(cls, []).append(ending)
         for cls, endings in by_class.items():
-            out.append(f"  {ENDING_WORDS[cls]}: {', '.join(endings)}")
+            out += _wrapped(f"  {ENDING_WORDS[cls]}: ", endings)
         if key in LENGTH_CHECKED:
-            out.append(
+            out += _wrapped(
                 "  length is the output budget only when the reply reports at least "
                 f"{BUDGET_REACHED_SHARE:.0%} of the budget as output tokens; well below it, the "
                 "context window; with no output tokens reported, an unknown length stop"

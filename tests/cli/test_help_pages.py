@@ -128,3 +128,21 @@ def test_run_help_names_the_key_variables_and_what_a_local_judge_needs():
     assert "--base-url does not set it" in _option_help(lines, "--judge-base-url", "--openai-api")
     api = _option_help(lines, "--openai-api", "--budget-param")
     assert "of the answering lane and of an openai judge alike" in api
+
+
+def test_run_help_and_the_readme_table_fit_80_columns() -> None:
+    # the endings table printed lines of up to 717 characters (OpenAI Responses' tool calls)
+    # in run --help and the README; each entry wraps at 77 (the help indents it 2: 79), its
+    # endings continuing under the first one
+    assert max(map(len, table_lines())) <= 77
+    lines = _help("run")  # click wraps its own text at 80
+    assert max(map(len, lines)) <= 80 and max(map(len, lines[-len(table_lines()) :])) <= 79
+    # "  tool call with no answer: " is 28 long; with "tool_use, end_turn:tool_use,
+    # stop_sequence:tool_use" (51) 79, past 77: the last goes under "tool_use", 28 in
+    at = table_lines().index("  tool call with no answer: tool_use, end_turn:tool_use,")
+    assert table_lines()[at + 1] == " " * 28 + "stop_sequence:tool_use"
+    # a line that is no list continues four in: never at an entry's indent of 2
+    at = table_lines().index(
+        "  length is the output budget only when the reply reports at least 90% of the"
+    )
+    assert table_lines()[at + 1].startswith("      budget as output tokens;")
