@@ -166,4 +166,5 @@ def badge(
     _write_all(files, replace=force)
     _say_reading(r)
     for path in files:
-        click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))  # a file name is untrusted text
+        # a file name is untrusted text
+        click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))
