@@ -177,11 +177,16 @@ def expected_error(
 
     Each simulated case's chance is the share of ``trials`` independent trials, from a seed of
     its own, so the sum's variance is ``Σ p(1 − p) / trials`` over the simulated cases; a case
-    not ``simulated`` (mask in case order; ``None``: every case simulated) adds none.
+    not ``simulated`` (mask in case order; ``None``: every case simulated) adds none. A simulated
+    case with no event has ``p(1 − p) = 0`` though its chance need not be 0: together such cases
+    add the error whose 95% half-width is the exact (Garwood) upper bound of a count of none,
+    ``−ln(0.025) / trials`` (about 3.69 events), to their sum.
     """
     sim = [True] * len(per_case) if simulated is None else list(simulated)
-    var = math.fsum(p * (1.0 - p) for p, s in zip(per_case, sim, strict=True) if s)
-    return math.sqrt(var / trials)
+    var = math.fsum(p * (1.0 - p) for p, s in zip(per_case, sim, strict=True) if s) / trials
+    if any(s and round(p * trials) == 0 for p, s in zip(per_case, sim, strict=True)):
+        var += (_NONE_UPPER / (_Z95 * trials)) ** 2
+    return math.sqrt(var)
 
 
 def count_words(x: float, error: float) -> str:
@@ -284,6 +289,8 @@ def chance_words(
 #: Each tail of the simulation bounds of a printed chance (a 95% interval).
 _SIM_TAIL = 0.025
 _Z95 = NormalDist().inv_cdf(1.0 - _SIM_TAIL)
+#: The exact (Garwood) upper bound, at :data:`_SIM_TAIL`, of a count of events when none was seen.
+_NONE_UPPER = -math.log(_SIM_TAIL)
 #: Bootstrap replicates of :func:`chance_bounds` (at most), and their seed; a large suite gets
 #: fewer, so that replicates × cases × (k + 1) stays near :data:`BOOT_WORK`, and at least 200.
 BOOT_REPLICATES = 4000

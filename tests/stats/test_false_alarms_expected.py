@@ -119,3 +119,19 @@ def test_reruns_with_other_seeds_stay_within_the_places_printed() -> None:
     assert 0.7 <= statistics.stdev(sums) / error <= 1.3
     assert sum(abs(s - centre) <= 0.05 for s in sums) >= 54
     assert sum(abs(s - centre) <= 0.005 for s in sums) <= 24
+
+
+def test_cases_that_saw_no_event_still_bound_the_sum() -> None:
+    # Found: 400 simulated cases at 500 pairs each (a 400-case suite), none of which read
+    # regressed in any pair, printed "about 0.00": p(1 − p) is 0 for each, so the standard error
+    # was 0. Seeing no event in 400 × 500 pairs bounds the sum of their chances only by the exact
+    # (Garwood) 97.5% upper bound of a count of none, −ln(.025) = 3.689 events, over 500 pairs a
+    # case: .00738, over half a hundredth (.005) and within half a tenth: one decimal, "0.0".
+    ps = [0.0] * 400
+    assert expected_error(ps, 500) == pytest.approx(3.6889 / (1.96 * 500), rel=1e-4)
+    assert _said(ps, 500) == "0.0"
+    # at 2,000 pairs a case the bound is 3.689 / 2,000 = .00184: two decimals hold
+    assert _said(ps, 2000) == "0.00"
+    # with one case of 40 events in 500 pairs (.08): Σ p(1 − p) / 500 = .0736 / 500 = 1.472e-4;
+    # the cases with none add (.00738 / 1.96)² = 1.418e-5: standard error √1.614e-4 = .01270
+    assert expected_error([0.08] + ps, 500) == pytest.approx(0.012705, abs=1e-5)
