@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 from receipt_docs import draw_doc, judge_sample_doc, receipt_doc, seal_document
 
+from driftproof.pages.plan import CasePlan, Plan
 from driftproof.receipt import Receipt, ReceiptBody, Seal, compute_seal
 
 #: ../shared (read-only reference data): DRIFTPROOF_SHARED when set, else the folder CI lays
@@ -187,3 +188,21 @@ def run_action(
     else:
         monkeypatch.setenv("DRIFTPROOF_FAIL_ON", fail_on)
     return action.main([]), summary.read_text(encoding="utf-8")
+
+
+def small_plan(case_id: str = "c1") -> Plan:
+    """A plan of 7 draws per arm for one case ``case_id`` (a pilot of 3 a side), costed by hand."""
+    return Plan(
+        draws_per_arm=7,
+        cases=(CasePlan(case_id, 7, False, (3, 3)),),
+        no_count_cases=(),
+        unknown_cases=(),
+        cases_disagree=False,
+        sentence=None,
+        suite_band=None,
+        arms=("with_skill", "baseline"),
+        answer_calls=14,
+        judge_calls=42,
+        judge_usd=0.5,
+        cost_note="by hand",
+    )

@@ -8,33 +8,17 @@ import dataclasses
 import json
 
 import pytest
+from factories import small_plan
 
-from driftproof.pages.plan import CasePlan, Plan
+from driftproof.pages.plan import CasePlan
 from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
 from driftproof.render.plan import plan_json, plan_text
 from driftproof.render.stale import stale_text
 from driftproof.stats.planning import ArmPool
 
 
-def _plan(case_id: str) -> Plan:
-    return Plan(
-        draws_per_arm=7,
-        cases=(CasePlan(case_id, 7, False, (3, 3)),),
-        no_count_cases=(),
-        unknown_cases=(),
-        cases_disagree=False,
-        sentence=None,
-        suite_band=None,
-        arms=("with_skill", "baseline"),
-        answer_calls=14,
-        judge_calls=42,
-        judge_usd=0.5,
-        cost_note="by hand",
-    )
-
-
 def test_plan_text_layout() -> None:
-    assert plan_text(_plan("c1")) == (
+    assert plan_text(small_plan("c1")) == (
         # what to run straight under the headline, then calls and cost, then the cases
         "Run 7 draws per arm.\n"
         "To draw each arm 7 times, give driftproof run --draws 7.\n"
@@ -52,7 +36,7 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     apart = ArmPool(3, 9.0, 0.01, 0.03, 6)
     pooled = ArmPool(3, 1.0, 0.5, 0.02, 6)
     p = dataclasses.replace(
-        _plan("c1"), draws_per_arm=1200, cases=(case,), answer_calls=2400, judge_calls=7200
+        small_plan("c1"), draws_per_arm=1200, cases=(case,), answer_calls=2400, judge_calls=7200
     )
     lines = plan_text(dataclasses.replace(p, pools=(pooled, apart))).splitlines()
     assert lines[0] == "Run 1,200 draws per arm."
@@ -71,7 +55,7 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
 
 
 def test_plan_text_escapes_a_hostile_case_id() -> None:
-    out = plan_text(_plan("c1\x1b[2J\u202eevil\nline"))
+    out = plan_text(small_plan("c1\x1b[2J\u202eevil\nline"))
     assert "\x1b" not in out and "\u202e" not in out
     assert "  c1\\x1b[2J\\u202eevil\\x0aline: 7 (pilot" in out
     assert len(out.splitlines()) == 5  # headline, the case, calls, --draws, cost
@@ -79,10 +63,10 @@ def test_plan_text_escapes_a_hostile_case_id() -> None:
 
 def test_plan_json_refuses_nan_and_infinity() -> None:
     """``plan --format json`` refuses a NaN or an infinity, as every JSON output does."""
-    assert json.loads(plan_json(_plan("c1")))["judge_usd"] == 0.5
+    assert json.loads(plan_json(small_plan("c1")))["judge_usd"] == 0.5
     for bad in (float("nan"), float("inf")):
         with pytest.raises(ValueError, match="JSON compliant"):
-            plan_json(dataclasses.replace(_plan("c1"), judge_usd=bad))
+            plan_json(dataclasses.replace(small_plan("c1"), judge_usd=bad))
 
 
 def test_stale_text_layout_and_escape() -> None:
@@ -105,5 +89,5 @@ def test_stale_text_layout_and_escape() -> None:
 
 def test_plan_text_says_the_fewest_runs_it_simulates() -> None:
     # 5,000 draws per arm: 200,000 ÷ 5,000 = 40 runs would fit, under the floor of 100 runs
-    p = dataclasses.replace(_plan("c1"), draws_per_arm=5000, p_verdict=0.5, verdict_trials=100)
+    p = dataclasses.replace(small_plan("c1"), draws_per_arm=5000, p_verdict=0.5, verdict_trials=100)
     assert "(simulated, 100 runs per case, the fewest it simulates, at the pilot's" in plan_text(p)

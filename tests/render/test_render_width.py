@@ -17,11 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import case, make_receipt
+from factories import case, make_receipt, small_plan
 
 from driftproof.cli.regrade import summary
 from driftproof.pages.comparison import compare_receipts
-from driftproof.pages.plan import CasePlan, Plan
 from driftproof.pages.sheet import sheet
 from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
 from driftproof.receipt import Receipt, parse_receipt
@@ -125,26 +124,9 @@ def test_diff_at_60_columns_lists_the_cases() -> None:
     assert all(len(x) <= 60 for x in lines), max(lines, key=len)
 
 
-def _plan() -> Plan:
-    return Plan(
-        draws_per_arm=7,
-        cases=(CasePlan("c1", 7, False, (3, 3)),),
-        no_count_cases=(),
-        unknown_cases=(),
-        cases_disagree=False,
-        sentence=None,
-        suite_band=None,
-        arms=("with_skill", "baseline"),
-        answer_calls=14,
-        judge_calls=42,
-        judge_usd=0.5,
-        cost_note="by hand",
-    )
-
-
 def test_plan_at_40_columns_wraps_each_long_line() -> None:
     # "To draw each arm 7 times, give" is 30, " driftproof" would make 41; the cost line is 40
-    assert plan_text(_plan(), 40) == (
+    assert plan_text(small_plan(), 40) == (
         "Run 7 draws per arm.\n"
         "To draw each arm 7 times, give\n"
         "    driftproof run --draws 7.\n"
