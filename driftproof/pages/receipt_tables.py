@@ -227,15 +227,18 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
     """The sheet's reading (status, sentence, why; D-7, D-10) in one line: ``"status: why"``.
 
     ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again;
-    ``"no verdict: not measured: 18 of 18 …"`` when the why opens with the sentence.
+    ``"no verdict: not measured: 18 of 18 …"`` when the why opens with the sentence; the why
+    alone when it names the status itself (``"Smoke run, no verdict: …"``).
     """
     status, sentence, why = (f.value for f in reading[:3])
+    # "Smoke run, no verdict: …" says its status itself
+    said = f"{status}: {why}" if why and status.casefold() not in why.casefold() else why
     if sentence and sentence.casefold() != status.casefold():
         if why and said_once(sentence, why) == why:  # "not measured" / "not measured: …"
-            return f"{status}: {why}"
+            return said
         line = f"{status}: {sentence}"
         return f"{line.rstrip('.')}. Why: {why}" if why else line
-    return f"{status}: {why}" if why else status
+    return said or status
 
 
 def _source_figures(s: Sheet, key: str) -> Table | None:
