@@ -48,7 +48,7 @@ def test_a_case_whose_later_draws_were_all_lost_reads_not_compared(tmp_path, cap
     assert "1 underpowered (1 of them could not be compared, draws lost)" in out
     assert (
         "Not enough draws to conclude at this effect floor. (every draw of an arm was lost in c1, "
-        "so that case could not be compared (reasons in the table))"
+        "so that case could not be compared (reasons given with the case))"
     ) in out
     assert "an arm has no measured draw" not in out
 
@@ -84,8 +84,8 @@ def test_lost_on_both_sides_and_another_underpowered_case_are_said_apart(tmp_pat
     ) in out
     assert "2 underpowered (1 of them could not be compared, draws lost)" in out
     assert (
-        "(every draw of an arm was lost in c1, so that case could not be compared (reasons in the "
-        "table); no draw count reaches the floor (c2):"
+        "(every draw of an arm was lost in c1, so that case could not be compared (reasons given "
+        "with the case); no draw count reaches the floor (c2):"
     ) in out
 
 
@@ -99,5 +99,5 @@ def test_the_actions_summary_says_the_same(tmp_path):
     assert "| c1 | not measured | 0.810 ± 0.010 (n=3) | not measured (n=0 of 3, 3 lost) |" in text
     assert (
         "**Not enough draws to conclude at this effect floor.** Every draw of an arm was lost in "
-        "c1, so that case could not be compared (reasons in the table).\n"
+        "c1, so that case could not be compared (reasons given with the case).\n"
     ) in text

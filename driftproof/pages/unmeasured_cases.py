@@ -157,7 +157,7 @@ def weak_reason(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     which = "that case" if len(gone) == 1 else "those cases"
     said = (
         f"every draw of an arm was lost in {first_of(gone)}, so {which} {NOT_COMPARED} "
-        "(reasons in the table)"
+        "(reasons given with the case)"
     )
     rest = [v for v in weak if not not_compared(v)]
     return needed, said if not rest else f"{said}; {underpowered_draws(rest)[1]}"
