@@ -16,6 +16,8 @@ OpenAI Batch API (``openai.types.Batch``, ``FileObject``):
        cancelling|cancelled|failed; request_counts {total, completed, failed};
        output_file_id, error_file_id once ended)
   POST /v1/batches/{id}/cancel → Batch (cancelling)
+  GET  /v1/batches?limit=&after= → {"object": "list", "data": [Batch, newest first], "first_id",
+       "last_id", "has_more"}
   GET  /v1/files/{id}/content → the output or error JSONL: {"id", "custom_id", "response":
        {"status_code", "request_id", "body"}, "error"}
 
@@ -165,6 +167,9 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                     return
                 self._stream(state.anthropic_results(b), "application/binary")
                 return
+            if p == "/v1/batches":
+                self._list()
+                return
             bid = parts[-1]
             self._count("retrieve")
             if s.hold_retrieve:
@@ -175,6 +180,21 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 state.advance(b)
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
             self._send(200, doc, "retrieve")
+
+        def _list(self) -> None:
+            """The OpenAI batch list, newest first, in pages of ``limit`` after the id ``after``."""
+            q = dict(x.split("=", 1) for x in self.path.partition("?")[2].split("&") if x)
+            self._count("list")
+            with s.lock:
+                made = [b for b in reversed(state.batches.values()) if b.kind == "openai"]
+                ids = [b.id for b in made]
+                start = ids.index(q["after"]) + 1 if "after" in q else 0
+                page = made[start : start + int(q.get("limit", 20))]
+                data = [state.openai_doc(b) for b in page]
+            more = start + len(page) < len(made)
+            first, last = (data[0]["id"], data[-1]["id"]) if data else (None, None)
+            doc = {"object": "list", "data": data, "first_id": first, "last_id": last}
+            self._send(200, doc | {"has_more": more}, "list")
 
         def _stream(self, lines: list[bytes], ctype: str) -> None:
             self.send_response(200)
