@@ -347,6 +347,12 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 @seconds_option(
     "--batch-poll-interval", 60.0, "Seconds between polls of the open batches.", minimum=0.0
 )
+@click.option(
+    "--batch-resend-unrecorded",
+    is_flag=True,
+    help="Send again the requests of an Anthropic batch the stopped run may have made and not "
+    "recorded (cancel that batch first, or it is billed twice).",
+)
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
     from driftproof.render.escape import terminal_safe

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import tempfile
@@ -78,29 +79,6 @@ class Spool:
         self.file.close()
 
 
-def not_created(
-    provider: str, exc: AttemptError, asked: tuple[str, str] | None, fid: str | None, n: int
-) -> str:
-    """Why a batch of ``n`` requests was not created, as the run's stop says it.
-
-    ``asked`` (UTC times as ``YYYY-MM-DDTHH:MM:SSZ``) is when its creation was asked for and
-    when that call failed, ``None`` when it failed before (its upload). A creation that timed
-    out or met a server error (5xx) may have made the batch all the same: the words name it for
-    cancelling, by its input file ``fid`` when there is one, else by ``n`` and that span.
-    """
-    if asked is None or not (exc.reason.startswith("timed out") or (exc.status or 0) >= 500):
-        what = "refused a batch" if exc.status is not None else "could not be sent a batch"
-        return f"the {provider} batch API {what}: {exc.reason}"
-    start, end = (t.replace("T", " ").removesuffix("Z") for t in asked)
-    which = f"made from the input file {fid}" if fid else f"of {n} requests made between {start}"
-    which += "" if fid else f" and {end.removeprefix(start[:11])} UTC"
-    return (
-        f"the {provider} batch API did not confirm a batch's creation ({exc.reason}) and may have "
-        f"made it all the same: before running again, cancel the batch {which} (its batch list "
-        "shows it), or it is billed twice"
-    )
-
-
 class BatchLane:
     """One provider's batch API over one answering lane.
 
@@ -144,6 +122,14 @@ class BatchLane:
 
     def status(self, batch_id: str) -> BatchStatus:
         """The batch's state now. Raises :class:`AttemptError`."""
+        raise NotImplementedError
+
+    def made_from(self, file_id: str, since: float) -> list[str]:
+        """Ids of the batches made from the input file ``file_id`` (a lane that uploads).
+
+        Those created before ``since`` (Unix seconds), less an hour for clocks apart, are not
+        looked at. Raises :class:`AttemptError`.
+        """
         raise NotImplementedError
 
     def cancel(self, batch_id: str) -> None:
@@ -232,6 +218,22 @@ class _Batch(_Sent):
     created: float = Field(allow_inf_nan=False)
 
 
+class _Creating(BaseModel):
+    """A batch about to be created: its requests' :func:`ids_digest`, input file, when asked."""
+
+    lane: Literal["answer", "judge"]
+    digest: str = Field(pattern="^[0-9a-f]{64}$")
+    n: int = Field(ge=1)
+    file_id: str | None
+    at: str = Field(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+    created: float = Field(allow_inf_nan=False)
+
+
+def ids_digest(ids: list[str]) -> str:
+    """SHA-256 (hex) of a batch's custom ids, each followed by a line feed, in order."""
+    return hashlib.sha256("".join(f"{i}\n" for i in ids).encode("utf-8")).hexdigest()
+
+
 def _strict(shape: Any) -> Callable[[Any], Any]:
     """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt."""
     adapter = TypeAdapter(shape)
@@ -243,7 +245,9 @@ WHAT = "batch journal"
 #: Each kind of a batch journal line (in the order a line is read as one of them): its reader.
 _KINDS = {
     "file": _strict(_Sent),
+    "creating": _strict(_Creating),
     "batch": _strict(_Batch),
+    "dropped": _strict(str),
     "cancel": _strict(str),
     "read": _strict(str),
     "out": _strict(_Out),
@@ -253,10 +257,12 @@ _KINDS = {
 class BatchJournal:
     """The batch journal ``<receipt>.batches``: JSON Lines, each line written whole; one thread.
 
-    ``file`` (an OpenAI input file, after upload), ``batch`` (after the provider returned its id;
-    ``created`` in Unix seconds), ``cancel``, ``out`` (one result as streamed; fsync'd every
-    :data:`SYNC_EVERY` lines and when read) and ``read`` (all results journaled); all but ``out``
-    are fsync'd before anything waits on them.
+    ``file`` (an OpenAI input file, after upload), ``creating`` (before a batch is created:
+    :class:`_Creating`), ``batch`` (after the provider returned its id; ``created`` in Unix
+    seconds), ``dropped`` (the digest of a ``creating`` that made no batch), ``cancel``, ``out``
+    (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read``
+    (all results journaled); all but ``out`` are fsync'd before anything waits on them.
+    ``creating`` holds each creation no ``batch`` or ``dropped`` line followed, by digest.
     """
 
     def __init__(self, path: Path, *, resumed_run: bool) -> None:
@@ -270,6 +276,7 @@ class BatchJournal:
         """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
+        self.creating: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.order: list[str] = []
         self.cancelled: set[str] = set()
@@ -317,6 +324,10 @@ class BatchJournal:
                     f"names request {unsent[:80]!r}, which the run never sent (no earlier line "
                     f"uploads it in file {v.file_id[:80]!r})"
                 )
+        if kind == "creating" and v.file_id is not None and v.file_id not in self.files:
+            return f"creates a batch from file {v.file_id[:80]!r}, which no earlier line uploads"
+        if kind == "dropped" and v not in self.creating:
+            return "drops a batch creation no earlier line begins"
         named = v.batch if kind == "out" else v if kind in ("read", "cancel") else None
         if named is not None and named not in self.batches:
             return f"names batch {named[:80]!r}, which no earlier line creates"
@@ -328,17 +339,25 @@ class BatchJournal:
         return None
 
     def _keep(self, kind: str, rec: Any) -> None:
-        """Hold one ``file``, ``batch``, ``cancel`` or ``read`` record as read or written."""
+        """Hold one record other than ``out``, as read or written."""
         if kind == "file":
             self.files[rec["id"]] = rec
+        elif kind == "creating":
+            self.creating[rec["digest"]] = rec
+        elif kind == "dropped":
+            self.creating.pop(rec, None)
         elif kind == "batch":
             self.batches[rec["id"]] = rec
             self.order.append(rec["id"])
+            self.creating.pop(ids_digest(rec["ids"]), None)
         else:
             (self.cancelled if kind == "cancel" else self.read).add(rec)
 
     def record(self, kind: str, rec: Any) -> None:
-        """Journal a ``file``, ``batch``, ``cancel`` or ``read`` (batch id) record, synced."""
+        """Journal one record other than ``out``, synced.
+
+        ``dropped`` is a digest; ``cancel`` and ``read`` are a batch id.
+        """
         self._keep(kind, rec)
         self._write({kind: rec}, sync=True)
 

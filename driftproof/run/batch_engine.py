@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 from driftproof.errors import RefusalError
-from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, not_created
+from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, ids_digest
+from driftproof.run.batch_create import maybe_made, not_created, settle_unrecorded, to_its_end
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun
@@ -26,43 +27,6 @@ T = TypeVar("T")
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
-
-
-def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
-    """``call()`` (an upload, a batch's creation) run to its end, and a Ctrl-C that came meanwhile.
-
-    The provider may hold what the call made before its reply is read: a first Ctrl-C waits
-    for the reply (at most the call's timeout) so the id reaches the batch journal and a resumed
-    run does not send the requests again. A second Ctrl-C stops waiting.
-
-    Raises:
-        KeyboardInterrupt: a second Ctrl-C, or ``call`` failed after a first one.
-        Whatever ``call`` raised, when no Ctrl-C came.
-    """
-    box: list[tuple[bool, Any]] = []
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            box.append((True, call()))
-        except BaseException as exc:  # handed to the waiting thread
-            box.append((False, exc))
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="driftproof-batch-create", daemon=True).start()
-    stop: KeyboardInterrupt | None = None
-    while not done.is_set():
-        try:
-            done.wait(0.1)
-        except KeyboardInterrupt as exc:
-            if stop is not None:
-                raise
-            stop = exc
-    ok, value = box[0]
-    if not ok:
-        raise stop or value
-    return cast(T, value), stop
 
 
 class _NeedCall(Exception):
@@ -328,17 +292,26 @@ class BatchRounds:
                 self.bj.record("file", {"id": fid, **sent})
                 if stop is not None:
                     raise stop
-            sent_at = now()
+            sent_at, digest = now(), ids_digest(ids)
+            at = {"at": sent_at, "created": self.opts.clock()}
+            intent = {"lane": stage, "digest": digest, "n": len(ids), "file_id": fid}
+            self.bj.record("creating", intent | at)
             bid, stop = to_its_end(lambda: lane.create(spool, fid))
         except AttemptError as exc:
             asked = None if sent_at is None else (sent_at, now())
+            if sent_at is not None and not maybe_made(exc, asked):
+                self.bj.record("dropped", digest)  # refused: no batch was made
             raise FatalRun(not_created(lane.provider, exc, asked, fid, len(ids))) from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
         if stop is not None:
             raise stop
 
     def finish_open(self) -> None:
-        """Create, poll (cancelling at the timeout) and read every open batch until it ends."""
+        """Create, poll (cancelling at the timeout) and read every open batch until it ends.
+
+        Creations begun and not recorded are settled first (:func:`settle_unrecorded`).
+        """
+        settle_unrecorded(self.bj, self.lanes, resend=self.opts.resend_unrecorded)
         batched_files = {b.get("file_id") for b in self.bj.batches.values()}
         for fid, f in list(self.bj.files.items()):
             if fid not in batched_files:

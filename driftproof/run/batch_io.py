@@ -20,7 +20,9 @@ BATCH_TIMEOUT = 24 * 3600.0
 class BatchOptions:
     """``--batch`` settings: seconds between polls, and after creation to cancel a batch.
 
-    ``on_status`` receives every open batch's :class:`BatchStatus` after each poll.
+    ``on_status`` receives every open batch's :class:`BatchStatus` after each poll;
+    ``resend_unrecorded``: a batch creation the batch journal began and did not see end is
+    dropped and its requests sent again, where its batch cannot be found (Anthropic).
     """
 
     poll_interval: float = BATCH_POLL_INTERVAL
@@ -28,6 +30,7 @@ class BatchOptions:
     on_status: Callable[[list[BatchStatus]], None] | None = None
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.time
+    resend_unrecorded: bool = False
 
 
 def describe(statuses: Sequence[BatchStatus]) -> str:

@@ -256,6 +256,25 @@ class OpenAIBatches(BatchLane):
         """Cancel the batch (see :meth:`BatchLane.cancel`)."""
         self._call(lambda c: c.batches.cancel(batch_id))
 
+    def made_from(self, file_id: str, since: float) -> list[str]:
+        """The batches made from ``file_id`` (see :meth:`BatchLane.made_from`), newest first.
+
+        The batch list is paged newest first (``after`` the last id of a page) until a batch
+        created before ``since`` less an hour, or its end.
+        """
+        found: list[str] = []
+        after: dict[str, str] = {}
+        while True:
+            page = self._sdk(self.lane.client.batches.list, limit=100, **after)
+            for b in page.data:
+                if b.created_at < since - 3600:
+                    return found
+                if b.input_file_id == file_id:
+                    found.append(b.id)
+            if not page.has_more or not page.data:
+                return found
+            after = {"after": page.data[-1].id}
+
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""
         bid = status.id

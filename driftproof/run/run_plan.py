@@ -103,6 +103,7 @@ class RunOptions:
     batch: bool = False
     batch_timeout: float = 24 * 3600.0
     batch_poll_interval: float = 60.0
+    batch_resend_unrecorded: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,9 @@ def plan_run(o: RunOptions) -> RunPlan:
         from driftproof.run.batch_io import BatchOptions
 
         settings["batch"] = BatchOptions(
-            poll_interval=o.batch_poll_interval, timeout=o.batch_timeout
+            poll_interval=o.batch_poll_interval,
+            timeout=o.batch_timeout,
+            resend_unrecorded=o.batch_resend_unrecorded,
         )
     config = RunConfig.quick_preset(**settings) if o.quick else RunConfig(**settings)
     return RunPlan(

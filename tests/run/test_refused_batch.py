@@ -13,6 +13,7 @@ from batch_runs import batched
 from run_helpers import point_sdks_at
 
 from driftproof.errors import ProviderError
+from driftproof.receipt import read_receipt
 
 
 def _closed_port() -> int:
@@ -75,27 +76,39 @@ def test_a_fresh_batch_run_at_a_closed_port_names_the_base_url(provider, tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("provider", "lost", "which"),
+    ("provider", "lost", "then"),
     [
         # one case, two arms, three draws each: six requests, asked for at 09:59:58 UTC and
-        # unconfirmed at 10:00:58 (the timeout); no input file names the Anthropic batch
+        # unconfirmed at 10:00:58 (the timeout); no input file names the Anthropic batch, so
+        # it is named by its size and that span for cancelling, and the requests sent again
+        # only when told to
         (
             "anthropic",
             "timed out after 60 s",
-            "of 6 requests made between 2026-12-05 09:59:58 and 10:00:58 UTC",
+            "before running again, cancel the batch of 6 requests made between 2026-12-05 "
+            "09:59:58 and 10:00:58 UTC (its batch list shows it), or it is billed twice; then run "
+            "the same command with --batch-resend-unrecorded",
         ),
-        # the OpenAI batch is named by its input file, the fake's first id: no other run's
-        # batch made at that time is cancelled by mistake
-        ("openai", "HTTP 502: bad gateway", "made from the input file file-000001"),
+        # the OpenAI batch is found by its input file, the fake's first id, and read: no other
+        # run's batch made at that time is taken for it
+        (
+            "openai",
+            "HTTP 502: bad gateway",
+            "running the same command again looks for the batch made from the input file "
+            "file-000001 in its batch list and reads it (or sends its requests again if there is "
+            "none)",
+        ),
     ],
 )
-def test_a_batch_made_but_unanswered_is_named_for_cancelling(
-    fake, tmp_path, monkeypatch, provider, lost, which
+def test_a_batch_made_but_unanswered_is_named_then_found_or_refused_on_resume(
+    fake, tmp_path, monkeypatch, provider, lost, then
 ):
     # the provider makes the batch, then its reply is lost (a timeout, a gateway's 502): a run
-    # started again would make, and pay for, another
+    # started again made, and paid for, another
+    from driftproof.errors import RefusalError
     from driftproof.run import batch_engine
     from driftproof.run import batch_lanes as BL
+    from driftproof.run.config import now
     from driftproof.run.providers.base import AttemptError
 
     cls = BL.AnthropicBatches if provider == "anthropic" else BL.OpenAIBatches
@@ -115,9 +128,18 @@ def test_a_batch_made_but_unanswered_is_named_for_cancelling(
     assert len(b.requests) == 6
     assert str(caught.value).startswith(
         f"the run stopped: the {provider} batch API did not confirm a batch's creation ({lost}) "
-        f"and may have made it all the same: before running again, cancel the batch {which} "
-        "(its batch list shows it), or it is billed twice; 0 finished draws are kept in "
+        f"and may have made it all the same: {then}; 0 finished draws are kept in "
     )
+    monkeypatch.setattr(cls, "create", made)
+    monkeypatch.setattr(batch_engine, "now", now)
+    if provider == "anthropic":
+        with pytest.raises(RefusalError, match="may have been made at 2026-12-05 09:59:58 UTC"):
+            batched(tmp_path, provider, cases=1)
+        assert fake.script.calls["create"] == 1
+        return
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    assert fake.script.calls["create"] == 2  # the answers' batch found, then the judges'
+    assert r.run.batch.batch_ids == fake.script.batch_ids and r.run.endpoint_attempts == 36
 
 
 def test_a_batch_refused_with_a_client_error_says_nothing_of_cancelling(
@@ -129,8 +151,13 @@ def test_a_batch_refused_with_a_client_error_says_nothing_of_cancelling(
     def create(self, spool, file_id):
         raise AttemptError("HTTP 400: invalid_request_error: too many requests", status=400)
 
+    made = BL.AnthropicBatches.create
     monkeypatch.setattr(BL.AnthropicBatches, "create", create)
     with pytest.raises(ProviderError) as caught:
         batched(tmp_path, "anthropic", cases=1)
     assert "refused a batch: HTTP 400" in str(caught.value)
     assert "cancel" not in str(caught.value)
+    # a refused batch was not made: running again sends its requests, as it did before
+    monkeypatch.setattr(BL.AnthropicBatches, "create", made)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    assert fake.script.calls["create"] == 2 and r.run.endpoint_attempts == 36

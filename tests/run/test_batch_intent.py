@@ -1,0 +1,122 @@
+"""A run killed (SIGKILL, power loss) after the provider made a batch and before the batch
+journal held its id. Before, the same command made a second batch of the same requests: both
+billed, the first one's results never read. Now the journal says a batch is being made before
+each creation: on resume an OpenAI batch made from the journaled input file is found and read,
+and an Anthropic one (whose requests cannot be matched without its results) is refused, with
+what to cancel and how to go on. One case is 6 answers and 30 judge samples (36 requests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections import Counter
+
+import pytest
+from batch_runs import draws, journal_lines
+from factories import run_main
+from run_helpers import CLI_PROCESS, SUITE, run_args
+
+from driftproof.receipt import read_receipt
+from driftproof.run.batch import batch_journal_path
+
+
+def _killed_while_created(fake, suite_file, skill_file, tmp_path, provider):
+    """The CLI's argv, run until the answers' batch is made and killed before its reply."""
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    out = tmp_path / "r.json"
+    lane = ("--provider", provider, "--judge-provider", provider)
+    model = ("--model", "gpt-5") if provider == "openai" else ()
+    argv = [
+        *CLI_PROCESS,
+        *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
+        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5"),
+    ]
+    s = fake.script
+    s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly
+    proc = subprocess.Popen(argv, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and not s.trickled and proc.poll() is None:
+        time.sleep(0.005)
+    assert s.trickled == 1 and s.calls["create"] == 1, proc.stderr.read() if proc.poll() else ""
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    s.trickle = set()
+    bj = batch_journal_path(out)
+    assert journal_lines(bj, "batch") == 0  # the provider holds a batch the journal does not
+    return argv, out, bj
+
+
+def test_openai_a_batch_made_before_a_kill_is_found_by_its_input_file_and_read(
+    fake, suite_file, skill_file, tmp_path, capsys
+):
+    argv, out, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    code, _, err = run_main(argv[3:], capsys)
+    assert code == 0, err
+    s = fake.script
+    sent = Counter(s.submitted)
+    assert len(sent) == 36 and max(sent.values()) == 1, sent.most_common(3)
+    assert s.calls["create"] == 2  # the answers' batch, found and read; then the judges'
+    r = read_receipt(out)
+    assert r.run.batch.batch_ids == s.batch_ids and r.run.endpoint_attempts == 36
+    first = fake.state.batches[s.batch_ids[0]]
+    assert r.run.batch.file_ids[0] == first.input_file_id and first.polls >= 1
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+    assert not bj.exists()
+
+
+def test_anthropic_a_batch_perhaps_made_before_a_kill_is_refused_then_resent_on_request(
+    fake, suite_file, skill_file, tmp_path, capsys
+):
+    argv, out, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "anthropic")
+    held = bj.read_bytes()
+    (intent,) = [json.loads(x)["creating"] for x in held.splitlines() if b'"creating"' in x]
+    at = intent["at"].replace("T", " ").removesuffix("Z")
+    code, _, err = run_main(argv[3:], capsys)
+    said = " ".join(err.split())
+    s = fake.script
+    assert code != 0 and s.calls["create"] == 1 and s.calls["retrieve"] == 0  # nothing sent
+    assert bj.read_bytes() == held and not out.exists()
+    assert f"a batch of 6 requests may have been made at {at} UTC" in said, said
+    assert "the run was stopped before its id was recorded" in said
+    assert str(bj) in said and "/v1/messages/batches" in said and "cancel" in said
+    assert "run the same command with --batch-resend-unrecorded" in said
+    # the user cancels it (the fake's batch list holds it) and goes on as told
+    (first,) = fake.state.batches.values()
+    first.cancelled = True
+    code, _, err = run_main([*argv[3:], "--batch-resend-unrecorded"], capsys)
+    assert code == 0, err
+    # the 6 answers twice (the lost batch, then again), the 30 judge samples once
+    sent = Counter(s.submitted)
+    assert len(sent) == 36 and sorted(Counter(sent.values()).items()) == [(1, 30), (2, 6)]
+    r = read_receipt(out)
+    assert r.run.batch.batch_ids == s.batch_ids[1:]  # the lost batch is none of the run's
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_each_creation_is_journaled_before_and_its_batch_after(
+    fake, tmp_path, monkeypatch, provider
+):
+    from batch_runs import batched
+
+    from driftproof.run import batch_lanes as BL
+
+    cls = BL.AnthropicBatches if provider == "anthropic" else BL.OpenAIBatches
+    made = cls.create
+    bj = batch_journal_path(tmp_path / "receipt.json")
+    seen: list[tuple[int, int]] = []
+
+    def create(self, spool, file_id):
+        seen.append((journal_lines(bj, "creating"), journal_lines(bj, "batch")))
+        return made(self, spool, file_id)
+
+    fake.script.fault = lambda cid: "errored" if cid == "a0-0-0" else None  # a follow-up batch
+    monkeypatch.setattr(cls, "create", create)
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    # answers, judges, then the one failed answer again and its judges: 4 batches, each
+    # creation preceded by its own journaled intent and all earlier batches' ids
+    assert seen == [(1, 0), (2, 1), (3, 2), (4, 3)]
+    assert r.run.batch.batch_ids == fake.script.batch_ids and len(fake.script.batch_ids) == 4
