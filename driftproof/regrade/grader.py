@@ -15,7 +15,6 @@ from driftproof.receipt import (
     JudgeSample,
     TextRepair,
     build_draw,
-    build_judge_sample,
     sha256_text,
 )
 from driftproof.regrade.identity import (
@@ -25,7 +24,7 @@ from driftproof.regrade.identity import (
 )
 from driftproof.run import judge as J
 from driftproof.run.config import judge_usd
-from driftproof.run.drawer import repaired
+from driftproof.run.drawer import failed_sample, judge_sample
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
 from driftproof.run.sealing import draw_repairs
@@ -160,15 +159,11 @@ class Grader:
         try:
             jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
         except LostDraw as exc:
-            reason = f"judge call failed: {exc.reason}"[:2000]
             cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
-            return build_judge_sample(None, invalid_reason=reason), False, cause
+            return failed_sample(exc), False, cause
         self.replies += 1
-        # the reply as run keeps it: a structured decision as its canonical JSON, valid Unicode
-        if jr.decision is None:
-            text = jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
-        else:
-            text = repaired(rec, f"judge_reply/{k}", J.canonical(jr.decision)) or ""
+        # as run reads and keeps it (D-19 endings; a structured decision as its canonical JSON)
+        sample, text = judge_sample(task, jr, k, rec, self.max_tokens, self.model)
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)
@@ -184,16 +179,5 @@ class Grader:
             raise RefusalError(f"{refused(self.plain)}: {where}: {why}")
         self.input_tokens += jr.input_tokens or 0
         self.output_tokens += jr.output_tokens or 0
-        verdict = J.judge_verdict(task, jr, self.max_tokens)  # as run reads it: D-19 endings
-        said = repaired(rec, f"judge_samples/{k}/reason", verdict.reason)
-        sample = build_judge_sample(
-            verdict.score,
-            reply=text,
-            reported_model=jr.reported_model,
-            serving_model=jr.serving_model,
-            invalid_reason=verdict.invalid_reason,
-            reason=said[:4000] if said else None,
-            ignored_members=list(verdict.ignored) or None,
-        )
         usage = jr.input_tokens is not None or jr.output_tokens is not None
-        return sample, usage, None if sample.score is not None else str(verdict.invalid_reason)
+        return sample, usage, None if sample.score is not None else str(sample.invalid_reason)

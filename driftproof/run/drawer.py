@@ -378,10 +378,18 @@ class _Usage:
         return run
 
 
-def _sample(
+def failed_sample(exc: LostDraw) -> JudgeSample:
+    """The invalid sample of a judge call that failed, its last error as the reason."""
+    return build_judge_sample(None, invalid_reason=f"judge call failed: {exc.reason}"[:2000])
+
+
+def judge_sample(
     case: SuiteCase, jr: Reply, k: int, rec: dict[str, Any], budget: int, model: str
-) -> tuple[JudgeSample, str | None]:
-    """Judge reply ``k`` as a sample, and the text kept (None over JUDGE_REPLY_MAX_CHARS chars)."""
+) -> tuple[JudgeSample, str]:
+    """Judge reply ``k`` of ``model`` as a sample, and its reply as kept (valid Unicode).
+
+    ``budget``: the judge call's output budget (tokens); text repairs are noted in ``rec``.
+    """
     if jr.decision is None:
         jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
         reply = jr.text
@@ -402,7 +410,7 @@ def _sample(
         reason=why[:4000] if why else None,
         ignored_members=list(v.ignored) or None,
     )
-    return sample, reply if len(reply) <= B.JUDGE_REPLY_MAX_CHARS else None
+    return sample, reply
 
 
 def grade(
@@ -436,12 +444,13 @@ def grade(
         try:
             jr = retried(judge, usage.counted(call))
         except LostDraw as exc:
-            failed = f"judge call failed: {exc.reason}"[:2000]
-            samples.append(build_judge_sample(None, invalid_reason=failed))
+            samples.append(failed_sample(exc))
             continue
         usage.add(jr)
-        sample, reply = _sample(case, jr, k, rec, cfg.judge_max_tokens, cfg.judge_model)
-        samples.append(sample)
-        rec["transcript"]["judge_replies"].append(reply)
+        sample, reply = judge_sample(case, jr, k, rec, cfg.judge_max_tokens, cfg.judge_model)
+        samples.append(sample)  # the transcript keeps no reply over JUDGE_REPLY_MAX_CHARS
+        rec["transcript"]["judge_replies"].append(
+            reply if len(reply) <= B.JUDGE_REPLY_MAX_CHARS else None
+        )
     rec["judge_usage"] = usage.doc
     return samples

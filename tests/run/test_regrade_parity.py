@@ -190,3 +190,32 @@ def test_the_original_repairs_of_what_a_regrade_carries_are_kept(loopback, suite
     r = read_receipt(rg)
     assert {(t.pointer, t.replaced) for t in r.text_repairs or []} == {(p, 1) for p in answers}
     assert r.cases[0].arms.baseline.draws[0].answer.endswith(" \ufffd")
+
+
+def test_a_regrade_words_an_unread_judge_reply_as_run_does(
+    loopback, suite_file, tmp_path, monkeypatch
+):
+    # Found: the regrade made its own judge samples and kept an invalid reason whole, where run
+    # cuts it to 2,000 characters: its receipt, over the schema's bound, could not be written
+    from run_helpers import is_judge_prompt
+
+    from driftproof.run.providers.base import Provider
+
+    real = Provider.call
+
+    def call(self, **kw):
+        reply = real(self, **kw)
+        if is_judge_prompt(kw["prompt"]):
+            reply.unread = "x" * 3000
+        return reply
+
+    out = _one_draw_each(tmp_path, suite_file)
+    monkeypatch.setattr(Provider, "call", call)
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 4 and 'reads "not measured"' in res.output, res.output  # all lost
+    one = {"judge_samples": 1, "min_draws": 1, "max_draws": 1}  # run, with the same replies
+    again = run_lane(tmp_path, "anthropic", "api", out=tmp_path / "again.json", **one)
+    cut = ("the judge's reply: " + "x" * 3000)[:2000]  # run's cut: 2,000 characters
+    for r in (read_receipt(again), read_receipt(rg)):
+        sample = r.cases[0].arms.with_skill.draws[0].judge_samples[0]
+        assert (sample.score, sample.invalid_reason) == (None, cut)
