@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.providers._sdk import error_object, status_error
 from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import (
@@ -20,7 +21,6 @@ from driftproof.run.providers.base import (
     Provider,
     Request,
     classify_status,
-    draw_fault,
 )
 from driftproof.run.providers.openai_api import (
     OpenAIAPI,
@@ -316,11 +316,9 @@ class OpenAIBatches(BatchLane):
             )
             return cid, self.lane.kept(reply, resp["body"])
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
-            body = resp.get("body")
-            e = body.get("error") if isinstance(body, dict) else None
-            e = e if isinstance(e, dict) else {}
+            e = error_object(resp.get("body"))  # read and classed as an interactive reply's
             message = str(e.get("message", ""))[:300] or ("" if err is None else said)
-            exc = classify_status(resp["status_code"], message, fault=draw_fault(e))
+            exc = status_error(resp["status_code"], e, message)
             exc.reason = f"batch {bid}: {exc.reason}"
             return cid, exc
         return cid, AttemptError(f"batch {bid}: {said}")

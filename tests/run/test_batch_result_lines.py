@@ -319,6 +319,9 @@ def test_a_server_abort_in_a_batch_is_retried_in_a_follow_up_batch(fake, tmp_pat
     assert len(fake.script.submitted) == len(set(fake.script.submitted)) == 35
 
 
+BUSY = {"type": "overloaded_error", "message": "Overloaded"}
+
+
 @pytest.mark.parametrize(
     "line,said",
     [
@@ -334,6 +337,11 @@ def test_a_server_abort_in_a_batch_is_retried_in_a_follow_up_batch(fake, tmp_pat
             "HTTP 500: error: engine died",
         ),
         ({"response": None, "error": "engine died"}, "error: engine died"),
+        # an overloaded_error is transient whatever its status, as the interactive lane has it
+        (
+            {"response": {"status_code": 400, "body": {"error": BUSY}}, "error": None},
+            "HTTP 400: Overloaded",
+        ),
     ],
 )
 def test_an_openai_line_holding_an_error_is_never_graded_and_keeps_its_words(

@@ -56,10 +56,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
         err = error_object(body)
-        said = member_str(err, "message")
-        if said is not None:
-            kind = member_str(err, "type")
-            message = (f"{kind}: " if kind else "") + said[:300]
+        if member_str(err, "message") is not None:
+            message = said(err)
         elif isinstance(body, str) and body.strip() and _sent_json(response):
             message = " ".join(body.split())[:300]  # an error member that is a string
         elif isinstance(body, str) and body.strip():  # a body that is no JSON: a proxy's page
@@ -70,15 +68,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             message = str(getattr(exc, "message", exc))[:300]
         if status == 404 and hint_404 and err.get("code") != "model_not_found":
             message = f"{message}; {hint_404}"
-        out = classify_status(
-            status,
-            message,
-            retry_after=retry_after_seconds(getattr(response, "headers", None)),
-            fault=draw_fault(err),
-        )
-        if err.get("type") == "overloaded_error" and not out.retryable:
-            return AttemptError(out.reason, status=status)
-        return out
+        wait = retry_after_seconds(getattr(response, "headers", None))
+        return status_error(status, err, message, retry_after=wait)
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
@@ -107,6 +98,20 @@ def error_object(body: Any) -> dict[str, Any]:
     if member_str(body, "message") is None and isinstance(errors, list) and errors:
         return errors[0] if isinstance(errors[0], dict) else body
     return body
+
+
+def status_error(
+    status: int, err: dict[str, Any], message: str, *, retry_after: float | None = None
+) -> AttemptError:
+    """An error reply of HTTP ``status`` (interactive or a batch's result) as an attempt error.
+
+    ``err`` is its :func:`error_object`, ``message`` its words; classed by
+    :func:`classify_status`, except that an ``overloaded_error`` is transient whatever its status.
+    """
+    out = classify_status(status, message, retry_after=retry_after, fault=draw_fault(err))
+    if err.get("type") == "overloaded_error" and not out.retryable:
+        return AttemptError(out.reason, status=status)
+    return out
 
 
 def _sent_json(response: Any) -> bool:
