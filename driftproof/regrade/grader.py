@@ -23,11 +23,10 @@ from driftproof.regrade.identity import (
     identity_bounds_problem,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import judge_usd
-from driftproof.run.drawer import failed_sample, judge_sample
+from driftproof.run.drawer import Usage, failed_sample, judge_sample
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
-from driftproof.run.sealing import draw_repairs
+from driftproof.run.sealing import draw_repairs, judge_overhead
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
 
@@ -56,10 +55,9 @@ class Grader:
     identities: list[SampleIdentity] = field(default_factory=list)
     read: int = 0
     graded: int = 0
-    usage_counted: int = 0
     replies: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
+    #: Each graded draw's judge usage, as ``run`` journals it (``judge_usage``).
+    usages: list[dict[str, Any]] = field(default_factory=list)
     lost: collections.Counter[str] = field(default_factory=collections.Counter)
     #: The judge replies and reasons made valid Unicode, as ``run`` records them.
     repairs: list[TextRepair] = field(default_factory=list)
@@ -81,13 +79,12 @@ class Grader:
             "runner_attempts": self.attempts.value,
         }
 
-    def usd(self, judge: Judge | None) -> float | None:
-        """The reported tokens' cost in USD at ``judge``'s recorded price; ``None`` without one."""
-        price = judge.price if judge is not None else None
-        if price is None:
-            return None
-        frozen = (price.input_usd_per_mtok, price.output_usd_per_mtok)
-        return judge_usd(frozen, {"input": self.input_tokens, "output": self.output_tokens})
+    def overhead(self, judge: Judge | None) -> dict[str, Any]:
+        """``economics.judge_overhead`` as ``run`` sums it, at ``judge``'s recorded price."""
+        p = judge.price if judge is not None else None
+        fields = ("input", "output", "cache_read", "cache_write")
+        price = None if p is None else tuple(getattr(p, f"{f}_usd_per_mtok") for f in fields)
+        return judge_overhead(self.usages, price)
 
     def case(self, case: Case, task: SuiteCase, ci: int) -> dict[str, Any]:
         """Case ``ci`` of the regrade receipt: every arm's draws graded or carried."""
@@ -116,17 +113,19 @@ class Grader:
         self.read += 1
         if d.lost is not None:
             return d
-        system, user = J.judge_prompt(task, d.answer or "")
         rec: dict[str, Any] = {}  # text repairs, noted as run notes them
-        graded = [self._sample(system, user, task, where, k, rec) for k in range(self.samples)]
+        usage = Usage()  # counted as it is summed: a Ctrl-C says what was spent
+        self.usages.append({"judge_usage": usage.doc})
+        graded = [
+            self._sample(task, d.answer or "", where, k, rec, usage) for k in range(self.samples)
+        ]
         self.repairs += draw_repairs(rec, at)
         self.graded_at.add(at)
-        samples = [s for s, _, _ in graded]
+        samples = [s for s, _ in graded]
         self.graded += 1
-        self.usage_counted += any(usage for _, usage, _ in graded)
         valid = any(s.score is not None for s in samples)
         if not valid:  # counted by its first sample's cause
-            self.lost[next(why for _, _, why in graded if why)] += 1
+            self.lost[next(why for _, why in graded if why)] += 1
         # Checks are carried, never run again: they belong to the answer they ran on.
         return build_draw(
             d.index,
@@ -138,14 +137,15 @@ class Grader:
         )
 
     def _sample(
-        self, system: str, user: str, task: SuiteCase, where: str, k: int, rec: dict[str, Any]
-    ) -> tuple[JudgeSample, bool, str | None]:
-        """Sample ``k``, whether its reply reported usage, and why it has no score.
+        self, task: SuiteCase, answer: str, where: str, k: int, rec: dict[str, Any], usage: Usage
+    ) -> tuple[JudgeSample, str | None]:
+        """Sample ``k`` and why it has no score; its usage summed into ``usage`` as ``run`` sums it.
 
         Its reply and reason are made valid Unicode as ``run`` makes them, noted in ``rec``.
 
         Why: a failed call's last error without its attempts, or the reply's invalid reason.
         """
+        system, user = J.judge_prompt(task, answer)
         call = functools.partial(  # through the structured channel the run graded with
             self.judge.call,
             model=self.model,
@@ -157,11 +157,12 @@ class Grader:
         )
         on_attempt = self.attempts.add if self.judge.makes_endpoint_attempts else None
         try:
-            jr = with_retries(call, policy=self.retry, on_attempt=on_attempt)
+            jr = with_retries(usage.counted(call), policy=self.retry, on_attempt=on_attempt)
         except LostDraw as exc:
             cause = f"judge call failed: {getattr(exc.__cause__, 'reason', exc.reason)}"[:2000]
-            return failed_sample(exc), False, cause
+            return failed_sample(exc), cause
         self.replies += 1
+        usage.add(jr)
         # as run reads and keeps it (D-19 endings; a structured decision as its canonical JSON)
         sample, text = judge_sample(task, jr, k, rec, self.max_tokens, self.model)
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
@@ -177,7 +178,4 @@ class Grader:
             )
         if why is not None:
             raise RefusalError(f"{refused(self.plain)}: {where}: {why}")
-        self.input_tokens += jr.input_tokens or 0
-        self.output_tokens += jr.output_tokens or 0
-        usage = jr.input_tokens is not None or jr.output_tokens is not None
-        return sample, usage, None if sample.score is not None else str(sample.invalid_reason)
+        return sample, None if sample.score is not None else str(sample.invalid_reason)

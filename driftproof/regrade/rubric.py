@@ -16,7 +16,6 @@ from driftproof.errors import RefusalError
 from driftproof.outputs import same_path
 from driftproof.receipt import (
     Judge,
-    JudgeOverhead,
     Provenance,
     Receipt,
     ReceiptBody,
@@ -84,7 +83,8 @@ class RegradeInterrupted(KeyboardInterrupt):
 
     def __init__(self, grader: Grader, judge: Judge | None) -> None:
         """Word what ``grader`` had spent, priced at ``judge``'s recorded price when it has one."""
-        tin, tout, cost = grader.input_tokens, grader.output_tokens, grader.usd(judge)
+        oh = grader.overhead(judge)
+        tin, tout, cost = oh["input_tokens"], oh["output_tokens"], oh["usd"]
         usd = "" if cost is None else f", about ${cost:.4f} at the judge's recorded price"
         sent = f"{grader.replies:,} judge replies"
         if grader.judge.makes_endpoint_attempts:
@@ -214,7 +214,6 @@ def _regrade_body(
     document: tuple[str, str],
 ) -> ReceiptBody:
     """The unsealed regrade receipt; ``document`` is the original's path and sha256."""
-    usd = grader.usd(judge)
     return build_receipt(
         level=regraded_level(o.verification_level, stub=grader.stub),
         skill_name=o.skill.name,
@@ -236,13 +235,7 @@ def _regrade_body(
         run_members={k: getattr(o.run, k) for k in _RUN_MEMBERS_KEPT}
         | {"retry": grader.retry.doc()},
         text_repairs=_text_repairs(o, grader),
-        judge_overhead=JudgeOverhead(
-            input_tokens=grader.input_tokens,
-            output_tokens=grader.output_tokens,
-            usd=None if usd is None else round(usd, 10),
-            judged_draws_counted=grader.usage_counted,
-            judged_draws_missing_usage=grader.graded - grader.usage_counted,
-        ),
+        judge_overhead=grader.overhead(judge),
         provenance=Provenance(
             tool="driftproof regrade",
             tool_version=__version__,

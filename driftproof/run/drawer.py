@@ -348,10 +348,11 @@ def repaired(rec: dict[str, Any], where: str, text: str | None) -> str | None:
     return fixed
 
 
-class _Usage:
+class Usage:
     """The usage a draw's judge replies reported, summed (those of failed attempts included)."""
 
     def __init__(self) -> None:
+        """Nothing reported yet."""
         self.doc: dict[str, Any] = {"input": 0, "output": 0, "reported": False}
         self.doc |= {"cache_read": 0, "cache_creation": 0, "reasoning": 0}
 
@@ -427,7 +428,7 @@ def grade(
     repairs to ``rec["repairs"]``; ``retried(judge, call)`` makes each sample's attempts.
     """
     samples: list[JudgeSample] = []
-    usage = _Usage()
+    usage = Usage()
     system, user = J.judge_prompt(case, answer)
     schema = J.decision_schema(case)
     for k in range(cfg.judge_samples):

@@ -75,10 +75,15 @@ def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
     return out
 
 
-def _overhead(records: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
-    """``economics.judge_overhead``: the judge usage the records report, at the frozen price."""
+def judge_overhead(recs: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
+    """``economics.judge_overhead``: the judge usage the records report, at the frozen price.
+
+    Each of ``recs``' ``judge_usage`` is a draw's :class:`~driftproof.run.drawer.Usage` document
+    (none: the draw was not graded); ``price`` is in USD per million tokens (input, output[,
+    cache read, cache write]).
+    """
     got: Counter[str] = Counter()
-    for u in (r["judge_usage"] for r in records if r.get("judge_usage") is not None):
+    for u in (r["judge_usage"] for r in recs if r.get("judge_usage") is not None):
         if not u["reported"]:
             got["missing"] += 1
             continue
@@ -270,7 +275,7 @@ def receipt_body(
         judge=judge_doc,
         arms=_arm_specs(drawer, built),
         band_source="generation",
-        judge_overhead=_overhead(visited, cfg.judge_price),
+        judge_overhead=judge_overhead(visited, cfg.judge_price),
         run_members={
             "max_output_tokens": cfg.max_tokens if provider.sends_budget else None,
             "truncation": cfg.truncation,

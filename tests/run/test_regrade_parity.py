@@ -219,3 +219,27 @@ def test_a_regrade_words_an_unread_judge_reply_as_run_does(
     for r in (read_receipt(again), read_receipt(rg)):
         sample = r.cases[0].arms.with_skill.draws[0].judge_samples[0]
         assert (sample.score, sample.invalid_reason) == (None, cut)
+
+
+def test_a_regrade_sums_the_judges_usage_as_run_does(loopback, suite_file, tmp_path):
+    # Found: the regrade summed only input and output tokens, so a judge's cache reads were
+    # recorded as none (and priced as plain input) where run records them
+    usage = {"input_tokens": 100, "cache_read_input_tokens": 1000, "output_tokens": 20}
+
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        grade = {"type": "tool_use", "id": "t", "name": body["tools"][0]["name"]}
+        grade["input"] = {"score": 0.5, "reason": "fine"}
+        reply = _message("", model="claude-haiku-4-5-20251001", usage=usage)
+        return 200, {**reply, "content": [grade], "stop_reason": "tool_use"}, {}
+
+    loopback.script.shape = shape
+    out = _one_draw_each(tmp_path, suite_file)
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 0, res.output
+    for r in (read_receipt(out), read_receipt(rg)):
+        o = r.economics.judge_overhead
+        # two draws (one an arm), one sample each: billed input is 100 + 1,000 cache reads
+        assert (o.input_tokens, o.cache_read_input_tokens, o.output_tokens) == (2200, 2000, 40)
+    assert read_receipt(rg).economics.judge_overhead == read_receipt(out).economics.judge_overhead
