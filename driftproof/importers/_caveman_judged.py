@@ -34,6 +34,7 @@ from driftproof.importers._caveman_snapshot import (
     CavemanOptions,
     arm_receipts,
     load_snapshot,
+    only_members,
     prompt_ids,
     skill_text,
 )
@@ -68,22 +69,14 @@ def _text(value: Any, w: Where, what: str, limit: int) -> str:
     return value
 
 
-def _unknown(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
-    for key in obj:
-        if key not in known:
-            raise (w / key).fail(
-                f"a member this reader does not know: expected only {', '.join(sorted(known))}"
-            )
-
-
 def _read(doc: Any, shown: str) -> tuple[str, list[str], dict[str, list[dict[str, Any]]]]:
     """``doc`` checked: (grader, the first arm's prompts, arm -> its cells in their order)."""
     w = Where(shown)
-    _unknown(doc, frozenset({"metadata", "fidelity"}), w)
+    only_members(doc, frozenset({"metadata", "fidelity"}), w)
     meta, mw = doc.get("metadata"), w / "metadata"
     if not isinstance(meta, dict):
         raise mw.fail("expected an object (the snapshot's metadata)")
-    _unknown(meta, _META, mw)
+    only_members(meta, _META, mw)
     grader_text = _text(meta.get("judge_model"), mw / "judge_model", "the grader's model", 4000)
     grader = _GRADER.fullmatch(grader_text)
     if grader is None:
@@ -127,7 +120,7 @@ def _cell(cell: Any, w: Where) -> dict[str, Any]:
     """The checked cell; ``fidelity`` in percent, as written."""
     if not isinstance(cell, dict):
         raise w.fail(f"expected an object, found {json_kind(cell)}")
-    _unknown(cell, _CELL, w)
+    only_members(cell, _CELL, w)
     _text(cell.get("risk"), w / "risk", "the prompt's risk", 200)
     value: Any = cell.get("fidelity")
     if type(value) not in (int, float) or not 0 <= value <= 100 or not math.isfinite(value):

@@ -129,11 +129,11 @@ def check_snapshot(doc: Any, shown: str) -> Snapshot:
     w = Where(shown)
     if not isinstance(doc, dict):
         raise w.fail("expected a JSON object with metadata, prompts and arms")
-    _only(doc, _MEMBERS, w)
+    only_members(doc, _MEMBERS, w)
     meta, mw = doc.get("metadata"), w / "metadata"
     if not isinstance(meta, dict):
         raise mw.fail("expected an object (the snapshot's metadata)")
-    _only(meta, _META_MEMBERS, mw)
+    only_members(meta, _META_MEMBERS, mw)
     error = meta.get("error")
     if "error" in meta and (not isinstance(error, str) or not error.strip()):
         raise (mw / "error").fail(
@@ -162,12 +162,12 @@ def _kind(value: Any) -> str:
     return "an empty string" if value == "" else json_kind(value)
 
 
-def _only(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
-    """Refuse the first member of ``obj`` that caveman's runner never writes, at its pointer."""
+def only_members(obj: dict[str, Any], known: frozenset[str], w: Where) -> None:
+    """Refuse the first member of ``obj`` that caveman (its runner or judge) never writes there."""
     for key in obj:
         if key not in known:
             raise (w / key).fail(
-                f"expected only the members caveman's runner writes here "
+                f"expected only the members caveman writes here "
                 f"({', '.join(sorted(known))}), found {json.dumps(key)[:60]}"
             )
 
@@ -269,7 +269,7 @@ def _usage(
                 continue
             if not isinstance(cell, dict):
                 raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
-            _only(cell, _USAGE_MEMBERS, cw)
+            only_members(cell, _USAGE_MEMBERS, cw)
             for key in USAGE_TOKENS:
                 value = cell.get(key)
                 if type(value) is not int or value < 0:

@@ -362,3 +362,30 @@ def test_runs_n_is_each_facts_majority_of_n_judge_calls(shared: Path, tmp_path: 
     assert "the judge's 3 verdicts per fact behind each majority" in r.provenance.unrecorded
     # one check per fact, as with runs 1: 9 prompts x 2 facts + 3 for the rebase prompt = 21
     assert sum(len(c.arms.with_skill.draws[0].checks) - 1 for c in r.cases) == 21
+
+
+def test_an_unknown_member_is_refused_in_the_words_of_the_results_snapshot(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: the judged reader refused a member it does not know by its own rule and words,
+    # which did not name the member found
+    snap0, rubrics, skills = _paths(shared, "pr579-902028f")
+    doc = json.loads(snap0.read_text("utf-8"))
+    _cell(doc).update(score=1)
+    snap = tmp_path / "fidelity.json"
+    snap.write_text(json.dumps(doc), encoding="utf-8")
+    result = _cli(
+        [
+            str(snap),
+            "--skills",
+            str(skills),
+            "--rubrics",
+            str(rubrics),
+            "--out",
+            str(tmp_path / "r"),
+        ]
+    )
+    (p,) = result.exception.problems
+    assert p.pointer == _at(TCP, "score")
+    assert p.message.startswith("expected only the members caveman writes here (")
+    assert p.message.endswith('), found "score"')
