@@ -79,15 +79,7 @@ def prompt_ids(n: int) -> list[str]:
 
 def load_snapshot(path: Path, shown: str, repairs: list[Repair]) -> tuple[Any, str]:
     """The parsed snapshot and the sha256 of its bytes."""
-    try:
-        size = path.stat().st_size
-        if size <= SNAPSHOT_MAX_BYTES:
-            data = common.read_capped(path, SNAPSHOT_MAX_BYTES)
-            size = len(data)
-    except OSError as exc:
-        raise Where(shown).fail(f"cannot read the snapshot: {exc.strerror}") from None
-    if size > SNAPSHOT_MAX_BYTES:
-        raise Where(shown).fail(f"snapshot is over {SNAPSHOT_MAX_BYTES} bytes, the limit")
+    data = common.read_bytes(path, SNAPSHOT_MAX_BYTES)
     parsed = common.parse_json_bytes(data, shown, repairs, lead="not valid JSON")
     return parsed, common.file_sha256(data)
 

@@ -159,21 +159,21 @@ def kind_of(value: Any) -> str:
     return json_kind(value)
 
 
-def read_bytes(path: Path) -> bytes:
-    """A source file's bytes, refusing a missing or oversized file before reading it."""
+def read_bytes(path: Path, most: int = MAX_SOURCE_BYTES) -> bytes:
+    """A source file's bytes, refusing a missing file or one over ``most`` bytes before reading."""
     w = Where(path)
     try:
         st = path.stat()
         if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
             # opening a pipe waits for a writer that may never come
             raise w.fail("expected a file, found a named pipe or socket")
-        if st.st_size > MAX_SOURCE_BYTES:
-            raise w.fail(f"file is {st.st_size} bytes; importers read at most {MAX_SOURCE_BYTES}")
-        data = read_capped(path, MAX_SOURCE_BYTES)
+        if st.st_size > most:
+            raise w.fail(f"file is {st.st_size} bytes; importers read at most {most}")
+        data = read_capped(path, most)
     except OSError as exc:
         raise w.fail(f"cannot read: {exc.strerror}") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise w.fail(f"file is over {MAX_SOURCE_BYTES} bytes; importers read at most that")
+    if len(data) > most:
+        raise w.fail(f"file is over {most} bytes; importers read at most that")
     return data
 
 
