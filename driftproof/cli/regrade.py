@@ -119,13 +119,14 @@ def regrade(
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade
+    from driftproof.run.sealing import transcripts_file
     from driftproof.run.suite import load_suite
 
     if same_path(out, rubric_suite):
         raise RefusalError(
             f"the regrade receipt must not overwrite the revised suite ({rubric_suite})"
         )
-    kept = (receipt, receipt.with_name(receipt.name + ".transcripts.jsonl"))
+    kept = (receipt, transcripts_file(receipt))
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
     try:

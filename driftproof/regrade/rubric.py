@@ -46,7 +46,7 @@ from driftproof.run.scheduler import (
     FatalRun,
     RetryPolicy,
 )
-from driftproof.run.sealing import price_doc
+from driftproof.run.sealing import price_doc, transcripts_file
 from driftproof.run.suite import Suite
 
 #: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
@@ -139,10 +139,9 @@ def rubric_regrade(
         RegradeInterrupted: Ctrl-C; nothing is written, its words say what was spent.
     """
     original_path, out = Path(original_path), Path(out)
-    transcripts = original_path.with_name(original_path.name + ".transcripts.jsonl")
     for kept, what in (
         (original_path, "the original"),
-        (transcripts, "the original's kept transcripts"),
+        (transcripts_file(original_path), "the original's kept transcripts"),
     ):
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")

@@ -291,6 +291,11 @@ def receipt_body(
     )
 
 
+def transcripts_file(receipt: Path) -> Path:
+    """Where ``--keep-transcripts`` keeps the replies of the receipt written to ``receipt``."""
+    return receipt.with_name(receipt.name + ".transcripts.jsonl")
+
+
 def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]]:
     """Write ``--keep-transcripts``'s file beside the receipt, one JSON line per draw.
 
@@ -303,7 +308,7 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
             (``_bounds.ANSWERS_ARCHIVE_MAX_ENTRIES``, as a regrade refuses it).
         OSError: the file cannot be written; the error names it.
     """
-    path = out.with_name(out.name + ".transcripts.jsonl")
+    path = transcripts_file(out)
     if (n := len(journal.draws)) > (most := _bounds.ANSWERS_ARCHIVE_MAX_ENTRIES):
         journal.close()
         raise BoundsError.at(
