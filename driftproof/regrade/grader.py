@@ -23,7 +23,7 @@ from driftproof.regrade.identity import (
     identity_bounds_problem,
 )
 from driftproof.run import judge as J
-from driftproof.run.drawer import Usage, failed_sample, judge_sample
+from driftproof.run.drawer import Usage, failed_sample, judge_sample, unscored
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
 from driftproof.run.sealing import draw_repairs, judge_overhead
@@ -123,15 +123,15 @@ class Grader:
         self.graded_at.add(at)
         samples = [s for s, _ in graded]
         self.graded += 1
-        valid = any(s.score is not None for s in samples)
-        if not valid:  # counted by its first sample's cause
+        if (lost := unscored(samples)) is not None:  # counted by its first sample's cause
             self.lost[next(why for _, why in graded if why)] += 1
         # Checks are carried, never run again: they belong to the answer they ran on.
         return build_draw(
             d.index,
             answer=d.answer,
             judge_samples=samples,
-            lost_reason=None if valid else "no judge sample of the regrade was valid",
+            lost_reason=lost,
+            lost_kind=None if lost is None else "unscored",
             checks=d.checks,
             **{k: getattr(d, k) for k in _DRAW_KEPT},
         )

@@ -204,9 +204,8 @@ class Drawer:
         if loss is None:
             samples = grade(case, answer, rec, self.judge, self.cfg, self.retried)
             graded = {"judge_samples": samples, "checks": run_checks(case.checks, answer)}
-            if all(x.score is None for x in samples):
-                why = (samples[0].invalid_reason if samples else None) or ""
-                loss = Loss("unscored", "no judge sample was valid: " + why[:300], answer)
+            if (why := unscored(samples)) is not None:
+                loss = Loss("unscored", why, answer)
         draw = build_draw(
             index,
             answer=answer if loss is None else loss.answer,
@@ -377,6 +376,14 @@ class Usage:
                 raise
 
         return run
+
+
+def unscored(samples: list[JudgeSample]) -> str | None:
+    """Why a draw is lost (kind ``unscored``): none of its judge ``samples`` is valid; else None."""
+    if any(x.score is not None for x in samples):
+        return None
+    why = (samples[0].invalid_reason if samples else None) or ""
+    return "no judge sample was valid: " + why[:300]
 
 
 def failed_sample(exc: LostDraw) -> JudgeSample:

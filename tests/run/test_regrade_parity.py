@@ -217,8 +217,13 @@ def test_a_regrade_words_an_unread_judge_reply_as_run_does(
     again = run_lane(tmp_path, "anthropic", "api", out=tmp_path / "again.json", **one)
     cut = ("the judge's reply: " + "x" * 3000)[:2000]  # run's cut: 2,000 characters
     for r in (read_receipt(again), read_receipt(rg)):
-        sample = r.cases[0].arms.with_skill.draws[0].judge_samples[0]
-        assert (sample.score, sample.invalid_reason) == (None, cut)
+        d = r.cases[0].arms.with_skill.draws[0]
+        assert (d.judge_samples[0].score, d.judge_samples[0].invalid_reason) == (None, cut)
+        # lost as run loses a draw no sample of which is valid: its kind, and why (300 chars)
+        assert (d.lost.kind, d.lost.reason) == (
+            "unscored",
+            f"no judge sample was valid: {cut[:300]}",
+        )
 
 
 def test_a_regrade_sums_the_judges_usage_as_run_does(loopback, suite_file, tmp_path):
