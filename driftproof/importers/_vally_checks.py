@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftproof.importers._common import ROUNDING, Where
+from driftproof.importers._common import Where, same_derived
 
 #: The gate's floors: distinct stimuli, largest p value, smallest net win.
 _MIN_STIMULI, _ALPHA, _MIN_NET_WIN = 5, 0.05, 0.20
@@ -56,12 +56,9 @@ def check_verdict(v: dict[str, Any], vw: Where) -> None:
                 f"found {discordant:g}: the verdict contradicts itself"
             )
     net = vw.number(v, "netWin", low=-1, high=1)
-    if net is not None and votes and wins is not None and losses is not None:
-        if abs(net - (wins - losses) / votes) > ROUNDING:
-            raise (vw / "netWin").fail(
-                f"expected {(wins - losses) / votes:.6g}, (wins - losses) / stimulusVoteCount, "
-                f"found {net:.6g}: the verdict contradicts itself"
-            )
+    if votes and wins is not None and losses is not None:
+        what = "(wins - losses) / stimulusVoteCount"
+        same_derived(net, (wins - losses) / votes, vw / "netWin", what, "verdict")
     _check_gate(v, vw, votes, net, sw.number(sign, "pValue", low=0, high=1))
 
 

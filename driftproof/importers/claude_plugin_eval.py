@@ -381,11 +381,8 @@ def _draw(
         return draw(lost_reason="the source recorded no score for this run", lost_kind="unscored")
     score = common.unit_score(run["score"], rw / "score")
     share, unchecked = graded_share(run.get("graders"))
-    if share is not None and abs(score - share) > common.ROUNDING:
-        raise (rw / "score").fail(
-            f"expected {share:.6g}, the weighted share of the run's scored graders that passed "
-            f"({(rw / 'graders').pointer}), found {score:.6g}: the run contradicts itself"
-        )
+    what = "the weighted share of the run's scored graders that passed"
+    common.same_derived(score, share, rw / "score", f"{what} ({(rw / 'graders').pointer})", "run")
     full = abs(score - 1.0) <= common.ROUNDING  # the source's passed: the run's score is 1
     if isinstance(run.get("passed"), bool) and run["passed"] is not full:
         raise (rw / "passed").fail(
