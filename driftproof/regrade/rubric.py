@@ -39,14 +39,13 @@ from driftproof.regrade.identity import (
     scale_refusals,
     transcripts_refusals,
 )
-from driftproof.run import judge as J
 from driftproof.run.config import now
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import (
     FatalRun,
     RetryPolicy,
 )
-from driftproof.run.sealing import price_doc, transcripts_file
+from driftproof.run.sealing import judge_doc, transcripts_file
 from driftproof.run.suite import Suite
 
 #: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
@@ -276,21 +275,4 @@ def _asked_judge(
     judge: Provider, model: str, max_tokens: int, price: tuple[float, ...] | None
 ) -> Judge:
     """The judge the regrade asks for, as ``run`` records its judge, at ``price`` (not batched)."""
-    template_sha256, template_version = J.template_identity()
-    return Judge.model_validate(
-        {
-            "model": model,
-            "provider": judge.name,
-            "surface": judge.surface,
-            "service": judge.service,
-            "sampling": judge.sampling(max_tokens),
-            "template_sha256": template_sha256,
-            "template_version": template_version,
-            "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-            **{
-                "price": price_doc(price),
-                "channel": judge.channel,
-                "max_output_tokens": max_tokens,
-            },
-        }
-    )
+    return Judge.model_validate(judge_doc(judge, model, max_tokens, price, None))

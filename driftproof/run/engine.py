@@ -13,7 +13,6 @@ from typing import Any
 
 from driftproof.errors import ProviderError, RefusalError
 from driftproof.receipt import Receipt, ReceiptBody, sha256_text, write_receipt
-from driftproof.run import judge as J
 from driftproof.run.batch import BatchJournal, BatchLane, batch_journal_path
 from driftproof.run.batch_engine import BatchRounds
 from driftproof.run.batch_lanes import batch_lane
@@ -31,7 +30,7 @@ from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, FatalRun, StopRun, run_cells
 from driftproof.run.sealing import (
     answers,
-    price_doc,
+    judge_doc,
     receipt_body,
     write_transcripts,
 )
@@ -82,8 +81,9 @@ def run_suite(
     systems = arm_systems(skill_text, cfg.control, cfg.aa)
     provider.keep_raw = judge.keep_raw = cfg.keep_transcripts
     harness_version, _ = provider.start(), judge.start()
-    judge_doc = _judge_doc(cfg, judge)
-    identity = _identity(suite, cases, skill_text, cfg, provider, judge_doc)
+    tier = "batch" if cfg.batch is not None else None
+    judged = judge_doc(judge, cfg.judge_model, cfg.judge_max_tokens, cfg.judge_price, tier)
+    identity = _identity(suite, cases, skill_text, cfg, provider, judged)
     journal = _open_journal(out, identity, harness_version, getattr(progress, "note", None))
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
     spend = drawer.spend  # what the draws cost so far, for the progress bar
@@ -103,7 +103,7 @@ def run_suite(
         drawer,
         skill_text,
         skill_name,
-        judge_doc,
+        judged,
         attempts,
         harness_version,
         stopped,
@@ -204,24 +204,6 @@ def _drawer(
     # the offline lanes' replies report no real input: no skill-reached check
     size = count_tokens(skill_text) if provider.surface is not None else None
     return Drawer(cased, systems, cfg, provider, judge, journal, counter, sleep, spend, size)
-
-
-def _judge_doc(cfg: RunConfig, judge: Provider) -> dict[str, Any]:
-    """The receipt's ``judge``: the fixed judge's model, lane, template, scale and price."""
-    template_sha256, template_version = J.template_identity()
-    return {
-        "model": cfg.judge_model,
-        "provider": judge.name,
-        "surface": judge.surface,
-        "service": judge.service,
-        "sampling": judge.sampling(cfg.judge_max_tokens),
-        "template_sha256": template_sha256,
-        "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
-        "price": price_doc(cfg.judge_price, tier="batch" if cfg.batch is not None else None),
-        "channel": judge.channel,
-        "template_version": template_version,
-        "max_output_tokens": cfg.judge_max_tokens,
-    }
 
 
 def _remove_stale_receipt_files(out: Path) -> None:

@@ -35,6 +35,7 @@ from driftproof.run import judge as J
 from driftproof.run.config import REASON_MAX, construction, judge_usd, now
 from driftproof.run.drawer import SKILL_REACHED_SHARE, Drawer
 from driftproof.run.journal import Journal, named
+from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
 from driftproof.wording import ARMS, OFFLINE
 
@@ -51,6 +52,29 @@ def price_doc(price: tuple[float, ...] | None, tier: str | None = None) -> dict[
         return None
     doc = {f"{n}_usd_per_mtok": p for n, p in zip(_PRICES, price, strict=False) if p is not None}
     return doc if tier is None else {**doc, "tier": tier}
+
+
+def judge_doc(
+    judge: Provider, model: str, max_tokens: int, price: tuple[float, ...] | None, tier: str | None
+) -> dict[str, Any]:
+    """The receipt's ``judge``: the fixed judge's model, lane, template, scale and price.
+
+    ``max_tokens`` is a judge call's output budget; ``price`` and ``tier`` as :func:`price_doc`.
+    """
+    template_sha256, template_version = J.template_identity()
+    return {
+        "model": model,
+        "provider": judge.name,
+        "surface": judge.surface,
+        "service": judge.service,
+        "sampling": judge.sampling(max_tokens),
+        "template_sha256": template_sha256,
+        "scale": {"worst": J.SCALE[0], "best": J.SCALE[1], "step": J.SCALE[2]},
+        "price": price_doc(price, tier),
+        "channel": judge.channel,
+        "template_version": template_version,
+        "max_output_tokens": max_tokens,
+    }
 
 
 #: A draw's repaired text → where its repair is recorded, under the draw.
