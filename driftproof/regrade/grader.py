@@ -23,7 +23,7 @@ from driftproof.regrade.identity import (
     identity_bounds_problem,
 )
 from driftproof.run import judge as J
-from driftproof.run.drawer import Usage, failed_sample, judge_sample, unscored
+from driftproof.run.grading import Usage, failed_sample, judge_sample, unscored
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
 from driftproof.run.sealing import draw_repairs, judge_overhead

@@ -123,3 +123,13 @@ def joined_reasoning(*parts: str | None) -> str | None:
 def repair_text(text: str) -> tuple[str, int]:
     """``text`` with each lone UTF-16 surrogate made U+FFFD, and how many were replaced."""
     return (text, 0) if text.isascii() else _SURROGATE.subn("\ufffd", text)
+
+
+def repaired(rec: dict[str, Any], where: str, text: str | None) -> str | None:
+    """``text`` with lone surrogates as U+FFFD, each substitution noted in ``rec["repairs"]``."""
+    if text is None:
+        return None
+    fixed, n = repair_text(text)
+    if n:
+        rec.setdefault("repairs", []).append({"field": where, "replaced": n})
+    return fixed

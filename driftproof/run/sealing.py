@@ -102,7 +102,7 @@ def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
 def judge_overhead(recs: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
     """``economics.judge_overhead``: the judge usage the records report, at the frozen price.
 
-    Each of ``recs``' ``judge_usage`` is a draw's :class:`~driftproof.run.drawer.Usage` document
+    Each of ``recs``' ``judge_usage`` is a draw's :class:`~driftproof.run.grading.Usage` document
     (none: the draw was not graded); ``price`` is in USD per million tokens (input, output[,
     cache read, cache write]).
     """
