@@ -167,6 +167,13 @@ def scorer_name(
     return names[0]
 
 
+def run_error(header: dict[str, Any]) -> str:
+    """The log's own error message, quoted (its first 300 characters); ``""`` when it has none."""
+    error = header.get("error")
+    said = error.get("message") if isinstance(error, dict) else None
+    return repr(str(said)[:300]) if said else ""
+
+
 def _no_scores(header: dict[str, Any]) -> str:
     """Why a log with no score is refused: its run ended early, or it ran with ``--no-score``."""
     said = (
@@ -174,9 +181,7 @@ def _no_scores(header: dict[str, Any]) -> str:
     )
     status = header.get("status")
     if status in ("error", "cancelled"):  # a run that stopped before any sample was scored
-        error = header.get("error")
-        message = error.get("message") if isinstance(error, dict) else None
-        quoted = f" ({str(message)[:200]!r})" if message else ""
+        quoted = f" ({said})" if (said := run_error(header)) else ""
         return (
             f"{said}: its run ended with status {status!r}{quoted} before any sample was "
             "scored; a run that stopped early is finished by `inspect eval-retry LOG`; import that"

@@ -29,6 +29,7 @@ from driftproof.importers._inspect_log import (
     judge_model_of,
     log_times,
     read_logs,
+    run_error,
     scorer_name,
     source_report,
     system_message_sha256,
@@ -189,9 +190,7 @@ def _ended_notes(read: dict[str, Log]) -> list[str]:
         status = _status(log)
         if status == "success":
             continue
-        error = log.header.get("error")
-        said = error.get("message") if isinstance(error, dict) else None
-        told = f": {str(said)[:300]!r}" if said else ""
+        told = f": {said}" if (said := run_error(log.header)) else ""
         out.append(
             f"the {ARM_WORDS[arm]} arm's log has status {str(status)[:40]!r}, not 'success'{told}; "
             "its samples are imported as recorded"

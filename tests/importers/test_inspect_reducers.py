@@ -325,12 +325,13 @@ def test_a_log_run_without_scoring_says_how_to_score_it(tmp_path: Path) -> None:
     assert "the log holds none" in p.message and "inspect score LOG" in p.message
 
 
-def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("more", ["", "x" * 200])
+def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path, more: str) -> None:
     # The shape inspect_ai 0.3.285 writes when a run fails before any sample is scored (made
     # here with its mockllm model, its tokenizer unreachable): status "error", error.message,
     # no results member, every sample's scores {} with its own error. It was refused with the
     # --no-score hint (`inspect score LOG`), which does not finish a failed run.
-    message = "ConnectionError(MaxRetryError('HTTPSConnectionPool(...)'))"
+    message = "ConnectionError(MaxRetryError('HTTPSConnectionPool(...)'))" + more
     doc = {
         "version": 2,
         "status": "error",
@@ -357,3 +358,6 @@ def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path) -> 
     p = _refused_at_scores(tmp_path / "error.json", doc)
     assert "status 'error'" in p.message and "MaxRetryError" in p.message
     assert "inspect eval-retry LOG" in p.message and "--no-score" not in p.message
+    # quoted whole to 300 characters, as the note of a log that did not succeed quotes it (it
+    # was cut at 200 here)
+    assert f"({message!r})" in p.message
