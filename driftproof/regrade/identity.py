@@ -230,6 +230,11 @@ def in_run_language(original: Receipt, revised: Suite) -> tuple[Suite, list[str]
         return revised, exc.lines()
 
 
+def held_truncation(r: Receipt) -> str:
+    """What a cut-off answer was in ``r``'s run: before it was recorded, always ``lost``."""
+    return r.run.truncation or "lost"
+
+
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
     reasons: list[str] = []
@@ -280,8 +285,7 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
             )
         else:
             reasons += _beside_the_rubric(case, rc, file)
-    truncation = original.run.truncation or "lost"  # before it was recorded, always lost
-    if revised.truncation != truncation:
+    if revised.truncation != (truncation := held_truncation(original)):
         reasons.append(
             f"{file}: /truncation: expected {truncation!r}, as the original run read a cut-off "
             f"answer, found {revised.truncation!r}; its lost draws stay as they were, so this "
@@ -350,18 +354,13 @@ def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
     case without a rubric has no rubric hash. The members of ``stale``'s ``Today`` it sets.
     The regrade's own check of a revised suite is :func:`input_refusals`.
     """
-    suite, untranslated = load_suite(path), False
-    if r.run.language is not None:
-        try:
-            suite = in_language(suite, r.run.language, None)[0]
-        except SuiteError:  # a case today has no prompt in the run's language
-            untranslated = True
+    suite, untranslated = in_run_language(r, load_suite(path))
     hashes = {c.id: case_sha256s(c) for c in suite.cases}
     recorded = {c.id: c for c in r.cases}
     asked = list(hashes)[:1] if r.run.preset == "quick" else list(hashes)  # quick: the first
     unconfirmed = {
         "its cases (today's are not the receipt's)": set(asked) != set(recorded),
-        f"a case with no prompt in {r.run.language!r}": untranslated,
+        f"a case with no prompt in {r.run.language!r}": bool(untranslated),
         "a case run cannot grade today": any(
             c.refusal or (c.rubric is None and not c.criteria) for c in suite.cases
         ),
@@ -372,8 +371,7 @@ def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
             c.checks for c in suite.cases
         )
         or any(d.checks for c in r.cases for _, a in c.arms.named() for d in a.draws),
-        # before truncation was recorded, a cut-off answer was always lost
-        "what a cut-off answer is (truncation)": (r.run.truncation or "lost") != suite.truncation,
+        "what a cut-off answer is (truncation)": held_truncation(r) != suite.truncation,
         # a control run in another language took the control's translation from the suite's
         # table (or the product's); the receipt keeps the text, not where it came from
         "the control's translation": r.arms.control is not None and r.run.language is not None,

@@ -149,7 +149,8 @@ def rubric_regrade(
     max_tokens = _held_max_tokens(original)
     original_sha256 = hashlib.sha256(raw).hexdigest()
     setting = grader_setting_of(original)
-    asked = _asked_judge(judge, judge_model, max_tokens, judge_price)
+    # the judge asked for, as run records its judge, at judge_price (not batched)
+    asked = Judge.model_validate(judge_doc(judge, judge_model, max_tokens, judge_price, None))
     # tool version, isolation, routing and code are not recorded, so not compared;
     # answered_as is the original's, checked on every reply
     reasons = rubric_regrade_refusals(
@@ -269,10 +270,3 @@ def _text_repairs(o: Receipt, grader: Grader) -> list[TextRepair] | None:
     ]
     repairs = carried + grader.repairs
     return repairs[:100000] if repairs else None
-
-
-def _asked_judge(
-    judge: Provider, model: str, max_tokens: int, price: tuple[float, ...] | None
-) -> Judge:
-    """The judge the regrade asks for, as ``run`` records its judge, at ``price`` (not batched)."""
-    return Judge.model_validate(judge_doc(judge, model, max_tokens, price, None))
