@@ -96,7 +96,12 @@ class RegradeInterrupted(KeyboardInterrupt):
 
 
 def _held_max_tokens(original: Receipt) -> int:
-    """The output-token budget the original's judge recorded, else :data:`JUDGE_MAX_TOKENS`."""
+    """The output-token budget the original's judge recorded, else :data:`JUDGE_MAX_TOKENS`.
+
+    Its own member, else (a receipt from before it) the budget its sampling sent.
+    """
+    if original.judge is not None and original.judge.max_output_tokens is not None:
+        return original.judge.max_output_tokens
     held = (original.judge.sampling or {}) if original.judge is not None else {}
     for key in _MAX_TOKEN_KEYS:
         if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):

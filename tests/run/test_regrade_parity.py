@@ -248,3 +248,18 @@ def test_a_regrade_sums_the_judges_usage_as_run_does(loopback, suite_file, tmp_p
         # two draws (one an arm), one sample each: billed input is 100 + 1,000 cache reads
         assert (o.input_tokens, o.cache_read_input_tokens, o.output_tokens) == (2200, 2000, 40)
     assert read_receipt(rg).economics.judge_overhead == read_receipt(out).economics.judge_overhead
+
+
+def test_a_regrade_asks_for_the_judge_budget_the_original_recorded(loopback, suite_file, tmp_path):
+    # Found: the budget was read from the original's judge sampling only; a judge that sends
+    # none (the stub, a CLI) records it in max_output_tokens, and the regrade asked for 1,024
+    out = run_lane(
+        tmp_path, "anthropic", "api", judge="stub", keep_transcripts=True, judge_max_tokens=2000
+    )
+    since = len(loopback.script.bodies)
+    plain = _plain("anthropic", "claude-haiku-4-5-20251001")
+    rg, res = _regrade(tmp_path, out, suite_file, *plain, *RETRY)
+    assert res.exit_code == 0, res.output
+    assert read_receipt(rg).judge.max_output_tokens == 2000
+    sent = {b["max_tokens"] for _, b in loopback.script.bodies[since:]}
+    assert sent == {2000}
