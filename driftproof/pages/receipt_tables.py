@@ -228,11 +228,12 @@ def verdict_line(reading: tuple[Fact, ...]) -> str:
 
     ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again;
     ``"no verdict: not measured: 18 of 18 …"`` when the why opens with the sentence; the why
-    alone when it names the status itself (``"Smoke run, no verdict: …"``).
+    alone when its first clause names the status (``"Smoke run, no verdict: …"``).
     """
     status, sentence, why = (f.value for f in reading[:3])
-    # "Smoke run, no verdict: …" says its status itself
-    said = f"{status}: {why}" if why and status.casefold() not in why.casefold() else why
+    # "Smoke run, no verdict: …" says its status itself, in its first clause
+    named = status.casefold() in why.split(":", 1)[0].casefold()
+    said = f"{status}: {why}" if why and not named else why
     if sentence and sentence.casefold() != status.casefold():
         if why and said_once(sentence, why) == why:  # "not measured" / "not measured: …"
             return said

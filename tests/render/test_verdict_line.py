@@ -26,6 +26,11 @@ def _reading(status: str, sentence: str, why: str) -> tuple[Fact, ...]:
             "no verdict: not measured: 3 of 3",
         ),
         (("regressed", "hurts: c2", "c2 fell"), "regressed: hurts: c2. Why: c2 fell"),
+        # the status named later, not in the why's first clause, is no label of it
+        (
+            ("no verdict", "no verdict", "simulated: so this receipt gets no verdict"),
+            "no verdict: simulated: so this receipt gets no verdict",
+        ),
         (("no verdict", "no verdict", ""), "no verdict"),
     ],
 )
