@@ -28,6 +28,7 @@ from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
 from driftproof.run.sealing import draw_repairs, judge_overhead
 from driftproof.run.suite_fields import SuiteCase
+from driftproof.stats.grading_cost import price_tuple
 from driftproof.wording import draw_words
 
 #: What a regrade carries from each graded draw as it is.
@@ -82,9 +83,7 @@ class Grader:
     def overhead(self, judge: Judge | None) -> dict[str, Any]:
         """``economics.judge_overhead`` as ``run`` sums it, at ``judge``'s recorded price."""
         p = judge.price if judge is not None else None
-        fields = ("input", "output", "cache_read", "cache_write")
-        price = None if p is None else tuple(getattr(p, f"{f}_usd_per_mtok") for f in fields)
-        return judge_overhead(self.usages, price)
+        return judge_overhead(self.usages, None if p is None else price_tuple(p))
 
     def case(self, case: Case, task: SuiteCase, ci: int) -> dict[str, Any]:
         """Case ``ci`` of the regrade receipt: every arm's draws graded or carried."""

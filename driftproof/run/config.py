@@ -11,6 +11,7 @@ from typing import Any
 
 from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
+from driftproof.stats.grading_cost import tokens_usd
 
 #: Receipt bounds: lost reason characters and files named per draw (answer characters:
 #: :data:`~driftproof.receipt._bounds.ANSWER_MAX_CHARS`).
@@ -102,21 +103,17 @@ def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def judge_usd(price: tuple[float, ...] | None, usage: Mapping[str, int]) -> float | None:
+def judge_usd(price: tuple[float | None, ...] | None, usage: Mapping[str, int]) -> float | None:
     """Grading cost in USD at the frozen price per million tokens, ``None`` when none is frozen.
 
     ``usage`` holds tokens: ``input`` (all of it), ``output``, and the ``cache_read`` and
-    ``cache_creation`` parts of the input; a cache part with no price of its own is priced as input.
+    ``cache_creation`` parts of the input; priced by
+    :func:`~driftproof.stats.grading_cost.tokens_usd`.
     """
     if price is None:
         return None
-    inp, out = usage.get("input", 0), usage.get("output", 0)
-    cache_read, cache_creation = usage.get("cache_read", 0), usage.get("cache_creation", 0)
-    p_in, p_out = price[0], price[1]
-    p_read = price[2] if len(price) > 2 and price[2] is not None else p_in
-    p_write = price[3] if len(price) > 3 and price[3] is not None else p_in
-    uncached = max(0, inp - cache_read - cache_creation)
-    return (uncached * p_in + cache_read * p_read + cache_creation * p_write + out * p_out) / 1e6
+    got = (usage.get(k, 0) for k in ("input", "output", "cache_read", "cache_creation"))
+    return tokens_usd(price, *got)
 
 
 class Spend:

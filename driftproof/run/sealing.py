@@ -99,7 +99,9 @@ def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
     return out
 
 
-def judge_overhead(recs: list[dict[str, Any]], price: tuple[float, ...] | None) -> dict[str, Any]:
+def judge_overhead(
+    recs: list[dict[str, Any]], price: tuple[float | None, ...] | None
+) -> dict[str, Any]:
     """``economics.judge_overhead``: the judge usage the records report, at the frozen price.
 
     Each of ``recs``' ``judge_usage`` is a draw's :class:`~driftproof.run.grading.Usage` document

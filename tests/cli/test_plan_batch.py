@@ -80,3 +80,20 @@ def test_no_tier_cost_without_usage():
     """No tier cost without usage."""
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     assert p.judge_usd_interactive is None and p.judge_usd_batch is None
+
+
+def test_plan_prices_a_pilots_cached_judge_tokens_as_run_does(tmp_path):
+    """Plan prices a pilot's cached judge tokens at the cache prices, as run does."""
+    # Found: plan priced 1.2 Mtok input × $1 + 0.2 Mtok output × $5 = $2.20, taking the
+    # 1 Mtok cache reads at the input price. At $0.10 a cached Mtok: 0.2 × $1 + 1 × $0.10
+    # + 0.2 × $5 = $1.30 over 24 judged draws; 24 answers planned → $1.30, $0.65 batch.
+    usage = {**USAGE, "input_tokens": 1_200_000, "output_tokens": 200_000}
+    usage |= {"cache_read_input_tokens": 1_000_000, "cache_creation_input_tokens": 0}
+    judge = _judge("interactive")
+    judge["price"] |= {"cache_read_usd_per_mtok": 0.10, "cache_write_usd_per_mtok": 1.25}
+    path = tmp_path / "pilot.json"
+    path.write_text(json.dumps(make_receipt([TIGHT, MID], judge_overhead=usage, judge=judge)))
+    res = CliRunner().invoke(plan, [str(path)])
+    assert res.exit_code == 0, res.output
+    assert "Estimated grading cost: $1.30 (" in res.output
+    assert "Grading cost by price tier: interactive $1.30, batch $0.65 (" in res.output
