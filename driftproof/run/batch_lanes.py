@@ -13,14 +13,13 @@ from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
-from driftproof.run.providers._sdk import error_object, status_error
+from driftproof.run.providers._sdk import error_object, reply_error
 from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import (
     AttemptError,
     Provider,
     Request,
-    classify_status,
 )
 from driftproof.run.providers.openai_api import (
     OpenAIAPI,
@@ -178,12 +177,12 @@ class AnthropicBatches(BatchLane):
         kind = r.get("type")
         if kind == "succeeded" and isinstance(msg := r.get("message"), dict):
             return self.lane.kept(read_message(msg, graded=cid.startswith("j")), msg)
-        if kind == "errored":
-            err = member_object(member_object(r, "error"), "error")
-            etype = str(err.get("type", "error"))
-            msg = str(err.get("message", ""))[:300]
-            why = f"batch {bid}: errored: {etype}" + (f": {msg}" if msg else "")
-            return classify_status(ANTHROPIC_ERROR_STATUS.get(etype, 500), msg, reason=why)
+        if kind == "errored":  # its error is the error body an interactive call would get
+            etype = error_object(r.get("error")).get("type")
+            status = ANTHROPIC_ERROR_STATUS.get(etype, 500) if isinstance(etype, str) else 500
+            exc = reply_error(status, r.get("error"), "errored, with no error given")
+            exc.reason = f"batch {bid}: {exc.reason}"
+            return exc
         if kind in _NOT_PROCESSED:
             why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
             return AttemptError(f"batch {bid}: {kind}: {why}")
@@ -316,9 +315,8 @@ class OpenAIBatches(BatchLane):
             )
             return cid, self.lane.kept(reply, resp["body"])
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
-            e = error_object(resp.get("body"))  # read and classed as an interactive reply's
-            message = str(e.get("message", ""))[:300] or ("" if err is None else said)
-            exc = status_error(resp["status_code"], e, message)
+            # worded and classed as an interactive reply's; no body: the line's error
+            exc = reply_error(resp["status_code"], resp.get("body"), "" if err is None else said)
             exc.reason = f"batch {bid}: {exc.reason}"
             return cid, exc
         return cid, AttemptError(f"batch {bid}: {said}")

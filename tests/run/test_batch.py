@@ -182,10 +182,10 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     lost2 = base[2].lost.reason
     if provider == "anthropic":
         assert (
-            "errored: overloaded_error: scripted overloaded_error; transient, 3 attempts" in lost2
+            "HTTP 529: overloaded_error: scripted overloaded_error; transient, 3 attempts" in lost2
         )
     else:
-        assert "HTTP 500: The server had an error; transient, 3 attempts" in lost2
+        assert "HTTP 500: server_error: The server had an error; transient, 3 attempts" in lost2
     assert [s.score for s in ws[1].judge_samples] == pytest.approx(
         [0.9] * 5
     )  # the expired sample was retried
@@ -202,10 +202,10 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     [
         (
             "anthropic",
-            r"batch msgbatch_000001: errored: invalid_request_error: "
+            r"batch msgbatch_000001: HTTP 400: invalid_request_error: "
             r"scripted invalid_request_error",
         ),
-        ("openai", r"batch batch_000002: HTTP 400: Invalid 'max_tokens'"),
+        ("openai", r"batch batch_000002: HTTP 400: invalid_request_error: Invalid 'max_tokens'"),
     ],
 )
 def test_an_invalid_request_in_a_batch_stops_the_run_as_in_the_plain_lanes(

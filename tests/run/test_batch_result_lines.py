@@ -12,9 +12,16 @@ from batch_runs import batched
 from driftproof.receipt import read_receipt
 
 
-@pytest.mark.parametrize("error", ["boom", {"type": "error", "error": "boom"}, None])
+@pytest.mark.parametrize(
+    "error,said",
+    [
+        ("boom", "HTTP 500: boom"),  # a string body, in its own words
+        ({"type": "error", "error": "boom"}, 'HTTP 500: {"type": "error", "error": "boom"}'),
+        (None, "HTTP 500: errored, with no error given"),
+    ],
+)
 def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attempt(
-    fake, tmp_path, monkeypatch, error
+    fake, tmp_path, monkeypatch, error, said
 ):
     # Found: a result's error (or error.error) that is a string raised AttributeError in the
     # results reader, which the batch engine re-raised (not a transport error): a traceback
@@ -35,7 +42,7 @@ def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attemp
     # an unknown error is the Messages API's 500: retried in a follow-up batch, then answered
     assert first.score == pytest.approx(0.9)
     assert [(a.error, a.error_class, a.status) for a in first.attempts] == [
-        ("batch msgbatch_000001: errored: error", "transient", 500)
+        (f"batch msgbatch_000001: {said}", "transient", 500)
     ]
     assert r.run.endpoint_attempts == 36 + 1
 
@@ -340,7 +347,7 @@ BUSY = {"type": "overloaded_error", "message": "Overloaded"}
         # an overloaded_error is transient whatever its status, as the interactive lane has it
         (
             {"response": {"status_code": 400, "body": {"error": BUSY}}, "error": None},
-            "HTTP 400: Overloaded",
+            "HTTP 400: overloaded_error: Overloaded",
         ),
     ],
 )

@@ -42,11 +42,9 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
 
     Timeouts (the SDK's, or the attempt's deadline passing: :class:`TimeoutError`) and
     connection failures (a body its Content-Encoding cannot decode among them, named so) are
-    transient; a status is classed by :func:`classify_status` with ``retry-after`` kept, quoting
-    the error's ``message`` (and ``type``), else a body that is no JSON (a proxy's page), else
-    the error as JSON (300 characters); an ``overloaded_error`` body is transient whatever its
-    status; anything else is lost without a retry. ``hint_404`` is appended to a 404 that is not
-    an unknown model.
+    transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
+    (``hint_404`` appended to a 404 that is not an unknown model); anything else is lost without
+    a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -55,27 +53,53 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
-        err = error_object(body)
-        if member_str(err, "message") is not None:
-            message = said(err)
-        elif isinstance(body, str) and body.strip() and _sent_json(response):
-            message = " ".join(body.split())[:300]  # an error member that is a string
-        elif isinstance(body, str) and body.strip():  # a body that is no JSON: a proxy's page
-            message = f"the reply is not JSON: {' '.join(body.split())[:300]!r}"
-        elif body is not None:  # JSON with no message string: quoted as JSON, as sent
-            message = json.dumps(body, ensure_ascii=False)[:300]
-        else:
-            message = str(getattr(exc, "message", exc))[:300]
-        if status == 404 and hint_404 and err.get("code") != "model_not_found":
-            message = f"{message}; {hint_404}"
-        wait = retry_after_seconds(getattr(response, "headers", None))
-        return status_error(status, err, message, retry_after=wait)
+        return reply_error(
+            status,
+            body,
+            str(getattr(exc, "message", exc))[:300],
+            sent_json=isinstance(body, str) and _sent_json(response),
+            retry_after=retry_after_seconds(getattr(response, "headers", None)),
+            hint_404=hint_404,
+        )
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
+
+
+def reply_error(
+    status: int,
+    body: Any,
+    fallback: str,
+    *,
+    sent_json: bool = True,
+    retry_after: float | None = None,
+    hint_404: str | None = None,
+) -> AttemptError:
+    """An error reply of HTTP ``status`` with ``body`` as an attempt error, in the sender's words.
+
+    The one wording of an error reply, interactive or a batch's result: the error's
+    ``<type>: <message>`` (:func:`said` of its :func:`error_object`), else a string body (as
+    sent when ``sent_json``, else named as no JSON), else the body as JSON (300 characters),
+    else ``fallback`` when there is no body. ``hint_404`` is appended to a 404 that is not an
+    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`status_error`.
+    """
+    err = error_object(body)
+    if member_str(err, "message") is not None:
+        message = said(err)
+    elif isinstance(body, str) and body.strip() and sent_json:
+        message = " ".join(body.split())[:300]  # an error member that is a string
+    elif isinstance(body, str) and body.strip():  # a body that is no JSON: a proxy's page
+        message = f"the reply is not JSON: {' '.join(body.split())[:300]!r}"
+    elif body is not None:  # JSON with no message string: quoted as JSON, as sent
+        message = json.dumps(body, ensure_ascii=False)[:300]
+    else:
+        message = fallback
+    if status == 404 and hint_404 and err.get("code") != "model_not_found":
+        message = f"{message}; {hint_404}"
+    return status_error(status, err, message, retry_after=retry_after)
 
 
 def error_object(body: Any) -> dict[str, Any]:
