@@ -180,9 +180,9 @@ class AnthropicBatches(BatchLane):
         if kind == "errored":  # its error is the error body an interactive call would get
             etype = error_object(r.get("error")).get("type")
             status = ANTHROPIC_ERROR_STATUS.get(etype, 500) if isinstance(etype, str) else 500
-            exc = reply_error(status, r.get("error"), "errored, with no error given")
-            exc.reason = f"batch {bid}: {exc.reason}"
-            return exc
+            # no HTTP reply carried the status: the result's own word, errored, stands for it
+            no_error = "with no error given"
+            return reply_error(status, r.get("error"), no_error, label=f"batch {bid}: errored")
         if kind in _NOT_PROCESSED:
             why = f"the batch {_NOT_PROCESSED[kind]} before this request was processed"
             return AttemptError(f"batch {bid}: {kind}: {why}")

@@ -182,7 +182,7 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     lost2 = base[2].lost.reason
     if provider == "anthropic":
         assert (
-            "HTTP 529: overloaded_error: scripted overloaded_error; transient, 3 attempts" in lost2
+            "errored: overloaded_error: scripted overloaded_error; transient, 3 attempts" in lost2
         )
     else:
         assert "HTTP 500: server_error: The server had an error; transient, 3 attempts" in lost2
@@ -202,7 +202,7 @@ def test_errored_expired_and_canceled_requests_are_retried_then_lost_with_the_pr
     [
         (
             "anthropic",
-            r"batch msgbatch_000001: HTTP 400: invalid_request_error: "
+            r"batch msgbatch_000001: errored: invalid_request_error: "
             r"scripted invalid_request_error",
         ),
         ("openai", r"batch batch_000002: HTTP 400: invalid_request_error: Invalid 'max_tokens'"),

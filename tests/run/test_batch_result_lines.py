@@ -15,9 +15,9 @@ from driftproof.receipt import read_receipt
 @pytest.mark.parametrize(
     "error,said",
     [
-        ("boom", "HTTP 500: boom"),  # a string body, in its own words
-        ({"type": "error", "error": "boom"}, 'HTTP 500: {"type": "error", "error": "boom"}'),
-        (None, "HTTP 500: errored, with no error given"),
+        ("boom", "errored: boom"),  # a string body, in its own words
+        ({"type": "error", "error": "boom"}, 'errored: {"type": "error", "error": "boom"}'),
+        (None, "errored: with no error given"),
     ],
 )
 def test_an_anthropic_errored_result_whose_error_is_no_object_is_a_failed_attempt(

@@ -77,6 +77,7 @@ def reply_error(
     sent_json: bool = True,
     retry_after: float | None = None,
     hint_404: str | None = None,
+    label: str | None = None,
 ) -> AttemptError:
     """An error reply of HTTP ``status`` with ``body`` as an attempt error, in the sender's words.
 
@@ -84,7 +85,9 @@ def reply_error(
     ``<type>: <message>`` (:func:`said` of its :func:`error_object`), else a string body (as
     sent when ``sent_json``, else named as no JSON), else the body as JSON (300 characters),
     else ``fallback`` when there is no body. ``hint_404`` is appended to a 404 that is not an
-    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`status_error`.
+    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`status_error`. ``label``
+    replaces ``HTTP <status>`` before the words where no HTTP reply carried the status (an
+    Anthropic batch result's ``errored``, its status the one its error type is documented with).
     """
     err = error_object(body)
     if member_str(err, "message") is not None:
@@ -99,7 +102,8 @@ def reply_error(
         message = fallback
     if status == 404 and hint_404 and err.get("code") != "model_not_found":
         message = f"{message}; {hint_404}"
-    return status_error(status, err, message, retry_after=retry_after)
+    reason = None if label is None else f"{label}: {message}"
+    return status_error(status, err, message, retry_after=retry_after, reason=reason)
 
 
 def error_object(body: Any) -> dict[str, Any]:
@@ -125,14 +129,21 @@ def error_object(body: Any) -> dict[str, Any]:
 
 
 def status_error(
-    status: int, err: dict[str, Any], message: str, *, retry_after: float | None = None
+    status: int,
+    err: dict[str, Any],
+    message: str,
+    *,
+    retry_after: float | None = None,
+    reason: str | None = None,
 ) -> AttemptError:
     """An error reply of HTTP ``status`` (interactive or a batch's result) as an attempt error.
 
     ``err`` is its :func:`error_object`, ``message`` its words; classed by
-    :func:`classify_status`, except that an ``overloaded_error`` is transient whatever its status.
+    :func:`classify_status` (``reason`` as it takes it), except that an ``overloaded_error`` is
+    transient whatever its status.
     """
-    out = classify_status(status, message, retry_after=retry_after, fault=draw_fault(err))
+    fault = draw_fault(err)
+    out = classify_status(status, message, retry_after=retry_after, reason=reason, fault=fault)
     if err.get("type") == "overloaded_error" and not out.retryable:
         return AttemptError(out.reason, status=status)
     return out
