@@ -23,11 +23,14 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 _MAIN = "import sys; from driftproof.cli import main; sys.argv[0] = 'driftproof'; main()"
 
 
-def _driftproof(args: list[str], cwd: Path, tty: str | None) -> tuple[int, str, str]:
+def _driftproof(
+    args: list[str], cwd: Path, tty: str | None, columns: int = 40
+) -> tuple[int, str, str]:
     """Exit status, stdout and stderr of the CLI run in ``cwd``; ``tty`` names the stream that is
-    a terminal of 40 columns (``"stdout"`` or ``"stderr"``), the other piped; ``None``: both piped.
+    a terminal of ``columns`` (``"stdout"`` or ``"stderr"``), the other piped; ``None``: both
+    piped.
     """
-    env = {**os.environ, "COLUMNS": "40"}
+    env = {**os.environ, "COLUMNS": str(columns)}
     if tty is None:
         done = subprocess.run(
             [sys.executable, "-c", _MAIN, *args], cwd=cwd, env=env, capture_output=True, text=True
@@ -118,3 +121,16 @@ def test_a_usage_error_fits_a_terminal_on_stderr(tmp_path: Path) -> None:
         head + "Error: Invalid value for '--format':\n"
         "    'bogus' is not one of 'text',\n    'markdown', 'json'.\n",
     )
+
+
+def test_view_on_a_terminal_fits_it(tmp_path: Path) -> None:
+    """``view`` with its standard output a terminal 100 columns wide fits it."""
+    (tmp_path / "t.json").write_text(
+        json.dumps(make_receipt([case("c1", [0.8, 0.82, 0.84], [0.5, 0.52, 0.54])]))
+    )
+    code, out, _ = _driftproof(["view", "t.json"], tmp_path, "stdout", columns=100)
+    assert code == 0
+    lines = out.splitlines()
+    assert "    with skill: 0.820 ± 0.020 (n = 3)" in lines
+    # hashes of 64 characters stand alone, 4 in: every line fits 100 columns
+    assert all(len(x) <= 100 for x in lines), max(lines, key=len)

@@ -4,13 +4,16 @@ suite, and counts read from the receipt and the batch journal."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from batch_fake import BatchLoopback
-from run_helpers import SKILL_TEXT, SUITE, point_sdks_at
+from run_helpers import CLI_PROCESS, SKILL_TEXT, SUITE, point_sdks_at, run_args
 
 from driftproof.run.batch_io import BatchOptions
 
@@ -73,3 +76,27 @@ def journal_lines(path: Path, kind: str) -> int:
     return sum(
         1 for x in path.read_bytes().split(b"\n") if x.startswith(b'{"' + kind.encode() + b'"')
     )
+
+
+def creating_slowly(
+    fake: BatchLoopback, suite_file: Path, skill_file: Path, tmp_path: Path, provider: str
+) -> tuple[list[str], Path, subprocess.Popen[str]]:
+    """A CLI ``run --batch`` of one case in a process of its own, caught while the provider has
+    made the answers' batch and its reply is still on its way: ``(argv, out, process)``."""
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    out = tmp_path / "r.json"
+    lane = ("--provider", provider, "--judge-provider", provider)
+    model = ("--model", "gpt-5") if provider == "openai" else ()
+    argv = [
+        *CLI_PROCESS,
+        *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
+        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5"),
+    ]
+    s = fake.script
+    s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly
+    proc = subprocess.Popen(argv, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and not s.trickled and proc.poll() is None:
+        time.sleep(0.005)
+    assert s.trickled == 1 and s.calls["create"] == 1, proc.stderr.read() if proc.poll() else ""
+    return argv, out, proc

@@ -8,16 +8,12 @@ what to cancel and how to go on. One case is 6 answers and 30 judge samples (36 
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import time
 from collections import Counter
 
 import pytest
-from batch_runs import draws, journal_lines
+from batch_runs import creating_slowly, draws, journal_lines
 from factories import run_main
-from run_helpers import CLI_PROCESS, SUITE, run_args
 
 from driftproof.receipt import read_receipt
 from driftproof.run.batch import batch_journal_path
@@ -25,22 +21,8 @@ from driftproof.run.batch import batch_journal_path
 
 def _killed_while_created(fake, suite_file, skill_file, tmp_path, provider):
     """The CLI's argv, run until the answers' batch is made and killed before its reply."""
-    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
-    out = tmp_path / "r.json"
-    lane = ("--provider", provider, "--judge-provider", provider)
-    model = ("--model", "gpt-5") if provider == "openai" else ()
-    argv = [
-        *CLI_PROCESS,
-        *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
-        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5"),
-    ]
+    argv, out, proc = creating_slowly(fake, suite_file, skill_file, tmp_path, provider)
     s = fake.script
-    s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly
-    proc = subprocess.Popen(argv, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and not s.trickled and proc.poll() is None:
-        time.sleep(0.005)
-    assert s.trickled == 1 and s.calls["create"] == 1, proc.stderr.read() if proc.poll() else ""
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)
     s.trickle = set()

@@ -6,16 +6,12 @@ resumed run sent (and paid for) the same requests in a second batch."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
-import time
 from collections import Counter
 
 import pytest
-from batch_runs import draws
-from run_helpers import CLI_PROCESS, SUITE, run_args
+from batch_runs import creating_slowly, draws
 
 from driftproof.receipt import read_receipt
 
@@ -24,22 +20,9 @@ from driftproof.receipt import read_receipt
 def test_ctrl_c_during_a_batch_create_journals_the_batch_and_sends_nothing_twice(
     fake, suite_file, skill_file, tmp_path, provider
 ):
-    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
-    out = tmp_path / "r.json"
-    lane = ("--provider", provider, "--judge-provider", provider)
-    model = ("--model", "gpt-5") if provider == "openai" else ()
-    argv = [
-        *CLI_PROCESS,
-        *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
-        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5"),
-    ]
+    argv, out, proc = creating_slowly(fake, suite_file, skill_file, tmp_path, provider)
     s = fake.script
-    s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly
-    proc = subprocess.Popen(argv, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and not s.trickled and proc.poll() is None:
-        time.sleep(0.005)
-    assert s.trickled == 1 and s.calls["create"] == 1  # Ctrl-C while the reply is on its way
+    # Ctrl-C while the reply is on its way
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
