@@ -114,8 +114,8 @@ def regrade(
 
     Exit status: 0 when the new receipt is written and each of its arms has a scored draw; 2
     when the regrade is refused or the options are wrong (nothing is written); 4 when an arm of
-    the new receipt has no scored draw (it is written and reads not measured); 130 when
-    interrupted by Ctrl-C (nothing is written).
+    the new receipt has no scored draw (it is written, reading not measured unless only the
+    control arm has none); 130 when interrupted by Ctrl-C (nothing is written).
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade

@@ -47,9 +47,9 @@ Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out
 a lane that cannot run or a fatal error (nothing is written, the journal is kept); 3 when the
 run stopped because another model gave an answer (the receipt is written and reads
 UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
-with the base URL where no connection got an answer; the receipt is written and reads "not
-measured", the journal is kept); 130 when interrupted by Ctrl-C or SIGTERM (the journal is
-kept).
+with the base URL where no connection got an answer; the receipt is written, reading "not
+measured" unless only the control arm has none, and the journal is kept); 130 when
+interrupted by Ctrl-C or SIGTERM (the journal is kept).
 """
 
 from __future__ import annotations
