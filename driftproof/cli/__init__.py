@@ -194,17 +194,18 @@ def _interrupted() -> NoReturn:
     sys.exit(130)
 
 
-def fail(lines: Iterable[str]) -> NoReturn:
-    """Each line on stderr as ``error: <line>``, controls escaped (names are untrusted); exit 2.
+def fail(lines: Iterable[str], status: int = 2) -> NoReturn:
+    """Each line on stderr as ``error: <line>``, controls escaped (names are untrusted); exit.
 
-    On a terminal each line is wrapped to its width (:func:`~driftproof.cli._options.fit_terminal`).
+    ``status``: the exit status (2: a refusal; 4: an arm measured nothing). On a terminal each
+    line is wrapped to its width (:func:`~driftproof.cli._options.fit_terminal`).
     """
     from driftproof.cli._options import fit_terminal  # deferred: start-up time of --help
     from driftproof.render.escape import terminal_safe
 
     for line in lines:
         click.echo(fit_terminal(f"error: {terminal_safe(line)}", sys.stderr), err=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
 def _show(exc: click.ClickException) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from driftproof.cli import fail
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
@@ -200,14 +201,10 @@ def _lost_words(result: RegradeResult) -> str:
 def _exit_if_nothing_measured(result: RegradeResult) -> None:
     """Exit 4, as ``run`` does, when an arm of the new receipt has no scored draw (D-17)."""
     from driftproof.receipt import read_receipt
-    from driftproof.render.escape import terminal_safe
     from driftproof.run.engine import nothing_measured_line
     from driftproof.stats import arms_measured_nothing
 
     r = read_receipt(result.receipt_path)
     if arms := arms_measured_nothing(r):
-        line = terminal_safe(nothing_measured_line(r, arms, result.receipt_path))  # untrusted
-        click.echo(
-            f"error: {line}; fix the cause, then run the same regrade again with --force", err=True
-        )
-        raise SystemExit(4)
+        line = nothing_measured_line(r, arms, result.receipt_path)
+        fail([f"{line}; fix the cause, then run the same regrade again with --force"], 4)

@@ -62,6 +62,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli import fail
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
@@ -355,7 +356,6 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
-    from driftproof.render.escape import terminal_safe
     from driftproof.render.run_summary import print_result
     from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
 
@@ -389,5 +389,4 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:
-        click.echo(f"error: {terminal_safe(result.unmeasured)}", err=True)
-        raise SystemExit(4)
+        fail([result.unmeasured], 4)
