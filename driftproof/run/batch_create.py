@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, ids_digest
+from driftproof.run.providers._sdk import refused
 from driftproof.run.providers.base import AttemptError
 from driftproof.run.scheduler import FatalRun
 
@@ -67,10 +68,14 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
 def maybe_made(exc: AttemptError, asked: tuple[str, str] | None) -> bool:
     """Whether a creation that failed with ``exc`` may have made its batch all the same.
 
-    It may when it was asked for (``asked`` is not ``None``) and timed out or met a server
-    error (5xx); a refusal (4xx) or a connection never made made none.
+    It may when it was asked for (``asked`` is not ``None``) and met a server error (5xx) or
+    had no answer: a timeout, or a connection lost once the request may have been read. Only a
+    refusal (4xx) or a refused connection (:func:`~driftproof.run.providers._sdk.refused`,
+    through ``exc``'s causes) made none.
     """
-    return asked is not None and (exc.reason.startswith("timed out") or (exc.status or 0) >= 500)
+    if asked is None:
+        return False
+    return exc.status >= 500 if exc.status is not None else not refused(exc)
 
 
 def not_created(

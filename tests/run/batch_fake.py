@@ -149,6 +149,11 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                     s.submitted.extend(ids)
                     s.batch_ids.append(b.id)
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
+                drop = what == "create" and s.drop_create > 0
+                s.drop_create -= drop
+            if drop:
+                self.close_connection = True
+                return
             self._send(200, doc, what)  # a trickled reply holds no lock
 
         def do_GET(self) -> None:

@@ -33,6 +33,9 @@ class BatchScript:
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
+        drop_create: this many batch creations are made, then answered by closing the
+            connection without a response (the batch exists; the SDK raises
+            ``APIConnectionError``).
         fail_validation: OpenAI batches end ``failed`` with this error message.
         trickle: the calls (``retrieve``, ``cancel``, ``results``: a results stream or an
             OpenAI file's content) whose body is sent one byte every ``trickle_gap`` seconds
@@ -48,6 +51,7 @@ class BatchScript:
         self.hold_retrieve = False
         self.hold_results_after: int | None = None
         self.drop_results = 0
+        self.drop_create = 0
         self.fail_validation: str | None = None
         self.trickle: set[str] = set()
         self.trickle_gap = 0.25

@@ -161,3 +161,32 @@ def test_a_batch_refused_with_a_client_error_says_nothing_of_cancelling(
     monkeypatch.setattr(BL.AnthropicBatches, "create", made)
     r = read_receipt(batched(tmp_path, "anthropic", cases=1))
     assert fake.script.calls["create"] == 2 and r.run.endpoint_attempts == 36
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_batch_whose_reply_was_lost_to_a_dropped_connection_is_not_sent_again(
+    fake, tmp_path, provider
+):
+    # the provider made the batch and the connection closed before its reply: only a refused
+    # connection or a 4xx says no batch was made, so this one is settled as a batch perhaps
+    # made (Anthropic: refused until cancelled; OpenAI: found by its input file), never sent
+    # again unasked (it was, and the first batch's results were never read)
+    from collections import Counter
+
+    from driftproof.errors import RefusalError
+
+    fake.script.drop_create = 1
+    with pytest.raises(ProviderError) as caught:
+        batched(tmp_path, provider, cases=1)
+    assert fake.script.calls["create"] == 1
+    assert "did not confirm a batch's creation (connection failed: Connection error.)" in str(
+        caught.value
+    )
+    if provider == "anthropic":
+        with pytest.raises(RefusalError, match="may have been made at .* and not recorded"):
+            batched(tmp_path, provider, cases=1)
+        assert fake.script.calls["create"] == 1
+        return
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    assert max(Counter(fake.script.submitted).values()) == 1 and r.run.endpoint_attempts == 36
+    assert r.run.batch.batch_ids == fake.script.batch_ids and fake.script.calls["create"] == 2
