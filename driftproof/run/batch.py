@@ -124,8 +124,8 @@ class BatchLane:
         """The batch's state now. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
-    def made_from(self, file_id: str, since: float) -> list[str]:
-        """Ids of the batches made from the input file ``file_id`` (a lane that uploads).
+    def made_from(self, file_id: str, since: float) -> list[tuple[str, str]]:
+        """(id, status) of the batches made from the input file ``file_id`` (a lane that uploads).
 
         Those created before ``since`` (Unix seconds), less an hour for clocks apart, are not
         looked at. Raises :class:`AttemptError`.

@@ -132,8 +132,15 @@ def settle_unrecorded(bj: BatchJournal, lanes: dict[str, BatchLane], *, resend: 
             raise RefusalError(unrecorded(bj.path, lane.provider, rec))
 
 
+#: OpenAI batch states of a batch cancelled, or ended without running its requests.
+_STOPPED = frozenset({"cancelling", "cancelled", "failed", "expired"})
+
+
 def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) -> None:
-    """Journal the batch made from ``rec``'s input file as the run's, or drop ``rec``."""
+    """Journal the batch made from ``rec``'s input file as the run's, or drop ``rec``.
+
+    Of several such batches, the only one not cancelled, failed or expired is the run's.
+    """
     fid = rec["file_id"]
     sent = bj.files.get(fid or "")
     if sent is None or ids_digest(sent["ids"]) != digest:
@@ -149,17 +156,20 @@ def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) 
             f"the {lane.provider} batch list could not be read to find the batch made from the "
             f"input file {fid}, which the run may have made before it stopped: {exc.reason}"
         ) from exc
+    if len(made) > 1:  # the one the user did not cancel, as the refusal below tells
+        made = [m for m in made if m[1] not in _STOPPED] or made
     if len(made) > 1:
+        named = ", ".join(f"{bid} ({state})" for bid, state in made)
         raise RefusalError(
-            f"{bj.path}: the batches {', '.join(made)} were all made from the input file {fid}, "
-            "whose requests this run sends once; cancel all but one, or remove this batch "
-            "journal and its run journal to start afresh"
+            f"{bj.path}: the batches {named} were all made from the input file {fid}, whose "
+            "requests this run sends once; cancel all but one (the one left is read), or "
+            "remove this batch journal and its run journal to start afresh"
         )
     if not made:
         bj.record("dropped", digest)
         return
     what = {"lane": rec["lane"], "stage": rec["lane"], "ids": sent["ids"]}
-    bj.record("batch", {"id": made[0], "file_id": fid, **what, "created": rec["created"]})
+    bj.record("batch", {"id": made[0][0], "file_id": fid, **what, "created": rec["created"]})
 
 
 def unrecorded(path: Path, provider: str, rec: dict[str, Any]) -> str:

@@ -255,13 +255,13 @@ class OpenAIBatches(BatchLane):
         """Cancel the batch (see :meth:`BatchLane.cancel`)."""
         self._call(lambda c: c.batches.cancel(batch_id))
 
-    def made_from(self, file_id: str, since: float) -> list[str]:
+    def made_from(self, file_id: str, since: float) -> list[tuple[str, str]]:
         """The batches made from ``file_id`` (see :meth:`BatchLane.made_from`), newest first.
 
         The batch list is paged newest first (``after`` the last id of a page) until a batch
         created before ``since`` less an hour, or its end.
         """
-        found: list[str] = []
+        found: list[tuple[str, str]] = []
         after: dict[str, str] = {}
         while True:
             page = self._sdk(self.lane.client.batches.list, limit=100, **after)
@@ -269,7 +269,7 @@ class OpenAIBatches(BatchLane):
                 if b.created_at < since - 3600:
                     return found
                 if b.input_file_id == file_id:
-                    found.append(b.id)
+                    found.append((b.id, b.status))
             if not page.has_more or not page.data:
                 return found
             after = {"after": page.data[-1].id}

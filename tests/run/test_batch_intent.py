@@ -102,3 +102,35 @@ def test_each_creation_is_journaled_before_and_its_batch_after(
     # creation preceded by its own journaled intent and all earlier batches' ids
     assert seen == [(1, 0), (2, 1), (3, 2), (4, 3)]
     assert r.run.batch.batch_ids == fake.script.batch_ids and len(fake.script.batch_ids) == 4
+
+
+@pytest.mark.parametrize("cancel_first", [True, False])
+def test_openai_of_two_batches_made_from_one_input_file_the_one_not_cancelled_is_read(
+    fake, suite_file, skill_file, tmp_path, capsys, cancel_first
+):
+    # two batches of the input file (the second made by hand, through the SDK): the refusal
+    # tells the user to cancel all but one; once they have, the one left is read (a cancelled
+    # batch stays in the list, so refusing again would leave no way on but starting afresh)
+    import openai
+
+    argv, out, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    client = openai.OpenAI(max_retries=0)
+    (first,) = fake.state.batches.values()
+    second = client.batches.create(
+        input_file_id=first.input_file_id, endpoint="/v1/responses", completion_window="24h"
+    )
+    if cancel_first:
+        client.batches.cancel(first.id)
+    code, _, err = run_main(argv[3:], capsys)
+    s = fake.script
+    if not cancel_first:
+        assert code != 0 and s.calls["create"] == 2 and not out.exists()
+        said = " ".join(err.split())
+        assert f"the batches {second.id} (validating), {first.id} (validating) were all " in said
+        assert "cancel all but one (the one left is read)" in said and str(bj) in said
+        return
+    assert code == 0, err
+    r = read_receipt(out)
+    assert r.run.batch.batch_ids == [second.id, s.batch_ids[2]]  # it, then the judges'
+    assert fake.state.batches[second.id].polls >= 1 and first.polls == 0
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
