@@ -259,12 +259,16 @@ class OpenAIBatches(BatchLane):
         """The batches made from ``file_id`` (see :meth:`BatchLane.made_from`), newest first.
 
         The batch list is paged newest first (``after`` the last id of a page) until a batch
-        created before ``since`` less an hour, or its end.
+        created before ``since`` less an hour, or its end; each page within :attr:`call_timeout`.
         """
         found: list[tuple[str, str]] = []
         after: dict[str, str] = {}
+
+        def page_of(after: dict[str, str]) -> Any:
+            return self._call(lambda c: c.batches.list(limit=100, **after))
+
         while True:
-            page = self._sdk(self.lane.client.batches.list, limit=100, **after)
+            page = page_of(after)
             for b in page.data:
                 if b.created_at < since - 3600:
                     return found

@@ -134,3 +134,25 @@ def test_openai_of_two_batches_made_from_one_input_file_the_one_not_cancelled_is
     assert r.run.batch.batch_ids == [second.id, s.batch_ids[2]]  # it, then the judges'
     assert fake.state.batches[second.id].polls >= 1 and first.polls == 0
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_openai_a_batch_list_sent_a_byte_at_a_time_is_cut_off_at_the_call_timeout(
+    fake, suite_file, skill_file, tmp_path, capsys, monkeypatch
+):
+    # each page of the list is one call within the batch calls' timeout, as a poll is: a list
+    # trickled one byte every 0.05 s held the resumed run until its last byte (over 20 s for
+    # this one-batch page; the SDK's timeout counts from each byte received)
+    from driftproof.run import batch_lanes as BL
+
+    argv, out, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    monkeypatch.setattr(BL.OpenAIBatches, "call_timeout", 0.5)
+    fake.script.trickle, fake.script.trickle_gap = {"list"}, 0.05
+    start = time.monotonic()
+    code, _, err = run_main(argv[3:], capsys)
+    assert time.monotonic() - start < 15 and code != 0
+    said = " ".join(err.split())
+    assert (
+        "the openai batch list could not be read to find the batch made from the input file "
+        "file-000001, which the run may have made before it stopped: timed out after 0.5 s"
+    ) in said
+    assert fake.script.calls["create"] == 1 and journal_lines(bj, "batch") == 0
