@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from collections import Counter
 
 import pytest
