@@ -369,6 +369,10 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             "write the receipt again from that journal, or remove the journal"
         )
     refuse_existing_output(out, "--out", force=force)
+    ctx = click.get_current_context()
+    for name in ("batch_timeout", "batch_poll_interval"):  # given or not: refused without --batch
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT:
+            options[name] = None
     try:
         plan = plan_run(RunOptions(**options))
     except RunOptionError as exc:

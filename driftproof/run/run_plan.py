@@ -101,8 +101,10 @@ class RunOptions:
     judge_timeout: float = 120.0
     retry_delays: tuple[float, ...] | None = None
     batch: bool = False
-    batch_timeout: float = 24 * 3600.0
-    batch_poll_interval: float = 60.0
+    batch_timeout: float | None = None
+    """``None``: not given (the batch default, one day)."""
+    batch_poll_interval: float | None = None
+    """``None``: not given (the batch default, 60 s)."""
     batch_resend_unrecorded: bool = False
 
 
@@ -167,6 +169,21 @@ def _check(o: RunOptions, judge: str) -> None:
             "--openai-api",
             f"--openai-api sets the API shape of an OpenAI API lane; this run answers through "
             f"{o.provider} ({o.surface}) and is judged by {judge}: leave the option out",
+        )
+    batch_only = {
+        "--batch-timeout": o.batch_timeout is not None,
+        "--batch-poll-interval": o.batch_poll_interval is not None,
+        "--batch-resend-unrecorded": o.batch_resend_unrecorded,
+    }
+    for option in (k for k, given in batch_only.items() if given and not o.batch):
+        raise RunOptionError(
+            option, f"{option} is for a run with --batch: give --batch or leave it out"
+        )
+    if o.batch_resend_unrecorded and "anthropic" not in (o.provider, judge):
+        raise RunOptionError(
+            "--batch-resend-unrecorded",
+            "only an Anthropic batch can be left unrecorded (an OpenAI run finds its batch by its "
+            "input file): leave the option out",
         )
     if o.batch and (o.provider in OFFLINE or o.surface != "api" or judge in OFFLINE):
         raise RunOptionError(
@@ -265,11 +282,12 @@ def plan_run(o: RunOptions) -> RunPlan:
         language=o.lang,
     )
     if o.batch:  # the batch machinery is imported only for a batched run
-        from driftproof.run.batch_io import BatchOptions
+        from driftproof.run.batch_io import BATCH_POLL_INTERVAL, BATCH_TIMEOUT, BatchOptions
 
+        poll, timeout = o.batch_poll_interval, o.batch_timeout
         settings["batch"] = BatchOptions(
-            poll_interval=o.batch_poll_interval,
-            timeout=o.batch_timeout,
+            poll_interval=BATCH_POLL_INTERVAL if poll is None else poll,
+            timeout=BATCH_TIMEOUT if timeout is None else timeout,
             resend_unrecorded=o.batch_resend_unrecorded,
         )
     config = RunConfig.quick_preset(**settings) if o.quick else RunConfig(**settings)

@@ -95,6 +95,9 @@ def test_a_batched_run_freezes_the_batch_price_half_the_interactive_one(files) -
 def test_a_given_price_wins_over_the_table(files) -> None:
     p = _plan(files, provider="anthropic", batch=True, judge_price=(2.0, 3.0))
     assert p.config.judge_price == (2.0, 3.0)
+    # batch settings not given: a day for a batch to end, a poll a minute (run --help)
+    assert p.config.batch is not None
+    assert (p.config.batch.timeout, p.config.batch.poll_interval) == (86400.0, 60.0)
     p = _plan(files, provider="stub", judge_price=(2.0, 3.0))
     assert p.config.judge_price == (2.0, 3.0)
 
@@ -146,6 +149,20 @@ def test_quick_is_the_smoke_preset(files) -> None:
         ({"provider": "stub", "openai_api": "chat"}, "--openai-api"),
         ({"provider": "anthropic", "openai_api": "chat"}, "--openai-api"),
         ({"provider": "openai", "surface": "cli", "openai_api": "responses"}, "--openai-api"),
+        # batch settings of a run that is not batched: ignored without a word
+        ({"provider": "anthropic", "batch_timeout": 60.0}, "--batch-timeout"),
+        ({"provider": "anthropic", "batch_poll_interval": 1.0}, "--batch-poll-interval"),
+        ({"provider": "anthropic", "batch_resend_unrecorded": True}, "--batch-resend-unrecorded"),
+        # only an Anthropic batch is left unrecorded: an OpenAI one is found by its input file
+        (
+            {
+                "provider": "openai",
+                "judge_provider": "openai",
+                "batch": True,
+                "batch_resend_unrecorded": True,
+            },
+            "--batch-resend-unrecorded",
+        ),
     ],
 )
 def test_options_that_cannot_run_together_are_refused(files, options, option) -> None:

@@ -175,6 +175,20 @@ def test_capture_files_on_an_offline_lane_names_the_lanes_not_the_surface_given(
     assert not (tmp_path / "r.json").exists()
 
 
+@pytest.mark.parametrize(
+    "given",
+    [("--batch-timeout", "5"), ("--batch-poll-interval", "1"), ("--batch-resend-unrecorded",)],
+)
+def test_a_batch_setting_without_batch_is_refused(suite_file, skill_file, tmp_path, given):
+    # each was ignored without a word on a run that is not batched; a run that gives none of
+    # them is not refused (the other tests here)
+    args = ["--provider", "stub", *given]
+    res = CliRunner().invoke(run_cmd, _args(suite_file, skill_file, tmp_path / "r.json", *args))
+    said = " ".join(res.output.split())
+    assert res.exit_code == 2 and f"{given[0]} is for a run with --batch" in said, said
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_help_states_the_stopping_rule_and_its_cap():
     text = " ".join(CliRunner().invoke(run_cmd, ["--help"]).output.split())
     assert "Stopping rule: Each arm is drawn at least 3 times" in text
