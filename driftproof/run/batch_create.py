@@ -154,7 +154,9 @@ def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) 
     except AttemptError as exc:
         raise FatalRun(
             f"the {lane.provider} batch list could not be read to find the batch made from the "
-            f"input file {fid}, which the run may have made before it stopped: {exc.reason}"
+            f"input file {fid}, which the run may have made before it stopped: {exc.reason}",
+            status=exc.status,  # a refused key or a missing endpoint says what to check
+            lane=rec["lane"],
         ) from exc
     if len(made) > 1:  # the one the user did not cancel, as the refusal below tells
         made = [m for m in made if m[1] not in _STOPPED] or made

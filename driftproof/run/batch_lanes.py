@@ -47,6 +47,10 @@ ANTHROPIC_ERROR_STATUS = {
 #: Message Batches result types of a request that was not processed (retried) → what happened.
 _NOT_PROCESSED = {"expired": "ended", "canceled": "was cancelled"}
 
+#: Seconds the batch list is read back past the journaled time of a creation: that time is this
+#: machine's clock and a batch's the provider's, so a clock ahead by less than a day still finds it.
+CLOCK_MARGIN = 24 * 3600.0
+
 #: The OpenAI Batch API's ``status`` values of a batch that has ended (its files are read).
 OPENAI_BATCH_ENDED = ("completed", "failed", "expired", "cancelled")
 
@@ -259,7 +263,8 @@ class OpenAIBatches(BatchLane):
         """The batches made from ``file_id`` (see :meth:`BatchLane.made_from`), newest first.
 
         The batch list is paged newest first (``after`` the last id of a page) until a batch
-        created before ``since`` less an hour, or its end; each page within :attr:`call_timeout`.
+        created before ``since`` less a day (``since`` is by this machine's clock, a batch's
+        time by the provider's), or its end; each page within :attr:`call_timeout`.
         """
         found: list[tuple[str, str]] = []
         after: dict[str, str] = {}
@@ -270,7 +275,7 @@ class OpenAIBatches(BatchLane):
         while True:
             page = page_of(after)
             for b in page.data:
-                if b.created_at < since - 3600:
+                if b.created_at < since - CLOCK_MARGIN:
                     return found
                 if b.input_file_id == file_id:
                     found.append((b.id, b.status))

@@ -50,6 +50,24 @@ def test_openai_a_batch_made_before_a_kill_is_found_by_its_input_file_and_read(
     assert not bj.exists()
 
 
+def test_openai_a_batch_made_before_a_kill_is_found_with_the_local_clock_hours_ahead(
+    fake, suite_file, skill_file, tmp_path, capsys, monkeypatch
+):
+    # The list is read back to an hour before the journaled time of the creation, by the local
+    # clock; the batch's own time is the provider's. With the local clock two hours ahead the
+    # search stopped above the batch and the resumed run made a second one (sent twice)
+    from driftproof.run import batch_lanes as BL
+
+    made_from = BL.OpenAIBatches.made_from
+    ahead = 2 * 3600.0
+    monkeypatch.setattr(BL.OpenAIBatches, "made_from", lambda o, f, t: made_from(o, f, t + ahead))
+    argv, out, _ = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    code, _, err = run_main(argv[3:], capsys)
+    assert code == 0, err
+    sent = Counter(fake.script.submitted)
+    assert len(sent) == 36 and max(sent.values()) == 1, sent.most_common(3)
+
+
 def test_anthropic_a_batch_perhaps_made_before_a_kill_is_refused_then_resent_on_request(
     fake, suite_file, skill_file, tmp_path, capsys
 ):
@@ -156,4 +174,24 @@ def test_openai_a_batch_list_sent_a_byte_at_a_time_is_cut_off_at_the_call_timeou
         "the openai batch list could not be read to find the batch made from the input file "
         "file-000001, which the run may have made before it stopped: timed out after 0.5 s"
     ) in said
+    assert fake.script.calls["create"] == 1 and journal_lines(bj, "batch") == 0
+
+
+def test_openai_a_batch_list_refused_for_its_key_says_to_check_the_key(
+    fake, suite_file, skill_file, tmp_path, capsys, monkeypatch
+):
+    # a 401 from the list (another project's key) read "run the same command again to
+    # resume", which meets the same 401
+    from driftproof.run import batch_lanes as BL
+    from driftproof.run.providers.base import AttemptError
+
+    def refused(*_: object) -> list[tuple[str, str]]:
+        raise AttemptError("HTTP 401: invalid_api_key: Incorrect API key", status=401)
+
+    argv, _, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    monkeypatch.setattr(BL.OpenAIBatches, "made_from", refused)
+    code, _, err = run_main(argv[3:], capsys)
+    said = " ".join(err.split())
+    assert code != 0 and "the answering lane's key was refused: check OPENAI_API_KEY" in said
+    assert "run the same command again to resume once it is fixed" in said
     assert fake.script.calls["create"] == 1 and journal_lines(bj, "batch") == 0
