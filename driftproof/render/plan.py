@@ -306,12 +306,9 @@ def _calls_and_cost(p: Plan) -> list[str]:
         )
     cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
-    if tiers := _tiers(p):
-        lines.append(
-            f"Grading cost by price tier: {tiers} (run --batch: half the price, finished within "
-            "24 h, not minutes)."
-        )
-    return lines
+    tiers = _tiers(p)
+    batch = "run --batch: half the price, finished within 24 h, not minutes"
+    return lines + ([f"Grading cost by price tier: {tiers} ({batch})."] if tiers else [])
 
 
 def _cases(p: Plan) -> list[str]:
