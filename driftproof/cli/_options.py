@@ -149,9 +149,9 @@ def tokens_option(name: str, default: int, help: str) -> Any:
 
 
 def seconds_option(
-    name: str, default: float, help: str | None = None, *, minimum: float = 0.01
+    name: str, default: float | None, help: str | None = None, *, minimum: float = 0.01
 ) -> Any:
-    """A duration in seconds: a float of at least ``minimum``."""
+    """A duration in seconds: a float of at least ``minimum``; ``None`` when not given."""
     return _option(name, type=FiniteRange(min=minimum), default=default, help=help)
 
 

@@ -340,13 +340,17 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     "Batches, OpenAI Batch API) at the batch price (give --judge-price as the batch price): "
     "a batch finishes within 24 h, not minutes.",
 )
-@seconds_option(
+@seconds_option(  # None: not given (refused without --batch); defaults in run.batch_io
     "--batch-timeout",
-    24 * 3600.0,
-    "Seconds after which a batch that has not ended is cancelled (its finished results are kept).",
+    None,
+    "Seconds after which a batch that has not ended is cancelled (its finished results are "
+    "kept); with --batch, a day (86400) when not given.",
 )
 @seconds_option(
-    "--batch-poll-interval", 60.0, "Seconds between polls of the open batches.", minimum=0.0
+    "--batch-poll-interval",
+    None,
+    "Seconds between polls of the open batches; with --batch, 60 when not given.",
+    minimum=0.0,
 )
 @click.option(
     "--batch-resend-unrecorded",
@@ -369,10 +373,6 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             "write the receipt again from that journal, or remove the journal"
         )
     refuse_existing_output(out, "--out", force=force)
-    ctx = click.get_current_context()
-    for name in ("batch_timeout", "batch_poll_interval"):  # given or not: refused without --batch
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.DEFAULT:
-            options[name] = None
     try:
         plan = plan_run(RunOptions(**options))
     except RunOptionError as exc:

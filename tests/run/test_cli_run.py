@@ -189,6 +189,16 @@ def test_a_batch_setting_without_batch_is_refused(suite_file, skill_file, tmp_pa
     assert not (tmp_path / "r.json").exists()
 
 
+def test_help_states_the_batch_settings_defaults():
+    # the options' defaults are the batch machinery's, stated in words where help shows them
+    from driftproof.run.batch_io import BATCH_POLL_INTERVAL, BATCH_TIMEOUT
+
+    text = " ".join(CliRunner().invoke(run_cmd, ["--help"]).output.split())
+    assert (BATCH_TIMEOUT, BATCH_POLL_INTERVAL) == (86400.0, 60.0)  # a day; a minute
+    assert "with --batch, a day (86400) when not given" in text
+    assert "with --batch, 60 when not given" in text
+
+
 def test_help_states_the_stopping_rule_and_its_cap():
     text = " ".join(CliRunner().invoke(run_cmd, ["--help"]).output.split())
     assert "Stopping rule: Each arm is drawn at least 3 times" in text
