@@ -356,7 +356,7 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     "--batch-resend-unrecorded",
     is_flag=True,
     help="Send again the requests of an Anthropic batch the stopped run may have made and not "
-    "recorded (cancel that batch first, or it is billed twice).",
+    "recorded, once the run has named it (cancel that batch first, or it is billed twice).",
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""

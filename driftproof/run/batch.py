@@ -248,6 +248,7 @@ _KINDS = {
     "creating": _strict(_Creating),
     "batch": _strict(_Batch),
     "dropped": _strict(str),
+    "named": _strict(str),
     "cancel": _strict(str),
     "read": _strict(str),
     "out": _strict(_Out),
@@ -259,10 +260,12 @@ class BatchJournal:
 
     ``file`` (an OpenAI input file, after upload), ``creating`` (before a batch is created:
     :class:`_Creating`), ``batch`` (after the provider returned its id; ``created`` in Unix
-    seconds), ``dropped`` (the digest of a ``creating`` that made no batch), ``cancel``, ``out``
+    seconds), ``dropped`` (the digest of a ``creating`` that made no batch), ``named`` (the digest
+    of a ``creating`` the run has named to the user as a batch perhaps made), ``cancel``, ``out``
     (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read``
     (all results journaled); all but ``out`` are fsync'd before anything waits on them.
-    ``creating`` holds each creation no ``batch`` or ``dropped`` line followed, by digest.
+    ``creating`` holds each creation no ``batch`` or ``dropped`` line followed, by digest;
+    ``named`` the digests of those named.
     """
 
     def __init__(self, path: Path, *, resumed_run: bool) -> None:
@@ -277,6 +280,7 @@ class BatchJournal:
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}
         self.creating: dict[str, dict[str, Any]] = {}
+        self.named: set[str] = set()
         self.batches: dict[str, dict[str, Any]] = {}
         self.order: list[str] = []
         self.cancelled: set[str] = set()
@@ -328,6 +332,8 @@ class BatchJournal:
             return f"creates a batch from file {v.file_id[:80]!r}, which no earlier line uploads"
         if kind == "dropped" and v not in self.creating:
             return "drops a batch creation no earlier line begins"
+        if kind == "named" and v not in self.creating:
+            return "names a batch creation no earlier line begins"
         named = v.batch if kind == "out" else v if kind in ("read", "cancel") else None
         if named is not None and named not in self.batches:
             return f"names batch {named[:80]!r}, which no earlier line creates"
@@ -346,6 +352,8 @@ class BatchJournal:
             self.creating[rec["digest"]] = rec
         elif kind == "dropped":
             self.creating.pop(rec, None)
+        elif kind == "named":
+            self.named.add(rec)
         elif kind == "batch":
             self.batches[rec["id"]] = rec
             self.order.append(rec["id"])
@@ -356,7 +364,7 @@ class BatchJournal:
     def record(self, kind: str, rec: Any) -> None:
         """Journal one record other than ``out``, synced.
 
-        ``dropped`` is a digest; ``cancel`` and ``read`` are a batch id.
+        ``dropped`` and ``named`` are a digest; ``cancel`` and ``read`` are a batch id.
         """
         self._keep(kind, rec)
         self._write({kind: rec}, sync=True)

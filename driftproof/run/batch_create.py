@@ -114,8 +114,10 @@ def settle_unrecorded(bj: BatchJournal, lanes: dict[str, BatchLane], *, resend: 
 
     A lane that uploads (OpenAI) lists its batches: the one made from the journaled input file
     is journaled as the run's and read; none, the creation is dropped and the file's batch made
-    again. Any other lane's creation is dropped when ``resend`` is given (the user cancelled
-    that batch), else refused.
+    again. Any other lane's creation is dropped when ``resend`` is given and the run has named
+    it to the user (``named``: this refusal, or the stop of a creation that may have made it),
+    else it is journaled as named and refused: ``resend`` kept in a command run again never
+    sends again a batch the user was not told to cancel.
 
     Raises:
         RefusalError: a creation that cannot be settled (the words say what to do), or two
@@ -126,10 +128,12 @@ def settle_unrecorded(bj: BatchJournal, lanes: dict[str, BatchLane], *, resend: 
         lane = lanes[rec["lane"]]
         if lane.uploads:
             _adopt(bj, lane, digest, rec)
-        elif resend:
+        elif resend and digest in bj.named:
             bj.record("dropped", digest)
         else:
-            raise RefusalError(unrecorded(bj.path, lane.provider, rec))
+            if digest not in bj.named:
+                bj.record("named", digest)
+            raise RefusalError(unrecorded(bj.path, lane.provider, rec, resend=resend))
 
 
 #: OpenAI batch states of a batch cancelled, or ended without running its requests.
@@ -174,10 +178,14 @@ def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) 
     bj.record("batch", {"id": made[0][0], "file_id": fid, **what, "created": rec["created"]})
 
 
-def unrecorded(path: Path, provider: str, rec: dict[str, Any]) -> str:
-    """The refusal of a creation ``rec`` of ``path`` that may have made a batch not recorded."""
+def unrecorded(path: Path, provider: str, rec: dict[str, Any], *, resend: bool = False) -> str:
+    """The refusal of a creation ``rec`` of ``path`` that may have made a batch not recorded.
+
+    ``resend``: :data:`RESEND` was given before the run had named this creation.
+    """
     at = rec["at"].replace("T", " ").removesuffix("Z")
     what = "answers" if rec["lane"] == "answer" else "judge samples"
+    given = f" ({RESEND} was given, but it sends again only a batch named so before)"
     return (
         f"{path}: a batch of {rec['n']} requests may have been made at {at} UTC and not "
         f"recorded (this run's {what}): the run was stopped before its id was recorded, and "
@@ -187,4 +195,5 @@ def unrecorded(path: Path, provider: str, rec: dict[str, Any]) -> str:
         "requests, and cancel it (the Console's Cancel, or POST /v1/messages/batches/<its "
         "id>/cancel), or it is billed along with the one sent in its place. Then run the same "
         f"command with {RESEND} to send its requests again; the rest of the run is kept"
+        + (given if resend else "")
     )

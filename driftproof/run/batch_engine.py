@@ -301,6 +301,8 @@ class BatchRounds:
             asked = None if sent_at is None else (sent_at, now())
             if sent_at is not None and not maybe_made(exc, asked):
                 self.bj.record("dropped", digest)  # refused: no batch was made
+            elif sent_at is not None and not lane.uploads:  # the stop names it for cancelling
+                self.bj.record("named", digest)
             raise FatalRun(not_created(lane.provider, exc, asked, fid, len(ids))) from exc
         self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
         if stop is not None:

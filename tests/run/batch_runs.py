@@ -79,10 +79,16 @@ def journal_lines(path: Path, kind: str) -> int:
 
 
 def creating_slowly(
-    fake: BatchLoopback, suite_file: Path, skill_file: Path, tmp_path: Path, provider: str
+    fake: BatchLoopback,
+    suite_file: Path,
+    skill_file: Path,
+    tmp_path: Path,
+    provider: str,
+    *extra: str,
 ) -> tuple[list[str], Path, subprocess.Popen[str]]:
-    """A CLI ``run --batch`` of one case in a process of its own, caught while the provider has
-    made the answers' batch and its reply is still on its way: ``(argv, out, process)``."""
+    """A CLI ``run --batch`` of one case (with the options ``extra``) in a process of its own,
+    caught while the provider has made the answers' batch and its reply is still on its way:
+    ``(argv, out, process)``."""
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     out = tmp_path / "r.json"
     lane = ("--provider", provider, "--judge-provider", provider)
@@ -90,7 +96,7 @@ def creating_slowly(
     argv = [
         *CLI_PROCESS,
         *run_args(suite_file, skill_file, "--out", str(out), "--batch"),
-        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5"),
+        *(*lane, *model, "--batch-poll-interval", "0.02", "--judge-price", "1,5", *extra),
     ]
     s = fake.script
     s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly

@@ -20,9 +20,9 @@ from driftproof.receipt import read_receipt
 from driftproof.run.batch import batch_journal_path
 
 
-def _killed_while_created(fake, suite_file, skill_file, tmp_path, provider):
+def _killed_while_created(fake, suite_file, skill_file, tmp_path, provider, *extra):
     """The CLI's argv, run until the answers' batch is made and killed before its reply."""
-    argv, out, proc = creating_slowly(fake, suite_file, skill_file, tmp_path, provider)
+    argv, out, proc = creating_slowly(fake, suite_file, skill_file, tmp_path, provider, *extra)
     s = fake.script
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)
@@ -79,7 +79,9 @@ def test_anthropic_a_batch_perhaps_made_before_a_kill_is_refused_then_resent_on_
     said = " ".join(err.split())
     s = fake.script
     assert code != 0 and s.calls["create"] == 1 and s.calls["retrieve"] == 0  # nothing sent
-    assert bj.read_bytes() == held and not out.exists()
+    # the journal only notes that the run has named this creation to the user
+    assert bj.read_bytes() == held + b'{"named":"' + intent["digest"].encode() + b'"}\n'
+    assert not out.exists()
     assert f"a batch of 6 requests may have been made at {at} UTC" in said, said
     assert "the run was stopped before its id was recorded" in said
     assert str(bj) in said and "/v1/messages/batches" in said and "cancel" in said
@@ -95,6 +97,30 @@ def test_anthropic_a_batch_perhaps_made_before_a_kill_is_refused_then_resent_on_
     r = read_receipt(out)
     assert r.run.batch.batch_ids == s.batch_ids[1:]  # the lost batch is none of the run's
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_anthropic_resend_given_before_the_batch_was_named_sends_nothing_again(
+    fake, suite_file, skill_file, tmp_path, capsys
+):
+    # Found: a command holding --batch-resend-unrecorded (as given after one refusal, and kept
+    # in the resume line the run prints on Ctrl-C) dropped a later unrecorded batch the user
+    # was never told of and sent its 6 requests again: exit 0, both batches billed, the first
+    # one's results never read
+    resend = "--batch-resend-unrecorded"
+    argv, out, bj = _killed_while_created(
+        fake, suite_file, skill_file, tmp_path, "anthropic", resend
+    )
+    code, _, err = run_main(argv[3:], capsys)
+    said = " ".join(err.split())
+    s = fake.script
+    assert code != 0 and s.calls["create"] == 1 and not out.exists()
+    assert "a batch of 6 requests may have been made at" in said
+    assert f"({resend} was given, but it sends again only a batch named so before)" in said
+    (first,) = fake.state.batches.values()
+    first.cancelled = True  # as the refusal tells; the same command again goes on
+    code, _, err = run_main(argv[3:], capsys)
+    assert code == 0, err
+    assert sorted(Counter(Counter(s.submitted).values()).items()) == [(1, 30), (2, 6)]
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
