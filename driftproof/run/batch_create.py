@@ -143,7 +143,8 @@ _STOPPED = frozenset({"cancelling", "cancelled", "failed", "expired"})
 def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) -> None:
     """Journal the batch made from ``rec``'s input file as the run's, or drop ``rec``.
 
-    Of several such batches, the only one not cancelled, failed or expired is the run's.
+    Of several such batches, the only one not cancelled, failed or expired is the run's; when
+    every one is, the newest (its unanswered requests are sent again, as any stopped batch's).
     """
     fid = rec["file_id"]
     sent = bj.files.get(fid or "")
@@ -163,7 +164,7 @@ def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) 
             lane=rec["lane"],
         ) from exc
     if len(made) > 1:  # the one the user did not cancel, as the refusal below tells
-        made = [m for m in made if m[1] not in _STOPPED] or made
+        made = [m for m in made if m[1] not in _STOPPED] or made[:1]  # all stopped: the newest
     if len(made) > 1:
         named = ", ".join(f"{bid} ({state})" for bid, state in made)
         raise RefusalError(

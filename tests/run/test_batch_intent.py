@@ -181,6 +181,27 @@ def test_openai_of_two_batches_made_from_one_input_file_the_one_not_cancelled_is
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
 
 
+def test_openai_of_two_batches_made_from_one_input_file_both_cancelled_the_newest_is_read(
+    fake, suite_file, skill_file, tmp_path, capsys
+):
+    # the user cancelled both: the refusal "cancel all but one" could never be met again
+    import openai
+
+    argv, out, _ = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    client = openai.OpenAI(max_retries=0)
+    (first,) = fake.state.batches.values()
+    second = client.batches.create(
+        input_file_id=first.input_file_id, endpoint="/v1/responses", completion_window="24h"
+    )
+    client.batches.cancel(first.id)
+    client.batches.cancel(second.id)
+    code, _, err = run_main(argv[3:], capsys)
+    assert code == 0, err
+    r = read_receipt(out)
+    assert r.run.batch.batch_ids[0] == second.id and first.id not in r.run.batch.batch_ids
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
 def test_openai_a_batch_list_sent_a_byte_at_a_time_is_cut_off_at_the_call_timeout(
     fake, suite_file, skill_file, tmp_path, capsys, monkeypatch
 ):
