@@ -101,3 +101,12 @@ def arm_usage(usage, path, body):
 def _answers(fn):
     """A shape for answer calls only; judge calls get the normal (structured) grade."""
     return lambda path, body, is_judge, text: None if is_judge else fn(path, body, text)
+
+
+def printed_by_fake(tmp_path, monkeypatch, name: str, text: str, *, code: int = 0) -> None:
+    """The fake ``claude``/``codex`` executables print ``text`` (``@ANSWER@`` the scripted answer,
+    a file ``name`` under ``tmp_path``) and exit ``code``."""
+    f = tmp_path / name
+    f.write_text(text)
+    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    monkeypatch.setenv("FAKE_EXIT", str(code))

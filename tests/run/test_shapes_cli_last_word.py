@@ -8,14 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from shape_replies import _draws, _mini
-
-
-def _printed(tmp_path, monkeypatch, name: str, text: str) -> None:
-    f = tmp_path / name
-    f.write_text(text)
-    monkeypatch.setenv("FAKE_STDOUT", str(f))
-    monkeypatch.setenv("FAKE_EXIT", "0")
+from shape_replies import _draws, _mini, printed_by_fake
 
 
 def _result(**over) -> dict:
@@ -54,7 +47,7 @@ def test_claude_printing_no_one_last_result_is_never_graded(
 ):
     # Found: the last result object was read whatever came before or after it, so an error
     # result followed by a success one was graded, as was a result followed by another turn
-    _printed(tmp_path, monkeypatch, "claude-out.json", printed)
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", printed)
     r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
     for d in _draws(r):
         assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
@@ -69,7 +62,7 @@ def test_claude_lines_that_are_no_json_around_one_result_are_read(
 ):
     init = json.dumps({"type": "system", "subtype": "init"})
     printed = f"{init}\nWarning: a line of text\n{json.dumps(_result())}\nbye\n"
-    _printed(tmp_path, monkeypatch, "claude-out.json", printed)
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", printed)
     r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
     assert [d.score for d in _draws(r)] == [0.9, 0.5]
 
@@ -80,7 +73,7 @@ def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
     # Found: a turn.completed anywhere made the last agent message the answer, even one of a
     # turn started after it that never completed
     usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
-    _printed(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(usage, None))
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(usage, None))
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     for d in _draws(r):
         assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
@@ -102,7 +95,7 @@ def test_codex_counts_the_sessions_usage_once_not_each_turns_running_total(
     # 2,500 in, 70 out, 2,200 cached. Adding the turns read 3,700, 100 and 3,200.
     u1 = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
     u2 = {"input_tokens": 2500, "cached_input_tokens": 2200, "output_tokens": 70}
-    _printed(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(u1, u2))
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", _two_turns(u1, u2))
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     for d in _draws(r):
         assert d.score is not None and d.lost is None

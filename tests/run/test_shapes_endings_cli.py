@@ -17,14 +17,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from shape_replies import _draws, _mini
+from shape_replies import _draws, _mini, printed_by_fake
 
 
 def _claude(tmp_path, monkeypatch, envelope: dict, *, code: int = 0) -> None:
-    f = tmp_path / "claude-out.json"
-    f.write_text(json.dumps(envelope))
-    monkeypatch.setenv("FAKE_STDOUT", str(f))
-    monkeypatch.setenv("FAKE_EXIT", str(code))
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps(envelope), code=code)
 
 
 def _envelope(**over) -> dict:
@@ -186,10 +183,8 @@ def test_claude_result_with_a_think_block_grades_the_answer_only(
 
 
 def _codex(tmp_path, monkeypatch, events: list[dict], *, code: int = 0) -> None:
-    f = tmp_path / "codex-out.jsonl"
-    f.write_text("".join(json.dumps(e) + "\n" for e in events))
-    monkeypatch.setenv("FAKE_STDOUT", str(f))
-    monkeypatch.setenv("FAKE_EXIT", str(code))
+    lines = "".join(json.dumps(e) + "\n" for e in events)
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", lines, code=code)
 
 
 RECONNECT = {
@@ -344,9 +339,7 @@ def test_codex_answer_followed_by_another_item_is_no_final_answer(
 def test_codex_stream_cut_or_turn_with_no_message_says_what_it_held(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch, out, why
 ):
-    f = tmp_path / "codex-out.jsonl"
-    f.write_text(out)
-    monkeypatch.setenv("FAKE_STDOUT", str(f))
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", out)
     r, _ = _mini(tmp_path, suite_file, "openai", "cli")
     for d in _draws(r):
         assert (d.score, d.lost.kind, d.judge_samples) == (None, "error", [])

@@ -179,3 +179,12 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=exe, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def spec_on_a_phone(browser: Any, built_site: Path) -> Iterator[Any]:
+    """The built site's receipt specification open in ``browser`` at 390 × 844 px (a phone)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "receipt-spec.html").as_uri())
+    yield page
+    page.close()

@@ -91,14 +91,11 @@ _LABELS = """() => [...document.querySelectorAll('#fields + p + .table-wrap tbod
 
 
 @pytest.mark.browser
-def test_on_a_phone_the_fields_list_says_what_the_table_says(browser: Any, built_site: Any) -> None:
+def test_on_a_phone_the_fields_list_says_what_the_table_says(spec_on_a_phone: Any) -> None:
     # the list read "Type: object · Unit: object" (the table gave an object its type again as
     # its unit) and "Type: 0.16" for schema_version (the newest version's own value, on a row
     # dated 0.3.1); an object has no unit, so its line names none
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto((built_site / "receipt-spec.html").as_uri())
-    lines = dict(page.evaluate(_LABELS))
-    page.close()
+    lines = dict(spec_on_a_phone.evaluate(_LABELS))
     assert lines["schema_version"] == "Type: string · Unit: version · Since 0.3.1"
     assert lines["run"] == "Type: object · Since 0.3.1"
     assert lines["run.harness"] == "Type: object or null · Since 0.10"
@@ -138,16 +135,13 @@ def test_the_specification_page_has_one_name_and_the_schema_list_its_own(
 
 @pytest.mark.browser
 def test_on_a_phone_the_menu_naming_the_specification_keeps_to_two_lines(
-    browser: Any, built_site: Path
+    spec_on_a_phone: Any,
 ) -> None:
     # "Receipt spec" is 6 characters longer than "Schema": at 390 px, the links 0.95rem high
     # and 0.7rem apart, Search went to a third line (the header 89 px, not 64) on every page;
     # at 0.9rem and 0.5rem apart they keep to two lines from 376 px up
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto((built_site / "receipt-spec.html").as_uri())
-    tops = page.evaluate(
+    tops = spec_on_a_phone.evaluate(
         "[...document.querySelectorAll('header nav ul li')].slice(1)"
         ".map(li => Math.round(li.getBoundingClientRect().top))"
     )
-    page.close()
     assert len(tops) == 8 and len(set(tops)) == 2, tops

@@ -170,17 +170,14 @@ _WRITTEN = """() => [...document.querySelectorAll('main table')].map(t => {
 
 @pytest.mark.browser
 def test_on_a_phone_the_receipt_specifications_tables_show_a_field_beside_its_meaning(
-    browser: Any, built_site: Any
+    spec_on_a_phone: Any,
 ) -> None:
     # at 390 px the box of a table is 358 px (390 less the page's 2 × 16 px). The versions table
     # was 974 px, its "Served at" column of addresses 464; the fields table 1,104 px, its column
     # of dotted paths 457: a phone showed a field and never its meaning. An address and a path
     # now break at their dots, slashes and underscores, and the field stays at the box's left
     # edge while the meaning is scrolled to.
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto((built_site / "receipt-spec.html").as_uri())
-    versions, fields, levels, limits = page.evaluate(_WRITTEN)
-    page.close()
+    versions, fields, levels, limits = spec_on_a_phone.evaluate(_WRITTEN)
     assert versions[:2] == [358, 358] and versions[3] == []
     assert fields[1] == 358 and fields[2] <= 160 and fields[3] == [] and levels[3] == []
     assert limits[3] == []
@@ -200,13 +197,12 @@ _FIELDS = """() => {
 
 @pytest.mark.browser
 def test_on_a_phone_the_fields_table_reads_as_a_list_and_never_scrolls_sideways(
-    browser: Any, built_site: Any
+    spec_on_a_phone: Any,
 ) -> None:
     # at 390 px the fields table was 563 px in its 358 px box (390 less the page's 2 × 16 px):
     # five columns a phone cannot hold side by side; each field now heads its type, unit and
     # first version (one line) and its meaning under them
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto((built_site / "receipt-spec.html").as_uri())
+    page = spec_on_a_phone
     scrolled, width, rows = page.evaluate(_FIELDS)
     assert (scrolled, width) == (358, 358) and len(rows) > 250
     for field, kind, unit, since, meaning in rows:
@@ -215,7 +211,6 @@ def test_on_a_phone_the_fields_table_reads_as_a_list_and_never_scrolls_sideways(
     # at 1280 px it stays a table: a row's cells side by side
     page.set_viewport_size({"width": 1280, "height": 900})
     assert all(len(set(r)) == 1 for r in page.evaluate(_FIELDS)[2])
-    page.close()
 
 
 def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_underscores() -> None:
