@@ -110,3 +110,20 @@ def printed_by_fake(tmp_path, monkeypatch, name: str, text: str, *, code: int = 
     f.write_text(text)
     monkeypatch.setenv("FAKE_STDOUT", str(f))
     monkeypatch.setenv("FAKE_EXIT", str(code))
+
+
+def claude_result(**over) -> dict:
+    """A ``claude -p --output-format json`` success envelope, ``over`` replacing its members."""
+    return {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "duration_ms": 5,
+        "num_turns": 1,
+        "result": "@ANSWER@",
+        "stop_reason": "end_turn",
+        "session_id": "s",
+        "total_cost_usd": 0.09,
+        "usage": {"input_tokens": 900, "output_tokens": 1544},
+        **over,
+    }

@@ -9,21 +9,7 @@ import json
 
 import pytest
 from shape_replies import _draws, _mini, printed_by_fake
-
-
-def _result(**over) -> dict:
-    return {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "num_turns": 1,
-        "result": "@ANSWER@",
-        "stop_reason": "end_turn",
-        "session_id": "s",
-        "usage": {"input_tokens": 900, "output_tokens": 1544},
-        **over,
-    }
-
+from shape_replies import claude_result as _result
 
 ERROR = _result(subtype="error_during_execution", is_error=True, result="API Error: 529 Overloaded")
 TURN = {"type": "assistant", "message": {"content": [{"type": "text", "text": "more"}]}}
@@ -35,9 +21,15 @@ AFTER += "session's last word"
 @pytest.mark.parametrize(
     ("printed", "why"),
     [
-        (json.dumps([ERROR, _result()]), TWO),  # an error, then a success: the success was graded
+        (
+            json.dumps([ERROR, _result()]),
+            TWO,
+        ),  # an error, then a success: the success was graded
         (json.dumps([_result(result="another answer"), _result()]), TWO),
-        (json.dumps(_result()) + "\n" + json.dumps(_result()) + "\n", TWO),  # JSON lines
+        (
+            json.dumps(_result()) + "\n" + json.dumps(_result()) + "\n",
+            TWO,
+        ),  # JSON lines
         (json.dumps([{"type": "system", "subtype": "init"}, _result(), TURN]), AFTER),
         (json.dumps(_result()) + "\n" + json.dumps(TURN) + "\n", AFTER),
     ],

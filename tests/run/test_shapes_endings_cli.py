@@ -18,26 +18,11 @@ import json
 
 import pytest
 from shape_replies import _draws, _mini, printed_by_fake
+from shape_replies import claude_result as _envelope
 
 
 def _claude(tmp_path, monkeypatch, envelope: dict, *, code: int = 0) -> None:
     printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps(envelope), code=code)
-
-
-def _envelope(**over) -> dict:
-    return {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "duration_ms": 5,
-        "num_turns": 1,
-        "result": "@ANSWER@",
-        "stop_reason": "end_turn",
-        "session_id": "s",
-        "total_cost_usd": 0.09,
-        "usage": {"input_tokens": 900, "output_tokens": 1544},
-        **over,
-    }
 
 
 def test_claude_error_max_turns_is_a_tool_call_with_its_usage_kept(
