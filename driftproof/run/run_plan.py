@@ -317,7 +317,6 @@ def start_run(
     from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
 
     lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
-    judge = lane if plan.judge is None else make_judge(plan.judge)
     cfg = plan.config
     if cfg.batch is not None:
         cfg = replace(cfg, batch=replace(cfg.batch, on_status=getattr(progress, "batch", None)))
@@ -327,7 +326,7 @@ def start_run(
         skill_name=plan.skill_name,
         cfg=cfg,
         provider=lane,
-        judge=judge,
+        judge=lane if plan.judge is None else make_judge(plan.judge),
         out=out,
         progress=progress,
         replace=replace_existing,

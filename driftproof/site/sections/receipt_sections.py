@@ -145,15 +145,8 @@ class CrossFamilySection(ReceiptsSection):
         """The section's HTML and tables."""
         cf = cross_family([(n, ctx.receipts[n]) for n in self.names(params, ctx)])
         lead, background = ctx.own(*cross_family_tables(cf))
-        html = self.page(
-            params,
-            ctx,
-            heading_id=ctx.anchor("cross-family"),
-            lead=lead,
-            background=background,
-            grader_note=cf.grader_note,
-            caveats=list(cf.caveats),
-        )
+        key = ctx.anchor("cross-family")
+        html = self.page(params, ctx, heading_id=key, lead=lead, background=background, cf=cf)
         return SectionOutput(html=html, tables=(lead, background))
 
 
