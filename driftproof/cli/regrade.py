@@ -167,8 +167,13 @@ def summary(result: RegradeResult, provider: str, width: int | None = None) -> s
 
     line = (
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
-        f"{result.answers_graded} graded, {_draws(result.answers_carried)} lost in the original "
-        f"receipt, carried over as lost; {result.logical_judge_calls} grades asked of the judge, "
+        f"{result.answers_graded} graded, "
+        + (
+            f"{_draws(result.answers_carried)} lost in the original receipt, carried over as lost"
+            if result.answers_carried
+            else "none lost in the original receipt"
+        )
+        + f"; {result.logical_judge_calls} grades asked of the judge, "
         + (
             f"none sent over the network (the {provider} judge answers offline)"
             if provider in OFFLINE
