@@ -345,6 +345,19 @@ def test_the_run_summary_counts_lost_draws_by_kind_per_arm(
             {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
             "overloaded_error: Overloaded",
         ),
+        # vLLM's ErrorResponse passed on with status 200 by RunPod's worker
+        # (runpod-workers/worker-vllm#57); SGLang's error body has the same members
+        (
+            "chat",
+            {
+                "object": "error",
+                "message": "The model `m` does not exist.",
+                "code": 404,
+                "type": "NotFoundError",
+                "param": None,
+            },
+            "NotFoundError: The model `m` does not exist.",
+        ),
     ],
 )
 def test_a_200_holding_an_error_is_a_failed_attempt_never_graded(

@@ -325,8 +325,9 @@ class SDKLane(Provider):
 
         Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
-        body that is no JSON object or holds an ``error`` member that is not null (an error sent
-        with status 200), fatal when that error is :data:`NO_ROUTE` (``hint_404`` named). A
+        body that is no JSON object, holds an ``error`` member that is not null, or is itself an
+        error (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal
+        when that error is :data:`NO_ROUTE` (``hint_404`` named). A
         refused connection is fatal as :meth:`failed` says.
         """
         try:
@@ -343,6 +344,8 @@ class SDKLane(Provider):
         if not isinstance(obj, dict):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         err = obj.get("error")
+        if err is None and obj.get("object") == "error":  # vLLM's and SGLang's ErrorResponse
+            err = obj
         if err is not None:  # a gateway's failure sent with status 200, whatever else it holds
             why = f"the reply is an error with status 200, not an answer: {said(err)}"
             if isinstance(err, str) and err.startswith(NO_ROUTE):  # every call would fail too
