@@ -77,6 +77,42 @@ GEMINI = {
     }
 }
 _OPENAI = {"provider": "openai", "api": "chat", "judge": "openai"}
+# Groq names the window by its code alone (OpenHands/OpenHands#1902, ScrapeGraphAI/
+# Scrapegraph-ai#411 quote this body); Together sends TGI's validation words with status 400
+# (as quoted in public gateways' overflow tests); LM Studio's words, status 400
+# (lmstudio-ai/lmstudio-bug-tracker#237, #546), its error a string
+GROQ = {
+    "error": {
+        "message": "Please reduce the length of the messages or completion.",
+        "type": "invalid_request_error",
+        "param": "messages",
+        "code": "context_length_exceeded",
+    }
+}
+TOGETHER = {
+    "error": {
+        "message": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8193. "
+        "Given: 9000 `inputs` tokens and 512 `max_new_tokens`",
+        "type": "invalid_request_error",
+    }
+}
+LM_STUDIO = {
+    "error": "Trying to keep the first 15857 tokens when context the overflows. However, the "
+    "model is loaded with context length of only 4096 tokens, which is not enough. Try to load "
+    "the model with a larger context length, or provide a shorter input"
+}
+# Hugging Face TGI: router/src/validation.rs's MaxTotalTokens and InputLength, sent by
+# router/src/server.rs as {"error", "error_type": "validation"} with status 422
+# (InferError::ValidationError => StatusCode::UNPROCESSABLE_ENTITY)
+TGI_TOTAL = {
+    "error": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. "
+    "Given: 4000 `inputs` tokens and 8192 `max_new_tokens`",
+    "error_type": "validation",
+}
+TGI_INPUT = {
+    "error": "Input validation error: `inputs` must have less than 4095 tokens. Given: 5000",
+    "error_type": "validation",
+}
 
 
 @pytest.mark.parametrize(
@@ -88,21 +124,29 @@ _OPENAI = {"provider": "openai", "api": "chat", "judge": "openai"}
         (LLAMA_CPP, _OPENAI),
         (SGLANG, _OPENAI),
         (GEMINI, _OPENAI),
+        (GROQ, _OPENAI),
+        (TOGETHER, _OPENAI),
+        (LM_STUDIO, _OPENAI),
+        (TGI_TOTAL, {**_OPENAI, "status": 422}),
+        (TGI_INPUT, {**_OPENAI, "status": 422}),
     ],
-    ids=["anthropic", "openai-chat", "anthropic-budget", "llama-cpp", "sglang", "gemini"],
-)
+    ids=[
+        "anthropic", "openai-chat", "anthropic-budget", "llama-cpp", "sglang", "gemini", "groq",
+        "together", "lm-studio", "tgi-total", "tgi-input",
+    ],
+)  # fmt: skip
 def test_a_400_for_a_prompt_past_the_context_window_loses_that_draw_only(
     loopback, suite_file, tmp_path, body, kw
 ):
-    loopback.script.shape = _once(400, body)
     kw = dict(kw)
+    status = kw.pop("status", 400)
+    loopback.script.shape = _once(status, body)
     provider = kw.pop("provider", "anthropic")
     r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
     skill, base = _draws(r)
-    assert (skill.score, skill.lost.kind, skill.lost.status) == (None, "context_window", 400)
-    assert skill.lost.reason.startswith("HTTP 400: ") and body["error"]["message"] in (
-        skill.lost.reason
-    )  # the provider's own words
+    assert (skill.score, skill.lost.kind, skill.lost.status) == (None, "context_window", status)
+    words = body["error"] if isinstance(body["error"], str) else body["error"]["message"]
+    assert skill.lost.reason.startswith(f"HTTP {status}: ") and words in skill.lost.reason
     assert len(skill.attempts) == 1  # never retried: the same prompt fails the same way
     assert base.score == 0.5  # the run went on
 

@@ -221,7 +221,7 @@ def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
         '"truncation": "accepted"',
         "cut off at N output tokens",
         "408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error",
-        "other 400s, and 401, 402 (no credit left), 403, 404 and 422",
+        "other 400s, and 401, 402 (no credit left), 403, 404 and other 422s",
         "past the model's context window loses that draw, never retried",
         "retry-after, at most 120 s",
     ):

@@ -27,14 +27,21 @@ TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: An error's words for a prompt longer than the model's context window (Anthropic "prompt is too
 #: long", or "input length and `max_tokens` exceed context limit" for a prompt and output budget
 #: past it; OpenAI "context_length_exceeded", vLLM "maximum context length", llama.cpp "exceeds
-#: the available context size", codex "exceeds the context window"): that prompt's draw is lost,
-#: the run goes on.
+#: the available context size", codex "exceeds the context window"; Hugging Face TGI's and
+#: Together's "`inputs` tokens + `max_new_tokens` must be <= …" and "`inputs` must have less than
+#: … tokens", LM Studio's "Trying to keep the first … tokens when context the overflows"): that
+#: prompt's draw is lost, the run goes on.
 CONTEXT_WINDOW = re.compile(
     r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window"
     r"|exceed context limit|exceeds the available context size"
-    r"|longer than the model's context length|input token count.{0,20} exceeds the maximum number",
+    r"|longer than the model's context length|input token count.{0,20} exceeds the maximum number"
+    r"|`inputs` tokens \+ `max_new_tokens` must be <=|`inputs` must have less than \d+ tokens"
+    r"|tokens when context the overflows",
     re.I,
 )
+#: Statuses an error reading as :data:`CONTEXT_WINDOW` comes with: 400, and TGI's 422 (its
+#: input validation errors).
+CONTEXT_WINDOW_STATUSES = frozenset({400, 422})
 #: An error's words for a prompt or a generation a content filter stopped (Azure OpenAI's "The
 #: response was filtered due to the prompt triggering Azure OpenAI's content management policy",
 #: LiteLLM's ``litellm.ContentPolicyViolationError``): that draw is lost, the run goes on.
@@ -42,8 +49,11 @@ CONTENT_FILTERED = re.compile(r"content management policy|ContentPolicyViolation
 #: A 400's ``code`` (or its ``innererror``'s) naming one draw's fault, never the request's or the
 #: account's → the lost-draw kind: Azure OpenAI's content filter (``content_filter``,
 #: ``ResponsibleAIPolicyViolation``); Groq's failed generations (a call the model made unasked,
-#: ``tool_use_failed``; a grade not matching its schema, ``json_validate_failed``).
+#: ``tool_use_failed``; a grade not matching its schema, ``json_validate_failed``); a prompt past
+#: the context window, which Groq names by its code alone (``context_length_exceeded``, its
+#: message "Please reduce the length of the messages or completion.").
 DRAW_FAULT_CODES = {
+    "context_length_exceeded": "context_window",
     "content_filter": "content_filter",
     "ResponsibleAIPolicyViolation": "content_filter",
     "tool_use_failed": "tool_call",
@@ -329,12 +339,12 @@ def classify_status(
     """An HTTP status as an attempt error.
 
     408/409/429/5xx/529, Groq's 498 capacity_exceeded, no status, or ``overloaded_error`` in the
-    message: transient; a 400 whose message reads as :data:`CONTEXT_WINDOW` or
-    :data:`CONTENT_FILTERED`, or whose error object names ``fault`` (:func:`draw_fault`): that
-    draw lost (the context window, the content filter, or as :data:`DRAW_FAULT_CODES` says;
-    ``error`` for another failed generation), never
-    retried, the run going on; other 400 and 401/402/403/404/422: fatal; any other 4xx loses the
-    draw without a retry. ``reason`` replaces the recorded ``HTTP <status>: <message>`` (``fault``
+    message: transient; a 400 (or 422) whose message reads as :data:`CONTEXT_WINDOW`, a 400 whose
+    message reads as :data:`CONTENT_FILTERED`, or whose error object names ``fault``
+    (:func:`draw_fault`): that draw lost (the context window, the content filter, or as
+    :data:`DRAW_FAULT_CODES` says; ``error`` for another failed generation), never retried, the
+    run going on; other 400 and 401/402/403/404/422: fatal; any other 4xx loses the draw without
+    a retry. ``reason`` replaces the recorded ``HTTP <status>: <message>`` (``fault``
     named after it); ``reply`` is kept on the error.
     """
     msg = reason or (f"HTTP {status}: {message}" if status else message)
@@ -342,7 +352,7 @@ def classify_status(
         kind = DRAW_FAULT_CODES.get(fault, "error")
         msg = msg if fault in msg else f"{msg} ({fault})"
         return AttemptError(msg, retryable=False, status=status, kind=kind, reply=reply)
-    if status == 400 and CONTEXT_WINDOW.search(message):  # this prompt only: lost, not fatal
+    if status in CONTEXT_WINDOW_STATUSES and CONTEXT_WINDOW.search(message):  # this prompt only
         return AttemptError(msg, retryable=False, status=status, kind="context_window", reply=reply)
     if status == 400 and CONTENT_FILTERED.search(message):  # this prompt only: lost, not fatal
         return AttemptError(msg, retryable=False, status=status, kind="content_filter", reply=reply)
