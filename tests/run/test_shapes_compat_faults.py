@@ -42,6 +42,12 @@ FILTERED = {
         {"message": _LITELLM, "type": None, "param": None, "code": "400"},
         f"HTTP 400: {_LITELLM}",
     ),
+    # a LiteLLM proxy's ProxyException with no type sends the string "None" (BerriAI/litellm
+    # #39540: "proxy_server.py answers "type": "None" on 63 error sites"): no type to name
+    "litellm-type-none": (
+        {"message": _LITELLM, "type": "None", "param": "None", "code": "400"},
+        f"HTTP 400: {_LITELLM}",
+    ),
 }  # fmt: skip
 
 

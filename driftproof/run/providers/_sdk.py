@@ -161,10 +161,12 @@ def _sent_json(response: Any) -> bool:
 def said(err: Any) -> str:
     """A reply's ``error`` member in the sender's words: ``<type>: <message>`` (300 characters).
 
-    An error with no ``message`` string is quoted as JSON (200 characters).
+    An error with no ``message`` string is quoted as JSON (200 characters); a ``type`` of the
+    string ``"None"`` (a LiteLLM proxy's for an error it has no type for) names no type.
     """
     message = member_str(err, "message") if isinstance(err, dict) else None
     kind = member_str(err, "type") if isinstance(err, dict) else None
+    kind = None if kind == "None" else kind
     return (f"{kind}: " if kind else "") + (message[:300] if message else json.dumps(err)[:200])
 
 
