@@ -88,6 +88,8 @@ def judge_sample(
     if jr.reported_model is not None and not J.same_model(model, jr.reported_model):
         score = None
         invalid = f"the reply reports model {jr.reported_model[:100]!r}, not the requested judge"
+    elif jr.handoff is not None:  # another model graded, whatever the reply names
+        score, invalid = None, f"another model gave the grade: {jr.handoff}"
     why = repaired(rec, f"judge_samples/{k}/reason", v.reason)
     sample = build_judge_sample(
         score,

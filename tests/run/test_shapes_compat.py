@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 from run_helpers import BASE_ANSWER, SKILL_ANSWER
-from shape_replies import ONE, _answers, _chat, _draws, _mini
+from shape_replies import ONE, _answers, _chat, _draws, _mini, _response
 
 from driftproof.run.providers import make_provider
 
@@ -223,3 +223,55 @@ def test_mistrals_model_length_is_the_context_window_even_when_truncation_is_acc
             "context_window",
             "context window: the reply ended with 'model_length', not as a complete final answer",
         )
+
+
+#: A LiteLLM proxy after a fallback: since v1.81.7 the body's model is the one asked
+#: (BerriAI/litellm#22709, #28241), only its header says another model group answered (its docs'
+#: retry and fallback headers: "x-litellm-attempted-fallbacks | int | Number of fallback attempts
+#: made").
+_FELL_BACK = {"x-litellm-attempted-fallbacks": "1", "x-litellm-model-group": "gpt-4o-mini"}
+
+
+def _graded(text):
+    """A Responses reply (the judge's lane) giving the grade ``text``."""
+    part = {"type": "output_text", "text": text, "annotations": []}
+    item = {"type": "message", "id": "m", "status": "completed", "role": "assistant"}
+    return _response([{**item, "content": [part]}], model="gpt-5-mini")
+
+
+def test_an_answer_a_litellm_proxy_sent_after_a_fallback_stops_the_run(
+    loopback, suite_file, tmp_path
+):
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(t), _FELL_BACK))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    drawn = r.cases[0].arms.with_skill.draws + r.cases[0].arms.baseline.draws
+    assert [(d.score, d.lost.kind) for d in drawn] == [(None, "handoff")]
+    assert drawn[0].lost.reason == (
+        "another model gave the answer: a LiteLLM proxy says it fell back to another model "
+        "before this reply (x-litellm-attempted-fallbacks: '1'), whatever model the reply "
+        "names; the run stops"
+    )
+
+
+def test_a_grade_a_litellm_proxy_sent_after_a_fallback_is_never_counted(
+    loopback, suite_file, tmp_path
+):
+    def shape(path, body, is_judge, text):
+        return (200, _graded(text), _FELL_BACK) if is_judge else None
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible(), judge="openai")
+    for d in _draws(r):
+        assert d.score is None and d.lost.kind == "unscored"
+        (sample,) = d.judge_samples
+        assert sample.score is None
+        assert sample.invalid_reason.startswith(
+            "another model gave the grade: a LiteLLM proxy says it fell back"
+        )
+
+
+def test_a_litellm_proxy_reply_with_no_fallback_is_graded(loopback, suite_file, tmp_path):
+    headers = {"x-litellm-attempted-fallbacks": "0", "x-litellm-attempted-retries": "0"}
+    loopback.script.shape = lambda p, b, j, t: (200, _graded(t) if j else _chat(t), headers)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible(), judge="openai")
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]

@@ -37,6 +37,31 @@ GRADE_TOOL = "record_grade"
 NO_ROUTE = "Unexpected endpoint or method."
 
 
+#: A LiteLLM proxy's count of the fallbacks it made before the reply it sends ("Number of
+#: fallback attempts made", its docs' retry and fallback headers): a reply after one came from
+#: another model group, and its body names the requested model all the same since v1.81.7
+#: (BerriAI/litellm#22709, #28241).
+FALLBACK_HEADER = "x-litellm-attempted-fallbacks"
+
+
+def fell_back(headers: Any) -> str | None:
+    """Why a reply with HTTP ``headers`` came from another model than the one asked, else ``None``.
+
+    :data:`FALLBACK_HEADER` given as anything but ``0`` (a count above 0, or a value that is no
+    count: fail closed); ``None`` when ``headers`` has no such header.
+    """
+    try:
+        said = headers.get(FALLBACK_HEADER)
+    except AttributeError:
+        return None
+    if said is None or str(said).strip() == "0":
+        return None
+    return (
+        f"a LiteLLM proxy says it fell back to another model before this reply ({FALLBACK_HEADER}:"
+        f" {str(said)[:40]!r}), whatever model the reply names"
+    )
+
+
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
@@ -319,13 +344,14 @@ class SDKLane(Provider):
         call: Call,
         *,
         hint_404: str | None = None,
-    ) -> tuple[dict[str, Any], str]:
+    ) -> tuple[dict[str, Any], str, str | None]:
         """One attempt: ``req`` sent by the SDK method ``create`` picks from the async client.
 
         ``create`` picks a ``with_raw_response.create``; the whole attempt (connecting, sending,
         reading the reply) is cut off ``call.timeout`` seconds after it starts.
 
-        Returns the reply body as a JSON object and as text; raises :class:`AttemptError` as
+        Returns the reply body as a JSON object and as text, and why another model answered
+        (:func:`fell_back` of its headers) or ``None``; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
         body that is no JSON object, holds an ``error`` member that is not null, or is itself an
         error (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal
@@ -336,6 +362,7 @@ class SDKLane(Provider):
             # the raw response: its JSON is read as the API sent it, with no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
             body = str(sent.http_response.text)
+            handoff = fell_back(getattr(sent.http_response, "headers", None))
         except (self._errors, TimeoutError) as exc:
             raise self.failed(exc, call.timeout, hint_404=hint_404) from exc
         self.reached = True
@@ -354,7 +381,7 @@ class SDKLane(Provider):
                 hint = hint_404 or "check that the base URL ends in /v1"
                 raise AttemptError(f"{why}: the server has no such endpoint; {hint}", fatal=True)
             raise AttemptError(why)
-        return obj, body
+        return obj, body, handoff
 
     def failed(
         self, exc: Exception, timeout: float, *, hint_404: str | None = None

@@ -146,5 +146,7 @@ class AnthropicAPI(SDKLane):
     def attempt(self, call: Call) -> Reply:
         """One Messages API call (see :meth:`Provider.attempt`)."""
         create = attrgetter("messages.with_raw_response.create")
-        msg, body = self.post(create, build_request(call), call)
-        return self.kept(read_message(msg, graded=call.schema is not None), body)
+        msg, body, handoff = self.post(create, build_request(call), call)
+        reply = read_message(msg, graded=call.schema is not None)
+        reply.handoff = reply.handoff or handoff
+        return self.kept(reply, body)

@@ -383,19 +383,23 @@ class OpenAIAPI(SDKLane):
         graded = call.schema is not None
         if self.api == "responses":
             create = attrgetter("responses.with_raw_response.create")
-            obj, body = self.post(create, build_responses(call), call, hint_404=HINT_404)
-            return self.kept(read_response(obj, graded=graded), body)
+            obj, body, handoff = self.post(create, build_responses(call), call, hint_404=HINT_404)
+            reply = read_response(obj, graded=graded)
+            reply.handoff = handoff
+            return self.kept(reply, body)
         create = attrgetter("chat.completions.with_raw_response.create")
         sent = self.budget_param
         try:
-            obj, body = self.post(create, build_chat(call, budget_param=sent), call)
+            obj, body, handoff = self.post(create, build_chat(call, budget_param=sent), call)
         except AttemptError as exc:
             if not (self.auto_budget and exc.status == 400 and sent in exc.reason):
                 raise
             # the host refuses this spelling: once more with the other, kept from now on
             other = BUDGET_PARAMS[1 - BUDGET_PARAMS.index(sent)]
-            obj, body = self.post(create, build_chat(call, budget_param=other), call)
+            obj, body, handoff = self.post(create, build_chat(call, budget_param=other), call)
             self.budget_param = other
         if (failed := choice_error(obj)) is not None:
             raise failed
-        return self.kept(read_chat(obj, graded=graded, compatible=self.compatible), body)
+        reply = read_chat(obj, graded=graded, compatible=self.compatible)
+        reply.handoff = handoff
+        return self.kept(reply, body)
