@@ -23,6 +23,13 @@ TRANSIENT = frozenset({"server_abort"})
 #: Lanes whose ``length`` ending is read against the reported output tokens (:func:`lost_class`).
 LENGTH_CHECKED = frozenset({"chat", "compatible"})
 
+#: Lanes that send the output budget and report output tokens against it: a complete ending on
+#: one whose reply reports exactly the budget as output tokens is the output budget, as servers
+#: hide a budget cut behind a finished ending (Ollama's ``/v1/responses`` said ``completed``:
+#: ollama/ollama#17239; vLLM's Responses before vllm-project/vllm#24561; a LiteLLM proxy over
+#: Ollama said ``stop``, ``end_turn`` on its Messages route: BerriAI/litellm#25825).
+BUDGET_CHECKED = frozenset({"anthropic", "chat", "responses", "compatible"})
+
 #: A ``length`` stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
 #: reported at least this share of the budget as output tokens (a budget cut reports the budget
 #: itself, less a special token; a full context window reports far less).
@@ -167,16 +174,18 @@ def lost_class(
 ) -> str | None:
     """The class of ``ending`` on ``lane``, ``None`` when complete (for ``judge``, its channel's).
 
-    A missing ending is ``unknown_ending``. On :data:`LENGTH_CHECKED` lanes ``truncated`` needs
-    ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget`` (tokens); below it is
-    ``context_window``, unknown is ``length_unknown``.
+    A missing ending is ``unknown_ending``. On :data:`BUDGET_CHECKED` lanes a complete ending
+    with ``output_tokens`` equal to ``budget`` is ``truncated``. On :data:`LENGTH_CHECKED` lanes
+    ``truncated`` needs ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget``
+    (tokens); below it is ``context_window``, unknown is ``length_unknown``.
 
     Raises:
         KeyError: ``lane`` is not a key of :data:`ENDING_TABLES`.
     """
     t = ENDING_TABLES[lane]
     if ending is not None and ending in (t.judge_complete if judge else t.complete):
-        return None
+        at_budget = budget is not None and output_tokens == budget
+        return "truncated" if lane in BUDGET_CHECKED and at_budget else None
     cls = t.classes.get(ending or "", UNKNOWN)
     if cls == "truncated" and lane in LENGTH_CHECKED:
         if output_tokens is None or budget is None:
@@ -227,6 +236,11 @@ def table_lines() -> list[str]:
             by_class.setdefault(cls, []).append(ending)
         for cls, endings in by_class.items():
             out += _wrapped(f"  {ENDING_WORDS[cls]}: ", endings)
+        if key in BUDGET_CHECKED:
+            out += _wrapped(
+                "  a complete ending is the output budget when the reply reports exactly the "
+                "budget as output tokens (a server that hides its budget cut)"
+            )
         if key in LENGTH_CHECKED:
             out += _wrapped(
                 "  length is the output budget only when the reply reports at least "

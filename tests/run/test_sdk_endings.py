@@ -179,7 +179,9 @@ def test_every_chat_finish_reason_is_complete_or_classed():
     assert _field(Choice, "finish_reason") == set(CHAT_STOPS)
     for lane in ("chat", "compatible"):
         for stop, cls in CHAT_STOPS.items():
-            assert lost_class(lane, stop, output_tokens=100, budget=100) == cls, (lane, stop)
+            # 95 of 100: a length stop reaches the budget's 90%, a finished one is not at the
+            # budget exactly (which would read as a hidden cut: test_shapes_hidden_cut.py)
+            assert lost_class(lane, stop, output_tokens=95, budget=100) == cls, (lane, stop)
 
 
 def _chat(message: dict[str, Any], finish: str = "stop") -> dict[str, Any]:
