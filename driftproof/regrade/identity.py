@@ -283,6 +283,11 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
                 f"case {case.id}: the original records no prompt hash, "
                 "so the revised task cannot be held to it"
             )
+        elif rc.rubric is None and not rc.criteria:
+            reasons.append(
+                f"{file}: {rc.pointer}: expected a rubric or criteria for case {case.id}, as a "
+                "regrade grades every kept answer against one; the revised task has neither"
+            )
         else:
             reasons += _beside_the_rubric(case, rc, file)
     if revised.truncation != (truncation := held_truncation(original)):
