@@ -137,7 +137,7 @@ def skill_name_of(path: Path, text: str) -> str:
 
         try:
             front = yaml.safe_load(m.group(1))
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):  # nesting past Python's stack reads as bad YAML
             front = None
         if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
             return str(front["name"].strip()[:200])

@@ -186,6 +186,9 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
     assert skill_name_of(tmp_path / "a" / "SKILL.md", SKILL) == "commit-style"
     assert skill_name_of(tmp_path / "my-skill" / "SKILL.md", "# no front matter\n") == "my-skill"
     assert skill_name_of(tmp_path / "b" / "SKILL.md", "---\nname: [x\n---\nbody\n") == "b"
+    # nested past Python's stack: a RecursionError traceback ended run, not the folder's name
+    deep = "---\nname: x\nq: " + "[" * 100_000 + "]" * 100_000 + "\n---\nbody\n"
+    assert skill_name_of(tmp_path / "c" / "SKILL.md", deep) == "c"
 
 
 def test_the_resume_command_is_the_given_arguments_quoted() -> None:
