@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from driftproof._json import read_skill_md
 from driftproof.errors import RefusalError
 from driftproof.run.base_url import url_problem
-from driftproof.run.providers import make_provider
+from driftproof.run.providers import LANES, make_provider
 from driftproof.run.providers.base import MissingCredentials, Provider
 from driftproof.wording import OFFLINE
 
@@ -381,7 +381,8 @@ def plan_regrade_judge(
     Raises:
         RunOptionError: only one of ``provider`` and ``model`` is given; ``openai_api`` given
             for a judge that is not OpenAI's; ``judge_price`` given for a rubric regrade.
-        RefusalError: a rubric regrade of an original that records no judge identity.
+        RefusalError: a rubric regrade of an original that records no judge identity, or a
+            judge provider Driftproof has no lane for.
     """
     plain, given_api, price = provider is not None or model is not None, openai_api, None
     if plain:
@@ -401,6 +402,13 @@ def plan_regrade_judge(
                 "a rubric regrade records the original's judge at the original's price",
             )
         provider = original.judge.provider or "stub"
+        if (provider, None if provider in OFFLINE else "api") not in LANES:
+            raise RefusalError(
+                "rubric regrade refused: /judge/provider: expected a judge Driftproof can call "
+                f"(anthropic, openai, stub or simulated), as a rubric regrade grades with the "
+                f"original's judge; found {provider!r}. A plain judge regrade (--judge-provider "
+                "and --judge-model) grades with another judge"
+            )
         base_url = base_url or original.judge.service
         model = original.judge.model
         sampling = getattr(original.judge, "sampling", None) or {}

@@ -231,6 +231,22 @@ def test_a_rubric_regrade_calls_the_api_shape_the_original_judge_called() -> Non
     assert j.lane.options["api"] == "responses"  # given, it is what is called (and refused)
 
 
+def test_a_rubric_regrade_refuses_a_judge_provider_it_cannot_call() -> None:
+    # a receipt recording judge provider "google" (any text up to 100 characters is valid)
+    # ended regrade in a traceback: ValueError: unknown provider/surface google/api
+    rec = SimpleNamespace(provider="google", service=None, model="gemini-x")
+    with pytest.raises(RefusalError) as ei:
+        plan_regrade_judge(
+            _original(rec), provider=None, model=None, base_url=None, openai_api=None
+        )
+    assert str(ei.value) == (
+        "rubric regrade refused: /judge/provider: expected a judge Driftproof can call "
+        "(anthropic, openai, stub or simulated), as a rubric regrade grades with the original's "
+        "judge; found 'google'. A plain judge regrade (--judge-provider and --judge-model) "
+        "grades with another judge"
+    )
+
+
 def test_a_judge_recorded_without_a_provider_is_the_stub() -> None:
     rec = SimpleNamespace(provider=None, service=None, model="stub-judge")
     j = plan_regrade_judge(
