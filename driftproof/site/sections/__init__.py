@@ -162,18 +162,27 @@ def section_types() -> Mapping[str, SectionType]:
     return dict(_REGISTRY)
 
 
+#: A section naming a receipt the report lacks is told the report's receipts up to this many.
+_LISTED_MAX = 5
+
+
 def receipts_check(
     names: list[str] | None, report_receipts: tuple[str, ...]
 ) -> list[tuple[str, str]]:
-    """``(pointer, message)`` per receipt a section names that the report lacks, or names twice."""
+    """``(pointer, message)`` per receipt a section names that the report lacks, or names twice.
+
+    A message lists the report's receipts when there are at most :data:`_LISTED_MAX`, else
+    gives their count.
+    """
     found: list[tuple[str, str]] = []
     seen: list[str] = []
+    if len(report_receipts) <= _LISTED_MAX:
+        listed = f"one of the report's receipts ({', '.join(report_receipts)})"
+    else:  # a catalogue's hundreds of names would make one line of kilobytes
+        listed = f"one of the {len(report_receipts)} receipts the report lists (/receipts)"
     for i, n in enumerate(names or []):
         if receipt_name(n) not in report_receipts:
-            listed = ", ".join(report_receipts)
-            found.append(
-                (f"/receipts/{i}", f"expected one of the report's receipts ({listed}), found {n!r}")
-            )
+            found.append((f"/receipts/{i}", f"expected {listed}, found {n!r}"))
         elif receipt_name(n) in seen:
             found.append((f"/receipts/{i}", f"receipt {receipt_name(n)!r} is listed twice"))
         seen.append(receipt_name(n))
