@@ -3,7 +3,7 @@
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
 (a kept-transcripts file named by a path, say) or that disagrees with its evidence: the judge
 scale (worst below best, every score on it), draw scores and judge samples (D-1),
-``generation.sd`` (D-2), draw indexes, token parts, the arms' records, the run's counts and
+``generation.sd`` (D-2), each kept answer's digest, draw indexes, token parts, the arms' records, the run's counts and
 every count of draws (skill fired, grading usage, a regrade's answers) against the draws held.
 The seal (D-12) only says the bytes are the ones sealed; these checks catch a receipt that
 disagrees with itself, not one forged consistently.
@@ -18,6 +18,7 @@ from itertools import chain
 
 from driftproof.errors import ReceiptError
 from driftproof.receipt._bounds import quote, refuse
+from driftproof.receipt._build import sha256_text
 from driftproof.receipt._model import CaseArm, Draw, ReceiptBody
 from driftproof.wording import ARMS, OFFLINE
 
@@ -276,6 +277,11 @@ def _arm(arm: CaseArm, base: str) -> _Found:
             f"expected draw indexes 0 to {len(indexes) - 1}, each once; index {missing} is missing",
         )
     for j, d in enumerate(arm.draws):
+        if d.answer is not None and d.answer_sha256 not in (None, sha256_text(d.answer)):
+            yield (
+                f"{base}/draws/{j}/answer_sha256",
+                "expected the sha256 of the draw's answer (/answer), found another digest",
+            )
         for k, s in enumerate(d.judge_samples):
             if s.invalid_reason is not None and s.score is not None:
                 yield (

@@ -48,7 +48,8 @@ def draw(
     d: dict[str, Any] = {
         "index": index,
         "answer": None if lost else f"answer {index}",
-        "answer_sha256": None if lost else H["d"],
+        # the digest of the answer text, as a reader recomputes it (D-18)
+        "answer_sha256": None if lost else hashlib.sha256(f"answer {index}".encode()).hexdigest(),
         "score": None if lost or not scores else sum(scores) / len(scores),
         "judge_samples": samples,
         "lost": {"reason": lost} if lost else None,

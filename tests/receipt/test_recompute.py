@@ -7,6 +7,7 @@ sha256, so a resealed edit passes it) and must be refused where it disagrees.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from typing import Any
 
@@ -315,3 +316,20 @@ def test_counts_of_draws_above_the_draws_held_are_refused() -> None:
     assert [(p.pointer, p.message) for p in err.problems] == [
         ("/regrade/answers_read", "expected at most 6 (the receipt's draws), found 7")
     ]
+
+
+def test_an_answer_edited_under_its_old_digest_is_refused_at_the_digest() -> None:
+    # The honest receipt's draws keep "answer 0" … with its digest; the answer is edited and
+    # the receipt sealed again, the digest left as it was (it passed validate, and the site
+    # published it). sha256("answer 1") by hashlib, not the package's helper.
+    doc = _doc()
+    d = doc["cases"][0]["arms"]["baseline"]["draws"][1]
+    assert d["answer_sha256"] == hashlib.sha256(b"answer 1").hexdigest()
+    d["answer"] = "answer 1, edited"
+    err = _refused(doc)
+    assert [p.pointer for p in err.problems] == ["/cases/0/arms/baseline/draws/1/answer_sha256"]
+    assert "expected the sha256 of the draw's answer" in err.problems[0].message
+    d["answer_sha256"] = hashlib.sha256(b"answer 1, edited").hexdigest()
+    assert parse_receipt(_bytes(doc), "t.json").cases[0].arms.baseline.draws[1].answer == (
+        "answer 1, edited"
+    )
