@@ -18,9 +18,6 @@ from driftproof.stats.lost_draws import keeps_verdict, lost_detail
 from driftproof.stats.underpowered import draws_needed, reaches_floor, resolution, se_diff
 from driftproof.wording import BELOW_EFFECT_FLOOR, NO_SEPARATION
 
-#: Every verdict a case can carry, in the order the diff's summary counts them.
-VERDICTS: tuple[VerdictCode, ...] = tuple(VerdictCode)
-
 #: The words shown for each code where they differ from the code (D-10).
 _SHOWN: dict[str, str] = {
     VerdictCode.NO_SEPARATION: NO_SEPARATION,
@@ -44,7 +41,7 @@ class CaseVerdict:
     ``a`` is the earlier or baseline band, ``b`` the later or with-skill one.
 
     Attributes:
-        verdict: one of :data:`VERDICTS` (a :class:`VerdictCode`).
+        verdict: a :class:`VerdictCode`.
         a, b: the two bands compared.
         delta: ``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
         separated: the bands are apart on the measured draws (``|Δ| > sd_A + sd_B``, D-3).

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from driftproof.stats import band_of_scores, case_verdict, receipt_band_of
 from driftproof.stats._rule import separation_verdict
+from driftproof.stats.codes import VerdictCode
 from driftproof.stats.lost_draws import keeps_verdict
-from driftproof.stats.verdict import VERDICTS
 
 #: Per-draw scores as a judge gives them: means of judge samples, multiples of 0.01 on 0..1.
 grid_score = st.integers(0, 100).map(lambda i: i / 100)
@@ -141,7 +141,7 @@ any_scores = st.lists(st.one_of(finite, st.none()), max_size=6)
 def test_no_input_crashes_the_core(xs, ys, scale) -> None:
     a, b = band_of_scores(xs), band_of_scores(ys)
     v = case_verdict(a, b, scale=scale)
-    assert v.verdict in VERDICTS
+    assert v.verdict in tuple(VerdictCode)
     receipt_band_of([(a, b), (b, a)], scale)
 
 
