@@ -59,16 +59,13 @@ AA_NO_VERDICT = (
     "noise and carries no skill verdict (diff --aa cites it beside a comparison)"
 )
 
-#: The statuses a single receipt can read (D-7).
-STATUSES: tuple[Status, ...] = tuple(Status)
-
 
 @dataclass(frozen=True)
 class Reading:
     """What one receipt reads (D-7).
 
     Attributes:
-        status: one of :data:`STATUSES`.
+        status: one of :class:`Status` (D-7).
         sentence: the fixed sentence shown with the status (D-10): for UNDERPOWERED
             "Not enough draws …" or "More cases, not more draws, …"; for no separation
             "no separation detected at this sample size"; for a smoke run "Smoke run, no
