@@ -21,8 +21,6 @@ from driftproof.stats.moments import mean_sd
 from driftproof.stats.reading import verdict_refusal
 from driftproof.stats.savings import Reference, savings
 
-#: Level of each one-sided test.
-ALPHA = 0.05
 #: Fewest cases with a quality difference: two, for a spread across cases.
 MIN_CASES = 2
 
