@@ -5,7 +5,7 @@ normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))`` (:func:`arm_levels` p
 loose pilot does not land the run on the underpowered boundary. A case gets a count, no count
 (even the lower bounds reach the floor) or is undecided (the pilot size that would decide is
 given); see :func:`size_case`. The count is the smallest n ≥ 3 at which a run at the bounds
-reads underpowered under no effect at most :data:`UNDERPOWERED_AT_MOST` of the time, and, for a
+reads underpowered under no effect at most 10% of the time, and, for a
 stated effect δ, calls δ at least 90% of the time. Per-case spreads are pooled across cases
 unless Bartlett's test (or, from small pilots, the test across both arms) rejects
 (:func:`pool_arms`; calibration in benchmarks/plan_calibration.py). :func:`p_verdict` is a
@@ -46,7 +46,6 @@ POOLED_LEVEL = 0.60
 POOLED_NONE_LEVEL = 0.50
 #: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (10 cases × 3 draws).
 POOLED_DF = 20
-UNDERPOWERED_AT_MOST = 0.10  # a planned run with no effect reads underpowered at most this often
 #: The effect ``plan`` plans for unless told: 1.5 × the floor.
 #: A count more than this many times the one the pilot's own spreads would give is still the
 #: answer, with the advice that a pilot of twice its draws would likely cut it.
