@@ -45,7 +45,8 @@ class CaseVerdict:
         a, b: the two bands compared.
         delta: ``b.mean − a.mean`` on the judge scale; ``None`` when a side measured nothing.
         separated: the bands are apart on the measured draws (``|Δ| > sd_A + sd_B``, D-3).
-        resolution: ``sd_A + sd_B + 2·SE_diff`` (D-5); ``None`` when a side has no spread.
+        resolution: ``sd_A + sd_B + 2·SE_diff`` (D-5), the worked examples' power metric;
+            ``None`` when a side has no spread.
         draws_needed: equal draws per arm that would bring the resolution under the floor,
             spreads held (D-5); ``None`` when no count does or a side has no spread.
         no_draw_count: ``sd_A + sd_B`` alone reaches the floor, so no draw count does (D-5).
@@ -78,11 +79,6 @@ class CaseVerdict:
         if self.a.sd is None or self.b.sd is None:
             return None
         return se_diff(self.a.sd, self.a.n, self.b.sd, self.b.n)
-
-    @property
-    def power_metric(self) -> float | None:
-        """Alias of :attr:`resolution`, the name the worked examples use."""
-        return self.resolution
 
 
 def case_verdict(

@@ -53,7 +53,7 @@ def test_vector_numbers(vector: dict[str, Any]) -> None:
     assert v.delta == pytest.approx(obs["delta"], abs=1e-6)
     assert v.sum_sd == pytest.approx(obs["sum_sd"], abs=1e-6)
     assert v.se_diff == pytest.approx(obs["se_diff"], abs=1e-6)
-    assert v.power_metric == pytest.approx(obs["power_metric"], abs=1e-6)
+    assert v.resolution == pytest.approx(obs["power_metric"], abs=1e-6)
     assert v.draws_needed == obs["draws_needed"]
     assert v.no_draw_count == (obs["draws_needed"] is None)
     assert v.separated == (not obs["bands_overlap"])
