@@ -224,11 +224,6 @@ class CaseSizing:
     effect_draws: int | None = None
     chance: float | None = None
 
-    @property
-    def effect_sized(self) -> bool:
-        """Whether the count also meets the 90% target at the stated effect."""
-        return self.effect_draws is not None
-
 
 def arm_levels(df: int, agrees: bool | None, level: float | None = None) -> tuple[float, float]:
     """Return ``(upper, no-count)`` levels of an arm's bounds.

@@ -75,7 +75,7 @@ def test_count_from_a_large_pilot() -> None:
     """
     z = size_case(0.01, 50, 0.01, 50)
     assert z.bounds[0] == pytest.approx(0.010994, rel=2e-4)
-    assert z.draws == 7 and not z.undecided and not z.no_draw_count and z.effect_sized
+    assert z.draws == 7 and not z.undecided and not z.no_draw_count and z.effect_draws is not None
 
 
 def test_a_count_set_by_a_loose_pilot_stands_with_advice() -> None:
@@ -276,7 +276,7 @@ def test_a_homogeneous_four_case_pilot_is_planned_from_the_pooled_spread() -> No
     assert q is not None and q.pooled and q.df == 8
     z = size_case(0.01, 3, 0.01, 3, pools=(q, q))
     assert z.bounds[0] == pytest.approx(0.0131967, rel=2e-4)
-    assert z.draws == 12 and not z.undecided and not z.no_draw_count and z.effect_sized
+    assert z.draws == 12 and not z.undecided and not z.no_draw_count and z.effect_draws is not None
 
 
 def test_a_pool_that_disagrees_leaves_the_case_on_its_own_spread() -> None:
