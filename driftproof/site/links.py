@@ -123,7 +123,11 @@ class SiteLinks:
             self.outside.setdefault((link[3], link[4]), link)
 
     def broken(self, site: Path, tree: tuple[set[str], set[str]] | None = None) -> list[str]:
-        """Every broken internal link of the built ``site``, as :func:`broken_links` says.
+        """Every internal link or fragment of the built ``site`` that points nowhere.
+
+        Each as ``page: link (why)``, in page and document order; a folder stands for its
+        ``index.html``; a link out of the site is ``no such file``. Links of the pages in
+        :attr:`checked` are not read again: :meth:`add` gathered their findings.
 
         ``tree``: the site's :func:`site_tree`, when the caller has walked it already.
         """
@@ -152,15 +156,6 @@ class SiteLinks:
             elif fragment and target.endswith(".html") and fragment not in ids(target):
                 problems.append(_problem(link, f"no element with id {fragment!r}"))
         return [message for _, _, message in sorted(problems)]
-
-
-def broken_links(site: Path) -> list[str]:
-    """Every internal link or fragment in ``site/**/*.html`` that points nowhere.
-
-    Each as ``page: link (why)``, in page and document order; a folder stands for its
-    ``index.html``; a link out of the site is ``no such file``.
-    """
-    return SiteLinks().broken(site)
 
 
 def site_tree(root: Path) -> tuple[set[str], set[str]]:

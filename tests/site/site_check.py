@@ -14,11 +14,11 @@ from pathlib import Path
 
 
 def broken_links(site: Path) -> list[str]:
-    """Every internal link or fragment that points nowhere (the build's own check,
-    :func:`driftproof.site.links.broken_links`)."""
-    from driftproof.site.links import broken_links as check
+    """Every internal link or fragment that points nowhere (the build's own check of a whole
+    site, :meth:`driftproof.site.links.SiteLinks.broken`, with no page checked before)."""
+    from driftproof.site.links import SiteLinks
 
-    return check(site)
+    return SiteLinks().broken(site)
 
 
 def html_errors(site: Path) -> tuple[int, str]:

@@ -8,8 +8,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from site_check import broken_links
 
-from driftproof.site.links import broken_links, page_anchors
+from driftproof.site.links import page_anchors
 
 
 @pytest.fixture(scope="module")
