@@ -98,27 +98,27 @@ def test_anonymous_replies_refuse():
 
 
 def test_reply_identity_rules():
-    ok = SampleIdentity(("claude-haiku-4-5-20251001",), None, "a" * 64)
+    ok = SampleIdentity(("claude-haiku-4-5-20251001",), None)
     assert check_reply_identity("claude-haiku-4-5", ok) is None  # dated id answers for its alias
     assert check_reply_identity("claude-haiku-4-5-20251001", ok) is None
-    anon = SampleIdentity((), None, "a" * 64)
+    anon = SampleIdentity((), None)
     assert check_reply_identity("claude-haiku-4-5", anon).startswith("anonymous judge reply")
     assert check_reply_identity("claude-haiku-4-5", anon, stub=True) is None  # the stub exception
-    other = SampleIdentity(("claude-sonnet-4-5",), None, "a" * 64)
+    other = SampleIdentity(("claude-sonnet-4-5",), None)
     assert "not the requested judge" in check_reply_identity("claude-haiku-4-5", other)
-    mixed = SampleIdentity(("claude-haiku-4-5-20251001", "claude-sonnet-4-5"), None, "a" * 64)
+    mixed = SampleIdentity(("claude-haiku-4-5-20251001", "claude-sonnet-4-5"), None)
     assert "does not name the requested judge" in check_reply_identity("claude-haiku-4-5", mixed)
     named = replace(mixed, serving_id="claude-haiku-4-5-20251001")
     assert check_reply_identity("claude-haiku-4-5", named) is None
     # a date-like suffix that is not a date does not pass for the alias
     assert check_reply_identity(
-        "claude-haiku-4-5", SampleIdentity(("claude-haiku-4-5-evil",), None, "a" * 64)
+        "claude-haiku-4-5", SampleIdentity(("claude-haiku-4-5-evil",), None)
     )
 
 
 def test_aggregate_ids_unique_sorted():
-    a = SampleIdentity(("m-b", "m-a"), "m-b", "1" * 64)
-    b = SampleIdentity(("m-a",), None, "2" * 64)
+    a = SampleIdentity(("m-b", "m-a"), "m-b")
+    b = SampleIdentity(("m-a",), None)
     assert aggregate_judge_ids([a, b]) == ["m-a", "m-b"]
 
 
@@ -144,10 +144,7 @@ def test_identity_evidence_bounds_are_checked_before_copying():
     assert "model ids; the limit is" in identity_bounds_problem(many, None)
     with pytest.raises(ValueError):
         aggregate_judge_ids(
-            [
-                SampleIdentity((f"m{i}",), None, "0" * 64)
-                for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)
-            ]
+            [SampleIdentity((f"m{i}",), None) for i in range(B.IDENTITY_MAX_DISTINCT_IDS + 1)]
         )
 
 

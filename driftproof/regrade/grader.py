@@ -15,7 +15,6 @@ from driftproof.receipt import (
     JudgeSample,
     TextRepair,
     build_draw,
-    sha256_text,
 )
 from driftproof.regrade.identity import (
     SampleIdentity,
@@ -163,11 +162,11 @@ class Grader:
         self.replies += 1
         usage.add(jr)
         # as run reads and keeps it (D-19 endings; a structured decision as its canonical JSON)
-        sample, text = judge_sample(task, jr, k, rec, self.max_tokens, self.model)
+        sample, _text = judge_sample(task, jr, k, rec, self.max_tokens, self.model)
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)
-            ident = SampleIdentity(reported, jr.serving_model, sha256_text(text))
+            ident = SampleIdentity(reported, jr.serving_model)
             self.identities.append(ident)
             why = check_reply_identity(self.model, ident, stub=self.stub)
         if why is None and not (self.stub or self.plain) and jr.reported_model not in self.allowed:

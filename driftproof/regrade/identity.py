@@ -149,7 +149,6 @@ class SampleIdentity:
 
     reported_ids: tuple[str, ...]
     serving_id: str | None
-    score_text_sha256: str
 
 
 def identity_bounds_problem(reported: Sequence[str | None], serving: str | None) -> str | None:

@@ -333,7 +333,7 @@ def test_a_judge_reply_is_the_requested_model_only_as_itself_or_its_dated_id(
 
     assert same_model(requested, reported) is same
     # regrade holds a reply to the same rule (one function)
-    sample = identity.SampleIdentity((reported,), reported, "0" * 64)
+    sample = identity.SampleIdentity((reported,), reported)
     assert (identity.check_reply_identity(requested, sample) is None) is same
 
 
