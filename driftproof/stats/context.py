@@ -76,9 +76,9 @@ class SpreadSplit:
 
     Attributes:
         case_id, arm: which arm (``with_skill`` or ``baseline``).
-        draws: measured draws. judged_draws: draws with at least two valid judge samples.
+        draws: measured draws.
         total: sample variance (ddof = 1) of the measured draw scores.
-        judge_part: mean over judged draws of s_i² / m_i.
+        judge_part: mean of s_i² / m_i over the draws with at least two valid judge samples.
         draw_part: max(0, total − judge_part).
         reason: why the split is unavailable, else None.
     """
@@ -86,7 +86,6 @@ class SpreadSplit:
     case_id: str
     arm: str
     draws: int
-    judged_draws: int
     total: float | None
     judge_part: float | None
     draw_part: float | None
@@ -184,15 +183,15 @@ def _split(case_id: str, arm: str, scores: list[float], samples: list[list[float
     judged = [s for s in samples if len(s) >= 2]
     if len(scores) < 2:
         why = "fewer than two measured draws"
-        return SpreadSplit(case_id, arm, len(scores), len(judged), None, None, None, why)
+        return SpreadSplit(case_id, arm, len(scores), None, None, None, why)
     total = _variance(scores)
     if not judged:
         why = "no draw has two judge samples: the judge part cannot be read"
-        return SpreadSplit(case_id, arm, len(scores), 0, total, None, None, why)
+        return SpreadSplit(case_id, arm, len(scores), total, None, None, why)
     judge = mean_of([_variance(s) / len(s) for s in judged])
     assert judge is not None  # one judged draw or more
     draw = max(0.0, total - judge)
-    return SpreadSplit(case_id, arm, len(scores), len(judged), total, judge, draw, None)
+    return SpreadSplit(case_id, arm, len(scores), total, judge, draw, None)
 
 
 def _variance(values: list[float]) -> float:
