@@ -81,11 +81,7 @@ def test_row_values() -> None:
     assert (p.reading, p.lift_text, p.value_text) == ("passing", "+0.300", "+0.750")
     assert p.lift == pytest.approx(0.30) and p.value_per_1k == pytest.approx(0.75)
     assert not p.context_only
-    assert (p.sheet_url, p.json_url, p.badge_url) == (
-        "receipts/zeta-pass/",
-        "receipts/zeta-pass.json",
-        "badge/zeta-pass.json",
-    )
+    assert p.sheet_url == "receipts/zeta-pass/"
     assert rows["alpha-reg"].reading == "regressed" and rows["alpha-reg"].lift_text == "-0.300"
     smoke = rows["alpha-smoke"]
     assert smoke.reading == "Smoke run, no verdict" and smoke.smoke and smoke.context_only

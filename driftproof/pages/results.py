@@ -48,8 +48,6 @@ class ResultRow:
 
     receipt: str
     sheet_url: str
-    json_url: str
-    badge_url: str
     skill: str
     model: str
     surface: str
@@ -112,8 +110,6 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     return ResultRow(
         receipt=name,
         sheet_url=f"receipts/{url}/",
-        json_url=f"receipts/{url}.json",
-        badge_url=f"badge/{url}.json",
         skill=r.skill.name,
         model=r.run.model or UNKNOWN,
         surface=r.run.surface or UNKNOWN,
