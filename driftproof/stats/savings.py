@@ -197,15 +197,13 @@ class UsageVsControl:
     Attributes:
         output: the skill arm's output tokens against the control's, per case and summarised
             (:func:`savings`; Claude's count includes thinking tokens).
-        input_added: (case id, billed input of the skill arm − billed input of the control) per
-            case; billed input is input + cache-creation + cache-read tokens.
-        input_added_median: ``statistics.median`` of ``input_added``.
+        input_added_median: ``statistics.median`` over cases of the skill arm's billed input −
+            the control's; billed input is input + cache-creation + cache-read tokens.
         cost_usd: arm name → the sum of its draws' reported cost in US dollars; ``None`` when a
             draw's cost was not reported.
     """
 
     output: Savings
-    input_added: tuple[tuple[str, int], ...]
     input_added_median: float
     cost_usd: dict[str, float | None]
 
@@ -240,10 +238,7 @@ def usage_vs_control(r: Receipt) -> UsageVsControl:
             tokens[name].append((t.input, t.output))
             costs[name].append(d.cost_usd)
     ids = [c.id for c in r.cases]
-    added = tuple(
-        (cid, s[0] - c[0])
-        for cid, s, c in zip(ids, tokens["with_skill"], tokens["control"], strict=True)
-    )
+    added = [s[0] - c[0] for s, c in zip(tokens["with_skill"], tokens["control"], strict=True)]
     return UsageVsControl(
         output=savings(
             ids,
@@ -252,8 +247,7 @@ def usage_vs_control(r: Receipt) -> UsageVsControl:
             reference="control",
             reference_label=r.arms.control.label,
         ),
-        input_added=added,
-        input_added_median=statistics.median(v for _, v in added),
+        input_added_median=statistics.median(added),
         cost_usd={
             n: None if any(x is None for x in xs) else sum(x for x in xs if x is not None)
             for n, xs in costs.items()
