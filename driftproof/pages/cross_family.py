@@ -45,7 +45,6 @@ class CrossFamily:
     ``caveats`` say why the rows are not like for like (different graders or suites), if so.
     """
 
-    families: tuple[str, ...]
     rows: tuple[FamilyRow, ...]
     caveats: tuple[str, ...]
     grader_note: str
@@ -77,9 +76,7 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
             )
         )
     rows.sort(key=lambda x: (x.family, x.model, x.name))
-    return CrossFamily(
-        tuple(sorted({x.family for x in rows})), tuple(rows), _caveats(receipts), GRADER_NOTE
-    )
+    return CrossFamily(tuple(rows), _caveats(receipts), GRADER_NOTE)
 
 
 def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:
