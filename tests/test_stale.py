@@ -70,7 +70,7 @@ def test_everything_current_still_stands():
         "baseline": "still stands",
         "control": "still stands",
     }
-    assert rep.advisories == ()
+    assert not any(f.advisory for f in rep.findings)
 
 
 def test_skill_change_leaves_baseline_and_control_standing():
@@ -148,7 +148,7 @@ def test_model_change_runs_every_arm_again():
 def test_harness_versions(today_version, expected):
     s, rep = statuses(_receipt(), replace(CURRENT, harness_version=today_version))
     assert s["baseline"] == expected and s["with_skill"] == expected
-    assert (len(rep.advisories) == 1) == (expected == "still stands")
+    assert (sum(f.advisory for f in rep.findings) == 1) == (expected == "still stands")
 
 
 def test_harness_name_change_runs_again():

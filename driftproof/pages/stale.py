@@ -87,11 +87,6 @@ class StaleReport:
     arms: tuple[ArmStaleness, ...]
     findings: tuple[Finding, ...] = field(default_factory=tuple)
 
-    @property
-    def advisories(self) -> tuple[Finding, ...]:
-        """Findings reported for information only (a harness patch release)."""
-        return tuple(f for f in self.findings if f.advisory)
-
 
 #: A harness version change by release kind → (effect, note, advisory); a kind not listed
 #: (major, minor) means running again.
