@@ -3,10 +3,10 @@
 :func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
 (a kept-transcripts file named by a path, say) or that disagrees with its evidence: the judge
 scale (worst below best, every score on it), draw scores and judge samples (D-1),
-``generation.sd`` (D-2), each kept answer's digest, draw indexes, token parts, the arms' records, the run's counts and
-every count of draws (skill fired, grading usage, a regrade's answers) against the draws held.
-The seal (D-12) only says the bytes are the ones sealed; these checks catch a receipt that
-disagrees with itself, not one forged consistently.
+``generation.sd`` (D-2), each kept answer's digest, draw indexes, token parts, the arms'
+records, the run's counts and every count of draws (skill fired, grading usage, a regrade's
+answers) against the draws held. The seal (D-12) only says the bytes are the ones sealed; these
+checks catch a receipt that disagrees with itself, not one forged consistently.
 """
 
 from __future__ import annotations
