@@ -35,7 +35,9 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     from driftproof.demo import RUNS, run_demo  # deferred: start-up
 
     if folder is not None and out_dir is not None and folder != out_dir:
-        raise click.UsageError("give the folder once: DIR or --out-dir")
+        raise click.UsageError(
+            f"DIR {folder} and --out-dir {out_dir} name two folders; give the folder once"
+        )
     folder = folder or out_dir or Path("driftproof-demo")
     click.echo(run_demo(folder, force=force), nl=False)
     click.echo(

@@ -1,0 +1,153 @@
+"""Options refused before anything is read or written: each refusal exits 2 with one line naming
+the option (or the folder) and what was expected, and leaves no file behind."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from factories import case, make_receipt, run_main
+
+from driftproof.errors import RefusalError
+from driftproof.outputs import refuse_existing_output
+
+
+def _last(err: str) -> str:
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1]
+
+
+def _receipt(tmp_path: Path) -> Path:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(make_receipt([case("c1", [0.9], [0.2])])), encoding="utf-8")
+    return path
+
+
+def _run_argv(tmp_path: Path) -> list[str]:
+    (tmp_path / "s.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "SKILL.md").write_text("Be brief.", encoding="utf-8")
+    skill = str(tmp_path / "SKILL.md")
+    return ["run", str(tmp_path / "s.json"), "--skill", skill, "--provider", "simulated"]
+
+
+def test_a_model_id_of_201_characters_is_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "o.json"
+    argv = [*_run_argv(tmp_path), "--model", "m" * 201, "--out", str(out)]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert _last(err) == "Error: Invalid value for '--model': a model id is at most 200 characters"
+    assert not out.exists()
+
+
+def test_a_price_of_three_parts_is_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "o.json"
+    argv = [*_run_argv(tmp_path), "--model", "m", "--out", str(out), "--judge-price", "1,2,3"]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert _last(err) == (
+        "Error: Invalid value for '--judge-price': expected IN,OUT or IN,OUT,CACHE_READ,"
+        "CACHE_WRITE in USD per million tokens, found '1,2,3'"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("arms", "words"),
+    [
+        (["foo=x"], "--arm 'foo=x': expected ARM=LABEL with ARM one of with_skill, baseline, "),
+        (["with_skill"], "--arm 'with_skill': expected ARM=LABEL with ARM one of with_skill, "),
+        (["with_skill=a", "with_skill=b"], "--arm with_skill given twice"),
+    ],
+)
+def test_a_bad_or_repeated_arm_is_refused(tmp_path: Path, capsys, arms, words) -> None:
+    source = tmp_path / "results.json"
+    source.write_text("{}", encoding="utf-8")
+    argv = ["import", "promptfoo", str(source), "--out-dir", str(tmp_path / "o")]
+    code, _, err = run_main([*argv, *(x for a in arms for x in ("--arm", a))], capsys)
+    assert code == 2
+    assert _last(err).startswith(f"error: <options>: {words}")
+    assert not (tmp_path / "o").exists()
+
+
+def test_demo_refuses_dir_and_out_dir_naming_two_folders(tmp_path: Path, capsys) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    code, _, err = run_main(["demo", str(a), "--out-dir", str(b)], capsys)
+    assert code == 2
+    assert _last(err) == (
+        f"Error: DIR {a} and --out-dir {b} name two folders; give the folder once"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_demo_takes_dir_and_out_dir_naming_one_folder(tmp_path: Path, capsys) -> None:
+    a = tmp_path / "a"
+    a.mkdir()
+    (a / "keep.txt").write_text("x", encoding="utf-8")  # refused as not empty: one folder seen
+    code, _, err = run_main(["demo", str(a), "--out-dir", str(a)], capsys)
+    assert code == 2
+    assert "the folder is not empty" in _last(err)
+
+
+@pytest.mark.parametrize("where", ["file", "no parent", "not empty"])
+def test_demo_refuses_a_folder_it_cannot_write(tmp_path: Path, capsys, where) -> None:
+    (tmp_path / "f").write_text("a file", encoding="utf-8")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine", encoding="utf-8")
+    folder, words = {
+        "file": (tmp_path / "f", "exists and is not a folder"),
+        "no parent": (
+            tmp_path / "no" / "demo",
+            f"the folder {tmp_path / 'no'} does not exist; create it first",
+        ),
+        "not empty": (tmp_path / "full", "the folder is not empty; nothing in it was replaced"),
+    }[where]
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    code, _, err = run_main(["demo", str(folder)], capsys)
+    assert code == 2
+    assert _last(err).startswith(f"error: {folder}: {words}")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+    assert (tmp_path / "full" / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_badge_github_output_without_the_variable(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    receipt = _receipt(tmp_path)
+    code, _, err = run_main(["badge", str(receipt), "--github-output"], capsys)
+    assert code == 2
+    assert _last(err) == "Error: --github-output needs the GITHUB_OUTPUT environment variable"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_stale_refuses_a_judge_template_it_cannot_read(tmp_path: Path, capsys) -> None:
+    pipe = tmp_path / "template"
+    os.mkfifo(pipe)  # exists and is no folder, so the option's own check lets it through
+    code, out, err = run_main(
+        ["stale", str(_receipt(tmp_path)), "--judge-template", str(pipe)], capsys
+    )
+    assert code == 2 and out == ""
+    assert _last(err) == (
+        f"Error: Invalid value for --judge-template: {pipe}: cannot read: expected a file, "
+        "found a named pipe or socket"
+    )
+
+
+def test_stale_refuses_a_judge_template_over_the_cap(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr("driftproof.cli.stale.MAX_HASHED_BYTES", 4)
+    template = tmp_path / "template.txt"
+    template.write_bytes(b"12345")  # 5 bytes, one over
+    code, out, err = run_main(
+        ["stale", str(_receipt(tmp_path)), "--judge-template", str(template)], capsys
+    )
+    assert code == 2 and out == ""
+    assert _last(err) == (
+        f"Error: Invalid value for --judge-template: {template}: over 4 bytes, the limit"
+    )
+
+
+def test_an_output_that_became_a_folder_is_refused(tmp_path: Path) -> None:
+    # the options refuse a folder when read; a folder made after that reaches this check
+    with pytest.raises(RefusalError) as caught:
+        refuse_existing_output(tmp_path, "--out", force=True)
+    assert str(caught.value).startswith(f"--out {tmp_path} is a folder; --out names a file (")
