@@ -1,0 +1,92 @@
+"""An Inspect ``.eval`` archive whose member cannot be read is refused at that member: exit 2, one
+line naming the archive, the member as a pointer and what was wrong, and no receipt written.
+
+The archives are written by Python's zipfile (stored or deflate), then one field of the member's
+central-directory entry is edited: the entry is what the reader trusts for the member's flags,
+method, sizes and offset.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from factories import run_main
+
+from driftproof.errors import ImportError_
+from driftproof.importers._archive import Archive
+
+_HEADER = json.dumps({"version": 2, "status": "success", "eval": {"task": "t"}}).encode()
+
+
+def _entry(data: bytearray, name: bytes) -> int:
+    """The offset of ``name``'s central-directory entry (signature ``PK\\x01\\x02``)."""
+    at = 0
+    while True:
+        at = data.index(b"PK\x01\x02", at)
+        length = int.from_bytes(data[at + 28 : at + 30], "little")
+        if data[at + 46 : at + 46 + length] == name:
+            return at
+        at += 4
+
+
+def _archive(path: Path, fault: str) -> Path:
+    method = zipfile.ZIP_DEFLATED if fault == "corrupt" else zipfile.ZIP_STORED
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=method) as z:
+        z.writestr("header.json", _HEADER)
+        z.writestr("samples/1_epoch_1.json", b'{"id": 1, "epoch": 1}')
+    data = bytearray(buf.getvalue())
+    at = _entry(data, b"header.json")
+    if fault == "encrypted":
+        data[at + 8] |= 0x1  # general purpose flag bit 0: encrypted
+    elif fault == "method 12":
+        data[at + 10 : at + 12] = (12).to_bytes(2, "little")  # bzip2
+    elif fault == "truncated":
+        data[at + 20 : at + 24] = (10**6).to_bytes(4, "little")  # compressed size past the end
+    elif fault == "no local header":
+        data[at + 42 : at + 46] = (5).to_bytes(4, "little")  # offset inside the first header
+    elif fault == "corrupt":
+        local = int.from_bytes(data[at + 42 : at + 46], "little")
+        start = local + 30 + len(b"header.json")  # the deflate stream's first bytes
+        data[start : start + 4] = b"\xff\xff\xff\xff"  # block type 3, which deflate has not
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("fault", "words"),
+    [
+        ("encrypted", "the member is encrypted; expected a plain member"),
+        (
+            "method 12",
+            "compression method 12 is not read; expected stored (0), deflate (8) or Zstandard (93)",
+        ),
+        ("truncated", "the member ends before its declared compressed size"),
+        ("no local header", "the member's local header is missing or corrupt"),
+        ("corrupt", "the member cannot be inflated: "),
+    ],
+)
+def test_an_unreadable_member_is_refused_naming_the_archive_and_member(
+    tmp_path: Path, capsys, fault: str, words: str
+) -> None:
+    log = _archive(tmp_path / "a.eval", fault)
+    out = tmp_path / "r.json"
+    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith(f"error: {log}: /header.json: {words}")
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["a.eval"]
+
+
+def test_a_member_the_archive_does_not_list_is_refused_by_its_name(tmp_path: Path) -> None:
+    log = _archive(tmp_path / "a.eval", "none")
+    with pytest.raises(ImportError_) as caught:
+        Archive(log).read("reductions.json")
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.pointer) == (str(log), "/reductions.json")
+    assert problem.message == "expected this member in the archive; found none"
