@@ -160,6 +160,26 @@ def _long_number_at(text: str) -> str:
     return ""
 
 
+_INF = float("inf")
+#: A JSON string (skipped) or a bare token a strict parse may refuse: a constant or a number.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+
+
+def _refused_at(text: str) -> str:
+    """Where the first constant or float-overflowing number stands (outside strings), or ``""``."""
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        if token.startswith('"'):
+            continue
+        constant = token[-1] in "yN"  # NaN, Infinity, -Infinity
+        if not constant and not (any(c in token for c in ".eE") and abs(float(token)) == _INF):
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        return f" at line {line} column {column}"
+    return ""
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -273,7 +293,7 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
                 f"expected an integer of at most {sys.get_int_max_str_digits()} digits{long}",
                 whole=True,
             ) from None
-        raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS]) from None
+        raise JSONFault(str(exc)[:_DETAIL_MAX_CHARS] + _refused_at(text)) from None
 
 
 #: The kind of a parsed JSON value in words, by its Python type.

@@ -55,7 +55,8 @@ def test_a_member_given_twice_is_refused_naming_it() -> None:
 def test_constants_are_refused_unless_allowed(constant: str) -> None:
     with pytest.raises(JSONFault) as info:
         loads_strict(f'{{"score": {constant}}}')
-    assert str(info.value) == f"expected JSON: {constant} is not valid JSON"
+    # '{"score": ' is 10 characters: the constant starts at column 11
+    assert str(info.value) == f"expected JSON: {constant} is not valid JSON at line 1 column 11"
     value = loads_strict(f'{{"score": {constant}}}', allow_nan=True)["score"]
     assert value != value if constant == "NaN" else abs(value) == float("inf")
 
@@ -64,7 +65,18 @@ def test_a_number_too_large_for_a_float_is_refused() -> None:
     # 1e400 is past the largest double (about 1.8e308): Python would read it as infinity
     with pytest.raises(JSONFault) as info:
         loads_strict('{"tokens": 1e400}')
-    assert str(info.value) == "expected JSON: number 1e400 is too large for a 64-bit float"
+    assert str(info.value) == (
+        "expected JSON: number 1e400 is too large for a 64-bit float at line 1 column 12"
+    )
+
+
+def test_a_refused_constant_is_placed_past_strings_and_integers_that_look_like_one() -> None:
+    # found: "NaN is not valid JSON" named no place, in a file of thousands of lines
+    text = '{"note": "NaN 1e400 \\" NaN",\n "big": ' + "9" * 400 + ',\n "s": [1, -Infinity]}'
+    with pytest.raises(JSONFault) as info:
+        loads_strict(text)
+    # line 3 is ' "s": [1, -Infinity]}': the minus sign is its 11th character
+    assert str(info.value) == "expected JSON: -Infinity is not valid JSON at line 3 column 11"
 
 
 def test_a_syntax_error_names_line_and_column_and_takes_a_lead() -> None:

@@ -192,3 +192,66 @@ def test_a_foreign_line_among_results_is_named_by_its_members(shared: Path, tmp_
     assert (p.file, p.pointer) == (str(path), "/line 3")
     assert p.message.startswith(EXPECTED)
     assert p.message.endswith('found an object with members "question", "answer"')
+
+
+def _cli_import(path: Path, tmp_path: Path, capsys: Any) -> tuple[int, str]:
+    from factories import run_main
+
+    arms = [x for a, label in ARMS.items() for x in ("--arm", f"{a}={label}")]
+    argv = ["import", "promptfoo", str(path), *arms, "--skill-name", "s"]
+    code, _, err = run_main([*argv, "--out-dir", str(tmp_path / "o")], capsys)
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+    return code, err
+
+
+def test_a_repeat_index_given_twice_for_one_test_and_arm_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    doc = _sample(shared)
+    rows = doc["results"]["results"]
+    for row in rows:
+        row["repeatIndex"] = 0
+    rows.append(json.loads(json.dumps(rows[0])))  # row 4: test 0, gpt-5-mini, repeat 0 again
+    code, err = _cli_import(write_json(tmp_path / "out.json", doc), tmp_path, capsys)
+    assert code == 2
+    assert err == (
+        f"error: {tmp_path / 'out.json'}: /results/results/4/repeatIndex: expected each repeat "
+        "index once per test and arm; 0 is also at /results/results/0\n"
+    )
+
+
+def test_a_null_score_is_refused(shared: Path, tmp_path: Path, capsys: Any) -> None:
+    doc = _sample(shared)
+    doc["results"]["results"][1]["score"] = None
+    code, err = _cli_import(write_json(tmp_path / "out.json", doc), tmp_path, capsys)
+    assert code == 2
+    assert err == (
+        f"error: {tmp_path / 'out.json'}: /results/results/1/score: expected the result's score "
+        "(a number between 0 and 1)\n"
+    )
+
+
+def test_a_jsonl_export_of_blank_lines_is_refused(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text("\n\n", encoding="utf-8")
+    code, err = _cli_import(path, tmp_path, capsys)
+    assert code == 2
+    assert err == f"error: {path}: expected one promptfoo result per line; the file holds none\n"
+
+
+def test_nan_in_test_vars_is_refused_at_its_line_and_column(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    doc = _sample(shared)
+    doc["results"]["results"][0]["testCase"]["vars"] = {"x": float("nan")}
+    text = json.dumps(doc, indent=1)  # Python writes the bare NaN that JSON has no word for
+    path = tmp_path / "out.json"
+    path.write_text(text, encoding="utf-8")
+    before = text[: text.index(": NaN") + 2]  # NaN appears once, after '"x": '
+    line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+    code, err = _cli_import(path, tmp_path, capsys)
+    assert code == 2
+    assert (
+        err
+        == f"error: {path}: expected JSON: NaN is not valid JSON at line {line} column {column}\n"
+    )
