@@ -236,7 +236,9 @@ def _arm_map(
 def _grader_name(grader: str | None, graders: list[str], w: Where) -> str:
     if grader is not None:
         if grader not in graders:
-            raise w.fail(f"expected a grader named {grader!r}; the rows carry {', '.join(graders)}")
+            raise w.fail(
+                f"--grader {grader!r}: expected a grader the rows carry: {', '.join(graders)}"
+            )
         return grader
     if len(graders) != 1:
         raise w.fail(

@@ -201,3 +201,37 @@ def test_an_oaieval_record_is_refused_as_one(tmp_path: Path) -> None:
     file, pointer, message = problem(exc)
     assert (file, pointer) == (str(path), "/0")
     assert "oaieval record" in message and "eval.run.output_item" in message
+
+
+def test_a_grader_the_rows_do_not_carry_is_refused_naming_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from factories import run_main
+
+    path = jsonl(tmp_path / "i.jsonl", [api_item("a", 0, 1.0)])  # graded by quality and exact
+    out = tmp_path / "r"
+    args = ["import", "openai-evals", str(path), "--grader", "nope", "--skill-name", "s"]
+    code, _, err = run_main([*args, "--out", str(out)], capsys)
+    assert code == 2 and not out.exists()
+    assert (
+        err == f"error: {path}: --grader 'nope': expected a grader the rows carry: quality, exact\n"
+    )
+
+
+@pytest.mark.parametrize(("name", "text"), [("i.jsonl", "\n\n"), ("i.json", "[]")])
+def test_a_file_of_no_items_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    from factories import run_main
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "r"
+    code, _, err = run_main(
+        ["import", "openai-evals", str(path), "--skill-name", "s", "--out", str(out)], capsys
+    )
+    assert code == 2 and not out.exists()
+    assert err == (
+        f"error: {path}: expected OpenAI Evals output items (JSONL, a JSON array or a list page); "
+        "found none\n"
+    )
