@@ -197,3 +197,61 @@ def test_canonical_bytes_refuses_what_rfc8785_cannot_hold() -> None:
     for value in ({"n": 2**53}, {"s": "\ud800"}, {"f": float("nan")}):
         with pytest.raises(ValueError):
             canonical_bytes(value)
+
+
+@pytest.mark.parametrize(
+    ("seal", "extra", "pointer", "words"),
+    [
+        (
+            "abc",
+            {},
+            "/seal",
+            "expected a seal object with a sha256 member; the receipt is unsealed",
+        ),
+        (
+            {"algorithm": "sha1", "sha256": "0" * 64},
+            {},
+            "/seal/algorithm",
+            "expected 'sha256-rfc8785', found 'sha1'",
+        ),
+        # 2**60 is past 2**53 - 1, the largest integer RFC 8785 writes exactly
+        (None, {"extra": 2**60}, "", "expected content RFC 8785 can canonicalise: "),
+    ],
+)
+def test_a_seal_that_cannot_be_checked_is_refused_at_its_pointer(
+    seal: Any, extra: dict[str, Any], pointer: str, words: str
+) -> None:
+    from driftproof.receipt._seal import SEAL_ALGORITHM, verify_seal
+
+    doc = {**json.loads(SAMPLES["0.16"]), **extra}
+    doc["seal"] = seal if seal is not None else {"algorithm": SEAL_ALGORITHM, "sha256": "0" * 64}
+    with pytest.raises(SealError) as caught:
+        verify_seal(doc, "r.json")
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.pointer) == ("r.json", pointer)
+    assert problem.message.startswith(words)
+
+
+def test_validate_refuses_an_errored_check_that_passed(tmp_path: Path, capsys: Any) -> None:
+    from factories import run_main
+
+    doc = json.loads(SAMPLES["0.16"])
+    draw = doc["cases"][0]["arms"]["baseline"]["draws"][0]
+    draw["checks"] = [{"kind": "regex", "name": "x", "pass": True, "outcome": "error"}]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, _ = run_main(["validate", str(path)], capsys)
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"{path}: /cases/0/arms/baseline/draws/0/checks/0/pass: ")
+    assert "an errored check never passes" in first and "found a boolean true" in first
+
+
+def test_a_receipt_in_memory_over_the_size_cap_is_refused(monkeypatch: Any) -> None:
+    from driftproof.errors import BoundsError
+    from driftproof.receipt import _bounds
+
+    monkeypatch.setattr(_bounds, "RECEIPT_MAX_BYTES", 10)
+    with pytest.raises(BoundsError) as caught:
+        parse_receipt(b'{"a": "12345"}', "r.json")  # 14 bytes
+    assert str(caught.value) == "r.json: expected at most 10 bytes, found 14"
