@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import decode_utf8, escape, read_capped
+from driftproof._json import decode_utf8, escape, json_kind, read_capped
 from driftproof.errors import SuiteError
 from driftproof.run.suite_fields import (
     FORMAT,
@@ -295,7 +295,8 @@ def load_suite(path: str | Path) -> Suite:
     text = decode_utf8(data, "text", lambda m: SuiteError.at(file, "", m))
     doc = parse_suite_text(text, file, is_yaml=p.suffix.lower() in (".yaml", ".yml"))
     if not isinstance(doc, dict):
-        raise SuiteError.at(file, "", "expected a JSON object")
+        found = "nothing (or null)" if doc is None else json_kind(doc)  # YAML: an empty file
+        raise SuiteError.at(file, "", f"expected a JSON object, found {found}")
     c = Collector(file)
     fmt = _format(doc, file)
     top = _top(c, doc, fmt)

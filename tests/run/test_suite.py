@@ -317,3 +317,49 @@ def test_readme_gives_the_suites_own_size_bound_not_as_a_receipts():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     text = " ".join(readme.split())
     assert "A suite is held to 32 MiB and to a receipt's bounds (nesting 64 levels," in text
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "found"),
+    [
+        ("s.json", "[1]", "an array"),
+        ("s.json", '"cases"', "a string"),
+        ("s.yaml", "- 1\n", "an array"),
+        ("s.yaml", "# only a comment\n", "nothing (or null)"),  # YAML reads an empty file as null
+    ],
+)
+def test_a_suite_that_is_not_an_object_says_what_it_is(tmp_path, capsys, name, text, found):
+    # found: "expected a JSON object", whatever the file held
+    from factories import run_main
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run_main(["suite", "check", str(path)], capsys)
+    assert code == 2
+    assert err == f"error: {path}: expected a JSON object, found {found}\n"
+
+
+def test_a_suite_over_the_size_cap_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
+    from factories import run_main
+
+    monkeypatch.setattr("driftproof.run.suite.SUITE_MAX_BYTES", 10)
+    path = _write(tmp_path, {"format": "driftproof-suite/1", "cases": []})
+    size = len(path.read_bytes())
+    code, _, err = run_main(["suite", "check", str(path)], capsys)
+    assert code == 2
+    assert err == f"error: {path}: expected at most 10 bytes, got {size}\n"
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "a" * 36, "pt-"])
+def test_run_refuses_a_lang_that_is_no_language_tag(suite_file, tmp_path, capsys, lang):
+    from factories import run_main
+
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("Be brief.", encoding="utf-8")
+    out = tmp_path / "r.json"
+    argv = ["run", str(suite_file), "--skill", str(skill), "--model", "m", "--lang", lang]
+    code, _, err = run_main([*argv, "--provider", "simulated", "--out", str(out)], capsys)
+    assert code == 2 and not out.exists()
+    assert err == (
+        f"error: {suite_file}: --lang {lang!r}: expected a language tag such as en, pt or pt-BR\n"
+    )
