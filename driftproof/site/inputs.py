@@ -37,6 +37,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from driftproof._anchor import windows_device
+from driftproof._json import json_kind
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
 from driftproof.pages.report import Report, SectionSpec
@@ -157,7 +158,8 @@ def _front_matter(data: bytes, bad: Callable[[str, str], None]) -> tuple[_FrontM
         bad("", f"front matter is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}")
         return None
     if not isinstance(raw, dict):
-        bad("", "expected the front matter to be a mapping of keys to values")
+        found = "nothing" if raw is None else json_kind(raw)
+        bad("", f"expected the front matter to be a mapping of keys to values, found {found}")
         return None
     try:
         return _FrontMatter.model_validate(raw), m.group("body") or ""
