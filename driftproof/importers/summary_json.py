@@ -241,8 +241,8 @@ def _draw(d: dict[str, Any], index: int, w: Where, scored: bool) -> Draw:
         return draw(judge_samples=samples, lost_reason="every judge sample was invalid")
     if score is not None and samples and not valid:
         raise (w / "score").fail("expected null: every one of judge_scores is null (invalid)")
-    if score is not None and valid and abs(sum(valid) / len(valid) - score) > common.ROUNDING:
-        raise (w / "score").fail("expected the mean of judge_scores, or score alone")
+    mean = sum(valid) / len(valid) if valid else None
+    common.same_derived(score, mean, w / "score", "the mean of judge_scores", "draw")
     return draw(score=score, judge_samples=samples)
 
 

@@ -193,3 +193,41 @@ def test_a_blank_lost_reason_or_error_is_refused(tmp_path: Path, key: str, blank
     problems = [f"{p.pointer}: {p.message}" for p in e.value.problems]
     said = f"expected words, not a blank string, found {json.dumps(blank)}"
     assert problems == [f"/cases/0/arms/baseline/2/{key}: {said}"]
+
+
+def _cli(doc: dict[str, Any], tmp_path: Path, capsys: Any) -> tuple[Path, str]:
+    from factories import run_main
+
+    path = write_json(tmp_path / "s.json", doc)
+    out = tmp_path / "o"
+    code, _, err = run_main(["import", "summary-json", str(path), "--out-dir", str(out)], capsys)
+    assert code == 2 and "Traceback" not in err and not out.exists()
+    return path, err
+
+
+def test_a_control_arm_in_only_some_cases_is_refused(tmp_path: Path, capsys: Any) -> None:
+    doc = _doc()
+    doc["cases"].append(json.loads(json.dumps(doc["cases"][0])) | {"id": "c2"})
+    doc["cases"][1]["arms"]["control"] = [{"score": 0.3}]  # c2 has a control, c1 none
+    path, err = _cli(doc, tmp_path, capsys)
+    assert err == f"error: {path}: /cases: expected a control arm in every case or in none\n"
+
+
+def test_a_case_id_given_twice_is_refused_at_the_second(tmp_path: Path, capsys: Any) -> None:
+    doc = _doc()
+    doc["cases"].append(json.loads(json.dumps(doc["cases"][0])))  # a second "c1"
+    path, err = _cli(doc, tmp_path, capsys)
+    assert err == f"error: {path}: /cases/1/id: expected unique case ids; 'c1' repeats\n"
+
+
+def test_a_score_that_is_not_the_mean_of_its_judge_scores_is_refused(
+    tmp_path: Path, capsys: Any
+) -> None:
+    doc = _doc()
+    doc["cases"][0]["arms"]["with_skill"][0] = {"score": 0.8, "judge_scores": [0.5, 0.7]}
+    path, err = _cli(doc, tmp_path, capsys)
+    # (0.5 + 0.7) / 2 = 0.6, not the 0.8 the draw gives
+    assert err == (
+        f"error: {path}: /cases/0/arms/with_skill/0/score: expected 0.6, the mean of "
+        "judge_scores, found 0.8: the draw contradicts itself\n"
+    )
