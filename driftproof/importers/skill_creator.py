@@ -164,7 +164,7 @@ def _import_iteration(
     if name is None:
         raise Where(bench_path).fail(
             "expected skill_name (in benchmark.json metadata or evals.json); "
-            "none found, so pass the skill's name explicitly"
+            "none found: give the skill's name with --skill-name"
         )
     if runs is None:
         if bench is not None and bench.get("runs") == [] and "run_summary" in bench:

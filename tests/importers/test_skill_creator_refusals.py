@@ -1,0 +1,85 @@
+"""skill-creator import refusals driven through the CLI: each exits 2 with one line naming the
+path (and the JSON pointer) and what was expected, and writes no receipt."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import run_main
+
+SAMPLE = "data/interop/skill-creator/anthropic-schemas-examples/benchmark.json"
+
+
+def _import(args: list[str], tmp_path: Path, capsys: Any) -> str:
+    out = tmp_path / "o"
+    code, _, err = run_main(["import", "skill-creator", *args, "--out-dir", str(out)], capsys)
+    assert code == 2 and "Traceback" not in err and not out.exists()
+    return err
+
+
+def _bench(shared: Path, folder: Path, edit: Any) -> Path:
+    doc = copy.deepcopy(json.loads((shared / SAMPLE).read_text(encoding="utf-8")))
+    edit(doc)
+    folder.mkdir()
+    path = folder / "benchmark.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_a_benchmark_naming_no_skill_asks_for_the_option(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    path = _bench(shared, tmp_path / "it", lambda d: d["metadata"].pop("skill_name"))
+    err = _import([str(path)], tmp_path, capsys)
+    assert err == (
+        f"error: {path}: expected skill_name (in benchmark.json metadata or evals.json); "
+        "none found: give the skill's name with --skill-name\n"
+    )
+
+
+def test_a_run_number_given_twice_is_refused_at_the_second_run(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the sample's one run is eval 1, with_skill, run 1: a copy of it is run 1 again
+    path = _bench(shared, tmp_path / "it", lambda d: d["runs"].append(copy.deepcopy(d["runs"][0])))
+    err = _import([str(path.parent)], tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /runs/1: expected one run per run_number; run 1 of this case and "
+        "configuration appears twice\n"
+    )
+
+
+def test_a_path_that_is_neither_file_nor_folder_is_refused(tmp_path: Path, capsys: Any) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    err = _import([str(pipe)], tmp_path, capsys)
+    assert err == (
+        f"error: {pipe}: expected a skill-creator iteration directory or a benchmark.json file\n"
+    )
+
+
+def test_a_folder_holding_no_iteration_is_refused(tmp_path: Path, capsys: Any) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("x", encoding="utf-8")
+    err = _import([str(folder)], tmp_path, capsys)
+    assert err == (
+        f"error: {folder}: expected benchmark.json, eval-*/<configuration>/grading.json files, "
+        "or iteration-*/ directories holding them\n"
+    )
+
+
+@pytest.mark.parametrize("arm", ["control=without_skill", "control=x"])
+def test_an_arm_mapping_naming_neither_compared_arm_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, arm: str
+) -> None:
+    err = _import([str(shared / SAMPLE), "--arm", arm], tmp_path, capsys)
+    assert err == (
+        "error: <options>: an arm mapping must name with_skill, baseline or both "
+        "(one alone is a single-arm import)\n"
+    )
