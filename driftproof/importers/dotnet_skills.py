@@ -139,21 +139,23 @@ def _cases(
 
     Raises:
         ImportError_: a scenario of the wrong shape, or a scenario name given twice (it would
-            merge two cases), named against the file.
+            merge two cases), named at the second one's ``scenarioName``.
     """
     read = []
     for k, s in enumerate(vw.get(v, "scenarios", list)):
         sw = vw / "scenarios" / k
         sname = sw.get(s, "scenarioName", str)
         cid = common.case_id_for(sname)
-        read.append((sname, cid, read_scenario(s, sw, cid, figures)))
+        read.append((sname, cid, read_scenario(s, sw, cid, figures), sw))
     cases: dict[str, Case] = {}
-    for sname, cid, arms in read:
+    first: dict[str, Where] = {}
+    for sname, cid, arms, sw in read:
         if cid in cases:
-            raise Where(vw.file).fail(
-                f"expected each scenario name once per verdict; {sname!r} is repeated"
+            raise (sw / "scenarioName").fail(
+                f"expected each scenario name once per verdict; {sname!r} is also at "
+                f"{first[cid].pointer}"
             )
-        cases[cid] = declared.case_entry(cid, None, arms)
+        cases[cid], first[cid] = declared.case_entry(cid, None, arms), sw
     return list(cases.values())
 
 

@@ -1,0 +1,82 @@
+"""dotnet/skills import refusals driven through the CLI (skill-validator and Vally results.json):
+exit 2, one line naming the file, the JSON pointer and what was expected, no receipt written."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import run_main
+from interop_helpers import write_json
+from test_dotnet_skills import RUN, _vally
+
+
+def _import(tool: str, doc: Any, tmp_path: Path, capsys: Any) -> tuple[Path, str]:
+    path = write_json(tmp_path / "results.json", doc)
+    out = tmp_path / "o"
+    code, _, err = run_main(["import", tool, str(path), "--out-dir", str(out)], capsys)
+    assert code == 2 and "Traceback" not in err and not out.exists()
+    return path, err
+
+
+@pytest.mark.parametrize("tool", ["skill-validator", "vally"])
+@pytest.mark.parametrize(
+    ("doc", "pointer", "words"),
+    [
+        ([{"verdicts": []}], "", "expected a results object with verdicts[]"),
+        (
+            {"verdicts": []},
+            "/verdicts: ",
+            "expected at least one verdict; the run recorded none, so there is nothing to import",
+        ),
+        ({"verdicts": ["demo"]}, "/verdicts/0: ", "expected a verdict object"),
+    ],
+)
+def test_a_results_file_with_no_verdict_to_read_is_refused(
+    tmp_path: Path, capsys: Any, tool: str, doc: Any, pointer: str, words: str
+) -> None:
+    path, err = _import(tool, doc, tmp_path, capsys)
+    assert err == f"error: {path}: {pointer}{words}\n"
+
+
+def test_vally_a_scenario_given_twice_is_refused_at_the_second(tmp_path: Path, capsys: Any) -> None:
+    # found: refused naming the file alone, no place ("'fix the build' is repeated")
+    doc = _vally()
+    scenarios = doc["verdicts"][0]["scenarios"]
+    scenarios.append(copy.deepcopy(scenarios[0]))  # scenarios/2 is scenarios/0 again
+    path, err = _import("vally", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/scenarios/2/scenarioName: expected each scenario name once "
+        "per verdict; 'fix the build' is also at /verdicts/0/scenarios/0\n"
+    )
+
+
+def _run(shared: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((shared / RUN).read_text(encoding="utf-8"))
+    return doc
+
+
+def test_skill_validator_a_judge_score_below_1_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    doc = _run(shared)
+    doc["verdicts"][0]["scenarios"][0]["baseline"]["judgeResult"]["overallScore"] = 0.5
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/scenarios/0/baseline/judgeResult/overallScore: expected the "
+        "judge's overall score from 1 to 5, found 0.5\n"
+    )
+
+
+def test_skill_validator_a_warning_that_is_not_text_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    doc = _run(shared)
+    doc["verdicts"][0]["profileWarnings"] = ["a warning", 5]
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/profileWarnings/1: expected a warning text, found a number\n"
+    )
