@@ -384,7 +384,9 @@ def unix_instant(seconds: Any, where: Where) -> str:
         or not math.isfinite(seconds)
         or not 0 <= seconds < 253402300800
     ):
-        raise where.fail(f"expected Unix seconds (a number from 0), found {seconds!r}")
+        raise where.fail(
+            f"expected Unix seconds from 0 to 253402300799 (1970 to 9999), found {seconds!r}"
+        )
     return utc_text(datetime.fromtimestamp(seconds, tz=UTC))
 
 

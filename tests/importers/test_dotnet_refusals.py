@@ -80,3 +80,39 @@ def test_skill_validator_a_warning_that_is_not_text_is_refused(
     assert err == (
         f"error: {path}: /verdicts/0/profileWarnings/1: expected a warning text, found a number\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "pointer", "words"),
+    [
+        (
+            lambda v: v["scenarios"][0].update(scenarioName=None),
+            "/verdicts/0/scenarios/0/scenarioName",
+            "expected a string, found null",
+        ),
+        (
+            lambda v: v.update(normalizedGain="0.5"),
+            "/verdicts/0/normalizedGain",
+            'expected a number, found the string "0.5"',
+        ),
+    ],
+)
+def test_skill_validator_a_value_of_the_wrong_kind_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, edit: Any, pointer: str, words: str
+) -> None:
+    doc = _run(shared)
+    edit(doc["verdicts"][0])
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == f"error: {path}: {pointer}: {words}\n"
+
+
+def test_a_source_over_the_size_cap_is_refused_before_it_is_read(
+    shared: Path, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftproof.importers import _common
+
+    monkeypatch.setattr(_common.read_bytes, "__defaults__", (100,))  # the cap, in bytes
+    doc = _run(shared)
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    size = len(path.read_bytes())
+    assert err == f"error: {path}: file is {size} bytes; importers read at most 100\n"

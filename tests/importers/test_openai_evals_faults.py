@@ -235,3 +235,25 @@ def test_a_file_of_no_items_is_refused(
         f"error: {path}: expected OpenAI Evals output items (JSONL, a JSON array or a list page); "
         "found none\n"
     )
+
+
+@pytest.mark.parametrize("created", [-5, 10**12, 1e400])  # before 1970; milliseconds; infinite
+def test_a_creation_time_that_is_no_unix_seconds_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], created: float
+) -> None:
+    from factories import run_main
+
+    path = tmp_path / "i.jsonl"
+    text = json.dumps(api_item("a", 0, 1.0, created=0)).replace(
+        '"created_at": 0', '"created_at": CREATED'
+    )
+    path.write_text(text.replace("CREATED", "1e400" if created == 1e400 else str(created)) + "\n")
+    out = tmp_path / "r"
+    args = ["import", "openai-evals", str(path), "--grader", "quality", "--skill-name", "s"]
+    code, _, err = run_main([*args, "--out", str(out)], capsys)
+    assert code == 2 and not out.exists()
+    shown = "inf" if created == 1e400 else str(created)
+    assert err == (
+        f"error: {path}: /0/created_at: expected Unix seconds from 0 to 253402300799 (1970 to "
+        f"9999), found {shown}\n"
+    )

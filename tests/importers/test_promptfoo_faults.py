@@ -255,3 +255,24 @@ def test_nan_in_test_vars_is_refused_at_its_line_and_column(
         err
         == f"error: {path}: expected JSON: NaN is not valid JSON at line {line} column {column}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("stamp", "words"),
+    [
+        ("yesterday", 'expected a date-time with a UTC offset, found the string "yesterday"'),
+        (
+            "2026-01-01T10:00:00",
+            "expected a date-time with a UTC offset (no instant without one), found the string "
+            '"2026-01-01T10:00:00"',
+        ),
+    ],
+)
+def test_a_run_timestamp_that_is_no_instant_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, stamp: str, words: str
+) -> None:
+    doc = _sample(shared)
+    doc["results"]["timestamp"] = stamp
+    code, err = _cli_import(write_json(tmp_path / "out.json", doc), tmp_path, capsys)
+    assert code == 2
+    assert err == f"error: {tmp_path / 'out.json'}: /results/timestamp: {words}\n"
