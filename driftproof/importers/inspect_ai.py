@@ -241,7 +241,8 @@ def _cases(
         for sample, sw in log.samples:
             sid = sample.get("id")
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
-                raise (sw / "id").fail("expected the sample id (an integer or a string)")
+                found = f"found {common.kind_of(sid)}"
+                raise (sw / "id").fail(f"expected the sample id (an integer or a string), {found}")
             epoch = sample.get("epoch")
             if not common.is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")

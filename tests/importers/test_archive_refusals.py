@@ -90,3 +90,41 @@ def test_a_member_the_archive_does_not_list_is_refused_by_its_name(tmp_path: Pat
     (problem,) = caught.value.problems
     assert (problem.file, problem.pointer) == (str(log), "/reductions.json")
     assert problem.message == "expected this member in the archive; found none"
+
+
+def _log(path: Path, sample_id: object) -> Path:
+    header = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}
+    header |= {"results": {"scores": [{"name": "match", "scorer": "match"}]}}
+    sample = {"id": sample_id, "epoch": 1, "input": "q", "scores": {"match": {"value": "C"}}}
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps(header))
+        z.writestr("samples/1_epoch_1.json", json.dumps(sample))
+    return path
+
+
+@pytest.mark.parametrize(("sample_id", "found"), [(1.5, "the number 1.5"), (None, "null")])
+def test_a_sample_id_that_is_no_integer_or_string_is_refused(
+    tmp_path: Path, capsys, sample_id: object, found: str
+) -> None:
+    # found: the refusal did not say what the id was
+    log = _log(tmp_path / "a.eval", sample_id)
+    out = tmp_path / "r.json"
+    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2 and not out.exists()
+    assert err == (
+        f"error: {log}: /samples~11_epoch_1.json/id: expected the sample id (an integer or a "
+        f"string), found {found}\n"
+    )
+
+
+@pytest.mark.parametrize("scorer", [":accuracy", "match:", ""])
+def test_a_scorer_option_without_a_name_or_key_is_refused(
+    tmp_path: Path, capsys, scorer: str
+) -> None:
+    log = _log(tmp_path / "a.eval", 1)
+    out = tmp_path / "r.json"
+    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
+    code, _, err = run_main([*argv, "--scorer", scorer], capsys)
+    assert code == 2 and not out.exists()
+    assert err == f"error: <options>: --scorer {scorer!r}: expected NAME or NAME:KEY\n"
