@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from driftproof._json import json_kind
 from driftproof.errors import Problem, SuiteError
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
@@ -192,7 +193,7 @@ def compile_pattern(c: Collector, pattern: Any, ptr: str, flags: int) -> str | N
     if not isinstance(pattern, str) or not pattern:
         c.add(ptr, "expected a non-empty regular expression string")
     elif len(pattern) > PATTERN_MAX_CHARS:
-        c.add(ptr, f"expected at most {PATTERN_MAX_CHARS} characters")
+        c.add(ptr, f"expected at most {PATTERN_MAX_CHARS} characters, got {len(pattern)}")
     else:
         try:
             re.compile(pattern, flags)
@@ -213,7 +214,8 @@ def read_examples(c: Collector, raw: Any, ptr: str) -> dict[str, tuple[str, ...]
     for key in ("pass", "fail"):
         items = raw.get(key, [])
         if not isinstance(items, list) or len(items) > EXAMPLES_MAX:
-            c.add(f"{ptr}/{key}", f"expected a list of at most {EXAMPLES_MAX} strings")
+            got = _found(items)
+            c.add(f"{ptr}/{key}", f"expected a list of at most {EXAMPLES_MAX} strings, {got}")
             continue
         for i, s in enumerate(items):
             if not isinstance(s, str) or len(s) > EXAMPLE_MAX_CHARS:
@@ -265,7 +267,7 @@ def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > CHECKS_MAX:
-        c.add(ptr, f"expected a list of at most {CHECKS_MAX} checks")
+        c.add(ptr, f"expected a list of at most {CHECKS_MAX} checks, {_found(raw)}")
         return ()
     out = []
     for i, ch in enumerate(raw):
@@ -284,13 +286,19 @@ def read_checks(c: Collector, raw: Any, ptr: str) -> tuple[CheckSpec, ...]:
                 )
             else:
                 out.append(CheckSpec(name, kind, structure=ch["structure"]))
-        elif set(ch) - {"name", "kind", "pattern", "ignore_case"}:
-            c.add(p, 'expected only "name", "kind", "pattern" and "ignore_case"')
+        elif other := sorted(set(ch) - {"name", "kind", "pattern", "ignore_case"}):
+            also = ", ".join(repr(k) for k in other[:5])
+            c.add(p, f'expected only "name", "kind", "pattern" and "ignore_case", found {also}')
         elif holds(c, "ignore_case", ic := ch.get("ignore_case", False), f"{p}/ignore_case"):
             pat = compile_pattern(c, ch.get("pattern"), f"{p}/pattern", re.IGNORECASE if ic else 0)
             if pat is not None:
                 out.append(CheckSpec(name, kind, pattern=pat, ignore_case=ic))
     return tuple(out)
+
+
+def _found(value: Any) -> str:
+    """``got N`` for a list (one that is too long), else what ``value`` is, in words."""
+    return f"got {len(value)}" if isinstance(value, list) else f"found {json_kind(value)}"
 
 
 def case_objects(c: Collector, raw: Any, ptr: str, expected: str) -> Iterator[tuple[str, dict]]:

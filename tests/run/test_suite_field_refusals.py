@@ -1,0 +1,102 @@
+"""`driftproof suite check` refuses a case field it cannot read with one line naming the suite
+file, the field's JSON pointer, what was expected and (where it helps) what was found.
+
+Each bound is the suite's own (run/suite_fields.py): 50 criteria, 200 checks, 50 examples per
+list, a pattern of 2,000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import run_main
+
+CRIT = {"id": "x", "weight": 1, "description": "d"}
+
+
+def _case(**kw: Any) -> dict[str, Any]:
+    return {"id": "a", "prompt": "p", "rubric": "r", **kw}
+
+
+def _regex(**kw: Any) -> dict[str, Any]:
+    return {"name": "n", "kind": "regex", "pattern": "a", **kw}
+
+
+@pytest.mark.parametrize(
+    ("cases", "pointer", "words"),
+    [
+        ([], "/cases", "expected a non-empty list of cases"),
+        (["a"], "/cases/0", "expected a case object"),
+        (
+            [_case(checks=[_regex(pattern="")])],
+            "/cases/0/checks/0/pattern",
+            "expected a non-empty regular expression string",
+        ),
+        (
+            [_case(checks=[_regex(pattern="a" * 2001)])],
+            "/cases/0/checks/0/pattern",
+            "expected at most 2000 characters, got 2001",
+        ),
+        (
+            [_case(checks=[_regex(flags="i")])],
+            "/cases/0/checks/0",
+            'expected only "name", "kind", "pattern" and "ignore_case", found \'flags\'',
+        ),
+        (
+            [_case(checks=["a"])],
+            "/cases/0/checks/0",
+            "expected a check object {name, kind, pattern | structure}",
+        ),
+        (
+            [_case(checks=[_regex(name=f"n{i}") for i in range(201)])],
+            "/cases/0/checks",
+            "expected a list of at most 200 checks, got 201",
+        ),
+        (
+            [_case(checks="a")],
+            "/cases/0/checks",
+            "expected a list of at most 200 checks, found a string",
+        ),
+        (
+            [_case(examples=["x"])],
+            "/cases/0/examples",
+            'expected an object with optional "pass" and "fail" lists of strings',
+        ),
+        (
+            [_case(examples={"pass": ["x"] * 51})],
+            "/cases/0/examples/pass",
+            "expected a list of at most 50 strings, got 51",
+        ),
+        (
+            [_case(examples={"fail": {}})],
+            "/cases/0/examples/fail",
+            "expected a list of at most 50 strings, found an object",
+        ),
+        (
+            [{"id": "a", "prompt": "p", "criteria": [CRIT | {"id": f"c{i}"} for i in range(51)]}],
+            "/cases/0/criteria",
+            "expected at most 50 criteria, got 51",
+        ),
+        (
+            [{"id": "a", "prompt": "p", "criteria": [{"id": "x", "weight": 1}]}],
+            "/cases/0/criteria/0",
+            'expected an object with exactly "id", "weight" and "description"',
+        ),
+        (
+            [{"id": "a", "prompt": "p", "criteria": [CRIT, CRIT]}],
+            "/cases/0/criteria/1/id",
+            "expected a unique criterion id; 'x' repeats",
+        ),
+    ],
+)
+def test_a_case_field_that_cannot_be_read_is_refused_at_its_pointer(
+    tmp_path: Path, capsys: Any, cases: list[Any], pointer: str, words: str
+) -> None:
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps({"format": "driftproof-suite/1", "cases": cases}), encoding="utf-8")
+    code, out, err = run_main(["suite", "check", str(path)], capsys)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err == f"error: {path}: {pointer}: {words}\n"
