@@ -116,7 +116,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     if not name:
         raise (w / "suite" / "plugins").fail(
             "expected exactly one plugin with a name to name the skill; "
-            "pass the skill's name explicitly"
+            "give the skill's name with --skill-name"
         )
     threshold = suite.get("threshold")
     if threshold is not None:

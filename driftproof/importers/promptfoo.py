@@ -91,8 +91,9 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     mixed = any(len(m) > 1 for m in grouped.others.values())
     gens = repeat if common.is_count(repeat) and repeat >= 1 and not mixed else None
     judge = _configured_grader(doc.get("config"))
-    stamp = member_str(doc["results"], "timestamp")
-    stamps = [common.parse_instant(stamp, Where(path) / "results" / "timestamp")] if stamp else []
+    stamp = member_object(doc, "results").get("timestamp")  # when given, an instant or refused
+    at = Where(path) / "results" / "timestamp"
+    stamps = [common.parse_instant(stamp, at)] if stamp is not None else []
     times = common.run_times(stamps, [])
     lacking = (
         (judge is None, "judge.model (no grader provider in config.defaultTest.options)"),

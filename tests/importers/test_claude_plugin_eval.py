@@ -281,7 +281,7 @@ def test_baseline_runs_under_ablation_none_are_refused(two_arm: Path, tmp_path: 
             "/cases/1/name",
             "each case name once",
         ),
-        (lambda d: d["suite"].pop("plugins"), "/suite/plugins", "name the skill"),
+        (lambda d: d["suite"].pop("plugins"), "/suite/plugins", "name with --skill-name"),
     ],
 )
 def test_bad_values_are_refused_naming_file_and_pointer(

@@ -276,3 +276,17 @@ def test_a_run_timestamp_that_is_no_instant_is_refused(
     code, err = _cli_import(write_json(tmp_path / "out.json", doc), tmp_path, capsys)
     assert code == 2
     assert err == f"error: {tmp_path / 'out.json'}: /results/timestamp: {words}\n"
+
+
+@pytest.mark.parametrize("stamp", [1747096093296, "", ["2025-05-12T20:28:13-04:00"]])
+def test_a_run_time_that_is_no_date_time_is_refused_at_its_pointer(
+    shared: Path, tmp_path: Path, stamp: object
+) -> None:
+    # promptfoo writes results.timestamp as an ISO 8601 string (the sample's own); a number (ms
+    # since 1970), an empty string or a list was dropped, the receipt saying "not recorded"
+    doc = _sample(shared)
+    doc["results"]["timestamp"] = stamp
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    assert "out.json" in str(exc.value) and "/results/timestamp" in str(exc.value)
+    assert "expected a date-time with a UTC offset" in str(exc.value)
