@@ -132,7 +132,7 @@ def regrade(
         refuse_existing_output(out, "--out", force=force)
     try:
         # --judge-provider, --judge-model, --judge-base-url, --openai-api and --judge-price
-        j = plan_regrade_judge(read_receipt(receipt), **judge_options)
+        j = plan_regrade_judge(read_receipt(receipt), **judge_options, receipt_file=str(receipt))
     except RunOptionError as exc:
         raise click.UsageError(exc.message) from None
     judge = make_judge(j.lane)

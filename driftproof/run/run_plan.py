@@ -369,8 +369,9 @@ def plan_regrade_judge(
     base_url: str | None,
     openai_api: str | None,
     judge_price: tuple[float, ...] | None = None,
+    receipt_file: str | None = None,
 ) -> RegradeJudge:
-    """Choose the judge of a regrade of ``original``.
+    """Choose the judge of a regrade of ``original`` (read from ``receipt_file``, if named).
 
     A plain judge regrade (``provider`` or ``model`` given) needs both, and is priced at
     ``judge_price`` (``--judge-price``), else as :func:`frozen_price` prices ``run``'s judge.
@@ -382,9 +383,10 @@ def plan_regrade_judge(
         RunOptionError: only one of ``provider`` and ``model`` is given; ``openai_api`` given
             for a judge that is not OpenAI's; ``judge_price`` given for a rubric regrade.
         RefusalError: a rubric regrade of an original that records no judge identity, or a
-            judge provider Driftproof has no lane for.
+            judge provider Driftproof has no lane for (naming ``receipt_file`` when given).
     """
     plain, given_api, price = provider is not None or model is not None, openai_api, None
+    at = f"{receipt_file}: " if receipt_file else ""
     if plain:
         if not provider or not model:
             raise RunOptionError(
@@ -393,7 +395,7 @@ def plan_regrade_judge(
             )
         price = frozen_price(provider, model, judge_price)
     elif original.judge is None:
-        raise RefusalError("rubric regrade refused: the original records no judge identity")
+        raise RefusalError(f"rubric regrade refused: {at}the original records no judge identity")
     else:
         if judge_price is not None:
             raise RunOptionError(
@@ -404,8 +406,8 @@ def plan_regrade_judge(
         provider = original.judge.provider or "stub"
         if (provider, None if provider in OFFLINE else "api") not in LANES:
             raise RefusalError(
-                "rubric regrade refused: /judge/provider: expected a judge Driftproof can call "
-                f"(anthropic, openai, stub or simulated), as a rubric regrade grades with the "
+                f"rubric regrade refused: {at}/judge/provider: expected a judge Driftproof can "
+                "call (anthropic, openai, stub or simulated), as a rubric regrade grades with the "
                 f"original's judge; found {provider!r}. A plain judge regrade (--judge-provider "
                 "and --judge-model) grades with another judge"
             )

@@ -375,3 +375,22 @@ def test_a_host_not_in_ascii_is_refused_with_its_ascii_spelling(files) -> None:
     with pytest.raises(RunOptionError) as exc:
         _plan(files, provider="openai", base_url="http://münchen.example/v1")
     assert exc.value.message.endswith("(spell its host in ASCII: xn--mnchen-3ya.example)")
+
+
+def test_regrade_names_the_receipt_whose_judge_it_cannot_call(tmp_path: Path, capsys: Any) -> None:
+    # through the CLI, the refusal names the receipt file as well as the pointer in it
+    from factories import run_main
+    from receipt_docs import seal_document
+
+    fixture = Path(__file__).parents[1] / "receipt/fixtures/0.16/valid-basic.json"
+    doc = json.loads(fixture.read_text(encoding="utf-8"))
+    doc["judge"]["provider"] = "google"
+    receipt = tmp_path / "google.json"
+    receipt.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    suite = tmp_path / "s.json"
+    suite.write_text('{"name": "s", "cases": []}', encoding="utf-8")
+    argv = ["regrade", str(receipt), "--rubric", str(suite), "--out", str(tmp_path / "o.json")]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert err.startswith(f"error: rubric regrade refused: {receipt}: /judge/provider: ")
+    assert "found 'google'" in err and not (tmp_path / "o.json").exists()
