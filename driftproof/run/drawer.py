@@ -19,7 +19,7 @@ from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import FILES_MAX, REASON_MAX, RunConfig, Spend
-from driftproof.run.endings import BUDGET_CHECKED, ending_reason, lost_class
+from driftproof.run.endings import ending_reason, hidden_cut
 from driftproof.run.grading import grade, unscored
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
@@ -270,10 +270,9 @@ def _cut(reply: Reply, budget: int) -> str:
             f"by the output budget of {budget} tokens (stop reason {e}; {n} output tokens "
             + "reported)"
         )
-    if n is not None and n == budget and reply.lane in BUDGET_CHECKED:
-        if lost_class(reply.lane, e) is None:  # a finished ending at the budget: a hidden cut
-            said = f"at {n} output tokens (stop reason {e}; budget {budget})"
-            return said + ", the budget exactly, though the server called the answer finished"
+    if n is not None and n == budget and hidden_cut(reply.lane, e):
+        said = f"at {n} output tokens (stop reason {e}; budget {budget})"
+        return said + ", the budget exactly, though the server called the answer finished"
     if n is not None:
         return f"at {n} output tokens (stop reason {e}; budget {budget})"
     return f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"

@@ -195,6 +195,15 @@ def lost_class(
     return cls
 
 
+def hidden_cut(lane: str | None, ending: str | None, *, judge: bool = False) -> bool:
+    """Whether a ``truncated`` reply on ``lane`` ended as complete (its budget reported exactly).
+
+    True when ``lane`` is in :data:`BUDGET_CHECKED` and ``ending`` is complete on its table (the
+    judge's when ``judge``): the server called the reply finished, :func:`lost_class` a cut.
+    """
+    return lane in BUDGET_CHECKED and lost_class(lane, ending, judge=judge) is None
+
+
 #: The widest line of :func:`table_lines`: ``run --help`` indents its epilog 2, and 77 + 2 fit
 #: an 80-column terminal with a column to spare (79), as the README's text block does.
 TABLE_WIDTH = 77

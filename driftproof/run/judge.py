@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from driftproof._json import JSONFault, loads_strict
 from driftproof.receipt import sha256_text
-from driftproof.run.endings import ending_reason
+from driftproof.run.endings import ending_reason, hidden_cut
 from driftproof.run.providers.base import Reply, same_model
 from driftproof.run.suite import SuiteCase
 from driftproof.run.suite_fields import Criterion, is_number
@@ -371,6 +371,11 @@ def judge_verdict(case: SuiteCase, jr: Reply, budget: int) -> JudgeVerdict:
             if n is not None and n < budget
             else f"at {n if n is not None else budget} output tokens (budget {budget})"
         )
+        if n == budget and hidden_cut(jr.lane, jr.ending, judge=jr.channel is not None):
+            why = "the budget exactly, though the server called the reply finished"
+            return JudgeVerdict(
+                None, f"the judge was cut off {at}, {why}; its grade is not counted"
+            )
         return JudgeVerdict(None, f"the judge was cut off {at} before it recorded a grade")
     if ending is not None:
         why = ending_reason(ending, jr.ending, output_tokens=jr.output_tokens, budget=budget)

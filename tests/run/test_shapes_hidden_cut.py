@@ -84,3 +84,25 @@ def test_only_exactly_the_budget_reads_as_a_cut(lane, ending):
     assert lost_class(lane, ending, output_tokens=BUDGET, budget=BUDGET) == "truncated"
     for out in (BUDGET - 1, BUDGET + 1, None):
         assert lost_class(lane, ending, output_tokens=out, budget=BUDGET) is None
+
+
+def test_a_judge_reply_finished_at_exactly_its_budget_is_a_cut_not_a_missing_grade():
+    # a hidden cut may still carry a grade the server parsed: it is not counted, and the reason
+    # says the server called the reply finished rather than that no grade was recorded
+    from driftproof.run.judge import judge_verdict
+    from driftproof.run.providers.base import Reply
+
+    jr = Reply(
+        text='{"score": 0.8}',
+        output_tokens=BUDGET,
+        lane="responses",
+        ending="completed",
+        channel="responses_format",
+        decision={"score": 0.8},
+    )
+    v = judge_verdict(None, jr, BUDGET)
+    assert v.score is None
+    assert v.invalid_reason == (
+        "the judge was cut off at 20 output tokens (budget 20), the budget exactly, though the "
+        "server called the reply finished; its grade is not counted"
+    )
