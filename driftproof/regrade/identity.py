@@ -249,9 +249,7 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
                     return [*reasons, f"{where}: {why}"]
                 if len(d.answer) > B.ANSWER_MAX_CHARS:
                     return [*reasons, f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
-                total_bytes += len(d.answer.encode("utf-8"))
-                if d.answer_sha256 is not None and sha256_text(d.answer) != d.answer_sha256:
-                    reasons.append(f"{where}: the answer does not match its sealed hash")
+                total_bytes += len(d.answer.encode("utf-8"))  # its digest: held on reading (D-18)
     if total_bytes > B.ANSWERS_ARCHIVE_MAX_BYTES:
         reasons.append(
             f"the answers total {total_bytes} bytes (UTF-8); "

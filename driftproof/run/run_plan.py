@@ -405,11 +405,12 @@ def plan_regrade_judge(
             )
         provider = original.judge.provider or "stub"
         if (provider, None if provider in OFFLINE else "api") not in LANES:
+            known = [p for p, surface in LANES if surface in ("api", None)]
             raise RefusalError(
                 f"rubric regrade refused: {at}/judge/provider: expected a judge Driftproof can "
-                "call (anthropic, openai, stub or simulated), as a rubric regrade grades with the "
-                f"original's judge; found {provider!r}. A plain judge regrade (--judge-provider "
-                "and --judge-model) grades with another judge"
+                f"call ({', '.join(known[:-1])} or {known[-1]}), as a rubric regrade grades with "
+                f"the original's judge; found {provider!r}. A plain judge regrade "
+                "(--judge-provider and --judge-model) grades with another judge"
             )
         base_url = base_url or original.judge.service
         model = original.judge.model

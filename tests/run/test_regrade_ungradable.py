@@ -1,8 +1,6 @@
-"""A regrade refuses a revised task it cannot grade: no rubric and no criteria.
+"""A regrade refuses a revised task it cannot grade (no rubric and no criteria) before any call.
 
-Found by fuzzing: ``regrade --rubric`` with a suite whose case lost its rubric ended in a
-traceback (``ValueError: case 'commit-429' has neither a rubric nor criteria``) once the judge
-was asked, instead of a refusal naming the suite file and the case's JSON pointer.
+The refusal names the suite file and the case's JSON pointer, exits 2 and writes nothing.
 """
 
 from __future__ import annotations
