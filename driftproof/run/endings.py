@@ -248,7 +248,8 @@ def table_lines() -> list[str]:
         if key in BUDGET_CHECKED:
             out += _wrapped(
                 "  a complete ending is the output budget when the reply reports exactly the "
-                "budget as output tokens (a server that hides its budget cut)"
+                "budget as output tokens (a server that hides its budget cut; an answer "
+                "that ends on the budget's last token is lost with it)"
             )
         if key in LENGTH_CHECKED:
             out += _wrapped(
