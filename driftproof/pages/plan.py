@@ -130,36 +130,18 @@ class Plan:
     """The judge samples averaged into a draw's score when :attr:`rounding_spread` is set."""
     draw_step: float | None = None
     """The step of a draw's score (the grader's over its samples) when the spread is set."""
-
-    @property
-    def effect_alone(self) -> int | None:
-        """Draws per arm calling :attr:`effect` alone needs, when under :attr:`draws_per_arm`.
-
-        ``None`` when the effect sets the count (or some counted case cannot call it): then a
-        larger effect would lower the count.
-        """
-        counted = [c for c in self.cases if c.draws_needed is not None]
-        alone = [max(c.effect_draws, RUN_MIN_DRAWS) for c in counted if c.effect_draws is not None]
-        if not counted or len(alone) < len(counted) or max(alone) >= (self.draws_per_arm or 0):
-            return None
-        return max(alone)
-
-    @property
-    def larger_pilot(self) -> int | None:
-        """The largest :attr:`CasePlan.larger_pilot` asked, or ``None``."""
-        asks = (c.larger_pilot for c in self.cases if c.larger_pilot is not None)
-        return max(asks, default=None)
+    effect_alone: int | None = None
+    """Draws per arm calling :attr:`effect` alone needs, when under :attr:`draws_per_arm`;
+    ``None`` when the effect sets the count: then a larger effect would lower the count."""
+    larger_pilot: int | None = None
+    """The largest :attr:`CasePlan.larger_pilot` asked, or ``None``."""
+    pilot_draws: int | None = None
+    """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
         """Cases the pilot is too small to size either way."""
         return tuple(c.case_id for c in self.cases if c.undecided)
-
-    @property
-    def pilot_draws(self) -> int | None:
-        """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
-        asks = (c.pilot_draws for c in self.cases if c.undecided and c.pilot_draws is not None)
-        return max(asks, default=None)
 
 
 def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
@@ -243,6 +225,9 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         grader_step=r.judge.scale.step if floored and r.judge is not None else None,
         samples_per_draw=r.run.judge_samples_per_generation if floored else None,
         draw_step=z.draw_step if floored else None,
+        effect_alone=z.effect_alone,
+        larger_pilot=z.larger_pilot,
+        pilot_draws=z.pilot_draws,
     )
 
 

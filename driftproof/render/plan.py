@@ -385,11 +385,12 @@ def plan_json(p: Plan) -> str:
     doc = asdict(p)
     for k in ("rounding_spread", "rounded_cases", "grader_step", "samples_per_draw", "draw_step"):
         del doc[k]
+    del doc["effect_alone"]  # said in the text's reasons, not a field of the JSON
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
     doc |= {
-        "larger_pilot_draws": p.larger_pilot,
+        "larger_pilot_draws": doc.pop("larger_pilot"),
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),
         "pilot_draws": p.pilot_draws,

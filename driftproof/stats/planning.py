@@ -338,6 +338,22 @@ class RunSizing:
     usd_per_draw: float | None
     basis: Basis
     judge_usd: float | None
+    effect_alone: int | None = None
+    """Draws per arm calling the effect alone needs, when under ``draws_per_arm``; ``None`` when
+    the effect sets the count (or some counted case cannot call it)."""
+    larger_pilot: int | None = None
+    """The largest :attr:`CaseSizing.larger_pilot` asked, or ``None``."""
+    pilot_draws: int | None = None
+    """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
+
+
+def _effect_alone(cases: Sequence[CaseSizing | None], per_arm: int | None) -> int | None:
+    """:attr:`RunSizing.effect_alone` of the sized ``cases`` at ``per_arm`` draws."""
+    counted = [z for z in cases if z is not None and z.draws is not None]
+    alone = [max(z.effect_draws, MIN_DRAWS_PER_ARM) for z in counted if z.effect_draws is not None]
+    if not counted or len(alone) < len(counted) or max(alone) >= (per_arm or 0):
+        return None
+    return max(alone)
 
 
 def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float) -> RunSizing:
@@ -400,4 +416,10 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
         per_draw,
         basis,
         per_draw * answers if per_draw is not None and answers is not None else None,
+        _effect_alone(cases, per_arm),
+        max((x for z in cases if z and (x := z.larger_pilot) is not None), default=None),
+        max(
+            (x for z in cases if z and z.undecided and (x := z.pilot_draws) is not None),
+            default=None,
+        ),
     )

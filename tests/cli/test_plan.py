@@ -427,9 +427,8 @@ def test_a_count_past_what_a_receipt_holds_names_no_run_option() -> None:
     # 1,200 draws per arm: more than a receipt's 1,000 per arm, so "give driftproof run --draws
     # 1200" would be refused; plan says why no one run can draw it
     p = plan_receipt(Receipt.model_validate(factories.make_receipt([MID])))
-    p = dataclasses.replace(
-        p, draws_per_arm=1200, cases=tuple(dataclasses.replace(c, undecided=False) for c in p.cases)
-    )
+    decided = tuple(dataclasses.replace(c, undecided=False) for c in p.cases)
+    p = dataclasses.replace(p, draws_per_arm=1200, cases=decided, pilot_draws=None)
     lines = plan_text(p).splitlines()
     assert "--draws" not in plan_text(p)
     assert (
