@@ -15,7 +15,7 @@ from typing import IO, Any, Literal, cast
 from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.journal import checked, json_line, json_records, whole_lines
+from driftproof.run.jsonl import checked, json_line, json_records, whole_lines
 from driftproof.run.providers._sdk import SDKLane
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 

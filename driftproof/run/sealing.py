@@ -34,7 +34,8 @@ from driftproof.receipt import (
 from driftproof.run import judge as J
 from driftproof.run.config import REASON_MAX, construction, judge_usd, now
 from driftproof.run.drawer import SKILL_REACHED_SHARE, Drawer
-from driftproof.run.journal import Journal, named
+from driftproof.run.journal import Journal
+from driftproof.run.jsonl import named
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
 from driftproof.wording import ARMS, OFFLINE

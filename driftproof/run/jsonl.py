@@ -1,0 +1,106 @@
+"""The JSON Lines files a run keeps: its journal and its batch journal.
+
+Reading them line by line, refusing what is damaged with the file, the line and the pointer, and
+writing whole lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from driftproof._json import _Duplicate, _unique_members, pointer
+from driftproof.errors import RefusalError
+
+T = TypeVar("T")
+
+
+def json_records(
+    path: Path, lines: Sequence[bytes], *, first_line: int = 1, what: str = "journal"
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each complete line of a JSON Lines journal as (line number, record); blank lines skipped.
+
+    Raises:
+        RefusalError: a line is not UTF-8 JSON or not an object, naming the file and the line.
+    """
+    for n, line in enumerate(lines, start=first_line):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line, object_pairs_hook=_unique_members)
+        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, nested past reading
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+            if isinstance(exc, _Duplicate):
+                why = f"a member named {str(exc)[:80]!r} twice"
+            if isinstance(exc, UnicodeDecodeError):
+                why = f"an invalid UTF-8 byte at offset {exc.start}"
+            raise RefusalError(
+                f"{path}: line {n} is not JSON ({why}); the {what} is damaged"
+            ) from None
+        if not isinstance(rec, dict):
+            raise RefusalError(
+                f"{path}: line {n} is not a record (a JSON object); the {what} is damaged"
+            )
+        yield n, rec
+
+
+def checked(
+    validate: Callable[[Any], T],
+    value: Any,
+    path: Path,
+    line: int,
+    at: str,
+    *,
+    kind: str,
+    what: str = "journal",
+) -> T:
+    """``validate(value)``: the record ``kind`` at pointer ``at`` of ``line`` of the ``what``.
+
+    Raises:
+        RefusalError: ``validate`` refused it: the file, the record, the pointer and the line,
+            and what was expected (the first of pydantic's errors).
+    """
+    try:
+        return validate(value)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        why = e["msg"].removeprefix("Value error, ").replace("Input should be", "expected")
+        found = (
+            "is missing"
+            if e["type"] == "missing"
+            else f"is not of its kind ({why}, found {repr(e['input'])[:80]})"
+        )
+        raise RefusalError(
+            f"{path}: {kind}'s member {at}{pointer(e['loc'])} at line {line} {found}; the {what} "
+            "is damaged"
+        ) from None
+
+
+@contextlib.contextmanager
+def whole_lines(path: Path) -> Iterator[list[bytes]]:
+    """The complete lines of the JSON Lines file at ``path``.
+
+    Once the block has read them without raising, a torn last line (cut short by a kill) is
+    removed so that later lines stay whole.
+    """
+    raw = path.read_bytes()
+    *lines, torn = raw.split(b"\n")
+    yield lines
+    if torn:
+        os.truncate(path, len(raw) - len(torn))
+
+
+def json_line(obj: dict[str, Any]) -> bytes:
+    """``obj`` as one compact UTF-8 JSON line, newline included."""
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def named(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming the file at ``path`` (``os.write`` names no file; a full disk must)."""
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
