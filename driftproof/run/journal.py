@@ -1,9 +1,11 @@
 """The run journal ``<receipt>.journal``: every finished draw, so a killed run resumes exactly.
 
-JSON Lines: a header ``{"journal": "driftproof-run/1", "identity", "started_at",
-"harness_version"}`` a resumed run must match; ``{"attempt": 1}`` per endpoint attempt; and
-``{"draw": {...}}`` per finished draw, each one whole ``write(2)`` before it counts, fsync'd at
-most every :data:`SYNC_INTERVAL` seconds and on close. A torn last line is a draw that did not
+JSON Lines: a header ``{"journal": "driftproof-run/2", "identity", "started_at",
+"harness_version"}`` a resumed run must match; ``{"attempt": 1, "run": MARK}`` per endpoint
+attempt; and ``{"draw": {...}, "run": MARK}`` per finished draw, each one whole ``write(2)`` before
+it counts, fsync'd at most every :data:`SYNC_INTERVAL` seconds and on close. ``MARK``
+(:func:`run_mark`) ties every line to its header, so a line copied from another run's journal is
+refused, never read as this run's. A torn last line is a draw that did not
 finish; a draw recorded twice alike is read once, twice differently is refused. The journal is
 removed once the sealed receipt is written.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import threading
@@ -27,7 +30,9 @@ from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
 from driftproof.run.jsonl import checked, json_line, json_records, named, whole_lines
 
-JOURNAL_FORMAT = "driftproof-run/1"
+JOURNAL_FORMAT = "driftproof-run/2"
+#: The arms a draw record may name: the control arm only in a run with --control.
+_ARMS = ("with_skill", "baseline")
 #: Seconds between two fsyncs of the journal while draws finish.
 SYNC_INTERVAL = 1.0
 _APPEND = os.O_WRONLY | os.O_APPEND
@@ -104,6 +109,16 @@ class _Header(_Strict):
     started_at: DateTime
 
 
+def run_mark(identity: dict[str, Any], started_at: str) -> str:
+    """The mark every line of one run's journal carries, so another run's line is told apart.
+
+    Returns:
+        16 hex digits of the SHA-256 of ``[identity, started_at]`` as canonical JSON.
+    """
+    doc = json.dumps([identity, started_at], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(doc.encode("utf-8")).hexdigest()[:16]
+
+
 def journal_path(receipt_path: str | Path) -> Path:
     """Where the journal of a run writing ``receipt_path`` lives."""
     p = Path(receipt_path)
@@ -150,6 +165,7 @@ class Journal:
         canonical = json.loads(json.dumps(identity))
         self.fd, exists = self._open_locked()
         self.started_at, self.harness_version = started_at, harness_version
+        self.mark = run_mark(canonical, started_at)
         if exists:
             try:
                 with whole_lines(self.path) as lines:
@@ -162,6 +178,7 @@ class Journal:
                 os.ftruncate(self.fd, 0)
             exists = bool(lines) and self.replaced is None
         if not exists:
+            self.started_at, self.mark = started_at, run_mark(canonical, started_at)
             self._write(
                 {
                     "journal": JOURNAL_FORMAT,
@@ -227,9 +244,10 @@ class Journal:
         if self.companion is not None and self.companion.exists():
             return False
         try:
-            return all(json.loads(r) == {"attempt": 1} for r in records if r.strip())
+            recs = [json.loads(r) for r in records if r.strip()]
         except (ValueError, RecursionError):  # not JSON, or not UTF-8: damaged, not replaced
             return False
+        return all(isinstance(r, dict) and set(r) <= {"attempt", "run"} for r in recs)
 
     def _load(self, complete: list[bytes], identity: dict[str, Any]) -> None:
         version = self.harness_version
@@ -237,7 +255,14 @@ class Journal:
             header = json.loads(complete[0]) if complete else None
         except (ValueError, RecursionError):  # not JSON, or not UTF-8
             header = None
-        if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
+        fmt = header.get("journal") if isinstance(header, dict) else None
+        if isinstance(fmt, str) and fmt.startswith("driftproof-run/") and fmt != JOURNAL_FORMAT:
+            raise RefusalError(
+                f"{self.path}: line 1 gives the journal format {fmt[:40]!r}, this driftproof "
+                f"reads {JOURNAL_FORMAT!r} only; resume it with the driftproof that began it, or "
+                f"{self._remove()} to start afresh"
+            )
+        if not isinstance(header, dict) or fmt != JOURNAL_FORMAT:
             raise RefusalError(
                 f"{self.path}: not a driftproof run journal; {self._remove()} to start afresh"
             )
@@ -265,15 +290,30 @@ class Journal:
             )
         checked(_Header.model_validate, header, self.path, 1, "", kind="the header")
         self.started_at = header["started_at"]
+        self.mark = run_mark(identity, self.started_at)
+        self._records(complete[1:], identity)
+        self.resumed = True
+
+    def _records(self, records: list[bytes], identity: dict[str, Any]) -> None:
+        """Read the lines after the header (line 2 on): this run's attempts and finished draws.
+
+        Raises:
+            RefusalError: a line not JSON, neither an attempt nor a draw record, carrying another
+                run's mark, not of its kind, naming a draw this run does not make, or recording
+                a draw a second time differently; naming the file and the line.
+        """
+        arms = (*_ARMS, "control") if identity.get("control") is not None else _ARMS
         lines: dict[tuple[str, str, int], int] = {}  # the line each draw was first read at
-        for n, rec in json_records(self.path, complete[1:], first_line=2):
-            if "attempt" in rec:
+        for n, rec in json_records(self.path, records, first_line=2):
+            kind = self._kind(n, rec)
+            if kind == "attempt":
                 self.attempts += 1
-            elif "draw" in rec:
+            else:
                 d = rec["draw"]
                 checked(_DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record")
                 if not (
                     d["index"] == d["draw"]["index"]
+                    and d["arm"] in arms
                     and d["case"] in identity.get("cases", [d["case"]])
                     and d["index"] < identity.get("max_draws", d["index"] + 1)
                 ):
@@ -291,7 +331,28 @@ class Journal:
                     )
                 lines.setdefault(key, n)
                 self.draws.setdefault(key, d)
-        self.resumed = True
+
+    def _kind(self, n: int, rec: dict[str, Any]) -> str:
+        """``"attempt"`` or ``"draw"``: what the record at line ``n`` is, of this run.
+
+        Raises:
+            RefusalError: it is neither ``{"attempt": 1, "run": MARK}`` nor ``{"draw": {...},
+                "run": MARK}``, or its mark is not this journal's (a line of another run).
+        """
+        attempt = set(rec) == {"attempt", "run"} and type(rec["attempt"]) is int
+        if not (attempt and rec["attempt"] == 1) and set(rec) != {"draw", "run"}:
+            raise RefusalError(
+                f"{self.path}: line {n} is neither an attempt nor a finished draw of a run "
+                '(expected the members "attempt" (1) or "draw", and "run"); the journal is '
+                "damaged"
+            )
+        if rec["run"] != self.mark:
+            raise RefusalError(
+                f"{self.path}: line {n} was written by another run (its member /run is "
+                f"{str(rec['run'])[:40]!r}, expected {self.mark!r}, the mark of this journal's "
+                "header); the journal is damaged"
+            )
+        return "attempt" if attempt else "draw"
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
@@ -304,7 +365,7 @@ class Journal:
 
     def attempt(self) -> None:
         """Record one endpoint attempt, as it is made."""
-        self._write({"attempt": 1}, sync=False)
+        self._write({"attempt": 1, "run": self.mark}, sync=False)
 
     def draw(self, record: dict[str, Any]) -> None:
         """Record one finished draw in one ``write(2)``; fsync after :data:`SYNC_INTERVAL`.
@@ -312,7 +373,7 @@ class Journal:
         Raises:
             OSError: the journal could not be written (the draw does not count as finished).
         """
-        data = json_line({"draw": record})
+        data = json_line({"draw": record, "run": self.mark})
         with self.lock:
             if (failed := self._failed) is not None:  # every draw after it names what failed
                 if isinstance(failed, OSError):

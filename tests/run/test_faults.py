@@ -11,6 +11,7 @@ cases (18 draws).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -163,8 +164,11 @@ def test_a_fatal_error_stops_the_run_and_keeps_the_journal(loopback, one_case, t
         run_lane(tmp_path, "anthropic", "api", concurrency=1)
     assert not (tmp_path / "receipt.json").exists()
     lines = journal_path(tmp_path / "receipt.json").read_text().splitlines()
-    assert json.loads(lines[0])["journal"] == "driftproof-run/1"
-    assert lines[1:] == ['{"attempt":1}']
+    header = json.loads(lines[0])
+    assert header["journal"] == "driftproof-run/2"
+    # every line carries its run's mark: the header's identity and start time, hashed
+    doc = json.dumps([header["identity"], header["started_at"]], sort_keys=True, separators=",:")
+    assert lines[1:] == [f'{{"attempt":1,"run":"{hashlib.sha256(doc.encode()).hexdigest()[:16]}"}}']
 
 
 class Dies(Provider):
@@ -414,9 +418,10 @@ def test_a_damaged_draw_record_is_refused_not_raised(tmp_path, draw) -> None:
     from driftproof.run.journal import Journal
 
     p = tmp_path / "r.json.journal"
-    Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None).close()
+    j = Journal(p, {"run": 1}, started_at="2026-01-01T00:00:00Z", harness_version=None)
+    j.close()
     with p.open("ab") as f:
-        f.write(json.dumps({"draw": draw}).encode() + b"\n")
+        f.write(json.dumps({"draw": draw, "run": j.mark}).encode() + b"\n")
     with pytest.raises(RefusalError, match=r"r\.json\.journal: a draw record's .+ damaged"):
         Journal(p, {"run": 1}, started_at="2026-01-02T00:00:00Z", harness_version=None)
 

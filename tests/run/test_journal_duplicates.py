@@ -5,8 +5,6 @@ without a word, so a receipt could seal either record depending on the line orde
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from driftproof.errors import RefusalError
@@ -28,10 +26,10 @@ def _record(score: float, index: int = 0) -> dict:
 
 def _journal(tmp_path, *records: dict):
     p = tmp_path / "r.json.journal"
-    Journal(p, ID, started_at=T0, harness_version=None).close()
-    with p.open("ab") as f:
-        for r in records:
-            f.write(json.dumps({"draw": r}).encode() + b"\n")
+    j = Journal(p, ID, started_at=T0, harness_version=None)
+    for r in records:
+        j.draw(r)
+    j.close()
     return p
 
 

@@ -1,0 +1,98 @@
+"""A resume reads only lines it recognises as this run's: every line after the header carries the
+run's mark, so a draw line copied from another run's journal (another model, suite or draw count)
+is refused naming the file and the line, as are a draw of an arm the run does not have, a record
+of no known kind and a journal of another format. Before, a draw line carried nothing tying it to
+its header: one pasted from another run's journal was sealed into the receipt as this run's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from driftproof.errors import RefusalError
+from driftproof.receipt import build_draw
+from driftproof.run.journal import Journal
+
+ID = {"cases": ["c1"], "max_draws": 3, "model": "acme-8b", "control": None}
+T0, T1 = "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"
+
+
+def _record(score: float, index: int = 0, arm: str = "with_skill") -> dict:
+    samples = [
+        {"score": score, "reason": "graded", "reply_sha256": "0" * 64, "invalid_reason": None}
+        | {"reported_model": None, "serving_model": None}
+    ]
+    draw = build_draw(index, answer="an answer", judge_samples=samples)
+    return {"case": "c1", "arm": arm, "index": index, "draw": draw.model_dump(mode="json")}
+
+
+def _journal(path, identity, *records: dict):
+    j = Journal(path, identity, started_at=T0, harness_version=None)
+    for r in records:
+        j.draw(r)
+    j.close()
+    return path
+
+
+def _refused(path, identity=ID) -> str:
+    kept = path.read_bytes()
+    with pytest.raises(RefusalError) as info:
+        Journal(path, identity, started_at=T1, harness_version=None)
+    assert path.read_bytes() == kept  # a refusal leaves the journal as it was
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    "other", [{"model": "qwen-8b"}, {"cases": ["c1", "c2"]}, {"max_draws": 4}], ids=str
+)
+def test_a_draw_line_from_another_runs_journal_is_refused(tmp_path, other):
+    ours = _journal(tmp_path / "ours.journal", ID, _record(0.5))
+    theirs = _journal(tmp_path / "theirs.journal", ID | other, _record(0.25, index=1))
+    with ours.open("ab") as f:  # line 3: their draw 2 of case c1, a draw this run makes too
+        f.write(theirs.read_bytes().split(b"\n")[1] + b"\n")
+    assert _refused(ours).startswith(f"{ours}: line 3 was written by another run")
+
+
+def test_a_draw_of_an_arm_the_run_does_not_have_is_refused(tmp_path):
+    p = _journal(tmp_path / "r.journal", ID, _record(0.5), _record(0.5, arm="control"))
+    assert _refused(p) == (
+        f"{p}: the draw record at line 3 (case 'c1', control arm, draw 1) is no draw this run "
+        "makes; the journal is damaged"
+    )
+    with_control = ID | {"control": "Answer concisely."}
+    q = _journal(tmp_path / "c.journal", with_control, _record(0.5, arm="control"))
+    j = Journal(q, with_control, started_at=T1, harness_version=None)
+    j.close()
+    assert list(j.draws) == [("c1", "control", 0)]
+
+
+@pytest.mark.parametrize(
+    ("line", "marked"),
+    [
+        ({"foo": 1}, True),
+        ({"attempt": 5}, True),
+        ({"attempt": True}, True),
+        ({"attempt": 1, "draw": {}}, True),
+        ({"attempt": 1}, False),  # this run's attempt record, without this run's mark
+    ],
+    ids=str,
+)
+def test_a_record_neither_an_attempt_nor_a_draw_of_this_run_is_refused(tmp_path, line, marked):
+    p = _journal(tmp_path / "r.journal", ID, _record(0.5))
+    mark = json.loads(p.read_bytes().split(b"\n")[1])["run"]
+    with p.open("ab") as f:
+        f.write(json.dumps(line | ({"run": mark} if marked else {})).encode() + b"\n")
+    assert _refused(p).startswith(f"{p}: line 3 ")
+
+
+def test_a_journal_of_another_format_is_refused_naming_it(tmp_path):
+    p = _journal(tmp_path / "r.journal", ID, _record(0.5))
+    lines = p.read_bytes().split(b"\n")
+    header = json.loads(lines[0]) | {"journal": "driftproof-run/1"}
+    p.write_bytes(b"\n".join([json.dumps(header).encode(), *lines[1:]]))
+    assert _refused(p) == (
+        f"{p}: line 1 gives the journal format 'driftproof-run/1', this driftproof reads "
+        "'driftproof-run/2' only; resume it with the driftproof that began it, or remove it to "
+        "start afresh"
+    )
