@@ -18,6 +18,7 @@ import fcntl
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from pathlib import Path
@@ -197,16 +198,26 @@ class Journal:
         it (finished) between its opening and its locking, is met by opening the name anew.
 
         Raises:
-            RefusalError: another run holds the lock.
+            RefusalError: another run holds the lock, or the path holds no regular file (a
+                directory, a FIFO, a link to nothing), which is left as it is.
         """
         for _ in range(3):
             try:
                 fd, existed = os.open(self.path, _APPEND | os.O_CREAT | os.O_EXCL, 0o600), False
             except FileExistsError:  # there already, or created since by another run
-                try:
-                    fd, existed = os.open(self.path, _APPEND), True
+                try:  # never waits: a FIFO with no reader is refused below, not waited on
+                    fd, existed = os.open(self.path, _APPEND | os.O_NONBLOCK), True
                 except FileNotFoundError:  # removed since by a run that finished
+                    if os.path.islink(self.path):  # or a link to no file, which stays so
+                        raise self._not_a_file("a link to a file that does not exist") from None
                     continue
+                except OSError as exc:  # a directory; a FIFO or socket no process reads
+                    if exc.errno not in (errno.EISDIR, errno.ENXIO, errno.ENODEV):
+                        raise  # unreadable (permissions): as any file the run cannot write
+                    raise self._not_a_file(exc.strerror or "not a regular file") from None
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, or a FIFO being read
+                    os.close(fd)
+                    raise self._not_a_file("not a regular file") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
@@ -224,6 +235,13 @@ class Journal:
         raise RefusalError(
             f"{self.path}: other runs keep creating and removing this journal; wait for them, "
             "or write the receipt elsewhere"
+        )
+
+    def _not_a_file(self, why: str) -> RefusalError:
+        """The refusal of a journal path that holds no regular file (``why`` says what it is)."""
+        return RefusalError(
+            f"{self.path}: the journal is not a file a run can keep ({why}); move it away, or "
+            "write the receipt elsewhere"
         )
 
     def _remove(self) -> str:

@@ -7,6 +7,8 @@ its header: one pasted from another run's journal was sealed into the receipt as
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 import pytest
 
@@ -96,3 +98,27 @@ def test_a_journal_of_another_format_is_refused_naming_it(tmp_path):
         "'driftproof-run/2' only; resume it with the driftproof that began it, or remove it to "
         "start afresh"
     )
+
+
+@pytest.mark.parametrize("kind", ["a directory", "a FIFO", "a link to nothing"])
+def test_a_journal_path_holding_no_regular_file_is_refused_at_once(tmp_path, kind):
+    # a FIFO no process reads made the run wait forever at its opening (a write-only open);
+    # a link to nothing read "other runs keep creating and removing this journal"
+    p = tmp_path / "r.json.journal"
+    {"a directory": p.mkdir, "a FIFO": lambda: os.mkfifo(p)}.get(
+        kind, lambda: p.symlink_to(tmp_path / "nowhere")
+    )()
+
+    def waited(*_):
+        raise TimeoutError("the run waited on the journal")
+
+    signal.signal(signal.SIGALRM, waited)
+    signal.alarm(5)
+    try:
+        with pytest.raises(RefusalError) as info:
+            Journal(p, ID, started_at=T1, harness_version=None)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert str(info.value).startswith(f"{p}: the journal is not a file a run can keep (")
+    assert os.path.lexists(p) and not os.path.exists(tmp_path / "nowhere")  # left as it was
