@@ -315,7 +315,11 @@ def _arm(arm: CaseArm, base: str) -> _Found:
 
 
 def _score(d: Draw, at: str) -> _Found:
-    """A draw's score against the mean of its valid judge samples (D-1)."""
+    """A draw's score against the mean of its valid judge samples (D-1).
+
+    Yields:
+        (``at``, what was expected and found) for a score that does not follow from them.
+    """
     valid = [s.score for s in d.judge_samples if s.score is not None and s.invalid_reason is None]
     score, mean = d.score, math.fsum(valid) / len(valid) if valid else None
     if score is not None and d.judge_samples and mean is None:
@@ -332,3 +336,8 @@ def _score(d: Draw, at: str) -> _Found:
             f"expected {mean:.6g}, the mean of the draw's valid judge samples, or a lost "
             "reason; found null",
         )
+
+
+#: A draw's score checked against its judge samples, as a receipt's reader checks it; a run
+#: resuming its journal checks each draw so, before the seal would.
+draw_score_problems = _score

@@ -122,3 +122,16 @@ def test_a_journal_path_holding_no_regular_file_is_refused_at_once(tmp_path, kin
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
     assert str(info.value).startswith(f"{p}: the journal is not a file a run can keep (")
     assert os.path.lexists(p) and not os.path.exists(tmp_path / "nowhere")  # left as it was
+
+
+def test_a_draw_whose_score_is_not_its_judge_samples_mean_is_refused_at_its_line(tmp_path):
+    # found: the resume read it, drew the rest, then the seal refused "r.json: /cases/0/arms/...
+    # score: expected ..." naming a receipt never written and no journal line, at every resume
+    bad = _record(0.5)
+    bad["draw"]["score"] = 0.25  # its one valid judge sample says 0.5
+    p = _journal(tmp_path / "r.journal", ID, _record(0.75, index=1), bad)
+    assert _refused(p) == (
+        f"{p}: a draw record's member /draw/draw/score at line 3 does not follow from its judge "
+        "samples (expected 0.5, the mean of the draw's 1 valid judge sample, found 0.25); the "
+        "journal is damaged"
+    )
