@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from driftproof.errors import RefusalError
 from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
-from driftproof.receipt._recompute import draw_score_problems
+from driftproof.run.journal_draws import draw_problem
 from driftproof.run.jsonl import checked, json_line, json_records, named, whole_lines
 
 JOURNAL_FORMAT = "driftproof-run/2"
@@ -332,10 +332,10 @@ class Journal:
                 v = checked(
                     _DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record"
                 )
-                if found := next(draw_score_problems(v.draw, "/draw/draw/score"), None):
-                    raise RefusalError(  # D-1: the seal would refuse it, naming no journal
-                        f"{self.path}: a draw record's member {found[0]} at line {n} does not "
-                        f"follow from its judge samples ({found[1]}); the journal is damaged"
+                if why := draw_problem(d["draw"], v.draw, identity.get("judge_samples")):
+                    raise RefusalError(
+                        f"{self.path}: the draw record at line {n}: its member /draw/draw{why}; "
+                        "the journal is damaged"
                     )
                 if not (
                     d["index"] == d["draw"]["index"]

@@ -131,7 +131,24 @@ def test_a_draw_whose_score_is_not_its_judge_samples_mean_is_refused_at_its_line
     bad["draw"]["score"] = 0.25  # its one valid judge sample says 0.5
     p = _journal(tmp_path / "r.journal", ID, _record(0.75, index=1), bad)
     assert _refused(p) == (
-        f"{p}: a draw record's member /draw/draw/score at line 3 does not follow from its judge "
-        "samples (expected 0.5, the mean of the draw's 1 valid judge sample, found 0.25); the "
-        "journal is damaged"
+        f"{p}: the draw record at line 3: its member /draw/draw/score does not follow from its "
+        "judge samples (expected 0.5, the mean of the draw's 1 valid judge sample, found 0.25); "
+        "the journal is damaged"
+    )
+
+
+def test_a_draw_the_receipt_would_refuse_is_refused_at_its_line(tmp_path):
+    # found: a judge reason over the schema's 1 MiB (1048576 characters), or a judged draw with
+    # no judge samples in a run taking 5, was read and then refused by the seal as above
+    long = _record(0.5)
+    long["draw"]["judge_samples"][0]["reason"] = "r" * (1048576 + 1)
+    p = _journal(tmp_path / "long.journal", ID, long)
+    want = f"{p}: the draw record at line 2: its member /draw/draw/judge_samples/0/reason does "
+    assert _refused(p).startswith(want)
+    bare = _record(0.5)
+    bare["draw"] |= {"judge_samples": [], "score": 0.5}
+    q = _journal(tmp_path / "bare.journal", ID | {"judge_samples": 5}, bare)
+    assert _refused(q, ID | {"judge_samples": 5}) == (
+        f"{q}: the draw record at line 2: its member /draw/draw/judge_samples holds 0 judge "
+        "samples, expected 5, the judge samples per draw of this run; the journal is damaged"
     )
