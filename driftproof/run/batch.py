@@ -255,6 +255,20 @@ _KINDS = {
 }
 
 
+def _check_mark(path: Path, first: bytes, mark: str) -> None:
+    """Refuse a batch journal whose line 1 is not ``{"run": mark}``: another run's, or none."""
+    try:
+        ok = json.loads(first) == {"run": mark}
+    except (ValueError, RecursionError):
+        ok = False
+    if not ok:
+        raise RefusalError(
+            f"{path}: line 1 is not the mark of this run ({json.dumps({'run': mark})}, from its "
+            "run journal); the batch journal is another run's: cancel any batch of it still open "
+            "(the provider's batch list shows them; they are billed), then remove it to go on"
+        )
+
+
 class BatchJournal:
     """The batch journal ``<receipt>.batches``: JSON Lines, each line written whole; one thread.
 
@@ -265,14 +279,20 @@ class BatchJournal:
     (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read``
     (all results journaled); all but ``out`` are fsync'd before anything waits on them.
     ``creating`` holds each creation no ``batch`` or ``dropped`` line followed, by digest;
-    ``named`` the digests of those named.
+    ``named`` the digests of those named. Line 1 is ``{"run": MARK}``, the run journal's mark,
+    when the run gives one.
     """
 
-    def __init__(self, path: Path, *, resumed_run: bool) -> None:
+    def __init__(self, path: Path, *, resumed_run: bool, mark: str | None = None) -> None:
         """Open the journal at ``path``, reading what it holds when the run resumes.
 
+        ``mark`` is the run journal's :attr:`~driftproof.run.journal.Journal.mark`: a new batch
+        journal begins with it, and one read on resume must begin with it.
+
         Raises:
-            RefusalError: a batch journal is there but its run journal is not; or a line (by
+            RefusalError: a batch journal is there but its run journal is not, or it begins
+                with no mark or another run's (its results would be graded as this run's); or a
+                line (by
                 file and line) is damaged, records a batch twice, names a request its input
                 file does not hold or a batch no earlier line creates, or is a result for a
                 request its batch did not send.
@@ -292,6 +312,8 @@ class BatchJournal:
         self._unsynced = 0
         if not path.exists():
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            if mark is not None:
+                self._write({"run": mark}, sync=True)
             return
         if not resumed_run:
             raise RefusalError(
@@ -299,6 +321,9 @@ class BatchJournal:
                 "(its batches are not polled again)"
             )
         with whole_lines(path) as lines:
+            fresh = mark is not None and not any(x.strip() for x in lines)  # killed at its start
+            if mark is not None and not fresh:
+                _check_mark(path, lines[0], mark)
             for n, rec in json_records(path, lines, what=WHAT):
                 kind = next((k for k in _KINDS if k in rec), None)
                 if kind is None:
@@ -316,6 +341,8 @@ class BatchJournal:
                 else:
                     self._keep(kind, rec[kind])
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        if fresh:
+            self._write({"run": mark}, sync=True)
 
     def _unknown(self, kind: str, v: Any) -> str | None:
         """Why record ``v`` of ``kind``, read from the file, names what no earlier line made."""

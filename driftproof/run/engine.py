@@ -275,7 +275,9 @@ def _draw_all(
     batches = None
     try:
         if lanes is not None:
-            batches = BatchJournal(batch_journal_path(out), resumed_run=journal.resumed)
+            batches = BatchJournal(
+                batch_journal_path(out), resumed_run=journal.resumed, mark=journal.mark
+            )
             BatchRounds(cells, done, drawer, lanes=lanes, journal=batches, on_done=on_done).run()
         else:
             run_cells(

@@ -321,9 +321,9 @@ def test_a_batch_journals_results_are_read_back_as_replies_and_errors(tmp_path) 
 
 
 HAND_EDITED = [
-    # lines appended to the batch journal of a stopped run (its line 1: msgbatch_000001 about to
-    # be made, line 2: made, the 6 answers a0-{0,1,2}-0 and a1-{0,1,2}-0), the refusal after
-    # "<file>: line 3 "
+    # lines appended to the batch journal of a stopped run (its line 1: the run's mark, line 2:
+    # msgbatch_000001 about to be made, line 3: made, the 6 answers a0-{0,1,2}-0 and
+    # a1-{0,1,2}-0), the refusal after "<file>: line 4 "
     (
         b'{"batch": {"id": "msgbatch_9", "lane": "answer", "ids": ["a9-0-0"], "file_id": null, '
         b'"created": 1.0}}\n{"read": "msgbatch_9"}',
@@ -368,13 +368,13 @@ def test_a_hand_edited_batch_journal_is_refused_on_resume_naming_the_file_and_li
     with pytest.raises(ProviderError):
         batched(tmp_path, cases=1)
     bj = batch_journal_path(tmp_path / "receipt.json")
-    assert bj.read_bytes().count(b"\n") == 2
+    assert bj.read_bytes().count(b"\n") == 3
     with bj.open("ab") as f:
         f.write(lines + b"\n")
     kept = bj.read_bytes()
     with pytest.raises(RefusalError) as info:
         batched(tmp_path, cases=1)
-    assert str(info.value) == f"{bj}: line 3 {want}; the batch journal is damaged"
+    assert str(info.value) == f"{bj}: line 4 {want}; the batch journal is damaged"
     assert bj.read_bytes() == kept and fake.script.calls["create"] == 1
 
 

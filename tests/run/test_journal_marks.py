@@ -152,3 +152,33 @@ def test_a_draw_the_receipt_would_refuse_is_refused_at_its_line(tmp_path):
         f"{q}: the draw record at line 2: its member /draw/draw/judge_samples holds 0 judge "
         "samples, expected 5, the judge samples per draw of this run; the journal is damaged"
     )
+
+
+def test_a_batch_journal_of_another_run_is_refused_not_graded(tmp_path):
+    # found: a run journal cut to its header beside the batch journal of a run of another skill
+    # (the same model and suite) sealed that run's answers as this run's with-skill draws: the
+    # batch journal's request names (a<case>-<draw>-<attempt>) say nothing of the run
+    from driftproof.run.batch import BatchJournal
+
+    ours = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
+    ours.close()
+    p = tmp_path / "r.json.batches"
+    theirs = BatchJournal(p, resumed_run=False, mark="0" * 16)  # another run's mark
+    batch = {"id": "b1", "lane": "answer", "ids": ["a0-0-0"], "file_id": None, "created": 1.0}
+    theirs.record("batch", batch)
+    theirs.close()
+    kept = p.read_bytes()
+    with pytest.raises(RefusalError) as info:
+        BatchJournal(p, resumed_run=True, mark=ours.mark)
+    assert str(info.value).startswith(
+        f'{p}: line 1 is not the mark of this run ({{"run": "{ours.mark}"}}, from its run '
+        "journal); the batch journal is another run's"
+    )
+    assert p.read_bytes() == kept
+    p.write_bytes(kept.split(b"\n", 1)[1])  # no mark at all: refused the same
+    with pytest.raises(RefusalError, match="line 1 is not the mark of this run"):
+        BatchJournal(p, resumed_run=True, mark=ours.mark)
+    p.write_bytes(json.dumps({"run": ours.mark}).encode() + b"\n" + kept.split(b"\n", 1)[1])
+    mine = BatchJournal(p, resumed_run=True, mark=ours.mark)  # this run's: read
+    mine.close()
+    assert list(mine.batches) == ["b1"]
