@@ -215,7 +215,8 @@ class Journal:
                 except OSError as exc:  # a directory; a FIFO or socket no process reads
                     if exc.errno not in (errno.EISDIR, errno.ENXIO, errno.ENODEV):
                         raise  # unreadable (permissions): as any file the run cannot write
-                    raise self._not_a_file(exc.strerror or "not a regular file") from None
+                    what = "a directory" if exc.errno == errno.EISDIR else "a FIFO or a device"
+                    raise self._not_a_file(what) from None
                 if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, or a FIFO being read
                     os.close(fd)
                     raise self._not_a_file("not a regular file") from None

@@ -120,7 +120,13 @@ def test_a_journal_path_holding_no_regular_file_is_refused_at_once(tmp_path, kin
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    assert str(info.value).startswith(f"{p}: the journal is not a file a run can keep (")
+    what = {
+        "a FIFO": "a FIFO or a device",
+        "a link to nothing": "a link to a file that does not exist",
+    }
+    assert str(info.value).startswith(
+        f"{p}: the journal is not a file a run can keep ({what.get(kind, kind)}); "
+    )
     assert os.path.lexists(p) and not os.path.exists(tmp_path / "nowhere")  # left as it was
 
 
