@@ -248,9 +248,7 @@ def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
         )
     tested = r.verification_level == "TESTED"
     for j, d in enumerate(arm.draws):
-        # a lost draw may stop before its judge; a scored one was judged k times (D-1)
-        judged = bool(d.judge_samples) or d.score is not None
-        if k is not None and judged and len(d.judge_samples) != k:
+        if k is not None and not holds_its_judge_samples(d, k):
             yield (
                 f"{base}/draws/{j}/judge_samples",
                 f"expected {k} judge sample{'s' if k != 1 else ''}, the judge samples per "
@@ -336,6 +334,15 @@ def _score(d: Draw, at: str) -> _Found:
             f"expected {mean:.6g}, the mean of the draw's valid judge samples, or a lost "
             "reason; found null",
         )
+
+
+def holds_its_judge_samples(d: Draw, k: int) -> bool:
+    """Whether ``d`` holds the ``k`` judge samples a judged draw holds (D-1).
+
+    A lost draw may stop before its judge; one with a score or any judge sample was judged
+    ``k`` times.
+    """
+    return not (d.judge_samples or d.score is not None) or len(d.judge_samples) == k
 
 
 #: A draw's score checked against its judge samples, as a receipt's reader checks it; a run

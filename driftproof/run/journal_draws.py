@@ -14,7 +14,7 @@ import jsonschema_rs
 
 from driftproof._json import pointer
 from driftproof.receipt import Draw
-from driftproof.receipt._recompute import draw_score_problems
+from driftproof.receipt._recompute import draw_score_problems, holds_its_judge_samples
 from driftproof.receipt._versions import CURRENT_VERSION, compiled_validator_for
 
 
@@ -41,8 +41,7 @@ def draw_problem(doc: dict[str, Any], draw: Draw, judge_samples: int | None) -> 
         return f"{pointer(err.instance_path)} does not fit a receipt's draw ({msg})"
     if found := next(draw_score_problems(draw, "/score"), None):
         return f"{found[0]} does not follow from its judge samples ({found[1]})"
-    judged = bool(draw.judge_samples) or draw.score is not None  # a lost draw may stop before
-    if judge_samples is not None and judged and len(draw.judge_samples) != judge_samples:
+    if judge_samples is not None and not holds_its_judge_samples(draw, judge_samples):
         return (
             f"/judge_samples holds {len(draw.judge_samples)} judge samples, expected "
             f"{judge_samples}, the judge samples per draw of this run"
