@@ -145,6 +145,8 @@ def schema_problems(
     )
     problems: list[Problem] = []
     for e in ordered:
+        if len(problems) >= limit:  # a list of many wrong items: stop at the limit, not n * n
+            break
         for extra, message in _expectation(e):
             p = Problem(str(file), _pointer_of(prefix + tuple(e.absolute_path) + extra), message)
             if p not in problems:

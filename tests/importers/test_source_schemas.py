@@ -289,3 +289,21 @@ def test_problems_capped_and_in_document_order(tmp_path: Path) -> None:
         f"/results/{i}/score_pct" for i in range(MAX_SCHEMA_PROBLEMS)
     ]
     assert MAX_SCHEMA_PROBLEMS == 5
+
+
+def test_a_long_list_of_wrong_items_is_named_in_steps_that_grow_with_the_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """100,000 nulls where objects belong (a 600 KB file) took minutes: every problem was
+    compared with every one kept before. Only the first MAX_SCHEMA_PROBLEMS are worded."""
+    from driftproof.importers import _schema
+
+    worded: list[Any] = []
+    real = _schema._expectation
+    monkeypatch.setattr(_schema, "_expectation", lambda e: worded.append(e) or real(e))
+    errors = Draft202012Validator({"items": {"type": "object"}}).iter_errors([None] * 3000)
+    problems = _schema.schema_problems(errors, "f.json")
+    # items 0..2999 are each wrong once; the first five in document order are named
+    assert [p.pointer for p in problems] == [f"/{i}" for i in range(MAX_SCHEMA_PROBLEMS)]
+    assert problems[0].message == "expected an object, found null"
+    assert len(worded) == MAX_SCHEMA_PROBLEMS
