@@ -60,6 +60,24 @@ def aggregates_receipt(
     )
 
 
+#: The most figures a receipt's source report holds (the receipt schema's bound).
+MAX_FIGURES = 10000
+
+
+def bounded_figures(figures: list[dict[str, Any]], w: Where) -> list[dict[str, Any]]:
+    """``figures`` as given, when one receipt can hold them all.
+
+    Raises:
+        ImportError_: more than :data:`MAX_FIGURES` figures, at ``w`` (what gives them).
+    """
+    if len(figures) > MAX_FIGURES:
+        raise w.fail(
+            f"expected at most {MAX_FIGURES:,} reported numbers in all (the most a receipt "
+            f"holds), found {len(figures):,}"
+        )
+    return figures
+
+
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
     """A ``source_report`` figure (``None`` value: unknown); a ``None`` member is left out."""
     return {

@@ -297,7 +297,7 @@ def log_times(
 
 
 #: The most figures a receipt's source report holds (the schema's bound).
-MAX_FIGURES = 10000
+MAX_FIGURES = declared.MAX_FIGURES
 
 
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:

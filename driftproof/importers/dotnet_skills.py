@@ -80,6 +80,7 @@ def receipts(
         own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
         cases = _cases(v, vw, readers[0], figures)
+        figures = declared.bounded_figures(figures + own, vw)
         missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
         judge_model = doc.get("judgeModel")
         if not (isinstance(judge_model, str) and judge_model.strip()):
@@ -111,7 +112,7 @@ def receipts(
             judge=declared.unrecorded_judge(tool, "judge", model=judge_model),
             arms={arm: declared.arm_spec(role) for arm, role in roles},
             band_source="generation",
-            source_report={"figures": figures + own, "decision": decision},
+            source_report={"figures": figures, "decision": decision},
         )
         out.append(Imported.named(tool, body, repairs=repairs))
     return out

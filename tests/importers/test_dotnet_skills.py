@@ -236,6 +236,16 @@ def test_vally_refusals_name_the_file_and_pointer(
     assert not out.exists()
 
 
+def test_vally_more_trials_than_a_receipt_holds_are_refused_at_the_verdict(tmp_path: Path) -> None:
+    # 10,000 compare trials in one stimulus, each a reported number, plus each stimulus's mean
+    # score: over the 10,000 numbers one receipt holds. Refused by place, not a crash.
+    doc = _vally()
+    doc["verdicts"][0]["scenarios"][0]["trials"] *= 10_000
+    with pytest.raises(ImportError_) as exc:
+        import_vally(write_json(tmp_path / "results.json", doc))
+    assert "results.json: /verdicts/0: expected at most 10,000 reported numbers" in str(exc.value)
+
+
 def test_vally_schema_4_is_read_as_5(tmp_path: Path) -> None:
     # adapt.mjs @ 0075511 (writeVerdictResults) writes schemaVersion 4 and no skillKind; the
     # contract says 5 keeps 4's meaning of the votes, so the same figures import alike
