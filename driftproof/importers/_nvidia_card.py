@@ -213,11 +213,14 @@ def _results_row(
 ) -> None:
     """One results table row's cells as ``card`` rows, one per agent column; else fail.
 
+    The row has as many cells as the header (a blank cell is an empty string, refused as a cell
+    that reads as no score).
+
     ``seen`` maps (measure, agent) to the line that gave it; a repeat is refused.
     """
-    if len(cells) > len(header):
+    if len(cells) != len(header):  # fewer: a row cut short (a truncated card), not a blank
         raise ImportError_.at(
-            file, f"line {lineno}", f"expected at most {len(header)} cells, found {len(cells)}"
+            file, f"line {lineno}", f"expected {len(header)} cells, found {len(cells)}"
         )
     num = None
     for i, cell in enumerate(cells[1:], start=1):

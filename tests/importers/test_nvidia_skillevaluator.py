@@ -209,3 +209,19 @@ def test_a_card_with_no_live_scores_is_refused_in_its_own_words(
     said = str(exc.value)
     assert none in said and "Overall verdict: INCOMPLETE — Required evidence is missing" in said
     assert "Tier 3: INCOMPLETE" in said
+
+
+def test_a_card_cut_inside_its_results_table_is_refused_at_the_cut_row(
+    shared: Path, tmp_path: Path
+) -> None:
+    # the golden PASS card cut after "| Discoverability | 47% ": its cell "47% → 92% (+45 points)"
+    # is cut to its baseline, and the Codex cell is gone; 47% is not the skill's score
+    text = (shared / SE / _PASS).read_text("utf-8")
+    row = "| Discoverability | 47% → 92% (+45 points) | 55% → 88% (+33 points) |"
+    cut = text.index(row) + len("| Discoverability | 47% ")
+    lineno = text[:cut].count("\n") + 1
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(text[:cut], "utf-8")
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([card])
+    assert f"BENCHMARK.md: line {lineno}: expected 3 cells, found 2" in str(exc.value)
