@@ -6,6 +6,7 @@ else the ``grading.json`` files, and ``evals.json``/``eval_metadata.json`` (name
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -261,8 +262,12 @@ def grading_files(iteration: Path) -> list[Path]:
 
     Raises:
         ImportError_: the files belong to two iterations (their ``eval-*`` folders sit in two
-            different folders), naming both: their runs would be one iteration's draws.
+            different folders), naming both: their runs would be one iteration's draws; a
+            ``grading.json`` that is not a file (:func:`present`).
     """
+    for top, dirs, names in os.walk(iteration):  # rglob passes over a link that leads nowhere
+        if "grading.json" in (*dirs, *names) and len(Path(top).relative_to(iteration).parts) >= 2:
+            present(Path(top) / "grading.json")
     files = sorted(
         g for g in iteration.rglob("grading.json") if len(g.relative_to(iteration).parts) >= 3
     )
@@ -277,6 +282,21 @@ def grading_files(iteration: Path) -> list[Path]:
             "give each iteration's folder on its own"
         )
     return files[:MAX_GRADING_FILES]
+
+
+def present(path: Path) -> bool:
+    """Whether a file is at ``path`` to read; ``False`` when nothing is there.
+
+    Raises:
+        ImportError_: something else is there (a directory, a link that leads to no file),
+            naming it: its run or its eval's words would be left out without a word.
+    """
+    if path.is_file():
+        return True
+    if os.path.lexists(path):
+        what = "a directory" if path.is_dir() else "a link that leads to no file"
+        raise Where(path).fail(f"expected a file, found {what}")
+    return False
 
 
 def _iteration_of(grading: Path) -> Path:
@@ -308,7 +328,7 @@ def grading_runs(
         eval_id = _eval_id_of(config_dir.parent, data, repairs)
         run = _run(eval_id, config_dir.name, int(m.group(1)) if m else None, data, w, data, w)
         timing = f.parent / "timing.json"
-        if timing.is_file():
+        if present(timing):
             times, raw = common.read_json(timing, repairs)
             total = _total_tokens(times, Where(timing))
             entries.append((timing.relative_to(iteration).as_posix(), common.file_sha256(raw)))
@@ -321,7 +341,7 @@ def grading_runs(
 def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) -> Any:
     """The eval's id: from its ``eval_metadata.json``, the grading, or the directory name."""
     meta = eval_dir / "eval_metadata.json"
-    for held in (common.read_json(meta, repairs)[0] if meta.is_file() else None, grading):
+    for held in (common.read_json(meta, repairs)[0] if present(meta) else None, grading):
         value = held.get("eval_id") if isinstance(held, dict) else None
         if isinstance(value, (int, str)) and not isinstance(value, bool):
             return value

@@ -69,6 +69,30 @@ def test_a_null_timing_total_stays_unknown(tmp_path: Path) -> None:
     assert r.cases[0].arms.with_skill.draws[0].tokens is None
 
 
+@pytest.mark.parametrize(
+    ("name", "found"),
+    [
+        ("without_skill/grading.json", "a link that leads to no file"),
+        ("without_skill/timing.json", "a directory"),
+        ("eval_metadata.json", "a link that leads to no file"),
+    ],
+)
+def test_a_workspace_file_that_is_no_file_is_refused_not_skipped(
+    tmp_path: Path, name: str, found: str
+) -> None:
+    # a grading.json that is a broken link left the baseline out (a single-arm import); a timing
+    # or eval_metadata.json that is no file dropped its tokens or its eval's words, unsaid
+    it = tmp_path / "ws" / "iteration-1"
+    for cfg in ("with_skill", "without_skill"):
+        _write(it / "eval-1" / cfg / "grading.json", _grading([True]))
+    odd = it / "eval-1" / name
+    odd.unlink(missing_ok=True)
+    odd.mkdir() if found == "a directory" else odd.symlink_to(tmp_path / "gone.json")
+    with pytest.raises(ImportError_) as exc:
+        import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
+    assert str(exc.value) == f"{odd}: expected a file, found {found}"
+
+
 def test_assertions_beside_expectations_are_both_counted(tmp_path: Path) -> None:
     it = tmp_path / "ws" / "iteration-1"
     grading = _grading([True, True])
