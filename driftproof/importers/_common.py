@@ -25,7 +25,7 @@ from driftproof._json import JSONFault, json_kind, loads_strict, read_capped
 from driftproof._json import pointer as _pointer_of
 from driftproof._json import read_skill_md as _read_skill_md
 from driftproof.errors import ImportError_
-from driftproof.importers._text import Repair, repair_tree
+from driftproof.importers._text import NAME_NOT_UNICODE, BadName, Repair, repair_tree
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
 #: Largest source file an importer reads (bytes), checked before reading.
@@ -189,7 +189,8 @@ def parse_json_bytes(
     """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`).
 
     No member name twice; NaN/Infinity only with ``allow_nan``. A string holding a byte that is
-    not UTF-8 or a lone surrogate gets U+FFFD and is appended to ``repairs``. ``pointer`` places
+    not UTF-8 or a lone surrogate gets U+FFFD and is appended to ``repairs``; such a member name
+    is refused. ``pointer`` places
     a document inside ``file`` (an archive member, a JSONL line); ``lead`` opens a syntax error.
 
     Raises:
@@ -202,7 +203,10 @@ def parse_json_bytes(
         value = loads_strict(text, allow_nan=allow_nan)
     except JSONFault as exc:
         raise ImportError_.at(file, pointer + exc.pointer, exc.worded(lead)) from None
-    return repair_tree(value, repairs)
+    try:
+        return repair_tree(value, repairs)
+    except BadName as exc:
+        raise ImportError_.at(file, pointer + exc.pointer, NAME_NOT_UNICODE) from None
 
 
 def read_json(path: Path, repairs: list[Repair]) -> tuple[Any, bytes]:

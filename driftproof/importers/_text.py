@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import escape as _esc
+from driftproof._json import pointer as _pointer
 from driftproof.receipt import BoundedText, ReceiptBody, TextRepair, sha256_text
 from driftproof.receipt._bounds import ANSWER_MAX_CHARS
 from driftproof.run.reply_text import repair_text
@@ -28,11 +29,43 @@ INSTRUCTION_MAX_CHARS = 262_144
 REFUSAL_MAX_CHARS = 65_536
 
 
+#: Why a member name that is not valid Unicode is refused, not repaired.
+NAME_NOT_UNICODE = (
+    "expected a member name in UTF-8, found one holding a byte that is not (shown as U+FFFD): "
+    "a name not read as written is not recognised, and its member would be left out unsaid"
+)
+
+
+class BadName(ValueError):
+    """A member name holding a byte that is not UTF-8 or a lone surrogate, at ``pointer``."""
+
+    def __init__(self, pointer: str) -> None:
+        super().__init__(pointer)
+        self.pointer = pointer
+
+
+def _place(root: Any, target: object) -> list[Any]:
+    """The path from ``root`` to the object ``target`` (by identity) in parsed JSON."""
+    stack: list[tuple[Any, list[Any]]] = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if isinstance(node, (dict, list)):
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((v, [*path, k]) for k, v in items)
+    return []  # pragma: no cover - target is in root
+
+
 def repair_tree(value: Any, repairs: list[Repair]) -> Any:
-    """``value`` (parsed JSON) with every string and member name made valid Unicode.
+    """``value`` (parsed JSON) with every string made valid Unicode.
 
     Each repaired string is appended to ``repairs``. Iterative: deep nesting cannot exhaust the
     stack.
+
+    Raises:
+        BadName: a member name holding a byte that is not UTF-8 or a lone surrogate, at its
+            pointer: the importer would not recognise it and leave its member out.
     """
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
@@ -46,9 +79,9 @@ def repair_tree(value: Any, repairs: list[Repair]) -> Any:
                 repairs.append((fixed, n))
         elif isinstance(v, dict):
             if not all(k.isascii() for k in v):
-                pairs = [(repair_text(k), x) for k, x in v.items()]
-                repairs.extend((fk, n) for (fk, n), _ in pairs if n)
-                v = parent[key] = {fk: x for (fk, _), x in pairs}
+                for k in v:
+                    if (name := repair_text(k))[1]:
+                        raise BadName(_pointer([*_place(root[0], v), name[0]]))
             stack.extend((v, k) for k in v)
         elif isinstance(v, list):
             stack.extend((v, i) for i in range(len(v)))
