@@ -119,8 +119,12 @@ def parse_cell(text: str) -> dict[str, Any] | None:
     return out
 
 
+#: A results column whose every cell gives a baseline and a score: ``(Baseline → Skill Uplift)``.
+_PAIRED = re.compile(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)")
+
+
 def _agent_name(header: str) -> str:
-    name = re.sub(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)", "", header)
+    name = _PAIRED.sub("", header)
     name = re.sub(r"\s*\(.*?\)\s*", "", name).strip().strip("`").strip()
     return name.lower().replace(" ", "-")
 
@@ -239,6 +243,14 @@ def _results_row(
         if (expected := _impossible(parsed)) is not None:
             raise ImportError_.at(
                 file, f"line {lineno}, column {i + 1}", f"expected {expected}, found {cell!r}"
+            )
+        alone = parsed["score"] and not (parsed["baseline"] or parsed["uplift"] or parsed["note"])
+        if alone and _PAIRED.search(header[i]):
+            raise ImportError_.at(  # one bare figure under a pair's header: baseline or skill?
+                file,
+                f"line {lineno}, column {i + 1}",
+                f"expected a baseline and a score such as '65% → 97% (+33 points)', as its "
+                f"column {header[i].strip()!r} says, found {cell!r}",
             )
         agent = _agent_name(header[i])
         if (cells[0], agent) in seen:

@@ -225,3 +225,23 @@ def test_a_card_cut_inside_its_results_table_is_refused_at_the_cut_row(
     with pytest.raises(ImportError_) as exc:
         import_nvidia([card])
     assert f"BENCHMARK.md: line {lineno}: expected 3 cells, found 2" in str(exc.value)
+
+
+def test_a_bare_figure_under_a_baseline_to_skill_column_is_refused(
+    shared: Path, tmp_path: Path
+) -> None:
+    # under "Claude Code (Baseline → Skill Uplift)" each cell gives both figures; a cell of one
+    # bare percentage ("47%") does not say whether it is the baseline or the skill's score, and
+    # was read as the skill's score
+    text = (shared / SE / _PASS).read_text("utf-8")
+    row = "| Discoverability | 47% → 92% (+45 points) | 55% → 88% (+33 points) |"
+    lineno = text[: text.index(row)].count("\n") + 1
+    card = tmp_path / "BENCHMARK.md"
+    card.write_text(
+        text.replace(row, "| Discoverability | 47% | 55% → 88% (+33 points) |"), "utf-8"
+    )
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([card])
+    said = str(exc.value)
+    assert f"BENCHMARK.md: line {lineno}, column 2: expected a baseline and a score" in said
+    assert "'Claude Code (Baseline → Skill Uplift)'" in said and "found '47%'" in said
