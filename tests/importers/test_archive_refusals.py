@@ -57,6 +57,15 @@ def _archive(path: Path, fault: str) -> Path:
     return path
 
 
+def _refused(log: Path, capsys) -> str:
+    """``import inspect --with-skill log`` refused: exit 2, no traceback, no receipt; its stderr."""
+    out = log.parent / "r.json"
+    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2 and "Traceback" not in err and not out.exists()
+    return err
+
+
 @pytest.mark.parametrize(
     ("fault", "words"),
     [
@@ -74,13 +83,9 @@ def test_an_unreadable_member_is_refused_naming_the_archive_and_member(
     tmp_path: Path, capsys, fault: str, words: str
 ) -> None:
     log = _archive(tmp_path / "a.eval", fault)
-    out = tmp_path / "r.json"
-    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
-    code, _, err = run_main(argv, capsys)
-    assert code == 2
-    assert "Traceback" not in err and err.count("\n") == 1
-    assert err.startswith(f"error: {log}: /header.json: {words}")
-    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["a.eval"]
+    err = _refused(log, capsys)
+    assert err.count("\n") == 1 and err.startswith(f"error: {log}: /header.json: {words}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.eval"]
 
 
 def test_a_member_the_archive_does_not_list_is_refused_by_its_name(tmp_path: Path) -> None:
@@ -108,11 +113,7 @@ def test_a_sample_id_that_is_no_integer_or_string_is_refused(
 ) -> None:
     # found: the refusal did not say what the id was
     log = _log(tmp_path / "a.eval", sample_id)
-    out = tmp_path / "r.json"
-    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
-    code, _, err = run_main(argv, capsys)
-    assert code == 2 and not out.exists()
-    assert err == (
+    assert _refused(log, capsys) == (
         f"error: {log}: /samples~11_epoch_1.json/id: expected the sample id (an integer or a "
         f"string), found {found}\n"
     )
