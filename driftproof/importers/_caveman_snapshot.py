@@ -21,6 +21,7 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, Provenance
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 
 #: caveman's arm with no system prompt (the baseline, D-16).
 BASELINE_ARM = "__baseline__"
@@ -263,11 +264,17 @@ def _usage(
                 raise cw.fail(f"expected an object of token counts, found {json_kind(cell)}")
             only_members(cell, _USAGE_MEMBERS, cw)
             for key in USAGE_TOKENS:
-                value = cell.get(key)
-                if type(value) is not int or value < 0:
+                if not common.count_at(value := cell.get(key), cw / key):
                     raise (cw / key).fail(
                         f"expected a non-negative integer, found {json_kind(value)}"
                     )
+            if (
+                billed := sum(cell[k] for k in USAGE_TOKENS if k != "output_tokens")
+            ) > JSON_SAFE_INTEGER:
+                raise cw.fail(
+                    f"{common.COUNT_TOO_BIG} input tokens as billed (input, cache creation and "
+                    f"cache read input tokens together), found {billed:,}"
+                )
             cost = cell.get("total_cost_usd")
             if cost is not None and (type(cost) not in (int, float) or not 0 <= cost < math.inf):
                 raise (cw / "total_cost_usd").fail(

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeVar
 
 import rfc8785
 
@@ -25,6 +25,12 @@ from driftproof._json import JSONFault, json_kind, loads_strict, read_capped
 from driftproof._json import pointer as _pointer_of
 from driftproof._json import read_skill_md as _read_skill_md
 from driftproof.errors import ImportError_
+from driftproof.importers._counts import COUNT_TOO_BIG as COUNT_TOO_BIG
+from driftproof.importers._counts import add_tokens as add_tokens
+from driftproof.importers._counts import count_at as count_at
+from driftproof.importers._counts import is_count as is_count
+from driftproof.importers._counts import sealable as sealable
+from driftproof.importers._counts import source_tokens as source_tokens
 from driftproof.importers._text import NAME_NOT_UNICODE, BadName, Repair, repair_tree
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
@@ -261,21 +267,6 @@ def sole(values: Iterable[_T]) -> _T | None:
     """The one value ``values`` hold (repeats aside), else ``None``."""
     found = set(values)
     return next(iter(found)) if len(found) == 1 else None
-
-
-def is_count(value: Any) -> TypeGuard[int]:
-    """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def source_tokens(usage: Any, input_key: str, output_key: str) -> dict[str, Any] | None:
-    """The draw tokens a source counted: ``usage``'s two counts, else ``None`` (D-13)."""
-    if not isinstance(usage, dict):
-        return None
-    ins, outs = usage.get(input_key), usage.get(output_key)
-    if is_count(ins) and is_count(outs):
-        return {"input": ins, "output": outs, "counted_by": "source"}
-    return None
 
 
 def unit_score(value: Any, where: Where) -> float:

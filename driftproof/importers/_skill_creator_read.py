@@ -102,7 +102,7 @@ def _run(
     fired = record.get("skill_loaded", result.get("skill_loaded"))
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
-    tokens = common.source_tokens(record, "input_tokens", "output_tokens")
+    tokens = common.source_tokens(record, "input_tokens", "output_tokens", rw)
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
     model = record.get("model")
     return {
@@ -113,7 +113,7 @@ def _run(
         "lost": lost,
         "skill_fired": fired,
         "where": rw,
-        "tokens": _with_total(tokens, total) if common.is_count(total) else tokens,
+        "tokens": _with_total(tokens, total) if common.count_at(total, resw / "tokens") else tokens,
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }

@@ -144,6 +144,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         "declared_cost_usd": cost_figures(doc, d.costs, d.two_arm),
         "source_aggregates": doc.get("aggregates"),
     }
+    common.sealable(doc.get("aggregates"), w / "aggregates")
     body = declared.declared_receipt(
         name,
         skill_text,

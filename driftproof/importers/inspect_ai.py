@@ -341,7 +341,7 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
     """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
     usage = member_object(sample, "output").get("usage")
-    tokens = common.source_tokens(usage, "input_tokens", "output_tokens")
+    tokens = common.source_tokens(usage, "input_tokens", "output_tokens", w / "output" / "usage")
     draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
     error = sample.get("error")
     if error is not None:

@@ -393,9 +393,11 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         if (text := _last_text((gs or {}).get("outputs"))) is not None:
             replies.setdefault(gname, text)
     sample = row.get("sample") or {}
-    usage = sample.get("usage") if sample.get("usage") is not None else sample.get("token_usage")
-    tokens = common.source_tokens(usage, "prompt_tokens", "completion_tokens")
-    if tokens is not None and common.is_count(cached := (usage or {}).get("cached_tokens")):
+    uk = "usage" if sample.get("usage") is not None else "token_usage"
+    usage, uw = sample.get(uk), w / "sample" / uk
+    tokens = common.source_tokens(usage, "prompt_tokens", "completion_tokens", uw)
+    cached = (usage or {}).get("cached_tokens")
+    if common.count_at(cached, uw / "cached_tokens") and tokens is not None:
         tokens["cache_read_input"] = cached
     model = sample.get("model") or sample.get("sampled_model_name")
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")

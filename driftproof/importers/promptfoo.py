@@ -84,8 +84,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     for row, iw in located:
         grouped.add(row, iw)
     model = common.sole(set().union(*grouped.models.values()))
-    prefix = (model or "").split(":", 1)[0]
-    provider_name = prefix if prefix in ("openai", "anthropic") else None
+    provider_name = p if (p := (model or "").split(":", 1)[0]) in ("openai", "anthropic") else None
     version = member_str(member_object(doc, "metadata"), "promptfooVersion")
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     mixed = any(len(m) > 1 for m in grouped.others.values())
@@ -386,7 +385,8 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
     answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
-    tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion")
+    used_w = w / "response" / "tokenUsage"
+    tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion", used_w)
     reason = row.get("failureReason")
     grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
     if reason in (None, 0) and isinstance(row.get("error"), str) and grading is None:
@@ -405,13 +405,11 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     graded = (grading or {}).get("score")
     common.same_figure(score, graded, w / "score", w / "gradingResult" / "score")
     if grading is not None:
-        used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion")
+        gw = w / "gradingResult" / "tokensUsed"
+        used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion", gw)
+        overhead["judged_draws_counted" if used else "judged_draws_missing_usage"] += 1
         if used is not None:
-            overhead["input_tokens"] += used["input"]
-            overhead["output_tokens"] += used["output"]
-            overhead["judged_draws_counted"] += 1
-        else:
-            overhead["judged_draws_missing_usage"] += 1
+            common.add_tokens(overhead, used, ("prompt", "completion"), gw)
     return draw(score=score)
 
 

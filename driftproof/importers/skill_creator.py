@@ -371,6 +371,7 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
     """The aggregates-only receipt of a ``run_summary`` with no per-run data."""
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
+    common.sealable(summary, w)
     for k, v in (summary.get("delta") or {}).items():
         # a delta printed as a number (0.5) or a signed string ("+0.50"), kept as printed
         number = isinstance(v, (int, float)) and not isinstance(v, bool)

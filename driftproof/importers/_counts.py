@@ -1,0 +1,102 @@
+"""Counts and figures a source recorded, checked against what a receipt can hold.
+
+A receipt is sealed as RFC 8785 JSON, which holds an integer exactly only up to
+:data:`~driftproof.receipt._bounds.JSON_SAFE_INTEGER` (2**53 - 1) in magnitude. A larger one a
+source gives is refused where the source gives it (file and JSON pointer), never dropped and
+never passed on to fail later at a place of the receipt.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Self, TypeGuard
+
+from driftproof.errors import ImportError_
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER
+
+
+class Where(Protocol):
+    """A place in a source file (:class:`driftproof.importers._common.Where`)."""
+
+    def __truediv__(self, key: Any) -> Self: ...
+
+    def fail(self, message: str) -> ImportError_: ...
+
+
+#: The words a count past :data:`JSON_SAFE_INTEGER` is refused with.
+COUNT_TOO_BIG = f"expected a count of at most {JSON_SAFE_INTEGER:,}"
+
+
+def is_count(value: Any) -> TypeGuard[int]:
+    """Whether ``value`` is a count a source recorded: an integer >= 0 (``true`` is no count)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def count_at(value: Any, where: Where) -> TypeGuard[int]:
+    """Whether ``value`` is a count (:func:`is_count`) a receipt can hold.
+
+    Raises:
+        ImportError_: a count past :data:`JSON_SAFE_INTEGER`, naming ``where``.
+    """
+    if not is_count(value):
+        return False
+    if value > JSON_SAFE_INTEGER:
+        raise where.fail(f"{COUNT_TOO_BIG}, found an integer of {len(str(value))} digits")
+    return True
+
+
+def source_tokens(
+    usage: Any, input_key: str, output_key: str, where: Where
+) -> dict[str, Any] | None:
+    """The draw tokens a source counted: ``usage``'s two counts, else ``None`` (D-13).
+
+    ``where`` is the place of ``usage``; each count is read by :func:`count_at`.
+
+    Raises:
+        ImportError_: a count past :data:`JSON_SAFE_INTEGER`, at ``where`` / its key.
+    """
+    if not isinstance(usage, dict):
+        return None
+    ins, outs = usage.get(input_key), usage.get(output_key)
+    counted = count_at(ins, where / input_key)
+    if count_at(outs, where / output_key) and counted:
+        return {"input": ins, "output": outs, "counted_by": "source"}
+    return None
+
+
+def sealable(value: Any, where: Where) -> None:
+    """Refuse an integer anywhere in ``value`` (a figure kept as printed) a receipt cannot hold.
+
+    Raises:
+        ImportError_: the first integer (depth first, in document order) whose magnitude is
+            past :data:`JSON_SAFE_INTEGER`, at its own place under ``where``.
+    """
+    stack: list[tuple[Any, Where]] = [(value, where)]
+    while stack:
+        node, here = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(reversed([(v, here / k) for k, v in node.items()]))
+        elif isinstance(node, list):
+            stack.extend(reversed([(v, here / i) for i, v in enumerate(node)]))
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > JSON_SAFE_INTEGER:
+            raise here.fail(
+                f"expected a number a receipt holds exactly: an integer of at most "
+                f"{JSON_SAFE_INTEGER:,} in size, found one of {len(str(abs(node)))} digits"
+            )
+
+
+def add_tokens(
+    totals: dict[str, int], used: dict[str, Any], keys: tuple[str, str], where: Where
+) -> None:
+    """Add ``used``'s input and output counts to ``totals``' ``input_tokens`` / ``output_tokens``.
+
+    ``keys`` are the source's names of the two counts under ``where``.
+
+    Raises:
+        ImportError_: a sum past :data:`JSON_SAFE_INTEGER`, at the count that took it there.
+    """
+    for side, key in zip(("input", "output"), keys, strict=True):
+        totals[f"{side}_tokens"] += used[side]
+        if (total := totals[f"{side}_tokens"]) > JSON_SAFE_INTEGER:
+            raise (where / key).fail(
+                f"{COUNT_TOO_BIG} summed over the file up to here, found {total:,}"
+            )
