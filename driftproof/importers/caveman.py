@@ -34,6 +34,7 @@ from driftproof.importers._caveman_snapshot import (
 from driftproof.importers._common import Where, parse_instant, run_times
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
+from driftproof.receipt._bounds import DRAW_MAX_CHECKS
 from driftproof.run.checks import CheckTimeout, check_passes, example_disagreements
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec, Suite, SuiteCase
@@ -218,6 +219,14 @@ def _read_cases(path: str | Path) -> Suite:
         raise Where(shown).fail(
             'expected caveman\'s fidelity case file {"cases": [{id, category, prompt, checks}]}'
         )
+    for c in suite.cases:
+        if len(c.checks) > DRAW_MAX_CHECKS:  # each answer's checks[] in the receipt
+            raise ImportError_.at(
+                shown,
+                f"{c.pointer}/checks",
+                f"expected at most {DRAW_MAX_CHECKS} checks in one case (a receipt keeps each "
+                f"answer's checks), found {len(c.checks):,}",
+            )
     _examples_agree(suite, shown)
     cases = []
     seen: dict[str, str] = {}

@@ -184,3 +184,29 @@ def test_a_count_a_receipt_holds_is_kept_to_the_last_token(shared: Path, tmp_pat
     (receipt,) = out.iterdir()
     draw = _load(receipt)["cases"][0]["arms"]["with_skill"]["draws"][0]
     assert draw["tokens"]["output"] == 9_007_199_254_740_991
+
+
+def test_a_case_with_more_checks_than_a_receipt_keeps_is_refused_in_the_case_file(
+    tmp_path: Path,
+) -> None:
+    # the fixture's first case has 2 must_include and 1 must_not_include; 198 more make 201
+    cases = _load(FIX / "evals" / "prompts" / "fidelity.json")
+    cases["cases"][0]["checks"]["must_include"] += [f"3|q{i}" for i in range(198)]
+    src = _write(tmp_path / "fidelity-cases.json", cases)
+    snap = FIX / "evals" / "snapshots" / "fidelity.json"
+    out = tmp_path / "out"
+    args = ["import", "caveman", str(snap), "--skills", str(SKILLS), "--cases", str(src)]
+    result = CliRunner().invoke(cli, [*args, "--out-dir", str(out)])
+    assert isinstance(result.exception, ImportError_), (result.output, result.exception)
+    (p,) = result.exception.problems
+    assert (p.file, p.pointer) == (str(src), "/cases/0/checks"), p.message
+    assert "expected at most 200 checks in one case" in p.message and "found 201" in p.message
+    assert not out.exists()
+
+
+def test_the_checks_bound_is_the_newest_schemas() -> None:
+    from driftproof.receipt._bounds import DRAW_MAX_CHECKS
+    from driftproof.receipt._versions import known_versions, schema_for, version_key
+
+    newest = schema_for(max(known_versions(), key=version_key))
+    assert newest["$defs"]["draw"]["properties"]["checks"]["maxItems"] == DRAW_MAX_CHECKS == 200
