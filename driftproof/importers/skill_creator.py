@@ -161,10 +161,12 @@ def _import_iteration(
         source = (str(iteration), common.manifest_sha256(entries))
     evals = evals_file(iteration, repairs)
     name = skill_name or skill_name_of(bench, evals)
-    if name is None:
-        raise Where(bench_path).fail(
-            "expected skill_name (in benchmark.json metadata or evals.json); "
-            "none found: give the skill's name with --skill-name"
+    if name is None:  # named at what was read: a folder without benchmark.json names the folder
+        at, looked = Where(bench_path), "in benchmark.json metadata or evals.json"
+        if bench is None:
+            at, looked = Where(iteration), "in an evals.json beside or above this folder"
+        raise at.fail(
+            f"expected skill_name ({looked}); none found: give the skill's name with --skill-name"
         )
     if runs is None:
         if bench is not None and bench.get("runs") == [] and "run_summary" in bench:

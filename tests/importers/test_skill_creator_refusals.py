@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from factories import run_main
 
 SAMPLE = "data/interop/skill-creator/anthropic-schemas-examples/benchmark.json"
+NEBIUS = "data/interop/skill-creator/nebius-skills-workspace/evals/iteration-1"
 
 
 def _import(args: list[str], tmp_path: Path, capsys: Any) -> str:
@@ -38,6 +40,20 @@ def test_a_benchmark_naming_no_skill_asks_for_the_option(
     err = _import([str(path)], tmp_path, capsys)
     assert err == (
         f"error: {path}: expected skill_name (in benchmark.json metadata or evals.json); "
+        "none found: give the skill's name with --skill-name\n"
+    )
+
+
+def test_a_folder_without_benchmark_naming_no_skill_is_named_itself(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the Nebius iteration's grading.json files, without its benchmark.json or any evals.json:
+    # the refusal named "<folder>/benchmark.json", a file that does not exist
+    it = tmp_path / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it, ignore=shutil.ignore_patterns("benchmark.*"))
+    err = _import([str(it)], tmp_path, capsys)
+    assert err == (
+        f"error: {it}: expected skill_name (in an evals.json beside or above this folder); "
         "none found: give the skill's name with --skill-name\n"
     )
 
