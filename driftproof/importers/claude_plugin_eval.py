@@ -124,6 +124,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     ids: dict[str, int] = {}
     cases = [_case(d, i, case, threshold, ids) for i, case in enumerate(doc["cases"])]
     check_aggregates(doc, w, threshold)
+    for i, case in enumerate(doc["cases"]):  # kept in the receipt as declared
+        common.sealable(case.get("runsPerCase"), w / "cases" / i / "runsPerCase")
     per_case = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
     gens, unrecorded, notes = _counted(d, doc, per_case)
     run = _models(suite, doc["cases"], unrecorded)

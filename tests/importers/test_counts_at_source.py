@@ -104,6 +104,12 @@ def _plugin_eval(shared: Path, tmp: Path) -> tuple[Path, list[str]]:
     return _write(tmp / "aggregate-result.json", doc), ["claude-plugin-eval"]
 
 
+def _runs_per_case(shared: Path, tmp: Path) -> tuple[Path, list[str]]:
+    doc = _load(shared / CPE)
+    doc["cases"][0]["runsPerCase"] = HUGE
+    return _write(tmp / "aggregate-result.json", doc), ["claude-plugin-eval"]
+
+
 def _openai_evals(shared: Path, tmp: Path) -> tuple[Path, list[str]]:
     rows = [api_item("run_a", 1, 1.0), api_item("run_a", 2, 0.0)]
     rows[1]["sample"]["usage"]["completion_tokens"] = HUGE
@@ -145,6 +151,7 @@ CASES = [
     (_skill_creator(_set("runs", 0, "result", "tokens", HUGE)), "/runs/0/result/tokens", COUNT),
     (_inspect, "/samples/0/output/usage/output_tokens", COUNT),
     (_plugin_eval, "/aggregates/overallPassRate", EXACT),
+    (_runs_per_case, "/cases/0/runsPerCase", EXACT),
     (_openai_evals, "/1/sample/usage/completion_tokens", COUNT),
 ]
 
