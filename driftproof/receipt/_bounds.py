@@ -40,10 +40,10 @@ RECEIPT_MAX_ITEMS: Final[int] = 100_000
 RECEIPT_MAX_MEMBERS: Final[int] = 10_000
 #: Characters: the longest member name in a receipt.
 RECEIPT_MAX_KEY_CHARS: Final[int] = 1_000
-#: Items: the most checks one draw holds (equal to the schema's ``draw.checks`` maxItems).
-DRAW_MAX_CHECKS: Final[int] = 200
 #: The largest integer magnitude RFC 8785 can seal exactly (2**53 - 1, I-JSON).
 JSON_SAFE_INTEGER: Final[int] = 2**53 - 1
+#: Items: the most checks one draw holds (equal to the schema's ``draw.checks`` maxItems).
+DRAW_MAX_CHECKS: Final[int] = 200
 
 # --- answers archives (kept transcripts, read by a regrade) ---------------------------
 
