@@ -75,8 +75,7 @@ def test_regrade_under_revised_rubric(loopback, suite_file, tmp_path, monkeypatc
     )
     assert res.exit_code == 0, res.output
     said = "18 draws read: 18 graded, none lost in the original receipt; "
-    # it read "0 draws lost in the original receipt, carried over as lost"
-    assert said in res.output
+    assert said in res.output  # it read "0 draws lost …, carried over as lost"
     monkeypatch.undo()
     r = read_receipt(tmp_path / "regraded.json")
     # Sealed in its hash: the original receipt's hash and the calls made.
