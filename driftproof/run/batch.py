@@ -325,9 +325,14 @@ class BatchJournal:
             if mark is not None and not fresh:
                 _check_mark(path, lines[0], mark)
             for n, rec in json_records(path, lines, what=WHAT):
-                kind = next((k for k in _KINDS if k in rec), None)
-                if kind is None:
-                    continue
+                if n == 1 and set(rec) == {"run"}:
+                    continue  # the run's mark, checked above
+                kind = next(iter(rec), None) if len(rec) == 1 else None
+                if kind not in _KINDS:
+                    raise RefusalError(
+                        f"{path}: line {n} is no record of a {WHAT} (expected one member, one of "
+                        f"{', '.join(_KINDS)}); the {WHAT} is damaged"
+                    )
                 at = f"/{kind}"
                 valid = checked(_KINDS[kind], rec[kind], path, n, at, kind="a record", what=WHAT)
                 if why := self._unknown(kind, valid):

@@ -275,6 +275,15 @@ DAMAGED_LINES += [
     ),
     # the same batch recorded twice (its second record with fewer ids) sealed wrong provenance
     (_B % b"1.0" + b"\n" + _B % b"2.0", "line 3 records batch 'b1' a second time"),
+    # a line of no kind, of two kinds, or a run's mark past line 1 was skipped or read as one
+    *(
+        (
+            line,
+            "line 2 is no record of a batch journal (expected one member, one of file, creating, "
+            "batch, dropped, named, cancel, read, out)",
+        )
+        for line in (b'{"foo": 1}', b'{"read": "b", "cancel": "b"}', b'{"run": "0123456789abcdef"}')
+    ),
 ]
 
 
