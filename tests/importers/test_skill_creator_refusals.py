@@ -33,28 +33,20 @@ def _bench(shared: Path, folder: Path, edit: Any) -> Path:
     return path
 
 
-def test_a_benchmark_naming_no_skill_asks_for_the_option(
+def test_a_source_naming_no_skill_asks_for_the_option_naming_what_was_read(
     shared: Path, tmp_path: Path, capsys: Any
 ) -> None:
+    ask = "none found: give the skill's name with --skill-name\n"
     path = _bench(shared, tmp_path / "it", lambda d: d["metadata"].pop("skill_name"))
-    err = _import([str(path)], tmp_path, capsys)
-    assert err == (
-        f"error: {path}: expected skill_name (in benchmark.json metadata or evals.json); "
-        "none found: give the skill's name with --skill-name\n"
+    assert _import([str(path)], tmp_path, capsys) == (
+        f"error: {path}: expected skill_name (in benchmark.json metadata or evals.json); {ask}"
     )
-
-
-def test_a_folder_without_benchmark_naming_no_skill_is_named_itself(
-    shared: Path, tmp_path: Path, capsys: Any
-) -> None:
     # the Nebius iteration's grading.json files, without its benchmark.json or any evals.json:
     # the refusal named "<folder>/benchmark.json", a file that does not exist
     it = tmp_path / "iteration-1"
     shutil.copytree(shared / NEBIUS, it, ignore=shutil.ignore_patterns("benchmark.*"))
-    err = _import([str(it)], tmp_path, capsys)
-    assert err == (
-        f"error: {it}: expected skill_name (in an evals.json beside or above this folder); "
-        "none found: give the skill's name with --skill-name\n"
+    assert _import([str(it)], tmp_path, capsys) == (
+        f"error: {it}: expected skill_name (in an evals.json beside or above this folder); {ask}"
     )
 
 
