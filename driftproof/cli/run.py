@@ -74,6 +74,7 @@ from driftproof.cli._options import (
     model_id,
     openai_api_option,
     seconds_option,
+    terminal_width,
     tokens_option,
 )
 from driftproof.errors import RefusalError
@@ -389,7 +390,7 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             err=True,
         )
         raise SystemExit(130) from None
-    print_result(result)
+    print_result(result, width=terminal_width())
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:

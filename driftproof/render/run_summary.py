@@ -119,9 +119,20 @@ def summary_title(r: Receipt) -> str:
     return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing})"
 
 
-def print_result(result: Any, console: Console | None = None) -> None:
-    """Print the run's summary from the receipt as read back (schema and seal checked)."""
-    console = console or Console()
+#: The width off a terminal: wide enough that no line of the summary wraps.
+_FULL_WIDTH = 100_000
+
+
+def print_result(result: Any, console: Console | None = None, width: int | None = None) -> None:
+    """Print the run's summary from the receipt as read back (schema and seal checked).
+
+    Args:
+        result: the run's result (its receipt, or the path to read it from).
+        console: where to print; standard output when omitted.
+        width: the terminal's width in characters, or ``None`` off a terminal, where each line
+            is laid out in full (as ``view`` and ``diff`` are), not wrapped at 80.
+    """
+    console = console or Console(width=width or _FULL_WIDTH)
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
     t = Table(title=_text(summary_title(r)))

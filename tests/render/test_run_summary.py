@@ -175,3 +175,19 @@ def test_the_reading_line_is_the_one_view_prints() -> None:
     ):
         assert line in _printed(doc).splitlines()
         assert f"verdict  {line}" in sheet_text(sheet(parse_receipt(json.dumps(doc))))
+
+
+def test_off_a_terminal_each_line_is_laid_out_in_full_and_on_one_it_fits(capsys) -> None:
+    # the suite line alone runs past 80 characters; rich wrapped it at 80 when piped
+    result = SimpleNamespace(
+        receipt=parse_receipt(json.dumps(make_receipt([case("c1", [0.6, 0.7], [0.4, 0.5])]))),
+        receipt_path="r.json",
+        stopped=None,
+        quick_answers={},
+        transcripts_path=None,
+    )
+    print_result(result)
+    suite = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("suite lift"))
+    assert len(suite) > 80 and suite.endswith(("retries included", "made to a model"))
+    print_result(result, width=60)
+    assert max(len(x) for x in capsys.readouterr().out.splitlines()) <= 60
