@@ -51,14 +51,9 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(module), attr)
 
     def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
-        """Write the commands section from the table, as click would from the commands."""
-        names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [
-            (n, click.Command(n, help=self.lazy[n][1]).get_short_help_str(limit)) for n in names
-        ]
+        """Write the commands section from the table, each line whole (click would cut it)."""
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl([(n, self.lazy[n][1]) for n in self.list_commands(ctx)])
 
 
 #: command name -> the short help ``driftproof --help`` lists. The command is the click command

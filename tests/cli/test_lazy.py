@@ -7,6 +7,7 @@ loaded, and each ``--help`` free of the library's heavy modules (no timing: what
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -52,11 +53,20 @@ def test_the_static_table_says_what_each_command_says(name: str) -> None:
     assert COMMANDS[name] == short_help(_loaded(name))
 
 
+def _whole(command: click.Command) -> click.Command:
+    """``command`` as click would list it with its first line given whole as its short help."""
+    listed = copy.copy(command)
+    listed.short_help = short_help(command)
+    return listed
+
+
 @pytest.mark.parametrize("width", [50, 80, 120, 200])
 def test_the_group_help_is_what_click_prints_with_every_command_loaded(width: int) -> None:
+    # each command's line is listed whole, wrapped to the width: click cut five of them at 80
+    # columns with "..." ("Write a demo of the method on simulated data into DIR...")
     eager = click.Group(
         "cli",
-        commands={name: _loaded(name) for name in COMMANDS},
+        commands={name: _whole(_loaded(name)) for name in COMMANDS},
         help=cli.help,
         params=cli.params,
         context_settings=cli.context_settings,
@@ -65,6 +75,9 @@ def test_the_group_help_is_what_click_prints_with_every_command_loaded(width: in
     full = CliRunner().invoke(eager, ["--help"], terminal_width=width)
     assert lazy.exit_code == full.exit_code == 0
     assert lazy.output == full.output
+    listed = " ".join(lazy.output.split("Commands:")[1].split())
+    assert "..." not in listed
+    assert "into DIR (default: driftproof-demo)." in listed
 
 
 def test_the_group_help_imports_no_command() -> None:
