@@ -24,7 +24,7 @@ $(STAMP): requirements.lock pyproject.toml
 	touch $(STAMP)
 
 reports: $(STAMP)
-	$(BIN)/driftproof reports build --receipts receipts --reports reports --out site
+	$(BIN)/driftproof reports build --receipts receipts --reports reports --out-dir site
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
