@@ -131,10 +131,10 @@ def format_option(choices: Sequence[str], help: str = "Output format.") -> Any:
     return choice_option("--format", "fmt", choices=choices, default="text", help=help)
 
 
-def openai_api_option(help: str | None = None, default: str | None = "responses") -> Any:
-    """``--openai-api responses|chat``: the OpenAI API shape a lane calls (``default``)."""
+def openai_api_option(help: str) -> Any:
+    """``--openai-api responses|chat``: the OpenAI API shape a lane calls; ``None`` if not given."""
     return _option(
-        "--openai-api", type=click.Choice(["responses", "chat"]), default=default, help=help
+        "--openai-api", type=click.Choice(["responses", "chat"]), default=None, help=help
     )
 
 

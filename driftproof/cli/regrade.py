@@ -62,7 +62,6 @@ def _base_url(url: str | None, option: str) -> str | None:
     "the shape that judge used (another is refused), and by default it does, as the receipt "
     "records it; else responses. OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually "
     "need chat.",
-    default=None,
 )
 @click.option(
     "--judge-provider",

@@ -258,7 +258,6 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     "OpenAI API shape of the answering lane and of an openai judge alike (default: responses); "
     "OpenAI-compatible servers (vLLM, llama.cpp, Ollama) usually need chat. Refused when "
     "neither lane is OpenAI's API.",
-    default=None,
 )
 @choice_option(
     "--budget-param",
