@@ -233,22 +233,20 @@ def _results_row(
             # ASCII digits only: str.isdigit() is true of "²", which int() refuses
             num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
             continue
-        parsed = parse_cell(cell)
+        parsed, at = parse_cell(cell), f"line {lineno}, column {i + 1}"
         if parsed is None:
             raise ImportError_.at(
                 file,
-                f"line {lineno}, column {i + 1}",
+                at,
                 f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
             )
         if (expected := _impossible(parsed)) is not None:
-            raise ImportError_.at(
-                file, f"line {lineno}, column {i + 1}", f"expected {expected}, found {cell!r}"
-            )
+            raise ImportError_.at(file, at, f"expected {expected}, found {cell!r}")
         alone = parsed["score"] and not (parsed["baseline"] or parsed["uplift"] or parsed["note"])
         if alone and _PAIRED.search(header[i]):
             raise ImportError_.at(  # one bare figure under a pair's header: baseline or skill?
                 file,
-                f"line {lineno}, column {i + 1}",
+                at,
                 f"expected a baseline and a score such as '65% → 97% (+33 points)', as its "
                 f"column {header[i].strip()!r} says, found {cell!r}",
             )
