@@ -54,6 +54,7 @@ CURRENT = Today(
     skill_sha256=SKILL,
     suite_sha256=SUITE,
     judge_model="claude-haiku-4-5-20251001",
+    judge_service="https://api.anthropic.com",  # factories' judge service
     judge_template_sha256=TEMPLATE,
 )
 
@@ -94,6 +95,7 @@ def test_skill_change_text_gives_each_arm_its_own_line():
         "- capture mode: unchanged (text): the receipt still stands on this\n"
         f"- skill: recorded {'a' * 64}, today {'c' * 64} -> run again: the skill changed\n"
         "- judge: unchanged (claude-haiku-4-5-20251001): the receipt still stands on this\n"
+        "- judge service: unchanged (https://api.anthropic.com): the receipt still stands on this\n"
         f"- judge prompt template: unchanged ({'0' * 64}): the receipt still stands on this\n"
         f"- suite: unchanged ({'b' * 64}): the receipt still stands on this"
     )

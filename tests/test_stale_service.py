@@ -19,6 +19,7 @@ from receipt_docs import seal_document
 from driftproof.cli.stale import _service
 from driftproof.pages.stale import Today, stale_report
 from driftproof.receipt import parse_receipt
+from driftproof.render.stale import stale_text
 from driftproof.run.providers import make_provider
 
 HERE, THERE = "http://127.0.0.1:8000/v1", "http://10.0.0.9:8000/v1"
@@ -67,10 +68,22 @@ def test_a_service_the_receipt_does_not_record_is_unknown_when_given():
     assert statuses == {"with_skill": "unknown", "baseline": "unknown"}
 
 
-def test_no_base_url_given_compares_no_service():
-    r = parse_receipt(json.dumps(seal_document(_doc())).encode())
-    fields = [f.field for f in stale_report(r, NOW).findings]
-    assert "service" not in fields and "judge service" not in fields
+def test_no_base_url_given_names_each_recorded_service_as_not_compared():
+    # a receipt served at HERE read "still stands" with no word of its service: a run today
+    # may be served anywhere its environment points. Each recorded service is named as not
+    # compared, beside the status it leaves as it was (an advisory, as a harness patch is).
+    report = stale_report(parse_receipt(json.dumps(seal_document(_doc())).encode()), NOW)
+    assert {a.status for a in report.arms} == {"still stands"}
+    uncompared = {(f.field, f.recorded) for f in report.findings if f.advisory}
+    assert uncompared == {("service", HERE), ("judge service", JUDGE_AT)}
+    text = stale_text(report)
+    assert f"- service: recorded {HERE}, today not supplied (give --base-url) -> advisory" in text
+    assert "today not supplied (give --judge-base-url) -> advisory: not compared" in text
+
+
+def test_no_base_url_given_and_none_recorded_names_no_service():
+    report = stale_report(parse_receipt(json.dumps(seal_document(_doc(None, None))).encode()), NOW)
+    assert "service" not in [f.field for f in report.findings]
 
 
 def test_another_judge_service_moves_the_grading_only():

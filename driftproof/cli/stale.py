@@ -122,13 +122,13 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
     "--base-url",
     "service",
     "The answering API's base URL today, as run's --base-url; a receipt answered by another "
-    "service runs again. Not given: the service is not compared.",
+    "service runs again. Not given: the recorded service is named as not compared.",
 )
 @_service_option(
     "--judge-base-url",
     "judge_service",
     "The judge API's base URL today, as run's --judge-base-url; another service grading means a "
-    "regrade. Not given: not compared.",
+    "regrade. Not given: named as not compared.",
 )
 @click.option(
     "--judge-template",

@@ -233,15 +233,28 @@ def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: s
     return _finding(name, recorded, now, effect, arms, why + more)
 
 
+def _uncompared(name: str, recorded: str | None, arms: Arms) -> Finding:
+    """A recorded service today's was not given for: an advisory, leaving the status as it is.
+
+    A run today answers where its base URL option or its environment points, which ``stale``
+    does not read (the SDKs' own rules); the report names the service so that it is not taken
+    as compared.
+    """
+    why = "not compared; a run today is served where its base URL option or environment points"
+    return Finding(name, recorded, None, "unknown", arms, why, advisory=True)
+
+
 def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     """Every field compared, in the report's order: what produced the answers, then grading."""
     run, h, judge = receipt.run, receipt.run.harness, receipt.judge
     out = [_moved("model", run.model, today.model, arms)]
-    if today.service is not None:  # each recorded service, for the arms it answered
-        served: dict[str | None, list[str]] = {}
-        for arm in arms:
-            served.setdefault(getattr(receipt.arms, arm).service, []).append(arm)
+    served: dict[str | None, list[str]] = {}  # each recorded service, for the arms it answered
+    for arm in arms:
+        served.setdefault(getattr(receipt.arms, arm).service, []).append(arm)
+    if today.service is not None:
         out += [_moved("service", s, today.service, tuple(a)) for s, a in served.items()]
+    else:
+        out += [_uncompared("service", s, tuple(a)) for s, a in served.items() if s is not None]
     if run.surface == "cli" or h is not None or today.harness_name is not None:
         out += [
             _moved("harness", h.name if h else None, today.harness_name, arms),
@@ -263,6 +276,8 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
         *(
             [_moved("judge service", judge.service if judge else None, today.judge_service, arms)]
             if today.judge_service is not None
+            else [_uncompared("judge service", judge.service, arms)]
+            if judge is not None and judge.service is not None
             else []
         ),
         _moved(
