@@ -1,8 +1,9 @@
 """Zip archives (Inspect ``.eval``: store, deflate, Zstandard) read with bounded memory.
 
 Each member is streamed and the bytes actually inflated are capped per member and per
-archive (a member lying about its size is refused at the cap); CRC-32 is checked. Errors
-name the archive and the member as a pointer (``/samples~11_epoch_1.json``).
+archive (a member lying about its size is refused at the cap); CRC-32 is checked; a Zstandard
+member must be whole frames and nothing more. Errors name the archive and the member as a
+pointer (``/samples~11_epoch_1.json``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import BinaryIO
 import zstandard
 
 from driftproof.importers._common import Where
+from driftproof.importers._zstd_frames import frames_fault
 
 #: Members: the most an archive may list (checked on the central directory, before reading).
 MAX_MEMBERS = 20_000
@@ -141,6 +143,10 @@ class Archive:
 
         try:
             if info.compress_type == _ZSTD:
+                start = fh.tell()
+                if fault := frames_fault(fh, remaining):  # the reader stops quietly mid-frame
+                    raise where.fail(f"the member {fault}")
+                fh.seek(start)
                 # a stream reader returns at most the size asked for: output is bounded per read
                 raw = _Limited(fh, remaining)
                 # zstandard reads any object with read(); its stub asks for IO[bytes]
