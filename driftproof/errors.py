@@ -20,18 +20,26 @@ class Problem:
 
     Attributes:
         file: the path as the user gave it (or a label such as ``<stdin>``).
-        pointer: RFC 6901 JSON pointer to the offending value; ``""`` is the whole document.
+        pointer: RFC 6901 JSON pointer to the offending value; ``""`` is the whole document
+            (of ``member``, when one is named).
         message: what was expected, in plain words.
+        member: the archive member (its name as the archive lists it) ``pointer`` is in; ``""``
+            when ``file`` is no archive.
     """
 
     file: str
     pointer: str
     message: str
+    member: str = ""
 
     def __str__(self) -> str:
-        """``file: pointer: message``, or ``file: message`` when it is about the whole file."""
+        """``file: pointer: message``, or ``file: message`` when it is about the whole file.
+
+        Inside an archive member: ``file, member NAME: pointer: message``.
+        """
         where = f"{self.pointer}: " if self.pointer else ""
-        return f"{self.file}: {where}{self.message}"
+        member = f", member {self.member}" if self.member else ""
+        return f"{self.file}{member}: {where}{self.message}"
 
 
 class DriftproofError(Exception):
@@ -51,9 +59,9 @@ class DriftproofError(Exception):
         return [str(p) for p in self.problems] or [str(self)]
 
     @classmethod
-    def at(cls, file: str | Path, pointer: str, message: str) -> Self:
-        """Build the error for a single problem at ``pointer`` in ``file``."""
-        p = Problem(str(file), pointer, message)
+    def at(cls, file: str | Path, pointer: str, message: str, *, member: str = "") -> Self:
+        """Build the error for a single problem at ``pointer`` in ``file`` (in its ``member``)."""
+        p = Problem(str(file), pointer, message, member)
         return cls(str(p), [p])
 
 

@@ -2,8 +2,8 @@
 
 Each member is streamed and the bytes actually inflated are capped per member and per
 archive (a member lying about its size is refused at the cap); CRC-32 is checked; a Zstandard
-member must be whole frames and nothing more. Errors name the archive and the member as a
-pointer (``/samples~11_epoch_1.json``).
+member must be whole frames and nothing more. Errors name the archive and the member
+(``a.eval, member samples/1_epoch_1.json: ...``).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Archive:
             )
         names = Counter(i.filename for i in infos if not i.is_dir())
         if twice := [n for n, count in names.items() if count > 1]:
-            raise (Where(self.shown) / twice[0]).fail(
+            raise Where(self.shown, member=twice[0]).fail(
                 "expected each member once; the archive lists this name more than once, "
                 "so which copy is meant cannot be told"
             )
@@ -94,7 +94,7 @@ class Archive:
                 CRC-32 differs), or inflates past the per-member or whole-archive cap.
         """
         info = self.infos.get(name)
-        where = Where(self.shown) / name
+        where = Where(self.shown, member=name)
         if info is None:
             raise where.fail("expected this member in the archive; found none")
         if info.flag_bits & 0x1:

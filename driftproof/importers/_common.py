@@ -42,16 +42,21 @@ CASE_ID = re.compile(CASE_ID_PATTERN)
 
 
 class Where:
-    """A place in a source document: ``Where(file) / "runs" / 0`` is ``file: /runs/0``."""
+    """A place in a source document: ``Where(file) / "runs" / 0`` is ``file: /runs/0``.
 
-    __slots__ = ("file", "parts")
+    ``member``: the archive member the document is (``Where(f, member="m.json") / "id"`` is
+    ``f, member m.json: /id``); ``""`` when the file itself is the document.
+    """
 
-    def __init__(self, file: str | Path, parts: tuple[Any, ...] = ()) -> None:
+    __slots__ = ("file", "member", "parts")
+
+    def __init__(self, file: str | Path, parts: tuple[Any, ...] = (), *, member: str = "") -> None:
         self.file = str(file)
         self.parts = parts
+        self.member = member
 
     def __truediv__(self, key: Any) -> Where:
-        return Where(self.file, self.parts + (key,))
+        return Where(self.file, self.parts + (key,), member=self.member)
 
     @property
     def pointer(self) -> str:
@@ -60,7 +65,7 @@ class Where:
 
     def fail(self, message: str) -> ImportError_:
         """The :class:`~driftproof.errors.ImportError_` for this place (raise it)."""
-        return ImportError_.at(self.file, self.pointer, message)
+        return ImportError_.at(self.file, self.pointer, message, member=self.member)
 
     def get(
         self,
@@ -190,6 +195,7 @@ def parse_json_bytes(
     *,
     allow_nan: bool = False,
     pointer: str = "",
+    member: str = "",
     lead: str = "expected JSON",
 ) -> Any:
     """Parse JSON source bytes strictly (:func:`driftproof._json.loads_strict`).
@@ -197,7 +203,8 @@ def parse_json_bytes(
     No member name twice; NaN/Infinity only with ``allow_nan``. A string holding a byte that is
     not UTF-8 or a lone surrogate gets U+FFFD and is appended to ``repairs``; such a member name
     is refused. ``pointer`` places
-    a document inside ``file`` (an archive member, a JSONL line); ``lead`` opens a syntax error.
+    a document inside ``file`` (a JSONL line), ``member`` names the archive member it is;
+    ``lead`` opens a syntax error.
 
     Raises:
         ImportError_: not JSON, naming the file, pointer and line.
@@ -208,11 +215,15 @@ def parse_json_bytes(
     try:
         value = loads_strict(text, allow_nan=allow_nan)
     except JSONFault as exc:
-        raise ImportError_.at(file, pointer + exc.pointer, exc.worded(lead)) from None
+        raise ImportError_.at(
+            file, pointer + exc.pointer, exc.worded(lead), member=member
+        ) from None
     try:
         return repair_tree(value, repairs)
     except BadName as exc:
-        raise ImportError_.at(file, pointer + exc.pointer, NAME_NOT_UNICODE) from None
+        raise ImportError_.at(
+            file, pointer + exc.pointer, NAME_NOT_UNICODE, member=member
+        ) from None
 
 
 def read_json(path: Path, repairs: list[Repair]) -> tuple[Any, bytes]:

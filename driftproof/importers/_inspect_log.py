@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from driftproof._json import member_list, member_object, pointer
+from driftproof._json import member_list, member_object
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._archive import Archive
@@ -105,28 +105,26 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
     # interrupted) has only _journal/start.json, with the eval spec and plan
     member = "header.json" if "header.json" in names else "_journal/start.json"
     if member not in names:
-        raise (Where(path) / "header.json").fail(
+        raise Where(path, member="header.json").fail(
             "expected header.json (or _journal/start.json) in the .eval archive"
         )
     header = _member(z, member, "header", repairs)
     members = sorted((m for n in names if (m := _SAMPLE.fullmatch(n))), key=_member_order)
-    samples = [(_member(z, m[0], "sample", repairs), Where(path, (m[0],))) for m in members]
+    samples = [(_member(z, m[0], "sample", repairs), Where(path, member=m[0])) for m in members]
     if not samples:
         raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = _member(z, "reductions.json", "reductions", repairs)
         if doc is not None:
-            reductions = (doc, Where(path, ("reductions.json",)))
-    return Log(header, samples, raw, reductions, Where(path, (member,)), repairs)
+            reductions = (doc, Where(path, member="reductions.json"))
+    return Log(header, samples, raw, reductions, Where(path, member=member), repairs)
 
 
 def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> Any:
     """Archive member ``name`` parsed and checked as its own document, named from the archive."""
-    doc = common.parse_json_bytes(
-        z.read(name), z.path, repairs, allow_nan=True, pointer=pointer([name])
-    )
-    validate_source(doc, "inspect_ai", z.path, definition=definition, prefix=(name,))
+    doc = common.parse_json_bytes(z.read(name), z.shown, repairs, allow_nan=True, member=name)
+    validate_source(doc, "inspect_ai", z.shown, definition=definition, member=name)
     return doc
 
 
@@ -139,14 +137,14 @@ def scorer_name(
     header: dict[str, Any],
     samples: list[tuple[dict[str, Any], Where]],
     scorer: str | None,
-    path: Path,
+    at: Where,
 ) -> str:
-    """``scorer`` when the header or a sample has it, else the only scorer there is."""
+    """``scorer`` when the header (at ``at``) or a sample has it, else the only scorer there is."""
     scores = member_object(header, "results").get("scores") or []
     names = [s["name"] for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
     names += [n for sample, _ in samples for n in sample.get("scores") or {}]
     names = list(dict.fromkeys(names))
-    w = Where(path) / "results" / "scores"
+    w = at / "results" / "scores"
     has = ", ".join(json.dumps(n) for n in names) or "none"
     if scorer is not None:
         if names and scorer not in names:
@@ -271,21 +269,19 @@ def read_logs(logs: dict[str, Path]) -> dict[str, Log]:
         found = " and ".join(
             f"{json.dumps(t)} in the {ARM_WORDS[a]} arm's log" for a, t in tasks.items()
         )
-        first, *others = logs.values()  # the problem names the first; the message the others
-        raise (Where(first) / "eval" / "task").fail(
+        first, *others = logs  # the problem names the first; the message the others
+        raise (read[first].where / "eval" / "task").fail(
             f"expected the same task in every arm's log, found {found} "
-            f"({', '.join(map(str, others))})"
+            f"({', '.join(str(logs[a]) for a in others)})"
         )
     return read
 
 
-def log_times(
-    read: dict[str, Log], logs: dict[str, Path], unrecorded: list[str]
-) -> dict[str, str | None]:
+def log_times(read: dict[str, Log], unrecorded: list[str]) -> dict[str, str | None]:
     """The earliest ``stats.started_at`` and latest ``stats.completed_at``, as instants."""
     found: dict[str, list[tuple[datetime, str | None]]] = {"started_at": [], "completed_at": []}
-    for arm, log in read.items():
-        stats, sw = member_object(log.header, "stats"), Where(logs[arm]) / "stats"
+    for log in read.values():
+        stats, sw = member_object(log.header, "stats"), log.where / "stats"
         for member, into in found.items():
             if stats.get(member) not in (None, ""):
                 into.append(common.parse_instant(stats[member], sw / member))

@@ -130,12 +130,13 @@ def schema_problems(
     file: str | Path,
     *,
     prefix: tuple[Any, ...] = (),
+    member: str = "",
     limit: int = MAX_SCHEMA_PROBLEMS,
 ) -> list[Problem]:
     """At most ``limit`` jsonschema errors as problems in document order.
 
-    Each names ``file``, the pointer (``prefix`` + the error's path; a missing member is pointed
-    at itself) and what was expected in plain words.
+    Each names ``file`` (and its archive ``member``, if any), the pointer (``prefix`` + the
+    error's path; a missing member is pointed at itself) and what was expected in plain words.
     """
     ordered = sorted(
         errors,
@@ -148,7 +149,8 @@ def schema_problems(
         if len(problems) >= limit:  # a list of many wrong items: stop at the limit, not n * n
             break
         for extra, message in _expectation(e):
-            p = Problem(str(file), _pointer_of(prefix + tuple(e.absolute_path) + extra), message)
+            at = _pointer_of(prefix + tuple(e.absolute_path) + extra)
+            p = Problem(str(file), at, message, member)
             if p not in problems:
                 problems.append(p)
     return problems[:limit]
@@ -161,17 +163,18 @@ def validate_source(
     *,
     definition: str | None = None,
     prefix: tuple[Any, ...] = (),
+    member: str = "",
 ) -> None:
     """Check a parsed source ``doc`` against schema ``schema`` before an importer walks it.
 
     ``definition`` checks against ``$defs/<definition>`` instead of the root; ``prefix`` goes
-    before each problem's pointer (e.g. a zip member's name).
+    before each problem's pointer; ``member`` names the archive member ``doc`` is.
 
     Raises:
         ImportError_: one problem per offending place (at most :data:`MAX_SCHEMA_PROBLEMS`, in
             document order), e.g. "expected an array, found a number".
     """
     errors = _source_validator(schema, definition).iter_errors(doc)
-    if problems := schema_problems(errors, file, prefix=prefix):
+    if problems := schema_problems(errors, file, prefix=prefix, member=member):
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ImportError_(f"{problems[0]}{more}", problems)

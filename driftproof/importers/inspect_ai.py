@@ -87,15 +87,14 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     single = "a single-arm log: no lift, no interval, no value per token"
     unrecorded = [*_UNRECORDED, *(f"the {a} arm ({single})" for a in missing)]
     scorers = {
-        arm: scorer_name(log.header, log.samples, name, Path(logs[arm]))
-        for arm, log in read.items()
+        arm: scorer_name(log.header, log.samples, name, log.where) for arm, log in read.items()
     }
     hits: list[tuple[str, str, int, str]] = []  # (arm, sample id, epoch, the limit in words)
     cases = _cases(read, scorers, key, logs, missing, hits)
     gens, model, judge_model, version = _recorded(read, scorers, unrecorded)
     if options.skill_md is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    times = log_times(read, logs, unrecorded)
+    times = log_times(read, unrecorded)
     report = source_report(read, scorers, unrecorded)
     documents = [(f"{arm}={logs[arm]}", common.file_sha256(log.raw)) for arm, log in read.items()]
     sha = {arm: system_message_sha256(log.header) for arm, log in read.items()}
@@ -174,9 +173,7 @@ def _limit_notes(hits: list[tuple[str, str, int, str]]) -> list[str]:
 
 def _status(log: Log) -> object:
     """The log's ``status``; ``"started"`` for an unfinished ``.eval`` (no ``header.json``)."""
-    return (
-        "started" if log.where.parts[:1] == ("_journal/start.json",) else log.header.get("status")
-    )
+    return "started" if log.where.member == "_journal/start.json" else log.header.get("status")
 
 
 def _ended_notes(read: dict[str, Log]) -> list[str]:

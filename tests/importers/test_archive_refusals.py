@@ -84,7 +84,7 @@ def test_an_unreadable_member_is_refused_naming_the_archive_and_member(
 ) -> None:
     log = _archive(tmp_path / "a.eval", fault)
     err = _refused(log, capsys)
-    assert err.count("\n") == 1 and err.startswith(f"error: {log}: /header.json: {words}")
+    assert err.count("\n") == 1 and err.startswith(f"error: {log}, member header.json: {words}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.eval"]
 
 
@@ -93,7 +93,7 @@ def test_a_member_the_archive_does_not_list_is_refused_by_its_name(tmp_path: Pat
     with pytest.raises(ImportError_) as caught:
         Archive(log).read("reductions.json")
     (problem,) = caught.value.problems
-    assert (problem.file, problem.pointer) == (str(log), "/reductions.json")
+    assert (problem.file, problem.member, problem.pointer) == (str(log), "reductions.json", "")
     assert problem.message == "expected this member in the archive; found none"
 
 
@@ -114,8 +114,8 @@ def test_a_sample_id_that_is_no_integer_or_string_is_refused(
     # found: the refusal did not say what the id was
     log = _log(tmp_path / "a.eval", sample_id)
     assert _refused(log, capsys) == (
-        f"error: {log}: /samples~11_epoch_1.json/id: expected the sample id (an integer or a "
-        f"string), found {found}\n"
+        f"error: {log}, member samples/1_epoch_1.json: /id: expected the sample id (an integer "
+        f"or a string), found {found}\n"
     )
 
 
@@ -129,3 +129,29 @@ def test_a_scorer_option_without_a_name_or_key_is_refused(
     code, _, err = run_main([*argv, "--scorer", scorer], capsys)
     assert code == 2 and not out.exists()
     assert err == f"error: <options>: --scorer {scorer!r}: expected NAME or NAME:KEY\n"
+
+
+def test_a_problem_inside_a_member_names_the_member_then_the_place_in_it(
+    tmp_path: Path, capsys
+) -> None:
+    # before: "a.eval: /samples~11_epoch_1.json/scores/match/value: …" (the member's name read
+    # as a pointer token, "/" written "~1"), and "a.eval: /results/scores: …" for header.json's
+    # scorers (no member named at all)
+    log = tmp_path / "a.eval"
+    header = {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}
+    header |= {"results": {"scores": [{"name": "match", "scorer": "match"}]}}
+    sample = {"id": 1, "epoch": 1, "input": "q", "scores": {"match": {"value": 2}}}
+    with zipfile.ZipFile(log, "w") as z:
+        z.writestr("header.json", json.dumps(header))
+        z.writestr("samples/1_epoch_1.json", json.dumps(sample))
+    assert _refused(log, capsys) == (
+        f"error: {log}, member samples/1_epoch_1.json: /scores/match/value: expected a score "
+        "between 0 and 1 (Driftproof's scale), found 2.0\n"
+    )
+    out = tmp_path / "r.json"
+    argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
+    code, _, err = run_main([*argv, "--scorer", "exact"], capsys)
+    assert code == 2 and err == (
+        f"error: {log}, member header.json: /results/scores: expected a scorer named 'exact'; "
+        'the log has "match"\n'
+    )

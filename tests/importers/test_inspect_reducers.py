@@ -238,7 +238,8 @@ def test_reduced_value_not_a_score_refused_naming_member_and_pointer(tmp_path: P
     with pytest.raises(ImportError_) as e:
         import_inspect({"with_skill": log}, InspectOptions(scorer="rubric:clarity", skill_name="s"))
     (p,) = e.value.problems
-    assert p.file == str(log) and p.pointer == "/reductions.json/0/samples/0/value/clarity"
+    assert (p.file, p.member) == (str(log), "reductions.json")
+    assert p.pointer == "/0/samples/0/value/clarity"
     assert "expected a reduced score" in p.message
 
 
@@ -254,7 +255,7 @@ def test_reductions_of_the_wrong_shape_refused(tmp_path: Path) -> None:
     with pytest.raises(ImportError_) as e:
         import_inspect({"with_skill": log}, InspectOptions(skill_name="s"))
     (p,) = e.value.problems
-    assert p.pointer == "/reductions.json/0/samples" and "array" in p.message
+    assert (p.member, p.pointer) == ("reductions.json", "/0/samples") and "array" in p.message
 
 
 def test_real_log_keeps_its_metrics_and_reductions(shared: Path) -> None:

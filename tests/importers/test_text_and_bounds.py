@@ -245,7 +245,7 @@ def test_a_member_name_listed_twice_is_refused_naming_it(tmp_path: Path) -> None
     with pytest.raises(ImportError_) as exc:
         Archive(path)
     assert str(exc.value) == (
-        f"{path}: /samples~11_epoch_1.json: expected each member once; the archive lists this "
+        f"{path}, member samples/1_epoch_1.json: expected each member once; the archive lists this "
         "name more than once, so which copy is meant cannot be told"
     )
 
