@@ -28,6 +28,7 @@ from driftproof.errors import ImportError_
 from driftproof.importers._counts import COUNT_TOO_BIG as COUNT_TOO_BIG
 from driftproof.importers._counts import add_tokens as add_tokens
 from driftproof.importers._counts import count_at as count_at
+from driftproof.importers._counts import exact_integer as exact_integer
 from driftproof.importers._counts import is_count as is_count
 from driftproof.importers._counts import sealable as sealable
 from driftproof.importers._counts import source_tokens as source_tokens
@@ -102,8 +103,10 @@ class Where:
         high: float | None = None,
         count: bool = False,
     ) -> float | None:
-        """``obj[key]`` read by :func:`source_number`; ``None`` when absent or null (D-13)."""
+        """``obj[key]`` by :func:`source_number`, a ``count`` by :func:`count_at` too; or None."""
         value = self.get(obj, key, int if count else float, required=False)
+        if count:
+            count_at(value, self / key)
         return source_number(value, self / key, low=low, high=high)
 
 
@@ -122,19 +125,16 @@ def source_number(
     """A number a source recorded, as the float a receipt keeps; ``None`` for ``None``.
 
     Raises:
-        ImportError_: true or false (never a number here), not a number, an integer beyond
-            2**53 (no float holds it exactly), or outside ``low``..``high`` (inclusive);
-            naming ``where``.
+        ImportError_: true or false (never a number here), not a number, an integer past
+            2**53 - 1 in magnitude (:func:`exact_integer`: no receipt holds it exactly), or
+            outside ``low``..``high`` (inclusive); naming ``where``.
     """
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise where.fail(f"expected a number, found {kind_of(value)}")
-    if isinstance(value, int) and abs(value) > EXACT_INTEGER:
-        raise where.fail(
-            f"expected a number of at most 16 digits (an integer up to {EXACT_INTEGER}), "
-            f"found an integer of {len(str(abs(value)))} digits"
-        )
+    if isinstance(value, int):
+        exact_integer(value, where)
     too_low, too_high = low is not None and value < low, high is not None and value > high
     if not math.isfinite(value) or too_low or too_high:
         span = f" from {low:g}" if low is not None else ""
@@ -202,9 +202,8 @@ def parse_json_bytes(
 
     No member name twice; NaN/Infinity only with ``allow_nan``. A string holding a byte that is
     not UTF-8 or a lone surrogate gets U+FFFD and is appended to ``repairs``; such a member name
-    is refused. ``pointer`` places
-    a document inside ``file`` (a JSONL line), ``member`` names the archive member it is;
-    ``lead`` opens a syntax error.
+    is refused. ``pointer`` places a document inside ``file`` (a JSONL line), ``member`` names
+    the archive member it is; ``lead`` opens a syntax error.
 
     Raises:
         ImportError_: not JSON, naming the file, pointer and line.
@@ -215,15 +214,14 @@ def parse_json_bytes(
     try:
         value = loads_strict(text, allow_nan=allow_nan)
     except JSONFault as exc:
-        raise ImportError_.at(
-            file, pointer + exc.pointer, exc.worded(lead), member=member
-        ) from None
-    try:
-        return repair_tree(value, repairs)
-    except BadName as exc:
-        raise ImportError_.at(
-            file, pointer + exc.pointer, NAME_NOT_UNICODE, member=member
-        ) from None
+        fault: JSONFault | BadName = exc
+        message = exc.worded(lead)
+    else:
+        try:
+            return repair_tree(value, repairs)
+        except BadName as exc:
+            fault, message = exc, NAME_NOT_UNICODE
+    raise ImportError_.at(file, pointer + fault.pointer, message, member=member)
 
 
 def read_json(path: Path, repairs: list[Repair]) -> tuple[Any, bytes]:

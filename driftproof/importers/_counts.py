@@ -63,6 +63,19 @@ def source_tokens(
     return None
 
 
+def exact_integer(value: int, where: Where) -> None:
+    """Refuse an integer (a figure a source gives) whose magnitude a receipt cannot hold exactly.
+
+    Raises:
+        ImportError_: ``|value|`` past :data:`JSON_SAFE_INTEGER`, naming ``where``.
+    """
+    if abs(value) > JSON_SAFE_INTEGER:
+        raise where.fail(
+            f"expected a number a receipt holds exactly: an integer of at most "
+            f"{JSON_SAFE_INTEGER:,} in size, found one of {len(str(abs(value)))} digits"
+        )
+
+
 def sealable(value: Any, where: Where) -> None:
     """Refuse an integer anywhere in ``value`` (a figure kept as printed) a receipt cannot hold.
 
@@ -77,11 +90,8 @@ def sealable(value: Any, where: Where) -> None:
             stack.extend(reversed([(v, here / k) for k, v in node.items()]))
         elif isinstance(node, list):
             stack.extend(reversed([(v, here / i) for i, v in enumerate(node)]))
-        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > JSON_SAFE_INTEGER:
-            raise here.fail(
-                f"expected a number a receipt holds exactly: an integer of at most "
-                f"{JSON_SAFE_INTEGER:,} in size, found one of {len(str(abs(node)))} digits"
-            )
+        elif isinstance(node, int) and not isinstance(node, bool):
+            exact_integer(node, here)
 
 
 def add_tokens(

@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 from driftproof.errors import ImportError_
+from driftproof.importers._counts import COUNT_TOO_BIG
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
 #: card states PASS, FAIL, NEUTRAL (a dimension below PASS, so not a pass) or INCOMPLETE (required
@@ -190,6 +192,8 @@ def _unreadable(key: str, value: str) -> str | None:
         return "an overall verdict of PASS, FAIL, NEUTRAL or INCOMPLETE"
     if key == "attempts_per_task" and int(value) < 1:
         return "at least 1 attempt per task"
+    if key in ("tasks", "attempts_per_task") and int(value) > JSON_SAFE_INTEGER:
+        return COUNT_TOO_BIG.removeprefix("expected ")  # a receipt holds no larger count
     if key == "pass_threshold" and float(value.rstrip("%")) > 100:
         return "a pass threshold from 0% to 100%"
     return None

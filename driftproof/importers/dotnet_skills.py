@@ -20,6 +20,7 @@ from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import ROUNDING, Where
+from driftproof.importers._counts import exact_integer
 from driftproof.importers._skill_validator_schema import TIMED_OUT, check_schema
 from driftproof.importers._text import Repair
 from driftproof.importers._vally_read import VALLY_ROLES, vally_kind, vally_scenario, vally_verdict
@@ -286,16 +287,19 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
     missing or no number leave nothing to compare (their own reading names them).
 
     Raises:
-        ImportError_: at ``overallImprovementScore``, both figures named.
+        ImportError_: at ``overallImprovementScore``, both figures named; at a scenario's
+            ``improvementScore``, an integer no receipt holds exactly (:func:`exact_integer`).
     """
     scenarios = v.get("scenarios")
     if overall is None or not isinstance(scenarios, list) or not scenarios:
         return
     own: list[float] = []
-    for s in scenarios:
+    for i, s in enumerate(scenarios):
         x = s.get("improvementScore") if isinstance(s, dict) else None
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
             return
+        if isinstance(x, int):  # refused where it is, not as a mean it would skew
+            exact_integer(x, vw / "scenarios" / i / "improvementScore")
         own.append(float(x))
     mean = math.fsum(own) / len(own)
     if abs(mean - overall) > ROUNDING:

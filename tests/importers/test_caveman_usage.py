@@ -186,7 +186,7 @@ BAD_USAGE: list[tuple[str, Any, str, str]] = [
         "cost of 401 digits (no float holds it)",
         lambda d: d["usage"]["caveman"][1].__setitem__("total_cost_usd", 10**400),
         "/usage/caveman/1/total_cost_usd",
-        "expected a number of at most 16 digits",
+        "expected a number a receipt holds exactly",
     ),
     (
         "cell not an object",

@@ -109,4 +109,4 @@ def test_a_huge_cost_or_grade_is_refused_in_one_line(
     args = ["import", importer, str(bad), *extra, "--out-dir", str(tmp_path / "o")]
     code, out, err = run_main(args, capsys)
     assert code == 2
-    assert "found an integer of 401 digits" in err and "Traceback" not in err + out
+    assert "in size, found one of 401 digits" in err and "Traceback" not in err + out

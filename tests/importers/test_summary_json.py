@@ -105,7 +105,7 @@ def test_an_impossible_started_at_is_refused(tmp_path: Path, when: str) -> None:
         (
             {"judge": {"model": "m", "scale": {"worst": 0, "best": 1, "step": 10**400}}},
             "/judge/scale/step",
-            "at most 16 digits",
+            "a receipt holds exactly",
         ),
     ],
 )
