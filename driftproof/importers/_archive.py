@@ -49,8 +49,8 @@ class Archive:
     """A zip archive opened for bounded reading.
 
     Raises:
-        ImportError_: not a zip archive, more members than ``max_members``, or a member name
-            listed more than once.
+        ImportError_: not a zip archive, more members than ``max_members``, a member name
+            marked UTF-8 that is not, or a member name listed more than once.
     """
 
     def __init__(
@@ -72,6 +72,11 @@ class Archive:
         except (zipfile.BadZipFile, OSError, NotImplementedError) as exc:
             raise Where(self.shown).fail(
                 f"expected a zip archive; the file is not a readable one ({exc})"
+            ) from None
+        except UnicodeDecodeError as exc:  # a name marked UTF-8 (flag bit 11) that is not
+            raise Where(self.shown).fail(
+                "expected each member's name in UTF-8, as the archive marks it; one holds an "
+                f"invalid byte at offset {exc.start} of its name"
             ) from None
         if len(infos) > max_members:
             raise Where(self.shown).fail(

@@ -123,6 +123,6 @@ def fitting(path: Path) -> list[str]:
                 names = set(z.namelist())
             return ["inspect"] if names & {"header.json", "_journal/start.json"} else []
         doc = _parsed(path.read_bytes())
-    except (OSError, zipfile.BadZipFile, NotImplementedError):
-        return []
+    except (OSError, zipfile.BadZipFile, NotImplementedError, UnicodeDecodeError):
+        return []  # UnicodeDecodeError: a member name marked UTF-8 that is not
     return sorted(name for name, fits in _CHECKS.items() if fits(doc))

@@ -155,3 +155,21 @@ def test_a_problem_inside_a_member_names_the_member_then_the_place_in_it(
         f"error: {log}, member header.json: /results/scores: expected a scorer named 'exact'; "
         'the log has "match"\n'
     )
+
+
+def test_a_member_name_marked_utf8_that_is_not_is_refused_naming_the_archive(
+    tmp_path: Path, capsys
+) -> None:
+    # before: "error: expected UTF-8 text, found an invalid byte at offset 9 (invalid start
+    # byte)", naming no file
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("header.json", _HEADER)
+        z.writestr("samples/1\u00e9_epoch_1.json", b"{}")  # written with flag bit 11 (UTF-8)
+    data = buf.getvalue().replace("1\u00e9".encode(), b"1\xff\xfe")  # é is 2 bytes, as is ff fe
+    log = tmp_path / "a.eval"
+    log.write_bytes(data)
+    assert _refused(log, capsys) == (
+        f"error: {log}: expected each member's name in UTF-8, as the archive marks it; one holds "
+        "an invalid byte at offset 9 of its name\n"
+    )
