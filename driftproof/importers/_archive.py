@@ -8,6 +8,7 @@ member must be whole frames and nothing more. Errors name the archive and the me
 
 from __future__ import annotations
 
+import os
 import struct
 import zipfile
 import zlib
@@ -123,6 +124,8 @@ class Archive:
         fields = _LOCAL_HEADER.unpack(head)
         fh.seek(fields[-2] + fields[-1], 1)  # file name and extra field
         remaining = info.compress_size
+        if fh.tell() + remaining > os.fstat(fh.fileno()).st_size:
+            raise where.fail("the member ends before its declared compressed size")
         cap = min(self.max_member_bytes, self.max_inflated_bytes - self.inflated)
         # pieces of at most _CHUNK bytes, joined once at the end: no buffer is regrown (and copied)
         # while a member inflates, so a refused member never holds more than the cap

@@ -73,3 +73,16 @@ def test_whole_frames_and_skippable_frames_are_read(tmp_path: Path) -> None:
     both = _DATA + b'{"b": 2}'
     arc = _one_member(tmp_path / "a.eval", _SKIP + _FRAME + _SKIP + _SECOND, both)
     assert Archive(arc).read("m.json") == both
+
+
+def test_a_declared_size_past_the_archive_is_refused_as_such(tmp_path: Path) -> None:
+    # before: "the member holds 100 bytes after its Zstandard frames, at byte 17 …": bytes the
+    # archive does not hold (the walk read on into the central directory)
+    arc = _one_member(tmp_path / "a.eval", _FRAME)
+    data = bytearray(arc.read_bytes())
+    at = data.index(b"PK\x01\x02") + 20  # the central directory's compressed size
+    data[at : at + 4] = (len(_FRAME) + 100).to_bytes(4, "little")
+    arc.write_bytes(bytes(data))
+    with pytest.raises(ImportError_) as caught:
+        Archive(arc).read("m.json")
+    assert caught.value.problems[0].message == "the member ends before its declared compressed size"
