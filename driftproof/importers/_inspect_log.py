@@ -29,8 +29,9 @@ from driftproof.wording import ARM_WORDS
 
 TOOL = "inspect_ai"
 _LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
-#: A sample member of an ``.eval`` archive: its id and epoch.
-_SAMPLE = re.compile(r"samples/([^/]+)_epoch_(\d+)\.json")
+#: A sample member's name as Inspect writes it, ``samples/{id}_epoch_{epoch}.json``: an id may
+#: hold "/". Inspect reads every ``samples/*.json`` member as a sample, whatever its name.
+_SAMPLE = re.compile(r"samples/(.+)_epoch_(\d+)\.json", re.DOTALL)
 _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
 
 
@@ -109,8 +110,10 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
             "expected header.json (or _journal/start.json) in the .eval archive"
         )
     header = _member(z, member, "header", repairs)
-    members = sorted((m for n in names if (m := _SAMPLE.fullmatch(n))), key=_member_order)
-    samples = [(_member(z, m[0], "sample", repairs), Where(path, member=m[0])) for m in members]
+    members = sorted(
+        (n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_member_order
+    )
+    samples = [(_member(z, n, "sample", repairs), Where(path, member=n)) for n in members]
     if not samples:
         raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
     reductions = None
@@ -128,9 +131,20 @@ def _member(z: Archive, name: str, definition: str, repairs: list[Repair]) -> An
     return doc
 
 
-def _member_order(m: re.Match[str]) -> tuple[int, str, int]:
-    sid, epoch = m[1], int(m[2])
-    return (0, f"{int(sid):020d}", epoch) if sid.isdigit() else (1, sid, epoch)
+def _member_order(name: str) -> tuple[int, tuple[int, str], tuple[int, str]]:
+    """Numeric ids first in their order, then other ids, each by epoch; then other names.
+
+    Digits are ordered as numbers without ``int()`` (a member name may hold thousands).
+    """
+
+    def number(digits: str) -> tuple[int, str]:
+        return len(digits.lstrip("0")), digits.lstrip("0")
+
+    m = _SAMPLE.fullmatch(name)
+    if m is None:
+        return (2, (0, name), (0, ""))
+    sid, epoch = m[1], number(m[2])
+    return (0, number(sid), epoch) if sid.isdigit() else (1, (0, sid), epoch)
 
 
 def scorer_name(

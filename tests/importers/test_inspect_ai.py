@@ -386,3 +386,16 @@ def test_a_sample_that_hit_a_limit_is_scored_as_inspect_scored_it_and_says_so(
     with pytest.raises(ImportError_) as exc:
         import_inspect(bad, InspectOptions(skill_name="s"))
     assert "/limit" in str(exc.value)
+
+
+def test_a_sample_whose_id_holds_a_slash_is_read_as_inspect_reads_it(tmp_path: Path) -> None:
+    # Inspect writes samples/{id}_epoch_{epoch}.json and reads back every samples/*.json
+    # member; a member of an id "math/2" (samples/math/2_epoch_1.json) was passed over, and the
+    # import succeeded with one case of two, without a word
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s("math/2", 1, "I")], epochs=1)
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s("math/2", 1, "C")], epochs=1)
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
+    assert [(scores(c.arms.with_skill), scores(c.arms.baseline)) for c in r.cases] == [
+        ([1.0], [0.0]),
+        ([0.0], [1.0]),
+    ]
