@@ -13,11 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_list, member_object, member_str, open_file
+from driftproof._json import member_object, member_str, open_file
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
+from driftproof.importers._promptfoo_checks import checks_of, json_text
 from driftproof.importers._schema import validate_source
 from driftproof.importers._shapes import promptfoo_row_found
 from driftproof.importers._text import Repair, error_reason
@@ -245,14 +246,6 @@ def _configured_grader(config: Any) -> Judge | None:
     )
 
 
-_CHECK_KINDS = {
-    **dict.fromkeys(("contains", "icontains", "contains-any", "contains-all"), "must_include"),
-    **dict.fromkeys(("not-contains", "not-icontains"), "must_not_include"),
-    **dict.fromkeys(("regex", "not-regex"), "regex"),
-    **dict.fromkeys(("is-json", "contains-json", "starts-with"), "structural"),
-}
-
-
 #: What each line of a JSONL export holds, as a refusal says it.
 _ROW = "an object with testCase and provider, one per line as `promptfoo eval -o x.jsonl` writes"
 #: Largest JSONL export read, in bytes, line by line (a JSON output file: MAX_SOURCE_BYTES).
@@ -384,7 +377,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
 def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     response = member_object(row, "response")
     output = response.get("output")
-    answer = output if isinstance(output, str) else (None if output is None else _json_text(output))
+    answer = output if isinstance(output, str) else (None if output is None else json_text(output))
     used_w = w / "response" / "tokenUsage"
     tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion", used_w)
     reason = row.get("failureReason")
@@ -392,7 +385,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     if reason in (None, 0) and isinstance(row.get("error"), str) and grading is None:
         # no failureReason, or 0 (a provider error kept 0 before promptfoo PR 3141): an error
         reason = 2
-    checks = _checks(grading, w / "gradingResult")
+    checks = checks_of(grading, w / "gradingResult")
     draw = partial(build_draw, 0, answer=answer, tokens=tokens, checks=checks)
     if reason == 2:
         error = row.get("error")
@@ -411,39 +404,3 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
         if used is not None:
             common.add_tokens(overhead, used, ("prompt", "completion"), gw)
     return draw(score=score)
-
-
-#: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
-#: javascript.ts): an error of the check, never a fail of the answer.
-_ERRORED = ("Python code execution failed", "Custom function threw error")
-
-
-def _checks(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
-    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
-    checks: list[dict[str, Any]] = []
-    for i, comp in enumerate(member_list(grading, "componentResults")):
-        if not isinstance(comp, dict) or not isinstance(comp.get("assertion"), dict):
-            continue
-        assertion = comp["assertion"]
-        atype = str(assertion.get("type"))
-        reason = member_str(comp, "reason") or ""
-        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
-            _ERRORED
-        )
-        if not errored and not isinstance(comp.get("pass"), bool):
-            raise (w / "componentResults" / i / "pass").fail(
-                "expected the assertion's pass (true or false)"
-            )
-        passed = comp.get("pass") is True and not errored
-        value = assertion.get("value")
-        shown = value if isinstance(value, str) else (None if value is None else _json_text(value))
-        outcome = "error" if errored else ("pass" if passed else "fail")
-        kind = _CHECK_KINDS.get(atype, "assertion")
-        checks.append(declared.source_check(atype, shown, kind, passed, outcome))
-    return checks
-
-
-def _json_text(v: Any) -> str | None:
-    """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
-    canonical = common.canonical_json(v)
-    return None if canonical is None else canonical.decode("utf-8")

@@ -290,3 +290,43 @@ def test_a_run_time_that_is_no_date_time_is_refused_at_its_pointer(
         _import(doc, tmp_path)
     assert "out.json" in str(exc.value) and "/results/timestamp" in str(exc.value)
     assert "expected a date-time with a UTC offset" in str(exc.value)
+
+
+def _assert_set(doc: dict[str, Any]) -> dict[str, Any]:
+    """Row 0's contains and llm-rubric put in an assert-set of threshold 0.5, as promptfoo
+    writes it: the set's own result (no assertion) first, then its assertions' results."""
+    row = doc["results"]["results"][0]
+    cost, latency, contains, rubric = row["gradingResult"]["componentResults"]
+    contains |= {"pass": False, "score": 0, "reason": "Expected output to contain 'echo'"}
+    held = {"type": "assert-set", "assertionCount": 2, "threshold": 0.5}
+    whole = {"pass": True, "score": 0.5, "reason": "Aggregate score 0.50 ≥ 0.5 threshold"}
+    whole |= {"componentResults": [contains, rubric], "metadata": {"assertionSet": held}}
+    row["gradingResult"]["componentResults"] = [cost, latency, whole, contains, rubric]
+    row["gradingResult"]["score"] = row["score"] = 0.5  # (1 + 0 + 0.5) / 3
+    return doc
+
+
+def test_an_assert_sets_own_result_is_a_check(shared: Path, tmp_path: Path) -> None:
+    # found: the set's result (it passes on its threshold while its contains fails) was
+    # passed over in silence, having no assertion; it is a check of its own, in its place
+    (item,) = _import(_assert_set(_sample(shared)), tmp_path)
+    checks = item.body.cases[0].arms.with_skill.draws[0].checks
+    assert [(c.name, c.pass_) for c in checks] == [
+        ("cost", True),
+        ("latency", False),
+        ('assert-set: {"assertionCount":2,"threshold":0.5}', True),
+        ("contains: echo", False),
+        ("llm-rubric: Do not apologize", True),
+    ]
+
+
+@pytest.mark.parametrize("comp", [{"pass": True, "score": 1, "reason": "x"}, "passed"])
+def test_a_component_result_grading_nothing_is_refused(
+    shared: Path, tmp_path: Path, comp: Any
+) -> None:
+    doc = _sample(shared)
+    doc["results"]["results"][0]["gradingResult"]["componentResults"].append(comp)
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    said = str(exc.value)
+    assert "out.json" in said and "/results/results/0/gradingResult/componentResults/4" in said

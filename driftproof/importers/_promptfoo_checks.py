@@ -1,0 +1,73 @@
+"""promptfoo's component results (``gradingResult.componentResults``) as a draw's checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from driftproof._json import json_kind, member_list, member_object, member_str
+from driftproof.importers import _common as common
+from driftproof.importers import _declared as declared
+from driftproof.importers._common import Where
+
+_CHECK_KINDS = {
+    **dict.fromkeys(("contains", "icontains", "contains-any", "contains-all"), "must_include"),
+    **dict.fromkeys(("not-contains", "not-icontains"), "must_not_include"),
+    **dict.fromkeys(("regex", "not-regex"), "regex"),
+    **dict.fromkeys(("is-json", "contains-json", "starts-with"), "structural"),
+}
+
+
+#: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
+#: javascript.ts): an error of the check, never a fail of the answer.
+_ERRORED = ("Python code execution failed", "Custom function threw error")
+
+
+def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
+    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
+    checks: list[dict[str, Any]] = []
+    for i, comp in enumerate(member_list(grading, "componentResults")):
+        assertion = _assertion_of(comp, w / "componentResults" / i)
+        atype = str(assertion.get("type"))
+        reason = member_str(comp, "reason") or ""
+        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
+            _ERRORED
+        )
+        if not errored and not isinstance(comp.get("pass"), bool):
+            raise (w / "componentResults" / i / "pass").fail(
+                "expected the assertion's pass (true or false)"
+            )
+        passed = comp.get("pass") is True and not errored
+        value = assertion.get("value")
+        shown = value if isinstance(value, str) else (None if value is None else json_text(value))
+        outcome = "error" if errored else ("pass" if passed else "fail")
+        kind = _CHECK_KINDS.get(atype, "assertion")
+        checks.append(declared.source_check(atype, shown, kind, passed, outcome))
+    return checks
+
+
+def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
+    """The assertion a component result grades; an assert-set's own result as ``assert-set``.
+
+    promptfoo lists an ``assert-set``'s result (no ``assertion``, its set under
+    ``metadata.assertionSet``) before the results of the set's assertions
+    (src/assertions/assertionsResult.ts); the set passes on its own threshold.
+
+    Raises:
+        ImportError_: a component that is neither, at ``w``.
+    """
+    if isinstance(comp, dict) and isinstance(comp.get("assertion"), dict):
+        return dict(comp["assertion"])
+    held = member_object(comp, "metadata").get("assertionSet") if isinstance(comp, dict) else None
+    if isinstance(held, dict) and held.get("type") == "assert-set":
+        return {"type": "assert-set", "value": {k: v for k, v in held.items() if k != "type"}}
+    raise w.fail(
+        "expected an assertion's result (its assertion) or an assert-set's "
+        f"(metadata.assertionSet), found {json_kind(comp)}"
+        + (" with neither" if isinstance(comp, dict) else "")
+    )
+
+
+def json_text(v: Any) -> str | None:
+    """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
+    canonical = common.canonical_json(v)
+    return None if canonical is None else canonical.decode("utf-8")
