@@ -323,7 +323,7 @@ def _arm_draws(
         and isinstance(g.get("config"), dict)
         and g["config"].get("tool") == "Skill"
     }
-    regex_graders = {g["name"] for g in graders if g.get("type") == "regex"}
+    types = {g["name"]: g.get("type") for g in graders}
     configs = {g["name"]: g.get("config") or {} for g in graders}
     draws = []
     for j, run in enumerate(runs):
@@ -335,8 +335,8 @@ def _arm_draws(
                 fired = _skill_fired(g, configs.get(gname) or {})
                 if g.get("scored") is True:
                     d.scored_indicator.add(gname)
-            elif gname in regex_graders and isinstance(g.get("passed"), bool):
-                checks.append({"name": gname[:200], "kind": "regex", "pass": g["passed"]})
+            elif isinstance(g.get("passed"), bool):
+                checks.append(_check(gname, types.get(gname), g["passed"]))
         draws.append(_draw(j, run, rw, fired, checks))
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
@@ -355,6 +355,20 @@ def _arm_draws(
                 f"part, found {judge_cost!r}: the run contradicts itself"
             )
     return draws
+
+
+def _check(name: str, kind: Any, passed: bool) -> dict[str, Any]:
+    """A grader's result as a check: a regex grader's as ``regex``, another's as its type."""
+    if kind == "regex":
+        return {"name": name[:200], "kind": "regex", "pass": passed}
+    shown = str(kind)[:200] if isinstance(kind, str) else "grader (no definition in the case)"
+    return {
+        "name": name[:200],
+        "kind": "assertion",
+        "pass": passed,
+        "outcome": "pass" if passed else "fail",
+        "source_type": shown,
+    }
 
 
 def _draw(
