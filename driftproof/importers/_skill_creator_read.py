@@ -261,8 +261,9 @@ def grading_files(iteration: Path) -> list[Path]:
     """``iteration``'s ``eval-*/<configuration>/[run-<k>/]grading.json`` files, sorted.
 
     Raises:
-        ImportError_: the files belong to two iterations (their ``eval-*`` folders sit in two
-            different folders), naming both: their runs would be one iteration's draws; a
+        ImportError_: more than ``MAX_GRADING_FILES`` (each is a run, none left out); the
+            files belong to two iterations (their ``eval-*`` folders sit in two different
+            folders), naming both: their runs would be one iteration's draws; a
             ``grading.json`` that is not a file (:func:`present`).
     """
     for top, dirs, names in os.walk(iteration):  # rglob passes over a link that leads nowhere
@@ -281,7 +282,12 @@ def grading_files(iteration: Path) -> list[Path]:
             f"(e.g. {fa.relative_to(iteration)}) and {b} (e.g. {fb.relative_to(iteration)}); "
             "give each iteration's folder on its own"
         )
-    return files[:MAX_GRADING_FILES]
+    if len(files) > MAX_GRADING_FILES:
+        raise Where(iteration).fail(
+            f"expected at most {MAX_GRADING_FILES} grading.json files in one iteration, found "
+            f"{len(files)}"
+        )
+    return files
 
 
 def present(path: Path) -> bool:

@@ -91,3 +91,19 @@ def test_an_arm_mapping_naming_neither_compared_arm_is_refused(
         "error: <options>: an arm mapping must name with_skill, baseline or both "
         "(one alone is a single-arm import)\n"
     )
+
+
+def test_more_grading_files_than_are_read_are_refused(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    # found: past the bound the rest were cut off and the import went on without them
+    import driftproof.importers._skill_creator_read as reader
+
+    monkeypatch.setattr(reader, "MAX_GRADING_FILES", 2)
+    grading = {"expectations": [{"text": "t", "passed": True, "evidence": "e"}]}
+    for k in (1, 2, 3):
+        run = tmp_path / "iteration-1" / "eval-0" / "with_skill" / f"run-{k}"
+        run.mkdir(parents=True)
+        (run / "grading.json").write_text(json.dumps(grading), "utf-8")
+    said = _import(["--skill-name", "s", str(tmp_path / "iteration-1")], tmp_path, capsys)
+    assert "iteration-1: expected at most 2 grading.json files in one iteration, found 3" in said
