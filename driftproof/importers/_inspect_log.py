@@ -243,14 +243,32 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
 def joined_text(value: Any, key: str = "content", sep: str = "\n\n") -> str | None:
     """``value`` when text, else its objects' ``key`` strings joined by ``sep`` (or ``None``).
 
-    A sample's input reads with the defaults: its messages' contents joined by blank lines.
+    A sample's input reads with the defaults: its messages' texts joined by blank lines, a
+    message whose content is a list of parts read as Inspect's ``ChatMessage.text`` reads it
+    (its text parts joined by a newline).
     """
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        parts = [m[key] for m in value if isinstance(m, dict) and isinstance(m.get(key), str)]
+        held = [m.get(key) for m in value if isinstance(m, dict)]
+        if key == "content":
+            held = [_message_text(c) if isinstance(c, list) else c for c in held]
+        parts = [x for x in held if isinstance(x, str)]
         return sep.join(parts) if parts else None
     return None
+
+
+def _message_text(parts: list[Any]) -> str | None:
+    """A message's list of content parts read as Inspect's ``ChatMessage.text``.
+
+    Its ``type: text`` parts joined by a newline; ``None`` when it has none (an image alone).
+    """
+    texts = [
+        p["text"]
+        for p in parts
+        if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+    ]
+    return "\n".join(texts) if texts else None
 
 
 def answer_text(sample: dict[str, Any]) -> str | None:
