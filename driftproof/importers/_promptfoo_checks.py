@@ -48,9 +48,10 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
 def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
     """The assertion a component result grades; an assert-set's own result as ``assert-set``.
 
-    promptfoo lists an ``assert-set``'s result (no ``assertion``, its set under
-    ``metadata.assertionSet``) before the results of the set's assertions
-    (src/assertions/assertionsResult.ts); the set passes on its own threshold.
+    promptfoo lists an ``assert-set``'s result (no ``assertion``; its own ``componentResults``,
+    the results of the set's assertions, which follow it; its set under
+    ``metadata.assertionSet`` since promptfoo wrote that) before the results of the set's
+    assertions (src/assertions/assertionsResult.ts); the set passes on its own threshold.
 
     Raises:
         ImportError_: a component that is neither, at ``w``.
@@ -60,9 +61,11 @@ def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
     held = member_object(comp, "metadata").get("assertionSet") if isinstance(comp, dict) else None
     if isinstance(held, dict) and held.get("type") == "assert-set":
         return {"type": "assert-set", "value": {k: v for k, v in held.items() if k != "type"}}
+    if isinstance(comp, dict) and isinstance(comp.get("componentResults"), list):
+        return {"type": "assert-set", "value": None}  # a set whose definition is not kept
     raise w.fail(
         "expected an assertion's result (its assertion) or an assert-set's "
-        f"(metadata.assertionSet), found {json_kind(comp)}"
+        f"(its componentResults or metadata.assertionSet), found {json_kind(comp)}"
         + (" with neither" if isinstance(comp, dict) else "")
     )
 

@@ -330,3 +330,22 @@ def test_a_component_result_grading_nothing_is_refused(
         _import(doc, tmp_path)
     said = str(exc.value)
     assert "out.json" in said and "/results/results/0/gradingResult/componentResults/4" in said
+
+
+def test_an_assert_sets_result_without_its_definition_is_a_check(
+    shared: Path, tmp_path: Path
+) -> None:
+    # promptfoo's AssertionsResult.testResult() before it kept metadata.assertionSet gives the
+    # set's own result "assertion": null and its assertions' results as its componentResults;
+    # such an export was refused at componentResults/2 as grading nothing
+    doc = _assert_set(_sample(shared))
+    whole = doc["results"]["results"][0]["gradingResult"]["componentResults"][2]
+    del whole["metadata"]
+    whole["assertion"] = None
+    (item,) = _import(doc, tmp_path)
+    checks = item.body.cases[0].arms.with_skill.draws[0].checks
+    assert [(c.name, c.pass_) for c in checks][2:] == [
+        ("assert-set", True),
+        ("contains: echo", False),
+        ("llm-rubric: Do not apologize", True),
+    ]
