@@ -190,10 +190,13 @@ def _unreadable(key: str, value: str) -> str | None:
     """What a summary value should be when it cannot be read as printed, else ``None``."""
     if key == "verdict" and value not in VERDICTS:
         return "an overall verdict of PASS, FAIL, NEUTRAL or INCOMPLETE"
-    if key == "attempts_per_task" and int(value) < 1:
-        return "at least 1 attempt per task"
-    if key in ("tasks", "attempts_per_task") and int(value) > JSON_SAFE_INTEGER:
-        return COUNT_TOO_BIG.removeprefix("expected ")  # a receipt holds no larger count
+    if key in ("tasks", "attempts_per_task"):
+        # by its digits first: int() refuses a string of more than 4,300 digits
+        digits = value.lstrip("0")
+        if len(digits) > len(str(JSON_SAFE_INTEGER)) or int(digits or "0") > JSON_SAFE_INTEGER:
+            return COUNT_TOO_BIG.removeprefix("expected ")  # a receipt holds no larger count
+        if key == "attempts_per_task" and not digits:
+            return "at least 1 attempt per task"
     if key == "pass_threshold" and float(value.rstrip("%")) > 100:
         return "a pass threshold from 0% to 100%"
     return None

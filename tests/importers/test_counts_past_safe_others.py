@@ -116,3 +116,19 @@ def test_a_card_count_past_the_safe_range_is_refused_at_its_line(
         f"error: {card}: line {at}: expected a count of at most 9,007,199,254,740,991, "
         f"found '{big}'\n"
     )
+
+
+def test_a_card_count_of_thousands_of_digits_is_refused_not_a_traceback(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # int() refuses a string of more than 4,300 digits: "- Attempts per task: 999…9" (5,000
+    # nines) ended in a ValueError traceback, not a refusal at its line
+    lines = (shared / CARD).read_text("utf-8").split("\n")
+    assert lines[16] == "- Attempts per task: 3"
+    lines[16] = "- Attempts per task: " + "9" * 5000
+    card = tmp_path / "s" / "BENCHMARK.md"
+    card.parent.mkdir()
+    card.write_text("\n".join(lines), encoding="utf-8")
+    code, _, err = run_main(["import", "nvidia", str(card), "--out-dir", str(tmp_path)], capsys)
+    assert code == 2
+    assert err.startswith(f"error: {card}: line 17: expected a count of at most 9,007,199,254,")
