@@ -250,7 +250,12 @@ def _cases(
             limit = _limit(sample, sw)
             if limit is not None and drawn.lost is None:
                 hits.append((arm, str(sid), epoch, limit))
-            places.setdefault((str(sid), arm, epoch), sw)
+            if (first := places.setdefault((str(sid), arm, epoch), sw)) is not sw:
+                held_at = f"member {first.member}" if first.member else first.pointer
+                raise (sw / "epoch").fail(
+                    f"expected one sample per id and epoch; sample {sid}, epoch {epoch} is also "
+                    f"at {held_at}"
+                )
     held = {(sid, arm, d.index) for sid, arms in cases.items() for arm in arms for d in arms[arm]}
     for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw
         for sid, epoch, why in _listed(log):
@@ -261,11 +266,9 @@ def _cases(
     for sid, arms in cases.items():
         for arm in (a for a in ARMS if a in logs):
             arms[arm].sort(key=lambda d: d.index)
-            if len({d.index for d in arms[arm]}) != len(arms[arm]):
-                raise ImportError_.at(
-                    logs[arm],
-                    "/samples",
-                    f"expected one sample per id and epoch; sample {sid} repeats an epoch",
+            if len({d.index for d in arms[arm]}) != len(arms[arm]):  # held ones are told apart
+                raise (read[arm].where / "eval" / "dataset" / "sample_ids").fail(
+                    f"expected each sample id listed once; sample {sid} is listed more than once"
                 )
             _no_epoch_skipped(sid, arm, arms[arm], places)
     return [

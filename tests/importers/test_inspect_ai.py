@@ -399,3 +399,20 @@ def test_a_sample_whose_id_holds_a_slash_is_read_as_inspect_reads_it(tmp_path: P
         ([1.0], [0.0]),
         ([0.0], [1.0]),
     ]
+
+
+def test_two_members_of_one_sample_and_epoch_are_refused_naming_both(tmp_path: Path) -> None:
+    # every samples/*.json member is a sample: a second record of sample 1, epoch 1 was refused
+    # at "a.eval: /samples", a place no member of an .eval archive has
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C")], epochs=1)
+    with zipfile.ZipFile(a, "a") as z:
+        z.writestr("samples/copy.json", json.dumps(_s(1, 1, "I")))
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I")], epochs=1)
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s"))
+    (p,) = e.value.problems
+    assert (p.file, p.member, p.pointer) == (str(a), "samples/copy.json", "/epoch")
+    assert p.message == (
+        "expected one sample per id and epoch; sample 1, epoch 1 is also at member "
+        "samples/1_epoch_1.json"
+    )
