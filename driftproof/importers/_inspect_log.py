@@ -240,43 +240,40 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
     return None
 
 
-def joined_text(value: Any, key: str = "content", sep: str = "\n\n") -> str | None:
-    """``value`` when text, else its objects' ``key`` strings joined by ``sep`` (or ``None``).
-
-    A sample's input reads with the defaults: its messages' texts joined by blank lines, a
-    message whose content is a list of parts read as Inspect's ``ChatMessage.text`` reads it
-    (its text parts joined by a newline).
-    """
+def joined_text(value: Any) -> str | None:
+    """A sample's input as one text: ``value`` when text, else its messages' texts
+    (:func:`message_text`) joined by blank lines; ``None`` when it holds none."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        held = [m.get(key) for m in value if isinstance(m, dict)]
-        if key == "content":
-            held = [_message_text(c) if isinstance(c, list) else c for c in held]
-        parts = [x for x in held if isinstance(x, str)]
-        return sep.join(parts) if parts else None
+        held = [message_text(m.get("content")) for m in value if isinstance(m, dict)]
+        parts = [x for x in held if x is not None]
+        return "\n\n".join(parts) if parts else None
     return None
 
 
-def _message_text(parts: list[Any]) -> str | None:
-    """A message's list of content parts read as Inspect's ``ChatMessage.text``.
-
-    Its ``type: text`` parts joined by a newline; ``None`` when it has none (an image alone).
-    """
+def message_text(content: Any) -> str | None:
+    """A message's content read as Inspect's ``ChatMessage.text``: text as it is; a list of
+    parts, its ``type: text`` parts joined by a newline. ``None`` when it holds no text part (an
+    image alone) or is neither."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
     texts = [
         p["text"]
-        for p in parts
+        for p in content
         if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
     ]
     return "\n".join(texts) if texts else None
 
 
 def answer_text(sample: dict[str, Any]) -> str | None:
-    """The first choice's message content: its text, or its text parts joined."""
+    """The first choice's message text (:func:`message_text`), as Inspect's ``completion``."""
     choices = member_list(member_object(sample, "output"), "choices")
     if not choices or not isinstance(choices[0], dict):
         return None
-    return joined_text(member_object(choices[0], "message").get("content"), "text", "")
+    return message_text(member_object(choices[0], "message").get("content"))
 
 
 def read_logs(logs: dict[str, Path]) -> dict[str, Log]:

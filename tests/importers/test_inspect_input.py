@@ -42,3 +42,21 @@ def test_a_message_of_content_parts_is_part_of_the_prompt(shared: Path, tmp_path
     whole = f"{ASKED}\n\nAnswer in French.\nBe brief."
     assert prompt == whole
     assert digest == hashlib.sha256(whole.encode("utf-8")).hexdigest()
+
+
+def test_an_answer_of_content_parts_is_read_as_inspects_completion(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Inspect's completion is the message's text: its type "text" parts joined by a newline.
+    # The answer was its parts' "text" strings run together ("Bonjour.Au revoir."), a part of
+    # another type holding "text" among them
+    doc = json.loads((shared / LOG).read_text("utf-8"))
+    doc["samples"][0]["output"]["choices"][0]["message"]["content"] = [
+        {"type": "text", "text": "Bonjour."},
+        {"type": "data", "text": "not shown"},
+        {"type": "text", "text": "Au revoir."},
+    ]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    case = sealed(import_inspect({"with_skill": path}, InspectOptions(skill_name="s"))).cases[0]
+    assert case.arms.with_skill.draws[0].answer == "Bonjour.\nAu revoir."
