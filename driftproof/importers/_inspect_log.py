@@ -241,8 +241,10 @@ def system_message_sha256(header: dict[str, Any]) -> str | None:
 
 
 def joined_text(value: Any) -> str | None:
-    """A sample's input as one text: ``value`` when text, else its messages' texts
-    (:func:`message_text`) joined by blank lines; ``None`` when it holds none."""
+    """A sample's input as one text, or ``None`` when it holds none.
+
+    ``value`` when text, else its messages' texts (:func:`message_text`) joined by blank lines.
+    """
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -253,9 +255,11 @@ def joined_text(value: Any) -> str | None:
 
 
 def message_text(content: Any) -> str | None:
-    """A message's content read as Inspect's ``ChatMessage.text``: text as it is; a list of
-    parts, its ``type: text`` parts joined by a newline. ``None`` when it holds no text part (an
-    image alone) or is neither."""
+    """A message's content read as Inspect's ``ChatMessage.text``.
+
+    Text as it is; a list of parts, its ``type: text`` parts joined by a newline. ``None`` when
+    it holds no text part (an image alone) or is neither.
+    """
     if isinstance(content, str):
         return content
     if not isinstance(content, list):

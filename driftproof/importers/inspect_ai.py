@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from driftproof._json import member_object
-from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
