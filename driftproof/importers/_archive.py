@@ -96,8 +96,10 @@ class Archive:
         """The inflated bytes of member ``name``, streamed and capped.
 
         Raises:
-            ImportError_: the member is missing, encrypted, of an unknown method, corrupt (its
-                CRC-32 differs), or inflates past the per-member or whole-archive cap.
+            ImportError_: the member is missing, encrypted, of an unknown method, shorter than
+                its declared compressed size, corrupt (its CRC-32 differs), not whole Zstandard
+                frames and nothing more (a Zstandard member), or inflates past the per-member or
+                whole-archive cap.
         """
         info = self.infos.get(name)
         where = Where(self.shown, member=name)

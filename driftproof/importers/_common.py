@@ -113,7 +113,8 @@ class Where:
 #: The place an option given on the command line is named at (``<options>``, no pointer).
 OPTIONS = Where("<options>")
 
-#: Largest integer a source figure may hold: every integer up to it is exactly a float.
+#: Every integer up to it in magnitude is exactly a float (2**53 + 1 is not); a score past it
+#: is no score (scores lie in 0..1 anyway).
 EXACT_INTEGER = 2**53
 #: How far a source figure may sit from the one its own fields make it: float rounding only.
 ROUNDING = 1e-9

@@ -29,9 +29,11 @@ def frames_fault(fh: BinaryIO, size: int) -> str | None:
     while at < size:
         frame += 1
         first = at
-        magic = _int(fh, 4)
-        if magic is None or at + 4 > size:
-            return _cut(frame, first, size)
+        head = fh.read(min(4, size - at))
+        if len(head) < 4:  # the first bytes of a frame's magic number, or bytes after the frames
+            cut = _FRAME_MAGIC.to_bytes(4, "little").startswith(head)
+            return _cut(frame, first, size) if cut else _after(first, size)
+        magic = int.from_bytes(head, "little")
         at += 4
         if _SKIPPABLE_LOW <= magic <= _SKIPPABLE_HIGH:
             length = _int(fh, 4)
@@ -41,10 +43,7 @@ def frames_fault(fh: BinaryIO, size: int) -> str | None:
             at += 4 + length
             continue
         if magic != _FRAME_MAGIC:
-            return (
-                f"holds {size - first} bytes after its Zstandard frames, at byte {first} of its "
-                "compressed data; expected only whole frames"
-            )
+            return _after(first, size)
         walked = _frame_body(fh, size - at)
         if walked is None:
             return _cut(frame, first, size)
@@ -94,4 +93,11 @@ def _cut(frame: int, first: int, size: int) -> str:
     return (
         f"ends inside its Zstandard frame {frame} (which starts at byte {first} of its "
         f"{size} bytes of compressed data); expected whole frames"
+    )
+
+
+def _after(first: int, size: int) -> str:
+    return (
+        f"holds {size - first} bytes after its Zstandard frames, at byte {first} of its "
+        "compressed data; expected only whole frames"
     )

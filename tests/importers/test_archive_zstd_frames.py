@@ -39,7 +39,7 @@ def _one_member(path: Path, comp: bytes, data: bytes = _DATA) -> Path:
     return path
 
 
-@pytest.mark.parametrize("cut", [4, 6, len(_SECOND) - 1])
+@pytest.mark.parametrize("cut", [2, 4, 6, len(_SECOND) - 1])  # 2: inside the magic number
 def test_a_second_frame_cut_short_is_refused(tmp_path: Path, cut: int) -> None:
     # before: the member read as b'{"a": 1}' without complaint (the cut frame gave no bytes)
     arc = _one_member(tmp_path / "a.eval", _FRAME + _SECOND[:cut])
@@ -53,13 +53,16 @@ def test_a_second_frame_cut_short_is_refused(tmp_path: Path, cut: int) -> None:
     )
 
 
-def test_bytes_after_the_frames_are_refused(tmp_path: Path) -> None:
-    arc = _one_member(tmp_path / "a.eval", _FRAME + b"not a frame")
+@pytest.mark.parametrize("tail", [b"not a frame", b"\n\n"])
+def test_bytes_after_the_frames_are_refused(tmp_path: Path, tail: bytes) -> None:
+    # two newlines were said to end "inside its Zstandard frame 2": fewer than a magic number's
+    # 4 bytes, and not its first bytes
+    arc = _one_member(tmp_path / "a.eval", _FRAME + tail)
     with pytest.raises(ImportError_) as caught:
         Archive(arc).read("m.json")
     assert caught.value.problems[0].message == (
-        f"the member holds 11 bytes after its Zstandard frames, at byte {len(_FRAME)} of its "
-        "compressed data; expected only whole frames"
+        f"the member holds {len(tail)} bytes after its Zstandard frames, at byte {len(_FRAME)} "
+        "of its compressed data; expected only whole frames"
     )
 
 
