@@ -82,11 +82,6 @@ def judge_doc(
 _REPAIRED = {"refusal": "refusal/text", "reasoning": "reasoning/sha256"}
 
 
-def _repairs(recs: list[dict[str, Any]], at: str) -> list[TextRepair]:
-    """The text repairs of one arm's journal records, each pointing into the receipt at ``at``."""
-    return [fix for di, r in enumerate(recs) for fix in draw_repairs(r, f"{at}/draws/{di}")]
-
-
 def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
     """The text repairs noted in one draw's record ``rec``, pointing under its pointer ``at``."""
     out = []
@@ -201,7 +196,8 @@ def _cases(
         if why := _unreached(case_arms, skill_tokens):
             case_arms["with_skill"] = _arm([_dropped(r, why) for r in cells["with_skill"]])
         for a, recs in cells.items():
-            repairs += _repairs(recs, f"/cases/{ci}/arms/{a}")
+            for di, r in enumerate(recs):
+                repairs += draw_repairs(r, f"/cases/{ci}/arms/{a}/draws/{di}")
             visited += recs
         prompt_sha256, rubric_sha256 = J.case_sha256s(c)
         built.append(
