@@ -102,12 +102,11 @@ def text_table(
     rows: Sequence[Sequence[str]],
     *,
     indent: str = "  ",
-    escape: Escape = terminal_safe,
     width: int | None = None,
 ) -> list[str]:
     """Columns padded to their widest cell, two spaces apart, trailing spaces dropped.
 
-    Every cell, header included (a header may hold a file name), passes through ``escape``.
+    Every cell passes through :func:`terminal_safe`, the header's too (it may hold a file name).
     ``width``: the terminal's width in characters, or ``None`` (not a terminal). A table with
     a line wider than it is laid out as a list instead: per row, its first cell at ``indent``,
     then ``column: value`` per other non-empty cell, two spaces further in (:func:`fit_text`
@@ -117,7 +116,7 @@ def text_table(
     Raises:
         ValueError: a row has another number of cells than ``head``.
     """
-    cells = [[escape(x) for x in row] for row in (head, *rows)]
+    cells = [[terminal_safe(x) for x in row] for row in (head, *rows)]
     if any(len(r) != len(head) for r in cells):
         raise ValueError(f"every row needs {len(head)} cells, one per column of {list(head)}")
     widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
