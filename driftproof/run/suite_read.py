@@ -103,11 +103,8 @@ def parse_suite_text(text: str, file: str, *, is_yaml: bool) -> Any:
     Raises:
         SuiteError: one problem per place, by JSON pointer or (YAML, JSON syntax) line and column.
     """
-    try:
-        if is_yaml:
-            doc = yaml.load(text, Loader=SuiteLoader)  # a SafeLoader, bounded
-        else:
-            doc = loads_strict(text)
+    try:  # SuiteLoader: a SafeLoader, bounded
+        doc = yaml.load(text, Loader=SuiteLoader) if is_yaml else loads_strict(text)
     except JSONFault as exc:
         detail = (
             f"expected nesting of at most {MAX_DEPTH} levels"
