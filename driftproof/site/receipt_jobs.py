@@ -309,8 +309,7 @@ def write_files(site: Path, files: Mapping[str, bytes]) -> tuple[str, ...]:
         (site / d).mkdir(parents=True, exist_ok=True)
     for p in paths:
         try:
-            with open(site / p, "wb") as fh:
-                fh.write(files[p])
+            (site / p).write_bytes(files[p])
         except OSError as exc:  # a failed write or close (a full disk) names no file itself
             raise OSError(exc.errno, exc.strerror, str(site / p)) from None
     return tuple(paths)
