@@ -100,7 +100,15 @@ def creating_slowly(
     ]
     s = fake.script
     s.trickle, s.trickle_gap = {"create"}, 0.005  # the batch is made; its reply comes slowly
-    proc = subprocess.Popen(argv, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal sends it: a shell that started the tests in the background left
+    # SIGINT ignored, which the run keeps ignored (as under nohup) and would finish instead
+    interruptible = [
+        *CLI_PROCESS[:2],
+        "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        + CLI_PROCESS[2],
+        *argv[len(CLI_PROCESS) :],
+    ]
+    proc = subprocess.Popen(interruptible, env=dict(os.environ), stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and not s.trickled and proc.poll() is None:
         time.sleep(0.005)
