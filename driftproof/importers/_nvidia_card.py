@@ -139,7 +139,7 @@ def _summary_line(
     ``first`` maps each summary key to the value and line that gave it; a later line giving
     the same key is skipped when it says the same, refused when it says otherwise.
     """
-    summary, agents = card["summary"], card["agents"]
+    summary = card["summary"]
     for key, rx in _SUMMARY.items():
         m = rx.match(line)
         if not m:
@@ -167,10 +167,7 @@ def _summary_line(
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
-            for part in re.finditer(r"([^,(]+?)\s*\(`([^`]*)`\)", value):
-                printed = part.group(1)
-                agent = {"agent": _agent_name(printed), "printed": printed.strip()}
-                agents.append({**agent, "model": part.group(2)})
+            _inline_agents(value, card, file, lineno)
         elif key in ("tasks", "attempts_per_task"):
             value = int(value)
         elif key in PROVENANCE:
@@ -184,6 +181,54 @@ def _summary_line(
             summary["tasks_detail"] = rest[:200]
         if rest and key == "dataset_digest":
             summary["dataset_snapshot"] = rest.strip("()")[:200]
+
+
+#: An agent as SkillEvaluator labels it (``_agent_label``): its name, then its model in backticks
+#: or "(model not recorded)".
+_AGENT_LABEL = r"(?P<name>[^,(`]+?)\s*\((?:`(?P<model>[^`]*)`|model not recorded)\)"
+#: What SkillEvaluator prints for agents that were asked for but never ran, or for none.
+_AGENTS_NOT_RUN = "requested but not run"
+_NO_AGENTS = "- Tier 3 agent details were not available in this report."
+
+
+def _agent(printed: str, model: str | None) -> dict[str, Any]:
+    return {"agent": _agent_name(printed), "printed": printed.strip(), "model": model}
+
+
+def _inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> None:
+    """A "- Agents: …" value into the card's agents, one per ``_AGENT_LABEL``; else fail.
+
+    Agents the card says were requested but not run are not agents of its figures: the line
+    goes to ``card["said"]`` instead.
+    """
+    if value.startswith(_AGENTS_NOT_RUN):
+        card["said"].append(f"Agents: {value}"[:500])
+        return
+    labels = list(re.finditer(_AGENT_LABEL, value))
+    if ", ".join(m.group(0).strip() for m in labels) != value.strip():
+        raise ImportError_.at(
+            file,
+            f"line {lineno}",
+            f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
+            f"found {value.strip()[:200]!r}",
+        )
+    card["agents"].extend(_agent(m.group("name"), m.group("model")) for m in labels)
+
+
+def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -> None:
+    """One bullet of an Agents Used section: `` - `codex` `` or ``- Codex (`model`)``; else fail."""
+    if not line.startswith("- ") or line == _NO_AGENTS:
+        return
+    if m := re.fullmatch(r"- `([^`]+)`", line):
+        card["agents"].append(_agent(m.group(1), None))
+    elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
+        card["agents"].append(_agent(m.group("name"), m.group("model")))
+    else:
+        raise ImportError_.at(
+            file,
+            f"line {lineno}",
+            f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}",
+        )
 
 
 def _unreadable(key: str, value: str) -> str | None:
@@ -297,7 +342,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
             percentage over 100%, an uplift beyond 100 points either way), a measure given twice
             for one agent, a row longer than its header, or a summary line (skill, verdict,
-            task count, …) given again with another value, naming the file and the line.
+            task count, …) given again with another value, or an agent (Agents Used bullet,
+            "- Agents:" line) in no form SkillEvaluator prints, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
     card["said"] = []
@@ -326,9 +372,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
                     "printed": printed[:200],
                 }
             )
-        if section == "agents used" and (m := re.match(r"^- `([^`]+)`\s*$", line)):
-            agent = {"agent": _agent_name(m.group(1)), "printed": m.group(1), "model": None}
-            card["agents"].append(agent)
+        if section == "agents used":
+            _agents_used_line(line, card, file, lineno)
         if (
             section in _RESULTS_SECTIONS
             and line.startswith(_RESULTS_SAY)

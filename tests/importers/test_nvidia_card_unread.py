@@ -1,0 +1,91 @@
+"""What a SkillEvaluator card holds that the card reader does not read: read, refused, or named.
+
+Cards are real ones mutated by a line or two. The writer is SkillEvaluator's
+``reporting/benchmark.py``: ``_agent_label`` prints an agent as ``Claude Code (`model`)`` or
+``Claude Code (model not recorded)`` under "## Agents Used" and on the "- Agents:" line. Expected
+values are read by hand from the mutated lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from interop_helpers import sealed
+
+from driftproof.errors import ImportError_
+from driftproof.importers.nvidia import import_nvidia
+
+NV = "data/interop/nvidia"
+V1 = f"{NV}/skills/cuopt-install/BENCHMARK.md"
+V2 = f"{NV}/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
+
+
+def _card(shared: Path, tmp_path: Path, real: str, old: str, new: str) -> Path:
+    text = (shared / real).read_text(encoding="utf-8")
+    assert old in text
+    f = tmp_path / "skills" / "demo" / "BENCHMARK.md"
+    f.parent.mkdir(parents=True)
+    f.write_text(text.replace(old, new), encoding="utf-8")
+    return f
+
+
+AGENTS_USED = "- `claude-code`\n- `codex`\n"
+
+
+def test_agents_used_as_skillevaluator_labels_them_are_the_cards_agents(
+    shared: Path, tmp_path: Path
+) -> None:
+    new = "- Claude Code (`aws/anthropic/bedrock-claude-opus-4-8`)\n- Codex (model not recorded)\n"
+    f = _card(shared, tmp_path, V1, AGENTS_USED, new)
+    agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
+    assert agents == [
+        {
+            "agent": "claude-code",
+            "printed": "Claude Code",
+            "model": "aws/anthropic/bedrock-claude-opus-4-8",
+        },
+        {"agent": "codex", "printed": "Codex", "model": None},
+    ]
+
+
+def test_an_agents_used_bullet_of_no_known_form_is_refused_at_its_line(
+    shared: Path, tmp_path: Path
+) -> None:
+    f = _card(shared, tmp_path, V1, AGENTS_USED, "- `claude-code`\n- codex, and gemini\n")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    # "## Agents Used" is line 18 of the card, its bullets lines 20 and 21
+    assert "line 21" in str(e.value) and "'- codex, and gemini'" in str(e.value)
+    assert str(f) in str(e.value)
+
+
+INLINE = "- Agents: Claude Code (`claude-sonnet`), Codex (`gpt-codex`)"
+
+
+def test_an_inline_agent_with_no_model_recorded_is_an_agent(shared: Path, tmp_path: Path) -> None:
+    f = _card(shared, tmp_path, V2, INLINE, INLINE.replace("(`gpt-codex`)", "(model not recorded)"))
+    agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
+    assert [(a["agent"], a["model"]) for a in agents] == [
+        ("claude-code", "claude-sonnet"),
+        ("codex", None),
+    ]
+
+
+def test_an_inline_agents_line_of_no_known_form_is_refused(shared: Path, tmp_path: Path) -> None:
+    f = _card(shared, tmp_path, V2, INLINE, INLINE + ", Gemini")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    # the Agents line is line 14 of the golden card
+    assert "line 14" in str(e.value) and "expected agents such as" in str(e.value)
+
+
+def test_agents_requested_but_not_run_are_said_not_listed(shared: Path, tmp_path: Path) -> None:
+    not_run = "- Agents: requested but not run — Claude Code (model not recorded)"
+    f = _card(shared, tmp_path, V2, INLINE, not_run)
+    r = sealed(import_nvidia([f])[0])
+    assert r.source_figures.model_dump(mode="json")["agents"] == []
+    assert (
+        "The card says: Agents: requested but not run — Claude Code (model not recorded)"
+        in r.provenance.notes
+    )
