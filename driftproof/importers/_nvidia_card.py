@@ -324,6 +324,33 @@ def _results_row(
         )
 
 
+#: The sections whose tables are read when they start a table: the Tier Status table, and the
+#: Scoring Methodology table, SkillEvaluator's definition of each dimension (the same words on
+#: every card it writes, no figure of the run), passed over as the card's boilerplate.
+_TABLE_SECTIONS = ("tier status", "scoring methodology")
+
+
+def _read_table(section: str, first_row: str) -> bool:
+    """Whether a table starting with ``first_row`` in ``section`` is one the card reader reads.
+
+    A results section's table is read when its header starts with Dimension or Measure.
+    """
+    if section in _RESULTS_SECTIONS:
+        return first_row.strip("|").split("|")[0].strip().strip("`*") in ("Dimension", "Measure")
+    return section in _TABLE_SECTIONS
+
+
+def _tier(m: re.Match[str]) -> dict[str, Any]:
+    """A Tier Status row (``_TIER_ROW``) as ``{"name", "title", "status", "printed"}``."""
+    printed = m.group(3).replace("**", "").strip()
+    return {
+        "name": m.group(1),
+        "title": m.group(2)[:200] or None,
+        "status": _TIER_STATUS.get(printed.upper(), "other"),
+        "printed": printed[:200],
+    }
+
+
 def parse_card(text: str, file: str) -> dict[str, Any]:
     """A benchmark card's summary and results, as printed.
 
@@ -337,6 +364,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         ``MAY_BE_UNRECORDED`` line printed "not recorded (…)" is ``None`` likewise. ``said``
         holds what the card says beside its results (``_RESULTS_SAY``: a partial dimension, no
         live-agent score) as printed, and ``verdict_line`` the verdict line, when there is one.
+        ``unread`` lists ``(line, first row)`` of each table not read (``_read_table``: a
+        results section's table not headed Dimension or Measure, a Token Usage table, …).
 
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
@@ -346,7 +375,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             "- Agents:" line) in no form SkillEvaluator prints, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
-    card["said"] = []
+    card["said"], card["unread"] = [], []
     section = ""
     header: list[str] | None = None
     in_table = skip_table = False
@@ -362,16 +391,10 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             header = None
             continue
         _summary_line(line, card, first, file, lineno)
+        if starts_table and (skip_table := not _read_table(section, line)):
+            card["unread"].append((lineno, line[:200]))
         if section == "tier status" and (m := _TIER_ROW.match(line)):
-            printed = m.group(3).replace("**", "").strip()
-            card["tiers"].append(
-                {
-                    "name": m.group(1),
-                    "title": m.group(2)[:200] or None,
-                    "status": _TIER_STATUS.get(printed.upper(), "other"),
-                    "printed": printed[:200],
-                }
-            )
+            card["tiers"].append(_tier(m))
         if section == "agents used":
             _agents_used_line(line, card, file, lineno)
         if (
@@ -382,14 +405,10 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             card["said"].append(line.removeprefix("- ")[:500])
         if "Overall verdict:" in line and "verdict_line" not in card:
             card["verdict_line"] = line.replace("*", "").lstrip(">").strip()[:300]
-        if section in _RESULTS_SECTIONS and line.startswith("|"):
+        if section in _RESULTS_SECTIONS and line.startswith("|") and not skip_table:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if starts_table:
-                # a new table: a results table starts with a Dimension or Measure header row;
-                # any other table in the section (notes, legends) is not read
-                header = None
-                skip_table = cells[0].strip("`*") not in ("Dimension", "Measure")
-            if skip_table or all(set(c) <= set("-: ") for c in cells):
+            header = None if starts_table else header
+            if all(set(c) <= set("-: ") for c in cells):
                 continue
             if cells[0].strip("`*") in ("Dimension", "Measure"):
                 header = cells

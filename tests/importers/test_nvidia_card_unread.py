@@ -89,3 +89,38 @@ def test_agents_requested_but_not_run_are_said_not_listed(shared: Path, tmp_path
         "The card says: Agents: requested but not run — Claude Code (model not recorded)"
         in r.provenance.notes
     )
+
+
+READ_ME = "**How to read this table:**"
+TOKENS = (
+    "| Agent | Dataset case | With skill | Without skill | Delta | Change | Coverage |\n"
+    "|---|---|---:|---:|---:|---:|---|\n"
+    "| codex | All cases | 900,320 | 965,760 | -65,440 | -6.78% | skill 4/4; base 4/4 |\n\n"
+)
+
+
+def test_a_table_not_read_in_the_results_is_named_in_the_notes(
+    shared: Path, tmp_path: Path
+) -> None:
+    # a table in "Results at a Glance" not headed Measure, before the reading note (line 44)
+    f = _card(shared, tmp_path, V2, READ_ME, TOKENS + READ_ME)
+    r = sealed(import_nvidia([f])[0])
+    assert len(r.source_figures.model_dump(mode="json")["rows"]) == 12  # 6 measures x 2 agents
+    assert r.provenance.notes == [
+        "The card's table on line 44, headed '| Agent | Dataset case | With skill | Without "
+        "skill | Delta | Change | Coverage |', was not imported"
+    ]
+
+
+def test_the_token_usage_section_skillevaluator_writes_is_named_in_the_notes(
+    shared: Path, tmp_path: Path
+) -> None:
+    # SkillEvaluator 1.5 prints "## Token Usage" after the results: put where "## Tier
+    # Status" was, line 48 is its heading, 50 its sentence, 52 its table
+    usage = "## Token Usage\n\nActual Tier 3 execution usage is reported.\n\n" + TOKENS
+    f = _card(shared, tmp_path, V2, "## Tier Status", usage + "## Tier Status")
+    notes = sealed(import_nvidia([f])[0]).provenance.notes
+    assert notes == [
+        "The card's table on line 52, headed '| Agent | Dataset case | With skill | Without "
+        "skill | Delta | Change | Coverage |', was not imported"
+    ]
