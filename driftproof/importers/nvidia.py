@@ -273,8 +273,8 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
         head = {"name": s["skill"], "tool": "NVSkills-Eval", "lacking": lacking}
         head |= {"source": "nvidia-benchmarks-json", "schema_version": doc["schema_version"]}
         summary = {k: v for k, v in s.items() if k != "catalog_dir"}
+        # strings only (the schema): aggregate_benchmarks.py writes each agent as its name
         agents = [{"agent": a, "printed": a, "model": None} for a in s.get("agents") or []]
-        agents = [a for a in agents if isinstance(a["agent"], str)]
         out.append(_receipt(f, data, o, head, path, summary=summary, agents=agents, rows=rows))
     missing = sorted(set(o.skills or ()) - set(by_dir))
     if missing:

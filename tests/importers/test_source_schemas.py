@@ -191,6 +191,20 @@ def test_nvidia_tasks_string_refused(interop: Path, tmp_path: Path) -> None:
     )
 
 
+def test_nvidia_agent_not_a_string_refused_at_its_pointer(interop: Path, tmp_path: Path) -> None:
+    # aggregate_benchmarks.py writes each agent as its name (normalize_agent returns a string);
+    # an agent of another type was left out of the receipt's agents but kept in its summary
+    bad = _broken(
+        interop / "nvidia/benchmarks.json",
+        tmp_path / "benchmarks.json",
+        ("skills", 1, "agents", 1),
+        {"name": "codex"},
+    )
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([bad])
+    assert _one_problem(e) == (str(bad), "/skills/1/agents/1", "expected a string, found an object")
+
+
 def test_nvidia_missing_member_named_at_its_own_pointer(tmp_path: Path) -> None:
     bad = tmp_path / "benchmarks.json"
     bad.write_text(
