@@ -79,10 +79,12 @@ _TIER_STATUS = {
     "INCOMPLETE": "incomplete",
 }
 #: What SkillEvaluator's card says beside its results table (``reporting/benchmark.py``,
-#: ``_render_results_at_a_glance``): some dimension is partial, or no live-agent score exists.
+#: ``_render_results_at_a_glance``; ``_render_results`` of its "Evaluation Report" cards): some
+#: dimension is partial, or no live-agent score exists.
 _RESULTS_SAY = (
     "A partial dimension was calculated from only the available configured signals",
     "Tier 3 live-agent scores were not available",
+    "Tier 3 dimension rollup was not available",
 )
 _TIER_ROW = re.compile(r"^\|\s*(Tier \d+)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
 

@@ -124,3 +124,23 @@ def test_the_token_usage_section_skillevaluator_writes_is_named_in_the_notes(
         "The card's table on line 52, headed '| Agent | Dataset case | With skill | Without "
         "skill | Delta | Change | Coverage |', was not imported"
     ]
+
+
+def test_a_card_with_no_dimension_rollup_is_refused_in_its_own_words(
+    shared: Path, tmp_path: Path
+) -> None:
+    # SkillEvaluator's "Evaluation Report" card with no agents prints this in place of its table
+    text = (shared / V1).read_text(encoding="utf-8")
+    start, end = text.index("| Dimension |"), text.index("## Tier 1")
+    f = _card(
+        shared,
+        tmp_path,
+        V1,
+        text[start:end],
+        "Tier 3 dimension rollup was not available in this report.\n\n",
+    )
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    assert "the card says: Tier 3 dimension rollup was not available in this report." in str(
+        e.value
+    )
