@@ -286,6 +286,11 @@ promptfoo = _import_command(
 
 
 def _one_log_at_least(options: dict[str, Any]) -> None:
+    if given_alone := options.pop("given_alone"):  # a log given as a file, as others take one
+        raise _refused(
+            "expected each log after its arm's option (--with-skill LOG, --baseline LOG, "
+            f"--control LOG); found {given_alone[0]!r} given alone"
+        )
     if options["with_skill"] is None and options["baseline"] is None:
         raise _refused("expected --with-skill LOG, --baseline LOG, or both")
 
@@ -322,6 +327,8 @@ inspect = _import_command(
     ),
     _skill_name_required("Inspect"),
     _SKILL_MD,
+    # a log given without its arm's option, refused saying how (click: "unexpected argument")
+    click.Argument(["given_alone"], nargs=-1, metavar=""),
     source=_logs,
     check=_one_log_at_least,
 )

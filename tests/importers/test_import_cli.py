@@ -234,3 +234,19 @@ def test_a_refusal_names_an_importer_that_needs_options(
     assert (hint.file, hint.pointer) == (str(path), "")
     assert hint.message == f"driftproof import {fits} ({GIVE[fits]}) reads this file"
     assert not out.exists()
+
+
+def test_an_inspect_log_given_alone_is_refused_saying_how_to_give_it(
+    shared: Path, tmp_path: Path
+) -> None:
+    # every other import takes its file as it is; inspect takes one log per arm, and a log
+    # given alone met click's "Got unexpected extra argument (…)", naming no option to use
+    log = str(shared / INTEROP / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json")
+    out = tmp_path / "r"
+    argv = ["import", "inspect", log, "--skill-name", "s", "--out-dir", str(out)]
+    result = CliRunner().invoke(cli, argv)
+    assert isinstance(result.exception, ImportError_) and not out.exists()
+    assert str(result.exception.problems[0]) == (
+        "<options>: expected each log after its arm's option (--with-skill LOG, --baseline LOG, "
+        f"--control LOG); found {log!r} given alone"
+    )
