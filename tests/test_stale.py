@@ -436,14 +436,13 @@ def test_a_harness_binary_that_is_not_there_is_said_in_words(tmp_path, capsys):
 
 def test_a_field_the_receipt_does_not_record_suggests_no_option():
     # "today not supplied (give --judge-model) -> unknown: the receipt does not record it": no
-    # judge model given today could change that; the model, recorded, still names its option
+    # judge model given today could change that; the model, recorded, still names its option.
+    # It read "recorded unknown, today not supplied -> unknown: the receipt does not record it"
     r = _receipt()
     r = r.model_copy(update={"judge": r.judge.model_copy(update={"model": "unrecorded:pf/grader"})})
     lines = stale_text(stale_report(r, replace(CURRENT, model=None, judge_model=None))).split("\n")
     said = {x.split(":")[0]: x for x in lines if x.startswith("- ")}
-    assert said["- judge"] == (
-        "- judge: recorded unknown, today not supplied -> unknown: the receipt does not record it"
-    )
+    assert said["- judge"] == "- judge: the receipt does not record it -> unknown"
     assert said["- model"].startswith(
         "- model: recorded claude-sonnet-4-5, today not supplied (give --model) -> "
     )

@@ -26,7 +26,8 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
     """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline.
 
     A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
-    that moved or is unknown ``field: recorded …, today … -> status: why``. ``width``: the
+    that moved or is unknown ``field: recorded …, today … -> status: why``; one the receipt
+    does not record ``field: the receipt does not record it (today …) -> status``. ``width``: the
     terminal's width in characters, each longer line wrapped to it, or ``None`` (not a terminal).
     """
     lines = [
@@ -43,7 +44,9 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
             stands = tag == "still stands" and f.note == "unchanged"
             why = "the receipt still stands on this" if stands else f"{tag}: {f.note}"
             lines.append(f"- {f.field}: unchanged ({today}): {why}")
+        elif f.recorded is None:  # its note says the receipt does not record it, once
+            now = "" if f.today is None else f" (today {f.today})"
+            lines.append(f"- {f.field}: {f.note}{now} -> {tag}")
         else:
-            said = f"recorded {f.recorded or 'unknown'}, today {today}"
-            lines.append(f"- {f.field}: {said} -> {tag}: {f.note}")
+            lines.append(f"- {f.field}: recorded {f.recorded}, today {today} -> {tag}: {f.note}")
     return fit_text("\n".join(terminal_safe(line) for line in lines), width)
