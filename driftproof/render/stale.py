@@ -23,7 +23,10 @@ _OPTIONS = {
 
 
 def stale_text(report: StaleReport, width: int | None = None) -> str:
-    """``arm: status (reasons)`` per arm in words, a blank line, a line per finding; no newline.
+    """``arm: status (reasons)`` per arm, then a line per finding; no newline at the end.
+
+    Between them, a line naming the fields the receipt does not record (no value given today
+    can confirm them), then a blank line.
 
     A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
     that moved or is unknown ``field: recorded …, today … -> status: why``; one the receipt
@@ -34,6 +37,12 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
         f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms
     ]
+    if never := [f.field for f in report.findings if f.recorded is None]:
+        named = ", ".join(never[:-1]) + " and " * (len(never) > 1) + never[-1]
+        them = "them" if len(never) > 1 else "it"
+        lines.append(
+            f"The receipt does not record its {named}: nothing given today confirms {them}."
+        )
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
