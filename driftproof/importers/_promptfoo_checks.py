@@ -23,11 +23,22 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 
 
 def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
-    """Every assertion of a row's grading as a check, in order; one with no ``pass`` fails."""
+    """Every assertion of a row's grading as a check, in order.
+
+    Raises:
+        ImportError_: a result with no ``pass`` (unless its check errored), or whose assertion
+            has no type (a non-empty string), at its place under ``w``.
+    """
     checks: list[dict[str, Any]] = []
     for i, comp in enumerate(member_list(grading, "componentResults")):
         assertion = _assertion_of(comp, w / "componentResults" / i)
-        atype = str(assertion.get("type"))
+        atype = assertion.get("type")
+        if not isinstance(atype, str) or not atype:
+            found = "none" if "type" not in assertion else json_kind(atype)
+            raise (w / "componentResults" / i / "assertion" / "type").fail(
+                "expected the assertion's type, a name such as 'contains', found "
+                + ("an empty string" if atype == "" else found)
+            )
         reason = member_str(comp, "reason") or ""
         errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
             _ERRORED

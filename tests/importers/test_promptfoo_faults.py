@@ -349,3 +349,29 @@ def test_an_assert_sets_result_without_its_definition_is_a_check(
         ("contains: echo", False),
         ("llm-rubric: Do not apologize", True),
     ]
+
+
+@pytest.mark.parametrize(
+    ("type_", "found"), [(5, "a number"), (["contains"], "an array"), ("", "an empty string")]
+)
+def test_an_assertion_whose_type_is_not_a_name_is_refused(
+    shared: Path, tmp_path: Path, type_: Any, found: str
+) -> None:
+    # found: the type was put through str(), so a check "5: echo" or "None: echo" was sealed
+    doc = _sample(shared)
+    doc["results"]["results"][0]["gradingResult"]["componentResults"][2]["assertion"]["type"] = (
+        type_
+    )
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    said = str(exc.value)
+    assert "/results/results/0/gradingResult/componentResults/2/assertion/type" in said
+    assert said.endswith(f"expected the assertion's type, a name such as 'contains', found {found}")
+
+
+def test_an_assertion_with_no_type_is_refused(shared: Path, tmp_path: Path) -> None:
+    doc = _sample(shared)
+    del doc["results"]["results"][0]["gradingResult"]["componentResults"][2]["assertion"]["type"]
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    assert str(exc.value).endswith("a name such as 'contains', found none")
