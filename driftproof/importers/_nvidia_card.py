@@ -193,8 +193,31 @@ _AGENTS_NOT_RUN = "requested but not run"
 _NO_AGENTS = "- Tier 3 agent details were not available in this report."
 
 
-def _agent(printed: str, model: str | None) -> dict[str, Any]:
-    return {"agent": _agent_name(printed), "printed": printed.strip(), "model": model}
+def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str, n: int) -> None:
+    """One agent into ``card["agents"]``, once: a repeat may give the model it lacked.
+
+    Raises:
+        ImportError_: an agent with no name, or one the card named before (``card["agent_at"]``:
+            agent → (its entry, line)) with another model: the card contradicts itself.
+    """
+    agent = _agent_name(printed)
+    if not agent:
+        raise ImportError_.at(
+            file, f"line {n}", f"expected an agent's name before its model, found {printed!r}"
+        )
+    if agent in card["agent_at"]:
+        entry, at = card["agent_at"][agent]
+        said, entry["model"] = entry["model"], entry["model"] or model
+        if None not in (said, model) and said != model:
+            raise ImportError_.at(
+                file,
+                f"line {n}",
+                f"expected agent {printed.strip()!r} with model {said!r} as on line {at}, where "
+                f"the card first names it; found {model!r}: the card contradicts itself",
+            )
+        return
+    card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
+    card["agents"].append(card["agent_at"][agent][0])
 
 
 def _inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> None:
@@ -214,7 +237,8 @@ def _inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> 
             f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
             f"found {value.strip()[:200]!r}",
         )
-    card["agents"].extend(_agent(m.group("name"), m.group("model")) for m in labels)
+    for m in labels:
+        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
 
 
 def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -> None:
@@ -222,9 +246,9 @@ def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -
     if not line.startswith("- ") or line == _NO_AGENTS:
         return
     if m := re.fullmatch(r"- `([^`]+)`", line):
-        card["agents"].append(_agent(m.group(1), None))
+        _add_agent(card, m.group(1), None, file, lineno)
     elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
-        card["agents"].append(_agent(m.group("name"), m.group("model")))
+        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
     else:
         raise ImportError_.at(
             file,
@@ -374,10 +398,11 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             percentage over 100%, an uplift beyond 100 points either way), a measure given twice
             for one agent, a row longer than its header, or a summary line (skill, verdict,
             task count, …) given again with another value, or an agent (Agents Used bullet,
-            "- Agents:" line) in no form SkillEvaluator prints, naming the file and the line.
+            "- Agents:" line) in no form SkillEvaluator prints, with no name, or named again
+            with another model, naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
-    card["said"], card["unread"] = [], []
+    card["said"], card["unread"], card["agent_at"] = [], [], {}
     section = ""
     header: list[str] | None = None
     in_table = skip_table = False
@@ -420,4 +445,5 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             if header is None:  # pragma: no cover - a table's first row is its header
                 continue
             _results_row(cells, header, card, f"{file}", lineno, seen)
+    del card["agent_at"]
     return card

@@ -144,3 +144,39 @@ def test_a_card_with_no_dimension_rollup_is_refused_in_its_own_words(
     assert "the card says: Tier 3 dimension rollup was not available in this report." in str(
         e.value
     )
+
+
+@pytest.mark.parametrize(
+    ("new", "said"),
+    [
+        ("- Agents:  (`claude-sonnet`)", "expected an agent's name before its model, found ' '"),
+        (
+            "- Agents: Codex (`gpt-codex`), Codex (`gpt-5`)",
+            "expected agent 'Codex' with model 'gpt-codex' as on line 14, where the card first "
+            "names it; found 'gpt-5': the card contradicts itself",
+        ),
+    ],
+)
+def test_an_agent_with_no_name_or_two_models_is_refused(
+    shared: Path, tmp_path: Path, new: str, said: str
+) -> None:
+    # found: sealed as an agent named '' and as codex twice, with two models
+    f = _card(shared, tmp_path, V2, INLINE, new)
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    assert str(e.value) == f"{f}: line 14: {said}"
+
+
+def test_an_agent_named_again_is_listed_once_with_the_model_given(
+    shared: Path, tmp_path: Path
+) -> None:
+    # the Agents line names codex without a model, an Agents Used bullet with one
+    line = "- Agents: Claude Code (`claude-sonnet`), Codex (model not recorded)"
+    bullets = "## Agents Used\n\n- Codex (`gpt-codex`)\n- Claude Code (`claude-sonnet`)\n\n"
+    f = _card(shared, tmp_path, V2, INLINE, line)
+    f.write_text(f.read_text().replace("## Tier Status", bullets + "## Tier Status"))
+    agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
+    assert [(a["agent"], a["model"]) for a in agents] == [
+        ("claude-code", "claude-sonnet"),
+        ("codex", "gpt-codex"),
+    ]
