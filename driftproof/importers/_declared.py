@@ -226,8 +226,11 @@ def provenance(
     """What an imported receipt was converted from.
 
     Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each, repeats dropped;
-    ``notes`` to 1000 each and at most 50 (none: absent).
+    ``notes`` to 1000 each and at most 50 (none: absent), the 50th of more saying how many
+    more there were.
     """
+    if notes and len(notes) > 50:
+        notes = [*notes[:49], f"and {len(notes) - 49:,} more notes, not kept: a receipt holds 50"]
     return Provenance(
         tool=tool,
         tool_version=tool_version,

@@ -180,3 +180,17 @@ def test_an_agent_named_again_is_listed_once_with_the_model_given(
         ("claude-code", "claude-sonnet"),
         ("codex", "gpt-codex"),
     ]
+
+
+def test_more_unread_tables_than_a_receipt_keeps_notes_of_are_counted(
+    shared: Path, tmp_path: Path
+) -> None:
+    # found: 60 tables gave the first 50 notes and not a word of the other 10
+    tables = "".join(f"| t{i} | x |\n|---|---|\n| 1 | 2 |\n\n" for i in range(60))
+    f = _card(
+        shared, tmp_path, V2, "## Tier Status", "## Token Usage\n\n" + tables + "## Tier Status"
+    )
+    notes = sealed(import_nvidia([f])[0]).provenance.notes
+    assert notes is not None and len(notes) == 50
+    assert notes[48].endswith("headed '| t48 | x |', was not imported")
+    assert notes[49] == "and 11 more notes, not kept: a receipt holds 50"  # t49 … t59
