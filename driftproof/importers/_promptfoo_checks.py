@@ -8,6 +8,7 @@ from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
+from driftproof.receipt._bounds import DRAW_MAX_CHECKS
 
 _CHECK_KINDS = {
     **dict.fromkeys(("contains", "icontains", "contains-any", "contains-all"), "must_include"),
@@ -26,11 +27,18 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
     """Every assertion of a row's grading as a check, in order.
 
     Raises:
-        ImportError_: a result with no ``pass`` (unless its check errored), or whose assertion
-            has no type (a non-empty string), at its place under ``w``.
+        ImportError_: more results than a receipt keeps checks of one answer, a result with no
+            ``pass`` (unless its check errored), or whose assertion has no type (a non-empty
+            string), at its place under ``w``.
     """
     checks: list[dict[str, Any]] = []
-    for i, comp in enumerate(member_list(grading, "componentResults")):
+    results = member_list(grading, "componentResults")
+    if len(results) > DRAW_MAX_CHECKS:  # each a check of the draw's checks[] in the receipt
+        raise (w / "componentResults").fail(
+            f"expected at most {DRAW_MAX_CHECKS} assertion results (a receipt keeps each as a "
+            f"check of its answer), found {len(results):,}"
+        )
+    for i, comp in enumerate(results):
         assertion = _assertion_of(comp, w / "componentResults" / i)
         atype = assertion.get("type")
         if not isinstance(atype, str) or not atype:

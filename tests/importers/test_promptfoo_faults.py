@@ -375,3 +375,18 @@ def test_an_assertion_with_no_type_is_refused(shared: Path, tmp_path: Path) -> N
     with pytest.raises(ImportError_) as exc:
         _import(doc, tmp_path)
     assert str(exc.value).endswith("a name such as 'contains', found none")
+
+
+def test_more_assertion_results_than_a_receipt_keeps_are_refused_at_the_source(
+    shared: Path, tmp_path: Path
+) -> None:
+    # found: refused at a place of the receipt ("/cases/0/arms/baseline/draws/0/checks")
+    doc = _sample(shared)
+    grading = doc["results"]["results"][0]["gradingResult"]
+    grading["componentResults"] = [grading["componentResults"][2]] * 10_000
+    with pytest.raises(ImportError_) as exc:
+        _import(doc, tmp_path)
+    assert str(exc.value).endswith(
+        "/results/results/0/gradingResult/componentResults: expected at most 200 assertion "
+        "results (a receipt keeps each as a check of its answer), found 10,000"
+    )
