@@ -350,20 +350,20 @@ def _results_row(
         )
 
 
-#: The sections whose tables are read when they start a table: the Tier Status table, and the
-#: Scoring Methodology table, SkillEvaluator's definition of each dimension (the same words on
-#: every card it writes, no figure of the run), passed over as the card's boilerplate.
-_TABLE_SECTIONS = ("tier status", "scoring methodology")
+#: Section → the first cell of the table read there; Scoring Methodology's (the same definitions
+#: on every card SkillEvaluator writes, no figure of the run) is passed over as boilerplate.
+_TABLE_HEADS = {"tier status": "Tier", "scoring methodology": "Dimension"}
 
 
 def _read_table(section: str, first_row: str) -> bool:
     """Whether a table starting with ``first_row`` in ``section`` is one the card reader reads.
 
-    A results section's table is read when its header starts with Dimension or Measure.
+    A results section's table when headed Dimension or Measure, another as ``_TABLE_HEADS`` says.
     """
+    first = first_row.strip("|").split("|")[0].strip().strip("`*")
     if section in _RESULTS_SECTIONS:
-        return first_row.strip("|").split("|")[0].strip().strip("`*") in ("Dimension", "Measure")
-    return section in _TABLE_SECTIONS
+        return first in ("Dimension", "Measure")
+    return _TABLE_HEADS.get(section) == first
 
 
 def _tier(m: re.Match[str]) -> dict[str, Any]:

@@ -194,3 +194,16 @@ def test_more_unread_tables_than_a_receipt_keeps_notes_of_are_counted(
     assert notes is not None and len(notes) == 50
     assert notes[48].endswith("headed '| t48 | x |', was not imported")
     assert notes[49] == "and 11 more notes, not kept: a receipt holds 50"  # t49 … t59
+
+
+def test_a_table_in_tier_status_not_headed_tier_is_named_in_the_notes(
+    shared: Path, tmp_path: Path
+) -> None:
+    # "## Tier Status" is line 48 of the golden card; a table put before its own (line 50) was
+    # read as a Tier Status table, and its rows, not tiers, passed over without a word
+    f = _card(shared, tmp_path, V2, "| Tier | Purpose |", TOKENS + "| Tier | Purpose |")
+    r = sealed(import_nvidia([f])[0])
+    assert r.provenance.notes == [
+        "The card's table on line 50, headed '| Agent | Dataset case | With skill | Without "
+        "skill | Delta | Change | Coverage |', was not imported"
+    ]
