@@ -212,6 +212,10 @@ def unrecorded_judge(
     )
 
 
+#: Notes a receipt's provenance holds (its schema's maxItems).
+MAX_NOTES = 50
+
+
 def provenance(
     tool: str,
     tool_version: str | None,
@@ -226,18 +230,21 @@ def provenance(
     """What an imported receipt was converted from.
 
     Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each, repeats dropped;
-    ``notes`` to 1000 each and at most 50 (none: absent), the 50th of more saying how many
-    more there were.
+    ``notes`` to 1000 each and at most :data:`MAX_NOTES` (none: absent), the last of more saying
+    how many more there were.
     """
-    if notes and len(notes) > 50:
-        notes = [*notes[:49], f"and {len(notes) - 49:,} more notes, not kept: a receipt holds 50"]
+    if notes and len(notes) > MAX_NOTES:
+        more = (
+            f"and {len(notes) - MAX_NOTES + 1:,} more notes, not kept: a receipt holds {MAX_NOTES}"
+        )
+        notes = [*notes[: MAX_NOTES - 1], more]
     return Provenance(
         tool=tool,
         tool_version=tool_version,
         document=document[:4096],
         document_sha256=document_sha256,
         unrecorded=list(dict.fromkeys(item[:200] for item in unrecorded))[:200],
-        notes=[n[:1000] for n in notes][:50] if notes else None,
+        notes=[n[:1000] for n in notes] if notes else None,
         details=details,
         partial=partial,
     )

@@ -31,8 +31,6 @@ SOURCE_SCHEMA: dict[str, Any] = {
     },
 }
 
-#: A receipt's provenance holds at most this many notes.
-_MAX_NOTES = 50
 #: The note for a ``summary.source`` another writer put there (format 1 leaves ``summary`` to it).
 _NOT_OURS = (
     "the file's summary.source is not one driftproof export writes (an object of tool, "
@@ -97,7 +95,7 @@ def provenance_of(
             notes=[_NOT_OURS] if foreign else None,
         )
     tool = f"{origin['tool']} {origin['tool_version'] or ''}".strip()
-    given, kept = origin["notes"], origin["notes"][: _MAX_NOTES - 1]
+    given, kept = origin["notes"], origin["notes"][: declared.MAX_NOTES - 1]
     head = (
         f"this file says it was exported from a receipt imported from {tool} (document sha256 "
         f"{origin['document_sha256']}), which nothing in it proves; the document sha256 above "
@@ -108,5 +106,7 @@ def provenance_of(
     elif kept:
         head += f". The {len(kept)} notes after this one are that import's, as the file gives them"
     if len(kept) < len(given):
-        head += f" (the file gives {len(given)}; a receipt holds {_MAX_NOTES} notes at most)"
+        head += (
+            f" (the file gives {len(given)}; a receipt holds {declared.MAX_NOTES} notes at most)"
+        )
     return declared.provenance("summary-json", None, path, sha, unrecorded, notes=[head, *kept])
