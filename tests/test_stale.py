@@ -442,9 +442,10 @@ def test_a_field_the_receipt_does_not_record_suggests_no_option():
     r = r.model_copy(update={"judge": r.judge.model_copy(update={"model": "unrecorded:pf/grader"})})
     lines = stale_text(stale_report(r, replace(CURRENT, model=None, judge_model=None))).split("\n")
     said = {x.split(":")[0]: x for x in lines if x.startswith("- ")}
-    assert said["- judge"] == "- judge: the receipt does not record it -> unknown"
-    # and, under the arms, once: nothing given today can confirm what the receipt lacks
+    # said once, under the arms (nothing given today can confirm what the receipt lacks), not
+    # again as a finding unless a value was given today
     assert lines[3] == "The receipt does not record its judge: nothing given today confirms it."
+    assert "- judge" not in said
     assert said["- model"].startswith(
         "- model: recorded claude-sonnet-4-5, today not supplied (give --model) -> "
     )

@@ -30,7 +30,8 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
 
     A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
     that moved or is unknown ``field: recorded …, today … -> status: why``; one the receipt
-    does not record ``field: the receipt does not record it (today …) -> status``. ``width``: the
+    does not record, given today, ``field: the receipt does not record it (today …) -> status``
+    (not given, it is named only in the line under the arms). ``width``: the
     terminal's width in characters, each longer line wrapped to it, or ``None`` (not a terminal).
     """
     lines = [
@@ -53,9 +54,9 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
             stands = tag == "still stands" and f.note == "unchanged"
             why = "the receipt still stands on this" if stands else f"{tag}: {f.note}"
             lines.append(f"- {f.field}: unchanged ({today}): {why}")
-        elif f.recorded is None:  # its note says the receipt does not record it, once
-            now = "" if f.today is None else f" (today {f.today})"
-            lines.append(f"- {f.field}: {f.note}{now} -> {tag}")
+        elif f.recorded is None:  # named in the line under the arms; here only beside today's
+            if f.today is not None:
+                lines.append(f"- {f.field}: {f.note} (today {f.today}) -> {tag}")
         else:
             lines.append(f"- {f.field}: recorded {f.recorded}, today {today} -> {tag}: {f.note}")
     return fit_text("\n".join(terminal_safe(line) for line in lines), width)
