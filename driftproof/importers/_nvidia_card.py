@@ -7,6 +7,12 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers._counts import COUNT_TOO_BIG
+from driftproof.importers._nvidia_agents import (
+    PAIRED,
+    agent_name,
+    agents_section_line,
+    inline_agents,
+)
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
@@ -123,16 +129,6 @@ def parse_cell(text: str) -> dict[str, Any] | None:
     return out
 
 
-#: A results column whose every cell gives a baseline and a score: ``(Baseline → Skill Uplift)``.
-_PAIRED = re.compile(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)")
-
-
-def _agent_name(header: str) -> str:
-    name = _PAIRED.sub("", header)
-    name = re.sub(r"\s*\(.*?\)\s*", "", name).strip().strip("`").strip()
-    return name.lower().replace(" ", "-")
-
-
 def _summary_line(
     line: str, card: dict[str, Any], first: dict[str, tuple[str, int]], file: str, lineno: int
 ) -> None:
@@ -169,7 +165,7 @@ def _summary_line(
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
-            _inline_agents(value, card, file, lineno)
+            inline_agents(value, card, file, lineno)
         elif key in ("tasks", "attempts_per_task"):
             value = int(value)
         elif key in PROVENANCE:
@@ -183,78 +179,6 @@ def _summary_line(
             summary["tasks_detail"] = rest[:200]
         if rest and key == "dataset_digest":
             summary["dataset_snapshot"] = rest.strip("()")[:200]
-
-
-#: An agent as SkillEvaluator labels it (``_agent_label``): its name, then its model in backticks
-#: or "(model not recorded)".
-_AGENT_LABEL = r"(?P<name>[^,(`]+?)\s*\((?:`(?P<model>[^`]*)`|model not recorded)\)"
-#: What SkillEvaluator prints for agents that were asked for but never ran, or for none.
-_AGENTS_NOT_RUN = "requested but not run"
-_NO_AGENTS = "- Tier 3 agent details were not available in this report."
-
-
-def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str, n: int) -> None:
-    """One agent into ``card["agents"]``, once: a repeat may give the model it lacked.
-
-    Raises:
-        ImportError_: an agent with no name, or one the card named before (``card["agent_at"]``:
-            agent → (its entry, line)) with another model: the card contradicts itself.
-    """
-    agent = _agent_name(printed)
-    if not agent:
-        raise ImportError_.at(
-            file, f"line {n}", f"expected an agent's name before its model, found {printed!r}"
-        )
-    if agent in card["agent_at"]:
-        entry, at = card["agent_at"][agent]
-        said, entry["model"] = entry["model"], entry["model"] or model
-        if None not in (said, model) and said != model:
-            raise ImportError_.at(
-                file,
-                f"line {n}",
-                f"expected agent {printed.strip()!r} with model {said!r} as on line {at}, where "
-                f"the card first names it; found {model!r}: the card contradicts itself",
-            )
-        return
-    card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
-    card["agents"].append(card["agent_at"][agent][0])
-
-
-def _inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> None:
-    """A "- Agents: …" value into the card's agents, one per ``_AGENT_LABEL``; else fail.
-
-    Agents the card says were requested but not run are not agents of its figures: the line
-    goes to ``card["said"]`` instead.
-    """
-    if value.startswith(_AGENTS_NOT_RUN):
-        card["said"].append(f"Agents: {value}"[:500])
-        return
-    labels = list(re.finditer(_AGENT_LABEL, value))
-    if ", ".join(m.group(0).strip() for m in labels) != value.strip():
-        raise ImportError_.at(
-            file,
-            f"line {lineno}",
-            f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
-            f"found {value.strip()[:200]!r}",
-        )
-    for m in labels:
-        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
-
-
-def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -> None:
-    """One bullet of an Agents Used section: `` - `codex` `` or ``- Codex (`model`)``; else fail."""
-    if not line.startswith("- ") or line == _NO_AGENTS:
-        return
-    if m := re.fullmatch(r"- `([^`]+)`", line):
-        _add_agent(card, m.group(1), None, file, lineno)
-    elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
-        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
-    else:
-        raise ImportError_.at(
-            file,
-            f"line {lineno}",
-            f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}",
-        )
 
 
 def _unreadable(key: str, value: str) -> str | None:
@@ -321,14 +245,14 @@ def _results_row(
         if (expected := _impossible(parsed)) is not None:
             raise ImportError_.at(file, at, f"expected {expected}, found {cell!r}")
         alone = parsed["score"] and not (parsed["baseline"] or parsed["uplift"] or parsed["note"])
-        if alone and _PAIRED.search(header[i]):
+        if alone and PAIRED.search(header[i]):
             raise ImportError_.at(  # one bare figure under a pair's header: baseline or skill?
                 file,
                 at,
                 f"expected a baseline and a score such as '65% → 97% (+33 points)', as its "
                 f"column {header[i].strip()!r} says, found {cell!r}",
             )
-        agent = _agent_name(header[i])
+        agent = agent_name(header[i])
         if (cells[0], agent) in seen:
             raise ImportError_.at(
                 file,
@@ -389,7 +313,8 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         in backticks, else ``None`` with the printed words under ``<key>_printed``. A
         ``MAY_BE_UNRECORDED`` line printed "not recorded (…)" is ``None`` likewise. ``said``
         holds what the card says beside its results (``_RESULTS_SAY``: a partial dimension, no
-        live-agent score) as printed, and ``verdict_line`` the verdict line, when there is one.
+        live-agent score) and a governance card's "Evaluation Agents Used" bullets, as printed;
+        ``verdict_line`` the verdict line, when there is one.
         ``unread`` lists ``(line, first row)`` of each table not read (``_read_table``: a
         results section's table not headed Dimension or Measure, a Token Usage table, …).
 
@@ -422,8 +347,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             card["unread"].append((lineno, line[:200]))
         if section == "tier status" and (m := _TIER_ROW.match(line)):
             card["tiers"].append(_tier(m))
-        if section == "agents used":
-            _agents_used_line(line, card, file, lineno)
+        agents_section_line(section, line, card, file, lineno)
         if (
             section in _RESULTS_SECTIONS
             and line.startswith(_RESULTS_SAY)

@@ -207,3 +207,13 @@ def test_a_table_in_tier_status_not_headed_tier_is_named_in_the_notes(
         "The card's table on line 50, headed '| Agent | Dataset case | With skill | Without "
         "skill | Delta | Change | Coverage |', was not imported"
     ]
+
+
+def test_a_governance_cards_evaluation_agents_used_are_said_not_dropped(shared: Path) -> None:
+    # skill-card.md lists its agents under "## Evaluation Agents Used: <br>" as hand-written
+    # bullets ("- claude-code <br>", "- codex <br>"); the receipt's agents came out empty and
+    # nothing said so
+    f = shared / NV / "skills/accelerated-computing-cudf/skill-card.md"
+    notes = sealed(import_nvidia([f])).provenance.notes
+    said = "The card says: Evaluation Agents Used (not read as its agents): "
+    assert [n for n in notes if n.startswith(said)] == [f"{said}claude-code", f"{said}codex"]

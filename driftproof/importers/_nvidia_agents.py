@@ -1,0 +1,106 @@
+"""The agents of an NVIDIA skill benchmark card, as SkillEvaluator prints them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from driftproof.errors import ImportError_
+
+#: A results column whose every cell gives a baseline and a score: ``(Baseline → Skill Uplift)``
+#: after the agent's name in its header.
+PAIRED = re.compile(r"\(\s*Baseline\s*(?:→|->)\s*Skill Uplift\s*\)")
+
+
+def agent_name(header: str) -> str:
+    """An agent's name as the receipt keeps it: lowercase, dashes, no bracketed parts."""
+    name = PAIRED.sub("", header)
+    name = re.sub(r"\s*\(.*?\)\s*", "", name).strip().strip("`").strip()
+    return name.lower().replace(" ", "-")
+
+
+#: An agent as SkillEvaluator labels it (``_agent_label``): its name, then its model in backticks
+#: or "(model not recorded)".
+_AGENT_LABEL = r"(?P<name>[^,(`]+?)\s*\((?:`(?P<model>[^`]*)`|model not recorded)\)"
+#: What SkillEvaluator prints for agents that were asked for but never ran, or for none.
+_AGENTS_NOT_RUN = "requested but not run"
+_NO_AGENTS = "- Tier 3 agent details were not available in this report."
+
+
+def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str, n: int) -> None:
+    """One agent into ``card["agents"]``, once: a repeat may give the model it lacked.
+
+    Raises:
+        ImportError_: an agent with no name, or one the card named before (``card["agent_at"]``:
+            agent → (its entry, line)) with another model: the card contradicts itself.
+    """
+    agent = agent_name(printed)
+    if not agent:
+        raise ImportError_.at(
+            file, f"line {n}", f"expected an agent's name before its model, found {printed!r}"
+        )
+    if agent in card["agent_at"]:
+        entry, at = card["agent_at"][agent]
+        said, entry["model"] = entry["model"], entry["model"] or model
+        if None not in (said, model) and said != model:
+            raise ImportError_.at(
+                file,
+                f"line {n}",
+                f"expected agent {printed.strip()!r} with model {said!r} as on line {at}, where "
+                f"the card first names it; found {model!r}: the card contradicts itself",
+            )
+        return
+    card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
+    card["agents"].append(card["agent_at"][agent][0])
+
+
+def inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> None:
+    """A "- Agents: …" value into the card's agents, one per ``_AGENT_LABEL``; else fail.
+
+    Agents the card says were requested but not run are not agents of its figures: the line
+    goes to ``card["said"]`` instead.
+    """
+    if value.startswith(_AGENTS_NOT_RUN):
+        card["said"].append(f"Agents: {value}"[:500])
+        return
+    labels = list(re.finditer(_AGENT_LABEL, value))
+    if ", ".join(m.group(0).strip() for m in labels) != value.strip():
+        raise ImportError_.at(
+            file,
+            f"line {lineno}",
+            f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
+            f"found {value.strip()[:200]!r}",
+        )
+    for m in labels:
+        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
+
+
+def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -> None:
+    """One bullet of an Agents Used section: `` - `codex` `` or ``- Codex (`model`)``; else fail."""
+    if not line.startswith("- ") or line == _NO_AGENTS:
+        return
+    if m := re.fullmatch(r"- `([^`]+)`", line):
+        _add_agent(card, m.group(1), None, file, lineno)
+    elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
+        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
+    else:
+        raise ImportError_.at(
+            file,
+            f"line {lineno}",
+            f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}",
+        )
+
+
+def agents_section_line(
+    section: str, line: str, card: dict[str, Any], file: str, lineno: int
+) -> None:
+    """A line of an agents section: "Agents Used" bullets are read (``_agents_used_line``).
+
+    A governance card's hand-written "Evaluation Agents Used" bullets are not read as its agents:
+    each goes to ``card["said"]`` as printed, so the receipt says what it did not read.
+    """
+    if section == "agents used":
+        _agents_used_line(line, card, file, lineno)
+    elif section == "evaluation agents used" and line.startswith("- "):
+        agent = re.sub(r"\s*<br\s*/?>$", "", line[2:])[:200]
+        card["said"].append(f"Evaluation Agents Used (not read as its agents): {agent}")
