@@ -436,14 +436,12 @@ def test_a_harness_binary_that_is_not_there_is_said_in_words(tmp_path, capsys):
 
 def test_a_field_the_receipt_does_not_record_suggests_no_option():
     # "today not supplied (give --judge-model) -> unknown: the receipt does not record it": no
-    # judge model given today could change that; the model, recorded, still names its option.
-    # It read "recorded unknown, today not supplied -> unknown: the receipt does not record it"
+    # judge model given today could change that; the model, recorded, still names its option
     r = _receipt()
     r = r.model_copy(update={"judge": r.judge.model_copy(update={"model": "unrecorded:pf/grader"})})
     lines = stale_text(stale_report(r, replace(CURRENT, model=None, judge_model=None))).split("\n")
     said = {x.split(":")[0]: x for x in lines if x.startswith("- ")}
-    # said once, under the arms (nothing given today can confirm what the receipt lacks), not
-    # again as a finding unless a value was given today
+    # said once, under the arms, not again as a finding unless a value was given today
     assert lines[3] == "The receipt does not record its judge: nothing given today confirms it."
     assert "- judge" not in said
     assert said["- model"].startswith(
