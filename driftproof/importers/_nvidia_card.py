@@ -13,6 +13,7 @@ from driftproof.importers._nvidia_agents import (
     agents_section_line,
     inline_agents,
 )
+from driftproof.importers._nvidia_tiers import per_tier_line, tier_status_line
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
@@ -74,16 +75,6 @@ MAY_BE_UNRECORDED = (
     "agents_inline",
 )
 _NOT_RECORDED = re.compile(r"^not recorded\b", re.IGNORECASE)
-#: A Tier Status cell, as printed, → the stage status; NOT RUN is a stage that never ran.
-_TIER_STATUS = {
-    "PASSED": "passed",
-    "PASS": "passed",
-    "PASSED WITH OBSERVATIONS": "passed_with_observations",
-    "FAILED": "failed",
-    "FAIL": "failed",
-    "NOT RUN": "not_run",
-    "INCOMPLETE": "incomplete",
-}
 #: What SkillEvaluator's card says beside its results table (``reporting/benchmark.py``,
 #: ``_render_results_at_a_glance``; ``_render_results`` of its "Evaluation Report" cards): some
 #: dimension is partial, or no live-agent score exists.
@@ -92,7 +83,6 @@ _RESULTS_SAY = (
     "Tier 3 live-agent scores were not available",
     "Tier 3 dimension rollup was not available",
 )
-_TIER_ROW = re.compile(r"^\|\s*(Tier \d+)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
 
 
 def parse_cell(text: str) -> dict[str, Any] | None:
@@ -131,11 +121,14 @@ def parse_cell(text: str) -> dict[str, Any] | None:
 
 def _summary_line(
     line: str, card: dict[str, Any], first: dict[str, tuple[str, int]], file: str, lineno: int
-) -> None:
+) -> bool:
     """A summary line (``- Skill: …``) into the card's summary, agents into its agents.
 
     ``first`` maps each summary key to the value and line that gave it; a later line giving
     the same key is skipped when it says the same, refused when it says otherwise.
+
+    Returns:
+        Whether ``line`` is a summary line (read, or a repeat of one).
     """
     summary = card["summary"]
     for key, rx in _SUMMARY.items():
@@ -155,11 +148,11 @@ def _summary_line(
                     f"expected {said!r} as on line {at}, the card's first such line; found "
                     f"{here!r}: the card contradicts itself",
                 )
-            continue
+            return True
         first[key] = (here, lineno)
         if unrecorded:
             summary[f"{key}_printed"], summary[key] = whole[:200], None
-            continue
+            return True
         if (expected := _unreadable(key, here)) is not None:
             raise ImportError_.at(file, f"line {lineno}", f"expected {expected}, found {here!r}")
         value: Any = m.group(1)
@@ -179,6 +172,8 @@ def _summary_line(
             summary["tasks_detail"] = rest[:200]
         if rest and key == "dataset_digest":
             summary["dataset_snapshot"] = rest.strip("()")[:200]
+        return True
+    return False
 
 
 def _unreadable(key: str, value: str) -> str | None:
@@ -290,15 +285,28 @@ def _read_table(section: str, first_row: str) -> bool:
     return _TABLE_HEADS.get(section) == first
 
 
-def _tier(m: re.Match[str]) -> dict[str, Any]:
-    """A Tier Status row (``_TIER_ROW``) as ``{"name", "title", "status", "printed"}``."""
-    printed = m.group(3).replace("**", "").strip()
-    return {
-        "name": m.group(1),
-        "title": m.group(2)[:200] or None,
-        "status": _TIER_STATUS.get(printed.upper(), "other"),
-        "printed": printed[:200],
-    }
+def _results_line(
+    line: str,
+    header: list[str] | None,
+    card: dict[str, Any],
+    file: str,
+    n: int,
+    seen: dict[tuple[str, str], int],
+) -> list[str] | None:
+    """One line of a results table read: its head (returned as the header), or a row.
+
+    ``header`` is ``None`` on a table's first line.
+    """
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if all(set(c) <= set("-: ") for c in cells):
+        return header
+    if cells[0].strip("`*") in ("Dimension", "Measure"):
+        if cells[0].strip("`*") == "Measure":
+            card["format"] = "v2"
+        return cells
+    if header is not None:  # a table's first row is its header
+        _results_row(cells, header, card, file, n, seen)
+    return header
 
 
 def parse_card(text: str, file: str) -> dict[str, Any]:
@@ -317,6 +325,9 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         ``verdict_line`` the verdict line, when there is one.
         ``unread`` lists ``(line, first row)`` of each table not read (``_read_table``: a
         results section's table not headed Dimension or Measure, a Token Usage table, …).
+        ``kept`` lists ``(line, heading, text)`` of what the card prints that the receipt has
+        no field for, as printed: each tier's Evidence cell, a sentence about a tier, a skipped
+        tier's reasons.
 
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
@@ -324,11 +335,13 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             for one agent, a row longer than its header, or a summary line (skill, verdict,
             task count, …) given again with another value, or an agent (Agents Used bullet,
             "- Agents:" line) in no form SkillEvaluator prints, with no name, or named again
-            with another model, naming the file and the line.
+            with another model, or a Tier Status table of another shape (``tier_status_line``),
+            naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
-    card["said"], card["unread"], card["agent_at"] = [], [], {}
-    section = ""
+    card["said"], card["unread"], card["kept"], card["agent_at"] = [], [], [], {}
+    card["skip_reasons"] = False
+    section = heading = ""
     header: list[str] | None = None
     in_table = skip_table = False
     seen: dict[tuple[str, str], int] = {}
@@ -340,13 +353,13 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         if line.startswith("#"):
             heading = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
             section = heading.strip().rstrip(":").lower()
-            header = None
             continue
-        _summary_line(line, card, first, file, lineno)
+        said = len(card["said"])
+        read = _summary_line(line, card, first, file, lineno)
         if starts_table and (skip_table := not _read_table(section, line)):
             card["unread"].append((lineno, line[:200]))
-        if section == "tier status" and (m := _TIER_ROW.match(line)):
-            card["tiers"].append(_tier(m))
+        if section == "tier status" and in_table and not skip_table:
+            tier_status_line(line, starts_table, card, file, lineno)
         agents_section_line(section, line, card, file, lineno)
         if (
             section in _RESULTS_SECTIONS
@@ -356,18 +369,9 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             card["said"].append(line.removeprefix("- ")[:500])
         if "Overall verdict:" in line and "verdict_line" not in card:
             card["verdict_line"] = line.replace("*", "").lstrip(">").strip()[:300]
-        if section in _RESULTS_SECTIONS and line.startswith("|") and not skip_table:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            header = None if starts_table else header
-            if all(set(c) <= set("-: ") for c in cells):
-                continue
-            if cells[0].strip("`*") in ("Dimension", "Measure"):
-                header = cells
-                if cells[0].strip("`*") == "Measure":
-                    card["format"] = "v2"
-                continue
-            if header is None:  # pragma: no cover - a table's first row is its header
-                continue
-            _results_row(cells, header, card, f"{file}", lineno, seen)
-    del card["agent_at"]
+        if not (read or in_table or len(card["said"]) > said):
+            per_tier_line(line, heading, card, lineno)
+        if section in _RESULTS_SECTIONS and in_table and not skip_table:
+            header = _results_line(line, None if starts_table else header, card, file, lineno, seen)
+    del card["agent_at"], card["skip_reasons"]
     return card

@@ -164,9 +164,16 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
         if key in summary and summary[key] is None:
             lacking.append(f"{what} (the card: {summary[f'{key}_printed']})")
     head = {"name": name, "tool": tool, "lacking": lacking, "report": card_report(card)}
-    head["notes"] = [f"The card says: {said}" for said in card["said"]] + [
-        f"The card's table on line {n}, headed {first!r}, was not imported"
-        for n, first in card["unread"]
+    head["notes"] = [
+        *(f"The card says: {said}" for said in card["said"]),
+        *(
+            f"The card's table on line {n}, headed {first!r}, was not imported"
+            for n, first in card["unread"]
+        ),
+        *(
+            f"The card's line {n}{f', under {h!r}' if h else ''}: {text}"
+            for n, h, text in card["kept"]
+        ),
     ]
     head |= {"source": "nvidia-benchmark-card", "card_format": card["format"]}
     path = _repo_path(f, o.repo_root)
