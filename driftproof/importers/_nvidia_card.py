@@ -59,10 +59,16 @@ _SUMMARY = {
     "agents_inline": re.compile(r"^- Agents: (.+?)\s*$"),
     "source_repository": re.compile(r"^- Evaluated source: (.+?)\s*$"),
     "source_revision": re.compile(r"^- Evaluated source revision: (.+?)\s*$"),
-    "evaluator_digest": re.compile(r"^- Evaluator container revision: (.+?)\s*$"),
+    # SkillEvaluator 1.3's "Execution and Provenance" prints the evaluator's container digest as
+    # "Container image digest", and "Validation status" as NVIDIA's aggregate_benchmarks.py reads
+    # it into the catalogue's validation_status
+    "evaluator_digest": re.compile(
+        r"^- (?:Evaluator container revision|Container image digest): (.+?)\s*$"
+    ),
+    "validation_status": re.compile(r"^- Validation status: `?([^`]+?)`?\s*$"),
 }
 #: SkillEvaluator 0.3.0 provenance lines: a value in backticks, or the card's words for none
-#: ("not recorded (…)"), which stays unknown.
+#: ("not recorded (…)", 1.3's "`not recorded`"), which stays unknown.
 PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
 #: Summary lines SkillEvaluator prints as "not recorded (…)" when it has no value: such a line
 #: gives ``None`` with the printed words under ``<key>_printed``, never its first word as a value.
@@ -137,7 +143,7 @@ def _summary_line(
             continue
         here = m.group(1).strip()
         whole = line.split(":", 1)[1].strip()
-        unrecorded = key in MAY_BE_UNRECORDED and _NOT_RECORDED.match(whole) is not None
+        unrecorded = key in MAY_BE_UNRECORDED and _NOT_RECORDED.match(whole.strip("`")) is not None
         here = whole if unrecorded else here
         if key in first:
             said, at = first[key]
@@ -285,6 +291,20 @@ def _read_table(section: str, first_row: str) -> bool:
     return _TABLE_HEADS.get(section) == first
 
 
+def _unread_line(section: str, heading: str, line: str, card: dict[str, Any], n: int) -> None:
+    """A line outside a table that nothing above read, kept when the receipt must say it.
+
+    Kept as ``(n, heading, text)`` in ``card["kept"]``: a line of "Execution and Provenance"
+    (SkillEvaluator 1.3's report generation, git commit, content type, container image, Tier 3
+    execution; its validation status, evaluator version and container image digest are summary
+    lines), or one that says something of a tier (``per_tier_line``).
+    """
+    if section == "execution and provenance" and line:
+        card["kept"].append((n, heading, line.removeprefix("- ")))
+    else:
+        per_tier_line(line, heading, card, n)
+
+
 def _results_line(
     line: str,
     header: list[str] | None,
@@ -327,7 +347,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         results section's table not headed Dimension or Measure, a Token Usage table, …).
         ``kept`` lists ``(line, heading, text)`` of what the card prints that the receipt has
         no field for, as printed: each tier's Evidence cell, a sentence about a tier, a skipped
-        tier's reasons.
+        tier's reasons, each "Execution and Provenance" line not read as a summary line.
 
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
@@ -370,7 +390,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         if "Overall verdict:" in line and "verdict_line" not in card:
             card["verdict_line"] = line.replace("*", "").lstrip(">").strip()[:300]
         if not (read or in_table or len(card["said"]) > said):
-            per_tier_line(line, heading, card, lineno)
+            _unread_line(section, heading, line, card, lineno)
         if section in _RESULTS_SECTIONS and in_table and not skip_table:
             header = _results_line(line, None if starts_table else header, card, file, lineno, seen)
     del card["agent_at"], card["skip_reasons"]

@@ -224,3 +224,57 @@ def test_a_governance_cards_evaluation_agents_used_are_said_not_dropped(shared: 
     notes = sealed(import_nvidia([f])).provenance.notes
     said = "The card says: Evaluation Agents Used (not read as its agents): "
     assert [n for n in notes if n.startswith(said)] == [f"{said}claude-code", f"{said}codex"]
+
+
+#: SkillEvaluator 1.3.2's "Execution and Provenance" section as NVIDIA/skills prints it at
+#: 7149a88 (skills/nemotron-speech/BENCHMARK.md, lines 23-33, its evaluator version made the
+#: golden card's), put where that card has it: before "## What This Report Answers" (line 23).
+IMAGE = (
+    "gitlab-master.nvidia.com:5005/nvcarps/ci-group/nvcarps-ci/skillevaluator-ci:"
+    "sha-0117bc2e3e54da4244a656466526c5b1b5a559ea"
+)
+EXECUTION = f"""## Execution and Provenance
+
+- Validation status: `passed`
+- Report generation: `complete`
+- Evaluator version: `0.8.2`
+- Git commit: `0117bc2e3e54da4244a656466526c5b1b5a559ea`
+- Content type: requested `auto`, detected `skill`
+- Container image: `{IMAGE}`
+- Container image digest: `not recorded`
+- Tier 3: requested `true`, executed `true`, status `succeeded`
+
+"""
+REPORT_ANSWERS = "## What This Report Answers"
+
+
+def test_execution_and_provenance_lines_are_read_or_kept(shared: Path, tmp_path: Path) -> None:
+    # found: every line of the section passed over without a word
+    f = _card(shared, tmp_path, V2, REPORT_ANSWERS, EXECUTION + REPORT_ANSWERS)
+    r = sealed(import_nvidia([f]))
+    summary = r.source_figures.model_dump(mode="json")["summary"]
+    # line 25, as NVIDIA's aggregate_benchmarks.py reads it into the catalogue
+    assert summary["validation_status"] == "passed"
+    # line 31: the evaluator's container digest, which the card says it did not record
+    assert r.source_report.evaluator_digest is None
+    assert "the evaluator container digest (the card: `not recorded`)" in r.provenance.unrecorded
+    # line 27 says the version line 13 gives, 0.8.2
+    assert r.provenance.tool_version == "0.8.2"
+    under = "under 'Execution and Provenance'"
+    assert [n for n in r.provenance.notes or () if under in n] == [
+        f"The card's line 26, {under}: Report generation: `complete`",
+        f"The card's line 28, {under}: Git commit: `0117bc2e3e54da4244a656466526c5b1b5a559ea`",
+        f"The card's line 29, {under}: Content type: requested `auto`, detected `skill`",
+        f"The card's line 30, {under}: Container image: `{IMAGE}`",
+        f"The card's line 32, {under}: Tier 3: requested `true`, executed `true`, status "
+        "`succeeded`",
+    ]
+
+
+def test_a_container_image_digest_printed_is_the_evaluators_digest(
+    shared: Path, tmp_path: Path
+) -> None:
+    digest = "sha256:" + "ab" * 32
+    section = EXECUTION.replace("`not recorded`", f"`{digest}`")
+    f = _card(shared, tmp_path, V2, REPORT_ANSWERS, section + REPORT_ANSWERS)
+    assert sealed(import_nvidia([f])).source_report.evaluator_digest == digest
