@@ -19,6 +19,29 @@ def agent_name(header: str) -> str:
     return name.lower().replace(" ", "-")
 
 
+#: A results column that says an agent failed ("Failed agents", "Codex (failed)"): the receipt
+#: has no place to mark an agent as failed, so its figures would read as any other agent's.
+_FAILED = re.compile(r"\bfail", re.IGNORECASE)
+
+
+def results_head(cells: list[str], file: str, n: int) -> None:
+    """A results table's head: each column after the first but ``Num`` is one agent's.
+
+    Raises:
+        ImportError_: a column that says an agent failed, naming the line and column.
+    """
+    agents = [(i, c) for i, c in enumerate(cells) if i and c.strip("`* ") != "Num"]
+    for i, column in agents:
+        at = f"line {n}, column {i + 1}"
+        if _FAILED.search(column):
+            raise ImportError_.at(
+                file,
+                at,
+                f"expected a column per agent, found {column!r}: the receipt has no place to "
+                "mark an agent as failed, so its figures would read as any other agent's",
+            )
+
+
 #: An agent as SkillEvaluator labels it (``_agent_label``): its name, then its model in backticks
 #: or "(model not recorded)".
 _AGENT_LABEL = r"(?P<name>[^,(`]+?)\s*\((?:`(?P<model>[^`]*)`|model not recorded)\)"

@@ -12,6 +12,7 @@ from driftproof.importers._nvidia_agents import (
     agent_name,
     agents_section_line,
     inline_agents,
+    results_head,
 )
 from driftproof.importers._nvidia_tiers import per_tier_line, tier_status_line
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
@@ -321,6 +322,7 @@ def _results_line(
     if all(set(c) <= set("-: ") for c in cells):
         return header
     if cells[0].strip("`*") in ("Dimension", "Measure"):
+        results_head(cells, file, n)
         if cells[0].strip("`*") == "Measure":
             card["format"] = "v2"
         return cells
