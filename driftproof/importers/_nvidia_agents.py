@@ -19,20 +19,35 @@ def agent_name(header: str) -> str:
     return name.lower().replace(" ", "-")
 
 
+#: The most agents a card or catalogue entry may name: SkillEvaluator runs three (claude-code,
+#: codex, opencode: ``HARBOR_AGENTS_SUPPORTED`` at e70f0e3), NVIDIA/skills' cards name one or two.
+MAX_AGENTS = 20
+#: A control character (Unicode category Cc), which no agent's name holds.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: A results column that says an agent failed ("Failed agents", "Codex (failed)"): the receipt
 #: has no place to mark an agent as failed, so its figures would read as any other agent's.
 _FAILED = re.compile(r"\bfail", re.IGNORECASE)
+
+
+def _control(printed: str, file: str, at: str, what: str = "an agent's name") -> None:
+    """Refuse ``what`` (an agent's name, its model) holding a control character, at ``at``."""
+    if CONTROL.search(printed):
+        raise ImportError_.at(
+            file, at, f"expected {what} with no control character, found {printed.strip(' ')!r}"
+        )
 
 
 def results_head(cells: list[str], file: str, n: int) -> None:
     """A results table's head: each column after the first but ``Num`` is one agent's.
 
     Raises:
-        ImportError_: a column that says an agent failed, naming the line and column.
+        ImportError_: a column that says an agent failed, an agent's name holding a control
+            character, or more than ``MAX_AGENTS`` agents' columns, naming the line.
     """
     agents = [(i, c) for i, c in enumerate(cells) if i and c.strip("`* ") != "Num"]
     for i, column in agents:
         at = f"line {n}, column {i + 1}"
+        _control(column, file, at)
         if _FAILED.search(column):
             raise ImportError_.at(
                 file,
@@ -40,6 +55,13 @@ def results_head(cells: list[str], file: str, n: int) -> None:
                 f"expected a column per agent, found {column!r}: the receipt has no place to "
                 "mark an agent as failed, so its figures would read as any other agent's",
             )
+    if len(agents) > MAX_AGENTS:
+        raise ImportError_.at(
+            file,
+            f"line {n}",
+            f"expected at most {MAX_AGENTS} agents' columns (SkillEvaluator runs three), "
+            f"found {len(agents)}",
+        )
 
 
 #: An agent as SkillEvaluator labels it (``_agent_label``): its name, then its model in backticks
@@ -54,9 +76,12 @@ def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str,
     """One agent into ``card["agents"]``, once: a repeat may give the model it lacked.
 
     Raises:
-        ImportError_: an agent with no name, or one the card named before (``card["agent_at"]``:
-            agent → (its entry, line)) with another model: the card contradicts itself.
+        ImportError_: an agent with no name, a name or model holding a control character, one past
+            ``MAX_AGENTS``, or one the card named before (``card["agent_at"]``: agent → (its
+            entry, line)) with another model: the card contradicts itself.
     """
+    _control(printed, file, f"line {n}")
+    _control(model or "", file, f"line {n}", "an agent's model")
     agent = agent_name(printed)
     if not agent:
         raise ImportError_.at(
@@ -73,6 +98,13 @@ def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str,
                 f"the card first names it; found {model!r}: the card contradicts itself",
             )
         return
+    if len(card["agents"]) == MAX_AGENTS:
+        raise ImportError_.at(
+            file,
+            f"line {n}",
+            f"expected at most {MAX_AGENTS} agents (SkillEvaluator runs three); "
+            f"{printed.strip()!r} is agent {MAX_AGENTS + 1}",
+        )
     card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
     card["agents"].append(card["agent_at"][agent][0])
 
@@ -126,4 +158,5 @@ def agents_section_line(
         _agents_used_line(line, card, file, lineno)
     elif section == "evaluation agents used" and line.startswith("- "):
         agent = re.sub(r"\s*<br\s*/?>$", "", line[2:])[:200]
+        _control(agent, file, f"line {lineno}")
         card["said"].append(f"Evaluation Agents Used (not read as its agents): {agent}")

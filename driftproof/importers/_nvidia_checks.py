@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from driftproof.importers._common import ROUNDING, Where, source_number
+from driftproof.importers._nvidia_agents import CONTROL, MAX_AGENTS
 from driftproof.importers._nvidia_card import VERDICTS
 
 #: How far a printed mean uplift may sit from its rows' mean: half its last printed digit.
@@ -35,8 +36,10 @@ def check_catalogue(doc: dict[str, Any], w: Where) -> None:
                 "catalogue contradicts itself"
             )
     uplifts: dict[str, list[float]] = {}
+    agents: dict[str, set[str]] = {}
     for i, r in enumerate(doc["results"]):
         rw = w / "results" / i
+        _agent(r["agent"], rw / "agent", agents.setdefault(r["catalog_dir"], set()))
         rw.number(r, "num", low=0, count=True)
         score = source_number(r["score_pct"], rw / "score_pct", low=0, high=100)
         up = source_number(r["uplift_pct"], rw / "uplift_pct", low=-100, high=100)
@@ -67,8 +70,28 @@ def check_catalogue(doc: dict[str, Any], w: Where) -> None:
         )
 
 
+def _agent(name: str, w: Where, named: set[str]) -> None:
+    """One agent's name at ``w``, added to its skill's ``named``.
+
+    Raises:
+        ImportError_: a name holding a control character, or the skill's agent past
+            ``MAX_AGENTS``.
+    """
+    if CONTROL.search(name):
+        raise w.fail(f"expected an agent's name with no control character, found {name!r}")
+    named.add(name)
+    if len(named) > MAX_AGENTS:
+        raise w.fail(
+            f"expected at most {MAX_AGENTS} agents for one skill (SkillEvaluator runs three); "
+            f"{name!r} is agent {MAX_AGENTS + 1}"
+        )
+
+
 def _check_skill(s: dict[str, Any], sw: Where, has_rows: bool, uplifts: list[float]) -> None:
-    """One ``skills`` entry: its verdict, counts, threshold, has_results and mean uplift."""
+    """One ``skills`` entry: its agents, verdict, counts, threshold, has_results, mean uplift."""
+    named: set[str] = set()
+    for j, name in enumerate(s.get("agents") or ()):
+        _agent(name, sw / "agents" / j, named)
     verdict = sw.get(s, "verdict", str, required=False, nullable=True)
     if verdict is not None and verdict not in VERDICTS:
         raise (sw / "verdict").fail(

@@ -89,6 +89,55 @@ def test_a_catalogue_contradicting_itself_is_refused(
     assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
 
 
+def _more_agents(d: dict[str, Any]) -> None:
+    """19 rows more, for agents a1 … a19 and no figure: with claude-code and codex, 21 agents."""
+    row = d["results"][0]
+    d["results"] += [
+        row | {"agent": f"a{i}", "score_pct": None, "uplift_pct": None} for i in range(1, 20)
+    ]
+    d.update(result_row_count=29)
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "message"),
+    [
+        (
+            lambda d: _skill(d).update(agents=["claude-code", "co\x1bdex"]),
+            "/skills/0/agents/1",
+            "expected an agent's name with no control character, found 'co\\x1bdex'",
+        ),
+        (
+            lambda d: d["results"][1].update(agent="co\x1bdex"),
+            "/results/1/agent",
+            "expected an agent's name with no control character, found 'co\\x1bdex'",
+        ),
+        (
+            lambda d: _skill(d).update(agents=[f"a{i}" for i in range(1, 22)]),
+            "/skills/0/agents/20",
+            "expected at most 20 agents for one skill (SkillEvaluator runs three); 'a21' is "
+            "agent 21",
+        ),
+        (  # rows 10 … 28 name a1 … a19, the 21st agent of the skill's rows at row 28
+            _more_agents,
+            "/results/28/agent",
+            "expected at most 20 agents for one skill (SkillEvaluator runs three); 'a19' is "
+            "agent 21",
+        ),
+    ],
+)
+def test_a_catalogue_agent_with_a_control_character_or_past_twenty_is_refused(
+    shared: Path, tmp_path: Path, change: Any, pointer: str, message: str
+) -> None:
+    # found: each sealed, the control character in the receipt's agents or rows
+    doc = _one(shared)
+    change(doc)
+    path = write_json(tmp_path / "benchmarks.json", doc)
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia(path)
+    (p,) = exc.value.problems
+    assert (p.file, p.pointer, p.message) == (str(path), pointer, message)
+
+
 def test_a_catalogue_of_another_schema_version_is_refused(shared: Path, tmp_path: Path) -> None:
     # the real catalogue says "schema_version": 2; a 3 may mean its members otherwise
     doc = _one(shared) | {"schema_version": 3}
