@@ -62,8 +62,9 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
     ``nvidia-[<commit[:7]>-]<skill>[-card].json``.
 
     Raises:
-        ImportError_: malformed JSON, a catalogue member of the wrong type or an unknown card
-            cell grammar, naming file and place.
+        ImportError_: malformed JSON, a catalogue member of the wrong type, an unknown card
+            cell grammar, naming file and place, or a card with more figures than a receipt
+            holds (``declared.MAX_FIGURES``).
     """
     o = options or NvidiaOptions()
     out: list[Imported] = []
@@ -163,7 +164,9 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     for key, what in _UNPRINTED.items():
         if key in summary and summary[key] is None:
             lacking.append(f"{what} (the card: {summary[f'{key}_printed']})")
-    head = {"name": name, "tool": tool, "lacking": lacking, "report": card_report(card)}
+    report = card_report(card)
+    declared.bounded_figures(report["figures"], Where(f))
+    head = {"name": name, "tool": tool, "lacking": lacking, "report": report}
     head["notes"] = [
         *(f"The card says: {said}" for said in card["said"]),
         *(

@@ -1,4 +1,5 @@
-"""A card's agents, bounded and named in plain text, and no column that says an agent failed.
+"""A card's agents, bounded and named in plain text, no column that says an agent failed, and
+no more figures than a receipt holds.
 
 Cards are real ones mutated by a line or two; line numbers are counted in the real card. The
 golden card (SkillEvaluator's ``tests/golden/benchmark_pass``) names its agents on line 14,
@@ -146,3 +147,19 @@ def test_twenty_agents_are_read(shared: Path, tmp_path: Path) -> None:
         "printed": "Agent 20",
         "model": "m20",
     }
+
+
+def test_a_card_with_more_figures_than_a_receipt_holds_is_refused(
+    shared: Path, tmp_path: Path
+) -> None:
+    # found: a Python traceback (pydantic's "List should have at most 10000 items"). 1,667
+    # measures more, each 2 agents x 3 figures, and the golden card's 6: (1,667 + 6) x 6 = 10,038
+    row = "| Overall | 47% → 92% (+45 points) | 55% → 88% (+33 points) |\n"
+    more = "".join(row.replace("Overall", f"M{i}") for i in range(1667))
+    f = _card(shared, tmp_path, GOLDEN, row, more + row)
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    assert str(e.value) == (
+        f"{f}: expected at most 10,000 reported numbers in all (the most a receipt holds), "
+        "found 10,038"
+    )
