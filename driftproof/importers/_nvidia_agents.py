@@ -26,7 +26,7 @@ MAX_AGENTS = 20
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: A results column that says an agent failed ("Failed agents", "Codex (failed)"): the receipt
 #: has no place to mark an agent as failed, so its figures would read as any other agent's.
-_FAILED = re.compile(r"\bfail", re.IGNORECASE)
+_FAILED = re.compile(r"\bfail(?:s|ed|ures?)?\b", re.IGNORECASE)
 
 
 def _control(printed: str, file: str, at: str, what: str = "an agent's name") -> None:

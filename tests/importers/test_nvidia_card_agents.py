@@ -53,6 +53,13 @@ def test_a_results_column_that_says_an_agent_failed_is_refused(
     )
 
 
+def test_an_agent_whose_name_starts_with_fail_is_an_agent(shared: Path, tmp_path: Path) -> None:
+    # the failed-column check reads the word "fail", "failed", "failure", not a name like Failsafe
+    f = _card(shared, tmp_path, GOLDEN, "Codex", "Failsafe")
+    agents = sealed(import_nvidia([f])).source_figures.model_dump(mode="json")["agents"]
+    assert [a["printed"] for a in agents] == ["Claude Code", "Failsafe"]
+
+
 def test_more_agents_on_the_agents_line_than_a_card_may_name_are_refused(
     shared: Path, tmp_path: Path
 ) -> None:
