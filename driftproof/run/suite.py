@@ -1,8 +1,8 @@
 """Suites: the test cases a skill is measured on, in three formats.
 
-A Driftproof suite (JSON or YAML, ``format: driftproof-suite/1``; see the README) has cases of
-an id, a prompt, a ``rubric`` or ``criteria`` (never both), optional checks, examples and
-``translations``, and optional ``language`` and ``controls`` for ``--lang``; skill-creator's
+A Driftproof suite (JSON or YAML, ``format: driftproof-suite/1``; see docs/reference.md) has
+cases of an id, a prompt, a ``rubric`` or ``criteria`` (never both), optional checks, examples
+and ``translations``, and optional ``language`` and ``controls`` for ``--lang``; skill-creator's
 ``evals/evals.json`` and caveman's ``prompts/fidelity.json`` are read too. Every error is a
 :class:`~driftproof.errors.SuiteError` with one problem per bad place (file, JSON pointer,
 expectation), raised before any model call.

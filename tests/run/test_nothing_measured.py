@@ -1,7 +1,7 @@
-"""A run that measured nothing says so (D-17; issue 33, item 5): the README's no-network case,
-``--provider anthropic`` pointed at a loopback port that hangs up unanswered, exits 4 with one line
-naming the commonest lost reason and the base URL, keeps the journal beside the receipt, which
-reads "not measured".
+"""A run that measured nothing says so (D-17; issue 33, item 5): the no-network case of
+docs/reference.md, ``--provider anthropic`` pointed at a loopback port that hangs up unanswered,
+exits 4 with one line naming the commonest lost reason and the base URL, keeps the journal beside
+the receipt, which reads "not measured".
 
 The suite's first case alone: 2 arms x 3 draws = 6 draws, each lost after 2 attempts
 (``--retry-delays 0``: one retry). The cause is the Anthropic SDK's own message for a connection

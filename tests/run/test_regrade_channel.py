@@ -1,9 +1,9 @@
 """A rubric regrade asks the original's grader through the original's structured channel.
 
-README, "Suite format": the judge records its grade through the provider's structured output
-(Anthropic: a forced tool call; OpenAI Responses: ``text.format``), and a rubric regrade grades
-with the original's grader. The regrade receipt records the original's ``judge.channel``, so
-its judge calls must carry that channel too, not ask for free text.
+docs/reference.md, "What is graded": the judge records its grade through the provider's
+structured output (Anthropic: a forced tool call; OpenAI Responses: ``text.format``), and a
+rubric regrade grades with the original's grader. The regrade receipt records the original's
+``judge.channel``, so its judge calls must carry that channel too, not ask for free text.
 """
 
 from __future__ import annotations

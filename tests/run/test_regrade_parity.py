@@ -80,7 +80,7 @@ def test_openai_api_for_a_judge_that_is_not_openai_is_refused(
     ("delays", "faults", "retry"),
     [
         (RETRY, (500, 500), (3, 120.0, "fixed waits 0.01 s, 0.02 s; at least retry-after")),
-        # by default run's policy (README: 4 attempts, jittered exponential back-off from
+        # by default run's policy (docs/reference.md: 4 attempts, jittered exponential back-off from
         # 2 s that waits at least retry-after, at most 120 s); it was fixed waits of 5 s, 20 s
         (
             [],

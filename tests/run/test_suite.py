@@ -306,7 +306,7 @@ def test_an_id_or_language_with_a_trailing_line_break_is_refused(tmp_path):
     ]
 
 
-def test_readme_gives_the_suites_own_size_bound_not_as_a_receipts():
+def test_reference_gives_the_suites_own_size_bound_not_as_a_receipts():
     # a receipt may hold 256 MiB (RECEIPT_MAX_BYTES); 32 MiB is the suite's own bound
     from pathlib import Path
 
@@ -314,8 +314,10 @@ def test_readme_gives_the_suites_own_size_bound_not_as_a_receipts():
     from driftproof.run.suite_fields import SUITE_MAX_BYTES
 
     assert (SUITE_MAX_BYTES, MAX_DEPTH) == (32 * 2**20, 64) and RECEIPT_MAX_BYTES != SUITE_MAX_BYTES
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    text = " ".join(readme.split())
+    reference = (Path(__file__).resolve().parents[2] / "docs" / "reference.md").read_text(
+        encoding="utf-8"
+    )
+    text = " ".join(reference.split())
     assert "A suite is held to 32 MiB and to a receipt's bounds (nesting 64 levels," in text
 
 
