@@ -163,6 +163,7 @@ def test_quick_start_literally(
         assert code == 0, err
         assert f"receipt: {name}" in out
         assert "no verdict: simulated: no model answered" in out
+        assert "(UNVERIFIED)" in out  # the level, which the README defines under the block
         assert (demo / name).is_file()
 
     # diff: no verdict, the reason heads a table of every case's bands and lost draws
@@ -187,6 +188,7 @@ def test_quick_start_literally(
     # belongs to wt-14b's view work; here the sheet as it is)
     code, out, _ = seen["view second.json"]
     assert code == 0 and "simulated" in out and "context only" in out
+    assert "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)" in out
 
     # stale from the receipt alone: still stands with no template file
     code, out, _ = seen["stale first.json"]
@@ -318,3 +320,15 @@ def test_the_readme_says_why_the_quick_starts_second_run_reads_like_its_first() 
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert f"the same simulated effect, +{SIMULATED_SKILL_EFFECT:.2f} on the judge's" in text
     assert f"simulate skill-v2 at +{EFFECTS['v2']:.2f}" in text
+
+
+def test_the_quick_start_defines_the_words_its_output_shows() -> None:
+    # a newcomer met UNVERIFIED, bands, the lift, "no verdict" and "below TESTED" in the quick
+    # start's output, and the levels were defined some 100 lines further down
+    after = README.read_text(encoding="utf-8").split("<!-- quick-start:", 1)[1].split("```", 2)[2]
+    terms = after.lstrip("\n").split("\n\n", 2)[1]  # the list right under the block
+    for term in ("band", "lift", "verification level", "no verdict", "below TESTED"):
+        assert f"- **{term}**" in terms, term
+    flat = " ".join(terms.split())
+    assert all(f"reads {level};" in flat for level in ("TESTED", "UNVERIFIED"))
+    assert "an import reads DECLARED." in flat
