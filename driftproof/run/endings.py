@@ -20,8 +20,11 @@ UNKNOWN = "unknown_ending"
 #: ``insufficient_system_resource``: the request interrupted for want of inference resources).
 TRANSIENT = frozenset({"server_abort"})
 
-#: Lanes whose ``length`` ending is read against the reported output tokens (:func:`lost_class`).
-LENGTH_CHECKED = frozenset({"chat", "compatible"})
+#: Lanes whose output-budget ending is read against the reported output tokens
+#: (:func:`lost_class`): a server may lower the budget to what its context window leaves and
+#: end as for the budget (vLLM's ``length``; its Responses API's ``incomplete`` with reason
+#: ``max_output_tokens``, vllm-project/vllm entrypoints/openai/responses/serving.py).
+LENGTH_CHECKED = frozenset({"chat", "compatible", "responses"})
 
 #: Lanes that send the output budget and report output tokens against it: a complete ending on
 #: one whose reply reports exactly the budget as output tokens is the output budget, as servers
@@ -30,7 +33,7 @@ LENGTH_CHECKED = frozenset({"chat", "compatible"})
 #: Ollama said ``stop``, ``end_turn`` on its Messages route: BerriAI/litellm#25825).
 BUDGET_CHECKED = frozenset({"anthropic", "chat", "responses", "compatible"})
 
-#: A ``length`` stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
+#: An output-budget stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
 #: reported at least this share of the budget as output tokens (a budget cut reports the budget
 #: itself, less a special token; a full context window reports far less).
 BUDGET_REACHED_SHARE = 0.9
@@ -252,8 +255,9 @@ def table_lines() -> list[str]:
                 "that ends on the budget's last token is lost with it)"
             )
         if key in LENGTH_CHECKED:
+            cut = ", ".join(e for e, cls in t.classes.items() if cls == "truncated")
             out += _wrapped(
-                "  length is the output budget only when the reply reports at least "
+                f"  {cut} is the output budget only when the reply reports at least "
                 f"{BUDGET_REACHED_SHARE:.0%} of the budget as output tokens; well below it, the "
                 "context window; with no output tokens reported, an unknown length stop"
             )
@@ -266,10 +270,12 @@ def ending_reason(
 ) -> str:
     """Why a reply of class ``cls`` is lost, quoting ``ending`` (untrusted, clipped to 100 chars).
 
-    A ``length`` read as the context window states ``output_tokens`` against ``budget``.
+    An output-budget ending read as the context window states ``output_tokens`` against
+    ``budget``.
     """
     said = "no ending" if ending is None else repr(ending[:100])
     why = f"{ENDING_WORDS[cls]}: the reply ended with {said}"
-    if cls == "context_window" and ending == "length" and output_tokens is not None and budget:
+    cut = any(t.classes.get(ending or "") == "truncated" for t in ENDING_TABLES.values())
+    if cls == "context_window" and cut and output_tokens is not None and budget:
         why += f" after {output_tokens:,} output tokens, well below the output budget of {budget:,}"
     return why + ", not as a complete final answer"

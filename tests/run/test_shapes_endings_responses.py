@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 import run_helpers
-from shape_replies import ONE, _answers, _draws, _mini, _response
+from shape_replies import ONE, _answers, _draws, _mini, _response, arm_usage
 
 # --- OpenAI Responses -----------------------------------------------------------------------------
 
@@ -188,6 +188,38 @@ def test_responses_endings_other_than_completed_are_lost_by_class(
         assert d.score is None and d.lost.kind == kind and d.refusal is None
         if ending:
             assert f"the reply ended with {ending}" in d.lost.reason
+
+
+@pytest.mark.parametrize(("out", "kind"), [(6, "context_window"), (8192, None)])
+def test_vllm_responses_cut_by_its_context_window_is_never_an_accepted_truncation(
+    loopback, suite_file, tmp_path, out, kind
+):
+    # vLLM lowers max_output_tokens to what its context window leaves (get_max_tokens: the least
+    # of max_model_len - prompt and the budget), and answers a "length" finish, budget or
+    # window alike, with status incomplete, reason max_output_tokens (vllm-project/vllm
+    # entrypoints/openai/responses/serving.py, ResponsesResponse.from_request): 4,090 prompt
+    # tokens of a 4,096-token window leave 6 of the 8,192 asked for. A cut at the budget itself
+    # reports the budget and is graded where the suite accepts truncation (D-19).
+    usage = {"input_tokens": 4090, "output_tokens": out, "total_tokens": 4090 + out}
+    cut = {"reason": "max_output_tokens"}
+
+    def shape(path, body, text):
+        item = _said("fix(http): retry 429 and the context ran o", "incomplete")
+        said = arm_usage(usage, path, body)
+        return 200, _response(item, status="incomplete", incomplete=cut, usage=said), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(
+        tmp_path, suite_file, "openai", "api", api="responses", judge="openai",
+        suite={**ONE, "truncation": "accepted"},
+    )  # fmt: skip
+    for d in _draws(r):
+        assert d.lost is None if kind is None else d.lost.kind == kind
+    if kind is not None:
+        assert _draws(r)[0].lost.reason == (
+            "context window: the reply ended with 'incomplete:max_output_tokens' after 6 output "
+            "tokens, well below the output budget of 8,192, not as a complete final answer"
+        )
 
 
 def test_responses_commentary_alone_is_no_final_answer(loopback, suite_file, tmp_path):
