@@ -23,8 +23,9 @@ TRANSIENT = frozenset({"server_abort"})
 #: Lanes whose output-budget ending is read against the reported output tokens
 #: (:func:`lost_class`): a server may lower the budget to what its context window leaves and
 #: end as for the budget (vLLM's ``length``; its Responses API's ``incomplete`` with reason
-#: ``max_output_tokens``, vllm-project/vllm entrypoints/openai/responses/serving.py).
-LENGTH_CHECKED = frozenset({"chat", "compatible", "responses"})
+#: ``max_output_tokens``, vllm-project/vllm entrypoints/openai/responses/serving.py; its Messages
+#: API's ``max_tokens``, entrypoints/anthropic/serving.py).
+LENGTH_CHECKED = frozenset({"anthropic", "chat", "compatible", "responses"})
 
 #: Lanes that send the output budget and report output tokens against it: a complete ending on
 #: one whose reply reports exactly the budget as output tokens is the output budget, as servers

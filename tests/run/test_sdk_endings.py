@@ -97,7 +97,8 @@ def _message(content: list[dict[str, Any]], stop: str = "end_turn", **extra: Any
 def test_every_anthropic_stop_reason_is_complete_or_classed():
     assert set(get_args(StopReason)) == set(ANTHROPIC_STOPS)
     for stop, cls in ANTHROPIC_STOPS.items():
-        assert lost_class("anthropic", stop) == cls, stop
+        # 95 of 100: a max_tokens stop reaches the budget's 90% (test_shapes_endings_anthropic.py)
+        assert lost_class("anthropic", stop, output_tokens=95, budget=100) == cls, stop
         # claude -p reports the Messages stop reason beside its own "success"
         assert lost_class("claude-cli", f"success:{stop}") == cls, stop
 

@@ -50,20 +50,29 @@ def test_anthropic_max_tokens_is_a_lost_draw_cut_off_at_n_tokens(loopback, suite
 
 
 def test_a_budget_cut_below_the_budget_never_reads_cut_off_at_n(loopback, suite_file, tmp_path):
-    # max_tokens reported after 20 output tokens at a budget of 8,192: saying "cut off at 20"
-    # beside "budget 8192" contradicts itself
-    loopback.script.shape = _answers(lambda p, b, t: (200, _message(t[:30], stop="max_tokens"), {}))
+    # max_tokens reported after 7,400 output tokens at a budget of 8,192 (a server that counts
+    # the budget's cut a few tokens short): saying "cut off at 7400" beside "budget 8192"
+    # contradicts itself
+    def cut(p, b, t):
+        usage = arm_usage({"input_tokens": 120, "output_tokens": 7400}, p, b)
+        return 200, _message(t[:30], stop="max_tokens", usage=usage), {}
+
+    loopback.script.shape = _answers(cut)
     r, _ = _mini(tmp_path, suite_file)
     for d in _draws(r):
         assert d.lost.kind == "truncated"
         assert d.lost.reason == (
-            "cut off by the output budget of 8192 tokens (stop reason max_tokens; 20 output "
+            "cut off by the output budget of 8192 tokens (stop reason max_tokens; 7400 output "
             "tokens reported); the suite does not accept truncation"
         )
 
 
 def test_a_suite_that_accepts_truncation_grades_the_cut_off_answer(loopback, suite_file, tmp_path):
-    loopback.script.shape = _answers(lambda p, b, t: (200, _message(t, stop="max_tokens"), {}))
+    def cut(p, b, t):
+        usage = arm_usage({"input_tokens": 120, "output_tokens": 8192}, p, b)
+        return 200, _message(t, stop="max_tokens", usage=usage), {}
+
+    loopback.script.shape = _answers(cut)
     r, _ = _mini(tmp_path, suite_file, suite={**ONE, "truncation": "accepted"})
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5)

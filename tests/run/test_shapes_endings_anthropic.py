@@ -61,6 +61,27 @@ def test_anthropic_context_window_is_its_own_class_even_when_truncation_is_accep
         assert "budget" not in d.lost.reason and "model_context_window_exceeded" in d.lost.reason
 
 
+def test_a_messages_server_cut_by_its_context_window_is_never_an_accepted_truncation(
+    loopback, suite_file, tmp_path
+):
+    # vLLM's Messages endpoint answers through its Chat Completions path, which lowers max_tokens
+    # to what the context window leaves (get_max_tokens), and sends its "length", budget or
+    # window alike, as stop_reason "max_tokens" with output_tokens its completion tokens
+    # (vllm-project/vllm entrypoints/anthropic/serving.py, messages_full_converter): 4,090
+    # prompt tokens of a 4,096-token window leave 6 of the 8,192 asked for (D-19)
+    usage = {"input_tokens": 4090, "output_tokens": 6}
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _message(t[:40], stop="max_tokens", usage=usage), {})
+    )
+    r, _ = _mini(tmp_path, suite_file, suite={**ONE, "truncation": "accepted"})
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "context_window"
+        assert d.lost.reason == (
+            "context window: the reply ended with 'max_tokens' after 6 output tokens, well below "
+            "the output budget of 8,192, not as a complete final answer"
+        )
+
+
 def test_anthropic_tool_use_in_an_answer_is_a_tool_call_with_no_answer(
     loopback, suite_file, tmp_path
 ):
