@@ -97,10 +97,11 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     Raises:
         AttemptError: no result element, two or more, or an event printed after it (each
             transient, the last result's usage kept), or ``is_error``, an ``api_error_status``,
-            a :data:`FAILED_TERMINALS` reason or another error subtype, classed by the status it
-            carries and quoting its ``result`` (else its ``errors``), with the envelope's usage
-            and cost; or (lost, not retried) a ``modelUsage`` given but not an object, or a
-            ``result`` that is not text.
+            a :data:`FAILED_TERMINALS` reason or another error subtype, fatal when its words
+            read as :data:`.cli.FATAL`, else classed by the status it carries, quoting its
+            ``result`` (else its ``errors``), with the envelope's usage and cost; or (lost,
+            not retried) a ``modelUsage`` given but not an object, or a ``result`` that is not
+            text.
     """
     obj, events, doubt = claude_envelope(out)
     if obj is None:
@@ -131,9 +132,11 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             "claude reported an error "
             f"({obj.get('subtype')}{named}{f', status {status}' if status else ''}): {msg}"
         )
+        if FATAL.search(msg):  # every further call would meet it, whatever status it came with
+            raise AttemptError(what, fatal=True, status=status, reply=reply)
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
-        raise AttemptError(what, fatal=bool(FATAL.search(msg)), reply=reply)
+        raise AttemptError(what, reply=reply)
     if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
         raise AttemptError(
             f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "

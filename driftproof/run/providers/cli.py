@@ -21,10 +21,15 @@ from driftproof.run.providers.base import AttemptError, Call, Provider, Reply
 from driftproof.run.reply_text import json_or_none
 
 #: Harness errors that every further call would meet too: the run stops (caveman's README:
-#: "auth, quota or a bad model name would fail every remaining call too").
+#: "auth, quota or a bad model name would fail every remaining call too"). A subscription's
+#: usage limit is one, reset hours or days later: Claude Code's "You've hit your limit · resets
+#: …", "Claude AI usage limit reached|<time>", "You're out of extra usage · resets …"; codex's
+#: "You've hit your usage limit. … try again …"; so is a login that cannot be refreshed
+#: ("Failed to authenticate: OAuth session expired and could not be refreshed").
 FATAL = re.compile(
     r"invalid api key|not logged in|please run /login|log ?in again|unauthori[sz]ed|\b401\b|"
-    r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model",
+    r"credit balance is too low|model .{0,80}(?:not found|does not exist)|unknown model|"
+    r"hit your (?:usage )?limit|usage limit reached|out of extra usage|failed to authenticate",
     re.I,
 )
 #: The status an error text carries: ``API Error: 529 {...}``, ``API Error (429 ...)``.

@@ -1,0 +1,75 @@
+"""A harness whose account has no usage left, or whose login is gone, stops the run at its first
+call: every further call would meet the same words (``cli.FATAL``), and a run stopped so resumes
+once the limit resets, where retried and lost draws would not be drawn again.
+
+The envelopes are Claude Code's and codex's own words, printed by the fake executables
+(``FAKE_STDOUT``): ``claude -p`` answers a subscription limit with a ``success`` result whose
+``is_error`` is true and whose ``result`` is the limit ("You've hit your limit · resets 10pm
+(America/New_York)", anthropics/claude-code#22946; "Claude AI usage limit reached|1762952400",
+#11429; "You're out of extra usage · resets …", a captured envelope with ``duration_api_ms`` 0:
+no API call was made), and an expired login as "Failed to authenticate: OAuth session expired
+and could not be refreshed". ``codex exec --json`` sends an ``error`` event and a
+``turn.failed`` saying "You've hit your usage limit. Try again Aug 18." (codex's
+UsageLimitReachedError).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from run_helpers import run_lane
+from shape_replies import claude_result, printed_by_fake
+
+from driftproof.errors import ProviderError
+
+ZERO = {"input_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+        "output_tokens": 0}  # fmt: skip
+
+
+def _attempts(tmp_path) -> list[int]:
+    journal = (tmp_path / "receipt.json.journal").read_text().splitlines()
+    return [json.loads(x)["attempt"] for x in journal[1:]]
+
+
+@pytest.mark.parametrize(
+    ("said", "status"),
+    [
+        ("You're out of extra usage · resets Apr 24, 4am (Asia/Tokyo)", None),
+        ("You've hit your limit · resets 10pm (America/New_York)", None),
+        ("You've hit your limit · resets 10pm (America/New_York)", 429),
+        ("Claude AI usage limit reached|1762952400", None),
+        ("Failed to authenticate: OAuth session expired and could not be refreshed", None),
+    ],
+)
+def test_claude_out_of_usage_or_logged_out_stops_the_run_at_once(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, said, status
+):
+    # Found: neither reads as a harness error every call would meet, so each draw was tried
+    # three times and lost, through the whole run (a 429 was retried as a rate limit)
+    env = claude_result(
+        is_error=True, result=said, duration_api_ms=0, total_cost_usd=0, usage=ZERO,
+        modelUsage={}, api_error_status=status,
+    )  # fmt: skip
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps(env), code=1)
+    with pytest.raises(ProviderError, match="claude reported an error") as stop:
+        run_lane(tmp_path, "anthropic", "cli", concurrency=1)
+    assert said in str(stop.value)
+    assert _attempts(tmp_path) == [1]  # one invocation, no retry, nothing else
+
+
+def test_codex_out_of_usage_stops_the_run_at_once(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    said = "You've hit your usage limit. Try again Aug 18."
+    events = [
+        {"type": "thread.started", "thread_id": "th_1"},
+        {"type": "turn.started"},
+        {"type": "error", "message": said},
+        {"type": "turn.failed", "error": {"message": said}},
+    ]
+    printed = "".join(json.dumps(e) + "\n" for e in events)
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", printed, code=1)
+    with pytest.raises(ProviderError, match="codex reported an error: You've hit your usage"):
+        run_lane(tmp_path, "openai", "cli", concurrency=1)
+    assert _attempts(tmp_path) == [1]
