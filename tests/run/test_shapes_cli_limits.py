@@ -19,7 +19,7 @@ import json
 
 import pytest
 from run_helpers import run_lane
-from shape_replies import claude_result, printed_by_fake
+from shape_replies import _draws, _mini, claude_result, printed_by_fake
 
 from driftproof.errors import ProviderError
 
@@ -73,3 +73,29 @@ def test_codex_out_of_usage_stops_the_run_at_once(
     with pytest.raises(ProviderError, match="codex reported an error: You've hit your usage"):
         run_lane(tmp_path, "openai", "cli", concurrency=1)
     assert _attempts(tmp_path) == [1]
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {},  # claude 2.0.52 (anthropics/claude-code#12312): refused before any API call
+        {"terminal_reason": "prompt_too_long"},
+        {"terminal_reason": "prompt_too_long", "api_error_status": 400},  # claude 2.1.220
+    ],
+)
+def test_claude_prompt_too_long_loses_the_draw_as_the_context_window_never_retried(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, over
+):
+    # Found: "Prompt is too long" under is_error with no status was retried as a passing fault
+    # and lost as an error, where the API lanes and codex lose it at once as the context window
+    env = claude_result(
+        is_error=True, result="Prompt is too long", duration_api_ms=0, usage=ZERO, **over
+    )
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps(env), code=1)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None, "context_window", "fatal", 1,
+        )  # fmt: skip
+        assert d.lost.reason.startswith("claude reported an error (success")
+        assert "Prompt is too long; not retryable, 1 attempt" in d.lost.reason

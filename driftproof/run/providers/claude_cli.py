@@ -14,7 +14,14 @@ from typing import Any
 
 from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import anthropic_input, count
-from driftproof.run.providers.base import AttemptError, Call, Reply, classify_status, same_model
+from driftproof.run.providers.base import (
+    CONTEXT_WINDOW,
+    AttemptError,
+    Call,
+    Reply,
+    classify_status,
+    same_model,
+)
 from driftproof.run.providers.cli import FATAL, CLILane, status_of
 from driftproof.run.reply_text import json_or_none, split_reasoning
 from driftproof.run.suite_fields import is_number
@@ -97,9 +104,11 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     Raises:
         AttemptError: no result element, two or more, or an event printed after it (each
             transient, the last result's usage kept), or ``is_error``, an ``api_error_status``,
-            a :data:`FAILED_TERMINALS` reason or another error subtype, fatal when its words
-            read as :data:`.cli.FATAL`, else classed by the status it carries, quoting its
-            ``result`` (else its ``errors``), with the envelope's usage and cost; or (lost,
+            a :data:`FAILED_TERMINALS` reason or another error subtype (the draw lost to the
+            context window, never retried, when its words read as :data:`.base.CONTEXT_WINDOW`
+            or its terminal reason is ``prompt_too_long``; fatal when they read as
+            :data:`.cli.FATAL`; else classed by the status it carries), quoting its ``result``
+            (else its ``errors``), with the envelope's usage and cost; or (lost,
             not retried) a ``modelUsage`` given but not an object, or a ``result`` that is not
             text.
     """
@@ -132,6 +141,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             "claude reported an error "
             f"({obj.get('subtype')}{named}{f', status {status}' if status else ''}): {msg}"
         )
+        if terminal == "prompt_too_long" or CONTEXT_WINDOW.search(msg):  # this prompt only
+            raise AttemptError(
+                what, retryable=False, status=status, kind="context_window", reply=reply
+            )
         if FATAL.search(msg):  # every further call would meet it, whatever status it came with
             raise AttemptError(what, fatal=True, status=status, reply=reply)
         if status is not None or "overloaded_error" in msg:
