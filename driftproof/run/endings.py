@@ -111,7 +111,9 @@ ENDING_TABLES: dict[str, EndingTable] = {
     "anthropic": EndingTable(
         "Anthropic Messages API (and its batches)",
         ("end_turn", "stop_sequence"),
-        ("tool_use",),
+        # the forced grade tool's call; a server that forces it as OpenAI's named tool choice
+        # ends it as OpenAI does, "stop", sent as end_turn (vLLM's Messages endpoint)
+        ("tool_use", "end_turn:tool_use", "stop_sequence:tool_use"),
         {**_ANTHROPIC, "end_turn:tool_use": "tool_call", "stop_sequence:tool_use": "tool_call"},
     ),
     "chat": EndingTable("OpenAI Chat Completions", ("stop",), ("stop",), _CHAT),

@@ -209,3 +209,26 @@ def test_an_extra_member_in_a_tool_call_grade_is_recorded_and_ignored(
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5)
     assert skill.judge_samples[0].ignored_members == ["/pass"]
+
+
+@pytest.mark.parametrize("stop", ["end_turn", "stop_sequence"])
+def test_a_grade_called_as_the_forced_tool_under_a_finished_stop_counts(
+    loopback, suite_file, tmp_path, stop
+):
+    # vLLM's Messages endpoint forces the grade tool as a named tool choice, which its Chat
+    # Completions path ends with "stop" ("'stop' for named tool calls", as OpenAI does), sent
+    # as stop_reason "end_turn" beside the tool_use block (vllm-project/vllm
+    # entrypoints/anthropic/serving.py): every grade was invalid as an unknown ending
+    def shape(path, body, is_judge, text):
+        if not is_judge:
+            return None
+        block = {"type": "tool_use", "id": "t", "name": body["tools"][0]["name"],
+                 "input": json.loads(text)}  # fmt: skip
+        msg = _message("", model="claude-haiku-4-5-20251001", stop=stop)
+        return 200, {**msg, "content": [block]}, {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file)
+    skill, base = _draws(r)
+    assert (skill.score, base.score) == (0.9, 0.5)
+    assert skill.judge_samples[0].invalid_reason is None

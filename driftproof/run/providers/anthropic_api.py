@@ -77,10 +77,10 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
-    Thinking blocks and a leading ``<think>`` are reasoning (D-19); an answer beside a
-    ``tool_use`` block ends as ``<stop_reason>:tool_use``; a grade is the ``record_grade`` tool's
-    input (two different ones: :attr:`Reply.unread`). Content that cannot be read
-    (:func:`_unread_content`) is :attr:`Reply.unread`.
+    Thinking blocks and a leading ``<think>`` are reasoning (D-19); a ``tool_use`` block under
+    ``end_turn`` or ``stop_sequence`` ends as ``<stop_reason>:tool_use``; a grade is the
+    ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`). Content that
+    cannot be read (:func:`_unread_content`) is :attr:`Reply.unread`.
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]
@@ -93,8 +93,8 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     stop = member_str(msg, "stop_reason")
     ending = stop
     called = any(b.get("type") == "tool_use" for b in content)
-    if not graded and called and stop in ("end_turn", "stop_sequence"):
-        ending = f"{stop}:tool_use"  # a gateway's end_turn beside a call
+    if called and stop in ("end_turn", "stop_sequence"):
+        ending = f"{stop}:tool_use"  # a gateway's end_turn beside a call (a forced one: a grade)
     refusal = None
     if stop == "refusal":
         details = member_object(msg, "stop_details")
