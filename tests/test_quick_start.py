@@ -21,8 +21,11 @@ from factories import run_main  # noqa: E402
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 #: plan's headline on the quick start's first.json: the simulated lane's spreads sum well under
-#: the 0.05 floor, so plan names a draw count a receipt can hold (at most 1,000 per arm).
-PLAN_HEAD = re.compile(r"Run (\d[\d,]*) draws per arm\.[^\n]*")
+#: the 0.05 floor, so plan names a draw count a receipt can hold (at most 1,000 per arm), after
+#: a larger pilot when one would likely cut it.
+PLAN_HEAD = re.compile(
+    r"(?:Next, run a pilot [^\n]* Or skip the pilot and r|R)un (\d[\d,]*) draws per arm\b[^\n]*"
+)
 
 
 def quick_start_lines() -> list[str]:

@@ -59,15 +59,18 @@ def headline(p: Plan) -> str:
             f"to plan {_names(grow)}."
         )
     elif p.draws_per_arm is not None:
-        others = p.no_count_cases or stuck
-        parts.append(
-            f"Run {p.draws_per_arm:,} draws per arm"
-            + (" for the cases that can resolve." if others else ".")
+        run = f"{p.draws_per_arm:,} draws per arm" + (
+            " for the cases that can resolve" if p.no_count_cases or stuck else ""
         )
-        if p.larger_pilot is not None:
+        if p.larger_pilot is None:
+            parts.append(f"Run {run}.")
+        else:  # the cheap step first, then why, then the count without it
             parts.append(
-                f"A pilot of {p.larger_pilot:,} draws per arm would likely cut that count: the "
-                "pilot's few draws, more than the spreads themselves, set most of it."
+                f"Next, run a pilot of {p.larger_pilot:,} draws per arm and plan again: this "
+                "pilot is too small to show how much the scores vary from draw to draw, so to "
+                f"be safe the plan asks for {p.draws_per_arm:,} draws per arm, and a pilot of "
+                f"{p.larger_pilot:,} would likely cut that count. Or skip the pilot and run {run} "
+                "now."
             )
     if p.no_count_cases:
         it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")
@@ -113,6 +116,10 @@ def _p_text(p: float) -> str:
     return f"p = {p:.3f}" if p >= 0.001 else "p under 0.001"
 
 
+#: What Bartlett's test of equal variances checks, in a reader's words (the method page names it).
+SPREAD_TEST = "a test of whether the cases' spreads differ by more than chance"
+
+
 def _pool_lines(p: Plan) -> list[str]:
     """Per arm with two or more cases: whether their spreads were pooled, and why."""
     lines = []
@@ -126,12 +133,12 @@ def _pool_lines(p: Plan) -> list[str]:
                 "cannot be tested; each case is planned from its own spread."
             )
             continue
-        test = f"Bartlett's test of equal spreads: {_p_text(q.p)}"
+        test = f"{SPREAD_TEST} gives {_p_text(q.p)}"
         if q.pooled:
             lines.append(
                 f"{arm}: the spreads of the {q.cases:,} cases agree, so they are pooled: "
                 f"{q.sd:.4f} over {q.df:,} degrees of freedom, upper {q.level:.0%} bound "
-                f"{q.bound(q.level):.4f}. Every case is planned from it. {test} (had it been "
+                f"{q.bound(q.level):.4f}. Every case is planned from it, as {test} (had it been "
                 f"under {HOMOGENEITY_LEVEL:.0%}, they would be kept apart)."
             )
         elif q.p >= HOMOGENEITY_LEVEL:
@@ -166,7 +173,7 @@ def _across_line(p: Plan) -> list[str]:
         what = f"{q.doubt_below:.0%} or over: the cases' spreads agree"
     return [
         "Across cases, each case's spread over both arms (each arm scaled to its pooled "
-        f"spread): Bartlett's test of equal spreads {_p_text(q.across)}, {what}. " + _cut_offs(q)
+        f"spread): {SPREAD_TEST} gives {_p_text(q.across)}, {what}. " + _cut_offs(q)
     ]
 
 
@@ -272,7 +279,7 @@ def _tiers(p: Plan) -> str | None:
 
 
 def _commands(p: Plan) -> list[str]:
-    """The commands that carry the headline out: the run, and the pilot first when it helps."""
+    """The commands that carry the headline out: the pilot first when it helps, then the run."""
     n = p.pilot_draws if p.pilot_draws is not None else p.draws_per_arm  # the headline's ask
     if n is not None and n > MAX_DRAWS_IN_ARM:
         return [
@@ -281,13 +288,14 @@ def _commands(p: Plan) -> list[str]:
         ]
     if n is None:
         return []
-    lines = [f"To draw each arm {n:,} times, give driftproof run --draws {n}."]
-    if (pilot := p.larger_pilot) is not None and p.pilot_draws is None:
-        lines.append(
-            f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
-            f"{pilot}, then plan from its receipt."
-        )
-    return lines
+    run = f"To draw each arm {n:,} times, give driftproof run --draws {n}."
+    if (pilot := p.larger_pilot) is None or p.pilot_draws is not None:
+        return [run]
+    return [  # the pilot first, as the headline says it first
+        f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
+        f"{pilot}, then plan from its receipt.",
+        run,
+    ]
 
 
 def _calls_and_cost(p: Plan) -> list[str]:

@@ -80,25 +80,27 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     """A loose pilot gets its count and the advice to grow.
 
     TIGHT alone: 220 draws per arm from its bounds, more than 4 × the 6 its spreads held
-    give (tests/stats/test_planning.py). The count is the answer; the same headline says that a
-    pilot of twice its 3 draws would likely cut it. (Before issue 37's calibration, the pilot
-    was asked to grow and no count was given.)
+    give (tests/stats/test_planning.py). The headline says, in the order a person decides, the
+    cheap step (a pilot of twice its 3 draws), why, then the count without it.
     """
     p = plan_receipt(Receipt.model_validate(make_receipt([TIGHT])))
     (c,) = p.cases
     assert not c.undecided and c.draws_needed == 220 and c.larger_pilot == 6
     assert p.draws_per_arm == 220 and p.answer_calls == 440 and p.larger_pilot == 6
-    assert headline(p) == (
-        "Run 220 draws per arm. A pilot of 6 draws per arm would likely cut that count: the "
-        "pilot's few draws, more than the spreads themselves, set most of it."
+    assert headline(p) == (  # "Run 220 draws per arm." first read as the step to take
+        "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show how "
+        "much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
+        "arm, and a pilot of 6 would likely cut that count. Or skip the pilot and run 220 draws "
+        "per arm now."
     )
-    # what to run first, both ways (the count now, or the pilot of 2 × 3 draws first), then
-    # calls, cost and the case; the reasoning after, under its heading
-    lines = plan_text(p).splitlines()
+    method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
+    quoted = method.split("for a run without it: *", 1)[1].split(" …*", 1)[0]  # the method's
+    assert headline(p).startswith(" ".join(quoted.split()))
+    lines = plan_text(p).splitlines()  # the commands in that order, calls, cost, case; why
     assert lines[1:3] == [
-        "To draw each arm 220 times, give driftproof run --draws 220.",
         "To run the pilot of 6 draws per arm first, give driftproof run --draws 6, then plan from "
         "its receipt.",
+        "To draw each arm 220 times, give driftproof run --draws 220.",
     ]
     assert lines[3].startswith("Calls: 440 answers over 1 case × 2 arms; judge calls ")
     assert lines[4].startswith("Estimated grading cost: ")
@@ -345,12 +347,12 @@ def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
     assert p.draws_per_arm == 12 and p.undecided_cases == ()
     text = plan_text(p)
     assert text.startswith("Run 12 draws per arm.")
-    # equal spreads: Bartlett's statistic is 0, p = 1
+    # equal spreads: Bartlett's statistic is 0, p = 1; named by what it checks, not its name
     assert (
         "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
-        "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it. Bartlett's "
-        "test of equal spreads: p = 1.000 (had it been under 5%, they would be kept apart)."
-        in text.split("\n")
+        "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it, as a test of "
+        "whether the cases' spreads differ by more than chance gives p = 1.000 (had it been "
+        "under 5%, they would be kept apart)." in text.split("\n")
     )
     assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
 
@@ -363,8 +365,8 @@ def test_a_pilot_whose_spreads_disagree_says_so() -> None:
     assert p.pools[0] is not None and not p.pools[0].pooled
     text = plan_text(p)
     assert (
-        "With skill: the spreads of the 3 cases disagree (Bartlett's test of equal spreads: p "
-        in text
+        "With skill: the spreads of the 3 cases disagree (a test of whether the cases' spreads "
+        "differ by more than chance gives p " in text
     )
     assert "so each case is planned from its own spread" in text
 

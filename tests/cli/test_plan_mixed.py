@@ -30,13 +30,14 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     assert p.pools[0] is not None and not p.pools[0].pooled and p.pooled_level is None
     text = plan_text(p)
     assert (
-        "With skill: the spreads of the 10 cases agree within this arm (Bartlett's test of "
-        "equal spreads: p = 0.175), but not across cases over both arms (below), so each case "
-        "is planned from its own spread." in text
+        "With skill: the spreads of the 10 cases agree within this arm (a test of whether the "
+        "cases' spreads differ by more than chance gives p = 0.175), but not across cases over "
+        "both arms (below), so each case is planned from its own spread." in text
     )
     assert (
         "Across cases, each case's spread over both arms (each arm scaled to its pooled "
-        "spread): Bartlett's test of equal spreads p = 0.001, under 5%: the cases' spreads "
+        "spread): a test of whether the cases' spreads differ by more than chance gives "
+        "p = 0.001, under 5%: the cases' spreads "
         "disagree and are not pooled. The cut-offs are 5% and 15% because a case has fewer than "
         "10 draws over its two arms" in text
     )
