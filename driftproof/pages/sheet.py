@@ -113,13 +113,14 @@ class ContextView:
     """Context beyond the method, shown under ``label``; never a verdict.
 
     ``interval``: the suite lift's paired 95% interval; ``splits``: per case and arm, the draw
-    score variance split into judge and draw parts; ``exact``: the exact paired test.
+    score variance split into judge and draw parts; ``exact``: the exact paired test. Both are
+    ``None`` for a single-arm source: ``label`` says why, and the lift says it in full.
     """
 
     label: str
-    interval: str
+    interval: str | None
     splits: tuple[Fact, ...]
-    exact: str
+    exact: str | None
 
 
 @dataclass(frozen=True)
@@ -217,9 +218,7 @@ def sheet(
         judge_cost=judge_cost(r),
         cases=case_rows(r, {v.case_id: v.verdict for v in reading.cases}),
         lost_draws=_lost_draws(r),
-        breakdown=breakdown_view(b)
-        if b.available
-        else replace(breakdown_view(b), label=f"Lift by case: {_unavailable(r, b)}"),
+        breakdown=_breakdown_view(r, b),
         context=context_view(r, b),
         headline=headline(r, lift_text, per_1k_text),
         arms=arm_summaries(r),
@@ -251,8 +250,8 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
         if r.skill.tokens is not None
         else "skill tokens not recorded"
     )
-    if single is not None:
-        return f"n/a: {single}", f"n/a ({tokens}): {single}"
+    if single is not None:  # said once, in the lift beside it
+        return f"n/a: {single}", f"n/a ({tokens})"
     lift = suite_lift(r)
     if lift is None:  # aggregates only, or no case measured in both arms (D-17)
         return "n/a" if r.is_aggregates_only else f"n/a ({NOT_MEASURED})", f"n/a ({tokens})"
@@ -263,6 +262,15 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
     return lift_text, f"{format_lift(per_1k)} ({tokens}, ceil(characters ÷ 4))"
+
+
+def _breakdown_view(r: Receipt, b: Breakdown) -> BreakdownView:
+    """The lift breakdown; unavailable, its label says why (a single-arm source's alone)."""
+    v = breakdown_view(b)
+    if b.available:
+        return v
+    said = () if lift_refusal(r) is not None else v.summary
+    return replace(v, label=f"Lift by case: {_unavailable(r, b)}", summary=said)
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
@@ -374,9 +382,9 @@ def _lost(draws: list[Draw], judged: bool) -> str | None:
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
     """Context beyond the method: the paired interval, the spread split, the exact paired test."""
-    why = lift_refusal(r)
-    if why is None and not b.available:
-        why = "the lift breakdown is unavailable"
+    if lift_refusal(r) is not None:  # a single-arm source: the label says why, the lift in full
+        return ContextView(f"Context, beyond the method: {_unavailable(r, b)}", None, (), None)
+    why = None if b.available else "the lift breakdown is unavailable"
     iv = lift_interval(b) if why is None else None
     if iv is None or iv.reason is not None:
         interval = f"unavailable: {why if iv is None else iv.reason}"

@@ -131,14 +131,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         Fact("judge samples per draw", counts.judge_samples),
         Fact("schema version", r.schema_version),
     ]
-    if missing:
-        facts.append(
-            Fact(
-                "arms not recorded",
-                ", ".join(ARM_WORDS[n] for n in missing)
-                + " (single-arm source: no lift, no interval, no value per token)",
-            )
-        )
+    if missing:  # what that leaves out is said once, in the lift
+        facts.append(Fact("arms not recorded", ", ".join(ARM_WORDS[n] for n in missing)))
     if (reached := skill_reached(r)) is not None:
         facts.append(Fact("median reported input tokens", reached))
     if r.provenance is not None:

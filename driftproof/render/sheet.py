@@ -114,7 +114,8 @@ def _both(title: str, *blocks: _Block) -> _Section:
 def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     """The sheet's sections in order; ``width``: the terminal's (:func:`text_table`) or None."""
     verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
-    lift = [Fact("lift", s.lift), Fact(PER_1K, s.lift_per_1k)]
+    said = s.headline.value == s.lift  # the headline says it word for word: not again
+    lift = [Fact("lift", "n/a (see Headline)" if said else s.lift), Fact(PER_1K, s.lift_per_1k)]
     lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
     out = [
         _both("Headline", _facts((s.headline,))),
@@ -165,8 +166,9 @@ def _case_columns(s: Sheet) -> Columns:
 
 def _breakdown(bv: BreakdownView, width: int | None = None) -> _Block:
     """The lift breakdown: summary lines, the table (as a list when wider than ``width``), note."""
-    text = [f"  {terminal_safe(x)}" for x in bv.summary]
-    markdown = [f"- {md_text(x)}" for x in bv.summary] + [""]
+    said = bv.summary or ((bv.label,) if not bv.rows else ())  # no summary: its label says why
+    text = [f"  {terminal_safe(x)}" for x in said]
+    markdown = [f"- {md_text(x)}" for x in said] + [""]
     if bv.rows:
         table = _fields(_BD_COLUMNS, bv.rows, width)
         text += table.text
@@ -189,14 +191,13 @@ def _fidelity(f: FidelityView, width: int | None) -> list[_Block]:
 
 def _context(s: Sheet) -> list[_Block]:
     c = s.context
-    lines = [f"paired interval: {c.interval}", f"exact paired test: {c.exact}"]
-    return [
-        _Block([], [md_text(c.label)]),
-        _Block(
-            [f"  {terminal_safe(x)}" for x in lines] + text_facts(c.splits),
-            [f"- {md_text(x)}" for x in lines + [f"{f.label}: {f.value}" for f in c.splits]],
-        ),
-    ]
+    said = (("paired interval", c.interval), ("exact paired test", c.exact))
+    lines = [f"{k}: {v}" for k, v in said if v is not None]  # None: the label says why
+    body = _Block(
+        [f"  {terminal_safe(x)}" for x in lines] + text_facts(c.splits),
+        [f"- {md_text(x)}" for x in lines + [f"{f.label}: {f.value}" for f in c.splits]],
+    )
+    return [_Block([], [md_text(c.label)])] + ([body] if body.text else [])
 
 
 def sheet_text(s: Sheet, width: int | None = None) -> str:

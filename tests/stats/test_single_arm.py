@@ -95,13 +95,36 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     assert all(row.baseline == "not recorded by the source" for row in s.cases)
     assert all(row.with_skill == "0.900 ± 0.100 (n = 3)" for row in s.cases)
     assert all(row.lift == "–" for row in s.cases)
-    assert s.context.interval.startswith("unavailable: single-arm source")
-    assert any(
-        f.label == "arms not recorded" and f.value.startswith("baseline") for f in s.provenance
+    # why there is no lift is said in the lift alone; the panels' labels point to it briefly
+    assert s.lift_per_1k == "n/a (400 skill tokens)"
+    assert s.context.interval is None and s.context.exact is None
+    assert (
+        s.context.label
+        == "Context, beyond the method: unavailable, the baseline arm was not recorded"
     )
+    assert s.breakdown.summary == ()
+    assert [f.value for f in s.provenance if f.label == "arms not recorded"] == ["baseline"]
     # the two-arm receipt does show its lift, so the words above are the single-arm case's own
     two = sheet(_parse(_two_arm()))
     assert two.lift.startswith("+0.300") and two.lift_per_1k.startswith("+0.750 (400 skill tokens")
+
+
+@pytest.mark.parametrize("level", ["DECLARED", "TESTED"])
+def test_view_says_why_there_is_no_lift_once(level: str, tmp_path: Any, capsys: Any) -> None:
+    from factories import run_main
+
+    p = tmp_path / "single.json"
+    p.write_text(json.dumps(_single_arm("baseline", level)), encoding="utf-8")
+    code, out, _ = run_main(["view", str(p)], capsys)
+    # headline, "arms not recorded", lift, value per token, breakdown, context said it (and a
+    # TESTED receipt's verdict, whose reason every reader of a verdict gives, once more)
+    why = "the baseline arm was not recorded, so there is no lift"
+    assert code == 0 and out.count(why) == {"DECLARED": 1, "TESTED": 2}[level]
+    assert "  lift                          n/a (see Headline)\n" in out
+    assert out.endswith(
+        "  Lift by case: unavailable, the baseline arm was not recorded\n\n"
+        "Context, beyond the method: unavailable, the baseline arm was not recorded\n"
+    )
 
 
 def test_view_cli_formats_carry_no_lift(tmp_path: Any, capsys: Any) -> None:
@@ -163,6 +186,21 @@ def test_site_sheet_shows_the_arm_not_recorded_and_no_breakdown() -> None:
     assert cells[1:4] == ["0.900 ± 0.100 (n = 3)", "not recorded by the source", "–"]
     assert s.breakdown is None and s.model.lift.startswith("n/a: single-arm source")
     assert s.chart is not None  # the recorded arm's bands are still drawn
+
+
+def test_the_site_receipt_page_says_why_there_is_no_lift_once() -> None:
+    from driftproof.site.html import page_env, receipt_files
+
+    raw = json.dumps(_single_arm("baseline", "DECLARED")).encode()
+    html = receipt_files("r", parse_receipt(raw, "r.json"), raw, [], page_env())
+    page = html["receipts/r/index.html"].decode()
+    # the headline says it (the lift); value per token, arms not recorded, the lift breakdown
+    # and the context panel said it again, and the context panel's two lines twice over
+    assert page.count("the baseline arm was not recorded, so there is no lift") == 1
+    assert (
+        '</details>\n<p class="meta" data-pagefind-ignore>Context, beyond the method: '
+        "unavailable, the baseline arm was not recorded</p>\n"
+    ) in page
 
 
 def test_diff_lift_breakdown_of_a_single_arm_receipt_says_why(tmp_path: Any, capsys: Any) -> None:
