@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -65,7 +66,11 @@ def _expectation(error: Any) -> list[tuple[tuple[Any, ...], str]]:
         kinds = error.validator_value
         kinds = kinds if isinstance(kinds, list) else [kinds]
         words = " or ".join(_JSON_TYPES.get(k) or str(k) for k in kinds)
-        return [((), f"expected {words}, found {json_kind(error.instance)}")]
+        found = json_kind(error.instance)
+        if _number_for_boolean(error):  # 0 or 1 written for false or true
+            words = words.replace("true or false", "a boolean (true or false)")
+            found = f"the number {error.instance}"
+        return [((), f"expected {words}, found {found}")]
     if error.validator == "required" and isinstance(error.instance, dict):
         missing = (m for m in error.validator_value if m not in error.instance)
         return [((m,), f"expected member {m!r}, found none") for m in missing]
@@ -137,6 +142,8 @@ def schema_problems(
 
     Each names ``file`` (and its archive ``member``, if any), the pointer (``prefix`` + the
     error's path; a missing member is pointed at itself) and what was expected in plain words.
+    A boolean written as 0 or 1, one producer's mistake wherever it recurs, is one problem, at
+    its first place, counting the places after it.
     """
     ordered = sorted(
         errors,
@@ -145,15 +152,34 @@ def schema_problems(
         ],
     )
     problems: list[Problem] = []
+    first, again = None, 0  # a boolean written as 0 or 1: its problem's index; places after
     for e in ordered:
+        if (written := _number_for_boolean(e)) and first is not None:
+            again += 1  # the same mistake: said once, at its first place, with a count
+            continue
         if len(problems) >= limit:  # a list of many wrong items: stop at the limit, not n * n
-            break
+            if first is None:
+                break
+            continue
+        first = len(problems) if written else first
         for extra, message in _expectation(e):
             at = _pointer_of(prefix + tuple(e.absolute_path) + extra)
             p = Problem(str(file), at, message, member)
             if p not in problems:
                 problems.append(p)
+    if first is not None and again:
+        more = (
+            f"{again:,} more {'place writes' if again == 1 else 'places write'} a boolean as 0 or 1"
+        )
+        problems[first] = replace(problems[first], message=f"{problems[first].message}; {more}")
     return problems[:limit]
+
+
+def _number_for_boolean(error: Any) -> bool:
+    """Whether jsonschema ``error`` is 0 or 1 where a boolean (true or false) belongs."""
+    kinds = error.validator_value if error.validator == "type" else []
+    boolean = "boolean" in (kinds if isinstance(kinds, list) else [kinds])
+    return boolean and type(error.instance) in (int, float) and error.instance in (0, 1)
 
 
 def validate_source(

@@ -40,3 +40,37 @@ def test_a_tool_used_grader_of_another_tool_is_a_check(shared: Path, tmp_path: P
         ]
     assert [d.score for d in arms.with_skill.draws] == [1.0]  # the scores as recorded
     assert [d.score for d in arms.baseline.draws] == [0.0]
+
+
+SINGLE_DOC = "data/interop/claude-plugin-eval/aggregate-result.single-arm.json"
+
+
+def test_a_pass_written_as_0_or_1_is_refused_once_saying_a_boolean_was_expected(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the single-arm document's one run records passed and its two graders' passed: three
+    # places. Written as 1 (the run) and 0 (each grader), each was refused on a line of its own,
+    # "expected true or false or null, found a number"; it is one mistake, said at its first
+    # place in document order (graders before the run's own member), with the two after it
+    from factories import run_main
+
+    doc: dict[str, Any] = json.loads((shared / SINGLE_DOC).read_text("utf-8"))
+    run = doc["cases"][0]["arms"]["with"][0]
+    assert [g["passed"] for g in run["graders"]] == [True, True] and run["passed"] is True
+    run["passed"], run["graders"][0]["passed"], run["graders"][1]["passed"] = 1, 0, 0
+    path, out = write_json(tmp_path / "a.json", doc), tmp_path / "out"
+    argv = ["import", "claude-plugin-eval", str(path), "--out", str(out)]
+    assert run_main(argv, capsys) == (
+        2,
+        "",
+        f"error: {path}: /cases/0/arms/with/0/graders/0/passed: expected a boolean (true or "
+        "false) or null, found the number 0; 2 more places write a boolean as 0 or 1\n",
+    )
+    assert not out.exists()
+    # one place alone: no count
+    run["graders"][0]["passed"] = run["graders"][1]["passed"] = True
+    write_json(path, doc)
+    assert run_main(argv, capsys)[2] == (
+        f"error: {path}: /cases/0/arms/with/0/passed: expected a boolean (true or false) or "
+        "null, found the number 1\n"
+    )

@@ -321,3 +321,19 @@ def test_a_long_list_of_wrong_items_is_named_in_steps_that_grow_with_the_list(
     assert [p.pointer for p in problems] == [f"/{i}" for i in range(MAX_SCHEMA_PROBLEMS)]
     assert problems[0].message == "expected an object, found null"
     assert len(worded) == MAX_SCHEMA_PROBLEMS
+
+
+def test_a_boolean_written_as_0_or_1_is_counted_past_the_cap() -> None:
+    # items 0, 7, 8 and 9 write member a as 0 or 1, item 10 as 2 (a number, not a boolean's
+    # stand-in); every b of items 0..6 is a number: the cap of five names a's first place and
+    # four b's, and the count still takes in the three 0s past the cap
+    from driftproof.importers._schema import schema_problems
+
+    schema = {"items": {"properties": {"a": {"type": "boolean"}, "b": {"type": "string"}}}}
+    doc = [{"a": 1, "b": 2}] + [{"b": 2}] * 6 + [{"a": 0}] * 3 + [{"a": 2}]
+    problems = schema_problems(Draft202012Validator(schema).iter_errors(doc), "f.json")
+    assert [str(p) for p in problems] == [
+        "f.json: /0/a: expected a boolean (true or false), found the number 1; 3 more places "
+        "write a boolean as 0 or 1",
+        *(f"f.json: /{i}/b: expected a string, found a number" for i in range(4)),
+    ]
