@@ -135,7 +135,7 @@ def test_case_rows_checks_and_lost_draws() -> None:
     )
     assert row.lift == "+0.290" and row.anchor == "case-c1"
     assert row.checks == "with skill 1/2 passed · baseline 0/1 passed"
-    assert row.lost == "with skill 1 of 3 lost: timeout after 2 retries"
+    assert row.lost == "with skill 1 of 3"  # the count; the reason is in the Lost draws list
     assert [(d.case_id, d.arm, d.draw, d.reason) for d in s.lost_draws] == [
         ("c1", "with skill", "3", "timeout after 2 retries")
     ]  # the receipt's third draw (index 2) reads draw 3: people count from 1

@@ -415,7 +415,7 @@ def test_a_draw_with_no_valid_judge_sample_is_lost_everywhere_the_sheet_counts()
     s = sheet(read(mk([c])))
     (row,) = s.cases
     assert row.with_skill == "0.750 ± 0.071 (n = 2, 1 lost)"
-    assert row.lost == "with skill 1 of 3 lost: no valid judge sample"
+    assert row.lost == "with skill 1 of 3"
     assert [a.lost for a in s.arms] == ["1 (no valid grade)", "none"]
     assert [(x.case_id, x.arm, x.draw, x.reason) for x in s.lost_draws] == [
         ("c1", "with skill", "1", "no valid judge sample")
@@ -433,8 +433,5 @@ def test_draws_whose_judge_samples_are_all_invalid_are_lost_though_none_is_score
                 s.update(score=None, invalid_reason="the reply was not JSON")
     s = sheet(read(mk([c])))
     assert [a.lost for a in s.arms] == ["2 (no valid grade)", "2 (no valid grade)"]
-    assert s.cases[0].lost == (
-        "with skill 2 of 2 lost: no valid judge sample · baseline 2 of 2 lost: no valid judge "
-        "sample"
-    )
+    assert s.cases[0].lost == "with skill 2 of 2 · baseline 2 of 2"
     assert len(s.lost_draws) == 4

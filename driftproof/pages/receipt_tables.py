@@ -83,20 +83,24 @@ def receipt_tables(
     s = sheet(r, size_bytes=len(raw) if raw else None)
     key = key or name.replace("/", "-")
     drawn, files = chart(s, anchor) if chart else (None, {})
-    return ReceiptTables(
-        name=name,
-        model=s,
-        file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
-        cases=_case_table(r, s, key, anchor, case_link),
-        breakdown=_breakdown(s, key),
-        lost=plain_table(
+    lost = (
+        plain_table(
             f"lost-{key}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
             ("case", "arm", "draws", "reason"),
             ((x.case_id, x.arm, x.numbers, x.reason) for x in lost_groups(s.lost_draws)),
         )
         if s.lost_draws
-        else None,
+        else None
+    )
+    lost_link = f"#{lost.element_id}" if lost else None
+    return ReceiptTables(
+        name=name,
+        model=s,
+        file_sha256=hashlib.sha256(raw).hexdigest() if raw else "",
+        cases=_case_table(r, s, key, anchor, case_link, lost_link),
+        breakdown=_breakdown(s, key),
+        lost=lost,
         chart=drawn,
         files=files,
         figures=_source_figures(s, key),
@@ -112,7 +116,9 @@ def _case_table(
     key: str,
     anchor: Callable[[str], str],
     case_link: Callable[[str], str],
+    lost_link: str | None,
 ) -> Table:
+    """The case table; a lost-draws count links to ``lost_link``, the table giving each reason."""
     arms = r.arm_names
     words = [ARM_WORDS[a] for a in arms]
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
@@ -139,7 +145,9 @@ def _case_table(
         cells = [
             Cell(c.case_id),
             *(lead if banded else token_cell),
-            *(Cell(x) for x in (c.verdict, c.checks, c.lost)),
+            Cell(c.verdict),
+            Cell(c.checks),
+            Cell(c.lost, link=lost_link if c.lost != "none" else None),
             *(token_cell if banded else []),
         ]
         rows.append(

@@ -7,7 +7,6 @@ Bands (D-2), reading (D-7), lost draws (D-9), lift per 1,000 skill tokens (D-14)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -58,7 +57,6 @@ from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
     arm_band,
     band_source_of,
-    draw_cause,
     lift_refusal,
     mean_delta,
     receipt_reading,
@@ -81,6 +79,8 @@ class CaseRow:
     """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
 
     ``numbers``: with mean, with sd, baseline mean, baseline sd (``None``: unknown), for charts.
+    ``lost``: each arm's count of lost draws (``with skill 1 of 3``) or ``none``; the reasons
+    are in :attr:`Sheet.lost_draws`.
     """
 
     case_id: str
@@ -355,29 +355,13 @@ def _checks(draws: list[Draw]) -> str | None:
     return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 
-#: The distinct causes a case's lost-draws cell names; the others are counted after them.
-SHOWN_CAUSES = 5
-
-
 def _lost(draws: list[Draw], judged: bool) -> str | None:
-    """``3 of 3 lost: <cause> ×2; <cause> ×1``: each distinct cause once, commonest first.
+    """``1 of 3``: how many of the arm's draws are lost (D-9); ``None`` when none is.
 
-    With one cause alone, no count: ``2 of 3 lost: <cause>``. Past :data:`SHOWN_CAUSES` causes,
-    the rest are counted together (``; 7 other causes ×9``).
-
-    A draw lost to an error is counted by its provider's words (the retry tail left out); the
-    "Lost draws" table gives each distinct reason whole.
+    Each reason is said whole once, in the sheet's "Lost draws" (:attr:`Sheet.lost_draws`).
     """
-    lost = Counter(draw_cause(d) or x[0] for d in draws if (x := lost_of(d, judged)))
-    if not lost:
-        return None
-    causes = sorted(lost.items(), key=lambda kv: -kv[1])
-    if len(causes) == 1:  # one cause: the count is the lost count already said
-        return f"{lost.total():,} of {len(draws):,} lost: {causes[0][0].rstrip('.')}"
-    said = "; ".join(f"{cause.rstrip('.')} ×{n:,}" for cause, n in causes[:SHOWN_CAUSES])
-    if rest := causes[SHOWN_CAUSES:]:  # each is whole in the "Lost draws" table
-        said += f"; {count_of(len(rest), 'other cause')} ×{sum(n for _, n in rest):,}"
-    return f"{lost.total():,} of {len(draws):,} lost: {said}"
+    lost = sum(lost_of(d, judged) is not None for d in draws)
+    return f"{lost:,} of {len(draws):,}" if lost else None
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:

@@ -70,6 +70,11 @@ class Table:
     rows: tuple[Row, ...]
 
     @property
+    def element_id(self) -> str:
+        """The ``id`` of the table's element on its page: ``#`` and it link to the table."""
+        return f"table-{self.id}"
+
+    @property
     def groups(self) -> tuple[tuple[str, int, Column | None], ...]:
         """The upper header row when a column has a group, else ``()``.
 

@@ -26,7 +26,7 @@ from driftproof.stats.reading import (
 )
 from driftproof.stats.receipt_band import ReceiptBand, receipt_band, receipt_band_of
 from driftproof.stats.underpowered import draws_needed, resolution, se_diff
-from driftproof.stats.unmeasured import arms_measured_nothing, draw_cause, lost_causes
+from driftproof.stats.unmeasured import arms_measured_nothing, lost_causes
 from driftproof.stats.verdict import CaseVerdict, case_verdict, verdict_words
 
 __all__ = [
@@ -43,7 +43,6 @@ __all__ = [
     "band_source_of",
     "case_bands",
     "case_verdict",
-    "draw_cause",
     "draws_needed",
     "judge_scale",
     "lift_refusal",
