@@ -61,11 +61,14 @@ def test_an_inconclusive_cases_reasons_cut_under_the_table_are_whole_in_the_fold
     assert fold == f"{FOLD}- c1: {WHOLE_MD}\n\n</details>\n"
 
 
-def test_a_no_verdict_tables_note_cut_at_200_is_whole_in_the_fold() -> None:
+def test_a_no_verdict_tables_lost_draws_cut_under_it_are_whole_in_the_fold() -> None:
+    # the table's note points under it, where the reasons are cut as a verdict table's are
     text = _summary(_receipt(LATER, LOST, level="DECLARED"))
     row = next(x for x in text.splitlines() if x.startswith("| c1 |"))
-    assert row.endswith(f"so this request was not processed; {SHUT} |")
-    assert f"{FOLD}- c1, lost draws: {WHOLE_MD}\n\n</details>\n" in text
+    assert row.endswith("| 3/6 | draws lost (reasons below) |")
+    note = next(x for x in text.splitlines() if x.startswith("- c1: "))
+    assert note.endswith(f"including the output budget; {SHUT}") and "timeout" not in note
+    assert text[text.index(FOLD) :] == f"{FOLD}- c1: {WHOLE_MD}\n\n</details>\n"
 
 
 def test_a_refusal_cut_at_500_says_so_and_is_whole_in_the_fold() -> None:

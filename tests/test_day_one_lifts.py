@@ -118,7 +118,10 @@ def test_diff_of_two_unverified_receipts_shows_every_row_under_the_reason(tmp_pa
     row_x = next(ln for ln in lines if ln.startswith("x "))
     assert "0.710 ± 0.010" in row_x and "no verdict" in row_x and "3/3" in row_x
     row_y = next(ln for ln in lines if ln.startswith("y "))
-    assert "0.610 ± 0.014" in row_y and "2/3" in row_y and "timeout after 2 retries" in row_y
+    assert "0.610 ± 0.014" in row_y and "2/3" in row_y and "draws lost (reasons below)" in row_y
+    # each side's count and reason under the table, as the site's demo index shows them too
+    said = f"  y: {pa}: 1 of 3 draws lost (timeout after 2 retries); {pb}: 1 of 3 draws lost "
+    assert said in out
 
 
 def test_plan_never_recommends_fewer_draws_than_the_runs_minimum(tmp_path, capsys):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.pages.band_sources import band_kind, recorded_not_held
 from driftproof.pages.comparison_setup import setup_note
+from driftproof.pages.lost_groups import LOST_NOTE
 from driftproof.pages.unmeasured_cases import (
     NOT_COMPARED,
     UnmeasuredCase,
@@ -363,7 +364,7 @@ def band_words(b: Band) -> str:
 
 def _note(v: CaseVerdict) -> str:
     if v.verdict == VerdictCode.INCONCLUSIVE:
-        return v.lost_detail or ""
+        return LOST_NOTE if v.lost_detail else ""
     if v.verdict == VerdictCode.UNDERPOWERED:
         gone = not_compared(v)
         if gone is not None:
@@ -385,7 +386,8 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
     The receipts' columns are "earlier" and "later" with their band sources in words;
-    measured/drawn counts appear when a case lost draws or a side gets no verdict.
+    measured/drawn counts appear when a case lost draws or a side gets no verdict; the reasons
+    are not in the rows but under the table (:func:`~driftproof.pages.lost_groups.diff_lost`).
     """
     a_name, b_name = "earlier", "later"
     src_a, src_b = (BAND_SOURCE_HEADER[k] if k else "no band" for k in c.band_kinds)
@@ -412,7 +414,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
         ]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]
-        row.append((v.lost_detail or "") if unjudged else _note(v))
+        row.append((LOST_NOTE if v.lost_detail else "") if unjudged else _note(v))
         rows.append(row)
     return header, rows
 

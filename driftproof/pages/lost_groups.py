@@ -1,14 +1,32 @@
-"""A sheet's lost draws as people read them: one line per case, arm and distinct reason.
+"""Lost draws as people read them: a sheet's, one line per case, arm and distinct reason; a diff's.
 
-The one builder of the "Lost draws" part of ``driftproof view`` and of the site's receipt page.
+The one builder of the "Lost draws" part of ``driftproof view`` and of the site's receipt page,
+and of the lost draws under a diff's table (``driftproof diff``, the site, the Action).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from driftproof.pages.sheet import LostDraw
+
+if TYPE_CHECKING:
+    from driftproof.stats import CaseVerdict
+
+#: A diff's note on a case that lost draws; :func:`diff_lost` gives them under its table.
+LOST_NOTE = "draws lost (reasons below)"
+#: The line before them.
+DIFF_LOST_HEAD = "Lost draws, left out of the bands above, with the recorded reasons:"
+
+
+def diff_lost(rows: Iterable[CaseVerdict]) -> list[str]:
+    """``<case>: <each side's lost and drawn counts, with the recorded reasons>`` (D-9).
+
+    One line per case of ``rows`` (a diff's, in its order) that lost draws on either side.
+    """
+    return [f"{v.case_id}: {v.lost_detail}" for v in rows if v.lost_detail]
 
 
 @dataclass(frozen=True)

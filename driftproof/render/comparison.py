@@ -18,6 +18,7 @@ from driftproof.pages.comparison import (
     paired_context,
     report_rows,
 )
+from driftproof.pages.lost_groups import DIFF_LOST_HEAD, diff_lost
 from driftproof.pages.sheet_facts import BreakdownView
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import aa_line
@@ -64,7 +65,9 @@ def _paragraphs(c: Comparison) -> list[tuple[str, list[str]]]:
         if after := after_summary(c):
             out.append(("quote", after))
     out += [("plain", [x]) for x in (lift_line(c), paired_context(c)) if x]
-    return out + [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))] + unmatched
+    out += [("table", []), ("plain", [BANDS_LEGEND]), ("entries", list(c.legend))]
+    lost = diff_lost(c.context_rows or c.rows)
+    return out + ([("plain", [DIFF_LOST_HEAD]), ("entries", lost)] if lost else []) + unmatched
 
 
 def comparison_text(c: Comparison, width: int | None = None) -> str:

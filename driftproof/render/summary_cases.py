@@ -46,12 +46,6 @@ def _row(v: CaseVerdict) -> str:
     return "| " + " | ".join(md_escape(x) for x in (*cells, needed)) + " |\n"
 
 
-def _context_row(row: list[str], cut: CutWords) -> str:
-    """A row of the context-only table, its note (the case's lost draws) cut at 200."""
-    cells = [md_escape(x) for x in row[:-1]] + [cut.md(f"{row[0]}, lost draws", row[-1], 200)]
-    return "| " + " | ".join(cells) + " |\n"
-
-
 def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
     """``text`` with the per-case table and the notes, cut to stay under ``max_bytes``.
 
@@ -59,7 +53,7 @@ def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
     table has at most :data:`MAX_ROWS` rows and :data:`MAX_NOTES` notes, each cut with an
     "N more … not shown" line.
     """
-    lost = [v for v in c.rows if v.lost_detail]
+    lost = [v for v in c.rows or c.context_rows if v.lost_detail]
     notes = [
         f"- {md_escape(v.case_id)}: {cut.md(v.case_id, v.lost_detail, 500)}\n"
         for v in lost[:MAX_NOTES]
@@ -68,25 +62,24 @@ def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
         notes.append(f"- not compared: {md_escape(', '.join(c.unmatched), 1000)}\n")
     more_notes, notes = len(lost) + bool(c.unmatched) - MAX_NOTES, notes[:MAX_NOTES]
     if c.rows:
-        head, rows = _TABLE_HEAD, [(_row(v), CutWords()) for v in c.rows[:MAX_ROWS]]
+        head, rows = _TABLE_HEAD, [_row(v) for v in c.rows[:MAX_ROWS]]
     else:  # no verdict: each common case's bands as context, the table diff prints
         header, cells = report_rows(c)
         table = "".join(f"{x}\n" for x in md_table(header, [], escape=md_escape))
         head = f"{CONTEXT_ONLY}\n\n{table}" if c.context_rows else ""
-        rows = [(_context_row(r, w := CutWords()), w) for r in cells[:MAX_ROWS]]
+        rows = [f"| {' | '.join(map(md_escape, r))} |\n" for r in cells[:MAX_ROWS]]
     none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
     legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
     legend = legend if none else ""
     parts = [text + head]
     rows = rows if c.rows or c.context_rows else []
-    fold = FOLD_RESERVE if cut.cut or any(w.cut for _, w in rows) else 0
+    fold = FOLD_RESERVE if cut.cut else 0
     reserve = 200 + fold + len(legend.encode()) + sum(len(n.encode()) for n in notes)
     size = len(parts[0].encode())
-    for row, words in rows:
+    for row in rows:
         if size + len(row.encode()) + reserve > max_bytes:
             break
         parts.append(row)
-        cut.cut += words.cut
         size += len(row.encode())
     more = len(c.rows or c.context_rows) - (len(parts) - 1)
     if more:

@@ -18,6 +18,7 @@ from pydantic import Field
 from driftproof.pages import chart_text
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import Comparison, after_summary, compare_receipts, report_rows
+from driftproof.pages.lost_groups import DIFF_LOST_HEAD, diff_lost
 from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.site import charts
 from driftproof.site.sections import (
@@ -71,6 +72,8 @@ class ComparisonSection:
             c=c,
             after=after_summary(c),
             table=table,
+            lost=diff_lost(c.rows),
+            lost_head=DIFF_LOST_HEAD,
             fig=chart,
             a_url=ctx.sheet_url(a),
             b_url=ctx.sheet_url(b),
