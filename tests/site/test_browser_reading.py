@@ -1,0 +1,45 @@
+"""What a newcomer saw at 390 and 1280 px, in headless Chromium (marked ``browser``, as
+test_browser.py): a lost-draws cell that repeated its reasons (the column one word per line, the
+demo receipt's row 388 px tall and its output tokens cut off at 1280 px; the demo diff's row
+623 px tall)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+#: How many lines of text a row is tall: its height over its first cell's line height.
+_LINES = """row => row.getBoundingClientRect().height
+  / parseFloat(getComputedStyle(row.cells[0]).lineHeight)"""
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from driftproof.demo import run_demo
+
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    run_demo(out)
+    return out / "site"
+
+
+@pytest.mark.parametrize("width", (390, 1280))
+def test_the_demos_lost_draw_rows_are_a_few_lines_tall(
+    browser: Any, demo_site: Path, width: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto((demo_site / "receipts/v2-run1/index.html").as_uri())
+    receipt_row = page.locator("#case-rename-flag").evaluate(_LINES)
+    box = page.locator("#table-cases-v2-run1").evaluate(
+        "t => { const b = t.closest('.table-wrap'); return [b.scrollWidth, b.clientWidth]; }"
+    )
+    page.goto((demo_site / "index.html").as_uri())
+    diff_row = page.locator("section.diff tbody tr", has_text="rename-flag").evaluate(_LINES)
+    page.close()
+    # the case name and "with skill 1 of 3" wrap to 3 lines at most; the diff's note to 4
+    assert receipt_row < 4.5 and diff_row < 5.5, (receipt_row, diff_row)
+    if width == 1280:  # every column of the case table on screen, output tokens included
+        assert box[0] <= box[1]
