@@ -1,7 +1,7 @@
 """What a newcomer saw at 390 and 1280 px, in headless Chromium (marked ``browser``, as
 test_browser.py): a lost-draws cell that repeated its reasons (the column one word per line, the
 demo receipt's row 388 px tall and its output tokens cut off at 1280 px; the demo diff's row
-623 px tall)."""
+623 px tall), and a report's date broken across lines ("· 2026-" / "11-30")."""
 
 from __future__ import annotations
 
@@ -43,3 +43,17 @@ def test_the_demos_lost_draw_rows_are_a_few_lines_tall(
     assert receipt_row < 4.5 and diff_row < 5.5, (receipt_row, diff_row)
     if width == 1280:  # every column of the case table on screen, output tokens included
         assert box[0] <= box[1]
+
+
+def test_a_reports_date_stays_on_one_line(browser: Any, built_site: Path) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    found = {}
+    for path in ("index.html", "reports/004/index.html"):
+        page.goto((built_site / path).as_uri())
+        dates = page.locator("time").evaluate_all(
+            "ts => ts.map(t => [t.textContent, t.getClientRects().length])"
+        )
+        assert dates, path
+        found[path] = [d for d, lines in dates if lines != 1]
+    page.close()
+    assert found == {p: [] for p in found}
