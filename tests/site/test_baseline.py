@@ -37,9 +37,11 @@ CHANGED = {
     "reports/004/SHA256SUMS": "its report.json",
     "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation; "
     "column heads wrap, a long table scrolls in a box under a header that stays; on a phone "
-    "the specification's fields table reads as a list",
+    "the specification's fields table reads as a list; a date stays on one line; a sort button's "
+    "arrow; a cell of one figure per arm wraps between them",
     # wide tables: a sort button heads one column, a group's heading over several none
-    "assets/sort.js": "columns counted across two header rows",
+    "assets/sort.js": "columns counted across two header rows; each button titled Sort by …, "
+    "with an arrow",
     # the narrow chart labels a tick below 0 where its whiskers reach (-18%)
     "reports/001/chart-token-savings-narrow.svg": "a labelled tick below 0",
     "reports/001/chart-token-savings-narrow-dark.svg": "a labelled tick below 0",
@@ -69,7 +71,8 @@ CHANGED = {
     "reports/003/SHA256SUMS": "its CSV and report.json",
     # a lift that rounds to zero reads +0.000 as the badge, diff and the run summary print it
     "reports/003/breakdown-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
-    "reports/003/cases-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000",
+    "reports/003/cases-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "+0.000; its lost "
+    "draws cell counts them (the reason is in the lost-draws table)",
     # a case whose arms record no output tokens reads "not recorded", not "– / –"
     "reports/004/cases-claude-plugin-eval-probe-plugin-8955eb63.csv": "output tokens not recorded",
     # report 001: a saving of totals column; the terse control's ratio of totals moves into it

@@ -1,7 +1,8 @@
 """What a newcomer saw at 390 and 1280 px, in headless Chromium (marked ``browser``, as
 test_browser.py): a lost-draws cell that repeated its reasons (the column one word per line, the
 demo receipt's row 388 px tall and its output tokens cut off at 1280 px; the demo diff's row
-623 px tall), and a report's date broken across lines ("· 2026-" / "11-30")."""
+623 px tall), a report's date broken across lines ("· 2026-" / "11-30"), and sort buttons that
+showed a dotted underline and no tooltip."""
 
 from __future__ import annotations
 
@@ -57,3 +58,34 @@ def test_a_reports_date_stays_on_one_line(browser: Any, built_site: Path) -> Non
         found[path] = [d for d, lines in dates if lines != 1]
     page.close()
     assert found == {p: [] for p in found}
+
+
+def test_a_sort_button_says_what_it_sorts_and_shows_an_arrow(
+    browser: Any, built_site: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((built_site / "reports/002/index.html").as_uri())
+    table = page.locator("#table-source-figures-by-skill")
+    heads = table.locator("button.sort").evaluate_all(
+        "bs => bs.map(b => [b.title, getComputedStyle(b.lastChild, '::before').content])"
+    )
+    # a column under a group's heading is named with it, as its CSV header names it
+    assert heads[:3] == [
+        ["Sort by Skill", '" ↕"'],
+        ["Sort by Security, claude-code", '" ↕"'],
+        ["Sort by Security, codex", '" ↕"'],
+    ]
+    assert len(heads) == 11
+    # the arrow is for the eye; a screen reader reads the head's name and its aria-sort
+    hidden = table.locator("button.sort .sort-mark").evaluate_all(
+        "ms => ms.map(m => m.getAttribute('aria-hidden'))"
+    )
+    assert hidden == ["true"] * 11
+    button = table.locator("button.sort").first
+    button.click()
+    mark = "b => getComputedStyle(b.lastChild, '::before').content"
+    ascending = button.evaluate(mark)
+    button.click()
+    descending = button.evaluate(mark)
+    page.close()
+    assert (ascending, descending) == ('" ▲"', '" ▼"')

@@ -1,6 +1,9 @@
 /* Progressive enhancement: click a column header of a table.sortable to sort it.
    Without JavaScript the table keeps its published order, which is meaningful on its own.
-   Cells may carry data-sort (a number) to sort by; otherwise their text is compared. */
+   Cells may carry data-sort (a number) to sort by; otherwise their text is compared.
+   Each header becomes a button titled "Sort by <column>" (its group's heading first, when it
+   has one), marked by an arrow (site.css; hidden from screen readers, which read aria-sort)
+   that shows the order once sorted. */
 (function () {
   "use strict";
   function key(cell) {
@@ -24,14 +27,17 @@
       Array.prototype.forEach.call(row.cells, function (th) {
         while (taken[r] && taken[r][col]) { col++; }
         for (var i = r; i < r + th.rowSpan; i++) {
-          for (var j = col; j < col + th.colSpan; j++) { (taken[i] = taken[i] || [])[j] = true; }
+          for (var j = col; j < col + th.colSpan; j++) { (taken[i] = taken[i] || [])[j] = th; }
         }
-        if (th.colSpan === 1 && r + th.rowSpan >= rows.length) { out.push({ th: th, col: col }); }
+        if (th.colSpan === 1 && r + th.rowSpan >= rows.length) {
+          out.push({ th: th, col: col, group: r > 0 ? taken[r - 1][col] : null });
+        }
         col += th.colSpan;
       });
     });
     return out;
   }
+  function words(th) { return th.textContent.replace(/\s+/g, " ").trim(); }
   function sortBy(table, col, th) {
     var body = table.tBodies[0];
     var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
@@ -50,7 +56,12 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "sort";
+      b.title = "Sort by " + (h.group ? words(h.group) + ", " : "") + words(th);
       while (th.firstChild) { b.appendChild(th.firstChild); }
+      var mark = document.createElement("span");
+      mark.className = "sort-mark";
+      mark.setAttribute("aria-hidden", "true");
+      b.appendChild(mark);
       th.appendChild(b);
       b.addEventListener("click", function () { sortBy(table, col, th); });
     });
