@@ -55,22 +55,22 @@ METHOD = README.parent / "site_src" / "method.md"
 
 
 def test_method_pages_worked_example_halves_its_own_table_and_matches_the_readme() -> None:
-    """The method page's forty-task example takes the table's A/A rate at σ 0.05 and 3 draws,
-    half each way; its per-task chance, expected count and chance of at least one must follow
+    """The method page's forty-case example takes the table's A/A rate at σ 0.05 and 3 draws,
+    half each way; its per-case chance, expected count and chance of at least one must follow
     from that by arithmetic (it said 7.1%, "half of them each way", 3.45%: half is 3.55%), and
     its chance must be the README's."""
     text = METHOD.read_text(encoding="utf-8")
     row = re.search(r"^\| 0\.05 \| 3 \| ([\d.]+)% \|", text, re.MULTILINE)
     assert row, "the operating table has no σ 0.05, 3 draws row"
     example = re.search(
-        r"half\s+of\s+them\s+each\s+way,\s+so\s+each\s+task\s+reads\s+regressed\s+with\s+a\s+"
+        r"half\s+of\s+them\s+each\s+way,\s+so\s+each\s+case\s+reads\s+regressed\s+with\s+a\s+"
         r"chance\s+of\s+about\s+([\d.]+)%\.\s+Noise\s+alone\s+then\s+gives\s+about\s+"
-        r"40\s+×\s+([\d.]+)\s+=\s+([\d.]+)\s+regressed\s+tasks.*?"
+        r"40\s+×\s+([\d.]+)\s+=\s+([\d.]+)\s+regressed\s+cases.*?"
         r"1\s+−\s+\(1\s+−\s+([\d.]+)\)⁴⁰\s+=\s+(\d+)%",
         text,
         re.DOTALL,
     )
-    assert example, "the method page no longer works the forty-task example"
+    assert example, "the method page no longer works the forty-case example"
     half = float(row.group(1)) / 2 / 100
     p = float(example.group(1)) / 100
     assert abs(p - half) <= 0.0006, (p, half)  # the table's rate, halved, to its rounding

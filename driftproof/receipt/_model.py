@@ -178,7 +178,7 @@ class Regrade(_Model):
     runner_version: str
     """The runner version that made the regrade."""
     revised_suite_sha256: Sha256 | None
-    """Digest of the revised tasks."""
+    """Digest of the revised suite."""
     original_grader: dict[str, Any]
     """The original grader's recorded setting."""
     answers_read: Count
@@ -246,7 +246,7 @@ class ReceiptBody(_Model):
     skill: Skill
     """The skill measured, by content."""
     suite: Suite
-    """The test tasks, by content."""
+    """The test cases, by content."""
     judge: Judge | None
     """The fixed grader and its recorded setting; null when nothing was graded (an import of
     figures)."""

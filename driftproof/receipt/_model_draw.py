@@ -264,9 +264,9 @@ class Case(_Model):
     id: CaseId
     """The case's id, unique in the receipt."""
     prompt: str | None
-    """The task as put to the model; untrusted text."""
+    """The case's prompt as put to the model; untrusted text."""
     prompt_sha256: Sha256 | None
-    """Digest of the task text."""
+    """Digest of the prompt text."""
     rubric_sha256: Sha256 | None
     """Digest of the rubric, or of the criteria with their template; an edit to any moves it."""
     threshold: Unit | None

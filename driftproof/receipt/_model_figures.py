@@ -49,7 +49,8 @@ class PrintedRow(_AsGiven):
     agent: str
     """The agent, as the source names it in the column or member."""
     num: int | None
-    """The source's count column (tasks behind the figure); null when not printed."""
+    """The source's count column (its "evaluation tasks" behind the figure); null when not
+    printed."""
     printed: str | None
     """The whole results cell as printed; null for a catalogue entry."""
     score: PrintedFigure | None

@@ -161,13 +161,13 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
 
 
 def test_the_method_page_says_the_10_percent_bound_is_per_case() -> None:
-    """The bound holds per case (the method's task); a run reads underpowered when any case
-    does, so more often (an independent simulation gave 23% of 20-case runs)."""
+    """The bound holds per case; a run reads underpowered when any case does, so more often
+    (an independent simulation gave 23% of 20-case runs)."""
     page = Path(__file__).resolve().parents[2] / "site_src" / "method.md"
     text = " ".join(page.read_text("utf-8").split())
     assert "at which a run whose true spreads are those bounds" not in text
-    assert "at which a task whose true spreads are those bounds, with no effect at all" in text
-    assert "a run reads underpowered when any one of its tasks does" in text
+    assert "at which a case whose true spreads are those bounds, with no effect at all" in text
+    assert "a run reads underpowered when any one of its cases does" in text
 
 
 def test_recorded_usd_is_used_when_present() -> None:
@@ -421,7 +421,7 @@ def test_the_method_page_quotes_plans_no_count_headline_as_plan_prints_it() -> N
     wide = [case(n, [0.5, 0.6, 0.7], [0.5, 0.6, 0.7]) for n in ("X", "Y")]
     said = headline(plan_receipt(Receipt.model_validate(factories.make_receipt(wide))))
     method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
-    quoted = " ".join(method.split("The headline names those tasks: *", 1)[1].split("*")[0].split())
+    quoted = " ".join(method.split("The headline names those cases: *", 1)[1].split("*")[0].split())
     assert said == quoted[0].upper() + quoted[1:]
 
 
