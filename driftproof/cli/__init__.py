@@ -70,7 +70,7 @@ COMMANDS: dict[str, str] = {
     "reports": "Build the public site of numbered reports from committed receipts.",
     "run": "Measure what a skill adds to a model; write a sealed receipt.",
     "stale": "Compare RECEIPT with what would run today.",
-    "suite": "Work with suites (the test tasks a skill is measured on).",
+    "suite": "Work with suites (the test cases a skill is measured on).",
     "validate": (
         "Check receipts against their own schema version, seal and level; exit 1 if any fails."
     ),

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 @click.group()
 def suite() -> None:
-    """Work with suites (the test tasks a skill is measured on)."""
+    """Work with suites (the test cases a skill is measured on)."""
 
 
 @suite.command()

@@ -217,8 +217,8 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
         were = "was" if len(asked) == 1 else "were"
         out.append(
             f"{count_of(len(asked), 'case')} in both receipts {were} asked differently (another "
-            f"prompt or rubric): {first_of(asked)}. A change there may be the task's, not the "
-            "skill's."
+            f"prompt or rubric): {first_of(asked)}. A change there may come from the prompt or "
+            "rubric, not the skill."
         )
     return tuple(out)
 

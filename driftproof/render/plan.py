@@ -284,7 +284,7 @@ def _commands(p: Plan) -> list[str]:
     if n is not None and n > MAX_DRAWS_IN_ARM:
         return [
             f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
-            f"each arm {n:,} times: narrow the spreads (a steadier grader or task) first."
+            f"each arm {n:,} times: narrow the spreads (a steadier grader or case) first."
         ]
     if n is None:
         return []

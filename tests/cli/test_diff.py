@@ -441,7 +441,7 @@ def test_diff_says_which_cases_were_asked_differently(tmp_path: Path) -> None:
     a["cases"][0]["prompt_sha256"], b["cases"][0]["prompt_sha256"] = "a" * 64, "b" * 64
     said = (
         "1 case in both receipts was asked differently (another prompt or rubric): C1. A change "
-        "there may be the task's, not the skill's."
+        "there may come from the prompt or rubric, not the skill."
     )
     assert f"\n{said}\n" in run(tmp_path, seal_document(a), seal_document(b)).output
     b["cases"][0]["prompt_sha256"], b["cases"][0]["rubric_sha256"] = "a" * 64, "2" * 64
