@@ -15,7 +15,7 @@ from typing import IO, Any, Literal, cast
 from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.jsonl import checked, json_line, json_records, whole_lines
+from driftproof.run.jsonl import append, checked, json_line, json_records, whole_lines
 from driftproof.run.providers._sdk import SDKLane
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
@@ -402,7 +402,7 @@ class BatchJournal:
         self._write({kind: rec}, sync=True)
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        os.write(self.fd, json_line(obj))
+        append(self.fd, json_line(obj))
         self._unsynced += 1
         if sync or self._unsynced >= SYNC_EVERY:
             self.sync()

@@ -2,8 +2,8 @@
 
 JSON Lines: a header ``{"journal": "driftproof-run/2", "identity", "started_at",
 "harness_version"}`` a resumed run must match; ``{"attempt": 1, "run": MARK}`` per endpoint
-attempt; and ``{"draw": {...}, "run": MARK}`` per finished draw, each one whole ``write(2)`` before
-it counts, fsync'd at most every :data:`SYNC_INTERVAL` seconds and on close. ``MARK``
+attempt; and ``{"draw": {...}, "run": MARK}`` per finished draw, each line written whole or not at
+all before it counts, fsync'd at most every :data:`SYNC_INTERVAL` seconds and on close. ``MARK``
 (:func:`run_mark`) ties every line to its header, so a line copied from another run's journal is
 refused, never read as this run's. A torn last line is a draw that did not
 finish; a draw recorded twice alike is read once, twice differently is refused. The journal is
@@ -30,7 +30,7 @@ from driftproof.errors import RefusalError
 from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
 from driftproof.run.journal_draws import draw_problem
-from driftproof.run.jsonl import checked, json_line, json_records, named, whole_lines
+from driftproof.run.jsonl import append, checked, json_line, json_records, named, whole_lines
 
 JOURNAL_FORMAT = "driftproof-run/2"
 #: The arms a draw record may name: the control arm only in a run with --control.
@@ -128,7 +128,7 @@ def journal_path(receipt_path: str | Path) -> Path:
 
 
 class Journal:
-    """An open journal; thread-safe, every write one ``os.write`` of whole lines.
+    """An open journal; thread-safe, every write whole lines (:func:`~.jsonl.append`).
 
     ``draws`` are the finished records keyed (case id, arm, index); ``attempts`` counts every
     session's attempts; ``resumed``: an earlier session's journal was read.
@@ -384,7 +384,7 @@ class Journal:
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
             try:
-                os.write(self.fd, json_line(obj))
+                append(self.fd, json_line(obj))
                 if sync:
                     os.fsync(self.fd)
             except OSError as exc:
@@ -395,7 +395,9 @@ class Journal:
         self._write({"attempt": 1, "run": self.mark}, sync=False)
 
     def draw(self, record: dict[str, Any]) -> None:
-        """Record one finished draw in one ``write(2)``; fsync after :data:`SYNC_INTERVAL`.
+        """Record one finished draw; fsync after :data:`SYNC_INTERVAL`.
+
+        Its line is written whole or not at all (:func:`~driftproof.run.jsonl.append`).
 
         Raises:
             OSError: the journal could not be written (the draw does not count as finished).
@@ -407,7 +409,7 @@ class Journal:
                     raise named(failed, self.path)
                 raise OSError(errno.EIO, f"the journal could not be written ({failed})", self.path)
             try:
-                os.write(self.fd, data)
+                append(self.fd, data)
                 now = time.monotonic()
                 if now - self._synced >= SYNC_INTERVAL:
                     os.fsync(self.fd)

@@ -7,6 +7,7 @@ writing whole lines.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -99,6 +100,30 @@ def whole_lines(path: Path) -> Iterator[list[bytes]]:
 def json_line(obj: dict[str, Any]) -> bytes:
     """``obj`` as one compact UTF-8 JSON line, newline included."""
     return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def append(fd: int, data: bytes) -> None:
+    """Append ``data`` (whole lines) to the file open for appending at ``fd``: all of it, or none.
+
+    A short ``write(2)`` (a disk filling up part way) is followed by the rest; when the rest cannot
+    be written, the part written is cut off again, so no torn line stands before a later one. The
+    caller holds the file alone (its lock, or its one thread).
+
+    Raises:
+        OSError: the rest could not be written; the file is as it was before.
+    """
+    start, done = os.fstat(fd).st_size, 0
+    try:
+        while done < len(data):
+            n = os.write(fd, data[done:])
+            if n <= 0:  # nothing taken and no error: a full disk all the same
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            done += n
+    except BaseException:
+        if done:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+        raise
 
 
 def named(exc: OSError, path: Path) -> OSError:
