@@ -353,19 +353,25 @@ class SDKLane(Provider):
         Returns the reply body as a JSON object and as text, and why another model answered
         (:func:`fell_back` of its headers) or ``None``; raises :class:`AttemptError` as
         :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
-        body that is no JSON object, holds an ``error`` member that is not null, or is itself an
-        error (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal
-        when that error is :data:`NO_ROUTE` (``hint_404`` named). A
-        refused connection is fatal as :meth:`failed` says.
+        body that is not text in its encoding (the charset its Content-Type names, else UTF-8)
+        or no JSON object, holds an ``error`` member that is not null, or is itself an error
+        (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal when
+        that error is :data:`NO_ROUTE` (``hint_404`` named). A refused connection is fatal as
+        :meth:`failed` says.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
-            body = str(sent.http_response.text)
             handoff = fell_back(getattr(sent.http_response, "headers", None))
         except (self._errors, TimeoutError) as exc:
             raise self.failed(exc, call.timeout, hint_404=hint_404) from exc
         self.reached = True
+        raw, encoding = bytes(sent.http_response.content), sent.http_response.encoding or "utf-8"
+        try:  # strict: the client's own reading makes a byte not of its encoding U+FFFD unsaid
+            body = raw.decode(encoding)
+        except UnicodeDecodeError as exc:
+            why = f"an invalid byte at offset {exc.start:,}: {raw[exc.start : exc.start + 40]!r}"
+            raise AttemptError(f"the reply is not {encoding} text ({why})") from exc
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
         except JSONFault as exc:

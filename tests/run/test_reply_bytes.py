@@ -1,0 +1,62 @@
+"""A reply body as sent, byte for byte: a body that is not text in its encoding (UTF-8 when its
+Content-Type names none; JSON is UTF-8) is a failed attempt naming the byte, never an answer whose
+bytes were swapped for U+FFFD without a word. Before, the HTTP client's lenient decoding replaced
+them and the altered answer was graded."""
+
+from __future__ import annotations
+
+import pytest
+from shape_replies import _draws, _mini
+
+#: A Messages reply whose answer holds the Latin-1 byte of "é" where UTF-8 needs two.
+NOT_UTF8 = (
+    b'{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6", '
+    b'"content": [{"type": "text", "text": "fix: caf\xe9 429"}], "stop_reason": "end_turn"}'
+)  # no usage: both arms alike would read as a skill that never reached the model
+
+
+@pytest.fixture
+def raw_body(loopback):
+    """Answers (not grades) are sent as the bytes ``raw_body.data`` with ``raw_body.type``."""
+
+    def send(handler, code, obj, headers=None, gap=0.0):
+        if obj != "raw":
+            return sent(handler, code, obj, headers, gap)
+        handler.send_response(code)
+        handler.send_header("content-type", raw_body.type)
+        handler.send_header("content-length", str(len(raw_body.data)))
+        handler.end_headers()
+        handler.wfile.write(raw_body.data)
+
+    handler = loopback.server.RequestHandlerClass
+    sent = handler._send
+    handler._send = send
+    loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else (200, "raw", {})
+    raw_body.data, raw_body.type = NOT_UTF8, "application/json"
+    return raw_body
+
+
+def test_a_body_that_is_not_utf8_is_a_failed_attempt_naming_the_byte(
+    raw_body, suite_file, tmp_path
+):
+    r, _ = _mini(tmp_path, suite_file)
+    at = NOT_UTF8.index(b"\xe9")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None,
+            "error",
+            "transient",
+            3,
+        )
+        assert d.lost.reason.startswith(
+            f"the reply is not utf-8 text (an invalid byte at offset {at}: b'\\xe9 429\"}}], "
+        ), d.lost.reason
+
+
+def test_a_body_in_the_charset_its_content_type_names_is_read_in_it(raw_body, suite_file, tmp_path):
+    raw_body.type = "application/json; charset=iso-8859-1"  # é is one byte in it
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.lost is None and d.answer_sha256 is not None
+    skill, _ = _draws(r)
+    assert skill.score == 0.5  # the scripted judge: "fix: café 429" holds no "(skill)"
