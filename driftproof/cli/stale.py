@@ -69,8 +69,7 @@ def _service(url: str | None, option: str) -> str | None:
         return None
     import httpx  # deferred: start-up time of --help
 
-    from driftproof.run.base_url import url_problem
-    from driftproof.run.providers._sdk import strip_credentials
+    from driftproof.run.base_url import strip_credentials, url_problem
 
     if why := url_problem(url):
         raise click.BadParameter(why, param_hint=option)

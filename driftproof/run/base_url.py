@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 #: Characters: the longest base URL taken; a receipt records its service cut at this length.
 MAX_URL_CHARS = 2000
@@ -63,3 +63,17 @@ def _ascii_host(url: str) -> str:
         return host.encode("idna").decode("ascii") if host and not host.isascii() else ""
     except (ValueError, UnicodeError):
         return ""
+
+
+def strip_credentials(url: str) -> str:
+    """A base URL less user, password, query, fragment (a key can ride in any) and end slash."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:MAX_URL_CHARS]

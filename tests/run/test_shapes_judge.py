@@ -273,7 +273,7 @@ def test_a_messages_body_giving_a_member_twice_is_not_read() -> None:
     call = Call("m", None, "p", 10, timeout=1.0)
 
     async def sent(**kw):
-        return SimpleNamespace(http_response=SimpleNamespace(text=body))
+        return SimpleNamespace(http_response=SimpleNamespace(content=body.encode(), encoding=None))
 
     with pytest.raises(AttemptError) as info:
         lane.post(lambda client: sent, {}, call)

@@ -13,10 +13,10 @@ from concurrent.futures import CancelledError, Future
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 from driftproof._json import JSONFault, loads_strict, member_str
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
+from driftproof.run.base_url import strip_credentials
 from driftproof.run.providers.base import (
     AttemptError,
     Call,
@@ -65,10 +65,11 @@ def fell_back(headers: Any) -> str | None:
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
-    Timeouts (the SDK's, or the attempt's deadline passing: :class:`TimeoutError`) and
-    connection failures (a body its Content-Encoding cannot decode among them, named so) are
-    transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
-    (``hint_404`` appended to a 404 that is not an unknown model); anything else is lost without
+    A redirect (never followed: :class:`SDKLane`) names where it points. Timeouts (the SDK's,
+    or the attempt's deadline passing: :class:`TimeoutError`) and connection failures (a body
+    its Content-Encoding cannot decode among them, named so) are transient; a status is worded
+    and classed by :func:`reply_error` with ``retry-after`` kept (``hint_404`` appended to a 404
+    that is not an unknown model); anything else is lost without
     a retry.
     """
     name = type(exc).__name__
@@ -78,7 +79,7 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         body = getattr(exc, "body", None)
-        return reply_error(
+        out = reply_error(
             status,
             body,
             str(getattr(exc, "message", exc))[:300],
@@ -86,6 +87,13 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
             retry_after=retry_after_seconds(getattr(response, "headers", None)),
             hint_404=hint_404,
         )
+        if 300 <= status < 400:  # never followed (SDKLane): said where it points
+            where = str(getattr(response, "headers", {}).get("location", "no place named"))[:300]
+            out.reason = (
+                f"{out.reason}; the server redirects to {where}, and a run follows no redirect: "
+                "check the base URL"
+            )
+        return out
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
@@ -251,26 +259,13 @@ def retry_after_seconds(headers: Any) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
-def strip_credentials(url: str) -> str:
-    """A base URL less user, password, query, fragment (a key can ride in any) and end slash."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    netloc = host + (f":{port}" if port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")[:2000]
-
-
 class SDKLane(Provider):
     """Base of the API lanes over an official SDK client.
 
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
     (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
-    runner's, counted when made; :attr:`service` is the base URL, credentials stripped. Attempts
+    runner's, counted when made, and neither follows a redirect (an answer from where it points
+    is not the base URL's); :attr:`service` is the base URL, credentials stripped. Attempts
     (and the batch lanes' polls, cancels and results reads) go through the SDK's async client on
     the lane's own event loop (a daemon thread, started at first use) by :meth:`deadline`, so
     that each can be cut off at its deadline: the SDK's ``timeout`` counts from each byte
@@ -287,10 +282,18 @@ class SDKLane(Provider):
         module = importlib.import_module(self.sdk[0])
         self._errors: type[Exception] = getattr(module, self.sdk[2])
         client_class = getattr(module, self.sdk[1])
-        self.client = client_class(base_url=base_url, api_key=api_key, max_retries=0)
+        # no redirect is followed: an answer from where it points is not the base URL's
+        sync, asynchronous = module.DefaultHttpxClient, module.DefaultAsyncHttpxClient
+        self.client = client_class(
+            base_url=base_url,
+            api_key=api_key,
+            max_retries=0,
+            http_client=sync(follow_redirects=False),
+        )
         self.service = strip_credentials(str(self.client.base_url))
         self._async_class = getattr(module, "Async" + self.sdk[1])
         self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
+        self._async_http = lambda: asynchronous(follow_redirects=False)
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False
@@ -311,7 +314,10 @@ class SDKLane(Provider):
                 loop = asyncio.new_event_loop()
                 name = f"driftproof-{self.name}-api"
                 threading.Thread(target=_serve, args=(loop,), name=name, daemon=True).start()
-                self._loop = (loop, self._async_class(**self._async_args, max_retries=0))
+                client = self._async_class(
+                    **self._async_args, max_retries=0, http_client=self._async_http()
+                )
+                self._loop = (loop, client)
                 self._end = weakref.finalize(self, _end, *self._loop)
                 self._end.atexit = False  # at exit the daemon thread just ends
             return self._loop
