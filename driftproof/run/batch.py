@@ -15,7 +15,14 @@ from typing import IO, Any, Literal, cast
 from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.jsonl import append, checked, json_line, json_records, whole_lines
+from driftproof.run.jsonl import (
+    append,
+    checked,
+    json_line,
+    json_records,
+    unlink_own,
+    whole_lines,
+)
 from driftproof.run.providers._sdk import SDKLane
 from driftproof.run.providers.base import AttemptError, Provider, Reply
 
@@ -432,6 +439,6 @@ class BatchJournal:
         os.close(self.fd)
 
     def remove(self) -> None:
-        """Close and delete the journal file."""
+        """Delete the journal file (its name, while it holds it) and close it."""
+        unlink_own(self.path, self.fd)
         self.close()
-        self.path.unlink(missing_ok=True)

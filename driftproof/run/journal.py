@@ -30,7 +30,15 @@ from driftproof.errors import RefusalError
 from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, DateTime, Positive
 from driftproof.run.journal_draws import draw_problem
-from driftproof.run.jsonl import append, checked, json_line, json_records, named, whole_lines
+from driftproof.run.jsonl import (
+    append,
+    checked,
+    json_line,
+    json_records,
+    named,
+    unlink_own,
+    whole_lines,
+)
 
 JOURNAL_FORMAT = "driftproof-run/2"
 #: The arms a draw record may name: the control arm only in a run with --control.
@@ -432,7 +440,8 @@ class Journal:
         """Delete the journal (after the receipt is written; no fsync needed).
 
         The name goes first and the lock with the descriptor after, so no other run can take
-        the lock of a journal about to be deleted.
+        the lock of a journal about to be deleted; a name that holds this journal no longer is
+        left as it is (:func:`~driftproof.run.jsonl.unlink_own`).
         """
-        self.path.unlink(missing_ok=True)
+        unlink_own(self.path, self.fd)
         os.close(self.fd)

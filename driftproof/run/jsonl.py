@@ -126,6 +126,17 @@ def append(fd: int, data: bytes) -> None:
         raise
 
 
+def unlink_own(path: Path, fd: int) -> None:
+    """Remove the name ``path`` while it names the file open at ``fd``; else leave it as it is.
+
+    A name given to something else meanwhile (the file moved away and a directory made there,
+    another run's journal) is not this file's to remove.
+    """
+    with contextlib.suppress(FileNotFoundError):
+        if os.path.samestat(os.fstat(fd), os.stat(path)):
+            path.unlink()
+
+
 def named(exc: OSError, path: Path) -> OSError:
     """``exc`` naming the file at ``path`` (``os.write`` names no file; a full disk must)."""
     return OSError(exc.errno, exc.strerror or str(exc), str(path))
