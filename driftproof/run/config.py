@@ -12,6 +12,7 @@ from typing import Any
 from driftproof.receipt import Receipt
 from driftproof.run.scheduler import MAX_DRAWS, MIN_DRAWS, SETTLE, RetryPolicy
 from driftproof.stats.grading_cost import tokens_usd
+from driftproof.wording import count_of
 
 #: Receipt bounds: lost reason characters and files named per draw (answer characters:
 #: :data:`~driftproof.receipt._bounds.ANSWER_MAX_CHARS`).
@@ -161,3 +162,14 @@ class RunInterrupted(KeyboardInterrupt):
         """Say how many finished draws ``journal`` keeps."""
         super().__init__(f"interrupted: {kept} finished draws are kept in {journal}")
         self.kept, self.journal = kept, journal
+
+
+def kept_on_disk_error(exc: OSError, kept: int, journal: Path) -> OSError:
+    """``exc``, a file the run could not write, saying where its finished draws are kept.
+
+    ``kept`` finished draws are in ``journal``; the same command resumes the run once the file
+    can be written.
+    """
+    held = f"{count_of(kept, 'finished draw')} {'is' if kept == 1 else 'are'} kept in {journal}"
+    resume = "run the same command again to resume once it can be written"
+    return OSError(exc.errno, f"{exc.strerror or exc}; {held}: {resume}", exc.filename)

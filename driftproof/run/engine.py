@@ -22,6 +22,7 @@ from driftproof.run.config import (
     RunResult,
     Spend,
     arm_systems,
+    kept_on_disk_error,
     now,
 )
 from driftproof.run.drawer import Drawer
@@ -156,8 +157,10 @@ def _write(
     """Build, seal and write the receipt; on any failure keep the journal, remove transcripts.
 
     Raises:
-        RefusalError: ``out`` appeared while the run went on. Whatever building or writing the
-            receipt raises, after the journal is closed (kept) and the transcripts removed.
+        RefusalError: ``out`` appeared while the run went on. OSError: the receipt cannot be
+            written, saying the finished draws are kept (:func:`.config.kept_on_disk_error`).
+            Whatever else building or writing the receipt raises; all after the journal is
+            closed (kept) and the transcripts removed.
     """
     try:
         return write_receipt(body(), out, replace=replace)
@@ -171,6 +174,8 @@ def _write(
                 f"draws are kept in {journal.path}: run the same command with --force to write "
                 "the receipt over it, or move that file away"
             ) from None
+        if isinstance(exc, OSError):
+            raise kept_on_disk_error(exc, len(journal.draws), journal.path) from exc
         raise
 
 
@@ -305,6 +310,8 @@ def _draw_all(
             ) from exc
         if isinstance(exc, KeyboardInterrupt):
             raise RunInterrupted(len(journal.draws), journal.path) from exc
+        if isinstance(exc, OSError):  # the journal (a full disk), or a lane's own files
+            raise kept_on_disk_error(exc, len(journal.draws), journal.path) from exc
         raise
     finally:
         provider.close()

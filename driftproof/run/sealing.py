@@ -32,7 +32,7 @@ from driftproof.receipt import (
     sha256_text,
 )
 from driftproof.run import judge as J
-from driftproof.run.config import REASON_MAX, construction, judge_usd, now
+from driftproof.run.config import REASON_MAX, construction, judge_usd, kept_on_disk_error, now
 from driftproof.run.drawer import SKILL_REACHED_SHARE, Drawer
 from driftproof.run.journal import Journal
 from driftproof.run.jsonl import named
@@ -329,7 +329,8 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
     Raises:
         BoundsError: more draws than an answers archive may hold
             (``_bounds.ANSWERS_ARCHIVE_MAX_ENTRIES``, as a regrade refuses it).
-        OSError: the file cannot be written; the error names it.
+        OSError: the file cannot be written; the error names it and the journal kept
+            (:func:`~driftproof.run.config.kept_on_disk_error`).
     """
     path = transcripts_file(out)
     if (n := len(journal.draws)) > (most := _bounds.ANSWERS_ARCHIVE_MAX_ENTRIES):
@@ -340,9 +341,9 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
     prefix = f".{out.name}.transcripts-"  # this receipt's own: a killed run's is removed here
     for left in out.parent.glob(glob.escape(prefix) + "*"):
         left.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=prefix)
-    digest = hashlib.sha256()
+    digest, tmp = hashlib.sha256(), ""
     try:
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=prefix)
         open_mode(fd)
         with os.fdopen(fd, "wb") as f:
             for (cid, arm, idx), rec in sorted(journal.draws.items()):
@@ -356,10 +357,12 @@ def write_transcripts(out: Path, journal: Journal) -> tuple[Path, dict[str, Any]
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)  # a full disk leaves nothing behind
+        if tmp:  # a full disk leaves nothing behind
+            Path(tmp).unlink(missing_ok=True)
         journal.close()
         if isinstance(exc, OSError):  # naming the file the user would look for
-            raise named(exc, path) from exc
+            kept = len(journal.draws)
+            raise kept_on_disk_error(named(exc, path), kept, journal.path) from exc
         raise
     return path, {"file": path.name, "sha256": digest.hexdigest(), "draws": len(journal.draws)}
 

@@ -132,6 +132,10 @@ def test_a_hostile_suite_is_one_line_naming_the_file_and_place(
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "SKILL.md"])
 
 
+#: What a run that cannot write a file says after it, its finished draws kept.
+RESUME = "run the same command again to resume once it can be written"
+
+
 def _run(tmp_path, suite_file, skill_file, capsys, *extra):
     out = tmp_path / "r.json"
     argv = [*run_args(suite_file, skill_file)[:7], "stub", "--out", str(out), *extra]
@@ -297,7 +301,11 @@ def test_a_disk_that_fills_while_transcripts_are_written_leaves_nothing_behind(
 
     monkeypatch.setattr(os, "fsync", full)
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys, "--keep-transcripts")
-    assert (code, err) == (2, f"error: {out}.transcripts.jsonl: No space left on device\n")
+    kept = f"6 finished draws are kept in {out}.journal: {RESUME}"  # 2 arms x 3 draws
+    assert (code, err) == (
+        2,
+        f"error: {out}.transcripts.jsonl: No space left on device; {kept}\n",
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "SKILL.md",
         "r.json.journal",
@@ -334,7 +342,8 @@ def test_a_disk_that_fills_under_the_journal_names_it(
 
     monkeypatch.setattr(os, "write", full)
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
-    assert (code, err) == (2, f"error: {out}.journal: No space left on device\n")
+    kept = f"0 finished draws are kept in {out}.journal: {RESUME}"
+    assert (code, err) == (2, f"error: {out}.journal: No space left on device; {kept}\n")
     assert not out.exists()
 
 
@@ -386,7 +395,8 @@ def test_a_disk_that_fills_under_the_receipt_names_it_and_leaves_nothing(
         _write.os, "fdopen", lambda fd, mode: Full(fd) if "w" in mode else fdopen(fd, mode)
     )
     out, (code, _, err) = _run(tmp_path, suite_file, skill_file, capsys)
-    assert (code, err) == (2, f"error: {out}: No space left on device\n")
+    kept = f"6 finished draws are kept in {out}.journal: {RESUME}"
+    assert (code, err) == (2, f"error: {out}: No space left on device; {kept}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "SKILL.md",
         "r.json.journal",
