@@ -431,10 +431,13 @@ class Journal:
             self.draws.setdefault((record["case"], record["arm"], record["index"]), record)
 
     def close(self) -> None:
-        """Fsync and close (a stopped run keeps every finished draw on disk)."""
-        with contextlib.suppress(OSError):
-            os.fsync(self.fd)
-        os.close(self.fd)
+        """Fsync and close, once (every finished draw kept); a later write fails, reaching none."""
+        with self.lock:  # a draw still in flight must not write to the number given to another
+            if self.fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.fsync(self.fd)
+                os.close(self.fd)
+                self.fd = -1
 
     def remove(self) -> None:
         """Delete the journal (after the receipt is written; no fsync needed).

@@ -1,0 +1,29 @@
+"""A draw that finishes after its run closed the journal (a second Ctrl-C closes it while draws
+in flight still run) writes nothing anywhere: the draw is not finished, and is drawn again on
+resume. Before, its line went to the closed descriptor's number, which the process may have
+given to another file or socket meanwhile."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from test_journal_short_write import ID, T0, _record
+
+from driftproof.run.journal import Journal
+
+
+def test_a_draw_after_the_journal_is_closed_writes_nothing_anywhere(tmp_path):
+    j = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
+    fd = j.fd
+    j.close()
+    other = os.open(tmp_path / "other", os.O_WRONLY | os.O_CREAT, 0o600)
+    assert other == fd  # the lowest free number: the journal's, given to another file
+    with pytest.raises(OSError):
+        j.draw(_record(0))
+    with pytest.raises(OSError):
+        j.attempt()
+    j.close()  # a second close closes nothing else
+    os.write(other, b"still open")
+    os.close(other)
+    assert (tmp_path / "other").read_bytes() == b"still open" and j.draws == {}
