@@ -1,7 +1,7 @@
 """CLI surfaces: a harness run once per attempt, isolated.
 
 Each run starts from fresh empty directories in its own process group (killed whole on
-timeout); a grade comes back through the binary's JSON-schema option.
+timeout, and when the lane is closed); a grade comes back through the binary's JSON-schema option.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from typing import Any
 
 from driftproof.errors import ProviderError
 from driftproof.run.capture import read_back
-from driftproof.run.providers.base import AttemptError, Call, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Call, Halted, Provider, Reply
 from driftproof.run.reply_text import json_or_none
 
 #: Harness errors that every further call would meet too: the run stops (caveman's README:
@@ -37,12 +38,42 @@ _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
 
 
-def run_process(argv: list[str], *, stdin: str, cwd: str, timeout: float) -> tuple[int, str, str]:
+class Running:
+    """The process groups of a lane's invocations in flight; :meth:`end` kills them for good."""
+
+    def __init__(self) -> None:
+        """None running, none ended."""
+        self.lock, self.groups, self.ended = threading.Lock(), set[int](), False
+
+    def add(self, pid: int) -> bool:
+        """Hold the group ``pid`` leads; ``False`` (nothing held) once :meth:`end` was called."""
+        with self.lock:
+            if not self.ended:
+                self.groups.add(pid)
+            return not self.ended
+
+    def end(self) -> None:
+        """Kill every group held (SIGKILL), and each one added after."""
+        with self.lock:
+            self.ended = True
+            for pid in self.groups:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+
+
+def run_process(
+    argv: list[str], *, stdin: str, cwd: str, timeout: float, running: Running | None = None
+) -> tuple[int, str, str]:
     """Run one CLI invocation in its own process group, killing the group on timeout.
+
+    ``running`` holds the group while it runs, so that :meth:`Running.end` can kill it.
 
     Raises:
         AttemptError: timeout (transient) or the binary cannot start (fatal).
+        Halted: ``running`` was ended: the group is killed (or never started), unfinished.
     """
+    if running is not None and running.ended:
+        raise Halted()
     try:
         proc = subprocess.Popen(
             argv,
@@ -57,13 +88,22 @@ def run_process(argv: list[str], *, stdin: str, cwd: str, timeout: float) -> tup
         )
     except OSError as exc:
         raise AttemptError(f"cannot start {argv[0]}: {exc.strerror or exc}", fatal=True) from exc
+    held = running is None or running.add(proc.pid)
     try:
+        if not held:  # the lane was closed as it started
+            os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         raise AttemptError(f"timed out after {timeout:g} s") from None
+    finally:
+        if running is not None:
+            with running.lock:
+                running.groups.discard(proc.pid)
+    if running is not None and running.ended:
+        raise Halted()
     return proc.returncode, out, err
 
 
@@ -113,6 +153,7 @@ class CLILane(Provider):
         if capture not in ("text", "files"):
             raise ValueError("capture must be 'text' or 'files'")
         self.capture = capture
+        self.running = Running()
         found = shutil.which(binary or self.binary)
         if found is None:
             raise ProviderError(f"{binary or self.binary} not found on PATH")
@@ -136,7 +177,9 @@ class CLILane(Provider):
                 with open(os.path.join(sysdir, "system.md"), "w", encoding="utf-8") as f:
                     f.write(call.system)
             argv = self.argv(call, sysdir, work)
-            code, out, err = run_process(argv, stdin=call.prompt, cwd=work, timeout=call.timeout)
+            code, out, err = run_process(
+                argv, stdin=call.prompt, cwd=work, timeout=call.timeout, running=self.running
+            )
             reply = self.parse(code, out, err, call.model)
             if call.schema is not None:
                 reply.channel = "cli_json_schema"
@@ -150,6 +193,10 @@ class CLILane(Provider):
             if self.capture == "files":
                 reply.capture = read_back(work)
             return reply
+
+    def close(self) -> None:
+        """End the invocations in flight (their draws unfinished) and any started after."""
+        self.running.end()
 
     def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
         """The command line for ``call``, run in ``work``; ``sysdir`` holds ``system.md``.
