@@ -95,6 +95,10 @@ def draw_repairs(rec: dict[str, Any], at: str) -> list[TextRepair]:
     return out
 
 
+#: The usage members of a draw's judge replies, summed by :func:`judge_overhead`.
+_USAGE = ("input", "output", "cache_read", "cache_creation", "reasoning")
+
+
 def judge_overhead(
     recs: list[dict[str, Any]], price: tuple[float | None, ...] | None
 ) -> dict[str, Any]:
@@ -102,15 +106,18 @@ def judge_overhead(
 
     Each of ``recs``' ``judge_usage`` is a draw's :class:`~driftproof.run.grading.Usage` document
     (none: the draw was not graded); ``price`` is in USD per million tokens (input, output[,
-    cache read, cache write]).
+    cache read, cache write]). A draw whose usage would take a sum past what a receipt can seal
+    (D-12: 2**53 - 1) is missing usage, as an unreported one is; the largest are left out first.
     """
     got: Counter[str] = Counter()
-    for u in (r["judge_usage"] for r in recs if r.get("judge_usage") is not None):
-        if not u["reported"]:
+    used = [r["judge_usage"] for r in recs if r.get("judge_usage") is not None]
+    for u in sorted(used, key=lambda u: max(u.get(k, 0) for k in _USAGE)):
+        if not u["reported"] or any(
+            got[k] + u.get(k, 0) > _bounds.JSON_SAFE_INTEGER for k in _USAGE
+        ):
             got["missing"] += 1
             continue
-        got.update(counted=1, input=u["input"], output=u["output"])
-        got.update({k: u.get(k, 0) for k in ("cache_read", "cache_creation", "reasoning")})
+        got.update(counted=1, **{k: u.get(k, 0) for k in _USAGE})
     usd = judge_usd(price, got)
     return {
         "input_tokens": got["input"],
