@@ -15,16 +15,10 @@ from typing import IO, Any, Literal, cast
 from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.jsonl import (
-    append,
-    checked,
-    json_line,
-    json_records,
-    unlink_own,
-    whole_lines,
-)
+from driftproof.run.jsonl import append, checked, json_line, json_records, unlink_own, whole_lines
 from driftproof.run.providers._sdk import SDKLane
 from driftproof.run.providers.base import AttemptError, Provider, Reply
+from driftproof.run.reply_text import repaired_doc
 
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
@@ -242,9 +236,19 @@ def ids_digest(ids: list[str]) -> str:
 
 
 def _strict(shape: Any) -> Callable[[Any], Any]:
-    """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt."""
+    """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt.
+
+    Pydantic reads no lone surrogate in JSON: a record holding one (a reply's, kept as sent and
+    repaired where its draw is recorded) is checked with each made U+FFFD, then read as it is.
+    """
     adapter = TypeAdapter(shape)
-    return lambda v: adapter.validate_json(json.dumps(v), strict=True)
+
+    def read(v: Any) -> Any:
+        fixed = repaired_doc({}, v)
+        valid = adapter.validate_json(json.dumps(fixed), strict=True)
+        return valid if fixed == v else adapter.validate_python(v)  # its kinds checked above
+
+    return read
 
 
 #: What a refusal calls the batch journal.

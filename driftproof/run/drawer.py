@@ -7,6 +7,7 @@ receipt is sealed (:mod:`driftproof.run.sealing`).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -25,7 +26,13 @@ from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import AttemptError, DrawId, Provider, Reply
-from driftproof.run.reply_text import mixed_reason, mixed_reasoning_at, repair_text, repaired
+from driftproof.run.reply_text import (
+    mixed_reason,
+    mixed_reasoning_at,
+    repair_text,
+    repaired,
+    repaired_doc,
+)
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, attempts, with_retries
 from driftproof.run.suite import SuiteCase
 
@@ -125,7 +132,9 @@ class Drawer:
         if not cfg.keep_transcripts:
             draw = draw.model_copy(update={"answer": None})  # its sha256 is kept
             rec.pop("transcript", None)
-        rec["draw"] = draw.model_dump(mode="json", by_alias=True)  # the journal is JSON
+        # the journal is JSON, its text valid Unicode: any member a reply filled (a stop reason,
+        # a model, an error's words) may hold a lone surrogate, each recorded as repaired
+        rec["draw"] = repaired_doc(rec, draw.model_dump(mode="json", by_alias=True))
         if cfg.quick:
             rec["shown_answer"] = shown
         self.journal.draw(rec)
@@ -163,6 +172,7 @@ class Drawer:
         tried: list[dict[str, Any]],
     ) -> tuple[Draw, str | None]:
         """An answered call's draw (lost, or checked and judged), and why the run stops."""
+        reply = dataclasses.replace(reply)  # a batch's reply is read again by a later making
         reply.text = repaired(rec, "answer", reply.text) or ""
         if reply.raw is not None:
             reply.raw = repair_text(reply.raw)[0]

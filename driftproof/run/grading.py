@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -78,8 +79,8 @@ def judge_sample(
 
     ``budget``: the judge call's output budget (tokens); text repairs are noted in ``rec``.
     """
-    if jr.decision is None:
-        jr.text = repaired(rec, f"judge_reply/{k}", jr.text) or ""
+    if jr.decision is None:  # a copy: a batch's reply is read again by a later making
+        jr = dataclasses.replace(jr, text=repaired(rec, f"judge_reply/{k}", jr.text) or "")
         reply = jr.text
     else:  # the decision is hashed and kept: made valid Unicode first, like an answer
         reply = repaired(rec, f"judge_reply/{k}", J.canonical(jr.decision)) or ""

@@ -98,8 +98,17 @@ def whole_lines(path: Path) -> Iterator[list[bytes]]:
 
 
 def json_line(obj: dict[str, Any]) -> bytes:
-    """``obj`` as one compact UTF-8 JSON line, newline included."""
-    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    """``obj`` as one compact UTF-8 JSON line, newline included.
+
+    A string holding a lone surrogate (a reply's escape that pairs with nothing) is written as
+    JSON escapes, which read back as they were sent; it is made valid Unicode where a draw is
+    recorded (:func:`~driftproof.run.reply_text.repaired_doc`).
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(obj, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def append(fd: int, data: bytes) -> None:

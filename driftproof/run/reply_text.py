@@ -133,3 +133,18 @@ def repaired(rec: dict[str, Any], where: str, text: str | None) -> str | None:
     if n:
         rec.setdefault("repairs", []).append({"field": where, "replaced": n})
     return fixed
+
+
+def repaired_doc(rec: dict[str, Any], doc: Any, at: str = "") -> Any:
+    """``doc`` (JSON) with every string made valid Unicode by :func:`repaired`.
+
+    Each string repaired is noted in ``rec["repairs"]`` at its pointer under ``doc``, less the
+    leading "/" (``stop_reason``, ``judge_samples/0/reported_model``).
+    """
+    if isinstance(doc, str):
+        return repaired(rec, at[1:], doc)
+    if isinstance(doc, dict):
+        return {k: repaired_doc(rec, v, f"{at}/{k}") for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [repaired_doc(rec, v, f"{at}/{i}") for i, v in enumerate(doc)]
+    return doc
