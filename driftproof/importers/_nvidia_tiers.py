@@ -60,7 +60,9 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
         return
     if all(set(c) <= set("-: ") for c in cells):
         return
-    if len(cells) != len(_HEAD) or not re.fullmatch(r"Tier \d+", cells[0]):
+    # a tier numbered in at most 3 digits (SkillEvaluator numbers them 1 to 3): a longer name
+    # would not fit a receipt's stage name (200 characters)
+    if len(cells) != len(_HEAD) or not re.fullmatch(r"Tier \d{1,3}", cells[0]):
         raise ImportError_.at(
             file,
             f"line {n}",

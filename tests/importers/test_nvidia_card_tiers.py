@@ -114,6 +114,13 @@ def test_a_skipped_tier_and_its_reasons_are_kept(shared: Path, tmp_path: Path) -
             "| 1 validator(s); 0 finding(s) |', found '| Tier 3b | Live agent evaluation | "
             "**FAIL** | 1 agent(s) |'",
         ),
+        (  # a tier's name past a receipt's stage name (200 characters) ended in a traceback;
+            # the error quotes the line's first 200 characters
+            "| Tier 3 |",
+            f"| Tier {'3' * 300} |",
+            "line 54: expected a tier's row such as '| Tier 1 | Static validation | **PASSED** "
+            f"| 1 validator(s); 0 finding(s) |', found '| Tier {'3' * 193}'",
+        ),
         (  # a fifth cell was passed over without a word
             TIER3_ROW,
             TIER3_ROW.replace("task(s) |", "task(s) | 1 failed |"),
