@@ -69,8 +69,9 @@ _SUMMARY = {
     "validation_status": re.compile(r"^- Validation status: `?([^`]+?)`?\s*$"),
 }
 #: SkillEvaluator 0.3.0 provenance lines: a value in backticks, or the card's words for none
-#: ("not recorded (…)", 1.3's "`not recorded`"), which stays unknown.
-PROVENANCE = ("source_repository", "source_revision", "evaluator_digest")
+#: ("not recorded (…)", 1.3's "`not recorded`"), which stays unknown. Each → the most characters
+#: its field of the receipt's ``source_report`` holds.
+PROVENANCE = {"source_repository": 500, "source_revision": 200, "evaluator_digest": 500}
 #: Summary lines SkillEvaluator prints as "not recorded (…)" when it has no value: such a line
 #: gives ``None`` with the printed words under ``<key>_printed``, never its first word as a value.
 MAY_BE_UNRECORDED = (
@@ -161,7 +162,9 @@ def _summary_line(
             summary[f"{key}_printed"], summary[key] = whole[:200], None
             return True
         if (expected := _unreadable(key, here)) is not None:
-            raise ImportError_.at(file, f"line {lineno}", f"expected {expected}, found {here!r}")
+            raise ImportError_.at(
+                file, f"line {lineno}", f"expected {expected}, found {here[:200]!r}"
+            )
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
@@ -196,6 +199,8 @@ def _unreadable(key: str, value: str) -> str | None:
             return "at least 1 attempt per task"
     if key == "pass_threshold" and float(value.rstrip("%")) > 100:
         return "a pass threshold from 0% to 100%"
+    if key in PROVENANCE and len(value.strip("`")) > PROVENANCE[key]:
+        return f"at most {PROVENANCE[key]} characters (the most a receipt keeps)"
     return None
 
 

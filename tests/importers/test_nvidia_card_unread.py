@@ -278,3 +278,32 @@ def test_a_container_image_digest_printed_is_the_evaluators_digest(
     section = EXECUTION.replace("`not recorded`", f"`{digest}`")
     f = _card(shared, tmp_path, V2, REPORT_ANSWERS, section + REPORT_ANSWERS)
     assert sealed(import_nvidia([f])).source_report.evaluator_digest == digest
+
+
+INDEX = f"{NV}/skillevaluator/golden-index-5af16eb/benchmark_pass/BENCHMARK.md"
+REVISION = "2263a2ebdab903e87f7e7c0a001d22c3a926a9cf"
+
+
+@pytest.mark.parametrize(
+    ("real", "old", "new", "line", "most"),
+    [  # a receipt keeps an evaluator digest of 500 characters, a source revision of 200
+        (V2, "`not recorded`", f"sha256:{'a' * 494}", 31, 500),
+        (INDEX, f"`{REVISION}`", "f" * 201, 15, 200),
+    ],
+)
+def test_a_provenance_value_longer_than_a_receipt_keeps_is_refused_at_its_line(
+    shared: Path, tmp_path: Path, real: str, old: str, new: str, line: int, most: int
+) -> None:
+    # found: a Python traceback ("String should have at most 500 characters")
+    section = EXECUTION if real == V2 else ""
+    f = _card(shared, tmp_path, real, REPORT_ANSWERS, section + REPORT_ANSWERS)
+    text = f.read_text("utf-8")
+    f.write_text(text.replace(old, f"`{new[:most]}`"), "utf-8")
+    assert sealed(import_nvidia([f])) is not None  # the longest value kept
+    f.write_text(text.replace(old, f"`{new}`"), "utf-8")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    assert str(e.value) == (
+        f"{f}: line {line}: expected at most {most} characters (the most a receipt keeps), "
+        f"found {f'`{new}`'[:200]!r}"
+    )
