@@ -1,7 +1,9 @@
 """Lost draws as people read them: a sheet's, one line per case, arm and distinct reason; a diff's.
 
 The one builder of the "Lost draws" part of ``driftproof view`` and of the site's receipt page,
-and of the lost draws under a diff's table (``driftproof diff``, the site, the Action).
+and of the lost draws under a diff's table (``driftproof diff``, the site's comparisons). The
+Action's job summary lists the same lines in Markdown, each cut to fit its size
+(``render/summary_cases.py``).
 """
 
 from __future__ import annotations
