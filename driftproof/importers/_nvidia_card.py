@@ -359,11 +359,12 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
     Raises:
         ImportError_: a results cell whose grammar is unknown or whose figure cannot be (a
             percentage over 100%, an uplift beyond 100 points either way), a measure given twice
-            for one agent, a row longer than its header, or a summary line (skill, verdict,
-            task count, …) given again with another value, or an agent (Agents Used bullet,
-            "- Agents:" line) in no form SkillEvaluator prints, with no name, or named again
-            with another model, or a Tier Status table of another shape (``tier_status_line``),
-            naming the file and the line.
+            for one agent, a row longer than its header, a results column that says an agent
+            failed (``results_head``), or a summary line (skill, verdict, task count, …) given
+            again with another value or longer than a receipt keeps, or an agent (Agents Used
+            bullet, "- Agents:" line) in no form SkillEvaluator prints, with no name, holding a
+            control character, past ``MAX_AGENTS`` or named again with another model, or a Tier
+            Status table of another shape (``tier_status_line``), naming the file and the line.
     """
     card: dict[str, Any] = {"format": "v1", "summary": {}, "agents": [], "rows": [], "tiers": []}
     card["said"], card["unread"], card["kept"], card["agent_at"] = [], [], [], {}
