@@ -38,6 +38,17 @@ def mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
+def nvidia_card(shared: Path, tmp_path: Path, real: str, old: str, new: str) -> Path:
+    """The real card ``real`` (under ``shared``) with ``old`` replaced by ``new``, written as
+    ``skills/demo/BENCHMARK.md``."""
+    text = (shared / real).read_text(encoding="utf-8")
+    assert old in text
+    f = tmp_path / "skills" / "demo" / "BENCHMARK.md"
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(text.replace(old, new), encoding="utf-8")
+    return f
+
+
 def write_json(path: Path, data: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data), encoding="utf-8")

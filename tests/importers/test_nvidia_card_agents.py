@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_helpers import sealed
+from interop_helpers import nvidia_card, sealed
 
 from driftproof.errors import ImportError_
 from driftproof.importers.nvidia import import_nvidia
@@ -23,15 +23,6 @@ V1 = f"{NV}/skills/cuopt-install/BENCHMARK.md"
 GOLDEN = f"{NV}/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
 INLINE = "- Agents: Claude Code (`claude-sonnet`), Codex (`gpt-codex`)"
 CODEX = "Codex (Baseline → Skill Uplift)"
-
-
-def _card(shared: Path, tmp_path: Path, real: str, old: str, new: str) -> Path:
-    text = (shared / real).read_text(encoding="utf-8")
-    assert old in text
-    f = tmp_path / "skills" / "demo" / "BENCHMARK.md"
-    f.parent.mkdir(parents=True, exist_ok=True)
-    f.write_text(text.replace(old, new), encoding="utf-8")
-    return f
 
 
 def _refused(f: Path) -> str:
@@ -46,7 +37,7 @@ def test_a_results_column_that_says_an_agent_failed_is_refused(
 ) -> None:
     # found: "Codex (failed)" read as codex's figures, unmarked; a "Failed agents" column as
     # the figures of an agent named failed-agents
-    f = _card(shared, tmp_path, GOLDEN, CODEX, column)
+    f = nvidia_card(shared, tmp_path, GOLDEN, CODEX, column)
     assert _refused(f) == (
         f"line 35, column 3: expected a column per agent, found {column!r}: the receipt has no "
         "place to mark an agent as failed, so its figures would read as any other agent's"
@@ -55,7 +46,7 @@ def test_a_results_column_that_says_an_agent_failed_is_refused(
 
 def test_an_agent_whose_name_starts_with_fail_is_an_agent(shared: Path, tmp_path: Path) -> None:
     # the failed-column check reads the word "fail", "failed", "failure", not a name like Failsafe
-    f = _card(shared, tmp_path, GOLDEN, "Codex", "Failsafe")
+    f = nvidia_card(shared, tmp_path, GOLDEN, "Codex", "Failsafe")
     agents = sealed(import_nvidia([f])).source_figures.model_dump(mode="json")["agents"]
     assert [a["printed"] for a in agents] == ["Claude Code", "Failsafe"]
 
@@ -65,7 +56,7 @@ def test_more_agents_on_the_agents_line_than_a_card_may_name_are_refused(
 ) -> None:
     # found: sealed, every one an agent
     line = "- Agents: " + ", ".join(f"Agent {i} (`m{i}`)" for i in range(1, 22))
-    f = _card(shared, tmp_path, GOLDEN, INLINE, line)
+    f = nvidia_card(shared, tmp_path, GOLDEN, INLINE, line)
     assert _refused(f) == (
         "line 14: expected at most 20 agents (SkillEvaluator runs three); 'Agent 21' is agent 21"
     )
@@ -77,7 +68,7 @@ def test_more_agents_used_bullets_than_a_card_may_name_are_refused(
     # cuopt-install lists its agents under "## Agents Used" on lines 20-21; bullets 3 … 21
     # follow, the 21st on line 20 + 20 = 40
     more = "".join(f"- `agent-{i}`\n" for i in range(3, 22))
-    f = _card(shared, tmp_path, V1, "- `codex`\n", "- `codex`\n" + more)
+    f = nvidia_card(shared, tmp_path, V1, "- `codex`\n", "- `codex`\n" + more)
     assert _refused(f) == (
         "line 40: expected at most 20 agents (SkillEvaluator runs three); 'agent-21' is agent 21"
     )
@@ -87,7 +78,7 @@ def test_more_agents_columns_than_a_card_may_name_are_refused(shared: Path, tmp_
     # found: 3,000 such columns (with rows to match) sealed as 3,000 agents; here the head has
     # 21, and is refused before its rows, which now have fewer cells than it
     head = "| Measure |" + "".join(f" A{i} (Baseline → Skill Uplift) |" for i in range(21))
-    f = _card(
+    f = nvidia_card(
         shared,
         tmp_path,
         GOLDEN,
@@ -141,13 +132,13 @@ def test_an_agent_name_holding_a_control_character_is_refused_at_its_line(
 ) -> None:
     # found: each sealed with the control character in the agent's name or model (an ESC
     # starts a terminal's escape sequence), or in the notes
-    f = _card(shared, tmp_path, real, old, new)
+    f = nvidia_card(shared, tmp_path, real, old, new)
     assert _refused(f) == said
 
 
 def test_twenty_agents_are_read(shared: Path, tmp_path: Path) -> None:
     line = "- Agents: " + ", ".join(f"Agent {i} (`m{i}`)" for i in range(1, 21))
-    f = _card(shared, tmp_path, GOLDEN, INLINE, line)
+    f = nvidia_card(shared, tmp_path, GOLDEN, INLINE, line)
     agents = sealed(import_nvidia([f])).source_figures.model_dump(mode="json")["agents"]
     assert len(agents) == 20 and agents[19] == {
         "agent": "agent-20",
@@ -163,7 +154,7 @@ def test_a_card_with_more_figures_than_a_receipt_holds_is_refused(
     # measures more, each 2 agents x 3 figures, and the golden card's 6: (1,667 + 6) x 6 = 10,038
     row = "| Overall | 47% → 92% (+45 points) | 55% → 88% (+33 points) |\n"
     more = "".join(row.replace("Overall", f"M{i}") for i in range(1667))
-    f = _card(shared, tmp_path, GOLDEN, row, more + row)
+    f = nvidia_card(shared, tmp_path, GOLDEN, row, more + row)
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     assert str(e.value) == (

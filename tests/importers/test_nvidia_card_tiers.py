@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_helpers import sealed
+from interop_helpers import nvidia_card, sealed
 
 from driftproof.errors import ImportError_
 from driftproof.importers.nvidia import import_nvidia
@@ -22,15 +22,6 @@ NV = "data/interop/nvidia"
 SPARK = f"{NV}/skillevaluator/sparkpath-0.3.0/academic-warning/BENCHMARK.md"
 GOLDEN = f"{NV}/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
 TIER3_ROW = "| Tier 3 | Live agent evaluation | **PASS** | 2 agent(s); 8 task(s) |\n"
-
-
-def _card(shared: Path, tmp_path: Path, real: str, old: str, new: str) -> Path:
-    text = (shared / real).read_text(encoding="utf-8")
-    assert old in text
-    f = tmp_path / "skills" / "demo" / "BENCHMARK.md"
-    f.parent.mkdir(parents=True, exist_ok=True)
-    f.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return f
 
 
 def test_each_tiers_evidence_is_kept_in_the_notes(shared: Path) -> None:
@@ -73,7 +64,7 @@ def test_a_skipped_tier_and_its_reasons_are_kept(shared: Path, tmp_path: Path) -
     # checks." (56) and one bullet per reason (57); line 58 is blank, the findings follow
     row = "| Tier 2 | Semantic deduplication | **PASSED WITH OBSERVATIONS** | 1 validator(s); 1 "
     skipped = "| Tier 2 | Semantic deduplication | **SKIPPED (ADVISORY)** | Embedding service "
-    f = _card(shared, tmp_path, GOLDEN, row + "finding(s) |", skipped + "unavailable |")
+    f = nvidia_card(shared, tmp_path, GOLDEN, row + "finding(s) |", skipped + "unavailable |")
     reasons = (
         "\nTier 2 validation was skipped and executed 0 checks.\n- Embedding service unavailable\n"
     )
@@ -133,7 +124,7 @@ def test_a_skipped_tier_and_its_reasons_are_kept(shared: Path, tmp_path: Path) -
 def test_a_tier_status_table_of_another_shape_is_refused_at_its_line(
     shared: Path, tmp_path: Path, old: str, new: str, said: str
 ) -> None:
-    f = _card(shared, tmp_path, GOLDEN, old, new)
+    f = nvidia_card(shared, tmp_path, GOLDEN, old, new)
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     assert str(e.value) == f"{f}: {said}"
@@ -145,7 +136,7 @@ def test_more_tiers_than_a_receipt_keeps_are_refused_at_the_first_past_them(
     # found: a Python traceback (a receipt keeps 50 stages); rows of Tier 4 … Tier 51 follow
     # Tier 3 (line 54), so Tier 51 is line 54 + 48 = 102
     more = "".join(f"| Tier {i} | Extra | **PASSED** | 0 finding(s) |\n" for i in range(4, 52))
-    f = _card(shared, tmp_path, GOLDEN, TIER3_ROW, TIER3_ROW + more)
+    f = nvidia_card(shared, tmp_path, GOLDEN, TIER3_ROW, TIER3_ROW + more)
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     assert str(e.value) == f"{f}: line 102: expected at most 50 tiers (the most a receipt keeps)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_helpers import sealed
+from interop_helpers import nvidia_card, sealed
 
 from driftproof.errors import ImportError_
 from driftproof.importers.nvidia import import_nvidia
@@ -19,15 +19,6 @@ from driftproof.importers.nvidia import import_nvidia
 NV = "data/interop/nvidia"
 V1 = f"{NV}/skills/cuopt-install/BENCHMARK.md"
 V2 = f"{NV}/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
-
-
-def _card(shared: Path, tmp_path: Path, real: str, old: str, new: str) -> Path:
-    text = (shared / real).read_text(encoding="utf-8")
-    assert old in text
-    f = tmp_path / "skills" / "demo" / "BENCHMARK.md"
-    f.parent.mkdir(parents=True)
-    f.write_text(text.replace(old, new), encoding="utf-8")
-    return f
 
 
 def _tables(notes: list[str] | None) -> list[str]:
@@ -42,7 +33,7 @@ def test_agents_used_as_skillevaluator_labels_them_are_the_cards_agents(
     shared: Path, tmp_path: Path
 ) -> None:
     new = "- Claude Code (`aws/anthropic/bedrock-claude-opus-4-8`)\n- Codex (model not recorded)\n"
-    f = _card(shared, tmp_path, V1, AGENTS_USED, new)
+    f = nvidia_card(shared, tmp_path, V1, AGENTS_USED, new)
     agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
     assert agents == [
         {
@@ -57,7 +48,7 @@ def test_agents_used_as_skillevaluator_labels_them_are_the_cards_agents(
 def test_an_agents_used_bullet_of_no_known_form_is_refused_at_its_line(
     shared: Path, tmp_path: Path
 ) -> None:
-    f = _card(shared, tmp_path, V1, AGENTS_USED, "- `claude-code`\n- codex, and gemini\n")
+    f = nvidia_card(shared, tmp_path, V1, AGENTS_USED, "- `claude-code`\n- codex, and gemini\n")
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     # "## Agents Used" is line 18 of the card, its bullets lines 20 and 21
@@ -69,7 +60,9 @@ INLINE = "- Agents: Claude Code (`claude-sonnet`), Codex (`gpt-codex`)"
 
 
 def test_an_inline_agent_with_no_model_recorded_is_an_agent(shared: Path, tmp_path: Path) -> None:
-    f = _card(shared, tmp_path, V2, INLINE, INLINE.replace("(`gpt-codex`)", "(model not recorded)"))
+    f = nvidia_card(
+        shared, tmp_path, V2, INLINE, INLINE.replace("(`gpt-codex`)", "(model not recorded)")
+    )
     agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
     assert [(a["agent"], a["model"]) for a in agents] == [
         ("claude-code", "claude-sonnet"),
@@ -78,7 +71,7 @@ def test_an_inline_agent_with_no_model_recorded_is_an_agent(shared: Path, tmp_pa
 
 
 def test_an_inline_agents_line_of_no_known_form_is_refused(shared: Path, tmp_path: Path) -> None:
-    f = _card(shared, tmp_path, V2, INLINE, INLINE + ", Gemini")
+    f = nvidia_card(shared, tmp_path, V2, INLINE, INLINE + ", Gemini")
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     # the Agents line is line 14 of the golden card
@@ -87,7 +80,7 @@ def test_an_inline_agents_line_of_no_known_form_is_refused(shared: Path, tmp_pat
 
 def test_agents_requested_but_not_run_are_said_not_listed(shared: Path, tmp_path: Path) -> None:
     not_run = "- Agents: requested but not run — Claude Code (model not recorded)"
-    f = _card(shared, tmp_path, V2, INLINE, not_run)
+    f = nvidia_card(shared, tmp_path, V2, INLINE, not_run)
     r = sealed(import_nvidia([f])[0])
     assert r.source_figures.model_dump(mode="json")["agents"] == []
     assert (
@@ -108,7 +101,7 @@ def test_a_table_not_read_in_the_results_is_named_in_the_notes(
     shared: Path, tmp_path: Path
 ) -> None:
     # a table in "Results at a Glance" not headed Measure, before the reading note (line 44)
-    f = _card(shared, tmp_path, V2, READ_ME, TOKENS + READ_ME)
+    f = nvidia_card(shared, tmp_path, V2, READ_ME, TOKENS + READ_ME)
     r = sealed(import_nvidia([f])[0])
     assert len(r.source_figures.model_dump(mode="json")["rows"]) == 12  # 6 measures x 2 agents
     assert _tables(r.provenance.notes) == [
@@ -123,7 +116,7 @@ def test_the_token_usage_section_skillevaluator_writes_is_named_in_the_notes(
     # SkillEvaluator 1.5 prints "## Token Usage" after the results: put where "## Tier
     # Status" was, line 48 is its heading, 50 its sentence, 52 its table
     usage = "## Token Usage\n\nActual Tier 3 execution usage is reported.\n\n" + TOKENS
-    f = _card(shared, tmp_path, V2, "## Tier Status", usage + "## Tier Status")
+    f = nvidia_card(shared, tmp_path, V2, "## Tier Status", usage + "## Tier Status")
     notes = sealed(import_nvidia([f])[0]).provenance.notes
     assert _tables(notes) == [
         "The card's table on line 52, headed '| Agent | Dataset case | With skill | Without "
@@ -137,7 +130,7 @@ def test_a_card_with_no_dimension_rollup_is_refused_in_its_own_words(
     # SkillEvaluator's "Evaluation Report" card with no agents prints this in place of its table
     text = (shared / V1).read_text(encoding="utf-8")
     start, end = text.index("| Dimension |"), text.index("## Tier 1")
-    f = _card(
+    f = nvidia_card(
         shared,
         tmp_path,
         V1,
@@ -166,7 +159,7 @@ def test_an_agent_with_no_name_or_two_models_is_refused(
     shared: Path, tmp_path: Path, new: str, said: str
 ) -> None:
     # found: sealed as an agent named '' and as codex twice, with two models
-    f = _card(shared, tmp_path, V2, INLINE, new)
+    f = nvidia_card(shared, tmp_path, V2, INLINE, new)
     with pytest.raises(ImportError_) as e:
         import_nvidia([f])
     assert str(e.value) == f"{f}: line 14: {said}"
@@ -178,7 +171,7 @@ def test_an_agent_named_again_is_listed_once_with_the_model_given(
     # the Agents line names codex without a model, an Agents Used bullet with one
     line = "- Agents: Claude Code (`claude-sonnet`), Codex (model not recorded)"
     bullets = "## Agents Used\n\n- Codex (`gpt-codex`)\n- Claude Code (`claude-sonnet`)\n\n"
-    f = _card(shared, tmp_path, V2, INLINE, line)
+    f = nvidia_card(shared, tmp_path, V2, INLINE, line)
     f.write_text(f.read_text().replace("## Tier Status", bullets + "## Tier Status"))
     agents = sealed(import_nvidia([f])[0]).source_figures.model_dump(mode="json")["agents"]
     assert [(a["agent"], a["model"]) for a in agents] == [
@@ -192,7 +185,7 @@ def test_more_unread_tables_than_a_receipt_keeps_notes_of_are_counted(
 ) -> None:
     # found: 60 tables gave the first 50 notes and not a word of the other 10
     tables = "".join(f"| t{i} | x |\n|---|---|\n| 1 | 2 |\n\n" for i in range(60))
-    f = _card(
+    f = nvidia_card(
         shared, tmp_path, V2, "## Tier Status", "## Token Usage\n\n" + tables + "## Tier Status"
     )
     notes = sealed(import_nvidia([f])[0]).provenance.notes
@@ -208,7 +201,7 @@ def test_a_table_in_tier_status_not_headed_tier_is_named_in_the_notes(
 ) -> None:
     # "## Tier Status" is line 48 of the golden card; a table put before its own (line 50) was
     # read as a Tier Status table, and its rows, not tiers, passed over without a word
-    f = _card(shared, tmp_path, V2, "| Tier | Purpose |", TOKENS + "| Tier | Purpose |")
+    f = nvidia_card(shared, tmp_path, V2, "| Tier | Purpose |", TOKENS + "| Tier | Purpose |")
     r = sealed(import_nvidia([f])[0])
     assert _tables(r.provenance.notes) == [
         "The card's table on line 50, headed '| Agent | Dataset case | With skill | Without "
@@ -250,7 +243,7 @@ REPORT_ANSWERS = "## What This Report Answers"
 
 def test_execution_and_provenance_lines_are_read_or_kept(shared: Path, tmp_path: Path) -> None:
     # found: every line of the section passed over without a word
-    f = _card(shared, tmp_path, V2, REPORT_ANSWERS, EXECUTION + REPORT_ANSWERS)
+    f = nvidia_card(shared, tmp_path, V2, REPORT_ANSWERS, EXECUTION + REPORT_ANSWERS)
     r = sealed(import_nvidia([f]))
     summary = r.source_figures.model_dump(mode="json")["summary"]
     # line 25, as NVIDIA's aggregate_benchmarks.py reads it into the catalogue
@@ -276,7 +269,7 @@ def test_a_container_image_digest_printed_is_the_evaluators_digest(
 ) -> None:
     digest = "sha256:" + "ab" * 32
     section = EXECUTION.replace("`not recorded`", f"`{digest}`")
-    f = _card(shared, tmp_path, V2, REPORT_ANSWERS, section + REPORT_ANSWERS)
+    f = nvidia_card(shared, tmp_path, V2, REPORT_ANSWERS, section + REPORT_ANSWERS)
     assert sealed(import_nvidia([f])).source_report.evaluator_digest == digest
 
 
@@ -296,7 +289,7 @@ def test_a_provenance_value_longer_than_a_receipt_keeps_is_refused_at_its_line(
 ) -> None:
     # found: a Python traceback ("String should have at most 500 characters")
     section = EXECUTION if real == V2 else ""
-    f = _card(shared, tmp_path, real, REPORT_ANSWERS, section + REPORT_ANSWERS)
+    f = nvidia_card(shared, tmp_path, real, REPORT_ANSWERS, section + REPORT_ANSWERS)
     text = f.read_text("utf-8")
     f.write_text(text.replace(old, f"`{new[:most]}`"), "utf-8")
     assert sealed(import_nvidia([f])) is not None  # the longest value kept
