@@ -9,6 +9,7 @@ import re
 from factories import case, make_receipt
 from site_fixtures import REPO
 
+from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt
 from driftproof.stats import VerdictCode, receipt_reading
@@ -82,5 +83,12 @@ def test_the_method_names_each_kind_of_band_in_the_words_tables_print() -> None:
         "not recorded",  # a receipt that names no band source
     ]
     assert [w for w in words if f"*{w}*" not in bands] == []
+    # a receipt naming no band source: "not recorded", then the kind its draws show; three
+    # draws per arm show bands across draws
+    unnamed = make_receipt([case("c1", [0.5, 0.51, 0.5], [0.47, 0.47, 0.48])]) | {
+        "band_source": None
+    }
+    shown = band_facts(Receipt.model_validate(unnamed)).short
+    assert shown == "not recorded (bands across draws)" and f"*{shown}*" in bands
     # it said every table shows "legacy" or "generation": those are the receipt's values
     assert "**legacy**" not in bands and "**generation**" not in bands
