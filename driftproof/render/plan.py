@@ -59,18 +59,16 @@ def headline(p: Plan) -> str:
             f"to plan {_names(grow)}."
         )
     elif p.draws_per_arm is not None:
-        run = f"{p.draws_per_arm:,} draws per arm" + (
-            " for the cases that can resolve" if p.no_count_cases or stuck else ""
-        )
+        which = " for the cases that can resolve" if p.no_count_cases or stuck else ""
         if p.larger_pilot is None:
-            parts.append(f"Run {run}.")
+            parts.append(f"Run {p.draws_per_arm:,} draws per arm{which}.")
         else:  # the cheap step first, then why, then the count without it
             parts.append(
                 f"Next, run a pilot of {p.larger_pilot:,} draws per arm and plan again: this "
                 "pilot is too small to show how much the scores vary from draw to draw, so to "
                 f"be safe the plan asks for {p.draws_per_arm:,} draws per arm, and a pilot of "
-                f"{p.larger_pilot:,} would likely cut that count. Or skip the pilot and run {run} "
-                "now."
+                f"{p.larger_pilot:,} would likely cut that count. Or skip the pilot and run "
+                f"{p.draws_per_arm:,} draws per arm now{',' if which else ''}{which}."
             )
     if p.no_count_cases:
         it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")

@@ -7,7 +7,7 @@ from factories import JUDGE, case
 
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
-from driftproof.render.plan import plan_text
+from driftproof.render.plan import headline, plan_text
 
 FINE_JUDGE = dict(JUDGE, scale={"worst": 0.0, "best": 1.0, "step": 0.01})
 
@@ -28,6 +28,15 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     assert p.draws_per_arm == 220
     assert p.no_count_cases == tuple(f"n{i}" for i in range(5))
     assert p.pools[0] is not None and not p.pools[0].pooled and p.pooled_level is None
+    # the quiet cases' 220 is over 4 × the 6 their spreads give, so a pilot of 6 comes first;
+    # "run 220 draws per arm for the cases that can resolve now" read as cases resolving now
+    assert p.larger_pilot == 6 and headline(p).startswith(
+        "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show how "
+        "much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
+        "arm, and a pilot of 6 would likely cut that count. Or skip the pilot and run 220 draws "
+        "per arm now, for the cases that can resolve. The two arms' spreads of n0, n1, n2, n3 "
+        "and n4 add up to the floor or more"
+    )
     text = plan_text(p)
     assert (
         "With skill: the spreads of the 10 cases agree within this arm (a test of whether the "
