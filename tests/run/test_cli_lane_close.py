@@ -7,13 +7,11 @@ timeout, 300 s by default) before it exited, and each was billed to the end."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 
-import pytest
+from run_helpers import close_in_flight
 
 from driftproof.run.providers import make_provider
-from driftproof.run.providers.base import Call, Halted
+from driftproof.run.providers.base import Call
 
 
 def _started(log) -> int:
@@ -28,21 +26,5 @@ def test_closing_a_cli_lane_ends_its_processes_in_flight(fake_bin, tmp_path, mon
     log = tmp_path / "cli.log"
     lane = make_provider("anthropic", "cli")
     call = Call("claude-sonnet-4-6", None, "Say hi.", 64, timeout=900.0)
-    ended: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            lane.attempt(call)
-        except BaseException as exc:  # what the draw's thread receives
-            ended.append(exc)
-
-    t = threading.Thread(target=attempt, daemon=True)
-    t.start()
-    while _started(log) == 0:  # the harness is running
-        time.sleep(0.01)
-    lane.close()
-    t.join(60)
-    assert not t.is_alive() and [type(e) for e in ended] == [Halted]
-    with pytest.raises(Halted):
-        lane.attempt(call)
+    close_in_flight(lane, call, lambda: _started(log) > 0, 60)  # the harness is running
     assert _started(log) == 1

@@ -19,7 +19,7 @@ import subprocess
 import time
 
 import pytest
-from run_helpers import CLI_PROCESS, SUITE, is_judge_prompt, run_args, run_lane
+from run_helpers import CLI_PROCESS, SUITE, close_in_flight, is_judge_prompt, run_args, run_lane
 
 from driftproof.errors import ProviderError, RefusalError
 from driftproof.receipt import read_receipt
@@ -131,30 +131,12 @@ def test_closing_a_lane_ends_the_attempts_in_flight_and_refuses_new_ones(loopbac
     # a second Ctrl-C closed the lane while draws waited on its event loop: they waited for ever
     # and the process never exited (an adversary's finding). Each ends as an unfinished draw
     # (Halted: not journaled, drawn again on resume), and no call is made after the close.
-    import threading
-
-    from driftproof.run.providers.base import Call, Halted
+    from driftproof.run.providers.base import Call
 
     loopback.script.trickle_if = lambda system, prompt: True  # about 70 s a reply
     lane = make_provider("anthropic", "api")
     call = Call("claude-sonnet-4-6", None, "Say hi.", 64, timeout=60.0)
-    ended: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            lane.attempt(call)
-        except BaseException as exc:  # what the draw's thread receives
-            ended.append(exc)
-
-    t = threading.Thread(target=attempt, daemon=True)
-    t.start()
-    while loopback.script.trickled == 0:  # the attempt is in flight
-        time.sleep(0.01)
-    lane.close()
-    t.join(10)
-    assert not t.is_alive() and [type(e) for e in ended] == [Halted]
-    with pytest.raises(Halted):
-        lane.attempt(call)
+    close_in_flight(lane, call, lambda: loopback.script.trickled > 0, 10)  # in flight
     assert loopback.script.trickled == 1
 
 
