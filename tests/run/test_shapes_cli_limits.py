@@ -58,10 +58,17 @@ def test_claude_out_of_usage_or_logged_out_stops_the_run_at_once(
     assert _attempts(tmp_path) == [1]  # one invocation, no retry, nothing else
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "You've hit your usage limit. Try again Aug 18.",
+        # the words beside a 429, as claude's may be: a rate limit read first was retried
+        "unexpected status 429 Too Many Requests: You've hit your usage limit. Try again Aug 18.",
+    ],
+)
 def test_codex_out_of_usage_stops_the_run_at_once(
-    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, said
 ):
-    said = "You've hit your usage limit. Try again Aug 18."
     events = [
         {"type": "thread.started", "thread_id": "th_1"},
         {"type": "turn.started"},
@@ -70,8 +77,9 @@ def test_codex_out_of_usage_stops_the_run_at_once(
     ]
     printed = "".join(json.dumps(e) + "\n" for e in events)
     printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", printed, code=1)
-    with pytest.raises(ProviderError, match="codex reported an error: You've hit your usage"):
+    with pytest.raises(ProviderError, match="codex reported an error: ") as stop:
         run_lane(tmp_path, "openai", "cli", concurrency=1)
+    assert said in str(stop.value)
     assert _attempts(tmp_path) == [1]
 
 

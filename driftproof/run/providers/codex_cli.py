@@ -184,8 +184,8 @@ def _no_turn(msg: str, failed: bool) -> AttemptError:
     """The error of a call with no completed turn: ``turn.failed`` (``failed``) or none at all.
 
     A message reading as the context window (:data:`.base.CONTEXT_WINDOW`) loses the draw as
-    such; else classed by the HTTP status ``msg`` names (transient or fatal), else fatal when it
-    reads as a harness error every call would meet (:data:`.cli.FATAL`).
+    such; fatal when it reads as a harness error every call would meet (:data:`.cli.FATAL`),
+    whatever status it names; else classed by the HTTP status it names (transient or fatal).
     """
     what = (
         f"codex reported an error: {msg}"
@@ -194,10 +194,12 @@ def _no_turn(msg: str, failed: bool) -> AttemptError:
     )
     if CONTEXT_WINDOW.search(msg):  # this prompt only: lost, never retried
         return AttemptError(what, retryable=False, kind="context_window")
+    if FATAL.search(msg):  # every further call would meet it, as on the claude lane
+        return AttemptError(what, fatal=True)
     status = status_of({}, msg)
     if status is None:
         m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
         status = int(m.group(1)) if m else None
     if status is not None and (status in FATAL_STATUSES or status >= 408):
         return classify_status(status, what, reason=what)
-    return AttemptError(what, fatal=bool(FATAL.search(msg)))
+    return AttemptError(what)
