@@ -269,13 +269,18 @@ def _draw_all(
     """Every draw the stopping rule asks for: (batch journal, why stopped, ``run.batch``).
 
     ``on_stop(n)``: at a Ctrl-C, ``n`` draws are finishing their attempt (the draws without batch).
+    A run stops when another model gives an answer (no draw starts after it; the draws in flight
+    finish). A resumed run whose journal holds such a draw reads as stopped too, its remaining
+    draws made so that its receipt, UNVERIFIED, misses none.
     """
     cfg, journal = drawer.cfg, drawer.journal
     provider, judge = drawer.provider, drawer.judge  # the batch rounds replace the drawer's
     lanes = (
         None if cfg.batch is None else {"answer": batch_lane(provider), "judge": batch_lane(judge)}
     )
-    stopped = None
+    # a resumed run stays stopped by a draw another model answered: its receipt reads so
+    lost = (v["draw"]["lost"] or {} for v in journal.draws.values())
+    stopped = next((x["reason"] for x in lost if x.get("kind") == "handoff"), None)
     done = {k: v["draw"]["score"] for k, v in journal.draws.items()}
     batches = None
     try:

@@ -281,6 +281,31 @@ def _cancelled_on_raise(
         raise
 
 
+def _guarded(
+    task: Callable[[str, str, int], float | None], halt: threading.Event, stopping: threading.Event
+) -> Callable[[str, str, int], float | None]:
+    """``task``, refused (:class:`Halted`) once ``halt`` or ``stopping`` is set.
+
+    A :class:`StopRun` sets ``stopping``: no draw starts after it, and the draws in flight
+    finish, so a stopped run's receipt holds each cell's first draws, none missing before
+    another. Any other error sets ``halt``: the draws in flight end at their next attempt.
+    """
+
+    def run(case_id: str, arm: str, index: int) -> float | None:
+        if halt.is_set() or stopping.is_set():
+            raise Halted()
+        try:
+            return task(case_id, arm, index)
+        except StopRun:
+            stopping.set()
+            raise
+        except BaseException:
+            halt.set()
+            raise
+
+    return run
+
+
 def run_cells(
     cells: Sequence[Cell],
     done: dict[Key, float | None],
@@ -298,29 +323,24 @@ def run_cells(
 
     ``done`` (resumed scores keyed (case, arm, index)) is updated; ``task`` makes, judges and
     journals one draw and returns its score (``None`` if lost); ``on_done(finished, planned)``
-    follows each draw; ``halt`` is set as soon as a draw raises, so that nothing further starts;
+    follows each draw; ``halt`` is set as soon as a draw raises (but for :class:`StopRun`), so
+    that nothing further starts;
     ``on_stop(n)`` is told at a Ctrl-C that ``n`` draws (more than 0) are finishing their attempt.
 
     Raises:
-        FatalRun: a fatal attempt error; like a :class:`StopRun` or any task error, pending draws
-            are cancelled and running ones finish (and are journaled) first.
+        StopRun: pending draws are cancelled and running ones finish (and are journaled) first.
+        FatalRun: a fatal attempt error; like any other task error, pending draws are cancelled
+            and running ones end at their next attempt (``halt``), unfinished.
     """
     plan = DrawPlan(done, min_draws, max_draws, settle)
     halt = halt if halt is not None else threading.Event()
     futures: dict[Future[float | None], Key] = {}
     finished: queue.SimpleQueue[Future[float | None]] = queue.SimpleQueue()
+    guarded = _guarded(task, halt, threading.Event())
 
-    def guarded(case_id: str, arm: str, index: int) -> float | None:
-        if halt.is_set():
-            raise Halted()
-        try:
-            return task(case_id, arm, index)
-        except BaseException:
+    def cancel(halting: bool = True) -> None:
+        if halting:
             halt.set()
-            raise
-
-    def cancel() -> None:
-        halt.set()
         for fut in futures:
             fut.cancel()
 
@@ -349,7 +369,7 @@ def run_cells(
                 exc = fut.exception()
                 if exc is not None:
                     error = _first_error(error, exc)
-                    cancel()
+                    cancel(halting=not isinstance(error, StopRun))
                     continue
                 plan.done[(case_id, arm, index)] = fut.result()
                 n_done += 1
