@@ -413,7 +413,7 @@ class BatchJournal:
         self._write({kind: rec}, sync=True)
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        append(self.fd, json_line(obj))
+        append(self.fd, json_line(obj), self.path)
         self._unsynced += 1
         if sync or self._unsynced >= SYNC_EVERY:
             self.sync()

@@ -392,7 +392,7 @@ class Journal:
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
         with self.lock:
             try:
-                append(self.fd, json_line(obj))
+                append(self.fd, json_line(obj), self.path)
                 if sync:
                     os.fsync(self.fd)
             except OSError as exc:
@@ -417,7 +417,7 @@ class Journal:
                     raise named(failed, self.path)
                 raise OSError(errno.EIO, f"the journal could not be written ({failed})", self.path)
             try:
-                append(self.fd, data)
+                append(self.fd, data, self.path)
                 now = time.monotonic()
                 if now - self._synced >= SYNC_INTERVAL:
                     os.fsync(self.fd)

@@ -111,15 +111,15 @@ def json_line(obj: dict[str, Any]) -> bytes:
         return (json.dumps(obj, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def append(fd: int, data: bytes) -> None:
-    """Append ``data`` (whole lines) to the file open for appending at ``fd``: all of it, or none.
+def append(fd: int, data: bytes, path: Path) -> None:
+    """Append ``data`` (whole lines) to the file ``path`` open for appending at ``fd``: all or none.
 
     A short ``write(2)`` (a disk filling up part way) is followed by the rest; when the rest cannot
     be written, the part written is cut off again, so no torn line stands before a later one. The
     caller holds the file alone (its lock, or its one thread).
 
     Raises:
-        OSError: the rest could not be written; the file is as it was before.
+        OSError: the rest could not be written, naming ``path``; the file is as it was before.
     """
     start, done = os.fstat(fd).st_size, 0
     try:
@@ -128,10 +128,12 @@ def append(fd: int, data: bytes) -> None:
             if n <= 0:  # nothing taken and no error: a full disk all the same
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             done += n
-    except BaseException:
+    except BaseException as exc:
         if done:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, start)
+        if isinstance(exc, OSError):
+            raise named(exc, path) from exc
         raise
 
 

@@ -62,12 +62,12 @@ def test_a_journal_the_disk_cannot_take_keeps_the_draws_written_and_says_so(
 ):
     real, written = journal_module.append, []
 
-    def append(fd, data):
+    def append(fd, data, path):
         if data.startswith(b'{"draw"'):
             if len(written) == 2:  # the disk is full from the third draw on
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             written.append(data)
-        real(fd, data)
+        real(fd, data, path)
 
     with monkeypatch.context() as m, pytest.raises(OSError) as info:
         m.setattr(journal_module, "append", append)

@@ -83,8 +83,9 @@ def test_a_batch_journal_line_the_disk_cannot_take_whole_is_cut_off(tmp_path, mo
     before = p.read_bytes()
     with monkeypatch.context() as m:
         _short_once(m, j.fd, then_full=True)
-        with pytest.raises(OSError):
+        with pytest.raises(OSError) as info:
             j.record("file", {"id": "file_1", "lane": "answer", "ids": ["a"]})
+    assert (info.value.errno, info.value.filename) == (errno.ENOSPC, str(p))  # named, as it was not
     assert p.read_bytes() == before
     j.record("file", {"id": "file_2", "lane": "judge", "ids": ["b"]})
     j.close()
