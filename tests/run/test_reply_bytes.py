@@ -60,3 +60,31 @@ def test_a_body_in_the_charset_its_content_type_names_is_read_in_it(raw_body, su
         assert d.lost is None and d.answer_sha256 is not None
     skill, _ = _draws(r)
     assert skill.score == 0.5  # the scripted judge: "fix: café 429" holds no "(skill)"
+
+
+def test_a_reply_cut_off_mid_body_is_a_failed_attempt_in_the_clients_words(
+    raw_body, loopback, suite_file, tmp_path
+):
+    # the connection closed 60 bytes into a body announced as 500: the SDK said only
+    # "Connection error.", never what broke
+    handler = loopback.server.RequestHandlerClass
+    sent = handler._send
+
+    def cut(self, code, obj, headers=None, gap=0.0):
+        if obj != "raw":
+            return sent(self, code, obj, headers, gap)
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", "500")
+        self.end_headers()
+        self.wfile.write(NOT_UTF8[:60])
+        self.close_connection = True
+
+    handler._send = cut
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class) == (None, "error", "transient")
+        assert d.lost.reason.startswith(
+            "connection failed: peer closed connection without sending complete message body "
+            "(received 60 bytes, expected 500); transient, 3 attempts"
+        ), d.lost.reason

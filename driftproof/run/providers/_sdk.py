@@ -67,10 +67,10 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
 
     A redirect (never followed: :class:`SDKLane`) names where it points. Timeouts (the SDK's,
     or the attempt's deadline passing: :class:`TimeoutError`) and connection failures (a body
-    its Content-Encoding cannot decode among them, named so) are transient; a status is worded
-    and classed by :func:`reply_error` with ``retry-after`` kept (``hint_404`` appended to a 404
-    that is not an unknown model); anything else is lost without
-    a retry.
+    its Content-Encoding cannot decode, or one the server broke off, among them: named so) are
+    transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
+    (``hint_404`` appended to a 404 that is not an unknown model); anything else is lost
+    without a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -98,6 +98,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
+        if type(cause).__name__ == "RemoteProtocolError" and str(cause):  # a body cut short
+            return AttemptError(f"connection failed: {str(cause)[:300]}")
         return AttemptError(f"connection failed: {str(exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
