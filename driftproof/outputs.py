@@ -67,6 +67,27 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
         )
 
 
+def refuse_long_name(output: Path, option: str, extra: int) -> None:
+    """Refuse an ``output`` whose name, ``extra`` bytes longer, is more than its folder takes.
+
+    A command writing beside ``output`` (its temporary copy, a run's journal) would else fail
+    after its work, at every attempt alike. Called after :func:`refuse_existing_output`.
+
+    Raises:
+        RefusalError: naming the file and the longest name it may have (exit status 2).
+    """
+    try:
+        most = os.pathconf(output.parent, "PC_NAME_MAX")
+    except (OSError, ValueError):  # no limit this system tells
+        return
+    size = len(os.fsencode(output.name))
+    if size + extra > most:
+        raise RefusalError(
+            f"{option} {output}: the name is {size} bytes; the files written beside it need it "
+            f"at most {most - extra} bytes long (nothing was written)"
+        )
+
+
 def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
     """:func:`refuse_existing_output` for the files a command writes into an ``--out-dir``.
 
