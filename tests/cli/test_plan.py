@@ -89,10 +89,9 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     assert p.draws_per_arm == 220 and p.answer_calls == 440 and p.larger_pilot == 6
     assert headline(p) == (  # "Run 220 draws per arm." first read as the step to take
         "Next, run a pilot of 6 draws per arm and plan again: the receipt planned from is too "
-        "small a pilot to show how "
-        "much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
-        "arm, and a pilot of 6 would likely cut that count. Or skip the pilot and run 220 draws "
-        "per arm now."
+        "small a pilot to show how much the scores vary from draw to draw, so to be safe the plan "
+        "asks for 220 draws per arm, and a pilot of 6 would likely cut that count. Or skip the "
+        "pilot and run 220 draws per arm now."
     )
     method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
     quoted = method.split("for a run without it: *", 1)[1].split(" …*", 1)[0]  # the method's

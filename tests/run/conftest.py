@@ -6,8 +6,11 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from batch_fake import BatchLoopback
@@ -56,3 +59,33 @@ def skill_file(tmp_path: Path) -> Path:
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchLoopback]:
     """The loopback fake of both batch APIs, the SDKs pointed at it."""
     yield from serving(monkeypatch)
+
+
+def _close_in_flight(lane: Any, call: Any, started: Callable[[], bool], wait: float) -> None:
+    """Start ``lane.attempt(call)`` in a thread, close the lane once ``started()``, and assert
+    the attempt ended Halted within ``wait`` seconds and a later attempt is refused Halted."""
+    from driftproof.run.providers.base import Halted
+
+    ended: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            lane.attempt(call)
+        except BaseException as exc:  # what the draw's thread receives
+            ended.append(exc)
+
+    t = threading.Thread(target=attempt, daemon=True)
+    t.start()
+    while not started():
+        time.sleep(0.01)
+    lane.close()
+    t.join(wait)
+    assert not t.is_alive() and [type(e) for e in ended] == [Halted]
+    with pytest.raises(Halted):
+        lane.attempt(call)
+
+
+@pytest.fixture
+def close_in_flight() -> Callable[[Any, Any, Callable[[], bool], float], None]:
+    """Close a lane with an attempt in flight; it must end Halted (:func:`_close_in_flight`)."""
+    return _close_in_flight

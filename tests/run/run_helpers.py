@@ -437,27 +437,3 @@ def run_args(suite: object, skill: object, *extra: str) -> list[str]:
         "anthropic",
         *extra,
     ]
-
-
-def close_in_flight(lane: Any, call: Any, started: Callable[[], bool], wait: float) -> None:
-    """Start ``lane.attempt(call)`` in a thread, close the lane once ``started()``, and assert
-    the attempt ended Halted within ``wait`` seconds and a later attempt is refused Halted."""
-    from driftproof.run.providers.base import Halted
-
-    ended: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            lane.attempt(call)
-        except BaseException as exc:  # what the draw's thread receives
-            ended.append(exc)
-
-    t = threading.Thread(target=attempt, daemon=True)
-    t.start()
-    while not started():
-        time.sleep(0.01)
-    lane.close()
-    t.join(wait)
-    assert not t.is_alive() and [type(e) for e in ended] == [Halted]
-    with pytest.raises(Halted):
-        lane.attempt(call)

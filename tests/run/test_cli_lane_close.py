@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 
-from run_helpers import close_in_flight
-
 from driftproof.run.providers import make_provider
 from driftproof.run.providers.base import Call
 
@@ -21,7 +19,9 @@ def _started(log) -> int:
     return sum(json.loads(x)["argv"] != ["--version"] for x in log.read_text().splitlines())
 
 
-def test_closing_a_cli_lane_ends_its_processes_in_flight(fake_bin, tmp_path, monkeypatch):
+def test_closing_a_cli_lane_ends_its_processes_in_flight(
+    fake_bin, tmp_path, monkeypatch, close_in_flight
+):
     monkeypatch.setenv("FAKE_SLEEP", "600")  # an answer that would take ten minutes
     log = tmp_path / "cli.log"
     lane = make_provider("anthropic", "cli")

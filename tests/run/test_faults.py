@@ -19,7 +19,7 @@ import subprocess
 import time
 
 import pytest
-from run_helpers import CLI_PROCESS, SUITE, close_in_flight, is_judge_prompt, run_args, run_lane
+from run_helpers import CLI_PROCESS, SUITE, is_judge_prompt, run_args, run_lane
 
 from driftproof.errors import ProviderError, RefusalError
 from driftproof.receipt import read_receipt
@@ -127,7 +127,9 @@ def test_a_grade_trickled_past_the_judge_timeout_is_cut_off(loopback, one_case, 
     assert loopback.script.trickled == 6 * 3  # 6 draws × 1 sample × 3 attempts
 
 
-def test_closing_a_lane_ends_the_attempts_in_flight_and_refuses_new_ones(loopback) -> None:
+def test_closing_a_lane_ends_the_attempts_in_flight_and_refuses_new_ones(
+    loopback, close_in_flight
+) -> None:
     # a second Ctrl-C closed the lane while draws waited on its event loop: they waited for ever
     # and the process never exited (an adversary's finding). Each ends as an unfinished draw
     # (Halted: not journaled, drawn again on resume), and no call is made after the close.
