@@ -30,6 +30,17 @@ def _one(shared: Path) -> dict[str, Any]:
     return doc
 
 
+def _refused(shared: Path, tmp_path: Path, change: Any) -> tuple[Path, Any]:
+    """The one-skill catalogue changed by ``change``, written, and the one problem it meets."""
+    doc = _one(shared)
+    change(doc)
+    path = write_json(tmp_path / "benchmarks.json", doc)
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia(path)
+    (p,) = exc.value.problems
+    return path, p
+
+
 def test_a_catalogue_that_agrees_with_itself_imports(shared: Path, tmp_path: Path) -> None:
     (r,) = import_nvidia(write_json(tmp_path / "benchmarks.json", _one(shared)))
     assert r.body.source_figures is not None
@@ -80,12 +91,7 @@ def _skill(d: dict[str, Any]) -> dict[str, Any]:
 def test_a_catalogue_contradicting_itself_is_refused(
     shared: Path, tmp_path: Path, change: Any, pointer: str, words: str
 ) -> None:
-    doc = _one(shared)
-    change(doc)
-    path = write_json(tmp_path / "benchmarks.json", doc)
-    with pytest.raises(ImportError_) as exc:
-        import_nvidia(path)
-    (p,) = exc.value.problems
+    path, p = _refused(shared, tmp_path, change)
     assert (p.file, p.pointer) == (str(path), pointer) and words in p.message
 
 
@@ -129,12 +135,7 @@ def test_a_catalogue_agent_with_a_control_character_or_past_twenty_is_refused(
     shared: Path, tmp_path: Path, change: Any, pointer: str, message: str
 ) -> None:
     # found: each sealed, the control character in the receipt's agents or rows
-    doc = _one(shared)
-    change(doc)
-    path = write_json(tmp_path / "benchmarks.json", doc)
-    with pytest.raises(ImportError_) as exc:
-        import_nvidia(path)
-    (p,) = exc.value.problems
+    path, p = _refused(shared, tmp_path, change)
     assert (p.file, p.pointer, p.message) == (str(path), pointer, message)
 
 
