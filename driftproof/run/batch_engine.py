@@ -138,7 +138,7 @@ class BatchRounds:
                     f"{journal.path}: line {n} names request {unsent[:80]!r}, which the run never "
                     "sent (this run makes no request of that name); the batch journal is damaged"
                 )
-        in_run_journal = set(done)  # the draws the run journal holds
+        in_run_journal = set(done)
         for _, cid, outcome in journal.outs:
             self._keep(cid, outcome, in_run_journal)
         journal.outs.clear()

@@ -435,7 +435,7 @@ def _end(loop: asyncio.AbstractEventLoop, client: Any) -> Future[None]:
     """Cancel the attempts in flight on ``loop``, close ``client``, then stop ``loop``.
 
     From any thread, without waiting: each cancelled attempt's caller gets a
-    :class:`~concurrent.futures.CancelledError` (a second Ctrl-C left them waiting for ever).
+    :class:`~concurrent.futures.CancelledError`, never left waiting.
     """
 
     async def shutdown() -> None:

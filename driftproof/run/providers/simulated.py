@@ -29,8 +29,8 @@ _STEP = 0.05
 #: ``driftproof demo`` and ``run --provider simulated`` alike. Two arms' spreads together stay
 #: well under the 0.05 effect floor, so following ``plan`` settles: on the Quick start's 3-draw
 #: pilot it names 68 draws per arm (and a pilot of 6), a run of those names 24, and one of 24
-#: names 23. At 0.018 and 0.03 the arms' spreads summed to about 0.045, and each run asked for
-#: more (8, then 732, then 1,638); at 0.08 and 0.05 no count exists.
+#: names 23. Spreads summing near the floor do not settle (each run asks for more draws), and
+#: at or past it no count exists.
 BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.012, 0.03
 
 
