@@ -234,7 +234,7 @@ def sheet(
 
 def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
     """Every lost draw of ``r``, case by case, in arm order (one pass over the draws)."""
-    judged = has_bands(r)  # once: asked per draw it scanned the draws for each
+    judged = has_bands(r)  # once, not per draw: each call scans every draw
     return tuple(
         LostDraw(c.id, ARM_WORDS[n], str(d.number), x[0])
         for c, n, d in draws_of(r)
