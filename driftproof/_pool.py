@@ -37,10 +37,10 @@ def _end_with(parent: BaseProcess) -> None:
 
 @contextmanager
 def no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused (as it was after): for a job, or the loop over the jobs.
+    """Python's cycle collector paused for a job, or the loop over the jobs; then as it was.
 
-    A job's short-lived objects are freed by their reference counts; each collection walked
-    every live object (models, templates, the build's index) and found next to nothing.
+    A job's short-lived objects are freed by their reference counts; a collection would walk
+    every live object (models, templates, the build's index) and find next to nothing.
     """
     was = gc.isenabled()
     gc.disable()
