@@ -16,8 +16,9 @@ from driftproof.wording import ENDING_WORDS
 UNKNOWN = "unknown_ending"
 
 #: Classes a retry may cure: the attempt fails as transient and is retried within the
-#: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout, DeepSeek's
-#: ``insufficient_system_resource``: the request interrupted for want of inference resources).
+#: attempt budget (vLLM's ``abort`` after a server-side preemption or timeout, its Responses
+#: API's ``cancelled`` for the same, DeepSeek's ``insufficient_system_resource``: the request
+#: interrupted for want of inference resources).
 TRANSIENT = frozenset({"server_abort"})
 
 #: Lanes whose output-budget ending is read against the reported output tokens
@@ -127,6 +128,8 @@ ENDING_TABLES: dict[str, EndingTable] = {
             **{f"completed:{item}": "tool_call" for item in RESPONSES_TOOL_ITEMS},
             "completed:message_incomplete": "unfinished_answer",
             "completed:message_in_progress": "unfinished_answer",
+            # vLLM's status for a request its engine aborted (its Chat Completions' "abort")
+            "cancelled": "server_abort",
         },
     ),
     "compatible": EndingTable(

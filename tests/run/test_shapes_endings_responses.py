@@ -222,6 +222,34 @@ def test_vllm_responses_cut_by_its_context_window_is_never_an_accepted_truncatio
         )
 
 
+def test_vllm_cancelled_response_is_retried_as_a_server_abort_then_graded(
+    loopback, suite_file, tmp_path
+):
+    """vLLM's Responses server ends a request its engine aborted (finish reason ``abort``, which
+    its Chat Completions sends as is) with status ``cancelled`` and what output came first
+    (vllm-project/vllm entrypoints/openai/responses/serving.py, responses_full_generator), one of
+    the API's documented statuses (openai-python types/responses/response_status.py): a
+    transient server abort as Chat's ``abort``, retried, never graded."""
+    said = _said("fix(http): ret", "in_progress")
+    seen = []
+
+    def shape(path, body, text):
+        seen.append(1)
+        return (200, _response(said, status="cancelled"), {}) if len(seen) <= 4 else None
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses")
+    skill, base = _draws(r)  # the skill's three attempts cancelled, the baseline's first
+    assert (skill.score, skill.lost.kind, skill.lost.error_class) == (
+        None, "server_abort", "transient",
+    )  # fmt: skip
+    assert skill.lost.reason.startswith(
+        "aborted by the server: the reply ended with 'cancelled', not as a complete final answer"
+        "; transient, 3 attempts"
+    )
+    assert (base.score, len(base.attempts)) == (0.5, 1)
+
+
 def test_responses_commentary_alone_is_no_final_answer(loopback, suite_file, tmp_path):
     loopback.script.shape = _answers(lambda p, b, t: (200, _response(_gpt5(t, final=False)), {}))
     r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
