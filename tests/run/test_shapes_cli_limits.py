@@ -107,3 +107,36 @@ def test_claude_prompt_too_long_loses_the_draw_as_the_context_window_never_retri
         )  # fmt: skip
         assert d.lost.reason.startswith("claude reported an error (success")
         assert "Prompt is too long; not retryable, 1 attempt" in d.lost.reason
+
+
+#: What Claude Code printed for a gateway's 502 whose words are the upstream's context window
+#: (farion1231/cc-switch#3868, request id dropped): its own words call it a server-side issue.
+GATEWAY_502 = (
+    "API Error: 502 Your input exceeds the context window of this model. Please adjust your "
+    "input and try again. This is a server-side issue, usually temporary — try again in a "
+    "moment. If it persists, check your inference gateway (127.0.0.1:15721)."
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "attempts"),
+    [
+        (GATEWAY_502, "error", 3),
+        # the same words with status 400 (anthropics/claude-code#77992): the window itself
+        ("API Error: 400 Your input exceeds the context window of this model. Please adjust "
+         "your input and try again.", "context_window", 1),
+    ],
+)  # fmt: skip
+def test_claude_5xx_in_context_window_words_is_retried_as_a_5xx(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, said, kind, attempts
+):
+    """A 5xx is retried as the API lanes retry one, whatever its words; only a context-window
+    message with no status or a 400 loses the draw at once (``classify_status``)."""
+    env = claude_result(is_error=True, result=said, usage=ZERO)
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps(env), code=1)
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, len(d.attempts), d.lost.status) == (
+            None, kind, attempts, int(said[11:14]),
+        )  # fmt: skip
+        assert said in d.lost.reason

@@ -16,6 +16,7 @@ from driftproof._json import json_kind, member_object, member_str
 from driftproof.run.providers._sdk import anthropic_input, count
 from driftproof.run.providers.base import (
     CONTEXT_WINDOW,
+    CONTEXT_WINDOW_STATUSES,
     AttemptError,
     Call,
     Reply,
@@ -106,7 +107,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             transient, the last result's usage kept), or ``is_error``, an ``api_error_status``,
             a :data:`FAILED_TERMINALS` reason or another error subtype (the draw lost to the
             context window, never retried, when its words read as :data:`.base.CONTEXT_WINDOW`
-            or its terminal reason is ``prompt_too_long``; fatal when they read as
+            with no status or one of :data:`.base.CONTEXT_WINDOW_STATUSES`, or its terminal
+            reason is ``prompt_too_long``; fatal when they read as
             :data:`.cli.FATAL`; else classed by the status it carries), quoting its ``result``
             (else its ``errors``), with the envelope's usage and cost; or (lost,
             not retried) a ``modelUsage`` given but not an object, or a ``result`` that is not
@@ -141,7 +143,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             "claude reported an error "
             f"({obj.get('subtype')}{named}{f', status {status}' if status else ''}): {msg}"
         )
-        if terminal == "prompt_too_long" or CONTEXT_WINDOW.search(msg):  # this prompt only
+        window = CONTEXT_WINDOW.search(msg) and status in (None, *CONTEXT_WINDOW_STATUSES)
+        if terminal == "prompt_too_long" or window:  # this prompt only; a 5xx is retried
             raise AttemptError(
                 what, retryable=False, status=status, kind="context_window", reply=reply
             )
