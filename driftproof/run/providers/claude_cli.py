@@ -108,11 +108,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             a :data:`FAILED_TERMINALS` reason or another error subtype (the draw lost to the
             context window, never retried, when its words read as :data:`.base.CONTEXT_WINDOW`
             with no status or one of :data:`.base.CONTEXT_WINDOW_STATUSES`, or its terminal
-            reason is ``prompt_too_long``; fatal when they read as
-            :data:`.cli.FATAL`; else classed by the status it carries), quoting its ``result``
-            (else its ``errors``), with the envelope's usage and cost; or (lost,
-            not retried) a ``modelUsage`` given but not an object, or a ``result`` that is not
-            text.
+            reason is ``prompt_too_long``; fatal when they read as :data:`.cli.FATAL`; else
+            classed by the status it carries), quoting its ``result`` (else its ``errors``), with
+            the envelope's usage and cost; or (lost, not retried) a ``modelUsage`` given but not
+            an object, or a ``result`` that is not text.
     """
     obj, events, doubt = claude_envelope(out)
     if obj is None:
