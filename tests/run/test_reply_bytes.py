@@ -8,6 +8,9 @@ from __future__ import annotations
 import pytest
 from shape_replies import _draws, _mini
 
+from driftproof.errors import ProviderError
+from driftproof.run.providers import make_provider
+
 #: A Messages reply whose answer holds the Latin-1 byte of "é" where UTF-8 needs two.
 NOT_UTF8 = (
     b'{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6", '
@@ -88,3 +91,33 @@ def test_a_reply_cut_off_mid_body_is_a_failed_attempt_in_the_clients_words(
             "connection failed: peer closed connection without sending complete message body "
             "(received 60 bytes, expected 500); transient, 3 attempts"
         ), d.lost.reason
+
+
+#: The first lines of a gateway's web page, sent with status 200 and Content-Type text/html to
+#: an API path (the page a proxy in front of the server serves, such as its sign-in page).
+PAGE = (
+    b'<!DOCTYPE html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n'
+    b"    <title>Sign in \xe2\x80\x93 Gateway</title>\n" + b"  <script>x</script>\n" * 20
+)
+
+
+@pytest.mark.parametrize("api", [None, "chat", "responses"])
+def test_a_200_whose_body_is_a_web_page_stops_the_run_at_once(
+    raw_body, loopback, suite_file, tmp_path, api
+):
+    """A gateway that answers the API's path with its web page, status 200 (QuantumNous/new-api
+    #817: the openai library's ``chat.completions.create`` gave back the page's HTML;
+    xtekky/gpt4free#1049, a ``<!DOCTYPE html>`` page for a chat completion) answers every call
+    so: the run stops at the first, quoting the page's first lines, as for LM Studio's 200."""
+    raw_body.data, raw_body.type = PAGE, "text/html; charset=utf-8"
+    lane = {} if api is None else {"lane": make_provider("openai", "api", api=api)}
+    with pytest.raises(ProviderError) as stop:
+        _mini(tmp_path, suite_file, "anthropic" if api is None else "openai", "api", **lane)
+    assert (
+        "the run stopped: the reply is a web page with status 200, not an answer: "
+        '\'<!DOCTYPE html> <html lang="en"> <head> <meta charset="UTF-8" /> <title>Sign in – '
+        "Gateway</title> <script>x</script> <script>x</script> <script>x</script> "
+        "<script>x</script> <script>x</script> <script'; no call can succeed:"
+        " check the base URL and any proxy in front of it"
+    ) in str(stop.value)
+    assert sum(loopback.script.requests.values()) == 1

@@ -25,6 +25,7 @@ from driftproof.run.providers.base import (
     Provider,
     classify_status,
     draw_fault,
+    not_json,
 )
 
 T = TypeVar("T")
@@ -35,7 +36,6 @@ GRADE_TOOL = "record_grade"
 #: LM Studio's answer, with status 200, to a path it does not serve (a base URL without /v1, or
 #: a version without the Responses API): ``{"error": "Unexpected endpoint or method. (POST …)"}``.
 NO_ROUTE = "Unexpected endpoint or method."
-
 
 #: A LiteLLM proxy's count of the fallbacks it made before the reply it sends ("Number of
 #: fallback attempts made", its docs' retry and fallback headers): a reply after one came from
@@ -364,8 +364,8 @@ class SDKLane(Provider):
         body that is not text in its encoding (the charset its Content-Type names, else UTF-8)
         or no JSON object, holds an ``error`` member that is not null, or is itself an error
         (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal when
-        that error is :data:`NO_ROUTE` (``hint_404`` named). A refused connection is fatal as
-        :meth:`failed` says.
+        that error is :data:`NO_ROUTE` (``hint_404`` named) or the body a web page
+        (:func:`.base.not_json`). A refused connection is fatal as :meth:`failed` says.
         """
         try:
             # the raw response: its JSON is read as the API sent it, with no model built from it
@@ -383,7 +383,7 @@ class SDKLane(Provider):
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
         except JSONFault as exc:
-            raise AttemptError(f"the reply is not JSON ({exc}): {body[:200]!r}") from exc
+            raise not_json(body, exc) from exc
         if not isinstance(obj, dict):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         err = obj.get("error")

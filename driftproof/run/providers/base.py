@@ -42,6 +42,9 @@ CONTEXT_WINDOW = re.compile(
 #: Statuses an error reading as :data:`CONTEXT_WINDOW` comes with: 400, and TGI's 422 (its
 #: input validation errors).
 CONTEXT_WINDOW_STATUSES = frozenset({400, 422})
+#: The start of a body that is an HTML page, not an API's reply (a proxy's sign-in or error page,
+#: a gateway's web app): sent with status 200, every call gets it.
+HTML_PAGE = re.compile(r"\s*<(?:!doctype\s+html|html)\b", re.I)
 #: An error's words for a prompt or a generation a content filter stopped (Azure OpenAI's "The
 #: response was filtered due to the prompt triggering Azure OpenAI's content management policy",
 #: LiteLLM's ``litellm.ContentPolicyViolationError``): that draw is lost, the run goes on.
@@ -308,6 +311,19 @@ def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
     if cls not in TRANSIENT:
         return None
     return AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
+
+
+def not_json(body: str, why: Exception) -> AttemptError:
+    """The failed attempt a reply ``body`` with status 200 that is no JSON (``why``) is.
+
+    An HTML page (:data:`HTML_PAGE`) is fatal, quoting its first 200 characters (each run of
+    whitespace one space, escaped); any other body is transient, quoting its first 200.
+    """
+    if HTML_PAGE.match(body):  # a page for people: no call can get an answer
+        page = f"a web page with status 200, not an answer: {' '.join(body.split())[:200]!r}"
+        fix = "no call can succeed: check the base URL and any proxy in front of it"
+        return AttemptError(f"the reply is {page}; {fix}", fatal=True)
+    return AttemptError(f"the reply is not JSON ({why}): {body[:200]!r}")
 
 
 def draw_fault(err: Any) -> str | None:
