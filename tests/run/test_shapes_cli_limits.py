@@ -140,3 +140,28 @@ def test_claude_5xx_in_context_window_words_is_retried_as_a_5xx(
             None, kind, attempts, int(said[11:14]),
         )  # fmt: skip
         assert said in d.lost.reason
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "attempts"),
+    [
+        # codex's words for an HTTP error ("unexpected status …"), the gateway's as above
+        ("unexpected status 502 Bad Gateway: " + GATEWAY_502[15:], "error", 3),
+        ("unexpected status 400 Bad Request: Your input exceeds the context window of this model.",
+         "context_window", 1),
+    ],
+)  # fmt: skip
+def test_codex_5xx_in_context_window_words_is_retried_as_a_5xx(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, said, kind, attempts
+):
+    """As on the claude lane: a 5xx is retried whatever its words."""
+    events = [
+        {"type": "error", "message": said},
+        {"type": "turn.failed", "error": {"message": said}},
+    ]
+    printed = "".join(json.dumps(e) + "\n" for e in events)
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", printed, code=1)
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, len(d.attempts)) == (None, kind, attempts)
+        assert said in d.lost.reason

@@ -17,6 +17,7 @@ from driftproof._json import member_object
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import (
     CONTEXT_WINDOW,
+    CONTEXT_WINDOW_STATUSES,
     FATAL_STATUSES,
     AttemptError,
     Call,
@@ -183,8 +184,8 @@ class CodexCLI(CLILane):
 def _no_turn(msg: str, failed: bool) -> AttemptError:
     """The error of a call with no completed turn: ``turn.failed`` (``failed``) or none at all.
 
-    A message reading as the context window (:data:`.base.CONTEXT_WINDOW`) loses the draw as
-    such; fatal when it reads as a harness error every call would meet (:data:`.cli.FATAL`),
+    A message reading as the context window (:data:`.base.CONTEXT_WINDOW`) with no status or
+    one of :data:`.base.CONTEXT_WINDOW_STATUSES` loses the draw as such (a 5xx is retried); fatal when it reads as a harness error every call would meet (:data:`.cli.FATAL`),
     whatever status it names; else classed by the HTTP status it names (transient or fatal).
     """
     what = (
@@ -192,14 +193,14 @@ def _no_turn(msg: str, failed: bool) -> AttemptError:
         if failed
         else f"codex reported no completed turn; its last error: {msg}"
     )
-    if CONTEXT_WINDOW.search(msg):  # this prompt only: lost, never retried
-        return AttemptError(what, retryable=False, kind="context_window")
-    if FATAL.search(msg):  # every further call would meet it, as on the claude lane
-        return AttemptError(what, fatal=True)
     status = status_of({}, msg)
     if status is None:
         m = re.search(r"\b(?:status|http)\W{0,3}(\d{3})\b", msg, re.I)
         status = int(m.group(1)) if m else None
+    if CONTEXT_WINDOW.search(msg) and status in (None, *CONTEXT_WINDOW_STATUSES):
+        return AttemptError(what, retryable=False, kind="context_window")  # this prompt only
+    if FATAL.search(msg):  # every further call would meet it, as on the claude lane
+        return AttemptError(what, fatal=True)
     if status is not None and (status in FATAL_STATUSES or status >= 408):
         return classify_status(status, what, reason=what)
     return AttemptError(what)
