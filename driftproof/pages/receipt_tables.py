@@ -110,6 +110,11 @@ def receipt_tables(
     )
 
 
+def sheet_lost_link(name: str) -> str:
+    """``#<id>`` of the "Lost draws" table on receipt ``name``'s own sheet page (no ``key``)."""
+    return f"#table-lost-{name.replace('/', '-')}"
+
+
 def _case_table(
     r: Receipt,
     s: Sheet,

@@ -309,7 +309,7 @@ def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
 
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""
-    src, lost = band_source_of(r), partial(_lost, judged=has_bands(r))
+    src, lost = band_source_of(r), partial(lost_count, judged=has_bands(r))
     missing = set(unrecorded_arms(r))
 
     def shown(name: str, band: Band) -> str:
@@ -355,9 +355,10 @@ def _checks(draws: list[Draw]) -> str | None:
     return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 
-def _lost(draws: list[Draw], judged: bool) -> str | None:
+def lost_count(draws: list[Draw], judged: bool) -> str | None:
     """``1 of 3``: how many of the arm's draws are lost (D-9); ``None`` when none is.
 
+    ``judged``: :func:`has_bands` of the receipt (a draw with no valid score is lost in it).
     Each reason is said whole once, in the sheet's "Lost draws" (:attr:`Sheet.lost_draws`).
     """
     lost = sum(lost_of(d, judged) is not None for d in draws)

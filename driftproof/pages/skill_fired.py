@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from driftproof.pages.sheet import CaseRow, Sheet
-from driftproof.pages.tables import Column, Row, Table
-from driftproof.pages.tables import Pair as Cell
+from driftproof.pages.sheet import CaseRow, Sheet, lost_count
+from driftproof.pages.tables import Cell, Column, Pair, Row, Table
+from driftproof.pages.words import has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
 from driftproof.wording import ARM_WORDS
 
 #: A row of cells.
-Cells = tuple[Cell, ...]
+Cells = tuple[Pair, ...]
 
 
 def _rate(fired: int, observed: int) -> str:
@@ -29,7 +29,7 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
             continue
         rate = spec.skill_fired
         if not spec.recorded:
-            cell: Cell = ("arm not recorded by the source", "")
+            cell: Pair = ("arm not recorded by the source", "")
         elif rate is not None:
             part = share(rate.fired, rate.observed)
             cell = (_rate(rate.fired, rate.observed), repr(part) if part is not None else "")
@@ -39,26 +39,29 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
     return rows
 
 
-def case_rows(r: Receipt, row: CaseRow, index: int) -> list[Cells]:
-    """One row per arm of case number ``index``: band, draws fired on, lost draws."""
+def case_rows(r: Receipt, row: CaseRow, index: int, lost_link: str) -> list[tuple[Cell, ...]]:
+    """One row per arm of case number ``index``: band, draws fired on, lost draws.
+
+    The lost draws are counted as the sheet's case table counts them (``1 of 3``), linking to
+    ``lost_link``, the receipt's "Lost draws" table, which gives each reason whole (D-9).
+    """
     case = r.cases[index]
-    rows: list[Cells] = []
+    judged = has_bands(r)
+    rows: list[tuple[Cell, ...]] = []
     for key, words in ARM_WORDS.items():
         arm, spec = getattr(case.arms, key), getattr(r.arms, key)
         if arm is None or spec is None:
             continue
         band = {"with_skill": row.with_skill, "baseline": row.baseline}.get(key, row.control or "–")
         fired, observed = fired_counts(arm.draws)
-        lost = "; ".join(
-            f"draw {d.number}: {d.lost.reason}" for d in arm.draws if d.lost is not None
-        )
+        lost = lost_count(arm.draws, judged)
         rows.append(
             (
-                (case.id, None),
-                (words, None),
-                (band if spec.recorded else "not recorded", None),
-                (_rate(fired, observed), str(fired) if observed else ""),
-                (lost or "none", None),
+                Cell(case.id),
+                Cell(words),
+                Cell(band if spec.recorded else "not recorded"),
+                Cell(_rate(fired, observed), str(fired) if observed else ""),
+                Cell(lost, link=lost_link) if lost else Cell("none"),
             )
         )
     return rows
@@ -87,8 +90,8 @@ def skill_fired_tables(key: str, cases: Sequence[Row], arms: Sequence[Row]) -> t
         f"{key}-cases",
         "Per case and arm: the band (mean ± one sample standard deviation of the "
         "per-draw scores, n = measured draws) and, beside it, the measured draws on which "
-        "the source saw the skill fire. Lost draws are left out of both and listed with "
-        "their reasons.",
+        "the source saw the skill fire. Lost draws are left out of both and counted, each "
+        "count linking to the receipt's table of their reasons.",
         tuple(Column(h, h.startswith("skill fired")) for h in _FIRED_CASES_HEAD),
         tuple(cases),
     )

@@ -14,7 +14,7 @@ from site_fixtures import REPO, section_html
 
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.receipt import Receipt, read_receipt
-from driftproof.site.html import make_env
+from driftproof.site.html import make_env, page_env, receipt_files
 from driftproof.site.sections import SectionContext, section_types
 
 NEBIUS = "skill-creator-nebius-skills-iteration-1-12a0aae8"
@@ -42,6 +42,15 @@ def test_the_link_reaches_the_lost_draws_table_on_the_page() -> None:
     assert '<td><a href="#table-lost-a">baseline 1 of 1</a></td>' in html
     assert html.count('id="table-lost-a"') == 1
     assert html.count(PENDING) == 1  # said once, in the lost-draws table
+
+
+def test_the_skill_fired_table_counts_them_too_linking_to_the_receipt_page() -> None:
+    html = section_html("skill_fired", NEBIUS)  # the receipt is named "a" in the section
+    assert '<td><a href="/receipts/a/index.html#table-lost-a">1 of 1</a></td>' in html
+    assert PENDING not in html  # the reason is said on the receipt's page, where the link goes
+    r = read_receipt(REPO / "receipts" / f"{NEBIUS}.json")
+    page = receipt_files("a", r, b"", [], page_env())["receipts/a/index.html"].decode()
+    assert page.count('id="table-lost-a"') == 1 and page.count(PENDING) == 1
 
 
 def test_a_comparisons_note_points_under_the_table_where_each_reason_is_said() -> None:

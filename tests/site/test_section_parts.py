@@ -152,7 +152,7 @@ def _fired_receipt() -> dict[str, Any]:
     return doc
 
 
-def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
+def test_skill_fired_rows_count_measured_draws_and_lost_ones() -> None:
     env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
     report: Any = SimpleNamespace(source="reports/999-test.md")
     ctx = SectionContext(
@@ -170,7 +170,8 @@ def test_skill_fired_rows_count_measured_draws_and_list_lost_ones() -> None:
     ]
     with_skill, baseline = cases.rows
     # with skill: the lost draw is left out → fired on 2 of 2 measured draws
-    assert [c.text for c in with_skill.cells[3:]] == ["2 of 2 (100%)", "draw 3: source error: boom"]
+    assert [c.text for c in with_skill.cells[3:]] == ["2 of 2 (100%)", "1 of 3"]
+    assert with_skill.cells[4].link == "../receipts/r/index.html#table-lost-r"
     assert with_skill.cells[3].csv == "2"
     # baseline: observed on draws 1 and 3, fired on neither → 0 of 2
     assert [c.text for c in baseline.cells[3:]] == ["0 of 2 (0%)", "none"]

@@ -21,7 +21,7 @@ from driftproof.pages.printed_figures import (
     printed_rows,
     printed_text,
 )
-from driftproof.pages.receipt_tables import Chart, ReceiptTables, receipt_tables
+from driftproof.pages.receipt_tables import Chart, ReceiptTables, receipt_tables, sheet_lost_link
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about, skill_fired_tables
 from driftproof.pages.source import fidelity_view
@@ -126,10 +126,10 @@ class SkillFiredSection(ReceiptsSection):
             s = sheet(r)
             arms += [row_of(x) for x in arm_rows(n, r)]
             for i, row in enumerate(s.cases):
-                found = case_rows(r, row, i)
+                found = case_rows(r, row, i, ctx.sheet_url(n) + sheet_lost_link(n))
                 if found:  # the case's first row carries its anchor
                     anchor = ctx.anchor(f"{n}-fired-{r.cases[i].id}")
-                    cases += [row_of(x, anchor if j == 0 else None) for j, x in enumerate(found)]
+                    cases += [Row(x, anchor if j == 0 else None, True) for j, x in enumerate(found)]
             about.append(fired_about(n, r, s))
         key = ctx.anchor("skill-fired")
         case_table, arm_table = skill_fired_tables(key, cases, arms)
