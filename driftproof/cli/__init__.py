@@ -1,13 +1,15 @@
 """The ``driftproof`` command line: one module per command, each loaded when it is used.
 
 Each command parses its options, calls the library and prints the result. :func:`main` turns
-Driftproof's own errors into one line per problem on stderr and exit status 2 (or the error's
-``exit_code``); an ``OSError`` (a file that cannot be read or written), input that is not UTF-8
-and a lone surrogate that cannot be written each into one line and exit status 2. A closed stdout
-(``| head``) ends quietly; anything else is a bug and propagates. A SIGTERM stops a command as
-Ctrl-C does (its clean-up runs, exit status 130), and an error that stems from either (a library
-that wraps the interrupt in its own error) reads "interrupted", not a traceback; an error that
-does not name the interrupt is a bug and propagates, even once one arrived.
+Driftproof's own errors into one line per problem on stderr, ``error: <line>``, and exit status
+2 (or the error's ``exit_code``); click's usage errors keep its usage line and hint, their line
+reading ``error: <message>`` too. An ``OSError`` (a file that cannot be read or written), input
+that is not UTF-8 and a lone surrogate that cannot be written each become one line and exit
+status 2. A closed stdout (``| head``) ends quietly; anything else is a bug and propagates. A
+SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130), and an error that
+stems from either (a library that wraps the interrupt in its own error) reads "interrupted", not
+a traceback; an error that does not name the interrupt is a bug and propagates, even once one
+arrived.
 """
 
 from __future__ import annotations
@@ -204,15 +206,22 @@ def fail(lines: Iterable[str], status: int = 2) -> NoReturn:
 
 
 def _show(exc: click.ClickException) -> None:
-    """Click's message for ``exc`` on stderr, as click shows it; on a terminal, wrapped to it."""
-    from driftproof.cli._options import fit_terminal, terminal_width  # deferred: start-up time
+    """Click's message for ``exc`` on stderr, its last line said as :func:`fail` says one.
 
-    if terminal_width(sys.stderr) is None:
-        exc.show()
-        return
+    A usage error shows its usage and hint first, as click does; the line click ends with,
+    ``Error: <message>``, reads ``error: <message>``, controls escaped. On a terminal, each
+    line is wrapped to it.
+    """
+    from driftproof.cli._options import fit_terminal  # deferred: start-up time of --help
+    from driftproof.render.escape import terminal_safe
+
     shown = io.StringIO()
     exc.show(file=shown)
-    click.echo(fit_terminal(shown.getvalue(), sys.stderr), err=True, nl=False)
+    text, message = shown.getvalue(), exc.format_message()
+    said = f"Error: {message}\n"  # the line ClickException.show ends with
+    if text.endswith(said):
+        text = f"{text[: -len(said)]}error: {terminal_safe(message)}\n"
+    click.echo(fit_terminal(text, sys.stderr), err=True, nl=False)
 
 
 def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:

@@ -28,3 +28,20 @@ def test_a_control_character_in_a_path_is_shown_escaped(
     assert code == 2
     assert "\x1b" not in err and "\x07" not in err and err.count("\n") == 1
     assert "a\\x1b]0;PWNED\\x07\\x0ab.json" in err
+
+
+def test_a_usage_error_says_error_as_every_refusal_does_its_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # click's own line read "Error: Got unexpected extra argument (b<ESC>]0;PWNED<BEL>)", the
+    # escape as given; the CLI's own refusals read "error: ..." (one word for one thing)
+    code, _, err = run_main(["view", "a.json", "b\x1b]0;PWNED\x07"], capsys)
+    assert code == 2
+    usage, hint, blank, line = err.splitlines()
+    assert (usage, blank) == ("Usage: driftproof view [OPTIONS] RECEIPT", "")
+    assert line == "error: Got unexpected extra argument (b\\x1b]0;PWNED\\x07)"
+    code, _, err = run_main(["view", str(tmp_path / "none.json")], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {tmp_path / 'none.json'}: cannot read: No such file or directory\n",
+    )

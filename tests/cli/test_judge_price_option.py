@@ -26,7 +26,7 @@ def test_a_price_with_an_empty_field_is_refused_saying_what_was_found(
     code, _, err = run_main([*argv, "--out", str(out), "--judge-price", price], capsys)
     assert code == 2
     assert err.splitlines()[-1] == (
-        "Error: Invalid value for '--judge-price': expected IN,OUT[,CACHE_READ,CACHE_WRITE] in "
+        "error: Invalid value for '--judge-price': expected IN,OUT[,CACHE_READ,CACHE_WRITE] in "
         f"USD per million tokens, e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25, found {price!r}"
     )
     assert not out.exists()

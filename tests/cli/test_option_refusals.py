@@ -37,7 +37,7 @@ def test_a_model_id_of_201_characters_is_refused(tmp_path: Path, capsys) -> None
     argv = [*_run_argv(tmp_path), "--model", "m" * 201, "--out", str(out)]
     code, _, err = run_main(argv, capsys)
     assert code == 2
-    assert _last(err) == "Error: Invalid value for '--model': a model id is at most 200 characters"
+    assert _last(err) == "error: Invalid value for '--model': a model id is at most 200 characters"
     assert not out.exists()
 
 
@@ -47,7 +47,7 @@ def test_a_price_of_three_parts_is_refused(tmp_path: Path, capsys) -> None:
     code, _, err = run_main(argv, capsys)
     assert code == 2
     assert _last(err) == (
-        "Error: Invalid value for '--judge-price': expected IN,OUT or IN,OUT,CACHE_READ,"
+        "error: Invalid value for '--judge-price': expected IN,OUT or IN,OUT,CACHE_READ,"
         "CACHE_WRITE in USD per million tokens, found '1,2,3'"
     )
     assert not out.exists()
@@ -76,7 +76,7 @@ def test_demo_refuses_dir_and_out_dir_naming_two_folders(tmp_path: Path, capsys)
     code, _, err = run_main(["demo", str(a), "--out-dir", str(b)], capsys)
     assert code == 2
     assert _last(err) == (
-        f"Error: DIR {a} and --out-dir {b} name two folders; give the folder once"
+        f"error: DIR {a} and --out-dir {b} name two folders; give the folder once"
     )
     assert list(tmp_path.iterdir()) == []
 
@@ -116,7 +116,7 @@ def test_badge_github_output_without_the_variable(tmp_path: Path, capsys, monkey
     receipt = _receipt(tmp_path)
     code, _, err = run_main(["badge", str(receipt), "--github-output"], capsys)
     assert code == 2
-    assert _last(err) == "Error: --github-output needs the GITHUB_OUTPUT environment variable"
+    assert _last(err) == "error: --github-output needs the GITHUB_OUTPUT environment variable"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
 
 
@@ -128,7 +128,7 @@ def test_stale_refuses_a_judge_template_it_cannot_read(tmp_path: Path, capsys) -
     )
     assert code == 2 and out == ""
     assert _last(err) == (
-        f"Error: Invalid value for --judge-template: {pipe}: cannot read: expected a file, "
+        f"error: Invalid value for --judge-template: {pipe}: cannot read: expected a file, "
         "found a named pipe or socket"
     )
 
@@ -142,7 +142,7 @@ def test_stale_refuses_a_judge_template_over_the_cap(tmp_path: Path, capsys, mon
     )
     assert code == 2 and out == ""
     assert _last(err) == (
-        f"Error: Invalid value for --judge-template: {template}: over 4 bytes, the limit"
+        f"error: Invalid value for --judge-template: {template}: over 4 bytes, the limit"
     )
 
 

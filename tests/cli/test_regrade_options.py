@@ -29,7 +29,7 @@ def test_a_judge_base_url_run_would_refuse_is_a_usage_error(tmp_path, capsys, ur
     code, err = _regrade(tmp_path, capsys, "--judge-base-url", url)
     assert code == 2
     assert err.splitlines()[-1] == (
-        "Error: Invalid value for --judge-base-url: expected an http or https URL such as "
+        "error: Invalid value for --judge-base-url: expected an http or https URL such as "
         f"http://localhost:8000/v1, found {url!r}"
     )
     assert not (tmp_path / "o.json").exists()
@@ -41,5 +41,5 @@ def test_a_judge_timeout_that_is_no_finite_number_is_a_usage_error(tmp_path, cap
     code, err = _regrade(tmp_path, capsys, "--judge-timeout", seconds)
     assert code == 2
     assert err.splitlines()[-1] == (
-        f"Error: Invalid value for '--judge-timeout': {seconds!r} is not a finite number."
+        f"error: Invalid value for '--judge-timeout': {seconds!r} is not a finite number."
     )

@@ -110,15 +110,15 @@ def test_a_usage_error_fits_a_terminal_on_stderr(tmp_path: Path) -> None:
     _write(tmp_path / "r.json")
     args = ["view", "--format", "bogus", "r.json"]
     head = "Usage: driftproof view [OPTIONS] RECEIPT\nTry 'driftproof view --help' for help.\n\n"
-    line = "Error: Invalid value for '--format': 'bogus' is not one of 'text', 'markdown', "
+    line = "error: Invalid value for '--format': 'bogus' is not one of 'text', 'markdown', "
     line += "'json'.\n"
     assert _driftproof(args, tmp_path, None) == (2, "", head + line)
-    # "Error: Invalid value for '--format':" is 36, with " 'bogus'" 44; then 4 in,
+    # "error: Invalid value for '--format':" is 36, with " 'bogus'" 44; then 4 in,
     # "'bogus' is not one of 'text'," makes 33, with " 'markdown'," 45
     assert _driftproof(args, tmp_path, "stderr") == (
         2,
         "",
-        head + "Error: Invalid value for '--format':\n"
+        head + "error: Invalid value for '--format':\n"
         "    'bogus' is not one of 'text',\n    'markdown', 'json'.\n",
     )
 
