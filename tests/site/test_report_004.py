@@ -105,9 +105,11 @@ def test_skill_fired_section_keeps_lost_runs_out_and_names_the_unrecorded_arm(
     assert [c.text for c in arms.rows[1].cells][3] == "arm not recorded by the source"
     with_row, base_row = ([c.text for c in row.cells] for row in cases.rows)
     assert with_row[3] == "1 of 2 (50%)"
-    assert with_row[4] == "draw 3: source error: turn cap reached <script>"
+    # the lost run counted, its reason given on the receipt's page, where the count links
+    assert with_row[4] == "1 of 3"
+    assert cases.rows[0].cells[4].link == "../../receipts/x/index.html#table-lost-x"
     assert base_row[2] == "not recorded"
-    assert "<script>" not in html and "&lt;script&gt;" in html  # untrusted text escaped
+    assert "turn cap reached" not in html
 
 
 def test_make_reports_publishes_report_004(
