@@ -123,8 +123,8 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
             lift_a, lift_b = own_a, own_b
     return {
         "decision": decision,
-        "lift": format_lift(None if smoke else lift_b),
-        "baseline-lift": format_lift(None if smoke else lift_a),
+        "lift": format_lift(None if smoke else lift_b, minus="-"),
+        "baseline-lift": format_lift(None if smoke else lift_a, minus="-"),
         "regressed-cases": json.dumps(regressed, ensure_ascii=True),
         "unmeasured-cases": json.dumps([u.case_id for u in c.unmeasured], ensure_ascii=True),
         "draws-needed": "" if needed is None else str(needed),

@@ -127,6 +127,20 @@ LOST_KIND_WORDS: Final[dict[str, str]] = {
 }
 
 
+#: The minus sign of every figure people read (the site, the command line, Markdown): U+2212.
+MINUS = "\u2212"
+
+
+def numeral(x: float, spec: str, *, minus: str = MINUS) -> str:
+    """``format(x, spec)``, its minus sign written ``minus``: every signed figure is written so.
+
+    ``−0.120`` (U+2212, the default) where people read it, ``-0.120`` with ``minus="-"`` where
+    a program does (a workflow output).
+    """
+    text = format(x, spec)
+    return minus + text[1:] if text.startswith("-") else text
+
+
 def count_of(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``1 draw``, ``0 cases``, ``1,200 draws``."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -106,7 +106,7 @@ def test_regressed_fails_the_job_and_sets_outputs(
     assert (code, out["decision"], json.loads(out["regressed-cases"])) == (1, "regressed", ["c1"])
     assert (out["lift"], out["baseline-lift"], out["draws-needed"]) == ("+0.100", "+0.300", "")
     assert summary.startswith("## Driftproof: regressed") and "the job fails" in summary
-    assert "| c1 | regressed | 0.850 ± 0.050 (n=3) | 0.550 ± 0.050 (n=3) | -0.300 |" in summary
+    assert "| c1 | regressed | 0.850 ± 0.050 (n=3) | 0.550 ± 0.050 (n=3) | −0.300 |" in summary
     # both tables name the receipts in the legend's words (Δ = later − earlier), as diff does
     assert "\n| | earlier | later |\n|---|---|---|\n| receipt | " in summary
     assert (
@@ -158,7 +158,7 @@ def test_below_tested_no_decision_keeps_lift(
         "across draws) |" in summary
     )
     assert (
-        "| c1 | 0.850 ± 0.050 | 0.550 ± 0.050 | -0.300 | no verdict | 3/3 | 3/3 |  |\n" in summary
+        "| c1 | 0.850 ± 0.050 | 0.550 ± 0.050 | −0.300 | no verdict | 3/3 | 3/3 |  |\n" in summary
     )
 
 

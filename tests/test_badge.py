@@ -257,7 +257,8 @@ def test_endpoint_has_exactly_the_shields_keys(cases: list[dict[str, Any]]) -> N
 
 def test_format_lift() -> None:
     assert format_lift(0.12) == "+0.120"
-    assert format_lift(-0.05) == "-0.050"
+    assert format_lift(-0.05) == "−0.050"  # the minus sign people read (U+2212)
+    assert format_lift(-0.05, minus="-") == "-0.050"  # a workflow output's, which programs read
     assert format_lift(-0.0001) == "+0.000"
     assert format_lift(None) == "n/a"
 

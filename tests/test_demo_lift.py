@@ -24,6 +24,6 @@ def test_a_lift_rounding_to_zero_reads_as_on_the_sheet(
     monkeypatch.setattr(driftproof.demo, "lift_interval", lambda b: iv)
     walk = driftproof.demo.walkthrough(read, "", "plan", "why")
     assert (
-        "with its paired interval as context: +0.000 (approximate 95% interval -0.004 to "
+        "with its paired interval as context: +0.000 (approximate 95% interval −0.004 to "
         "+0.004, paired standard error 0.000 over 2 cases)."
     ) in walk

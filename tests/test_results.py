@@ -82,7 +82,7 @@ def test_row_values() -> None:
     assert p.lift == pytest.approx(0.30) and p.value_per_1k == pytest.approx(0.75)
     assert not p.context_only
     assert p.sheet_url == "receipts/zeta-pass/"
-    assert rows["alpha-reg"].reading == "regressed" and rows["alpha-reg"].lift_text == "-0.300"
+    assert rows["alpha-reg"].reading == "regressed" and rows["alpha-reg"].lift_text == "−0.300"
     smoke = rows["alpha-smoke"]
     assert smoke.reading == "Smoke run, no verdict" and smoke.smoke and smoke.context_only
     agg = rows["beta-agg"]

@@ -45,7 +45,7 @@ def facts(fs: tuple[Fact, ...]) -> dict[str, str]:
 
 
 def test_fmt() -> None:
-    assert fmt(0.1 / 3, signed=True) == "+0.033" and fmt(-0.1) == "-0.100"
+    assert fmt(0.1 / 3, signed=True) == "+0.033" and fmt(-0.1) == "−0.100"
     assert fmt(-0.0001, signed=True) == "0.000" and fmt(None) == "–"
 
 
@@ -197,7 +197,7 @@ def test_breakdown_in_the_sheet() -> None:
         "Measured lift, equal weight per case over 3 included cases: +0.033",
         "Helps (separates upward): c1",
         "Hurts (separates downward): c2, c3",
-        "Carries the positive measured lift: c1 (removing it leaves -0.100)",
+        "Carries the positive measured lift: c1 (removing it leaves −0.100)",
     )
     r1 = b.rows[0]
     assert (r1.with_skill, r1.baseline, r1.lift, r1.counts, r1.lift_without, r1.label) == (
@@ -205,7 +205,7 @@ def test_breakdown_in_the_sheet() -> None:
         "0.520 ± 0.020",
         "+0.300",
         "3/3/0 · 3/3/0",
-        "-0.100",
+        "−0.100",
         "helps",
     )
     assert b.rows[1].lift_without == "+0.100"
@@ -319,7 +319,7 @@ class _Rows(HTMLParser):
 
 
 def _decimals(text: str) -> list[str]:
-    return re.findall(r"[+-]?\d+\.\d+", text)
+    return re.findall(r"[+\u2212-]?\d+\.\d+", text)
 
 
 def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
@@ -346,7 +346,7 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
         assert _decimals(cli_rows[1]) == _decimals(site_bd) and _decimals(site_bd)
     # c1 by hand: .820 ± .020 and .520 ± .020, lift +.300; without c1 (−.10 − .11)/2 = −.105
     c1_bd = next(t for t in html.tables["table-breakdown-r"] if t.startswith("c1 "))
-    assert _decimals(c1_bd) == ["0.820", "0.020", "0.520", "0.020", "+0.300", "-0.105"]
+    assert _decimals(c1_bd) == ["0.820", "0.020", "0.520", "0.020", "+0.300", "−0.105"]
     # the suite lift, per 1,000 tokens, reading and breakdown summary: the same words in both
     for needle in (
         "+0.030",

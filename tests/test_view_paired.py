@@ -106,14 +106,14 @@ def test_view_says_where_the_paired_interval_is_clipped(tmp_path: Path) -> None:
     cases = [case("c1", [0.5], [0.75]), case("c2", [0.5], [0.5])]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
     assert (
-        "paired interval: suite lift -0.125, paired standard error 0.125 over 2 cases; "
-        "approximate 95% interval -1.000 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at "
-        "-1 and +1: a lift is never outside -1 to +1\n"
+        "paired interval: suite lift −0.125, paired standard error 0.125 over 2 cases; "
+        "approximate 95% interval −1.000 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at "
+        "−1 and +1: a lift is never outside −1 to +1\n"
     ) in text.output
     # lifts .5, .4: .45 ± 12.706·.05 = -0.185 to +1.085: only the top is clipped
     cases = [case("c1", [0.9], [0.4]), case("c2", [0.8], [0.4])]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "s.json", make_receipt(cases))])
-    assert "interval -0.185 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at +1" in (
+    assert "interval −0.185 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at +1" in (
         text.output
     )
 

@@ -144,21 +144,24 @@ def details_json(
         **{
             k: getattr(b, k) for k in ("status", "message", "sentence", "refusal", "reason", "lift")
         },
-        "lift_text": format_lift(b.lift),
+        "lift_text": format_lift(b.lift, minus="-"),
         "value_per_1k_tokens": b.value_per_1k,
         "skill_tokens": receipt.skill.tokens,
     }
 
 
 def workflow_outputs(receipt: Receipt) -> dict[str, str]:
-    """Outputs for ``$GITHUB_OUTPUT``; ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run."""
+    """Outputs for ``$GITHUB_OUTPUT``; ``lift`` and ``value-per-1k`` are ``n/a`` for a smoke run.
+
+    A program reads them: a negative lift is written with ``-``, not the U+2212 pages show.
+    """
     b = badge_reading(receipt)
     return {
         "reading": b.status,
         "message": b.message,
         "color": b.color,
-        "lift": format_lift(None if b.smoke else b.lift),
-        "value-per-1k": format_lift(None if b.smoke else b.value_per_1k),
+        "lift": format_lift(None if b.smoke else b.lift, minus="-"),
+        "value-per-1k": format_lift(None if b.smoke else b.value_per_1k, minus="-"),
         "draws-needed": str(b.draws_needed) if b.draws_needed is not None else "",
     }
 

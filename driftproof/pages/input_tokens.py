@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from driftproof.pages.words import UNKNOWN
 from driftproof.receipt import Receipt
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import ARM_WORDS, numeral
 
 
 def skill_reached(r: Receipt) -> str | None:
@@ -30,7 +30,7 @@ def skill_reached(r: Receipt) -> str | None:
     if r.run.aa:
         return text + _aa_reached(skill, base, r.skill.tokens)
     if skill is not None and base is not None:
-        text += f"; with the skill {skill - base:+,.0f}"
+        text += f"; with the skill {numeral(skill - base, '+,.0f')}"
     if r.skill.tokens is not None:
         text += f", beside a skill of about {r.skill.tokens:,} tokens"
     if r.run.harness is not None and r.run.harness.name == "claude-code":
@@ -51,7 +51,8 @@ def _aa_reached(skill: float | None, base: float | None, tokens: int | None) -> 
         ``"; the arms +N apart: an A/A calibration, …"``: both arms carry the skill, so no
         difference between them is the skill's.
     """
-    apart = "" if skill is None or base is None else f"; the arms {skill - base:+,.0f} apart"
+    apart = "" if skill is None or base is None else numeral(skill - base, "+,.0f")
+    apart = f"; the arms {apart} apart" if apart else ""
     size = "" if tokens is None else f" (about {tokens:,} tokens)"
     return (
         f"{apart}: an A/A calibration, in which both arms carry the skill{size}, "

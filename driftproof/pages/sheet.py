@@ -71,7 +71,7 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named
+from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named, numeral
 
 
 @dataclass(frozen=True)
@@ -412,8 +412,9 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
 
 def _clipped(low: bool, high: bool) -> str:
     """Words for an interval clipped to a lift's range, −1 to +1; empty when not clipped."""
-    ends = " and ".join(e for e, cut in (("-1", low), ("+1", high)) if cut)
-    return f"; clipped at {ends}: a lift is never outside -1 to +1" if ends else ""
+    low_end, high_end = numeral(-1, "+d"), numeral(1, "+d")
+    ends = " and ".join(e for e, cut in ((low_end, low), (high_end, high)) if cut)
+    return f"; clipped at {ends}: a lift is never outside {low_end} to {high_end}" if ends else ""
 
 
 def _unavailable(r: Receipt, b: Breakdown) -> str:

@@ -24,7 +24,7 @@ from driftproof.stats.fidelity import (
 )
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL
+from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, numeral
 
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
 #: rows per dimension and agent, or a ``run_summary``'s per measure and arm.
@@ -325,7 +325,7 @@ def usage_view(r: Receipt) -> UsageView | None:
         percent(o.median),
         percent(o.mean),
         f"{o.skill_tokens} / {o.reference_tokens}",
-        f"{u.input_added_median:+.0f}",
+        numeral(u.input_added_median, "+.0f"),
     )
     cost = tuple(
         Fact(

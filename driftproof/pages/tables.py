@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from driftproof.wording import MINUS
+
 #: A page model's cell: the text shown and the CSV value (``None``: the text itself).
 Pair = tuple[str, str | None]
 
@@ -46,8 +48,11 @@ class Cell:
 
     @property
     def csv(self) -> str:
-        """The value written to CSV."""
-        return self.text if self.value is None else self.value
+        """The value written to CSV; a figure shown with U+2212 (``−0.120``) as ``-0.120``."""
+        if self.value is not None:
+            return self.value
+        plain = "-" + self.text[1:] if self.text.startswith(MINUS) else self.text
+        return plain if _PLAIN_NUMBER.fullmatch(plain) else self.text
 
 
 @dataclass(frozen=True)

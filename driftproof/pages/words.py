@@ -18,7 +18,7 @@ from driftproof.stats.band import NO_VALID_SAMPLE, Band
 from driftproof.stats.lift import CommonLifts
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
-from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, NO_SEPARATION
+from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, MINUS, NO_SEPARATION, numeral
 from driftproof.wording import count_of as count_of  # the pages' one counting word
 from driftproof.wording import first_of as first_of
 
@@ -95,20 +95,26 @@ class Fact:
 
 
 def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
-    """Fixed-point text of ``x``, or ``–`` when unknown (D-13); ``-0.000`` prints as ``0.000``."""
+    """Fixed-point text of ``x``, or ``–`` when unknown (D-13); ``-0.000`` prints as ``0.000``.
+
+    A minus sign is U+2212 (:func:`~driftproof.wording.numeral`): ``−0.120``.
+    """
     if x is None or not math.isfinite(x):
         return "–"
-    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return text if text.strip("+-0.") else f"{0:.{digits}f}"  # only sign, zeros and point: 0
+    text = numeral(x, f"+.{digits}f" if signed else f".{digits}f")
+    return text if text.strip(f"+{MINUS}0.") else f"{0:.{digits}f}"  # sign, zeros, point: 0
 
 
-def format_lift(lift: float | None) -> str:
-    """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite."""
+def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
+    """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite.
+
+    A minus sign is ``minus`` (:func:`~driftproof.wording.numeral`): ``−0.120`` by default.
+    """
     if lift is None or not math.isfinite(lift):
         return NOT_APPLICABLE
     if round(lift, 3) == 0:
         lift = 0.0
-    return f"{lift:+.3f}"
+    return numeral(lift, "+.3f", minus=minus)
 
 
 def unrecorded_words(item: str) -> str:

@@ -17,6 +17,7 @@ from typing import Literal
 
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Case, Draw
+from driftproof.wording import numeral
 
 Reference = Literal["control", "baseline"]
 
@@ -265,5 +266,4 @@ def percent(x: float | None, *, signed: bool = True) -> str:
         return "n/a"
     if not signed:
         return f"{x * 100:.0f}%"
-    sign = "\u2212" if x < 0 else "+"
-    return f"{sign}{abs(x) * 100:.0f}%"
+    return numeral(x * 100, "+.0f") + "%"

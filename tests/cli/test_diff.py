@@ -75,7 +75,7 @@ def test_regression_exits_1_with_headline_and_summary(tmp_path: Path) -> None:
     )
     row = next(x for x in lines if x.startswith("C2 "))
     assert (
-        "0.900 ± 0.020" in row and "0.590 ± 0.036" in row and "-0.310" in row and "regressed" in row
+        "0.900 ± 0.020" in row and "0.590 ± 0.036" in row and "−0.310" in row and "regressed" in row
     )
     assert "measured/drawn" not in res.output  # no case lost draws
 
@@ -355,7 +355,7 @@ def test_a_lift_that_rounds_to_zero_prints_as_zero_does(tmp_path: Path) -> None:
     b = make_receipt([case("z", [0.5, 0.5, 0.4997], [0.5, 0.5, 0.5])])
     for fmt in ("text", "markdown"):
         out = run(tmp_path, a, b, "--format", fmt).output
-        assert "-0.000" not in out
+        assert "−0.000" not in out
         assert "b.json +0.000, over the 1 case" in out
     row = next(x for x in run(tmp_path, a, b).output.splitlines() if x.startswith("z "))
     assert row.split()[7] == "+0.000"
@@ -368,7 +368,7 @@ def test_delta_is_worked_from_unrounded_means_and_the_legend_says_so(tmp_path: P
     b = case("C7", [0.5586] * 3, [0.5] * 3)
     res = run(tmp_path, make_receipt([a]), make_receipt([b]))
     row = next(x for x in res.output.splitlines() if x.startswith("C7 ")).split()
-    assert row[1:8] == ["0.573", "±", "0.000", "0.559", "±", "0.000", "-0.015"]
+    assert row[1:8] == ["0.573", "±", "0.000", "0.559", "±", "0.000", "−0.015"]
     assert (
         "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
         "unrounded means." in res.output.splitlines()
@@ -400,7 +400,7 @@ def test_lift_breakdown_flag_adds_each_receipts_breakdown_after_the_comparison(
             assert flagged.output.startswith(plain.output.rstrip("\n"))
             extra = flagged.output[len(plain.output.rstrip("\n")) :]
             assert extra.count("Lift breakdown of ") == 2
-            assert "Carries the positive measured lift: c1 (removing it leaves -0.100)" in extra
+            assert "Carries the positive measured lift: c1 (removing it leaves −0.100)" in extra
 
 
 def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(

@@ -10,7 +10,7 @@ from driftproof.stats.paired import PairedTest, paired_test
 def test_an_end_that_rounds_to_zero_prints_unsigned() -> None:
     t = PairedTest(8, 5, 3, 0, 0.73, 0.02, -0.0003, 0.041, 0.95, "exact", None)
     line = paired_line(t, "lift", "the suite lift")
-    assert "-0.000" not in line and "+0.000" not in line
+    assert "−0.000" not in line and "+0.000" not in line
     assert "the suite lift 0.000 to +0.041" in line
 
 

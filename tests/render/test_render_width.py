@@ -113,7 +113,7 @@ def test_diff_at_60_columns_lists_the_cases() -> None:
         "c1",
         "  earlier (bands across draws): 0.820 ± 0.020",
         "  later (bands across draws): 0.620 ± 0.020",
-        "  Δ: -0.200",
+        "  Δ: −0.200",
         "  verdict: regressed",
         "",
     ]

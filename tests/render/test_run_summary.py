@@ -46,8 +46,8 @@ def test_a_lift_that_rounds_to_zero_prints_as_zero_does() -> None:
     # zero lift prints +0.000 (as diff, the badge and the results page print it), not -0.000
     text = _printed(make_receipt([case("c1", [0.5, 0.5], [0.5, 0.5008])]))
     row = next(line for line in text.splitlines() if "c1" in line)
-    assert "+0.000" in row and "-0.000" not in row
-    assert "suite lift +0.000" in text and "-0.000" not in text
+    assert "+0.000" in row and "−0.000" not in row
+    assert "suite lift +0.000" in text and "−0.000" not in text
 
 
 def test_an_unpriced_grading_cost_reads_as_the_sheet_says_it_with_one_draw_counted() -> None:

@@ -87,7 +87,7 @@ def test_view_words(tmp_path: Path) -> None:
     text = CliRunner().invoke(cli, ["view", str(path)]).output
     assert (
         "saves 50% of output tokens and is not worse by more than 0.05 (judge score, skill arm "
-        "minus the baseline arm over 4 cases: mean -0.005, 90% interval -0.020 to +0.010; two "
+        "minus the baseline arm over 4 cases: mean −0.005, 90% interval −0.020 to +0.010; two "
         "one-sided tests at 5% each; margin declared before the run)"
     ) in text
     res = CliRunner().invoke(cli, ["view", str(path), "--margin", "0.02"])
