@@ -89,3 +89,37 @@ def test_a_sort_button_says_what_it_sorts_and_shows_an_arrow(
     descending = button.evaluate(mark)
     page.close()
     assert (ascending, descending) == ('" ▲"', '" ▼"')
+
+
+def test_a_lost_draws_reason_of_json_wraps_in_its_cell_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    import shutil
+
+    from factories import arm, case, make_receipt
+    from site_fixtures import REPO
+
+    from driftproof.receipt import Receipt
+    from driftproof.site.html import page_env, receipt_files
+
+    # claude -p's words for an overloaded API (tests/run/fake_bins/claude.py), with no space
+    # in the 130 characters of its JSON body
+    body = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},'
+    body += '"request_id":"req_011CUm9w3x5vHqL2p8Zz7aBc"}'
+    c = case("c1", [0.8, 0.9, None], [0.4, 0.5, 0.6])
+    c["arms"]["with_skill"] = arm([0.8, 0.9, None], lost_reason=f"API Error: 529 {body}")
+    files = receipt_files("t", Receipt.model_validate(make_receipt([c])), b"", [], page_env())
+    for path, data in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    shutil.copytree(REPO / "templates" / "theme" / "assets", tmp_path / "assets")
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.goto((tmp_path / "receipts/t/index.html").as_uri())
+    cell = page.locator("#table-lost-t td", has_text="API Error").evaluate(
+        "c => c.getBoundingClientRect().width"
+    )
+    box = page.locator("#table-lost-t").evaluate(
+        "t => { const b = t.closest('.table-wrap'); return [b.scrollWidth, b.clientWidth]; }"
+    )
+    page.close()
+    assert cell < 390 and box[0] <= box[1], (cell, box)  # the reason held it 833 px wide
