@@ -8,7 +8,7 @@ from driftproof._anchor import slug, unique, windows_device
 from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import ARM_NOT_RECORDED, count_of, fmt, lost_kind_words, token_counts
-from driftproof.receipt import Case, CaseArm, Draw, Receipt
+from driftproof.receipt import Case, CaseArm, Draw, Receipt, Tokens
 from driftproof.wording import ARM_WORDS
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
@@ -81,6 +81,21 @@ def _samples(d: Draw) -> list[dict[str, Any]]:
     ]
 
 
+#: How a draw's tokens were counted, in words (``Tokens.counted_by``).
+_COUNTED_BY = {
+    "provider": "as the provider reported them",
+    "o200k_base": "counted offline with the o200k_base encoding",
+    "source": "as the source file gives them",
+}
+
+
+def _tokens(t: Tokens) -> str:
+    """``120 in, 41 out (as the provider reported them)``; a count not recorded is said so."""
+    said = (f"{n:,} {short}" if n is not None else f"{long} not recorded" for n, short, long in
+            ((t.input, "in", "input"), (t.output, "out", "output")))  # fmt: skip
+    return f"{', '.join(said)} ({_COUNTED_BY[t.counted_by]})"
+
+
 def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
     """One draw as the page shows it: every value a string (or a list of them)."""
     answer = d.answer
@@ -101,9 +116,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
             + (f" (status {a.status})" if a.status is not None else "")
             for a in (d.attempts or [])
         ],
-        "tokens": None
-        if t is None
-        else f"{fmt_int(t.input)} in, {fmt_int(t.output)} out (counted by {t.counted_by})",
+        "tokens": None if t is None else _tokens(t),
         "checks": [f"{c.name} ({c.kind}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
         "files": [
             f"{f.path}: {f.status}"

@@ -1,0 +1,27 @@
+"""A case page's draw says its tokens in words: a count the receipt does not record is said to be
+not recorded (it printed an en dash, "– in, 93 out"), and how the tokens were counted is said
+in plain words, not by the receipt's field value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from driftproof.pages.case import case_draws
+from driftproof.receipt import read_receipt
+
+RECEIPT = Path(__file__).parents[2] / "receipts" / "caveman-2b10489-caveman.json"
+
+
+def test_a_count_not_recorded_is_said_so_and_the_counting_in_words() -> None:
+    doc = json.loads(RECEIPT.read_text(encoding="utf-8"))
+    first = doc["cases"][0]
+    tokens = first["arms"]["with_skill"]["draws"][0]["tokens"]
+    # the caveman snapshot records output tokens counted offline, and no input tokens
+    assert (tokens["input"], tokens["counted_by"]) == (None, "o200k_base")
+    r = read_receipt(RECEIPT)
+    draw = case_draws(r, r.cases[0])["rows"][0][0]
+    assert draw["tokens"] == (
+        f"input not recorded, {tokens['output']:,} out "
+        "(counted offline with the o200k_base encoding)"
+    )
