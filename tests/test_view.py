@@ -63,7 +63,7 @@ def test_fmt() -> None:
 def test_value_per_1000_skill_tokens(chars: int, tokens: str, per_1k: str) -> None:
     s = sheet(read(mk([case("a", [0.70, 0.71, 0.72], [0.60, 0.61, 0.62])], skill_text="y" * chars)))
     assert s.lift == "+0.100"
-    assert s.lift_per_1k == f"{per_1k} ({tokens} skill tokens, ceil(characters ÷ 4))"
+    assert s.lift_per_1k == f"{per_1k} ({tokens} skill tokens: characters ÷ 4, rounded up)"
 
 
 def test_readings() -> None:

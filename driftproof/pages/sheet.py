@@ -261,7 +261,7 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     lift_text = format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, f"n/a ({tokens})"
-    return lift_text, f"{format_lift(per_1k)} ({tokens}, ceil(characters ÷ 4))"
+    return lift_text, f"{format_lift(per_1k)} ({tokens}: characters ÷ 4, rounded up)"
 
 
 def _breakdown_view(r: Receipt, b: Breakdown) -> BreakdownView:

@@ -95,10 +95,10 @@ def test_view_at_80_columns_lists_the_cases_and_wraps_the_prose() -> None:
     ]
     assert all(len(x) <= 80 for x in lines), max(lines, key=len)
     assert [x for x in lines if x != x.rstrip()] == []
-    # the headline fact (91 characters wide) breaks at the last space within 80
+    # the headline fact (98 characters wide) breaks at the last space within 80
     assert lines[3:5] == [
-        "  lift  +0.300; value per 1,000 skill tokens +0.750 (400 skill tokens,",
-        "        ceil(characters ÷ 4))",
+        "  lift  +0.300; value per 1,000 skill tokens +0.750 (400 skill tokens:",
+        "        characters ÷ 4, rounded up)",
     ]
 
 
