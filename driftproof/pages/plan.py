@@ -124,6 +124,9 @@ class Plan:
     suite_spreads: tuple[float, float] | None = None
     simulated: bool = False
     """The pilot's answers or scores were drawn by the simulated provider: no model's spreads."""
+    aa: bool = False
+    """The pilot is an A/A calibration (``run.aa``): both arms ran with the skill, so the count
+    sizes a comparison of two runs with the skill, as ``diff`` and the Action make."""
     grader_step: float | None = None
     """The grader's own step (judge scale) when :attr:`rounding_spread` is set."""
     samples_per_draw: int | None = None
@@ -222,6 +225,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         z.existence,
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
         simulated=r.is_simulated,
+        aa=bool(r.run.aa),
         grader_step=r.judge.scale.step if floored and r.judge is not None else None,
         samples_per_draw=r.run.judge_samples_per_generation if floored else None,
         draw_step=z.draw_step if floored else None,

@@ -31,6 +31,19 @@ SIMULATED_PILOT = (
     "run needs."
 )
 
+#: Said under the headline when the pilot is an A/A calibration (``run --aa``).
+AA_PILOT = (
+    "This pilot is an A/A calibration: both of its arms ran with the skill, so the count sizes a "
+    "comparison of two runs with the skill, as diff and the Action make; a lift here is a change "
+    "between the two runs."
+)
+#: What a plan from a pilot with a baseline says of gating two runs (diff, the Action).
+GATE_SIZING = (
+    "diff and the Action compare the with-skill arms of two runs, not with skill against "
+    "baseline: to size that comparison, plan from an A/A pilot (driftproof run --aa), whose two "
+    "arms both carry the skill."
+)
+
 #: A headline names at most this many cases, then "and N more".
 NAMED_AT_MOST = 5
 
@@ -362,19 +375,22 @@ def _why(p: Plan) -> list[str]:
             f"Scores sit on the grader's grid, so a spread under its rounding spread {rounding} "
             f"is planned at that instead, for {_names(p.rounded_cases)}."
         )
-    return lines + _pool_lines(p)
+    counted = p.draws_per_arm is not None and p.p_verdict is not None
+    gate = [GATE_SIZING] if counted and not p.aa else []
+    return lines + _pool_lines(p) + gate
 
 
 def plan_text(p: Plan, width: int | None = None) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`.
 
     In order: the headline; the commands that carry it out; calls and grading cost; whether the
-    pilot is simulated; the cases; then, under :data:`WHY_HEADING`, the reasoning. ``width``:
-    the terminal's width in characters, each longer line wrapped to it, or ``None`` (not a
-    terminal).
+    pilot is simulated or an A/A calibration; the cases; then, under :data:`WHY_HEADING`, the
+    reasoning. ``width``: the terminal's width in characters, each longer line wrapped to it, or
+    ``None`` (not a terminal).
     """
     lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
     lines += [SIMULATED_PILOT] if p.simulated else []
+    lines += [AA_PILOT] if p.aa else []
     lines += _cases(p)
     if why := _why(p):
         lines += [WHY_HEADING, *why]

@@ -185,8 +185,9 @@ def _no_turn(msg: str, failed: bool) -> AttemptError:
     """The error of a call with no completed turn: ``turn.failed`` (``failed``) or none at all.
 
     A message reading as the context window (:data:`.base.CONTEXT_WINDOW`) with no status or
-    one of :data:`.base.CONTEXT_WINDOW_STATUSES` loses the draw as such (a 5xx is retried); fatal when it reads as a harness error every call would meet (:data:`.cli.FATAL`),
-    whatever status it names; else classed by the HTTP status it names (transient or fatal).
+    one of :data:`.base.CONTEXT_WINDOW_STATUSES` loses the draw as such (a 5xx is retried);
+    fatal when it reads as a harness error every call would meet (:data:`.cli.FATAL`), whatever
+    status it names; else classed by the HTTP status it names (transient or fatal).
     """
     what = (
         f"codex reported an error: {msg}"

@@ -1,0 +1,58 @@
+"""``plan`` from an A/A pilot sizes a gate: diff and the Action compare the with-skill arms of two
+runs, so the pilot that sizes them is one whose two arms both carry the skill (``run --aa``).
+
+A team lead's walk-through found the gap: from a pilot whose with-skill spread (.02) was four
+times its baseline's (.005), plan said 17 draws per arm, and two receipts at 17 draws left 8 of
+10 cases of diff underpowered; nothing said which comparison the count was for.
+"""
+
+from __future__ import annotations
+
+import json
+
+from factories import case, make_receipt
+from receipt_docs import seal_document
+
+from driftproof.pages.plan import plan_receipt
+from driftproof.receipt import parse_receipt
+from driftproof.render.plan import plan_json, plan_text
+
+GATE_WORDS = (
+    "diff and the Action compare the with-skill arms of two runs, not with skill against "
+    "baseline: to size that comparison, plan from an A/A pilot (driftproof run --aa), whose two "
+    "arms both carry the skill."
+)
+AA_WORDS = (
+    "This pilot is an A/A calibration: both of its arms ran with the skill, so the count sizes a "
+    "comparison of two runs with the skill, as diff and the Action make; a lift here is a change "
+    "between the two runs."
+)
+# 50 draws per arm, 25 at ±.02 and 25 at ±.005 around each mean: spreads .0202 and .00505
+WIDE_WITH = case("c1", [0.58, 0.62] * 25, [0.495, 0.505] * 25)
+# the A/A pilot of the same skill: both arms at the with-skill spread
+AA_CASE = case("c1", [0.58, 0.62] * 25, [0.58, 0.62] * 25)
+
+
+def _plan(cases: list[dict], aa: bool):
+    doc = make_receipt(cases)
+    doc["run"]["aa"] = aa
+    return plan_receipt(parse_receipt(json.dumps(seal_document(doc)).encode(), "p.json"))
+
+
+def test_a_plan_with_a_baseline_says_how_to_size_a_gate() -> None:
+    text = plan_text(_plan([WIDE_WITH], aa=False))
+    assert " ".join(text.split()).count(GATE_WORDS) == 1
+    assert AA_WORDS not in text
+
+
+def test_a_plan_from_an_aa_pilot_says_it_sizes_a_comparison_of_two_runs() -> None:
+    p = _plan([AA_CASE], aa=True)
+    text = plan_text(p)
+    assert AA_WORDS in text and GATE_WORDS not in text
+    assert json.loads(plan_json(p))["aa"] is True
+    # the count it gives is for the with-skill spread in both arms: more than the pilot with a
+    # quiet baseline asks (its bound is the grid's rounding spread .05/√12 = .0144 at 80%: .0159,
+    # the sum of bounds .0381 against .0444 for the with-skill bound .0222 twice)
+    lift = _plan([WIDE_WITH], aa=False)
+    assert lift.draws_per_arm is not None and p.draws_per_arm is not None
+    assert p.draws_per_arm > lift.draws_per_arm
