@@ -107,6 +107,18 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     assert any(p.endswith("-dark.svg") and "chart-comparison-march-april" in p for p in files)
 
 
+def test_a_comparison_says_how_many_regressed_cases_noise_alone_gives(
+    pair: tuple[Path, Path],
+) -> None:
+    # as diff and the Action do (method, "Regressed cases from noise alone"): c1 improved and c2
+    # did not separate, so of the 2 cases none regressed
+    inputs = load_inputs(*pair)
+    html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/001/index.html"]
+    text = html.decode()
+    assert "<p>Noise alone: if every case&#39;s true mean were the same in both receipts" in text
+    assert "of these 2 cases would read regressed at these spreads and draws; none did.</p>" in text
+
+
 def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) -> None:
     receipts, reports = pair
     write_report(

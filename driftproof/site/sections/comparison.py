@@ -60,7 +60,9 @@ class ComparisonSection:
         """The section's HTML and tables."""
         a, b = receipt_name(params.a), receipt_name(params.b)
         an, bn = params.a_label or a, params.b_label or b
-        c = compare_receipts(ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn)
+        c = compare_receipts(
+            ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn, false_alarms=True
+        )
         heading = ctx.anchor(f"comparison-{a}-{b}")
         # its row ids before the chart's
         table = None if c.refusals else ctx.own(_table(c, ctx, a, b))[0]
