@@ -394,6 +394,10 @@ def test_cli_github_output_alone_writes_no_badge_file(
     assert res.output == "passing\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.json", "gh_output"]
     assert "\npassing\n" in gh.read_text()
+    # --help names every output written (it named four of the six)
+    keys = [line.split("<<", 1)[0] for line in gh.read_text().splitlines() if "<<" in line]
+    shown = "".join(CliRunner().invoke(badge, ["--help"]).output.split())  # wrapped at hyphens
+    assert len(keys) == 6 and all(k in shown for k in keys), (keys, shown)
 
 
 def test_cli_github_output_that_cannot_be_appended_to_writes_no_badge_file(

@@ -88,7 +88,8 @@ def _say_reading(r: Receipt) -> None:
 @click.option(
     "--github-output",
     is_flag=True,
-    help="Append reading, message, color, lift (n/a for a smoke run) to $GITHUB_OUTPUT.",
+    help="Append reading, message, color, lift and value-per-1k (n/a for a smoke run), and "
+    "draws-needed to $GITHUB_OUTPUT.",
 )
 @click.option("--force", is_flag=True, help="Replace badge files that already exist.")
 def badge(
