@@ -84,6 +84,6 @@ def test_a_simulated_judge_of_model_answers_is_named_alone() -> None:
     doc = make_receipt([case("a", [0.6, 0.7, 0.65], [0.5, 0.5, 0.55])], judge=judge)
     r = parse_receipt(json.dumps(doc).encode(), "r.json")
     assert verdict_refusal(r) == (
-        "simulated: no model judged; the simulated judge drew these scores at random, so this "
-        "non-model receipt gets no verdict"
+        "simulated: no model judged; the simulated judge drew these scores at random, so the "
+        "receipt gets no verdict"
     )

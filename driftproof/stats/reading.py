@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 #: Why a simulated receipt (``driftproof demo``, ``run --provider simulated``) gets no verdict.
 SIMULATED_NO_VERDICT = (
     "simulated: no model answered and no model judged; the simulated provider drew these "
-    "answers and scores at random, so this non-model receipt gets no verdict"
+    "answers and scores at random, so the receipt gets no verdict"
 )
 
 
@@ -43,13 +43,13 @@ def _simulated_reason(r: Receipt) -> str:
     if r.run.provider != "simulated":
         return (
             "simulated: no model judged; the simulated judge drew these scores at random, so "
-            "this non-model receipt gets no verdict"
+            "the receipt gets no verdict"
         )
     if judge in (None, "simulated"):
         return SIMULATED_NO_VERDICT
     return (  # a regrade by another judge: the answers are still simulated
         f"simulated: no model answered; the simulated provider drew these answers at random and "
-        f"the {judge} judge scored them, so this non-model receipt gets no verdict"
+        f"the {judge} judge scored them, so the receipt gets no verdict"
     )
 
 
