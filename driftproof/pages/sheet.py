@@ -242,6 +242,13 @@ def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
     )
 
 
+#: Why an A/A calibration's sheet gives no lift (its cases' differences are read as A/A).
+AA_NO_LIFT = (
+    "an A/A calibration: both arms ran with the skill, so their difference measures noise, "
+    "not what the skill adds"
+)
+
+
 def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
     single = lift_refusal(r)
@@ -252,6 +259,8 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     )
     if single is not None:  # said once, in the lift beside it
         return f"n/a: {single}", f"n/a ({tokens})"
+    if r.run.aa:  # both arms carry the skill: their difference is the A/A reading's, not a lift
+        return f"n/a: {AA_NO_LIFT}", f"n/a ({tokens})"
     lift = suite_lift(r)
     if lift is None:  # aggregates only, or no case measured in both arms (D-17)
         return "n/a" if r.is_aggregates_only else f"n/a ({NOT_MEASURED})", f"n/a ({tokens})"
