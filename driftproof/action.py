@@ -322,7 +322,8 @@ def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
             read.append(read_receipt(path))
         except DriftproofError as exc:
             problems += [f"input {name}: {line}" for line in exc.lines()]
-    aa = aa_problem(args.aa, read[2], read[:2]) if not problems and args.aa else None
+    compared = ((args.baseline, read[0]), (args.receipt, read[1])) if not problems else ()
+    aa = aa_problem(args.aa, read[2], compared) if not problems and args.aa else None
     return read, problems + ([aa] if aa else [])
 
 

@@ -112,12 +112,12 @@ def test_an_aa_receipt_of_another_model_or_judge_is_refused(
     aa = Receipt.model_validate(_aa_doc(model, judge_model))
     r = _receipt()
     theirs = {"model": "claude-sonnet-4-5", "judge": "claude-haiku-4-5-20251001"}[expected]
-    assert aa_problem("aa.json", aa, (r, r)) == (
+    assert aa_problem("aa.json", aa, (("a.json", r), ("b.json", r))) == (
         f"aa.json: {pointer}: expected the compared receipts' {expected} ({theirs}), found "
         f"{found}: an A/A calibration measures the noise of its own model and judge only"
     )
     same = Receipt.model_validate(_aa_doc("claude-sonnet-4-5", "claude-haiku-4-5-20251001"))
-    assert aa_problem("aa.json", same, (r, r)) is None
+    assert aa_problem("aa.json", same, (("a.json", r), ("b.json", r))) is None
 
 
 def test_the_action_refuses_a_simulated_aa_beside_real_receipts(

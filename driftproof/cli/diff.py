@@ -57,7 +57,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
         raa = read_receipt(aa_path) if aa_path is not None else None
     except ReceiptError as exc:  # printed here: the command may run alone
         fail(exc.lines())
-    problem = None if raa is None else aa_problem(str(aa_path), raa, (ra, rb))
+    problem = None if raa is None else aa_problem(str(aa_path), raa, ((str(a), ra), (str(b), rb)))
     if problem is not None:
         fail([problem])
     comparison = compare_receipts(ra, rb, a_name=str(a), b_name=str(b), false_alarms=True)

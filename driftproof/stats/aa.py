@@ -151,14 +151,17 @@ def aa_reading(r: Receipt) -> AAReading:
     )
 
 
-def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | None:
-    """Why ``aa`` (read from ``path``) cannot calibrate ``compared``, as one line; else None.
+def aa_problem(path: str, aa: Receipt, named: Sequence[tuple[str, Receipt]]) -> str | None:
+    """Why ``aa`` (read from ``path``) cannot calibrate the ``named`` receipts, as one line.
 
-    ``diff --aa`` and the Action's ``aa`` input both ask. An A/A receipt calibrates only its own
-    skill and suite: its ``run.aa`` must be true and its skill name and suite sha256 those of
-    every compared receipt. A suite sha256 that any of them does not record (``run`` always
-    records it) fails closed: the suite cannot be shown to be the same.
+    ``diff --aa`` and the Action's ``aa`` input both ask, ``named`` holding each compared
+    receipt with the path it was read from. An A/A receipt calibrates only its own skill and
+    suite: its ``run.aa`` must be true and its skill name and suite sha256 those of every
+    compared receipt. A suite sha256 that any of them does not record (``run`` always records
+    it) fails closed, the line naming the receipt that does not: the suite cannot be shown to
+    be the same. ``None`` when ``aa`` can calibrate them.
     """
+    compared = [r for _, r in named]
     if not aa.run.aa:
         found = "it records no A/A mark" if aa.run.aa is None else "it is marked as no A/A run"
         return (
@@ -171,9 +174,9 @@ def aa_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | Non
         ("/suite/sha256", "suite sha256", aa.suite.sha256, [r.suite.sha256 for r in compared]),
     ):
         if None in (mine, *theirs):  # only a suite sha256 can be unrecorded
-            whose = "the A/A receipt" if mine is None else "a compared receipt"
+            where = path if mine is None else next(n for n, r in named if r.suite.sha256 is None)
             return (
-                f"{path}: {pointer}: {whose} records no {what}, so the A/A calibration cannot be "
+                f"{where}: {pointer}: records no {what}, so the A/A calibration {path} cannot be "
                 f"shown to be of the compared receipts' suite: {why}"
             )
         if set(theirs) != {mine}:

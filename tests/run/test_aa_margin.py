@@ -84,4 +84,4 @@ def test_an_aa_run_records_its_suite_sha256_so_it_calibrates_a_run_of_that_suite
         )
     aa, r = (read_receipt(p) for p in paths)
     assert aa.suite.sha256 == r.suite.sha256 == hashlib.sha256(suite_file.read_bytes()).hexdigest()
-    assert aa_problem("aa.json", aa, (r, r)) is None
+    assert aa_problem("aa.json", aa, (("a.json", r), ("b.json", r))) is None

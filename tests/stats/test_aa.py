@@ -112,7 +112,7 @@ def test_diff_refuses_an_aa_receipt_of_another_suite(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("unrecorded", "whose"),
-    [(("aa", "b"), "the A/A receipt"), (("b",), "a compared receipt")],
+    [(("aa", "b"), "aa"), (("b",), "b")],
     ids=["none records it", "a compared receipt does not"],
 )
 def test_diff_refuses_an_aa_receipt_when_a_suite_sha256_is_not_recorded(
@@ -129,10 +129,11 @@ def test_diff_refuses_an_aa_receipt_when_a_suite_sha256_is_not_recorded(
     a, b, aa = (str(tmp_path / f"{n}.json") for n in ("a", "b", "aa"))
     refused = CliRunner().invoke(cli, ["diff", a, b, "--aa", aa])
     assert refused.exit_code == 2
+    # the line names the receipt that records none (it named the A/A file for b's fault)
     assert refused.output == (
-        f"error: {aa}: /suite/sha256: {whose} records no suite sha256, so the A/A calibration "
-        "cannot be shown to be of the compared receipts' suite: an A/A calibration is cited "
-        "only for its own skill and suite\n"
+        f"error: {tmp_path / whose}.json: /suite/sha256: records no suite sha256, so the A/A "
+        f"calibration {aa} cannot be shown to be of the compared receipts' suite: an A/A "
+        "calibration is cited only for its own skill and suite\n"
     )
 
 
