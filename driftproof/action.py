@@ -29,7 +29,7 @@ import json
 import os
 import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from driftproof import wording
@@ -279,21 +279,31 @@ def _parse_fail_on(value: str) -> list[str]:
     return [named[x.lower()] for x in items]
 
 
-def _write_outputs(summary: str, outputs: dict[str, str]) -> list[str]:
-    """Append the summary and the outputs to GitHub's files; one line per file not written."""
-    writes: tuple[tuple[str, str, Callable[[Path], None]], ...] = (
-        ("GITHUB_STEP_SUMMARY", "the job summary", lambda path: _append(path, summary)),
-        ("GITHUB_OUTPUT", "the outputs", lambda path: append_github_output(path, outputs)),
-    )
-    problems = []
-    for variable, what, write in writes:
+def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] = ()) -> list[str]:
+    """Append the outputs, then the summary, to GitHub's files; one line per file not written.
+
+    Outputs not written make the step exit 2, so the summary then lists ``errors`` (the step's
+    other problems) and that one instead of ``summary`` (which may say the job passes).
+    """
+    problems: list[str] = []
+    for variable, what in (
+        ("GITHUB_OUTPUT", "the outputs"),
+        ("GITHUB_STEP_SUMMARY", "the job summary"),
+    ):
         path = os.environ.get(variable)
         try:
-            if path:
-                write(Path(path))
+            if path and variable == "GITHUB_OUTPUT":
+                append_github_output(Path(path), outputs)
+            elif path:
+                _append(Path(path), _error_summary([*errors, *problems]) if problems else summary)
         except OSError as exc:
             problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
     return problems
+
+
+def _error_summary(lines: list[str]) -> str:
+    """The summary of a step that ends in an error (exit 2): each problem, escaped."""
+    return "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -345,8 +355,7 @@ def _errors(lines: list[str]) -> int:
 
 def _fail(lines: list[str]) -> int:
     """Each problem in the summary (decision ``error``) and on stderr; the exit status 2."""
-    summary = "## Driftproof: error\n\n" + "".join(f"- {md_escape(x, 1000)}\n" for x in lines)
-    return _errors(lines + _write_outputs(summary, {"decision": "error"}))
+    return _errors(lines + _write_outputs(_error_summary(lines), {"decision": "error"}, lines))
 
 
 def _main(args: argparse.Namespace) -> int:

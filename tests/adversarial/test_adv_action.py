@@ -71,6 +71,20 @@ def test_unwritable_step_summary_is_a_clean_error(
     assert f"{tmp_path}: cannot append the outputs (GITHUB_OUTPUT): Is a directory" in err
 
 
+def test_outputs_not_written_leave_a_summary_that_says_error_not_a_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: the summary was written first, "the job passes" (GOOD against itself), then the
+    # outputs failed and the step exited 2: the summary said the opposite of what happened
+    summary, _ = setup(
+        tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(GOOD), output=tmp_path
+    )
+    assert action.main([]) == 2
+    said = f"{tmp_path}: cannot append the outputs (GITHUB_OUTPUT): Is a directory"
+    escaped = said.replace("_", "\\_")  # Markdown's underscores, as every summary line escapes
+    assert summary.read_text(encoding="utf-8") == f"## Driftproof: error\n\n- {escaped}\n"
+
+
 def test_blank_fail_on_keeps_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Found: DRIFTPROOF_FAIL_ON=" " (an empty workflow expression) parsed to no decision at all,
     # so a regressed case passed the job (exit 0).
