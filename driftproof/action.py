@@ -18,8 +18,8 @@ Exit status: 0 when the job passes; 1 when it fails (by default: a case regresse
 receipt did not measure); 2 when an input is missing, a receipt cannot be read (bad JSON, schema,
 seal) or the A/A receipt is not one, or is of another skill, suite, answering model or judge than
 the compared receipts, with the problems in the summary and on stderr, or when the summary or
-``$GITHUB_OUTPUT`` cannot be written (the summary may already say whether the job passes); 130
-when cancelled before the outputs.
+``$GITHUB_OUTPUT`` cannot be written (outputs not written: the summary says so, not the
+decision); 130 when cancelled before the outputs.
 """
 
 from __future__ import annotations
