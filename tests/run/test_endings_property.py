@@ -218,8 +218,8 @@ thoughts = st.text(alphabet="abc <>/{}:\"'\n.sorry", max_size=40).map(lambda s: 
 def _anthropic_thinking(answer: str, thought: str) -> Reply:
     blocks = [
         {"type": "thinking", "thinking": thought, "signature": "s"},
-        {"type": "text", "text": answer},
         {"type": "redacted_thinking", "data": thought},
+        {"type": "text", "text": answer},
     ]
     return read_message({"model": "m", "content": blocks, "stop_reason": "end_turn"})
 

@@ -44,7 +44,8 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
     A body whose ``type`` is given and is not ``message`` (a stream event), ``content`` that is
     no list of blocks; and, when ``ending`` is complete (on the judge's table when ``graded``), a
     block that is no object, not of a :data:`READ_BLOCKS` type, or (``graded``) a call of another
-    tool than ``record_grade``. An incomplete ending says why on its own.
+    tool than ``record_grade``, or (an answer) a thinking block after a text block. An incomplete
+    ending says why on its own.
     """
     if other := other_object(msg.get("type"), "message"):
         return other
@@ -71,6 +72,12 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
             continue
         why = "so its grade is not read" if graded else "so there is nothing to grade"
         return f"the reply's content holds {what}, which is not read, {why}"
+    kinds = [b["type"] for b in content]
+    later = kinds[kinds.index("text") :] if "text" in kinds else []
+    if not graded and ("thinking" in later or "redacted_thinking" in later):
+        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
+        why = f"the reply's content holds a text block before a thinking block ({found}), not"
+        return why + " thinking followed by the answer, so there is nothing to grade"
     return None
 
 

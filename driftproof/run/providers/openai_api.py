@@ -270,13 +270,15 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     message (one with no ``status`` is :attr:`Reply.unread`). The answer is the text of messages
     whose ``phase`` is ``final_answer`` or unset; other messages, reasoning items and a leading
     ``<think>`` are reasoning. A completed reply with a message part that is not one of
-    :data:`MESSAGE_PARTS` (or a body whose ``object`` is not ``response``) is :attr:`Reply.unread`.
+    :data:`MESSAGE_PARTS`, or a reasoning item after the answer (or a body whose ``object`` is not
+    ``response``) is :attr:`Reply.unread`.
     """
     texts, refusals, thought, calls, unfinished, odd = [], [], [], [], [], []
-    unread = None
+    unread, answered, late = None, False, False
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "reasoning":
+            late = late or answered
             thought += [
                 str(p.get("text") or "")
                 for p in member_list(item, "summary") + member_list(item, "content")
@@ -286,6 +288,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             said = _part_texts(item, "output_text", "text")
             if item.get("phase") in (None, "final_answer"):
                 texts += said
+                answered = True
                 if item.get("status") != "completed":  # still being written, or not said
                     unfinished.append(item.get("status"))
             else:
@@ -302,6 +305,11 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         stop = f"completed:{calls[-1]}"
     elif stop == "completed" and odd:  # a part this lane does not read may hold the answer
         unread = f"a message of the reply holds {odd[0]}, so there is nothing to grade"
+    elif stop == "completed" and late:  # the model reasoned again after its answer
+        kinds = [str(i.get("type")) for i in member_list(r, "output") if isinstance(i, dict)]
+        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
+        unread = f"the reply's output holds a reasoning item after the answer message ({found}),"
+        unread += " not reasoning followed by the answer, so there is nothing to grade"
     elif stop == "completed" and None in unfinished:  # the server never said it is finished
         unsaid = "the answer message does not say it is finished (it gives no status), so there"
         unread = unsaid + " is nothing to grade"

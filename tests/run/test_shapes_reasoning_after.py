@@ -1,0 +1,45 @@
+"""Reasoning that comes after the answer (D-19): an Anthropic thinking block after a text block,
+a Responses reasoning item after the answer message. Anthropic documents a reply's thinking
+blocks before its text, and the Responses API its reasoning items before the message; a reply in
+which the model reasons again after its answer has no answer known to be final, so the draw is
+lost, as Mistral's text part before a thinking part is (test_shapes_endings_chat.py)."""
+
+from __future__ import annotations
+
+from shape_replies import _answers, _draws, _message, _mini, _response
+
+
+def test_a_thinking_block_after_the_text_loses_the_draw(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        content = [
+            {"type": "text", "text": text},
+            {"type": "thinking", "thinking": "on second thought, no", "signature": "s"},
+        ]
+        return 200, {**_message(text), "content": content}, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "no_answer")
+        assert d.lost.reason == (
+            "the reply's content holds a text block before a thinking block (text, thinking),"
+            " not thinking followed by the answer, so there is nothing to grade"
+        )
+
+
+def test_a_reasoning_item_after_the_answer_message_loses_the_draw(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        said = [{"type": "output_text", "text": text, "annotations": []}]
+        message = {"type": "message", "id": "m", "role": "assistant", "status": "completed"}
+        reasoning = {"type": "reasoning", "id": "rs", "summary": []}
+        return 200, _response([reasoning, {**message, "content": said}, reasoning]), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "no_answer")
+        assert d.lost.reason == (
+            "the reply's output holds a reasoning item after the answer message (reasoning,"
+            " message, reasoning), not reasoning followed by the answer, so there is nothing"
+            " to grade"
+        )
