@@ -273,7 +273,9 @@ def test_a_messages_body_giving_a_member_twice_is_not_read() -> None:
     call = Call("m", None, "p", 10, timeout=1.0)
 
     async def sent(**kw):
-        return SimpleNamespace(http_response=SimpleNamespace(content=body.encode(), encoding=None))
+        return SimpleNamespace(
+            http_response=SimpleNamespace(content=body.encode(), encoding=None, status_code=200)
+        )
 
     with pytest.raises(AttemptError) as info:
         lane.post(lambda client: sent, {}, call)

@@ -360,7 +360,8 @@ class SDKLane(Provider):
 
         Returns the reply body as a JSON object and as text, and why another model answered
         (:func:`fell_back` of its headers) or ``None``; raises :class:`AttemptError` as
-        :func:`sdk_error` classes the SDK's error or the deadline passing, or (transient) for a
+        :func:`sdk_error` classes the SDK's error or the deadline passing, lost (not retried) for
+        a status other than 200 (a 206 Partial Content), or (transient) for a
         body that is not text in its encoding (the charset its Content-Type names, else UTF-8)
         or no JSON object, holds an ``error`` member that is not null, or is itself an error
         (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal when
@@ -374,6 +375,10 @@ class SDKLane(Provider):
         except (self._errors, TimeoutError) as exc:
             raise self.failed(exc, call.timeout, hint_404=hint_404) from exc
         self.reached = True
+        status = sent.http_response.status_code
+        if status != 200:  # 202, 203, 206: no whole answer as documented (a batch's result alike)
+            why = "the reply's status is not 200 OK, so it is not read as an answer"
+            raise AttemptError(f"HTTP {status}: {why}", retryable=False, status=status)
         raw, encoding = bytes(sent.http_response.content), sent.http_response.encoding or "utf-8"
         try:  # strict: the client's own reading makes a byte not of its encoding U+FFFD unsaid
             body = raw.decode(encoding)
