@@ -80,6 +80,7 @@ def _check_document(
             f"expected {len(doc['cases'])}, the cases the document holds, found {total:g}: the "
             "document contradicts itself"
         )
+    aw.number(agg, "overallPassRate", low=0, high=1)  # a share, however the source reads it
     passed = aw.number(agg, "casesPassed")
     if passed is not None and total is not None and passed > total:
         raise (aw / "casesPassed").fail(

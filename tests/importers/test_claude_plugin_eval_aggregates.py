@@ -3,7 +3,8 @@
 The real two-arm document (``data/interop/claude-plugin-eval/aggregate-result.two-arm.json``,
 read by hand): one case, with run score 1 (passed), without run score 0 (not passed); case
 aggregates score 1, passRate 1, scoreWithout 0, passRateWithout 0, delta 1; document
-casesTotal 1, casesPassed 1 (threshold 1), overallScore 1, overallPassRate 1, meanDelta 1;
+casesTotal 1, casesPassed 1 (threshold 1), overallScore 1, overallPassRate 1 (a share of cases,
+whatever its exact reading: from 0 to 1), meanDelta 1;
 run costs 0.045988999999999995 + 0.0390888 = 0.0850778 USD, the suite's costUsd. SOURCE.md
 defines each figure ("The fields, in brief").
 """
@@ -46,6 +47,8 @@ def test_the_real_document_agrees_with_itself(shared: Path, tmp_path: Path) -> N
         ("doc", "casesPassed", 0, "/aggregates/casesPassed", "expected 1, the cases whose"),
         ("doc", "overallScore", 0.75, "/aggregates/overallScore", "expected 1, the mean"),
         ("doc", "meanDelta", 0.5, "/aggregates/meanDelta", "expected 1, the mean"),
+        ("doc", "overallPassRate", 1.5, "/aggregates/overallPassRate", "number from 0 to 1"),
+        ("doc", "overallPassRate", -0.25, "/aggregates/overallPassRate", "number from 0 to 1"),
         ("doc", "costUsd", 0.05, "/costUsd", "at least its runs' costs added up (0.0850778)"),
         ("doc", "costUsd", -1, "/costUsd", "at least its runs' costs"),
     ],
