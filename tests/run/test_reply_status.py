@@ -22,7 +22,7 @@ def test_a_success_other_than_200_loses_the_draw_naming_its_status(
     for d in _draws(r):
         assert (d.score, d.lost.kind, d.lost.status, len(d.attempts)) == (None, "error", status, 1)
         assert d.lost.reason == (
-            f"HTTP {status}: the reply's status is not 200 OK, so it is not read as an answer;"
+            f"HTTP {status}: a status other than 200 OK is not read as an answer;"
             " not retryable, 1 attempt"
         )
 
@@ -35,6 +35,6 @@ def test_a_grade_sent_with_206_is_an_invalid_sample(loopback, suite_file, tmp_pa
     for d in _draws(r):
         assert (d.score, d.lost.kind) == (None, "unscored")
         assert d.judge_samples[0].invalid_reason == (
-            "judge call failed: HTTP 206: the reply's status is not 200 OK, so it is not read as"
-            " an answer; not retryable, 1 attempt"
+            "judge call failed: HTTP 206: a status other than 200 OK is not read as an answer;"
+            " not retryable, 1 attempt"
         )

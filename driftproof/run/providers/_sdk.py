@@ -358,27 +358,22 @@ class SDKLane(Provider):
         ``create`` picks a ``with_raw_response.create``; the whole attempt (connecting, sending,
         reading the reply) is cut off ``call.timeout`` seconds after it starts.
 
-        Returns the reply body as a JSON object and as text, and why another model answered
-        (:func:`fell_back` of its headers) or ``None``; raises :class:`AttemptError` as
-        :func:`sdk_error` classes the SDK's error or the deadline passing, lost (not retried) for
-        a status other than 200 (a 206 Partial Content), or (transient) for a
-        body that is not text in its encoding (the charset its Content-Type names, else UTF-8)
-        or no JSON object, holds an ``error`` member that is not null, or is itself an error
-        (``object`` ``error``: vLLM's and SGLang's error body), sent with status 200; fatal when
-        that error is :data:`NO_ROUTE` (``hint_404`` named) or the body a web page
-        (:func:`.base.not_json`). A refused connection is fatal as :meth:`failed` says.
+        Returns the body as a JSON object and as text, and why another model answered
+        (:func:`fell_back` of its headers) or ``None``. Raises :class:`AttemptError`: as
+        :func:`sdk_error` classes the SDK's error or the deadline; lost for a status other than
+        200; transient for a body not text in its encoding (its Content-Type's charset, else
+        UTF-8), no JSON object, or an error (an ``error`` member not null, or vLLM's and SGLang's
+        ``object`` ``error``); fatal for :data:`NO_ROUTE` (``hint_404`` named), a web page
+        (:func:`.base.not_json`) or a refused connection (:meth:`failed`).
         """
-        try:
-            # the raw response: its JSON is read as the API sent it, with no model built from it
+        try:  # the raw response: its JSON is read as the API sent it, no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)
             handoff = fell_back(getattr(sent.http_response, "headers", None))
         except (self._errors, TimeoutError) as exc:
             raise self.failed(exc, call.timeout, hint_404=hint_404) from exc
         self.reached = True
-        status = sent.http_response.status_code
-        if status != 200:  # 202, 203, 206: no whole answer as documented (a batch's result alike)
-            why = "the reply's status is not 200 OK, so it is not read as an answer"
-            raise AttemptError(f"HTTP {status}: {why}", retryable=False, status=status)
+        if (status := sent.http_response.status_code) != 200:  # 206, 202, 203: as a batch's line
+            raise reply_error(status, None, "a status other than 200 OK is not read as an answer")
         raw, encoding = bytes(sent.http_response.content), sent.http_response.encoding or "utf-8"
         try:  # strict: the client's own reading makes a byte not of its encoding U+FFFD unsaid
             body = raw.decode(encoding)
