@@ -109,6 +109,8 @@ def refuse(
     extra = sum(1 for _ in pairs)
     others = len(problems) - 1 + extra
     if extra:
+        if extra == 1:  # "… and 1 more problem"
+            rest = rest.replace("problems", "problem")
         problems.append(Problem(str(file), "", f"… and {extra} {rest}"))
     raise error(f"{problems[0]}" + (f" (and {others} more)" if others else ""), problems)
 

@@ -73,6 +73,8 @@ def test_diagnostics_are_capped() -> None:
     lines = _problems({f"k{i}": "long" for i in range(50)}, max_string_chars=1)
     assert len(lines) == _bounds.MAX_PROBLEMS + 1
     assert lines[-1] == f"f.json: … and {50 - _bounds.MAX_PROBLEMS} more problems over the limits"
+    one_over = _problems({f"k{i}": "long" for i in range(21)}, max_string_chars=1)
+    assert one_over[-1] == "f.json: … and 1 more problem over the limits"  # one, not "problems"
 
 
 def test_deep_json_text_is_refused_as_bounds_not_recursion() -> None:
