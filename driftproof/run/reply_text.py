@@ -45,6 +45,16 @@ def other_object(kind: Any, expected: str) -> str | None:
     return f"the reply is {what}, not a {expected}, so there is nothing to grade"
 
 
+def other_role(role: Any) -> str | None:
+    """Why a reply message whose ``role`` is given and is not ``assistant`` is unread, else None."""
+    if role is None or role == "assistant":
+        return None
+    what = repr(role[:100]) if isinstance(role, str) else json_kind(role)
+    return (
+        f"the reply's message speaks as {what}, not as the assistant, so there is nothing to grade"
+    )
+
+
 def split_reasoning(text: str) -> tuple[str, str | None]:
     """``text`` as (final answer, reasoning ``None`` when there is none) (D-19).
 

@@ -10,7 +10,13 @@ from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.endings import lost_class
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count
 from driftproof.run.providers.base import Call, Reply, Request
-from driftproof.run.reply_text import joined_reasoning, not_text, other_object, split_reasoning
+from driftproof.run.reply_text import (
+    joined_reasoning,
+    not_text,
+    other_object,
+    other_role,
+    split_reasoning,
+)
 
 
 def build_request(r: Request) -> dict[str, Any]:
@@ -41,13 +47,14 @@ READ_BLOCKS = ("text", "thinking", "redacted_thinking", "tool_use")
 def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> str | None:
     """Why a Messages reply's content cannot be read (D-19), else ``None``.
 
-    A body whose ``type`` is given and is not ``message`` (a stream event), ``content`` that is
+    A body whose ``type`` is given and is not ``message`` (a stream event) or whose ``role`` is
+    given and is not ``assistant``, ``content`` that is
     no list of blocks; and, when ``ending`` is complete (on the judge's table when ``graded``), a
     block that is no object, not of a :data:`READ_BLOCKS` type, or (``graded``) a call of another
     tool than ``record_grade``, or (an answer) a thinking block after a text block. An incomplete
     ending says why on its own.
     """
-    if other := other_object(msg.get("type"), "message"):
+    if other := other_object(msg.get("type"), "message") or other_role(msg.get("role")):
         return other
     content = msg.get("content")
     if not isinstance(content, list):

@@ -19,6 +19,7 @@ from driftproof.run.reply_text import (
     json_or_none,
     not_text,
     other_object,
+    other_role,
     split_reasoning,
 )
 
@@ -212,7 +213,7 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
     msg = member_object(choice, "message")
     call, odd_call = _call_made(msg)
     said, parts_thought, unread = _content_parts(msg.get("content"))
-    unread = odd or odd_call or unread
+    unread = odd or odd_call or other_role(msg.get("role")) or unread
     text, think = split_reasoning(said)
     stop = member_str(choice, "finish_reason")
     if stop == "stop" and call is not None:
@@ -273,7 +274,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     :data:`MESSAGE_PARTS`, or a reasoning item after the answer (or a body whose ``object`` is not
     ``response``) is :attr:`Reply.unread`.
     """
-    texts, refusals, thought, calls, unfinished, odd = [], [], [], [], [], []
+    texts, refusals, thought, calls, unfinished, odd, roles = [], [], [], [], [], [], []
     unread, answered, late = None, False, False
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
@@ -285,6 +286,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
                 if isinstance(p, dict)
             ]
         elif kind == "message":
+            roles.append(other_role(item.get("role")))
             said = _part_texts(item, "output_text", "text")
             if item.get("phase") in (None, "final_answer"):
                 texts += said
@@ -326,6 +328,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         graded=graded,
         unread=other_object(r.get("object"), "response")
         or not_text("an output_text part's text", texts)
+        or next(filter(None, roles), None)
         or unread,
     )
 
