@@ -1,8 +1,9 @@
-"""Reasoning that comes after the answer (D-19): an Anthropic thinking block after a text block,
-a Responses reasoning item after the answer message. Anthropic documents a reply's thinking
-blocks before its text, and the Responses API its reasoning items before the message; a reply in
-which the model reasons again after its answer has no answer known to be final, so the draw is
-lost, as Mistral's text part before a thinking part is (test_shapes_endings_chat.py)."""
+"""Reasoning that comes after the answer (D-19): an Anthropic thinking block after the last text
+block, a Responses reasoning item after the last answer message. A reply that ends reasoning
+after its answer has no answer known to be final, so the draw is lost, as Mistral's text part
+before a thinking part is (test_shapes_endings_chat.py). Reasoning between two parts of the answer
+is read: Anthropic's interleaved thinking sends thinking, text, thinking, text with no tool call
+(BerriAI/litellm#13834), and the answer is the text blocks in order."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_a_thinking_block_after_the_text_loses_the_draw(loopback, suite_file, tm
     for d in _draws(r):
         assert (d.score, d.lost.kind) == (None, "no_answer")
         assert d.lost.reason == (
-            "the reply's content holds a text block before a thinking block (text, thinking),"
+            "the reply's content holds a thinking block after its last text block (text, thinking),"
             " not thinking followed by the answer, so there is nothing to grade"
         )
 
@@ -39,7 +40,42 @@ def test_a_reasoning_item_after_the_answer_message_loses_the_draw(loopback, suit
     for d in _draws(r):
         assert (d.score, d.lost.kind) == (None, "no_answer")
         assert d.lost.reason == (
-            "the reply's output holds a reasoning item after the answer message (reasoning,"
+            "the reply's output holds a reasoning item after its last answer message (reasoning,"
             " message, reasoning), not reasoning followed by the answer, so there is nothing"
             " to grade"
         )
+
+
+def test_interleaved_thinking_between_text_blocks_is_graded(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        half = len(text) // 2
+        content = [
+            {"type": "thinking", "thinking": "first", "signature": "s"},
+            {"type": "text", "text": text[:half]},
+            {"type": "thinking", "thinking": "then", "signature": "s"},
+            {"type": "text", "text": text[half:]},
+        ]
+        return 200, {**_message(text), "content": content}, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.lost is None and d.score is not None
+
+
+def test_reasoning_between_two_answer_messages_is_graded(loopback, suite_file, tmp_path):
+    def shape(path, body, text):
+        half = len(text) // 2
+        reasoning = {"type": "reasoning", "id": "rs", "summary": []}
+        message = {"type": "message", "id": "m", "role": "assistant", "status": "completed"}
+        parts = [
+            [{"type": "output_text", "text": x, "annotations": []}]
+            for x in (text[:half], text[half:])
+        ]
+        return 200, _response([reasoning, {**message, "content": parts[0]}, reasoning,
+                               {**message, "content": parts[1]}]), {}  # fmt: skip
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses")
+    for d in _draws(r):
+        assert d.lost is None and d.score is not None

@@ -51,8 +51,8 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
     given and is not ``assistant``, ``content`` that is
     no list of blocks; and, when ``ending`` is complete (on the judge's table when ``graded``), a
     block that is no object, not of a :data:`READ_BLOCKS` type, or (``graded``) a call of another
-    tool than ``record_grade``, or (an answer) a thinking block after a text block. An incomplete
-    ending says why on its own.
+    tool than ``record_grade``, or (an answer) a thinking block after its last text block
+    (interleaved thinking between text blocks is read). An incomplete ending says why on its own.
     """
     if other := other_object(msg.get("type"), "message") or other_role(msg.get("role")):
         return other
@@ -79,12 +79,12 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
             continue
         why = "so its grade is not read" if graded else "so there is nothing to grade"
         return f"the reply's content holds {what}, which is not read, {why}"
-    kinds = [b["type"] for b in content]
-    later = kinds[kinds.index("text") :] if "text" in kinds else []
-    if not graded and ("thinking" in later or "redacted_thinking" in later):
+    kinds = [b["type"] for b in content]  # interleaved thinking between texts is read
+    after = kinds[len(kinds) - kinds[::-1].index("text") :] if "text" in kinds else []
+    if not graded and ("thinking" in after or "redacted_thinking" in after):
         found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
-        why = f"the reply's content holds a text block before a thinking block ({found}), not"
-        return why + " thinking followed by the answer, so there is nothing to grade"
+        why = f"the reply's content holds a thinking block after its last text block ({found}),"
+        return why + " not thinking followed by the answer, so there is nothing to grade"
     return None
 
 

@@ -271,15 +271,15 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     message (one with no ``status`` is :attr:`Reply.unread`). The answer is the text of messages
     whose ``phase`` is ``final_answer`` or unset; other messages, reasoning items and a leading
     ``<think>`` are reasoning. A completed reply with a message part that is not one of
-    :data:`MESSAGE_PARTS`, or a reasoning item after the answer (or a body whose ``object`` is not
-    ``response``) is :attr:`Reply.unread`.
+    :data:`MESSAGE_PARTS`, or a reasoning item after its last answer message (or a body whose
+    ``object`` is not ``response``) is :attr:`Reply.unread`.
     """
     texts, refusals, thought, calls, unfinished, odd, roles = [], [], [], [], [], [], []
     unread, answered, late = None, False, False
     for item in member_list(r, "output"):
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "reasoning":
-            late = late or answered
+            late = answered  # until another answer message follows
             thought += [
                 str(p.get("text") or "")
                 for p in member_list(item, "summary") + member_list(item, "content")
@@ -290,7 +290,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
             said = _part_texts(item, "output_text", "text")
             if item.get("phase") in (None, "final_answer"):
                 texts += said
-                answered = True
+                answered, late = True, False
                 if item.get("status") != "completed":  # still being written, or not said
                     unfinished.append(item.get("status"))
             else:
@@ -310,7 +310,9 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     elif stop == "completed" and late:  # the model reasoned again after its answer
         kinds = [str(i.get("type")) for i in member_list(r, "output") if isinstance(i, dict)]
         found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
-        unread = f"the reply's output holds a reasoning item after the answer message ({found}),"
+        unread = (
+            f"the reply's output holds a reasoning item after its last answer message ({found}),"
+        )
         unread += " not reasoning followed by the answer, so there is nothing to grade"
     elif stop == "completed" and None in unfinished:  # the server never said it is finished
         unsaid = "the answer message does not say it is finished (it gives no status), so there"
