@@ -218,7 +218,7 @@ def _show(exc: click.ClickException) -> None:
     shown = io.StringIO()
     exc.show(file=shown)
     text, message = shown.getvalue(), exc.format_message()
-    said = f"Error: {message}\n"  # the line ClickException.show ends with
+    said = f"Error: {click.unstyle(message)}\n"  # show's last line, colour codes dropped
     if text.endswith(said):
         text = f"{text[: -len(said)]}error: {terminal_safe(message)}\n"
     click.echo(fit_terminal(text, sys.stderr), err=True, nl=False)

@@ -45,3 +45,14 @@ def test_a_usage_error_says_error_as_every_refusal_does_its_controls_escaped(
         2,
         f"error: {tmp_path / 'none.json'}: cannot read: No such file or directory\n",
     )
+
+
+def test_a_usage_error_holding_a_colour_code_says_error_its_code_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an SGR sequence (ESC [ 31 m) in the extra argument: click drops it from the line it writes
+    # to a file that is no terminal, so its line no longer ended with the message as given and
+    # read "Error: Got unexpected extra argument (bred)", the sequence gone, not escaped
+    code, _, err = run_main(["view", "a.json", "b\x1b[31mred"], capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == "error: Got unexpected extra argument (b\\x1b[31mred)"
