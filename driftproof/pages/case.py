@@ -7,7 +7,14 @@ from typing import Any
 from driftproof._anchor import slug, unique, windows_device
 from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.words import ARM_NOT_RECORDED, count_of, fmt, lost_kind_words, token_counts
+from driftproof.pages.words import (
+    ARM_NOT_RECORDED,
+    COUNTED_BY_WORDS,
+    count_of,
+    fmt,
+    lost_kind_words,
+    token_counts,
+)
 from driftproof.receipt import Case, CaseArm, Draw, Receipt, Tokens
 from driftproof.wording import ARM_WORDS
 
@@ -81,19 +88,11 @@ def _samples(d: Draw) -> list[dict[str, Any]]:
     ]
 
 
-#: How a draw's tokens were counted, in words (``Tokens.counted_by``).
-_COUNTED_BY = {
-    "provider": "as the provider reported them",
-    "o200k_base": "counted offline with the o200k_base encoding",
-    "source": "as the source file gives them",
-}
-
-
 def _tokens(t: Tokens) -> str:
     """``120 in, 41 out (as the provider reported them)``; a count not recorded is said so."""
     said = (f"{n:,} {short}" if n is not None else f"{long} not recorded" for n, short, long in
             ((t.input, "in", "input"), (t.output, "out", "output")))  # fmt: skip
-    return f"{', '.join(said)} ({_COUNTED_BY[t.counted_by]})"
+    return f"{', '.join(said)} ({COUNTED_BY_WORDS[t.counted_by]})"
 
 
 def _draw(d: Draw, no_answer: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
 from driftproof.pages.source import fidelity_view, source_figures, source_report_headline
-from driftproof.pages.words import UNKNOWN, count_of, fmt, format_lift
+from driftproof.pages.words import COUNTED_BY_WORDS, UNKNOWN, count_of, fmt, format_lift
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
@@ -211,7 +211,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
         parts.append(f"{percent(sav.vs_baseline.median)} against the baseline")
         return (
             ", ".join(parts)
-            + f" ({count_of(sav.vs_baseline.n, 'case')}, tokens counted by {sav.counted_by})"
+            + f" ({count_of(sav.vs_baseline.n, 'case')}, tokens {COUNTED_BY_WORDS[sav.counted_by]})"
         )
     words = (
         "pass rate"

@@ -9,6 +9,7 @@ from driftproof.pages.input_tokens import skill_reached
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
+    COUNTED_BY_WORDS,
     UNKNOWN,
     VERDICT_WORDS,
     Fact,
@@ -240,8 +241,8 @@ def _token_saving(r: Receipt) -> str:
     text = (
         f"output tokens saved against {ref}: median {percent(sv.median)} over "
         f"{count_of(sv.n, 'case')} (mean {percent(sv.mean)}, min {percent(sv.min)}, "
-        f"max {percent(sv.max)}; "
-        f"{sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, counted by {arm.counted_by})"
+        f"max {percent(sv.max)}; {sv.skill_tokens:,} vs {sv.reference_tokens:,} tokens, "
+        f"{COUNTED_BY_WORDS[arm.counted_by]})"
     )
     if arm.vs_control is not None:
         text += f"; against the baseline arm: median {percent(arm.vs_baseline.median)}"

@@ -28,6 +28,12 @@ UNKNOWN = "not recorded"
 ARM_NOT_RECORDED = "not recorded by the source"
 #: Written in a workflow output where a lift is not given (method: "writes it as n/a").
 NOT_APPLICABLE = "n/a"
+#: How a draw's tokens were counted (``Tokens.counted_by``), in words: "tokens counted offline …".
+COUNTED_BY_WORDS = {
+    "provider": "as the provider reported them",
+    "o200k_base": "counted offline with the o200k_base encoding",
+    "source": "as the source file gives them",
+}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 

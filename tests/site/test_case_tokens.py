@@ -25,3 +25,16 @@ def test_a_count_not_recorded_is_said_so_and_the_counting_in_words() -> None:
         f"input not recorded, {tokens['output']:,} out "
         "(counted offline with the o200k_base encoding)"
     )
+
+
+def test_the_receipt_page_and_results_say_how_tokens_were_counted_in_the_same_words() -> None:
+    # the caveman snapshot's token saving, on its receipt page's headline and its results row:
+    # they said "counted by o200k_base", the receipt's field value, where the case page says it
+    # in words
+    from driftproof.pages.results import headline as results_headline
+    from driftproof.pages.sheet_facts import headline as sheet_headline
+
+    r = read_receipt(RECEIPT)
+    said = "counted offline with the o200k_base encoding"
+    for text in (sheet_headline(r, "n/a", "n/a").value, results_headline(r)):
+        assert said in text and "counted by" not in text, text
