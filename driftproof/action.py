@@ -332,8 +332,9 @@ def _read_inputs(args: argparse.Namespace) -> tuple[list[Receipt], list[str]]:
             read.append(read_receipt(path))
         except DriftproofError as exc:
             problems += [f"input {name}: {line}" for line in exc.lines()]
-    compared = ((args.baseline, read[0]), (args.receipt, read[1])) if not problems else ()
-    aa = aa_problem(args.aa, read[2], compared) if not problems and args.aa else None
+    aa = None
+    if not problems and args.aa:
+        aa = aa_problem(args.aa, read[2], ((args.baseline, read[0]), (args.receipt, read[1])))
     return read, problems + ([aa] if aa else [])
 
 

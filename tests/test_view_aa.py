@@ -9,6 +9,7 @@ import json
 from factories import case, make_receipt
 from receipt_docs import seal_document
 
+from driftproof.pages.badge import workflow_outputs
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt
 from driftproof.render.sheet import sheet_text
@@ -17,10 +18,14 @@ from driftproof.render.sheet import sheet_text
 CASES = [case("c1", [0.60, 0.61, 0.62], [0.54, 0.55, 0.56])]
 
 
-def _sheet(aa: bool):
+def _receipt(aa: bool):
     doc = make_receipt(CASES)
     doc["run"]["aa"] = aa
-    return sheet(parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json"))
+    return parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json")
+
+
+def _sheet(aa: bool):
+    return sheet(_receipt(aa))
 
 
 def test_an_aa_receipt_has_no_lift_and_says_why() -> None:
@@ -33,3 +38,9 @@ def test_an_aa_receipt_has_no_lift_and_says_why() -> None:
     assert "+0.060" not in sheet_text(s).split("Cases")[0]  # headline to the arms: no lift
     # the same receipt without the mark reads its lift, +.06
     assert _sheet(aa=False).lift.startswith("+0.060")
+
+
+def test_an_aa_receipt_badge_outputs_no_lift() -> None:
+    out = workflow_outputs(_receipt(aa=True))
+    assert (out["lift"], out["value-per-1k"]) == ("n/a", "n/a")
+    assert workflow_outputs(_receipt(aa=False))["lift"] == "+0.060"

@@ -66,7 +66,8 @@ class BadgeReading:
 
 def badge_reading(receipt: Receipt) -> BadgeReading:
     """Read one receipt for the badge (D-7; a smoke run gets no verdict); never raises."""
-    lift = None if receipt.is_aggregates_only else suite_lift(receipt)
+    # an A/A calibration's arms both carry the skill: their difference is no lift
+    lift = None if receipt.is_aggregates_only or receipt.run.aa else suite_lift(receipt)
     per_1k = value_per_1k(lift, receipt.skill.tokens) if lift is not None else None
     smoke = receipt.is_smoke
     reading = receipt_reading(receipt)  # asks the one no-verdict rule first
