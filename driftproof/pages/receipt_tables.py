@@ -81,11 +81,11 @@ def receipt_tables(
         slugs = case_slugs(r)
         case_link = lambda case_id: f"cases/{slugs[case_id]}/index.html"  # noqa: E731
     s = sheet(r, size_bytes=len(raw) if raw else None)
-    key = key or name.replace("/", "-")
+    key = key or _sheet_key(name)
     drawn, files = chart(s, anchor) if chart else (None, {})
     lost = (
         plain_table(
-            f"lost-{key}",
+            _lost_id(key),
             "Lost draws: left out of every mean and spread, with the recorded reason",
             ("case", "arm", "draws", "reason"),
             ((x.case_id, x.arm, x.numbers, x.reason) for x in lost_groups(s.lost_draws)),
@@ -110,9 +110,19 @@ def receipt_tables(
     )
 
 
+def _sheet_key(name: str) -> str:
+    """The key of receipt ``name``'s tables on its own sheet page: ``name``, ``/`` as ``-``."""
+    return name.replace("/", "-")
+
+
+def _lost_id(key: str) -> str:
+    """The id of the "Lost draws" table with ``key`` (its element's: :attr:`Table.element_id`)."""
+    return f"lost-{key}"
+
+
 def sheet_lost_link(name: str) -> str:
     """``#<id>`` of the "Lost draws" table on receipt ``name``'s own sheet page (no ``key``)."""
-    return f"#table-lost-{name.replace('/', '-')}"
+    return f"#table-{_lost_id(_sheet_key(name))}"  # as Table.element_id writes it
 
 
 def _case_table(
