@@ -1,16 +1,62 @@
-"""summary-json's ``summary.source``: the import a receipt exported to summary-json was made by."""
+"""summary-json's schema check, and its ``summary.source``.
+
+The source is the import a receipt exported to summary-json was made by.
+"""
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+import jsonschema_rs
+from jsonschema import Draft202012Validator, validators
 
-from driftproof.errors import ImportError_
+from driftproof.errors import ImportError_, Problem
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._schema import schema_problems
+from driftproof.importers._schema import package_json, schema_problems
 from driftproof.receipt import Provenance
+from driftproof.receipt._versions import format_checker
+
+#: The schema's validator, but an integer is written as one: 3.0 is refused where the receipt
+#: keeps an integer (JSON Schema would take it, and the receipt model would then raise).
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int
+    ),
+)
+
+
+def schema() -> dict[str, Any]:
+    """The frozen summary-json schema (format version 1)."""
+    return package_json("summary-json-1.schema.json")
+
+
+@cache
+def _compiled() -> jsonschema_rs.Draft202012Validator:
+    r"""The schema compiled (jsonschema-rs), accepting no file :data:`_Validator` refuses.
+
+    Its ``\S`` is written as Python's: ECMA-262 counts U+FEFF, not U+001C-U+001F or U+0085, as
+    space. Its ``integer`` takes 3.0, which :data:`_Validator` refuses (outside the cases only).
+    """
+    python_s = r"[^\s\x1c-\x1f\x85]|\ufeff"
+    text = json.dumps(schema()).replace(json.dumps(r"\S"), json.dumps(python_s))
+    return jsonschema_rs.Draft202012Validator(json.loads(text), validate_formats=True)
+
+
+def source_problems(doc: Any, path: Path) -> list[Problem]:
+    """Where parsed summary-json ``doc`` fails its schema: one problem per place, at most 20.
+
+    ``date-time`` is jsonschema-rs's check, as for receipts. Cases :func:`_compiled` accepts
+    are valid to :data:`_Validator` too, so only the first is checked again, with the rest.
+    """
+    validator = _Validator(schema(), format_checker=format_checker())
+    checked = {**doc, "cases": doc["cases"][:1]} if _compiled().is_valid(doc) else doc
+    return schema_problems(validator.iter_errors(checked), path, limit=20)
+
 
 #: What ``driftproof export summary-json`` writes as ``summary.source``, within what a receipt's
 #: provenance holds (notes: at most 50 of at most 1000 characters each).

@@ -13,37 +13,20 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
-
+from driftproof._pool import no_cycle_collection
 from driftproof.errors import ImportError_, RefusalError
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._schema import package_json, schema_problems
-from driftproof.importers._summary_source import exported_from, provenance_of
+from driftproof.importers._summary_source import exported_from, provenance_of, source_problems
+from driftproof.importers._summary_source import schema as schema
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
-from driftproof.receipt._versions import format_checker
 from driftproof.stats import band_source_of, suite_lift, verdict_refusal
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
-
-
-#: The schema's validator, but an integer is written as one: 3.0 is refused where the receipt
-#: keeps an integer (JSON Schema would take it, and the receipt model would then raise).
-_Validator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: type(value) is int
-    ),
-)
-
-
-def schema() -> dict[str, Any]:
-    """The frozen summary-json schema (format version 1)."""
-    return package_json("summary-json-1.schema.json")
 
 
 @dataclass(frozen=True)
@@ -72,9 +55,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     path = Path(path)
     repairs: list[Repair] = []
     doc, raw = common.read_json(path, repairs)
-    # date-time really checked (jsonschema-rs's check, as for receipts)
-    validator = _Validator(schema(), format_checker=format_checker())
-    problems = schema_problems(validator.iter_errors(doc), path, limit=20)
+    problems = source_problems(doc, path)
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
@@ -84,7 +65,8 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         for draws in c["arms"].values()
         for d in draws
     )
-    case_docs = _cases(doc, w, scored)
+    with no_cycle_collection():  # its models make no cycle; a collection would walk the file
+        case_docs = _cases(doc, w, scored)
     drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
     gens = doc.get("generations_per_arm")
     declared.held_as_declared(case_docs, sorted(drawn), gens, w / "generations_per_arm", "draws")

@@ -195,6 +195,19 @@ def test_a_blank_lost_reason_or_error_is_refused(tmp_path: Path, key: str, blank
     assert problems == [f"/cases/0/arms/baseline/2/{key}: {said}"]
 
 
+def test_a_reason_of_what_python_reads_as_space_is_refused_in_any_case(tmp_path: Path) -> None:
+    # U+001C and U+0085 are white space to Python's \S (the schema's "words"), not to ECMA-262's;
+    # the first case and the rest are checked alike, whichever engine checks them
+    doc = _doc()
+    doc["cases"].append(json.loads(json.dumps(doc["cases"][0])) | {"id": "c2"})
+    doc["cases"][1]["arms"]["baseline"][2] = {"lost": "\x1c\x85"}
+    with pytest.raises(ImportError_) as e:
+        import_summary_json(write_json(tmp_path / "s.json", doc))
+    problems = [f"{p.pointer}: {p.message}" for p in e.value.problems]
+    said = 'expected words, not a blank string, found "\\u001c\x85"'
+    assert problems == [f"/cases/1/arms/baseline/2/lost: {said}"]
+
+
 def _cli(doc: dict[str, Any], tmp_path: Path, capsys: Any) -> tuple[Path, str]:
     from factories import run_main
 
