@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from driftproof._pool import live_objects_frozen
 from driftproof.errors import BoundsError, ReceiptError
 from driftproof.outputs import open_mode
 from driftproof.receipt import _bounds
@@ -60,7 +61,7 @@ def write_receipt(body: ReceiptBody, path: str | Path, *, replace: bool = True) 
         and compiled_validator_for(CURRENT_VERSION).is_valid({**head, "cases": [], **_UNSET})
     ):
         _refuse(body, path)
-    with _staged(path, replace) as write:
+    with _staged(path, replace) as write, live_objects_frozen():
         seal = Seal(algorithm=SEAL_ALGORITHM, sha256=_write_members(write, body, head, path))
     members = {name: getattr(body, name) for name in ReceiptBody.model_fields}
     return Receipt.model_construct(body.model_fields_set | {"seal"}, **members, seal=seal)
