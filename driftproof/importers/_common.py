@@ -219,7 +219,7 @@ def parse_json_bytes(
         message = exc.worded(lead)
     else:
         try:
-            return repair_tree(value, repairs)
+            return repair_tree(value, repairs, text)
         except BadName as exc:
             fault, message = exc, NAME_NOT_UNICODE
     raise ImportError_.at(file, pointer + fault.pointer, message, member=member)

@@ -57,16 +57,23 @@ def _place(root: Any, target: object) -> list[Any]:
     return []  # pragma: no cover - target is in root
 
 
-def repair_tree(value: Any, repairs: list[Repair]) -> Any:
+#: A lone surrogate in JSON text, or one escaped (``\ud800`` to ``\udfff``, either case).
+_SURROGATE_IN_JSON = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+
+
+def repair_tree(value: Any, repairs: list[Repair], text: str | None = None) -> Any:
     """``value`` (parsed JSON) with every string made valid Unicode.
 
     Each repaired string is appended to ``repairs``. Iterative: deep nesting cannot exhaust the
-    stack.
+    stack. ``text``, the JSON text ``value`` was parsed from: where it holds no surrogate, bare
+    or escaped, ``value`` is returned as it is, unwalked.
 
     Raises:
         BadName: a member name holding a byte that is not UTF-8 or a lone surrogate, at its
             pointer: the importer would not recognise it and leave its member out.
     """
+    if text is not None and not _SURROGATE_IN_JSON.search(text):
+        return value
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
     while stack:
