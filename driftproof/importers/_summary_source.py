@@ -44,7 +44,9 @@ def _compiled() -> jsonschema_rs.Draft202012Validator:
     """
     python_s = r"[^\s\x1c-\x1f\x85]|\ufeff"
     text = json.dumps(schema()).replace(json.dumps(r"\S"), json.dumps(python_s))
-    return jsonschema_rs.Draft202012Validator(json.loads(text), validate_formats=True)
+    return jsonschema_rs.Draft202012Validator(
+        json.loads(text), validate_formats=True, ignore_unknown_formats=False, offline=True
+    )
 
 
 def source_problems(doc: Any, path: Path) -> list[Problem]:
