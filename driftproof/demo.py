@@ -66,6 +66,11 @@ LOST_REASON = (
 
 
 def _check_folder(folder: Path, force: bool) -> None:
+    if folder.is_symlink() and not folder.exists():
+        raise RefusalError(
+            f"{folder}: is a symbolic link to nothing ({os.readlink(folder)}); remove it or name "
+            "another folder (nothing was written)"
+        )
     if folder.exists() and not folder.is_dir():
         raise RefusalError(
             f"{folder}: exists and is not a folder; the demo writes a folder of files "
@@ -92,8 +97,8 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
     left beside the folder, the next demo removes.
 
     Raises:
-        RefusalError: ``folder`` is a file, its parent does not exist, or it is a non-empty
-            folder and ``force`` is not set (nothing is written).
+        RefusalError: ``folder`` is a file or a symbolic link to nothing, its parent does not
+            exist, or it is a non-empty folder and ``force`` is not set (nothing is written).
     """
     folder = Path(folder)
     _check_folder(folder, force)
