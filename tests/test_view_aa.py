@@ -4,14 +4,19 @@ the skill adds", with a value per 1,000 skill tokens."""
 
 from __future__ import annotations
 
+import io
 import json
+from types import SimpleNamespace
 
 from factories import case, make_receipt
 from receipt_docs import seal_document
+from rich.console import Console
 
 from driftproof.pages.badge import workflow_outputs
+from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt
+from driftproof.render.run_summary import print_result
 from driftproof.render.sheet import sheet_text
 
 # the same arm twice: means .61 and .55, a difference of +.06 that is not a lift
@@ -44,3 +49,39 @@ def test_an_aa_receipt_badge_outputs_no_lift() -> None:
     out = workflow_outputs(_receipt(aa=True))
     assert (out["lift"], out["value-per-1k"]) == ("n/a", "n/a")
     assert workflow_outputs(_receipt(aa=False))["lift"] == "+0.060"
+
+
+def test_an_aa_receipt_names_its_two_runs_not_a_baseline() -> None:
+    # the method: "runs the with-skill arm twice ..., the second run in the baseline arm's place";
+    # neither run is a baseline, and their difference is no lift (the sheet's headline says so)
+    aa, plain = _receipt(aa=True), _receipt(aa=False)
+    text = sheet_text(sheet(aa))
+    cases = text.split("\nCases\n")[1].split("\n\n")[0]
+    assert cases.splitlines()[0].split()[:8] == [
+        *("case", "first", "run", "second", "run", "difference", "verdict", "checks"),
+    ]
+    arms = text.split("\nArms\n")[1].split("\n\n")[0]
+    assert "baseline" not in cases + arms
+    assert "second run" in arms
+    site = receipt_tables("r", aa).cases
+    assert [c.label for c in site.columns][:4] == ["case", "first run", "second run", "difference"]
+    assert site.caption.endswith("; difference is first run minus second run")
+    plain_site = receipt_tables("r", plain).cases
+    assert [c.label for c in plain_site.columns][:4] == ["case", "with skill", "baseline", "lift"]
+    assert plain_site.caption.endswith("; lift is with skill minus baseline")
+
+
+def test_an_aa_run_summary_names_its_two_runs_and_gives_no_lift() -> None:
+    out = io.StringIO()
+    result = SimpleNamespace(
+        receipt=_receipt(aa=True),
+        stopped=None,
+        quick_answers=None,
+        transcripts_path=None,
+        receipt_path="r.json",
+    )
+    print_result(result, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "first run" in text and "second run" in text and "difference" in text
+    assert "baseline" not in text
+    assert "suite lift n/a: an A/A calibration: both arms ran with the skill" in text

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from driftproof.pages.words import UNKNOWN
+from driftproof.pages.words import UNKNOWN, arm_words
 from driftproof.receipt import Receipt
-from driftproof.wording import ARM_WORDS, numeral
+from driftproof.wording import numeral
 
 
 def skill_reached(r: Receipt) -> str | None:
@@ -24,7 +24,7 @@ def skill_reached(r: Receipt) -> str | None:
         ran = r.provenance is None and "with_skill" in medians
         return f"{UNKNOWN}, so whether the skill reached the model was not checked" if ran else None
     text = ", ".join(
-        f"{ARM_WORDS[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
+        f"{arm_words(r)[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
     )
     skill, base = medians.get("with_skill"), medians.get("baseline")
     if r.run.aa:

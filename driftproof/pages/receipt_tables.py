@@ -13,7 +13,14 @@ from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.sheet_facts import PER_1K, lift_and_per_1k
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
-from driftproof.pages.words import UNKNOWN, Fact, case_output_tokens, has_bands
+from driftproof.pages.words import (
+    UNKNOWN,
+    Fact,
+    arm_words,
+    case_heads,
+    case_output_tokens,
+    has_bands,
+)
 from driftproof.receipt import Receipt
 from driftproof.stats.reading import unrecorded_arms
 from driftproof.wording import ARM_WORDS, said_once
@@ -135,7 +142,7 @@ def _case_table(
 ) -> Table:
     """The case table; a lost-draws count links to ``lost_link``, the table giving each reason."""
     arms = r.arm_names
-    words = [ARM_WORDS[a] for a in arms]
+    words = [arm_words(r)[a] for a in arms]
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
     counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
     held = any(x != UNKNOWN for x in counts)
@@ -145,7 +152,8 @@ def _case_table(
     banded = has_bands(r)
     token_col = [Column(f"output tokens ({' / '.join(words)})", True)] if banded or held else []
     cols = [Column("case")]
-    cols += [*(Column(w, True) for w in words), Column("lift", True)] if banded else token_col
+    lift = Column(case_heads(r)[2], True)
+    cols += [*(Column(w, True) for w in words), lift] if banded else token_col
     cols += [Column("verdict"), Column("checks"), Column("lost draws")]
     cols += token_col if banded else []
     rows = []
@@ -179,7 +187,8 @@ def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
     """
     head = f"Cases of {r.skill.name}: "
     if has_bands(r):
-        return f"{head}{band_legend(r)}; lift is with skill minus baseline"
+        with_skill, baseline, lift = case_heads(r)
+        return f"{head}{band_legend(r)}; {lift} is {with_skill} minus {baseline}"
     parts = ["the receipt holds no judged score, so no case has a band or a lift"]
     missing = [ARM_WORDS[n] for n in unrecorded_arms(r)]
     shown = [f"output tokens ({' / '.join(words)})"] if tokens_held else []

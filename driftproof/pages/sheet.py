@@ -43,7 +43,9 @@ from driftproof.pages.words import (
     Fact,
     aa_line,
     anchor_for,
+    arm_words,
     band_text,
+    case_heads,
     case_output_tokens,
     count_of,
     draws_of,
@@ -158,6 +160,8 @@ class Sheet:
     source_decision: tuple[Fact, ...] = ()
     usage: UsageView | None = None
     fidelity: FidelityView | None = None
+    case_heads: tuple[str, str, str] = ("with skill", "baseline", "lift")
+    """The case table's with-skill, baseline and lift headers (:func:`case_heads`)."""
 
     @property
     def shows_printed_figures(self) -> bool:
@@ -229,6 +233,7 @@ def sheet(
         source_decision=source_report_facts(r),
         usage=usage_view(r),
         fidelity=fidelity_view(r),
+        case_heads=case_heads(r),
     )
 
 
@@ -236,7 +241,7 @@ def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
     """Every lost draw of ``r``, case by case, in arm order (one pass over the draws)."""
     judged = has_bands(r)  # once, not per draw: each call scans every draw
     return tuple(
-        LostDraw(c.id, ARM_WORDS[n], str(d.number), x[0])
+        LostDraw(c.id, arm_words(r)[n], str(d.number), x[0])
         for c, n, d in draws_of(r)
         if (x := lost_of(d, judged))
     )
@@ -350,7 +355,8 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
     """``<arm> <words of its draws>`` for each arm of case ``c`` with words, ``·``-joined."""
-    parts = [f"{ARM_WORDS[n]} {x}" for n in r.arm_names if (x := words(getattr(c.arms, n).draws))]
+    said = arm_words(r)
+    parts = [f"{said[n]} {x}" for n in r.arm_names if (x := words(getattr(c.arms, n).draws))]
     return " · ".join(parts) or "none"
 
 

@@ -14,6 +14,7 @@ from driftproof.pages.words import (
     VERDICT_WORDS,
     Fact,
     anchor_for,
+    arm_words,
     count_of,
     fmt,
     format_lift,
@@ -358,7 +359,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     missing, judged = set(unrecorded_arms(r)), has_bands(r)
     out = []
     for n in r.arm_names:
-        words = ARM_WORDS[n]
+        words = arm_words(r)[n]
         if n in missing:
             out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
             continue

@@ -36,6 +36,27 @@ COUNTED_BY_WORDS = {
 }
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
+#: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,
+#: its second run in the baseline arm's place, so neither run is a baseline.
+AA_ARM_WORDS = {**ARM_WORDS, "with_skill": "first run", "baseline": "second run"}
+
+
+def arm_words(r: Receipt) -> dict[str, str]:
+    """Each arm of ``r`` as people read it: its two runs for an A/A calibration (``run.aa``)."""
+    return AA_ARM_WORDS if r.run.aa else ARM_WORDS
+
+
+def case_heads(r: Receipt) -> tuple[str, str, str]:
+    """A case table's headers of ``r``'s with-skill and baseline columns and of their difference.
+
+    Returns:
+        ``("with skill", "baseline", "lift")``; for an A/A calibration (``run.aa``)
+        ``("first run", "second run", "difference")``: both runs carry the skill, so their
+        difference is noise, not a lift.
+    """
+    w = arm_words(r)
+    return w["with_skill"], w["baseline"], "difference" if r.run.aa else "lift"
+
 
 def lost_kind_words(kind: str) -> str:
     """A lost draw's ``lost.kind`` in words (:data:`~driftproof.wording.LOST_KIND_WORDS`)."""

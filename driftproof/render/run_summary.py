@@ -13,9 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from driftproof.pages.receipt_tables import verdict_line
-from driftproof.pages.sheet import lift_coverage
+from driftproof.pages.sheet import AA_NO_LIFT, lift_coverage
 from driftproof.pages.sheet_facts import reading_facts
-from driftproof.pages.words import UNKNOWN, count_of, format_lift, lost_kind_words
+from driftproof.pages.words import UNKNOWN, case_heads, count_of, format_lift, lost_kind_words
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
@@ -136,9 +136,7 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
     t = Table(title=_text(summary_title(r)))
-    cols = ["case", "with skill", "baseline", "lift"] + (
-        ["control", "skill − control"] if has_control else []
-    )
+    cols = ["case", *case_heads(r)] + (["control", "skill − control"] if has_control else [])
     for col in cols:
         t.add_column(col)
     src = band_source_of(r)  # the sheet's bands: view and the site print these figures too
@@ -158,6 +156,8 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         f"skill tokens {format_lift(value_per_1k(lift, r.skill.tokens))} (skill {r.skill.tokens} "
         f"tokens); {requests}"
     )
+    if r.run.aa:  # both arms ran with the skill, as view's sheet says
+        suite = f"suite lift n/a: {AA_NO_LIFT}; {requests}"
     lines = [x for x in (_lost_by_kind(r), top_lost_line(r), suite, _grading_cost(r)) if x]
     lines.append(verdict_line(reading_facts(receipt_reading(r))))  # as view and the site say it
     if result.stopped:

@@ -161,7 +161,8 @@ def _case_columns(s: Sheet) -> Columns:
     """The case table's columns; the output tokens' header names its arms in their order."""
     arms = " · ".join(a.arm for a in s.arms)
     tokens = (f"output tokens ({arms})" if arms else "output tokens", "output_tokens")
-    return (*_CASE_COLUMNS[:-1], tokens)
+    heads = zip(s.case_heads, ("with_skill", "baseline", "lift"), strict=True)
+    return (_CASE_COLUMNS[0], *heads, *_CASE_COLUMNS[4:-1], tokens)
 
 
 def _breakdown(bv: BreakdownView, width: int | None = None) -> _Block:
