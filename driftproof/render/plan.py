@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import count_of, first_of
+from driftproof.pages.words import AA_ARM_WORDS, count_of, first_of
 from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.stats.planning import (
     AGREEMENT_DF,
@@ -17,7 +17,13 @@ from driftproof.stats.planning import (
     SPREAD_LEVEL,
     ArmPool,
 )
-from driftproof.wording import EFFECT_FLOOR, MAX_DRAWS_IN_ARM, NO_DRAW_COUNT_REACHES, TOLERANCE
+from driftproof.wording import (
+    ARM_WORDS,
+    EFFECT_FLOOR,
+    MAX_DRAWS_IN_ARM,
+    NO_DRAW_COUNT_REACHES,
+    TOLERANCE,
+)
 
 
 def _pct(p: float) -> str:
@@ -111,6 +117,7 @@ def suite_line(p: Plan) -> str | None:
     if p.sentence is None or p.suite_band is None or p.suite_spreads is None:
         return None
     sw, sb = p.suite_spreads
+    w = _arms(p)
     return (
         "Draws work case by case: more draws pin down each case's mean (the spreads of its "
         "band stay as they are), which is what any "
@@ -118,10 +125,16 @@ def suite_line(p: Plan) -> str | None:
         "case, with two or more reading no separation and none underpowered on its own, the "
         f'receipt as a whole reads "{p.sentence}" Its band in this pilot is {p.suite_band:.3f}, '
         f"at or above the {EFFECT_FLOOR} floor: it measures how far apart the cases' mean scores "
-        f"sit in each arm (their spread across cases {sw:.3f} with skill, {sb:.3f} baseline), "
+        f"sit in each arm (their spread across cases {sw:.3f} {w[0]}, {sb:.3f} {w[1]}), "
         "that is how hard each case is, not whether their lifts differ; neither more draws nor "
         "more cases with the same spread narrow it."
     )
+
+
+def _arms(p: Plan) -> tuple[str, str]:
+    """The pilot's with-skill and baseline arms in words: an A/A pilot's two runs as such."""
+    w = AA_ARM_WORDS if p.aa else ARM_WORDS
+    return w["with_skill"], w["baseline"]
 
 
 def _p_text(p: float) -> str:
@@ -135,7 +148,7 @@ SPREAD_TEST = "a test of whether the cases' spreads differ by more than chance"
 def _pool_lines(p: Plan) -> list[str]:
     """Per arm with two or more cases: whether their spreads were pooled, and why."""
     lines = []
-    for arm, q in zip(("With skill", "Baseline"), p.pools, strict=True):
+    for arm, q in zip((x.capitalize() for x in _arms(p)), p.pools, strict=True):
         if q is None:
             continue
         if q.p is None:
@@ -263,8 +276,8 @@ def _case_line(p: Plan, c: CasePlan) -> str:
     if c.p_verdict is not None:
         extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
     return (
-        f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} with skill, "
-        f"{c.measured[1]:,} baseline{extra})"
+        f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} {_arms(p)[0]}, "
+        f"{c.measured[1]:,} {_arms(p)[1]}{extra})"
     )
 
 

@@ -56,3 +56,15 @@ def test_a_plan_from_an_aa_pilot_says_it_sizes_a_comparison_of_two_runs() -> Non
     lift = _plan([WIDE_WITH], aa=False)
     assert lift.draws_per_arm is not None and p.draws_per_arm is not None
     assert p.draws_per_arm > lift.draws_per_arm
+
+
+def test_a_plan_from_an_aa_pilot_names_its_two_runs_not_a_baseline() -> None:
+    # the method: "runs the with-skill arm twice ..., the second run in the baseline arm's place"
+    c2 = case("c2", [0.68, 0.72] * 25, [0.68, 0.72] * 25)
+    text = " ".join(plan_text(_plan([AA_CASE, c2], aa=True)).split())
+    assert "c1: " in text and "(pilot measured 50 first run, 50 second run;" in text
+    assert "First run: the spreads of the 2 cases" in text
+    assert "Second run: the spreads of the 2 cases" in text
+    assert "baseline" not in text.lower()
+    plain = " ".join(plan_text(_plan([WIDE_WITH], aa=False)).split())
+    assert "(pilot measured 50 with skill, 50 baseline;" in plain
