@@ -6,7 +6,6 @@ recorded. The mapping is the interop page's ("skill-creator and agentskills.io w
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from driftproof.importers._skill_creator_read import (
     prompts_of,
     skill_name_of,
 )
+from driftproof.importers._skill_creator_summary import check_run_summary
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, ReceiptBody, SourceFigures, build_draw
 
@@ -40,7 +40,6 @@ DEFAULT_ARMS: dict[str, str] = {
 #: (skill-creator's schemas.md, the agentskills.io page), evals[] (a real workspace's drift)
 #: and configurations[]/configs[] (the drift shape skill-creator's own issues report).
 BENCHMARK_MEMBERS = ("runs", "run_summary", "evals", "configurations", "configs")
-_SIGNED = re.compile(r"\s*[+\-−±]?\s*\d+(?:\.\d+)?\s*")
 _UNRECORDED = (
     "judge.model (the grader's model is not recorded)",
     "judge_samples_per_generation",
@@ -374,13 +373,7 @@ def _aggregates_only(bench: dict[str, Any], path: Path, raw: bytes, name: str) -
     w = Where(path) / "run_summary"
     summary = bench["run_summary"]
     common.sealable(summary, w)
-    for k, v in (summary.get("delta") or {}).items():
-        # a delta printed as a number (0.5) or a signed string ("+0.50"), kept as printed
-        number = isinstance(v, (int, float)) and not isinstance(v, bool)
-        if not number and not (isinstance(v, str) and _SIGNED.fullmatch(v)):
-            raise (w / "delta" / k).fail(
-                'expected a delta as a number or a signed number string such as "+0.50"'
-            )
+    check_run_summary(summary, w)
     figures = SourceFigures(
         source=TOOL,
         file=path.name,

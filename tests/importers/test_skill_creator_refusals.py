@@ -107,3 +107,46 @@ def test_more_grading_files_than_are_read_are_refused(
         (run / "grading.json").write_text(json.dumps(grading), "utf-8")
     said = _import(["--skill-name", "s", str(tmp_path / "iteration-1")], tmp_path, capsys)
     assert "iteration-1: expected at most 2 grading.json files in one iteration, found 3" in said
+
+
+SPEC = "data/interop/skill-creator/agentskills-spec-examples/benchmark.json"
+RS = "/run_summary"
+# the spec's run_summary alone: with_skill pass_rate mean 0.83, without_skill 0.33, delta 0.5;
+# tokens means 3800 and 2100, delta 1700 (aggregate_benchmark.py: the first mean minus the second)
+SUMMARY_FAULTS = [
+    (("with_skill", "pass_rate", "mean"), -0.2, "/mean", "a finite number from 0 to 1"),
+    (("with_skill", "pass_rate", "mean"), 1.5, "/mean", "a finite number from 0 to 1"),
+    (("with_skill", "pass_rate", "stddev"), -0.06, "/stddev", "a finite number from 0, found"),
+    (("without_skill", "time_seconds", "mean"), -32.0, "/mean", "a finite number from 0, found"),
+    (("without_skill", "tokens", "mean"), True, "/mean", "a number, found true"),
+    (("without_skill", "tokens", "min"), 1800.5, "/min", "an integer, found the number 1800.5"),
+    (("without_skill", "tokens", "max"), -1, "/max", "a finite number from 0, found"),
+    (("with_skill", "pass_rate", "min"), 0.9, "/mean", "min <= mean <= max, found min 0.9"),
+    (("delta", "pass_rate"), "+1.50", "", "a pass rate difference from -1 to 1"),
+    (("delta", "pass_rate"), 0.6, "", "expected +0.5, the with_skill mean 0.83 minus"),
+    (("delta", "tokens"), "+1900", "", "expected +1700, the with_skill mean 3800 minus"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "tail", "expected"), SUMMARY_FAULTS)
+def test_a_run_summary_figure_outside_its_measure_is_refused(
+    shared: Path,
+    tmp_path: Path,
+    capsys: Any,
+    path: tuple[str, ...],
+    value: Any,
+    tail: str,
+    expected: str,
+) -> None:
+    # found: run_summary was kept as printed, so a negative mean or a pass rate of 1.5 passed
+    doc = json.loads((shared / SPEC).read_text(encoding="utf-8"))
+    holder = doc["run_summary"]
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    (tmp_path / "it").mkdir()
+    bench = tmp_path / "it" / "benchmark.json"
+    bench.write_text(json.dumps(doc), encoding="utf-8")
+    err = _import([str(bench), "--skill-name", "s"], tmp_path, capsys)
+    where = "/".join((RS, *path[:-1])) + (tail or f"/{path[-1]}")
+    assert err.startswith(f"error: {bench}: {where}: expected ") and expected in err
