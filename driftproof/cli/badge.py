@@ -53,6 +53,24 @@ def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
         ) from None
 
 
+def _name_shown(receipt: Path, name: str, *, every_path: bool) -> None:
+    """Refuse ``name`` (the receipt's, naming --out-dir's files) holding a character not shown.
+
+    ``every_path``: each file is named by a path given, so ``name`` names none.
+
+    Raises:
+        click.UsageError: ``name`` holds a control (or other unprintable) character.
+    """
+    from driftproof.render.escape import terminal_safe
+
+    if not name.isprintable() and not every_path:
+        raise click.UsageError(
+            f"{terminal_safe(str(receipt))}: the receipt's file name holds a character that "
+            "cannot be shown, and --out-dir names badge files after it; rename the receipt, "
+            "or give --json, --svg and --details"
+        )
+
+
 def _say_reading(r: Receipt) -> None:
     """Print ``r``'s badge reading, then for a regrade's receipt which receipt it regrades."""
     from driftproof.pages.badge import badge_reading
@@ -140,6 +158,7 @@ def badge(
     name = receipt.name.removesuffix(".json")
     files: dict[Path, bytes] = {}
     if out_dir is not None:
+        _name_shown(receipt, name, every_path=bool(json_path and svg_path and details_path))
         json_path = json_path or out_dir / f"{name}.json"
         svg_path = svg_path or out_dir / f"{name}.svg"
         details_path = details_path or out_dir / f"{name}.details.json"
