@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol, Self, TypeGuard
 
 from driftproof.errors import ImportError_
-from driftproof.receipt._bounds import JSON_SAFE_INTEGER
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER, quote
 
 
 class Where(Protocol):
@@ -49,14 +49,19 @@ def source_tokens(
 ) -> dict[str, Any] | None:
     """The draw tokens a source counted: ``usage``'s two counts, else ``None`` (D-13).
 
-    ``where`` is the place of ``usage``; each count is read by :func:`count_at`.
+    ``where`` is the place of ``usage``; each count is read by :func:`count_at`; a count
+    absent or null is unknown.
 
     Raises:
-        ImportError_: a count past :data:`JSON_SAFE_INTEGER`, at ``where`` / its key.
+        ImportError_: a count that is no whole number of 0 or more (true, -3, 2.5, "12") or
+            past :data:`JSON_SAFE_INTEGER`, at ``where`` / its key.
     """
     if not isinstance(usage, dict):
         return None
     ins, outs = usage.get(input_key), usage.get(output_key)
+    for key, value in ((input_key, ins), (output_key, outs)):
+        if value is not None and not is_count(value):
+            raise (where / key).fail(f"expected a token count of 0 or more, found {quote(value)}")
     counted = count_at(ins, where / input_key)
     if count_at(outs, where / output_key) and counted:
         return {"input": ins, "output": outs, "counted_by": "source"}
