@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 from driftproof.importers._common import ROUNDING, Where, same_derived, source_number
+from driftproof.receipt._bounds import quote
 from driftproof.wording import count_of
 
 #: (case member, the arm it summarises, how it summarises a run: score or pass).
@@ -151,24 +152,26 @@ def _same(value: float | None, expected: float | None, w: Where, what: str) -> N
 
 
 def check_weights(graders: Any, w: Where) -> None:
-    """Refuse, at its pointer, a grader weight that is a number below 0 or not finite.
+    """Refuse, at its pointer, a grader weight that is no number (true), below 0 or not finite.
 
     Args:
         graders: a case's grader definitions or a run's grader results.
         w: where ``graders`` is (the list).
 
     Raises:
-        ImportError_: a negative or non-finite ``weight``; a run's score is the weighted share
-            of its scored graders that passed, which such a weight leaves undefined.
+        ImportError_: a ``weight`` that is no number, negative or not finite; a run's score is
+            the weighted share of its scored graders that passed, which such a weight leaves
+            undefined.
     """
     for i, g in enumerate(graders or []):
         weight = g.get("weight") if isinstance(g, dict) else None
-        if isinstance(weight, bool) or not isinstance(weight, int | float):
-            continue  # null or absent: no weight to check (the schema refuses other types)
-        if not 0 <= weight < math.inf:
+        if weight is None:
+            continue  # null or absent: no weight to check
+        number = isinstance(weight, int | float) and not isinstance(weight, bool)
+        if not number or not 0 <= weight < math.inf:
             raise (w / i / "weight").fail(
-                f"expected a grader weight of 0 or more, found {weight!r}: a run's score is "
-                "the weighted share of its scored graders that passed"
+                f"expected a grader weight of 0 or more, found {quote(weight)}: a run's score "
+                "is the weighted share of its scored graders that passed"
             )
 
 

@@ -71,3 +71,18 @@ def test_schema_version_other_than_the_integer_1_is_refused(shared: Path, tmp_pa
     file, ptr, message = _problem(e)
     assert (file, ptr) == (str(path), "/schemaVersion")
     assert message == "expected schemaVersion 1 (the version this importer reads), found 1.0"
+
+
+@pytest.mark.parametrize(("weight", "found"), [(True, "true"), ("1", '"1"')])
+def test_a_run_grader_weight_that_is_no_number_is_refused(
+    shared: Path, tmp_path: Path, weight: Any, found: str
+) -> None:
+    # found: weight true (or "1") on the with run's scored grader lost the run without a word of
+    # the file, where weight -1 is refused
+    doc = _plugin_doc(shared)
+    doc["cases"][0]["arms"]["with"][0]["graders"][0]["weight"] = weight
+    path = write_json(tmp_path / "aggregate-result.json", doc)
+    with pytest.raises(ImportError_) as e:
+        import_claude_plugin_eval(path)
+    assert _problem(e)[:2] == (str(path), "/cases/0/arms/with/0/graders/0/weight")
+    assert f"expected a grader weight of 0 or more, found {found}: " in _problem(e)[2]
