@@ -104,6 +104,10 @@ def _run(
         raise (rw / "skill_loaded").fail("expected true, false or null")
     tokens = common.source_tokens(record, "input_tokens", "output_tokens", rw)
     total = result.get("tokens")  # benchmark.json runs[].result.tokens
+    if total is not None and not common.count_at(total, resw / "tokens"):
+        raise (resw / "tokens").fail(
+            f"expected a token count of 0 or more, found {common.kind_of(total)}"
+        )
     model = record.get("model")
     return {
         "eval": str(eval_id),
@@ -113,7 +117,7 @@ def _run(
         "lost": lost,
         "skill_fired": fired,
         "where": rw,
-        "tokens": _with_total(tokens, total) if common.count_at(total, resw / "tokens") else tokens,
+        "tokens": tokens if total is None else _with_total(tokens, total),
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
@@ -402,8 +406,9 @@ def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
     """(passed, total, ratio or ``None``); each the first of x, assertions_x that is a count.
 
     Raises:
-        ImportError_: a passed count above the total, or passed and failed counts that do not
-            add up to the total, naming the count that disagrees.
+        ImportError_: a count that is no whole number of 0 or more (null: not recorded), a
+            passed count above the total, or passed and failed counts that do not add up to
+            the total, naming the count that disagrees.
     """
     found: list[Any] = []
     keys_used: list[str] = []
@@ -411,8 +416,8 @@ def _counts(holder: dict[str, Any], w: Where) -> tuple[Any, Any, Any]:
         keys = [k for k in (name, f"assertions_{name}") if k in holder]
         key = next((k for k in keys if common.is_count(holder[k])), keys[0] if keys else name)
         value = holder.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            common.source_number(value, w / key)
+        if value is not None and not common.count_at(value, w / key):
+            raise (w / key).fail(f"expected a count of 0 or more, found {common.kind_of(value)}")
         found.append(value)
         keys_used.append(key)
     passed, total, failed = found

@@ -194,6 +194,7 @@ def _import_iteration(
         )
     prompts = prompts_of(evals, iteration, repairs)
     meta = member_object(bench, "metadata")
+    (Where(bench_path) / "metadata").number(meta, "runs_per_configuration", low=1, count=True)
     return _receipt(runs, meta, prompts, config_to_arm, name, skill_text, source)
 
 

@@ -150,3 +150,35 @@ def test_a_run_summary_figure_outside_its_measure_is_refused(
     err = _import([str(bench), "--skill-name", "s"], tmp_path, capsys)
     where = "/".join((RS, *path[:-1])) + (tail or f"/{path[-1]}")
     assert err.startswith(f"error: {bench}: {where}: expected ") and expected in err
+
+
+# the sample's one run: result passed 6, failed 1, total 7, tokens 3800; metadata plans 3 runs
+RUN_FAULTS = [
+    (("runs", 0, "result", "total"), -7, "a count of 0 or more, found the number -7"),
+    (("runs", 0, "result", "total"), True, "a count of 0 or more, found true"),
+    (("runs", 0, "result", "failed"), 1.5, "a count of 0 or more, found the number 1.5"),
+    (("runs", 0, "result", "tokens"), -3800, "a token count of 0 or more, found the number -3800"),
+    (("runs", 0, "result", "tokens"), True, "a token count of 0 or more, found true"),
+    (("metadata", "runs_per_configuration"), 0, "a finite number from 1, found the number 0"),
+    (("metadata", "runs_per_configuration"), 2.5, "an integer, found the number 2.5"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "expected"), RUN_FAULTS)
+def test_a_run_count_that_is_no_count_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, path: tuple[Any, ...], value: Any, expected: str
+) -> None:
+    # found: each was taken for "not recorded" (a total of -7 or true, tokens of -3800) or, for
+    # runs_per_configuration, for "not stated by the source"
+    def edit(doc: dict[str, Any]) -> None:
+        holder = doc
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = value
+
+    bench = _bench(shared, tmp_path / "it", edit)
+    pointer = "/" + "/".join(map(str, path))
+    assert (
+        _import([str(bench)], tmp_path, capsys)
+        == f"error: {bench}: {pointer}: expected {expected}\n"
+    )
