@@ -372,6 +372,11 @@ def _sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
     return out
 
 
+#: Inspect's metrics that are a spread, never below 0 (its stderr(), std(), var(),
+#: bootstrap_stderr()).
+_SPREADS = frozenset({"stderr", "std", "var", "bootstrap_stderr"})
+
+
 def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
     """The run's figures from ``scorer`` in ``results.scores[]``: its counts and metrics."""
     out = []
@@ -382,15 +387,19 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         name = str(score.get("name") or scorer)
         more = {"arm": arm, "reducer": score.get("reducer")}
         for member in ("scored_samples", "unscored_samples"):
-            if common.is_count(score.get(member)):
+            if (count := sw.number(score, member, low=0, count=True)) is not None:
                 label = f"{name} {member.replace('_', ' ')}"
-                out.append(declared.figure(label, sw.number(score, member), unit="count", **more))
+                out.append(declared.figure(label, count, unit="count", **more))
         interval: dict[str, Any] = {}
         for key, m in (score.get("metrics") or {}).items():
             group, leaf = m.get("group"), str(m.get("name") or key)
             value = m.get("value")
             if isinstance(value, int):  # an integer no float holds exactly is refused
                 common.source_number(value, sw / "metrics" / key / "value")
+            if leaf in _SPREADS and isinstance(value, (int, float)) and value < 0:
+                raise (sw / "metrics" / key / "value").fail(
+                    f"expected a {leaf} of 0 or more, found {value!r}"
+                )
             number = value if isinstance(value, (int, float)) and math.isfinite(value) else None
             if group == "ci" and leaf in ("lower", "upper"):
                 interval[leaf] = number
