@@ -49,14 +49,37 @@ def test_claude_printing_no_one_last_result_is_never_graded(
         assert (d.tokens.input, d.tokens.output) == (900, 1544)  # the last result's usage
 
 
-def test_claude_lines_that_are_no_json_around_one_result_are_read(
-    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+@pytest.mark.parametrize(
+    ("printed", "stray"),
+    [
+        # Claude Code's own words on stdout when its config file is missing or broken
+        # (anthropics/claude-code#12007), before the result
+        (
+            "Config file corrupted, resetting to defaults\n" + json.dumps(_result()) + "\n",
+            "Config file corrupted, resetting to defaults",
+        ),
+        # a line that may be the answer's own last line, after an init event and the result
+        (
+            json.dumps({"type": "system", "subtype": "init"}) + "\n" + json.dumps(_result())
+            + "\n42\n",
+            "42",
+        ),
+    ],
+)  # fmt: skip
+def test_claude_lines_that_are_no_event_beside_one_result_lose_the_draw(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, printed, stray
 ):
-    init = json.dumps({"type": "system", "subtype": "init"})
-    printed = f"{init}\nWarning: a line of text\n{json.dumps(_result())}\nbye\n"
+    # Found: a line that is no JSON event beside the one result was skipped and the result
+    # graded, though the line may be part of the answer or report a fault
     printed_by_fake(tmp_path, monkeypatch, "claude-out.json", printed)
     r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
-    assert [d.score for d in _draws(r)] == [0.9, 0.5]
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, len(d.attempts), d.judge_samples) == (None, "error", 1, [])
+        assert d.lost.reason.startswith(
+            f"claude printed a line that is not part of its JSON output: {stray!r}; whether it "
+            "belongs to the answer or reports a fault cannot be told, so there is nothing to grade"
+        ), d.lost.reason
+        assert (d.tokens.input, d.tokens.output) == (900, 1544)  # the result's usage kept
 
 
 def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(

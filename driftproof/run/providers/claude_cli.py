@@ -38,23 +38,27 @@ READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 
 
-def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None]:
-    """The last ``type: "result"`` element ``claude -p`` printed, the other events, and a doubt.
+def claude_envelope(
+    out: str,
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None, str | None]:
+    """The last ``type: "result"`` element ``claude -p`` printed, the other events, a doubt, a line.
 
     Reads one JSON object, an array (``--verbose``) or JSON lines (``stream-json``); the result
     is ``None`` when there is none; the events are ``{type, subtype}``. The doubt (else ``None``)
     says why the result is not the session's one last word: two or more results, or an event
-    printed after it.
+    printed after it. The line (else ``None``) is the first non-blank line of JSON lines that is
+    no JSON object with a text ``type`` (a warning, or text that may be part of the answer).
     """
     whole = json_or_none(out)
     items: list[Any] = whole if isinstance(whole, list) else [whole]
+    stray = None
     if whole is None:
-        items = [json_or_none(line) for line in out.splitlines()]
+        lines = [line for line in out.splitlines() if line.strip()]
+        items = [json_or_none(line) for line in lines]
+        stray = next((ln for ln, it in zip(lines, items, strict=True) if not _typed(it)), None)
     elif len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
-        return items[0], [], None  # one object: the result whatever its type
-    typed = [
-        k for k, it in enumerate(items) if isinstance(it, dict) and isinstance(it.get("type"), str)
-    ]
+        return items[0], [], None, None  # one object: the result whatever its type
+    typed = [k for k, it in enumerate(items) if _typed(it)]
     at = [k for k in typed if items[k]["type"] == "result"]
     doubt = None
     if len(at) > 1:
@@ -68,12 +72,17 @@ def claude_envelope(out: str) -> tuple[dict[str, Any] | None, list[dict[str, Any
         )
     result, events = (items.pop(at[-1]) if at else None), []
     for it in items[:1000]:
-        if isinstance(it, dict) and isinstance(it.get("type"), str):
+        if _typed(it):
             sub = it.get("subtype")
             events.append(
                 {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
             )
-    return result, events, doubt
+    return result, events, doubt, stray
+
+
+def _typed(item: Any) -> bool:
+    """Whether ``item`` is an event or result of ``claude -p``: an object with a text ``type``."""
+    return isinstance(item, dict) and isinstance(item.get("type"), str)
 
 
 #: ``claude -p`` error subtypes that end a finished session: read as the reply's ending (a
@@ -110,10 +119,11 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             with no status or one of :data:`.base.CONTEXT_WINDOW_STATUSES`, or its terminal
             reason is ``prompt_too_long``; fatal when they read as :data:`.cli.FATAL`; else
             classed by the status it carries), quoting its ``result`` (else its ``errors``), with
-            the envelope's usage and cost; or (lost, not retried) a ``modelUsage`` given but not
-            an object, or a ``result`` that is not text.
+            the envelope's usage and cost; or (lost, not retried) a line of JSON lines beside
+            the result that is no event (quoted), a ``modelUsage`` given but not an object, or a
+            ``result`` that is not text.
     """
-    obj, events, doubt = claude_envelope(out)
+    obj, events, doubt, stray = claude_envelope(out)
     if obj is None:
         said = err.strip()[-300:] or (
             f"stdout began {out.strip()[:200]!r}" if out.strip() else "it printed nothing"
@@ -152,6 +162,14 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, reply=reply)
+    if stray is not None:  # beside the one result: part of the answer, or an error, unsaid
+        raise AttemptError(
+            f"claude printed a line that is not part of its JSON output: {stray.strip()[:200]!r};"
+            " whether it belongs to the answer or reports a fault cannot be told, so there is "
+            "nothing to grade",
+            retryable=False,
+            reply=reply,
+        )
     if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
         raise AttemptError(
             f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
