@@ -58,6 +58,15 @@ LLAMA_CPP = {
         "type": "exceed_context_size_error",
     }
 }
+# Anthropic's 413 for a request past the window (anthropics/claude-code#6368, #6364 quote it)
+ANTHROPIC_413 = {
+    "type": "error",
+    "error": {
+        "type": "invalid_request_error",
+        "message": "Request size exceeds model context window",
+    },
+    "request_id": "req_011CSPWKXCRRY6RUpJykZ77v",
+}
 # SGLang and Together's words; Gemini's OpenAI-compatible endpoint (both as quoted in public
 # gateways' overflow tests)
 SGLANG = {
@@ -129,10 +138,11 @@ TGI_INPUT = {
         (LM_STUDIO, _OPENAI),
         (TGI_TOTAL, {**_OPENAI, "status": 422}),
         (TGI_INPUT, {**_OPENAI, "status": 422}),
+        (ANTHROPIC_413, {"status": 413}),
     ],
     ids=[
         "anthropic", "openai-chat", "anthropic-budget", "llama-cpp", "sglang", "gemini", "groq",
-        "together", "lm-studio", "tgi-total", "tgi-input",
+        "together", "lm-studio", "tgi-total", "tgi-input", "anthropic-413",
     ],
 )  # fmt: skip
 def test_a_400_for_a_prompt_past_the_context_window_loses_that_draw_only(

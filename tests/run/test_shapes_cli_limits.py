@@ -125,6 +125,12 @@ GATEWAY_502 = (
         # the same words with status 400 (anthropics/claude-code#77992): the window itself
         ("API Error: 400 Your input exceeds the context window of this model. Please adjust "
          "your input and try again.", "context_window", 1),
+        # the Messages API's 413 for the window, as Claude Code printed it
+        # (anthropics/claude-code#6368)
+        ('API Error: 413 {"type":"error","error":{"type":"invalid_request_error","message":'
+         '"Request size exceeds model context window"},'
+         '"request_id":"req_011CSPWKXCRRY6RUpJykZ77v"}',
+         "context_window", 1),
     ],
 )  # fmt: skip
 def test_claude_5xx_in_context_window_words_is_retried_as_a_5xx(

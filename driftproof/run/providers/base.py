@@ -32,16 +32,18 @@ TRANSIENT_STATUSES = frozenset({408, 409, 429, 529})
 #: … tokens", LM Studio's "Trying to keep the first … tokens when context the overflows"): that
 #: prompt's draw is lost, the run goes on.
 CONTEXT_WINDOW = re.compile(
-    r"prompt is too long|context_length_exceeded|maximum context length|exceeds the context window"
+    r"prompt is too long|context_length_exceeded|maximum context length"
+    r"|exceeds (?:the|model) context window"
     r"|exceed context limit|exceeds the available context size"
     r"|longer than the model's context length|input token count.{0,20} exceeds the maximum number"
     r"|`inputs` tokens \+ `max_new_tokens` must be <=|`inputs` must have less than \d+ tokens"
     r"|tokens when context the overflows",
     re.I,
 )
-#: Statuses an error reading as :data:`CONTEXT_WINDOW` comes with: 400, and TGI's 422 (its
-#: input validation errors).
-CONTEXT_WINDOW_STATUSES = frozenset({400, 422})
+#: Statuses an error reading as :data:`CONTEXT_WINDOW` comes with: 400, TGI's 422 (its input
+#: validation errors), and Anthropic's 413 "Request size exceeds model context window"
+#: (anthropics/claude-code#6368).
+CONTEXT_WINDOW_STATUSES = frozenset({400, 413, 422})
 #: The start of a body that is an HTML page, not an API's reply (a proxy's sign-in or error page,
 #: a gateway's web app): sent with status 200, every call gets it.
 HTML_PAGE = re.compile(r"\s*<(?:!doctype\s+html|html)\b", re.I)
