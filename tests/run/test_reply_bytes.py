@@ -121,3 +121,48 @@ def test_a_200_whose_body_is_a_web_page_stops_the_run_at_once(
         " check the base URL and any proxy in front of it"
     ) in str(stop.value)
     assert sum(loopback.script.requests.values()) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "kind", "quoted"),
+    [
+        # a page led by a comment, as framework templates print one (sent as text/plain: the
+        # page is told by its start alone)
+        (b"<!-- served by the gateway -->\n<!DOCTYPE html><html><body>Sign in</body></html>",
+         "text/plain", "<!-- served by the gateway --> <!DOCTYPE html><html><body>Sign in</body>"
+         "</html>"),
+        # HTML may leave out <html> and the doctype: a page that starts at <head> or <body>
+        (b"\n  <head><title>Sign in</title></head>", "application/octet-stream",
+         "<head><title>Sign in</title></head>"),
+        (b"<body>Service is down for maintenance</body>", "text/plain",
+         "<body>Service is down for maintenance</body>"),
+        # any markup its Content-Type calls a web page
+        (b"<div id=app></div><script src=/app.js></script>", "text/html; charset=utf-8",
+         "<div id=app></div><script src=/app.js></script>"),
+    ],
+)  # fmt: skip
+def test_a_200_web_page_that_does_not_open_with_html_stops_the_run_too(
+    raw_body, loopback, suite_file, tmp_path, data, kind, quoted
+):
+    # Found: only a body opening with <html or a doctype (after white space) was read as a web
+    # page; these were retried draw by draw as bodies that are not JSON, through the whole run
+    raw_body.data, raw_body.type = data, kind
+    with pytest.raises(ProviderError) as stop:
+        _mini(tmp_path, suite_file, "anthropic", "api")
+    assert (
+        f"the run stopped: the reply is a web page with status 200, not an answer: {quoted!r}; "
+        "no call can succeed: check the base URL and any proxy in front of it"
+    ) in str(stop.value)
+    assert sum(loopback.script.requests.values()) == 1
+
+
+def test_a_200_body_that_is_neither_json_nor_a_web_page_is_retried(
+    raw_body, loopback, suite_file, tmp_path
+):
+    # "<headline>" is no HTML element that starts a page, and text/plain says no page
+    raw_body.data, raw_body.type = b"<headline>busy</headline>", "text/plain"
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "api")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None, "error", "transient", 3,
+        )  # fmt: skip

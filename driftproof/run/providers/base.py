@@ -45,8 +45,12 @@ CONTEXT_WINDOW = re.compile(
 #: (anthropics/claude-code#6368).
 CONTEXT_WINDOW_STATUSES = frozenset({400, 413, 422})
 #: The start of a body that is an HTML page, not an API's reply (a proxy's sign-in or error page,
-#: a gateway's web app): sent with status 200, every call gets it.
-HTML_PAGE = re.compile(r"\s*<(?:!doctype\s+html|html)\b", re.I)
+#: a gateway's web app): sent with status 200, every call gets it. White space, an XML
+#: declaration and comments may come first; ``<html>``, ``<head>`` and ``<body>`` may be left out.
+HTML_PAGE = re.compile(
+    r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--(?:(?!-->).)*-->\s*)*<(?:!doctype\s+html|html|head|body)\b",
+    re.I | re.S,
+)
 #: An error's words for a prompt or a generation a content filter stopped (Azure OpenAI's "The
 #: response was filtered due to the prompt triggering Azure OpenAI's content management policy",
 #: LiteLLM's ``litellm.ContentPolicyViolationError``): that draw is lost, the run goes on.
@@ -315,13 +319,15 @@ def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
     return AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
 
 
-def not_json(body: str, why: Exception) -> AttemptError:
+def not_json(body: str, why: Exception, content_type: str | None = None) -> AttemptError:
     """The failed attempt a reply ``body`` with status 200 that is no JSON (``why``) is.
 
-    An HTML page (:data:`HTML_PAGE`) is fatal, quoting its first 200 characters (each run of
-    whitespace one space, escaped); any other body is transient, quoting its first 200.
+    An HTML page (:data:`HTML_PAGE`, or a body starting with ``<`` after white space whose
+    ``content_type`` header is ``text/html``) is fatal, quoting its first 200 characters (each run
+    of whitespace one space, escaped); any other body is transient, quoting its first 200.
     """
-    if HTML_PAGE.match(body):  # a page for people: no call can get an answer
+    html = (content_type or "").split(";")[0].strip().lower() == "text/html"
+    if HTML_PAGE.match(body) or (html and body.lstrip().startswith("<")):  # a page for people
         page = f"a web page with status 200, not an answer: {' '.join(body.split())[:200]!r}"
         fix = "no call can succeed: check the base URL and any proxy in front of it"
         return AttemptError(f"the reply is {page}; {fix}", fatal=True)
