@@ -383,7 +383,7 @@ class SDKLane(Provider):
         try:  # strict: a member name given twice (two grades) is no reply to read
             obj = loads_strict(body, allow_nan=True)
         except JSONFault as exc:
-            raise not_json(body, exc, sent.http_response.headers.get("content-type")) from exc
+            raise not_json(body, exc, getattr(sent.http_response, "headers", {})) from exc
         if not isinstance(obj, dict):
             raise AttemptError(f"the reply is not a JSON object: {body[:200]!r}")
         err = obj.get("error")

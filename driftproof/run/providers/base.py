@@ -319,14 +319,16 @@ def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
     return AttemptError(ending_reason(cls, reply.ending), kind=cls, reply=reply)
 
 
-def not_json(body: str, why: Exception, content_type: str | None = None) -> AttemptError:
+def not_json(body: str, why: Exception, headers: Any = None) -> AttemptError:
     """The failed attempt a reply ``body`` with status 200 that is no JSON (``why``) is.
 
     An HTML page (:data:`HTML_PAGE`, or a body starting with ``<`` after white space whose
-    ``content_type`` header is ``text/html``) is fatal, quoting its first 200 characters (each run
-    of whitespace one space, escaped); any other body is transient, quoting its first 200.
+    Content-Type in ``headers``, a mapping, is ``text/html``) is fatal, quoting its first 200
+    characters (each run of whitespace one space, escaped); any other body is transient,
+    quoting its first 200.
     """
-    html = (content_type or "").split(";")[0].strip().lower() == "text/html"
+    kind = str((headers or {}).get("content-type") or "")
+    html = kind.split(";")[0].strip().lower() == "text/html"
     if HTML_PAGE.match(body) or (html and body.lstrip().startswith("<")):  # a page for people
         page = f"a web page with status 200, not an answer: {' '.join(body.split())[:200]!r}"
         fix = "no call can succeed: check the base URL and any proxy in front of it"
