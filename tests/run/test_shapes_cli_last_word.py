@@ -132,3 +132,24 @@ def _two_turns(first: dict[str, int], second: dict[str, int] | None) -> str:
         *([{"type": "turn.completed", "usage": second}] if second is not None else []),
     ]
     return "".join(json.dumps(e) + "\n" for e in events)
+
+
+def test_codex_line_that_is_no_event_beside_a_completed_turn_loses_the_draw(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Found: a line that is no JSON event was skipped and the completed turn graded. codex's own
+    # words on stderr, "Reading prompt from stdin..." (openai/codex#36804 quotes its sibling),
+    # reach stdout through a wrapper that merges the two
+    usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+    events = _two_turns(usage, usage).splitlines(keepends=True)
+    printed = "Reading prompt from stdin...\n" + "".join(events[:1] + events[4:])  # one turn
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", printed)
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, len(d.attempts), d.judge_samples) == (None, "error", 1, [])
+        assert d.lost.reason.startswith(
+            "codex printed a line that is not part of its JSON output: 'Reading prompt from "
+            "stdin...'; whether it belongs to the answer or reports a fault cannot be told, so "
+            "there is nothing to grade"
+        ), d.lost.reason
+        assert (d.tokens.input, d.tokens.output) == (1200, 30)  # the turn's usage kept

@@ -23,7 +23,7 @@ from driftproof.run.providers.base import (
     classify_status,
     same_model,
 )
-from driftproof.run.providers.cli import FATAL, CLILane, status_of
+from driftproof.run.providers.cli import FATAL, CLILane, status_of, stray_words
 from driftproof.run.reply_text import json_or_none, split_reasoning
 from driftproof.run.suite_fields import is_number
 
@@ -103,6 +103,24 @@ def _said(obj: dict[str, Any]) -> str:
     return "; ".join(said)[:300]
 
 
+def _unreadable(obj: dict[str, Any], stray: str | None) -> str | None:
+    """Why result envelope ``obj`` holds nothing to grade, else ``None`` (D-19).
+
+    ``stray`` (a line printed beside it, :func:`.cli.stray_words`), a ``modelUsage`` given but
+    not an object, or a ``result`` that is not text.
+    """
+    if stray is not None:  # part of the answer, or an error, unsaid
+        return stray_words("claude", stray)
+    if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
+        return (
+            f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
+            "models used: which model answered cannot be checked, so there is nothing to grade"
+        )
+    if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
+        return f"claude's result is {json_kind(obj['result'])}, not text: nothing to grade"
+    return None
+
+
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
@@ -119,9 +137,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             with no status or one of :data:`.base.CONTEXT_WINDOW_STATUSES`, or its terminal
             reason is ``prompt_too_long``; fatal when they read as :data:`.cli.FATAL`; else
             classed by the status it carries), quoting its ``result`` (else its ``errors``), with
-            the envelope's usage and cost; or (lost, not retried) a line of JSON lines beside
-            the result that is no event (quoted), a ``modelUsage`` given but not an object, or a
-            ``result`` that is not text.
+            the envelope's usage and cost; or (lost, not retried, usage kept) as
+            :func:`_unreadable` says.
     """
     obj, events, doubt, stray = claude_envelope(out)
     if obj is None:
@@ -162,27 +179,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, reply=reply)
-    if stray is not None:  # beside the one result: part of the answer, or an error, unsaid
-        raise AttemptError(
-            f"claude printed a line that is not part of its JSON output: {stray.strip()[:200]!r};"
-            " whether it belongs to the answer or reports a fault cannot be told, so there is "
-            "nothing to grade",
-            retryable=False,
-            reply=reply,
-        )
-    if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
-        raise AttemptError(
-            f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
-            "models used: which model answered cannot be checked, so there is nothing to grade",
-            retryable=False,
-            reply=reply,
-        )
-    if "result" in obj and obj["result"] is not None and not isinstance(obj["result"], str):
-        raise AttemptError(
-            f"claude's result is {json_kind(obj['result'])}, not text: nothing to grade",
-            retryable=False,
-            reply=reply,
-        )
+    if (why := _unreadable(obj, stray)) is not None:
+        raise AttemptError(why, retryable=False, reply=reply)
     reply.text, think = split_reasoning(str(obj.get("result") or ""))
     reply.reasoning = think
     if subtype == "success":  # an envelope that does not say success has no ending

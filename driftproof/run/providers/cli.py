@@ -107,6 +107,18 @@ def run_process(
     return proc.returncode, out, err
 
 
+def stray_words(binary: str, line: str) -> str:
+    """Why a draw whose ``binary`` printed ``line`` (no JSON event) beside its JSON is lost (D-19).
+
+    The line may be part of the answer or report a fault: quoted, 200 characters.
+    """
+    return (
+        f"{binary} printed a line that is not part of its JSON output: {line.strip()[:200]!r}; "
+        "whether it belongs to the answer or reports a fault cannot be told, so there is nothing "
+        "to grade"
+    )
+
+
 def checked_run(argv: list[str], what: str, why: str | None = None) -> tuple[str, str]:
     """The stdout and stderr of ``argv`` (``what`` in errors), run for at most 60 s.
 

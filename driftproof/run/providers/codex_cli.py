@@ -25,7 +25,14 @@ from driftproof.run.providers.base import (
     classify_status,
     same_model,
 )
-from driftproof.run.providers.cli import FATAL, CLILane, checked_run, status_of, version_of
+from driftproof.run.providers.cli import (
+    FATAL,
+    CLILane,
+    checked_run,
+    status_of,
+    stray_words,
+    version_of,
+)
 from driftproof.run.reply_text import joined_reasoning, json_or_none, not_text, split_reasoning
 
 #: Codex feature names that write a file or run code.
@@ -111,8 +118,19 @@ class CodexCLI(CLILane):
 
         Raises:
             AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its
-                last error quoted), classed by the status named; or no agent message.
+                last error quoted), classed by the status named; or no agent message; or (lost,
+                not retried, usage kept) a non-blank line that is no JSON object
+                (:func:`.cli.stray_words`).
         """
+        reply = self._read(code, out, err, model)
+        lines = (ln for ln in out.splitlines() if ln.strip())
+        stray = next((ln for ln in lines if not isinstance(json_or_none(ln), dict)), None)
+        if stray is not None:  # beside the events: part of the answer, or an error, unsaid
+            raise AttemptError(stray_words("codex", stray), retryable=False, reply=reply)
+        return reply
+
+    def _read(self, code: int, out: str, err: str, model: str) -> Reply:
+        """:meth:`parse` but for a line that is no JSON object, which is skipped."""
         answered: list[Any] = []  # the last agent message's text, whatever it holds
         failure, completed, failed, usage = None, False, None, dict[str, Any]()  # failed: words
         after = None  # the type of the last item seen after the last agent message
