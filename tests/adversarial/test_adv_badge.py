@@ -145,7 +145,10 @@ def test_a_file_name_with_terminal_escapes_is_printed_escaped(
     # Found: `driftproof badge $'t\e]0;x\a.json' --out-dir b` printed "wrote b/t", ESC ] 0 ; x
     # BEL ".svg" raw: the terminal took it as a command (here: set the window title).
     src = receipt_file(tmp_path, name="t\x1b]0;x\x07.json")
+    # Such a name is now refused for --out-dir (it would name three badge files); the refusal
+    # quotes it escaped, and no badge file is written.
     code, said, err = run(["badge", str(src), "--out-dir", str(tmp_path / "b")], capsys)
-    assert code == 0, err
-    assert "\x1b" not in said and "\x07" not in said
-    assert f"wrote {tmp_path / 'b'}/t\\x1b]0;x\\x07.svg" in said
+    assert (code, said) == (2, ""), err
+    assert "\x1b" not in err and "\x07" not in err
+    assert f"{tmp_path}/t\\x1b]0;x\\x07.json: the receipt's file name holds a character" in err
+    assert not (tmp_path / "b").exists() or not any((tmp_path / "b").iterdir())

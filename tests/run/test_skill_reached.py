@@ -125,7 +125,7 @@ def test_an_aa_run_is_not_compared_both_of_its_arms_carry_the_skill(loopback, su
     # as ceil(characters ÷ 4): run_helpers.SKILL_TEXT is 93 characters, so 24
     (said,) = [f.value for f in provenance(r) if f.label == "median reported input tokens"]
     assert said == (
-        "with skill 54, baseline 54; the arms +0 apart: an A/A calibration, in which both arms "
+        "first run 54, second run 54; the arms +0 apart: an A/A calibration, in which both arms "
         "carry the skill (about 24 tokens), so their inputs are expected to match"
     )
 
