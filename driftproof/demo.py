@@ -23,6 +23,7 @@ import markdown
 from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
+from driftproof.outputs import held_lock
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.pages.words import count_of, fmt, format_lift
@@ -98,10 +99,23 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 
     Raises:
         RefusalError: ``folder`` is a file or a symbolic link to nothing, its parent does not
-            exist, or it is a non-empty folder and ``force`` is not set (nothing is written).
+            exist, it is a non-empty folder and ``force`` is not set, or another demo or site
+            build beside it is running (nothing is written).
+        OSError: a file could not be written, named under ``folder`` (nothing is written).
     """
     folder = Path(folder)
     _check_folder(folder, force)
+    busy = (
+        f"another demo or site build in {folder.parent} is running; nothing written: wait for "
+        "it to end, or write the demo into a folder of its own"
+    )
+    with held_lock(folder.parent, busy):  # another demo would remove our stage as left over
+        _check_folder(folder, force)  # again: a demo that just ended may have filled it
+        return _staged_demo(folder)
+
+
+def _staged_demo(folder: Path) -> str:
+    """Write the demo beside ``folder``, then put it in place; the walkthrough."""
     remove_leftovers(folder)  # what a killed demo left beside it
     stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build-", dir=folder.parent))
     try:  # written whole beside the folder, then put in place: a kill leaves old or new files
@@ -115,6 +129,9 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
         else:
             swap(stage, folder)  # the empty folder (if any) goes to the stage
         return walk
+    except OSError as exc:  # named as the user knows it: the folder, not the stage (removed)
+        where = str(exc.filename or stage).replace(str(stage), str(folder), 1)
+        raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 

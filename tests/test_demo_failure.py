@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from driftproof import demo
+from driftproof.errors import RefusalError
+from driftproof.outputs import held_lock
 
 
 def test_a_demo_that_fails_part_way_leaves_no_folder_it_made(
@@ -56,3 +58,27 @@ def test_what_a_killed_demo_left_beside_its_folder_is_removed(tmp_path: Path) ->
     demo.run_demo(tmp_path / "d")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
     assert (tmp_path / "d" / "WALKTHROUGH.txt").is_file()
+
+
+def test_a_full_disk_is_named_at_the_demo_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an adversary's demo on a full 200 KiB tmpfs said only "error: (input or output): No space
+    # left on device": a failed write of a file's bytes names no file
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(demo, "write_site", full)
+    with pytest.raises(OSError) as exc:
+        demo.run_demo(tmp_path / "d")
+    assert (exc.value.errno, exc.value.filename) == (errno.ENOSPC, str(tmp_path / "d"))
+
+
+def test_a_demo_beside_one_running_is_refused_and_leaves_its_stage(tmp_path: Path) -> None:
+    # two demos into one folder at once: the second removed the first's staging folder as a
+    # killed demo's leftover, and the first failed reading a file in it
+    running = tmp_path / ".d.build-x1y2"  # the first demo's stage, its lock held
+    running.mkdir()
+    with held_lock(tmp_path, "held"), pytest.raises(RefusalError, match="another demo"):
+        demo.run_demo(tmp_path / "d")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".d.build-x1y2"]
