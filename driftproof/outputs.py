@@ -60,11 +60,27 @@ def refuse_existing_output(output: Path, option: str, *, force: bool) -> None:
         raise RefusalError(f"{option} {output}: the folder {parent} {what} (nothing was written)")
     if output.is_dir():
         raise RefusalError(f"{option} {output} is a folder; {option} names a file ({OUT_RULE})")
+    refuse_special([output], option)
     if (output.exists() or output.is_symlink()) and not force:
         raise RefusalError(
             f"{option} {output} already exists; it was not replaced. Choose another path, "
             "or give --force to replace it"
         )
+
+
+def refuse_special(outputs: list[Path], option: str) -> None:
+    """Refuse an output that is (or links to) a device, a named pipe or a socket, even forced.
+
+    Raises:
+        RefusalError: naming the first such file; ``--force`` would replace it with a file.
+    """
+    for p in outputs:
+        if p.exists() and not (p.is_file() or p.is_dir()):
+            raise RefusalError(
+                f"{option} {p}: expected a file, found a device, a named pipe or a socket, which "
+                "writing would replace with a file, even with --force; choose another path "
+                "(nothing was written)"
+            )
 
 
 def refuse_long_name(output: Path, option: str, extra: int) -> None:
@@ -94,6 +110,7 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
     Raises:
         RefusalError: naming every file that exists (exit status 2).
     """
+    refuse_special(outputs, option)
     # a folder in a file's place is not a file to replace: writing names it as such
     existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if existing and not force:
