@@ -163,18 +163,20 @@ def write_imported(
     paths written, in the order of ``items``.
 
     Raises:
-        ImportError_: a file name is unsafe or repeated, a receipt is not valid (an importer
-            bug, named by the source and the receipt's pointer), or the directory cannot be
-            written; nothing was written.
+        ImportError_: a file name is unsafe or repeated (in any letter case), a receipt is
+            not valid (an importer bug, named by the source and the receipt's pointer), or the
+            directory cannot be written; nothing was written.
         RefusalError: a receipt file already exists and ``force`` is not set, naming every
             such file; nothing was written.
     """
     out = Path(out_dir)
     seen: set[str] = set()
-    for item in items:
-        if not _FILENAME.fullmatch(item.filename) or item.filename in seen:
-            raise Where(source).fail(f"receipt file name {item.filename!r} is unsafe or repeated")
-        seen.add(item.filename)
+    for item in items:  # in any letter case: macOS and Windows hold both names as one file
+        if not _FILENAME.fullmatch(item.filename) or item.filename.lower() in seen:
+            raise Where(source).fail(
+                f"receipt file name {item.filename!r} is unsafe or repeated (ignoring letter case)"
+            )
+        seen.add(item.filename.lower())
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     bodies = [(item.filename, finish(item.body, item.repairs)) for item in items]
     return _write_all_or_none(bodies, out, source, replace=force)

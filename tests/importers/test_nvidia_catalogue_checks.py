@@ -16,6 +16,7 @@ import pytest
 from interop_helpers import sealed, write_json
 
 from driftproof.errors import ImportError_
+from driftproof.importers import write_imported
 from driftproof.importers.nvidia import import_nvidia
 
 CATALOGUE = "data/interop/nvidia/benchmarks.json"
@@ -182,3 +183,20 @@ def test_a_card_whose_every_cell_is_n_a_is_refused(tmp_path: Path) -> None:
         import_nvidia([f])
     (p,) = e.value.problems
     assert p.file == str(f) and "with figures" in p.message and "N/A" in p.message
+
+
+def test_two_skills_named_alike_but_for_letter_case_are_refused(
+    shared: Path, tmp_path: Path
+) -> None:
+    # macOS and Windows hold nvidia-aiq-deploy.json and nvidia-AIQ-DEPLOY.json as one file, and
+    # the site refuses the pair: the import wrote both
+    doc = _one(shared)
+    up = [{**x, "catalog_dir": SKILL.upper()} for x in (*doc["skills"], *doc["results"])]
+    doc["skills"].append({**up[0], "skill": SKILL.upper()})
+    doc["results"] += up[1:]
+    doc.update(skill_count=2, result_row_count=20)
+    items = import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
+    assert len(items) == 2
+    with pytest.raises(ImportError_, match="'nvidia-AIQ-DEPLOY.json' is unsafe or repeated"):
+        write_imported(items, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
