@@ -53,8 +53,9 @@ def build_site(
 ) -> Published:
     """Check the inputs, build with mkdocs (strict) and replace ``out`` whole, only on success.
 
-    Symbolic links as inputs or ``out`` are refused before anything resolves them; what a
-    killed build left beside ``out`` is removed first. ``cache_dir``: the render cache folder,
+    Symbolic links as inputs, ``out`` or the cache folder (or its ``render`` and ``trash``)
+    are refused before anything resolves them; what a killed build left beside ``out`` is
+    removed first. ``cache_dir``: the render cache folder,
     ``True`` for ``.driftproof-cache`` beside ``out``, ``None``/``False`` for none.
 
     Raises:
@@ -79,6 +80,9 @@ def build_site(
         remove_leftovers(out)
         if cache_dir is True:
             cache_dir = out.parent / CACHE_DIR_NAME
+        for link in (Path(cache_dir) / d for d in ("", "render", "trash")) if cache_dir else ():
+            if link.is_symlink():  # the build removes what it holds: files outside, followed
+                raise _refused(link, "it is a symbolic link", "use", "it", _NO_LINK)
         cache = RenderCache(Path(cache_dir)) if cache_dir else None
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
         collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
@@ -174,6 +178,7 @@ def remove_leftovers(out: Path) -> None:
 
 
 _REAL = "name a real directory instead"
+_NO_LINK = "remove it (the build makes its cache again), or build with --no-cache"
 _EMPTY = "choose an empty or new --out directory"
 
 

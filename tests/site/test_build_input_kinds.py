@@ -88,3 +88,29 @@ def test_a_config_whose_theme_names_no_templates_folder_is_refused(tmp_path: Pat
         "receipts",
         "reports",
     ]
+
+
+@pytest.mark.parametrize("part", ["", "render", "trash"])
+def test_a_cache_folder_that_is_a_link_is_refused_and_what_it_leads_to_stays(
+    tmp_path: Path, site_inputs: tuple[Path, Path], part: str
+) -> None:
+    # a build cache committed as a link (.driftproof-cache/render -> a folder outside): the
+    # build removed every file in that folder as a stale cache entry, or moved the old site there
+    receipts, reports = site_inputs
+    outside = tmp_path / "outside"
+    (outside / "render" / "sub").mkdir(parents=True)
+    (outside / "trash").mkdir()
+    kept = {outside / "render" / "a.txt", outside / "render" / "sub" / "b.txt"}
+    for f in kept:
+        f.write_text("kept", encoding="utf-8")
+    cache = tmp_path / CACHE_DIR_NAME
+    link = cache / part if part else cache
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside / part if part else outside)
+    out = tmp_path / "site"
+    build_site(receipts, reports, out, config_file=CONFIG, cache_dir=None)  # an old site there
+    with pytest.raises(SiteBuildError) as err:
+        build_site(receipts, reports, out, config_file=CONFIG, cache_dir=cache)
+    assert [p.file for p in err.value.problems] == [str(link)]
+    assert "is a symbolic link" in err.value.problems[0].message
+    assert {p for p in outside.rglob("*") if p.is_file()} == kept
