@@ -25,6 +25,7 @@ decision); 130 when cancelled before the outputs.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -249,6 +250,8 @@ def summary_markdown(
 
 
 def _append(path: Path, text: str) -> None:
+    if path.is_fifo():  # opening it would wait for a reader, for ever
+        raise OSError(errno.EINVAL, "expected a file to append to, found a named pipe", str(path))
     with path.open("a", encoding="utf-8") as fh:
         fh.write(text)
 

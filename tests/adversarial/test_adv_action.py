@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -166,3 +167,21 @@ def test_cancelled_job_is_one_line_and_writes_nothing(
     err = capsys.readouterr().err
     assert err == "error: interrupted before a decision; no output was written\n"
     assert not summary.exists() and not output.exists()
+
+
+def test_a_named_pipe_as_github_output_is_refused_never_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: GITHUB_OUTPUT or GITHUB_STEP_SUMMARY naming a named pipe no one reads left the
+    # step waiting for a reader until the job's timeout. A reader is held open here, so the
+    # test cannot hang whatever the step does.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(GOOD), output=pipe)
+        assert action.main([]) == 2
+    finally:
+        os.close(reader)
+    said = f"{pipe}: cannot append the outputs (GITHUB_OUTPUT): expected a file to append to, "
+    assert said + "found a named pipe" in capsys.readouterr().err
