@@ -70,6 +70,18 @@ def test_skill_fired_rate_is_shown_beside_the_score(capsys: Any) -> None:
     )
 
 
+def test_site_receipt_page_shows_the_per_arm_skill_fired_rate_as_view_does() -> None:
+    # the site's receipt page left out the arms table that view prints (README: the sheet
+    # shows the per-arm skill-fired rate and refusals); nebius: evals_skill_loaded 6 of 9
+    from driftproof.site.html import page_env, receipt_files
+
+    name = "skill-creator-nebius-skills-iteration-1-12a0aae8"
+    pages = receipt_files(name, read_receipt(NEBIUS), NEBIUS.read_bytes(), [], page_env())
+    html = pages[f"receipts/{name}/index.html"].decode()
+    assert "skill fired" in html and "6 of 9 observed draws (67%)" in html
+    assert "refusals" in html
+
+
 def test_token_receipt_headline_is_the_token_saving(capsys: Any) -> None:
     views = view_formats(CAVEMAN, capsys)
     head = json.loads(views["json"])["headline"]

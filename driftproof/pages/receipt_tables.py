@@ -10,7 +10,7 @@ from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.sheet import Sheet, sheet
-from driftproof.pages.sheet_facts import PER_1K, lift_and_per_1k
+from driftproof.pages.sheet_facts import ARM_COLUMNS, PER_1K, lift_and_per_1k
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import (
@@ -35,7 +35,8 @@ class ReceiptTables:
 
     ``file_sha256`` is ``""`` when no bytes were given; ``chart`` is the band chart's info and
     ``files`` its SVGs; ``source`` an imported receipt's own figures and decision, usage and
-    fidelity tables.
+    fidelity tables; ``arms`` each arm across the receipt (draws, lost, refusals, how often the
+    skill fired, output tokens), as ``view`` prints it.
     """
 
     name: str
@@ -50,6 +51,7 @@ class ReceiptTables:
     facts: BandFacts | None = None
     verdict: str = ""
     source: tuple[Table, ...] = ()
+    arms: Table | None = None
 
     @property
     def lift_facts(self) -> tuple[Fact, ...]:
@@ -114,6 +116,15 @@ def receipt_tables(
         facts=band_facts(r),
         verdict=verdict_line(s.reading),
         source=_source_tables(s, key),
+        arms=plain_table(
+            f"arms-{key}",
+            "Arms: each arm across the receipt; how often the skill fired sits beside the "
+            "score, never in it",
+            [h for h, _ in ARM_COLUMNS],
+            ([getattr(a, f) for _, f in ARM_COLUMNS] for a in s.arms),
+        )
+        if s.arms
+        else None,
     )
 
 

@@ -76,6 +76,17 @@ class BreakdownView:
     label: str = "Lift by case"
 
 
+#: The arms table's columns, as ``view`` and the site's receipt page print them: (header, field).
+ARM_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("arm", "arm"),
+    ("draws", "draws"),
+    ("lost", "lost"),
+    ("refusals", "refusals"),
+    ("skill fired (beside the score, never in it)", "skill_fired"),
+    ("output tokens", "output_tokens"),
+)
+
+
 @dataclass(frozen=True)
 class ArmSummary:
     """One arm across the receipt; the skill-fired rate sits beside the score, never inside it."""

@@ -11,7 +11,7 @@ from typing import Literal
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.sheet_facts import PER_1K, BreakdownView
+from driftproof.pages.sheet_facts import ARM_COLUMNS, PER_1K, BreakdownView
 from driftproof.pages.source import (
     SOURCE_HEAD,
     SOURCE_TITLE,
@@ -46,14 +46,6 @@ _CASE_COLUMNS: Columns = (
     ("verdict", "verdict"),
     ("checks", "checks"),
     ("lost draws", "lost"),
-    ("output tokens", "output_tokens"),
-)
-_ARM_COLUMNS: Columns = (
-    ("arm", "arm"),
-    ("draws", "draws"),
-    ("lost", "lost"),
-    ("refusals", "refusals"),
-    ("skill fired (beside the score, never in it)", "skill_fired"),
     ("output tokens", "output_tokens"),
 )
 _BD_COLUMNS: Columns = (
@@ -144,7 +136,7 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     lost = [g.line for g in lost_groups(s.lost_draws)]
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
-        _both("Arms", _fields(_ARM_COLUMNS, s.arms, width)),
+        _both("Arms", _fields(ARM_COLUMNS, s.arms, width)),
         _both("Cases", _fields(_case_columns(s), s.cases, width)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
