@@ -24,7 +24,7 @@ from driftproof.stats.fidelity import (
 )
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, numeral
+from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, first_of, numeral
 
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
 #: rows per dimension and agent, or a ``run_summary``'s per measure and arm.
@@ -208,16 +208,22 @@ def _how(f: SourceFigure) -> str:
 def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
     """How many figures the source reported itself, and where; ``None`` with none.
 
-    A figure holds a number (a value or an interval); the rest are text labels (caveman's
-    ``risk: normal``), counted apart. ``elsewhere``: said off the receipt page, which holds the
-    section the words cite.
+    A figure holds a number (a value or an interval); the rest are ratings in words (caveman's
+    ``risk: normal``), counted apart and named by what the source calls them. ``elsewhere``:
+    said off the receipt page, which holds the section the words cite.
     """
     figures = r.source_report.figures if r.source_report is not None else []
     if not figures:
         return None
-    n = sum(f.value is not None or f.lower is not None or f.upper is not None for f in figures)
-    k = len(figures) - n
-    labels = f" and {count_of(k, 'text label')}" if k else ""
+    numbers = [f.value is not None or f.lower is not None or f.upper is not None for f in figures]
+    n, k = sum(numbers), len(figures) - sum(numbers)
+    words = [f.label for f, number in zip(figures, numbers, strict=True) if not number]
+    labels = (
+        f" and {k:,} {first_of(list(dict.fromkeys(words)))} rating{'' if k == 1 else 's'}"
+        " in words rather than numbers"
+        if k
+        else ""
+    )
     where = " on the receipt page" if elsewhere else ""
     return (
         f"the source reported {count_of(n, 'figure')}{labels} (see "
