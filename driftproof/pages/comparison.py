@@ -149,6 +149,10 @@ def compare_receipts(
         shown = () if None in sources else rows
         lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
         notes = _notes(a, b) + ((NO_COMMON_CASE,) if unmatched and not rows else ())
+        # a side with no scored answer has no band: say there is nothing to compare
+        who = [f"{n} holds no" for n, x in zip((a_name, b_name), sources, strict=True) if x is None]
+        who = ["Neither receipt holds a"] if len(who) == 2 else who
+        notes += tuple(f"{w} scored answer, so there are no scores to compare." for w in who)
         return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts, notes=notes)
     if not rows:
         # a renamed suite must not pass a regression check silently
