@@ -26,7 +26,7 @@ from driftproof.errors import RefusalError
 from driftproof.outputs import held_lock
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
-from driftproof.pages.words import count_of, fmt, format_lift
+from driftproof.pages.words import format_lift, paired_interval
 from driftproof.receipt import Receipt, read_receipt, sha256_text
 from driftproof.render.comparison import comparison_markdown, comparison_text
 from driftproof.render.plan import plan_text
@@ -250,10 +250,8 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str
         lift = f"{of}, as context: {format_lift(iv.lift)}"
     else:
         lift = (
-            f"{of}, with its paired interval as context: {format_lift(iv.lift)} (approximate 95% "
-            f"interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)}, paired "
-            f"standard error {fmt(iv.se)} over {count_of(iv.cases, 'case')}). Context only: it "
-            f"never decides a verdict. {METHOD}#the-paired-interval-on-the-lift"
+            f"{of}, with its paired interval as context: {paired_interval(iv)}. Context only: "
+            f"it never decides a verdict. {METHOD}#the-paired-interval-on-the-lift"
         )
     scores = ", ".join(
         "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws

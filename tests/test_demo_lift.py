@@ -24,6 +24,9 @@ def test_a_lift_rounding_to_zero_reads_as_on_the_sheet(
     monkeypatch.setattr(driftproof.demo, "lift_interval", lambda b: iv)
     walk = driftproof.demo.walkthrough(read, "", "plan", "why")
     assert (
-        "with its paired interval as context: +0.000 (approximate 95% interval −0.004 to "
-        "+0.004, paired standard error 0.000 over 2 cases)."
+        "with its paired interval as context: suite lift +0.000, paired standard error 0.000 "
+        "over 2 cases; approximate 95% interval −0.004 to +0.004 (the lift ± 12.706 standard "
+        "errors, 12.706 being Student's t for 1 degree of freedom, one fewer than the cases: it "
+        "assumes the cases' lifts are normally spread, where the exact paired test assumes no "
+        "shape). Context only"
     ) in walk

@@ -25,6 +25,7 @@ EXPECTED = (
 
 #: How the sheet labels the paired interval: an approximation, beside the exact test.
 SHAPE = (
+    " standard errors, {t} being Student's t for {df} of freedom, one fewer than the cases"
     ": it assumes the cases' lifts are normally spread, where the exact paired test assumes no "
     "shape)"
 )
@@ -45,7 +46,9 @@ def test_the_paired_interval_reads_as_an_approximation_beside_the_exact_test(
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
     assert (
         "  paired interval: suite lift +0.100, paired standard error 0.012 over 3 cases; "
-        "approximate 95% interval +0.050 to +0.150 (t = 4.303, df = 2" + SHAPE + "\n"
+        "approximate 95% interval +0.050 to +0.150 (the lift ± 4.303"
+        + SHAPE.format(t="4.303", df="2 degrees")
+        + "\n"
         "  exact paired test: lift up in 3 of 3 cases, down in 0, zero in 0; not computed: this "
         "exact test needs at least 6 cases, because with fewer none of its results can reach the "
         "95% level\n"
@@ -107,15 +110,16 @@ def test_view_says_where_the_paired_interval_is_clipped(tmp_path: Path) -> None:
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "r.json", make_receipt(cases))])
     assert (
         "paired interval: suite lift −0.125, paired standard error 0.125 over 2 cases; "
-        "approximate 95% interval −1.000 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at "
+        "approximate 95% interval −1.000 to +1.000 (the lift ± 12.706"
+        + SHAPE.format(t="12.706", df="1 degree")
+        + "; clipped at "
         "−1 and +1: a lift is never outside −1 to +1\n"
     ) in text.output
     # lifts .5, .4: .45 ± 12.706·.05 = -0.185 to +1.085: only the top is clipped
     cases = [case("c1", [0.9], [0.4]), case("c2", [0.8], [0.4])]
     text = CliRunner().invoke(cli, ["view", _write(tmp_path, "s.json", make_receipt(cases))])
-    assert "interval −0.185 to +1.000 (t = 12.706, df = 1" + SHAPE + "; clipped at +1" in (
-        text.output
-    )
+    shape = SHAPE.format(t="12.706", df="1 degree")
+    assert "interval −0.185 to +1.000 (the lift ± 12.706" + shape + "; clipped at +1" in text.output
 
 
 def test_a_thousand_cases_print_with_a_thousands_separator(tmp_path: Path) -> None:

@@ -53,6 +53,7 @@ from driftproof.pages.words import (
     format_lift,
     has_bands,
     lost_of,
+    paired_interval,
     paired_line,
 )
 from driftproof.receipt import Case, Draw, Receipt
@@ -73,7 +74,7 @@ from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
 from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named, numeral
+from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named
 
 
 @dataclass(frozen=True)
@@ -389,14 +390,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     if iv is None or iv.reason is not None:
         interval = f"unavailable: {why if iv is None else iv.reason}"
     else:
-        interval = (
-            f"suite lift {format_lift(iv.lift)}, paired standard error {fmt(iv.se)} "
-            f"over {count_of(iv.cases, 'case')}; "
-            f"approximate 95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
-            f"(t = {fmt(iv.t)}, df = {iv.df}: it assumes the cases' lifts are normally spread, "
-            "where the exact paired test assumes no shape)"
-            + _clipped(iv.clipped_low, iv.clipped_high)
-        )
+        interval = paired_interval(iv)
     splits = []
     for s in spread_split(r) if b.available else ():
         label = f"{s.case_id}, {ARM_WORDS[s.arm]}"
@@ -423,13 +417,6 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     exact = _exact(b) if why is None else f"unavailable: {why}"
     label = CONTEXT_LABEL if b.available else f"Context, beyond the method: {_unavailable(r, b)}"
     return ContextView(label, interval, tuple(splits), exact)
-
-
-def _clipped(low: bool, high: bool) -> str:
-    """Words for an interval clipped to a lift's range, −1 to +1; empty when not clipped."""
-    low_end, high_end = numeral(-1, "+d"), numeral(1, "+d")
-    ends = " and ".join(e for e, cut in ((low_end, low), (high_end, high)) if cut)
-    return f"; clipped at {ends}: a lift is never outside {low_end} to {high_end}" if ends else ""
 
 
 def _unavailable(r: Receipt, b: Breakdown) -> str:

@@ -15,6 +15,7 @@ from driftproof._anchor import slug
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import NO_VALID_SAMPLE, Band
+from driftproof.stats.context import LiftInterval
 from driftproof.stats.lift import CommonLifts
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
@@ -340,4 +341,25 @@ def lift_cover_words(
     return (
         f"over the {n} {'case' if n == 1 else 'cases'} both receipts measured in both arms "
         f"({sep.join(sides)})"
+    )
+
+
+def paired_interval(iv: LiftInterval) -> str:
+    """The suite lift's paired interval (context), as ``view`` and the demo both say it.
+
+    Lift, standard error, and the 95% range as lift ± t·se, with t Student's for N − 1 degrees
+    of freedom; said clipped where it is. ``iv`` is one that was computed (``se`` set).
+    """
+    low_end, high_end = numeral(-1, "+d"), numeral(1, "+d")
+    ends = " and ".join(
+        e for e, cut in ((low_end, iv.clipped_low), (high_end, iv.clipped_high)) if cut
+    )
+    return (
+        f"suite lift {format_lift(iv.lift)}, paired standard error {fmt(iv.se)} "
+        f"over {count_of(iv.cases, 'case')}; "
+        f"approximate 95% interval {fmt(iv.low, signed=True)} to {fmt(iv.high, signed=True)} "
+        f"(the lift ± {fmt(iv.t)} standard errors, {fmt(iv.t)} being Student's t for "
+        f"{count_of(iv.df or 0, 'degree')} of freedom, one fewer than the cases: it assumes the "
+        "cases' lifts are normally spread, where the exact paired test assumes no shape)"
+        + (f"; clipped at {ends}: a lift is never outside {low_end} to {high_end}" if ends else "")
     )
