@@ -243,3 +243,12 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
     assert origin["units, as the source states them"] == (
         "not stated by the source, apart from each measure's name"
     )  # not NVIDIA's "score: …; uplift: …"
+
+
+def test_an_nvidia_uplift_reads_percentage_points_in_view_as_on_the_site(capsys: Any) -> None:
+    # benchmarks.json's uplift_pct is a difference of two percent scores (score_pct with the
+    # skill minus without): percentage points, as the site's figures section says; view said "%"
+    views = view_formats(NVIDIA, capsys)
+    for fmt in ("text", "markdown"):
+        assert "score in %; uplift in percentage points" in views[fmt]
+        assert "uplift in %" not in views[fmt]

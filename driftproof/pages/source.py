@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from driftproof.pages.printed_figures import NOT_PRINTED, as_given, printed_rows, printed_value
+from driftproof.pages.printed_figures import (
+    NOT_PRINTED,
+    as_given,
+    printed_rows,
+    printed_value,
+    uplift_unit,
+)
 from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
@@ -134,12 +140,10 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
         return ()
     facts = [Fact("repository", sf.repository or UNKNOWN), Fact("commit", sf.commit or UNKNOWN)]
     units = []
-    rows = sf.rows or []
-    for what, figures in (("score", [x.score for x in rows]), ("uplift", [x.uplift for x in rows])):
-        found = sorted({f.unit for f in figures if f is not None and f.unit})
-        units.append(
-            f"{what} in {', '.join(found)}" if found else f"{what}: unit not stated by the source"
-        )
+    for what, unit in (("score", lambda f: f.unit), ("uplift", uplift_unit)):  # uplift: points
+        found = sorted({u for x in sf.rows or [] if (f := getattr(x, what)) and (u := unit(f))})
+        said = f" in {', '.join(found)}" if found else ": unit not stated by the source"
+        units.append(what + said)
     if sf.run_summary is not None:  # measures, not NVIDIA's score and uplift
         units = ["not stated by the source, apart from each measure's name"]
     facts.append(Fact("units, as the source states them", "; ".join(units)))
@@ -215,15 +219,10 @@ def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None
     figures = r.source_report.figures if r.source_report is not None else []
     if not figures:
         return None
-    numbers = [f.value is not None or f.lower is not None or f.upper is not None for f in figures]
-    n, k = sum(numbers), len(figures) - sum(numbers)
-    words = [f.label for f, number in zip(figures, numbers, strict=True) if not number]
-    labels = (
-        f" and {k:,} {first_of(list(dict.fromkeys(words)))} rating{'' if k == 1 else 's'}"
-        " in words rather than numbers"
-        if k
-        else ""
-    )
+    words = [f.label for f in figures if f.value is None and f.lower is None and f.upper is None]
+    n, k = len(figures) - len(words), len(words)
+    named = f" and {k:,} {first_of(list(dict.fromkeys(words)))} rating{'' if k == 1 else 's'}"
+    labels = f"{named} in words rather than numbers" if k else ""
     where = " on the receipt page" if elsewhere else ""
     return (
         f"the source reported {count_of(n, 'figure')}{labels} (see "
