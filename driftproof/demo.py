@@ -48,6 +48,8 @@ BANNER = (
     "SIMULATED DATA: driftproof demo drew every answer and score at random with a seeded simulated "
     "provider. No model answered and no model judged; nothing here is a measurement or a verdict."
 )
+#: The walkthrough's line naming the local site (left out of the site's own index page).
+LOCAL_SITE = "Local site: site/index.html (every page carries a SIMULATED banner).\n"
 #: The demo's suite, skill versions and walkthrough template.
 DATA = Path(__file__).with_name("demo_files")
 #: The demo's runs: skill version and run number, each run's receipt ``receipts/<v>-run<n>.json``;
@@ -166,6 +168,7 @@ def _write_demo(folder: Path) -> str:
     walk = walkthrough(read, diff, plan, plan_why(planned))
     (folder / "WALKTHROUGH.txt").write_text(walk, encoding="utf-8")
     before, _, after = walk.partition(diff)
+    after = after.replace(LOCAL_SITE, "")  # the site's own index: it is that page
     write_site(folder / "site", receipts, (before, comparison_markdown(cmp), after), plan, texts)
     return walk
 
@@ -271,6 +274,7 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str
             reason=receipt_reading(r1).reason,
             diff=diff,
             method=METHOD,
+            local_site=LOCAL_SITE,
         )
     )
 

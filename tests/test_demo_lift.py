@@ -30,3 +30,12 @@ def test_a_lift_rounding_to_zero_reads_as_on_the_sheet(
         "assumes the cases' lifts are normally spread, where the exact paired test assumes no "
         "shape). Context only"
     ) in walk
+
+
+def test_the_demo_site_does_not_point_at_itself_as_site_index(tmp_path: Path) -> None:
+    # the walkthrough (a file in the demo's folder) names the local site as site/index.html;
+    # read on that very page, inside the site, the path named a file that is not there
+    driftproof.demo.run_demo(tmp_path / "d")
+    index = (tmp_path / "d" / "site" / "index.html").read_text(encoding="utf-8")
+    walk = (tmp_path / "d" / "WALKTHROUGH.txt").read_text(encoding="utf-8")
+    assert "Local site: site/index.html" in walk and "site/index.html" not in index
