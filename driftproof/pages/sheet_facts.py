@@ -76,6 +76,12 @@ class BreakdownView:
     label: str = "Lift by case"
 
 
+#: Said of an unrecorded model beside arm labels: whose names they are (an import's).
+LABELS_NOT_MODELS = (
+    "the arm labels below are the source's own names for its arms, not a model it records as "
+    "answering"
+)
+
 #: The arms table's columns, as ``view`` and the site's receipt page print them: (header, field).
 ARM_COLUMNS: tuple[tuple[str, str], ...] = (
     ("arm", "arm"),
@@ -115,9 +121,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     judge = judge_words(r)
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
+    labels = _arm_labels(r)
     facts = [
-        Fact("model", run.model or UNKNOWN),
-        *_arm_labels(r),
+        Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
+        *labels,
         Fact("provider", run.provider or UNKNOWN),
         Fact("surface", run.surface or UNKNOWN),
         Fact(

@@ -422,3 +422,23 @@ def test_a_label_that_is_also_the_id_is_named_once() -> None:
 
     assert _shown(["Solve: {{r}}", "Solve: {{r}}"]) == '"Solve: {{r}}"'
     assert _shown(["label", "id"]) == '"label" or "id"'
+
+
+def test_arm_labels_naming_providers_are_said_to_be_the_sources_names_not_a_model(
+    sample: Path,
+) -> None:
+    # sample-export.json's results give provider.id ("openai:gpt-5") and no model that answered
+    # (response: output, tokenUsage, cached, finishReason, cost): the arms' providers differ, so
+    # no model is recorded; the labels are promptfoo's names, and the sheet says whose they are
+    from driftproof.pages.sheet import sheet
+
+    s = sheet(sealed(import_promptfoo(sample, PromptfooOptions(arms=ARMS, skill_name="riddles"))))
+    facts = {f.label: f.value for f in s.provenance}
+    assert s.title == "riddles on an unrecorded model"
+    assert facts["model"] == (
+        "not recorded: the arm labels below are the source's own names for its arms, not a "
+        "model it records as answering"
+    )
+    assert facts["arm labels"] == (
+        "with skill: provider:openai:gpt-5-mini; baseline: provider:openai:gpt-5"
+    )
