@@ -191,7 +191,7 @@ def test_quick_start_literally(
     # belongs to wt-14b's view work; here the sheet as it is)
     code, out, _ = seen["view second.json"]
     assert code == 0 and "simulated" in out and "context only" in out
-    assert "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)" in out
+    assert "the receipt's verification level, UNVERIFIED, is below TESTED" in out
 
     # stale from the receipt alone: still stands with no template file
     code, out, _ = seen["stale first.json"]

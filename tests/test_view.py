@@ -210,7 +210,10 @@ def test_breakdown_in_the_sheet() -> None:
     )
     assert b.rows[1].lift_without == "+0.100"
     s = sheet(read(mk([C1, C2, C3], level="DECLARED")))
-    assert s.breakdown.summary[1] == "No helps, hurts or carrier assertion: below TESTED (DECLARED)"
+    assert s.breakdown.summary[1] == (
+        "No case is said to help or hurt, and none is named as carrying the lift: the "
+        "receipt's verification level, DECLARED, is below TESTED"
+    )  # it read "No helps, hurts or carrier assertion: below TESTED (DECLARED)"
 
 
 def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -353,7 +356,7 @@ def test_site_page_and_cli_sheet_show_the_same_numbers(tmp_path: Path) -> None:
         "value per 1,000 skill tokens +0.075",
         "regressed",
         "Measured lift, equal weight per case over 3 included cases: +0.030",
-        "No carrier assertion: lost draws prevent a carrier assertion",
+        "No case is named as carrying the lift: an included case lost draws",
     ):
         assert needle in cli_text and any(needle in p for p in html.paragraphs), needle
 

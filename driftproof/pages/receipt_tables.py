@@ -219,8 +219,8 @@ _BREAKDOWN = (
     ("baseline", True, "baseline"),
     ("lift", True, "lift"),
     ("draws (with · baseline)", True, "counts"),
-    ("lift without it", True, "lift_without"),
-    ("label", False, "label"),
+    ("lift without this case", True, "lift_without"),
+    ("helps or hurts", False, "label"),
     ("note", False, "note"),
 )
 
@@ -228,11 +228,12 @@ _BREAKDOWN = (
 def _breakdown(s: Sheet, key: str) -> Table | None:
     if not s.breakdown.available:
         return None
+    cols = [c for c in _BREAKDOWN if s.breakdown.labelled or c[2] != "label"]
     return Table(
         f"breakdown-{key}",
         "Lift by case: each case weighted equally; measured/drawn/lost draws per arm",
-        tuple(Column(x, n) for x, n, _ in _BREAKDOWN),
-        tuple(text_row(*(getattr(b, f) for _, _, f in _BREAKDOWN)) for b in s.breakdown.rows),
+        tuple(Column(x, n) for x, n, _ in cols),
+        tuple(text_row(*(getattr(b, f) for _, _, f in cols)) for b in s.breakdown.rows),
     )
 
 

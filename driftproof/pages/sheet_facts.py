@@ -10,6 +10,8 @@ from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
     COUNTED_BY_WORDS,
+    NO_ASSERTION,
+    NO_LABEL,
     UNKNOWN,
     VERDICT_WORDS,
     Fact,
@@ -23,6 +25,7 @@ from driftproof.pages.words import (
     lost_class,
     lost_of,
     mean_spread,
+    plain_reason,
     token_counts,
     unrecorded_words,
 )
@@ -74,6 +77,11 @@ class BreakdownView:
     rows: tuple[BreakdownRow, ...]
     note: str
     label: str = "Lift by case"
+
+    @property
+    def labelled(self) -> bool:
+        """Whether some case is given a label: else the label column carries nothing."""
+        return any(r.label != NO_LABEL for r in self.rows)
 
 
 #: Said of an unrecorded model beside arm labels: whose names they are (an import's).
@@ -320,7 +328,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
     if b.excluded:
         lines.append(f"Excluded with both arms (an arm failed): {cases_named(b.excluded)}")
     if b.assertions_withheld:
-        lines.append("No helps, hurts or carrier assertion: " + "; ".join(b.assertions_withheld))
+        lines.append(f"{NO_ASSERTION}: " + "; ".join(map(plain_reason, b.assertions_withheld)))
     else:
         lines.append("Helps (separates upward): " + (", ".join(b.helps) or "none"))
         lines.append("Hurts (separates downward): " + (", ".join(b.hurts) or "none"))
@@ -338,10 +346,10 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
             if c.label is not None
             else VERDICT_WORDS.get(c.verdict, c.verdict)
             if c.verdict is not None
-            else "no label",
+            else NO_LABEL,
             note=c.note
             if c.note is not None
-            else f"no label: {c.label_withheld}"
+            else f"{NO_LABEL}: {c.label_withheld}"
             if c.label_withheld is not None and not b.assertions_withheld
             else "",
         )
@@ -352,7 +360,7 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
 
 def _carrier_line(b: Breakdown) -> str:
     if b.carrier_withheld is not None:
-        return f"No carrier assertion: {b.carrier_withheld}"
+        return f"No case is named as carrying the lift: {plain_reason(b.carrier_withheld)}"
     if b.carriers:
         parts = [
             f"{c.case_id} (removing it leaves {format_lift(c.lift_without)})"

@@ -363,3 +363,29 @@ def paired_interval(iv: LiftInterval) -> str:
         "cases' lifts are normally spread, where the exact paired test assumes no shape)"
         + (f"; clipped at {ends}: a lift is never outside {low_end} to {high_end}" if ends else "")
     )
+
+
+#: The breakdown's line when it names no case (method: "no helps, hurts or carrier assertion").
+NO_ASSERTION = "No case is said to help or hurt, and none is named as carrying the lift"
+#: A breakdown row's label where none may be given (method: "no label").
+NO_LABEL = "not given"
+#: The breakdown's reasons (:mod:`driftproof.stats.breakdown`) in words a reader needs no
+#: glossary for: (pattern, words).
+_PLAIN = (
+    (r"below TESTED \((\w+)\)", r"the receipt's verification level, \1, is below TESTED"),
+    (r"smoke run \(preset .*\)", "it is a smoke run, a quick first look"),
+    (r"incomplete: a failed arm", "incomplete: an arm of a case lost every draw"),
+    (
+        r"incomplete: missing draw evidence",
+        "incomplete: a draw holds neither a score nor a reason it was lost",
+    ),
+    (r"lost draws prevent a carrier assertion", "an included case lost draws"),
+)
+
+
+def plain_reason(reason: str) -> str:
+    """A reason of the lift breakdown for naming no case, in plain words (else as given)."""
+    for pattern, words in _PLAIN:
+        if re.fullmatch(pattern, reason):
+            return re.sub(pattern, words, reason)
+    return reason

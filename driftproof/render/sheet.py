@@ -54,8 +54,8 @@ _BD_COLUMNS: Columns = (
     ("baseline mean ± spread", "baseline"),
     ("lift", "lift"),
     ("measured/drawn/lost (with · base)", "counts"),
-    ("lift without it", "lift_without"),
-    ("label", "label"),
+    ("lift without this case", "lift_without"),
+    ("helps or hurts", "label"),
     ("note", "note"),
 )
 
@@ -163,7 +163,8 @@ def _breakdown(bv: BreakdownView, width: int | None = None) -> _Block:
     text = [f"  {terminal_safe(x)}" for x in said]
     markdown = [f"- {md_text(x)}" for x in said] + [""]
     if bv.rows:
-        table = _fields(_BD_COLUMNS, bv.rows, width)
+        cols = tuple(c for c in _BD_COLUMNS if bv.labelled or c[1] != "label")
+        table = _fields(cols, bv.rows, width)
         text += table.text
         markdown += [*table.markdown, ""]
     note = [bv.note] if bv.note else []

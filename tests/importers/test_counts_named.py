@@ -99,8 +99,9 @@ def test_the_breakdown_gives_its_reasons_in_plain_words(inspect_receipt) -> None
 
     text = sheet_text(sheet(inspect_receipt))
     assert (
-        "No helps, hurts or carrier assertion: below TESTED (DECLARED); incomplete: missing draw "
-        "evidence; fewer than 3 draws per arm\n"
+        "No case is said to help or hurt, and none is named as carrying the lift: the receipt's "
+        "verification level, DECLARED, is below TESTED; incomplete: a draw holds neither a score "
+        "nor a reason it was lost; fewer than 3 draws per arm\n"
     ) in text
 
 

@@ -144,7 +144,8 @@ def test_the_words_of_the_demos_breakdown_are_defined_where_view_cites(
 ) -> None:
     # `driftproof view` of a demo receipt printed "label", "no label", "lift without it" and
     # "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)", and cited a method
-    # section that defined none of them; the built page's cited section now does
+    # section that defined none of them; the built page's cited section now does, and the
+    # sheet says them in plain words, leaving out a label column no case may fill
     import html as html_lib
 
     from driftproof.pages.sheet import sheet
@@ -154,18 +155,21 @@ def test_the_words_of_the_demos_breakdown_are_defined_where_view_cites(
     folder, _ = demo
     view = sheet_text(sheet(read_receipt(folder / "receipts" / "v1-run1.json")))
     (cited,) = re.findall(r'^Lift breakdown \(method, "([^"]+)"\)$', view, re.M)
-    assert "No helps, hurts or carrier assertion: below TESTED (UNVERIFIED)" in view
-    assert "lift without it  label     note" in view and "no label" in view
+    assert (
+        "No case is said to help or hurt, and none is named as carrying the lift: the receipt's "
+        "verification level, UNVERIFIED, is below TESTED"
+    ) in view
+    assert "lift without this case  note" in view and "helps or hurts" not in view
     page = (folder / "site" / "method.html").read_text(encoding="utf-8")
     start = page.index(f'<h2 id="reading-the-lift-breakdown">{cited}</h2>')
     section = page[start : page.index("<h2", start + 1)]
     terms = [html_lib.unescape(t) for t in re.findall(r"<strong>([^<]+)</strong>", section)]
     for term in (
-        "label",
-        "no label",
-        "lift without it",
+        "helps or hurts",
+        "not given",
+        "lift without this case",
         "carrier",
-        "No helps, hurts or carrier assertion",
+        "No case is said to help or hurt, and none is named as carrying the lift",
         "below TESTED",
         "fewer than 3 draws per arm",
         "no model is recorded",
