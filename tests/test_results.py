@@ -291,7 +291,9 @@ def test_band_source_and_counts_come_from_the_receipt_fields() -> None:
 
     r = read_receipt(ROOT / "receipts/skill-creator-nebius-skills-iteration-1-12a0aae8.json")
     f = band_facts(r)
-    assert f.short == "not recorded (one score per answer, no spread)"
+    # one wording for one shape: a receipt that records its source as bands across draws and
+    # holds one scored draw per arm read "one scored draw per arm, no spread" beside this
+    assert f.short == "not recorded (one scored draw per arm, no spread)"
     assert f.draws == "not recorded; the receipt holds 1 per case and arm"
     assert (
         f.judge_samples

@@ -18,6 +18,9 @@ from driftproof.wording import (
     BAND_SOURCE_ONE_DRAW,
 )
 
+#: A table cell's words for bands of one score each, however the receipt records them.
+ONE_DRAW_SHORT = "one scored draw per arm, no spread"
+
 
 @dataclass(frozen=True)
 class BandFacts:
@@ -127,9 +130,9 @@ def band_facts(r: Receipt) -> BandFacts:
             "none (no score)",
         )
     elif (not_held := recorded_not_held(r)) is not None:
-        source, short = not_held, "one score per answer, no spread"
+        source, short = not_held, ONE_DRAW_SHORT
     elif r.band_source == "generation" and one_scored_draw_at_most(r):
-        source, short = BAND_SOURCE_ONE_DRAW, "one scored draw per arm, no spread"
+        source, short = BAND_SOURCE_ONE_DRAW, ONE_DRAW_SHORT
     elif r.band_source is not None:
         source = BAND_SOURCE_LEGEND[r.band_source]
         short = (
@@ -179,7 +182,7 @@ def _unnamed(r: Receipt) -> tuple[str, str]:
         return (
             f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, with one "
             "score as the source gave it, so no band has a spread)",
-            f"{UNKNOWN} (one score per answer, no spread)",
+            f"{UNKNOWN} ({ONE_DRAW_SHORT})",
         )
     return (
         f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, so each band is "

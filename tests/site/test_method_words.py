@@ -92,3 +92,9 @@ def test_the_method_names_each_kind_of_band_in_the_words_tables_print() -> None:
     assert shown == "not recorded (bands across draws)" and f"*{shown}*" in bands
     # it said every table shows "legacy" or "generation": those are the receipt's values
     assert "**legacy**" not in bands and "**generation**" not in bands
+    # its prose named the receipt's raw values in brackets ("(the receipt's band source
+    # `generation`)", "(`legacy`)") and history a reader could not place ("before the
+    # instrument was corrected"): plain words, and when (before three draws per arm)
+    assert "`generation`" not in bands and "`legacy`" not in bands
+    assert "instrument was corrected" not in bands
+    assert "The method draws each arm at least three times. Receipts made before it did" in bands
