@@ -9,13 +9,14 @@ from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
+    CHECK_KIND_WORDS,
     COUNTED_BY_WORDS,
     count_of,
     fmt,
     lost_kind_words,
     token_counts,
 )
-from driftproof.receipt import Case, CaseArm, Draw, Receipt, Tokens
+from driftproof.receipt import Case, CaseArm, Check, Draw, Receipt, Tokens
 from driftproof.wording import ARM_WORDS
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
@@ -74,6 +75,12 @@ def _refusal(d: Draw) -> str | None:
     return _joined((category, d.refusal.text), " · ") or "refused"
 
 
+def _kind(c: Check) -> str:
+    """A check's kind in words; a source's own check with the source's name for its type."""
+    words = CHECK_KIND_WORDS[c.kind]
+    return f"{words}, {c.source_type}" if c.kind == "assertion" and c.source_type else words
+
+
 def _samples(d: Draw) -> list[dict[str, Any]]:
     return [
         {
@@ -116,7 +123,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
             for a in (d.attempts or [])
         ],
         "tokens": None if t is None else _tokens(t),
-        "checks": [f"{c.name} ({c.kind}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
+        "checks": [f"{c.name} ({_kind(c)}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
         "files": [
             f"{f.path}: {f.status}"
             + (f", {f.bytes:,} bytes" if f.bytes is not None else "")

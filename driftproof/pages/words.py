@@ -35,6 +35,14 @@ COUNTED_BY_WORDS = {
     "o200k_base": "counted offline with the o200k_base encoding",
     "source": "as the source file gives them",
 }
+#: A check's kind in words (a case page's draw): what the check looks for.
+CHECK_KIND_WORDS = {
+    "regex": "pattern match",
+    "structural": "structure",
+    "must_include": "must include",
+    "must_not_include": "must not include",
+    "assertion": "the source's own check",
+}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 #: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,

@@ -84,3 +84,17 @@ def test_the_site_case_table_and_view_give_one_figure_for_an_arm_of_several_draw
     row = receipt_tables("r", r).cases.rows[0]
     assert row.cells[-1].text == "mean 150.0 (2 draws) / 80"
     assert sheet(r).cases[0].output_tokens == "mean 150.0 (2 draws) · 80"
+
+
+def test_a_case_pages_checks_say_their_kind_in_words() -> None:
+    # report 005's case pages read "verbatim (must_include): pass" and "<fact> (assertion):
+    # pass": the receipt's field values; caveman's snapshot calls them a verbatim and a judged fact
+    from driftproof.site.html import page_env, receipt_files
+
+    name = "caveman-902028f-judged-fidelity-caveman"
+    path = REPO / "receipts" / f"{name}.json"
+    pages = receipt_files(name, read_receipt(path), path.read_bytes(), [], page_env())
+    html = pages[f"receipts/{name}/cases/p01/index.html"].decode()
+    assert "verbatim (must include): pass" in html
+    assert "(the source&#39;s own check, judged fact): pass" in html
+    assert "(must_include)" not in html and "(assertion)" not in html
