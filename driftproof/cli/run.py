@@ -315,8 +315,10 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 @click.option(
     "--margin",
     type=FiniteRange(0, 1, min_open=True),
-    help="Declare a non-inferiority margin (0 to 1, judge score or check pass rate) before the "
-    "run; the receipt records it, and view reads quality at it.",
+    metavar="M",
+    help="For a skill that saves output tokens: declare before the run how much worse its "
+    "quality may be than the other arm's (0 to 1, on the judge's scale or the checks' pass "
+    "rate); the receipt records M, and view says whether quality stayed within it.",
 )
 @click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option(

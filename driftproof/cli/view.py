@@ -15,8 +15,11 @@ from driftproof.cli._options import format_option, terminal_width
 @click.option(
     "--margin",
     type=float,
-    help="Read quality at this non-inferiority margin (0 to 1) when the receipt declares none; "
-    "the sheet says it was declared when reading, not before the run.",
+    metavar="M",
+    help="For a skill that saves output tokens: say whether its quality is worse than the "
+    "other arm's by no more than M (0 to 1, on the judge's scale or the checks' pass rate). "
+    "Used when the receipt declares no margin; the sheet then says the margin was declared "
+    "when reading, not before the run.",
 )
 def view(receipt: Path, fmt: str, margin: float | None) -> None:
     """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."""

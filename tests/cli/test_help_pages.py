@@ -146,3 +146,14 @@ def test_run_help_and_the_readme_table_fit_80_columns() -> None:
         "  length is the output budget only when the reply reports at least 90% of the"
     )
     assert table_lines()[at + 1].startswith("      budget as output tokens;")
+
+
+def test_view_and_run_say_what_margin_does_and_the_readme_lists_it() -> None:
+    # view --help read "Read quality at this non-inferiority margin": a statistician's term
+    # for what the method page calls quality at a margin for a skill that saves tokens
+    for command in ("view", "run"):
+        text = " ".join(" ".join(_help(command)).split())
+        assert "non-inferiority" not in text
+        assert "For a skill that saves output tokens:" in text and "--margin M" in text
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`driftproof view RECEIPT [--format text\\|markdown\\|json] [--margin M]`" in readme
