@@ -111,8 +111,9 @@ def test_quick_start_literally(
     ) in out
     assert re.search(
         r"6\. The lift of receipts/v1-run1\.json, with its paired interval as context: "
-        r"[+-]0\.\d{3} \(approximate 95% "
-        r"interval .* site/method\.html#the-paired-interval-on-the-lift\n",
+        r"suite lift [+-]0\.\d{3}, paired standard error .* approximate 95% "
+        r"interval .* Student's t for 2 degrees of freedom, one fewer than the cases.* "
+        r"site/method\.html#the-paired-interval-on-the-lift\n",
         out,
     )
     assert (
