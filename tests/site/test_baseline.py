@@ -33,8 +33,9 @@ CHANGED = {
     "control; reports name no receipt field in their prose, captions or footer; an import's "
     "unrecorded row parts its fields with ';' (their words hold commas); the interop page "
     "says how promptfoo imports are named and what a single-arm import leaves out",
-    "reports/004/report.json": "the skill-fired table's caption names no receipt field",
-    "reports/004/SHA256SUMS": "its report.json",
+    "reports/004/report.json": "the skill-fired table's caption names no receipt field; the "
+    "breakdown's columns",
+    "reports/004/SHA256SUMS": "its report.json and breakdown CSV",
     "assets/site.css": "phone tables lead with receipt, skill and headline figure; navigation; "
     "column heads wrap, a long table scrolls in a box under a header that stays; on a phone "
     "the specification's fields table reads as a list; a date stays on one line; a sort button's "
@@ -79,6 +80,9 @@ CHANGED = {
     # report 001: a saving of totals column; the terse control's ratio of totals moves into it
     "reports/001/token-savings.csv": "saving of totals column",
     "reports/001/report.json": "its savings table's saving of totals column and caption",
+    # the lift breakdown's columns in plain words, its label column left out when no case may be
+    # given a label
+    "reports/004/breakdown-claude-plugin-eval-probe-plugin-8955eb63.csv": "breakdown columns",
 }
 
 #: Hand-written pages now written as NAME.html, not NAME/index.html (use_directory_urls: false).

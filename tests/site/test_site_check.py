@@ -66,6 +66,7 @@ def test_every_box_a_table_scrolls_in_is_focusable_and_named(built_site: Path) -
     ]
     sheet = (built_site / "receipts/scored/index.html").read_text(encoding="utf-8")
     assert [b and b["aria-labelledby"] for b in table_boxes(sheet, scrolls)] == [
+        "caption-arms-scored",
         "caption-cases-scored",
         "caption-breakdown-scored",
     ]
