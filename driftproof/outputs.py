@@ -10,6 +10,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -125,6 +126,21 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
         )
 
 
+#: The name of the temporary file :func:`staged_sibling` makes for ``<name>``:
+#: ``.<name>.<8 of tempfile's random letters, digits or _>.tmp``.
+_STAGED = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
+
+def staged_sibling(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path`` to write it through (an open descriptor, its path)."""
+    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+
+def is_staged_name(name: str) -> bool:
+    """Whether ``name`` is one :func:`staged_sibling` gives (a killed write leaves it behind)."""
+    return _STAGED.fullmatch(name) is not None
+
+
 def open_mode(fd: int) -> None:
     """Give a file :func:`tempfile.mkstemp` made (mode 0600) open()'s mode: 0666 less the umask."""
     mask = os.umask(0)
@@ -166,7 +182,7 @@ def write_all_or_none(
         for path, write in writers.items():
             if path.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(path))
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            fd, tmp = staged_sibling(path)
             staged.append((Path(tmp), path))
             open_mode(fd)
             os.close(fd)

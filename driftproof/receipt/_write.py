@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any, NoReturn
 
 from driftproof._pool import live_objects_frozen
 from driftproof.errors import BoundsError, ReceiptError
-from driftproof.outputs import open_mode
+from driftproof.outputs import open_mode, staged_sibling
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, within_bounds
 from driftproof.receipt._load import _too_big, check_schema
@@ -114,7 +113,7 @@ def _refuse(body: ReceiptBody, path: Path) -> NoReturn:
 def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
     """A text writer to a temporary file beside ``path``, moved onto it on a clean exit."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    fd, tmp = staged_sibling(path)
     try:
         open_mode(fd)
         with os.fdopen(fd, "wb") as out:

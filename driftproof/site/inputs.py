@@ -40,6 +40,7 @@ from driftproof._anchor import windows_device
 from driftproof._json import json_kind
 from driftproof._json import pointer as to_pointer
 from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.outputs import is_staged_name
 from driftproof.pages.report import Report, SectionSpec
 from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt, parse_receipt
@@ -414,6 +415,12 @@ def _walk(root: Path, suffix: str, nested: bool) -> tuple[list[Problem], list[Pa
                 problems.append(_link_problem(p))
             elif n in _PASSED_OVER and n in filenames:
                 continue
+            elif is_staged_name(n) and n in filenames:
+                why = (
+                    "is a temporary file left by a write that was killed before it finished; "
+                    "it is safe to delete when no driftproof command is writing into this folder"
+                )
+                problems.append(Problem(str(p), "", why))
             elif n.endswith(suffix):  # a folder too: refused by name when read
                 found.append(p)
             elif not (nested and n in dirnames):

@@ -4,6 +4,9 @@ a render cache entry that is not a file."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +177,42 @@ def test_a_name_ending_in_a_dot_is_refused_by_name(tmp_path: Path) -> None:
         "expected a name Windows can hold as a folder, found a name ending in '.', 'abc.': "
         "rename the file"
     )
+
+
+_KILLED_IMPORT = """
+import functools, os, signal, sys
+from pathlib import Path
+from driftproof.outputs import write_all_or_none
+from driftproof.receipt import write_receipt
+from factories import case, make_receipt
+from receipt_docs import body_of
+
+body = body_of(make_receipt([case("c1", [0.9] * 3, [0.5] * 3)]))
+os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)  # killed as the receipt moves
+write_all_or_none({Path(sys.argv[1]) / "p2.json": functools.partial(write_receipt, body)},
+                  replace=False)
+"""
+
+
+def test_a_temporary_file_a_killed_write_left_is_named_as_one(tmp_path: Path) -> None:
+    # Found: after kill -9 of an import, its temporary files were refused as "rename or move it"
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    reports.mkdir()
+    (receipts / "p1.json").write_text("{}", encoding="utf-8")
+    root = Path(__file__).parents[2]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{root / 'tests'}"}
+    done = subprocess.run([sys.executable, "-c", _KILLED_IMPORT, str(receipts)], env=env)
+    assert done.returncode == -signal.SIGKILL
+    left = sorted(p.name for p in receipts.iterdir())
+    assert len(left) == 3 and left[2] == "p1.json"  # the import's file and the receipt's own
+    found = find_inputs(receipts, reports)
+    assert list(found.paths) == ["p1"]
+    assert [(p.file, p.message) for p in found.problems] == [
+        (
+            str(receipts / name),
+            "is a temporary file left by a write that was killed before it finished; "
+            "it is safe to delete when no driftproof command is writing into this folder",
+        )
+        for name in left[:2]
+    ]
