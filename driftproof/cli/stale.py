@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,17 +82,19 @@ def _service_option(flag: str, dest: str, help: str) -> Callable[[FC], FC]:
 
 
 def _printed_version(binary: str) -> str:
+    from driftproof.run.providers.base import AttemptError
+    from driftproof.run.providers.cli import run_process  # its output capped
+
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
-    except (OSError, subprocess.SubprocessError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        code, out, err = run_process([binary, "--version"], stdin="", cwd=".", timeout=30)
+    except AttemptError as exc:
+        cause = exc.__cause__
+        why = cause.strerror if isinstance(cause, OSError) and cause.strerror else exc.reason
         raise RefusalError(f"cannot read the harness version from {binary!r}: {why}") from None
+    if code:
+        raise RefusalError(f"cannot read the harness version from {binary!r}: exit status {code}")
     # bytes that are not UTF-8 become U+FFFD: the version is parsed from the text, never trusted
-    printed = (
-        out.stdout.decode("utf-8", "replace").strip()
-        or out.stderr.decode("utf-8", "replace").strip()
-    )
-    return printed[:1000]
+    return (out.strip() or err.strip())[:1000]
 
 
 def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | None]:

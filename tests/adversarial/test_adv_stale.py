@@ -125,3 +125,23 @@ def test_terminal_safe_keeps_ordinary_text() -> None:
     assert terminal_safe("café 日本 ± → ok") == "café 日本 ± → ok"
     assert terminal_safe("a\tb\nc\x7f\x9b") == "a\\x09b\\x0ac\\x7f\\x9b"
     assert terminal_safe("\u2066x\u2069\u2028") == "\\u2066x\\u2069\\u2028"
+
+
+def test_a_harness_binary_printing_endlessly_is_refused_at_the_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: --harness-binary read the binary's output with no limit for up to 30 s (24 GB)
+    import driftproof.run.providers.cli as lane
+
+    monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)  # 1 MiB: the test stays small
+    script = tmp_path / "bin" / "claude"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\nexec yes 2.1.97\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{script.parent}{os.pathsep}{os.environ['PATH']}")
+    code, out, err = run(["stale", str(receipt(tmp_path)), "--harness-binary", "claude"], capsys)
+    assert (code, out) == (2, "")
+    assert (
+        "cannot read the harness version from 'claude': claude printed more than 1,048,576 bytes "
+        "(1 MiB), the most one call may print; the rest unread"
+    ) in " ".join(err.split())

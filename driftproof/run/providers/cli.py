@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import selectors
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
+import time
 from typing import Any
 
 from driftproof.errors import ProviderError
@@ -36,6 +38,10 @@ FATAL = re.compile(
 #: The status an error text carries: ``API Error: 529 {...}``, ``API Error (429 ...)``.
 _STATUS = re.compile(r"API Error:?\s*\(?\s*(\d{3})\b")
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
+#: Bytes one invocation may print, stdout and stderr together: 64 MiB, ten times the longest
+#: answer a receipt holds (1 MiB characters) written as JSON at its widest (6 bytes a character),
+#: with room for the events around it; past it the rest is never read and the group is killed.
+OUTPUT_MAX_BYTES = 64 * 1024 * 1024
 
 
 class Running:
@@ -69,22 +75,16 @@ def run_process(
     ``running`` holds the group while it runs, so that :meth:`Running.end` can kill it.
 
     Raises:
-        AttemptError: timeout (transient) or the binary cannot start (fatal).
+        AttemptError: timeout (transient), more printed than :data:`OUTPUT_MAX_BYTES` (not
+            retried) or the binary cannot start (fatal).
         Halted: ``running`` was ended: the group is killed (or never started), unfinished.
     """
     if running is not None and running.ended:
         raise Halted()
+    pipe = subprocess.PIPE
     try:
         proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            start_new_session=True,
+            argv, stdin=pipe, stdout=pipe, stderr=pipe, cwd=cwd, start_new_session=True
         )
     except OSError as exc:
         raise AttemptError(f"cannot start {argv[0]}: {exc.strerror or exc}", fatal=True) from exc
@@ -92,19 +92,68 @@ def run_process(
     try:
         if not held:  # the lane was closed as it started
             os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
+        out, err = _communicate(proc, stdin.encode("utf-8", "replace"), timeout)
+    except (subprocess.TimeoutExpired, OverflowError) as exc:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+        proc.wait()
+        if isinstance(exc, OverflowError):
+            cap = f"{OUTPUT_MAX_BYTES:,} bytes ({OUTPUT_MAX_BYTES / 2**20:g} MiB)"
+            why = f"{argv[0]} printed more than {cap}, the most one call may print; the rest unread"
+            raise AttemptError(why, retryable=False) from None
         raise AttemptError(f"timed out after {timeout:g} s") from None
     finally:
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            f.close()  # type: ignore[union-attr]
         if running is not None:
             with running.lock:
                 running.groups.discard(proc.pid)
     if running is not None and running.ended:
         raise Halted()
-    return proc.returncode, out, err
+    return proc.returncode, _text(out), _text(err)
+
+
+def _text(data: bytes) -> str:
+    """Printed bytes as text read the way ``text=True`` reads them (U+FFFD, line ends as LF)."""
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _communicate(proc: subprocess.Popen[bytes], data: bytes, timeout: float) -> tuple[bytes, bytes]:
+    """``proc``'s stdout and stderr once it ends, ``data`` written to its stdin.
+
+    Raises:
+        subprocess.TimeoutExpired: it did not end within ``timeout`` seconds.
+        OverflowError: it printed more than :data:`OUTPUT_MAX_BYTES` (the rest left unread).
+    """
+    assert proc.stdin and proc.stdout and proc.stderr
+    got = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    end, sin = time.monotonic() + timeout, proc.stdin.fileno()
+    os.set_blocking(sin, False)
+    with selectors.DefaultSelector() as sel:
+        for fd in got:
+            sel.register(fd, selectors.EVENT_READ)
+        sel.register(sin, selectors.EVENT_WRITE)
+        while sel.get_map():
+            if not (ready := sel.select(end - time.monotonic())) and time.monotonic() >= end:
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+            for key, _ in ready:
+                if key.fd == sin:
+                    try:
+                        data = data[os.write(sin, data[:65536]) :]
+                    except BrokenPipeError:  # it reads no more: what it printed still counts
+                        data = b""
+                    done = not data
+                else:
+                    got[key.fd] += (chunk := os.read(key.fd, 65536))
+                    if sum(map(len, got.values())) > OUTPUT_MAX_BYTES:
+                        raise OverflowError
+                    done = not chunk
+                if done:
+                    sel.unregister(key.fd)
+                    if key.fd == sin:
+                        proc.stdin.close()  # its end of input
+    proc.wait(max(end - time.monotonic(), 0))
+    return bytes(got[proc.stdout.fileno()]), bytes(got[proc.stderr.fileno()])
 
 
 def stray_words(binary: str, line: str) -> str:
