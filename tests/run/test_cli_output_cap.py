@@ -41,3 +41,23 @@ def test_a_harness_reading_its_task_prints_it_back_whole(tmp_path: Path) -> None
         ["sh", "-c", "cat; printf 'a\\r\\nb' >&2"], stdin=task, cwd=str(tmp_path), timeout=60
     )
     assert got == (0, task, "a\nb")
+
+
+def test_a_harness_whose_version_prints_endlessly_stops_the_lane_at_the_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: the lane's start read `claude --version` whole, however long, for up to 60 s
+    from driftproof.errors import ProviderError
+    from driftproof.run.providers.claude_cli import ClaudeCLI
+
+    monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)
+    script = tmp_path / "claude"
+    script.write_text("#!/bin/sh\nexec yes 2.1.288\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(ProviderError) as info:
+        ClaudeCLI().start()
+    assert str(info.value) == (
+        f"cannot run {script} --version: {script} printed more than 1,048,576 bytes (1 MiB), "
+        "the most one call may print; the rest unread"
+    )

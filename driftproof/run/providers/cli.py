@@ -172,16 +172,17 @@ def checked_run(argv: list[str], what: str, why: str | None = None) -> tuple[str
     """The stdout and stderr of ``argv`` (``what`` in errors), run for at most 60 s.
 
     Raises:
-        ProviderError: it cannot run, or exits with a failure (``why``, else its stderr).
+        ProviderError: it cannot run, prints past :data:`OUTPUT_MAX_BYTES`, or exits with a
+            failure (``why``, else its stderr).
     """
     try:
-        cp = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ProviderError(f"cannot run {what}: {exc}") from exc
-    if cp.returncode != 0:
-        said = f"; {why}" if why else f": {cp.stderr.strip()[:200]}"
-        raise ProviderError(f"{what} exited with status {cp.returncode}{said}")
-    return cp.stdout, cp.stderr
+        code, out, err = run_process(argv, stdin="", cwd=".", timeout=60)
+    except AttemptError as exc:
+        raise ProviderError(f"cannot run {what}: {exc.reason}") from exc
+    if code != 0:
+        said = f"; {why}" if why else f": {err.strip()[:200]}"
+        raise ProviderError(f"{what} exited with status {code}{said}")
+    return out, err
 
 
 def version_of(binary: str) -> str:
