@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -329,8 +330,17 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
     if kept is None:
         return []
     path = original_path.with_name(kept.file)
-    if not path.is_file():
-        return []
+    if not path.is_file():  # stat alone: a named pipe is never opened
+        if not (path.is_symlink() or path.exists()):
+            return []
+        mode = stat.S_IFMT(path.stat().st_mode) if path.exists() else -1
+        kinds = {-1: "a link that leads nowhere", stat.S_IFDIR: "a folder"}
+        kinds |= {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket"}
+        found = kinds.get(mode, "a device")
+        return [
+            f"{path}: expected the kept transcripts, the file the original sealed (or nothing "
+            f"there), found {found}"
+        ]
     if path.stat().st_size > B.ANSWERS_ARCHIVE_MAX_BYTES:
         return [f"the kept transcripts {path.name} are over {B.ANSWERS_ARCHIVE_MAX_BYTES} bytes"]
     if kept.draws > (most := B.ANSWERS_ARCHIVE_MAX_ENTRIES):
