@@ -426,3 +426,18 @@ def test_a_figure_not_printed_shows_one_character_on_the_sheet_and_the_site() ->
     (row,) = figure_rows("s", printed_rows(r) or [])
     assert sheet(r).source_figures[0].uplift == row[5][0] == "–"
     assert figure_rows("s", [])[0][4:6] == (("–", ""), ("–", ""))
+
+
+def test_a_negative_zero_uplift_keeps_its_sign_in_the_figure_download() -> None:
+    """NVIDIA's benchmarks.json prints the codex Effectiveness uplift of
+    accelerated-computing-cudf as ``-0.0`` (``"uplift_pct": -0.0``); the download's "Uplift as
+    printed" column gives ``-0.0`` as the page does, not the sealed value's ``0.0``.
+    """
+    from driftproof.pages.printed_figures import figure_rows, printed_rows
+
+    path = Path(__file__).parents[1] / "receipts" / "nvidia-7149a88-accelerated-computing-cudf.json"
+    r = Receipt.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    rows = {(x[1][0], x[3][0]): x for x in figure_rows("s", printed_rows(r) or [])}
+    assert rows["Effectiveness", "codex"][5] == ("-0.0", "-0.0")
+    assert rows["Security", "codex"][5] == ("0.0", "0.0")
+    assert rows["Security", "claude-code"][5] == ("12.0", "12.0")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,6 +15,9 @@ from driftproof.receipt import PrintedFigure, PrintedRow, Receipt
 NO_RESULTS = "no results printed"
 #: A figure the source did not print, on the sheet and the site's figure tables alike (D-13).
 NOT_PRINTED = "–"
+
+#: A number as the JSON source wrote it (``-0.0``, ``92.0``).
+_PLAIN = re.compile(r"-?\d+(?:\.\d+)?")
 
 _UNITS = {"%": "% (as printed)", "points": "points", "pp": "pp"}
 
@@ -48,7 +52,11 @@ def printed_value(fig: PrintedFigure | None) -> str | None:
 def _figure(fig: PrintedFigure | None, printed_part: str | None = None) -> Cell:
     if fig is None:
         return (NOT_PRINTED, "")
-    return (printed_part or _number(fig.value), _number(fig.value))
+    value = _number(fig.value)
+    # The seal writes -0.0 as 0: a printed plain number of the same value keeps its sign.
+    if printed_part and _PLAIN.fullmatch(printed_part) and float(printed_part) == fig.value:
+        value = printed_part
+    return (printed_part or value, value)
 
 
 def uplift_unit(up: PrintedFigure) -> str | None:
