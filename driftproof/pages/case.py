@@ -10,6 +10,7 @@ from driftproof.pages.sheet import Sheet
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
     CHECK_KIND_WORDS,
+    CHECK_OUTCOME_WORDS,
     COUNTED_BY_WORDS,
     count_of,
     fmt,
@@ -81,6 +82,11 @@ def _kind(c: Check) -> str:
     return f"{words}, {c.source_type}" if c.kind == "assertion" and c.source_type else words
 
 
+def _outcome(c: Check) -> str:
+    """The check's recorded outcome in words; a receipt recording none, its pass or fail."""
+    return CHECK_OUTCOME_WORDS[c.outcome or ("pass" if c.pass_ else "fail")]
+
+
 def _samples(d: Draw) -> list[dict[str, Any]]:
     return [
         {
@@ -123,7 +129,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
             for a in (d.attempts or [])
         ],
         "tokens": None if t is None else _tokens(t),
-        "checks": [f"{c.name} ({_kind(c)}): {'pass' if c.pass_ else 'fail'}" for c in d.checks],
+        "checks": [f"{c.name} ({_kind(c)}): {_outcome(c)}" for c in d.checks],
         "files": [
             f"{f.path}: {f.status}"
             + (f", {f.bytes:,} bytes" if f.bytes is not None else "")

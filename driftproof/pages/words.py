@@ -43,6 +43,8 @@ CHECK_KIND_WORDS = {
     "must_not_include": "must not include",
     "assertion": "the source's own check",
 }
+#: A check's outcome in words; an error is the check's own failure to run, never the answer's.
+CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": "could not run (error)"}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 #: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,

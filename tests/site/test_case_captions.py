@@ -98,3 +98,25 @@ def test_a_case_pages_checks_say_their_kind_in_words() -> None:
     assert "verbatim (must include): pass" in html
     assert "(the source&#39;s own check, judged fact): pass" in html
     assert "(must_include)" not in html and "(assertion)" not in html
+
+
+def test_a_case_pages_errored_check_reads_could_not_run_not_fail() -> None:
+    # the receipt's schema: outcome "error" is the check itself failing to run, never the
+    # answer's fail; the page read "…: fail" for it, the sheet's count "could not run (error)"
+    from factories import edited
+
+    from driftproof.receipt import Check
+    from driftproof.site.html import page_env, receipt_files
+
+    name = "caveman-902028f-judged-fidelity-caveman"
+    path = REPO / "receipts" / f"{name}.json"
+    r = read_receipt(path)
+    for i, outcome in enumerate(("error", "fail", None)):
+        doc = {"name": f"c{i}", "kind": "assertion", "pass": False, "outcome": outcome}
+        r = edited(r, f"/cases/0/arms/with_skill/draws/0/checks/{i}", Check.model_validate(doc))
+    pages = receipt_files(name, r, path.read_bytes(), [], page_env())
+    html = pages[f"receipts/{name}/cases/p01/index.html"].decode()
+    assert "c0 (the source&#39;s own check): could not run (error)" in html
+    assert "c1 (the source&#39;s own check): fail" in html  # a failed check as before
+    assert "c2 (the source&#39;s own check): fail" in html  # no outcome recorded: its pass
+    assert "c0 (the source&#39;s own check): fail" not in html
