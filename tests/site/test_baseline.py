@@ -40,7 +40,9 @@ CHANGED = {
     "column heads wrap, a long table scrolls in a box under a header that stays; on a phone "
     "the specification's fields table reads as a list; a date stays on one line; a sort button's "
     "arrow; a cell of one figure per arm wraps between them; a lost draw's reason wraps anywhere; "
-    "a caption stays clear of its box's right-edge shadow",
+    "a caption stays clear of its box's right-edge shadow; on a phone the lead tables' text "
+    "lines are whole pixels (the sticky column's borders meet the rows') and a name breaks at "
+    "its hyphens first",
     # wide tables: a sort button heads one column, a group's heading over several none
     "assets/sort.js": "columns counted across two header rows; each button titled Sort by …, "
     "with an arrow",
