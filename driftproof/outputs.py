@@ -129,6 +129,8 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
 #: The name of the temporary file :func:`staged_sibling` makes for ``<name>``:
 #: ``.<name>.<8 of tempfile's random letters, digits or _>.tmp``.
 _STAGED = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+#: How many bytes longer than ``<name>`` that temporary file's name is: ``.``, ``.``, 8, ``.tmp``.
+STAGED_EXTRA = 14
 
 
 def staged_sibling(path: Path) -> tuple[int, str]:

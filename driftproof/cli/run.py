@@ -78,7 +78,12 @@ from driftproof.cli._options import (
     tokens_option,
 )
 from driftproof.errors import RefusalError
-from driftproof.outputs import refuse_existing_output, refuse_long_name, refuse_output_on_input
+from driftproof.outputs import (
+    STAGED_EXTRA,
+    refuse_existing_output,
+    refuse_long_name,
+    refuse_output_on_input,
+)
 from driftproof.run.endings import table_lines
 from driftproof.run.run_plan import (
     DEFAULT_JUDGE,
@@ -375,9 +380,9 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             "write the receipt again from that journal, or remove the journal"
         )
     refuse_existing_output(out, "--out", force=force)
-    # the longest name written beside it: ".<name>.XXXXXXXX" (the receipt's temporary copy) or
-    # ".<name>.transcripts-XXXXXXXX" (--keep-transcripts')
-    refuse_long_name(out, "--out", 22 if options["keep_transcripts"] else 10)
+    # the longest name written beside it: ".<name>.XXXXXXXX.tmp" (the receipt's temporary copy)
+    # or ".<name>.transcripts-XXXXXXXX" (--keep-transcripts')
+    refuse_long_name(out, "--out", 22 if options["keep_transcripts"] else STAGED_EXTRA)
     try:
         plan = plan_run(RunOptions(**options))
     except RunOptionError as exc:

@@ -1,7 +1,8 @@
 """An --out whose name leaves no room for the files a run writes beside it (its temporary copy
-".<name>.XXXXXXXX", and with --keep-transcripts ".<name>.transcripts-XXXXXXXX") is refused before
-any call. Before, every draw was made and paid for, then the receipt could not be written ("File
-name too long"), at every resume alike: the journal, tied to that name, could never be sealed."""
+".<name>.XXXXXXXX.tmp", and with --keep-transcripts ".<name>.transcripts-XXXXXXXX") is refused
+before any call. Before, every draw was made and paid for, then the receipt could not be written
+("File name too long"), at every resume alike: the journal, tied to that name, could never be
+sealed."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from run_helpers import SUITE, run_args
 
 @pytest.mark.parametrize(
     ("length", "extra", "refused"),
-    [(245, (), False), (246, (), True), (233, ("--keep-transcripts",), False)]
+    [(241, (), False), (242, (), True), (233, ("--keep-transcripts",), False)]
     + [(234, ("--keep-transcripts",), True)],
 )
 def test_an_out_name_too_long_for_its_siblings_is_refused_before_any_call(
     tmp_path, suite_file, skill_file, capsys, length, extra, refused
 ):
-    # a folder takes names of 255 bytes: 10 more than the name for ".<name>.XXXXXXXX", 22 for
+    # a folder takes names of 255 bytes: 14 more than the name for ".<name>.XXXXXXXX.tmp", 22 for
     # ".<name>.transcripts-XXXXXXXX"
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     out = tmp_path / ("r" * (length - 5) + ".json")
@@ -29,7 +30,7 @@ def test_an_out_name_too_long_for_its_siblings_is_refused_before_any_call(
     if not refused:
         assert code == 0, err
         return
-    most = 245 if not extra else 233
+    most = 241 if not extra else 233
     assert (code, err) == (
         2,
         f"error: --out {out}: the name is {length} bytes; the files written beside it need it "
