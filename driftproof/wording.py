@@ -30,6 +30,8 @@ ARM_WORDS: Final[dict[str, str]] = {
     "baseline": "baseline",
     "control": "control",
 }
+#: A check whose outcome is error, in words: the check itself could not run; never a fail.
+CHECK_ERROR: Final[str] = "could not run (error)"
 
 NO_SEPARATION: Final[str] = "no separation detected at this sample size"
 NOT_ENOUGH_DRAWS: Final[str] = "Not enough draws to conclude at this effect floor."

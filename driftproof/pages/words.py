@@ -19,7 +19,14 @@ from driftproof.stats.context import LiftInterval
 from driftproof.stats.lift import CommonLifts
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
-from driftproof.wording import ARM_WORDS, LOST_KIND_WORDS, MINUS, NO_SEPARATION, numeral
+from driftproof.wording import (
+    ARM_WORDS,
+    CHECK_ERROR,
+    LOST_KIND_WORDS,
+    MINUS,
+    NO_SEPARATION,
+    numeral,
+)
 from driftproof.wording import count_of as count_of  # the pages' one counting word
 from driftproof.wording import first_of as first_of
 
@@ -44,7 +51,7 @@ CHECK_KIND_WORDS = {
     "assertion": "the source's own check",
 }
 #: A check's outcome in words; an error is the check's own failure to run, never the answer's.
-CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": "could not run (error)"}
+CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": CHECK_ERROR}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 #: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,

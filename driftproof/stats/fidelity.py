@@ -2,8 +2,10 @@
 
 A case passes for an arm when every check of its draw holds; a lost draw has no checks and
 counts neither way. Failures are worded as the scorer prints them: ``missing <name>``
-(must_include), then ``forbidden <name>`` (must_not_include), then ``failed <name>``. Checks
-are never a score and never a verdict (D-15).
+(must_include), then ``forbidden <name>`` (must_not_include), then ``failed <name>``; a check
+whose outcome is error is listed in its place as ``<name> could not run (error)`` (it did not
+hold, but the check itself failed to run, not the answer). Checks are never a score and never
+a verdict (D-15).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 from driftproof.receipt._model import Check
+from driftproof.wording import CHECK_ERROR
 
 #: score_fidelity.py's categories, in the order it prints them (caveman #1061's taxonomy).
 CATEGORIES = (
@@ -31,6 +34,11 @@ JUDGED_FACT = "judged fact"
 #: Check kinds the scorer words as ``missing`` / ``forbidden``, listed in this order; any other
 #: failed check is listed after them as ``failed <name>``.
 _WORDED = {"must_include": "missing", "must_not_include": "forbidden"}
+
+
+def _errored(check: Check, name: str) -> str | None:
+    """``<name> could not run (error)`` for a check whose outcome is error, else ``None``."""
+    return f"{name} {CHECK_ERROR}" if check.outcome == "error" else None
 
 
 def _order(check: Check) -> int:
@@ -79,7 +87,7 @@ def check_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmChecks, ...]:
             if d.lost is not None:
                 continue
             failed = tuple(
-                f"{_WORDED.get(k.kind, 'failed')} {k.name}"
+                _errored(k, k.name) or f"{_WORDED.get(k.kind, 'failed')} {k.name}"
                 for k in sorted((k for k in d.checks if not k.pass_), key=_order)
             )
             answered += 1
@@ -103,7 +111,8 @@ class ArmFacts:
         fidelity_mean: the mean, in percent, of the per-case fidelity figures the source printed
             for this arm (``source_report``, label ``fidelity``); ``None`` when it printed none.
         failures: (case id, each failed check worded ``failed fact "<fact>"`` or
-            ``failed <name>``) for each case with a failed check, in case order.
+            ``failed <name>``, an errored one ``fact "<fact>" could not run (error)`` or
+            ``<name> could not run (error)``) for each case with such a check, in case order.
     """
 
     arm: str
@@ -127,8 +136,9 @@ def fact_tally(r: Receipt, arms: tuple[str, ...]) -> tuple[ArmFacts, ...]:
             total += len(facts)
             passed += sum(k.pass_ for k in facts)
             failed = tuple(
-                f'failed fact "{k.name}"' if k.source_type == JUDGED_FACT else f"failed {k.name}"
+                _errored(k, n) or f"failed {n}"
                 for k in checks
+                for n in [f'fact "{k.name}"' if k.source_type == JUDGED_FACT else k.name]
                 if not k.pass_
             )
             if failed:
