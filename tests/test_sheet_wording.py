@@ -20,9 +20,11 @@ def _origin(name: str) -> dict[str, str]:
 
 def test_the_sources_verdict_says_a_count_of_one_in_the_singular() -> None:
     # NVIDIA's benchmarks.json: aiq-research has "tasks": 3, "attempts_per_task": 1,
-    # "pass_threshold_pct": 50.0, "average_uplift_pct": 18.1; it read "1 attempts per task"
+    # "pass_threshold_pct": 50.0, "average_uplift_pct": 18.1 (the mean of its rows' uplift_pct, in
+    # percentage points; it read "18.1%"); it read "1 attempts per task"
     assert _origin("nvidia-7149a88-aiq-research.json")["the source's own verdict"] == (
-        "PASS (pass threshold 50%, 3 tasks, 1 attempt per task, average uplift 18.1%)"
+        "PASS (pass threshold 50%, 3 tasks, 1 attempt per task, "
+        "average uplift 18.1 percentage points)"
     )
     # cuopt-install: "tasks": 1, "attempts_per_task": 1 (it read "1 tasks, 1 attempts per task")
     verdict = _origin("nvidia-7149a88-cuopt-install.json")["the source's own verdict"]

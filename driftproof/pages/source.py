@@ -160,7 +160,7 @@ _VERDICT_PARTS = (
     ("pass_threshold_pct", "pass threshold ", "%", "%"),
     ("tasks", "", " tasks", " task"),
     ("attempts_per_task", "", " attempts per task", " attempt per task"),
-    ("average_uplift_pct", "average uplift ", "%", "%"),
+    ("average_uplift_pct", "average uplift ", " percentage points", " percentage point"),
 )
 
 

@@ -357,7 +357,8 @@ def test_the_sheet_shows_the_sources_own_verdict_from_its_summary() -> None:
     r = read_receipt(Path(__file__).parents[2] / "receipts" / "nvidia-7149a88-cudaq-guide.json")
     said = {f.label: f.value for f in source_origin(r)}
     assert said["the source's own verdict"] == (
-        "PASS (pass threshold 50%, 9 tasks, 2 attempts per task, average uplift 11.7%)"
+        "PASS (pass threshold 50%, 9 tasks, 2 attempts per task, "
+        "average uplift 11.7 percentage points)"
     )
 
 
@@ -373,7 +374,7 @@ def test_the_site_shows_where_the_figures_were_read_and_the_sources_verdict() ->
     assert "<dt>commit</dt><dd>7149a886d50da8db72cdc1f20ff01cefeadfe6a9</dd>" in html
     assert (
         "<dt>the source&#39;s own verdict</dt><dd>PASS (pass threshold 50%, 9 tasks, 2 attempts "
-        "per task, average uplift 11.7%)</dd>"
+        "per task, average uplift 11.7 percentage points)</dd>"
     ) in html
 
 
