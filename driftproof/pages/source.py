@@ -13,6 +13,7 @@ from typing import Any
 from driftproof.pages.printed_figures import (
     NOT_PRINTED,
     as_given,
+    printed_alike,
     printed_rows,
     printed_value,
     uplift_unit,
@@ -412,11 +413,10 @@ def _judged_view(r: Receipt) -> FidelityView:
     arm_rows = []
     for n in _ORDER:
         t = tallies.get(n)
-        if t is None:
-            arm_rows.append((_label(r, n), UNKNOWN, UNKNOWN, UNKNOWN))
-            continue
-        mean = f"{t.fidelity_mean:.1f}%" if t.fidelity_mean is not None else UNKNOWN
-        arm_rows.append((_label(r, n), *_passed(t.passed, t.total), mean))
+        mean = f"{t.fidelity_mean:.1f}" if t is not None and t.fidelity_mean is not None else None
+        mean = printed_alike(r, "fidelity", n) or mean  # the text every prompt printed, if one
+        cells = _passed(t.passed, t.total) if t is not None else (UNKNOWN, UNKNOWN)
+        arm_rows.append((_label(r, n), *cells, f"{mean}%" if mean else UNKNOWN))
     grader = r.judge.model if r.judge is not None else UNKNOWN
     summary = (
         Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
