@@ -148,8 +148,10 @@ def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> 
     # the source reported, per prompt p01..p10, a fidelity percent (a figure) and a risk
     # label ("normal" or "high", no number): 10 figures and 10 text labels, not 20 figures;
     # said plainly ("10 figures and 10 labels without a number as the source reported them"
-    # was hard to parse; "10 text labels" did not say what they were): the ratings named
-    own = "the source reported 10 figures and 10 risk ratings in words rather than numbers (see "
+    # was hard to parse; "10 text labels" did not say what they were): the ratings named; and
+    # each kind named ("10 figures and 10 risk ratings in words rather than numbers" read as if
+    # the figures were words too)
+    own = "the source reported 10 fidelity figures in numbers and 10 risk ratings in words (see "
     lead = sheet(r).headline
     assert (lead.label, lead.value) == (
         "source figures",

@@ -18,7 +18,7 @@ from driftproof.pages.printed_figures import (
     printed_value,
     uplift_unit,
 )
-from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of
+from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of, labelled
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.fidelity import (
@@ -31,7 +31,7 @@ from driftproof.stats.fidelity import (
 )
 from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, first_of, numeral
+from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, numeral
 
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
 #: rows per dimension and agent, or a ``run_summary``'s per measure and arm.
@@ -213,20 +213,20 @@ def _how(f: SourceFigure) -> str:
 def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
     """How many figures the source reported itself, and where; ``None`` with none.
 
-    A figure holds a number (a value or an interval); the rest are ratings in words (caveman's
-    ``risk: normal``), counted apart and named by what the source calls them. ``elsewhere``:
-    said off the receipt page, which holds the section the words cite.
+    A figure holds a number (a value or an interval); a rating, words (caveman's ``risk: normal``).
+    With ratings, each kind is counted and labelled: ``10 fidelity figures in numbers and 10 risk
+    ratings in words``. ``elsewhere``: said off the receipt page, which holds the cited section.
     """
     figures = r.source_report.figures if r.source_report is not None else []
     if not figures:
         return None
     words = [f.label for f in figures if f.value is None and f.lower is None and f.upper is None]
     n, k = len(figures) - len(words), len(words)
-    named = f" and {k:,} {first_of(list(dict.fromkeys(words)))} rating{'' if k == 1 else 's'}"
-    labels = f"{named} in words rather than numbers" if k else ""
+    nums = [f.label for f in figures if f.label not in words]  # a label names one kind
+    told = f"{labelled(n, nums, 'figure')} in numbers and {labelled(k, words, 'rating')}"
     where = " on the receipt page" if elsewhere else ""
     return (
-        f"the source reported {count_of(n, 'figure')}{labels} (see "
+        f"the source reported {f'{told} in words' if k else count_of(n, 'figure')} (see "
         f'"{SOURCE_TITLE}"{where}); no band, lift or verdict is computed from them'
     )
 

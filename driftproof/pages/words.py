@@ -59,6 +59,11 @@ VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_
 AA_ARM_WORDS = {**ARM_WORDS, "with_skill": "first run", "baseline": "second run"}
 
 
+def labelled(n: int, labels: list[str], noun: str) -> str:
+    """``n`` and ``noun`` after the distinct ``labels`` (:func:`first_of`): ``10 risk ratings``."""
+    return count_of(n, f"{first_of(list(dict.fromkeys(labels)))} {noun}".lstrip())
+
+
 def arm_words(r: Receipt) -> dict[str, str]:
     """Each arm of ``r`` as people read it: its two runs for an A/A calibration (``run.aa``)."""
     return AA_ARM_WORDS if r.run.aa else ARM_WORDS
