@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from driftproof.pages.sheet import CaseRow, Sheet, lost_count
 from driftproof.pages.tables import Cell, Column, Pair, Row, Table
-from driftproof.pages.words import has_bands
+from driftproof.pages.words import UNKNOWN, has_bands
 from driftproof.receipt import Receipt
 from driftproof.stats.rates import fired_counts, percent_of, share
 from driftproof.wording import ARM_WORDS
@@ -17,7 +17,7 @@ Cells = tuple[Pair, ...]
 
 def _rate(fired: int, observed: int) -> str:
     pct = percent_of(fired, observed)
-    return f"{fired:,} of {observed:,} ({pct:.0f}%)" if pct is not None else "not observed"
+    return f"{fired:,} of {observed:,} ({pct:.0f}%)" if pct is not None else UNKNOWN
 
 
 def arm_rows(name: str, r: Receipt) -> list[Cells]:
@@ -34,7 +34,7 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
             part = share(rate.fired, rate.observed)
             cell = (_rate(rate.fired, rate.observed), repr(part) if part is not None else "")
         else:
-            cell = ("not observed", "")
+            cell = (UNKNOWN, "")
         rows.append(((name, None), (words, None), (spec.label or "–", None), cell))
     return rows
 

@@ -76,13 +76,16 @@ def test_report_004_front_matter_and_its_committed_receipt(shared: Path) -> None
 def test_skill_fired_section_on_the_two_arm_receipt(shared: Path) -> None:
     r = _sealed(import_claude_plugin_eval(shared / TWO_ARM)[0])
     html, (arms, cases) = _render({NAME: r})
+    # the run without the plugin has no skill-fired grader: whether the skill fired is not
+    # recorded, in the words the receipt's sheet uses for it ("not observed" here, "not
+    # recorded" on the sheet, named one missing figure twice)
     assert [[c.text for c in row.cells] for row in arms.rows] == [
         [NAME, "with skill", "with", "1 of 1 (100%)"],
-        [NAME, "baseline", "without", "not observed"],
+        [NAME, "baseline", "without", "not recorded"],
     ]
     assert [[c.text for c in row.cells] for row in cases.rows] == [
         ["first-case", "with skill", "1.000 (n = 1)", "1 of 1 (100%)", "none"],
-        ["first-case", "baseline", "0.000 (n = 1)", "not observed", "none"],
+        ["first-case", "baseline", "0.000 (n = 1)", "not recorded", "none"],
     ]
     assert "verification level DECLARED is below TESTED" in html  # the no-verdict reason, stated
 
@@ -128,9 +131,11 @@ def test_make_reports_publishes_report_004(
     page = (out / "reports/004/index.html").read_text(encoding="utf-8")
     rows = table_rows(page, "table-skill-fired-arms")
     assert rows[0][1:] == ["with skill", "with", "1 of 1 (100%)"]
+    assert rows[1][1:] == ["baseline", "without", "not recorded"]  # as the sheet's arms table
+    assert "not observed" not in page
     assert (out / "reports/004/skill-fired-cases.csv").is_file()
     # the prose pointed to "the table above the sheet": the tables come after it on the page
-    prose = page.index("so its rate is not observed.")
+    prose = page.index("so its rate is not recorded.")
     assert "above the sheet" not in page
     assert prose < page.index('id="table-skill-fired-arms"')
     assert "further down" in page[prose : prose + 200]
