@@ -170,6 +170,12 @@ def ensure_chromium() -> str:
     return CHROMIUM
 
 
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The Chromium executable (:func:`ensure_chromium`)."""
+    return ensure_chromium()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium per test module."""

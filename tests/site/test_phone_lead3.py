@@ -100,18 +100,17 @@ def _rules_at(shot: Any, x: float, top: float, bottom: float) -> list[int]:
 
 
 def test_the_sticky_first_columns_lines_meet_each_rows(
-    index_on_a_phone: Any, tmp_path: Path
+    index_on_a_phone: Any, tmp_path: Path, chromium: str
 ) -> None:
     # at 390 px the receipt column's lines sat a pixel above the rows' or were not drawn at all.
     # Chromium's own screenshot (as a reader's browser draws it): Playwright's differs
-    from conftest import ensure_chromium
     from PIL import Image
 
     cells = index_on_a_phone.evaluate(_CELLS)[: len(ROWS)]
     png = tmp_path / "shot.png"
     uri = index_on_a_phone.url
     subprocess.run(
-        [ensure_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
          "--window-size=390,2400", f"--screenshot={png}", uri],
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
