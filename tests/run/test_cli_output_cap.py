@@ -61,3 +61,13 @@ def test_a_harness_whose_version_prints_endlessly_stops_the_lane_at_the_cap(
         f"cannot run {script} --version: {script} printed more than 1,048,576 bytes (1 MiB), "
         "the most one call may print; the rest unread"
     )
+
+
+def test_a_timeout_of_months_waits_for_the_harness_as_given(tmp_path: Path) -> None:
+    # Found: a --timeout past about 24 days (2**31 ms) overflowed the wait, and the call was
+    # lost as "printed more than 67,108,864 bytes" though it printed three
+    assert run_process(["sh", "-c", "echo hi"], stdin="", cwd=str(tmp_path), timeout=1e7) == (
+        0,
+        "hi\n",
+        "",
+    )

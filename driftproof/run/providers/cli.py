@@ -134,7 +134,10 @@ def _communicate(proc: subprocess.Popen[bytes], data: bytes, timeout: float) -> 
             sel.register(fd, selectors.EVENT_READ)
         sel.register(sin, selectors.EVENT_WRITE)
         while sel.get_map():
-            if not (ready := sel.select(end - time.monotonic())) and time.monotonic() >= end:
+            # an hour at most per wait: a longer one overflows select, read as too much printed
+            if not (ready := sel.select(min(end - time.monotonic(), 3600))) and (
+                time.monotonic() >= end
+            ):
                 raise subprocess.TimeoutExpired(proc.args, timeout)
             for key, _ in ready:
                 if key.fd == sin:
