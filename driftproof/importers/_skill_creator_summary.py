@@ -32,7 +32,8 @@ def check_run_summary(summary: dict[str, Any], w: Where) -> None:
     not recorded); a known measure's mean, min and max lie in its range, min and max of tokens
     are whole, every stddev is 0 or more and min <= mean <= max. Each delta is a number or a
     signed number string; the pass rate's lies in -1..1, and with exactly ``with_skill`` and
-    ``without_skill`` beside it each delta is their means' difference to its printed digits.
+    ``without_skill`` beside it each delta is their means' difference to its printed digits:
+    with minus without, or, where ``without_skill`` is listed first, first minus second.
 
     Raises:
         ImportError_: naming the member's pointer and what was expected.
@@ -53,7 +54,9 @@ def check_run_summary(summary: dict[str, Any], w: Where) -> None:
         a, b = (means[k].get(measure) if k in means else None for k in _ARMS)
         if set(means) != set(_ARMS) or a is None or b is None:
             continue
-        off = abs(abs(value) - abs(a - b)) if "±" in str(v) else abs(value - (a - b))
+        # aggregate_benchmark.py: first listed minus second; its variants: with minus without
+        diffs = (a - b, b - a) if list(means) == [*_ARMS][::-1] else (a - b,)
+        off = min(abs(abs(value) - abs(d)) if "±" in str(v) else abs(value - d) for d in diffs)
         if off > 0.5 * 10**-digits + 1e-9:  # half its last printed digit
             raise dw.fail(
                 f"expected {a - b:+.{digits}f}, the with_skill mean {a:g} minus the "

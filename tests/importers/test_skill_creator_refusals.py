@@ -182,3 +182,28 @@ def test_a_run_count_that_is_no_count_is_refused(
         _import([str(bench)], tmp_path, capsys)
         == f"error: {bench}: {pointer}: expected {expected}\n"
     )
+
+
+def test_a_run_summary_listing_without_skill_first_has_its_delta_read_first_minus_second(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: aggregate_benchmark.py's delta is the first listed configuration's mean minus the
+    # second's; a summary listing without_skill first (its first eval held no with_skill run)
+    # was refused as contradicting itself. By hand: 0.33 - 0.83 = -0.50, 32 - 45, 2100 - 3800
+    doc = json.loads((shared / SPEC).read_text(encoding="utf-8"))
+    rs = doc["run_summary"]
+    delta = {"pass_rate": "-0.50", "time_seconds": "-13.0", "tokens": "-1700"}
+    doc["run_summary"] = {"without_skill": rs["without_skill"], "with_skill": rs["with_skill"]}
+    doc["run_summary"]["delta"] = delta
+    (tmp_path / "it").mkdir()
+    bench = tmp_path / "it" / "benchmark.json"
+    bench.write_text(json.dumps(doc), encoding="utf-8")
+    args = ["import", "skill-creator", str(bench), "--skill-name", "s"]
+    code, _, err = run_main([*args, "--out-dir", str(tmp_path / "first")], capsys)
+    assert code == 0, err
+    # listed with_skill first, the same delta contradicts the means
+    doc["run_summary"] = {**rs, "delta": delta}
+    bench.write_text(json.dumps(doc), encoding="utf-8")
+    assert "expected +0.50, the with_skill mean 0.83 minus" in _import(
+        [str(bench), "--skill-name", "s"], tmp_path, capsys
+    )
