@@ -250,9 +250,17 @@ def summary_markdown(
 
 
 def _append(path: Path, text: str) -> None:
-    if path.is_fifo():  # opening it would wait for a reader, for ever
-        raise OSError(errno.EINVAL, "expected a file to append to, found a named pipe", str(path))
-    with path.open("a", encoding="utf-8") as fh:
+    # O_NONBLOCK: a named pipe no one reads is refused at once (ENXIO), never waited on; one a
+    # reader holds (``/dev/stdout`` into a pipe, trying the step locally) is written
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
+        why = "expected a file to append to, found a named pipe no one reads"
+        raise OSError(errno.ENXIO, why, str(path)) from None
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "a", encoding="utf-8") as fh:
         fh.write(text)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -169,19 +170,35 @@ def test_cancelled_job_is_one_line_and_writes_nothing(
     assert not summary.exists() and not output.exists()
 
 
-def test_a_named_pipe_as_github_output_is_refused_never_waited_on(
+def test_a_named_pipe_no_one_reads_as_github_output_is_refused_never_waited_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Found: GITHUB_OUTPUT or GITHUB_STEP_SUMMARY naming a named pipe no one reads left the
-    # step waiting for a reader until the job's timeout. A reader is held open here, so the
-    # test cannot hang whatever the step does.
+    # step waiting for a reader until the job's timeout. The alarm fails the test, not hangs it.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(GOOD), output=pipe)
+    signal.alarm(20)
+    try:
+        assert action.main([]) == 2
+    finally:
+        signal.alarm(0)
+    said = f"{pipe}: cannot append the outputs (GITHUB_OUTPUT): expected a file to append to, "
+    assert said + "found a named pipe no one reads" in capsys.readouterr().err
+
+
+def test_a_named_pipe_a_reader_holds_takes_the_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GITHUB_OUTPUT=/dev/stdout with the step's output piped (trying the step locally) is a
+    # named pipe with a reader: the outputs are written to it, as to a file
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
     try:
         setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(GOOD), output=pipe)
-        assert action.main([]) == 2
+        assert action.main([]) == 0
+        got = os.read(reader, 65536).decode()
     finally:
         os.close(reader)
-    said = f"{pipe}: cannot append the outputs (GITHUB_OUTPUT): expected a file to append to, "
-    assert said + "found a named pipe" in capsys.readouterr().err
+    assert re.match(r"decision<<(driftproof_\w+)\n[A-Z]+\n\1\n", got), got
