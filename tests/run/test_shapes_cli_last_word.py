@@ -11,6 +11,8 @@ import pytest
 from shape_replies import _draws, _mini, printed_by_fake
 from shape_replies import claude_result as _result
 
+from driftproof.errors import ProviderError
+
 ERROR = _result(subtype="error_during_execution", is_error=True, result="API Error: 529 Overloaded")
 TURN = {"type": "assistant", "message": {"content": [{"type": "text", "text": "more"}]}}
 TWO = "claude printed 2 result objects; which one ends the session cannot be told"
@@ -66,20 +68,21 @@ def test_claude_printing_no_one_last_result_is_never_graded(
         ),
     ],
 )  # fmt: skip
-def test_claude_lines_that_are_no_event_beside_one_result_lose_the_draw(
+def test_claude_lines_that_are_no_event_beside_one_result_stop_the_run(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch, printed, stray
 ):
     # Found: a line that is no JSON event beside the one result was skipped and the result
-    # graded, though the line may be part of the answer or report a fault
+    # graded, though the line may be part of the answer or report a fault. What prints it (a
+    # shell start-up file, a wrapper) prints it at every call: the run stops at the first, so
+    # no further draw is paid for and lost alike
     printed_by_fake(tmp_path, monkeypatch, "claude-out.json", printed)
-    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
-    for d in _draws(r):
-        assert (d.score, d.lost.kind, len(d.attempts), d.judge_samples) == (None, "error", 1, [])
-        assert d.lost.reason.startswith(
-            f"claude printed a line that is not part of its JSON output: {stray!r}; whether it "
-            "belongs to the answer or reports a fault cannot be told, so there is nothing to grade"
-        ), d.lost.reason
-        assert (d.tokens.input, d.tokens.output) == (900, 1544)  # the result's usage kept
+    with pytest.raises(ProviderError) as info:
+        _mini(tmp_path, suite_file, "anthropic", "cli")
+    assert str(info.value).startswith(
+        f"the run stopped: claude printed a line that is not part of its JSON output: {stray!r}; "
+        "whether it belongs to the answer or reports a fault cannot be told, so there is nothing "
+        "to grade; stop what prints it beside claude's output; 0 finished draws are kept in "
+    ), str(info.value)
 
 
 def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(
@@ -134,22 +137,21 @@ def _two_turns(first: dict[str, int], second: dict[str, int] | None) -> str:
     return "".join(json.dumps(e) + "\n" for e in events)
 
 
-def test_codex_line_that_is_no_event_beside_a_completed_turn_loses_the_draw(
+def test_codex_line_that_is_no_event_beside_a_completed_turn_stops_the_run(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch
 ):
     # Found: a line that is no JSON event was skipped and the completed turn graded. codex's own
     # words on stderr, "Reading prompt from stdin..." (openai/codex#36804 quotes its sibling),
-    # reach stdout through a wrapper that merges the two
+    # reach stdout through a wrapper that merges the two, at every call: the run stops
     usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
     events = _two_turns(usage, usage).splitlines(keepends=True)
     printed = "Reading prompt from stdin...\n" + "".join(events[:1] + events[4:])  # one turn
     printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", printed)
-    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
-    for d in _draws(r):
-        assert (d.score, d.lost.kind, len(d.attempts), d.judge_samples) == (None, "error", 1, [])
-        assert d.lost.reason.startswith(
-            "codex printed a line that is not part of its JSON output: 'Reading prompt from "
-            "stdin...'; whether it belongs to the answer or reports a fault cannot be told, so "
-            "there is nothing to grade"
-        ), d.lost.reason
-        assert (d.tokens.input, d.tokens.output) == (1200, 30)  # the turn's usage kept
+    with pytest.raises(ProviderError) as info:
+        _mini(tmp_path, suite_file, "openai", "cli")
+    assert str(info.value).startswith(
+        "the run stopped: codex printed a line that is not part of its JSON output: 'Reading "
+        "prompt from stdin...'; whether it belongs to the answer or reports a fault cannot be "
+        "told, so there is nothing to grade; stop what prints it beside codex's output; 0 "
+        "finished draws are kept in "
+    ), str(info.value)

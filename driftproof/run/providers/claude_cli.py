@@ -103,14 +103,11 @@ def _said(obj: dict[str, Any]) -> str:
     return "; ".join(said)[:300]
 
 
-def _unreadable(obj: dict[str, Any], stray: str | None) -> str | None:
+def _unreadable(obj: dict[str, Any]) -> str | None:
     """Why result envelope ``obj`` holds nothing to grade, else ``None`` (D-19).
 
-    ``stray`` (a line printed beside it, :func:`.cli.stray_words`), a ``modelUsage`` given but
-    not an object, or a ``result`` that is not text.
+    A ``modelUsage`` given but not an object, or a ``result`` that is not text.
     """
-    if stray is not None:  # part of the answer, or an error, unsaid
-        return stray_words("claude", stray)
     if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
         return (
             f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
@@ -179,7 +176,9 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, reply=reply)
-    if (why := _unreadable(obj, stray)) is not None:
+    if stray is not None:  # printed beside every call alike (a banner, a wrapper): stop at once
+        raise AttemptError(stray_words("claude", stray), fatal=True, reply=reply)
+    if (why := _unreadable(obj)) is not None:
         raise AttemptError(why, retryable=False, reply=reply)
     reply.text, think = split_reasoning(str(obj.get("result") or ""))
     reply.reasoning = think

@@ -160,14 +160,15 @@ def _communicate(proc: subprocess.Popen[bytes], data: bytes, timeout: float) -> 
 
 
 def stray_words(binary: str, line: str) -> str:
-    """Why a draw whose ``binary`` printed ``line`` (no JSON event) beside its JSON is lost (D-19).
+    """Why a run stops when ``binary`` printed ``line`` (no JSON event) beside its JSON (D-19).
 
-    The line may be part of the answer or report a fault: quoted, 200 characters.
+    The line may be part of the answer or report a fault, and what prints it (a shell start-up
+    file, a wrapper) prints it at every call: quoted, 200 characters.
     """
     return (
         f"{binary} printed a line that is not part of its JSON output: {line.strip()[:200]!r}; "
         "whether it belongs to the answer or reports a fault cannot be told, so there is nothing "
-        "to grade"
+        f"to grade; stop what prints it beside {binary}'s output"
     )
 
 

@@ -126,7 +126,7 @@ class CodexCLI(CLILane):
         lines = (ln for ln in out.splitlines() if ln.strip())
         stray = next((ln for ln in lines if not isinstance(json_or_none(ln), dict)), None)
         if stray is not None:  # beside the events: part of the answer, or an error, unsaid
-            raise AttemptError(stray_words("codex", stray), retryable=False, reply=reply)
+            raise AttemptError(stray_words("codex", stray), fatal=True, reply=reply)
         return reply
 
     def _read(self, code: int, out: str, err: str, model: str) -> Reply:
