@@ -263,7 +263,7 @@ def _counts(r: ReceiptBody, arm: CaseArm, base: str) -> _Found:
 
 
 def _arm(arm: CaseArm, base: str) -> _Found:
-    """An arm's draw indexes, judge samples, token parts, draw scores and recorded spread."""
+    """An arm's draw indexes, checks, judge samples, token parts, draw scores and spread."""
     indexes = sorted(d.index for d in arm.draws)
     if len(set(indexes)) != len(indexes):
         return  # repeated indexes are refused already; the arm's figures cannot be read
@@ -280,6 +280,13 @@ def _arm(arm: CaseArm, base: str) -> _Found:
                 f"{base}/draws/{j}/answer_sha256",
                 "expected the sha256 of the draw's answer (/answer), found another digest",
             )
+        for k, c in enumerate(d.checks):
+            if c.outcome is not None and (c.outcome == "pass") != c.pass_:
+                yield (
+                    f"{base}/draws/{j}/checks/{k}/outcome",
+                    f"expected {'pass' if c.pass_ else 'fail or error'}, as the check's pass "
+                    f"(/pass) is {str(c.pass_).lower()}; found {c.outcome}",
+                )
         for k, s in enumerate(d.judge_samples):
             if s.invalid_reason is not None and s.score is not None:
                 yield (

@@ -333,3 +333,23 @@ def test_an_answer_edited_under_its_old_digest_is_refused_at_the_digest() -> Non
     assert parse_receipt(_bytes(doc), "t.json").cases[0].arms.baseline.draws[1].answer == (
         "answer 1, edited"
     )
+
+
+@pytest.mark.parametrize(("passed", "outcome"), [(False, "pass"), (True, "fail")])
+def test_a_check_whose_outcome_contradicts_its_pass_is_refused(passed: bool, outcome: str) -> None:
+    # Found: the schema only keeps an errored check from passing, so a check recorded as
+    # outcome "pass" with pass false (or "fail" with pass true) was read, and a case page
+    # printed its outcome while the counts used its pass
+    doc = _doc()
+    d = doc["cases"][0]["arms"]["with_skill"]["draws"][0]
+    d["checks"] = [{"name": "n", "kind": "regex", "pass": passed, "outcome": outcome}]
+    err = _refused(doc)
+    want = "expected pass" if passed else "expected fail or error"
+    assert [(p.pointer, p.message) for p in err.problems] == [
+        (
+            "/cases/0/arms/with_skill/draws/0/checks/0/outcome",
+            f"{want}, as the check's pass (/pass) is {str(passed).lower()}; found {outcome}",
+        )
+    ]
+    d["checks"][0]["outcome"] = "pass" if passed else "fail"
+    parse_receipt(_bytes(doc), "t.json")  # agreeing, it is read
