@@ -32,6 +32,7 @@ TERMS = {
     "carrier",
     "case",
     "passing",
+    "skill fired",
 }
 
 
