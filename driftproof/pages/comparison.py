@@ -148,11 +148,12 @@ def compare_receipts(
         # no verdict, but the bands are shown under the reason (where both sides have bands)
         shown = () if None in sources else rows
         lost = tuple(v.case_id for v in shown if v.a.lost or v.b.lost)
-        notes = _notes(a, b) + ((NO_COMMON_CASE,) if unmatched and not rows else ())
-        # a side with no scored answer has no band: say there is nothing to compare
+        # a side with no scored answer has no band: say first that there is nothing to compare
         who = [f"{n} holds no" for n, x in zip((a_name, b_name), sources, strict=True) if x is None]
         who = ["Neither receipt holds a"] if len(who) == 2 else who
-        notes += tuple(f"{w} scored answer, so there are no scores to compare." for w in who)
+        notes = tuple(f"{w} scored answer, so there are no scores to compare." for w in who)
+        notes += _notes(a, b, scored=sources != (None, None))
+        notes += (NO_COMMON_CASE,) if unmatched and not rows else ()
         return replace(refused, lost_cases=lost, context_rows=shown, lifts=lifts, notes=notes)
     if not rows:
         # a renamed suite must not pass a regression check silently
@@ -181,11 +182,8 @@ def compare_receipts(
     )
 
 
-def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
-    """The comparison's notes: what differs between the two receipts besides the skill's text.
-
-    A field either receipt does not record is not called different.
-    """
+def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
+    """What differs besides the skill's text, not what either lacks (``scored``: scores held)."""
     out = []
     if a.seal.sha256 == b.seal.sha256:
         out.append(
@@ -209,10 +207,11 @@ def _notes(a: Receipt, b: Receipt) -> tuple[str, ...]:
         providers = ja.provider is not None and jb.provider is not None
         judges_differ = ja.model != jb.model or (providers and ja.provider != jb.provider)
         if judges_differ:
+            scales = "their scores are on different scales, so " if scored else ""
             out.append(
                 f"The two receipts were graded by different judges ({_judge_name(ja)} and "
-                f"{_judge_name(jb)}): their scores are on different scales, so a change between "
-                "them may be the judge's, not the skill's."
+                f"{_judge_name(jb)}): {scales}a change between them may be the judge's, not the "
+                "skill's."
             )
     settings = (_judge_setting_note(a, b, judges_differ), _suite_note(a, b), setup_note(a, b))
     out += [x for x in settings if x]

@@ -332,19 +332,6 @@ def test_diff_of_two_different_judges_names_both(tmp_path: Path) -> None:
     assert "different judges" not in run(tmp_path, make_receipt([C1A]), make_receipt([C1B])).output
 
 
-def test_receipts_with_no_judged_score_show_no_bands_and_no_lost_draws() -> None:
-    """caveman's runs record output tokens and no judged score ("band source: none"): no band
-    table (it once showed every draw lost for want of a judge sample, under a "legacy" source)."""
-    receipts = Path(__file__).resolve().parents[2] / "receipts"
-    a, b = (str(receipts / f"caveman-2b10489-caveman-{x}.json") for x in ("cn", "es"))
-    res = CliRunner().invoke(diff, [a, b])
-    assert res.exit_code != 0 and "no verdict" in res.output and "DECLARED is below" in res.output
-    # it said only why there is no verdict, never that there is nothing to compare
-    assert "Neither receipt holds a scored answer, so there are no scores to compare." in res.output
-    assert "draws lost" not in res.output and "legacy" not in res.output
-    assert "\ncase " not in res.output  # no table
-
-
 def test_a_lift_that_rounds_to_zero_prints_as_zero_does(tmp_path: Path) -> None:
     """A tiny negative lift or Δ prints ``+0.000``, as a zero does here and on the badge.
 
