@@ -20,7 +20,7 @@ from driftproof.cli._options import (
     terminal_width,
 )
 from driftproof.errors import RefusalError
-from driftproof.outputs import refuse_existing_output, same_path
+from driftproof.outputs import STAGED_EXTRA, refuse_existing_output, refuse_long_name, same_path
 from driftproof.run.base_url import url_problem
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 from driftproof.wording import OFFLINE
@@ -129,6 +129,7 @@ def regrade(
     kept = (receipt, transcripts_file(receipt))
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
+        refuse_long_name(out, "--out", STAGED_EXTRA)  # the receipt's temporary copy beside it
     try:
         # --judge-provider, --judge-model, --judge-base-url, --openai-api and --judge-price
         j = plan_regrade_judge(read_receipt(receipt), **judge_options, receipt_file=str(receipt))

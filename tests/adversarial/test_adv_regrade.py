@@ -263,3 +263,33 @@ def test_a_run_in_another_language_is_regraded_with_its_own_suite(
     suite.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = run([*regrade, "--force"], capsys)
     assert code == 2 and f"{suite}: /cases/0/translations/pt: case " in err, err
+
+
+@pytest.mark.parametrize(("length", "refused"), [(241, False), (242, True)])
+def test_an_out_name_too_long_for_the_temporary_copy_is_refused_before_any_grading(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    original: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    length: int,
+    refused: bool,
+) -> None:
+    # a folder takes names of 255 bytes; the receipt is written through ".<name>.XXXXXXXX.tmp",
+    # 14 bytes longer. Found: a 242-byte name was graded in full (paid), then not written.
+    receipt, suite = original
+    out = tmp_path / ("r" * (length - 5) + ".json")
+    if refused:
+        import driftproof.regrade.rubric as rubric
+
+        monkeypatch.setattr(rubric, "rubric_regrade", lambda *a, **k: pytest.fail("graded"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _, err = run(["regrade", str(receipt), "--rubric", str(suite), "--out", str(out)], capsys)
+    if not refused:
+        assert (code, out.exists()) == (0, True), err
+        return
+    assert (code, err) == (
+        2,
+        f"error: --out {out}: the name is 242 bytes; the files written beside it need it "
+        "at most 241 bytes long (nothing was written)\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
