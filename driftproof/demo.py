@@ -23,7 +23,7 @@ import markdown
 from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
-from driftproof.outputs import held_lock
+from driftproof.outputs import held_name
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.pages.words import format_lift, paired_interval
@@ -101,17 +101,19 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 
     Raises:
         RefusalError: ``folder`` is a file or a symbolic link to nothing, its parent does not
-            exist, it is a non-empty folder and ``force`` is not set, or another demo or site
-            build beside it is running (nothing is written).
+            exist, it is a non-empty folder and ``force`` is not set, or another demo into it
+            is running (nothing is written).
         OSError: a file could not be written, named under ``folder`` (nothing is written).
     """
     folder = Path(folder)
     _check_folder(folder, force)
     busy = (
-        f"another demo or site build in {folder.parent} is running; nothing written: wait for "
-        "it to end, or write the demo into a folder of its own"
+        f"another demo into {folder} is running; nothing written: wait for it to end, or "
+        "write the demo into another folder"
     )
-    with held_lock(folder.parent, busy):  # another demo would remove our stage as left over
+    # held beside the folder while the demo runs: another demo into it would remove our stage
+    # as left over, or put its folder in place of ours; demos into other folders run at once
+    with held_name(folder.parent / f".{folder.name}.demo-lock", busy):
         _check_folder(folder, force)  # again: a demo that just ended may have filled it
         return _staged_demo(folder)
 

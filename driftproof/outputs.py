@@ -258,6 +258,32 @@ def held_lock(path: Path, busy: str) -> Iterator[None]:
         os.close(fd)
 
 
+@contextmanager
+def held_name(path: Path, busy: str) -> Iterator[None]:
+    """An exclusive lock (flock) on the file ``path``, made for the block and removed after it.
+
+    Never waited for. A lock on a file another holder has just removed is no lock: refused too.
+
+    Raises:
+        RefusalError: another process holds it; ``busy`` says what is running.
+        OSError: ``path`` cannot be made (a symbolic link there is not followed).
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False)):
+                raise BlockingIOError
+        except (BlockingIOError, FileNotFoundError):
+            raise RefusalError(busy) from None
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
+
+
 def _linked(tmp: Path, path: Path) -> bool:
     """Whether ``path`` is a hard link to ``tmp`` (both exist, one file)."""
     try:

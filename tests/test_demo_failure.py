@@ -9,7 +9,7 @@ import pytest
 
 from driftproof import demo
 from driftproof.errors import RefusalError
-from driftproof.outputs import held_lock
+from driftproof.outputs import held_lock, held_name
 
 
 def test_a_demo_that_fails_part_way_leaves_no_folder_it_made(
@@ -53,7 +53,7 @@ def test_a_forced_demo_that_fails_part_way_leaves_the_old_files_whole(
 
 
 def test_what_a_killed_demo_left_beside_its_folder_is_removed(tmp_path: Path) -> None:
-    left = tmp_path / ".d.build-x1y2"  # the staging folder of a demo killed mid-way
+    left = tmp_path / ".d.build-x1y2z3w4"  # the staging folder of a demo killed mid-way
     (left / "receipts").mkdir(parents=True)
     demo.run_demo(tmp_path / "d")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
@@ -74,11 +74,32 @@ def test_a_full_disk_is_named_at_the_demo_folder(
     assert (exc.value.errno, exc.value.filename) == (errno.ENOSPC, str(tmp_path / "d"))
 
 
-def test_a_demo_beside_one_running_is_refused_and_leaves_its_stage(tmp_path: Path) -> None:
+def test_a_demo_into_a_folder_a_demo_is_writing_is_refused_and_leaves_its_stage(
+    tmp_path: Path,
+) -> None:
     # two demos into one folder at once: the second removed the first's staging folder as a
     # killed demo's leftover, and the first failed reading a file in it
-    running = tmp_path / ".d.build-x1y2"  # the first demo's stage, its lock held
+    running = tmp_path / ".d.build-x1y2z3w4"  # the first demo's stage, its lock held
     running.mkdir()
-    with held_lock(tmp_path, "held"), pytest.raises(RefusalError, match="another demo"):
-        demo.run_demo(tmp_path / "d")
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".d.build-x1y2"]
+    with held_name(tmp_path / ".d.demo-lock", "held"):
+        with pytest.raises(RefusalError) as refused:
+            demo.run_demo(tmp_path / "d")
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".d.build-x1y2z3w4", ".d.demo-lock"]
+    assert str(refused.value) == (
+        f"another demo into {tmp_path / 'd'} is running; nothing written: wait for it to end, "
+        "or write the demo into another folder"
+    )
+
+
+def test_demos_into_sibling_folders_run_at_once(tmp_path: Path) -> None:
+    # the demo held the whole parent folder: a demo into a sibling folder was refused, with the
+    # advice to write it "into a folder of its own", which it was. A demo into "d.build-1" is
+    # running (its lock held, its stage beside it); a site build of another folder is too.
+    stage = tmp_path / ".d.build-1.build-x1y2z3w4"
+    stage.mkdir()
+    with held_name(tmp_path / ".d.build-1.demo-lock", "held"), held_lock(tmp_path, "build"):
+        demo.run_demo(tmp_path / "d")  # "d"'s leftovers are ".d.build-" + 8 letters only
+        demo.run_demo(tmp_path / "e")
+        assert stage.is_dir()
+    assert (tmp_path / "d" / "WALKTHROUGH.txt").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [stage.name, "d", "e"]

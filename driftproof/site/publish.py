@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +31,9 @@ from driftproof.site.receipt_jobs import CACHE_DIR_NAME, RenderCache
 #: A file in every built site: only a directory holding it (or nothing) is ever replaced.
 MARKER = ".driftproof-site"
 
-#: What a killed build may leave beside ``out`` (``.<out name>`` then one of these).
+#: What a killed build may leave beside ``out``: ``.<out name>``, one of these, then the 8
+#: letters, digits or _ :func:`tempfile.mkdtemp` adds (a sibling's ``.<name>.build-1.build-…``
+#: is not ``<name>``'s).
 LEFTOVERS = (".build-", ".old-")
 
 
@@ -172,7 +175,8 @@ def swap(new: Path, out: Path) -> None:
 def remove_leftovers(out: Path) -> None:
     """Remove what a killed build of ``out`` left beside it (:data:`LEFTOVERS`)."""
     for entry in out.parent.iterdir():
-        if any(entry.name.startswith(f".{out.name}{kind}") for kind in LEFTOVERS):
+        kinds = "|".join(map(re.escape, LEFTOVERS))
+        if re.fullmatch(rf"\.{re.escape(out.name)}({kinds})[a-z0-9_]{{8}}", entry.name):
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry, ignore_errors=True)
 

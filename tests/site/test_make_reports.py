@@ -351,7 +351,7 @@ def test_a_second_build_of_the_same_site_at_once_is_refused(
 
     receipts, reports = site_inputs
     out = tmp_path / "site"
-    staging = tmp_path / ".site.build-other"  # the first build's folder, mid-way
+    staging = tmp_path / ".site.build-other123"  # the first build's folder, mid-way
     staging.mkdir()
     held = os.open(tmp_path, os.O_RDONLY)
     try:
