@@ -103,3 +103,25 @@ def test_demos_into_sibling_folders_run_at_once(tmp_path: Path) -> None:
         assert stage.is_dir()
     assert (tmp_path / "d" / "WALKTHROUGH.txt").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == [stage.name, "d", "e"]
+
+
+def test_a_lock_file_removed_by_the_demo_that_held_it_is_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a demo that opened the lock file just before the demo holding it ended (and removed it)
+    # gets its lock on the removed file, which a third demo, making the file again, never sees
+    import fcntl
+
+    from driftproof import outputs
+
+    lock, flock = tmp_path / ".d.demo-lock", fcntl.flock
+
+    def flock_after_removal(fd: int, op: int) -> None:
+        flock(fd, op)
+        lock.unlink()  # the holder ended between our open and our lock
+        lock.touch()  # and a third demo made the file again
+
+    monkeypatch.setattr(outputs.fcntl, "flock", flock_after_removal)
+    with pytest.raises(RefusalError, match="another demo into"):
+        demo.run_demo(tmp_path / "d")
+    assert not (tmp_path / "d").exists()
