@@ -151,18 +151,23 @@ def test_a_single_arm_source_leads_with_its_own_figures_not_a_missing_lift() -> 
     # was hard to parse; "10 text labels" did not say what they were): the ratings named; and
     # each kind named ("10 figures and 10 risk ratings in words rather than numbers" read as if
     # the figures were words too)
-    own = "the source reported 10 fidelity figures in numbers and 10 risk ratings in words (see "
+    # Both lead with the result, the with-skill arm's 21 judged facts (9 prompts of 2, the
+    # rebase prompt's 3), all passed: view's headline left it out while the receipts index and
+    # the results page gave it
+    own = (
+        "facts passed: with skill 21 / 21 (100%); the source reported 10 fidelity figures in "
+        "numbers and 10 risk ratings in words (see "
+    )
     lead = sheet(r).headline
     assert (lead.label, lead.value) == (
         "source figures",
         own + '"The source\'s own figures and decision"); no band, lift or verdict is computed '
         "from them",
     )
-    # the results page holds no such section: it names the receipt page, and leads with the
-    # result, the caveman arm's 21 judged facts, all passed
+    # the results page holds no such section: it names the receipt page
     [row] = results_rows({"j": r})
     assert row.headline == (
-        "facts passed: caveman 21 / 21 (100%); " + own + "\"The source's own figures and "
+        own + "\"The source's own figures and "
         'decision" on the receipt page); no band, lift or verdict is computed from them'
     )
 

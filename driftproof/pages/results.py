@@ -16,7 +16,7 @@ from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
-from driftproof.pages.source import fidelity_view, source_figures, source_report_headline
+from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import COUNTED_BY_WORDS, UNKNOWN, count_of, fmt, format_lift
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
@@ -230,10 +230,6 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     if parts:
         return f"mean {words} " + "; ".join(parts) + _lift_beside_means(r, lift)
     own = source_report_headline(r, elsewhere=True)
-    fid = fidelity_view(r)
-    if own is not None and fid is not None:  # result first
-        kept = [f"{x[0]} {x[1]} ({x[2]})" for x in fid.arm_rows if " / " in x[1]]
-        own = f"{fid.arm_head[1].lower()}: {'; '.join(kept)}; {own}"
     return own or "the source recorded no score and no token count"
 
 

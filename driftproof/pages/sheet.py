@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from driftproof.pages.band_sources import band_facts
+from driftproof.pages.fidelity import FidelityView, fidelity_view
 from driftproof.pages.sheet_facts import (
     ArmSummary,
     BreakdownView,
@@ -26,10 +27,8 @@ from driftproof.pages.sheet_facts import (
 )
 from driftproof.pages.source import (
     FIGURE_COLUMNS,
-    FidelityView,
     SourceFigureRow,
     UsageView,
-    fidelity_view,
     figure_columns,
     source_figures,
     source_origin,
@@ -71,6 +70,7 @@ from driftproof.stats.aa import aa_reading
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.fidelity import JUDGED_FACT
 from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
@@ -368,6 +368,12 @@ def _checks(draws: list[Draw]) -> str | None:
         return None
     errored = sum(k.outcome == "error" for k in checks)
     passed = f"{sum(k.pass_ for k in checks):,}/{len(checks):,} passed"
+    facts = [k for k in checks if k.source_type == JUDGED_FACT]  # counted apart from the rest
+    if facts and (rest := [k for k in checks if k.source_type != JUDGED_FACT]):
+        kinds = {k.source_type for k in rest}
+        kind = f"{kinds.pop()} check" if len(kinds) == 1 and None not in kinds else "other check"
+        passed = f"{sum(k.pass_ for k in facts):,}/{len(facts):,} facts and "
+        passed += f"{sum(k.pass_ for k in rest):,}/{count_of(len(rest), kind)} passed"
     return passed + (f", {errored:,} could not run (error)" if errored else "")
 
 

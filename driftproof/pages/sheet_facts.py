@@ -392,6 +392,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         held = [getattr(c.arms, n) for c in r.cases if getattr(c.arms, n) is not None]
         draws = [d for a in held for d in a.draws]
         measured = sum(d.score is not None for d in draws)
+        scored = "holding checks, no score" if not measured and any(d.checks for d in draws) else ""
         lost = [x for d in draws if (x := lost_of(d, judged))]
         kinds = sorted({lost_class(reason, kind) for reason, kind in lost if kind})
         refused = sum(
@@ -403,7 +404,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
             ArmSummary(
                 arm=words,
                 draws=f"{len(draws):,} drawn{_over_cases([len(a.draws) for a in held])}, "
-                f"{measured:,} scored",
+                f"{scored or f'{measured:,} scored'}",
                 lost=(f"{len(lost):,}" + (f" ({', '.join(kinds)})" if kinds else ""))
                 if lost
                 else "none",

@@ -6,14 +6,13 @@ None of it is a band, lift or verdict of this receipt; caveman's usage and fidel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from driftproof.pages.fidelity import arm_label, fidelity_view, is_caveman
 from driftproof.pages.printed_figures import (
     NOT_PRINTED,
     as_given,
-    printed_alike,
     printed_rows,
     printed_value,
     uplift_unit,
@@ -21,17 +20,8 @@ from driftproof.pages.printed_figures import (
 from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of, labelled
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
-from driftproof.stats.fidelity import (
-    CATEGORIES,
-    JUDGED_FACT,
-    ArmChecks,
-    ArmFacts,
-    check_tally,
-    fact_tally,
-)
-from driftproof.stats.rates import share
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import ARM_WORDS, CAVEMAN_TOOL, numeral
+from driftproof.wording import ARM_WORDS, numeral
 
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
 #: rows per dimension and agent, or a ``run_summary``'s per measure and arm.
@@ -72,20 +62,6 @@ class UsageView:
     cost: tuple[Fact, ...]
     note: str
     unavailable: str | None = None
-
-
-@dataclass(frozen=True)
-class FidelityView:
-    """caveman's ``score_fidelity.py`` report: rates per arm and category, then each failure."""
-
-    summary: tuple[Fact, ...]
-    arm_head: tuple[str, ...]
-    arm_rows: tuple[tuple[str, ...], ...]
-    category_head: tuple[str, ...]
-    category_rows: tuple[tuple[str, ...], ...]
-    failures: tuple[str, ...]
-    note: str
-    title: str = "Fidelity checks (as caveman's score_fidelity.py; no verdict)"
 
 
 def source_figures(r: Receipt) -> tuple[SourceFigureRow, ...]:
@@ -183,6 +159,8 @@ SOURCE_TITLE = "The source's own figures and decision"
 SOURCE_HEAD = ("figure", "case", "arm", "as the source gave it", "interval", "how it was made")
 
 _ARMS = {**ARM_WORDS, "lift": "difference", "other": "another arm"}
+#: What caveman's risk rating is, as its rubric file says (``high``: no loss allowed).
+RISK_WORDS = "the rubric's rating of how much fidelity loss the source's gate allows (high: none)"
 _UNITS = {"percent": "%", "points": " points", "count": "", "fraction": "", "scale": ""}
 
 
@@ -207,11 +185,15 @@ def _how(f: SourceFigure) -> str:
         parts.append("printed rounded")
     if f.unit == "scale":
         parts.append("on the source's own scale")
+    if f.label == "risk" and f.printed and f.value is None:  # caveman's rubric rating
+        parts.append(RISK_WORDS)
     return "; ".join(parts)
 
 
 def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
     """How many figures the source reported itself, and where; ``None`` with none.
+
+    After a caveman fidelity report's result first (``facts passed: with skill 21 / 21 (100%)``).
 
     A figure holds a number (a value or an interval); a rating, words (caveman's ``risk: normal``).
     With ratings, each kind is counted and labelled: ``10 fidelity figures in numbers and 10 risk
@@ -225,8 +207,11 @@ def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None
     nums = [f.label for f in figures if f.label not in words]  # a label names one kind
     told = f"{labelled(n, nums, 'figure')} in numbers and {labelled(k, words, 'rating')}"
     where = " on the receipt page" if elsewhere else ""
+    fid = fidelity_view(r)  # its result first
+    kept = [f"{x[0]} {x[1]} ({x[2]})" for x in fid.arm_rows if " / " in x[1]] if fid else []
+    result = f"{fid.arm_head[1].lower()}: {'; '.join(kept)}; " if fid and kept else ""
     return (
-        f"the source reported {f'{told} in words' if k else count_of(n, 'figure')} (see "
+        f"{result}the source reported {f'{told} in words' if k else count_of(n, 'figure')} (see "
         f'"{SOURCE_TITLE}"{where}); no band, lift or verdict is computed from them'
     )
 
@@ -297,27 +282,11 @@ USAGE_NOTE = (
     "cache-read tokens) of the skill arm minus the terse arm; the baseline arm runs Claude "
     "Code's default system prompt, so its input is not comparable."
 )
-FIDELITY_NOTE = (
-    "A pass is a regex match, not a reviewed judgment; read the failures before citing a rate."
-)
-
-
-#: The fidelity reports' arm order, as caveman prints it: controls first, then the skill.
-_ORDER = ("baseline", "control", "with_skill")
-
-
-def _is_caveman(r: Receipt) -> bool:
-    return r.provenance is not None and r.provenance.tool == CAVEMAN_TOOL
-
-
-def _label(r: Receipt, name: str) -> str:
-    spec = getattr(r.arms, name)
-    return spec.label if spec is not None and spec.label else ARM_WORDS[name]
 
 
 def usage_view(r: Receipt) -> UsageView | None:
     """The usage table of a caveman import with Claude's own counts, else ``None``."""
-    if not _is_caveman(r) or not any(
+    if not is_caveman(r) or not any(
         d.tokens is not None and d.tokens.counted_by == "provider" for *_, d in draws_of(r)
     ):
         return None
@@ -335,7 +304,7 @@ def usage_view(r: Receipt) -> UsageView | None:
     )
     cost = tuple(
         Fact(
-            f"cost reported, {_label(r, n)}",
+            f"cost reported, {arm_label(r, n)}",
             UNKNOWN if v is None else f"${v:.4f} over {count_of(len(r.cases), 'call')}",
         )
         for n, v in u.cost_usd.items()
@@ -347,104 +316,3 @@ def usage_view(r: Receipt) -> UsageView | None:
             f"({', '.join(o.undefined)}); caveman counts them as 0%."
         )
     return UsageView(USAGE_HEAD, (row,), cost, note)
-
-
-def fidelity_view(r: Receipt) -> FidelityView | None:
-    """The ``score_fidelity.py`` report of a caveman fidelity import, else ``None``."""
-    checks = [k for *_, d in draws_of(r) for k in d.checks]
-    if not _is_caveman(r) or not checks:
-        return None
-    if any(k.source_type == JUDGED_FACT for k in checks):
-        return _judged_view(r)
-    tallies = check_tally(r, tuple(n for n in _ORDER if n in r.arm_names))
-    labels = [_label(r, t.arm) for t in tallies]
-    not_run = len(r.cases) - min(t.answered for t in tallies)
-    summary = [
-        Fact(
-            "cases",
-            f"{len(r.cases)}, single run per arm, regex checks from "
-            f"{r.suite.name or 'the case file'}",
-        )
-    ]
-    if not_run:
-        summary.append(
-            Fact(
-                "not run",
-                "the run stopped early: rates are over the answered cases only, "
-                "which caveman's scorer does not report",
-            )
-        )
-    arm_rows = tuple(
-        (label, *_passed(t.passed, t.answered)) for label, t in zip(labels, tallies, strict=True)
-    )
-    n_of = {cat: sum(c.category == cat for c in r.cases) for cat in CATEGORIES}
-    category_rows = tuple(
-        (
-            cat,
-            str(n_of[cat]),
-            *("{} / {}".format(*t.by_category.get(cat, (0, 0))) for t in tallies),
-        )
-        for cat in CATEGORIES
-        if n_of[cat]
-    )
-    return FidelityView(
-        summary=tuple(summary),
-        arm_head=("Arm", "Passed", "Rate"),
-        arm_rows=arm_rows,
-        category_head=("Category", "n", *labels),
-        category_rows=category_rows,
-        failures=_failures(r, tallies),
-        note=FIDELITY_NOTE,
-    )
-
-
-JUDGED_TITLE = "Fidelity as judged by the source's grader (caveman pull request 579; no verdict)"
-JUDGED_NOTE = (
-    "Each fact was judged pass or fail once, by the source's own grader model, against the "
-    "prompt's rubric; the answers are not in the snapshot, so no judgment can be checked here. "
-    "Mean fidelity is the mean of the per-prompt percentages as the source printed them."
-)
-
-
-def _judged_view(r: Receipt) -> FidelityView:
-    """The report of a judged fidelity import; an arm the snapshot lacks is unknown (D-13)."""
-    recorded = [n for n in _ORDER if getattr(r.arms, n) is not None and getattr(r.arms, n).recorded]
-    tallies = {t.arm: t for t in fact_tally(r, tuple(recorded))}
-    arm_rows = []
-    for n in _ORDER:
-        t = tallies.get(n)
-        mean = f"{t.fidelity_mean:.1f}" if t is not None and t.fidelity_mean is not None else None
-        mean = printed_alike(r, "fidelity", n) or mean  # the text every prompt printed, if one
-        cells = _passed(t.passed, t.total) if t is not None else (UNKNOWN, UNKNOWN)
-        arm_rows.append((_label(r, n), *cells, f"{mean}%" if mean else UNKNOWN))
-    grader = r.judge.model if r.judge is not None else UNKNOWN
-    summary = (
-        Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
-        Fact("grader", f"{grader}, the source's own: each fact judged once, pass or fail"),
-        Fact("rubrics", r.suite.name or f"{UNKNOWN} (the facts were not checked against them)"),
-    )
-    return FidelityView(
-        summary=summary,
-        arm_head=("Arm", "Facts passed", "Rate", "Mean fidelity, as the source printed it"),
-        arm_rows=tuple(arm_rows),
-        category_head=(),
-        category_rows=(),
-        failures=_failures(r, tuple(tallies.values())),
-        note=JUDGED_NOTE,
-        title=JUDGED_TITLE,
-    )
-
-
-def _passed(passed: int, of: int) -> tuple[str, str]:
-    """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
-    rate = share(passed, of)
-    return f"{passed} / {of}", f"{rate:.0%}" if rate is not None else "n/a"
-
-
-def _failures(r: Receipt, tallies: Sequence[ArmChecks | ArmFacts]) -> tuple[str, ...]:
-    """Every failed check as ``<arm> · <case>: <failures>``, arm by arm."""
-    return tuple(
-        f"{_label(r, t.arm)} · {case_id}: {'; '.join(failed)}"
-        for t in tallies
-        for case_id, failed in t.failures
-    )

@@ -8,16 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from driftproof.pages.fidelity import FidelityView
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.sheet_facts import ARM_COLUMNS, PER_1K, BreakdownView
-from driftproof.pages.source import (
-    SOURCE_HEAD,
-    SOURCE_TITLE,
-    USAGE_TITLE,
-    FidelityView,
-)
+from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import Fact
 from driftproof.render.escape import (

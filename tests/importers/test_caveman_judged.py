@@ -46,6 +46,10 @@ def _view(path: Path) -> dict[str, Any]:
     return json.loads(sheet_json(sheet(read_receipt(path), path=path)))
 
 
+#: The snapshot's arms in the method's words, as the sheet names them (one name per arm).
+SHOWN = {"caveman": "with skill", "__baseline__": "baseline"}
+
+
 def _count(doc: dict[str, Any], arm: str) -> tuple[str, str, str, str]:
     """The arm row recounted from the snapshot: facts passed / facts, the rate, and the mean of
     the printed per-prompt fidelity: the printed text itself when every prompt printed one."""
@@ -53,7 +57,8 @@ def _count(doc: dict[str, Any], arm: str) -> tuple[str, str, str, str]:
     facts = [f["pass"] for c in cells for f in c["facts"]]
     said = {json.dumps(c["fidelity"]) for c in cells}
     mean = said.pop() if len(said) == 1 else f"{sum(c['fidelity'] for c in cells) / len(cells):.1f}"
-    return (arm, f"{sum(facts)} / {len(facts)}", f"{sum(facts) / len(facts):.0%}", f"{mean}%")
+    rate = f"{sum(facts) / len(facts):.0%}"
+    return (SHOWN[arm], f"{sum(facts)} / {len(facts)}", rate, f"{mean}%")
 
 
 def test_pr579_902028f_with_rubrics(shared: Path, tmp_path: Path) -> None:
@@ -101,7 +106,7 @@ def test_pr579_902028f_with_rubrics(shared: Path, tmp_path: Path) -> None:
     assert f["arm_rows"] == [
         ["baseline", "not recorded", "not recorded", "not recorded"],
         ["control", "not recorded", "not recorded", "not recorded"],
-        ["caveman", "21 / 21", "100%", "100.0%"],
+        ["with skill", "21 / 21", "100%", "100.0%"],
     ]
     assert tuple(f["arm_rows"][2]) == _count(doc, "caveman")
     assert f["failures"] == [] and f["category_rows"] == []
@@ -123,7 +128,7 @@ def test_pr579_5c7e19a_without_rubrics(shared: Path, tmp_path: Path) -> None:
     assert r.source_report is not None and r.source_report.figures[0].printed == "100"
     doc = json.loads(snap.read_text("utf-8"))
     rows = _view(out / "caveman-judged-fidelity-caveman.json")["fidelity"]["arm_rows"]
-    assert tuple(rows[2]) == _count(doc, "caveman") == ("caveman", "21 / 21", "100%", "100%")
+    assert tuple(rows[2]) == _count(doc, "caveman") == ("with skill", "21 / 21", "100%", "100%")
 
 
 def _built(shared: Path) -> dict[str, Any]:
@@ -168,15 +173,15 @@ def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
     # caveman: 20 of 21 facts, mean (9 x 100 + 50) / 10 = 95.0; baseline: 20 of 21, mean
     # (9 x 100 + 66.7) / 10 = 96.67
     assert f["arm_rows"] == [
-        ["__baseline__", "20 / 21", "95%", "96.7%"],
+        ["baseline", "20 / 21", "95%", "96.7%"],
         ["control", "not recorded", "not recorded", "not recorded"],
-        ["caveman", "20 / 21", "95%", "95.0%"],
+        ["with skill", "20 / 21", "95%", "95.0%"],
     ]
     assert tuple(f["arm_rows"][0]) == _count(doc, "__baseline__")
     assert tuple(f["arm_rows"][2]) == _count(doc, "caveman")
     assert f["failures"] == [
-        f'__baseline__ · p09: failed fact "{rebase_fact["facts"][2]["fact"]}"',
-        f'caveman · p03: failed fact "{tcp_fact[0]["fact"]}"; failed verbatim',
+        f'baseline · p09: failed fact "{rebase_fact["facts"][2]["fact"]}"',
+        f'with skill · p03: failed fact "{tcp_fact[0]["fact"]}"; failed verbatim',
     ]
     assert r.source_report is not None
     missing = [f for f in r.source_report.figures if f.label == "verbatim missing"]

@@ -23,7 +23,7 @@ SAVING = (
     "tokens counted offline with the o200k_base encoding)"
 )
 FACTS = (
-    "facts passed: caveman 21 / 21 (100%); the source reported 10 fidelity figures in numbers "
+    "facts passed: with skill 21 / 21 (100%); the source reported 10 fidelity figures in numbers "
     'and 10 risk ratings in words (see "The source\'s own figures and decision" on the receipt '
     "page); no band, lift or verdict is computed from them"
 )

@@ -96,7 +96,7 @@ def test_fidelity_section_shows_the_pass_rates(shared: Path) -> None:
         [
             ["baseline", "not recorded", "not recorded", "not recorded"],
             ["control", "not recorded", "not recorded", "not recorded"],
-            ["caveman", "21 / 21", "100%", printed],
+            ["with skill", "21 / 21", "100%", printed],
         ]
         for printed in ("100.0%", "100%")
     ]

@@ -13,6 +13,7 @@ from functools import partial
 from driftproof.pages import chart_text
 from driftproof.pages.case import first_output_tokens
 from driftproof.pages.cross_family import cross_family, cross_family_tables
+from driftproof.pages.fidelity import fidelity_view
 from driftproof.pages.printed_figures import (
     NOT_PRINTED,
     figure_rows,
@@ -24,7 +25,6 @@ from driftproof.pages.printed_figures import (
 from driftproof.pages.receipt_tables import Chart, ReceiptTables, receipt_tables, sheet_lost_link
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.skill_fired import arm_rows, case_rows, fired_about, skill_fired_tables
-from driftproof.pages.source import fidelity_view
 from driftproof.pages.tables import Cell, Column, Row, Table, plain_table, row_of
 from driftproof.pages.token_savings import (
     REFERENCES,

@@ -1,0 +1,78 @@
+"""A newcomer's reading of caveman's judged-fidelity receipts (report 005) in `view` and the site.
+
+Counts are worked out from the committed receipt's JSON, never from the sheet: each prompt's
+judged facts (checks whose source type is "judged fact") and its one verbatim word check.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from driftproof.pages.fidelity import fidelity_view
+from driftproof.pages.sheet import sheet
+from driftproof.pages.source import source_report_rows
+from driftproof.receipt import read_receipt
+
+RECEIPTS = Path(__file__).parents[1] / "receipts"
+JUDGED = RECEIPTS / "caveman-5c7e19a-judged-fidelity-caveman.json"
+
+
+def _checks(path: Path) -> dict[str, tuple[int, int]]:
+    """Each case's (judged facts, other checks) in the receipt's with-skill draw, from its JSON."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for c in doc["cases"]:
+        (draw,) = c["arms"]["with_skill"]["draws"]
+        kinds = [k["source_type"] for k in draw["checks"]]
+        out[c["id"]] = (kinds.count("judged fact"), len(kinds) - kinds.count("judged fact"))
+    return out
+
+
+def test_the_rubric_words_agree_the_facts_come_from_it_but_were_not_checked_here() -> None:
+    # "rubrics not recorded (the facts were not checked against them)" then "judged ... against
+    # the prompt's rubric": the facts are the source's, from its rubric; the receipt was not
+    # given the rubric file to check them against
+    f = fidelity_view(read_receipt(JUDGED))
+    assert f is not None
+    rubrics = {x.label: x.value for x in f.summary}["rubrics"]
+    assert rubrics == (
+        "not given to this import, so the facts the source took from it were not checked against it"
+    )
+    assert f.note.startswith("Each fact, one the source's rubric lists for the prompt, was judged")
+    assert "against the prompt's rubric" not in f.note
+
+
+def test_one_name_for_the_arm_and_its_draws_say_they_hold_checks_not_scores() -> None:
+    r = read_receipt(JUDGED)
+    s = sheet(r)
+    f = fidelity_view(r)
+    assert f is not None
+    facts = sum(n for n, _ in _checks(JUDGED).values())
+    assert facts == 21  # 9 prompts of 2 facts, the rebase prompt's 3
+    # the arm is "with skill" everywhere on the sheet, as the method names it (not "caveman")
+    assert f.arm_rows[2] == ("with skill", f"{facts} / {facts}", "100%", "100%")
+    assert [a.arm for a in s.arms][0] == "with skill"
+    # 10 cases of one draw each, no score: "0 scored" read as failure
+    assert s.arms[0].draws == "10 drawn over 10 cases, holding checks, no score"
+
+
+def test_case_checks_count_facts_apart_from_the_word_check() -> None:
+    # "3/3" on nine cases and "4/4" on p09 added to 31 beside a headline of 21 facts
+    rows = {c.case_id: c.checks for c in sheet(read_receipt(JUDGED)).cases}
+    expected = {
+        case: f"with skill {facts}/{facts} facts and {other}/{other} verbatim check passed"
+        for case, (facts, other) in _checks(JUDGED).items()
+    }
+    assert rows == expected
+    assert rows["p09"] == "with skill 3/3 facts and 1/1 verbatim check passed"
+
+
+def test_the_risk_rating_says_what_it_is_where_it_is_shown() -> None:
+    # the rubric file (902028f, evals/prompts/rubrics.json): risk "selects the tolerance band
+    # in evals/gate.py: 'high' = zero fidelity loss / zero verbatim miss allowed"
+    rows = [x for x in source_report_rows(read_receipt(JUDGED)) if x[0] == "risk"]
+    assert len(rows) == 10 and ("risk", "p09", "with skill", "high") == rows[8][:4]
+    assert {x[5] for x in rows} == {
+        "the rubric's rating of how much fidelity loss the source's gate allows (high: none)"
+    }
