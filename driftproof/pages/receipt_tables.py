@@ -97,7 +97,7 @@ def receipt_tables(
             _lost_id(key),
             "Lost draws: left out of every mean and spread, with the recorded reason",
             ("case", "arm", "draws", "reason"),
-            ((x.case_id, x.arm, x.numbers, x.reason) for x in lost_groups(s.lost_draws)),
+            ((x.case_id, x.arm, x.draws, x.reason) for x in lost_groups(s.lost_draws)),
         )
         if s.lost_draws
         else None

@@ -14,6 +14,7 @@ from site_fixtures import REPO, section_html
 
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.sheet import sheet_text
 from driftproof.site.html import make_env, page_env, receipt_files
 from driftproof.site.sections import SectionContext, section_types
 
@@ -30,7 +31,11 @@ def test_a_lost_draws_cell_counts_them_and_links_to_the_table_of_reasons() -> No
     # its one baseline draw lost: the count, and a link to the table under the case table
     assert (cell.text, cell.link) == ("baseline 1 of 1", f"#table-lost-{NEBIUS}")
     assert t.lost is not None
-    assert [[c.text for c in r.cells] for r in t.lost.rows] == [["2", "baseline", "1", PENDING]]
+    # the draw by its number, as view says it ("draws 1" read as a count of one)
+    assert [[c.text for c in r.cells] for r in t.lost.rows] == [
+        ["2", "baseline", "draw 1", PENDING]
+    ]
+    assert f"  2, baseline, draw 1: {PENDING}" in sheet_text(t.model, width=200).splitlines()
     # a case that lost nothing says so, with no link
     assert {(r.cells[col].text, r.cells[col].link) for r in t.cases.rows if r is not row} == {
         ("none", None)
