@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from driftproof.pages.case import case_pages_about
 from driftproof.pages.fidelity import fidelity_view
 from driftproof.pages.sheet import sheet
 from driftproof.pages.source import source_report_rows
@@ -76,3 +79,19 @@ def test_the_risk_rating_says_what_it_is_where_it_is_shown() -> None:
     assert {x[5] for x in rows} == {
         "the rubric's rating of how much fidelity loss the source's gate allows (high: none)"
     }
+
+
+@pytest.mark.parametrize(
+    ("name", "held"),
+    [
+        # the nebius workspace: one lost draw, no answer text, judge sample, check or refusal
+        ("skill-creator-nebius-skills-iteration-1-12a0aae8", ": lost draws."),
+        ("caveman-5c7e19a-judged-fidelity-caveman", ": checks."),
+        # the length snapshot keeps each answer and nothing else a case page shows
+        ("caveman-2b10489-caveman", ": the answer."),
+    ],
+)
+def test_the_cases_text_promises_only_what_the_receipt_holds(name: str, held: str) -> None:
+    said = case_pages_about(read_receipt(RECEIPTS / f"{name}.json"))
+    lead = "Each case has a page of its own: its prompt and each arm's draws side by side"
+    assert said == f"{lead}, with what the receipt holds of each{held}"

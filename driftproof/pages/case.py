@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from driftproof._anchor import slug, unique, windows_device
@@ -13,6 +14,7 @@ from driftproof.pages.words import (
     CHECK_OUTCOME_WORDS,
     COUNTED_BY_WORDS,
     count_of,
+    draws_of,
     fmt,
     lost_kind_words,
     token_counts,
@@ -46,6 +48,27 @@ def case_slugs(r: Receipt) -> dict[str, str]:
         base = slug(c.id, strip="-.", empty="case")
         slugs[c.id] = unique(f"case-{base}" if windows_device(base) else base, used, fold=True)
     return slugs
+
+
+#: What a case page shows of a draw, each with whether a draw holds it, in the page's order.
+_HELD: tuple[tuple[str, Callable[[Draw], bool]], ...] = (
+    ("the answer", lambda d: d.answer is not None),
+    ("the judge samples with their reasons", lambda d: bool(d.judge_samples)),
+    ("checks", lambda d: bool(d.checks)),
+    ("lost draws", lambda d: d.lost is not None),
+    ("refusals", lambda d: d.refusal is not None),
+    ("stop reasons", lambda d: d.stop_reason is not None),
+)
+
+
+def case_pages_about(r: Receipt) -> str:
+    """What the receipt page says of its case pages, naming only what ``r``'s draws hold."""
+    draws = [d for *_, d in draws_of(r)]
+    held = [words for words, has in _HELD if any(has(d) for d in draws)]
+    said = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else "".join(held)
+    return "Each case has a page of its own: its prompt and each arm's draws side by side" + (
+        f", with what the receipt holds of each: {said}." if said else "."
+    )
 
 
 def _no_answer(r: Receipt) -> str:

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from driftproof._anchor import slug, unique
 from driftproof.errors import SiteBuildError
-from driftproof.pages.case import case_pages
+from driftproof.pages.case import case_pages, case_pages_about
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.report import (
     Report,
@@ -236,6 +236,7 @@ def receipt_files(
             "receipt.html",
             base + "index.html",
             sheet=t,
+            cases_about=case_pages_about(r),
             json_url=f"../{name.rsplit('/', 1)[-1]}.json",
             **nav,
         )
