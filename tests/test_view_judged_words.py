@@ -10,7 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from driftproof.cli.plan import plan
 from driftproof.pages.case import case_pages_about
 from driftproof.pages.fidelity import fidelity_view
 from driftproof.pages.sheet import sheet
@@ -95,3 +97,16 @@ def test_the_cases_text_promises_only_what_the_receipt_holds(name: str, held: st
     said = case_pages_about(read_receipt(RECEIPTS / f"{name}.json"))
     lead = "Each case has a page of its own: its prompt and each arm's draws side by side"
     assert said == f"{lead}, with what the receipt holds of each{held}"
+
+
+def test_plan_refuses_a_receipt_with_no_score_for_that_reason() -> None:
+    # it said "(any band it has is its judge's samples of that answer…)" of a receipt with no
+    # score and no baseline: the first thing it lacks is a score
+    f = RECEIPTS / "caveman-902028f-judged-fidelity-caveman.json"
+    res = CliRunner().invoke(plan, [str(f)])
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {f}: This receipt holds no scored draw, so there is nothing to plan from: plan "
+        "sizes a run from the spread of a pilot's scores. Run a pilot with driftproof run, "
+        "which draws each arm at least 3 times, and plan from its receipt.\n"
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.pages.band_sources import band_kind
+from driftproof.pages.words import draws_of
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
@@ -163,6 +164,16 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
             "plan refuses an aggregates-only receipt: the source printed figures with no "
             "per-run score, so there is no spread to plan from"
         )
+    if not any(d.score is not None for *_, d in draws_of(r)):
+        raise RefusalError(
+            "This receipt holds no scored draw, so there is nothing to plan from: plan sizes a "
+            f"run from the spread of a pilot's scores. {PILOT_ADVICE}"
+        )
+    bands = case_bands(r)
+    if not any(w.mean is not None and b.mean is not None for _, w, b in bands):
+        raise RefusalError(
+            "plan needs a case with a measured draw in both arms; this receipt has none"
+        )
     if band_source_of(r) == "legacy":
         held = (
             "each arm holds the one score its source gave, with no spread"
@@ -174,11 +185,6 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
             "This receipt holds one answer per arm, and one answer cannot size a run of draws "
             f"({held}). {PILOT_ADVICE}"
         )
-    bands = case_bands(r)
-    if not any(w.mean is not None and b.mean is not None for _, w, b in bands):
-        raise RefusalError(
-            "plan needs a case with a measured draw in both arms; this receipt has none"
-        )
     return bands
 
 
@@ -186,10 +192,11 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
-        RefusalError: ``r`` is aggregates only, its bands are legacy (one draw per arm, the
-            spread its judge's samples: method, "Where a band comes from"), no case has a
-            measured draw in both arms, or ``effect`` is not a lift from the effect floor to 1
-            on the judge scale.
+        RefusalError: ``effect`` is not a lift from the effect floor to 1 on the judge scale;
+            or, the first that holds in this order of what ``r`` lacks: it is aggregates only,
+            it holds no scored draw, no case has a measured draw in both arms, or its bands are
+            legacy (one draw per arm, the spread its judge's samples: method, "Where a band
+            comes from").
     """
     bands = _plannable(r, effect)
     z = size_run(r, bands, effect)
