@@ -63,14 +63,18 @@ CHANGED = {
     "badge/caveman-902028f-judged-fidelity-caveman.svg": "new receipt's badge",
     "receipts/SHA256SUMS": "two new receipts",
     "reports/005/SHA256SUMS": "report 005",
-    "reports/005/cases-caveman-5c7e19a-judged-fidelity-caveman.csv": "report 005",
-    "reports/005/cases-caveman-902028f-judged-fidelity-caveman.csv": "report 005",
-    "reports/005/caveman-5c7e19a-judged-fidelity-caveman-fidelity-arms.csv": "report 005",
-    "reports/005/caveman-902028f-judged-fidelity-caveman-fidelity-arms.csv": "report 005",
-    "reports/005/report.json": "report 005",
+    "reports/005/cases-caveman-5c7e19a-judged-fidelity-caveman.csv": "report 005; its checks "
+    "cells count the facts apart from the verbatim check",
+    "reports/005/cases-caveman-902028f-judged-fidelity-caveman.csv": "report 005; as above",
+    "reports/005/caveman-5c7e19a-judged-fidelity-caveman-fidelity-arms.csv": "report 005; the "
+    "arm is named with skill, as everywhere else on its sheet",
+    "reports/005/caveman-902028f-judged-fidelity-caveman-fidelity-arms.csv": "report 005; as above",
+    "reports/005/report.json": "report 005; its tables as above, its fidelity caption says the "
+    "facts are the rubric's",
     "feed.xml": "report 005 is the newest entry",
     # draw numbers count from 1 where people read them: report 003's lost draw, index 0, is draw 1
-    "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1",
+    "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1, "
+    "said draw 1 (its number), as view says it",
     "reports/003/report.json": "its lost-draws table reads draw 1",
     "reports/003/SHA256SUMS": "its CSV and report.json",
     # a lift that rounds to zero reads +0.000 as the badge, diff and the run summary print it
