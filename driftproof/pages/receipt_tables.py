@@ -96,8 +96,8 @@ def receipt_tables(
         plain_table(
             _lost_id(key),
             "Lost draws: left out of every mean and spread, with the recorded reason",
-            ("case", "arm", "draws", "reason"),
-            ((x.case_id, x.arm, x.draws, x.reason) for x in lost_groups(s.lost_draws)),
+            ("case", "arm", "draw numbers", "reason"),
+            ((x.case_id, x.arm, x.numbers, x.reason) for x in lost_groups(s.lost_draws)),
         )
         if s.lost_draws
         else None

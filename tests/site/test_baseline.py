@@ -74,7 +74,7 @@ CHANGED = {
     "feed.xml": "report 005 is the newest entry",
     # draw numbers count from 1 where people read them: report 003's lost draw, index 0, is draw 1
     "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1, "
-    "said draw 1 (its number), as view says it",
+    "under the heading draw numbers",
     "reports/003/report.json": "its lost-draws table reads draw 1",
     "reports/003/SHA256SUMS": "its CSV and report.json",
     # a lift that rounds to zero reads +0.000 as the badge, diff and the run summary print it
