@@ -280,12 +280,10 @@ def test_cli_plan_refuses_a_legacy_pilot() -> None:
 
 
 def test_cli_plan_refuses_an_ungraded_import_of_one_answer_per_arm_without_naming_a_judge() -> None:
-    # caveman's import: one answer per arm and no grader; the refusal said "its judge's samples"
+    # caveman's import holds no score (the first thing it lacks); it said "its judge's samples"
     f = Path(__file__).parents[2] / "receipts" / "caveman-2b10489-caveman.json"
     res = CliRunner().invoke(plan, [str(f)])
-    # it holds no score at all, the first thing it lacks: that is the reason given
-    assert res.exit_code == 2 and "This receipt holds no scored draw" in res.stderr
-    assert "judge's samples" not in res.stderr
+    assert res.exit_code == 2 and "no scored draw" in res.stderr and "judge's" not in res.stderr
 
 
 def test_cli_plan_json(tmp_path: Path) -> None:
