@@ -53,8 +53,8 @@ def test_view_says_each_reason_once_per_case_and_arm_with_its_count() -> None:
 def test_site_receipt_page_groups_the_lost_draws_as_view_does() -> None:
     t = receipt_tables("t", _receipt())
     assert t.lost is not None
-    assert [c.label for c in t.lost.columns] == ["case", "arm", "draws", "reason"]
-    # the table's draws column holds the draws' numbers alone (its CSV and JSON are data)
+    assert [c.label for c in t.lost.columns] == ["case", "arm", "draw numbers", "reason"]
+    # the table's draw numbers column holds the draws' numbers alone (its CSV and JSON are data)
     numbers = ["1–9", "2, 5", "3", "1, 3"]
     assert [tuple(c.text for c in row.cells) for row in t.lost.rows] == [
         (c, a, n, why) for (c, a, _d, why), n in zip(EXPECTED, numbers, strict=True)
