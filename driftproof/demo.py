@@ -113,7 +113,8 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
     )
     # held beside the folder while the demo runs: another demo into it would remove our stage
     # as left over, or put its folder in place of ours; demos into other folders run at once
-    with held_name(folder.parent / f".{folder.name}.demo-lock", busy):
+    at = Path(os.path.abspath(folder))  # "." and ".." named as the folders they are
+    with held_name(at.parent / f".{at.name}.demo-lock", busy):
         _check_folder(folder, force)  # again: a demo that just ended may have filled it
         return _staged_demo(folder)
 

@@ -125,3 +125,15 @@ def test_a_lock_file_removed_by_the_demo_that_held_it_is_no_lock(
     with pytest.raises(RefusalError, match="another demo into"):
         demo.run_demo(tmp_path / "d")
     assert not (tmp_path / "d").exists()
+
+
+def test_a_demo_into_the_current_empty_folder_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "demo ." in an empty folder: the lock file went beside "." (inside it, "..demo-lock"), and
+    # the check made after taking the lock refused the folder as not empty
+    (tmp_path / "e").mkdir()
+    monkeypatch.chdir(tmp_path / "e")
+    demo.run_demo(".")
+    assert (tmp_path / "e" / "WALKTHROUGH.txt").is_file()
+    assert not [p.name for p in tmp_path.rglob("*demo-lock")]
