@@ -134,7 +134,8 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
             with no status or one of :data:`.base.CONTEXT_WINDOW_STATUSES`, or its terminal
             reason is ``prompt_too_long``; fatal when they read as :data:`.cli.FATAL`; else
             classed by the status it carries), quoting its ``result`` (else its ``errors``), with
-            the envelope's usage and cost; or (lost, not retried, usage kept) as
+            the envelope's usage and cost; or (fatal, usage kept) a line beside the JSON that is
+            no JSON event (:func:`.cli.stray_words`); or (lost, not retried, usage kept) as
             :func:`_unreadable` says.
     """
     obj, events, doubt, stray = claude_envelope(out)

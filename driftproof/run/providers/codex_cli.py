@@ -118,9 +118,8 @@ class CodexCLI(CLILane):
 
         Raises:
             AttemptError: a ``turn.failed`` (its first message quoted) or no completed turn (its
-                last error quoted), classed by the status named; or no agent message; or (lost,
-                not retried, usage kept) a non-blank line that is no JSON object
-                (:func:`.cli.stray_words`).
+                last error quoted), classed by the status named; or no agent message; or (fatal,
+                usage kept) a non-blank line that is no JSON object (:func:`.cli.stray_words`).
         """
         reply = self._read(code, out, err, model)
         lines = (ln for ln in out.splitlines() if ln.strip())
