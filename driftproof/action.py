@@ -255,7 +255,7 @@ def _append(path: Path, text: str) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
     except OSError as exc:
-        if exc.errno != errno.ENXIO:
+        if exc.errno != errno.ENXIO or not path.is_fifo():  # a socket also says ENXIO
             raise
         why = "expected a file to append to, found a named pipe no one reads"
         raise OSError(errno.ENXIO, why, str(path)) from None

@@ -202,3 +202,20 @@ def test_a_named_pipe_a_reader_holds_takes_the_outputs(
     finally:
         os.close(reader)
     assert re.match(r"decision<<(driftproof_\w+)\n[A-Z]+\n\1\n", got), got
+
+
+def test_a_socket_as_github_output_is_not_called_a_named_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a socket also refuses open() with "No such device or address" (ENXIO), as a named pipe
+    # no one reads does; it was refused as "a named pipe no one reads", which it is not
+    import socket
+
+    path = tmp_path / "sock"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+        setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(GOOD), output=path)
+        assert action.main([]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: cannot append the outputs (GITHUB_OUTPUT): " in err
+    assert "No such device or address" in err and "named pipe" not in err
