@@ -54,12 +54,9 @@ def test_claude_printing_no_one_last_result_is_never_graded(
 @pytest.mark.parametrize(
     ("printed", "stray"),
     [
-        # Claude Code's own words on stdout when its config file is missing or broken
-        # (anthropics/claude-code#12007), before the result
-        (
-            "Config file corrupted, resetting to defaults\n" + json.dumps(_result()) + "\n",
-            "Config file corrupted, resetting to defaults",
-        ),
+        # a wrapper's banner before the result
+        ("Now using node v20.11.0 (npm v10.2.4)\n" + json.dumps(_result()) + "\n",
+         "Now using node v20.11.0 (npm v10.2.4)"),
         # a line that may be the answer's own last line, after an init event and the result
         (
             json.dumps({"type": "system", "subtype": "init"}) + "\n" + json.dumps(_result())
@@ -83,6 +80,24 @@ def test_claude_lines_that_are_no_event_beside_one_result_stop_the_run(
         "whether it belongs to the answer or reports a fault cannot be told, so there is nothing "
         "to grade; stop what prints it beside claude's output; 0 finished draws are kept in "
     ), str(info.value)
+
+
+def test_claude_notice_of_a_config_file_parallel_runs_broke_is_retried_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Claude Code's own words when claude processes running at once broke ~/.claude.json
+    # (anthropics/claude-code#12007, #15608): a race of the moment, retried; printed at every
+    # attempt here, so the draw is lost after three, and the run goes on
+    said = "Config file corrupted, resetting to defaults: JSON Parse error: Unexpected EOF"
+    printed_by_fake(tmp_path, monkeypatch, "claude-out.json", said + "\n" + json.dumps(_result()))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.error_class, len(d.attempts), d.judge_samples) == (
+            None, "transient", 3, [],
+        )  # fmt: skip
+        assert d.lost.reason.startswith(
+            f"claude printed a line that is not part of its JSON output: {said!r}; "
+        ), d.lost.reason
 
 
 def test_codex_answer_of_a_turn_that_never_completed_is_never_graded(

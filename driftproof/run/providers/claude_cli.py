@@ -177,8 +177,10 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         if status is not None or "overloaded_error" in msg:
             raise classify_status(status, what, reason=what, reply=reply)
         raise AttemptError(what, reply=reply)
-    if stray is not None:  # printed beside every call alike (a banner, a wrapper): stop at once
-        raise AttemptError(stray_words("claude", stray), fatal=True, reply=reply)
+    if stray is not None:  # printed beside every call alike (a banner, a wrapper): stop at once,
+        # but Claude Code's own notice of a config file that parallel runs broke is retried
+        raced = _CONFIG_RACE.match(stray.strip()) is not None
+        raise AttemptError(stray_words("claude", stray), fatal=not raced, reply=reply)
     if (why := _unreadable(obj)) is not None:
         raise AttemptError(why, retryable=False, reply=reply)
     reply.text, think = split_reasoning(str(obj.get("result") or ""))
@@ -190,6 +192,13 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     if "structured_output" in obj:
         reply.decision = obj.get("structured_output")
     return reply
+
+
+#: Claude Code's notice, on a call, that ~/.claude.json was broken by claude processes writing it
+#: at once (anthropics/claude-code#15608, #28898): a race of the moment, not a banner.
+_CONFIG_RACE = re.compile(
+    r"Config file corrupted, resetting to defaults|Claude configuration file at .* is corrupted"
+)
 
 
 #: Claude Code's model aliases; each names whichever model of its family Claude Code picks.
