@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 from factories import JUDGE, SHARED, arm, case, make_receipt  # noqa: F401  (re-exported for older imports)
+from hypothesis import HealthCheck, settings
+
+# No property test is timed: on a loaded 2-core machine one example can take a second.
+settings.register_profile("untimed", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("untimed")
 
 
 @pytest.fixture
