@@ -178,34 +178,25 @@ def write_imported(
             )
         seen.add(item.filename.lower())
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
-    bodies = [(item.filename, finish(item.body, item.repairs)) for item in items]
-    return _write_all_or_none(bodies, out, source, replace=force)
-
-
-def _not_convertible(source: str, exc: ReceiptError) -> ImportError_:
-    """The error for a receipt that failed its checks, naming the source (nothing was written)."""
-    problems = [
-        Problem(
-            source,
-            "",
-            f"cannot be converted: the value it gives at {p.pointer or '/'} of the receipt is "
-            f"not valid there ({p.message}); nothing was written",
-        )
-        for p in exc.problems
-    ]
-    first = str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written"
-    return ImportError_(first, problems)
-
-
-def _write_all_or_none(
-    bodies: list[tuple[str, ReceiptBody]], out: Path, source: str, *, replace: bool
-) -> list[Path]:
-    """Write every receipt into ``out`` or none (:func:`~driftproof.outputs.write_all_or_none`)."""
-    writers = {out / name: functools.partial(write_receipt, body) for name, body in bodies}
+    writers = {
+        out / i.filename: functools.partial(write_receipt, finish(i.body, i.repairs)) for i in items
+    }
     try:
-        return write_all_or_none(writers, replace=replace)
+        return write_all_or_none(writers, replace=force)
     except ReceiptError as exc:
-        raise _not_convertible(source, exc) from None
+        problems = [
+            Problem(
+                source,
+                "",
+                f"cannot be converted: the value it gives at {p.pointer or '/'} of the receipt "
+                f"is not valid there ({p.message}); nothing was written",
+            )
+            for p in exc.problems
+        ]
+        first = (
+            str(problems[0]) if problems else f"{source}: cannot be converted; nothing was written"
+        )
+        raise ImportError_(first, problems) from None
     except OSError as exc:
         raise Where(out).fail(
             f"cannot write the receipts into this directory: {exc.strerror or exc}; "

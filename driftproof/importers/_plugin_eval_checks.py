@@ -126,16 +126,14 @@ def _check_cost(doc: dict[str, Any], w: Where) -> None:
 
 def _arm_figure(runs: list[dict[str, Any]] | None, what: str) -> float | None:
     """An arm's mean run score or share passed; ``None`` unless every run records it plainly."""
-    if not runs:
+    if not runs or not all(
+        r.get(what) is not None
+        and r.get("error") is None
+        and r.get("skippedPaidGraders") is not True
+        for r in runs
+    ):
         return None
-    values = []
-    for run in runs:
-        value = run.get(what)
-        plain = run.get("error") is None and run.get("skippedPaidGraders") is not True
-        if not plain or value is None:
-            return None
-        values.append(float(value))
-    return math.fsum(values) / len(values)
+    return math.fsum(float(r[what]) for r in runs) / len(runs)
 
 
 def _object(value: Any, w: Where) -> dict[str, Any]:
