@@ -338,9 +338,7 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     Raises:
         ImportError_: the file is unreadable, too large, not UTF-8 text, or empty (named, why).
     """
-    if skill_md is None:
-        return None
-    return _read_skill_md(skill_md, Where(skill_md).fail)
+    return None if skill_md is None else _read_skill_md(skill_md, Where(skill_md).fail)
 
 
 #: An RFC 3339 date-time with an offset (fraction up to nanoseconds).

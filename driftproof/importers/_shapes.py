@@ -101,15 +101,12 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
 
 def _parsed(raw: bytes) -> Any:
     """The whole document, else the first line of JSONL, else ``None``."""
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        pass
-    line = next((s for s in raw.split(b"\n") if s.strip()), b"")
-    try:
-        return json.loads(line)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return None
+    for text in (raw, next((s for s in raw.split(b"\n") if s.strip()), b"")):
+        try:
+            return json.loads(text)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            pass
+    return None
 
 
 def fitting(path: Path) -> list[str]:

@@ -253,9 +253,8 @@ def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[Re
     w = Where(f)
     w.get(doc, "schema_version", int)  # an integer, never 1.0
     check_catalogue(doc, w)
-    entries: dict[str, dict[str, Any]] = {}
-    for s in doc["skills"]:  # check_catalogue read each one's counts and its catalog_dir once
-        entries[s["catalog_dir"]] = s
+    # check_catalogue read each skill's counts and found its catalog_dir once
+    entries: dict[str, dict[str, Any]] = {s["catalog_dir"]: s for s in doc["skills"]}
     by_dir: dict[str, list[dict[str, Any]]] = {cdir: [] for cdir in entries}
     for i, r in enumerate(doc["results"]):
         cdir, rw = r["catalog_dir"], w / "results" / i
