@@ -7,14 +7,15 @@ from typing import Any
 
 from driftproof.errors import ImportError_
 from driftproof.importers._counts import COUNT_TOO_BIG
-from driftproof.importers._nvidia_agents import (
+from driftproof.importers._nvidia_sections import (
     PAIRED,
     agent_name,
     agents_section_line,
     inline_agents,
+    per_tier_line,
     results_head,
+    tier_status_line,
 )
-from driftproof.importers._nvidia_tiers import per_tier_line, tier_status_line
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's

@@ -17,8 +17,8 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._nvidia_agents import CONTROL, MAX_AGENTS
 from driftproof.importers._nvidia_card import PROVENANCE, VERDICTS, parse_card
+from driftproof.importers._nvidia_sections import CONTROL, MAX_AGENTS
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import ReceiptBody, SourceFigures
