@@ -8,6 +8,7 @@ under :data:`IN_FULL`, as far as the summary's size limit allows, the rest named
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from driftproof.render.escape import cut_plain, md_escape, terminal_safe
 
@@ -53,26 +54,20 @@ class CutWords:
         """
         if not self.cut:
             return ""
-        head = f"\n<details><summary>{IN_FULL}</summary>\n\n"
-        tail = "\n</details>\n"
         lines = [
             f"- {md_escape(label)}: {md_escape(text, _length(text))}\n" for label, text in self.cut
         ]
         # the fold always holds its closing line (a caller keeps room for it: FOLD_RESERVE)
         room = max_bytes - FOLD_RESERVE
-        shown = []
-        for line in lines:
-            if len(line.encode()) > room:
-                break
-            shown.append(line)
-            room -= len(line.encode())
+        sizes = accumulate(len(line.encode()) for line in lines)
+        shown = [line for line, size in zip(lines, sizes, strict=True) if size <= room]
         more = len(lines) - len(shown)
         if more:
             shown.append(
                 f"- {more} more not shown: a job summary is limited to 1 MiB. "
                 f"{md_escape(whole_text, 300)}\n"
             )
-        return head + "".join(shown) + tail
+        return f"\n<details><summary>{IN_FULL}</summary>\n\n{''.join(shown)}\n</details>\n"
 
 
 def _length(text: object) -> int:

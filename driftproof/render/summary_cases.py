@@ -6,6 +6,8 @@ The table, the notes under it and the fold of the words cut short
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from driftproof import wording
 from driftproof.pages.comparison import Comparison, band_words, report_rows, verdict_cell
 from driftproof.pages.words import format_lift
@@ -71,16 +73,11 @@ def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
     none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
     legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
     legend = legend if none else ""
-    parts = [text + head]
     rows = rows if c.rows or c.context_rows else []
-    fold = FOLD_RESERVE if cut.cut else 0
-    reserve = 200 + fold + len(legend.encode()) + sum(len(n.encode()) for n in notes)
-    size = len(parts[0].encode())
-    for row in rows:
-        if size + len(row.encode()) + reserve > max_bytes:
-            break
-        parts.append(row)
-        size += len(row.encode())
+    room = max_bytes - 200 - len(legend.encode()) - sum(len(n.encode()) for n in notes)
+    room -= len((text + head).encode()) + (FOLD_RESERVE if cut.cut else 0)
+    sizes = accumulate(len(row.encode()) for row in rows)
+    parts = [text + head, *(row for row, size in zip(rows, sizes, strict=True) if size <= room)]
     more = len(c.rows or c.context_rows) - (len(parts) - 1)
     if more:
         parts.append(f"\n… {more} more {'case' if more == 1 else 'cases'} not shown.\n")
