@@ -2,8 +2,7 @@
 
 Answers, case ids, reasons, labels and file names are untrusted: :func:`terminal_safe` for a
 terminal; :func:`md_text` (``view``) and :func:`md_html` (``diff``) for Markdown, each also
-escaping every character Markdown, GitHub or math extensions read. Plain string building: rich
-draws boxes and wraps to the terminal; markdown-it-py only parses.
+escaping every character Markdown, GitHub or math extensions read.
 """
 
 from __future__ import annotations
@@ -86,15 +85,10 @@ def md_html(text: str) -> str:
     return _MENTION.sub(_NO_MENTION, escaped)
 
 
-Escape = Callable[[str], str]
-
-
-def text_facts(facts: Sequence[Fact], *, indent: str = "  ") -> list[str]:
-    """One line per fact, ``label  value``, labels padded to the longest one."""
+def text_facts(facts: Sequence[Fact]) -> list[str]:
+    """One line per fact, ``  label  value``, labels padded to the longest one."""
     width = max((len(f.label) for f in facts), default=0)
-    return [
-        f"{indent}{terminal_safe(f.label).ljust(width)}  {terminal_safe(f.value)}" for f in facts
-    ]
+    return [f"  {terminal_safe(f.label).ljust(width)}  {terminal_safe(f.value)}" for f in facts]
 
 
 def text_table(
@@ -184,7 +178,7 @@ def md_facts(facts: Sequence[Fact]) -> list[str]:
 
 
 def md_table(
-    head: Sequence[str], rows: Sequence[Sequence[str]], *, escape: Escape = md_text
+    head: Sequence[str], rows: Sequence[Sequence[str]], *, escape: Callable[[str], str] = md_text
 ) -> list[str]:
     """A CommonMark/GFM pipe table; every cell (header included) escaped by ``escape``."""
     return ["| " + " | ".join(escape(h) for h in head) + " |", "|" + "---|" * len(head)] + [
@@ -194,7 +188,7 @@ def md_table(
 
 #: Inline Markdown and HTML syntax, and ``$`` (GitHub renders ``$…$`` as math, which can draw
 #: any text in any colour and size); cells and lines never start a block, so these suffice.
-_MD_SPECIAL = set("\\`*_[]|<>~&$")
+_MD_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|<>~&$"})
 
 
 def md_escape(text: object, limit: int = 200) -> str:
@@ -205,16 +199,14 @@ def md_escape(text: object, limit: int = 200) -> str:
     links, table pipes, HTML ``<``/``>``, entities, ``$`` math) is escaped; ``@name`` is never
     a mention.
     """
-    s = cut_plain(text, limit)
-    return _MENTION.sub(_NO_MENTION, "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))
+    return _MENTION.sub(_NO_MENTION, cut_plain(text, limit).translate(_MD_SPECIALS))
 
 
 def cut_plain(text: object, limit: int) -> str:
     """Untrusted text on one line, terminal-safe, cut as :func:`md_escape` cuts it; not escaped."""
     s = terminal_safe(" ".join(str(text).split()))
     if len(s) > limit:
-        ends = (s.rfind(sep, limit // 2, limit) for sep in ("; ", ", "))
-        clause = max(ends)
+        clause = max(s.rfind(sep, limit // 2, limit) for sep in ("; ", ", "))
         cut = clause + 1 if clause > 0 else s.rfind(" ", limit // 2, limit + 1)
         s = s[:cut] + " …" if cut > 0 else s[:limit] + "…"
     return s

@@ -33,8 +33,6 @@ from driftproof.wording import NOT_MEASURED, OFFLINE
 
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3
-#: What a run summary's title adds after the level of a receipt that measured nothing.
-NOTHING = f", {NOT_MEASURED}"
 
 
 def _arm(band: Band) -> str:
@@ -115,7 +113,7 @@ def summary_title(r: Receipt) -> str:
 
     ", not measured" follows the level when no case has a measured score in both arms (D-17).
     """
-    nothing = NOTHING if not_measured(r, band_source_of(r)) is not None else ""
+    nothing = f", {NOT_MEASURED}" if not_measured(r, band_source_of(r)) is not None else ""
     return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing})"
 
 
@@ -169,8 +167,7 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         arms = list(result.quick_answers)
         for a in arms:
             side.add_column(a.replace("_", " "))
-        n = max(len(v) for v in result.quick_answers.values())
-        for i in range(n):
+        for i in range(max(len(v) for v in result.quick_answers.values())):
             side.add_row(*[_answer(result.quick_answers[a].get(str(i)) or "") for a in arms])
         console.print(side)
     if result.transcripts_path:

@@ -34,16 +34,6 @@ FIGURES_TITLE = "Figures as the source printed them"
 
 #: Each table's columns: (header, page-model field).
 Columns = tuple[tuple[str, str], ...]
-_CASE_COLUMNS: Columns = (
-    ("case", "case_id"),
-    ("with skill", "with_skill"),
-    ("baseline", "baseline"),
-    ("lift", "lift"),
-    ("verdict", "verdict"),
-    ("checks", "checks"),
-    ("lost draws", "lost"),
-    ("output tokens", "output_tokens"),
-)
 _BD_COLUMNS: Columns = (
     ("case", "case_id"),
     ("with skill mean ± spread", "with_skill"),
@@ -150,7 +140,8 @@ def _case_columns(s: Sheet) -> Columns:
     arms = " · ".join(a.arm for a in s.arms)
     tokens = (f"output tokens ({arms})" if arms else "output tokens", "output_tokens")
     heads = zip(s.case_heads, ("with_skill", "baseline", "lift"), strict=True)
-    return (_CASE_COLUMNS[0], *heads, *_CASE_COLUMNS[4:-1], tokens)
+    rest = (("verdict", "verdict"), ("checks", "checks"), ("lost draws", "lost"), tokens)
+    return (("case", "case_id"), *heads, *rest)
 
 
 def _breakdown(bv: BreakdownView, width: int | None = None) -> _Block:
