@@ -144,10 +144,9 @@ def table_box(caption_id: str = "", label: str = "", rows: int = 0) -> Markup:
     ``rows`` body rows, more than :data:`LONG_TABLE_ROWS`, gets the class ``long``: a box no
     taller than the screen, so its sideways scroll bar is in reach.
     """
-    if caption_id:
-        name = Markup('aria-labelledby="{}"').format(caption_id)
-    else:
-        name = Markup('aria-label="{}"').format(label)
+    name = Markup('aria-labelledby="{}"' if caption_id else 'aria-label="{}"').format(
+        caption_id or label
+    )
     kind = "table-wrap long" if rows > LONG_TABLE_ROWS else "table-wrap"
     return Markup('<div class="{}" tabindex="0" role="region" {}>').format(kind, name)
 

@@ -211,13 +211,12 @@ def _load_reports(
             continue
         report, bad = parse_report(data, str(p), known)
         found.extend(bad)
-        if report is None:
-            continue
-        if (first := by_number.get(report.number)) is not None:
+        if (
+            report is not None
+            and (first := by_number.setdefault(report.number, report)) is not report
+        ):
             used = f"report number {report.number} is already used by {first.source}"
             found.append(Problem(str(p), "/number", used))
-            continue
-        by_number[report.number] = report
     problems += found
     return [] if found else sorted(by_number.values(), key=lambda r: r.number, reverse=True)
 

@@ -158,13 +158,8 @@ def swap(new: Path, out: Path) -> None:
     if not os.path.lexists(out):
         os.rename(new, out)
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    exchange = getattr(libc, "renameat2", None)
-    at_cwd, rename_exchange = -100, 2
-    if (
-        exchange is not None
-        and exchange(at_cwd, bytes(new), at_cwd, bytes(out), rename_exchange) == 0
-    ):
+    exchange = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if exchange is not None and exchange(-100, bytes(new), -100, bytes(out), 2) == 0:  # AT_FDCWD
         return
     old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
     os.rename(out, old / "site")
@@ -174,11 +169,11 @@ def swap(new: Path, out: Path) -> None:
 
 def remove_leftovers(out: Path) -> None:
     """Remove what a killed build of ``out`` left beside it (:data:`LEFTOVERS`)."""
+    kinds = "|".join(map(re.escape, LEFTOVERS))
+    left = re.compile(rf"\.{re.escape(out.name)}({kinds})[a-z0-9_]{{8}}")
     for entry in out.parent.iterdir():
-        kinds = "|".join(map(re.escape, LEFTOVERS))
-        if re.fullmatch(rf"\.{re.escape(out.name)}({kinds})[a-z0-9_]{{8}}", entry.name):
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, ignore_errors=True)
+        if left.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 _REAL = "name a real directory instead"

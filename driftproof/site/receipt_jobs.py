@@ -1,14 +1,11 @@
-"""One job per receipt or report: its files, from the cache or rendered, written where made.
+"""One job per receipt or report: its files, from the render cache or rendered, written where made.
 
-A job is a pure function of its inputs and the site's settings, so it runs alike in this
-process or in a pool of worker processes (one render path); given a site folder it writes its
-files there itself and hands back only their paths. The site is byte for byte the same.
+A job runs alike in this process or in a pool of worker processes; given a site folder it
+writes its files there and hands back only their paths.
 
-The render cache: a rebuild renders only the receipts that changed.
-
-Entries are keyed by everything a receipt's files depend on (its sha256, name, citing reports,
-the site's navigation and name, the code and templates). An entry is one zip written whole
-with one rename; one that cannot be read, or is not as written, is a miss, never an error.
+Cache entries are keyed by everything a receipt's files depend on (its sha256, name, citing
+reports, the site's navigation and name, the code and templates). An entry is one zip written
+whole with one rename; one that cannot be read, or is not as written, is a miss, never an error.
 """
 
 from __future__ import annotations
@@ -75,12 +72,7 @@ def tree_key(folder: Path) -> str:
 
 @cache
 def _package_key() -> str:
-    versions = []
-    for name in _LIBRARIES:
-        try:
-            versions.append(f"{name}=={importlib.metadata.version(name)}")
-        except importlib.metadata.PackageNotFoundError:
-            versions.append(f"{name} missing")
+    versions = [f"{name}=={importlib.metadata.version(name)}" for name in _LIBRARIES]
     package = Path(driftproof.__file__).resolve().parent
     return key_of(driftproof.__version__, tree_key(package), *versions)
 
