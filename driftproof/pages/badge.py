@@ -68,11 +68,9 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     """Read one receipt for the badge (D-7; a smoke run gets no verdict); never raises."""
     # an A/A calibration's arms both carry the skill: their difference is no lift
     lift = None if receipt.is_aggregates_only or receipt.run.aa else suite_lift(receipt)
-    per_1k = value_per_1k(lift, receipt.skill.tokens) if lift is not None else None
     smoke = receipt.is_smoke
     reading = receipt_reading(receipt)  # asks the one no-verdict rule first
-    status = reading.status
-    message = str(status)
+    status, message = reading.status, str(reading.status)
     sentence: str | None = reading.sentence
     refusal: str | None = None
     # the reading's own count (D-5), so badge, sheet, diff and the Action state one number
@@ -101,7 +99,7 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         needed,
         no_count,
         lift,
-        per_1k,
+        value_per_1k(lift, receipt.skill.tokens),
     )
 
 

@@ -76,6 +76,10 @@ class Comparison:
             measured; named first in ``headline`` (verdicts and refusals unchanged).
         underpowered_sentence, underpowered_reason, draws_needed: when no case separated and
             one is underpowered: the sentence, why, and the largest draws per arm needed (D-5).
+        context_rows: when a side gets no verdict, each common case's two bands.
+        false_alarms: regressed cases noise alone would give at these spreads (when asked).
+        paired: the exact paired test over the with-skill mean changes; context, not a verdict.
+        band_kinds: each side's :func:`~driftproof.pages.band_sources.band_kind`.
     """
 
     a_name: str
@@ -95,16 +99,11 @@ class Comparison:
     draws_needed: int | None = None
     notes: tuple[str, ...] = ()
     context_rows: tuple[CaseVerdict, ...] = ()
-    """When a side gets no verdict: each common case's two bands, shown without a verdict."""
     lifts: CommonLifts | None = None
     false_alarms: FalseAlarms | None = None
-    """Regressed cases noise alone would give at these spreads (asked for, and both judged)."""
     paired: PairedTest | None = None
-    """The exact paired test over the with-skill mean changes (B − A); context, never a verdict."""
     unmeasured: tuple[UnmeasuredCase, ...] = ()
     band_kinds: tuple[str | None, str | None] = (None, None)
-    """What each side's bands are, keys of the band source words (``as_given`` beside the two
-    sources); ``None`` where a side has no band."""
 
 
 def compare_receipts(
@@ -229,8 +228,7 @@ def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
 def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | None:
     """The note when the same judge graded under another template or on another scale, else None.
 
-    Not given beside the different-judges note (``judges_differ``), nor for a template that
-    either receipt does not record.
+    None beside the different-judges note (``judges_differ``).
     """
     ja, jb = a.judge, b.judge
     if ja is None or jb is None or judges_differ:
@@ -253,10 +251,7 @@ def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | No
 
 
 def _suite_note(a: Receipt, b: Receipt) -> str | None:
-    """The note when the two receipts ran different suite files, else None.
-
-    A suite whose file hash either receipt does not record is not called different.
-    """
+    """The note when the two receipts ran different suite files (hashes recorded), else None."""
     sa, sb = a.suite, b.suite
     if sa.sha256 is None or sb.sha256 is None or sa.sha256 == sb.sha256:
         return None
@@ -275,17 +270,15 @@ def _suite_note(a: Receipt, b: Receipt) -> str | None:
 def _asked_differently(a: Receipt, b: Receipt) -> list[str]:
     """The ids of cases in both receipts whose recorded prompt or rubric sha256 differ."""
     theirs = {c.id: c for c in b.cases}
-    out = []
-    for c in a.cases:
-        d = theirs.get(c.id)
-        pairs = (
-            ()
-            if d is None
-            else ((c.prompt_sha256, d.prompt_sha256), (c.rubric_sha256, d.rubric_sha256))
+    return [
+        c.id
+        for c in a.cases
+        if (d := theirs.get(c.id)) is not None
+        and any(
+            x is not None and y is not None and x != y
+            for x, y in ((c.prompt_sha256, d.prompt_sha256), (c.rubric_sha256, d.rubric_sha256))
         )
-        if any(x is not None and y is not None and x != y for x, y in pairs):
-            out.append(c.id)
-    return out
+    ]
 
 
 def _judge_name(j: Judge) -> str:

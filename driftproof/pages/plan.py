@@ -60,6 +60,9 @@ class CasePlan:
         no_draw_count: the two spreads' upper bounds alone reach the floor.
         bounds: the upper confidence bounds planned from (pooled where pooled).
         p_verdict: chance of a verdict at the plan's effect and count; ``None`` without a count.
+        pilot_draws: when the pilot cannot tell whether a count exists, the draws to grow it to.
+        larger_pilot: draws of a pilot likely to cut a count set by the pilot's looseness.
+        effect_draws: the draws calling the plan's effect alone needs (``None``: none does).
     """
 
     case_id: str
@@ -70,13 +73,10 @@ class CasePlan:
     bounds: tuple[float, float] | None = None
     p_verdict: float | None = None
     pilot_draws: int | None = None
-    """When the pilot cannot tell whether a count exists: the draws per arm to grow it to."""
     undecided: bool = False
     levels: tuple[float, float] | None = None
     larger_pilot: int | None = None
-    """Draws per arm of a pilot that would likely cut a count set by the pilot's looseness."""
     effect_draws: int | None = None
-    """The draws per arm calling the plan's effect alone needs (``None``: none does)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,15 @@ class Plan:
             (:data:`~driftproof.stats.grading_cost.BATCH_PRICE_RATIO`).
         p_verdict: the lowest chance of a verdict at ``effect`` over the cases with a count.
         pools: each arm's spreads tested for one common spread (``None``: under two cases).
+        rounding_spread: ``step/√12`` where some arm, of ``rounded_cases``, was planned at it
+            (STATISTICS-NOTES 6.6); ``grader_step``, ``samples_per_draw`` and ``draw_step``
+            (the grader's over its samples) are set with it.
+        pooled_level: the level some arm's pooled spread was bounded at; ``existence``: the
+            error rates there.
+        simulated: the pilot was drawn by the simulated provider: no model's spreads.
+        aa: the pilot is an A/A calibration: the count sizes a comparison of two skill runs.
+        effect_alone: draws calling ``effect`` alone needs, when under ``draws_per_arm``.
+        larger_pilot, pilot_draws: the largest of the cases' (:class:`CasePlan`).
     """
 
     draws_per_arm: int | None
@@ -117,30 +126,18 @@ class Plan:
     verdict_trials: int = VERDICT_TRIALS
     pools: tuple[ArmPool | None, ArmPool | None] = (None, None)
     rounding_spread: float | None = None
-    """``step/√12`` when some arm was planned at it, in ``rounded_cases`` (STATISTICS-NOTES 6.6)."""
     rounded_cases: tuple[str, ...] = ()
     pooled_level: float | None = None
-    """The level some arm's pooled spread was bounded at; ``existence``: the error rates there."""
     existence: ExistenceRates | None = None
     suite_spreads: tuple[float, float] | None = None
     simulated: bool = False
-    """The pilot's answers or scores were drawn by the simulated provider: no model's spreads."""
     aa: bool = False
-    """The pilot is an A/A calibration (``run.aa``): both arms ran with the skill, so the count
-    sizes a comparison of two runs with the skill, as ``diff`` and the Action make."""
     grader_step: float | None = None
-    """The grader's own step (judge scale) when :attr:`rounding_spread` is set."""
     samples_per_draw: int | None = None
-    """The judge samples averaged into a draw's score when :attr:`rounding_spread` is set."""
     draw_step: float | None = None
-    """The step of a draw's score (the grader's over its samples) when the spread is set."""
     effect_alone: int | None = None
-    """Draws per arm calling :attr:`effect` alone needs, when under :attr:`draws_per_arm`;
-    ``None`` when the effect sets the count: then a larger effect would lower the count."""
     larger_pilot: int | None = None
-    """The largest :attr:`CasePlan.larger_pilot` asked, or ``None``."""
     pilot_draws: int | None = None
-    """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -192,11 +189,10 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     """Plan a full run from pilot receipt ``r``, for a true lift of ``effect``.
 
     Raises:
-        RefusalError: ``effect`` is not a lift from the effect floor to 1 on the judge scale;
-            or, the first that holds in this order of what ``r`` lacks: it is aggregates only,
-            it holds no scored draw, no case has a measured draw in both arms, or its bands are
-            legacy (one draw per arm, the spread its judge's samples: method, "Where a band
-            comes from").
+        RefusalError: ``effect`` is not from the effect floor to 1 on the judge scale; or, the
+            first that holds: ``r`` is aggregates only, holds no scored draw, has no case with a
+            measured draw in both arms, or its bands are legacy (method, "Where a band comes
+            from").
     """
     bands = _plannable(r, effect)
     z = size_run(r, bands, effect)
@@ -245,11 +241,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
 def rounding_words(p: Plan) -> str | None:
     """The rounding spread some arm was planned at, and what it is, or ``None`` for none.
 
-    Returns:
-        ``"0.0029 (the step of a draw's score, 0.01: the grader's 0.05 over 5 judge samples,
-        ÷ √12)"``: a draw's step is the grader's step over the judge samples averaged into it
-        (D-1), and the rounding spread that step ÷ √12 (STATISTICS-NOTES 6.6), so the words give
-        both steps, never the figure as the grader's step's alone.
+    ``"0.0029 (the step of a draw's score, 0.01: the grader's 0.05 over 5 judge samples, ÷ √12)"``
+    (D-1, STATISTICS-NOTES 6.6).
     """
     if p.rounding_spread is None:
         return None

@@ -90,11 +90,11 @@ def receipt_tables(
         slugs = case_slugs(r)
         case_link = lambda case_id: f"cases/{slugs[case_id]}/index.html"  # noqa: E731
     s = sheet(r, size_bytes=len(raw) if raw else None)
-    key = key or _sheet_key(name)
+    key = key or name.replace("/", "-")
     drawn, files = chart(s, anchor) if chart else (None, {})
     lost = (
         plain_table(
-            _lost_id(key),
+            f"lost-{key}",
             "Lost draws: left out of every mean and spread, with the recorded reason",
             ("case", "arm", "draw numbers", "reason"),
             ((x.case_id, x.arm, x.numbers, x.reason) for x in lost_groups(s.lost_draws)),
@@ -128,19 +128,9 @@ def receipt_tables(
     )
 
 
-def _sheet_key(name: str) -> str:
-    """The key of receipt ``name``'s tables on its own sheet page: ``name``, ``/`` as ``-``."""
-    return name.replace("/", "-")
-
-
-def _lost_id(key: str) -> str:
-    """The id of the "Lost draws" table with ``key`` (its element's: :attr:`Table.element_id`)."""
-    return f"lost-{key}"
-
-
 def sheet_lost_link(name: str) -> str:
     """``#<id>`` of the "Lost draws" table on receipt ``name``'s own sheet page (no ``key``)."""
-    return f"#table-{_lost_id(_sheet_key(name))}"  # as Table.element_id writes it
+    return f"#table-lost-{name.replace('/', '-')}"  # as Table.element_id writes it
 
 
 def _case_table(
@@ -157,9 +147,8 @@ def _case_table(
     # the sheet's figures (one draw's count, or the mean over several), joined as the header is
     counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
     held = any(x != UNKNOWN for x in counts)
-    # with no judged score every band and lift cell is "–" and, with no output tokens, every
-    # token cell "not recorded": the caption says so and those columns are left out; the token
-    # counts, then the one figure a row holds, come right after the case
+    # with no judged score the band and lift columns are left out (the caption says so), and
+    # the token counts, if any, come right after the case
     banded = has_bands(r)
     token_col = [Column(f"output tokens ({' / '.join(words)})", True)] if banded or held else []
     cols = [Column("case")]
@@ -193,8 +182,7 @@ def _case_table(
 def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
     """What the case table of ``r`` holds: its bands, or, with no judged score, what instead.
 
-    ``words``: the arms shown, in column order; ``tokens_held``: some draw records its output
-    tokens.
+    ``words``: the arms shown, in column order; ``tokens_held``: a draw records output tokens.
     """
     head = f"Cases of {r.skill.name}: "
     if has_bands(r):
@@ -270,9 +258,8 @@ def _source_tables(s: Sheet, key: str) -> tuple[Table, ...]:
 def verdict_line(reading: tuple[Fact, ...]) -> str:
     """The sheet's reading (status, sentence, why; D-7, D-10) in one line: ``"status: why"``.
 
-    ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again;
-    ``"no verdict: not measured: 18 of 18 …"`` when the why opens with the sentence; the why
-    alone when its first clause names the status (``"Smoke run, no verdict: …"``).
+    ``"regressed: hurts: c2. Why: …"`` when the sentence is not the status again; the why alone
+    when it opens with the sentence or its first clause names the status.
     """
     status, sentence, why = (f.value for f in reading[:3])
     # "Smoke run, no verdict: …" says its status itself, in its first clause

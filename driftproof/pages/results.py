@@ -44,6 +44,11 @@ class ResultRow:
         reading: the badge message (:class:`~driftproof.pages.badge.BadgeReading`).
         lift, value_per_1k: score units, per 1,000 skill tokens (D-14); ``*_text`` formatted.
         context_only: the receipt gets no verdict, so its lift is context only.
+        measured: by a runner (no import, smoke or stub run, printed aggregates or D-17).
+        source: the import's tool, ``smoke run``, ``printed aggregates``, ``stub run``,
+            ``not measured`` or ``""``; ``headline``: its headline figure, or why nothing.
+        simulated: drawn at random by the simulated provider: never a measurement.
+        regrade_of: :func:`regrade_words`; ``original_seal``: a regrade's original's seal.
     """
 
     receipt: str
@@ -63,21 +68,13 @@ class ResultRow:
     value_text: str
     context_only: bool
     measured: bool = True
-    """Measured by a runner (no import, smoke or stub run, printed aggregates or D-17): first."""
     source: str = ""
-    """The import's tool, ``smoke run``, ``printed aggregates``, ``stub run``, ``not measured``
-    or ``""``."""
     headline: str = ""
-    """The source's headline figure, or for a run that measured nothing, why."""
     draws: str = ""
     simulated: bool = False
-    """Drawn at random by the simulated provider (``driftproof demo``): never a measurement."""
     regrade_of: str = ""
-    """For a regrade's receipt, which receipt it regrades and how (:func:`regrade_words`)."""
     original_seal: str = ""
-    """A regrade's original's seal (``""`` for any other receipt), to name it on the page."""
     seal: str = ""
-    """The receipt's own seal."""
 
 
 def _text(value: float | None) -> str:
@@ -86,21 +83,14 @@ def _text(value: float | None) -> str:
 
 def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRow:
     b = reading if reading is not None else badge_reading(r)
-    url = quote(name, safe="/")
     facts = band_facts(r)
-    band = "none" if r.is_aggregates_only else facts.short
     imported = r.provenance is not None and r.regrade is None
     nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
     stub = r.run.provider == "stub"  # fixed answers: no model answered
     measured = not (imported or b.smoke or r.is_aggregates_only or nothing or stub)
-    kinds = (
-        (b.smoke, "smoke run"),
-        (r.is_aggregates_only, "printed aggregates"),
-        (stub, "stub run"),
-    )
-    source = next((s for hit, s in (*kinds, (nothing, NOT_MEASURED)) if hit), "")
-    if imported and r.provenance is not None:
-        source = r.provenance.tool
+    kinds = {"smoke run": b.smoke, "printed aggregates": r.is_aggregates_only, "stub run": stub}
+    source = next((s for s, hit in {**kinds, NOT_MEASURED: nothing}.items() if hit), "")
+    source = r.provenance.tool if imported and r.provenance is not None else source
     if measured:
         shown = ""
     elif stub:
@@ -109,12 +99,12 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         shown = b.reason if nothing else headline(r, b.lift)
     return ResultRow(
         receipt=name,
-        sheet_url=f"receipts/{url}/",
+        sheet_url=f"receipts/{quote(name, safe='/')}/",
         skill=r.skill.name,
         model=r.run.model or UNKNOWN,
         surface=r.run.surface or UNKNOWN,
         level=r.verification_level,
-        band_source=band,
+        band_source="none" if r.is_aggregates_only else facts.short,
         reading=b.message,
         **{k: getattr(b, k) for k in ("smoke", "status", "lift", "value_per_1k")},
         # a simulated row's group says the scores were drawn at random: its first clause suffices
@@ -141,11 +131,7 @@ def _sealed(seal: str) -> str:
 def regrade_words(r: Receipt) -> str:
     """Which receipt ``r`` regrades and how, or ``""`` when ``r`` is no regrade's receipt.
 
-    Returns:
-        ``"a regrade of the receipt sealed 2fff19d7438e…: its kept answers graded again by its
-        grader, under the rubrics given to the regrade"`` (``by the judge the regrade names``
-        for a plain judge regrade); :func:`named_originals` puts the original's name in place
-        of its seal where the original is at hand.
+    ``"a regrade of the receipt sealed 2fff19d7438e…: its kept answers graded again by …"``.
     """
     rg = r.regrade
     if rg is None:
@@ -184,9 +170,8 @@ _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "contr
 def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run: printed, or worked out from its record.
 
-    Printed aggregates: the first :data:`SHOWN_FIGURES` uplifts as printed; token-only arms: the
-    median output-token saving (:mod:`driftproof.stats.savings`); scores: each arm's mean; a
-    smoke run: its lift.
+    Printed aggregates: the first uplifts as printed; token-only arms: the median output-token
+    saving; scores: each arm's mean; a smoke run: its lift.
     """
     if r.is_aggregates_only:
         return _printed_figures(r)
@@ -203,21 +188,12 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     if sav is not None and not any(
         d.score is not None for c in r.cases for d in c.arms.with_skill.draws
     ):
-        parts = []
-        if sav.vs_control is not None:
-            parts.append(
-                f"median output-token saving {percent(sav.vs_control.median)} against the control"
-            )
-        parts.append(f"{percent(sav.vs_baseline.median)} against the baseline")
-        return (
-            ", ".join(parts)
-            + f" ({count_of(sav.vs_baseline.n, 'case')}, tokens {COUNTED_BY_WORDS[sav.counted_by]})"
-        )
-    words = (
-        "pass rate"
-        if r.provenance is not None and r.provenance.tool == "skill-creator"
-        else "score"
-    )
+        ctl, base = sav.vs_control, sav.vs_baseline
+        said = f"{percent(base.median)} against the baseline"
+        if ctl is not None:
+            said = f"median output-token saving {percent(ctl.median)} against the control, {said}"
+        return f"{said} ({count_of(base.n, 'case')}, tokens {COUNTED_BY_WORDS[sav.counted_by]})"
+    words = "pass rate" if r.provenance and r.provenance.tool == "skill-creator" else "score"
     parts = []
     for key, label in _MEAN_LABELS.items():
         per_case = [
@@ -234,11 +210,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
 
 
 def _counted(per_case: list[list[float]]) -> str:
-    """What an arm's mean is over: its cases when each has one scored draw, else its draws.
-
-    ``per_case`` holds each case's scored draws in the arm; ``"10 cases, one scored draw each"``
-    or ``"30 scored draws in 10 cases"``.
-    """
+    """``"10 cases, one scored draw each"`` or ``"30 scored draws in 10 cases"``."""
     held = [c for c in per_case if c]
     if all(len(c) == 1 for c in held):
         return (
@@ -250,11 +222,7 @@ def _counted(per_case: list[list[float]]) -> str:
 
 
 def _lift_beside_means(r: Receipt, lift: float | None) -> str:
-    """The suite lift (D-14) after the arms' means, so a reader need not subtract them.
-
-    Returns ``""`` without a lift; says the means are over different cases when some case has
-    a different number of scored draws in the two arms (their difference is then no lift).
-    """
+    """The suite lift (D-14) after the arms' means, apart if their draws differ; ``""`` without."""
     if lift is None:
         return ""
     n = len(lift_case_ids(r))
@@ -295,10 +263,7 @@ def _printed_figures(r: Receipt) -> str:
 def results_rows(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> list[ResultRow]:
-    """One row per receipt, in :func:`order_rows` order; ``readings`` by name spare a reading.
-
-    A regrade names its original when that is among ``receipts`` (:func:`named_originals`).
-    """
+    """One row per receipt, in :func:`order_rows` order, regrades naming their originals."""
     got = readings or {}
     return order_rows(named_originals(_row(n, r, got.get(n)) for n, r in receipts.items()))
 
@@ -348,10 +313,7 @@ def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[Resul
 
 
 def runs_words(groups: list[ResultGroup]) -> tuple[str, dict[str, str]]:
-    """The heading of the runs' groups, and by group id what its caption calls its receipts.
-
-    Receipts the simulated provider drew at random are never called measured.
-    """
+    """The heading of the runs' groups, and by group id what its caption calls its receipts."""
     captions = {g.id: _group_words([r.simulated for r in g.rows]) for g in groups}
     simulated = [r.simulated for g in groups for r in g.rows]
     if simulated and all(simulated):

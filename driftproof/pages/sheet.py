@@ -82,8 +82,8 @@ class CaseRow:
     """One case of the sheet: bands as ``mean ± sd (n = …)`` strings, lift signed (three decimals).
 
     ``numbers``: with mean, with sd, baseline mean, baseline sd (``None``: unknown), for charts.
-    ``lost``: each arm's count of lost draws (``with skill 1 of 3``) or ``none``; the reasons
-    are in :attr:`Sheet.lost_draws`.
+    ``lost``: each arm's count of lost draws (``with skill 1 of 3``) or ``none``.
+    ``output_tokens``: :func:`~driftproof.pages.words.case_output_tokens`.
     """
 
     case_id: str
@@ -97,8 +97,6 @@ class CaseRow:
     lost: str
     numbers: tuple[float | None, float | None, float | None, float | None]
     output_tokens: str = "–"
-    """Per arm in the sheet's arm order, ``·``-separated: one draw's output tokens, or their mean
-    over several; ``not recorded`` when no arm of the case records any."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +114,8 @@ class ContextView:
     """Context beyond the method, shown under ``label``; never a verdict.
 
     ``interval``: the suite lift's paired 95% interval; ``splits``: per case and arm, the draw
-    score variance split into judge and draw parts; ``exact``: the exact paired test. Both are
-    ``None`` for a single-arm source: ``label`` says why, and the lift says it in full.
+    score variance split into judge and draw parts; ``exact``: the exact paired test (``None``,
+    with ``interval``, for a single-arm source).
     """
 
     label: str
@@ -151,27 +149,19 @@ class Sheet:
     breakdown: BreakdownView
     context: ContextView
     headline: Fact = Fact("headline", "n/a")
-    """Printed figures (aggregates only), the output-token saving (no judge), else the lift."""
     arms: tuple[ArmSummary, ...] = ()
     source_figures: tuple[SourceFigureRow, ...] = ()
     figure_columns: tuple[tuple[str, str], ...] = FIGURE_COLUMNS
-    """The printed figures' columns as (header, :class:`SourceFigureRow` field)."""
     source_origin: tuple[Fact, ...] = ()
     source_report: tuple[tuple[str, ...], ...] = ()
     source_decision: tuple[Fact, ...] = ()
     usage: UsageView | None = None
     fidelity: FidelityView | None = None
     case_heads: tuple[str, str, str] = ("with skill", "baseline", "lift")
-    """The case table's with-skill, baseline and lift headers (:func:`case_heads`)."""
 
     @property
     def shows_printed_figures(self) -> bool:
-        """Whether the sheet shows "Figures as the source printed them".
-
-        True for an aggregates-only receipt with source figures, even when its source printed
-        no figure: ``source_origin`` (the source's own verdict among it) is shown with them, in
-        place of the case table on the site (D-15).
-        """
+        """Whether the sheet shows "Figures as the source printed them" (D-15)."""
         return bool(self.source_origin)
 
 
@@ -257,25 +247,24 @@ AA_NO_LIFT = (
 
 def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
-    single = lift_refusal(r)
     tokens = (
         f"{r.skill.tokens:,} skill tokens"
         if r.skill.tokens is not None
         else "skill tokens not recorded"
     )
-    if single is not None:  # said once, in the lift beside it
-        return f"n/a: {single}", f"n/a ({tokens})"
-    if r.run.aa:  # both arms carry the skill: their difference is the A/A reading's, not a lift
-        return f"n/a: {AA_NO_LIFT}", f"n/a ({tokens})"
+    none = f"n/a ({tokens})"
+    # a single-arm source's lack is said once, in the lift; an A/A's difference is no lift
+    if (why := lift_refusal(r) or (AA_NO_LIFT if r.run.aa else None)) is not None:
+        return f"n/a: {why}", none
     lift = suite_lift(r)
     if lift is None:  # aggregates only, or no case measured in both arms (D-17)
-        return "n/a" if r.is_aggregates_only else f"n/a ({NOT_MEASURED})", f"n/a ({tokens})"
+        return "n/a" if r.is_aggregates_only else f"n/a ({NOT_MEASURED})", none
     per_1k = value_per_1k(lift, r.skill.tokens)
     context = "context only: the receipt has no verdict" if status == "no verdict" else ""
     notes = "; ".join(n for n in (lift_coverage(r).strip(" ()"), context) if n)
     lift_text = format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
-        return lift_text, f"n/a ({tokens})"
+        return lift_text, none
     return lift_text, f"{format_lift(per_1k)} ({tokens}: characters ÷ 4, rounded up)"
 
 

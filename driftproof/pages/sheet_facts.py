@@ -30,10 +30,7 @@ from driftproof.pages.words import (
     unrecorded_words,
 )
 from driftproof.receipt import Draw, Receipt
-from driftproof.stats import (
-    Reading,
-    unrecorded_arms,
-)
+from driftproof.stats import Reading, unrecorded_arms
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
@@ -68,8 +65,7 @@ class BreakdownRow:
 class BreakdownView:
     """The lift breakdown as printed: summary lines, then one row per case.
 
-    ``note`` is the method's words on what the breakdown claims, empty when it is unavailable;
-    ``label``: its panel's summary, which says why when it is unavailable.
+    ``note``: :data:`BREAKDOWN_NOTE`, or empty when unavailable; ``label``: its panel's summary.
     """
 
     available: bool
@@ -123,7 +119,7 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
 
 def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
-    run = r.run
+    run, h = r.run, r.run.harness
     missing = unrecorded_arms(r)
     counts = band_facts(r)  # the counts as recorded, and as held where they differ
     judge = judge_words(r)
@@ -135,12 +131,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         *labels,
         Fact("provider", run.provider or UNKNOWN),
         Fact("surface", run.surface or UNKNOWN),
-        Fact(
-            "harness",
-            f"{run.harness.name} {run.harness.version or '(version ' + UNKNOWN + ')'}"
-            if run.harness
-            else UNKNOWN,
-        ),
+        Fact("harness", f"{h.name} {h.version or f'(version {UNKNOWN})'}" if h else UNKNOWN),
         Fact("capture mode", run.capture or UNKNOWN),
         Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else "none")),
         Fact("judge", judge),
@@ -151,10 +142,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             "verification level",
             r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
         ),
-        Fact(
-            "band source",
-            counts.source if has_bands(r) else "none (no judged score)",  # said once, in full
-        ),
+        Fact("band source", counts.source if has_bands(r) else "none (no judged score)"),
         Fact("draws per arm", counts.draws),
         Fact("judge samples per draw", counts.judge_samples),
         Fact("schema version", r.schema_version),
@@ -163,44 +151,30 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         facts.append(Fact("arms not recorded", ", ".join(ARM_WORDS[n] for n in missing)))
     if (reached := skill_reached(r)) is not None:
         facts.append(Fact("median reported input tokens", reached))
-    if r.provenance is not None:
-        by = f"{r.provenance.tool} {r.provenance.tool_version or ''}".strip()
-        facts.append(
-            Fact(
-                "regraded by",
-                f"{by}, from the receipt of file sha256 {r.provenance.document_sha256}",
-            )
-            if r.regrade is not None
-            else Fact("imported from", f"{by}, document sha256 {r.provenance.document_sha256}")
-        )
-        if r.provenance.partial:
+    if (p := r.provenance) is not None:
+        by = f"{p.tool} {p.tool_version or ''}".strip()
+        label, what = ("imported from", "document")
+        if r.regrade is not None:
+            label, what = ("regraded by", "from the receipt of file")
+        facts.append(Fact(label, f"{by}, {what} sha256 {p.document_sha256}"))
+        if p.partial:
             facts.append(Fact("partial", "yes: the source's run did not finish"))
-        if r.provenance.unrecorded:
-            facts.append(
-                Fact("unrecorded", "; ".join(map(unrecorded_words, r.provenance.unrecorded)))
-            )
+        if p.unrecorded:
+            facts.append(Fact("unrecorded", "; ".join(map(unrecorded_words, p.unrecorded))))
         # the importer's caveats, one fact each (untrusted text, escaped by renderers)
-        facts += [Fact("import note", n) for n in r.provenance.notes or ()]
+        facts += [Fact("import note", n) for n in p.notes or ()]
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
 
 
 def _over_cases(per_case: list[int]) -> str:
-    """`` over N cases``: the cases in which an arm holds a draw (``""`` for none).
-
-    ``per_case`` holds the arm's count of draws in each case that has the arm.
-    """
+    """`` over N cases``: the cases of ``per_case`` (draws per case) with a draw; ``""``: none."""
     n = sum(k > 0 for k in per_case)
     return f" over {count_of(n, 'case')}" if n else ""
 
 
 def _arm_labels(r: Receipt) -> list[Fact]:
-    """Each arm's label as the source recorded it, when one names more than the arm itself.
-
-    Returns:
-        One fact, ``<arm>: <label>`` per arm ``;``-joined (untrusted text, escaped by the
-        renderers), or none when every label is absent or the arm's own name (the runner's).
-    """
+    """``<arm>: <label>`` per arm, ``;``-joined, unless no label names more than its arm."""
     labels = {n: getattr(r.arms, n).label for n in r.arm_names}
     if all(v is None or v == n for n, v in labels.items()):
         return []
@@ -214,6 +188,9 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
     oh = r.economics.judge_overhead
     if oh is None:
         return (Fact("grading cost", UNKNOWN),)
+    # D-13: a receipt before 0.14 did not record the draws missing usage; never print a number
+    missing, no_usage = oh.judged_draws_missing_usage, "with no token counts from the grader"
+    missing_words = f"draws {no_usage} {UNKNOWN}" if missing is None else f"{missing:,} {no_usage}"
     return (
         Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
         Fact(
@@ -222,16 +199,7 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
             if oh.usd is not None
             else UNKNOWN,
         ),
-        Fact(
-            "draws counted",
-            f"{oh.judged_draws_counted:,} counted, "
-            + (
-                f"{oh.judged_draws_missing_usage:,} with no token counts from the grader"
-                if oh.judged_draws_missing_usage is not None
-                # D-13: a receipt before 0.14 did not record it; say so, never print a number
-                else f"draws with no token counts from the grader {UNKNOWN}"
-            ),
-        ),
+        Fact("draws counted", f"{oh.judged_draws_counted:,} counted, {missing_words}"),
     )
 
 
@@ -317,14 +285,10 @@ def breakdown_view(b: Breakdown) -> BreakdownView:
             False, tuple(f"Lift breakdown unavailable: {x}" for x in b.reasons), (), ""
         )  # no note: there are no recorded scores for it to describe
     n = sum(c.included for c in b.cases)
-    lines = [
-        f"Measured lift, equal weight per case over {count_of(n, 'included case')}: "
-        + (
-            format_lift(b.suite_lift)
-            if b.suite_lift is not None
-            else f"unavailable: {b.suite_lift_reason}"
-        )
-    ]
+    lift = (
+        f"unavailable: {b.suite_lift_reason}" if b.suite_lift is None else format_lift(b.suite_lift)
+    )
+    lines = [f"Measured lift, equal weight per case over {count_of(n, 'included case')}: {lift}"]
     if b.excluded:
         lines.append(f"Excluded with both arms (an arm failed): {cases_named(b.excluded)}")
     if b.assertions_withheld:
@@ -428,18 +392,14 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
 
 
 def _refusals_recorded(r: Receipt) -> bool:
-    """Whether ``r`` can record a refusal: a run's (or its regrade's) receipt of 0.15 or later.
-
-    No importer records refusals; where they cannot be recorded they read unknown (D-13).
-    """
+    """Whether ``r`` can record a refusal: a run's (or its regrade's) receipt of 0.15 or later."""
     tool = r.provenance.tool if r.provenance is not None else None
     return r.schema_version not in _NO_REFUSALS and tool in (None, "driftproof regrade")
 
 
 def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
-    spec = getattr(r.arms, name)
-    rate = spec.skill_fired if spec is not None else None
+    rate = getattr(r.arms, name).skill_fired  # an arm of r.arm_names
     if rate is not None:
         fired, observed = rate.fired, rate.observed
     else:

@@ -29,8 +29,10 @@ class Today:
     """What would run today; ``None`` is "not supplied", reported as unknown and not checked.
 
     Hashes are lowercase hex sha256; ``rubric_sha256`` and ``prompt_sha256`` map case id to hash.
-    The services are compared only when given: the receipt records the base URL the SDK used,
-    which a run without ``--base-url`` takes from its environment, unknown here.
+    ``service`` and ``judge_service`` are base URLs as ``run`` records them.
+    ``suite_unconfirmed``: the parts of today's suite beyond prompts and rubrics (checks,
+    thresholds, added cases, ...) the receipt cannot confirm unchanged: while any is named, a
+    moved suite hash is read as a whole, never case by case.
     """
 
     model: str | None = None
@@ -41,17 +43,12 @@ class Today:
     suite_sha256: str | None = None
     judge_model: str | None = None
     service: str | None = None
-    """The answering service (base URL) as ``run`` records it; ``None``: not compared."""
     judge_service: str | None = None
-    """The judge's service, likewise."""
     judge_template_sha256: str | None = None
     judge_template_version: str | None = None
     rubric_sha256: dict[str, str] | None = None
     prompt_sha256: dict[str, str] | None = None
     suite_unconfirmed: tuple[str, ...] = ()
-    """The parts of today's suite, beyond prompts and rubrics, that the receipt cannot confirm
-    unchanged (checks, thresholds, added cases, ...): while any is named, a moved suite hash is
-    read as a whole, never case by case."""
 
 
 @dataclass(frozen=True)
@@ -155,11 +152,7 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
 
 
 def _ungradable(r: Receipt) -> str | None:
-    """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None.
-
-    Aggregates only, every draw lost (a regrade keeps a lost draw lost, so it would grade
-    nothing), or a measured draw that kept no answer.
-    """
+    """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None."""
     if r.is_aggregates_only:
         return "the receipt carries aggregates only, no answer to grade again"
     if all(d.lost is not None for c in r.cases for _, a in c.arms.named() for d in a.draws):
@@ -233,15 +226,19 @@ def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: s
     return _finding(name, recorded, now, effect, arms, why + more)
 
 
-def _uncompared(name: str, recorded: str | None, arms: Arms) -> Finding:
-    """A recorded service today's was not given for: an advisory, leaving the status as it is.
+def _services(name: str, served: dict[str | None, list[str]], now: str | None) -> list[Finding]:
+    """Each recorded service (for the arms it served) compared with today's ``now``.
 
-    A run today answers where its base URL option or its environment points, which ``stale``
-    does not read (the SDKs' own rules); the report names the service so that it is not taken
-    as compared.
+    Where ``now`` is not given, an advisory per recorded service, leaving the status as it is.
     """
+    if now is not None:
+        return [_moved(name, s, now, tuple(arms)) for s, arms in served.items()]
     why = "not compared; a run today is served where its base URL option or environment points"
-    return Finding(name, recorded, None, "unknown", arms, why, advisory=True)
+    return [
+        Finding(name, s, None, "unknown", tuple(arms), why, advisory=True)
+        for s, arms in served.items()
+        if s is not None
+    ]
 
 
 def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
@@ -251,10 +248,7 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     served: dict[str | None, list[str]] = {}  # each recorded service, for the arms it answered
     for arm in arms:
         served.setdefault(getattr(receipt.arms, arm).service, []).append(arm)
-    if today.service is not None:
-        out += [_moved("service", s, today.service, tuple(a)) for s, a in served.items()]
-    else:
-        out += [_uncompared("service", s, tuple(a)) for s, a in served.items() if s is not None]
+    out += _services("service", served, today.service)
     if run.surface == "cli" or h is not None or today.harness_name is not None:
         out += [
             _moved("harness", h.name if h else None, today.harness_name, arms),
@@ -273,12 +267,8 @@ def _findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
     out += [
         _moved("skill", receipt.skill.sha256, today.skill_sha256, skilled),
         _moved("judge", judge_model(receipt), today.judge_model, arms),
-        *(
-            [_moved("judge service", judge.service if judge else None, today.judge_service, arms)]
-            if today.judge_service is not None
-            else [_uncompared("judge service", judge.service, arms)]
-            if judge is not None and judge.service is not None
-            else []
+        *_services(
+            "judge service", {judge.service if judge else None: [*arms]}, today.judge_service
         ),
         _moved(
             "judge prompt template",
@@ -305,11 +295,7 @@ _CASE_PARTS: tuple[tuple[str, str, Status, str], ...] = (
 
 
 def _suite_findings(receipt: Receipt, today: Today, arms: Arms) -> list[Finding]:
-    """The suite's findings: per case when both sides hash cases, else the suite's hash.
-
-    An unchanged suite hash stands on its own; a moved one is read per case (prompt: run again,
-    rubric: regrade only) only when the receipt records case hashes and today gives them.
-    """
+    """The suite's findings: per case if its hash moved and both sides hash cases, else its hash."""
     suite = receipt.suite.sha256
     recorded = any(c.prompt_sha256 or c.rubric_sha256 for c in receipt.cases)
     given = today.prompt_sha256 is not None or today.rubric_sha256 is not None

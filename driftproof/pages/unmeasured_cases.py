@@ -1,11 +1,8 @@
 """Cases the later receipt of a comparison measured nothing in, where the earlier one measured.
 
-A case whose every with-skill draw is lost in the later receipt keeps its own verdict code
-(UNDERPOWERED, with no measured draw: D-9), and a receipt that measured something elsewhere gets
-a verdict (D-17 is for a receipt with nothing measured at all). So ``diff`` and the Action name
-such cases apart, before any improved or regressed case: a skill that makes the model refuse
-every draw of a case must not read as a quiet gap. In words such a case (on either side) reads
-"not measured", "could not be compared", its draws lost, never as wanting more draws (D-17).
+Such a case keeps its verdict code (UNDERPOWERED, no measured draw: D-9) but is named apart,
+before any improved or regressed case, as "not measured" or "could not be compared", never as
+wanting more draws (D-17).
 """
 
 from __future__ import annotations
@@ -34,11 +31,9 @@ class UnmeasuredCase:
     """A case the later receipt measured nothing in, for an arm the earlier receipt measured.
 
     Attributes:
-        case_id: the case's id, as both receipts record it.
-        arms: the arms concerned, by receipt key (``with_skill``, ``baseline``), in that order.
+        arms: the arms concerned, by receipt key, in :data:`COMPARED_ARMS` order.
         drawn: draws made in those arms of the later receipt, all of them lost (0: none made).
-        reason: the commonest recorded lost reason over those arms (ties: alphabetical), as
-            recorded; ``None`` when none is recorded (no draw made).
+        reason: the commonest recorded lost reason (ties: alphabetical); ``None``: none recorded.
         reason_draws: the draws lost to ``reason``.
     """
 
@@ -49,11 +44,9 @@ class UnmeasuredCase:
     reason_draws: int = 0
 
     def words(self) -> str:
-        """The case's words, after its id; the recorded reason is not escaped.
+        """``not measured in the later receipt: every draw lost (with skill; 3 of 3 lost to …)``.
 
-        ``not measured in the later receipt: every draw lost (with skill; 3 of 3 lost to
-        <reason>)`` (``…, most often to <reason> (2)`` when the reasons differ), or ``…: no draw
-        made (with skill)``.
+        Or ``…: no draw made (with skill)``; the recorded reason is not escaped.
         """
         arms = ", ".join(ARM_WORDS[a] for a in self.arms)
         if self.drawn == 0:
@@ -76,12 +69,10 @@ def _commonest(reasons: Counter[str]) -> tuple[str | None, int]:
 
 
 def not_compared(v: CaseVerdict) -> str | None:
-    """Why a diff's case could not be compared: a side measured no draw; ``None`` otherwise.
+    """Why a diff's case could not be compared (a side measured no draw), else ``None``.
 
-    ``could not be compared, its draws were lost (later: 3 of 3 lost to <reason>)``; a side
-    with no draw at all reads ``no draw made``; both sides are named when both measured
-    nothing. Sides are ``earlier`` (``v.a``) and ``later`` (``v.b``). The verdict code is not
-    this function's concern (it stays as the rule gives it). The reason is not escaped.
+    ``could not be compared, its draws were lost (later: 3 of 3 lost to <reason>)``, each side
+    (``earlier``: ``v.a``, ``later``: ``v.b``) that measured nothing named; reasons not escaped.
     """
     parts = []
     for side, band in (("earlier", v.a), ("later", v.b)):
@@ -104,12 +95,8 @@ def unmeasured_later(
 ) -> tuple[UnmeasuredCase, ...]:
     """The cases ``b`` (later) measured nothing in, for an arm ``a`` (earlier) measured.
 
-    Cases in both receipts, in ``a``'s order; the arms are :data:`COMPARED_ARMS`.
-
-    An arm measured in neither receipt is left out: nothing was lost between the two. A later
-    receipt of printed aggregates only (no draws by its nature) gives none; an earlier one has no
-    measured arm. ``sources`` are the receipts' band sources (``None``: banded as
-    ``generation``). Never raises.
+    Cases in both, in ``a``'s order, arms of :data:`COMPARED_ARMS`; none when ``b`` is aggregates
+    only. ``sources``: their band sources (``None``: banded as ``generation``). Never raises.
     """
     if b.is_aggregates_only:
         return ()
@@ -133,10 +120,7 @@ def unmeasured_later(
 
 
 def unmeasured_headline(cases: tuple[UnmeasuredCase, ...], *, ids: bool = True) -> str | None:
-    """``5 cases not measured in the later receipt (case-01, …)``; ``None`` for no case.
-
-    The ids are left out when ``ids`` is false.
-    """
+    """``5 cases not measured in the later receipt (case-01, …)`` (ids only if ``ids``), or None."""
     if not cases:
         return None
     names = f" ({first_of([u.case_id for u in cases])})" if ids else ""
@@ -146,8 +130,7 @@ def unmeasured_headline(cases: tuple[UnmeasuredCase, ...], *, ids: bool = True) 
 def weak_reason(weak: list[CaseVerdict]) -> tuple[int | None, str]:
     """The draws per arm needed and why, for a diff's underpowered cases (D-5).
 
-    A case a side measured nothing in is named as not compared, its draws lost, never as
-    wanting more draws of the spread it does not have (D-17); the count is the rule's, unchanged.
+    A case a side measured nothing in is named as not compared, never as wanting draws (D-17).
     """
     needed, reason = underpowered_draws(weak)
     gone = [v.case_id for v in weak if not_compared(v)]

@@ -70,13 +70,7 @@ def arm_words(r: Receipt) -> dict[str, str]:
 
 
 def case_heads(r: Receipt) -> tuple[str, str, str]:
-    """A case table's headers of ``r``'s with-skill and baseline columns and of their difference.
-
-    Returns:
-        ``("with skill", "baseline", "lift")``; for an A/A calibration (``run.aa``)
-        ``("first run", "second run", "difference")``: both runs carry the skill, so their
-        difference is noise, not a lift.
-    """
+    """A case table's headers: ``("with skill", "baseline", "lift")``, or an A/A calibration's."""
     w = arm_words(r)
     return w["with_skill"], w["baseline"], "difference" if r.run.aa else "lift"
 
@@ -87,11 +81,7 @@ def lost_kind_words(kind: str) -> str:
 
 
 def lost_class(reason: str, kind: str) -> str:
-    """A lost draw's kind in words; a failed request's with its reason's head after it.
-
-    The head runs to the reason's first colon or semicolon, as the case rows and the lost-draws
-    list open it: ``request failed: HTTP 400``.
-    """
+    """A lost draw's kind in words; a failed request's with its reason's head: ``… : HTTP 400``."""
     words, head = lost_kind_words(kind), reason.split(";")[0].split(":")[0].strip()
     return f"{words}: {head}" if kind == "error" and head else words
 
@@ -178,21 +168,13 @@ def anchor_for(case_id: str) -> str:
 
 
 def judge_model(r: Receipt) -> str | None:
-    """The judge's model as recorded; ``None`` when the receipt names none.
-
-    An import records a grader it was not told the model of as ``unrecorded:<tool>/<grader>``:
-    that names no model, so it is ``None`` too.
-    """
+    """The judge's model as recorded; ``None`` for none or ``unrecorded:<tool>/<grader>``."""
     model = r.judge.model if r.judge is not None else None
     return None if model is None or model.startswith("unrecorded:") else model
 
 
 def judge_words(r: Receipt) -> str:
-    """The judge in words: ``model (provider P, surface S)``, or the source's grader by name.
-
-    An importer that was not told the grader's model records ``unrecorded:<tool>/<grader>``;
-    that reads ``not recorded (<tool>'s <grader>)``.
-    """
+    """``model (provider P, surface S)``; unrecorded: ``not recorded (<tool>'s <grader>)``."""
     j = r.judge
     if j is None:
         return UNKNOWN
@@ -216,10 +198,7 @@ def token_counts(draws: Iterable[Draw], part: str = "output") -> list[int]:
 
 
 def output_tokens_text(arm: CaseArm | None) -> str:
-    """An arm's output tokens as pages print them, or "–" when no draw records them (D-13).
-
-    One draw's count ("1,024"), or the mean over several ("mean 150.0 (2 draws)").
-    """
+    """An arm's output tokens: ``1,024``, ``mean 150.0 (2 draws)``, or ``–`` for none (D-13)."""
     counts = token_counts(arm.draws if arm is not None else [])
     if not counts:
         return "–"
@@ -229,10 +208,7 @@ def output_tokens_text(arm: CaseArm | None) -> str:
 
 
 def case_output_tokens(c: Case, arms: Iterable[str], sep: str = " · ") -> str:
-    """Each of ``arms``' :func:`output_tokens_text` in case ``c``, ``sep``-joined.
-
-    :data:`UNKNOWN` when no arm of them records any.
-    """
+    """Each of ``arms``' :func:`output_tokens_text` in ``c``, ``sep``-joined; else UNKNOWN."""
     parts = [output_tokens_text(getattr(c.arms, n)) for n in arms]
     return UNKNOWN if all(x == "–" for x in parts) else sep.join(parts)
 
@@ -256,10 +232,8 @@ def has_bands(r: Receipt) -> bool:
 def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
     """A lost draw's (reason, kind); ``None`` for a draw that is not lost.
 
-    A draw with a ``lost`` record is lost for its reason. A draw with no score is lost too (D-1),
-    for the reason the band gives it, ``no valid judge sample``, of kind ``unscored``, when its
-    judge samples are all invalid, or when it has none in a judged receipt (``judged``:
-    :func:`has_bands`; elsewhere a draw is unscored by design, as an ungraded import's).
+    A draw with no score is lost too (D-1), as ``unscored``, when its judge samples are all
+    invalid, or it has none and ``judged`` (:func:`has_bands` of its receipt).
     """
     if d.lost is not None:
         return d.lost.reason, d.lost.kind
@@ -288,7 +262,7 @@ def mean_spread(mean: float | None, spread: float | None) -> str:
 def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
     """The exact paired test in one line: counts, sign-test p and sign-flip interval, or why not.
 
-    ``subject`` is what moved per case (``"lift"``); ``interval_of`` what the interval bounds.
+    ``subject``: what moved per case (``"lift"``); ``interval_of``: what the interval bounds.
     """
     counts = (
         f"{subject} up in {t.up:,} of {count_of(t.cases, 'case')}, down in {t.down:,}, "
@@ -332,10 +306,7 @@ def aa_line(name: str, aa: AAReading) -> str:
 
 
 def own_lifts(lf: CommonLifts) -> tuple[str | None, str | None]:
-    """Each receipt's own suite lift as printed where it reads otherwise, else ``None``.
-
-    Otherwise, that is, than its lift over the cases both receipts measured (``lf.a``, ``lf.b``).
-    """
+    """Each receipt's own suite lift as printed where it differs from ``lf.a``/``lf.b``."""
     a, b = (format_lift(own) for own in (lf.a_own, lf.b_own))
     return (a if a != format_lift(lf.a) else None, b if b != format_lift(lf.b) else None)
 
@@ -343,11 +314,7 @@ def own_lifts(lf: CommonLifts) -> tuple[str | None, str | None]:
 def lift_cover_words(
     lf: CommonLifts, a_label: str = "earlier receipt", b_label: str = "later receipt"
 ) -> str:
-    """The cases the lifts cover: "over the 1 case both receipts measured in both arms (…)".
-
-    Each receipt's count of cases its own lift covers; its own lift (:func:`own_lifts`) after it
-    where that reads otherwise, the two then parted by a semicolon.
-    """
+    """``over the 1 case both receipts measured in both arms (…)``: each side's count, own lift."""
     sides = [
         f"{label} {k} of {total}" + (f", its own lift {own}" if own else "")
         for label, k, total, own in zip(
@@ -367,11 +334,7 @@ def lift_cover_words(
 
 
 def paired_interval(iv: LiftInterval) -> str:
-    """The suite lift's paired interval (context), as ``view`` and the demo both say it.
-
-    Lift, standard error, and the 95% range as lift ± t·se, with t Student's for N − 1 degrees
-    of freedom; said clipped where it is. ``iv`` is one that was computed (``se`` set).
-    """
+    """The suite lift's paired interval (context), lift ± t·se; ``iv`` was computed (``se`` set)."""
     low_end, high_end = numeral(-1, "+d"), numeral(1, "+d")
     ends = " and ".join(
         e for e, cut in ((low_end, iv.clipped_low), (high_end, iv.clipped_high)) if cut
