@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import zip_longest
 from typing import Any
 
 from driftproof._anchor import slug, unique, windows_device
@@ -24,11 +25,6 @@ from driftproof.wording import ARM_WORDS
 
 #: An answer longer than this many characters or lines is folded (``<details>``).
 FOLD_CHARS, FOLD_LINES = 1200, 24
-
-
-def fmt_int(x: int | None) -> str:
-    """A count with thousands separators, or an en dash when unknown (D-13)."""
-    return "–" if x is None else f"{x:,}"
 
 
 def first_output_tokens(arm: CaseArm | None) -> int | None:
@@ -99,15 +95,11 @@ def _refusal(d: Draw) -> str | None:
     return _joined((category, d.refusal.text), " · ") or "refused"
 
 
-def _kind(c: Check) -> str:
-    """A check's kind in words; a source's own check with the source's name for its type."""
-    words = CHECK_KIND_WORDS[c.kind]
-    return f"{words}, {c.source_type}" if c.kind == "assertion" and c.source_type else words
-
-
-def _outcome(c: Check) -> str:
-    """The check's recorded outcome in words; a receipt recording none, its pass or fail."""
-    return CHECK_OUTCOME_WORDS[c.outcome or ("pass" if c.pass_ else "fail")]
+def _check(c: Check) -> str:
+    """``<name> (<kind>): <outcome>``; an outcome not recorded as its pass or fail."""
+    kind = CHECK_KIND_WORDS[c.kind]
+    kind += f", {c.source_type}" if c.kind == "assertion" and c.source_type else ""
+    return f"{c.name} ({kind}): {CHECK_OUTCOME_WORDS[c.outcome or ('pass' if c.pass_ else 'fail')]}"
 
 
 def _samples(d: Draw) -> list[dict[str, Any]]:
@@ -152,7 +144,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
             for a in (d.attempts or [])
         ],
         "tokens": None if t is None else _tokens(t),
-        "checks": [f"{c.name} ({_kind(c)}): {_outcome(c)}" for c in d.checks],
+        "checks": [_check(c) for c in d.checks],
         "files": [
             f"{f.path}: {f.status}"
             + (f", {f.bytes:,} bytes" if f.bytes is not None else "")
@@ -176,12 +168,10 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     A cell per arm (``None``: no draw there); ``none`` says why a cell is empty: the arm is not
     recorded by the source, it has no draw in this case, or none at that position.
     """
-    arms = [(key, label, getattr(case.arms, key)) for key, label in ARM_WORDS.items()]
-    arms = [(key, label, arm) for key, label, arm in arms if arm is not None]
+    arms = [(k, label, a) for k, label in ARM_WORDS.items() if (a := getattr(case.arms, k))]
     no_answer = _no_answer(r)
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, _, arm in arms]
-    depth = max((len(x) for x in per_arm), default=0)
-    rows = [[(x[i] if i < len(x) else None) for x in per_arm] for i in range(depth)]
+    rows = [list(row) for row in zip_longest(*per_arm)]
     gone = ARM_NOT_RECORDED.capitalize() + "."
     none = [
         "No draw at this position."

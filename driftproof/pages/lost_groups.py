@@ -1,10 +1,4 @@
-"""Lost draws as people read them: a sheet's, one line per case, arm and distinct reason; a diff's.
-
-The one builder of the "Lost draws" part of ``driftproof view`` and of the site's receipt page,
-and of the lost draws under a diff's table (``driftproof diff``, the site's comparisons). The
-Action's job summary lists the same lines in Markdown, each cut to fit its size
-(``render/summary_cases.py``).
-"""
+"""Lost draws as people read them: a sheet's, per case, arm and distinct reason; a diff's."""
 
 from __future__ import annotations
 
@@ -26,7 +20,7 @@ DIFF_LOST_HEAD = "Lost draws, left out of the bands above, with the recorded rea
 def diff_lost(rows: Iterable[CaseVerdict]) -> list[str]:
     """``<case>: <each side's lost and drawn counts, with the recorded reasons>`` (D-9).
 
-    One line per case of ``rows`` (a diff's, in its order) that lost draws on either side.
+    One line per case of ``rows``, in order, that lost draws on either side.
     """
     return [f"{v.case_id}: {v.lost_detail}" for v in rows if v.lost_detail]
 
@@ -46,24 +40,16 @@ class LostGroup:
     reason: str
 
     @property
-    def draws(self) -> str:
-        """``draw 3``, or ``<count> draws (<numbers>)``."""
-        return (
+    def line(self) -> str:
+        """``<case>, <arm>, draw 3: <reason>``, or ``…, <count> draws (<numbers>): <reason>``."""
+        draws = (
             f"draw {self.numbers}" if self.count == 1 else f"{self.count:,} draws ({self.numbers})"
         )
-
-    @property
-    def line(self) -> str:
-        """``<case>, <arm>, <draws>: <reason>``."""
-        return f"{self.case_id}, {self.arm}, {self.draws}: {self.reason}"
+        return f"{self.case_id}, {self.arm}, {draws}: {self.reason}"
 
 
 def lost_groups(lost: Iterable[LostDraw]) -> tuple[LostGroup, ...]:
-    """``lost`` grouped by case, arm and identical reason, in the order each group first appears.
-
-    Every distinct reason is kept with its words exactly; draws that differ only in their number
-    are said once with their count. Never raises.
-    """
+    """``lost`` grouped by case, arm and identical reason, in the order each group first appears."""
     groups: dict[tuple[str, str, str], list[str]] = {}
     for d in lost:
         groups.setdefault((d.case_id, d.arm, d.reason), []).append(d.draw)

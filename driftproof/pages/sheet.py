@@ -69,7 +69,7 @@ from driftproof.stats import (
 from driftproof.stats.aa import aa_reading
 from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
-from driftproof.stats.context import CONTEXT_LABEL, lift_interval, spread_split
+from driftproof.stats.context import CONTEXT_LABEL, SpreadSplit, lift_interval, spread_split
 from driftproof.stats.fidelity import JUDGED_FACT
 from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
@@ -378,40 +378,37 @@ def lost_count(draws: list[Draw], judged: bool) -> str | None:
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
     """Context beyond the method: the paired interval, the spread split, the exact paired test."""
+    label = f"Context, beyond the method: {_unavailable(r, b)}"
     if lift_refusal(r) is not None:  # a single-arm source: the label says why, the lift in full
-        return ContextView(f"Context, beyond the method: {_unavailable(r, b)}", None, (), None)
-    why = None if b.available else "the lift breakdown is unavailable"
-    iv = lift_interval(b) if why is None else None
-    if iv is None or iv.reason is not None:
-        interval = f"unavailable: {why if iv is None else iv.reason}"
-    else:
-        interval = paired_interval(iv)
-    splits = []
-    for s in spread_split(r) if b.available else ():
-        label = f"{s.case_id}, {ARM_WORDS[s.arm]}"
-        if s.reason is not None:
-            splits.append(Fact(label, f"unavailable: {s.reason}"))
-            continue
-        share = s.judge_share
-        if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
-            text = (
-                f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
-                f"is more than the whole, so at {count_of(s.draws, 'draw')} this split is noise"
-            )
-        else:
-            text = (
-                f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
-                f"draw to draw {fmt(s.draw_part, 5)}"
-            )
-            if share is not None:
-                text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
-        splits.append(Fact(label, text))
+        return ContextView(label, None, (), None)
+    if not b.available:
+        why = "unavailable: the lift breakdown is unavailable"
+        return ContextView(label, why, (), why)
+    iv = lift_interval(b)
+    interval = paired_interval(iv) if iv.reason is None else f"unavailable: {iv.reason}"
+    splits = [Fact(f"{s.case_id}, {ARM_WORDS[s.arm]}", _split_words(s)) for s in spread_split(r)]
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
-    exact = _exact(b) if why is None else f"unavailable: {why}"
-    label = CONTEXT_LABEL if b.available else f"Context, beyond the method: {_unavailable(r, b)}"
-    return ContextView(label, interval, tuple(splits), exact)
+    return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b))
+
+
+def _split_words(s: SpreadSplit) -> str:
+    """One case and arm's draw score variance split into judge and draw parts, or why not."""
+    if s.reason is not None:
+        return f"unavailable: {s.reason}"
+    if s.total is not None and s.judge_part is not None and s.judge_part > s.total:
+        return (
+            f"variance {fmt(s.total, 5)}: the judge samples' part, {fmt(s.judge_part, 5)}, "
+            f"is more than the whole, so at {count_of(s.draws, 'draw')} this split is noise"
+        )
+    text = (
+        f"variance {fmt(s.total, 5)}: judge samples {fmt(s.judge_part, 5)}, "
+        f"draw to draw {fmt(s.draw_part, 5)}"
+    )
+    if (share := s.judge_share) is not None:
+        text += f" ({fmt(100 * share, 0)}% judge, {fmt(100 * (1 - share), 0)}% draw)"
+    return text
 
 
 def _unavailable(r: Receipt, b: Breakdown) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from driftproof.pages.case import fmt_int
 from driftproof.pages.tables import Column, Table, row_of
 from driftproof.pages.tables import Pair as Cell
 from driftproof.stats.savings import ArmSavings, Savings, percent
@@ -36,16 +35,11 @@ def saving_cell(v: float | None, signed: bool = True) -> Cell:
 
 def count_cell(v: int | None) -> Cell:
     """A token count with thousands separators, plain in the CSV."""
-    return fmt_int(v), "" if v is None else str(v)
+    return ("–", "") if v is None else (f"{v:,}", str(v))
 
 
 def summary_rows(arms: Sequence[ArmSavings]) -> list[tuple[Cell, ...]]:
-    """One row per skill and reference, then one per terse control alone.
-
-    Each row ends with the saving of its totals, 1 − skill ÷ reference output tokens over all
-    cases; the terse control's row holds that figure only (against the baseline), with no
-    per-case figures.
-    """
+    """One row per skill and reference, then one per terse control alone (saving of totals only)."""
     rows: list[tuple[Cell, ...]] = []
     for a in arms:
         for ref, label in REFERENCES:

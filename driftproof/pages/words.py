@@ -152,9 +152,7 @@ def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
     """
     if lift is None or not math.isfinite(lift):
         return NOT_APPLICABLE
-    if round(lift, 3) == 0:
-        lift = 0.0
-    return numeral(lift, "+.3f", minus=minus)
+    return numeral(0.0 if round(lift, 3) == 0 else lift, "+.3f", minus=minus)  # never -0.000
 
 
 def unrecorded_words(item: str) -> str:
@@ -237,10 +235,8 @@ def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
     """
     if d.lost is not None:
         return d.lost.reason, d.lost.kind
-    if d.score is None and all(s.score is None for s in d.judge_samples):
-        if judged or d.judge_samples:
-            return NO_VALID_SAMPLE, "unscored"
-    return None
+    unscored = d.score is None and all(s.score is None for s in d.judge_samples)
+    return (NO_VALID_SAMPLE, "unscored") if unscored and (judged or d.judge_samples) else None
 
 
 def band_text(b: Band) -> str:
@@ -315,21 +311,14 @@ def lift_cover_words(
     lf: CommonLifts, a_label: str = "earlier receipt", b_label: str = "later receipt"
 ) -> str:
     """``over the 1 case both receipts measured in both arms (…)``: each side's count, own lift."""
-    sides = [
-        f"{label} {k} of {total}" + (f", its own lift {own}" if own else "")
-        for label, k, total, own in zip(
-            (a_label, b_label),
-            (lf.a_cases, lf.b_cases),
-            (lf.a_total, lf.b_total),
-            own_lifts(lf),
-            strict=True,
-        )
-    ]
-    sep = "; " if any(own_lifts(lf)) else ", "
+    own = own_lifts(lf)
+    sides = ((a_label, lf.a_cases, lf.a_total, own[0]), (b_label, lf.b_cases, lf.b_total, own[1]))
+    said = ("; " if any(own) else ", ").join(
+        f"{label} {k} of {n}" + (f", its own lift {o}" if o else "") for label, k, n, o in sides
+    )
     n = len(lf.cases)
     return (
-        f"over the {n} {'case' if n == 1 else 'cases'} both receipts measured in both arms "
-        f"({sep.join(sides)})"
+        f"over the {n} {'case' if n == 1 else 'cases'} both receipts measured in both arms ({said})"
     )
 
 
