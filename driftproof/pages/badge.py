@@ -78,7 +78,6 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     needed = reading.draws_needed if under else None
     no_count = under and any(c.no_draw_count for c in reading.cases if c.underpowered)
     if status == Status.NO_VERDICT:
-        # Every reader of a verdict refuses a smoke receipt whatever level it carries.
         message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17
         sentence, refusal = None, reading.reason
     elif no_count:
@@ -173,10 +172,7 @@ def json_bytes(doc: Mapping[str, Any]) -> bytes:
 def site_badge_files(
     receipts: Mapping[str, Receipt], readings: Mapping[str, BadgeReading] | None = None
 ) -> dict[str, bytes]:
-    """``badge/<name>.json``, ``.details.json`` and ``.svg`` per receipt, by site path.
-
-    ``readings`` (by name) spares reading a receipt again.
-    """
+    """``badge/<name>.json``, ``.details.json`` and ``.svg`` per receipt (``readings`` by name)."""
     out: dict[str, bytes] = {}
     for name in sorted(receipts):
         r = receipts[name]

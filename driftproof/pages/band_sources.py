@@ -26,8 +26,8 @@ ONE_DRAW_SHORT = "one scored draw per arm, no spread"
 class BandFacts:
     """Band source with its legend (``short``: a table cell), draws, judge samples, as text.
 
-    Each count as recorded, with the counts the receipt holds where they are not all that one
-    (a lost draw holds no judge sample, so it is not counted).
+    Each count as recorded, with the counts the receipt holds where they differ (lost draws'
+    judge samples not counted).
     """
 
     source: str
@@ -47,11 +47,8 @@ def held_range(counts: list[int]) -> str:
 def band_kind(r: Receipt) -> str | None:
     """What the bands of ``r`` are, a key of the band source words in :mod:`driftproof.wording`.
 
-    Returns:
-        ``None`` where no draw holds a judged score (nothing to band); ``"as_given"`` for a
-        receipt of one answer per arm (recorded so, or read so) that holds no judge sample (each
-        band one score, as its source gave it, whatever band source it records: D-18); else its
-        band source, recorded or read (method, "Where a band comes from").
+    ``None`` where no draw holds a judged score; ``"as_given"`` for one answer per arm with no
+    judge sample (each band one score, as its source gave it: D-18); else its band source.
     """
     if not has_bands(r):
         return None
@@ -62,12 +59,7 @@ def band_kind(r: Receipt) -> str | None:
 
 
 def recorded_not_held(r: Receipt) -> str | None:
-    """Where the band source ``r`` records is not what its draws hold, that in plain words.
-
-    Returns:
-        The words where ``r`` records one answer per arm judged several times (``legacy``) but
-        holds a judged score and no judge sample, so each band is one score (D-18); else ``None``.
-    """
+    """Words where ``r`` records ``legacy`` bands but holds no judge sample (D-18), else None."""
     held_otherwise = r.band_source == "legacy" and band_kind(r) == "as_given"
     return BAND_SOURCE_NOT_HELD if held_otherwise else None
 
@@ -77,10 +69,7 @@ def _holds_judge_samples(r: Receipt) -> bool:
 
 
 def one_scored_draw_at_most(r: Receipt) -> bool:
-    """Whether ``r`` holds a scored draw and no arm holds more than one (lost draws not counted).
-
-    Arms a single-arm source does not record are left out. Such bands across draws have no spread.
-    """
+    """Whether ``r`` holds a scored draw and no recorded arm more than one (lost draws aside)."""
     unrecorded = unrecorded_arms(r)
     scored = [
         sum(d.score is not None and d.lost is None for d in a.draws)
@@ -150,11 +139,7 @@ def band_facts(r: Receipt) -> BandFacts:
     )
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
-        held = (
-            "holds no judge sample (each score as the source gave it)"
-            if scored
-            else "holds no judge sample"
-        )
+        held = "holds no judge sample" + (" (each score as the source gave it)" if scored else "")
     elif samples_held:
         held = f"holds {held_range(samples_held)} per draw"
     else:  # no answered draw: none to count, not "none per draw"

@@ -362,8 +362,7 @@ def _note(v: CaseVerdict) -> str:
     if v.verdict == VerdictCode.INCONCLUSIVE:
         return LOST_NOTE if v.lost_detail else ""
     if v.verdict == VerdictCode.UNDERPOWERED:
-        gone = not_compared(v)
-        if gone is not None:
+        if (gone := not_compared(v)) is not None:
             return gone
         if v.no_draw_count:
             return NO_DRAW_COUNT_REACHES

@@ -259,23 +259,11 @@ def rounding_words(p: Plan) -> str | None:
     return f"{p.rounding_spread:.4f} ({source})"
 
 
-#: What a case plan keeps of its :class:`~driftproof.stats.planning.CaseSizing` as it is.
-_SIZING_KEPT = (
-    "no_draw_count",
-    "bounds",
-    "pilot_draws",
-    "undecided",
-    "levels",
-    "larger_pilot",
-    "effect_draws",
-)
-
-
 def _case_plan(cid: str, w: Band, b: Band, z: CaseSizing | None) -> CasePlan:
     """A case's plan from its sizing (``None``: an arm has no spread to size it from)."""
     if z is None or w.sd is None or b.sd is None:
         return CasePlan(cid, None, False, (w.n, b.n))
-    kept = {k: getattr(z, k) for k in _SIZING_KEPT}
+    kept = {k: v for k, v in vars(z).items() if k not in ("draws", "chance")}  # the rest as is
     spreads = (w.sd, b.sd)
     return CasePlan(cid, z.draws, measured=(w.n, b.n), spreads=spreads, p_verdict=z.chance, **kept)
 

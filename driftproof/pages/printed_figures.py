@@ -31,10 +31,7 @@ def printed_rows(r: Receipt) -> list[PrintedRow] | None:
 
 
 def printed_alike(r: Receipt, label: str, arm: str) -> str | None:
-    """The one text the source printed for every figure ``label`` of ``arm`` in its report.
-
-    ``None`` when it printed none, or texts that differ (``100`` and ``100.0`` differ).
-    """
+    """The one text the source printed for every figure ``label`` of ``arm``, else ``None``."""
     figures = r.source_report.figures if r.source_report is not None else []
     said = {f.printed for f in figures if (f.label, f.arm) == (label, arm)}
     return said.pop() if len(said) == 1 else None

@@ -144,7 +144,6 @@ def _case_table(
     """The case table; a lost-draws count links to ``lost_link``, the table giving each reason."""
     arms = r.arm_names
     words = [arm_words(r)[a] for a in arms]
-    # the sheet's figures (one draw's count, or the mean over several), joined as the header is
     counts = [case_output_tokens(case, arms, " / ") for case in r.cases]
     held = any(x != UNKNOWN for x in counts)
     # with no judged score the band and lift columns are left out (the caption says so), and

@@ -40,10 +40,9 @@ def arm_rows(name: str, r: Receipt) -> list[Cells]:
 
 
 def case_rows(r: Receipt, row: CaseRow, index: int, lost_link: str) -> list[tuple[Cell, ...]]:
-    """One row per arm of case number ``index``: band, draws fired on, lost draws.
+    """One row per arm of case number ``index``: band, draws fired on, lost draws (D-9).
 
-    The lost draws are counted as the sheet's case table counts them (``1 of 3``), linking to
-    ``lost_link``, the receipt's "Lost draws" table, which gives each reason whole (D-9).
+    A lost draws count (``1 of 3``) links to ``lost_link``, the receipt's "Lost draws" table.
     """
     case = r.cases[index]
     judged = has_bands(r)

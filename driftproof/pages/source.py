@@ -93,11 +93,7 @@ _SUMMARY_ARMS = {"with_skill": "with skill", "without_skill": "without skill", "
 
 
 def _summary_rows(summary: dict[str, Any]) -> tuple[SourceFigureRow, ...]:
-    """A row per arm (or the delta) and measure of a ``run_summary``, each value as given.
-
-    An arm's measure goes in the score column, the delta's in the uplift column; nothing is
-    computed or dropped.
-    """
+    """A row per arm (the delta's in the uplift column) and measure of a ``run_summary``."""
     rows = []
     known = [k for k in _SUMMARY_ARMS if k in summary]
     for arm in known + [k for k in summary if k not in _SUMMARY_ARMS]:
@@ -178,26 +174,21 @@ def _number(x: float) -> str:
 
 
 def _how(f: SourceFigure) -> str:
-    parts = []
-    if f.reducer:
-        parts.append(f"reduced by {f.reducer}")
-    if f.rounded:
-        parts.append("printed rounded")
-    if f.unit == "scale":
-        parts.append("on the source's own scale")
-    if f.label == "risk" and f.printed and f.value is None:  # caveman's rubric rating
-        parts.append(RISK_WORDS)
-    return "; ".join(parts)
+    parts = (
+        (f.reducer, f"reduced by {f.reducer}"),
+        (f.rounded, "printed rounded"),
+        (f.unit == "scale", "on the source's own scale"),
+        (f.label == "risk" and f.printed and f.value is None, RISK_WORDS),  # caveman's rating
+    )
+    return "; ".join(words for hit, words in parts if hit)
 
 
 def source_report_headline(r: Receipt, *, elsewhere: bool = False) -> str | None:
     """How many figures the source reported itself, and where; ``None`` with none.
 
-    After a caveman fidelity report's result first (``facts passed: with skill 21 / 21 (100%)``).
-
-    A figure holds a number (a value or an interval); a rating, words (caveman's ``risk: normal``).
-    With ratings, each kind is counted and labelled: ``10 fidelity figures in numbers and 10 risk
-    ratings in words``. ``elsewhere``: said off the receipt page, which holds the cited section.
+    A caveman fidelity report's result first; with ratings (words, not numbers), each kind
+    counted: ``10 fidelity figures in numbers and 10 risk ratings in words``. ``elsewhere``:
+    said off the receipt page.
     """
     figures = r.source_report.figures if r.source_report is not None else []
     if not figures:

@@ -140,8 +140,8 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
         reasons = []
         for f in findings:
             moved = None not in (f.recorded, f.today) and f.recorded != f.today
-            if arm not in f.arms and moved and f.field in _UNTOUCHED:
-                reasons.append(f"{f.field}: {_UNTOUCHED[f.field]}")
+            if arm not in f.arms and moved and f.field == "skill":  # the one field some arms hold
+                reasons.append("skill: the skill changed, but this arm holds no skill text")
             if arm not in f.arms or f.advisory or f.effect == "still stands":
                 continue
             reasons.append(f"{f.field}: {f.note}")
@@ -174,14 +174,12 @@ def _finding(
 ) -> Finding:
     """One field compared: unknown when either side is missing, else moved or unchanged."""
     if recorded is None:
-        return Finding(name, None, now, "unknown", arms, "the receipt does not record it")
-    if now is None:
-        return Finding(
-            name, recorded, None, "unknown", arms, "not supplied for today, so not checked"
-        )
-    if recorded != now:
-        return Finding(name, recorded, now, on_change, arms, why)
-    return Finding(name, recorded, now, "still stands", arms, "unchanged")
+        on_change, why = "unknown", "the receipt does not record it"
+    elif now is None:
+        on_change, why = "unknown", "not supplied for today, so not checked"
+    elif recorded == now:
+        on_change, why = "still stands", "unchanged"
+    return Finding(name, recorded, now, on_change, arms, why)
 
 
 def _harness_version(recorded: str | None, now: str | None, arms: Arms) -> Finding:
@@ -215,9 +213,6 @@ _MOVED: dict[str, tuple[Status, str]] = {
         "the judge's instructions changed: regrade the saved answers",
     ),
 }
-
-#: A field that only some arms hold → what its move means for an arm outside the finding's.
-_UNTOUCHED: dict[str, str] = {"skill": "the skill changed, but this arm holds no skill text"}
 
 
 def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: str = "") -> Finding:

@@ -24,8 +24,7 @@ Pair = tuple[str, str | None]
 class Column:
     """A column: its header and whether it holds numbers (right-aligned, sortable).
 
-    ``group``: a heading over a run of adjacent columns of that group, in a header row above
-    theirs; the column's own header then reads ``label`` alone, its full name ``group, label``.
+    ``group``: a heading over adjacent columns of that group, in a header row above theirs.
     """
 
     label: str
@@ -83,8 +82,8 @@ class Table:
     def groups(self) -> tuple[tuple[str, int, Column | None], ...]:
         """The upper header row when a column has a group, else ``()``.
 
-        Per run of adjacent columns of one group ``(group, columns it spans, None)``; per
-        column of none ``("", 1, column)``, its header spanning both rows.
+        Per run of one group's columns ``(group, columns it spans, None)``; per column of none
+        ``("", 1, column)``.
         """
         if not any(c.group for c in self.columns):
             return ()
@@ -140,11 +139,7 @@ def _inert(cell: str) -> str:
 
 
 def csv_bytes(t: Table) -> bytes:
-    """The table as CSV: its column labels, then one line per row, formulas made inert.
-
-    Cells are quoted where they must be, and every cell of a line holding ";", a tab or a
-    carriage return.
-    """
+    """The table as CSV: its column labels, then one line per row, formulas made inert."""
     buf = io.StringIO()
     some = csv.writer(buf, lineterminator="\n")
     every = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
@@ -176,9 +171,7 @@ def _u_escape(m: re.Match[str]) -> str:
 def json_text(doc: object, *, sort_keys: bool = True, end: str = "\n") -> str:
     r"""``doc`` as JSON: two-space indent, UTF-8 kept, NaN refused, ``end`` after it.
 
-    DEL, C1 controls, format characters (bidirectional controls, zero-width characters), line
-    and paragraph separators and lone surrogates are written as ``\uXXXX`` escapes (the same
-    string to any JSON reader, never sent raw to a terminal or a page's script).
+    Invisible characters (:data:`_INVISIBLE`) are written as ``\uXXXX`` escapes.
 
     Raises:
         ValueError: a number is NaN or infinite.
