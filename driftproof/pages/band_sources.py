@@ -151,7 +151,6 @@ def band_facts(r: Receipt) -> BandFacts:
 
 
 def _beside(recorded: int | None, held: list[int], words: str) -> str:
-    """``words`` (the counts held), or ``""`` when every count held is the ``recorded`` one."""
     return "" if recorded is not None and set(held) == {recorded} else words
 
 

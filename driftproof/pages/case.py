@@ -199,15 +199,10 @@ def _no_lift(r: Receipt) -> str:
 
 def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
     """The case page template's values for each case of ``r`` (``sheet`` is its), in case order."""
-    slugs = case_slugs(r)  # the neighbours' links
+    slugs = case_slugs(r)  # the neighbours' links, None before the first and after the last
+    near = [None, *({"id": c.id, "url": f"../{slugs[c.id]}/index.html"} for c in r.cases), None]
     reading = {f.label: f.value for f in sheet.reading}
     facts, legend = band_facts(r), band_legend(r, "the ")
-
-    def near(i: int) -> dict[str, str] | None:
-        if not 0 <= i < len(r.cases):
-            return None
-        other = r.cases[i].id
-        return {"id": other, "url": f"../{slugs[other]}/index.html"}
 
     pages = []
     for index, (case, row) in enumerate(zip(r.cases, sheet.cases, strict=True)):
@@ -243,8 +238,8 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
                     ("judge samples per draw", facts.judge_samples),
                 ],
                 "draws": case_draws(r, case),
-                "prev": near(index - 1),
-                "next": near(index + 1),
+                "prev": near[index],
+                "next": near[index + 2],
             }
         )
     return pages

@@ -282,7 +282,6 @@ def _asked_differently(a: Receipt, b: Receipt) -> list[str]:
 
 
 def _judge_name(j: Judge) -> str:
-    """``model`` or ``model by provider``."""
     return j.model if j.provider is None else f"{j.model} by {j.provider}"
 
 
@@ -308,7 +307,6 @@ def _rows(
 
 
 def _source(r: Receipt) -> BandSource | None:
-    """The band source, or None where no draw holds a judged score (nothing to band)."""
     return band_source_of(r) if has_bands(r) else None
 
 
@@ -322,7 +320,6 @@ def _headline(rows: tuple[CaseVerdict, ...]) -> str:
 
 
 def _joined(first: str | None, headline: str) -> str:
-    """``headline`` with ``first`` (cases the later receipt did not measure) before it."""
     return headline if first is None else f"{first}; {headline}"
 
 

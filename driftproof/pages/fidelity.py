@@ -150,7 +150,6 @@ def _judged_view(r: Receipt) -> FidelityView:
 
 
 def _passed(passed: int, of: int) -> tuple[str, str]:
-    """``passed / of`` and the rate in whole percents (``n/a`` of none)."""
     rate = share(passed, of)
     return f"{passed} / {of}", f"{rate:.0%}" if rate is not None else "n/a"
 

@@ -344,7 +344,6 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
 
 
 def _per_arm(r: Receipt, c: Case, words: Callable[[list[Draw]], str | None]) -> str:
-    """``<arm> <words of its draws>`` for each arm of case ``c`` with words, ``·``-joined."""
     said = arm_words(r)
     parts = [f"{said[n]} {x}" for n in r.arm_names if (x := words(getattr(c.arms, n).draws))]
     return " · ".join(parts) or "none"
@@ -370,7 +369,6 @@ def lost_count(draws: list[Draw], judged: bool) -> str | None:
     """``1 of 3``: how many of the arm's draws are lost (D-9); ``None`` when none is.
 
     ``judged``: :func:`has_bands` of the receipt (a draw with no valid score is lost in it).
-    Each reason is said whole once, in the sheet's "Lost draws" (:attr:`Sheet.lost_draws`).
     """
     lost = sum(lost_of(d, judged) is not None for d in draws)
     return f"{lost:,} of {len(draws):,}" if lost else None

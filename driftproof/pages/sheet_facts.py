@@ -203,7 +203,6 @@ def _aa_reached(skill: float | None, base: float | None, tokens: int | None) -> 
 
 
 def _over_cases(per_case: list[int]) -> str:
-    """`` over N cases``: the cases of ``per_case`` (draws per case) with a draw; ``""``: none."""
     n = sum(k > 0 for k in per_case)
     return f" over {count_of(n, 'case')}" if n else ""
 

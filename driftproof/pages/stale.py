@@ -216,16 +216,12 @@ _MOVED: dict[str, tuple[Status, str]] = {
 
 
 def _moved(name: str, recorded: str | None, now: str | None, arms: Arms, more: str = "") -> Finding:
-    """:func:`_finding` with the effect and why of ``name`` in :data:`_MOVED`."""
     effect, why = _MOVED[name]
     return _finding(name, recorded, now, effect, arms, why + more)
 
 
 def _services(name: str, served: dict[str | None, list[str]], now: str | None) -> list[Finding]:
-    """Each recorded service (for the arms it served) compared with today's ``now``.
-
-    Where ``now`` is not given, an advisory per recorded service, leaving the status as it is.
-    """
+    """Each recorded service compared with ``now``; not given, an advisory naming each service."""
     if now is not None:
         return [_moved(name, s, now, tuple(arms)) for s, arms in served.items()]
     why = "not compared; a run today is served where its base URL option or environment points"

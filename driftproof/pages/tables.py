@@ -118,16 +118,13 @@ def plain_table(
     return Table(id_, caption, tuple(Column(h) for h in head), tuple(text_row(*r) for r in rows))
 
 
-#: What a spreadsheet may read as a formula at a cell's start (OWASP's list, and NUL as OWASP's
-#: ASVS adds).
+#: What a spreadsheet may read as a formula at a cell's start (OWASP's list, and ASVS's NUL).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
 #: A number as spreadsheets read one: ASCII digits, an optional sign, point and exponent
 #: (``float`` also takes "-inf", "-nan", "-1_0", other scripts' digits and spaces around).
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-#: Other separators a spreadsheet may split a line at (";" where the decimal mark is ",", and a
-#: carriage return, which ends a row but which the writer, ending lines with "\n", leaves
-#: unquoted): a row holding one is written with every cell quoted, so a cell after it starts no
-#: formula.
+#: Other separators a spreadsheet may split a line at (";" where the decimal mark is ",", and an
+#: unquoted carriage return): a row holding one has every cell quoted, so none starts a formula.
 _OTHER_SEPARATORS = (";", "\t", "\r")
 
 
