@@ -43,6 +43,11 @@ FIDELITY_NOTE = (
 )
 
 
+#: Said when some case went unanswered.
+_NOT_RUN = (
+    "the run stopped early: rates are over the answered cases only, which caveman's scorer does "
+    "not report"
+)
 #: The fidelity reports' arm order, as caveman prints it: controls first, then the skill.
 _ORDER = ("baseline", "control", "with_skill")
 
@@ -67,22 +72,10 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
         return _judged_view(r)
     tallies = check_tally(r, tuple(n for n in _ORDER if n in r.arm_names))
     labels = [arm_label(r, t.arm) for t in tallies]
-    not_run = len(r.cases) - min(t.answered for t in tallies)
-    summary = [
-        Fact(
-            "cases",
-            f"{len(r.cases)}, single run per arm, regex checks from "
-            f"{r.suite.name or 'the case file'}",
-        )
-    ]
-    if not_run:
-        summary.append(
-            Fact(
-                "not run",
-                "the run stopped early: rates are over the answered cases only, "
-                "which caveman's scorer does not report",
-            )
-        )
+    source = r.suite.name or "the case file"
+    summary = [Fact("cases", f"{len(r.cases)}, single run per arm, regex checks from {source}")]
+    if min(t.answered for t in tallies) < len(r.cases):
+        summary.append(Fact("not run", _NOT_RUN))
     arm_rows = tuple(
         (label, *_passed(t.passed, t.answered)) for label, t in zip(labels, tallies, strict=True)
     )

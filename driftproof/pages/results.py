@@ -24,7 +24,7 @@ from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import NOT_MEASURED
 
 if TYPE_CHECKING:
-    from driftproof.receipt import Receipt
+    from driftproof.receipt import CaseArm, Receipt
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
@@ -226,16 +226,14 @@ def _lift_beside_means(r: Receipt, lift: float | None) -> str:
     if lift is None:
         return ""
     n = len(lift_case_ids(r))
-    scored = [
-        tuple(
-            sum(d.score is not None for d in a.draws) for a in (c.arms.with_skill, c.arms.baseline)
-        )
-        for c in r.cases
-    ]
     what = f"lift over the {count_of(n, 'case')} measured in both arms {format_lift(lift)}"
-    if all(w == b for w, b in scored):
+    if all(_scored(c.arms.with_skill) == _scored(c.arms.baseline) for c in r.cases):
         return f"; {what}"
     return f" (over different cases, so not to be subtracted; {what})"
+
+
+def _scored(arm: CaseArm) -> int:
+    return sum(d.score is not None for d in arm.draws)
 
 
 def _printed_figures(r: Receipt) -> str:

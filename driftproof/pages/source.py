@@ -248,14 +248,12 @@ def source_report_facts(r: Receipt) -> tuple[Fact, ...]:
         facts.append(Fact(s.name + (f" ({s.title})" if s.title else ""), words))
     if sr.reducers:
         facts.append(Fact("the source's epoch reducers", ", ".join(sr.reducers)))
-    for label, value in (
+    named = (
         ("evaluated source", sr.source_repository),
         ("evaluated revision", sr.source_revision),
         ("evaluator digest", sr.evaluator_digest),
-    ):
-        if value is not None:
-            facts.append(Fact(label, value))
-    return tuple(facts)
+    )
+    return tuple(facts + [Fact(label, value) for label, value in named if value is not None])
 
 
 #: The usage table's title, as the sheet and the CLI head it.
