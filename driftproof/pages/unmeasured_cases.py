@@ -74,15 +74,13 @@ def not_compared(v: CaseVerdict) -> str | None:
     ``could not be compared, its draws were lost (later: 3 of 3 lost to <reason>)``, each side
     (``earlier``: ``v.a``, ``later``: ``v.b``) that measured nothing named; reasons not escaped.
     """
-    parts = []
-    for side, band in (("earlier", v.a), ("later", v.b)):
-        if band.n > 0:
-            continue
-        if band.drawn == 0:
-            parts.append(f"{side}: no draw made")
-            continue
-        reason, count = _commonest(Counter(band.lost_reasons))
-        parts.append(f"{side}: {_all_lost(band.drawn, reason, count)}")
+    parts = [
+        f"{side}: {_all_lost(b.drawn, *_commonest(Counter(b.lost_reasons)))}"
+        if b.drawn
+        else f"{side}: no draw made"
+        for side, b in (("earlier", v.a), ("later", v.b))
+        if b.n == 0
+    ]
     if not parts:
         return None
     return f"{NOT_COMPARED}, its draws were lost ({'; '.join(parts)})"
@@ -102,10 +100,7 @@ def unmeasured_later(
         return ()
     later = {c.id: c for c in b.cases}
     out = []
-    for c in a.cases:
-        d = later.get(c.id)
-        if d is None:
-            continue
+    for c, d in ((c, later[c.id]) for c in a.cases if c.id in later):
         arms, drawn, reasons = [], 0, Counter[str]()
         for name in COMPARED_ARMS:
             before = arm_band(getattr(c.arms, name), sources[0] or "generation")
