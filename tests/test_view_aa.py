@@ -60,7 +60,7 @@ def test_an_aa_receipt_names_its_two_runs_not_a_baseline() -> None:
     assert cases.splitlines()[0].split()[:8] == [
         *("case", "first", "run", "second", "run", "difference", "verdict", "checks"),
     ]
-    arms = text.split("\nArms\n")[1].split("\n\n")[0]
+    arms = text.split("\nArms (")[1].split("\n\n")[0]
     assert "baseline" not in cases + arms
     assert "second run" in arms
     site = receipt_tables("r", aa).cases

@@ -252,3 +252,19 @@ def test_an_nvidia_uplift_reads_percentage_points_in_view_as_on_the_site(capsys:
     for fmt in ("text", "markdown"):
         assert "score in %; uplift in percentage points" in views[fmt]
         assert "uplift in %" not in views[fmt]
+
+
+def test_arms_table_says_once_that_skill_fired_is_beside_the_score(capsys: Any) -> None:
+    # at 390 px the header "skill fired (beside the score, never in it)" ran down the column
+    # under a caption saying the same; the header is "skill fired", the caveat said once beside
+    # the table on the site and in view's text and Markdown
+    caveat = "how often the skill fired sits beside the score, never in it"
+    arms = receipt_tables("caveman-2b10489-caveman", read_receipt(CAVEMAN)).arms
+    assert arms is not None and caveat in arms.caption
+    assert [c.label for c in arms.columns][4] == "skill fired"
+    views = view_formats(CAVEMAN, capsys)
+    assert f"\nArms ({caveat})\n" in views["text"]
+    assert f"Arms ({caveat})" in views["markdown"]
+    assert [c for c in views["text"].split(f"Arms ({caveat})")[1].splitlines() if c][0].split()[
+        :5
+    ] == ["arm", "draws", "lost", "refusals", "skill"]

@@ -10,7 +10,7 @@ from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
 from driftproof.pages.case import case_slugs
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.sheet import Sheet, sheet
-from driftproof.pages.sheet_facts import ARM_COLUMNS, PER_1K, lift_and_per_1k
+from driftproof.pages.sheet_facts import ARM_COLUMNS, ARMS_TITLE, PER_1K, lift_and_per_1k
 from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import (
@@ -118,8 +118,7 @@ def receipt_tables(
         source=_source_tables(s, key),
         arms=plain_table(
             f"arms-{key}",
-            "Arms: each arm across the receipt; how often the skill fired sits beside the "
-            "score, never in it",
+            f"Arms: each arm across the receipt; {ARMS_TITLE}",
             [h for h, _ in ARM_COLUMNS],
             ([getattr(a, f) for _, f in ARM_COLUMNS] for a in s.arms),
         )

@@ -86,12 +86,14 @@ LABELS_NOT_MODELS = (
 )
 
 #: The arms table's columns, as ``view`` and the site's receipt page print them: (header, field).
+#: Each prints :data:`ARMS_TITLE` beside the table, so no header repeats it.
+ARMS_TITLE = "how often the skill fired sits beside the score, never in it"
 ARM_COLUMNS: tuple[tuple[str, str], ...] = (
     ("arm", "arm"),
     ("draws", "draws"),
     ("lost", "lost"),
     ("refusals", "refusals"),
-    ("skill fired (beside the score, never in it)", "skill_fired"),
+    ("skill fired", "skill_fired"),
     ("output tokens", "output_tokens"),
 )
 

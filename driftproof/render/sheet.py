@@ -12,7 +12,7 @@ from driftproof.pages.fidelity import FidelityView
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
-from driftproof.pages.sheet_facts import ARM_COLUMNS, PER_1K, BreakdownView
+from driftproof.pages.sheet_facts import ARM_COLUMNS, ARMS_TITLE, PER_1K, BreakdownView
 from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import Fact
@@ -122,7 +122,7 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     lost = [g.line for g in lost_groups(s.lost_draws)]
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
-        _both("Arms", _fields(ARM_COLUMNS, s.arms, width)),
+        _both(f"Arms ({ARMS_TITLE})", _fields(ARM_COLUMNS, s.arms, width)),
         _both("Cases", _fields(_case_columns(s), s.cases, width)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
