@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import io
 import json
+import math
 import os
 import re
 import stat
@@ -154,13 +155,16 @@ def _long_number_at(text: str) -> str:
     limit = sys.get_int_max_str_digits()
     for m in re.finditer(rf'"(?:[^"\\]|\\.)*"|-?\d{{{limit + 1},}}', text):
         if not m.group().startswith('"'):
-            line = text.count("\n", 0, m.start()) + 1
-            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            return f" (one of {len(m.group().lstrip('-'))} digits at line {line} column {column})"
+            return f" (one of {len(m.group().lstrip('-'))} digits {_at(text, m.start())})"
     return ""
 
 
-_INF = float("inf")
+def _at(text: str, pos: int) -> str:
+    """``at line L column C`` of the character at ``pos`` of ``text`` (both counted from 1)."""
+    line, column = text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+    return f"at line {line} column {column}"
+
+
 #: A JSON string (skipped) or a bare token a strict parse may refuse: a constant or a number.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
 
@@ -172,11 +176,8 @@ def _refused_at(text: str) -> str:
         if token.startswith('"'):
             continue
         constant = token[-1] in "yN"  # NaN, Infinity, -Infinity
-        if not constant and not (any(c in token for c in ".eE") and abs(float(token)) == _INF):
-            continue
-        line = text.count("\n", 0, m.start()) + 1
-        column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-        return f" at line {line} column {column}"
+        if constant or (any(c in token for c in ".eE") and math.isinf(float(token))):
+            return f" {_at(text, m.start())}"
     return ""
 
 
@@ -186,7 +187,7 @@ def _no_constant(name: str) -> Any:
 
 def _finite_float(text: str) -> float:
     value = float(text)
-    if value in (float("inf"), float("-inf")):
+    if math.isinf(value):
         raise ValueError(f"number {text[:40]} is too large for a 64-bit float")
     return value
 

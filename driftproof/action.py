@@ -365,11 +365,6 @@ def _errors(lines: list[str]) -> int:
     return 2
 
 
-def _fail(lines: list[str]) -> int:
-    """Each problem in the summary (decision ``error``) and on stderr; the exit status 2."""
-    return _errors(lines + _write_outputs(_error_summary(lines), {"decision": "error"}, lines))
-
-
 def _main(args: argparse.Namespace) -> int:
     problems: list[str] = []  # every one at once, in the summary
     try:
@@ -379,8 +374,10 @@ def _main(args: argparse.Namespace) -> int:
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
     problems += [f"input {n} is required: the path of a receipt" for n in missing]
     read, unread = _read_inputs(args) if not missing else ([], [])
-    if problems or unread:
-        return _fail(problems + unread)
+    if problems := problems + unread:  # in the summary (decision ``error``) and on stderr
+        return _errors(
+            problems + _write_outputs(_error_summary(problems), {"decision": "error"}, problems)
+        )
     a, b = read[:2]
     names = {"a_name": Path(args.baseline).name, "b_name": Path(args.receipt).name}
     c = compare_receipts(a, b, **names, false_alarms=True)

@@ -40,16 +40,14 @@ _MODEL_TYPES = {
 #: A limit keyword → what it expects; the keywords of :data:`_SIZED` measure a length.
 _LIMITS = {
     "maxLength": "at most {} characters",
-    "minLength": "at least {} characters",
     "maxItems": "at most {} items",
-    "minItems": "at least {} items",
     "maxProperties": "at most {} members",
     "minimum": "a number ≥ {}",
     "maximum": "a number ≤ {}",
     "exclusiveMinimum": "a number > {}",
     "exclusiveMaximum": "a number < {}",
 }
-_SIZED = frozenset({"maxLength", "minLength", "maxItems", "minItems", "maxProperties"})
+_SIZED = frozenset({"maxLength", "maxItems", "maxProperties"})
 
 
 def _found(value: Any) -> str:

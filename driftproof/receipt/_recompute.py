@@ -1,12 +1,8 @@
 """What a reader recomputes from a receipt's own evidence before it trusts it (D-18).
 
-:func:`check_consistency` refuses, on reading and writing, a receipt whose structure is wrong
-(a kept-transcripts file named by a path, say) or that disagrees with its evidence: the judge
-scale (worst below best, every score on it), draw scores and judge samples (D-1),
-``generation.sd`` (D-2), each kept answer's digest, draw indexes, token parts, the arms'
-records, the run's counts and every count of draws (skill fired, grading usage, a regrade's
-answers) against the draws held. The seal (D-12) only says the bytes are the ones sealed; these
-checks catch a receipt that disagrees with itself, not one forged consistently.
+Draw scores against their judge samples (D-1), ``generation.sd`` (D-2), and every count against
+the draws held. The seal (D-12) only says the bytes are the ones sealed; these checks catch a
+receipt that disagrees with itself, not one forged consistently.
 """
 
 from __future__ import annotations
@@ -166,7 +162,7 @@ def _run_records(r: ReceiptBody) -> _Found:
             "receipt's baseline arm was built otherwise",
         )
     for name in ARMS:
-        spec = getattr(r.arms, name, None)
+        spec = getattr(r.arms, name)
         rate = spec.skill_fired if spec is not None else None
         if rate is not None and rate.observed > (held := _held(r, name)):
             yield (
@@ -181,13 +177,11 @@ def _run_records(r: ReceiptBody) -> _Found:
         if spec is None or spec.input_tokens_median is None:
             continue
         inputs = [
-            d.tokens.input
+            t.input
             for c in r.cases
-            if getattr(c.arms, name) is not None
-            for d in getattr(c.arms, name).draws
-            if d.tokens is not None
-            and d.tokens.counted_by == "provider"
-            and d.tokens.input is not None
+            if (a := getattr(c.arms, name)) is not None
+            for d in a.draws
+            if (t := d.tokens) is not None and t.counted_by == "provider" and t.input is not None
         ]
         median = statistics.median(inputs) if inputs else None
         if median != spec.input_tokens_median:
@@ -305,7 +299,7 @@ def _arm(arm: CaseArm, base: str) -> _Found:
                 f"expected at most {t.output}, the draw's output tokens "
                 f"(/tokens/output); found {t.answer_output}",
             )
-        yield from _score(d, f"{base}/draws/{j}/score")
+        yield from draw_score_problems(d, f"{base}/draws/{j}/score")
     scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
     sd = arm.generation.sd if arm.generation is not None else None
     if sd is not None and len(scores) >= 2:
@@ -319,8 +313,10 @@ def _arm(arm: CaseArm, base: str) -> _Found:
             )
 
 
-def _score(d: Draw, at: str) -> _Found:
-    """A draw's score against the mean of its valid judge samples (D-1).
+def draw_score_problems(d: Draw, at: str) -> _Found:
+    """A draw's score against the mean of its valid judge samples (D-1), as a reader checks it.
+
+    A run resuming its journal checks each draw so, before the seal would.
 
     Yields:
         (``at``, what was expected and found) for a score that does not follow from them.
@@ -350,8 +346,3 @@ def holds_its_judge_samples(d: Draw, k: int) -> bool:
     ``k`` times.
     """
     return not (d.judge_samples or d.score is not None) or len(d.judge_samples) == k
-
-
-#: A draw's score checked against its judge samples, as a receipt's reader checks it; a run
-#: resuming its journal checks each draw so, before the seal would.
-draw_score_problems = _score
