@@ -178,8 +178,7 @@ def _write_demo(folder: Path) -> str:
 
 def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: bool) -> None:
     """Run ``suite`` with skill version ``v`` into ``out`` (demo run ``k``); ``lose`` a draw."""
-    if out.exists():
-        out.unlink()  # only reached with force: the folder was checked before
+    out.unlink(missing_ok=True)  # one there only with force: the folder was checked before
     skill = (folder / f"skill-{v}" / "SKILL.md").read_text(encoding="utf-8")
     system = sha256_text(arm_systems(skill, None)["with_skill"] or "")
     lost: dict[tuple[str, str | None, int], str] = (

@@ -124,24 +124,18 @@ def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
             os.fsync(out.fileno())  # the receipt on disk before its name is
         if replace:
             os.replace(tmp, path)
-        elif not _linked(tmp, path):  # a file system without hard links: check, then move
-            if path.exists():
-                raise FileExistsError(errno.EEXIST, "the file exists", str(path))
-            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)  # FileExistsError if it exists
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: check, then move
+                if path.exists():
+                    raise FileExistsError(errno.EEXIST, "the file exists", str(path)) from None
+                os.replace(tmp, path)
     except OSError as exc:
         if exc.filename is None:  # a full disk: name the receipt, not its temporary file
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     finally:
         Path(tmp).unlink(missing_ok=True)
-
-
-def _linked(tmp: str, path: Path) -> bool:
-    """Hard-link ``tmp`` as ``path`` (FileExistsError if it exists); false without links."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise
-    except OSError:
-        return False
-    return True

@@ -103,10 +103,8 @@ def _held_max_tokens(original: Receipt) -> int:
     if original.judge is not None and original.judge.max_output_tokens is not None:
         return original.judge.max_output_tokens
     held = (original.judge.sampling or {}) if original.judge is not None else {}
-    for key in _MAX_TOKEN_KEYS:
-        if isinstance(held.get(key), int) and not isinstance(held.get(key), bool):
-            return int(held[key])
-    return JUDGE_MAX_TOKENS
+    given = (v for k in _MAX_TOKEN_KEYS if type(v := held.get(k)) is int)  # JSON: not a bool
+    return next(given, JUDGE_MAX_TOKENS)
 
 
 def rubric_regrade(
