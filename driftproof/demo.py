@@ -26,7 +26,7 @@ from driftproof.errors import RefusalError
 from driftproof.outputs import held_name
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
-from driftproof.pages.words import format_lift, paired_interval
+from driftproof.pages.words import paired_interval
 from driftproof.receipt import Receipt, read_receipt, sha256_text
 from driftproof.render.comparison import comparison_markdown, comparison_text
 from driftproof.render.plan import plan_text
@@ -142,8 +142,7 @@ def _staged_demo(folder: Path) -> str:
 
 
 def _write_demo(folder: Path) -> str:
-    """Write the demo's files into ``folder``; the walkthrough."""
-    folder.mkdir(exist_ok=True)
+    """Write the demo's files into ``folder`` (a new, empty one); the walkthrough."""
     (folder / "receipts").mkdir(exist_ok=True)
     for rel in COPIED:  # written, not copied: a failed write names the file written
         (folder / rel).parent.mkdir(exist_ok=True)
@@ -177,8 +176,7 @@ def _write_demo(folder: Path) -> str:
 
 
 def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: bool) -> None:
-    """Run ``suite`` with skill version ``v`` into ``out`` (demo run ``k``); ``lose`` a draw."""
-    out.unlink(missing_ok=True)  # one there only with force: the folder was checked before
+    """Run ``suite`` with skill version ``v`` into new ``out`` (demo run ``k``); ``lose`` a draw."""
     skill = (folder / f"skill-{v}" / "SKILL.md").read_text(encoding="utf-8")
     system = sha256_text(arm_systems(skill, None)["with_skill"] or "")
     lost: dict[tuple[str, str | None, int], str] = (
@@ -208,14 +206,10 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
 
 
 def plan_why(p: Plan) -> str:
-    """What sets the draw count of ``p``, as plan's own text says it further down: a sentence."""
-    if p.draws_per_arm is None:
-        return "Plan names no draw count here; plan.txt says why."
-    if p.effect_alone is None:
-        return (
-            f"The count is sized so that a run with no effect seldom reads underpowered and a "
-            f"true lift of {p.effect:.3f} is called."
-        )
+    """What sets the draw count of ``p``, as plan's own text says it further down: a sentence.
+
+    The demo's seeded runs always plan a count that a run with no effect sets.
+    """
     return (
         f"Why so many: the count is sized so that a run with no effect seldom reads "
         f"underpowered, and that sets it; a true lift of {p.effect:.3f} alone would be called at "
@@ -247,17 +241,12 @@ def walkthrough(read: dict[str, Receipt], diff: str, plan: str, why: str) -> str
         for d in getattr(c.arms, a).draws
         if d.lost is not None
     )
-    iv = lift_interval(lift_breakdown(r1))
-    of = "The lift of receipts/v1-run1.json"  # named, as items 1 to 4 name theirs
-    if iv.lift is None:
-        lift = f"{of}: {format_lift(iv.lift)}"
-    elif iv.se is None:
-        lift = f"{of}, as context: {format_lift(iv.lift)}"
-    else:
-        lift = (
-            f"{of}, with its paired interval as context: {paired_interval(iv)}. Context only: "
-            f"it never decides a verdict. {METHOD}#the-paired-interval-on-the-lift"
-        )
+    iv = lift_interval(lift_breakdown(r1))  # the seeded runs always give it a paired interval
+    lift = (  # the receipt named, as items 1 to 4 name theirs
+        f"The lift of receipts/v1-run1.json, with its paired interval as context: "
+        f"{paired_interval(iv)}. Context only: it never decides a verdict. "
+        f"{METHOD}#the-paired-interval-on-the-lift"
+    )
     scores = ", ".join(
         "lost" if d.score is None else f"{d.score:.2f}" for d in first.arms.with_skill.draws
     )
