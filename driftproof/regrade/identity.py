@@ -237,7 +237,6 @@ def held_truncation(r: Receipt) -> str:
 
 def input_refusals(original: Receipt, revised: Suite) -> list[str]:
     """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
-    reasons: list[str] = []
     total_bytes = 0  # as the archive holds them: UTF-8
     for case in original.cases:
         for name, arm in case.arms.named():
@@ -247,15 +246,14 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
                     continue
                 if d.answer is None:
                     why = "the original kept no answer (run with --keep-transcripts to regrade)"
-                    return [*reasons, f"{where}: {why}"]
+                    return [f"{where}: {why}"]
                 if len(d.answer) > B.ANSWER_MAX_CHARS:
-                    return [*reasons, f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
+                    return [f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
                 total_bytes += len(d.answer.encode("utf-8"))  # its digest: held on reading (D-18)
-    if total_bytes > B.ANSWERS_ARCHIVE_MAX_BYTES:
-        reasons.append(
-            f"the answers total {total_bytes} bytes (UTF-8); "
-            f"the limit is {B.ANSWERS_ARCHIVE_MAX_BYTES}"
-        )
+    over = total_bytes > (most := B.ANSWERS_ARCHIVE_MAX_BYTES)
+    reasons = (
+        [f"the answers total {total_bytes} bytes (UTF-8); the limit is {most}"] if over else []
+    )
     return reasons + _revised_task_refusals(original, revised)
 
 
