@@ -20,10 +20,10 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._summary_source import exported_from, provenance_of, source_problems
-from driftproof.importers._summary_source import schema as schema
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
 from driftproof.stats import band_source_of, suite_lift, verdict_refusal
+from driftproof.wording import ARMS
 
 FORMAT = "driftproof-summary-json"
 FORMAT_VERSION = "1"
@@ -70,8 +70,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     drawn = {a for c in doc["cases"] for a, draws in c["arms"].items() if draws}
     gens = doc.get("generations_per_arm")
     declared.held_as_declared(case_docs, sorted(drawn), gens, w / "generations_per_arm", "draws")
-    held = (a for c in case_docs for a in (c.arms.with_skill, c.arms.baseline, c.arms.control))
-    any_score = any(d.score is not None for a in held if a is not None for d in a.draws)
+    any_score = any(
+        d.score is not None for c in case_docs for _, a in c.arms.named() for d in a.draws
+    )
     controls = {"control" in c["arms"] for c in doc["cases"]}
     if len(controls) != 1:
         raise (w / "cases").fail("expected a control arm in every case or in none")
@@ -91,7 +92,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         harness = None  # the exporter named the source tool only because the schema needs one
     unrecorded, unheld = _unrecorded(doc, drawn, harness is not None)
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
-    arms = ("with_skill", "baseline", "control")[: 3 if controls == {True} else 2]
+    arms = ARMS[: 3 if controls == {True} else 2]
     stamp = doc.get("started_at")
     times = common.run_times(
         [common.parse_instant(stamp, w / "started_at")] if stamp is not None else [], []
@@ -257,8 +258,7 @@ def export_summary_json(r: Receipt) -> dict[str, Any]:
     _refuse_what_cannot_go(r)
     cases = []
     for c in r.cases:
-        held = {arm: getattr(c.arms, arm) for arm in ("with_skill", "baseline", "control")}
-        arms = {arm: [_export_draw(d) for d in a.draws] for arm, a in held.items() if a is not None}
+        arms = {arm: [_export_draw(d) for d in a.draws] for arm, a in c.arms.named()}
         cases.append({"id": c.id, "prompt": c.prompt, "arms": arms})
     lift = suite_lift(r)
     judge: dict[str, Any] | None = None
@@ -300,19 +300,18 @@ def _refuse_what_cannot_go(r: Receipt) -> None:
                 f"summary-json holds a harness {member} of at most 100 characters; this "
                 f"receipt's is {len(said):,}, so it is not exported"
             )
-    if r.is_simulated:
-        raise RefusalError(
-            "this receipt's scores come from the simulated model (driftproof demo or run "
-            "--provider simulated), not from a measurement, and summary-json has no place to "
-            "say so; it is not exported. Export is for measured receipts: export the receipt "
-            "of a run against a model's provider, or of an import."
+    stub = r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub")
+    if r.is_simulated or stub:
+        source = (
+            "the simulated model (driftproof demo or run --provider simulated), not from a "
+            "measurement"
+            if r.is_simulated
+            else "the stub provider's fixed answers or grades, not from a model"
         )
-    if r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub"):
         raise RefusalError(
-            "this receipt's scores come from the stub provider's fixed answers or grades, not "
-            "from a model, and summary-json has no place to say so; it is not exported. Export "
-            "is for measured receipts: export the receipt of a run against a model's provider, "
-            "or of an import."
+            f"this receipt's scores come from {source}, and summary-json has no place to say so; "
+            "it is not exported. Export is for measured receipts: export the receipt of a run "
+            "against a model's provider, or of an import."
         )
     if r.is_aggregates_only:
         raise RefusalError(
@@ -364,11 +363,7 @@ def _one_answer_per_arm(r: Receipt) -> str | None:
 def _not_carried(r: Receipt) -> list[str]:
     """What ``r`` holds that summary-json has no place for, worded for ``unrecorded``."""
     draws = [d for c in r.cases for _, a in c.arms.named() for d in a.draws]
-    specs = {
-        "with_skill": r.arms.with_skill,
-        "baseline": r.arms.baseline,
-        "control": r.arms.control,
-    }
+    specs = {n: getattr(r.arms, n) for n in ARMS}
     overhead = r.economics.judge_overhead
     parts = {
         "the draws' checks": any(d.checks for d in draws),

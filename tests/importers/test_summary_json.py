@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from interop_helpers import scores, sealed, write_json
 
 from driftproof.errors import ImportError_, RefusalError
+from driftproof.importers._summary_source import schema
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
-from driftproof.importers.summary_json import export_summary_json, import_summary_json, schema
+from driftproof.importers.summary_json import export_summary_json, import_summary_json
 from driftproof.receipt import read_receipt, write_receipt
 
 DOC = {

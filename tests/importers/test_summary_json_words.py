@@ -11,7 +11,8 @@ import pytest
 from interop_helpers import write_json
 
 from driftproof.errors import ImportError_
-from driftproof.importers.summary_json import import_summary_json, schema
+from driftproof.importers._summary_source import schema
+from driftproof.importers.summary_json import import_summary_json
 
 
 def _doc(**skill: Any) -> dict[str, Any]:
