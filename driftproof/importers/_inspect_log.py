@@ -165,11 +165,14 @@ def scorer_name(
             raise w.fail(f"expected a scorer named {scorer!r}; the log has {has}")
         held = [n for sample, _ in samples for n in sample.get("scores") or {}]
         if held and scorer not in held:  # a results entry named by a key of an object value
-            owner = next((s.get("scorer") for s in scores if _names_key(s, scorer)), None)
+            # a results entry named after a key of another scorer's object value
+            owners = (s.get("scorer") for s in scores if s.get("name") == scorer)
+            owner = next((o for o in owners if isinstance(o, str) and o != scorer), None)
             hint = f"; read it as --scorer {owner}:{scorer}" if owner else ""
+            listed = ", ".join(json.dumps(n) for n in dict.fromkeys(held))
             raise w.fail(
                 f"expected a scorer whose samples hold scores; no sample holds one from "
-                f"{scorer!r}, the samples' scorers are {_listed(held)}{hint}"
+                f"{scorer!r}, the samples' scorers are {listed}{hint}"
             )
         return scorer
     if not names:
@@ -199,20 +202,6 @@ def _no_scores(header: dict[str, Any]) -> str:
             "scored; a run that stopped early is finished by `inspect eval-retry LOG`; import that"
         )
     return f"{said}: a log run with --no-score is scored by `inspect score LOG`; import that"
-
-
-def _names_key(entry: Any, name: str) -> bool:
-    """Whether results entry ``entry`` is named ``name`` after a key of another scorer's value."""
-    return (
-        isinstance(entry, dict)
-        and entry.get("name") == name
-        and isinstance(entry.get("scorer"), str)
-        and entry["scorer"] != name
-    )
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(json.dumps(n) for n in dict.fromkeys(names))
 
 
 def judge_model_of(header: dict[str, Any], scorer: str) -> str:
@@ -325,10 +314,6 @@ def log_times(read: dict[str, Log], unrecorded: list[str]) -> dict[str, str | No
     return common.run_times(found["started_at"], found["completed_at"])
 
 
-#: The most figures a receipt's source report holds (the schema's bound).
-MAX_FIGURES = declared.MAX_FIGURES
-
-
 def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
     """(value, print) of one reduced scalar: a NaN or infinity has no value, only its print."""
     f = value_to_float(value)
@@ -424,7 +409,7 @@ def source_report(
     """
     run_figs = [f for arm, log in read.items() for f in _run_figures(log, scorers[arm], arm)]
     sample_figs = [f for arm, log in read.items() for f in _sample_figures(log, scorers[arm], arm)]
-    if len(run_figs) + len(sample_figs) > MAX_FIGURES:
+    if len(run_figs) + len(sample_figs) > declared.MAX_FIGURES:
         unrecorded.append(
             f"the source's per-sample reduced values ({len(sample_figs)}, more than a receipt "
             "holds)"
