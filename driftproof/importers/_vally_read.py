@@ -18,7 +18,7 @@ from driftproof.importers._common import Where
 from driftproof.importers._vally_checks import check_verdict
 from driftproof.receipt import build_draw
 
-VALLY_ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
+ROLES = (("with_skill", "skilledIsolated"), ("baseline", "baseline"))
 _STATES = ("VALID_PASS", "VALID_REGRESSION", "VALID_NO_CHANGE", "INVALID_INCONCLUSIVE")
 #: A role whose ``overallScore`` is null: the adapter found no graded run for it.
 _UNGRADED = (
@@ -32,23 +32,22 @@ _TIMED_OUT = (
 )
 
 
-def role_score(role: dict[str, Any], w: Where) -> float | None:
-    """A role's ``judgeResult.overallScore`` on 0..5, or ``None`` when the source wrote null.
+def role_score(role: dict[str, Any], w: Where, low: int = 0) -> float | None:
+    """A role's ``judgeResult.overallScore`` on the judge's ``low``..5 scale.
+
+    ``None`` when the source wrote null, which only Vally's scale (``low`` 0) allows.
 
     Raises:
         ImportError_: no judge result, no ``overallScore`` member, or a score that is not a
-            number from 0 to 5; naming the place.
+            number from ``low`` to 5; naming the place.
     """
     judged = w.get(role, "judgeResult", dict)
-    jw = w / "judgeResult"
-    if "overallScore" in judged and judged["overallScore"] is None:
-        return None
-    score = jw.get(judged, "overallScore", float)
-    if not 0 <= score <= 5:
-        raise (jw / "overallScore").fail(
-            f"expected the judge's overall score from 0 to 5, found {score!r}"
+    score = (w / "judgeResult").get(judged, "overallScore", float, nullable=low == 0)
+    if score is not None and not low <= score <= 5:
+        raise (w / "judgeResult" / "overallScore").fail(
+            f"expected the judge's overall score from {low} to 5, found {score!r}"
         )
-    return float(score)
+    return None if score is None else float(score)
 
 
 #: The schema versions read: 4 and 5 count only preference-eligible stimuli in the votes, net win
@@ -57,8 +56,8 @@ def role_score(role: dict[str, Any], w: Where) -> float | None:
 _VALLY_VERSIONS = (4, 5)
 
 
-def vally_kind(doc: dict[str, Any], w: Where) -> None:
-    """Refuse another schema version, or a result that is not a skill's."""
+def check_kind(doc: dict[str, Any], w: Where) -> str:
+    """Refuse another schema version, or a result that is not a skill's; else name the version."""
     version = doc.get("schemaVersion")
     if type(version) is not int or version not in _VALLY_VERSIONS:
         raise (w / "schemaVersion").fail(
@@ -71,15 +70,16 @@ def vally_kind(doc: dict[str, Any], w: Where) -> None:
         raise (w / "skillKind").fail(
             f"expected {want}: an agent's result is not a skill's; found {json.dumps(kind):.64}"
         )
+    return f"results schema {version}"
 
 
-def vally_scenario(
+def scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """One stimulus's arms (a missing role: a lost draw); its compare figures go to ``figures``."""
     timed_out = sw.get(s, "timedOut", bool, required=False)
     arms = {}
-    for arm, key in VALLY_ROLES:
+    for arm, key in ROLES:
         role = sw.get(s, key, dict, required=False)
         if role is None:
             reason = f"the source holds no {key} run for this stimulus"
@@ -117,9 +117,7 @@ def vally_scenario(
     return arms
 
 
-def vally_verdict(
-    v: dict[str, Any], vw: Where
-) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+def verdict(v: dict[str, Any], vw: Where) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
     """A verdict's figures (mean score, votes, sign test) and decision.
 
     Raises:

@@ -19,11 +19,11 @@ from driftproof._json import json_kind
 from driftproof.importers import Imported, NoOptions, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
+from driftproof.importers import _vally_read as vally
 from driftproof.importers._common import ROUNDING, Where
 from driftproof.importers._counts import exact_integer
 from driftproof.importers._skill_validator_schema import TIMED_OUT, check_schema
 from driftproof.importers._text import Repair
-from driftproof.importers._vally_read import VALLY_ROLES, vally_kind, vally_scenario, vally_verdict
 from driftproof.receipt import Case, Draw, build_draw
 
 #: What no dotnet/skills results file records, before the format's own list.
@@ -42,14 +42,12 @@ def receipts(
     tool: str,
     readers: tuple[Scenario, Verdict],  # how a scenario and a verdict are read
     roles: tuple[tuple[str, str], ...],
-    version: str | Callable[[dict[str, Any]], str] | None,
     tokens: str,
-    kind: Callable[[dict[str, Any], Where], None] | None = None,
+    kind: Callable[[dict[str, Any], Where], str | None],
 ) -> list[Imported]:
     """One DECLARED receipt per verdict; ``kind`` refuses another kind of file first.
 
-    ``version`` is the tool version, or works it out from the document.
-
+    ``kind`` returns the tool version the document names (``None``: none).
     ``roles`` map each arm to the source's role (its label) and ``tokens`` say why draw tokens
     are unrecorded; ``judgeModel`` judged, ``model`` answered, and each scenario is a case.
 
@@ -69,10 +67,7 @@ def receipts(
     for i, v in enumerate(doc["verdicts"]):
         if not isinstance(v, dict):
             raise (w / "verdicts" / i).fail("expected a verdict object")
-    if kind is not None:
-        kind(doc, w)
-    if callable(version):
-        version = version(doc)
+    version = kind(doc, w)
     seen: dict[str, tuple[int, str]] = {}  # receipt file stem -> (verdict index, skill name)
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
@@ -161,22 +156,6 @@ def _cases(
     return list(cases.values())
 
 
-def judge_score(role: dict[str, Any], w: Where, low: int) -> float:
-    """A role's ``judgeResult.overallScore`` on the judge's ``low``..5 scale.
-
-    Raises:
-        ImportError_: no judge result, or a score that is not a number from ``low`` to 5;
-            naming the place.
-    """
-    judged = w.get(role, "judgeResult", dict)
-    score = (w / "judgeResult").get(judged, "overallScore", float)
-    if not low <= score <= 5:
-        raise (w / "judgeResult" / "overallScore").fail(
-            f"expected the judge's overall score from {low} to 5, found {score!r}"
-        )
-    return float(score)
-
-
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
 _CHECK_KINDS = {
@@ -201,7 +180,6 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
         SKILL_VALIDATOR,
         (_sv_scenario, _sv_verdict),
         _SV_ROLES,
-        None,
         "the source records an estimate only",
         check_schema,
     )
@@ -311,7 +289,7 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
 
 
 def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
-    score = judge_score(role, w, 1)
+    score = vally.role_score(role, w, low=1)
     metrics = w.get(role, "metrics", dict, required=False) or {}
     mw = w / "metrics"
     checks = []
@@ -330,7 +308,7 @@ def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
     lost, lk = _judge_failed(role["judgeResult"]), "source_error"
     if mw.get(metrics, "timedOut", bool, required=False):
         lost, lk = TIMED_OUT, "timed_out"
-    s = None if lost else (score - 1) / 4  # timed out or no judgment: unmeasured
+    s = None if lost or score is None else (score - 1) / 4  # timed out or no judgment: unmeasured
     return build_draw(0, answer=answer, score=s, checks=checks, lost_reason=lost, lost_kind=lk)
 
 
@@ -371,9 +349,8 @@ def import_vally(path: Path, options: NoOptions | None = None) -> list[Imported]
     return receipts(
         Path(path),
         VALLY,
-        (vally_scenario, vally_verdict),
-        VALLY_ROLES,
-        lambda doc: f"results schema {doc['schemaVersion']}",
+        (vally.scenario, vally.verdict),
+        vally.ROLES,
         "the file keeps usage per role, not per draw",
-        vally_kind,
+        vally.check_kind,
     )
