@@ -56,8 +56,7 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
                 "expected the assertion's pass (true or false)"
             )
         passed = comp.get("pass") is True and not errored
-        value = assertion.get("value")
-        shown = value if isinstance(value, str) else (None if value is None else json_text(value))
+        shown = json_text(assertion.get("value"))
         outcome = "error" if errored else ("pass" if passed else "fail")
         kind = _CHECK_KINDS.get(atype, "assertion")
         checks.append(declared.source_check(atype, shown, kind, passed, outcome))
@@ -90,6 +89,8 @@ def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
 
 
 def json_text(v: Any) -> str | None:
-    """``v`` as RFC 8785 JSON text, or ``None`` when it has none."""
+    """A string as it is, else ``v`` as RFC 8785 JSON text; ``None`` for null or no JSON text."""
+    if v is None or isinstance(v, str):
+        return v
     canonical = common.canonical_json(v)
     return None if canonical is None else canonical.decode("utf-8")

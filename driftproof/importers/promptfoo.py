@@ -163,7 +163,7 @@ class _Grouped:
         if self.single_arm and not {*names} & {*self.arms.values()}:
             self.left_out[_shown(names)] = self.left_out.get(_shown(names), 0) + 1
             return
-        arm = _arm_of(row, self.arms, self.by, self.prompt_ids, iw, self.all_rows)
+        arm = self._arm_of(names, iw)
         provider = member_object(row, "provider")
         if isinstance(provider.get("id"), str):
             self.models[arm].add(provider["id"])
@@ -209,6 +209,38 @@ class _Grouped:
         models = self.models[arm]
         shown = f" ({', '.join(sorted(models))})"[:100] if self.by == "prompt" and models else ""
         return f"{self.by}:{self.arms[arm]}"[:200] + shown
+
+    def _arm_of(self, names: list[str], w: Where) -> str:
+        """The one arm mapping a row of labels ``names``.
+
+        Raises:
+            ImportError_: at ``w`` when no arm or several map the row; when none does, naming
+                every label of the file's rows no arm maps: in order, each once, at most
+                :data:`MAX_UNMAPPED_NAMED` then "and N more".
+        """
+        arms, by = self.arms, self.by
+        hits = [a for a, label in arms.items() if label in names]
+        if len(hits) == 1:
+            return hits[0]
+        what = f"several arms map ({', '.join(hits)}) this row's {by} {_shown(names)}"
+        leave = "the row's label"
+        if not hits:
+            each = (_names(r, by, self.prompt_ids) for r in self.all_rows)
+            labels = dict.fromkeys(tuple(n[:2]) for n in each if not {*n} & {*arms.values()})
+            unmapped = [_shown([*n]) for n in labels]
+            what = f"no arm maps this row's {by} {_shown(names)}"
+            if len(unmapped) > 1:
+                more = len(unmapped) - MAX_UNMAPPED_NAMED
+                what = f"no arm maps {len(unmapped)} of the file's {by}s (this row's first): "
+                what += "; ".join(
+                    unmapped[:MAX_UNMAPPED_NAMED] + ([f"and {more} more"] if more > 0 else [])
+                )
+                leave = "those rows"
+        given = ", ".join(f"--arm {a}={label}" for a, label in arms.items())
+        raise (w / by).fail(
+            f"{what} (given {given}); map each {by} label to one arm (or leave {leave} out of "
+            "the file)"
+        )
 
 
 def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
@@ -319,45 +351,6 @@ def _shown(names: list[str]) -> str:
     return " or ".join(cut) or "(no label)"
 
 
-def _arm_of(
-    row: dict[str, Any],
-    arms: dict[str, str],
-    by: str,
-    prompt_ids: dict[Any, Any],
-    w: Where,
-    rows: list[Any],
-) -> str:
-    """The one arm mapping ``row``.
-
-    Raises:
-        ImportError_: at ``w`` when no arm or several map the row; when none does, naming every
-            label of ``rows`` (the file's rows) no arm maps: in order, each once, at most
-            :data:`MAX_UNMAPPED_NAMED` then "and N more".
-    """
-    names = _names(row, by, prompt_ids)
-    hits = [a for a, label in arms.items() if label in names]
-    if len(hits) == 1:
-        return hits[0]
-    what = f"several arms map ({', '.join(hits)}) this row's {by} {_shown(names)}"
-    leave = "the row's label"
-    if not hits:
-        each = (_names(r, by, prompt_ids) for r in rows)
-        labels = dict.fromkeys(tuple(n[:2]) for n in each if not {*n} & {*arms.values()})
-        unmapped = [_shown([*n]) for n in labels]
-        what = f"no arm maps this row's {by} {_shown(names)}"
-        if len(unmapped) > 1:
-            more = len(unmapped) - MAX_UNMAPPED_NAMED
-            what = f"no arm maps {len(unmapped)} of the file's {by}s (this row's first): "
-            what += "; ".join(
-                unmapped[:MAX_UNMAPPED_NAMED] + ([f"and {more} more"] if more > 0 else [])
-            )
-            leave = "those rows"
-    given = ", ".join(f"--arm {a}={label}" for a, label in arms.items())
-    raise (w / by).fail(
-        f"{what} (given {given}); map each {by} label to one arm (or leave {leave} out of the file)"
-    )
-
-
 def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     tc = member_object(row, "testCase")
     meta = member_object(tc, "metadata")
@@ -376,8 +369,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
 
 def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     response = member_object(row, "response")
-    output = response.get("output")
-    answer = output if isinstance(output, str) else (None if output is None else json_text(output))
+    answer = json_text(response.get("output"))
     used_w = w / "response" / "tokenUsage"
     tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion", used_w)
     reason = row.get("failureReason")
