@@ -165,7 +165,6 @@ def scorer_name(
             raise w.fail(f"expected a scorer named {scorer!r}; the log has {has}")
         held = [n for sample, _ in samples for n in sample.get("scores") or {}]
         if held and scorer not in held:  # a results entry named by a key of an object value
-            # a results entry named after a key of another scorer's object value
             owners = (s.get("scorer") for s in scores if s.get("name") == scorer)
             owner = next((o for o in owners if isinstance(o, str) and o != scorer), None)
             hint = f"; read it as --scorer {owner}:{scorer}" if owner else ""

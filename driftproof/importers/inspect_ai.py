@@ -255,10 +255,9 @@ def _cases(
                     f"expected one sample per id and epoch; sample {sid}, epoch {epoch} is also "
                     f"at {held_at}"
                 )
-    held = {(sid, arm, d.index) for sid, arms in cases.items() for arm in arms for d in arms[arm]}
     for arm, log in read.items():  # a sample the log lists but does not hold: a lost draw
         for sid, epoch, why in _listed(log):
-            if (sid, arm, epoch - 1) not in held:
+            if (sid, arm, epoch) not in places:
                 draws = cases.setdefault(sid, {a: [] for a in (*logs, *missing)})
                 prompts.setdefault(sid, None)
                 draws[arm].append(build_draw(epoch - 1, lost_reason=why, lost_kind="missing"))

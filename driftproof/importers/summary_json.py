@@ -130,11 +130,6 @@ _NAMED_AS = {
 }
 
 
-def _names(unrecorded: list[str], heads: tuple[str, ...]) -> bool:
-    """Whether an entry of ``unrecorded`` is one of ``heads``, alone or with a reason after it."""
-    return any(u == h or u.startswith(f"{h} (") for u in unrecorded for h in heads)
-
-
 def _unrecorded(
     doc: dict[str, Any], drawn: set[str], harness_named: bool = True
 ) -> tuple[list[str], list[str]]:
@@ -147,7 +142,8 @@ def _unrecorded(
     """
     unrecorded = list(doc.get("unrecorded") or [])
     for key, heads in _NAMED_AS.items():
-        if doc.get(key) is None and not _names(unrecorded, heads):
+        named = any(u == h or u.startswith(f"{h} (") for u in unrecorded for h in heads)
+        if doc.get(key) is None and not named:
             unrecorded.append(f"run.{key}")
     if harness_named and doc["harness"].get("version") is None:
         unrecorded.append("run.harness.version")
