@@ -155,7 +155,7 @@ def scorer_name(
 ) -> str:
     """``scorer`` when the header (at ``at``) or a sample has it, else the only scorer there is."""
     scores = member_object(header, "results").get("scores") or []
-    names = [s["name"] for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
+    names = [s["name"] for s in scores if isinstance(s.get("name"), str)]
     names += [n for sample, _ in samples for n in sample.get("scores") or {}]
     names = list(dict.fromkeys(names))
     w = at / "results" / "scores"
@@ -262,10 +262,8 @@ def message_text(content: Any) -> str | None:
 
 def answer_text(sample: dict[str, Any]) -> str | None:
     """The first choice's message text (:func:`message_text`), as Inspect's ``completion``."""
-    choices = member_list(member_object(sample, "output"), "choices")
-    if not choices or not isinstance(choices[0], dict):
-        return None
-    return message_text(member_object(choices[0], "message").get("content"))
+    choices = member_list(member_object(sample, "output"), "choices")  # objects (the schema's)
+    return message_text(member_object(choices[0], "message").get("content")) if choices else None
 
 
 def read_logs(logs: dict[str, Path]) -> dict[str, Log]:

@@ -63,7 +63,7 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
     return checks
 
 
-def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
+def _assertion_of(comp: dict[str, Any], w: Where) -> dict[str, Any]:
     """The assertion a component result grades; an assert-set's own result as ``assert-set``.
 
     promptfoo lists an ``assert-set``'s result (no ``assertion``; its own ``componentResults``,
@@ -74,17 +74,16 @@ def _assertion_of(comp: Any, w: Where) -> dict[str, Any]:
     Raises:
         ImportError_: a component that is neither, at ``w``.
     """
-    if isinstance(comp, dict) and isinstance(comp.get("assertion"), dict):
+    if isinstance(comp.get("assertion"), dict):
         return dict(comp["assertion"])
-    held = member_object(comp, "metadata").get("assertionSet") if isinstance(comp, dict) else None
+    held = member_object(comp, "metadata").get("assertionSet")
     if isinstance(held, dict) and held.get("type") == "assert-set":
         return {"type": "assert-set", "value": {k: v for k, v in held.items() if k != "type"}}
-    if isinstance(comp, dict) and isinstance(comp.get("componentResults"), list):
+    if isinstance(comp.get("componentResults"), list):
         return {"type": "assert-set", "value": None}  # a set whose definition is not kept
     raise w.fail(
         "expected an assertion's result (its assertion) or an assert-set's "
-        f"(its componentResults or metadata.assertionSet), found {json_kind(comp)}"
-        + (" with neither" if isinstance(comp, dict) else "")
+        "(its componentResults or metadata.assertionSet), found an object with neither"
     )
 
 

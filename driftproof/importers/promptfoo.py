@@ -373,7 +373,7 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     used_w = w / "response" / "tokenUsage"
     tokens = common.source_tokens(response.get("tokenUsage"), "prompt", "completion", used_w)
     reason = row.get("failureReason")
-    grading = row.get("gradingResult") if isinstance(row.get("gradingResult"), dict) else None
+    grading = row.get("gradingResult")  # an object or null, as the schema checked
     if reason in (None, 0) and isinstance(row.get("error"), str) and grading is None:
         # no failureReason, or 0 (a provider error kept 0 before promptfoo PR 3141): an error
         reason = 2
