@@ -400,10 +400,7 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
 def source_report(
     read: dict[str, Log], scorers: dict[str, str], unrecorded: list[str]
 ) -> dict[str, Any] | None:
-    """Every arm's run figures, then sample figures (unrecorded past the receipt's limit).
-
-    ``None`` when the logs report nothing.
-    """
+    """Every arm's run figures, then sample figures (unrecorded past the limit); None for none."""
     run_figs = [f for arm, log in read.items() for f in _run_figures(log, scorers[arm], arm)]
     sample_figs = [f for arm, log in read.items() for f in _sample_figures(log, scorers[arm], arm)]
     if len(run_figs) + len(sample_figs) > declared.MAX_FIGURES:

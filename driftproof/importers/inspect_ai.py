@@ -176,11 +176,7 @@ def _status(log: Log) -> object:
 
 
 def _ended_notes(read: dict[str, Log]) -> list[str]:
-    """A note for each arm whose log does not say its run succeeded (Inspect's ``status``).
-
-    Its samples are imported as recorded; the samples it lists but does not hold are lost draws
-    (:func:`_listed`). The log's own error message is quoted (its first 300 characters).
-    """
+    """A note for each arm whose log's ``status`` is not success, quoting its error message."""
     out = []
     for arm, log in read.items():
         status = _status(log)

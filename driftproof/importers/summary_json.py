@@ -133,12 +133,9 @@ _NAMED_AS = {
 def _unrecorded(
     doc: dict[str, Any], drawn: set[str], harness_named: bool = True
 ) -> tuple[list[str], list[str]]:
-    """What the file leaves unrecorded, and which of with_skill and baseline it draws in no case.
+    """What the file leaves unrecorded (its own list first), and the compared arm it never draws.
 
-    Its own ``unrecorded`` list, then each run count and the harness version it lacks (each
-    once: not where its list already names it; no version where the harness is not recorded),
-    then each of the two arms no case holds a draw of (when the other is drawn), unless it
-    names it.
+    Nothing is named twice; an arm is unheld only when the other is drawn.
     """
     unrecorded = list(doc.get("unrecorded") or [])
     for key, heads in _NAMED_AS.items():
