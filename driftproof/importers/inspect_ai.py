@@ -264,28 +264,18 @@ def _cases(
                 raise (read[arm].where / "eval" / "dataset" / "sample_ids").fail(
                     f"expected each sample id listed once; sample {sid} is listed more than once"
                 )
-            _no_epoch_skipped(sid, arm, arms[arm], places)
+            for expected, draw in enumerate(arms[arm]):  # an epoch neither held nor listed
+                if draw.index != expected:
+                    raise (places[(sid, arm, draw.index + 1)] / "epoch").fail(
+                        "expected epochs counted from 1 with none skipped (eval.config.epochs, "
+                        f"1 when absent, is the number run); sample {sid} has epoch "
+                        f"{draw.index + 1} but the log neither holds nor lists its epoch "
+                        f"{expected + 1}"
+                    )
     return [
         declared.case_entry(common.case_id_for(sid), prompts[sid], arms)
         for sid, arms in cases.items()
     ]
-
-
-def _no_epoch_skipped(
-    sid: str, arm: str, draws: list[Draw], places: dict[tuple[str, str, int], Where]
-) -> None:
-    """Refuse a sample whose epoch lies past one the log neither holds nor lists.
-
-    Raises:
-        ImportError_: naming the sample's ``epoch`` and the epoch skipped before it.
-    """
-    for expected, draw in enumerate(draws):
-        if draw.index != expected:
-            raise (places[(sid, arm, draw.index + 1)] / "epoch").fail(
-                f"expected epochs counted from 1 with none skipped (eval.config.epochs, 1 when "
-                f"absent, is the number run); sample {sid} has epoch {draw.index + 1} but the "
-                f"log neither holds nor lists its epoch {expected + 1}"
-            )
 
 
 #: The most epochs a log may list: a case's draws in one arm hold at most 100,000 items.
