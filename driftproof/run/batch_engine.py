@@ -260,26 +260,21 @@ class BatchRounds:
     def submit(self, stage: str, reqs: list[tuple[str, dict[str, Any]]]) -> None:
         """Send ``reqs`` as spooled batches of at most the lane's documented size."""
         lane = self.lanes[stage]
-        spool: Spool | None = None
-        ids: list[str] = []
+        spool, ids = lane.spool(), list[str]()
         try:
             for cid, body in reqs:
                 line = Spool.line(lane.entry(cid, body))
-                if spool is not None and (
+                if spool.count and (
                     spool.count >= lane.max_requests or spool.size + len(line) + 1 > lane.max_bytes
                 ):
                     self._create(stage, spool, ids)
                     spool.close()
-                    spool, ids = None, []
-                if spool is None:
-                    spool = lane.spool()
+                    spool, ids = lane.spool(), list[str]()
                 spool.add(line)
                 ids.append(cid)
-            if spool is not None:
-                self._create(stage, spool, ids)
+            self._create(stage, spool, ids)
         finally:
-            if spool is not None:
-                spool.close()
+            spool.close()
 
     def _create(
         self, stage: str, spool: Spool | None, ids: list[str], fid: str | None = None

@@ -188,7 +188,6 @@ class Journal:
                 os.ftruncate(self.fd, 0)
             exists = bool(lines) and self.replaced is None
         if not exists:
-            self.started_at, self.mark = started_at, run_mark(canonical, started_at)
             self._write(
                 {
                     "journal": JOURNAL_FORMAT,

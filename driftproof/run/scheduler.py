@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import queue
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -264,23 +263,6 @@ def _first_error(kept: BaseException | None, new: BaseException) -> BaseExceptio
     return kept
 
 
-@contextlib.contextmanager
-def _cancelled_on_raise(
-    futures: Iterable[Future[Any]],
-    cancel: Callable[[], None],
-    on_stop: Callable[[int], None] | None,
-) -> Iterator[None]:
-    """On any exception: ``cancel()``; at a Ctrl-C, ``on_stop(n)`` for ``n`` > 0 still running."""
-    try:
-        yield
-    except BaseException as exc:
-        cancel()
-        running = sum(1 for f in futures if f.running())
-        if on_stop and running and isinstance(exc, KeyboardInterrupt):
-            on_stop(running)
-        raise
-
-
 def _guarded(
     task: Callable[[str, str, int], float | None], halt: threading.Event, stopping: threading.Event
 ) -> Callable[[str, str, int], float | None]:
@@ -324,8 +306,8 @@ def run_cells(
     ``done`` (resumed scores keyed (case, arm, index)) is updated; ``task`` makes, judges and
     journals one draw and returns its score (``None`` if lost); ``on_done(finished, planned)``
     follows each draw; ``halt`` is set as soon as a draw raises (but for :class:`StopRun`), so
-    that nothing further starts;
-    ``on_stop(n)`` is told at a Ctrl-C that ``n`` draws (more than 0) are finishing their attempt.
+    that nothing further starts; ``on_stop(n)`` is told at a Ctrl-C that ``n`` draws (more than
+    0) are finishing their attempt.
 
     Raises:
         StopRun: pending draws are cancelled and running ones finish (and are journaled) first.
@@ -360,14 +342,13 @@ def run_cells(
         n_done, n_planned = plan.counts()
         if on_done:
             on_done(n_done, n_planned)
-        with _cancelled_on_raise(futures, cancel, on_stop):
+        try:
             while futures:
                 fut = finished.get()
                 case_id, arm, index = futures.pop(fut)
                 if fut.cancelled():
                     continue
-                exc = fut.exception()
-                if exc is not None:
+                if (exc := fut.exception()) is not None:
                     error = _first_error(error, exc)
                     cancel(halting=not isinstance(error, StopRun))
                     continue
@@ -378,5 +359,11 @@ def run_cells(
                     submit(pool, (case_id, arm))
                 if on_done:
                     on_done(n_done, n_planned)
+        except BaseException as stop:
+            cancel()
+            running = sum(1 for f in futures if f.running())
+            if on_stop and running and isinstance(stop, KeyboardInterrupt):
+                on_stop(running)
+            raise
     if error is not None:
         raise error
