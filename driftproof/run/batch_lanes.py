@@ -235,11 +235,7 @@ class OpenAIBatches(BatchLane):
         """The batch's state (see :meth:`BatchLane.status`)."""
         b = self._call(lambda c: c.batches.retrieve(batch_id))
         rc = b.request_counts
-        counts = (
-            {"total": rc.total, "completed": rc.completed, "failed": rc.failed}
-            if rc is not None
-            else {}
-        )
+        counts = {} if rc is None else {k: getattr(rc, k) for k in ("total", "completed", "failed")}
         failed = None
         if b.status == "failed":
             errs = (b.errors.data if b.errors is not None else None) or []

@@ -155,15 +155,12 @@ def _changes_lines(lines: list[str], fenced: list[bool]) -> set[int]:
     return out
 
 
-def _commit_body(lines: list[str]) -> bool:
-    """Whether the reply is a commit message (subject, blank line) or a PR description (heading)."""
-    nonblank = [i for i, s in enumerate(lines) if s.strip()]
-    if not nonblank:
-        return False
-    first = lines[nonblank[0]].strip()
+def _commit_body(lines: list[str], at: int) -> bool:
+    """Whether the reply, its first text on line ``at``, is a commit message or PR description."""
+    first = lines[at].strip()
     if first.startswith("#"):
         return True
-    nxt = nonblank[0] + 1
+    nxt = at + 1
     blank_after = nxt >= len(lines) or not lines[nxt].strip()
     return blank_after and (
         _SUBJECT.match(first) is not None
@@ -185,8 +182,8 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
     user_files = {f.lower() for f in file_names(normalize(prompt))}
     shown = {s.lower() for s in shown_files} | {s.rsplit("/", 1)[-1].lower() for s in shown_files}
     changes = _changes_lines(lines, fenced)
-    commit = _commit_body(lines)
     first_nonblank = next(i for i, s in enumerate(lines) if s.strip())
+    commit = _commit_body(lines, first_nonblank)
     prose_len = [0 if fenced[i] else len(lines[i].strip()) for i in range(len(lines))]
 
     for i, line in enumerate(lines):
