@@ -303,10 +303,9 @@ class BatchJournal:
         Raises:
             RefusalError: a batch journal is there but its run journal is not, or it begins
                 with no mark or another run's (its results would be graded as this run's); or a
-                line (by
-                file and line) is damaged, records a batch twice, names a request its input
-                file does not hold or a batch no earlier line creates, or is a result for a
-                request its batch did not send.
+                line (by file and line) is damaged, records a batch twice, names a request its
+                input file does not hold or a batch no earlier line creates, or is a result for
+                a request its batch did not send.
         """
         self.path = path
         self.files: dict[str, dict[str, Any]] = {}

@@ -154,12 +154,11 @@ class BatchRounds:
             parts = [int(x) for x in cid[1:].split("-")]
         except ValueError:
             return None
-        if cid[:1] == "a" and len(parts) == 3:
-            p = parts[0], parts[1], -1, parts[2]
-        elif cid[:1] == "j" and len(parts) == 4:
-            p = parts[0], parts[1], parts[2], parts[3]
-        else:
+        if cid[:1] == "a":
+            parts.insert(2, -1)  # an answer: no judge sample
+        if len(parts) != 4:
             return None
+        p = cast(tuple[int, int, int, int], tuple(parts))
         made = p[0] < len(self.cells) and p[1] < self.plan.max_draws and p[2] < self.n
         return p if made and self._cid(*p) == cid else None  # one spelling: not "a+0-0-0"
 

@@ -74,10 +74,7 @@ def run_checks(specs: Iterable[CheckSpec], answer: str) -> list[dict[str, Any]]:
 
 
 def example_failures(case: Any) -> list[str]:
-    """One line per place a case's checks disagree with its own examples (``suite check``).
-
-    A known-good example must pass every check; a known-bad one must fail at least one.
-    """
+    """:func:`example_disagreements` of ``case`` as lines ``where: what`` (``suite check``)."""
     return [f"{where}: {what}" for where, what in example_disagreements(case)]
 
 
