@@ -14,16 +14,14 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, ids_digest
 from driftproof.run.batch_create import maybe_made, not_created, settle_unrecorded, to_its_end
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
-from driftproof.run.scheduler import DrawPlan, FatalRun
-
-T = TypeVar("T")
+from driftproof.run.scheduler import DrawPlan, FatalRun, Key
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -84,9 +82,6 @@ def _fingerprint(o: Outcome) -> bytes:
     """
     said = repr(o) if isinstance(o, Reply) else repr((o.reason, o.retryable, o.fatal, o.status))
     return hashlib.sha256(said.encode("utf-8", "surrogatepass")).digest()
-
-
-Key = tuple[str, str, int]
 
 
 class BatchRounds:
