@@ -125,11 +125,8 @@ class Spend:
         self.price, self.judge, self.reported = price, Counter[str](), 0.0
 
     def add(self, rec: dict[str, Any]) -> None:
-        """Add one draw's judge usage and reported generation cost."""
-        u = rec.get("judge_usage") or {}
-        self.judge.update(
-            {k: u.get(k, 0) for k in ("input", "output", "cache_read", "cache_creation")}
-        )
+        """Add one draw's judge usage (:func:`judge_usd` reads its tokens) and reported cost."""
+        self.judge.update(rec.get("judge_usage") or {})
         self.reported += rec.get("generation_cost_usd") or 0.0
 
     def usd(self) -> float:
