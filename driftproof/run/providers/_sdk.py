@@ -120,9 +120,11 @@ def reply_error(
     ``<type>: <message>`` (:func:`said` of its :func:`error_object`), else a string body (as
     sent when ``sent_json``, else named as no JSON), else the body as JSON (300 characters),
     else ``fallback`` when there is no body. ``hint_404`` is appended to a 404 that is not an
-    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`status_error`. ``label``
-    replaces ``HTTP <status>`` before the words where no HTTP reply carried the status (an
-    Anthropic batch result's ``errored``, its status the one its error type is documented with).
+    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`.base.classify_status`
+    (``draw_fault`` of the error object), an ``overloaded_error`` transient whatever its status.
+    ``label`` replaces ``HTTP <status>`` before the words where no HTTP reply carried the status
+    (an Anthropic batch result's ``errored``, its status the one its error type is documented
+    with).
     """
     err = error_object(body)
     if member_str(err, "message") is not None:
@@ -138,7 +140,11 @@ def reply_error(
     if status == 404 and hint_404 and err.get("code") != "model_not_found":
         message = f"{message}; {hint_404}"
     reason = None if label is None else f"{label}: {message}"
-    return status_error(status, err, message, retry_after=retry_after, reason=reason)
+    fault = draw_fault(err)
+    out = classify_status(status, message, retry_after=retry_after, reason=reason, fault=fault)
+    if err.get("type") == "overloaded_error" and not out.retryable:  # whatever its status
+        return AttemptError(out.reason, status=status)
+    return out
 
 
 def error_object(body: Any) -> dict[str, Any]:
@@ -163,27 +169,6 @@ def error_object(body: Any) -> dict[str, Any]:
     return body
 
 
-def status_error(
-    status: int,
-    err: dict[str, Any],
-    message: str,
-    *,
-    retry_after: float | None = None,
-    reason: str | None = None,
-) -> AttemptError:
-    """An error reply of HTTP ``status`` (interactive or a batch's result) as an attempt error.
-
-    ``err`` is its :func:`error_object`, ``message`` its words; classed by
-    :func:`classify_status` (``reason`` as it takes it), except that an ``overloaded_error`` is
-    transient whatever its status.
-    """
-    fault = draw_fault(err)
-    out = classify_status(status, message, retry_after=retry_after, reason=reason, fault=fault)
-    if err.get("type") == "overloaded_error" and not out.retryable:
-        return AttemptError(out.reason, status=status)
-    return out
-
-
 def _sent_json(response: Any) -> bool:
     """Whether the body of ``response`` (an httpx response, or ``None``) is JSON."""
     try:
@@ -203,6 +188,16 @@ def said(err: Any) -> str:
     kind = member_str(err, "type") if isinstance(err, dict) else None
     kind = None if kind == "None" else kind
     return (f"{kind}: " if kind else "") + (message[:300] if message else json.dumps(err)[:200])
+
+
+def late_thought(holds: str, kinds: list[str], reasoning: str = "thinking") -> str:
+    """Why a reply is not read whose ``holds`` (reasoning after its answer): D-19's words.
+
+    ``kinds``: its parts' types in order, the first ten named.
+    """
+    found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
+    why = f"{holds} ({found}), not {reasoning} followed by the answer"
+    return f"{why}, so there is nothing to grade"
 
 
 def refused(exc: BaseException) -> bool:

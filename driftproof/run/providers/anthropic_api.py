@@ -8,7 +8,7 @@ from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.endings import lost_class
-from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, anthropic_input, count, late_thought
 from driftproof.run.providers.base import Call, Reply, Request
 from driftproof.run.reply_text import (
     joined_reasoning,
@@ -82,9 +82,8 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
     kinds = [b["type"] for b in content]  # interleaved thinking between texts is read
     after = kinds[len(kinds) - kinds[::-1].index("text") :] if "text" in kinds else []
     if not graded and ("thinking" in after or "redacted_thinking" in after):
-        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
-        why = f"the reply's content holds a thinking block after its last text block ({found}),"
-        return why + " not thinking followed by the answer, so there is nothing to grade"
+        holds = "the reply's content holds a thinking block after its last text block"
+        return late_thought(holds, kinds)
     return None
 
 

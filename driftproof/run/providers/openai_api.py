@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
-from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count, said
+from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count, late_thought, said
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import (
     joined_reasoning,
@@ -50,14 +50,8 @@ def build_responses(r: Request) -> dict[str, Any]:
     if r.system:
         req["instructions"] = r.system
     if r.schema is not None:
-        req["text"] = {
-            "format": {
-                "type": "json_schema",
-                "name": GRADE_TOOL,
-                "strict": True,
-                "schema": r.schema,
-            }
-        }
+        grade = {"name": GRADE_TOOL, "strict": True, "schema": r.schema}
+        req["text"] = {"format": {"type": "json_schema", **grade}}
     return req
 
 
@@ -154,9 +148,8 @@ def _content_parts(content: Any) -> tuple[str, list[str], str | None]:
         kinds.append(kind)
     answer_from = kinds.index("text") if "text" in kinds else len(kinds)
     if "thinking" in kinds[answer_from:]:
-        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
-        why = f"the message's content holds a text part before a thinking part ({found}), not"
-        return "", [], why + " thinking followed by the answer, so there is nothing to grade"
+        holds = "the message's content holds a text part before a thinking part"
+        return "", [], late_thought(holds, kinds)
     said = "".join(x for x in texts if isinstance(x, str))
     return said, thought, not_text("a text part's text", texts)
 
@@ -309,11 +302,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         unread = f"a message of the reply holds {odd[0]}, so there is nothing to grade"
     elif stop == "completed" and late:  # the model reasoned again after its answer
         kinds = [str(i.get("type")) for i in member_list(r, "output") if isinstance(i, dict)]
-        found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
-        unread = (
-            f"the reply's output holds a reasoning item after its last answer message ({found}),"
-        )
-        unread += " not reasoning followed by the answer, so there is nothing to grade"
+        holds = "the reply's output holds a reasoning item after its last answer message"
+        unread = late_thought(holds, kinds, "reasoning")
     elif stop == "completed" and None in unfinished:  # the server never said it is finished
         unsaid = "the answer message does not say it is finished (it gives no status), so there"
         unread = unsaid + " is nothing to grade"
