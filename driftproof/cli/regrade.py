@@ -23,7 +23,7 @@ from driftproof.errors import RefusalError
 from driftproof.outputs import STAGED_EXTRA, refuse_existing_output, refuse_long_name, same_path
 from driftproof.run.base_url import url_problem
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
-from driftproof.wording import OFFLINE
+from driftproof.wording import OFFLINE, count_of
 
 if TYPE_CHECKING:
     from driftproof.regrade.rubric import RegradeResult
@@ -169,7 +169,8 @@ def summary(result: RegradeResult, provider: str, width: int | None = None) -> s
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
         f"{result.answers_graded} graded, "
         + (
-            f"{_draws(result.answers_carried)} lost in the original receipt, carried over as lost"
+            f"{count_of(result.answers_carried, 'draw')} lost in the original receipt, "
+            "carried over as lost"
             if result.answers_carried
             else "none lost in the original receipt"
         )
@@ -182,11 +183,6 @@ def summary(result: RegradeResult, provider: str, width: int | None = None) -> s
         + _lost_words(result)
     )
     return fit_text(line, width)
-
-
-def _draws(n: int) -> str:
-    """``n`` draws in words: "1 draw", "3 draws"."""
-    return f"{n:,} draw" + ("" if n == 1 else "s")
 
 
 def _lost_words(result: RegradeResult) -> str:

@@ -148,13 +148,11 @@ def with_progress(fn: Any, console: Any = None) -> Any:
 
             bar.update(task, batch=describe(statuses))
 
-        def stopping(n: int, seconds: float) -> None:
-            bar.console.print(
-                stopping_line(n, seconds), markup=False, highlight=False, soft_wrap=True
-            )
-
         def note(line: str) -> None:
             bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+        def stopping(n: int, seconds: float) -> None:  # called with seconds= by keyword
+            note(stopping_line(n, seconds))
 
         progress.batch = batch_status  # type: ignore[attr-defined]
         progress.stopping = stopping  # type: ignore[attr-defined]
