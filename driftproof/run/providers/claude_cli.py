@@ -145,7 +145,6 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         )
         raise AttemptError(f"claude exited with status {code} and no result object: {said}")
     subtype = member_str(obj, "subtype")
-    stop = member_str(obj, "stop_reason")
     reply = _claude_usage(obj, model, out, events)
     if doubt is not None:  # D-19: no one final result
         raise AttemptError(doubt, reply=reply)
@@ -183,10 +182,9 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         raise AttemptError(stray_words("claude", stray), fatal=not raced, reply=reply)
     if (why := _unreadable(obj)) is not None:
         raise AttemptError(why, retryable=False, reply=reply)
-    reply.text, think = split_reasoning(str(obj.get("result") or ""))
-    reply.reasoning = think
+    reply.text, reply.reasoning = split_reasoning(str(obj.get("result") or ""))
     if subtype == "success":  # an envelope that does not say success has no ending
-        reply.ending = "success" if stop is None else f"success:{stop}"
+        reply.ending = "success" if reply.stop_reason is None else f"success:{reply.stop_reason}"
         if terminal not in (None, "completed"):  # the session's loop ended another way
             reply.ending = f"terminal_reason:{terminal}"
     if "structured_output" in obj:

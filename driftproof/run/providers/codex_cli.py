@@ -180,8 +180,7 @@ class CodexCLI(CLILane):
                 f"codex exited with status {code}, its turn completed with no agent "
                 f"message{last}{said}"
             )
-        text = answered[0] if isinstance(answered[0], str) else ""
-        answer, think = split_reasoning(text)
+        answer, think = split_reasoning(answered[0] if isinstance(answered[0], str) else "")
         return Reply(
             answer,
             input_tokens=count(usage.get("input_tokens")),
