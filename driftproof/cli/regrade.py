@@ -160,11 +160,14 @@ def regrade(
 def summary(result: RegradeResult, provider: str, width: int | None = None) -> str:
     """The line a finished regrade prints: draws read, graded and carried over lost, calls made.
 
+    Then, if graded answers got no valid grade, how many and their three commonest causes.
     ``provider``: the judge's; ``width``: the terminal's width in characters, the line wrapped to
     it, or ``None`` (not a terminal).
     """
     from driftproof.render.escape import fit_text, terminal_safe
 
+    lost = sum(n for _, n in result.lost_causes)
+    top = ", ".join(f"{terminal_safe(c)} ({n})" for c, n in result.lost_causes[:3])
     line = (
         f"{terminal_safe(str(result.receipt_path))}: {result.answers_read} draws read: "
         f"{result.answers_graded} graded, "
@@ -180,23 +183,14 @@ def summary(result: RegradeResult, provider: str, width: int | None = None) -> s
             if provider in OFFLINE
             else f"{result.runner_attempts} requests sent (retries included)"
         )
-        + _lost_words(result)
+        + (
+            f"; {lost} of the {result.answers_graded} graded answers got no valid grade and are "
+            f"lost in the new receipt: {top}"
+            if lost
+            else ""
+        )
     )
     return fit_text(line, width)
-
-
-def _lost_words(result: RegradeResult) -> str:
-    """``; N of the graded answers got no valid grade, …`` naming the causes, or ``""``."""
-    from driftproof.render.escape import terminal_safe
-
-    lost = sum(n for _, n in result.lost_causes)
-    if not lost:
-        return ""
-    top = ", ".join(f"{terminal_safe(c)} ({n})" for c, n in result.lost_causes[:3])
-    return (
-        f"; {lost} of the {result.answers_graded} graded answers got no valid "
-        f"grade and are lost in the new receipt: {top}"
-    )
 
 
 def _exit_if_nothing_measured(result: RegradeResult) -> None:
