@@ -98,9 +98,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
-        if type(cause).__name__ == "RemoteProtocolError" and str(cause):  # a body cut short
-            return AttemptError(f"connection failed: {str(cause)[:300]}")
-        return AttemptError(f"connection failed: {str(exc)[:300]}")
+        cut = type(cause).__name__ == "RemoteProtocolError" and str(cause)  # a body cut short
+        return AttemptError(f"connection failed: {str(cause if cut else exc)[:300]}")
     return AttemptError(f"{name}: {str(exc)[:300]}", retryable=False)
 
 
@@ -191,9 +190,9 @@ def said(err: Any) -> str:
 
 
 def late_thought(holds: str, kinds: list[str], reasoning: str = "thinking") -> str:
-    """Why a reply is not read whose ``holds`` (reasoning after its answer): D-19's words.
+    """Why a reply holding reasoning after its answer is not read (D-19); ``holds`` says where.
 
-    ``kinds``: its parts' types in order, the first ten named.
+    ``kinds``: its parts' types in order, the first ten named; ``reasoning``: the parts' name.
     """
     found = ", ".join(kinds[:10]) + (", …" if len(kinds) > 10 else "")
     why = f"{holds} ({found}), not {reasoning} followed by the answer"
