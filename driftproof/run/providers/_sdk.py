@@ -183,8 +183,7 @@ def said(err: Any) -> str:
     An error with no ``message`` string is quoted as JSON (200 characters); a ``type`` of the
     string ``"None"`` (a LiteLLM proxy's for an error it has no type for) names no type.
     """
-    message = member_str(err, "message") if isinstance(err, dict) else None
-    kind = member_str(err, "type") if isinstance(err, dict) else None
+    message, kind = member_str(err, "message"), member_str(err, "type")
     kind = None if kind == "None" else kind
     return (f"{kind}: " if kind else "") + (message[:300] if message else json.dumps(err)[:200])
 

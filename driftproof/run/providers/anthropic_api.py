@@ -111,10 +111,9 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     refusal = None
     if stop == "refusal":
         details = member_object(msg, "stop_details")
-        cat = details.get("category")
         refusal = {
             "text": text or member_str(details, "explanation"),
-            "category": cat if isinstance(cat, str) else None,
+            "category": member_str(details, "category"),
         }
     # two identical calls are one grade, alike as JSON text: a score of true and one of 1 are
     # two grades, which Python's == holds equal

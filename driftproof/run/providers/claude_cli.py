@@ -12,7 +12,7 @@ import os
 import re
 from typing import Any
 
-from driftproof._json import json_kind, member_object, member_str
+from driftproof._json import json_kind, member_list, member_object, member_str
 from driftproof.run.providers._sdk import anthropic_input, count
 from driftproof.run.providers.base import (
     CONTEXT_WINDOW,
@@ -98,8 +98,7 @@ def _said(obj: dict[str, Any]) -> str:
     text = obj.get("result")
     if isinstance(text, str) and text.strip():
         return text[:300]
-    errors = obj.get("errors")
-    said = [e for e in errors if isinstance(e, str)] if isinstance(errors, list) else []
+    said = [e for e in member_list(obj, "errors") if isinstance(e, str)]
     return "; ".join(said)[:300]
 
 

@@ -157,10 +157,9 @@ class CodexCLI(CLILane):
                 failure = "another turn started after one completed, and it did not complete"
             elif t == "turn.completed":
                 completed = True
-                usage = ev["usage"] if isinstance(ev.get("usage"), dict) else {}
+                usage = member_object(ev, "usage")
             elif t in ("turn.failed", "error"):
-                e = ev.get("error")
-                said = (e.get("message") if isinstance(e, dict) else None) or ev.get("message")
+                said = member_object(ev, "error").get("message") or ev.get("message")
                 if t == "turn.failed":
                     failed = failed or str(said or t)
                 else:

@@ -332,8 +332,7 @@ def choice_error(c: dict[str, Any]) -> AttemptError | None:
     what text came first (OpenRouter's ``choices[].error``, with ``finish_reason`` ``error`` or
     another): transient, quoting the error, the reply (its usage) kept. ``None`` otherwise.
     """
-    choices = c.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices else None
+    first = (member_list(c, "choices") or [None])[0]
     err = first.get("error") if isinstance(first, dict) else None
     if err is None:
         return None
