@@ -72,7 +72,12 @@ def tree_key(folder: Path) -> str:
 
 @cache
 def _package_key() -> str:
-    versions = [f"{name}=={importlib.metadata.version(name)}" for name in _LIBRARIES]
+    versions = []
+    for name in _LIBRARIES:  # a library installed without its record (--no-deps, a distro copy)
+        try:
+            versions.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} missing")
     package = Path(driftproof.__file__).resolve().parent
     return key_of(driftproof.__version__, tree_key(package), *versions)
 
