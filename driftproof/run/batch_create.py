@@ -10,6 +10,7 @@ the run refuses to make another until told to.
 
 from __future__ import annotations
 
+import signal
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -33,7 +34,8 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
 
     The provider may hold what the call made before its reply is read: a first Ctrl-C waits
     for the reply (at most the call's timeout) so the id reaches the batch journal and a resumed
-    run does not send the requests again. A second Ctrl-C stops waiting.
+    run does not send the requests again, even one that comes while the call's thread starts
+    (held until then). A second Ctrl-C stops waiting.
 
     Raises:
         KeyboardInterrupt: a second Ctrl-C, or ``call`` failed after a first one.
@@ -50,8 +52,17 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
         finally:
             done.set()
 
-    threading.Thread(target=run, name="driftproof-batch-create", daemon=True).start()
     stop: KeyboardInterrupt | None = None
+    # Ctrl-C is held while the call's thread starts (it may send the request before this
+    # thread runs again), then taken as one that comes while the call is on its way
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        threading.Thread(target=run, name="driftproof-batch-create", daemon=True).start()
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held Ctrl-C is raised here
+        except KeyboardInterrupt as exc:
+            stop = exc
     while not done.is_set():
         try:
             done.wait(0.1)

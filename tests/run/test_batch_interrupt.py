@@ -35,3 +35,28 @@ def test_ctrl_c_during_a_batch_create_journals_the_batch_and_sends_nothing_twice
     assert s.calls["create"] == 2  # the answers' batch, polled on resume, then the judges'
     r = read_receipt(out)
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_ctrl_c_while_the_creating_thread_starts_still_waits_for_the_reply(monkeypatch):
+    # on a loaded machine the request went out (and the provider made the batch) before this
+    # thread came back from starting the call's thread: a Ctrl-C then stopped the run there,
+    # with the batch's id never journaled, and the resumed run refused as if it was lost
+    import threading
+
+    from driftproof.run import batch_create
+
+    started, calls = threading.Thread.start, []
+
+    def start_then_ctrl_c(self):
+        started(self)
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C right as the thread is started
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        value, stop = batch_create.to_its_end(lambda: calls.append(1) or "batch-1")
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C stopped the wait: the batch's id would not be journaled")
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert (value, calls) == ("batch-1", [1]) and isinstance(stop, KeyboardInterrupt)
