@@ -179,6 +179,12 @@ def _decision_lines(
 ) -> list[str]:
     """The summary's title, the decision and whether the job fails, and why there is none."""
     line = job_line(decision, job_fails(c, fail_on), fail_on, c.unmeasured)
+    fa, regressed = c.false_alarms, VerdictCode.REGRESSED
+    if decision == regressed and regressed in fail_on and fa is not None and not fa.beyond_noise:
+        line += (
+            " Noise alone gives that many regressed cases at this suite's size (below); to fail "
+            'only beyond it, put "beyond-noise" in fail-on in place of "regressed".'
+        )
     lead, rest = line.split("; ", 1)
     gone = unmeasured_headline(c.unmeasured, ids=False)  # a count: never a case id
     title = ("no decision" if decision == "none" else decision) + (f" ({gone})" if gone else "")

@@ -56,6 +56,8 @@ def test_one_regressed_case_in_40_fails_by_default(tmp_path, monkeypatch) -> Non
     assert "**Decision: regressed**; the job fails (fail-on: regressed, not-measured)" in summary
     assert _expected(summary) == 1
     assert "1 case did" in summary and "within what noise alone gives at the 5% level" in summary
+    # the summary says how to gate beyond noise, as a job with no decision says how to fail it
+    assert 'put "beyond-noise" in fail-on in place of "regressed"' in summary
 
 
 def test_one_regressed_case_in_40_passes_beyond_noise(tmp_path, monkeypatch, capsys) -> None:
@@ -67,6 +69,7 @@ def test_one_regressed_case_in_40_passes_beyond_noise(tmp_path, monkeypatch, cap
     m = re.search(r"The chance of at least 1 from noise alone is (\d+)%", summary)
     assert m and 65 <= int(m.group(1)) <= 82
     assert "::warning title=Driftproof::1 case regressed" in capsys.readouterr().out
+    assert "in place of" not in summary  # the job already gates beyond noise
 
 
 def test_a_count_beyond_noise_fails_under_beyond_noise(tmp_path, monkeypatch) -> None:
