@@ -313,11 +313,14 @@ def _commands(p: Plan) -> list[str]:
         ]
     if n is None:
         return []
+    aa = "--aa " if p.aa else ""  # a larger pilot is run as this one was; the gate's run is not
+    if p.pilot_draws is not None:
+        return [f"To draw each arm {n:,} times, give driftproof run {aa}--draws {n}."]
     run = f"To draw each arm {n:,} times, give driftproof run --draws {n}."
-    if (pilot := p.larger_pilot) is None or p.pilot_draws is not None:
+    if (pilot := p.larger_pilot) is None:
         return [run]
     return [  # the pilot first, as the headline says it first
-        f"To run the pilot of {pilot:,} draws per arm first, give driftproof run --draws "
+        f"To run the pilot of {pilot:,} draws per arm first, give driftproof run {aa}--draws "
         f"{pilot}, then plan from its receipt.",
         run,
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from factories import case, make_receipt
+from factories import JUDGE, case, make_receipt
 from receipt_docs import seal_document
 
 from driftproof.pages.plan import plan_receipt
@@ -68,3 +68,22 @@ def test_a_plan_from_an_aa_pilot_names_its_two_runs_not_a_baseline() -> None:
     assert "baseline" not in text.lower()
     plain = " ".join(plan_text(_plan([WIDE_WITH], aa=False)).split())
     assert "(pilot measured 50 with skill, 50 baseline;" in plain
+
+
+def test_a_plan_from_an_aa_pilot_grows_the_pilot_as_an_aa_run() -> None:
+    # the method's worked examples, in both arms of an A/A pilot. Spread .01 over 3 draws on a .01
+    # grid: "run a pilot of 6 draws per arm, which would likely cut that count, or 220 draws per
+    # arm". Every score .5 over 3 draws on a .05 grid: "grow the pilot to 6 draws per arm". The
+    # larger pilot must be an A/A run again, else its plan sizes with skill against baseline; the
+    # gate's own run is an ordinary run.
+    fine = make_receipt(
+        [case("c1", [0.69, 0.70, 0.71], [0.69, 0.70, 0.71])],
+        judge={**JUDGE, "scale": {"worst": 0.0, "best": 1.0, "step": 0.01}},
+    )
+    fine["run"]["aa"] = True
+    p = plan_receipt(parse_receipt(json.dumps(seal_document(fine)).encode(), "p.json"))
+    text = " ".join(plan_text(p).split())
+    assert "give driftproof run --aa --draws 6, then plan from its receipt." in text
+    assert "To draw each arm 220 times, give driftproof run --draws 220." in text
+    text = " ".join(plan_text(_plan([case("c1", [0.5] * 3, [0.5] * 3)], aa=True)).split())
+    assert "To draw each arm 6 times, give driftproof run --aa --draws 6." in text
