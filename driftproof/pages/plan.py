@@ -101,6 +101,8 @@ class Plan:
         pooled_level: the level some arm's pooled spread was bounded at; ``existence``: the
             error rates there.
         simulated: the pilot was drawn by the simulated provider: no model's spreads.
+        stub: the pilot's answers or grades came from the offline stub: fixed, no model's.
+        smoke: the pilot is a smoke run (``run --quick``, a preset named): first case, 2 draws.
         aa: the pilot is an A/A calibration: the count sizes a comparison of two skill runs.
         effect_alone: draws calling ``effect`` alone needs, when under ``draws_per_arm``.
         larger_pilot, pilot_draws: the largest of the cases' (:class:`CasePlan`).
@@ -131,6 +133,8 @@ class Plan:
     existence: ExistenceRates | None = None
     suite_spreads: tuple[float, float] | None = None
     simulated: bool = False
+    stub: bool = False
+    smoke: bool = False
     aa: bool = False
     grader_step: float | None = None
     samples_per_draw: int | None = None
@@ -228,6 +232,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         z.existence,
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
         simulated=r.is_simulated,
+        stub="stub" in (r.run.provider, r.judge and r.judge.provider),
+        smoke=r.is_smoke,
         aa=bool(r.run.aa),
         grader_step=r.judge.scale.step if floored and r.judge is not None else None,
         samples_per_draw=r.run.judge_samples_per_generation if floored else None,

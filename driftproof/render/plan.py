@@ -30,19 +30,20 @@ def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
 
 
-#: Said under the headline when the pilot is simulated (``run --provider simulated``, the demo).
-SIMULATED_PILOT = (
-    "This pilot is simulated: no model answered and no model judged, so its spreads are the "
-    "simulated provider's, not a model's; the plan shows how planning works, not what a real "
-    "run needs."
-)
-
-#: Said under the headline when the pilot is an A/A calibration (``run --aa``).
-AA_PILOT = (
-    "This pilot is an A/A calibration: both of its arms ran with the skill, so the count sizes a "
-    "comparison of two runs with the skill, as diff and the Action make; a lift here is a change "
-    "between the two runs."
-)
+#: Said under the headline, in order, of a pilot that is what the :class:`Plan` field names.
+PILOT_NOTES = {
+    "simulated": "This pilot is simulated: no model answered and no model judged, so its spreads "
+    "are the simulated provider's, not a model's; the plan shows how planning works, not what a "
+    "real run needs.",
+    "stub": "This pilot ran on the offline stub: its answers and grades are fixed stand-ins, not "
+    "a model's, so the plan shows how planning works, not what a real run needs.",
+    "smoke": "This pilot is a smoke run (--quick: the first case only, 2 draws per arm, 2 judge "
+    "samples): it checks that a run works, and sizes nothing else; plan from a run without "
+    "--quick.",
+    "aa": "This pilot is an A/A calibration: both of its arms ran with the skill, so the count "
+    "sizes a comparison of two runs with the skill, as diff and the Action make; a lift here is "
+    "a change between the two runs.",
+}
 #: What a plan from a pilot with a baseline says of gating two runs (diff, the Action).
 GATE_SIZING = (
     "diff and the Action compare the with-skill arms of two runs, not with skill against "
@@ -399,14 +400,13 @@ def _why(p: Plan) -> list[str]:
 def plan_text(p: Plan, width: int | None = None) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`.
 
-    In order: the headline; the commands that carry it out; calls and grading cost; whether the
-    pilot is simulated or an A/A calibration; the cases; then, under :data:`WHY_HEADING`, the
-    reasoning. ``width``: the terminal's width in characters, each longer line wrapped to it, or
-    ``None`` (not a terminal).
+    In order: the headline; the commands that carry it out; calls and grading cost; what the
+    pilot is (:data:`PILOT_NOTES`); the cases; then, under :data:`WHY_HEADING`, the reasoning.
+    ``width``: the terminal's width in characters, each longer line wrapped to it, or ``None``
+    (not a terminal).
     """
     lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
-    lines += [SIMULATED_PILOT] if p.simulated else []
-    lines += [AA_PILOT] if p.aa else []
+    lines += [note for field, note in PILOT_NOTES.items() if getattr(p, field)]
     lines += _cases(p)
     if why := _why(p):
         lines += [WHY_HEADING, *why]

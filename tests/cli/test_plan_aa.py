@@ -87,3 +87,20 @@ def test_a_plan_from_an_aa_pilot_grows_the_pilot_as_an_aa_run() -> None:
     assert "To draw each arm 220 times, give driftproof run --draws 220." in text
     text = " ".join(plan_text(_plan([case("c1", [0.5] * 3, [0.5] * 3)], aa=True)).split())
     assert "To draw each arm 6 times, give driftproof run --aa --draws 6." in text
+
+
+def test_a_plan_from_a_stub_or_smoke_pilot_says_it_sizes_no_real_run() -> None:
+    # `run --provider stub --quick` then `plan` gave "give driftproof run --draws 4" with no word
+    # that the stub's answers and grades are fixed and the smoke run had one case and 2 draws
+    stub = "This pilot ran on the offline stub"
+    smoke = "This pilot is a smoke run (--quick"
+    real = plan_text(_plan([AA_CASE], aa=False))
+    assert stub not in real and smoke not in real
+    doc = make_receipt([AA_CASE])
+    doc["run"].update(provider="stub", preset="quick")
+    doc["verification_level"] = "UNVERIFIED"
+    doc["judge"]["provider"] = "stub"
+    p = plan_receipt(parse_receipt(json.dumps(seal_document(doc)).encode(), "p.json"))
+    text = " ".join(plan_text(p).split())
+    assert text.index(stub) < text.index(smoke)  # after the headline and cost, before the cases
+    assert (p.stub, p.smoke) == (True, True)
