@@ -53,6 +53,11 @@ from driftproof.stats.lift import CommonLifts, common_lifts
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
+#: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file: the lines that follow cite it.
+NO_SUMMARY = (
+    "no job summary was written (GITHUB_STEP_SUMMARY is not set); driftproof diff BASELINE "
+    "RECEIPT prints the same comparison"
+)
 #: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
 BEYOND_NOISE = "beyond-noise"
 #: The ``fail-on`` word for "fail when the new receipt measured nothing where the baseline did".
@@ -394,6 +399,8 @@ def _main(args: argparse.Namespace) -> int:
     unwritten = _write_outputs(summary, outputs)
     if unwritten:
         return _errors(unwritten)
+    if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally
+        print(f"driftproof: {NO_SUMMARY}", file=sys.stderr)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. Annotations: a case unmeasured, regressed or inconclusive; no decision.

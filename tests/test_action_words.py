@@ -132,3 +132,22 @@ def test_an_inconclusive_decision_is_annotated(
         "::warning title=Driftproof::1 case inconclusive: a move its lost draws could undo; "
         "see the job summary\n"
     ) in printed
+
+
+def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # in another CI (the README: "run that same command") the lines said "see the job summary"
+    # and no summary was written anywhere
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    doc = make_receipt([case("c1", [0.7, 0.72, 0.74], [0.5, 0.52, 0.54])])
+    for p in (a, b):
+        p.write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    err = capsys.readouterr().err
+    assert "no job summary was written" in err and "driftproof diff BASELINE RECEIPT" in err
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    assert "no job summary" not in capsys.readouterr().err
