@@ -15,17 +15,18 @@ from driftproof.pages.comparison import compare_receipts
 from driftproof.receipt import Receipt
 
 
-def test_a_case_no_draw_count_resolves_reads_none_and_why_once_under_the_table() -> None:
+def test_a_case_no_draw_count_resolves_reads_no_count_and_why_once_under_the_table() -> None:
     # both arms [0.5, 0.6, 0.7] (sd 0.1) in both cases: spreads 0.1 + 0.1 = 0.2 ≥ 0.05, so no
     # draw count resolves either; each row's column repeated "no draw count reaches the floor"
     w = [0.5, 0.6, 0.7]
     r = Receipt.model_validate(make_receipt([case("c1", w, w), case("c2", w, w)]))
     text = action.summary_markdown(r, r, compare_receipts(r, r, a_name="a", b_name="b"))
-    row = "| underpowered | 0.600 ± 0.100 (n=3) | 0.600 ± 0.100 (n=3) | +0.000 | none |\n"
+    # "none" in the draws-needed column read as none needed
+    row = "| underpowered | 0.600 ± 0.100 (n=3) | 0.600 ± 0.100 (n=3) | +0.000 | no count |\n"
     assert f"| c1 {row}| c2 {row}\n" in text
     assert text.endswith(
-        "\n\nnone: no draw count reaches the floor (the two arms' spreads add up to the floor or "
-        "more; more draws do not narrow a spread).\n"
+        "\n\nno count: no draw count reaches the floor (the two arms' spreads add up to the floor "
+        "or more; more draws do not narrow a spread).\n"
     )
     # once there, once after the bold sentence above the table, which names the cases and
     # starts a sentence of its own (it read "**…floor.** no draw count …")

@@ -41,7 +41,7 @@ def _row(v: CaseVerdict) -> str:
     """One case's row of the summary table."""
     needed = ""
     if v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count:
-        needed = "none"  # said once, under the table
+        needed = "no count"  # not "none", which reads as none needed; why: once, under the table
     elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
         needed = str(v.draws_needed)
     cells = (v.case_id, verdict_cell(v), _band(v.a), _band(v.b), format_lift(v.delta))
@@ -71,7 +71,7 @@ def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
         head = f"{CONTEXT_ONLY}\n\n{table}" if c.context_rows else ""
         rows = [f"| {' | '.join(map(md_escape, r))} |\n" for r in cells[:MAX_ROWS]]
     none = any(v.verdict == VerdictCode.UNDERPOWERED and v.no_draw_count for v in c.rows)
-    legend = f"\nnone: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
+    legend = f"\nno count: {wording.NO_DRAW_COUNT_REACHES} ({wording.NO_DRAW_COUNT_WHY}).\n"
     legend = legend if none else ""
     rows = rows if c.rows or c.context_rows else []
     room = max_bytes - 200 - len(legend.encode()) - sum(len(n.encode()) for n in notes)
