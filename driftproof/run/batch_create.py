@@ -10,7 +10,7 @@ the run refuses to make another until told to.
 
 from __future__ import annotations
 
-import signal
+import _thread
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -34,8 +34,8 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
 
     The provider may hold what the call made before its reply is read: a first Ctrl-C waits
     for the reply (at most the call's timeout) so the id reaches the batch journal and a resumed
-    run does not send the requests again, even one that comes while the call's thread starts
-    (held until then). A second Ctrl-C stops waiting.
+    run does not send the requests again, even one that comes while the call's thread starts.
+    A second Ctrl-C stops waiting.
 
     Raises:
         KeyboardInterrupt: a second Ctrl-C, or ``call`` failed after a first one.
@@ -53,18 +53,15 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
             done.set()
 
     stop: KeyboardInterrupt | None = None
-    # Ctrl-C is held while the call's thread starts (it may send the request before this
-    # thread runs again), then taken as one that comes while the call is on its way
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        threading.Thread(target=run, name="driftproof-batch-create", daemon=True).start()
-    finally:
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held Ctrl-C is raised here
-        except KeyboardInterrupt as exc:
-            stop = exc
+    started = False
     while not done.is_set():
         try:
+            if not started:
+                # no stop is raised between these two lines (Python raises one after a call
+                # returns, here with the thread started): one that comes while the thread
+                # starts, whichever thread took the signal, waits like any other
+                started = True
+                _thread.start_new_thread(run, ())
             done.wait(0.1)
         except KeyboardInterrupt as exc:
             if stop is not None:
