@@ -186,9 +186,11 @@ def _decision_lines(
     line = job_line(decision, job_fails(c, fail_on), fail_on, c.unmeasured)
     fa, regressed = c.false_alarms, VerdictCode.REGRESSED
     if decision == regressed and regressed in fail_on and fa is not None and not fa.beyond_noise:
+        how = 'put "beyond-noise" in fail-on in place of "regressed"'
+        how = 'take "regressed" out of fail-on' if BEYOND_NOISE in fail_on else how
         line += (
             " Noise alone gives that many regressed cases at this suite's size (below); to fail "
-            'only beyond it, put "beyond-noise" in fail-on in place of "regressed".'
+            f"only beyond it, {how}."
         )
     lead, rest = line.split("; ", 1)
     gone = unmeasured_headline(c.unmeasured, ids=False)  # a count: never a case id

@@ -104,3 +104,14 @@ def test_fail_on_is_read_in_any_letter_case(tmp_path, monkeypatch) -> None:
     code, summary = _run(tmp_path, monkeypatch, "Regressed, underpowered")
     assert code == 1
     assert "the job fails (fail-on: regressed, UNDERPOWERED)" in summary
+
+
+def test_with_beyond_noise_and_regressed_the_summary_says_to_take_regressed_out(
+    tmp_path, monkeypatch
+) -> None:
+    # fail-on already names beyond-noise: the regressed case fails the job through "regressed"
+    # alone, so the way to gate beyond noise is to drop that word, not to add one it has
+    code, summary = _run(tmp_path, monkeypatch, "regressed,beyond-noise")
+    assert code == 1
+    assert 'to fail only beyond it, take "regressed" out of fail-on.' in summary
+    assert 'put "beyond-noise" in fail-on' not in summary
