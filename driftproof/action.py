@@ -55,7 +55,7 @@ DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVE
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
 #: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file: the lines that follow cite it.
 NO_SUMMARY = (
-    "no job summary was written (GITHUB_STEP_SUMMARY is not set); driftproof diff BASELINE "
+    "no job summary was written (GITHUB_STEP_SUMMARY names no file); driftproof diff BASELINE "
     "RECEIPT prints the same comparison"
 )
 #: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".

@@ -149,6 +149,9 @@ def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
     assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
     err = capsys.readouterr().err
     assert "no job summary was written" in err and "driftproof diff BASELINE RECEIPT" in err
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", "")  # set, but to no file: it is not "not set"
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    assert "(GITHUB_STEP_SUMMARY names no file)" in capsys.readouterr().err
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
     assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
     assert "no job summary" not in capsys.readouterr().err
