@@ -35,8 +35,9 @@ PILOT_NOTES = {
     "simulated": "This pilot is simulated: no model answered and no model judged, so its spreads "
     "are the simulated provider's, not a model's; the plan shows how planning works, not what a "
     "real run needs.",
-    "stub": "This pilot ran on the offline stub: its answers and grades are fixed stand-ins, not "
-    "a model's, so the plan shows how planning works, not what a real run needs.",
+    "stub": "This pilot ran on the offline stub for its answers, its grades or both: the stub's "
+    "are fixed stand-ins, not a model's, so the plan shows how planning works, not what a real "
+    "run needs.",
     "smoke": "This pilot is a smoke run (--quick: the first case only, 2 draws per arm, 2 judge "
     "samples): it checks that a run works, and sizes nothing else; plan from a run without "
     "--quick.",

@@ -104,3 +104,16 @@ def test_a_plan_from_a_stub_or_smoke_pilot_says_it_sizes_no_real_run() -> None:
     text = " ".join(plan_text(p).split())
     assert text.index(stub) < text.index(smoke)  # after the headline and cost, before the cases
     assert (p.stub, p.smoke) == (True, True)
+
+
+def test_a_pilot_graded_by_the_stub_alone_does_not_say_its_answers_are_the_stubs() -> None:
+    # `run --provider anthropic --judge-provider stub` (or stub answers under the simulated
+    # judge): a model answered, or another lane graded, so "its answers and grades are fixed
+    # stand-ins" was untrue of one of the two
+    doc = make_receipt([AA_CASE])
+    doc["verification_level"] = "UNVERIFIED"
+    doc["judge"]["provider"] = "stub"
+    p = plan_receipt(parse_receipt(json.dumps(seal_document(doc)).encode(), "p.json"))
+    text = " ".join(plan_text(p).split())
+    assert p.stub and "its answers and grades are fixed stand-ins" not in text
+    assert "ran on the offline stub for its answers, its grades or both" in text
