@@ -32,9 +32,9 @@ def _pct(p: float) -> str:
 
 #: Said under the headline, in order, of a pilot that is what the :class:`Plan` field names.
 PILOT_NOTES = {
-    "simulated": "This pilot is simulated: no model answered and no model judged, so its spreads "
-    "are the simulated provider's, not a model's; the plan shows how planning works, not what a "
-    "real run needs.",
+    "simulated": "This pilot is simulated (its answers, its grades or both): the simulated "
+    "provider drew them at random, so its spreads are not a model's; the plan shows how planning "
+    "works, not what a real run needs.",
     "stub": "This pilot ran on the offline stub for its answers, its grades or both: the stub's "
     "are fixed stand-ins, not a model's, so the plan shows how planning works, not what a real "
     "run needs.",

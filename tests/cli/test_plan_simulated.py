@@ -14,9 +14,9 @@ from driftproof.render.plan import plan_json, plan_text
 
 CASES = [case("c1", [0.60, 0.62, 0.64], [0.50, 0.52, 0.54])]
 SAID = (
-    "This pilot is simulated: no model answered and no model judged, so its spreads are the "
-    "simulated provider's, not a model's; the plan shows how planning works, not what a real "
-    "run needs."
+    "This pilot is simulated (its answers, its grades or both): the simulated provider drew them "
+    "at random, so its spreads are not a model's; the plan shows how planning works, not what a "
+    "real run needs."
 )
 
 
@@ -38,3 +38,11 @@ def test_a_model_pilot_is_not() -> None:
     p = plan_receipt(_pilot("anthropic"))
     assert SAID not in plan_text(p)
     assert json.loads(plan_json(p))["simulated"] is False
+
+
+def test_a_pilot_simulated_on_one_side_is_not_said_to_have_no_model() -> None:
+    # a model answered under the simulated judge: the note said "no model answered"
+    doc = make_receipt(CASES, level="UNVERIFIED")
+    doc["run"]["provider"], doc["judge"]["provider"] = "anthropic", "simulated"
+    text = plan_text(plan_receipt(Receipt.model_validate(seal_document(doc))))
+    assert SAID in text and "no model answered" not in text
