@@ -146,9 +146,11 @@ class FalseAlarms:
     def sentence(self) -> str:
         """The reading in plain words (diff, the comparison report, the Action)."""
         cases = f"{self.cases} case" if self.cases == 1 else f"these {self.cases} cases"
+        said = self.expected_words()
+        about = "" if said.startswith("fewer") else "about "
         head = (
-            f"Noise alone: if every case's true mean were the same in both receipts, about "
-            f"{self.expected_words()} of {cases} would read regressed at these spreads and draws; "
+            f"Noise alone: if every case's true mean were the same in both receipts, {about}"
+            f"{said} of {cases} would read regressed at these spreads and draws; "
         )
         if self.observed == 0:
             return head + "none did."
@@ -193,13 +195,16 @@ def count_words(x: float, error: float) -> str:
     """An expected count ``x`` with simulation standard error ``error``, as far as it holds.
 
     To 2, 1 or 0 decimals: the most whose half a unit in the last place is at least the 95%
-    half-width (1.96 standard errors). When even that is over 0.5: ``about N (simulated:
-    between L and H)``, the half-width's ends rounded outwards, ``L`` at least 0.
+    half-width (1.96 standard errors); ``fewer than 0.01`` (``0.1``, ``1``) where that rounds
+    to nothing, ``x`` and the half-width together then being under one unit in that place.
+    When even that is over 0.5: ``N (simulated: between L and H)``, the half-width's ends
+    rounded outwards, ``L`` at least 0.
     """
     half = _Z95 * error
     for places in (2, 1, 0):
         if half <= 0.5 * 10.0**-places:
-            return f"{x:.{places}f}"
+            said = f"{x:.{places}f}"
+            return f"fewer than {10.0**-places:.{places}f}" if float(said) == 0 else said
     low, high = max(0, math.floor(x - half)), math.ceil(x + half)
     return f"{x:.0f} (simulated: between {low} and {high})"
 

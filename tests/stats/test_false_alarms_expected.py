@@ -27,7 +27,10 @@ def _said(ps: list[float], trials: int, simulated: list[bool] | None = None) -> 
     """The expected count as the sentence prints it, for a suite with chances ``ps``."""
     mask = None if simulated is None else tuple(simulated)
     fa = FalseAlarms(sum(ps), 0, p_at_least(ps, 0), len(ps), trials, 0.05, tuple(ps), mask)
-    m = re.search(r"about (.*?) of (?:these \d+ cases|1 case) would read regressed", fa.sentence())
+    m = re.search(
+        r"receipts, (?:about )?(.*?) of (?:these \d+ cases|1 case) would read regressed",
+        fa.sentence(),
+    )
     assert m is not None, fa.sentence()
     return m.group(1)
 
@@ -83,7 +86,7 @@ def test_a_case_not_simulated_adds_no_error() -> None:
         math.sqrt(0.025 * 0.975 / 2000)
     )
     assert _said(ps, 2000, mask) == "1.0"
-    assert _said([0.0] * 3, 2000, [False] * 3) == "0.00"
+    assert _said([0.0] * 3, 2000, [False] * 3) == "fewer than 0.01"
 
 
 def test_diff_prints_the_count_of_a_300_case_suite_as_a_whole_number() -> None:
@@ -126,12 +129,29 @@ def test_cases_that_saw_no_event_still_bound_the_sum() -> None:
     # regressed in any pair, printed "about 0.00": p(1 − p) is 0 for each, so the standard error
     # was 0. Seeing no event in 400 × 500 pairs bounds the sum of their chances only by the exact
     # (Garwood) 97.5% upper bound of a count of none, −ln(.025) = 3.689 events, over 500 pairs a
-    # case: .00738, over half a hundredth (.005) and within half a tenth: one decimal, "0.0".
+    # case: .00738, over half a hundredth (.005) and within half a tenth: one decimal, where
+    # 0.0 rounds to nothing: the sum and its half-width are under .05 + .05, "fewer than 0.1".
     ps = [0.0] * 400
     assert expected_error(ps, 500) == pytest.approx(3.6889 / (1.96 * 500), rel=1e-4)
-    assert _said(ps, 500) == "0.0"
+    assert _said(ps, 500) == "fewer than 0.1"
     # at 2,000 pairs a case the bound is 3.689 / 2,000 = .00184: two decimals hold
-    assert _said(ps, 2000) == "0.00"
+    assert _said(ps, 2000) == "fewer than 0.01"
     # with one case of 40 events in 500 pairs (.08): Σ p(1 − p) / 500 = .0736 / 500 = 1.472e-4;
     # the cases with none add (.00738 / 1.96)² = 1.418e-5: standard error √1.614e-4 = .01270
     assert expected_error([0.08] + ps, 500) == pytest.approx(0.012705, abs=1e-5)
+
+
+def test_a_count_that_rounds_to_nothing_is_bounded_in_plain_words() -> None:
+    # Found: a one-case diff of two receipts with no spread printed "about 0.00 of 1 case". No
+    # event in 2,000 pairs: the sum is 0 and its 95% half-width 3.689 / 2,000 = .00184, under
+    # half a hundredth, so the count is under .01; the sentence says so, with no "about"
+    fa = FalseAlarms(0.0, 1, p_at_least([0.0], 1), 1, 2000, 0.05, (0.0,), (True,))
+    assert fa.sentence().startswith(
+        "Noise alone: if every case's true mean were the same in both receipts, fewer than "
+        "0.01 of 1 case would read regressed at these spreads and draws; 1 case did."
+    )
+    # the same at the other places: half-width .04 (one decimal), .4 (none)
+    assert count_words(0.03, 0.04 / 1.96) == "fewer than 0.1"
+    assert count_words(0.3, 0.4 / 1.96) == "fewer than 1"
+    # a count that does not round to nothing is printed as before, "about" in the sentence
+    assert count_words(0.006, 0.004 / 1.96) == "0.01"
