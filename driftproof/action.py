@@ -378,6 +378,15 @@ def _errors(lines: list[str]) -> int:
     return 2
 
 
+def _annotate(level: str, text: str) -> None:
+    """``text`` as a workflow command on stdout when run by GitHub Actions (``GITHUB_ACTIONS`` is
+    ``true``), else as a plain ``warning: ...`` or ``error: ...`` line on stderr."""
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        print(f"::{level} title=Driftproof::{text}")
+    else:
+        print(f"{level}: {text}", file=sys.stderr)
+
+
 def _main(args: argparse.Namespace) -> int:
     problems: list[str] = []  # every one at once, in the summary
     try:
@@ -410,14 +419,14 @@ def _main(args: argparse.Namespace) -> int:
     level = "error" if (fails := job_fails(c, fail_on)) else "warning"
     if gone := unmeasured_headline(c.unmeasured, ids=False):
         kind = "error" if NOT_MEASURED in fail_on else "warning"
-        print(f"::{kind} title=Driftproof::{gone}; see the job summary")
+        _annotate(kind, f"{gone}; see the job summary")
     if decision in (VerdictCode.REGRESSED, VerdictCode.INCONCLUSIVE):
         n = sum(v.verdict == decision for v in c.rows)
         said = _UNDONE if decision == VerdictCode.INCONCLUSIVE else decision
-        print(f"::{level} title=Driftproof::{count_of(n, 'case')} {said}; see the job summary")
+        _annotate(level, f"{count_of(n, 'case')} {said}; see the job summary")
     elif decision == "none":
         line = job_line(decision, fails, fail_on, c.unmeasured)  # counts only, never ids
-        print(f"::{level} title=Driftproof::{line} See the job summary.")
+        _annotate(level, f"{line} See the job summary.")
     return 1 if fails else 0
 
 

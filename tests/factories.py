@@ -180,6 +180,7 @@ def run_action(
     summary = tmp_path / "summary.md"
     summary.unlink(missing_ok=True)
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")  # as GitHub sets it for every step
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
     monkeypatch.setenv("DRIFTPROOF_BASELINE", str(baseline))
     monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(receipt))

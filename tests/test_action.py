@@ -86,6 +86,7 @@ def run_action(
     gh_out, gh_sum = tmp_path / "output", tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_OUTPUT", str(gh_out))
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(gh_sum))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")  # as GitHub sets it for every step
     monkeypatch.setenv("DRIFTPROOF_BASELINE", str(a))
     monkeypatch.setenv("DRIFTPROOF_RECEIPT", str(b))
     if fail_on is not None:
@@ -268,6 +269,7 @@ def test_script_runs_as_the_composite_runs_it(tmp_path: Path) -> None:
         DRIFTPROOF_BASELINE=str(a),
         DRIFTPROOF_RECEIPT=str(b),
         DRIFTPROOF_FAIL_ON="regressed",
+        GITHUB_ACTIONS="true",
     )
     res = subprocess.run(
         [sys.executable, "-m", "driftproof.action"],

@@ -155,3 +155,28 @@ def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
     assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
     assert "no job summary" not in capsys.readouterr().err
+
+
+def test_outside_github_the_annotations_are_plain_lines_on_stderr(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # Run elsewhere (no GITHUB_ACTIONS=true, which GitHub sets for every step), the lines read
+    # "::error title=Driftproof::…", a workflow command nothing there reads; they read as the
+    # error or warning they are, on stderr, and stdout holds no workflow command
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.5, 0.5])])))
+    b.write_text(json.dumps(make_receipt([case("c1", [0.5, 0.55, 0.6], [0.5, 0.5, 0.5])])))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    argv = ["--baseline", str(a), "--receipt", str(b), "--fail-on", "regressed"]
+    assert action.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "::" not in out and "error: 1 case regressed; see the job summary\n" in err
+    assert action.main([*argv[:4], "--fail-on", "improved"]) == 0  # passes: a warning
+    assert "warning: 1 case regressed; see the job summary\n" in capsys.readouterr().err
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")  # on GitHub: unchanged
+    assert action.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "::error title=Driftproof::1 case regressed; see the job summary\n" in out
+    assert "error:" not in err
