@@ -229,3 +229,29 @@ def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_un
         "<p>z</p>"
     )
     assert "table.written wbr.u { display: none; }" in CSS
+
+
+#: The lines of text in each cell of the first body row of a receipt's arms table.
+_ARM_LINES = """() => [...document.querySelector('table[id^="table-arms-"]').tBodies[0].rows[0].cells]
+  .map(c => { const r = document.createRange(); r.selectNodeContents(c);
+              return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_arms_tables_sentences_take_two_lines(browser: Any, built_site: Any) -> None:
+    # at 390 px caveman's "10 drawn over 10 cases, 0 scored" ran seven lines in a 70 px column,
+    # the plugin probe's "1 of 1 observed draw (100%)" four; the phone rule (site.css) holds the
+    # draws and skill-fired columns to two lines, and 1280 px keeps every cell on one
+    from driftproof.pages.sheet_facts import ARM_COLUMNS
+
+    assert [ARM_COLUMNS[i][0] for i in (1, 4)] == ["draws", "skill fired"]  # nth-child 2, 5
+    pages = ("caveman-2b10489-caveman", "claude-plugin-eval-probe-plugin-8955eb63")
+    lines = {}
+    for width in (390, 1280):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        for name in pages:
+            page.goto((built_site / "receipts" / name / "index.html").as_uri())
+            lines[width, name] = page.evaluate(_ARM_LINES)
+        page.close()
+    assert all(cells[1] <= 2 and cells[4] <= 2 for (w, _), cells in lines.items() if w == 390)
+    assert all(max(cells) == 1 for (w, _), cells in lines.items() if w == 1280)
