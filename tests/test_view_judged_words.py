@@ -60,6 +60,11 @@ def test_one_name_for_the_arm_and_its_draws_say_they_hold_checks_not_scores() ->
     assert [a.arm for a in s.arms][0] == "with skill"
     # 10 cases of one draw each, no score: "0 scored" read as failure
     assert s.arms[0].draws == "10 drawn over 10 cases, holding checks, no score"
+    # caveman's output-token receipts record no grader at all: "0 scored" read as failure too
+    plain = json.loads((RECEIPTS / "caveman-2b10489-caveman.json").read_text(encoding="utf-8"))
+    assert plain["judge"] is None and len(plain["cases"]) == 10
+    arms = sheet(read_receipt(RECEIPTS / "caveman-2b10489-caveman.json")).arms
+    assert [a.draws for a in arms] == ["10 drawn over 10 cases, not graded"] * 3
 
 
 def test_case_checks_count_facts_apart_from_the_word_check() -> None:
