@@ -7,10 +7,12 @@ judged facts (checks whose source type is "judged fact") and its one verbatim wo
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from factories import run_main
 
 from driftproof.cli.plan import plan
 from driftproof.pages.case import case_pages_about
@@ -115,3 +117,16 @@ def test_plan_refuses_a_receipt_with_no_score_for_that_reason() -> None:
         "sizes a run from the spread of a pilot's scores. Run a pilot with driftproof run, "
         "which draws each arm at least 3 times, and plan from its receipt.\n"
     )
+
+
+def test_a_lift_against_the_control_is_named_a_lift(capsys: pytest.CaptureFixture[str]) -> None:
+    # caveman's output-token receipt led with "output tokens saved against the terse control:
+    # median +50%" and then read "against the control: n/a" (view: "vs control n/a"): no score
+    # was recorded, so the lift against the control is what is not measured, not the saving
+    path = RECEIPTS / "caveman-2b10489-caveman.json"
+    assert sheet(read_receipt(path)).control_delta == "n/a (not measured)"
+    code, out, _ = run_main(["view", str(path)], capsys)
+    assert code == 0 and re.search(r"\n  lift against the control +n/a \(not measured\)\n", out)
+    assert "vs control" not in out
+    body = (Path(__file__).parents[1] / "templates/pages/_sheet_body.html").read_text("utf-8")
+    assert "<dt>lift against the control</dt>" in body

@@ -295,7 +295,7 @@ def _control_delta(r: Receipt) -> str | None:
         return f"n/a: the {ARM_WORDS[missing[0]]} arm was not recorded"
     delta, cases = control_lift(r)
     if delta is None:
-        return "n/a"
+        return "n/a (not measured)"
     return (
         f"{fmt(delta, signed=True)} (with skill minus control, "
         f"equal weight over {count_of(cases, 'case')})"

@@ -94,7 +94,9 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     verdict = Fact("verdict", verdict_line(s.reading))  # status, sentence and why, as the site's
     said = s.headline.value == s.lift  # the headline says it word for word: not again
     lift = [Fact("lift", "n/a (see Headline)" if said else s.lift), Fact(PER_1K, s.lift_per_1k)]
-    lift += [Fact("vs control", s.control_delta)] if s.control_delta is not None else []
+    lift += (
+        [Fact("lift against the control", s.control_delta)] if s.control_delta is not None else []
+    )
     out = [
         _both("Headline", _facts((s.headline,))),
         _both("What produced it", _facts(s.provenance)),  # band source once, in full
