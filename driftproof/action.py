@@ -379,8 +379,11 @@ def _errors(lines: list[str]) -> int:
 
 
 def _annotate(level: str, text: str) -> None:
-    """``text`` as a workflow command on stdout when run by GitHub Actions (``GITHUB_ACTIONS`` is
-    ``true``), else as a plain ``warning: ...`` or ``error: ...`` line on stderr."""
+    """``text`` at ``level`` (``warning``, ``error``) for the person reading the step.
+
+    A workflow command on stdout when GitHub Actions runs it (``GITHUB_ACTIONS`` is ``true``),
+    else a plain ``warning: ...`` or ``error: ...`` line on stderr.
+    """
     if os.environ.get("GITHUB_ACTIONS") == "true":
         print(f"::{level} title=Driftproof::{text}")
     else:

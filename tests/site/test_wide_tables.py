@@ -232,8 +232,8 @@ def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_un
 
 
 #: The lines of text in each cell of the first body row of a receipt's arms table.
-_ARM_LINES = """() => [...document.querySelector('table[id^="table-arms-"]').tBodies[0].rows[0].cells]
-  .map(c => { const r = document.createRange(); r.selectNodeContents(c);
+_ARM_LINES = """() => [...document.querySelector('table[id^="table-arms-"]').tBodies[0]
+  .rows[0].cells].map(c => { const r = document.createRange(); r.selectNodeContents(c);
               return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })"""
 
 
