@@ -268,3 +268,13 @@ def test_arms_table_says_once_that_skill_fired_is_beside_the_score(capsys: Any) 
     assert [c for c in views["text"].split(f"Arms ({caveat})")[1].splitlines() if c][0].split()[
         :5
     ] == ["arm", "draws", "lost", "refusals", "skill"]
+
+
+def test_a_receipt_with_no_case_row_says_so_under_cases_not_a_bare_header(capsys: Any) -> None:
+    # NVIDIA's printed aggregates hold no case row (benchmarks.json prints counts, no case ids):
+    # view printed the case table's header with no row under it; the site leaves the table out
+    views = view_formats(NVIDIA, capsys)
+    text = views["text"].splitlines()
+    assert text[text.index("Cases") + 1] == "  none: the receipt holds no case row"
+    md = views["markdown"].split("## Cases", 1)[1].split("##", 1)[0]
+    assert "none: the receipt holds no case row" in md and "| case |" not in md

@@ -80,6 +80,7 @@ def _items(items: Sequence[str], bullet: str = "  ") -> _Block:
 
 
 _NO_FIGURE = "No band, lift or verdict is computed from them."
+_NO_CASE = "none: the receipt holds no case row"
 
 #: A sheet section: (text title, Markdown title, blocks).
 _Section = tuple[str, str, list[_Block]]
@@ -125,7 +126,7 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
         _both(f"Arms ({ARMS_TITLE})", _fields(ARM_COLUMNS, s.arms, width)),
-        _both("Cases", _fields(_case_columns(s), s.cases, width)),
+        _both("Cases", _fields(_case_columns(s), s.cases, width) if s.cases else _line(_NO_CASE)),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
         (
