@@ -39,3 +39,15 @@ def test_the_demo_site_does_not_point_at_itself_as_site_index(tmp_path: Path) ->
     index = (tmp_path / "d" / "site" / "index.html").read_text(encoding="utf-8")
     walk = (tmp_path / "d" / "WALKTHROUGH.txt").read_text(encoding="utf-8")
     assert "Local site: site/index.html" in walk and "site/index.html" not in index
+
+
+def test_the_walkthrough_calls_the_worked_examples_what_the_method_page_calls_them() -> None:
+    # the method's worked examples are made-up small numbers ("worked by hand on small numbers");
+    # a demo that insists nothing in it is real said they were worked "on real numbers"
+    method = (Path(__file__).parents[1] / "site_src" / "method.md").read_text(encoding="utf-8")
+    assert "Every verdict word, worked by hand on small numbers." in method
+    walk = (Path(driftproof.demo.__file__).parent / "demo_files" / "walkthrough.txt").read_text(
+        encoding="utf-8"
+    )
+    assert "Every verdict word, worked by hand on small numbers: " in walk
+    assert "real numbers" not in walk
