@@ -128,7 +128,7 @@ class BatchLane:
     def made_from(self, file_id: str, since: float) -> list[tuple[str, str]]:
         """(id, status) of the batches made from the input file ``file_id`` (a lane that uploads).
 
-        Those created before ``since`` (Unix seconds), less an hour for clocks apart, are not
+        Those created before ``since`` (Unix seconds), less a day for clocks apart, are not
         looked at. Raises :class:`AttemptError`.
         """
         raise NotImplementedError

@@ -263,13 +263,9 @@ class OpenAIBatches(BatchLane):
         time by the provider's), or its end; each page within :attr:`call_timeout`.
         """
         found: list[tuple[str, str]] = []
-        after: dict[str, str] = {}
-
-        def page_of(after: dict[str, str]) -> Any:
-            return self._call(lambda c: c.batches.list(limit=100, **after))
-
+        after: dict[str, str] = {}  # the next page's ``after``, set in place for the call below
         while True:
-            page = page_of(after)
+            page = self._call(lambda c: c.batches.list(limit=100, **after))
             for b in page.data:
                 if b.created_at < since - CLOCK_MARGIN:
                     return found
@@ -277,7 +273,7 @@ class OpenAIBatches(BatchLane):
                     found.append((b.id, b.status))
             if not page.has_more or not page.data:
                 return found
-            after = {"after": page.data[-1].id}
+            after["after"] = page.data[-1].id
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""
