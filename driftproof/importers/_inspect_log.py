@@ -155,15 +155,14 @@ def scorer_name(
 ) -> str:
     """``scorer`` when the header (at ``at``) or a sample has it, else the only scorer there is."""
     scores = member_object(header, "results").get("scores") or []
+    held = [n for sample, _ in samples for n in sample.get("scores") or {}]
     names = [s["name"] for s in scores if isinstance(s.get("name"), str)]
-    names += [n for sample, _ in samples for n in sample.get("scores") or {}]
-    names = list(dict.fromkeys(names))
+    names = list(dict.fromkeys(names + held))
     w = at / "results" / "scores"
     has = ", ".join(json.dumps(n) for n in names) or "none"
     if scorer is not None:
         if names and scorer not in names:
             raise w.fail(f"expected a scorer named {scorer!r}; the log has {has}")
-        held = [n for sample, _ in samples for n in sample.get("scores") or {}]
         if held and scorer not in held:  # a results entry named by a key of an object value
             owners = (s.get("scorer") for s in scores if s.get("name") == scorer)
             owner = next((o for o in owners if isinstance(o, str) and o != scorer), None)
