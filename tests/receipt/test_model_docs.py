@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from driftproof.receipt import Receipt, Run
-from driftproof.receipt._spec_docs import _nested, model_field_docs
+from driftproof.receipt._spec_page import _nested, model_field_docs
 
 PAGE = Path(__file__).resolve().parents[2] / "site_src" / "receipt-spec.md"
 

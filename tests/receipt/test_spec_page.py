@@ -33,11 +33,11 @@ def test_every_field_of_every_version_is_on_the_page_with_unit_and_meaning(
     for path, (node, _nullable) in field_paths(version).items():
         assert f"| `{path}` |" in page, path
         unit, meaning = field_doc(path, node)
-        assert meaning.strip(), f"{path} has no meaning: add it to _spec_docs (MEANINGS)"
+        assert meaning.strip(), f"{path} has no meaning: add it to _spec_page (MEANINGS)"
         # an object or an array has no unit of its own (its members have theirs) unless
         # FIELD_UNITS gives it one (other_model_calls: calls)
         if node.get("type") not in ("object", "array"):
-            assert unit.strip(), f"{path} has no unit: add it to _spec_docs (FIELD_UNITS)"
+            assert unit.strip(), f"{path} has no unit: add it to _spec_page (FIELD_UNITS)"
 
 
 def test_rules_r1_to_r6_are_stated_once_each_in_order(page: str) -> None:
