@@ -11,8 +11,7 @@ from jsonschema import Draft202012Validator
 
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import CURRENT_VERSION, known_versions, read_receipt
-from driftproof.receipt._migrations import MIGRATIONS, v0_13_to_v0_14
-from driftproof.receipt._versions import migrate, schema_for
+from driftproof.receipt._versions import MIGRATIONS, migrate, schema_for, v0_13_to_v0_14
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
