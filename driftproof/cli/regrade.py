@@ -12,11 +12,11 @@ from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
     Delays,
-    FiniteRange,
     input_file_option,
     judge_price_option,
     model_id,
     openai_api_option,
+    seconds_option,
     terminal_width,
 )
 from driftproof.errors import RefusalError
@@ -85,12 +85,10 @@ def _base_url(url: str | None, option: str) -> str | None:
 @click.option(
     "--judge-samples", type=click.IntRange(1, 100), help="Default: the original's samples per draw."
 )
-@click.option(
+@seconds_option(
     "--judge-timeout",
-    type=FiniteRange(min=0.01),
-    default=120.0,
-    show_default=True,
-    help="Seconds per judging attempt (the receipt does not record run's --judge-timeout: give "
+    120.0,
+    "Seconds per judging attempt (the receipt does not record run's --judge-timeout: give "
     "the one the original ran with when its judge needed more).",
 )
 @click.option("--retry-delays", hidden=True, type=Delays(), callback=lambda _c, _p, v: v or None)
