@@ -1,0 +1,79 @@
+"""A name or version longer than the receipt holds is refused at the source's own pointer.
+
+Probe (round 13): a 201-character model, plugin name or tool version was refused as "cannot be
+converted: the value it gives at /run/model of the receipt is not valid there", naming a place
+of the receipt, not of the file the user gave. The receipt schema holds run.model, skill.name,
+judge.model and provenance.tool_version to 200 characters, run.harness.version to 100.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_dotnet_skills as dotnet
+from factories import run_main
+
+CPE = "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
+PF = "data/interop/promptfoo/sample-export.json"
+INSPECT = "data/interop/inspect_ai/2025-05-12T20-28-13-04-00_popularity.json"
+SV = "data/interop/dotnet-skills/skill-validator-results/run-2026-02-20T20-44-00-817Z/results.json"
+PF_ARGS = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini"]
+
+
+def _real(rel: str) -> Callable[[Path], Any]:
+    return lambda shared: json.loads((shared / rel).read_text("utf-8"))
+
+
+# (argv before the file, the source, its member, the longest the receipt holds, argv after)
+CASES = [
+    (["claude-plugin-eval"], _real(CPE), ("claudeVersion",), 100, []),
+    (["claude-plugin-eval"], _real(CPE), ("suite", "plugins", 0, "name"), 200, []),
+    (["claude-plugin-eval"], _real(CPE), ("suite", "modelOverride"), 200, []),
+    (
+        ["promptfoo"],
+        _real(PF),
+        ("metadata", "promptfooVersion"),
+        200,
+        [*PF_ARGS, "--skill-name", "s"],
+    ),
+    (["inspect", "--skill-name", "s", "--with-skill"], _real(INSPECT), ("eval", "model"), 200, []),
+    (["skill-validator"], _real(SV), ("model",), 200, []),
+    (["vally"], lambda _: dotnet._vally(), ("model",), 200, []),
+    (["vally"], lambda _: dotnet._vally(), ("judgeModel",), 200, []),
+]
+
+
+@pytest.mark.parametrize(("head", "source", "member", "most", "tail"), CASES)
+def test_a_string_one_past_the_receipts_bound_is_refused_at_its_pointer(
+    head: list[str],
+    source: Callable[[Path], Any],
+    member: tuple[Any, ...],
+    most: int,
+    tail: list[str],
+    shared: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = source(shared)
+    node = doc
+    for key in member[:-1]:
+        node = node[key]
+    out = tmp_path / "out"
+    for size, refused in ((most, False), (most + 1, True)):
+        node[member[-1]] = "m" * size
+        path = tmp_path / f"src-{size}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        argv = ["import", *head, str(path), *tail, "--out-dir", str(out), "--force"]
+        code, _, err = run_main(argv, capsys)
+        if not refused:
+            assert code == 0, err
+            continue
+        pointer = "/" + "/".join(map(str, member))
+        assert code == 2
+        assert (
+            err == f"error: {path}: {pointer}: expected at most {most} characters, found {size}\n"
+        )
