@@ -41,6 +41,13 @@ CASES = [
         [*PF_ARGS, "--skill-name", "s"],
     ),
     (["inspect", "--skill-name", "s", "--with-skill"], _real(INSPECT), ("eval", "model"), 200, []),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT),
+        ("eval", "packages", "inspect_ai"),
+        200,
+        [],
+    ),
     (["skill-validator"], _real(SV), ("model",), 200, []),
     (["vally"], lambda _: dotnet._vally(), ("model",), 200, []),
     (["vally"], lambda _: dotnet._vally(), ("judgeModel",), 200, []),
