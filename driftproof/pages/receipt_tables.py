@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from driftproof.pages.band_sources import BandFacts, band_facts, band_legend
@@ -225,32 +225,22 @@ def _breakdown(s: Sheet, key: str) -> Table | None:
 
 def _source_tables(s: Sheet, key: str) -> tuple[Table, ...]:
     """The source's report, usage and fidelity tables of ``s``, as the sheet has them."""
-    out: list[Table] = []
-    facts = tuple((f.label, f.value) for f in s.source_decision)
-    if facts:
-        head = ("what", "as the source gave it")
-        out.append(
-            plain_table(f"source-decision-{key}", f"{SOURCE_TITLE}: the decision", head, facts)
-        )
-    if s.source_report:
-        caption = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
-        out.append(plain_table(f"source-report-{key}", caption, SOURCE_HEAD, s.source_report))
-    if s.usage is not None and s.usage.rows:
-        caption = f"{USAGE_TITLE}. {s.usage.note}"
-        out.append(plain_table(f"usage-{key}", caption, s.usage.head, s.usage.rows))
-    f = s.fidelity
-    if f is not None:
-        out.append(plain_table(f"fidelity-{key}", f.title, f.arm_head, f.arm_rows))
-        if f.category_rows:
-            caption = f"{f.title}: by category"
-            out.append(
-                plain_table(f"fidelity-categories-{key}", caption, f.category_head, f.category_rows)
-            )
-        if f.failures:
-            caption = f"{f.title}: every failed check"
-            rows = ((x,) for x in f.failures)
-            out.append(plain_table(f"fidelity-failures-{key}", caption, ("failed check",), rows))
-    return tuple(out)
+    said, head = f"{SOURCE_TITLE}: the decision", ("what", "as the source gave it")
+    report = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
+    parts: list[tuple[str, str, Sequence[str], Sequence[Sequence[str]]]] = [
+        ("source-decision", said, head, [(f.label, f.value) for f in s.source_decision]),
+        ("source-report", report, SOURCE_HEAD, s.source_report),
+    ]
+    if (u := s.usage) is not None:
+        parts.append(("usage", f"{USAGE_TITLE}. {u.note}", u.head, u.rows))
+    if (f := s.fidelity) is not None:
+        failed = [(x,) for x in f.failures]
+        parts += [
+            ("fidelity", f.title, f.arm_head, f.arm_rows),
+            ("fidelity-categories", f"{f.title}: by category", f.category_head, f.category_rows),
+            ("fidelity-failures", f"{f.title}: every failed check", ("failed check",), failed),
+        ]
+    return tuple(plain_table(f"{i}-{key}", c, h, rows) for i, c, h, rows in parts if rows)
 
 
 def verdict_line(reading: tuple[Fact, ...]) -> str:
