@@ -49,13 +49,12 @@ class Drawn:
 
 def drawn(series: Sequence[Series]) -> Drawn:
     """What a chart of ``series`` draws."""
-    whiskers = missing = zeros = False
-    for s in series:
-        for i, v in enumerate(s.values):
-            missing = missing or v is None
-            zeros = zeros or v == 0
-            whiskers = whiskers or (v is not None and whisker(s, i) is not None)
-    return Drawn(whiskers, missing, zeros)
+    cells = [(s, i, v) for s in series for i, v in enumerate(s.values)]
+    return Drawn(
+        any(v is not None and whisker(s, i) is not None for s, i, v in cells),
+        any(v is None for *_, v in cells),
+        any(v == 0 for *_, v in cells),
+    )
 
 
 def caption(subject: str, series: Sequence[Series], whiskers: str | None) -> str:

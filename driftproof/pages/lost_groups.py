@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from driftproof.pages.sheet import LostDraw
@@ -63,10 +64,6 @@ def _numbers(numbers: list[str]) -> str:
     """``3``, or the numbers joined, runs of three or more as ``a–b`` (as given if not numbers)."""
     if not all(x.isdigit() for x in numbers):
         return ", ".join(numbers)
-    runs: list[list[int]] = []
-    for n in sorted({int(x) for x in numbers}):
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
+    ordered = enumerate(sorted({int(x) for x in numbers}))
+    runs = [[n for _, n in run] for _, run in groupby(ordered, lambda t: t[1] - t[0])]
     return ", ".join(f"{r[0]}–{r[-1]}" if len(r) >= 3 else ", ".join(map(str, r)) for r in runs)
