@@ -291,23 +291,19 @@ class ResultGroup:
 
 def results_groups(rows: list[ResultRow]) -> tuple[list[ResultGroup], list[ResultGroup]]:
     """Measured receipts by skill, and the others by source, both in row order."""
-    measured: dict[str, list[ResultRow]] = {}
-    other: dict[str, list[ResultRow]] = {}
-    for r in rows:
-        if r.measured:
-            measured.setdefault(r.skill, []).append(r)
-        else:
-            other.setdefault(r.source, []).append(r)
 
-    def groups(d: dict[str, list[ResultRow]], prefix: str) -> list[ResultGroup]:
-        out: list[ResultGroup] = []
+    def groups(measured: bool, field: str) -> list[ResultGroup]:
+        by: dict[str, list[ResultRow]] = {}
+        for r in rows:
+            if r.measured == measured:
+                by.setdefault(getattr(r, field), []).append(r)
         used: set[str] = set()
-        for title, rs in d.items():
-            base = prefix + (re.sub(r"[^A-Za-z0-9_-]+", "-", title).strip("-").lower() or "x")
-            out.append(ResultGroup(title, unique(base, used), tuple(rs)))
-        return out
+        slugs = {t: re.sub(r"[^A-Za-z0-9_-]+", "-", t).strip("-").lower() or "x" for t in by}
+        return [
+            ResultGroup(t, unique(f"{field}-{slugs[t]}", used), tuple(x)) for t, x in by.items()
+        ]
 
-    return groups(measured, "skill-"), groups(other, "source-")
+    return groups(True, "skill"), groups(False, "source")
 
 
 def runs_words(groups: list[ResultGroup]) -> tuple[str, dict[str, str]]:
