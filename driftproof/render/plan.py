@@ -423,9 +423,9 @@ def plan_json(p: Plan) -> str:
         ValueError: a figure is NaN or infinite.
     """
     doc = asdict(p)
-    for k in ("rounding_spread", "rounded_cases", "grader_step", "samples_per_draw", "draw_step"):
+    said = "rounding_spread rounded_cases grader_step samples_per_draw draw_step effect_alone"
+    for k in said.split():  # said in the text's reasons, not fields of the JSON
         del doc[k]
-    del doc["effect_alone"]  # said in the text's reasons, not a field of the JSON
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
@@ -433,7 +433,6 @@ def plan_json(p: Plan) -> str:
         "larger_pilot_draws": doc.pop("larger_pilot"),
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),
-        "pilot_draws": p.pilot_draws,
         "pools": [
             None
             if q is None
