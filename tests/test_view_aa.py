@@ -16,8 +16,8 @@ from driftproof.pages.badge import workflow_outputs
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.sheet import sheet
 from driftproof.receipt import parse_receipt
-from driftproof.render.run_summary import print_result
-from driftproof.render.sheet import sheet_text
+from driftproof.render.run_summary import print_result, summary_title
+from driftproof.render.sheet import sheet_markdown, sheet_text
 
 # the same arm twice: means .61 and .55, a difference of +.06 that is not a lift
 CASES = [case("c1", [0.60, 0.61, 0.62], [0.54, 0.55, 0.56])]
@@ -56,7 +56,7 @@ def test_an_aa_receipt_names_its_two_runs_not_a_baseline() -> None:
     # neither run is a baseline, and their difference is no lift (the sheet's headline says so)
     aa, plain = _receipt(aa=True), _receipt(aa=False)
     text = sheet_text(sheet(aa))
-    cases = text.split("\nCases\n")[1].split("\n\n")[0]
+    cases = text.split("\nCases (difference is first run minus second run)\n")[1].split("\n\n")[0]
     assert cases.splitlines()[0].split()[:8] == [
         *("case", "first", "run", "second", "run", "difference", "verdict", "checks"),
     ]
@@ -85,3 +85,17 @@ def test_an_aa_run_summary_names_its_two_runs_and_gives_no_lift() -> None:
     assert "first run" in text and "second run" in text and "difference" in text
     assert "baseline" not in text
     assert "suite lift n/a: an A/A calibration: both arms ran with the skill" in text
+
+
+def test_view_and_run_say_which_way_an_aa_difference_goes() -> None:
+    # "first run 0.61 · second run 0.55 · difference +0.060": only the site's caption said the
+    # difference is the first run's mean minus the second's; view and run now say it in its words
+    aa, plain = _receipt(aa=True), _receipt(aa=False)
+    way = "difference is first run minus second run"
+    assert receipt_tables("r", aa).cases.caption.endswith(f"; {way}")
+    text, md = sheet_text(sheet(aa)), sheet_markdown(sheet(aa))
+    assert f"\nCases ({way})\n" in text and f"\n## Cases ({way})\n" in md
+    row = text.split(f"Cases ({way})\n")[1].splitlines()[1]
+    assert row.split()[0] == "c1" and "+0.060" in row.split()  # .61 − .55
+    assert "\nCases\n" in sheet_text(sheet(plain)) and "minus" not in summary_title(plain)
+    assert summary_title(aa).endswith(f"; {way}")

@@ -17,6 +17,7 @@ from driftproof.pages.words import (
     UNKNOWN,
     Fact,
     arm_words,
+    case_direction,
     case_heads,
     case_output_tokens,
     has_bands,
@@ -184,8 +185,7 @@ def _case_caption(r: Receipt, words: list[str], tokens_held: bool) -> str:
     """
     head = f"Cases of {r.skill.name}: "
     if has_bands(r):
-        with_skill, baseline, lift = case_heads(r)
-        return f"{head}{band_legend(r)}; {lift} is {with_skill} minus {baseline}"
+        return f"{head}{band_legend(r)}; {case_direction(r)}"
     parts = ["the receipt holds no judged score, so no case has a band or a lift"]
     missing = [ARM_WORDS[n] for n in unrecorded_arms(r)]
     shown = [f"output tokens ({' / '.join(words)})"] if tokens_held else []

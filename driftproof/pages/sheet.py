@@ -44,6 +44,7 @@ from driftproof.pages.words import (
     anchor_for,
     arm_words,
     band_text,
+    case_direction,
     case_heads,
     case_output_tokens,
     count_of,
@@ -158,6 +159,7 @@ class Sheet:
     usage: UsageView | None = None
     fidelity: FidelityView | None = None
     case_heads: tuple[str, str, str] = ("with skill", "baseline", "lift")
+    case_note: str = ""
 
     @property
     def shows_printed_figures(self) -> bool:
@@ -225,6 +227,7 @@ def sheet(
         usage=usage_view(r),
         fidelity=fidelity_view(r),
         case_heads=case_heads(r),
+        case_note=case_direction(r) if r.run.aa else "",  # an A/A's difference has no usual way
     )
 
 

@@ -75,6 +75,12 @@ def case_heads(r: Receipt) -> tuple[str, str, str]:
     return w["with_skill"], w["baseline"], "difference" if r.run.aa else "lift"
 
 
+def case_direction(r: Receipt) -> str:
+    """Which way a case table's lift goes: ``"lift is with skill minus baseline"``, or A/A's."""
+    with_skill, baseline, lift = case_heads(r)
+    return f"{lift} is {with_skill} minus {baseline}"
+
+
 def lost_kind_words(kind: str) -> str:
     """A lost draw's ``lost.kind`` in words (:data:`~driftproof.wording.LOST_KIND_WORDS`)."""
     return LOST_KIND_WORDS.get(kind, kind.replace("_", " "))

@@ -15,7 +15,14 @@ from rich.text import Text
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import AA_NO_LIFT, lift_coverage
 from driftproof.pages.sheet_facts import reading_facts
-from driftproof.pages.words import UNKNOWN, case_heads, count_of, format_lift, lost_kind_words
+from driftproof.pages.words import (
+    UNKNOWN,
+    case_direction,
+    case_heads,
+    count_of,
+    format_lift,
+    lost_kind_words,
+)
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
@@ -114,7 +121,8 @@ def summary_title(r: Receipt) -> str:
     ", not measured" follows the level when no case has a measured score in both arms (D-17).
     """
     nothing = f", {NOT_MEASURED}" if not_measured(r, band_source_of(r)) is not None else ""
-    return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing})"
+    way = f"; {case_direction(r)}" if r.run.aa else ""  # an A/A's difference has no usual way
+    return f"{r.skill.name} on {r.run.model} ({r.verification_level}{nothing}){way}"
 
 
 #: The width off a terminal: wide enough that no line of the summary wraps.

@@ -126,7 +126,10 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
     cost = "What grading cost (kept apart from the skill's figures)"
     return out + [
         _both(f"Arms ({ARMS_TITLE})", _fields(ARM_COLUMNS, s.arms, width)),
-        _both("Cases", _fields(_case_columns(s), s.cases, width) if s.cases else _line(_NO_CASE)),
+        _both(
+            f"Cases ({s.case_note})" if s.case_note else "Cases",
+            _fields(_case_columns(s), s.cases, width) if s.cases else _line(_NO_CASE),
+        ),
         _both("Lost draws", _items(lost)),
         _both(cost, _facts(s.judge_cost)),
         (
