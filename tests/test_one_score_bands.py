@@ -55,8 +55,8 @@ def test_view_says_the_band_source_in_plain_words() -> None:
     text = sheet_text(sheet(read_receipt(NEBIUS)))
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
     assert lines == [
-        "band source not recorded (the receipt names none; each arm holds one answer at most, "
-        "with one score as the source gave it, so no band has a spread)"
+        "band source not recorded (one scored draw per arm, no spread): the receipt names none; "
+        "each arm holds one answer at most, scored as the source gave it"
     ]
     assert "legacy" not in text
 
@@ -78,7 +78,7 @@ def test_the_pages_say_each_arm_has_one_score_so_no_spread() -> None:
     ) in case
     for page in (index, case):
         assert "legacy" not in page and "standard deviation of the one score" not in page
-        assert "not recorded (the receipt names none; each arm holds one answer at most" in page
+        assert "not recorded (one scored draw per arm, no spread): the receipt names none" in page
     # case 2's baseline draw is lost ("baseline: no score"): the page said "each arm holds one
     # score" beside it
     lost = pages["receipts/t/cases/2/index.html"].decode()

@@ -88,7 +88,7 @@ def test_row_values() -> None:
     agg = rows["beta-agg"]
     assert (agg.reading, agg.band_source, agg.lift_text, agg.value_text) == (
         "no verdict",
-        "none",
+        "none (aggregates only)",
         "–",
         "–",
     )
@@ -171,7 +171,10 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
         t.rows[4][2] == "lift +0.300 (context only: a smoke run)"
         and t.rows[4][5] == "Smoke run, no verdict"
     )
-    assert t.rows[3][2] == "no uplift printed" and t.rows[3][5:] == ["no verdict", "none"]
+    assert t.rows[3][2] == "no uplift printed" and t.rows[3][5:] == [
+        "no verdict",
+        "none (aggregates only)",
+    ]
     assert t.links == [f"../receipts/{n}/index.html" for n in order]
     # numeric cells carry data-sort for the progressive-enhancement sort
     assert [float(s) for s in t.sorts][:2] == [pytest.approx(-0.30), pytest.approx(-0.75)]

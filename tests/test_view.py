@@ -407,8 +407,8 @@ def test_a_receipt_without_judged_scores_claims_no_band_source(tmp_path):
         ],
     )
     s = sheet(parse_receipt(_json.dumps(seal_document(doc)).encode()))
-    assert s.legend == "none: the receipt holds no judged score, so it has no band"
-    assert ("band source", "none (no judged score)") in [(f.label, f.value) for f in s.provenance]
+    assert s.legend == "none (no judged score): the receipt has no band"
+    assert ("band source", s.legend) in [(f.label, f.value) for f in s.provenance]
 
 
 def test_a_figure_not_printed_shows_one_character_on_the_sheet_and_the_site() -> None:

@@ -232,7 +232,7 @@ def test_the_band_source_legend_line_is_labelled() -> None:
     text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
     # said once, as a labelled fact (a second line ran the label into its value)
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
-    assert lines == ["band source none (no judged score)"]
+    assert lines == ["band source none (no judged score): the receipt has no band"]
     assert "\n  none: the receipt holds" not in text  # not an unlabelled line
 
 
@@ -249,8 +249,8 @@ def test_a_band_source_the_receipt_does_not_name_is_not_given_the_legacy_legend(
     assert "several times" not in text
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
     assert lines == [
-        "band source not recorded (the receipt names none; each arm holds one answer at most, "
-        "with one score as the source gave it, so no band has a spread)"
+        "band source not recorded (one scored draw per arm, no spread): the receipt names none; "
+        "each arm holds one answer at most, scored as the source gave it"
     ]
 
 
@@ -366,7 +366,10 @@ def test_an_arm_with_no_draws_reads_none_refused_without_a_count_of_zero() -> No
 
     r = read_receipt(Path(__file__).parents[1] / "receipts" / "nvidia-7149a88-aiq-deploy.json")
     s = sheet(r)
-    assert [(a.draws, a.refusals) for a in s.arms] == [("0 drawn, 0 scored", "none (no draws)")] * 2
+    # nor "0 drawn, 0 scored" under "draws per arm 2; the receipt holds no per-run result"
+    assert [(a.draws, a.refusals) for a in s.arms] == [
+        ("no per-run result (aggregates only)", "–")
+    ] * 2
 
 
 def test_refusals_read_not_recorded_where_no_refusal_could_be_recorded() -> None:

@@ -109,15 +109,11 @@ def band_facts(r: Receipt) -> BandFacts:
     samples_held = [len(d.judge_samples) for a in arms for d in a.draws if d.lost is None]
     scored = any(d.score is not None for a in arms for d in a.draws)
     if r.is_aggregates_only:
-        source, short = (
-            "none: aggregates only, the source printed no per-run score",
-            "none (aggregates only)",
-        )
+        short = "none (aggregates only)"
+        source = f"{short}: the source printed no per-run score"
     elif not scored or r.judge is None:
-        source, short = (
-            "none: the receipt holds no judged score, so it has no band",
-            "none (no score)",
-        )
+        short = "none (no judged score)"
+        source = f"{short}: the receipt has no band"
     elif (not_held := recorded_not_held(r)) is not None:
         source, short = not_held, ONE_DRAW_SHORT
     elif r.band_source == "generation" and one_scored_draw_at_most(r):
@@ -155,21 +151,22 @@ def _beside(recorded: int | None, held: list[int], words: str) -> str:
 
 
 def _unnamed(r: Receipt) -> tuple[str, str]:
-    """The band source of ``r``, which names none, as read from its draws: (words, short)."""
+    """The band source of ``r``, which names none, as read from its draws: (words, short).
+
+    The words begin with the short form, a table cell's, then say why.
+    """
     if band_source_of(r) == "generation":
-        return (
-            f"{UNKNOWN} (the receipt names none; an arm holds more than one draw, so each band "
-            "is the spread of the per-draw scores)",
-            f"{UNKNOWN} (bands across draws)",
+        kind, why = "bands across draws", "an arm holds more than one draw"
+    elif not _holds_judge_samples(r):
+        kind, why = (
+            ONE_DRAW_SHORT,
+            "each arm holds one answer at most, scored as the source gave it",
         )
-    if not _holds_judge_samples(r):
-        return (
-            f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, with one "
-            "score as the source gave it, so no band has a spread)",
-            f"{UNKNOWN} ({ONE_DRAW_SHORT})",
+    else:
+        kind = "one answer per arm, judged several times"
+        why = (
+            "each arm holds one answer at most, so each band is the spread of its judge "
+            "samples, which measures the judge, not the model"
         )
-    return (
-        f"{UNKNOWN} (the receipt names none; each arm holds one answer at most, so each band is "
-        "the spread of that answer's judge samples: it measures the judge, not the model)",
-        f"{UNKNOWN} (one answer per arm, judged several times)",
-    )
+    short = f"{UNKNOWN} ({kind})"
+    return f"{short}: the receipt names none; {why}", short

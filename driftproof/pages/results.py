@@ -104,7 +104,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         model=r.run.model or UNKNOWN,
         surface=r.run.surface or UNKNOWN,
         level=r.verification_level,
-        band_source="none" if r.is_aggregates_only else facts.short,
+        band_source=facts.short,
         reading=b.message,
         **{k: getattr(b, k) for k in ("smoke", "status", "lift", "value_per_1k")},
         # a simulated row's group says the scores were drawn at random: its first clause suffices

@@ -127,6 +127,10 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     labels = _arm_labels(r)
+    imported = r.provenance is not None and r.regrade is None
+    no_preset = (
+        "none (imported: the source's own run)" if imported else "none (a full run, not --quick)"
+    )
     facts = [
         Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
         *labels,
@@ -134,7 +138,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         Fact("surface", run.surface or UNKNOWN),
         Fact("harness", f"{h.name} {h.version or f'(version {UNKNOWN})'}" if h else UNKNOWN),
         Fact("capture mode", run.capture or UNKNOWN),
-        Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else "none")),
+        Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else no_preset)),
         Fact("judge", judge),
         Fact("skill", r.skill.name),
         Fact("skill sha256", r.skill.sha256 or UNKNOWN),
@@ -143,7 +147,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
             "verification level",
             r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
         ),
-        Fact("band source", counts.source if has_bands(r) else "none (no judged score)"),
+        Fact("band source", counts.source),
         Fact("draws per arm", counts.draws),
         Fact("judge samples per draw", counts.judge_samples),
         Fact("schema version", r.schema_version),
@@ -386,8 +390,9 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
     out = []
     for n in r.arm_names:
         words = arm_words(r)[n]
-        if n in missing:
-            out.append(ArmSummary(words, ARM_NOT_RECORDED, "–", "–", "–", "–"))
+        if n in missing or r.is_aggregates_only:
+            none = ARM_NOT_RECORDED if n in missing else "no per-run result (aggregates only)"
+            out.append(ArmSummary(words, none, "–", "–", "–", "–"))
             continue
         held = [getattr(c.arms, n) for c in r.cases if getattr(c.arms, n) is not None]
         draws = [d for a in held for d in a.draws]

@@ -1,0 +1,89 @@
+"""A fact that ``view`` and the site both show reads the same in both, and a table cell's short
+form is the head of the full words: the band source, an aggregates-only receipt's arms, and a
+run's preset (a newcomer read them three ways for one receipt)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from factories import case, make_receipt, run_main
+
+from driftproof.pages.results import results_rows
+from driftproof.receipt import read_receipt
+from driftproof.site.html import page_env, receipt_files
+
+ROOT = Path(__file__).resolve().parents[1]
+NVIDIA = ROOT / "receipts" / "nvidia-7149a88-cudaq-guide.json"  # printed aggregates only
+NEBIUS = ROOT / "receipts" / "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+CAVEMAN = ROOT / "receipts" / "caveman-2b10489-caveman.json"  # no grader
+
+
+def _view(path: Path, capsys: Any) -> dict[str, str]:
+    """``view``'s "What produced it" facts, label to value, whitespace folded."""
+    code, out, err = run_main(["view", str(path)], capsys)
+    assert code == 0, err
+    block = out.split("\nWhat produced it\n")[1].split("\n\n")[0]
+    facts = {}
+    for line in block.splitlines():
+        label, value = line.strip().split("  ", 1)
+        facts[label] = " ".join(value.split())
+    return facts
+
+
+def _page(path: Path) -> str:
+    pages = receipt_files("t", read_receipt(path), path.read_bytes(), [], page_env())
+    return html.unescape(pages["receipts/t/index.html"].decode())
+
+
+def test_the_band_source_reads_the_same_in_view_the_page_and_the_results_table(
+    capsys: Any,
+) -> None:
+    # view said "none (no judged score)" where the page said "none: aggregates only, …"; the
+    # skill-creator page said "not recorded (the receipt names none; …)" where the results
+    # table said "not recorded (one scored draw per arm, no spread)"
+    cases = [
+        (NVIDIA, "none (aggregates only)", "the source printed no per-run score"),
+        (CAVEMAN, "none (no judged score)", "the receipt has no band"),
+        (
+            NEBIUS,
+            "not recorded (one scored draw per arm, no spread)",
+            "the receipt names none; each arm holds one answer at most, scored as the source "
+            "gave it",
+        ),
+    ]
+    for path, short, why in cases:
+        full = f"{short}: {why}"
+        assert _view(path, capsys)["band source"] == full
+        assert f"<dt>band source</dt><dd>{full}</dd>" in _page(path)
+        assert [row.band_source for row in results_rows({"r": read_receipt(path)})] == [short]
+    # the method page gives the short forms a receipt naming no band source is shown with
+    method = " ".join((ROOT / "site_src" / "method.md").read_text(encoding="utf-8").split())
+    assert "*not recorded (one scored draw per arm, no spread)*" in method
+
+
+def test_an_aggregates_only_receipts_arms_say_they_hold_no_per_run_result(capsys: Any) -> None:
+    # "draws per arm 2; the receipt holds no per-run result" sat above arms "0 drawn, 0 scored"
+    code, out, _ = run_main(["view", str(NVIDIA)], capsys)
+    arms = out.split("\nArms (")[1].split("\n\n")[0].splitlines()[2:]  # past title and head
+    assert [" ".join(a.split()) for a in arms] == [
+        "with skill no per-run result (aggregates only) – – – –",
+        "baseline no per-run result (aggregates only) – – – –",
+    ]
+    # the site's page shows no arms table for printed figures: no draw count there either
+    page = _page(NVIDIA)
+    assert "0 drawn" not in out + page and "0 scored" not in out + page
+
+
+def test_no_preset_says_a_full_run_or_an_import(capsys: Any, tmp_path: Path) -> None:
+    # "preset none" gave no hint that it means a full run, not run --quick
+    doc = make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.55, 0.6])])
+    assert doc["run"]["preset"] is None and doc.get("provenance") is None
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _view(path, capsys)["preset"] == "none (a full run, not --quick)"
+    # an import was never a driftproof run: it has no preset of ours
+    assert _view(NEBIUS, capsys)["preset"] == "none (imported: the source's own run)"
+    assert "<dt>preset</dt><dd>none (imported: the source's own run)</dd>" in _page(NEBIUS)
