@@ -398,9 +398,8 @@ def test_a_field_not_supplied_names_the_option_that_supplies_it():
     lines = stale_text(stale_report(_receipt(), today)).split("\n")
     said = {x.split(":")[0]: x for x in lines if x.startswith("- ")}
     assert said["- model"] == (
-        "- model: recorded claude-sonnet-4-5, today not supplied (give --model) -> unknown: "
-        "not supplied for today, so not checked"
-    )
+        "- model: recorded claude-sonnet-4-5, today not supplied (give --model) -> unknown"
+    )  # "not supplied for today, so not checked" is said once, in the arms' lines
     assert (
         "today not supplied (give --harness-version or --harness-binary) -> "
         in said["- harness version"]

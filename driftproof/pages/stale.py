@@ -19,6 +19,9 @@ from driftproof.pages.words import judge_model
 from driftproof.receipt import Receipt
 from driftproof.wording import draw_words
 
+#: Why a field recorded but not given today is unknown (said once per arm, beside the fields).
+NOT_SUPPLIED = "not supplied for today, so not checked"
+
 Status = Literal["still stands", "regrade only", "run again", "unknown"]
 _RANK: dict[str, int] = {"still stands": 0, "regrade only": 1, "unknown": 2, "run again": 3}
 Arms = tuple[str, ...]
@@ -79,10 +82,14 @@ class ArmStaleness:
 
 @dataclass(frozen=True)
 class StaleReport:
-    """Per-arm statuses plus every finding (moved, unknown, advisory, current)."""
+    """Per-arm statuses plus every finding (moved, unknown, advisory, current).
+
+    ``simulated``: the receipt's answers or scores were drawn at random (no measurement stands).
+    """
 
     arms: tuple[ArmStaleness, ...]
     findings: tuple[Finding, ...] = field(default_factory=tuple)
+    simulated: bool = False
 
 
 #: A harness version change by release kind → (effect, note, advisory); a kind not listed
@@ -147,8 +154,19 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             reasons.append(f"{f.field}: {f.note}")
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
-        out.append(ArmStaleness(arm, status, tuple(reasons)))
-    return StaleReport(tuple(out), tuple(findings))
+        out.append(ArmStaleness(arm, status, _said_once(reasons)))
+    return StaleReport(tuple(out), tuple(findings), simulated=receipt.is_simulated)
+
+
+def _said_once(reasons: list[str]) -> tuple[str, ...]:
+    """``field: why`` reasons with one why said once, after its fields: ``a and b: why``."""
+    fields: dict[str, list[str]] = {}
+    for reason in reasons:
+        name, why = reason.split(": ", 1)
+        fields.setdefault(why, []).append(name)
+    return tuple(
+        f"{', '.join(n[:-1])}{' and ' * (len(n) > 1)}{n[-1]}: {w}" for w, n in fields.items()
+    )
 
 
 def _ungradable(r: Receipt) -> str | None:
@@ -176,7 +194,7 @@ def _finding(
     if recorded is None:
         on_change, why = "unknown", "the receipt does not record it"
     elif now is None:
-        on_change, why = "unknown", "not supplied for today, so not checked"
+        on_change, why = "unknown", NOT_SUPPLIED
     elif recorded == now:
         on_change, why = "still stands", "unchanged"
     return Finding(name, recorded, now, on_change, arms, why)

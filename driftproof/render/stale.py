@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driftproof.pages.stale import StaleReport
+from driftproof.pages.stale import NOT_SUPPLIED, StaleReport
 from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.wording import ARM_WORDS
 
@@ -44,6 +44,11 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
         lines.append(
             f"The receipt does not record its {named}: nothing given today confirms {them}."
         )
+    if report.simulated:
+        lines.append(
+            "The receipt is simulated: its answers or scores were drawn at random, so even "
+            "where it still stands it measures nothing and gets no verdict."
+        )
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
@@ -57,6 +62,7 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
         elif f.recorded is None:  # named in the line under the arms; here only beside today's
             if f.today is not None:
                 lines.append(f"- {f.field}: {f.note} (today {f.today}) -> {tag}")
-        else:
-            lines.append(f"- {f.field}: recorded {f.recorded}, today {today} -> {tag}: {f.note}")
+        else:  # not supplied: the arms' lines above say so once; the option is named here
+            why = "" if f.note == NOT_SUPPLIED else f": {f.note}"
+            lines.append(f"- {f.field}: recorded {f.recorded}, today {today} -> {tag}{why}")
     return fit_text("\n".join(terminal_safe(line) for line in lines), width)
