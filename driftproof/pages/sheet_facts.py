@@ -127,10 +127,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     labels = _arm_labels(r)
-    imported = r.provenance is not None and r.regrade is None
-    no_preset = (
-        "none (imported: the source's own run)" if imported else "none (a full run, not --quick)"
-    )
+    ours = r.provenance is None or r.regrade is not None  # not an import: its preset is ours
+    bare = "none (a full run, not --quick)" if ours else "none (imported: the source's own run)"
     facts = [
         Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
         *labels,
@@ -138,7 +136,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         Fact("surface", run.surface or UNKNOWN),
         Fact("harness", f"{h.name} {h.version or f'(version {UNKNOWN})'}" if h else UNKNOWN),
         Fact("capture mode", run.capture or UNKNOWN),
-        Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else no_preset)),
+        Fact("preset", run.preset or (UNKNOWN if r.schema_version in _NO_PRESET else bare)),
         Fact("judge", judge),
         Fact("skill", r.skill.name),
         Fact("skill sha256", r.skill.sha256 or UNKNOWN),
