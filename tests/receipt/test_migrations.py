@@ -120,7 +120,7 @@ def test_smoke_run_from_0_11_is_named_smoke() -> None:
     [
         ("0.3.1", "valid-basic", "not recorded"),  # presets came with 0.11: unknown, not none
         ("0.10", "valid-basic", "not recorded"),
-        ("0.11", "valid-basic", "none"),  # from 0.11 a null preset is a run with none
+        ("0.11", "valid-basic", "none (a full run, not --quick)"),  # from 0.11: a run with none
         ("0.11", "valid-smoke", "quick"),
     ],
 )
