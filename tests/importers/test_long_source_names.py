@@ -24,8 +24,62 @@ SV = "data/interop/dotnet-skills/skill-validator-results/run-2026-02-20T20-44-00
 PF_ARGS = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini"]
 
 
-def _real(rel: str) -> Callable[[Path], Any]:
-    return lambda shared: json.loads((shared / rel).read_text("utf-8"))
+def _real(rel: str, change: Callable[[Any], Any] = lambda _: None) -> Callable[[Path], Any]:
+    """The real file at ``rel``, after ``change`` (which adds the member a case probes)."""
+
+    def read(shared: Path) -> Any:
+        doc = json.loads((shared / rel).read_text("utf-8"))
+        change(doc)
+        return doc
+
+    return read
+
+
+def _llm_grader(doc: Any) -> None:  # a judge model is read only beside an llm grader
+    doc["suite"]["judgeModel"] = "claude-haiku-5"
+    doc["cases"][0]["graders"].append({"name": "g", "type": "llm", "weight": 1, "config": {}})
+
+
+#: The judge models: the receipt's judge.model holds 200 characters, and a longer one was cut to
+#: 200 and recorded as the source's (found: each of these wrote a receipt naming another model)
+JUDGES = [
+    (["claude-plugin-eval"], _real(CPE, _llm_grader), ("suite", "judgeModel"), 200, []),
+    (
+        ["promptfoo"],
+        _real(PF, lambda d: d["config"]["defaultTest"]["options"].update(provider="p")),
+        ("config", "defaultTest", "options", "provider"),
+        200,
+        [*PF_ARGS, "--skill-name", "s"],
+    ),
+    (
+        ["promptfoo"],
+        _real(PF, lambda d: d["config"]["defaultTest"]["options"].update(provider={"id": "p"})),
+        ("config", "defaultTest", "options", "provider", "id"),
+        200,
+        [*PF_ARGS, "--skill-name", "s"],
+    ),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT, lambda d: d["eval"].update(model_roles={"grader": {"model": "m"}})),
+        ("eval", "model_roles", "grader", "model"),
+        200,
+        [],
+    ),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT, lambda d: d["eval"].update(model_roles={"grader": "m"})),
+        ("eval", "model_roles", "grader"),
+        200,
+        [],
+    ),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT, lambda d: d["eval"]["scorers"][0]["options"].update(model="m")),
+        ("eval", "scorers", 0, "options", "model"),
+        200,
+        [],
+    ),
+]
 
 
 # (argv before the file, the source, its member, the longest the receipt holds, argv after)
@@ -54,7 +108,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("head", "source", "member", "most", "tail"), CASES)
+@pytest.mark.parametrize(("head", "source", "member", "most", "tail"), CASES + JUDGES)
 def test_a_string_one_past_the_receipts_bound_is_refused_at_its_pointer(
     head: list[str],
     source: Callable[[Path], Any],
