@@ -396,7 +396,8 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         draws = [d for a in held for d in a.draws]
         measured = sum(d.score is not None for d in draws)
         scored = "holding checks, no score" if not measured and any(d.checks for d in draws) else ""
-        scored = scored or ("not graded" if draws and not measured and r.judge is None else "")
+        graded = r.judge is not None or any(d.judge_samples for d in draws)  # a grader ran
+        scored = scored or ("not graded" if draws and not measured and not graded else "")
         lost = [x for d in draws if (x := lost_of(d, judged))]
         kinds = sorted({lost_class(reason, kind) for reason, kind in lost if kind})
         refused = sum(

@@ -245,3 +245,24 @@ def test_a_score_that_is_not_the_mean_of_its_judge_scores_is_refused(
         f"error: {path}: /cases/0/arms/with_skill/0/score: expected 0.6, the mean of "
         "judge_scores, found 0.8: the draw contradicts itself\n"
     )
+
+
+def test_an_arm_whose_grader_ran_and_scored_nothing_is_not_said_ungraded(tmp_path: Path) -> None:
+    # A file naming no judge whose every draw holds judge scores, all invalid (null): each draw
+    # is lost as "every judge sample was invalid", so a grader ran; the arms table said "not
+    # graded", the words for a receipt that records no grader (caveman's output tokens)
+    from interop_helpers import sealed
+
+    from driftproof.pages.sheet import sheet
+
+    doc = _doc()
+    del doc["judge"]
+    doc["cases"][0]["arms"] = {
+        arm: [{"judge_scores": [None]}] * 3 for arm in ("with_skill", "baseline")
+    }
+    (item,) = import_summary_json(write_json(tmp_path / "s.json", doc))
+    r = sealed(item)
+    assert r.judge is None and all(
+        len(d.judge_samples or []) == 1 for d in r.cases[0].arms.with_skill.draws
+    )
+    assert [a.draws for a in sheet(r).arms] == ["3 drawn over 1 case, 0 scored"] * 2
