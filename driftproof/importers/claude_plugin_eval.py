@@ -118,6 +118,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             "expected exactly one plugin with a name to name the skill; "
             "give the skill's name with --skill-name"
         )
+    if not skill_name and len(name) > 200:  # the receipt's skill.name holds 200 characters
+        at, found = w / "suite" / "plugins" / 0 / "name", f"found {len(name):,}"
+        raise at.fail(f"expected at most 200 characters, {found}")
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = common.unit_score(threshold, w / "suite" / "threshold")

@@ -138,3 +138,21 @@ def test_a_string_one_past_the_receipts_bound_is_refused_at_its_pointer(
         assert (
             err == f"error: {path}: {pointer}: expected at most {most} characters, found {size}\n"
         )
+
+
+def test_a_long_plugin_name_the_receipt_need_not_name_the_skill_by_is_kept(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With --skill-name the plugin's name is not the skill's: the receipt keeps it whole among
+    # the source's details (no bound there), as it did before a name over 200 was refused
+    doc = _real(CPE)(shared)
+    doc["suite"]["plugins"][0]["name"] = "p" * 201
+    path = tmp_path / "src.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["import", "claude-plugin-eval", str(path), "--skill-name", "probe"]
+    code, _, err = run_main([*argv, "--out-dir", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    (written,) = (tmp_path / "out").glob("*.json")
+    receipt = json.loads(written.read_text("utf-8"))
+    assert receipt["skill"]["name"] == "probe"
+    assert receipt["provenance"]["details"]["plugins"][0]["name"] == "p" * 201
