@@ -53,7 +53,7 @@ from driftproof.stats.lift import CommonLifts, common_lifts
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
-#: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file: the lines that follow cite it.
+#: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file; the notes then cite the command.
 NO_SUMMARY = (
     "no job summary was written (GITHUB_STEP_SUMMARY names no file); driftproof diff BASELINE "
     "RECEIPT prints the same comparison"
@@ -413,8 +413,10 @@ def _main(args: argparse.Namespace) -> int:
     unwritten = _write_outputs(summary, outputs)
     if unwritten:
         return _errors(unwritten)
+    see = "see the job summary"
     if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally
         print(f"driftproof: {NO_SUMMARY}", file=sys.stderr)
+        see = "see driftproof diff BASELINE RECEIPT"
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. Annotations: a case unmeasured, regressed or inconclusive; no decision.
@@ -422,14 +424,14 @@ def _main(args: argparse.Namespace) -> int:
     level = "error" if (fails := job_fails(c, fail_on)) else "warning"
     if gone := unmeasured_headline(c.unmeasured, ids=False):
         kind = "error" if NOT_MEASURED in fail_on else "warning"
-        _annotate(kind, f"{gone}; see the job summary")
+        _annotate(kind, f"{gone}; {see}")
     if decision in (VerdictCode.REGRESSED, VerdictCode.INCONCLUSIVE):
         n = sum(v.verdict == decision for v in c.rows)
         said = _UNDONE if decision == VerdictCode.INCONCLUSIVE else decision
-        _annotate(level, f"{count_of(n, 'case')} {said}; see the job summary")
+        _annotate(level, f"{count_of(n, 'case')} {said}; {see}")
     elif decision == "none":
         line = job_line(decision, fails, fail_on, c.unmeasured)  # counts only, never ids
-        _annotate(level, f"{line} See the job summary.")
+        _annotate(level, f"{line} {see[0].upper()}{see[1:]}.")
     return 1 if fails else 0
 
 

@@ -139,21 +139,23 @@ def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
     tmp_path, monkeypatch, capsys
 ) -> None:
     # in another CI (the README: "run that same command") the lines said "see the job summary"
-    # and no summary was written anywhere
+    # and no summary was written anywhere; the notes then name the command that prints it
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    doc = make_receipt([case("c1", [0.7, 0.72, 0.74], [0.5, 0.52, 0.54])])
-    for p in (a, b):
-        p.write_text(json.dumps(doc), encoding="utf-8")
+    a.write_text(json.dumps(make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.5, 0.5])])))
+    b.write_text(json.dumps(make_receipt([case("c1", [0.5, 0.55, 0.6], [0.5, 0.5, 0.5])])))
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
-    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 1
     err = capsys.readouterr().err
     assert "no job summary was written" in err and "driftproof diff BASELINE RECEIPT" in err
+    assert "error: 1 case regressed; see driftproof diff BASELINE RECEIPT\n" in err
+    assert "job summary\n" not in err
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", "")  # set, but to no file: it is not "not set"
-    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 1
     assert "(GITHUB_STEP_SUMMARY names no file)" in capsys.readouterr().err
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
-    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 0
+    assert action.main(["--baseline", str(a), "--receipt", str(b)]) == 1
     assert "no job summary" not in capsys.readouterr().err
 
 
