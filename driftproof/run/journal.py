@@ -340,7 +340,7 @@ class Journal:
                 v = checked(
                     _DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record"
                 )
-                if why := draw_problem(d["draw"], v.draw, identity.get("judge_samples")):
+                if why := draw_problem(d["draw"], v.draw, identity):
                     raise RefusalError(
                         f"{self.path}: the draw record at line {n}: its member /draw/draw{why}; "
                         "the journal is damaged"

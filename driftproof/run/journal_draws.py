@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema_rs
 
@@ -16,6 +17,19 @@ from driftproof._json import pointer
 from driftproof.receipt import Draw
 from driftproof.receipt._recompute import draw_score_problems, holds_its_judge_samples
 from driftproof.receipt._versions import CURRENT_VERSION, compiled_validator_for
+from driftproof.run.endings import ENDING_TABLES, ending_reason, lost_class
+from driftproof.run.providers.openai_api import OPENAI_HOST
+
+#: The ending a CLI lane's reader makes of the stop reason a draw records: the harness's word
+#: for a finished turn, then ``:`` and the stop reason when one was said (claude -p; codex
+#: records none, so any stop reason there is an ending its table does not call complete).
+_CLI_ENDINGS = {"claude-cli": "success", "codex-cli": "turn.completed"}
+#: The lane of each (surface, provider) but OpenAI's API, whose lane its API and host say.
+_LANES = {
+    ("api", "anthropic"): "anthropic",
+    ("cli", "anthropic"): "claude-cli",
+    ("cli", "openai"): "codex-cli",
+}
 
 
 @functools.cache
@@ -23,19 +37,58 @@ def _draw_schema() -> jsonschema_rs.Draft202012Validator:
     return compiled_validator_for(CURRENT_VERSION, "draw")
 
 
-def draw_problem(doc: dict[str, Any], draw: Draw, judge_samples: int | None) -> str | None:
+def _lane(identity: dict[str, Any]) -> str | None:
+    """The answering lane's key in :data:`ENDING_TABLES` the run ``identity`` names, else ``None``.
+
+    ``None`` for the offline lanes, whose replies carry no ending the drawer reads.
+    """
+    key = (identity.get("surface"), identity.get("provider"))
+    if key != ("api", "openai"):
+        return _LANES.get(key)
+    if identity.get("api") == "responses":
+        return "responses"
+    host = urlsplit(str(identity.get("service") or "")).hostname
+    return "chat" if host == OPENAI_HOST else "compatible"
+
+
+def _ending_problem(draw: Draw, identity: dict[str, Any]) -> str | None:
+    """Why the graded ``draw`` may not be graded on the run's lane (D-19), else ``None``.
+
+    Its recorded stop reason is read as the drawer reads the reply's ending (:func:`lost_class`,
+    against the run's output budget in tokens): complete, or an output-budget cut the suite
+    accepts (its ``truncation``).
+    """
+    lane = _lane(identity)
+    if lane is None or draw.lost is not None:
+        return None
+    stop, budget = draw.stop_reason, identity.get("max_tokens")
+    ending = ":".join(filter(None, (_CLI_ENDINGS[lane], stop))) if lane in _CLI_ENDINGS else stop
+    out = draw.tokens.output if draw.tokens is not None else None
+    cls = lost_class(lane, ending, output_tokens=out, budget=budget)
+    if cls is None or (cls == "truncated" and identity.get("truncation") == "accepted"):
+        return None
+    why = ending_reason(cls, ending, output_tokens=out, budget=budget)
+    complete = ", ".join(ENDING_TABLES[lane].complete)
+    return (
+        f"/stop_reason is no complete ending ({why}), yet the draw is graded (expected {complete})"
+    )
+
+
+def draw_problem(doc: dict[str, Any], draw: Draw, identity: dict[str, Any]) -> str | None:
     """Why the receipt would refuse the journal draw ``doc`` (``draw`` as read), else ``None``.
 
     Args:
         doc: the draw record's ``draw`` member, as JSON.
         draw: ``doc`` as the receipt's model reads it.
-        judge_samples: the judge samples per draw the run takes (its identity), if known.
+        identity: the run's identity (its lane, output budget, truncation, judge samples).
 
     Returns:
         The member of ``doc`` at fault, as a JSON pointer into ``doc``, and what was expected
         and found: the receipt schema's first complaint, a score that is not the mean
-        of the draw's valid judge samples (D-1), or a judged draw without that many samples.
+        of the draw's valid judge samples (D-1), a judged draw without the run's judge samples
+        per draw, or a graded draw whose stop reason is no complete ending on the lane (D-19).
     """
+    judge_samples = identity.get("judge_samples")
     if (err := next(_draw_schema().iter_errors(doc), None)) is not None:
         msg = err.message if len(err.message) <= 200 else f"{err.message[:80]}…{err.message[-80:]}"
         return f"{pointer(err.instance_path)} does not fit a receipt's draw ({msg})"
@@ -46,4 +99,4 @@ def draw_problem(doc: dict[str, Any], draw: Draw, judge_samples: int | None) -> 
             f"/judge_samples holds {len(draw.judge_samples)} judge samples, expected "
             f"{judge_samples}, the judge samples per draw of this run"
         )
-    return None
+    return _ending_problem(draw, identity)

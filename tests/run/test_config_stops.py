@@ -10,6 +10,7 @@ corrected one was refused: "the journal belongs to a different run (differs in: 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,41 @@ def test_one_draw_kept_is_said_in_the_singular_and_a_batch_journal_is_named(tmp_
         f"check --model and --base-url. 0 finished draws are kept in {j} and its batches in {c}: "
         "a command with another option is another run, refused until they are removed"
     )
+
+
+def test_a_resumed_draw_whose_ending_was_made_incomplete_is_refused_not_graded(
+    loopback, tmp_path, monkeypatch, capsys
+):
+    # found: a kept journal whose first draw's stop reason was changed to "end", its score kept,
+    # resumed to exit 0 and a TESTED receipt grading a reply that never ended as finished
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    answers = []
+
+    def stop_after_two_answers(path, body, is_judge, text):  # their draws graded meanwhile
+        answers.extend([] if is_judge else [path])
+        if is_judge or len(answers) <= 2:
+            return None
+        time.sleep(1.0)
+        return 402, {"error": {"message": "no credit", "type": "insufficient_quota"}}, {}
+
+    loopback.script.shape = stop_after_two_answers
+    argv = _argv(tmp_path, loopback.url + "/v1", "qwen-8b", "qwen-judge")
+    assert run_main(argv, capsys)[0] == 2
+    journal = tmp_path / "wm.json.journal"
+    lines = journal.read_text().splitlines()
+    first = next(i for i, x in enumerate(lines) if '"draw"' in x)
+    rec = json.loads(lines[first])
+    assert rec["draw"]["draw"]["stop_reason"] == "stop" and rec["draw"]["draw"]["score"] is not None
+    rec["draw"]["draw"]["stop_reason"] = "end"
+    lines[first] = json.dumps(rec)
+    journal.write_text("\n".join(lines) + "\n")
+    loopback.script.shape = None
+    code, _, err = run_main(argv, capsys)
+    assert (code, err) == (
+        2,
+        f"error: {journal}: the draw record at line {first + 1}: its member "
+        "/draw/draw/stop_reason is no complete ending (unknown ending: the reply ended with "
+        "'end', not as a complete final answer), yet the draw is graded (expected stop, "
+        "eos_token, eos); the journal is damaged\n",
+    )
+    assert not (tmp_path / "wm.json").exists()

@@ -188,3 +188,54 @@ def test_a_batch_journal_of_another_run_is_refused_not_graded(tmp_path):
     mine = BatchJournal(p, resumed_run=True, mark=ours.mark)  # this run's: read
     mine.close()
     assert list(mine.batches) == ["b1"]
+
+
+#: A run on an OpenAI-compatible server (not api.openai.com): the Chat Completions table whose
+#: complete endings are stop, eos_token and eos; an output budget of 100 tokens.
+LOOPBACK = ID | {"provider": "openai", "surface": "api", "api": "chat", "max_tokens": 100}
+LOOPBACK |= {"service": "http://127.0.0.1:8000/v1", "truncation": "lost"}
+
+
+def _ended(stop: str | None, output: int = 7, index: int = 0) -> dict:
+    rec = _record(0.5, index)
+    rec["draw"] |= {"stop_reason": stop, "tokens": {"input": 9, "output": output}}
+    rec["draw"]["tokens"]["counted_by"] = "provider"
+    return rec
+
+
+def test_a_graded_draw_whose_stop_reason_is_no_complete_ending_is_refused_at_its_line(tmp_path):
+    # found: a killed run's journal whose first draw's stop reason was made "end", its score
+    # kept, resumed to a TESTED receipt grading a draw whose reply never ended as finished
+    p = _journal(tmp_path / "k.json.journal", LOOPBACK, _ended("stop", index=1), _ended("end"))
+    assert _refused(p, LOOPBACK) == (
+        f"{p}: the draw record at line 3: its member /draw/draw/stop_reason is no complete "
+        "ending (unknown ending: the reply ended with 'end', not as a complete final answer), "
+        "yet the draw is graded (expected stop, eos_token, eos); the journal is damaged"
+    )
+    # a cut at the budget, 100 of 100 tokens: lost unless the suite accepts truncation
+    q = _journal(tmp_path / "cut.journal", LOOPBACK, _ended("length", output=100))
+    assert _refused(q, LOOPBACK).endswith(
+        "/draw/draw/stop_reason is no complete ending (output budget: the reply ended with "
+        "'length', not as a complete final answer), yet the draw is graded (expected stop, "
+        "eos_token, eos); the journal is damaged"
+    )
+    accepted = LOOPBACK | {"truncation": "accepted"}
+    r = _journal(
+        tmp_path / "ok.journal", accepted, _ended("length", output=100), _ended("stop", 7, 1)
+    )
+    assert len(Journal(r, accepted, started_at=T1, harness_version=None).draws) == 2
+
+
+def test_a_claude_cli_draw_is_read_as_its_harness_ended_it(tmp_path):
+    # claude -p: a success envelope ends "success" when the API said no stop reason, else
+    # "success:<stop reason>"; only end_turn and stop_sequence of these are complete
+    cli = ID | {"provider": "anthropic", "surface": "cli", "max_tokens": 100}
+    ok = _journal(tmp_path / "ok.journal", cli, _ended(None), _ended("end_turn", index=1))
+    assert len(Journal(ok, cli, started_at=T1, harness_version=None).draws) == 2
+    p = _journal(tmp_path / "cut.journal", cli, _ended("max_tokens"))
+    assert _refused(p, cli).startswith(
+        f"{p}: the draw record at line 2: its member /draw/draw/stop_reason is no complete "
+        "ending (output budget: the reply ended with 'success:max_tokens', not as a complete "
+        "final answer), yet the draw is graded (expected success, success:end_turn, "
+        "success:stop_sequence)"
+    )
