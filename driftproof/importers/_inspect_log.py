@@ -411,7 +411,7 @@ def source_report(
     configs = (member_object(member_object(log.header, "eval"), "config") for log in read.values())
     reducers = (c.get("epochs_reducer") for c in configs)  # as each log declares them
     reducer_sets = list(
-        {tuple(r[:200] for r in x)[:20] if isinstance(x, list) else None for x in reducers}
+        {tuple(x) if isinstance(x, list) else None for x in reducers}
     )
     if len(reducer_sets) > 1:
         unrecorded.append("the epoch reducers (the arms' logs declare different ones)")

@@ -200,6 +200,8 @@ def _unreadable(key: str, value: str) -> str | None:
             return "at least 1 attempt per task"
     if key == "pass_threshold" and float(value.rstrip("%")) > 100:
         return "a pass threshold from 0% to 100%"
+    if key == "skill" and len(value) > 200:
+        return "a skill name of at most 200 characters (the most a receipt keeps)"
     if key in PROVENANCE and len(value.strip("`")) > PROVENANCE[key]:
         return f"at most {PROVENANCE[key]} characters (the most a receipt keeps)"
     return None

@@ -359,27 +359,44 @@ def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) 
     return m.group(1) if m else eval_dir.name
 
 
-def evals_file(iteration: Path, repairs: list[Repair]) -> dict[str, Any] | None:
-    """The ``evals.json`` beside or above ``iteration``, when one holds ``evals[]``."""
-    for cand in (
+def evals_file(iteration: Path, repairs: list[Repair]) -> tuple[dict[str, Any] | None, Path]:
+    """The ``evals.json`` beside or above ``iteration`` that holds ``evals[]``, and its path.
+
+    ``None`` (and the first place looked) when none does.
+    """
+    places = (
         iteration / "evals.json",
         iteration.parent / "evals.json",
         iteration.parent / "evals" / "evals.json",
         iteration.parent.parent / "evals" / "evals.json",
-    ):
+    )
+    for cand in places:
         if cand.is_file():
             data, _ = common.read_json(cand, repairs)
             if isinstance(data, dict) and isinstance(data.get("evals"), list):
-                return data
-    return None
+                return data, cand
+    return None, places[0]
 
 
-def skill_name_of(bench: dict[str, Any] | None, evals: dict[str, Any] | None) -> str | None:
-    """The ``skill_name`` of the benchmark's metadata, the benchmark, or ``evals.json``."""
-    for obj in ((bench or {}).get("metadata"), bench, evals):
+def skill_name_of(
+    bench: dict[str, Any] | None, bench_path: Path, evals: dict[str, Any] | None, evals_path: Path
+) -> str | None:
+    """The ``skill_name`` of the benchmark's metadata, the benchmark, or ``evals.json``.
+
+    Raises:
+        ImportError_: the name, spaces stripped, is longer than a receipt's skill name holds
+            (200 characters), naming its file and member.
+    """
+    bw = Where(bench_path)
+    held = ((bench or {}).get("metadata"), bw / "metadata"), (bench, bw), (evals, Where(evals_path))
+    for obj, w in held:
         name = obj.get("skill_name") if isinstance(obj, dict) else None
         if isinstance(name, str) and name.strip():
-            return name.strip()[:200]
+            if len(name.strip()) > 200:
+                raise (w / "skill_name").fail(
+                    f"expected at most 200 characters, found {len(name.strip()):,}"
+                )
+            return name.strip()
     return None
 
 

@@ -158,8 +158,8 @@ def _import_iteration(
     if runs is None and not given and (gradings := grading_files(iteration)):
         runs, entries = grading_runs(iteration, gradings, repairs)
         source = (str(iteration), common.manifest_sha256(entries))
-    evals = evals_file(iteration, repairs)
-    name = skill_name or skill_name_of(bench, evals)
+    evals, evals_path = evals_file(iteration, repairs)
+    name = skill_name or skill_name_of(bench, bench_path, evals, evals_path)
     if name is None:  # named at what was read: a folder without benchmark.json names the folder
         at, looked = Where(bench_path), "in benchmark.json metadata or evals.json"
         if bench is None:

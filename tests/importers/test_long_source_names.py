@@ -21,6 +21,11 @@ CPE = "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
 PF = "data/interop/promptfoo/sample-export.json"
 INSPECT = "data/interop/inspect_ai/2025-05-12T20-28-13-04-00_popularity.json"
 SV = "data/interop/dotnet-skills/skill-validator-results/run-2026-02-20T20-44-00-817Z/results.json"
+SC = "data/interop/skill-creator"
+ASE = f"{SC}/anthropic-schemas-examples/benchmark.json"
+NEBIUS = f"{SC}/nebius-skills-workspace/evals/iteration-1/benchmark.json"
+NV = "data/interop/nvidia/benchmarks.json"
+CARD = "data/interop/nvidia/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
 PF_ARGS = ["--arm", "with_skill=openai:gpt-5", "--arm", "baseline=openai:gpt-5-mini"]
 
 
@@ -105,6 +110,16 @@ CASES = [
     (["skill-validator"], _real(SV), ("model",), 200, []),
     (["vally"], lambda _: dotnet._vally(), ("model",), 200, []),
     (["vally"], lambda _: dotnet._vally(), ("judgeModel",), 200, []),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT),
+        ("eval", "config", "epochs_reducer", 0),
+        200,
+        [],
+    ),
+    (["nvidia"], _real(NV), ("skills", 0, "skill"), 200, []),
+    (["skill-creator"], _real(ASE), ("metadata", "skill_name"), 200, []),
+    (["skill-creator"], _real(NEBIUS), ("skill_name",), 200, []),
 ]
 
 
@@ -156,3 +171,56 @@ def test_a_long_plugin_name_the_receipt_need_not_name_the_skill_by_is_kept(
     receipt = json.loads(written.read_text("utf-8"))
     assert receipt["skill"]["name"] == "probe"
     assert receipt["provenance"]["details"]["plugins"][0]["name"] == "p" * 201
+
+
+def test_a_skill_name_too_long_in_evals_json_is_refused_there(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found: a 300-character skill_name was kept as its first 200 characters, saying nothing
+    bench = json.loads((shared / NEBIUS).read_text("utf-8"))
+    del bench["skill_name"]  # the name is then read from the evals.json beside it
+    evals = json.loads((shared / SC / "nebius-skills-workspace/evals/evals.json").read_text())
+    evals["skill_name"] = "s" * 300
+    (tmp_path / "benchmark.json").write_text(json.dumps(bench), encoding="utf-8")
+    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
+    argv = ["import", "skill-creator", str(tmp_path / "benchmark.json"), "--out-dir"]
+    code, _, err = run_main([*argv, str(tmp_path / "out")], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {tmp_path / 'evals.json'}: /skill_name: expected at most 200 characters, "
+        "found 300\n",
+    )
+
+
+def test_a_card_skill_name_too_long_is_refused_at_its_line(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found: "- Skill: <300 characters>" named the receipt's skill by its first 200, saying nothing
+    lines = (shared / CARD).read_text("utf-8").split("\n")
+    assert lines[10] == "- Skill: `demo-skill`"
+    lines[10] = "- Skill: `" + "s" * 201 + "`"
+    card = tmp_path / "s" / "BENCHMARK.md"
+    card.parent.mkdir()
+    card.write_text("\n".join(lines), encoding="utf-8")
+    code, _, err = run_main(["import", "nvidia", str(card), "--out-dir", str(tmp_path)], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {card}: line 11: expected a skill name of at most 200 characters (the most a "
+        f"receipt keeps), found '{'s' * 200}'\n",
+    )
+
+
+def test_more_epoch_reducers_than_a_receipt_holds_are_refused_at_their_list(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found: 21 reducers were kept as the first 20 (a receipt holds 20), saying nothing
+    doc = json.loads((shared / INSPECT).read_text("utf-8"))
+    doc["eval"]["config"]["epochs_reducer"] = [f"r{i}" for i in range(21)]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["import", "inspect", "--skill-name", "s", "--with-skill", str(path), "--out-dir"]
+    code, _, err = run_main([*argv, str(tmp_path / "out")], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {path}: /eval/config/epochs_reducer: expected at most 20 items, found 21\n",
+    )
