@@ -410,9 +410,7 @@ def source_report(
         sample_figs = []
     configs = (member_object(member_object(log.header, "eval"), "config") for log in read.values())
     reducers = (c.get("epochs_reducer") for c in configs)  # as each log declares them
-    reducer_sets = list(
-        {tuple(x) if isinstance(x, list) else None for x in reducers}
-    )
+    reducer_sets = list({tuple(x) if isinstance(x, list) else None for x in reducers})
     if len(reducer_sets) > 1:
         unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
     same = list(reducer_sets[0]) if len(reducer_sets) == 1 and reducer_sets[0] is not None else None

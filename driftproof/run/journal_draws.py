@@ -25,7 +25,7 @@ from driftproof.run.providers.openai_api import OPENAI_HOST
 #: records none, so any stop reason there is an ending its table does not call complete).
 _CLI_ENDINGS = {"claude-cli": "success", "codex-cli": "turn.completed"}
 #: The lane of each (surface, provider) but OpenAI's API, whose lane its API and host say.
-_LANES = {
+_LANES: dict[tuple[Any, Any], str] = {
     ("api", "anthropic"): "anthropic",
     ("cli", "anthropic"): "claude-cli",
     ("cli", "openai"): "codex-cli",
