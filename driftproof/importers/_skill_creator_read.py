@@ -360,10 +360,7 @@ def _eval_id_of(eval_dir: Path, grading: dict[str, Any], repairs: list[Repair]) 
 
 
 def evals_file(iteration: Path, repairs: list[Repair]) -> tuple[dict[str, Any] | None, Path]:
-    """The ``evals.json`` beside or above ``iteration`` that holds ``evals[]``, and its path.
-
-    ``None`` (and the first place looked) when none does.
-    """
+    """The ``evals.json`` holding ``evals[]`` beside or above ``iteration`` (or None), its path."""
     places = (
         iteration / "evals.json",
         iteration.parent / "evals.json",
@@ -391,12 +388,12 @@ def skill_name_of(
     held = ((bench or {}).get("metadata"), bw / "metadata"), (bench, bw), (evals, Where(evals_path))
     for obj, w in held:
         name = obj.get("skill_name") if isinstance(obj, dict) else None
-        if isinstance(name, str) and name.strip():
-            if len(name.strip()) > 200:
+        if isinstance(name, str) and (name := name.strip()):
+            if len(name) > 200:
                 raise (w / "skill_name").fail(
-                    f"expected at most 200 characters, found {len(name.strip()):,}"
+                    f"expected at most 200 characters, found {len(name):,}"
                 )
-            return name.strip()
+            return name
     return None
 
 
