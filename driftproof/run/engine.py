@@ -85,7 +85,8 @@ def run_suite(
     tier = "batch" if cfg.batch is not None else None
     judged = judge_doc(judge, cfg.judge_model, cfg.judge_max_tokens, cfg.judge_price, tier)
     identity = _identity(suite, cases, skill_text, cfg, provider, judged)
-    journal = _open_journal(out, identity, harness_version, getattr(progress, "note", None))
+    note = getattr(progress, "note", None)
+    journal = _open_journal(out, identity, harness_version, note, provider.endings)
     drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
     spend = drawer.spend  # what the draws cost so far, for the progress bar
     tell = progress or (lambda *_: None)
@@ -125,10 +126,12 @@ def _open_journal(
     identity: dict[str, Any],
     harness_version: str | None,
     note: Callable[[str], None] | None,
+    endings: str | None,
 ) -> Journal:
     """The run's journal, resumed (stale receipt files removed) or new.
 
-    ``note(line)`` is told that a journal of another run holding no finished draw was replaced.
+    ``note(line)`` is told that a journal of another run holding no finished draw was replaced;
+    ``endings`` is the answering lane's endings table (:class:`Journal`).
 
     Raises:
         RefusalError: as :class:`Journal` raises.
@@ -139,6 +142,7 @@ def _open_journal(
         started_at=now(),
         harness_version=harness_version,
         companion=batch_journal_path(out),
+        endings=endings,
     )
     if journal.resumed:
         _remove_stale_receipt_files(out)

@@ -22,14 +22,11 @@ import stat
 import threading
 import time
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.receipt import Draw
-from driftproof.receipt._model_base import Count, DateTime, Positive
-from driftproof.run.journal_draws import draw_problem
+from driftproof.receipt._model_base import DateTime
+from driftproof.run.journal_draws import DrawRecord, Strict, draw_problem
 from driftproof.run.jsonl import (
     append,
     checked,
@@ -79,41 +76,7 @@ _IDENTITY_WORDS = {
 }
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True)  # a member it does not name is not read
-
-
-class _Usage(_Strict):
-    """What a draw's judge replies reported, summed."""
-
-    reported: bool
-    input: Count
-    output: Count
-    cache_read: Count = 0
-    cache_creation: Count = 0
-    reasoning: Count = 0
-
-
-class _Repair(_Strict):
-    field: str
-    replaced: Positive
-
-
-class _DrawRecord(_Strict):
-    """A finished draw as the drawer journals it: the receipt's draw and what sealing reads."""
-
-    case: str
-    arm: Literal["with_skill", "baseline", "control"]
-    index: Count
-    draw: Draw
-    repairs: list[_Repair] | None = None
-    judge_usage: _Usage | None = None
-    generation_cost_usd: float | None = None  # as the lane reported it
-    transcript: dict[str, Any] | None = None
-    shown_answer: str | None = None
-
-
-class _Header(_Strict):
+class _Header(Strict):
     """What a resumed run reads of a journal's header beside its identity and harness."""
 
     started_at: DateTime
@@ -150,8 +113,11 @@ class Journal:
         started_at: str,
         harness_version: str | None,
         companion: Path | None = None,
+        endings: str | None = None,
     ) -> None:
         """Open or resume the journal at ``path`` for the run ``identity`` names.
+
+        A finished draw read back must end as ``endings`` (``Provider.endings``) calls complete.
 
         ``companion`` is the run's batch journal: a refusal that says to remove this journal
         names it too when it is there (its batches may still be open and billed). A journal of
@@ -164,7 +130,7 @@ class Journal:
                 differently), naming the file and the line.
         """
         self.path = Path(path)
-        self.companion = companion
+        self.companion, self.endings = companion, endings
         self.lock = threading.Lock()
         self._synced = time.monotonic()
         self._failed: BaseException | None = None
@@ -338,9 +304,9 @@ class Journal:
             else:
                 d = rec["draw"]
                 v = checked(
-                    _DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record"
+                    DrawRecord.model_validate, d, self.path, n, "/draw", kind="a draw record"
                 )
-                if why := draw_problem(d["draw"], v.draw, identity):
+                if why := draw_problem(d["draw"], v.draw, identity, self.endings):
                     raise RefusalError(
                         f"{self.path}: the draw record at line {n}: its member /draw/draw{why}; "
                         "the journal is damaged"

@@ -1,4 +1,4 @@
-"""What a resumed run checks of each journal draw beyond its shape: what the receipt will hold.
+"""A journal's draw record: its shape (:class:`DrawRecord`), and what the receipt will hold.
 
 A journal draw becomes a receipt draw as it stands (the seal may only mark it lost), so a draw the
 receipt's schema or its consistency checks would refuse is refused when the journal is read,
@@ -8,28 +8,58 @@ naming the journal line, not later by the seal naming a receipt never written.
 from __future__ import annotations
 
 import functools
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, Literal
 
 import jsonschema_rs
+from pydantic import BaseModel, ConfigDict
 
 from driftproof._json import pointer
 from driftproof.receipt import Draw
+from driftproof.receipt._model_base import Count, Positive
 from driftproof.receipt._recompute import draw_score_problems, holds_its_judge_samples
 from driftproof.receipt._versions import CURRENT_VERSION, compiled_validator_for
 from driftproof.run.endings import ENDING_TABLES, ending_reason, lost_class
-from driftproof.run.providers.openai_api import OPENAI_HOST
 
 #: The ending a CLI lane's reader makes of the stop reason a draw records: the harness's word
 #: for a finished turn, then ``:`` and the stop reason when one was said (claude -p; codex
 #: records none, so any stop reason there is an ending its table does not call complete).
 _CLI_ENDINGS = {"claude-cli": "success", "codex-cli": "turn.completed"}
-#: The lane of each (surface, provider) but OpenAI's API, whose lane its API and host say.
-_LANES: dict[tuple[Any, Any], str] = {
-    ("api", "anthropic"): "anthropic",
-    ("cli", "anthropic"): "claude-cli",
-    ("cli", "openai"): "codex-cli",
-}
+
+
+class Strict(BaseModel):
+    """A journal record's model: strict types."""
+
+    model_config = ConfigDict(strict=True)  # a member it does not name is not read
+
+
+class _Usage(Strict):
+    """What a draw's judge replies reported, summed."""
+
+    reported: bool
+    input: Count
+    output: Count
+    cache_read: Count = 0
+    cache_creation: Count = 0
+    reasoning: Count = 0
+
+
+class _Repair(Strict):
+    field: str
+    replaced: Positive
+
+
+class DrawRecord(Strict):
+    """A finished draw as the drawer journals it: the receipt's draw and what sealing reads."""
+
+    case: str
+    arm: Literal["with_skill", "baseline", "control"]
+    index: Count
+    draw: Draw
+    repairs: list[_Repair] | None = None
+    judge_usage: _Usage | None = None
+    generation_cost_usd: float | None = None  # as the lane reported it
+    transcript: dict[str, Any] | None = None
+    shown_answer: str | None = None
 
 
 @functools.cache
@@ -37,28 +67,13 @@ def _draw_schema() -> jsonschema_rs.Draft202012Validator:
     return compiled_validator_for(CURRENT_VERSION, "draw")
 
 
-def _lane(identity: dict[str, Any]) -> str | None:
-    """The answering lane's key in :data:`ENDING_TABLES` the run ``identity`` names, else ``None``.
-
-    ``None`` for the offline lanes, whose replies carry no ending the drawer reads.
-    """
-    key = (identity.get("surface"), identity.get("provider"))
-    if key != ("api", "openai"):
-        return _LANES.get(key)
-    if identity.get("api") == "responses":
-        return "responses"
-    host = urlsplit(str(identity.get("service") or "")).hostname
-    return "chat" if host == OPENAI_HOST else "compatible"
-
-
-def _ending_problem(draw: Draw, identity: dict[str, Any]) -> str | None:
-    """Why the graded ``draw`` may not be graded on the run's lane (D-19), else ``None``.
+def _ending_problem(draw: Draw, identity: dict[str, Any], lane: str | None) -> str | None:
+    """Why the graded ``draw`` may not be graded on ``lane`` (D-19), else ``None``.
 
     Its recorded stop reason is read as the drawer reads the reply's ending (:func:`lost_class`,
     against the run's output budget in tokens): complete, or an output-budget cut the suite
     accepts (its ``truncation``).
     """
-    lane = _lane(identity)
     if lane is None or draw.lost is not None:
         return None
     stop, budget = draw.stop_reason, identity.get("max_tokens")
@@ -74,13 +89,17 @@ def _ending_problem(draw: Draw, identity: dict[str, Any]) -> str | None:
     )
 
 
-def draw_problem(doc: dict[str, Any], draw: Draw, identity: dict[str, Any]) -> str | None:
+def draw_problem(
+    doc: dict[str, Any], draw: Draw, identity: dict[str, Any], lane: str | None
+) -> str | None:
     """Why the receipt would refuse the journal draw ``doc`` (``draw`` as read), else ``None``.
 
     Args:
         doc: the draw record's ``draw`` member, as JSON.
         draw: ``doc`` as the receipt's model reads it.
-        identity: the run's identity (its lane, output budget, truncation, judge samples).
+        identity: the run's identity (its output budget, truncation, judge samples).
+        lane: the answering lane's key in the endings table (``Provider.endings``); ``None``
+            offline, where no ending is read.
 
     Returns:
         The member of ``doc`` at fault, as a JSON pointer into ``doc``, and what was expected
@@ -99,4 +118,4 @@ def draw_problem(doc: dict[str, Any], draw: Draw, identity: dict[str, Any]) -> s
             f"/judge_samples holds {len(draw.judge_samples)} judge samples, expected "
             f"{judge_samples}, the judge samples per draw of this run"
         )
-    return _ending_problem(draw, identity)
+    return _ending_problem(draw, identity, lane)

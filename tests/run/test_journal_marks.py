@@ -37,10 +37,10 @@ def _journal(path, identity, *records: dict):
     return path
 
 
-def _refused(path, identity=ID) -> str:
+def _refused(path, identity=ID, endings=None) -> str:
     kept = path.read_bytes()
     with pytest.raises(RefusalError) as info:
-        Journal(path, identity, started_at=T1, harness_version=None)
+        Journal(path, identity, started_at=T1, harness_version=None, endings=endings)
     assert path.read_bytes() == kept  # a refusal leaves the journal as it was
     return str(info.value)
 
@@ -207,14 +207,14 @@ def test_a_graded_draw_whose_stop_reason_is_no_complete_ending_is_refused_at_its
     # found: a killed run's journal whose first draw's stop reason was made "end", its score
     # kept, resumed to a TESTED receipt grading a draw whose reply never ended as finished
     p = _journal(tmp_path / "k.json.journal", LOOPBACK, _ended("stop", index=1), _ended("end"))
-    assert _refused(p, LOOPBACK) == (
+    assert _refused(p, LOOPBACK, "compatible") == (
         f"{p}: the draw record at line 3: its member /draw/draw/stop_reason is no complete "
         "ending (unknown ending: the reply ended with 'end', not as a complete final answer), "
         "yet the draw is graded (expected stop, eos_token, eos); the journal is damaged"
     )
     # a cut at the budget, 100 of 100 tokens: lost unless the suite accepts truncation
     q = _journal(tmp_path / "cut.journal", LOOPBACK, _ended("length", output=100))
-    assert _refused(q, LOOPBACK).endswith(
+    assert _refused(q, LOOPBACK, "compatible").endswith(
         "/draw/draw/stop_reason is no complete ending (output budget: the reply ended with "
         "'length', not as a complete final answer), yet the draw is graded (expected stop, "
         "eos_token, eos); the journal is damaged"
@@ -223,7 +223,8 @@ def test_a_graded_draw_whose_stop_reason_is_no_complete_ending_is_refused_at_its
     r = _journal(
         tmp_path / "ok.journal", accepted, _ended("length", output=100), _ended("stop", 7, 1)
     )
-    assert len(Journal(r, accepted, started_at=T1, harness_version=None).draws) == 2
+    j = Journal(r, accepted, started_at=T1, harness_version=None, endings="compatible")
+    assert len(j.draws) == 2
 
 
 def test_a_claude_cli_draw_is_read_as_its_harness_ended_it(tmp_path):
@@ -231,9 +232,9 @@ def test_a_claude_cli_draw_is_read_as_its_harness_ended_it(tmp_path):
     # "success:<stop reason>"; only end_turn and stop_sequence of these are complete
     cli = ID | {"provider": "anthropic", "surface": "cli", "max_tokens": 100}
     ok = _journal(tmp_path / "ok.journal", cli, _ended(None), _ended("end_turn", index=1))
-    assert len(Journal(ok, cli, started_at=T1, harness_version=None).draws) == 2
+    assert len(Journal(ok, cli, started_at=T1, harness_version=None, endings="claude-cli").draws)
     p = _journal(tmp_path / "cut.journal", cli, _ended("max_tokens"))
-    assert _refused(p, cli).startswith(
+    assert _refused(p, cli, "claude-cli").startswith(
         f"{p}: the draw record at line 2: its member /draw/draw/stop_reason is no complete "
         "ending (output budget: the reply ended with 'success:max_tokens', not as a complete "
         "final answer), yet the draw is graded (expected success, success:end_turn, "

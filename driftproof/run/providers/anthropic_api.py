@@ -150,7 +150,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
 class AnthropicAPI(SDKLane):
     """``anthropic`` × ``api``: Messages API, SKILL.md as the ``system`` parameter."""
 
-    name, surface = "anthropic", "api"
+    name, surface, endings = "anthropic", "api", "anthropic"
     channel = "tool_call"
     keys = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
     sdk = ("anthropic", "Anthropic", "AnthropicError")

@@ -259,6 +259,9 @@ class Provider:
     channel: str = "final_verdict"
     #: whether the lane sends the output budget (``max_tokens``); CLIs and the stub do not
     sends_budget: bool = True
+    #: the key of its endings table (:data:`~driftproof.run.endings.ENDING_TABLES`); ``None``
+    #: offline, where no reply carries an ending
+    endings: str | None = None
 
     def start(self) -> str | None:
         """Prepare the lane; return the harness version its binary printed (CLI), else ``None``."""

@@ -258,7 +258,7 @@ def _claude_usage(obj: dict[str, Any], model: str, out: str, events: list[dict[s
 class ClaudeCLI(CLILane):
     """``anthropic`` × ``cli``: ``claude -p``."""
 
-    name, harness_name, binary = "anthropic", "claude-code", "claude"
+    name, harness_name, binary, endings = "anthropic", "claude-code", "claude", "claude-cli"
 
     def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
         """The ``claude -p`` command line, isolated, with the capture's tools (see the module)."""

@@ -50,7 +50,7 @@ _REROUTED = re.compile(r"\s*model rerouted:\s*(\S+)\s*->\s*(\S+)", re.I)
 class CodexCLI(CLILane):
     """``openai`` × ``cli``: ``codex exec``."""
 
-    name, harness_name, binary = "openai", "codex", "codex"
+    name, harness_name, binary, endings = "openai", "codex", "codex", "codex-cli"
     #: the writing features turned off (capture ``text``), found by :meth:`start`
     disabled: Sequence[str] = ()
 

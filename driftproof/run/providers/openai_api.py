@@ -369,6 +369,7 @@ class OpenAIAPI(SDKLane):
         self.api = api
         self.channel = _API[api][2]
         self.compatible = (self.client.base_url.host or "") != OPENAI_HOST
+        self.endings = api if api == "responses" else "compatible" if self.compatible else "chat"
         self.auto_budget = budget_param == "auto"
         auto = "max_tokens" if self.compatible else "max_completion_tokens"
         #: the Chat Completions budget spelling sent now (``run.budget_param``)
