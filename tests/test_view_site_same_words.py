@@ -4,6 +4,7 @@ run's preset (a newcomer read them three ways for one receipt)."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from pathlib import Path
@@ -87,3 +88,21 @@ def test_no_preset_says_a_full_run_or_an_import(capsys: Any, tmp_path: Path) -> 
     # an import was never a driftproof run: it has no preset of ours
     assert _view(NEBIUS, capsys)["preset"] == "none (imported: the source's own run)"
     assert "<dt>preset</dt><dd>none (imported: the source's own run)</dd>" in _page(NEBIUS)
+
+
+def test_a_regrade_of_an_import_says_no_full_run(capsys: Any, tmp_path: Path, shared: Path) -> None:
+    # a plain regrade of caveman's import (its answers were claude -p's, run by caveman's own
+    # script) read "none (a full run, not --quick)": the regrade carries the original's preset,
+    # and it records no word of whether the original was a run or an import
+    lines = (shared / "data/caveman/evals/prompts/en.txt").read_text(encoding="utf-8")
+    by_hash = {hashlib.sha256(p.encode()).hexdigest(): p for p in lines.splitlines()}
+    cases = [
+        {"id": c["id"], "prompt": by_hash[c["prompt_sha256"]], "rubric": "Score 1 if right."}
+        for c in json.loads(CAVEMAN.read_text(encoding="utf-8"))["cases"]
+    ]
+    suite, out = tmp_path / "suite.json", tmp_path / "regraded.json"
+    suite.write_text(json.dumps({"format": "driftproof-suite/1", "name": "c", "cases": cases}))
+    argv = ["regrade", str(CAVEMAN), "--rubric", str(suite), "--out", str(out)]
+    code, _, err = run_main([*argv, "--judge-provider", "stub", "--judge-model", "j"], capsys)
+    assert code == 0, err
+    assert _view(out, capsys)["preset"] == "none (the regraded receipt named none)"

@@ -85,8 +85,7 @@ LABELS_NOT_MODELS = (
     "answering"
 )
 
-#: The arms table's columns, as ``view`` and the site's receipt page print them: (header, field).
-#: Each prints :data:`ARMS_TITLE` beside the table, so no header repeats it.
+#: The arms table's (header, field) as ``view`` and the site print it, :data:`ARMS_TITLE` beside.
 ARMS_TITLE = "how often the skill fired sits beside the score, never in it"
 ARM_COLUMNS: tuple[tuple[str, str], ...] = (
     ("arm", "arm"),
@@ -127,8 +126,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
     if r.judge is not None:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     labels = _arm_labels(r)
-    ours = r.provenance is None or r.regrade is not None  # not an import: its preset is ours
-    bare = "none (a full run, not --quick)" if ours else "none (imported: the source's own run)"
+    said = "a full run, not --quick" if r.provenance is None else "imported: the source's own run"
+    bare = f"none ({'the regraded receipt named none' if r.regrade else said})"  # its original's
     facts = [
         Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
         *labels,
