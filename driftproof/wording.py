@@ -70,13 +70,11 @@ BAND_SOURCE_LEGEND: Final[dict[str, str]] = {
 #: bands are recomputed from what it holds (D-18), said once beside the words for them.
 BAND_SOURCE_NOT_HELD: Final[str] = (
     "recorded as one answer per arm judged several times, but the receipt holds no judge "
-    "sample: each band is the one score the source gave, with no spread"
+    "sample, so each band is the one score the source gave"
 )
 
 #: Bands across draws where no arm has more than one scored draw (an import of one run per arm).
-BAND_SOURCE_ONE_DRAW: Final[str] = (
-    "bands across draws, but no arm has more than one scored draw, so no band has a spread"
-)
+BAND_SOURCE_ONE_DRAW: Final[str] = "bands across draws, but no arm has more than one scored draw"
 
 #: Band sources in a column header: what each band is the spread of.
 BAND_SOURCE_HEADER: Final[dict[str, str]] = {

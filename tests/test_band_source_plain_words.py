@@ -66,7 +66,8 @@ def test_one_scored_draw_per_arm_says_no_band_has_a_spread(capsys) -> None:
     f = band_facts(r)
     assert f.short == "one scored draw per arm, no spread"
     assert f.source == (
-        "bands across draws, but no arm has more than one scored draw, so no band has a spread"
+        "one scored draw per arm, no spread: bands across draws, but no arm has more than one "
+        "scored draw"
     )
     # the case table's caption: each band is one score, n = 1
     assert (
@@ -75,4 +76,4 @@ def test_one_scored_draw_per_arm_says_no_band_has_a_spread(capsys) -> None:
     code, out, err = run_main(["view", str(ONE_RUN)], capsys)
     assert code == 0, err
     assert "spread of the per-draw scores" not in out
-    assert "band source bands across draws, but no arm has more than one" in " ".join(out.split())
+    assert f"band source {f.source}" in " ".join(out.split())

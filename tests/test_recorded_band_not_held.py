@@ -25,7 +25,7 @@ from driftproof.site.html import page_env, receipt_files
 OLD = Path(__file__).parent / "receipt" / "fixtures" / "0.13" / "valid-basic.json"
 NOT_HELD = (
     "recorded as one answer per arm judged several times, but the receipt holds no judge "
-    "sample: each band is the one score the source gave, with no spread"
+    "sample, so each band is the one score the source gave"
 )
 
 
@@ -95,7 +95,8 @@ def test_view_of_a_migrated_receipt_says_one_score_and_the_record_once(tmp_path:
     assert r.schema_version == "0.13" and r.band_source == "legacy"
     text = sheet_text(sheet(r))
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
-    assert lines == [f"band source {NOT_HELD}"]  # once, as a labelled fact
+    # once, as a labelled fact, the results table's cell its head
+    assert lines == [f"band source one scored draw per arm, no spread: {NOT_HELD}"]
     assert (
         "  judge samples per draw        not recorded; the receipt holds no judge sample "
         "(each score as the source gave it)\n"

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NVIDIA = ROOT / "receipts" / "nvidia-7149a88-cudaq-guide.json"  # printed aggregates only
 NEBIUS = ROOT / "receipts" / "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
 CAVEMAN = ROOT / "receipts" / "caveman-2b10489-caveman.json"  # no grader
+PROBE = ROOT / "receipts" / "claude-plugin-eval-probe-plugin-8955eb63.json"  # one run per arm
 
 
 def _view(path: Path, capsys: Any) -> dict[str, str]:
@@ -53,6 +54,12 @@ def test_the_band_source_reads_the_same_in_view_the_page_and_the_results_table(
             "not recorded (one scored draw per arm, no spread)",
             "the receipt names none; each arm holds one answer at most, scored as the source "
             "gave it",
+        ),
+        # view said "bands across draws, but no arm has …" beside the table's "one scored draw …"
+        (
+            PROBE,
+            "one scored draw per arm, no spread",
+            "bands across draws, but no arm has more than one scored draw",
         ),
     ]
     for path, short, why in cases:

@@ -115,9 +115,9 @@ def band_facts(r: Receipt) -> BandFacts:
         short = "none (no judged score)"
         source = f"{short}: the receipt has no band"
     elif (not_held := recorded_not_held(r)) is not None:
-        source, short = not_held, ONE_DRAW_SHORT
+        source, short = f"{ONE_DRAW_SHORT}: {not_held}", ONE_DRAW_SHORT
     elif r.band_source == "generation" and one_scored_draw_at_most(r):
-        source, short = BAND_SOURCE_ONE_DRAW, ONE_DRAW_SHORT
+        source, short = f"{ONE_DRAW_SHORT}: {BAND_SOURCE_ONE_DRAW}", ONE_DRAW_SHORT
     elif r.band_source is not None:
         source = BAND_SOURCE_LEGEND[r.band_source]
         short = (
