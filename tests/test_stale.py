@@ -329,7 +329,7 @@ def test_unrecorded_harness_version_is_unknown_never_current():
     s, rep = statuses(_receipt(harness={"name": "claude-code", "version": None}), CURRENT)
     assert set(s.values()) == {"unknown"}
     f = next(f for f in rep.findings if f.field == "harness version")
-    assert f.recorded is None and f.note == "the receipt does not record it"
+    assert f.recorded is None and f.note == "not recorded in the receipt"
 
 
 def test_unsupplied_today_is_unknown():
@@ -343,7 +343,7 @@ def test_an_unrecorded_field_an_arm_depends_on_keeps_it_unknown_past_regrade_onl
     today = replace(CURRENT, judge_model="gpt-5.5-mini")
     lines = stale_text(stale_report(_receipt(model=None), today)).split("\n")
     regrade = "judge: a different judge: the saved answers can be graded again"
-    assert lines[0] == f"with skill: unknown (model: the receipt does not record it; {regrade})"
+    assert lines[0] == f"with skill: unknown (model: not recorded in the receipt; {regrade})"
     r = _receipt()
     r = r.model_copy(update={"skill": r.skill.model_copy(update={"sha256": None})})
     s, _ = statuses(r, today)
@@ -419,7 +419,7 @@ def test_a_judge_the_receipt_names_no_model_of_is_unknown_not_different():
         None,
         "gpt-4.1",
         "unknown",
-        "the receipt does not record it",
+        "not recorded in the receipt",
     )
 
 

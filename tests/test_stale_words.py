@@ -51,9 +51,8 @@ def test_not_supplied_is_said_once_per_arm_before_its_fields() -> None:
         True,
     )
     lines = stale_text(stale_report(r, Today())).split("\n")
-    unrecorded = (
-        "capture mode, judge, judge prompt template and suite: the receipt does not record it"
-    )
+    # four fields "…: the receipt does not record it" read as one; said of any number alike
+    unrecorded = "capture mode, judge, judge prompt template and suite: not recorded in the receipt"
     assert lines[:3] == [
         f"with skill: unknown (model, harness, harness version and skill: {NOT_SUPPLIED}; "
         f"{unrecorded})",

@@ -192,7 +192,7 @@ def _finding(
 ) -> Finding:
     """One field compared: unknown when either side is missing, else moved or unchanged."""
     if recorded is None:
-        on_change, why = "unknown", "the receipt does not record it"
+        on_change, why = "unknown", "not recorded in the receipt"
     elif now is None:
         on_change, why = "unknown", NOT_SUPPLIED
     elif recorded == now:

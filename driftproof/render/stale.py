@@ -30,7 +30,7 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
 
     A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
     that moved or is unknown ``field: recorded …, today … -> status: why``; one the receipt
-    does not record, given today, ``field: the receipt does not record it (today …) -> status``
+    does not record, given today, ``field: not recorded in the receipt (today …) -> status``
     (not given, it is named only in the line under the arms). ``width``: the
     terminal's width in characters, each longer line wrapped to it, or ``None`` (not a terminal).
     """
