@@ -53,11 +53,9 @@ from driftproof.stats.lift import CommonLifts, common_lifts
 #: Every value the ``decision`` output can take.
 DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
 DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
-#: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file; the notes then cite the command.
-NO_SUMMARY = (
-    "no job summary was written (GITHUB_STEP_SUMMARY names no file); driftproof diff BASELINE "
-    "RECEIPT prints the same comparison"
-)
+#: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file, ``{}`` the command the notes cite.
+NO_SUMMARY = "no job summary was written (GITHUB_STEP_SUMMARY names no file); {} prints the same "
+NO_SUMMARY += "comparison"
 #: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
 BEYOND_NOISE = "beyond-noise"
 #: The ``fail-on`` word for "fail when the new receipt measured nothing where the baseline did".
@@ -415,8 +413,8 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     see = "see the job summary"
     if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally
-        print(f"driftproof: {NO_SUMMARY}", file=sys.stderr)
-        see = "see driftproof diff BASELINE RECEIPT"
+        see = "see driftproof diff BASELINE RECEIPT" + (" --aa AA" if args.aa else "")
+        print(f"driftproof: {NO_SUMMARY.format(see[4:])}", file=sys.stderr)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a
     # workflow command. Annotations: a case unmeasured, regressed or inconclusive; no decision.

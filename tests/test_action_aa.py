@@ -69,3 +69,20 @@ def test_an_aa_receipt_of_another_skill_is_an_error(
     )
     assert summary.read_text() == f"## Driftproof: error\n\n- {action.md_escape(line, 1000)}\n"
     assert (tmp_path / "output").read_text().startswith("decision<<")
+
+
+def test_with_no_job_summary_file_the_command_cited_takes_the_aa_receipt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # another CI: the notes said "driftproof diff BASELINE RECEIPT prints the same comparison",
+    # a comparison without the A/A line the job summary would have held
+    _setup(tmp_path, monkeypatch, aa=True)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    assert action.main([]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "driftproof: no job summary was written (GITHUB_STEP_SUMMARY names no file); driftproof "
+        "diff BASELINE RECEIPT --aa AA prints the same comparison\n"
+    ) in err
+    assert "error: 1 case regressed; see driftproof diff BASELINE RECEIPT --aa AA\n" in err
