@@ -152,6 +152,11 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     name = summary.get("skill") or (f.name in ("BENCHMARK.md", "skill-card.md") and f.parent.name)
     if not name:
         raise Where(f).fail("expected a '- Skill: <name>' line naming the skill")
+    if len(name) > 200:  # a folder's name (the card's own line is held to it as it is read)
+        raise Where(f).fail(
+            "expected a '- Skill: <name>' line naming the skill, or a folder name of at most 200 "
+            f"characters to name it by, found {len(name):,}"
+        )
     if not any(r["score"] or r["baseline"] or r["uplift"] for r in card["rows"]):
         raise Where(f).fail(
             "expected a results table (## Results or ## Results at a Glance) with figures"

@@ -224,3 +224,22 @@ def test_more_epoch_reducers_than_a_receipt_holds_are_refused_at_their_list(
         2,
         f"error: {path}: /eval/config/epochs_reducer: expected at most 20 items, found 21\n",
     )
+
+
+def test_a_card_named_by_a_folder_name_too_long_is_refused_there(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a card with no "- Skill:" line is named by its folder: a folder name of 201 characters
+    # (Linux allows 255) named the receipt's skill by its first 200, saying nothing
+    lines = (shared / CARD).read_text("utf-8").split("\n")
+    del lines[10]  # "- Skill: `demo-skill`"
+    card = tmp_path / ("s" * 201) / "BENCHMARK.md"
+    card.parent.mkdir()
+    card.write_text("\n".join(lines), encoding="utf-8")
+    code, _, err = run_main(["import", "nvidia", str(card), "--out-dir", str(tmp_path)], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {card}: expected a '- Skill: <name>' line naming the skill, or a folder name "
+        "of at most 200 characters to name it by, found 201\n",
+    )
+    assert list(tmp_path.glob("*.json")) == []
