@@ -71,7 +71,9 @@ def receipts(
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
         name = vw.get(v, "skillName", str)
-        _one_verdict_per_skill(seen, common.safe_filename(tool, name[:200]), i, name, vw)
+        if len(name) > 200:  # the receipt's skill.name holds 200 characters
+            raise (vw / "skillName").fail(f"expected at most 200 characters, found {len(name):,}")
+        _one_verdict_per_skill(seen, common.safe_filename(tool, name), i, name, vw)
         own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
         cases = _cases(v, vw, readers[0], figures)
@@ -98,7 +100,7 @@ def receipts(
             (None, None) if stamp is None else common.utc_instant(stamp, w / "timestamp")
         )
         body = declared.declared_receipt(
-            name[:200],
+            name,
             None,
             cases,
             declared.provenance(

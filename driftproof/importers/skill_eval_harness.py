@@ -74,6 +74,8 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             f"found {doc.get('population')!r}"
         )
     skill = w.get(doc, "skill_name", str)
+    if len(skill) > 200:  # the receipt's skill.name holds 200 characters
+        raise (w / "skill_name").fail(f"expected at most 200 characters, found {len(skill):,}")
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
     case_docs, other = _cases(rows, w, models)
@@ -93,7 +95,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
         )
     body = declared.declared_receipt(
-        skill[:200],
+        skill,
         None,
         case_docs,
         declared.provenance(
@@ -104,7 +106,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             list(_UNRECORDED),
             notes=notes,
         ),
-        model=str(model)[:200] if (model := common.sole(models)) is not None else None,
+        model=common.sole(models),
         judge=declared.unrecorded_judge(TOOL, "objective-assertions"),
         arms={arm: declared.arm_spec(variant) for variant, arm in _ARMS.items()},
         band_source="generation",
@@ -131,6 +133,8 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
                 f"holds), found {run}"
             )
         model = rw.get(r, "model", str, required=False)
+        if model is not None and len(model) > 200:  # the receipt's run.model holds 200
+            raise (rw / "model").fail(f"expected at most 200 characters, found {len(model):,}")
         label = f"{case}@{model}" if len(models) > 1 and model else case
         if variant not in _ARMS:
             other[variant] = other.get(variant, 0) + 1

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import test_dotnet_skills as dotnet
+import test_skill_eval_harness as harness
 from factories import run_main
 
 CPE = "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
@@ -120,6 +121,9 @@ CASES = [
     (["nvidia"], _real(NV), ("skills", 0, "skill"), 200, []),
     (["skill-creator"], _real(ASE), ("metadata", "skill_name"), 200, []),
     (["skill-creator"], _real(NEBIUS), ("skill_name",), 200, []),
+    # found: each cut the skill's name to its first 200 characters, saying nothing
+    (["skill-validator"], _real(SV), ("verdicts", 0, "skillName"), 200, []),
+    (["skill-eval-harness"], lambda _: harness._report(), ("skill_name",), 200, []),
 ]
 
 
@@ -243,3 +247,19 @@ def test_a_card_named_by_a_folder_name_too_long_is_refused_there(
         "of at most 200 characters to name it by, found 201\n",
     )
     assert list(tmp_path.glob("*.json")) == []
+
+
+def test_a_skill_eval_harness_model_too_long_is_refused_at_its_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found: every run's model of 201 characters was recorded as the model by its first 200
+    doc = harness._report()
+    for row in doc["results"]:
+        row["model"] = "m" * 201
+    path = tmp_path / "benchmark.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["import", "skill-eval-harness", str(path), "--out-dir", str(tmp_path / "out")]
+    assert run_main(argv, capsys)[::2] == (
+        2,
+        f"error: {path}: /results/0/model: expected at most 200 characters, found 201\n",
+    )
