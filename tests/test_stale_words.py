@@ -35,10 +35,13 @@ def test_a_simulated_receipt_that_still_stands_says_it_is_simulated() -> None:
         judge_template_sha256="0" * 64,
     )
     said = "The receipt is simulated: its answers or scores were drawn at random"
-    for provider, simulated in (("simulated", True), ("anthropic", False)):
+    stub = "The receipt ran on the offline stub for its answers, its grades or both"
+    for provider, simulated in (("simulated", True), ("anthropic", False), ("stub", False)):
         text = stale_text(stale_report(_receipt(provider), today))
         assert text.startswith("with skill: still stands\nbaseline: still stands\n"), text
         assert (said in text) is simulated
+        # the stub's fixed answers measure no model either (it read "still stands" alone)
+        assert (stub in text) is (provider == "stub")
 
 
 def test_not_supplied_is_said_once_per_arm_before_its_fields() -> None:

@@ -84,12 +84,14 @@ class ArmStaleness:
 class StaleReport:
     """Per-arm statuses plus every finding (moved, unknown, advisory, current).
 
-    ``simulated``: the receipt's answers or scores were drawn at random (no measurement stands).
+    ``simulated``: the receipt's answers or scores were drawn at random (no measurement stands);
+    ``stub``: the offline stub made its answers, its grades or both (fixed stand-ins).
     """
 
     arms: tuple[ArmStaleness, ...]
     findings: tuple[Finding, ...] = field(default_factory=tuple)
     simulated: bool = False
+    stub: bool = False
 
 
 #: A harness version change by release kind → (effect, note, advisory); a kind not listed
@@ -155,7 +157,9 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
         out.append(ArmStaleness(arm, status, _said_once(reasons)))
-    return StaleReport(tuple(out), tuple(findings), simulated=receipt.is_simulated)
+    judge = receipt.judge.provider if receipt.judge is not None else None
+    stub = "stub" in (receipt.run.provider, judge)
+    return StaleReport(tuple(out), tuple(findings), simulated=receipt.is_simulated, stub=stub)
 
 
 def _said_once(reasons: list[str]) -> tuple[str, ...]:

@@ -49,6 +49,12 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
             "The receipt is simulated: its answers or scores were drawn at random, so even "
             "where it still stands it measures nothing and gets no verdict."
         )
+    if report.stub:
+        lines.append(
+            "The receipt ran on the offline stub for its answers, its grades or both: the "
+            "stub's are fixed stand-ins, not a model's, so even where it still stands it "
+            "measures no model."
+        )
     lines.append("")
     for f in report.findings:
         tag = "advisory" if f.advisory else f.effect
