@@ -166,3 +166,45 @@ def test_a_200_body_that_is_neither_json_nor_a_web_page_is_retried(
         assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
             None, "error", "transient", 3,
         )  # fmt: skip
+
+
+#: A Messages reply and a chat completion, in UTF-8, whose answer the scripted judge grades.
+FINE = NOT_UTF8.replace(b"caf\xe9", b"cafe")
+CHAT = (
+    b'{"id": "c", "object": "chat.completion", "created": 0, "model": "gpt-5", "choices": '
+    b'[{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": '
+    b'"fix: cafe 429"}}]}'
+)  # no usage, as NOT_UTF8
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_reply_past_the_cap_loses_the_call_naming_it_without_a_retry(
+    raw_body, loopback, suite_file, tmp_path, monkeypatch, provider
+):
+    # Found: the API lanes read a reply's body however long (a hostile base URL's endless body
+    # filled memory) and graded it; the CLI lanes stop at the same cap
+    import driftproof.run.providers.cli as lane
+
+    monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)  # 1 MiB: the test stays small
+    body = FINE if provider == "anthropic" else CHAT
+    raw_body.data = body + b" " * (2**20 + 1 - len(body))  # JSON white space: one byte past
+    kw = {} if provider == "anthropic" else {"lane": make_provider("openai", "api", api="chat")}
+    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None, "error", "fatal", 1,
+        )  # fmt: skip
+        assert d.lost.reason.startswith(
+            "the reply is longer than 1,048,576 bytes (1 MiB), the most one call may read; "
+            "the rest unread"
+        ), d.lost.reason
+    assert sum(loopback.script.requests.values()) == 2  # one call per arm: no retry, no judge
+
+
+def test_a_reply_of_exactly_the_cap_is_read(raw_body, suite_file, tmp_path, monkeypatch):
+    import driftproof.run.providers.cli as lane
+
+    monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)
+    raw_body.data = FINE + b" " * (2**20 - len(FINE))
+    skill, base = _draws(_mini(tmp_path, suite_file)[0])
+    assert (skill.lost, base.lost, skill.score) == (None, None, 0.5)

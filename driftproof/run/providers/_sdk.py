@@ -69,8 +69,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     or the attempt's deadline passing: :class:`TimeoutError`) and connection failures (a body
     its Content-Encoding cannot decode, or one the server broke off, among them: named so) are
     transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
-    (``hint_404`` appended to a 404 that is not an unknown model); anything else is lost
-    without a retry.
+    (``hint_404`` appended to a 404 that is not an unknown model); a body past the cap
+    (:class:`._capped.ReplyTooLarge`) and anything else are lost without a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -96,6 +96,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         return out
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
+        if type(cause).__name__ == "ReplyTooLarge":  # past the cap (SDKLane's async client)
+            return AttemptError(str(cause), retryable=False)
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
         cut = type(cause).__name__ == "RemoteProtocolError" and str(cause)  # a body cut short
@@ -260,7 +262,8 @@ class SDKLane(Provider):
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
     (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
     runner's, counted when made, and neither follows a redirect (an answer from where it points
-    is not the base URL's); :attr:`service` is the base URL, credentials stripped. Attempts
+    is not the base URL's); the async client reads no reply body past :mod:`._capped`'s cap;
+    :attr:`service` is the base URL, credentials stripped. Attempts
     (and the batch lanes' polls, cancels and results reads) go through the SDK's async client on
     the lane's own event loop (a daemon thread, started at first use) by :meth:`deadline`, so
     that each can be cut off at its deadline: the SDK's ``timeout`` counts from each byte
@@ -288,7 +291,10 @@ class SDKLane(Provider):
         self.service = strip_credentials(str(self.client.base_url))
         self._async_class = getattr(module, "Async" + self.sdk[1])
         self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
-        self._async_http = lambda: asynchronous(follow_redirects=False)
+        from driftproof.run.providers._capped import capped  # httpx2: once a lane is built
+
+        hooks = {"response": [capped]}  # each reply's body read up to the cap
+        self._async_http = lambda: asynchronous(follow_redirects=False, event_hooks=hooks)
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False

@@ -1,0 +1,48 @@
+"""The cap on a reply body read by the API lanes' per-call client (one attempt, poll or cancel).
+
+Batch results and output files are read on the other client, uncapped: a large batch's are
+legitimately larger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx2 as httpx  # the SDKs' HTTP client (anthropic 2.10+, openai 3.51+)
+
+from driftproof.run.providers import cli
+
+
+class ReplyTooLarge(httpx.TransportError):
+    """A reply body longer than :data:`.cli.OUTPUT_MAX_BYTES`, the rest left unread.
+
+    An httpx2 request error, so that both SDKs raise it as the cause of their connection error.
+    """
+
+
+class _Capped(httpx.AsyncByteStream):
+    """``stream`` (a body as sent, before any Content-Encoding is undone), counted as it is read.
+
+    Raises :class:`ReplyTooLarge` past :data:`.cli.OUTPUT_MAX_BYTES` bytes.
+    """
+
+    def __init__(self, stream: httpx.AsyncByteStream) -> None:
+        self.stream, self.got = stream, 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.stream:
+            self.got += len(chunk)
+            if self.got > (most := cli.OUTPUT_MAX_BYTES):
+                cap = f"{most:,} bytes ({most / 2**20:g} MiB)"
+                raise ReplyTooLarge(
+                    f"the reply is longer than {cap}, the most one call may read; the rest unread"
+                )
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+async def capped(response: httpx.Response) -> None:
+    """An httpx response hook: ``response``'s body is read up to the cap (:class:`_Capped`)."""
+    response.stream = _Capped(response.stream)  # type: ignore[arg-type]  # an async client's
