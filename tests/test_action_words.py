@@ -135,14 +135,20 @@ def test_an_inconclusive_decision_is_annotated(
     ) in printed
 
 
+def _regressed_pair(tmp_path: Path) -> tuple[Path, Path]:
+    """A baseline and a receipt whose one case regressed (0.85 ± 0.05 to 0.55 ± 0.05)."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.5, 0.5])])))
+    b.write_text(json.dumps(make_receipt([case("c1", [0.5, 0.55, 0.6], [0.5, 0.5, 0.5])])))
+    return a, b
+
+
 def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
     tmp_path, monkeypatch, capsys
 ) -> None:
     # in another CI (the README: "run that same command") the lines said "see the job summary"
     # and no summary was written anywhere; the notes then name the command that prints it
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    a.write_text(json.dumps(make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.5, 0.5])])))
-    b.write_text(json.dumps(make_receipt([case("c1", [0.5, 0.55, 0.6], [0.5, 0.5, 0.5])])))
+    a, b = _regressed_pair(tmp_path)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
@@ -165,9 +171,7 @@ def test_outside_github_the_annotations_are_plain_lines_on_stderr(
     # Run elsewhere (no GITHUB_ACTIONS=true, which GitHub sets for every step), the lines read
     # "::error title=Driftproof::…", a workflow command nothing there reads; they read as the
     # error or warning they are, on stderr, and stdout holds no workflow command
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    a.write_text(json.dumps(make_receipt([case("c1", [0.8, 0.85, 0.9], [0.5, 0.5, 0.5])])))
-    b.write_text(json.dumps(make_receipt([case("c1", [0.5, 0.55, 0.6], [0.5, 0.5, 0.5])])))
+    a, b = _regressed_pair(tmp_path)
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
