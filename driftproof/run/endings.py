@@ -173,6 +173,21 @@ ENDING_TABLES: dict[str, EndingTable] = {
 }
 
 
+#: The word a command-line harness ends a finished turn with (its ending, alone or before ``:``).
+HARNESS_FINISHED = {"claude-cli": "success", "codex-cli": "turn.completed"}
+
+
+def harness_ending(lane: str, after: str | None) -> str:
+    """The ending of a finished turn on the harness ``lane``, ``after`` it when said.
+
+    ``after`` is claude -p's stop reason, or codex's last item type when not a message.
+
+    Raises:
+        KeyError: ``lane`` is not a key of :data:`HARNESS_FINISHED`.
+    """
+    return HARNESS_FINISHED[lane] if after is None else f"{HARNESS_FINISHED[lane]}:{after}"
+
+
 def lost_class(
     lane: str,
     ending: str | None,

@@ -18,12 +18,13 @@ from driftproof.receipt import Draw
 from driftproof.receipt._model_base import Count, Positive
 from driftproof.receipt._recompute import draw_score_problems, holds_its_judge_samples
 from driftproof.receipt._versions import CURRENT_VERSION, compiled_validator_for
-from driftproof.run.endings import ENDING_TABLES, ending_reason, lost_class
-
-#: The ending a CLI lane's reader makes of the stop reason a draw records: the harness's word
-#: for a finished turn, then ``:`` and the stop reason when one was said (claude -p; codex
-#: records none, so any stop reason there is an ending its table does not call complete).
-_CLI_ENDINGS = {"claude-cli": "success", "codex-cli": "turn.completed"}
+from driftproof.run.endings import (
+    ENDING_TABLES,
+    HARNESS_FINISHED,
+    ending_reason,
+    harness_ending,
+    lost_class,
+)
 
 
 class Strict(BaseModel):
@@ -77,7 +78,9 @@ def _ending_problem(draw: Draw, identity: dict[str, Any], lane: str | None) -> s
     if lane is None or draw.lost is not None:
         return None
     stop, budget = draw.stop_reason, identity.get("max_tokens")
-    ending = ":".join(filter(None, (_CLI_ENDINGS[lane], stop))) if lane in _CLI_ENDINGS else stop
+    # a harness's reader makes its ending of the stop reason (codex records none, so a stop
+    # reason there is an ending its table does not call complete)
+    ending = harness_ending(lane, stop) if lane in HARNESS_FINISHED else stop
     out = draw.tokens.output if draw.tokens is not None else None
     cls = lost_class(lane, ending, output_tokens=out, budget=budget)
     if cls is None or (cls == "truncated" and identity.get("truncation") == "accepted"):

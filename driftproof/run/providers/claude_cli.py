@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
+from driftproof.run.endings import harness_ending
 from driftproof.run.providers._sdk import anthropic_input, count
 from driftproof.run.providers.base import (
     CONTEXT_WINDOW,
@@ -183,7 +184,7 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         raise AttemptError(why, retryable=False, reply=reply)
     reply.text, reply.reasoning = split_reasoning(str(obj.get("result") or ""))
     if subtype == "success":  # an envelope that does not say success has no ending
-        reply.ending = "success" if reply.stop_reason is None else f"success:{reply.stop_reason}"
+        reply.ending = harness_ending("claude-cli", reply.stop_reason)
         if terminal not in (None, "completed"):  # the session's loop ended another way
             reply.ending = f"terminal_reason:{terminal}"
     if "structured_output" in obj:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from driftproof._json import member_object
+from driftproof.run.endings import harness_ending
 from driftproof.run.providers._sdk import count
 from driftproof.run.providers.base import (
     CONTEXT_WINDOW,
@@ -188,7 +189,7 @@ class CodexCLI(CLILane):
             reasoning_output=count(usage.get("reasoning_output_tokens")),
             raw=out,
             lane="codex-cli",
-            ending="turn.completed" if after is None else f"turn.completed:{after}",
+            ending=harness_ending("codex-cli", after),
             reasoning=joined_reasoning(*thought, think),
             handoff=handoff,
             harness_events=events[:1000] or None,
