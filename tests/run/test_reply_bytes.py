@@ -25,8 +25,11 @@ def raw_body(loopback):
     def send(handler, code, obj, headers=None, gap=0.0):
         if obj != "raw":
             return sent(handler, code, obj, headers, gap)
+        raw_body.asked.append(handler.headers.get("accept-encoding"))
         handler.send_response(code)
         handler.send_header("content-type", raw_body.type)
+        for k, v in raw_body.headers.items():
+            handler.send_header(k, v)
         handler.send_header("content-length", str(len(raw_body.data)))
         handler.end_headers()
         handler.wfile.write(raw_body.data)
@@ -36,6 +39,7 @@ def raw_body(loopback):
     handler._send = send
     loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else (200, "raw", {})
     raw_body.data, raw_body.type = NOT_UTF8, "application/json"
+    raw_body.headers, raw_body.asked = {}, []
     return raw_body
 
 
@@ -206,5 +210,37 @@ def test_a_reply_of_exactly_the_cap_is_read(raw_body, suite_file, tmp_path, monk
 
     monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)
     raw_body.data = FINE + b" " * (2**20 - len(FINE))
+    skill, base = _draws(_mini(tmp_path, suite_file)[0])
+    assert (skill.lost, base.lost, skill.score) == (None, None, 0.5)
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_compressed_reply_is_refused_unread_as_its_expanded_size_is_not_bounded(
+    raw_body, loopback, suite_file, tmp_path, provider
+):
+    # Found: the cap counted a body's bytes as sent, so a gzip body under it (here 1,029 bytes)
+    # expanded to a megabyte, and a hostile one to any size, before a byte was counted
+    import gzip
+
+    body = FINE if provider == "anthropic" else CHAT
+    raw_body.data = gzip.compress(body + b" " * 2**20)
+    raw_body.headers = {"content-encoding": "gzip"}
+    kw = {} if provider == "anthropic" else {"lane": make_provider("openai", "api", api="chat")}
+    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None, "error", "fatal", 1,
+        )  # fmt: skip
+        assert d.lost.reason.startswith(
+            "the reply is compressed (gzip), though the call asked for it uncompressed; its size "
+            "once expanded is not bounded, so it is not read"
+        ), d.lost.reason
+    assert raw_body.asked == ["identity", "identity"]  # each arm's one call asked for none
+
+
+def test_an_uncompressed_reply_names_its_encoding_identity_and_is_read(
+    raw_body, suite_file, tmp_path
+):
+    raw_body.data, raw_body.headers = FINE, {"content-encoding": "identity"}
     skill, base = _draws(_mini(tmp_path, suite_file)[0])
     assert (skill.lost, base.lost, skill.score) == (None, None, 0.5)

@@ -376,16 +376,16 @@ def test_a_200_holding_an_error_is_a_failed_attempt_never_graded(
         )
 
 
-def test_a_body_its_content_encoding_cannot_decode_names_the_cause(loopback, suite_file, tmp_path):
-    # a JSON body sent as "content-encoding: gzip": the SDK said "Connection error."; the draw
-    # names what went wrong, zlib's words for a body that is no gzip stream
+def test_a_body_sent_as_gzip_that_is_none_is_refused_unread(loopback, suite_file, tmp_path):
+    # a JSON body sent as "content-encoding: gzip": the SDK said "Connection error."; a call asks
+    # for its reply uncompressed, so a compressed one is refused before a byte is decoded
     shape = (200, {"not": "gzip"}, {"content-encoding": "gzip"})
     loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else shape
     r, _ = _mini(tmp_path, suite_file)
     for d in _draws(r):
-        assert d.lost.reason.startswith(
-            "the reply's body could not be decoded: Error -3 while decompressing data: "
-            "incorrect header check; transient, 3 attempts"
+        assert d.lost.reason == (
+            "the reply is compressed (gzip), though the call asked for it uncompressed; its size "
+            "once expanded is not bounded, so it is not read; not retryable, 1 attempt"
         )
 
 

@@ -1,7 +1,9 @@
 """The cap on a reply body read by the API lanes' per-call client (one attempt, poll or cancel).
 
-Batch results and output files are read on the other client, uncapped: a large batch's are
-legitimately larger.
+The client asks for replies as sent, uncompressed (``Accept-Encoding: identity``, :data:`HEADERS`),
+so that the bytes counted are the bytes read; a reply compressed all the same is refused unread,
+as its size once expanded is not bounded by the bytes sent. Batch results and output files are
+read on the other client, uncapped: a large batch's are legitimately larger.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import httpx2 as httpx  # the SDKs' HTTP client (anthropic 2.10+, openai 3.51+)
 
 from driftproof.run.providers import cli
 
+#: the per-call client's headers: a body that is not compressed
+HEADERS = {"Accept-Encoding": "identity"}
 
-class ReplyTooLarge(httpx.TransportError):
-    """A reply body longer than :data:`.cli.OUTPUT_MAX_BYTES`, the rest left unread.
+
+class ReplyRefused(httpx.TransportError):
+    """A reply body left unread: compressed, or longer than :data:`.cli.OUTPUT_MAX_BYTES`.
 
     An httpx2 request error, so that both SDKs raise it as the cause of their connection error.
     """
@@ -23,7 +28,7 @@ class ReplyTooLarge(httpx.TransportError):
 class _Capped(httpx.AsyncByteStream):
     """``stream`` (a body as sent, before any Content-Encoding is undone), counted as it is read.
 
-    Raises :class:`ReplyTooLarge` past :data:`.cli.OUTPUT_MAX_BYTES` bytes.
+    Raises :class:`ReplyRefused` past :data:`.cli.OUTPUT_MAX_BYTES` bytes.
     """
 
     def __init__(self, stream: httpx.AsyncByteStream) -> None:
@@ -34,7 +39,7 @@ class _Capped(httpx.AsyncByteStream):
             self.got += len(chunk)
             if self.got > (most := cli.OUTPUT_MAX_BYTES):
                 cap = f"{most:,} bytes ({most / 2**20:g} MiB)"
-                raise ReplyTooLarge(
+                raise ReplyRefused(
                     f"the reply is longer than {cap}, the most one call may read; the rest unread"
                 )
             yield chunk
@@ -44,5 +49,15 @@ class _Capped(httpx.AsyncByteStream):
 
 
 async def capped(response: httpx.Response) -> None:
-    """An httpx response hook: ``response``'s body is read up to the cap (:class:`_Capped`)."""
+    """An httpx response hook: ``response``'s body is read up to the cap (:class:`_Capped`).
+
+    Raises:
+        ReplyRefused: the body is compressed (a Content-Encoding other than identity), unread.
+    """
+    coding = response.headers.get("content-encoding", "identity").strip()
+    if coding.lower() not in ("", "identity"):
+        raise ReplyRefused(
+            f"the reply is compressed ({coding[:100]}), though the call asked for it uncompressed;"
+            " its size once expanded is not bounded, so it is not read"
+        )
     response.stream = _Capped(response.stream)  # type: ignore[arg-type]  # an async client's

@@ -70,7 +70,7 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     its Content-Encoding cannot decode, or one the server broke off, among them: named so) are
     transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
     (``hint_404`` appended to a 404 that is not an unknown model); a body past the cap
-    (:class:`._capped.ReplyTooLarge`) and anything else are lost without a retry.
+    or compressed (:class:`._capped.ReplyRefused`) and anything else are lost without a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -96,7 +96,7 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
         return out
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
-        if type(cause).__name__ == "ReplyTooLarge":  # past the cap (SDKLane's async client)
+        if type(cause).__name__ == "ReplyRefused":  # compressed or past the cap (SDKLane's)
             return AttemptError(str(cause), retryable=False)
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
@@ -291,10 +291,12 @@ class SDKLane(Provider):
         self.service = strip_credentials(str(self.client.base_url))
         self._async_class = getattr(module, "Async" + self.sdk[1])
         self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
-        from driftproof.run.providers._capped import capped  # httpx2: once a lane is built
+        from driftproof.run.providers._capped import HEADERS, capped  # httpx2: once built
 
-        hooks = {"response": [capped]}  # each reply's body read up to the cap
-        self._async_http = lambda: asynchronous(follow_redirects=False, event_hooks=hooks)
+        hooks = {"response": [capped]}  # each reply's body read uncompressed, up to the cap
+        self._async_http = lambda: asynchronous(
+            follow_redirects=False, event_hooks=hooks, headers=HEADERS
+        )
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False
