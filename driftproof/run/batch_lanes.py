@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.providers import cli
 from driftproof.run.providers._sdk import error_object, reply_error
 from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
@@ -61,19 +62,35 @@ def jsonl_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     A carriage return before it stays with its line (JSON reads it as white space); a last
     line with no line end is yielded too. Not a text reader's line ends: U+2028, U+2029 and
     U+0085 may stand unescaped inside a JSON string, so a line is never cut at them. Memory:
-    one line.
+    one line, of at most :data:`.cli.OUTPUT_MAX_BYTES` (one reply's cap).
+
+    Raises:
+        AttemptError: a line is longer than the cap (the rest unread).
     """
     held: list[bytes] = []
+    size = 0
     for chunk in chunks:
         start = 0
         while (end := chunk.find(b"\n", start)) >= 0:
+            _within(size + end - start)
             held.append(chunk[start:end])
             yield b"".join(held)
-            held, start = [], end + 1
+            held, size, start = [], 0, end + 1
         if start < len(chunk):
+            size = _within(size + len(chunk) - start)
             held.append(chunk[start:])
     if held:
         yield b"".join(held)
+
+
+def _within(size: int) -> int:
+    """``size`` (bytes of one line) if within one reply's cap; else :class:`AttemptError`."""
+    if size > cli.OUTPUT_MAX_BYTES:
+        raise AttemptError(
+            f"a line of the batch's results is longer than {cli.cap_words()}, the most one reply"
+            " may take; the rest unread"
+        )
+    return size
 
 
 def result_line(

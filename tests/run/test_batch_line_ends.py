@@ -116,3 +116,24 @@ def test_lines_are_cut_at_newline_bytes_whatever_the_chunks():
         b"",
         b'{"c":2}',
     ]
+
+
+def test_a_line_past_one_replys_cap_is_refused_before_it_is_held_whole(monkeypatch):
+    # Found: a results line was held however long (a broken or hostile server's endless line
+    # filled memory); a line holds one reply, and a reply is capped at 64 MiB on every lane
+    import driftproof.run.providers.cli as lane
+    from driftproof.run.batch_lanes import jsonl_lines
+    from driftproof.run.providers.base import AttemptError
+
+    monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 8)
+    assert list(jsonl_lines([b"12345", b"678\n1234", b"5678"])) == [b"12345678", b"12345678"]
+    lines = jsonl_lines([b'{"a":1}\n', b"12345", b"6789"])  # the second line: 9 bytes, no end
+    assert next(lines) == b'{"a":1}'
+    with pytest.raises(AttemptError) as refused:
+        next(lines)
+    assert refused.value.reason == (
+        "a line of the batch's results is longer than 8 bytes (7.62939e-06 MiB), the most one "
+        "reply may take; the rest unread"
+    )
+    with pytest.raises(AttemptError):  # a line longer than the cap inside one chunk
+        list(jsonl_lines([b"123456789\n"]))

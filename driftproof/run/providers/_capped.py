@@ -37,10 +37,10 @@ class _Capped(httpx.AsyncByteStream):
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.stream:
             self.got += len(chunk)
-            if self.got > (most := cli.OUTPUT_MAX_BYTES):
-                cap = f"{most:,} bytes ({most / 2**20:g} MiB)"
+            if self.got > cli.OUTPUT_MAX_BYTES:
                 raise ReplyRefused(
-                    f"the reply is longer than {cap}, the most one call may read; the rest unread"
+                    f"the reply is longer than {cli.cap_words()}, the most one call may read; "
+                    "the rest unread"
                 )
             yield chunk
 

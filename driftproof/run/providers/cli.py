@@ -44,6 +44,11 @@ _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?[\w.+-]*")
 OUTPUT_MAX_BYTES = 64 * 1024 * 1024
 
 
+def cap_words() -> str:
+    """:data:`OUTPUT_MAX_BYTES` in words, e.g. "67,108,864 bytes (64 MiB)"."""
+    return f"{OUTPUT_MAX_BYTES:,} bytes ({OUTPUT_MAX_BYTES / 2**20:g} MiB)"
+
+
 class Running:
     """The process groups of a lane's invocations in flight; :meth:`end` kills them for good."""
 
@@ -98,8 +103,10 @@ def run_process(
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         if isinstance(exc, OverflowError):
-            cap = f"{OUTPUT_MAX_BYTES:,} bytes ({OUTPUT_MAX_BYTES / 2**20:g} MiB)"
-            why = f"{argv[0]} printed more than {cap}, the most one call may print; the rest unread"
+            why = (
+                f"{argv[0]} printed more than {cap_words()}, the most one call may print; "
+                "the rest unread"
+            )
             raise AttemptError(why, retryable=False) from None
         raise AttemptError(f"timed out after {timeout:g} s") from None
     finally:
