@@ -181,6 +181,17 @@ CHAT = (
 )  # no usage, as NOT_UTF8
 
 
+def _lost_at_once(raw_body, suite_file, tmp_path, provider, words):
+    """Run ``provider``'s API lane on ``raw_body``: each arm's one call is lost for ``words``."""
+    kw = {} if provider == "anthropic" else {"lane": make_provider("openai", "api", api="chat")}
+    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
+            None, "error", "fatal", 1,
+        )  # fmt: skip
+        assert d.lost.reason.startswith(words), d.lost.reason
+
+
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
 def test_a_reply_past_the_cap_loses_the_call_naming_it_without_a_retry(
     raw_body, loopback, suite_file, tmp_path, monkeypatch, provider
@@ -192,16 +203,8 @@ def test_a_reply_past_the_cap_loses_the_call_naming_it_without_a_retry(
     monkeypatch.setattr(lane, "OUTPUT_MAX_BYTES", 2**20)  # 1 MiB: the test stays small
     body = FINE if provider == "anthropic" else CHAT
     raw_body.data = body + b" " * (2**20 + 1 - len(body))  # JSON white space: one byte past
-    kw = {} if provider == "anthropic" else {"lane": make_provider("openai", "api", api="chat")}
-    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
-    for d in _draws(r):
-        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
-            None, "error", "fatal", 1,
-        )  # fmt: skip
-        assert d.lost.reason.startswith(
-            "the reply is longer than 1,048,576 bytes (1 MiB), the most one call may read; "
-            "the rest unread"
-        ), d.lost.reason
+    words = "the reply is longer than 1,048,576 bytes (1 MiB), the most one call may read; the rest"
+    _lost_at_once(raw_body, suite_file, tmp_path, provider, words + " unread")
     assert sum(loopback.script.requests.values()) == 2  # one call per arm: no retry, no judge
 
 
@@ -225,16 +228,11 @@ def test_a_compressed_reply_is_refused_unread_as_its_expanded_size_is_not_bounde
     body = FINE if provider == "anthropic" else CHAT
     raw_body.data = gzip.compress(body + b" " * 2**20)
     raw_body.headers = {"content-encoding": "gzip"}
-    kw = {} if provider == "anthropic" else {"lane": make_provider("openai", "api", api="chat")}
-    r, _ = _mini(tmp_path, suite_file, provider, "api", **kw)
-    for d in _draws(r):
-        assert (d.score, d.lost.kind, d.lost.error_class, len(d.attempts)) == (
-            None, "error", "fatal", 1,
-        )  # fmt: skip
-        assert d.lost.reason.startswith(
-            "the reply is compressed (gzip), though the call asked for it uncompressed; its size "
-            "once expanded is not bounded, so it is not read"
-        ), d.lost.reason
+    words = (
+        "the reply is compressed (gzip), though the call asked for it uncompressed; its size "
+        "once expanded is not bounded, so it is not read"
+    )
+    _lost_at_once(raw_body, suite_file, tmp_path, provider, words)
     assert raw_body.asked == ["identity", "identity"]  # each arm's one call asked for none
 
 
