@@ -93,14 +93,19 @@ def _reasoning_blocks(head: str) -> tuple[str, str | None]:
 
 
 #: Tags that mark reasoning left in an answer: think tags, and what a server without the model's
-#: reasoning parser sends as text: gpt-oss's Harmony channel marker (``<|channel|>analysis…``)
-#: and Seed-OSS's think tags; and Bedrock's reasoning tags.
+#: reasoning parser sends as text: gpt-oss's Harmony channel marker (``<|channel|>analysis…``),
+#: Seed-OSS's think tags, Magistral's ``[THINK]`` tokens and Gemma 4's thought channel
+#: (``<|channel>thought…<channel|>``); and Bedrock's reasoning tags.
 MIXED_TAGS = (
     _THINK_OPEN,
     _THINK_CLOSE,
     "<|channel|>",
     "<seed:think>",
     "</seed:think>",
+    "[THINK]",
+    "[/THINK]",
+    "<|channel>",
+    "<channel|>",
     _REASONING_OPEN,
     _REASONING_CLOSE,
 )

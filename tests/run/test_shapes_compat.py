@@ -142,6 +142,36 @@ def test_seed_oss_think_tags_sent_as_text_are_never_graded(loopback, suite_file,
         )
 
 
+_THOUGHT = "The user wants a commit message."  # 32 characters
+
+
+@pytest.mark.parametrize(
+    ("said", "tag", "at"),
+    [  # Magistral's [THINK] tokens: vllm/reasoning/mistral_reasoning_parser.py; sent as text by
+        # Ollama (RooCodeInc/Roo-Code#8522), and with the opener left out of the output
+        (f"[THINK]{_THOUGHT}[/THINK]{{}}", "[THINK]", 0),
+        (f"{_THOUGHT}[/THINK]{{}}", "[/THINK]", 32),
+        # Gemma 4's thought channel: vllm/reasoning/gemma4_utils.py; sent as text by llama.cpp
+        # without --reasoning-format (qwersyk/Newelle#427) and LM Studio
+        # (lmstudio-ai/lmstudio-bug-tracker#2013); its opener put in the prompt (jundot/omlx#2533)
+        (f"<|channel>thought\n{_THOUGHT}<channel|>{{}}", "<|channel>", 0),
+        (f"{_THOUGHT}<channel|>{{}}", "<channel|>", 32),
+    ],
+)
+def test_magistral_and_gemma_4_reasoning_sent_as_text_is_never_graded(
+    loopback, suite_file, tmp_path, said, tag, at
+):
+    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(said.format(t)), {}))
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+    for d in _draws(r):
+        assert d.score is None and d.judge_samples == [] and d.lost.kind == "reasoning_mixed"
+        assert d.lost.reason == (
+            f"reasoning mixed into the answer: {tag} at character {at} of the answer (the "
+            "model's reasoning markup sent as text: the server parsed no reasoning); reasoning "
+            "is never graded"
+        )
+
+
 def test_tgis_eos_token_ending_is_a_finished_answer(loopback, suite_file, tmp_path):
     # Hugging Face TGI's OpenAI-compatible chat route named a natural end of its model
     # "eos_token" (its FinishReason::EndOfSequenceToken) before it spelled it "stop"
