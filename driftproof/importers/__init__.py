@@ -154,6 +154,12 @@ def importers_reading(path: Path, but: str) -> list[str]:
     return found
 
 
+def _whence(item: Imported) -> str:
+    """``skill 'NAME' from DOCUMENT``: which skill, read from which file, a receipt holds."""
+    doc = item.body.provenance.document if item.body.provenance else None
+    return f"skill {item.body.skill.name!r}" + (f" from {doc}" if doc else "")
+
+
 def write_imported(
     items: list[Imported], out_dir: str | Path, *, source: str = "<import>", force: bool = False
 ) -> list[Path]:
@@ -170,13 +176,18 @@ def write_imported(
             such file; nothing was written.
     """
     out = Path(out_dir)
-    seen: set[str] = set()
+    seen: dict[str, Imported] = {}
     for item in items:  # in any letter case: macOS and Windows hold both names as one file
-        if not _FILENAME.fullmatch(item.filename) or item.filename.lower() in seen:
+        if not _FILENAME.fullmatch(item.filename):
+            raise Where(source).fail(f"receipt file name {item.filename!r} is unsafe")
+        earlier = seen.setdefault(item.filename.lower(), item)
+        if earlier is not item:
             raise Where(source).fail(
-                f"receipt file name {item.filename!r} is unsafe or repeated (ignoring letter case)"
+                f"two receipts of this import would both be written as {item.filename!r} (file "
+                f"names are compared ignoring letter case): {_whence(earlier)} and "
+                f"{_whence(item)}; import them apart, into separate folders (--out-dir); nothing "
+                "was written"
             )
-        seen.add(item.filename.lower())
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
     writers = {
         out / i.filename: functools.partial(write_receipt, finish(i.body, i.repairs)) for i in items

@@ -72,6 +72,25 @@ def test_failed_import_writes_nothing(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def test_two_cards_of_one_skill_given_together_are_named_with_their_files(
+    shared: Path, tmp_path: Path
+) -> None:
+    # both golden cards of SkillEvaluator name the skill demo-skill ("- Skill: `demo-skill`"),
+    # so both would be nvidia-demo-skill-card.json: the refusal names the skill and both files
+    cards = [
+        shared / INTEROP / f"nvidia/skillevaluator/golden-e70f0e3/benchmark_{k}/BENCHMARK.md"
+        for k in ("pass", "fail")
+    ]
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["import", "nvidia", *map(str, cards), "--out-dir", str(out)])
+    assert isinstance(result.exception, ImportError_)
+    message = str(result.exception)
+    assert "would both be written as 'nvidia-demo-skill-card.json'" in message
+    assert f"skill 'demo-skill' from {cards[0]} and skill 'demo-skill' from {cards[1]}" in message
+    assert "separate folders (--out-dir)" in message
+    assert not out.exists()
+
+
 def test_import_skill_validator_and_vally_commands(shared: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
     run = shared / INTEROP / "dotnet-skills/skill-validator-results"

@@ -197,6 +197,10 @@ def test_two_skills_named_alike_but_for_letter_case_are_refused(
     doc.update(skill_count=2, result_row_count=20)
     items = import_nvidia(write_json(tmp_path / "benchmarks.json", doc))
     assert len(items) == 2
-    with pytest.raises(ImportError_, match="'nvidia-AIQ-DEPLOY.json' is unsafe or repeated"):
+    with pytest.raises(ImportError_) as exc:
         write_imported(items, tmp_path / "out")
+    assert "would both be written as 'nvidia-AIQ-DEPLOY.json'" in str(exc.value)
+    assert f"skill '{SKILL}' from " in str(exc.value) and f"skill '{SKILL.upper()}' from " in str(
+        exc.value
+    )
     assert not (tmp_path / "out").exists()
