@@ -23,7 +23,8 @@ from driftproof.pages.words import (
 from driftproof.receipt import Case, CaseArm, Check, Draw, Receipt, Tokens
 from driftproof.wording import ARM_WORDS
 
-#: An answer longer than this many characters or lines is folded (``<details>``).
+#: An answer longer than this many characters or lines is folded (``<details>``), and with it
+#: every answer of its row, so the arms side by side are shown alike.
 FOLD_CHARS, FOLD_LINES = 1200, 24
 
 
@@ -172,6 +173,11 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     no_answer = _no_answer(r)
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, _, arm in arms]
     rows = [list(row) for row in zip_longest(*per_arm)]
+    for row in rows:  # side by side, one arm's answer folded beside another's shown misleads
+        if any(c is not None and c["fold"] for c in row):
+            for c in row:
+                if c is not None:
+                    c["fold"] = c["answer"] is not None
     gone = ARM_NOT_RECORDED.capitalize() + "."
     none = [
         "No draw at this position."
