@@ -31,13 +31,14 @@ Error classes: 408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloa
 transient: retried up to 4 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus
 jitter) that waits at least the server's retry-after, at most 120 s; every failed attempt and
 wait is recorded on the draw, and a draw that still fails is lost naming its last error and
-class. A 400 (or TGI's 422) saying the prompt is past the model's context window loses that
-draw, never retried, as does a 400 saying a content filter stopped the prompt (Azure OpenAI's)
-or the model's generation failed (Groq's: a tool called unasked, a grade not matching its
-schema); other 400s, and 401, 402 (no credit left), 403, 404 and other 422s (and a CLI envelope
-carrying them), are fatal: the run stops at once, keeps its journal and exits 2; so does a base
-URL refusing connections before any call to it was answered (no server there), at its first
-attempt, while one refusing after an answer is retried.
+class. A 400 (or TGI's 422, or a 413) saying the prompt is past the model's context window loses
+that draw, never retried, as does a 400 saying a content filter stopped the prompt (Azure
+OpenAI's) or the model's generation failed (Groq's: a tool called unasked, a grade not matching
+its schema); other 400s, and 401, 402 (no credit left), 403, 404 and other 422s (and a CLI
+envelope carrying them), are fatal: the run stops at once, keeps its journal and exits 2; so does
+a base URL refusing connections before any call to it was answered (no server there), at its
+first attempt, while one refusing after an answer is retried. Any other 4xx loses its draw, not
+retried.
 
 An existing receipt at --out is never replaced without --force. Ctrl-C (or SIGTERM) stops the
 run, keeps every finished draw in the journal and prints the command that resumes it.

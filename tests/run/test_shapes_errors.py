@@ -223,6 +223,8 @@ def test_run_help_documents_budgets_the_stop_reason_rule_and_error_classes():
         "408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error",
         "other 400s, and 401, 402 (no credit left), 403, 404 and other 422s",
         "past the model's context window loses that draw, never retried",
+        "A 400 (or TGI's 422, or a 413) saying the prompt is past",
+        "Any other 4xx loses its draw, not retried.",
         "retry-after, at most 120 s",
     ):
         assert needle in text, needle

@@ -368,8 +368,8 @@ def classify_status(
     """An HTTP status as an attempt error.
 
     408/409/429/5xx/529, Groq's 498 capacity_exceeded, no status, or ``overloaded_error`` in the
-    message: transient; a 400 (or 422) whose message reads as :data:`CONTEXT_WINDOW`, a 400 whose
-    message reads as :data:`CONTENT_FILTERED`, or whose error object names ``fault``
+    message: transient; a 400 (or 413 or 422) whose message reads as :data:`CONTEXT_WINDOW`, a
+    400 whose message reads as :data:`CONTENT_FILTERED`, or whose error object names ``fault``
     (:func:`draw_fault`): that draw lost (the context window, the content filter, or as
     :data:`DRAW_FAULT_CODES` says; ``error`` for another failed generation), never retried, the
     run going on; other 400 and 401/402/403/404/422: fatal; any other 4xx loses the draw without
