@@ -98,9 +98,11 @@ def _grading_cost(r: Receipt) -> str | None:
     tokens = f"{jo.input_tokens:,} in, {jo.output_tokens:,} out tokens"
     offline = r.judge.provider if r.judge is not None else None
     if offline in OFFLINE:
+        said = (
+            f"come to {tokens}, as counted here" if jo.judged_draws_counted else "are not counted"
+        )
         return (
-            f"no grading cost: no model graded (the {offline} grader's prompts and replies "
-            f"come to {tokens}, as counted here)"
+            f"no grading cost: no model graded (the {offline} grader's prompts and replies {said})"
         )
     usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
     missing = jo.judged_draws_missing_usage

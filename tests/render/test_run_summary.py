@@ -101,6 +101,26 @@ def test_a_simulated_grader_has_no_grading_cost_beside_no_request() -> None:
     assert "grading cost not recorded" not in text and "usage" not in text
 
 
+def test_a_stub_grader_that_counts_no_tokens_is_not_said_to_come_to_none() -> None:
+    # run --provider stub printed "the stub grader's prompts and replies come to 0 in, 0 out
+    # tokens, as counted here", where view of the same receipt reads "0 counted, 18 with no
+    # token counts from the grader": the tokens were not counted, not none
+    doc = make_receipt([case("c1", [0.6], [0.4])])
+    doc["run"] |= {"provider": "stub", "endpoint_attempts": 0}
+    doc["judge"]["provider"] = "stub"
+    doc["verification_level"] = "UNVERIFIED"
+    doc["economics"]["judge_overhead"] = {
+        "input_tokens": 0, "output_tokens": 0, "usd": None,
+        "judged_draws_counted": 0, "judged_draws_missing_usage": 2,
+    }  # fmt: skip
+    text = " ".join(_printed(seal_document(doc)).split())
+    assert (
+        "no grading cost: no model graded (the stub grader's prompts and replies are not counted)"
+        in text
+    )
+    assert "0 in, 0 out" not in text
+
+
 def test_lost_draws_by_kind_read_in_words() -> None:
     # the runner's codes unknown_ending, no_answer, handoff and error were printed as they are
     # recorded; each reads in words, an arm's kinds in the alphabetical order of their words
