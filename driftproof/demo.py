@@ -337,7 +337,7 @@ def write_site(
         '<section class="diff" aria-label="The diff">{}</section>'
         "<pre>{}</pre><h2>Plan</h2><pre>{}</pre>"
     ).format(
-        _local_links(escape(walk[0])),
+        _local_links(escape(walk[0].rstrip("\n"))),  # the diff below follows, no blank line
         Markup(wrap_tables(markdown.markdown(walk[1], extensions=["tables"]))),
         _local_links(escape(walk[2])),
         escape(plan),

@@ -51,3 +51,11 @@ def test_the_walkthrough_calls_the_worked_examples_what_the_method_page_calls_th
     )
     assert "Every verdict word, worked by hand on small numbers: " in walk
     assert "real numbers" not in walk
+
+
+def test_the_demo_page_walkthrough_ends_at_its_text_not_a_blank_line(tmp_path: Path) -> None:
+    # its first block ended "…shows every case's bands under that reason:", then a blank line
+    # inside the box, before the diff it introduces
+    driftproof.demo.run_demo(tmp_path / "d")
+    index = (tmp_path / "d" / "site" / "index.html").read_text(encoding="utf-8")
+    assert "under that reason:</pre>" in index
