@@ -40,7 +40,7 @@ from driftproof.importers._caveman_snapshot import (
 )
 from driftproof.importers._common import ROUNDING, Where, parse_instant
 from driftproof.importers._text import Repair
-from driftproof.receipt import Draw, build_draw
+from driftproof.receipt import Draw, build_draw, cut_label
 from driftproof.stats.fidelity import JUDGED_FACT
 from driftproof.wording import CAVEMAN_TOOL as TOOL
 
@@ -255,7 +255,7 @@ def _judged_figures(arm: str, ids: list[str], cells: list[dict[str, Any]]) -> li
         )
         out.append(declared.figure("risk", None, **at, printed=cell["risk"]))
         if missing:
-            missing, count = ", ".join(missing)[:200], len(missing)
+            missing, count = ", ".join(missing), len(missing)
             out.append(
                 declared.figure("verbatim missing", count, **at, unit="count", printed=missing)
             )
@@ -330,6 +330,6 @@ def judged_receipts(
         figures=lambda held: [f for n, a in held.items() for f in _judged_figures(n, ids, arms[a])],
         generations_per_arm=1,
         judge=judge,
-        suite_name=Path(rubrics_path).name[:200] if rubrics_path is not None else None,
+        suite_name=cut_label(Path(rubrics_path).name) if rubrics_path is not None else None,
         suite_sha256=rubrics_sha256,
     )

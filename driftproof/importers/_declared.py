@@ -17,6 +17,7 @@ from driftproof.receipt import (
     SkillFired,
     SourceFigures,
     build_receipt,
+    cut_label,
     sha256_text,
 )
 from driftproof.wording import ARM_WORDS
@@ -79,9 +80,14 @@ def bounded_figures(figures: list[dict[str, Any]], w: Where) -> list[dict[str, A
 
 
 def figure(label: str, value: float | None, **more: Any) -> dict[str, Any]:
-    """A ``source_report`` figure (``None`` value: unknown); a ``None`` member is left out."""
+    """A ``source_report`` figure (``None`` value: unknown); a ``None`` member is left out.
+
+    ``label`` and a ``printed`` text are cut by :func:`cut_label`.
+    """
+    if isinstance(more.get("printed"), str):
+        more["printed"] = cut_label(more["printed"])
     return {
-        "label": label[:200],
+        "label": cut_label(label),
         "value": value,
         **{k: v for k, v in more.items() if v is not None},
     }
@@ -158,13 +164,13 @@ def held_as_declared(
 def source_check(
     source_type: str, value: str | None, kind: str, passed: bool, outcome: str
 ) -> dict[str, Any]:
-    """A check as the source recorded it, named ``<type>: <value>`` (cut to 200 characters)."""
+    """A check as the source recorded it, named ``<type>: <value>`` (:func:`cut_label`)."""
     return {
-        "name": (f"{source_type}: {value}" if value is not None else source_type)[:200],
+        "name": cut_label(f"{source_type}: {value}" if value is not None else source_type),
         "kind": kind,
         "pass": passed,
         "outcome": outcome,
-        "source_type": source_type[:200],
+        "source_type": cut_label(source_type),
     }
 
 
@@ -176,9 +182,12 @@ def arm_spec(
     recorded: bool = True,
     skill_fired: SkillFired | None = None,
 ) -> ArmSpec:
-    """A receipt ``arms.<arm>`` entry; ``recorded=False`` for an arm the source never ran."""
+    """A receipt ``arms.<arm>`` entry, ``label`` cut by :func:`cut_label`.
+
+    ``recorded=False`` for an arm the source never ran.
+    """
     return ArmSpec(
-        label=label,
+        label=None if label is None else cut_label(label),
         instruction=instruction,
         system_prompt_sha256=system_prompt_sha256,
         recorded=recorded,
@@ -200,7 +209,7 @@ def unrecorded_judge(
     lists ``judge.model`` in ``provenance.unrecorded`` (D-13).
     """
     return Judge(
-        model=(model or f"unrecorded:{tool}/{grader}")[:200],
+        model=cut_label(model or f"unrecorded:{tool}/{grader}"),
         provider=None,
         surface=None,
         service=None,
@@ -229,9 +238,9 @@ def provenance(
 ) -> Provenance:
     """What an imported receipt was converted from.
 
-    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each, repeats dropped;
-    ``notes`` to 1000 each and at most :data:`MAX_NOTES` (none: absent), the last of more saying
-    how many more there were.
+    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each (:func:`cut_label`),
+    repeats dropped; ``notes`` to 1000 each and at most :data:`MAX_NOTES` (none: absent), the
+    last of more saying how many more there were.
     """
     if notes and len(notes) > MAX_NOTES:
         more = (
@@ -243,7 +252,7 @@ def provenance(
         tool_version=tool_version,
         document=document[:4096],
         document_sha256=document_sha256,
-        unrecorded=list(dict.fromkeys(item[:200] for item in unrecorded))[:200],
+        unrecorded=list(dict.fromkeys(cut_label(item) for item in unrecorded))[:200],
         notes=[n[:1000] for n in notes] if notes else None,
         details=details,
         partial=partial,

@@ -317,7 +317,7 @@ def _scalar(value: Any, w: Where) -> tuple[float | None, str | None]:
         raise w.fail("expected a reduced score (C/I/P/N, a boolean or a number), or NaN")
     if not math.isfinite(f):
         return None, json.dumps(value)  # NaN, Infinity: as the log writes them
-    return f, (value[:200] if isinstance(value, str) else None)
+    return f, (value if isinstance(value, str) else None)
 
 
 def _sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:

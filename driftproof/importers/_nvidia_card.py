@@ -16,7 +16,7 @@ from driftproof.importers._nvidia_sections import (
     results_head,
     tier_status_line,
 )
-from driftproof.receipt._bounds import JSON_SAFE_INTEGER
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER, cut_label
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
 #: card states PASS, FAIL, NEUTRAL (a dimension below PASS, so not a pass) or INCOMPLETE (required
@@ -160,7 +160,7 @@ def _summary_line(
             return True
         first[key] = (here, lineno)
         if unrecorded:
-            summary[f"{key}_printed"], summary[key] = whole[:200], None
+            summary[f"{key}_printed"], summary[key] = cut_label(whole), None
             return True
         if (expected := _unreadable(key, here)) is not None:
             raise ImportError_.at(
@@ -174,15 +174,15 @@ def _summary_line(
             value = int(value)
         elif key in PROVENANCE:
             quoted = re.fullmatch(r"`([^`]+)`", value.strip())
-            summary[f"{key}_printed"] = value.strip()[:200]
+            summary[f"{key}_printed"] = cut_label(value.strip())
             value = quoted.group(1) if quoted else None
         elif key != "dataset_digest":
             value = value.strip()
         summary[key] = value
         if rest and key == "tasks":
-            summary["tasks_detail"] = rest[:200]
+            summary["tasks_detail"] = cut_label(rest)
         if rest and key == "dataset_digest":
-            summary["dataset_snapshot"] = rest.strip("()")[:200]
+            summary["dataset_snapshot"] = cut_label(rest.strip("()"))
         return True
     return False
 
@@ -388,7 +388,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         said = len(card["said"])
         read = _summary_line(line, card, first, file, lineno)
         if starts_table and (skip_table := not _read_table(section, line)):
-            card["unread"].append((lineno, line[:200]))
+            card["unread"].append((lineno, cut_label(line)))
         if section == "tier status" and in_table and not skip_table:
             tier_status_line(line, starts_table, card, file, lineno)
         agents_section_line(section, line, card, file, lineno)

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from driftproof.errors import ImportError_
+from driftproof.receipt import cut_label
 
 #: A results column whose every cell gives a baseline and a score: ``(Baseline → Skill Uplift)``
 #: after the agent's name in its header.
@@ -232,9 +233,9 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
     card["tiers"].append(
         {
             "name": cells[0],
-            "title": cells[1][:200] or None,
+            "title": cut_label(cells[1]) or None,
             "status": _TIER_STATUS.get(printed.upper(), "other"),
-            "printed": printed[:200],
+            "printed": cut_label(printed),
         }
     )
     card["kept"].append((n, "Tier Status", f"evidence for {cells[0]}: {cells[3]}"))

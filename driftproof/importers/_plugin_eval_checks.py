@@ -10,7 +10,8 @@ up. A figure that breaks one is refused, so no receipt seals an aggregate its ow
 contradicts (fail closed). A figure is compared only where every input to it is recorded
 plainly (a run that errored, skipped its paid graders or has no score leaves its arm's
 figures uncompared, as the source may still have graded it). ``graded_share`` works a run's
-score out again from its graders, or says why it cannot.
+score out again from its graders, or says why it cannot; ``grader_check`` keeps a grader's
+result as a check.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import math
 from typing import Any
 
 from driftproof.importers._common import ROUNDING, Where, same_derived, source_number
-from driftproof.receipt._bounds import quote
+from driftproof.receipt._bounds import cut_label, quote
 from driftproof.wording import count_of
 
 #: (case member, the arm it summarises, how it summarises a run: score or pass).
@@ -183,7 +184,7 @@ def graded_share(results: Any) -> tuple[float | None, str]:
         return None, "none of its graders is scored"
     total = passed = 0.0
     for g in scored:
-        w, name = g.get("weight"), str(g.get("name"))[:200]
+        w, name = g.get("weight"), cut_label(str(g.get("name")))
         if not isinstance(g.get("passed"), bool):
             said = g.get("explanation")
             said = (
@@ -201,3 +202,20 @@ def graded_share(results: Any) -> tuple[float | None, str]:
     if total <= 0:
         return None, "the weights of its scored graders add up to 0"
     return passed / total, ""
+
+
+def grader_check(name: str, kind: Any, passed: bool) -> dict[str, Any]:
+    """A grader's result as a check: a regex grader's as ``regex``, another's as its type.
+
+    ``name`` and the type are cut by :func:`cut_label`.
+    """
+    if kind == "regex":
+        return {"name": cut_label(name), "kind": "regex", "pass": passed}
+    shown = cut_label(kind) if isinstance(kind, str) else "grader (no definition in the case)"
+    return {
+        "name": cut_label(name),
+        "kind": "assertion",
+        "pass": passed,
+        "outcome": "pass" if passed else "fail",
+        "source_type": shown,
+    }

@@ -110,7 +110,7 @@ def scenario(
             scaled(
                 f"compare trial {k + 1}",
                 tw.number(t, "score", low=-1, high=1),
-                printed=printed[:200],
+                printed=printed,
             )
         )
     return arms

@@ -34,7 +34,7 @@ from driftproof.importers._caveman_snapshot import (
 from driftproof.importers._common import Where, parse_instant, run_times
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
-from driftproof.receipt._bounds import DRAW_MAX_CHECKS
+from driftproof.receipt._bounds import DRAW_MAX_CHECKS, cut_label
 from driftproof.run.checks import CheckTimeout, check_passes, example_disagreements
 from driftproof.run.suite import load_suite
 from driftproof.run.suite_fields import CheckSpec, Suite, SuiteCase
@@ -399,6 +399,6 @@ def import_caveman(snapshot: str | Path, options: CavemanOptions) -> list[Import
         instruction=terse,
         **run,
         run_members={"started_at_offset": offset, "language": language},
-        suite_name=Path(fidelity.path).name[:200] if fidelity is not None else None,
+        suite_name=cut_label(Path(fidelity.path).name) if fidelity is not None else None,
         suite_sha256=fidelity.sha256 if fidelity is not None else None,
     )

@@ -17,7 +17,12 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._plugin_eval_checks import check_aggregates, check_weights, graded_share
+from driftproof.importers._plugin_eval_checks import (
+    check_aggregates,
+    check_weights,
+    graded_share,
+    grader_check,
+)
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, SkillFired, build_draw
@@ -339,7 +344,7 @@ def _arm_draws(
                 if g.get("scored") is True:
                     d.scored_indicator.add(gname)
             elif isinstance(g.get("passed"), bool):
-                checks.append(_check(gname, types.get(gname), g["passed"]))
+                checks.append(grader_check(gname, types.get(gname), g["passed"]))
         draws.append(_draw(j, run, rw, fired, checks))
         for slot, member in ((0, "costUsd"), (1, "judgeCostUsd")):
             value = run.get(member)
@@ -358,20 +363,6 @@ def _arm_draws(
                 f"part, found {judge_cost!r}: the run contradicts itself"
             )
     return draws
-
-
-def _check(name: str, kind: Any, passed: bool) -> dict[str, Any]:
-    """A grader's result as a check: a regex grader's as ``regex``, another's as its type."""
-    if kind == "regex":
-        return {"name": name[:200], "kind": "regex", "pass": passed}
-    shown = str(kind)[:200] if isinstance(kind, str) else "grader (no definition in the case)"
-    return {
-        "name": name[:200],
-        "kind": "assertion",
-        "pass": passed,
-        "outcome": "pass" if passed else "fail",
-        "source_type": shown,
-    }
 
 
 def _draw(

@@ -222,7 +222,7 @@ def _sv_scenario(
         swap = {None: "not recorded", True: "consistent", False: "inconsistent"}[consistent]
         winner = f"{pw.get('overallWinner')} {pw.get('overallMagnitude')}"
         printed = f"{winner}; with positions swapped: {swap}"
-        figures.append(lift("pairwise judgment", None, printed=printed[:200]))
+        figures.append(lift("pairwise judgment", None, printed=printed))
     return arms
 
 

@@ -98,8 +98,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     documents = [(f"{arm}={logs[arm]}", common.file_sha256(log.raw)) for arm, log in read.items()]
     sha = {arm: system_message_sha256(log.header) for arm, log in read.items()}
     specs = {
-        arm: declared.arm_spec(Path(logs[arm]).name[:200], system_prompt_sha256=sha[arm])
-        for arm in read
+        arm: declared.arm_spec(Path(logs[arm]).name, system_prompt_sha256=sha[arm]) for arm in read
     }
     note = f"scores read at key {key!r} of scorer {name!r}'s object values (--scorer {scorer})"
     notes = [note] * (key is not None) + _ended_notes(read) + _limit_notes(hits)

@@ -212,7 +212,7 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
     """
     figures = []
     for row in card["rows"]:
-        label = f"{row['dimension']} ({row['agent']})"[:200]
+        label = f"{row['dimension']} ({row['agent']})"
         for arm, part in (("baseline", row["baseline"]), ("with_skill", row["score"])):
             if part is not None:
                 unit = "percent" if part["unit"] == "%" else None
@@ -235,7 +235,7 @@ def card_report(card: dict[str, Any]) -> dict[str, Any]:
 
 def _figure(label: str, arm: str, value: float, unit: str | None, printed: str) -> dict[str, Any]:
     rounded = float(value).is_integer()
-    return declared.figure(label, value, arm=arm, unit=unit, printed=printed[:200], rounded=rounded)
+    return declared.figure(label, value, arm=arm, unit=unit, printed=printed, rounded=rounded)
 
 
 def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:

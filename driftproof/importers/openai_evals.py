@@ -167,9 +167,7 @@ def _arm(a: str, mapping: dict[str, str | None], models: dict[str, set[str]]) ->
     if a not in mapping:
         return declared.arm_spec(None, recorded=False)
     run = f"run:{mapping[a]}" if mapping[a] is not None else "run (no run_id)"
-    return declared.arm_spec(
-        run[:150] + (f" ({', '.join(sorted(models[a]))})"[:50] if models[a] else "")
-    )
+    return declared.arm_spec(run + (f" ({', '.join(sorted(models[a]))})" if models[a] else ""))
 
 
 def _notes(

@@ -207,8 +207,8 @@ class _Grouped:
         if arm not in self.arms:
             return None
         models = self.models[arm]
-        shown = f" ({', '.join(sorted(models))})"[:100] if self.by == "prompt" and models else ""
-        return f"{self.by}:{self.arms[arm]}"[:200] + shown
+        shown = f" ({', '.join(sorted(models))})" if self.by == "prompt" and models else ""
+        return f"{self.by}:{self.arms[arm]}{shown}"
 
     def _arm_of(self, names: list[str], w: Where) -> str:
         """The one arm mapping a row of labels ``names``.

@@ -18,7 +18,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair
-from driftproof.receipt import Case, Draw, build_draw
+from driftproof.receipt import Case, Draw, build_draw, cut_label
 
 TOOL = "skill-eval-harness"
 _ARMS = {"with_skill": "with_skill", "without_skill": "baseline"}
@@ -270,7 +270,7 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
             None,
             arm="lift",
             unit="fraction",
-            printed=(f"unbounded: {reason}"[:200] if reason else None),
+            printed=(f"unbounded: {reason}" if reason else None),
             **declared.interval(iv, w / "interval", "lower", "upper", "confidence"),
         )
     )
@@ -283,7 +283,7 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
         )
     verdict = nw.get(noise, "verdict", str, required=False)
     if verdict is not None:
-        figures.append(declared.figure("noise check", None, printed=verdict[:200]))
+        figures.append(declared.figure("noise check", None, printed=verdict))
     significant = sgw.get(sig, "significant_at_0_05", bool, required=False)
     method = sgw.get(sig, "method", str, required=False)
     printed = {True: "significant at 0.05", False: "not significant at 0.05"}.get(
@@ -296,7 +296,7 @@ def _report(ps: dict[str, Any], w: Where) -> dict[str, Any]:
         "decision": {
             "printed": printed,
             "significant": significant,
-            "test": (method or "sign-flip")[:100]
+            "test": cut_label(method or "sign-flip", 100)
             + " (two-sided permutation test over per-case paired deltas)",
             "p_value": sgw.number(sig, "p_value", low=0, high=1),
         },

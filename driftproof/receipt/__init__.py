@@ -11,6 +11,7 @@ from driftproof.receipt._bounds import (
     breakdown_size_ok,
     breakdown_unavailable_reason,
     check_json_bounds,
+    cut_label,
 )
 from driftproof.receipt._build import (
     build_draw,
@@ -34,6 +35,7 @@ __all__ = [
     "build_receipt",
     "check_json_bounds",
     "compute_seal",
+    "cut_label",
     "known_versions",
     "parse_receipt",
     "read_receipt",

@@ -77,6 +77,16 @@ MAX_PROBLEMS: Final[int] = 20
 MAX_QUOTE: Final[int] = 80
 
 
+def cut_label(text: str, limit: int = 200) -> str:
+    """``text`` when at most ``limit`` characters long, else its first ``limit - 1`` and "…".
+
+    200 is what a receipt's labels hold (a check's name, a figure's label or print, an arm's
+    label, the suite's name, an item of ``provenance.unrecorded``). The mark shows the cut: no
+    reader takes a cut label for the source's whole text.
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def quote(value: Any) -> str:
     """A JSON excerpt of ``value`` for a message, at most :data:`MAX_QUOTE` characters (+ "…")."""
     if isinstance(value, str) and len(value) > MAX_QUOTE:

@@ -22,6 +22,7 @@ from driftproof.receipt import (
     Regrade,
     TextRepair,
     build_receipt,
+    cut_label,
     parse_receipt,
     write_receipt,
 )
@@ -228,7 +229,7 @@ def _regrade_body(
         generations_per_arm=o.run.generations_per_arm,
         judge_samples_per_generation=grader.samples,
         endpoint_attempts=grader.attempts.value,
-        suite_name=revised.name[:200],
+        suite_name=cut_label(revised.name),
         suite_sha256=revised.sha256,
         judge=judge,
         arms=o.arms,

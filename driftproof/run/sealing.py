@@ -29,6 +29,7 @@ from driftproof.receipt import (
     TextRepair,
     _bounds,
     build_receipt,
+    cut_label,
     sha256_text,
 )
 from driftproof.run import judge as J
@@ -300,7 +301,7 @@ def receipt_body(
         generations_per_arm=counts.pop() if len(counts) == 1 else None,
         judge_samples_per_generation=cfg.judge_samples,
         endpoint_attempts=attempts,
-        suite_name=suite.name[:200],
+        suite_name=cut_label(suite.name),
         suite_sha256=suite.sha256,
         judge=judge_doc,
         arms=_arm_specs(drawer, built),

@@ -17,6 +17,7 @@ from typing import Any
 
 from driftproof._json import decode_utf8, escape, json_kind, read_capped
 from driftproof.errors import SuiteError
+from driftproof.receipt import cut_label
 from driftproof.run.suite_fields import (
     FORMAT,
     PROMPT_MAX_CHARS,
@@ -193,7 +194,7 @@ def _caveman_case(c: Collector, raw: dict, p: str) -> dict[str, Any]:
                 continue
             for j, pat in enumerate(pats):
                 if compile_pattern(c, pat, f"{p}/checks/{kind}/{j}", re.IGNORECASE) is not None:
-                    name = f"{kind} #{j + 1}: {pat}"[:200]
+                    name = cut_label(f"{kind} #{j + 1}: {pat}")
                     checks.append(CheckSpec(name, kind, pattern=pat, ignore_case=True))
         if not checks and not c.problems:
             c.add(f"{p}/checks", "expected at least one check")
