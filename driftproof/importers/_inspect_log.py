@@ -202,20 +202,41 @@ def _no_scores(header: dict[str, Any]) -> str:
     return f"{said}: a log run with --no-score is scored by `inspect score LOG`; import that"
 
 
-def judge_model_of(header: dict[str, Any], scorer: str) -> str:
+def judge_model_of(header: dict[str, Any], scorer: str) -> tuple[str, tuple[Any, ...]]:
+    """``scorer``'s grading model and the path of its member in ``header`` (``()``: none)."""
     ev = member_object(header, "eval")
     grader = member_object(ev, "model_roles").get("grader")
     if isinstance(grader, dict) and isinstance(grader.get("model"), str):
-        return grader["model"]
+        return grader["model"], ("eval", "model_roles", "grader", "model")
     if isinstance(grader, str):
-        return grader
-    for s in ev.get("scorers") or []:
+        return grader, ("eval", "model_roles", "grader")
+    for i, s in enumerate(ev.get("scorers") or []):
         if isinstance(s, dict) and s.get("name") == scorer and isinstance(s.get("options"), dict):
             if isinstance(s["options"].get("model"), str):
-                return s["options"]["model"]
+                return s["options"]["model"], ("eval", "scorers", i, "options", "model")
     if scorer.startswith("model_graded") and isinstance(ev.get("model"), str):
-        return ev["model"]
-    return f"unrecorded:{TOOL}/{scorer}"
+        return ev["model"], ("eval", "model")
+    return f"unrecorded:{TOOL}/{scorer}", ()
+
+
+def held(value: Any, w: Where, *path: Any) -> None:
+    """Refuse a value the receipt records that it cannot hold, at ``w`` / ``path``.
+
+    Only a recorded value is checked (one left unrecorded is not): a text holds 200 characters,
+    a list 20 such texts.
+
+    Raises:
+        ImportError_: a longer text or list, at its member (an item's for a long item).
+    """
+    for key in path:
+        w = w / key
+    if isinstance(value, list) and len(value) > 20:
+        raise w.fail(f"expected at most 20 items, found {len(value):,}")
+    for i, text in enumerate(value) if isinstance(value, list) else [(None, value)]:
+        if isinstance(text, str) and len(text) > 200:
+            raise (w if i is None else w / i).fail(
+                f"expected at most 200 characters, found {len(text):,}"
+            )
 
 
 def system_message_sha256(header: dict[str, Any]) -> str | None:
@@ -414,6 +435,7 @@ def source_report(
     if len(reducer_sets) > 1:
         unrecorded.append("the epoch reducers (the arms' logs declare different ones)")
     same = list(reducer_sets[0]) if len(reducer_sets) == 1 and reducer_sets[0] is not None else None
+    held(same, next(iter(read.values())).where, "eval", "config", "epochs_reducer")
     if not run_figs and not sample_figs and same is None:
         return None
     return {"figures": run_figs + sample_figs, **({"reducers": same} if same is not None else {})}

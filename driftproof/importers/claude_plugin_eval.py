@@ -136,7 +136,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         common.sealable(case.get("runsPerCase"), w / "cases" / i / "runsPerCase")
     per_case = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
     gens, unrecorded, notes = _counted(d, doc, per_case)
-    run = _models(suite, doc["cases"], unrecorded)
+    run = _models(suite, doc["cases"], unrecorded, w / "suite")
     version = doc.get("claudeVersion")
     if version is None:
         unrecorded.append("run.harness version (claudeVersion absent)")
@@ -213,9 +213,14 @@ def _fired(cases: list[Case], arm: str) -> SkillFired | None:
 
 
 def _models(
-    suite: dict[str, Any], cases: list[dict[str, Any]], unrecorded: list[str]
+    suite: dict[str, Any], cases: list[dict[str, Any]], unrecorded: list[str], w: Where
 ) -> dict[str, Any]:
-    """The suite's model override and judge; what it does not name is unrecorded."""
+    """The suite's model override and judge; what it does not name is unrecorded.
+
+    Raises:
+        ImportError_: at its member of the suite (``w``), a model the receipt names that is
+            longer than it holds (200 characters); a value not recorded is not checked.
+    """
     has_llm = any(
         g.get("type") in ("llm", "baseline") for c in cases for g in c.get("graders") or []
     )
@@ -230,6 +235,9 @@ def _models(
         judge_model = None
         no_llm = "the graders are regex and tool checks; no model judged"
         unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")
+    for key, value in (("modelOverride", model), ("judgeModel", judge_model)):
+        if value is not None and len(value) > 200:
+            raise (w / key).fail(f"expected at most 200 characters, found {len(value):,}")
     judge = declared.unrecorded_judge(TOOL, "graders", model=judge_model, channel="source")
     return {"model": model, "judge": judge}
 

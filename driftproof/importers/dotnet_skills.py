@@ -79,14 +79,14 @@ def receipts(
         cases = _cases(v, vw, readers[0], figures)
         figures = declared.bounded_figures(figures + own, vw)
         missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
-        for key in ("model", "judgeModel"):  # the receipt's run.model and judge.model hold 200
-            if isinstance(doc.get(key), str) and len(doc[key]) > 200:
-                raise (w / key).fail(f"expected at most 200 characters, found {len(doc[key]):,}")
         judge_model = doc.get("judgeModel")
         if not (isinstance(judge_model, str) and judge_model.strip()):
             judge_model = None
             missing.insert(2, "judge.model (no judgeModel)")
         model = doc.get("model") if isinstance(doc.get("model"), str) else None
+        for key, value in (("model", model), ("judgeModel", judge_model)):  # as recorded: 200
+            if value is not None and len(value) > 200:
+                raise (w / key).fail(f"expected at most 200 characters, found {len(value):,}")
         if model is None:
             missing.append("run.model (no model)")
         stamp = doc.get("timestamp")

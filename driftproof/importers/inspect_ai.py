@@ -24,6 +24,7 @@ from driftproof.importers._inspect_log import (
     TOOL,
     Log,
     answer_text,
+    held,
     joined_text,
     judge_model_of,
     log_times,
@@ -197,12 +198,18 @@ def _recorded(
     epochs = (member_object(e, "config").get("epochs") for e in evals)
     gens = common.sole(n if common.is_count(n) and n >= 1 else None for n in epochs)
     model = m if isinstance(m := common.sole(e.get("model") for e in evals), str) else None
-    judge_model = common.sole(judge_model_of(log.header, scorers[arm]) for arm, log in read.items())
+    judged = [judge_model_of(log.header, scorers[arm]) for arm, log in read.items()]
+    judge_model = common.sole(m for m, _ in judged)
     if judge_model is None or judge_model.startswith("unrecorded:"):
         unrecorded.insert(0, "judge.model (the scorer records no grading model)")
     version = common.sole(
         str(v) for e in evals if (v := member_object(e, "packages").get("inspect_ai"))
     )
+    first = next(iter(read.values())).where  # a value all logs give is refused at the first's
+    held(model, first, "eval", "model")
+    held(version, first, "eval", "packages", "inspect_ai")
+    if judged[0][1]:  # a grading model the logs name (not the marker of none)
+        held(judge_model, first, *judged[0][1])
     for value, why in (
         (gens, "generations_per_arm (eval.config.epochs absent or different between arms)"),
         (model, "run.model (the logs name different models)"),

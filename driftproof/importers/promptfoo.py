@@ -90,7 +90,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     mixed = any(len(m) > 1 for m in grouped.others.values())
     gens = repeat if common.is_count(repeat) and repeat >= 1 and not mixed else None
-    judge = _configured_grader(doc.get("config"))
+    judge = _configured_grader(doc.get("config"), Where(path) / "config" / "defaultTest")
     stamp = member_object(doc, "results").get("timestamp")  # when given, an instant or refused
     at = Where(path) / "results" / "timestamp"
     stamps = [common.parse_instant(stamp, at)] if stamp is not None else []
@@ -263,8 +263,13 @@ def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
     return [d.model_copy(update={"index": i}) for i, _, d in sorted(rows, key=lambda r: r[0] or 0)]
 
 
-def _configured_grader(config: Any) -> Judge | None:
-    """The grader ``config.defaultTest.options.provider`` names (a string or ``{id}``), if any."""
+def _configured_grader(config: Any, w: Where) -> Judge | None:
+    """The grader ``config.defaultTest.options.provider`` names (a string or ``{id}``), if any.
+
+    Raises:
+        ImportError_: a name longer than a receipt's judge model holds (200 characters), at
+            its member (``w`` is ``defaultTest``'s); a blank one, not recorded, is not checked.
+    """
     try:
         provider = config["defaultTest"]["options"]["provider"]
     except (KeyError, TypeError):
@@ -272,6 +277,10 @@ def _configured_grader(config: Any) -> Judge | None:
     name = provider.get("id") if isinstance(provider, dict) else provider
     if not isinstance(name, str) or not name.strip():
         return None
+    if len(name) > 200:
+        at = w / "options" / "provider"
+        at = at / "id" if isinstance(provider, dict) else at
+        raise at.fail(f"expected at most 200 characters, found {len(name):,}")
     provider = name.split(":", 1)[0][:100] if ":" in name else None
     return declared.unrecorded_judge(TOOL, "grader", model=name).model_copy(
         update={"provider": provider}
