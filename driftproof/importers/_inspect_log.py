@@ -351,6 +351,7 @@ def _sample_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         if red.get("scorer") != scorer:
             continue
         reducer = red.get("reducer")
+        held(reducer, rw, i, "reducer")
         for k, s in enumerate(red["samples"]):
             sw = rw / i / "samples" / k
             if "value" not in s:
@@ -388,6 +389,7 @@ def _run_figures(log: Log, scorer: str, arm: str) -> list[dict[str, Any]]:
         sw = log.where / "results" / "scores" / i
         name = str(score.get("name") or scorer)
         more = {"arm": arm, "reducer": score.get("reducer")}
+        held(more["reducer"], sw, "reducer")
         for member in ("scored_samples", "unscored_samples"):
             if (count := sw.number(score, member, low=0, count=True)) is not None:
                 label = f"{name} {member.replace('_', ' ')}"

@@ -22,7 +22,7 @@ from driftproof.importers._promptfoo_checks import checks_of, json_text
 from driftproof.importers._schema import validate_source
 from driftproof.importers._shapes import promptfoo_row_found
 from driftproof.importers._text import Repair, error_reason
-from driftproof.receipt import Case, Draw, Judge, build_draw
+from driftproof.receipt import Case, Draw, Judge, build_draw, cut_label
 from driftproof.wording import ARMS, first_of
 
 TOOL = "promptfoo"
@@ -281,7 +281,7 @@ def _configured_grader(config: Any, w: Where) -> Judge | None:
         at = w / "options" / "provider"
         at = at / "id" if isinstance(provider, dict) else at
         raise at.fail(f"expected at most 200 characters, found {len(name):,}")
-    provider = name.split(":", 1)[0][:100] if ":" in name else None
+    provider = cut_label(name.split(":", 1)[0], 100) if ":" in name else None
     return declared.unrecorded_judge(TOOL, "grader", model=name).model_copy(
         update={"provider": provider}
     )

@@ -127,3 +127,13 @@ def test_a_long_verdict_printed_as_a_figure(tmp_path: Path) -> None:
     # the test's name was cut to 100 characters before the words after it
     test = "m" * 99 + "… (two-sided permutation test over per-case paired deltas)"
     assert r.source_report.decision.test == test
+
+
+def test_promptfoo_grader_provider_at_length(shared: Path, tmp_path: Path) -> None:
+    # the judge's provider, the grader's id before its first ":", was cut to 100 characters
+    doc: dict[str, Any] = json.loads((shared / PF).read_text("utf-8"))
+    doc["config"]["defaultTest"]["options"]["provider"] = "p" * 150 + ":m"
+    arms = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+    options = PromptfooOptions(arms=arms, skill_name="s")
+    r = sealed(import_promptfoo(write_json(tmp_path / "p.json", doc), options))
+    assert (r.judge.model, r.judge.provider) == ("p" * 150 + ":m", "p" * 99 + "…")

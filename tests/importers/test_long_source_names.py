@@ -124,6 +124,22 @@ CASES = [
     # found: each cut the skill's name to its first 200 characters, saying nothing
     (["skill-validator"], _real(SV), ("verdicts", 0, "skillName"), 200, []),
     (["skill-eval-harness"], lambda _: harness._report(), ("skill_name",), 200, []),
+    # found (round 14): an epoch reducer's name over 200 characters was refused at a place of the
+    # receipt, /source_report/figures/0/reducer, not of the log
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT),
+        ("reductions", 0, "reducer"),
+        200,
+        [],
+    ),
+    (
+        ["inspect", "--skill-name", "s", "--with-skill"],
+        _real(INSPECT),
+        ("results", "scores", 0, "reducer"),
+        200,
+        [],
+    ),
 ]
 
 
