@@ -238,9 +238,9 @@ def provenance(
 ) -> Provenance:
     """What an imported receipt was converted from.
 
-    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each (:func:`cut_label`),
-    repeats dropped; ``notes`` to 1000 each and at most :data:`MAX_NOTES` (none: absent), the
-    last of more saying how many more there were.
+    Cuts: ``document`` to 4096 characters; ``unrecorded`` to 200 each and ``notes`` to 1000 each
+    (:func:`cut_label`), repeats of an item dropped, at most :data:`MAX_NOTES` notes (none:
+    absent), the last of more saying how many more there were.
     """
     if notes and len(notes) > MAX_NOTES:
         more = (
@@ -253,7 +253,7 @@ def provenance(
         document=document[:4096],
         document_sha256=document_sha256,
         unrecorded=list(dict.fromkeys(cut_label(item) for item in unrecorded))[:200],
-        notes=[n[:1000] for n in notes] if notes else None,
+        notes=[cut_label(n, 1000) for n in notes] if notes else None,
         details=details,
         partial=partial,
     )

@@ -209,13 +209,14 @@ def test_provenance_is_cut_to_the_receipt_limits_as_other_importers_cut_it(
 
 def test_long_source_note_is_cut_to_the_receipt_limit(shared: Path, tmp_path: Path) -> None:
     # the snapshot's note may hold 4000 characters, a receipt note 1000: the shared provenance
-    # helper cuts it, as it does for every other importer
+    # helper cuts it, as it does for every other importer, to its first 999 and a mark of the
+    # cut (round 14: it was cut to 1000, saying nothing)
     snap0, rubrics, skills = _paths(shared, "pr579-902028f")
     doc = json.loads(snap0.read_text("utf-8"))
     doc["metadata"]["note"] = "n" * 3000
     r = read_receipt(_imported(tmp_path, doc, skills, rubrics))
     assert r.provenance is not None and r.provenance.notes is not None
-    assert r.provenance.notes[1] == ("the source's note: " + "n" * 3000)[:1000]
+    assert r.provenance.notes[1] == ("the source's note: " + "n" * 3000)[:999] + "…"
 
 
 # --- refusals: file, pointer, expectation; nothing written ------------------------------------
