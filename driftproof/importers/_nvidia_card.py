@@ -397,7 +397,7 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             and line.startswith(_RESULTS_SAY)
             or line.startswith("- Tier 3 live evaluation: SKIPPED")
         ):
-            card["said"].append(line.removeprefix("- ")[:500])
+            card["said"].append(cut_label(line.removeprefix("- "), 500))
         if "Overall verdict:" in line and "verdict_line" not in card:
             card["verdict_line"] = line.replace("*", "").lstrip(">").strip()[:300]
         if not (read or in_table or len(card["said"]) > said):

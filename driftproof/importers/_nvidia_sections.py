@@ -124,7 +124,7 @@ def inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> N
     goes to ``card["said"]`` instead.
     """
     if value.startswith(_AGENTS_NOT_RUN):
-        card["said"].append(f"Agents: {value}"[:500])
+        card["said"].append(cut_label(f"Agents: {value}", 500))
         return
     labels = list(re.finditer(_AGENT_LABEL, value))
     if ", ".join(m.group(0).strip() for m in labels) != value.strip():
@@ -165,7 +165,7 @@ def agents_section_line(
     if section == "agents used":
         _agents_used_line(line, card, file, lineno)
     elif section == "evaluation agents used" and line.startswith("- "):
-        agent = re.sub(r"\s*<br\s*/?>$", "", line[2:])[:200]
+        agent = cut_label(re.sub(r"\s*<br\s*/?>$", "", line[2:]))
         _control(agent, file, f"line {lineno}")
         card["said"].append(f"Evaluation Agents Used (not read as its agents): {agent}")
 

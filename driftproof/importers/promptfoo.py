@@ -116,7 +116,7 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
     notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else []
     if grouped.left_out:
         shown = ", ".join(f"{label} ({n})" for label, n in grouped.left_out.items())
-        notes.append(f"Rows of other {by}s were not imported: {shown}"[:900])
+        notes.append(cut_label(f"Rows of other {by}s were not imported: {shown}", 900))
     cases, all_arms = grouped.cases(missing, Where(path) / "results"), (*arms, *missing)
     at = Where(path) / "config" / "evaluateOptions" / "repeat"
     declared.held_as_declared(cases, arms, gens, at, "results")

@@ -90,10 +90,8 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         "deltas; its interval inverts that test.",
     ]
     if other:
-        notes.append(
-            "Runs of other variants were not imported: "
-            + ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))[:900]
-        )
+        shown = ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))
+        notes.append("Runs of other variants were not imported: " + cut_label(shown, 900))
     body = declared.declared_receipt(
         skill,
         None,

@@ -137,3 +137,58 @@ def test_promptfoo_grader_provider_at_length(shared: Path, tmp_path: Path) -> No
     options = PromptfooOptions(arms=arms, skill_name="s")
     r = sealed(import_promptfoo(write_json(tmp_path / "p.json", doc), options))
     assert (r.judge.model, r.judge.provider) == ("p" * 150 + ":m", "p" * 99 + "…")
+
+
+GOLDEN = "data/interop/nvidia/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
+GLANCE_END = "45 percentage points above its 47% no-skill baseline.\n"
+INLINE = "- Agents: Claude Code (`claude-sonnet`), Codex (`gpt-codex`)"
+PARTIAL = "A partial dimension was calculated from only the available configured signals; "
+
+
+def test_quotes_inside_notes_end_in_a_mark_where_cut(shared: Path, tmp_path: Path) -> None:
+    # a card's own words beside its results were kept as their first 500 characters, and a
+    # governance card's agent bullet as its first 200, saying nothing
+    said = PARTIAL + "p" * 600
+    card = nvidia_card(shared, tmp_path, GOLDEN, GLANCE_END, f"{GLANCE_END}\n{said}\n")
+    notes = sealed(import_nvidia([card])[0]).provenance.notes
+    assert f"The card says: {said[:499]}…" in notes
+    not_run = "Agents: requested but not run — " + "q" * 600  # 32 characters, then the q's
+    card = nvidia_card(shared, tmp_path, GOLDEN, INLINE, f"- {not_run}")
+    notes = sealed(import_nvidia([card])[0]).provenance.notes
+    assert "The card says: Agents: requested but not run — " + "q" * 467 + "…" in notes
+    governance = tmp_path / "skill-card.md"
+    text = (
+        shared / "data/interop/nvidia/skills/accelerated-computing-cudf/skill-card.md"
+    ).read_text()
+    governance.write_text(text.replace("- codex <br>", f"- {'a' * 300} <br>"), "utf-8")
+    notes = sealed(import_nvidia([governance])).provenance.notes
+    agent = "The card says: Evaluation Agents Used (not read as its agents): " + "a" * 199 + "…"
+    assert agent in notes
+
+
+def test_rows_left_out_named_at_length(shared: Path, tmp_path: Path) -> None:
+    # the note naming the rows of other variants was cut to 900 characters, saying nothing
+    doc = harness._report()
+    doc["results"].append({**doc["results"][0], "variant": "v" * 1000})  # one run of another
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "h.json", doc)))
+    (note,) = [n for n in r.provenance.notes if n.startswith("Runs of other")]
+    # the report's own other variant comes first: "ablation:examples (1), " is 23 characters
+    shown = "ablation:examples (1), " + "v" * 876 + "…"
+    assert note == "Runs of other variants were not imported: " + shown
+
+
+def test_promptfoo_rows_left_out_named_at_length(shared: Path, tmp_path: Path) -> None:
+    # a single-arm import's note naming the rows it left out was cut to 900, saying nothing
+    doc: dict[str, Any] = json.loads((shared / PF).read_text("utf-8"))
+    rows = doc["results"]["results"]
+    mini = next(r for r in rows if r["provider"]["id"] == "openai:gpt-5-mini")
+    rows[:] = [r for r in rows if r["provider"]["id"] == "openai:gpt-5"]
+    ids = [f"{i:02d}" + "o" * 38 for i in range(20)]  # 40 characters each, 20 providers
+    rows += [{**mini, "provider": {"id": pid}} for pid in ids]
+    options = PromptfooOptions(arms={"with_skill": "openai:gpt-5"}, skill_name="s")
+    r = sealed(import_promptfoo(write_json(tmp_path / "p.json", doc), options))
+    (note,) = [n for n in r.provenance.notes if n.startswith("Rows of other")]
+    # each left-out provider is named as a JSON string with its count of rows: 46 characters
+    # and ", " between; 43 of "Rows of other providers were not imported: " before them
+    whole = "Rows of other providers were not imported: " + ", ".join(f'"{p}" (1)' for p in ids)
+    assert len(whole) == 43 + 20 * 46 + 19 * 2 and note == whole[:899] + "…"
