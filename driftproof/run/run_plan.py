@@ -129,10 +129,16 @@ class RunPlan:
     config: RunConfig
 
 
-def skill_name_of(path: Path, text: str) -> str:
-    """SKILL.md's front matter ``name``, else its folder's name; at most 200 characters."""
+def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
+    """The skill's name: ``given``, else SKILL.md's front matter's, else its folder's.
+
+    Raises:
+        RunOptionError: the name is longer than the 200 characters a receipt holds (refused
+            before any call, never cut: the receipt publishes it as the skill's).
+    """
+    name, said = given, ""
     m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
-    if m:
+    if name is None and m:
         import yaml  # deferred: start-up time of run --help
 
         try:
@@ -140,8 +146,16 @@ def skill_name_of(path: Path, text: str) -> str:
         except (yaml.YAMLError, RecursionError):  # nesting past Python's stack reads as bad YAML
             front = None
         if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
-            return str(front["name"].strip()[:200])
-    return (path.resolve().parent.name or path.stem)[:200]
+            name, said = str(front["name"].strip()), f"{path}: the front matter's name"
+    if name is None:
+        name, said = path.resolve().parent.name or path.stem, f"{path}: its folder's name"
+    if len(name) > 200:
+        raise RunOptionError(
+            "--skill-name" if given is not None else "--skill",
+            f"{said}{': ' if said else ''}expected at most 200 characters, found {len(name)}"
+            + ("" if given is not None else "; give a shorter one with --skill-name"),
+        )
+    return name
 
 
 def _check(o: RunOptions, judge: str) -> None:
@@ -294,7 +308,7 @@ def plan_run(o: RunOptions) -> RunPlan:
     return RunPlan(
         suite=suite,
         skill_text=skill_text,
-        skill_name=o.skill_name or skill_name_of(o.skill_path, skill_text),
+        skill_name=skill_name_of(o.skill_path, skill_text, o.skill_name or None),
         answer=_answer_lane(o, skill_text, control),
         judge=_judge_lane(o, judge),
         config=config,

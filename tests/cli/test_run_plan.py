@@ -191,6 +191,28 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
     assert skill_name_of(tmp_path / "c" / "SKILL.md", deep) == "c"
 
 
+def test_a_skill_name_past_200_characters_is_refused_before_any_call(tmp_path: Path) -> None:
+    # Found: the front matter's or folder's name was cut to 200 in silence and published as the
+    # skill's; a --skill-name past 200 ran every draw, then the receipt was refused at /skill/name
+    path = tmp_path / "s" / "SKILL.md"
+    front = "---\nname: " + "n" * 201 + "\n---\nBe terse.\n"
+    assert skill_name_of(path, front.replace("n" * 201, "n" * 200)) == "n" * 200
+    refusals = [
+        ((path, front), "--skill", f"{path}: the front matter's name: expected at most 200"
+         " characters, found 201; give a shorter one with --skill-name"),
+        ((tmp_path / ("f" * 201) / "SKILL.md", "body"), "--skill",
+         f"{tmp_path / ('f' * 201) / 'SKILL.md'}: its folder's name: expected at most 200"
+         " characters, found 201; give a shorter one with --skill-name"),
+        ((path, front, "g" * 250), "--skill-name",
+         "expected at most 200 characters, found 250"),
+    ]  # fmt: skip
+    for args, option, message in refusals:
+        with pytest.raises(RunOptionError) as exc:
+            skill_name_of(*args)
+        assert (exc.value.option, exc.value.message) == (option, message)
+    assert skill_name_of(path, front, "short") == "short"  # a given name wins over the file's
+
+
 def test_the_resume_command_is_the_given_arguments_quoted() -> None:
     assert resume_command(("run", "my suite.json")) == "driftproof run 'my suite.json'"
 
