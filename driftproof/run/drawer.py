@@ -192,7 +192,7 @@ class Drawer:
             # calls the harness made on other models, recorded beside the answer
             "other_model_calls": [
                 {
-                    "model": str(o.get("model"))[:200],
+                    "model": B.cut_label(str(o.get("model"))),
                     "input_tokens": count(o.get("input")),
                     "output_tokens": count(o.get("output")),
                 }
@@ -265,7 +265,10 @@ def _refusal(reply: Reply, rec: dict[str, Any], shown: str | None) -> Loss:
     said = reply.refusal or {}
     text = repaired(rec, "refusal", said.get("text"))
     cat = said.get("category")
-    refusal = {"text": text[:65536] if text else None, "category": str(cat)[:200] if cat else None}
+    refusal = {
+        "text": B.cut_label(text, 65536) if text else None,
+        "category": B.cut_label(str(cat)) if cat else None,
+    }
     why = "the model refused"
     why += f" (category {refusal['category']})" if refusal["category"] else ""
     why += f": {text[:300]}" if text else ""

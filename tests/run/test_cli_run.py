@@ -208,12 +208,18 @@ def test_help_states_the_stopping_rule_and_its_cap():
     )
 
 
+@pytest.mark.parametrize(
+    ("served", "kept"),
+    [
+        ("claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001"),
+        # past the 200 characters a receipt holds: kept cut, with the mark (was cut in silence)
+        ("claude-" + "h" * 250, "claude-" + "h" * 192 + "…"),
+    ],
+)
 def test_another_model_answering_stops_the_run(
-    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, served, kept
 ):
-    monkeypatch.setenv(
-        "FAKE_SERVED", "claude-haiku-4-5-20251001"
-    )  # not the requested claude-sonnet-4-6
+    monkeypatch.setenv("FAKE_SERVED", served)  # not the requested claude-sonnet-4-6
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     out = tmp_path / "receipt.json"
     with pytest.raises(SystemExit) as ei:
@@ -242,14 +248,13 @@ def test_another_model_answering_stops_the_run(
     draws = [d for c in r.cases for d in c.arms.with_skill.draws + c.arms.baseline.draws]
     assert len(draws) == 1 and r.verification_level == "UNVERIFIED"
     assert draws[0].lost.reason == (
-        "another model gave the answer: claude-haiku-4-5-20251001 "
-        "(100 input, 20 output tokens); the run stops"
+        f"another model gave the answer: {served} (100 input, 20 output tokens); the run stops"
     )
     assert draws[0].tokens.input == 100 and r.run.endpoint_attempts == 1
     # the call on the other model is recorded beside the answer, with its tokens (the fake reports
     # 100/20)
     assert [(o.model, o.input_tokens, o.output_tokens) for o in draws[0].other_model_calls] == [
-        ("claude-haiku-4-5-20251001", 100, 20)
+        (kept, 100, 20)
     ]
 
 

@@ -100,6 +100,18 @@ def test_anthropic_refusal_keeps_its_text_and_category(loopback, suite_file, tmp
         assert d.lost.reason == "the model refused (category cyber): I can't help with that."
 
 
+def test_a_refusal_past_what_a_receipt_holds_is_kept_cut_with_a_mark(
+    loopback, suite_file, tmp_path
+):
+    # Found: a category past 200 characters and a text past 65,536 were cut in silence
+    details = {"type": "refusal", "category": "c" * 250, "explanation": None}
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _message("n" * 70_000, stop="refusal", stop_details=details), {})
+    )
+    for d in _draws(_mini(tmp_path, suite_file)[0]):
+        assert (d.refusal.category, d.refusal.text) == ("c" * 199 + "…", "n" * 65_535 + "…")
+
+
 def test_openai_chat_message_refusal_is_a_refusal_not_an_empty_answer(
     loopback, suite_file, tmp_path
 ):
