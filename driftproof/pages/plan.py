@@ -26,7 +26,7 @@ from driftproof.stats.planning import (
     ArmPool,
     size_run,
 )
-from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES
+from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES, count_of
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = MIN_DRAWS_PER_ARM
@@ -39,6 +39,7 @@ PILOT_ADVICE = (
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.stats import Band, ReceiptBand
+    from driftproof.stats.aa import GateNoise
     from driftproof.stats.grading_cost import Basis
     from driftproof.stats.planning import CaseSizing, ExistenceRates
 
@@ -106,6 +107,7 @@ class Plan:
         aa: the pilot is an A/A calibration: the count sizes a comparison of two skill runs.
         effect_alone: draws calling ``effect`` alone needs, when under ``draws_per_arm``.
         larger_pilot, pilot_draws: the largest of the cases' (:class:`CasePlan`).
+        noise: an A/A pilot's regressed cases from noise alone at ``draws_per_arm``.
     """
 
     draws_per_arm: int | None
@@ -142,11 +144,41 @@ class Plan:
     effect_alone: int | None = None
     larger_pilot: int | None = None
     pilot_draws: int | None = None
+    noise: GateNoise | None = None
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
         """Cases the pilot is too small to size either way."""
         return tuple(c.case_id for c in self.cases if c.undecided)
+
+    def noise_words(self) -> str | None:
+        """What noise alone gives a gate at an A/A pilot's count, in ``diff``'s words, or None.
+
+        The regressed cases two runs at ``draws_per_arm`` with no change would read, the chance
+        of at least one (how often the Action's default ``fail-on`` fails with nothing changed)
+        and the fewest regressed cases ``fail-on: beyond-noise`` fails on.
+        """
+        n = self.noise
+        if n is None:
+            return None
+        said = n.expected_words()
+        about = "" if said.startswith("fewer") else "about "
+        of = f"these {n.cases:,} cases" if n.cases == len(self.cases) else f"the {n.cases:,}"
+        beyond = (
+            "no count of regressed cases here is beyond what noise alone gives, so fail-on: "
+            "beyond-noise never fails on them."
+            if n.fewest_beyond is None
+            else "fail-on: beyond-noise fails it from "
+            f"{count_of(n.fewest_beyond, 'regressed case')} on."
+        )
+        return (
+            "Noise alone, for a gate at this count: if every case's true mean were the same in "
+            f"two runs of {n.draws:,} draws per arm, {about}{said} of {of} with a spread in both "
+            "arms would read regressed at the pilot's own spreads (pooled where they are pooled; "
+            f"simulated as diff does). The chance of at least one is {n.at_least_one_words()}: "
+            "how often a gate that fails on any regressed case, as the Action does by default, "
+            f"would fail the job with nothing changed; {beyond}"
+        )
 
 
 def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
@@ -241,6 +273,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         effect_alone=z.effect_alone,
         larger_pilot=z.larger_pilot,
         pilot_draws=z.pilot_draws,
+        noise=z.noise,
     )
 
 

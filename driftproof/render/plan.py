@@ -408,6 +408,7 @@ def plan_text(p: Plan, width: int | None = None) -> str:
     """
     lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
     lines += [note for field, note in PILOT_NOTES.items() if getattr(p, field)]
+    lines += [x for x in (p.noise_words(),) if x is not None]
     lines += _cases(p)
     if why := _why(p):
         lines += [WHY_HEADING, *why]
@@ -423,13 +424,15 @@ def plan_json(p: Plan) -> str:
         ValueError: a figure is NaN or infinite.
     """
     doc = asdict(p)
-    said = "rounding_spread rounded_cases grader_step samples_per_draw draw_step effect_alone"
+    said = "noise rounding_spread rounded_cases grader_step samples_per_draw draw_step effect_alone"
     for k in said.split():  # said in the text's reasons, not fields of the JSON
         del doc[k]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
+    n, keys = p.noise, ("draws", "cases", "expected", "at_least_one", "fewest_beyond")
     doc |= {
+        "noise_alone": n and {k: getattr(n, k) for k in keys} | {"trials_per_case": n.trials},
         "larger_pilot_draws": doc.pop("larger_pilot"),
         "headline": headline(p),
         "undecided_cases": list(p.undecided_cases),

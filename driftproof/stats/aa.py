@@ -5,7 +5,8 @@ D-4, D-6; lost draws D-9) is a false call. Per case: whether one was called; the
 false-call rate at the pooled spread ``√((s_1² + s_2²)/2)`` and the fewer measured draws
 (:func:`false_call_rate`); and the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
 2·SE)`` (D-5). Over the suite: expected false calls ``Σ p_i`` and the chance of at least one,
-``1 − Π(1 − p_i)`` (cases independent).
+``1 − Π(1 − p_i)`` (cases independent). For ``plan`` on an A/A pilot, :func:`gate_noise`: the
+regressed cases noise alone gives two runs at the planned draws, as ``diff`` simulates them.
 """
 
 from __future__ import annotations
@@ -18,9 +19,18 @@ from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
 from driftproof.stats._rule import separation_verdict
+from driftproof.stats._simulate import Grid
 from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
-from driftproof.stats.false_alarms import chance_words, count_words, expected_error
+from driftproof.stats.false_alarms import (
+    BEYOND_NOISE_LEVEL,
+    case_chances,
+    chance_words,
+    count_words,
+    expected_error,
+    p_at_least,
+    suite_trials,
+)
 from driftproof.stats.moments import mean_sd
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
@@ -214,3 +224,63 @@ def _noise_source_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -
                 f"{found}: {why}"
             )
     return None
+
+
+@dataclass(frozen=True)
+class GateNoise:
+    """What noise alone gives a planned comparison of two runs at ``draws`` draws per arm.
+
+    Attributes:
+        draws: draws per arm of each run.
+        cases: cases counted (each with a spread in both of the pilot's arms).
+        expected: regressed cases noise alone would give (sum of the per-case chances).
+        at_least_one: the chance of at least one (:func:`p_at_least`).
+        fewest_beyond: the fewest regressed cases whose chance from noise alone is under
+            :data:`BEYOND_NOISE_LEVEL` (what ``fail-on: beyond-noise`` fails on); ``None`` when
+            even every case regressed is not.
+        trials, per_case, simulated: as in :class:`FalseAlarms`.
+    """
+
+    draws: int
+    cases: int
+    expected: float
+    at_least_one: float
+    fewest_beyond: int | None
+    trials: int
+    per_case: tuple[float, ...]
+    simulated: tuple[bool, ...]
+
+    def expected_words(self) -> str:
+        """:attr:`expected` at the precision its simulation supports (:func:`count_words`)."""
+        return count_words(
+            self.expected, expected_error(self.per_case, self.trials, self.simulated)
+        )
+
+    def at_least_one_words(self) -> str:
+        """:attr:`at_least_one` at the precision its simulation supports (:func:`chance_words`)."""
+        return chance_words(self.per_case, 1, self.trials, self.simulated)
+
+
+def gate_noise(
+    sides: Sequence[tuple[float, float, float] | None], draws: int, grid: Grid
+) -> GateNoise:
+    """The A/A reading of two runs of ``draws`` draws per arm, as ``diff`` would simulate it.
+
+    ``sides`` holds ``(true mean, sd of the earlier run, sd of the later run)`` per case, or
+    ``None`` for a case with no spread (left out of ``cases``); both runs on ``grid``, with the
+    trials :func:`suite_false_alarms` takes for a suite of that many cases.
+    """
+    trials = suite_trials(len(sides))
+    full = [None if x is None else (x[0], x[1], draws, x[2], draws) for x in sides]
+    ps, simulated = case_chances(full, grid, grid, trials)
+    beyond = (k for k in range(1, len(ps) + 1) if p_at_least(ps, k) < BEYOND_NOISE_LEVEL)
+    return GateNoise(
+        draws,
+        sum(x is not None for x in sides),
+        math.fsum(ps),
+        p_at_least(ps, 1),
+        next(beyond, None),
+        trials,
+        tuple(ps),
+        tuple(simulated),
+    )

@@ -334,30 +334,14 @@ def suite_false_alarms(
     of the two measured means. Deterministic: case ``i`` is simulated from seed ``37 + i``.
     ``trials`` per case defaults to :data:`AA_TRIALS`, fewer for a suite over 100 cases.
     """
-    if trials is None:
-        trials = max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, len(rows))))
-    ps: list[float] = []
-    simulated: list[bool] = []
-    for i, v in enumerate(rows):
-        a, b = v.a, v.b
-        if a.sd is None or b.sd is None or a.mean is None or b.mean is None:
-            ps.append(0.0)
-            simulated.append(False)
-            continue
-        simulated.append(not _ruled_out(a.sd, a.n, b.sd, b.n, grid_a, grid_b, EFFECT_FLOOR))
-        ps.append(
-            p_regressed(
-                a.sd,
-                a.n,
-                b.sd,
-                b.n,
-                mean=(a.mean + b.mean) / 2.0,
-                grid_a=grid_a,
-                grid_b=grid_b,
-                trials=trials,
-                seed=_SEED + i,  # a seed per case, so simulation errors do not add up in step
-            )
-        )
+    trials = suite_trials(len(rows)) if trials is None else trials
+    sides = [
+        None
+        if v.a.sd is None or v.b.sd is None or v.a.mean is None or v.b.mean is None
+        else ((v.a.mean + v.b.mean) / 2.0, v.a.sd, v.a.n, v.b.sd, v.b.n)
+        for v in rows
+    ]
+    ps, simulated = case_chances(sides, grid_a, grid_b, trials)
     observed = sum(1 for v in rows if v.verdict == VerdictCode.REGRESSED)
     return FalseAlarms(
         math.fsum(ps),
@@ -369,3 +353,45 @@ def suite_false_alarms(
         tuple(ps),
         tuple(simulated),
     )
+
+
+def suite_trials(cases: int) -> int:
+    """Simulated pairs per case for a suite of ``cases``: :data:`AA_TRIALS`, fewer past 100."""
+    return max(AA_MIN_TRIALS, min(AA_TRIALS, AA_BUDGET // max(1, cases)))
+
+
+def case_chances(
+    sides: Sequence[tuple[float, float, int, float, int] | None],
+    grid_a: Grid,
+    grid_b: Grid,
+    trials: int,
+) -> tuple[list[float], list[bool]]:
+    """Each case's chance of a false "regressed", and whether it was simulated.
+
+    A case is ``(true mean, sd A, draws A, sd B, draws B)``, simulated by :func:`p_regressed`
+    from seed ``37 + i`` for case ``i``, or ``None`` (no spread: 0, not simulated); a case not
+    simulated is 0 or under 2e-9 by reasoning (:func:`_ruled_out`).
+    """
+    ps: list[float] = []
+    simulated: list[bool] = []
+    for i, x in enumerate(sides):
+        if x is None:
+            ps.append(0.0)
+            simulated.append(False)
+            continue
+        mean, sd_a, n_a, sd_b, n_b = x
+        simulated.append(not _ruled_out(sd_a, n_a, sd_b, n_b, grid_a, grid_b, EFFECT_FLOOR))
+        ps.append(
+            p_regressed(
+                sd_a,
+                n_a,
+                sd_b,
+                n_b,
+                mean=mean,
+                grid_a=grid_a,
+                grid_b=grid_b,
+                trials=trials,
+                seed=_SEED + i,  # a seed per case, so simulation errors do not add up in step
+            )
+        )
+    return ps, simulated

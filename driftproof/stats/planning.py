@@ -27,6 +27,7 @@ from driftproof.stats._chi2 import (
 )
 from driftproof.stats._chi2 import sd_factor as _sd_factor
 from driftproof.stats._simulate import p_verdict as p_verdict  # public via planning
+from driftproof.stats.aa import GateNoise, gate_noise
 from driftproof.stats.false_alarms import draw_grid
 from driftproof.stats.grading_cost import Basis, cost_per_judged_draw
 from driftproof.wording import DEFAULT_EFFECT as DEFAULT_EFFECT  # public via planning
@@ -345,6 +346,8 @@ class RunSizing:
     """The largest :attr:`CaseSizing.larger_pilot` asked, or ``None``."""
     pilot_draws: int | None = None
     """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
+    noise: GateNoise | None = None
+    """An A/A pilot's: what noise alone gives two runs at ``draws_per_arm`` (:func:`gate_noise`)."""
 
 
 def _effect_alone(cases: Sequence[CaseSizing | None], per_arm: int | None) -> int | None:
@@ -354,6 +357,11 @@ def _effect_alone(cases: Sequence[CaseSizing | None], per_arm: int | None) -> in
     if not counted or len(alone) < len(counted) or max(alone) >= (per_arm or 0):
         return None
     return max(alone)
+
+
+def _at(pool: ArmPool | None, sd: float) -> float:
+    """The spread an arm is planned at: its pool's where pooled, else its own ``sd``."""
+    return pool.sd if pool is not None and pool.pooled else sd
 
 
 def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float) -> RunSizing:
@@ -386,13 +394,22 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
     if per_arm is not None:
         trials = max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
     cases: list[CaseSizing | None] = []
+    # simulated at the spreads each case was planned from: pooled where pooled
+    planned = {cid: (_at(pools[0], w), _at(pools[1], b)) for cid, (w, b) in held.items()}
+    noise = None
+    if r.run.aa and per_arm is not None:
+        sides = [
+            ((w.mean + b.mean) / 2.0, *planned[cid])
+            if cid in planned and w.mean is not None and b.mean is not None
+            else None
+            for cid, w, b in bands
+        ]
+        noise = gate_noise(sides, per_arm, grid)
     for i, ((cid, _, b), z) in enumerate(zip(bands, sized, strict=True)):
         if z is None or z.draws is None or per_arm is None or b.mean is None:
             cases.append(z)
             continue
-        # simulated at the spreads the case was planned from: pooled where pooled
-        own = zip(pools, held[cid], strict=True)
-        sw, sb = (q.sd if q is not None and q.pooled else s for q, s in own)
+        sw, sb = planned[cid]
         chance = p_verdict(b.mean, sw, sb, per_arm, effect, grid, trials=trials, seed=37 + i)
         cases.append(dataclasses.replace(z, draws=max(z.draws, MIN_DRAWS_PER_ARM), chance=chance))
     answers = per_arm * len(r.cases) * len(r.arm_names) if per_arm is not None else None
@@ -422,4 +439,5 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
             (x for z in cases if z and z.undecided and (x := z.pilot_draws) is not None),
             default=None,
         ),
+        noise,
     )
