@@ -43,6 +43,12 @@ NO_DRAW_COUNT_REACHES: Final[str] = "no draw count reaches the floor"
 NO_DRAW_COUNT_WHY: Final[str] = (
     "the two arms' spreads add up to the floor or more; more draws do not narrow a spread"
 )
+#: Why an A/A calibration (``run.aa``) has no lift and no lift breakdown: its arms both ran with
+#: the skill, so their difference is noise.
+AA_NO_LIFT: Final[str] = (
+    "an A/A calibration: both arms ran with the skill, so their difference measures noise, "
+    "not what the skill adds"
+)
 #: A run in which no case has a measured score in both arms (D-17).
 NOT_MEASURED: Final[str] = "not measured"
 NOT_LIKE_FOR_LIKE: Final[str] = (

@@ -99,3 +99,35 @@ def test_view_and_run_say_which_way_an_aa_difference_goes() -> None:
     assert row.split()[0] == "c1" and "+0.060" in row.split()  # .61 − .55
     assert "\nCases\n" in sheet_text(sheet(plain)) and "minus" not in summary_title(plain)
     assert summary_title(aa).endswith(f"; {way}")
+
+
+def test_an_aa_receipt_has_no_lift_breakdown_and_no_interval_on_a_lift() -> None:
+    # the breakdown and the paired interval and test are all of the lift, which an A/A receipt
+    # does not have (its headline says n/a); they said "Measured lift ... +0.060", named c1 a
+    # carrier of it and gave a paired interval on it, with the second run called the baseline
+    from driftproof.stats.breakdown import lift_breakdown
+
+    why = (
+        "an A/A calibration: both arms ran with the skill, so their difference measures noise, "
+        "not what the skill adds"
+    )
+    b = lift_breakdown(_receipt(aa=True))
+    assert not b.available and b.reasons == (why,)
+    text = " ".join(sheet_text(_sheet(aa=True)).split())
+    for said in ("Measured lift", "Carries the positive measured lift", "suite lift +0.060"):
+        assert said not in text
+    assert f"Lift breakdown unavailable: {why}" in text
+    assert f"paired interval: n/a: {why}" in text and f"exact paired test: n/a: {why}" in text
+    plain = " ".join(sheet_text(_sheet(aa=False)).split())
+    assert "Measured lift, equal weight per case over 1 included case: +0.060" in plain
+    # the spread split, which measures the noise an A/A is for, stays, of its two runs (it needs
+    # two judge samples a draw: each draw's sample twice)
+    doc = make_receipt(CASES)
+    for a in doc["cases"][0]["arms"].values():
+        for d in a["draws"]:
+            d["judge_samples"] *= 2
+    doc["run"]["aa"], doc["run"]["judge_samples_per_generation"] = True, 2
+    r = parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json")
+    text = " ".join(sheet_text(sheet(r)).split())
+    assert "c1, first run variance" in text and "c1, second run variance" in text
+    assert "c1, baseline" not in text

@@ -75,7 +75,7 @@ from driftproof.stats.fidelity import JUDGED_FACT
 from driftproof.stats.lift import control_lift, lift_left_out
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import ARM_WORDS, NOT_MEASURED, cases_named
+from driftproof.wording import AA_NO_LIFT, ARM_WORDS, NOT_MEASURED, cases_named
 
 
 @dataclass(frozen=True)
@@ -241,13 +241,6 @@ def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
     )
 
 
-#: Why an A/A calibration's sheet gives no lift (its cases' differences are read as A/A).
-AA_NO_LIFT = (
-    "an A/A calibration: both arms ran with the skill, so their difference measures noise, "
-    "not what the skill adds"
-)
-
-
 def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
     tokens = (
@@ -382,15 +375,18 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     label = f"Context, beyond the method: {_unavailable(r, b)}"
     if lift_refusal(r) is not None:  # a single-arm source: the label says why, the lift in full
         return ContextView(label, None, (), None)
-    if not b.available:
+    if not b.available and not r.run.aa:
         why = "unavailable: the lift breakdown is unavailable"
         return ContextView(label, why, (), why)
-    iv = lift_interval(b)
-    interval = paired_interval(iv) if iv.reason is None else f"unavailable: {iv.reason}"
-    splits = [Fact(f"{s.case_id}, {ARM_WORDS[s.arm]}", _split_words(s)) for s in spread_split(r)]
+    words = arm_words(r)  # an A/A's spread split is of its two runs, its noise
+    splits = [Fact(f"{s.case_id}, {words[s.arm]}", _split_words(s)) for s in spread_split(r)]
     reasons = {f.value for f in splits}
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
+    if not b.available:  # an A/A calibration: no lift, so no interval or test on it
+        return ContextView(CONTEXT_LABEL, f"n/a: {AA_NO_LIFT}", tuple(splits), f"n/a: {AA_NO_LIFT}")
+    iv = lift_interval(b)
+    interval = paired_interval(iv) if iv.reason is None else f"unavailable: {iv.reason}"
     return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b))
 
 

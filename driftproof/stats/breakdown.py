@@ -25,7 +25,7 @@ from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
 from driftproof.stats.verdict import case_verdict
-from driftproof.wording import COMPARED_ARMS, LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
+from driftproof.wording import AA_NO_LIFT, COMPARED_ARMS, LEVELS, MIN_DRAWS_PER_ARM, TOLERANCE
 
 #: Most draws one arm may record for the breakdown to be computed ("unsupported sizes"):
 #: the lost-draw check visits at most (k_A + 1)·(k_B + 1) vertices per case (D-9).
@@ -104,7 +104,8 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
     """The method's lift breakdown of ``r`` ("Lift by case"; D-6, D-9).
 
     ``size_bytes`` is the file's size in bytes (default: its canonical JSON's). Never raises:
-    a receipt it cannot break down gives ``available=False`` with the reasons.
+    a receipt it cannot break down gives ``available=False`` with the reasons; an A/A
+    calibration (``run.aa``) is one, its arms' difference being noise, not a lift.
     """
     limit = _bounds.BREAKDOWN_MAX_BYTES
     size = size_bytes if size_bytes is not None else len(canonical_bytes(r.to_json_dict()))
@@ -113,7 +114,7 @@ def lift_breakdown(r: Receipt, *, size_bytes: int | None = None) -> Breakdown:
             f"the receipt is {size} bytes, over the lift breakdown's size limit of "
             f"{limit} bytes (BREAKDOWN_MAX_BYTES); its sheet and diff are unaffected"
         )
-    single = lift_refusal(r)
+    single = lift_refusal(r) or (AA_NO_LIFT if r.run.aa else None)
     if single is not None:
         return _unavailable(single)
     for check in (*CHECKS, _unsupported_sizes):
