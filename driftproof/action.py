@@ -111,9 +111,9 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
     """The outputs named in ``action.yml`` for baseline ``a``, new receipt ``b``, comparison ``c``.
 
     The lifts are over the cases both measured in both arms (``n/a`` for a smoke run on either
-    side, or with no case scored in both arms); ``regressed-cases`` and ``unmeasured-cases`` (the
-    cases of ``c.unmeasured``, whatever the decision) are JSON arrays of ids; ``draws-needed`` is
-    empty unless UNDERPOWERED with a count.
+    side, on an A/A calibration's side, or with no case scored in both arms); ``regressed-cases``
+    and ``unmeasured-cases`` (the cases of ``c.unmeasured``, whatever the decision) are JSON
+    arrays of ids; ``draws-needed`` is empty unless UNDERPOWERED with a count.
     """
     decision = decide(c)
     smoke = a.is_smoke or b.is_smoke
@@ -128,8 +128,9 @@ def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
             lift_a, lift_b = own_a, own_b
     return {
         "decision": decision,
-        "lift": format_lift(None if smoke else lift_b, minus="-"),
-        "baseline-lift": format_lift(None if smoke else lift_a, minus="-"),
+        # n/a: a smoke run on either side; an A/A calibration's difference, which is noise
+        "lift": format_lift(None if smoke or b.run.aa else lift_b, minus="-"),
+        "baseline-lift": format_lift(None if smoke or a.run.aa else lift_a, minus="-"),
         "regressed-cases": json.dumps(regressed, ensure_ascii=True),
         "unmeasured-cases": json.dumps([u.case_id for u in c.unmeasured], ensure_ascii=True),
         "draws-needed": "" if needed is None else str(needed),

@@ -131,3 +131,24 @@ def test_an_aa_receipt_has_no_lift_breakdown_and_no_interval_on_a_lift() -> None
     text = " ".join(sheet_text(sheet(r)).split())
     assert "c1, first run variance" in text and "c1, second run variance" in text
     assert "c1, baseline" not in text
+
+
+def test_an_aa_receipt_given_to_the_action_gets_no_lift() -> None:
+    # as its sheet and badge say: n/a, not its two runs' difference (+.06 here) read as a lift;
+    # the other side keeps its lift, +.06 (.61 with skill against .55 baseline)
+    from driftproof.action import action_outputs
+    from driftproof.pages.comparison import compare_receipts
+
+    aa, plain = _receipt(aa=True), _receipt(aa=False)
+    out = action_outputs(plain, aa, compare_receipts(plain, aa))
+    assert (out["baseline-lift"], out["lift"]) == ("+0.060", "n/a")
+    out = action_outputs(aa, plain, compare_receipts(aa, plain))
+    assert (out["baseline-lift"], out["lift"]) == ("n/a", "+0.060")
+    # diff's lift line (and the comparison report's) says the same
+    from driftproof.pages.comparison import lift_line
+
+    said = lift_line(compare_receipts(plain, aa, a_name="r.json", b_name="aa.json"))
+    assert said is not None and said.startswith(
+        "Lift (with skill − baseline), context: r.json +0.060, aa.json n/a, over the 1 case"
+    )
+    assert "+0.060)" not in said  # not as the A/A side's own lift either

@@ -132,6 +132,10 @@ def compare_receipts(
         if (why := verdict_refusal(r)) is not None
     )
     lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
+    if lifts is not None and (a.run.aa or b.run.aa):  # an A/A's difference is noise, no lift
+        x, y = (None, None) if a.run.aa else (lifts.a, lifts.a_own)
+        z, w = (None, None) if b.run.aa else (lifts.b, lifts.b_own)
+        lifts = replace(lifts, a=x, a_own=y, b=z, b_own=w)
     rows = _rows(a, b, sources, a_name, b_name)
     b_ids, a_ids = {c.id for c in b.cases}, {c.id for c in a.cases}
     unmatched = tuple(
