@@ -172,8 +172,8 @@ class Plan:
             f"{count_of(n.fewest_beyond, 'regressed case')} on."
         )
         return (
-            "Noise alone, for a gate at this count: if every case's true mean were the same in "
-            f"two runs of {n.draws:,} draws per arm, {about}{said} of {of} with a spread in both "
+            f"Noise alone, for a gate of two runs at {n.draws:,} draws per arm: if every case's "
+            f"true mean were the same in both, {about}{said} of {of} with a spread in both "
             "arms would read regressed at the pilot's own spreads (pooled where they are pooled; "
             f"simulated as diff does). The chance of at least one is {n.at_least_one_words()}: "
             "how often a gate that fails on any regressed case, as the Action does by default, "
