@@ -163,7 +163,7 @@ class Plan:
             return None
         said = n.expected_words()
         about = "" if said.startswith("fewer") else "about "
-        of = f"these {n.cases:,} cases" if n.cases == len(self.cases) else f"the {n.cases:,}"
+        of = f"the {count_of(n.cases, 'case')}"
         beyond = (
             "no count of regressed cases here is beyond what noise alone gives, so fail-on: "
             "beyond-noise never fails on them."
