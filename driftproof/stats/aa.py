@@ -23,6 +23,7 @@ from driftproof.stats._simulate import Grid
 from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.false_alarms import (
+    AA_MIN_TRIALS,
     BEYOND_NOISE_LEVEL,
     case_chances,
     chance_words,
@@ -262,15 +263,23 @@ class GateNoise:
 
 
 def gate_noise(
-    sides: Sequence[tuple[float, float, float] | None], draws: int, grid: Grid
+    sides: Sequence[tuple[float, float, float] | None],
+    draws: int,
+    grid: Grid,
+    *,
+    most_trials: int | None = None,
 ) -> GateNoise:
     """The A/A reading of two runs of ``draws`` draws per arm, as ``diff`` would simulate it.
 
     ``sides`` holds ``(true mean, sd of the earlier run, sd of the later run)`` per case, or
     ``None`` for a case with no spread (left out of ``cases``); both runs on ``grid``, with the
-    trials :func:`suite_false_alarms` takes for a suite of that many cases.
+    trials :func:`suite_false_alarms` takes for a suite of that many cases, at most
+    ``most_trials`` (at least :data:`AA_MIN_TRIALS`), which keeps a count of thousands of draws
+    from simulating for minutes; the words say what fewer trials support.
     """
     trials = suite_trials(len(sides))
+    if most_trials is not None:
+        trials = max(AA_MIN_TRIALS, min(trials, most_trials))
     full = [None if x is None else (x[0], x[1], draws, x[2], draws) for x in sides]
     ps, simulated = case_chances(full, grid, grid, trials)
     beyond = (k for k in range(1, len(ps) + 1) if p_at_least(ps, k) < BEYOND_NOISE_LEVEL)

@@ -404,7 +404,7 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
             else None
             for cid, w, b in bands
         ]
-        noise = gate_noise(sides, per_arm, grid)
+        noise = gate_noise(sides, per_arm, grid, most_trials=TRIAL_DRAWS // per_arm)
     for i, ((cid, _, b), z) in enumerate(zip(bands, sized, strict=True)):
         if z is None or z.draws is None or per_arm is None or b.mean is None:
             cases.append(z)

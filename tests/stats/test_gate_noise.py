@@ -86,13 +86,17 @@ def test_plan_from_an_aa_pilot_gives_the_gates_noise_at_its_count() -> None:
         "with nothing changed; fail-on: beyond-noise fails it from 1 regressed case on."
     ) in text
     said = json.loads(plan_json(p))["noise_alone"]
+    # pairs a case as diff simulates them (2,000), but no more than fit in the 200,000 simulated
+    # draws per arm the plan's chance of a verdict takes: at 164 draws, 1,219 (a count of
+    # thousands simulated 2,000 pairs of each case for minutes)
+    assert n == 164 and 200_000 // n == 1219
     assert said == {
         "draws": n,
         "cases": 2,
         "expected": 0.0,
         "at_least_one": 0.0,
         "fewest_beyond": 1,
-        "trials_per_case": 2000,
+        "trials_per_case": 1219,
     }
 
 
