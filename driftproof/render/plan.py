@@ -79,6 +79,11 @@ def headline(p: Plan) -> str:
             f"Grow the pilot to {p.pilot_draws:,} draws per arm and plan again: it is too small "
             f"to plan {_names(grow)}."
         )
+        if p.draws_per_arm is not None:  # the count the calls, cost and chance below are for
+            parts.append(
+                f"The cases it can plan need {p.draws_per_arm:,} draws per arm, the count the "
+                "calls and cost below are for."
+            )
     elif p.draws_per_arm is not None:
         which = " for the cases that can resolve" if p.no_count_cases or stuck else ""
         if p.larger_pilot is None:

@@ -185,7 +185,6 @@ def test_cost_unknown_without_usage() -> None:
 
 
 def test_aggregates_only_is_refused() -> None:
-    """Aggregates only is refused."""
     r = Receipt.model_validate(
         make_receipt(
             [], uncertainty_unavailable="aggregates_only", source_figures={"source": "test"}
@@ -196,15 +195,16 @@ def test_aggregates_only_is_refused() -> None:
 
 
 def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
-    """Cli plan text and exit."""
     f = tmp_path / "pilot.json"
     f.write_text(json.dumps(make_receipt([BIG, MID, WIDE], judge_overhead=USAGE)), encoding="utf-8")
     res = CliRunner().invoke(plan, [str(f)])
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    # one step (mid's pilot must grow to 7, worked above), then the case no count resolves
+    # one step (mid's pilot must grow to 7, worked above), the count big needs (7, worked
+    # above), which the calls and cost are for, then the case no count resolves
     assert lines[0] == (
         "Grow the pilot to 7 draws per arm and plan again: it is too small to plan mid. The "
+        "cases it can plan need 7 draws per arm, the count the calls and cost below are for. The "
         "two arms' spreads of wide add up to the floor or more, even at their lower bounds: no "
         "number of draws resolves it; reduce its spread or drop it."
     )
