@@ -294,9 +294,8 @@ class SDKLane(Provider):
         from driftproof.run.providers._capped import HEADERS, capped  # httpx2: once built
 
         hooks = {"response": [capped]}  # each reply's body read uncompressed, up to the cap
-        self._async_http = lambda: asynchronous(
-            follow_redirects=False, event_hooks=hooks, headers=HEADERS
-        )
+        http = {"follow_redirects": False, "event_hooks": hooks, "headers": HEADERS}
+        self._async_http = lambda: asynchronous(**http)
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False
