@@ -95,3 +95,18 @@ def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score(
     assert band_legend(r) == (
         "each arm holds one score at most, as the source gave it (n = 1), so no band has a spread"
     )
+
+
+def test_the_case_list_and_the_case_page_say_a_lost_baseline_in_the_same_words() -> None:
+    # case 2: with skill scored 1.0 (n = 1), the baseline's one draw lost (its agent was still
+    # pending). The receipt page's case list said "baseline no score", the case page "no score
+    # (lost or unscored)" and its lift "n/a: an arm has no score"
+    r = read_receipt(NEBIUS)
+    pages = receipt_files("t", r, NEBIUS.read_bytes(), [], page_env())
+    index = pages["receipts/t/index.html"].decode()
+    case = pages["receipts/t/cases/2/index.html"].decode()
+    said = "baseline no score (lost or unscored)"
+    assert f">Case 2</a>: with skill 1.000 (n = 1); {said}; no verdict</li>" in index
+    assert "<dt>baseline</dt><dd>no score (lost or unscored)</dd>" in case
+    assert f"<dt>lift (with skill minus baseline)</dt><dd>n/a: {said}</dd>" in case
+    assert "an arm has no score" not in case and "baseline no score;" not in index

@@ -8,7 +8,7 @@ from typing import Any
 
 from driftproof._anchor import slug, unique, windows_device
 from driftproof.pages.band_sources import band_facts, band_legend
-from driftproof.pages.sheet import Sheet
+from driftproof.pages.sheet import CaseRow, Sheet
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
     CHECK_KIND_WORDS,
@@ -188,19 +188,11 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     return {"labels": [label for _, label, _ in arms], "rows": rows, "none": none}
 
 
-def _band(text: str, arm: CaseArm | None) -> str:
-    """An arm's band as the case table gives it, or why it has none (no draw, or none scored)."""
-    if text != "–":
-        return text
-    return (
-        "no score (lost or unscored)" if arm is not None and arm.draws else "no draw in this case"
-    )
-
-
-def _no_lift(r: Receipt) -> str:
-    """Why a case has no lift: an arm the source did not record, else an arm without a score."""
-    gone = [w for k, w in ARM_WORDS.items() if k != "control" and not getattr(r.arms, k).recorded]
-    return f"n/a: {gone[0]} {ARM_NOT_RECORDED}" if gone else "n/a: an arm has no score"
+def _no_lift(row: CaseRow) -> str:
+    """Why a case has no lift: the first of with skill and baseline with no band, as it is said."""
+    means = row.numbers[::2]  # with skill's and baseline's
+    gone = [f"{a} {b}" for (a, b), m in zip(row.said[:2], means, strict=True) if m is None]
+    return f"n/a: {gone[0]}"
 
 
 def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
@@ -214,15 +206,8 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
     for index, (case, row) in enumerate(zip(r.cases, sheet.cases, strict=True)):
         bands: list[tuple[str, str]] = []
         if any(v is not None for v in row.numbers[::2]):
-            arms = case.arms
-            bands = [
-                ("with skill", _band(row.with_skill, arms.with_skill)),
-                ("baseline", _band(row.baseline, arms.baseline)),
-            ]
-            if row.control is not None:
-                bands.append(("control", _band(row.control, arms.control)))
-            lift = row.lift if row.lift != "–" else _no_lift(r)
-            bands.append(("lift (with skill minus baseline)", lift))
+            lift = row.lift if row.lift != "–" else _no_lift(row)
+            bands = [*row.said, ("lift (with skill minus baseline)", lift)]
         prompt = case.prompt
         pages.append(
             {

@@ -43,6 +43,7 @@ from driftproof.pages.words import (
     aa_line,
     anchor_for,
     arm_words,
+    band_said,
     band_text,
     case_direction,
     case_heads,
@@ -85,6 +86,7 @@ class CaseRow:
     ``numbers``: with mean, with sd, baseline mean, baseline sd (``None``: unknown), for charts.
     ``lost``: each arm's count of lost draws (``with skill 1 of 3``) or ``none``.
     ``output_tokens``: :func:`~driftproof.pages.words.case_output_tokens`.
+    ``said``: (arm words, :func:`~driftproof.pages.words.band_said`) per arm, with skill first.
     """
 
     case_id: str
@@ -98,6 +100,12 @@ class CaseRow:
     lost: str
     numbers: tuple[float | None, float | None, float | None, float | None]
     output_tokens: str = "–"
+    said: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def line(self) -> str:
+        """The case in one line: ``with skill 0.800 (n = 3); baseline no draw in this case; …``."""
+        return "; ".join([*(f"{a} {b}" for a, b in self.said[:2]), self.verdict])
 
 
 @dataclass(frozen=True)
@@ -320,6 +328,12 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
         lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
+        bands = {"with_skill": w, "baseline": base, "control": ctl}
+        said = tuple(
+            (ARM_WORDS[n], band_said(shown(n, b), getattr(c.arms, n)))
+            for n, b in bands.items()
+            if b is not None
+        )
         verdict = verdicts.get(c.id)
         rows.append(
             CaseRow(
@@ -334,6 +348,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
                 lost=_per_arm(r, c, lost),
                 numbers=(w.mean, w.sd, base.mean, base.sd),
                 output_tokens=case_output_tokens(c, r.arm_names),
+                said=said,
             )
         )
     return tuple(rows)

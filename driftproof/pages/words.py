@@ -54,6 +54,19 @@ CHECK_KIND_WORDS = {
 CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": CHECK_ERROR}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
+
+def band_said(band: str, arm: CaseArm | None) -> str:
+    """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none.
+
+    Returns ``band`` itself (a band, or :data:`ARM_NOT_RECORDED`), ``no score (lost or
+    unscored)`` when the arm drew in the case, else ``no draw in this case``.
+    """
+    if band != "–":
+        return band
+    drew = arm is not None and arm.draws
+    return "no score (lost or unscored)" if drew else "no draw in this case"
+
+
 #: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,
 #: its second run in the baseline arm's place, so neither run is a baseline.
 AA_ARM_WORDS = {**ARM_WORDS, "with_skill": "first run", "baseline": "second run"}

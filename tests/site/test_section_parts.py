@@ -333,7 +333,8 @@ def test_a_case_page_says_an_arm_has_no_draw_and_why_a_single_arm_case_has_no_li
     # skill-creator iteration: eval-1 ran both configurations, eval-2 with the skill only; a
     # single-arm import (with_skill alone). The case page said eval-2's baseline was "no score
     # (lost or unscored)" (it has no draw at all), and each single-arm case's lift was
-    # "n/a: an arm has no score" (the baseline was never recorded)
+    # "n/a: an arm has no score" (the baseline was never recorded), and eval-2's lift too (its
+    # baseline has no draw: the lift now says so in the band's own words)
     from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
     from driftproof.pages.case import case_pages
     from driftproof.pages.sheet import sheet
@@ -351,7 +352,11 @@ def test_a_case_page_says_an_arm_has_no_draw_and_why_a_single_arm_case_has_no_li
     r = parse_receipt(json.dumps(seal_document(item.body.to_json_dict())).encode(), "r.json")
     page = case_pages(r, sheet(r))[1]  # eval-2
     assert dict(page["bands"])["baseline"] == "no draw in this case"
-    assert dict(page["bands"])[lift] == "n/a: an arm has no score"
+    assert dict(page["bands"])[lift] == "n/a: baseline no draw in this case"
+    assert (
+        sheet(r).cases[1].line
+        == "with skill 1.000 (n = 1); baseline no draw in this case; no verdict"
+    )
     assert page["draws"]["none"] == [
         "No draw at this position.",
         "No draw of this arm in this case.",

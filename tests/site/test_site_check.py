@@ -146,5 +146,6 @@ def test_a_sheets_case_list_says_no_score_in_words(built_site: Path) -> None:
     page = built_site / "receipts/caveman-5c7e19a-judged-fidelity-caveman/index.html"
     html = page.read_text(encoding="utf-8")
     assert '<h2 id="answers">Cases</h2>' in html
-    assert "Case p01</a>: with skill no score; baseline not recorded by the source;" in html
+    said = "with skill no score (lost or unscored); baseline not recorded by the source;"
+    assert f"Case p01</a>: {said}" in html
     assert "with skill –" not in html
