@@ -56,6 +56,7 @@ from driftproof.pages.words import (
     lost_of,
     paired_interval,
     paired_line,
+    score_name,
 )
 from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
@@ -142,6 +143,7 @@ class Sheet:
         lift, lift_per_1k: suite lift and value per 1,000 skill tokens (D-14), or "n/a…";
             the value without its label (``+1.859 (55 skill tokens, …)``).
         control_delta: with-skill minus control mean over cases (D-16); ``None``: no control.
+        score_name: what its scores are, :func:`~driftproof.pages.words.score_name`.
     """
 
     title: str
@@ -168,6 +170,7 @@ class Sheet:
     fidelity: FidelityView | None = None
     case_heads: tuple[str, str, str] = ("with skill", "baseline", "lift")
     case_note: str = ""
+    score_name: str = "judge score"
 
     @property
     def shows_printed_figures(self) -> bool:
@@ -236,6 +239,7 @@ def sheet(
         fidelity=fidelity_view(r),
         case_heads=case_heads(r),
         case_note=case_direction(r) if r.run.aa else "",  # an A/A's difference has no usual way
+        score_name=score_name(r),
     )
 
 

@@ -190,6 +190,15 @@ def judge_model(r: Receipt) -> str | None:
     return None if model is None or model.startswith("unrecorded:") else model
 
 
+def score_name(*receipts: Receipt) -> str:
+    """What the receipts' scores are called: ``judge score`` or ``score``.
+
+    ``judge score`` when every receipt names its judge's model; else ``score`` (a grader whose
+    model is not recorded: an imported source's regex, check or unnamed grader).
+    """
+    return "judge score" if all(judge_model(r) for r in receipts) else "score"
+
+
 def judge_words(r: Receipt) -> str:
     """``model (provider P, surface S)``; unrecorded: ``not recorded (<tool>'s <grader>)``."""
     j = r.judge

@@ -89,6 +89,16 @@ CHANGED = {
     # the lift breakdown's columns in plain words, its label column left out when no case may be
     # given a label
     "reports/004/breakdown-claude-plugin-eval-probe-plugin-8955eb63.csv": "breakdown columns",
+    # a band chart says "judge score" only where the receipt names its judge's model: report
+    # 003's grader is unnamed, report 004's a regular expression, so their axes read "mean score"
+    **{
+        f"reports/{n}/{name}-chart-bands{v}.svg": "axis reads mean score, not on the judge scale"
+        for n, name in (
+            ("003", "skill-creator-nebius-skills-iteration-1-12a0aae8"),
+            ("004", "claude-plugin-eval-probe-plugin-8955eb63"),
+        )
+        for v in ("", "-dark", "-narrow", "-narrow-dark")
+    },
     # report 002's download gives an uplift the source printed as -0.0 as -0.0, as the page does
     "reports/002/source-figures.csv": "-0.0 as printed",
     "reports/002/report.json": "-0.0 as printed",

@@ -126,3 +126,26 @@ def test_the_narrow_chart_labels_a_negative_tick_when_a_whisker_goes_below_zero(
     s = [chart_text.Series("x", (50.0, 90.0), (10.0, 80.0), (60.0, 95.0))]
     ticks = _tick_numbers(charts.grouped_bars(["a", "b"], s, xlabel="x", width=charts.NARROW_IN))
     assert min(ticks) >= 0
+
+
+def test_a_chart_calls_its_scores_judge_scores_only_where_a_judge_model_is_named() -> None:
+    # report 004's receipt is scored by the plugin eval's regular expression and records no
+    # grader model (its judge is "unrecorded:claude-plugin-eval/graders"); its chart read "mean
+    # judge score". The 0.3.1 fixture names its judge, claude-haiku-4-5-20251001.
+    from pathlib import Path
+
+    from driftproof.pages.sheet import sheet
+    from driftproof.pages.words import score_name
+    from driftproof.receipt import read_receipt
+    from driftproof.site.sections.receipt_sections import band_chart
+
+    root = Path(__file__).parents[2]
+    probe = read_receipt(root / "receipts" / "claude-plugin-eval-probe-plugin-8955eb63.json")
+    judged = read_receipt(root / "tests" / "receipt" / "fixtures" / "0.3.1" / "valid-basic.json")
+    for r, said in ((probe, "score"), (judged, "judge score")):
+        info, files = band_chart("c")(sheet(r), lambda base: base)
+        assert info is not None
+        assert info["caption"].startswith(f"Each case's mean {said} with the skill and without")
+        assert f"mean {said}" in _texts(files["c.svg"])
+    # two receipts compared: a judge score only if both name their judge's model
+    assert score_name(judged, probe) == "score" and score_name(judged, judged) == "judge score"

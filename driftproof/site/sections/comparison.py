@@ -20,6 +20,7 @@ from driftproof.pages.band_sources import band_facts
 from driftproof.pages.comparison import Comparison, after_summary, compare_receipts, report_rows
 from driftproof.pages.lost_groups import DIFF_LOST_HEAD, diff_lost
 from driftproof.pages.tables import Cell, Column, Row, Table
+from driftproof.pages.words import score_name
 from driftproof.site import charts
 from driftproof.site.sections import (
     SectionContext,
@@ -66,7 +67,8 @@ class ComparisonSection:
         heading = ctx.anchor(f"comparison-{a}-{b}")
         # its row ids before the chart's
         table = None if c.refusals else ctx.own(_table(c, ctx, a, b))[0]
-        chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading)
+        name = score_name(ctx.receipts[a], ctx.receipts[b])
+        chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading, name)
         html = ctx.render(
             "sections/comparison.html",
             title=params.title or f"{an} against {bn}",
@@ -107,9 +109,12 @@ def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
 
 
 def _chart(
-    c: Comparison, ctx: SectionContext, heading: str
+    c: Comparison, ctx: SectionContext, heading: str, name: str
 ) -> tuple[dict[str, str] | None, dict[str, bytes]]:
-    """Each side's with-skill band per case as an error bar (cases where a side has a mean)."""
+    """Each side's with-skill band per case as an error bar (cases where a side has a mean).
+
+    ``name``: what the scores are (:func:`~driftproof.pages.words.score_name`).
+    """
     drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
     if not drawn:
         return None, {}
@@ -121,6 +126,6 @@ def _chart(
         ctx.anchor(f"chart-{heading}"),
         [v.case_id for v in drawn],
         ser,
-        subject="Each case's with-skill mean judge score in the earlier and the later run",
-        xlabel="with-skill mean score on the judge scale",
+        subject=f"Each case's with-skill mean {name} in the earlier and the later run",
+        xlabel=f"with-skill mean {name}",
     )

@@ -66,8 +66,8 @@ def _band_chart(
         anchor(prefix),
         [c.case_id for c in rows],
         ser,
-        subject="Each case's mean judge score with the skill and without it",
-        xlabel="mean score on the judge scale",
+        subject=f"Each case's mean {s.score_name} with the skill and without it",
+        xlabel=f"mean {s.score_name}",
     )
 
 
