@@ -228,7 +228,7 @@ def test_size_limit_keeps_the_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not s.breakdown.available and s.breakdown.rows == ()
     assert (
         f"the receipt is {size} bytes, over the lift breakdown's size limit of {size - 1} bytes"
-        in s.breakdown.summary[0]
+        in s.breakdown.label
     )
     assert facts(s.reading)["reading"] == "regressed" and s.lift == "+0.100" and len(s.cases) == 2
     assert "size limit" in breakdown_document(
@@ -281,8 +281,8 @@ def test_aggregates_only_sheet() -> None:
     doc["source_figures"] = {"source": "test"}
     s = sheet(read(seal_document(doc)))
     assert s.lift == "n/a" and s.lift_per_1k == "n/a (400 skill tokens)"
-    assert s.breakdown.summary == (
-        "Lift breakdown unavailable: aggregates only: the source printed figures and no draw score",
+    assert s.breakdown.summary == () and s.breakdown.label == (
+        "Lift by case: unavailable, aggregates only: the source printed figures and no draw score"
     )
 
 
@@ -365,13 +365,9 @@ def test_size_bytes_decides_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     r = read(mk([C1, C2]))
     monkeypatch.setattr(_bounds, "BREAKDOWN_MAX_BYTES", 1000)
     assert sheet(r, size_bytes=1000).breakdown.available
-    assert (
-        sheet(r, size_bytes=1001)
-        .breakdown.summary[0]
-        .startswith(
-            "Lift breakdown unavailable: the receipt is 1001 bytes, "
-            "over the lift breakdown's size limit of 1000 bytes"
-        )
+    assert sheet(r, size_bytes=1001).breakdown.label.startswith(
+        "Lift by case: unavailable, the receipt is 1001 bytes, "
+        "over the lift breakdown's size limit of 1000 bytes"
     )
 
 

@@ -180,10 +180,9 @@ def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recor
     path = Path(__file__).parents[1] / "receipts" / "caveman-902028f-judged-fidelity-caveman.json"
     r = read_receipt(path)
     s = sheet(r)
-    # only the with-skill arm was recorded: both panels say why in their summaries
-    why = "unavailable, the baseline arm was not recorded"
-    assert s.breakdown.label == f"Lift by case: {why}"
-    assert s.context.label == f"Context, beyond the method: {why}"
+    # only the with-skill arm was recorded: the lift by case says why, the context points to it
+    assert s.breakdown.label == "Lift by case: unavailable, the baseline arm was not recorded"
+    assert s.context.label == "Context, beyond the method: unavailable, as the lift by case is"
     # each of its 10 cases holds one with-skill draw; the unrecorded arms' empty lists are not
     # counted as arms of 0 draws ("0 to 1 per case and arm")
     assert band_facts(r).draws == "1"  # not "1; the receipt holds 0 to 1 per case and arm"
@@ -263,7 +262,7 @@ def test_an_unavailable_lift_breakdown_carries_no_note_about_recorded_scores() -
 
     root = Path(__file__).parents[1] / "receipts"
     text = render_text(sheet(read_receipt(root / "caveman-2b10489-caveman.json")))
-    assert "Lift breakdown unavailable: no judge is recorded" in text
+    assert "Lift by case: unavailable, no judge is recorded" in text
     assert "It describes the recorded scores" not in text
 
 

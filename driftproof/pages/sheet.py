@@ -277,12 +277,9 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
 
 
 def _breakdown_view(r: Receipt, b: Breakdown) -> BreakdownView:
-    """The lift breakdown; unavailable, its label says why (a single-arm source's alone)."""
+    """The lift breakdown; unavailable, its label alone says why."""
     v = breakdown_view(b)
-    if b.available:
-        return v
-    said = () if lift_refusal(r) is not None else v.summary
-    return replace(v, label=f"Lift by case: {_unavailable(r, b)}", summary=said)
+    return v if b.available else replace(v, label=f"Lift by case: {_unavailable(r, b)}", summary=())
 
 
 def receipt_breakdown(r: Receipt, *, path: str | Path | None = None) -> BreakdownView:
@@ -389,14 +386,15 @@ def lost_count(draws: list[Draw], judged: bool) -> str | None:
     return f"{lost:,} of {len(draws):,}" if lost else None
 
 
+#: The context's label when the lift by case is unavailable (each figure is over its lifts).
+CONTEXT_UNAVAILABLE = "Context, beyond the method: unavailable, as the lift by case is"
+
+
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
     """Context beyond the method: the paired interval, the spread split, the exact paired test."""
-    label = f"Context, beyond the method: {_unavailable(r, b)}"
-    if lift_refusal(r) is not None:  # a single-arm source: the label says why, the lift in full
-        return ContextView(label, None, (), None)
-    if not b.available and not r.run.aa:
-        why = "unavailable: the lift breakdown is unavailable"
-        return ContextView(label, why, (), why)
+    # no lift by case (its label says why, once): nothing to set beside it, save an A/A's splits
+    if lift_refusal(r) is not None or not (b.available or r.run.aa):
+        return ContextView(CONTEXT_UNAVAILABLE, None, (), None)
     words = arm_words(r)  # an A/A's spread split is of its two runs, its noise
     splits = [Fact(f"{s.case_id}, {words[s.arm]}", _split_words(s)) for s in spread_split(r)]
     reasons = {f.value for f in splits}

@@ -120,3 +120,18 @@ def test_a_case_pages_errored_check_reads_could_not_run_not_fail() -> None:
     assert "c1 (the source&#39;s own check): fail" in html  # a failed check as before
     assert "c2 (the source&#39;s own check): fail" in html  # no outcome recorded: its pass
     assert "c0 (the source&#39;s own check): fail" not in html
+
+
+def test_a_receipt_page_says_once_why_its_lift_by_case_and_context_are_unavailable() -> None:
+    # caveman's receipt holds no judge: "Lift by case" and "Context" each said why in their
+    # summaries and again inside (the lift by case once, the context's interval and exact test
+    # "unavailable: the lift breakdown is unavailable"), five times in all
+    from driftproof.site.html import page_env, receipt_files
+
+    path = REPO / "receipts" / "caveman-2b10489-caveman.json"
+    pages = receipt_files("t", read_receipt(path), path.read_bytes(), [], page_env())
+    page = pages["receipts/t/index.html"].decode()
+    assert page.count("no judge is recorded, so no draw carries a score") == 1
+    assert "<summary>Lift by case: unavailable, no judge is recorded, so no draw" in page
+    assert "Context, beyond the method: unavailable, as the lift by case is</p>" in page
+    assert "the lift breakdown is unavailable" not in page

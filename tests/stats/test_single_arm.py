@@ -98,10 +98,7 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     # why there is no lift is said in the lift alone; the panels' labels point to it briefly
     assert s.lift_per_1k == "n/a (400 skill tokens)"
     assert s.context.interval is None and s.context.exact is None
-    assert (
-        s.context.label
-        == "Context, beyond the method: unavailable, the baseline arm was not recorded"
-    )
+    assert s.context.label == "Context, beyond the method: unavailable, as the lift by case is"
     assert s.breakdown.summary == ()
     assert [f.value for f in s.provenance if f.label == "arms not recorded"] == ["baseline"]
     # the two-arm receipt does show its lift, so the words above are the single-arm case's own
@@ -123,7 +120,7 @@ def test_view_says_why_there_is_no_lift_once(level: str, tmp_path: Any, capsys: 
     assert "  lift                          n/a (see Headline)\n" in out
     assert out.endswith(
         "  Lift by case: unavailable, the baseline arm was not recorded\n\n"
-        "Context, beyond the method: unavailable, the baseline arm was not recorded\n"
+        "Context, beyond the method: unavailable, as the lift by case is\n"
     )
 
 
@@ -199,7 +196,7 @@ def test_the_site_receipt_page_says_why_there_is_no_lift_once() -> None:
     assert page.count("the baseline arm was not recorded, so there is no lift") == 1
     assert (
         '</details>\n<p class="meta" data-pagefind-ignore>Context, beyond the method: '
-        "unavailable, the baseline arm was not recorded</p>\n"
+        "unavailable, as the lift by case is</p>\n"
     ) in page
 
 
