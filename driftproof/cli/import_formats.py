@@ -48,6 +48,7 @@ def _import_command(
         from driftproof.importers import (  # deferred: start-up
             get_importer,
             importers_reading,
+            unread_format,
             write_imported,
         )
         from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
@@ -77,6 +78,9 @@ def _import_command(
                 )
                 what = "directory" if one.is_dir() else "file"
                 exc.problems.append(Problem(str(one), "", f"{names} reads this {what}"))
+            elif one is not None and (known := unread_format(one)) is not None:
+                said = f"this file looks like {known}, which no driftproof importer reads"
+                exc.problems.append(Problem(str(one), "", said))
             raise
         for path in write_imported(items, out_dir, source=str(shown), force=force):
             click.echo(f"wrote {terminal_safe(str(path))}")  # a path is untrusted text

@@ -34,6 +34,7 @@ __all__ = [
     "get_importer",
     "importers_reading",
     "register",
+    "unread_format",
     "write_imported",
 ]
 
@@ -129,16 +130,10 @@ def importers_reading(path: Path, but: str) -> list[str]:
     anything else (a larger file, a pipe, a missing path) is not, and gives no name.
     """
     get_importer(but)  # every importer registered
-    try:
-        st = path.stat()
-    except OSError:
-        return []
-    if not (
-        stat.S_ISDIR(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_size <= GUESS_MAX_BYTES)
-    ):
+    if (mode := _guessed(path)) is None:
         return []
     found = []
-    shaped = _shapes.fitting(path) if stat.S_ISREG(st.st_mode) else []
+    shaped = _shapes.fitting(path) if stat.S_ISREG(mode) else []
     for name in sorted(IMPORTERS.keys() - {but}):
         try:
             options = OPTIONS[name]()
@@ -152,6 +147,27 @@ def importers_reading(path: Path, but: str) -> list[str]:
             continue
         found.append(name)
     return found
+
+
+def _guessed(path: Path) -> int | None:
+    """The mode of ``path`` when it is a directory or a file of at most GUESS_MAX_BYTES."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    small = stat.S_ISREG(st.st_mode) and st.st_size <= GUESS_MAX_BYTES
+    return st.st_mode if stat.S_ISDIR(st.st_mode) or small else None
+
+
+def unread_format(path: Path) -> str | None:
+    """The known format no importer reads that the file ``path`` has, in words, else ``None``.
+
+    Recognised by the members its files always have
+    (:func:`driftproof.importers._shapes.unread_format`); only a file :func:`importers_reading`
+    would try is read.
+    """
+    mode = _guessed(path)
+    return _shapes.unread_format(path) if mode is not None and stat.S_ISREG(mode) else None
 
 
 def _whence(item: Imported) -> str:

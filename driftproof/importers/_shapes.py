@@ -11,7 +11,11 @@ importer refused; these checks name it instead, from the members its format alwa
   data source item's id) alone, first in a JSON array, in a list page's ``data[]`` or on the
   first line of JSONL.
 
-:func:`promptfoo_row_found` says what a JSONL line holds when it is not a promptfoo result.
+:func:`promptfoo_row_found` says what a JSONL line holds when it is not a promptfoo result;
+:func:`unread_format` names a known format no importer reads (github-action-benchmark's data file:
+``lastUpdate`` and ``entries``, each suite a list of runs holding ``commit``, ``date``, ``tool``
+and ``benches``, as its ``DataJson`` and ``Benchmark`` types in src/write/types.ts and
+src/extract.ts have them).
 """
 
 from __future__ import annotations
@@ -123,3 +127,34 @@ def fitting(path: Path) -> list[str]:
     except (OSError, zipfile.BadZipFile, NotImplementedError, UnicodeDecodeError):
         return []  # UnicodeDecodeError: a member name marked UTF-8 that is not
     return sorted(name for name, fits in _CHECKS.items() if fits(doc))
+
+
+#: The members of each run in github-action-benchmark's data file (its ``Benchmark`` type).
+_BENCHMARK_RUN = ("commit", "date", "tool", "benches")
+
+
+def _action_benchmark(doc: Any) -> bool:
+    suites = doc.get("entries") if isinstance(doc, dict) and "lastUpdate" in doc else None
+    if not isinstance(suites, dict) or not all(isinstance(x, list) for x in suites.values()):
+        return False
+    runs = [x for suite in suites.values() for x in suite]
+    return bool(runs) and all(isinstance(x, dict) and set(_BENCHMARK_RUN) <= x.keys() for x in runs)
+
+
+#: Formats no importer reads, as a refusal names them, each with the check that recognises it.
+_UNREAD: dict[str, Callable[[Any], bool]] = {
+    "a github-action-benchmark data file (one value per benchmark and commit, for a "
+    "dashboard's charts)": _action_benchmark,
+}
+
+
+def unread_format(path: Path) -> str | None:
+    """The known format of the file ``path`` that no importer reads, in words; ``None``: none.
+
+    The caller bounds the file's size; a file that cannot be read has none.
+    """
+    try:
+        doc = _parsed(path.read_bytes())
+    except OSError:
+        return None
+    return next((what for what, fits in _UNREAD.items() if fits(doc)), None)

@@ -269,3 +269,28 @@ def test_an_inspect_log_given_alone_is_refused_saying_how_to_give_it(
         "<options>: expected each log after its arm's option (--with-skill LOG, --baseline LOG, "
         f"--control LOG); found {log!r} given alone"
     )
+
+
+def test_a_refusal_names_a_known_format_no_importer_reads(shared: Path, tmp_path: Path) -> None:
+    # dotnet/skills' dashboard data (SOURCE.md: github-action-benchmark's layout, entries of
+    # {commit, date, tool, benches} per suite): skill-validator said only "expected member
+    # 'verdicts'"
+    dashboard = shared / INTEROP / "dotnet-skills/dashboard-gh-pages/data/dotnet-test.json"
+    run = {"commit": {"id": "a"}, "date": 1, "tool": "cargo", "benches": []}
+    made, unlike = tmp_path / "data.json", tmp_path / "other.json"
+    made.write_text(json.dumps({"lastUpdate": 1, "entries": {"Rust": [run]}}), encoding="utf-8")
+    unlike.write_text(json.dumps({"lastUpdate": 1, "entries": {"Rust": [{"date": 1}]}}), "utf-8")
+    said = (
+        "this file looks like a github-action-benchmark data file (one value per benchmark and "
+        "commit, for a dashboard's charts), which no driftproof importer reads"
+    )
+    for path, note in ((dashboard, said), (made, said), (unlike, None)):
+        res = CliRunner().invoke(
+            cli, ["import", "skill-validator", str(path), "--out-dir", str(tmp_path / "o")]
+        )
+        assert isinstance(res.exception, ImportError_)
+        first, *rest = res.exception.problems
+        assert first.message.startswith("expected member 'verdicts'")
+        assert [(p.file, p.pointer, p.message) for p in rest] == (
+            [(str(path), "", note)] if note else []
+        )
