@@ -323,7 +323,8 @@ def _commands(p: Plan) -> list[str]:
     aa = "--aa " if p.aa else ""  # a larger pilot is run as this one was; the gate's run is not
     if p.pilot_draws is not None:
         return [f"To draw each arm {n:,} times, give driftproof run {aa}--draws {n}."]
-    run = f"To draw each arm {n:,} times, give driftproof run --draws {n}."
+    both = ", for both runs the gate compares (the earlier receipt's and the new one's)"
+    run = f"To draw each arm {n:,} times, give driftproof run --draws {n}{both if p.aa else ''}."
     if (pilot := p.larger_pilot) is None:
         return [run]
     return [  # the pilot first, as the headline says it first
