@@ -257,15 +257,8 @@ def _level_line(p: Plan) -> str:
 
 def _case_line(p: Plan, c: CasePlan) -> str:
     """One case's line: its count (or why none), pilot draws, spreads, bounds, chance."""
-    n = (
-        f"{c.draws_needed:,}"
-        if c.draws_needed is not None
-        else "none"
-        if c.no_draw_count
-        else "pilot too small"
-        if c.undecided
-        else "unknown"
-    )
+    why = "none" if c.no_draw_count else "pilot too small" if c.undecided else "unknown"
+    n = f"{c.draws_needed:,}" if c.draws_needed is not None else why
     extra = ""
     if c.spreads is not None and c.bounds is not None:
         # a pooled arm is planned from the pooled spread's bound, which may sit below its own
