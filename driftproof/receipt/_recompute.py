@@ -111,7 +111,7 @@ def _evidence(r: ReceiptBody) -> _Found:
 
 
 def _on_scale(r: ReceiptBody) -> _Found:
-    """The judge's scale runs from worst up to best, and every score recorded lies on it.
+    """The judge's scale runs from worst up to best, its step no wider, every score on it.
 
     Lost draws are completed between worst and best (D-9, R-6), and helps and hurts read a
     higher score as better (D-6), so a scale upside down, or scores off it, cannot be read.
@@ -126,6 +126,12 @@ def _on_scale(r: ReceiptBody) -> _Found:
             f"found worst {worst:g} and best {best:g}",
         )
         return
+    step = r.judge.scale.step
+    if step is not None and not step <= best - worst:  # the simulations round scores to it
+        yield (
+            "/judge/scale/step",
+            f"expected a grid step no wider than the scale, {worst:g} to {best:g}, found {step:g}",
+        )
     for i, case in enumerate(r.cases):
         for name, arm in case.arms.named():
             for j, d in enumerate(arm.draws):

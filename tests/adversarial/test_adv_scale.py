@@ -113,3 +113,20 @@ def test_a_tested_run_with_no_judge_samples_and_no_count_is_refused(
     path = _write(tmp_path, seal_document(doc))
     code, out, _ = run_main(["view", str(path)], capsys)
     assert code == 0 and "no verdict: verification level DECLARED is below TESTED" in out
+
+
+def test_a_grid_step_wider_than_the_scale_is_refused(tmp_path: Path, capsys: Any) -> None:
+    # Found: a re-sealed receipt whose judge steps 1e308 on a 0-to-1 scale read at `validate`,
+    # and `diff` and the Action stopped on a traceback (an overflow) simulating scores rounded
+    # to that step. Its scores, 0 to 1, can sit on no grid of it but its two ends.
+    judge = _judge(0.0, 1.0)
+    judge["scale"]["step"] = 1e308
+    doc = make_receipt([case("c1", [0.5, 0.6, 0.55], [0.3, 0.35, 0.3])], judge=judge)
+    path = _write(tmp_path, doc)
+    code, out, err = run_main(["diff", str(path), str(path)], capsys)
+    assert (code, out) == (2, "")
+    assert (
+        f"{path}: /judge/scale/step: expected a grid step no wider than the scale, 0 to 1, "
+        "found 1e+308"
+    ) in err
+    assert "Traceback" not in err
