@@ -22,6 +22,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from types import FrameType
 from typing import Any, NoReturn
 
 import click
@@ -98,8 +99,18 @@ def cli() -> None:
 _STOPPED = threading.Event()
 
 
-def _stop(signum: int, frame: object) -> None:
-    """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered."""
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered.
+
+    Raised inside the import system, it can leave the import lock held, the threads' next
+    import waiting on it for ever, and the interrupt swallowed by one of its callbacks: there
+    the signal is sent again 0.05 s later instead.
+    """
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        frame = frame.f_back
     _STOPPED.set()
     raise KeyboardInterrupt
 

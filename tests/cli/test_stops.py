@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -132,3 +133,22 @@ def test_a_second_ctrl_c_while_the_first_is_reported_prints_no_traceback(monkeyp
     assert stop.value.code == 130
     assert capsys.readouterr().err == "interrupted\n"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored after
+
+
+def test_a_signal_inside_an_import_waits_for_the_import_to_end(tmp_path, monkeypatch):
+    # Found: `driftproof run` given SIGTERM hung for ever (every draw thread waiting on the
+    # import lock, the main thread on the draws). The KeyboardInterrupt had been raised inside
+    # the import system, in a callback that swallows it, between its taking of the import lock
+    # and the block that gives it back: the main thread went on holding it. Raised there no
+    # more, the signal is sent again once the import ended; here the module's own body sends it.
+    from driftproof.cli import _stops_interrupt
+
+    (tmp_path / "signalled_mid_import.py").write_text(
+        "import signal\nsignal.raise_signal(signal.SIGTERM)\nFINISHED = True\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with _stops_interrupt(), pytest.raises(KeyboardInterrupt):
+        import signalled_mid_import  # noqa: F401 - imported for its body
+
+        time.sleep(10)  # the signal sent again ends the wait
+    assert sys.modules["signalled_mid_import"].FINISHED
