@@ -35,16 +35,20 @@ def arm_moments(
 
 
 def rounded_sd(mean: float, sd: float, step: float) -> float:
-    """The spread of ``N(mean, sd)`` rounded to multiples of ``step`` (exact, by its cells)."""
+    """The spread of ``N(mean, sd)`` rounded to multiples of ``step`` (exact, by its cells).
+
+    Worked in units of ``step`` (cell ``k`` is ``k · step``), so that no square of a score on a
+    scale as wide as a float holds overflows.
+    """
     if sd <= 0.0:
         return 0.0
-    lo, hi = math.floor((mean - 9.0 * sd) / step), math.ceil((mean + 9.0 * sd) / step)
-    cells = [k * step for k in range(lo, hi + 1)]
-    cdf = [0.5 * math.erfc(-((c + step / 2.0) - mean) / (sd * math.sqrt(2.0))) for c in cells]
+    mu, s = mean / step, sd / step
+    cells = range(math.floor(mu - 9.0 * s), math.ceil(mu + 9.0 * s) + 1)
+    cdf = [0.5 * math.erfc(-(k + 0.5 - mu) / (s * math.sqrt(2.0))) for k in cells]
     probs = [b - a for a, b in zip([0.0, *cdf[:-1]], cdf, strict=True)]
-    m = math.fsum(p * c for p, c in zip(probs, cells, strict=True))
-    return math.sqrt(
-        max(0.0, math.fsum(p * (c - m) ** 2 for p, c in zip(probs, cells, strict=True)))
+    m = math.fsum(p * k for p, k in zip(probs, cells, strict=True))
+    return step * math.sqrt(
+        max(0.0, math.fsum(p * (k - m) ** 2 for p, k in zip(probs, cells, strict=True)))
     )
 
 
@@ -52,12 +56,12 @@ def latent_sd(mean: float, sd: float, step: float) -> float:
     """The normal spread whose draws rounded to ``step`` have spread ``sd`` around ``mean``.
 
     From ``step`` up, Sheppard's ``sqrt(sd² − step²/12)`` (rounding adds ``step²/12`` to the
-    variance of a normal that wide, to within 1e-8); under it, by bisection on ``[0, sd + step]``
-    (the rounded spread grows with it), 0 when even the narrowest normal rounds to a wider spread
-    (a mean half-way between two grid points).
+    variance of a normal that wide, to within 1e-8), worked in units of ``sd``; under it, by
+    bisection on ``[0, sd + step]`` (the rounded spread grows with it), 0 when even the narrowest
+    normal rounds to a wider spread (a mean half-way between two grid points).
     """
     if sd >= step:
-        return math.sqrt(sd * sd - step * step / 12.0)
+        return sd * math.sqrt(1.0 - (step / sd) ** 2 / 12.0)
     if sd <= 0.0 or rounded_sd(mean, 1e-12, step) >= sd:
         return 0.0
     lo, hi = 0.0, sd + step

@@ -39,3 +39,13 @@ def test_simulated_draws_keep_the_measured_spread(mean: float, sd: float) -> Non
     # wide spreads: rounding adds step²/12 to the variance (Sheppard), taken out beforehand
     if sd >= 0.05:
         assert latent_sd(mean, sd, 0.05) == pytest.approx(math.sqrt(sd * sd - 0.05**2 / 12))
+
+
+def test_a_scale_as_wide_as_a_float_holds_is_worked_without_overflow() -> None:
+    # Found: a sealed receipt on the scale −1e200 to 1e200 with a 1e200 grid passed every check,
+    # and diff and the Action stopped on an OverflowError: a cell's square (1e200)² is past a
+    # float. In units of the step: N(.5, .01) lies all in cell 0 (P(cell 1) = P(z > 5e199) = 0),
+    # so its rounded spread is 0; a spread of 3 steps is Sheppard's 1e200 · sqrt(9 − 1/12).
+    assert rounded_sd(0.5, 0.01, 1e200) == 0.0
+    assert rounded_sd(0.5e200, 1e188, 1e200) == pytest.approx(0.5e200)  # half in 0, half in 1
+    assert latent_sd(0.0, 3e200, 1e200) == pytest.approx(1e200 * math.sqrt(9 - 1 / 12))
