@@ -35,13 +35,19 @@ def open_file(path: Path) -> io.BufferedReader:
         OSError: it cannot be opened; a folder is ``EISDIR``; a named pipe or socket is
             ``EINVAL``, its ``strerror`` "expected a file, found a named pipe or socket".
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    not_a_file = OSError(errno.EINVAL, "expected a file, found a named pipe or socket", str(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:  # a socket cannot be opened at all ("No such device or address")
+        if exc.errno == errno.ENXIO and stat.S_ISSOCK(os.stat(path).st_mode):
+            raise not_a_file from None
+        raise
     mode = os.fstat(fd).st_mode
     if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISDIR(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        raise OSError(errno.EINVAL, "expected a file, found a named pipe or socket", str(path))
+        raise not_a_file
     return os.fdopen(fd, "rb")
 
 

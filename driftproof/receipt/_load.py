@@ -8,6 +8,7 @@ never re-checks.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -190,8 +191,13 @@ def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:
             raise ReceiptError.at(path, "", "expected a regular file")
         with os.fdopen(fd, "rb") as fh:
             data = fh.read(_bounds.RECEIPT_MAX_BYTES + 1)
-    except OSError as exc:
-        raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
+    except OSError as exc:  # a socket cannot be opened at all ("No such device or address")
+        why = (
+            "expected a regular file"
+            if exc.errno == errno.ENXIO
+            else f"cannot read: {exc.strerror}"
+        )
+        raise ReceiptError.at(path, "", why) from None
     if len(data) > _bounds.RECEIPT_MAX_BYTES:
         raise _too_big(path, "more")
     return data

@@ -136,3 +136,21 @@ def test_a_folder_given_as_a_receipt_or_input_is_refused_and_leaks_no_descriptor
         with pytest.raises(IsADirectoryError):
             open_file(tmp_path)
     assert len(list(Path("/proc/self/fd").iterdir())) == before
+
+
+def test_a_socket_given_as_a_receipt_or_input_is_named_as_one(tmp_path: Path) -> None:
+    # Found: a socket in receipts/ (or given to view or import) read "cannot read: No such
+    # device or address", the system's word for opening one, where a pipe read as not a file
+    import socket
+
+    from driftproof._json import open_file
+
+    path = tmp_path / "r.json"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(path))
+        with pytest.raises(ReceiptError) as refused:
+            read_receipt(path)
+        assert str(refused.value) == f"{path}: expected a regular file"
+        with pytest.raises(OSError) as not_a_file:
+            open_file(path)
+        assert not_a_file.value.strerror == "expected a file, found a named pipe or socket"
