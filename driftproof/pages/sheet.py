@@ -388,6 +388,8 @@ def lost_count(draws: list[Draw], judged: bool) -> str | None:
 
 #: The context's label when the lift by case is unavailable (each figure is over its lifts).
 CONTEXT_UNAVAILABLE = "Context, beyond the method: unavailable, as the lift by case is"
+#: An A/A calibration's paired interval and test: of a lift it has not (its lift by case says why).
+AS_LIFT_BY_CASE = "n/a, as the lift by case is"
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
@@ -401,7 +403,7 @@ def context_view(r: Receipt, b: Breakdown) -> ContextView:
     if len(splits) > 1 and len(reasons) == 1 and next(iter(reasons)).startswith("unavailable"):
         splits = [Fact("spread split, every case and arm", splits[0].value)]
     if not b.available:  # an A/A calibration: no lift, so no interval or test on it
-        return ContextView(CONTEXT_LABEL, f"n/a: {AA_NO_LIFT}", tuple(splits), f"n/a: {AA_NO_LIFT}")
+        return ContextView(CONTEXT_LABEL, AS_LIFT_BY_CASE, tuple(splits), AS_LIFT_BY_CASE)
     iv = lift_interval(b)
     interval = paired_interval(iv) if iv.reason is None else f"unavailable: {iv.reason}"
     return ContextView(CONTEXT_LABEL, interval, tuple(splits), _exact(b))
