@@ -129,16 +129,26 @@ def fitting(path: Path) -> list[str]:
     return sorted(name for name, fits in _CHECKS.items() if fits(doc))
 
 
-#: The members of each run in github-action-benchmark's data file (its ``Benchmark`` type).
-_BENCHMARK_RUN = ("commit", "date", "tool", "benches")
+#: The members of each run in github-action-benchmark's data file and their JSON kinds (its
+#: ``Benchmark`` type: ``commit: Commit``, ``date: number``, ``tool: ToolType``, ``benches: []``).
+_BENCHMARK_RUN = {
+    "commit": "an object",
+    "date": "a number",
+    "tool": "a string",
+    "benches": "an array",
+}
 
 
 def _action_benchmark(doc: Any) -> bool:
-    suites = doc.get("entries") if isinstance(doc, dict) and "lastUpdate" in doc else None
+    stamped = isinstance(doc, dict) and json_kind(doc.get("lastUpdate")) == "a number"
+    suites = doc.get("entries") if stamped else None
     if not isinstance(suites, dict) or not all(isinstance(x, list) for x in suites.values()):
         return False
     runs = [x for suite in suites.values() for x in suite]
-    return bool(runs) and all(isinstance(x, dict) and set(_BENCHMARK_RUN) <= x.keys() for x in runs)
+    return bool(runs) and all(
+        isinstance(x, dict) and all(json_kind(x.get(k)) == v for k, v in _BENCHMARK_RUN.items())
+        for x in runs
+    )
 
 
 #: Formats no importer reads, as a refusal names them, each with the check that recognises it.
@@ -151,10 +161,11 @@ _UNREAD: dict[str, Callable[[Any], bool]] = {
 def unread_format(path: Path) -> str | None:
     """The known format of the file ``path`` that no importer reads, in words; ``None``: none.
 
-    The caller bounds the file's size; a file that cannot be read has none.
+    The caller bounds the file's size; a file that cannot be read, or is not one JSON document
+    (JSONL whose first line would fit, say), has none.
     """
     try:
-        doc = _parsed(path.read_bytes())
-    except OSError:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     return next((what for what, fits in _UNREAD.items() if fits(doc)), None)

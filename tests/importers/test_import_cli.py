@@ -280,11 +280,16 @@ def test_a_refusal_names_a_known_format_no_importer_reads(shared: Path, tmp_path
     made, unlike = tmp_path / "data.json", tmp_path / "other.json"
     made.write_text(json.dumps({"lastUpdate": 1, "entries": {"Rust": [run]}}), encoding="utf-8")
     unlike.write_text(json.dumps({"lastUpdate": 1, "entries": {"Rust": [{"date": 1}]}}), "utf-8")
+    # the members named but not of the action's kinds (its Benchmark type: commit an object,
+    # date and lastUpdate numbers, tool a string, benches an array): not recognised, so unnamed
+    odd = [tmp_path / "odd1.json", tmp_path / "odd2.json"]
+    odd[0].write_text(json.dumps({"lastUpdate": "today", "entries": {"R": [run]}}), "utf-8")
+    odd[1].write_text(json.dumps({"lastUpdate": 1, "entries": {"R": [{**run, "benches": "x"}]}}))
     said = (
         "this file looks like a github-action-benchmark data file (one value per benchmark and "
         "commit, for a dashboard's charts), which no driftproof importer reads"
     )
-    for path, note in ((dashboard, said), (made, said), (unlike, None)):
+    for path, note in ((dashboard, said), (made, said), (unlike, None), *((x, None) for x in odd)):
         res = CliRunner().invoke(
             cli, ["import", "skill-validator", str(path), "--out-dir", str(tmp_path / "o")]
         )
@@ -294,3 +299,9 @@ def test_a_refusal_names_a_known_format_no_importer_reads(shared: Path, tmp_path
         assert [(p.file, p.pointer, p.message) for p in rest] == (
             [(str(path), "", note)] if note else []
         )
+    # JSON lines, the first of which alone would be one: not the action's file, which is whole
+    lines = tmp_path / "rows.jsonl"
+    lines.write_text(made.read_text(encoding="utf-8") + '\n{"date": 2}\n', encoding="utf-8")
+    res = CliRunner().invoke(cli, ["import", "skill-validator", str(lines), "--out-dir", "o"])
+    assert isinstance(res.exception, ImportError_)
+    assert not any("github-action-benchmark" in p.message for p in res.exception.problems)
