@@ -380,15 +380,13 @@ def test_a_200_holding_an_error_is_a_failed_attempt_never_graded(
 
 def test_a_body_sent_as_gzip_that_is_none_is_refused_unread(loopback, suite_file, tmp_path):
     # a JSON body sent as "content-encoding: gzip": the SDK said "Connection error."; a call asks
-    # for its reply uncompressed, so a compressed one is refused before a byte is decoded
+    # for its reply uncompressed, so a compressed one is refused before a byte is decoded, and
+    # the run stops: the server would answer every call so
     shape = (200, {"not": "gzip"}, {"content-encoding": "gzip"})
     loopback.script.shape = lambda path, req, is_judge, text: None if is_judge else shape
-    r, _ = _mini(tmp_path, suite_file)
-    for d in _draws(r):
-        assert d.lost.reason == (
-            "the reply is compressed (gzip), though the call asked for it uncompressed; its size "
-            "once expanded is not bounded, so it is not read; not retryable, 1 attempt"
-        )
+    with pytest.raises(ProviderError, match=r"the run stopped: the reply is compressed \(gzip\)"):
+        _mini(tmp_path, suite_file)
+    assert sum(loopback.script.requests.values()) == 1
 
 
 def test_a_status_with_a_body_that_is_no_json_quotes_the_body(loopback, suite_file, tmp_path):

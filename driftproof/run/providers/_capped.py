@@ -22,7 +22,10 @@ class ReplyRefused(httpx.TransportError):
     """A reply body left unread: compressed, or longer than :data:`.cli.OUTPUT_MAX_BYTES`.
 
     An httpx2 request error, so that both SDKs raise it as the cause of their connection error.
+    ``fatal``: the server would refuse every call so (it compresses though asked not to).
     """
+
+    fatal = False
 
 
 class _Capped(httpx.AsyncByteStream):
@@ -52,12 +55,16 @@ async def capped(response: httpx.Response) -> None:
     """An httpx response hook: ``response``'s body is read up to the cap (:class:`_Capped`).
 
     Raises:
-        ReplyRefused: the body is compressed (a Content-Encoding other than identity), unread.
+        ReplyRefused: the body is compressed (a Content-Encoding other than identity), unread;
+            ``fatal``, as a server that compresses though asked not to does it every time.
     """
     coding = response.headers.get("content-encoding", "identity").strip()
     if coding.lower() not in ("", "identity"):
-        raise ReplyRefused(
+        refused = ReplyRefused(
             f"the reply is compressed ({coding[:100]}), though the call asked for it uncompressed;"
-            " its size once expanded is not bounded, so it is not read"
+            " its size once expanded is not bounded, so it is not read; no call can succeed:"
+            " check the base URL and any proxy in front of it"
         )
+        refused.fatal = True
+        raise refused
     response.stream = _Capped(response.stream)  # type: ignore[arg-type]  # an async client's

@@ -69,8 +69,8 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     or the attempt's deadline passing: :class:`TimeoutError`) and connection failures (a body
     its Content-Encoding cannot decode, or one the server broke off, among them: named so) are
     transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
-    (``hint_404`` appended to a 404 that is not an unknown model); a body past the cap
-    or compressed (:class:`._capped.ReplyRefused`) and anything else are lost without a retry.
+    (``hint_404`` appended to a 404 that is not an unknown model); a body past the cap (or
+    compressed: fatal, :class:`._capped.ReplyRefused`) and anything else lost without a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
@@ -97,7 +97,7 @@ def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) ->
     if name == "APIConnectionError":
         cause = exc.__cause__  # the SDK's "Connection error." wraps what went wrong
         if type(cause).__name__ == "ReplyRefused":  # compressed or past the cap (SDKLane's)
-            return AttemptError(str(cause), retryable=False)
+            return AttemptError(str(cause), retryable=False, fatal=getattr(cause, "fatal", False))
         if type(cause).__name__ == "DecodingError" and str(cause):  # httpx: Content-Encoding
             return AttemptError(f"the reply's body could not be decoded: {str(cause)[:300]}")
         cut = type(cause).__name__ == "RemoteProtocolError" and str(cause)  # a body cut short
