@@ -155,3 +155,28 @@ def test_an_aa_receipt_given_to_the_action_gets_no_lift() -> None:
         "Lift (with skill − baseline), context: r.json +0.060, aa.json n/a, over the 1 case"
     )
     assert "+0.060)" not in said  # not as the A/A side's own lift either
+
+
+def test_an_aa_receipts_case_list_and_case_pages_name_its_two_runs() -> None:
+    # its sheet's case table reads "first run", "second run" and their difference; the site's
+    # case list and case pages said "with skill", "baseline" and "lift (with skill minus
+    # baseline) +0.060" for the same two runs
+    import re
+
+    from driftproof.site.html import page_env, receipt_files
+
+    doc = make_receipt(CASES)
+    doc["run"]["aa"] = True
+    raw = json.dumps(seal_document(doc)).encode()
+    pages = receipt_files("t", parse_receipt(raw, "r.json"), raw, [], page_env())
+
+    def text(name: str) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", pages[name].decode()).split())
+
+    index, case = text("receipts/t/index.html"), text("receipts/t/cases/c1/index.html")
+    assert (
+        "Case c1 : first run 0.610 ± 0.010 (n = 3); second run 0.550 ± 0.010 (n = 3); no verdict"
+    ) in index
+    assert "difference (first run minus second run) +0.060" in case  # .61 − .55
+    assert "side by side: first run, second run" in case
+    assert not re.search(r"with skill|baseline|lift", case)

@@ -14,6 +14,8 @@ from driftproof.pages.words import (
     CHECK_KIND_WORDS,
     CHECK_OUTCOME_WORDS,
     COUNTED_BY_WORDS,
+    arm_words,
+    case_direction,
     count_of,
     draws_of,
     fmt,
@@ -21,7 +23,6 @@ from driftproof.pages.words import (
     token_counts,
 )
 from driftproof.receipt import Case, CaseArm, Check, Draw, Receipt, Tokens
-from driftproof.wording import ARM_WORDS
 
 #: An answer longer than this many characters or lines is folded (``<details>``), and with it
 #: every answer of its row, so the arms side by side are shown alike.
@@ -169,7 +170,8 @@ def case_draws(r: Receipt, case: Case) -> dict[str, Any]:
     A cell per arm (``None``: no draw there); ``none`` says why a cell is empty: the arm is not
     recorded by the source, it has no draw in this case, or none at that position.
     """
-    arms = [(k, label, a) for k, label in ARM_WORDS.items() if (a := getattr(case.arms, k))]
+    named = arm_words(r).items()  # an A/A calibration's arms are its two runs
+    arms = [(k, label, a) for k, label in named if (a := getattr(case.arms, k))]
     no_answer = _no_answer(r)
     per_arm = [[_draw(d, no_answer) for d in arm.draws] for _, _, arm in arms]
     rows = [list(row) for row in zip_longest(*per_arm)]
@@ -207,7 +209,8 @@ def case_pages(r: Receipt, sheet: Sheet) -> list[dict[str, Any]]:
         bands: list[tuple[str, str]] = []
         if any(v is not None for v in row.numbers[::2]):
             lift = row.lift if row.lift != "–" else _no_lift(row)
-            bands = [*row.said, ("lift (with skill minus baseline)", lift)]
+            lift_is = case_direction(r).split(" is ", 1)  # an A/A's: a difference of runs
+            bands = [*row.said, (f"{lift_is[0]} ({lift_is[1]})", lift)]
         prompt = case.prompt
         pages.append(
             {

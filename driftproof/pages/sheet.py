@@ -319,7 +319,7 @@ def _quality(r: Receipt, margin: float | None) -> tuple[Fact, ...]:
 def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""
     src, lost = band_source_of(r), partial(lost_count, judged=has_bands(r))
-    missing = set(unrecorded_arms(r))
+    missing, named = set(unrecorded_arms(r)), arm_words(r)  # an A/A's arms are its two runs
 
     def shown(name: str, band: Band) -> str:
         return ARM_NOT_RECORDED if name in missing else band_text(band)
@@ -331,7 +331,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
         lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         bands = {"with_skill": w, "baseline": base, "control": ctl}
         said = tuple(
-            (ARM_WORDS[n], band_said(shown(n, b), getattr(c.arms, n)))
+            (named[n], band_said(shown(n, b), getattr(c.arms, n)))
             for n, b in bands.items()
             if b is not None
         )
