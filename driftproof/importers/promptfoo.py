@@ -36,6 +36,19 @@ _AMBIGUOUS = (
 #: --by -> what one arm may gather several of, each with its own repeats.
 _GATHERS = {"prompt": "providers", "provider": "prompts"}
 _OVERHEAD = ("input_tokens", "output_tokens", "judged_draws_counted", "judged_draws_missing_usage")
+#: The provider id prefixes (before the first ":") promptfoo's provider registry names
+#: (src/providers/registry.ts); a grader's id with another prefix (``file://grader.js``) names
+#: no provider.
+_PROVIDERS = frozenset(
+    "abliteration ai21 aimlapi alibaba alicloud aliyun anthropic atlascloud azure azureopenai bam "
+    "bedrock bedrock-agent cerebras cloudera cloudflare-ai cloudflare-gateway cohere cometapi "
+    "dashscope databricks deepseek docker elevenlabs envoy exec f5 fal fireworks github golang "
+    "google groq helicone hf http https huggingface hyperbolic jfrog litellm llama llamaapi "
+    "localai mcp mistral modelslab nscale ollama openai openclaw opencode openrouter package palm "
+    "perplexity portkey promptfoo python quiverai qwak replicate ruby sagemaker slack snowflake "
+    "togetherai transformers transformers.js truefoundry vercel vertex voyage watsonx webhook ws "
+    "wss xai".split()
+)
 
 
 @dataclass(frozen=True)
@@ -266,6 +279,9 @@ def _indexed(rows: list[tuple[int | None, Where, Draw]]) -> list[Draw]:
 def _configured_grader(config: Any, w: Where) -> Judge | None:
     """The grader ``config.defaultTest.options.provider`` names (a string or ``{id}``), if any.
 
+    Its provider is the id's prefix when promptfoo names that prefix (:data:`_PROVIDERS`), else
+    none (D-13).
+
     Raises:
         ImportError_: a name longer than a receipt's judge model holds (200 characters), at
             its member (``w`` is ``defaultTest``'s); a blank one, not recorded, is not checked.
@@ -281,7 +297,7 @@ def _configured_grader(config: Any, w: Where) -> Judge | None:
         at = w / "options" / "provider"
         at = at / "id" if isinstance(provider, dict) else at
         raise at.fail(f"expected at most 200 characters, found {len(name):,}")
-    provider = cut_label(name.split(":", 1)[0], 100) if ":" in name else None
+    provider = p if (p := name.split(":", 1)[0]) in _PROVIDERS and ":" in name else None
     return declared.unrecorded_judge(TOOL, "grader", model=name).model_copy(
         update={"provider": provider}
     )

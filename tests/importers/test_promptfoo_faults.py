@@ -390,3 +390,28 @@ def test_more_assertion_results_than_a_receipt_keeps_are_refused_at_the_source(
         "/results/results/0/gradingResult/componentResults: expected at most 200 assertion "
         "results (a receipt keeps each as a check of its answer), found 10,000"
     )
+
+
+@pytest.mark.parametrize(
+    ("grader", "provider"),
+    [
+        ("openai:gpt-5", "openai"),
+        ("azureopenai:chat:my-deployment", "azureopenai"),
+        ("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0", "bedrock"),
+        ("file://path/to/grader.js", None),  # a file of the user's, no provider promptfoo names
+        ("simulated:judge", None),  # not promptfoo's; read as Driftproof's, the import was
+        ("stub:judge", None),  # taken as simulated, or as graded by no model
+        ("OpenAI:gpt-5", None),  # promptfoo matches its prefixes case and all
+        ("echo", None),
+    ],
+)
+def test_the_grader_provider_is_one_promptfoo_names(
+    shared: Path, tmp_path: Path, grader: str, provider: str | None
+) -> None:
+    # promptfoo's provider registry (src/providers/registry.ts) picks a provider by the id's
+    # prefix: "openai:", "azureopenai:", "bedrock:"; "file://…js" is a JavaScript file of the
+    # user's and "simulated:" no prefix it has. The grader's id is kept whole either way.
+    doc = _sample(shared)
+    doc["config"]["defaultTest"]["options"]["provider"] = grader
+    r = sealed(_import(doc, tmp_path))
+    assert (r.judge.model, r.judge.provider) == (grader, provider)
