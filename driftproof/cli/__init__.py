@@ -102,15 +102,15 @@ _STOPPED = threading.Event()
 def _stop(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered.
 
-    Raised inside the import system, it can leave the import lock held, the threads' next
-    import waiting on it for ever, and the interrupt swallowed by one of its callbacks: there
-    the signal is sent again 0.05 s later instead.
+    Arriving while the import system's own code runs (``frame``, the innermost, is in
+    ``importlib._bootstrap``: between its taking of a module lock and the block that gives it
+    back, or in a callback that swallows it), it could leave the lock held and every thread's
+    next import waiting on it for ever: there the signal is sent again 0.05 s later instead.
+    Inside a module's own code, however long its import, it is raised as anywhere else.
     """
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
-            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-            return
-        frame = frame.f_back
+    if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
     _STOPPED.set()
     raise KeyboardInterrupt
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -135,20 +134,29 @@ def test_a_second_ctrl_c_while_the_first_is_reported_prints_no_traceback(monkeyp
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored after
 
 
-def test_a_signal_inside_an_import_waits_for_the_import_to_end(tmp_path, monkeypatch):
+def test_a_signal_inside_the_import_systems_code_is_sent_again(monkeypatch):
     # Found: `driftproof run` given SIGTERM hung for ever (every draw thread waiting on the
     # import lock, the main thread on the draws). The KeyboardInterrupt had been raised inside
-    # the import system, in a callback that swallows it, between its taking of the import lock
-    # and the block that gives it back: the main thread went on holding it. Raised there no
-    # more, the signal is sent again once the import ended; here the module's own body sends it.
-    from driftproof.cli import _stops_interrupt
+    # the import system's own code, in a callback that swallows it, between its taking of the
+    # import lock and the block that gives it back: the main thread went on holding it. There it
+    # is sent again 0.05 s later; in a module's own code (a long import) it is raised at once, so
+    # that an import that never ends can still be stopped
+    from types import SimpleNamespace
 
-    (tmp_path / "signalled_mid_import.py").write_text(
-        "import signal\nsignal.raise_signal(signal.SIGTERM)\nFINISHED = True\n", encoding="utf-8"
+    import driftproof.cli as entry
+
+    timers = []
+    monkeypatch.setattr(
+        entry.threading, "Timer", lambda *a: SimpleNamespace(start=lambda: timers.append(a))
     )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with _stops_interrupt(), pytest.raises(KeyboardInterrupt):
-        import signalled_mid_import  # noqa: F401 - imported for its body
 
-        time.sleep(10)  # the signal sent again ends the wait
-    assert sys.modules["signalled_mid_import"].FINISHED
+    def frame(name, below=None):
+        return SimpleNamespace(f_code=SimpleNamespace(co_filename=name), f_back=below)
+
+    lock_callback = frame("<frozen importlib._bootstrap>", frame("/x/cli.py"))
+    assert entry._stop(signal.SIGTERM, lock_callback) is None
+    assert timers == [(0.05, entry.os.kill, (entry.os.getpid(), signal.SIGTERM))]
+    for where in (frame("/x/slow_module.py", lock_callback), frame("/x/cli.py"), None):
+        with pytest.raises(KeyboardInterrupt):
+            entry._stop(signal.SIGINT, where)
+    assert len(timers) == 1
