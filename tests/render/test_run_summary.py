@@ -81,18 +81,23 @@ def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
     assert "usage" not in text
 
 
+def _offline_grader(provider: str, tokens: tuple[int, int], counted: int) -> str:
+    """The run summary of a one-case receipt graded by ``provider`` (not a model), in one line."""
+    doc = make_receipt([case("c1", [0.6], [0.4])])
+    doc["run"] |= {"provider": provider, "endpoint_attempts": 0}
+    doc["judge"]["provider"] = provider
+    doc["verification_level"] = "UNVERIFIED"
+    doc["economics"]["judge_overhead"] = {
+        "input_tokens": tokens[0], "output_tokens": tokens[1], "usd": None,
+        "judged_draws_counted": counted, "judged_draws_missing_usage": 2 - counted,
+    }  # fmt: skip
+    return " ".join(_printed(seal_document(doc)).split())
+
+
 def test_a_simulated_grader_has_no_grading_cost_beside_no_request() -> None:
     # run --provider simulated printed "no request made to a model", then "grading cost not
     # recorded (21,150 in, 1,440 out tokens; 18 draws counted, 0 without usage)"
-    doc = make_receipt([case("c1", [0.6], [0.4])])
-    doc["run"] |= {"provider": "simulated", "endpoint_attempts": 0}
-    doc["judge"]["provider"] = "simulated"
-    doc["verification_level"] = "UNVERIFIED"
-    doc["economics"]["judge_overhead"] = {
-        "input_tokens": 2350, "output_tokens": 160, "usd": None,
-        "judged_draws_counted": 2, "judged_draws_missing_usage": 0,
-    }  # fmt: skip
-    text = " ".join(_printed(seal_document(doc)).split())
+    text = _offline_grader("simulated", (2350, 160), 2)
     assert "no request made to a model" in text
     assert (
         "no grading cost: no model graded (the simulated grader's prompts and replies come to "
@@ -105,15 +110,7 @@ def test_a_stub_grader_that_counts_no_tokens_is_not_said_to_come_to_none() -> No
     # run --provider stub printed "the stub grader's prompts and replies come to 0 in, 0 out
     # tokens, as counted here", where view of the same receipt reads "0 counted, 18 with no
     # token counts from the grader": the tokens were not counted, not none
-    doc = make_receipt([case("c1", [0.6], [0.4])])
-    doc["run"] |= {"provider": "stub", "endpoint_attempts": 0}
-    doc["judge"]["provider"] = "stub"
-    doc["verification_level"] = "UNVERIFIED"
-    doc["economics"]["judge_overhead"] = {
-        "input_tokens": 0, "output_tokens": 0, "usd": None,
-        "judged_draws_counted": 0, "judged_draws_missing_usage": 2,
-    }  # fmt: skip
-    text = " ".join(_printed(seal_document(doc)).split())
+    text = _offline_grader("stub", (0, 0), 0)
     assert (
         "no grading cost: no model graded (the stub grader's prompts and replies are not counted)"
         in text
