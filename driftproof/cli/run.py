@@ -37,8 +37,9 @@ OpenAI's) or the model's generation failed (Groq's: a tool called unasked, a gra
 its schema); other 400s, and 401, 402 (no credit left), 403, 404 and other 422s (and a CLI
 envelope carrying them), are fatal: the run stops at once, keeps its journal and exits 2; so does
 a base URL refusing connections before any call to it was answered (no server there), at its
-first attempt, while one refusing after an answer is retried. Any other 4xx loses its draw, not
-retried.
+first attempt, while one refusing after an answer is retried, and a 200 whose body is a web page
+or (API lanes) is compressed though asked for uncompressed. Any other 4xx loses its draw, not
+retried. So does an API reply over 64 MiB.
 
 An existing receipt at --out is never replaced without --force. Ctrl-C (or SIGTERM) stops the
 run, keeps every finished draw in the journal and prints the command that resumes it.
@@ -232,7 +233,8 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 )
 @click.option("--force", is_flag=True, help="Replace an existing receipt at --out.")
 @click.option(
-    "--skill-name", help="Default: the SKILL.md front matter name, else its folder's name."
+    "--skill-name",
+    help="Default: the SKILL.md front matter name, else its folder's name; at most 200 characters.",
 )
 @click.option(
     "--judge-provider",
