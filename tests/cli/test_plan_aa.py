@@ -84,7 +84,12 @@ def test_a_plan_from_an_aa_pilot_grows_the_pilot_as_an_aa_run() -> None:
     p = plan_receipt(parse_receipt(json.dumps(seal_document(fine)).encode(), "p.json"))
     text = " ".join(plan_text(p).split())
     assert "give driftproof run --aa --draws 6, then plan from its receipt." in text
-    assert "To draw each arm 220 times, give driftproof run --draws 220, for both runs" in text
+    # "give driftproof run --draws 220" alone left a reader to draw the earlier receipt at its
+    # old count: the gate compares two runs' with-skill arms, each at it
+    assert (
+        "To draw each arm 220 times, give driftproof run --draws 220, for both runs the gate "
+        "compares (the earlier receipt's and the new one's)."
+    ) in text
     text = " ".join(plan_text(_plan([case("c1", [0.5] * 3, [0.5] * 3)], aa=True)).split())
     assert "To draw each arm 6 times, give driftproof run --aa --draws 6." in text
 
@@ -117,22 +122,3 @@ def test_a_pilot_graded_by_the_stub_alone_does_not_say_its_answers_are_the_stubs
     text = " ".join(plan_text(p).split())
     assert p.stub and "its answers and grades are fixed stand-ins" not in text
     assert "ran on the offline stub for its answers, its grades or both" in text
-
-
-def test_a_plan_from_an_aa_pilot_says_its_count_is_for_both_runs_the_gate_compares() -> None:
-    # "To draw each arm 220 times, give driftproof run --draws 220" left a reader to draw the
-    # earlier receipt at its old count: the gate compares two runs' with-skill arms, each at it.
-    # The method's worked example: spread .01 over 3 draws on a .01 grid, 220 draws per arm
-    fine = make_receipt(
-        [case("c1", [0.69, 0.70, 0.71], [0.69, 0.70, 0.71])],
-        judge={**JUDGE, "scale": {"worst": 0.0, "best": 1.0, "step": 0.01}},
-    )
-    fine["run"]["aa"] = True
-    p = plan_receipt(parse_receipt(json.dumps(seal_document(fine)).encode(), "p.json"))
-    assert (
-        "To draw each arm 220 times, give driftproof run --draws 220, for both runs the gate "
-        "compares (the earlier receipt's and the new one's)."
-    ) in " ".join(plan_text(p).split())
-    fine["run"]["aa"] = False  # an ordinary pilot's count sizes one run's lift: no such words
-    p = plan_receipt(parse_receipt(json.dumps(seal_document(fine)).encode(), "p.json"))
-    assert "for both runs" not in plan_text(p)
