@@ -98,3 +98,33 @@ def test_the_method_names_each_kind_of_band_in_the_words_tables_print() -> None:
     assert "`generation`" not in bands and "`legacy`" not in bands
     assert "instrument was corrected" not in bands
     assert "The method draws each arm at least three times. Receipts made before it did" in bands
+
+
+def test_the_method_page_states_the_receipt_wide_band_as_the_method_does() -> None:
+    # two cases, no separation in either (lift 0, spreads 0.01 at 3 draws: resolution 0.036),
+    # their means 0.0503 apart in each arm: s = 0.0503/√2 = 0.03557 per arm, band
+    # √(2 × 0.001265) = 0.0503 ≥ 0.05, UNDERPOWERED; draw part w = 0.01²/3 = 0.0000333, reduced
+    # √(2 × (0.001265 − 0.0000333)) = 0.0496 < 0.05: draw spread, "Not enough draws" (method,
+    # "A wide band over several cases"), though the means sit apart by more than draw noise
+    one, two = [0.59, 0.6, 0.61], [0.6403, 0.6503, 0.6603]
+    r = Receipt.model_validate(make_receipt([case("c1", one, one), case("c2", two, two)]))
+    assert receipt_reading(r).sentence == "Not enough draws to conclude at this effect floor."
+    method = _words("method.md")
+    section = method[method.index("## Not enough draws") : method.index("## Reading the lift")]
+    # the page said "More cases" whenever the means sit apart "by more than their draw-to-draw
+    # noise explains", which this receipt's do; the method's own sentences, case for task
+    assert "by more than their draw-to-draw noise explains" not in section
+    for said in (
+        "A receipt in which two or more cases read no separation, and none is underpowered on "
+        "its own, is asked the same question once more, over the receipt as a whole.",
+        "Its comparison band, each arm's spread of its per-case means added in quadrature, must "
+        "be under the 0.05 floor. When it reaches the floor the receipt reads UNDERPOWERED, with "
+        "no draw count, and says what makes the band wide.",
+        "With the draw-to-draw part taken out of each arm, a band still at or above the floor is "
+        "the cases disagreeing, and the receipt says *More cases, not more draws, are needed to "
+        "conclude at this effect floor.*",
+        "A band under it is draw spread, which more draws are expected to narrow, and the "
+        "receipt says *Not enough draws to conclude at this effect floor.*",
+        "A one-case receipt forms no such band.",
+    ):
+        assert said in section
