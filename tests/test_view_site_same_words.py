@@ -13,8 +13,8 @@ from typing import Any
 from factories import case, make_receipt, run_main
 
 from driftproof.pages.results import results_rows
-from driftproof.receipt import read_receipt
-from driftproof.site.html import page_env, receipt_files
+from driftproof.receipt import Receipt, read_receipt
+from driftproof.site.html import page_env, receipt_files, results_page_from_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 NVIDIA = ROOT / "receipts" / "nvidia-7149a88-cudaq-guide.json"  # printed aggregates only
@@ -113,3 +113,26 @@ def test_a_regrade_of_an_import_says_no_full_run(capsys: Any, tmp_path: Path, sh
     code, _, err = run_main([*argv, "--judge-provider", "stub", "--judge-model", "j"], capsys)
     assert code == 0, err
     assert _view(out, capsys)["preset"] == "none (the regraded receipt named none)"
+
+
+def test_a_results_row_reading_underpowered_gives_the_methods_words() -> None:
+    # the results row read "UNDERPOWERED" and the why alone; the method gives each UNDERPOWERED
+    # receipt its words. Three cases, each arm's draws alike (sd 0, Δ 0: no separation), means
+    # 0.9, 0.3, 0.6 in each arm: s = 0.3, band √(0.09 + 0.09) = 0.424 ≥ 0.05 with no draw part
+    # to take out: the cases disagree. One case, with skill .5 .7 .6 (sd 0.1), baseline
+    # .5 .6 .55 (sd 0.05): overlap, and the spreads alone reach the floor (0.15 ≥ 0.05)
+    wide = [case(c, [m] * 3, [m] * 3) for c, m in (("c1", 0.9), ("c2", 0.3), ("c3", 0.6))]
+    one = [case("c1", [0.5, 0.7, 0.6], [0.5, 0.6, 0.55])]
+    docs = {"w": make_receipt(wide), "u": make_receipt(one)}
+    rows = results_rows({n: Receipt.model_validate(d) for n, d in docs.items()})
+    said = {r.receipt: (r.reading, r.reason) for r in rows}
+    assert said["w"][0] == "UNDERPOWERED"
+    assert said["w"][1].startswith(
+        "More cases, not more draws, are needed to conclude at this effect floor. Why: "
+    )
+    assert said["u"][0] == "UNDERPOWERED: no draw count reaches the floor"
+    assert said["u"][1].startswith("Not enough draws to conclude at this effect floor. Why: ")
+    # the page said UNDERPOWERED "means the draws could not have shown" a change, as if more
+    # draws always settled it
+    page = results_page_from_rows(rows, page_env()).decode()
+    assert "its words say whether more draws or more cases are needed" in page

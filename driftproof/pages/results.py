@@ -21,7 +21,7 @@ from driftproof.pages.words import COUNTED_BY_WORDS, UNKNOWN, count_of, fmt, for
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import NOT_MEASURED
+from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS, NOT_MEASURED
 
 if TYPE_CHECKING:
     from driftproof.receipt import CaseArm, Receipt
@@ -108,7 +108,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         reading=b.message,
         **{k: getattr(b, k) for k in ("smoke", "status", "lift", "value_per_1k")},
         # a simulated row's group says the scores were drawn at random: its first clause suffices
-        reason=b.reason.split(";", 1)[0] if r.is_simulated else b.reason,
+        reason=b.reason.split(";", 1)[0] if r.is_simulated else _why(b),
         lift_text=_text(b.lift),
         value_text=_text(b.value_per_1k),
         context_only=b.status == Status.NO_VERDICT,
@@ -121,6 +121,14 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         original_seal=r.regrade.original_seal if r.regrade is not None else "",
         seal=r.seal.sha256,
     )
+
+
+def _why(b: BadgeReading) -> str:
+    """The reading's why; an UNDERPOWERED one after the method's words for it (D-8, D-10)."""
+    if b.status != Status.UNDERPOWERED:
+        return b.reason
+    more = b.sentence is not None and b.sentence.startswith(MORE_CASES)
+    return f"{MORE_CASES if more else NOT_ENOUGH_DRAWS} Why: {b.reason}"
 
 
 def _sealed(seal: str) -> str:
