@@ -128,3 +128,10 @@ def test_the_method_page_states_the_receipt_wide_band_as_the_method_does() -> No
         "A one-case receipt forms no such band.",
     ):
         assert said in section
+
+
+def test_the_method_page_gives_the_judge_samples_per_draw_the_method_gives() -> None:
+    # method: "Each response is graded by the fixed judge several times (n = 5)"; --quick, "2
+    # judge samples per answer". The page said "several times" and no number
+    with_without = _words("method.md").split("## Bands")[0]
+    assert "scores every draw several times (n = 5; a `--quick` smoke run, 2)" in with_without
