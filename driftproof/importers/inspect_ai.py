@@ -333,6 +333,11 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
     usage = member_object(sample, "output").get("usage")
     tokens = common.source_tokens(usage, "input_tokens", "output_tokens", w / "output" / "usage")
     draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
+    if sample.get("invalidation") is not None:  # marked invalid after the run, score kept
+        said = member_object(sample, "invalidation")
+        by = f" by {str(said['author'])[:200]}" if said.get("author") else ""
+        why = f": {str(said['reason'])[:3000]}" if said.get("reason") else ""
+        return draw(lost_reason=f"invalidated in the source{by}{why}", lost_kind="invalidated")
     error = sample.get("error")
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
