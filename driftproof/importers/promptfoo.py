@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_object, member_str, open_file
+from driftproof._json import member_list, member_object, member_str, open_file
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
@@ -420,4 +420,9 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
         overhead["judged_draws_counted" if used else "judged_draws_missing_usage"] += 1
         if used is not None:
             common.add_tokens(overhead, used, ("prompt", "completion"), gw)
+    broke = next((i for i, c in enumerate(checks) if c["outcome"] == "error"), None)
+    if broke is not None:  # promptfoo counts an assertion that could not run as a 0 in the score
+        said = member_str(member_list(grading, "componentResults")[broke], "reason")
+        why = f"{checks[broke]['name']} could not run: {said or 'no reason given'}"
+        return draw(lost_reason=why[:4000], lost_kind="unscored")
     return draw(score=score)

@@ -138,3 +138,33 @@ def test_a_skill_validator_run_that_timed_out_is_lost_not_graded(
     (lost,) = case.arms.baseline.draws
     assert lost.score is None and lost.lost is not None and "timed out" in lost.lost.reason
     assert [d.score for d in case.arms.with_skill.draws] == [1.0]  # overallScore 5 on 1..5
+
+
+def test_a_promptfoo_result_whose_grader_could_not_grade_is_lost_not_scored(
+    shared: Path, tmp_path: Path
+) -> None:
+    # https://github.com/promptfoo/promptfoo/issues/2084: "Could not extract JSON from llm-rubric
+    # response" failed assertions at random; https://github.com/promptfoo/promptfoo/pull/8986
+    # tags such a grader transport or parse failure {pass: false, score: 0,
+    # metadata: {graderError: true}} (matchers' graderFail, "same shape as fail"), and promptfoo
+    # averages that 0 into the result's score. found: the draw was measured at that score
+    doc = json.loads((shared / "data/interop/promptfoo/sample-export.json").read_text("utf-8"))
+    row = doc["results"]["results"][2]  # gpt-5-mini, the boat riddle: cost, latency, llm-rubric
+    said = "Could not extract JSON from llm-rubric response"
+    rubric = row["gradingResult"]["componentResults"][2]
+    assert rubric["assertion"]["type"] == "llm-rubric" and rubric["pass"] is True
+    rubric.update({"pass": False, "score": 0, "reason": said, "metadata": {"graderError": True}})
+    row["score"] = row["gradingResult"]["score"] = 1 / 3  # (1 + 0 + 0) / 3, as promptfoo writes
+    arms = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+    r = sealed(
+        import_promptfoo(
+            write_json(tmp_path / "out.json", doc), PromptfooOptions(arms=arms, skill_name="s")
+        )
+    )
+    d = r.cases[1].arms.with_skill.draws[0]
+    assert d.score is None and d.lost.kind == "unscored"
+    assert d.lost.reason.startswith("llm-rubric: ") and d.lost.reason.endswith(
+        f"could not run: {said}"
+    )
+    assert [c.outcome for c in d.checks] == ["pass", "fail", "error"]  # kept, as recorded
+    assert r.cases[1].arms.baseline.draws[0].score == pytest.approx(2 / 3)  # the other counts
