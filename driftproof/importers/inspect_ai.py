@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import member_object
+from driftproof._json import member_list, member_object
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
@@ -315,6 +315,12 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
             f"in all, found {len(ids):,} samples × {epochs:,} epoch{'s' * (epochs != 1)}"
         )
     status = _status(log)
+    early = member_object(member_object(log.header, "results"), "early_stopping")
+    stops = {  # (id, epoch) -> the reason Inspect's early stopping gave for skipping it
+        (str(x.get("id")), x.get("epoch")): x.get("reason")
+        for x in member_list(early, "early_stops")
+        if isinstance(x, dict)
+    }
     ended = {"cancelled": "; the run was cancelled", "error": "; the run ended in an error"}
     ended["started"] = "; the log was still being written"
     out = []
@@ -324,7 +330,12 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
             raise where.fail("expected a sample id (an integer or a string)")
         for e in range(1, epochs + 1):
             why = f"the log lists sample {sid}, epoch {e}, but holds no record of it"
-            out.append((str(sid), e, why + ended.get(str(status), "")))
+            why += ended.get(str(status), "")
+            if (str(sid), e) in stops:
+                said = stops[(str(sid), e)]
+                why = f"Inspect's early stopping skipped sample {sid}, epoch {e}"
+                why += f": {str(said)[:3000]}" if said else ""
+            out.append((str(sid), e, why))
     return out
 
 
