@@ -154,11 +154,18 @@ def scorer_name(
     at: Where,
 ) -> str:
     """``scorer`` when the header (at ``at``) or a sample has it, else the only scorer there is."""
-    scores = member_object(header, "results").get("scores") or []
+    results = member_object(header, "results")
+    scores = results.get("scores") or []
     held = [n for sample, _ in samples for n in sample.get("scores") or {}]
     names = [s["name"] for s in scores if isinstance(s.get("name"), str)]
     names = list(dict.fromkeys(names + held))
     w = at / "results" / "scores"
+    if not names and ("scorer" in results or any("score" in s for s, _ in samples)):
+        raise w.fail(
+            "expected scores under `scores`; this log keeps them as an older Inspect wrote them "
+            "(a sample's `score`, the results' `scorer`): have Inspect write it again in today's "
+            "fields (`inspect log convert LOG --to eval --output-dir DIR`) and import that"
+        )
     has = ", ".join(json.dumps(n) for n in names) or "none"
     if scorer is not None:
         if names and scorer not in names:

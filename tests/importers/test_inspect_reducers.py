@@ -362,3 +362,23 @@ def test_a_run_that_ended_in_an_error_before_scoring_says_so(tmp_path: Path, mor
     # quoted whole to 300 characters, as the note of a log that did not succeed quotes it (it
     # was cut at 200 here)
     assert f"({message!r})" in p.message
+
+
+def test_a_log_in_the_older_score_fields_says_to_have_inspect_rewrite_it(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Inspect's reader still takes logs that name a sample's one score `score` and the run's
+    # `scorer` and `metrics` (EvalSample.migrate_deprecated, EvalResults.convert_scorer_to_scorers
+    # in src/inspect_ai/log/_log.py, https://github.com/UKGovernmentBEIS/inspect_ai). The real
+    # security-guide log, put back in those names. found: refused as a log "run with --no-score"
+    # to be scored by `inspect score LOG`, though every sample holds its score
+    log = "data/interop/inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
+    doc = json.loads((shared / log).read_text(encoding="utf-8"))
+    (scored,) = doc["results"].pop("scores")
+    doc["results"]["scorer"] = {"name": scored["name"], "params": scored["params"]}
+    doc["results"]["metrics"] = scored["metrics"]
+    for sample in doc["samples"]:
+        sample["score"] = sample.pop("scores")["model_graded_fact"]
+    p = _refused_at_scores(tmp_path / "old.json", doc)
+    assert "inspect score LOG" not in p.message and "inspect log convert" in p.message
+    assert "`score`" in p.message and "`scorer`" in p.message
