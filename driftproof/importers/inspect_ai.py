@@ -1,9 +1,9 @@
 """Inspect AI eval logs (``.json`` and ``.eval``), one per arm → a DECLARED receipt (D-15).
 
 One log alone is a single-arm import (the other arm ``recorded: false``). Epochs are draws,
-unscored samples lost draws, and so is each sample × epoch the log lists
-(``eval.dataset.sample_ids``) but holds no record of. The mapping is the interop page's
-("Inspect AI").
+unscored samples lost draws, and so are a sample marked invalid (its ``invalidation``) and each
+sample × epoch the log lists (``eval.dataset.sample_ids``) but holds no record of. The mapping
+is the interop page's ("Inspect AI").
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
 
 
 def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch: int) -> Draw:
-    """One sample's epoch as a draw: lost on an error, unscored without a finite score."""
+    """One epoch as a draw: lost if marked invalid or on an error, unscored with no finite score."""
     usage = member_object(sample, "output").get("usage")
     tokens = common.source_tokens(usage, "input_tokens", "output_tokens", w / "output" / "usage")
     draw = partial(build_draw, epoch - 1, answer=answer_text(sample), tokens=tokens)
