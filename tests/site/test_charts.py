@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from driftproof.pages import chart_text
 from driftproof.site import charts
@@ -132,8 +133,6 @@ def test_a_chart_calls_its_scores_judge_scores_only_where_a_judge_model_is_named
     # report 004's receipt is scored by the plugin eval's regular expression and records no
     # grader model (its judge is "unrecorded:claude-plugin-eval/graders"); its chart read "mean
     # judge score". The 0.3.1 fixture names its judge, claude-haiku-4-5-20251001.
-    from pathlib import Path
-
     from driftproof.pages.sheet import sheet
     from driftproof.pages.words import score_name
     from driftproof.receipt import read_receipt
@@ -149,3 +148,18 @@ def test_a_chart_calls_its_scores_judge_scores_only_where_a_judge_model_is_named
         assert f"mean {said}" in _texts(files["c.svg"])
     # two receipts compared: a judge score only if both name their judge's model
     assert score_name(judged, probe) == "score" and score_name(judged, judged) == "judge score"
+
+
+def test_a_sheets_chart_sits_right_above_the_cases_table_that_holds_its_numbers(
+    shared_site_inputs: tuple[Path, Path],
+) -> None:
+    # its caption ends "The table below holds the same numbers.": the case means it draws are
+    # in the cases table; the arms table (draws, lost, skill fired) stood between them
+    from driftproof.site import build_site_files, load_inputs
+
+    inputs = load_inputs(*shared_site_inputs)
+    html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/002/index.html"]
+    after = html.decode().split("</figure>", 1)[1]
+    first = re.search(r"<table[^>]*>", after)
+    assert first is not None
+    assert first.group(0).startswith('<table class="sortable" id="table-cases-')
