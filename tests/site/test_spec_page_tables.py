@@ -145,3 +145,21 @@ def test_on_a_phone_the_menu_naming_the_specification_keeps_to_two_lines(
         ".map(li => Math.round(li.getBoundingClientRect().top))"
     )
     assert len(tops) == 8 and len(set(tops)) == 2, tops
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_schema_versions_table_keeps_its_addresses_readable(
+    browser: Any, built_site: Path
+) -> None:
+    # at 390 px the $id column (https://driftproof.dev/spec/0.16/receipt.schema.json, 52
+    # characters) was 45 px wide, three characters a line, and each row 441 px tall; the
+    # table scrolls sideways, so each hash cell keeps room for 20 characters or more a line
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((built_site / "spec/versions/index.html").as_uri())
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('tbody td.hash')].map(td => {"
+        " const r = td.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    page.close()
+    assert len(sizes) >= 14  # $id and sha256 of each of 7 versions
+    assert all(w >= 180 and h <= 110 for w, h in sizes), sizes
