@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
 #: Said, by ``diff`` and the Action alike, when the two receipts share no case.
 NO_COMMON_CASE = "No case is in both receipts, so nothing was compared."
+#: Said when a side gets no verdict and the bands are shown all the same.
+CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from driftproof.pages.comparison import (
+    CONTEXT_ONLY,
     Comparison,
     after_summary,
     exit_status,
@@ -32,8 +33,6 @@ BANDS_LEGEND = (
     "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
     "unrounded means."
 )
-#: Said when a side gets no verdict and the bands are shown all the same.
-CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 
 
 #: Each kind of paragraph's line as (text, Markdown) templates; a table is printed apart.

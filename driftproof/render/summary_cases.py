@@ -9,9 +9,14 @@ from __future__ import annotations
 from itertools import accumulate
 
 from driftproof import wording
-from driftproof.pages.comparison import Comparison, band_words, report_rows, verdict_cell
+from driftproof.pages.comparison import (
+    CONTEXT_ONLY,
+    Comparison,
+    band_words,
+    report_rows,
+    verdict_cell,
+)
 from driftproof.pages.words import format_lift
-from driftproof.render.comparison import CONTEXT_ONLY
 from driftproof.render.cut_words import FOLD_RESERVE, CutWords
 from driftproof.render.escape import md_escape, md_table
 from driftproof.stats import Band, CaseVerdict

@@ -119,6 +119,55 @@ def test_a_comparison_says_how_many_regressed_cases_noise_alone_gives(
     assert "of these 2 cases would read regressed at these spreads and draws; none did.</p>" in text
 
 
+def test_a_comparison_with_no_verdict_shows_the_bands_and_lifts_as_context(
+    tmp_path: Path,
+) -> None:
+    # as driftproof diff does on the same pair; the section showed the refusal line alone.
+    # c1 earlier: with skill 0.5, 0.55, 0.45 (0.500 ± 0.050), baseline 0.5 × 3 (lift +0.000);
+    # later: 0.8, 0.85, 0.9 (0.850 ± 0.050), baseline 0.5 × 3 (lift +0.350); Δ +0.350
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    early = scored_receipt({"c1": ([0.5, 0.55, 0.45], [0.5, 0.5, 0.5])})
+    early["verification_level"] = "UNVERIFIED"
+    write_receipt(body_of(early), receipts / "early.json")
+    late = scored_receipt({"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5])})
+    write_receipt(body_of(late), receipts / "late.json")
+    write_report(
+        reports,
+        "001-compare.md",
+        """
+        number: 1
+        slug: compare
+        title: Compare
+        date: 2026-04-30
+        receipts: [early, late]
+        sections:
+          - type: comparison
+            a: early
+            b: late
+        """,
+    )
+    inputs = load_inputs(receipts, reports)
+    html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/001/index.html"]
+    text = html.decode()
+    assert "<li>early: verification level UNVERIFIED is below TESTED</li>" in text
+    assert "<p>The bands below are shown as context; no verdict is given.</p>" in text
+    assert (
+        "<p>Lift (with skill − baseline), context: early +0.000, late +0.350, over the 1 case "
+        "both receipts measured in both arms (early 1 of 1, late 1 of 1).</p>"
+    ) in text
+    assert cells_of_row(text, "case-c1") == [
+        "c1",
+        "0.500 ± 0.050",
+        "0.850 ± 0.050",
+        "+0.350",
+        "no verdict",
+        "3/3",
+        "3/3",
+        "",
+    ]
+
+
 def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) -> None:
     receipts, reports = pair
     write_report(

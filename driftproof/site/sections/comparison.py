@@ -1,7 +1,8 @@
 """Section ``comparison``: two receipts compared case by case, in the words of ``driftproof diff``.
 
-The with-skill arms of each case (D-6, lost draws per D-9), as a table and a band chart; a side
-that gets no verdict shows the refusal lines and no table. Parameters::
+The with-skill arms of each case (D-6, lost draws per D-9), as a table and a band chart, and
+both suite lifts over the common cases; a side that gets no verdict shows the refusal lines,
+then the bands as context where both sides have bands. Parameters::
 
     - type: comparison
       a: earlier-receipt       # receipt names, both among the report's receipts
@@ -17,7 +18,15 @@ from pydantic import Field
 
 from driftproof.pages import chart_text
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.comparison import Comparison, after_summary, compare_receipts, report_rows
+from driftproof.pages.comparison import (
+    CONTEXT_ONLY,
+    Comparison,
+    after_summary,
+    compare_receipts,
+    lift_line,
+    paired_context,
+    report_rows,
+)
 from driftproof.pages.lost_groups import DIFF_LOST_HEAD, diff_lost
 from driftproof.pages.tables import Cell, Column, Row, Table
 from driftproof.pages.words import score_name
@@ -30,6 +39,7 @@ from driftproof.site.sections import (
     receipts_check,
     register_section,
 )
+from driftproof.stats import CaseVerdict
 
 
 class ComparisonParams(SectionParams):
@@ -65,18 +75,22 @@ class ComparisonSection:
             ctx.receipts[a], ctx.receipts[b], a_name=an, b_name=bn, false_alarms=True
         )
         heading = ctx.anchor(f"comparison-{a}-{b}")
+        # as diff: with no verdict, each common case's bands as context, where both have bands
+        rows = c.context_rows if c.refusals else c.rows
         # its row ids before the chart's
-        table = None if c.refusals else ctx.own(_table(c, ctx, a, b))[0]
+        table = ctx.own(_table(c, rows, ctx, a, b))[0] if rows else None
         name = score_name(ctx.receipts[a], ctx.receipts[b])
-        chart, files = (None, {}) if c.refusals else _chart(c, ctx, heading, name)
+        chart, files = _chart(c, rows, ctx, heading, name)
         html = ctx.render(
             "sections/comparison.html",
             title=params.title or f"{an} against {bn}",
             heading_id=heading,
             c=c,
             after=after_summary(c),
+            context_only=CONTEXT_ONLY,
+            lifts=[x for x in (lift_line(c), paired_context(c)) if x],
             table=table,
-            lost=diff_lost(c.rows),
+            lost=diff_lost(rows),
             lost_head=DIFF_LOST_HEAD,
             fig=chart,
             a_url=ctx.sheet_url(a),
@@ -88,8 +102,13 @@ class ComparisonSection:
         return SectionOutput(html=html, tables=(table,) if table else (), files=files)
 
 
-def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
-    """The rows ``driftproof diff`` prints, anchored ``#case-<id>``, linking to the later case."""
+def _table(
+    c: Comparison, shown: tuple[CaseVerdict, ...], ctx: SectionContext, a: str, b: str
+) -> Table:
+    """The rows ``driftproof diff`` prints, of the cases ``shown``, anchored ``#case-<id>``.
+
+    Each row links to the later receipt's case page.
+    """
     header, rows = report_rows(c)
     return Table(
         f"comparison-{a}-{b}".replace("/", "-"),
@@ -103,19 +122,19 @@ def _table(c: Comparison, ctx: SectionContext, a: str, b: str) -> Table:
                 header=True,
                 link=ctx.case_url(b, v.case_id),  # every row's case is in both receipts
             )
-            for r, v in zip(rows, c.rows, strict=True)
+            for r, v in zip(rows, shown, strict=True)
         ),
     )
 
 
 def _chart(
-    c: Comparison, ctx: SectionContext, heading: str, name: str
+    c: Comparison, shown: tuple[CaseVerdict, ...], ctx: SectionContext, heading: str, name: str
 ) -> tuple[dict[str, str] | None, dict[str, bytes]]:
-    """Each side's with-skill band per case as an error bar (cases where a side has a mean).
+    """Each side's with-skill band per case of ``shown`` (where a side has a mean) as error bars.
 
     ``name``: what the scores are (:func:`~driftproof.pages.words.score_name`).
     """
-    drawn = [v for v in c.rows if v.a.mean is not None or v.b.mean is not None]
+    drawn = [v for v in shown if v.a.mean is not None or v.b.mean is not None]
     if not drawn:
         return None, {}
     ser = [
