@@ -430,3 +430,11 @@ def test_a_model_not_recorded_reads_as_on_every_other_page() -> None:
     name = "claude-plugin-eval-probe-plugin-8955eb63"
     (row,) = results_rows({name: read_receipt(ROOT / "receipts" / f"{name}.json")})
     assert (row.model, row.surface) == ("not recorded", "cli")
+
+
+def test_the_value_per_token_column_has_the_sheets_and_the_methods_name() -> None:
+    # "value per 1,000 skill tokens" on the sheet, in view and in the method's glossary; the
+    # results page's intro and column said "value per 1,000 tokens"
+    html = results_page(receipts(), _env()).decode()
+    assert '<th scope="col" class="num">value per 1,000 skill tokens</th>' in html
+    assert "per 1,000 tokens" not in html
