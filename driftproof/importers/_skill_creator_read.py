@@ -278,7 +278,7 @@ def grading_files(iteration: Path) -> list[Path]:
     )
     roots: dict[Path, Path] = {}  # iteration folder -> its first grading.json
     for g in files:
-        roots.setdefault(_iteration_of(g), g)
+        roots.setdefault(iteration_of(g), g)
     if len(roots) > 1:
         (a, fa), (b, fb) = list(roots.items())[:2]
         raise Where(iteration).fail(
@@ -309,7 +309,7 @@ def present(path: Path) -> bool:
     return False
 
 
-def _iteration_of(grading: Path) -> Path:
+def iteration_of(grading: Path) -> Path:
     """The iteration folder of ``<iteration>/eval-*/<configuration>/[run-<k>/]grading.json``."""
     run_dir = _RUN_DIR.fullmatch(grading.parent.name)
     config_dir = grading.parent.parent if run_dir else grading.parent

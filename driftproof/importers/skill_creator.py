@@ -23,6 +23,7 @@ from driftproof.importers._skill_creator_read import (
     evals_file,
     grading_files,
     grading_runs,
+    iteration_of,
     prompts_of,
     skill_name_of,
 )
@@ -74,7 +75,8 @@ def import_skill_creator(
 
     ``paths`` are iteration directories, workspaces holding them, or ``benchmark.json`` files.
     A file is read alone (never replaced by the grading.json files of its folder); a folder's
-    grading.json files are read only when they all belong to one iteration.
+    grading.json files are read only when they all belong to one iteration; a folder below the
+    one given holding them and a benchmark.json is read as that iteration, as if given.
 
     Raises:
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
@@ -127,8 +129,10 @@ def _iterations(path: Path) -> list[Path]:
     )
     if found:
         return found
-    if grading_files(path):  # an iteration without benchmark.json
-        return [path]
+    if files := grading_files(path):  # one iteration's files, never its benchmark.json unread
+        root = iteration_of(files[0])
+        below = (p for p in (root, *root.parents) if path in p.parents)
+        return [next((p for p in below if (p / "benchmark.json").is_file()), path)]
     raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
         "or iteration-*/ directories holding them"

@@ -328,6 +328,21 @@ def test_grading_files_of_two_iterations_are_never_mixed(shared: Path, tmp_path:
     assert len(sealed(doc).cases) == 1
 
 
+def test_an_iteration_deep_in_a_folder_given_is_read_with_its_benchmark(
+    shared: Path, tmp_path: Path
+) -> None:
+    # the Nebius workspace three folders down (up/ws/evals/iteration-1): its one eval's
+    # grading.json files were read as the folder given's, its benchmark.json of 9 evals
+    # (eval_id 0 to 8, one run per configuration) left out in silence: 1 case, not 9
+    it = tmp_path / "up" / "ws" / "evals" / "iteration-1"
+    shutil.copytree(shared / NEBIUS_ITERATION, it)
+    (doc,) = import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
+    body = sealed(doc)
+    assert [c.id for c in body.cases] == [str(k) for k in range(9)]
+    assert body.provenance is not None
+    assert body.provenance.document == str(it / "benchmark.json")
+
+
 def test_the_interop_page_says_grading_files_are_read_from_a_folder_given() -> None:
     # the two tests above: a benchmark.json given as a file is never replaced by its folder's
     # grading.json files, and two iterations' files are refused; the page says both
