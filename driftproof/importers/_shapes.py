@@ -15,7 +15,8 @@ importer refused; these checks name it instead, from the members its format alwa
 :func:`unread_format` names a known format no importer reads (github-action-benchmark's data file:
 ``lastUpdate`` and ``entries``, each suite a list of runs holding ``commit``, ``date``, ``tool``
 and ``benches``, as its ``DataJson`` and ``Benchmark`` types in src/write/types.ts and
-src/extract.ts have them).
+src/extract.ts have them; a Driftproof receipt: ``schema_version`` and ``verification_level``;
+skill-creator's ``evals.json``: ``evals[]``, each a ``prompt`` string and no object member).
 """
 
 from __future__ import annotations
@@ -151,10 +152,31 @@ def _action_benchmark(doc: Any) -> bool:
     )
 
 
+def _receipt(doc: Any) -> bool:
+    return isinstance(doc, dict) and "schema_version" in doc and "verification_level" in doc
+
+
+def _skill_creator_cases(doc: Any) -> bool:
+    evals = doc.get("evals") if isinstance(doc, dict) else None
+    return (
+        isinstance(evals, list)
+        and bool(evals)
+        and all(  # results: an object per configuration
+            isinstance(e, dict)
+            and isinstance(e.get("prompt"), str)
+            and not any(isinstance(v, dict) for v in e.values())
+            for e in evals
+        )
+    )
+
+
 #: Formats no importer reads, as a refusal names them, each with the check that recognises it.
 _UNREAD: dict[str, Callable[[Any], bool]] = {
     "a github-action-benchmark data file (one value per benchmark and commit, for a "
     "dashboard's charts)": _action_benchmark,
+    "a Driftproof receipt already (driftproof view, validate and diff read it)": _receipt,
+    "skill-creator's evals.json, the test cases and not their results (driftproof run reads "
+    "it as a suite; the results are in the iteration's folder)": _skill_creator_cases,
 }
 
 

@@ -305,3 +305,30 @@ def test_a_refusal_names_a_known_format_no_importer_reads(shared: Path, tmp_path
     res = CliRunner().invoke(cli, ["import", "skill-validator", str(lines), "--out-dir", "o"])
     assert isinstance(res.exception, ImportError_)
     assert not any("github-action-benchmark" in p.message for p in res.exception.problems)
+
+
+def test_a_case_list_or_a_receipt_given_to_an_importer_is_named_as_such(
+    shared: Path, tmp_path: Path
+) -> None:
+    # skill-creator's evals.json (its cases: id, prompt, expected_output, no result) and a
+    # committed receipt read only "expected member 'eval_id'" and a list of unknown members
+    sc = shared / INTEROP / "skill-creator"
+    receipts = Path(__file__).resolve().parents[2] / "receipts"
+    cases = "skill-creator's evals.json, the test cases and not their results"
+    said = [
+        (sc / "nebius-skills-workspace/evals/evals.json", "skill-creator", cases),
+        (sc / "agent-skills-eval-example/evals.json", "skill-creator", cases),
+        (sc / "nebius-skills-workspace/evals/evals.json", "summary-json", cases),
+        (receipts / "claude-plugin-eval-probe-plugin-8955eb63.json", "summary-json", "a Driftp"),
+    ]
+    # results holding an object per configuration are not cases, whatever else they hold
+    results = tmp_path / "benchmark.json"
+    results.write_text(json.dumps({"evals": [{"prompt": "p", "with_skill": {}}]}), "utf-8")
+    for path, tool, what in [*said, (results, "skill-creator", "")]:
+        res = CliRunner().invoke(cli, ["import", tool, str(path), "--out-dir", str(tmp_path)])
+        assert isinstance(res.exception, ImportError_)
+        last = res.exception.problems[-1]
+        named = (last.file, last.pointer, last.message.startswith(f"this file looks like {what}"))
+        assert named == (
+            (str(path), "", True) if what else (str(results), "/evals/0/eval_id", False)
+        )
