@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.pages.band_sources import band_kind
-from driftproof.pages.words import draws_of
+from driftproof.pages.words import dollars, draws_of
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
@@ -329,7 +329,7 @@ def _cost_note(answers: int | None, per_draw: float | None, basis: Basis) -> str
     if per_draw is None:
         return _HOW[basis]
     return (
-        f"{_HOW[basis]} (${per_draw:.6f}) × {answers:,} answers; a floor, since usage "
+        f"{_HOW[basis]} ({dollars(per_draw, 6)}) × {answers:,} answers; a floor, since usage "
         "that was not reported is not in it; the answering model's cost is unknown "
         "(no price recorded)"
     )

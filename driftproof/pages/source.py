@@ -17,7 +17,7 @@ from driftproof.pages.printed_figures import (
     printed_value,
     uplift_unit,
 )
-from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of, labelled
+from driftproof.pages.words import UNKNOWN, Fact, count_of, dollars, draws_of, labelled
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.savings import percent, usage_vs_control
@@ -294,7 +294,7 @@ def usage_view(r: Receipt) -> UsageView | None:
     cost = tuple(
         Fact(
             f"cost reported, {arm_label(r, n)}",
-            UNKNOWN if v is None else f"${v:.4f} over {count_of(len(r.cases), 'call')}",
+            UNKNOWN if v is None else f"{dollars(v, 4)} over {count_of(len(r.cases), 'call')}",
         )
         for n, v in u.cost_usd.items()
     )

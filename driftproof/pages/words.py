@@ -164,6 +164,14 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     return text if text.strip(f"+{MINUS}0.") else f"{0:.{digits}f}"  # sign, zeros, point: 0
 
 
+def dollars(x: float, digits: int = 2) -> str:
+    """``$0.02``, US dollars at ``digits`` places; ``too large to state`` when ``x`` is not finite.
+
+    A sum or product of recorded costs past the largest float is infinite: never ``$inf``.
+    """
+    return f"${x:.{digits}f}" if math.isfinite(x) else "too large to state"
+
+
 def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
     """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite.
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 
 from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import AA_ARM_WORDS, count_of, first_of
+from driftproof.pages.words import AA_ARM_WORDS, count_of, dollars, first_of
 from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.stats.planning import (
     AGREEMENT_DF,
@@ -300,7 +301,7 @@ def _tiers(p: Plan) -> str | None:
     """The grading cost per price tier, or ``None`` without both prices."""
     if p.judge_usd_interactive is None or p.judge_usd_batch is None:
         return None
-    return f"interactive ${p.judge_usd_interactive:.2f}, batch ${p.judge_usd_batch:.2f}"
+    return f"interactive {dollars(p.judge_usd_interactive)}, batch {dollars(p.judge_usd_batch)}"
 
 
 def _commands(p: Plan) -> list[str]:
@@ -341,7 +342,7 @@ def _calls_and_cost(p: Plan) -> list[str]:
             f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
             f"judge calls {judge}."
         )
-    cost = f"${p.judge_usd:.2f}" if p.judge_usd is not None else "unknown"
+    cost = dollars(p.judge_usd) if p.judge_usd is not None else "unknown"
     lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
     tiers = _tiers(p)
     batch = "run --batch: half the price, finished within 24 h, not minutes"
@@ -417,7 +418,8 @@ def plan_text(p: Plan, width: int | None = None) -> str:
 def plan_json(p: Plan) -> str:
     """The plan as JSON (:func:`~driftproof.pages.tables.json_text`, NaN refused).
 
-    Its fields (but the rounding spread and its steps) and the headline.
+    Its fields (but the rounding spread and its steps) and the headline; a cost too large to
+    state (past the largest float) is null.
 
     Raises:
         ValueError: a figure is NaN or infinite.
@@ -427,6 +429,8 @@ def plan_json(p: Plan) -> str:
     for k in said.split():  # said in the text's reasons, not fields of the JSON
         del doc[k]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
+    for k in ("judge_usd", "judge_usd_interactive", "judge_usd_batch"):
+        doc[k] = doc[k] if doc[k] is None or math.isfinite(doc[k]) else None
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
     n, keys = p.noise, ("draws", "cases", "expected", "at_least_one", "fewest_beyond")

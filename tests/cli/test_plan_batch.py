@@ -97,3 +97,28 @@ def test_plan_prices_a_pilots_cached_judge_tokens_as_run_does(tmp_path):
     assert res.exit_code == 0, res.output
     assert "Estimated grading cost: $1.30 (" in res.output
     assert "Grading cost by price tier: interactive $1.30, batch $0.65 (" in res.output
+
+
+def test_a_cost_past_the_largest_float_is_too_large_to_state(tmp_path):
+    """A batched pilot's recorded $1e308 is $2e308 at the interactive price, past the largest
+    float (about 1.8e308); a price of $1e308 per Mtok makes 12,000 tokens cost past it too.
+    Neither prints "$inf", and the JSON holds null where no number can (it once stopped on a
+    traceback)."""
+    big = dict(USAGE, usd=1e308)
+    path = tmp_path / "pilot.json"
+    path.write_text(
+        json.dumps(make_receipt([TIGHT, MID], judge_overhead=big, judge=_judge("batch")))
+    )
+    res = CliRunner().invoke(plan, [str(path)])
+    assert res.exit_code == 0, res.output
+    assert "inf" not in res.output
+    assert "Grading cost by price tier: interactive too large to state, batch $1" in res.output
+    doc = json.loads(CliRunner().invoke(plan, [str(path), "--format", "json"]).output)
+    assert doc["judge_usd_interactive"] is None
+    assert doc["judge_usd_batch"] == pytest.approx(1e308)  # 1e308 / 24 judged draws × 24 answers
+    judge = _judge(None)
+    judge["price"]["input_usd_per_mtok"] = 1e308
+    path.write_text(json.dumps(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=judge)))
+    res = CliRunner().invoke(plan, [str(path)])
+    assert "Estimated grading cost: too large to state (the pilot's judge tokens" in res.output
+    assert "(too large to state) × 24 answers" in res.output and "inf" not in res.output

@@ -131,6 +131,17 @@ def test_a_length_snapshot_without_usage_shows_no_usage_table() -> None:
     assert sheet(r).usage is None and sheet(r).fidelity is None
 
 
+def test_a_sum_of_costs_past_the_largest_float_is_too_large_to_state(tmp_path: Path) -> None:
+    """Two calls of $1e308 each sum past the largest float (about 1.8e308): never "$inf"."""
+    doc = _doc("results.json")
+    for cell in doc["usage"]["caveman"][:2]:
+        cell["total_cost_usd"] = 1e308
+    paths = _import(tmp_path, doc)
+    cost = {f["label"]: f["value"] for f in _view_json(paths[0])["usage"]["cost"]}
+    assert cost["cost reported, caveman"] == "too large to state over 3 calls"
+    assert cost["cost reported, __terse__"] == "$0.0077 over 3 calls"  # .0050 + .0011 + .0016
+
+
 def test_a_cell_without_total_cost_keeps_its_cost_unknown(tmp_path: Path) -> None:
     doc = _doc("results.json")
     del doc["usage"]["__terse__"][2]["total_cost_usd"]
