@@ -193,7 +193,7 @@ def check_out(out: Path, keep: list[Path]) -> None:
 
     Raises:
         SiteBuildError: ``out`` is a symbolic link or a file, holds (or is) one of ``keep``,
-            or is a non-empty directory with no :data:`MARKER`.
+            is a non-empty directory with no :data:`MARKER`, or is inside a folder with one.
     """
 
     def bad(why: str) -> SiteBuildError:
@@ -208,3 +208,7 @@ def check_out(out: Path, keep: list[Path]) -> None:
             raise bad(f"it holds {k}")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise bad(f"it is not a site built by driftproof (no {MARKER} file)")
+    for site in real.parents:  # that site's next build would remove this one with it
+        if (site / MARKER).is_file():
+            why = f"it is inside {site}, a built site, which its next build replaces whole"
+            raise _refused(out, why, "build into", "to build into it", "choose a folder outside it")

@@ -341,6 +341,20 @@ def test_a_site_inside_an_input_folder_is_refused(
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
+def test_a_site_inside_a_built_site_is_refused(
+    tmp_path: Path, site_inputs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Built into site/inner, the next build of site replaced it whole, the inner site with it."""
+    receipts, reports = site_inputs
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / ".driftproof-site").write_text("", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    code, _, err = run(build_args(receipts, reports, tmp_path / "site" / "inner"), capsys)
+    said = f"it is inside {(tmp_path / 'site').resolve()}, a built site, which its next build"
+    assert code != 0 and f"refusing to build into it: {said} replaces whole" in err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_a_second_build_of_the_same_site_at_once_is_refused(
     tmp_path: Path, site_inputs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
