@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator, Iterable, Iterator
+from contextlib import ExitStack
 from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
@@ -298,7 +299,9 @@ class OpenAIBatches(BatchLane):
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
         for fid in status.files:
-            with self._sdk(self.lane.client.files.with_streaming_response.content, fid) as resp:
+            with ExitStack() as held:  # sent on entering: its errors are worded as a call's
+                content = self.lane.client.files.with_streaming_response.content(fid)
+                resp = self._sdk(held.enter_context, content)
                 for n, raw in enumerate(jsonl_lines(resp.iter_bytes()), start=1):
                     if raw.strip():
                         yield self._line(bid, raw, f"line {n} of its file {fid}")

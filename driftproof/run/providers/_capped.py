@@ -1,14 +1,16 @@
-"""The cap on a reply body read by the API lanes' per-call client (one attempt, poll or cancel).
+"""The cap on a reply body read by the API lanes' clients (attempts, and every batch call).
 
-The client asks for replies as sent, uncompressed (``Accept-Encoding: identity``, :data:`HEADERS`),
+The clients ask for replies as sent, uncompressed (``Accept-Encoding: identity``, :data:`HEADERS`),
 so that the bytes counted are the bytes read; a reply compressed all the same is refused unread,
-as its size once expanded is not bounded by the bytes sent. Batch results and output files are
-read on the other client, uncapped: a large batch's are legitimately larger.
+as its size once expanded is not bounded by the bytes sent. A file's bytes (``Accept:
+application/binary``: batch results and output files) are not capped whole, a large batch's
+being legitimately larger: each of their lines is, as it is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx2 as httpx  # the SDKs' HTTP client (anthropic 2.10+, openai 3.51+)
 
@@ -28,31 +30,49 @@ class ReplyRefused(httpx.TransportError):
     fatal = False
 
 
-class _Capped(httpx.AsyncByteStream):
+class _Capped(httpx.AsyncByteStream, httpx.SyncByteStream):
     """``stream`` (a body as sent, before any Content-Encoding is undone), counted as it is read.
 
     Raises :class:`ReplyRefused` past :data:`.cli.OUTPUT_MAX_BYTES` bytes.
     """
 
-    def __init__(self, stream: httpx.AsyncByteStream) -> None:
+    def __init__(self, stream: Any) -> None:  # an async client's stream, or a sync one's
         self.stream, self.got = stream, 0
+
+    def _counted(self, chunk: bytes) -> bytes:
+        self.got += len(chunk)
+        if self.got > cli.OUTPUT_MAX_BYTES:
+            raise ReplyRefused(
+                f"the reply is longer than {cli.cap_words()}, the most one call may read; "
+                "the rest unread"
+            )
+        return chunk
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.stream:
-            self.got += len(chunk)
-            if self.got > cli.OUTPUT_MAX_BYTES:
-                raise ReplyRefused(
-                    f"the reply is longer than {cli.cap_words()}, the most one call may read; "
-                    "the rest unread"
-                )
-            yield chunk
+            yield self._counted(chunk)
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.stream:
+            yield self._counted(chunk)
 
     async def aclose(self) -> None:
         await self.stream.aclose()
 
+    def close(self) -> None:
+        self.stream.close()
+
 
 async def capped(response: httpx.Response) -> None:
+    """:func:`capped_sync`, as the async client's response hook."""
+    capped_sync(response)
+
+
+def capped_sync(response: httpx.Response) -> None:
     """An httpx response hook: ``response``'s body is read up to the cap (:class:`_Capped`).
+
+    A file's bytes (``Accept: application/binary``) are not capped whole: their reader caps
+    each line.
 
     Raises:
         ReplyRefused: the body is compressed (a Content-Encoding other than identity), unread;
@@ -67,4 +87,5 @@ async def capped(response: httpx.Response) -> None:
         )
         refused.fatal = True
         raise refused
-    response.stream = _Capped(response.stream)  # type: ignore[arg-type]  # an async client's
+    if response.request.headers.get("accept") != "application/binary":
+        response.stream = _Capped(response.stream)

@@ -262,7 +262,7 @@ class SDKLane(Provider):
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
     (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
     runner's, counted when made, and neither follows a redirect (an answer from where it points
-    is not the base URL's); the async client reads no reply body past :mod:`._capped`'s cap;
+    is not the base URL's); neither client reads a reply body past :mod:`._capped`'s cap;
     :attr:`service` is the base URL, credentials stripped. Attempts
     (and the batch lanes' polls, cancels and results reads) go through the SDK's async client on
     the lane's own event loop (a daemon thread, started at first use) by :meth:`deadline`, so
@@ -282,20 +282,19 @@ class SDKLane(Provider):
         client_class = getattr(module, self.sdk[1])
         # no redirect is followed: an answer from where it points is not the base URL's
         sync, asynchronous = module.DefaultHttpxClient, module.DefaultAsyncHttpxClient
+        from driftproof.run.providers._capped import HEADERS, capped, capped_sync  # httpx2
+
+        http = {"follow_redirects": False, "headers": HEADERS}  # each body uncompressed, capped
         self.client = client_class(
             base_url=base_url,
             api_key=api_key,
             max_retries=0,
-            http_client=sync(follow_redirects=False),
+            http_client=sync(**http, event_hooks={"response": [capped_sync]}),
         )
         self.service = strip_credentials(str(self.client.base_url))
         self._async_class = getattr(module, "Async" + self.sdk[1])
         self._async_args = {"base_url": str(self.client.base_url), "api_key": api_key}
-        from driftproof.run.providers._capped import HEADERS, capped  # httpx2: once built
-
-        hooks = {"response": [capped]}  # each reply's body read uncompressed, up to the cap
-        http = {"follow_redirects": False, "event_hooks": hooks, "headers": HEADERS}
-        self._async_http = lambda: asynchronous(**http)
+        self._async_http = lambda: asynchronous(**http, event_hooks={"response": [capped]})
         self._lock = threading.Lock()
         self._loop: tuple[asyncio.AbstractEventLoop, Any] | None = None
         self._closed = False
