@@ -133,15 +133,18 @@ def responses(ending: str | None, text: str) -> Reply:
 
 
 def claude(ending: str | None, text: str) -> Reply:
+    """A success result with stop reason ``ending``; ``None`` gives none, as an older claude -p
+    (a stop reason given as null is no model's answer: test_shapes_endings_cli)."""
     env = {
         "type": "result",
         "subtype": "success",
         "is_error": False,
         "result": text,
-        "stop_reason": ending,
         "usage": {"input_tokens": 300, "output_tokens": USAGE_OUT},
     }
-    return read_claude(0, json.dumps(env), "", "m")
+    return read_claude(
+        0, json.dumps(env | ({} if ending is None else {"stop_reason": ending})), "", "m"
+    )
 
 
 READERS = {

@@ -96,6 +96,27 @@ def test_claude_success_with_an_unknown_stop_reason_is_lost_quoting_it(
         assert d.lost.kind == "paused_turn" and "'success:pause_turn'" in d.lost.reason
 
 
+@pytest.mark.parametrize(("given", "said"), [(None, "null"), (7, "7"), ({}, "{}")])
+def test_claude_success_whose_stop_reason_is_no_text_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, given, said
+):
+    """Claude's Agent SDK documents a result's stop reason as the final assistant message's, and
+    null as "no API response was received; for example, an error occurred before the first
+    request, or the result was replayed from a cached session"
+    (https://platform.claude.com/docs/en/agent-sdk/stop-reasons). A published ``claude -p
+    --output-format json`` transcript shows one: subtype success, ``"stop_reason": null``, zero
+    tokens, ``modelUsage: {}`` and the result "Unknown skill: …", Claude Code's own words, no
+    model's. Found: read as a result with no stop reason (an older claude -p prints none) and
+    graded as a complete answer."""
+    _claude(tmp_path, monkeypatch, _envelope(stop_reason=given))
+    r, _ = _mini(tmp_path, suite_file, "anthropic", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "unknown_ending", [])
+        assert d.lost.reason == (
+            f"unknown ending: the reply ended with 'success:{said}', not as a complete final answer"
+        )
+
+
 @pytest.mark.parametrize(
     ("over", "kind", "why"),
     [  # success results whose session did not complete (Claude Code's terminal_reason)

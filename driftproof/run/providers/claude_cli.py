@@ -121,7 +121,8 @@ def _unreadable(obj: dict[str, Any]) -> str | None:
 def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
-    The ending is ``success`` (``success:<stop_reason>``), ``terminal_reason:<reason>`` for a
+    The ending is ``success`` (``success:<stop_reason>``, one that is not text as JSON:
+    ``success:null``, no model's answer), ``terminal_reason:<reason>`` for a
     ``success`` whose ``terminal_reason`` is given and is not ``completed``, a
     :data:`SESSION_ENDINGS` subtype, or none; a leading ``<think>`` block is reasoning; usage
     and cost are kept on every envelope.
@@ -184,7 +185,12 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
         raise AttemptError(why, retryable=False, reply=reply)
     reply.text, reply.reasoning = split_reasoning(str(obj.get("result") or ""))
     if subtype == "success":  # an envelope that does not say success has no ending
-        reply.ending = harness_ending("claude-cli", reply.stop_reason)
+        # absent: a claude -p older than the member; null: no model reply was received (Agent
+        # SDK, "Stop reasons"); another kind, nothing it documents: each but text quoted as JSON
+        stop = reply.stop_reason
+        if "stop_reason" in obj and not isinstance(given := obj["stop_reason"], str):
+            stop = json.dumps(given)[:100]
+        reply.ending = harness_ending("claude-cli", stop)
         if terminal not in (None, "completed"):  # the session's loop ended another way
             reply.ending = f"terminal_reason:{terminal}"
     if "structured_output" in obj:
