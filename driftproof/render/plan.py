@@ -419,7 +419,7 @@ def plan_json(p: Plan) -> str:
     """The plan as JSON (:func:`~driftproof.pages.tables.json_text`, NaN refused).
 
     Its fields (but the rounding spread and its steps) and the headline; a cost too large to
-    state (past the largest float) is null.
+    state (past the largest float: infinite) is null.
 
     Raises:
         ValueError: a figure is NaN or infinite.
@@ -430,7 +430,7 @@ def plan_json(p: Plan) -> str:
         del doc[k]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
     for k in ("judge_usd", "judge_usd_interactive", "judge_usd_batch"):
-        doc[k] = doc[k] if doc[k] is None or math.isfinite(doc[k]) else None
+        doc[k] = None if doc[k] is not None and math.isinf(doc[k]) else doc[k]
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
     n, keys = p.noise, ("draws", "cases", "expected", "at_least_one", "fewest_beyond")

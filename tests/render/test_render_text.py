@@ -62,11 +62,14 @@ def test_plan_text_escapes_a_hostile_case_id() -> None:
 
 
 def test_plan_json_refuses_nan_and_infinity() -> None:
-    """``plan --format json`` refuses a NaN or an infinity, as every JSON output does."""
+    """``plan --format json`` refuses a NaN or an infinity, as every JSON output does; a cost
+    past the largest float, infinite, is null (test_plan_batch: too large to state)."""
     assert json.loads(plan_json(small_plan("c1")))["judge_usd"] == 0.5
     for bad in (float("nan"), float("inf")):
         with pytest.raises(ValueError, match="JSON compliant"):
-            plan_json(dataclasses.replace(small_plan("c1"), judge_usd=bad))
+            plan_json(dataclasses.replace(small_plan("c1"), effect=bad))
+    with pytest.raises(ValueError, match="JSON compliant"):
+        plan_json(dataclasses.replace(small_plan("c1"), judge_usd=float("nan")))
 
 
 def test_stale_text_layout_and_escape() -> None:
