@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import queue
+import signal
 import statistics
 import threading
 import time
@@ -288,6 +289,58 @@ def _guarded(
     return run
 
 
+class HeldStops:
+    """While draws are in flight, SIGINT and SIGTERM take effect only where :meth:`wait` waits.
+
+    Raised anywhere else in the main thread (inside the thread pool's, a future's or the progress
+    bar's lock, or the import system), a stop could leave a lock held and the run waiting on it
+    for ever: there the handler only records it, and the next :meth:`wait`, or the end of the
+    block, hands it to the handler it stands in for, which raises it. Off the main thread, and
+    for a signal whose handler is not a Python callable (the default, ignored), nothing changes.
+    """
+
+    def __init__(self) -> None:
+        """No stop recorded; not waiting."""
+        self.waiting = False
+        self.pending: int | None = None
+        self.held: dict[int, Callable[[int, Any], Any]] = {}
+
+    def __enter__(self) -> HeldStops:
+        """Stand in for the handlers of SIGINT and SIGTERM (on the main thread)."""
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                if callable(was := signal.getsignal(sig)):
+                    self.held[sig] = was
+                    signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        """Give the handlers back, then hand over a stop recorded since the last wait."""
+        for sig, was in self.held.items():
+            signal.signal(sig, was)
+        self._hand_over()
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.waiting:
+            self.held[signum](signum, frame)
+        elif self.pending is None:
+            self.pending = signum
+
+    def _hand_over(self) -> None:
+        signum, self.pending = self.pending, None
+        if signum is not None:
+            self.held[signum](signum, None)
+
+    def wait(self, get: Callable[[], T]) -> T:
+        """``get()``, a stop recorded before it or arriving during it handed over (raised)."""
+        self.waiting = True
+        try:
+            self._hand_over()
+            return get()
+        finally:
+            self.waiting = False
+
+
 def run_cells(
     cells: Sequence[Cell],
     done: dict[Key, float | None],
@@ -306,8 +359,8 @@ def run_cells(
     ``done`` (resumed scores keyed (case, arm, index)) is updated; ``task`` makes, judges and
     journals one draw and returns its score (``None`` if lost); ``on_done(finished, planned)``
     follows each draw; ``halt`` is set as soon as a draw raises (but for :class:`StopRun`), so
-    that nothing further starts; ``on_stop(n)`` is told at a Ctrl-C that ``n`` draws (more than
-    0) are finishing their attempt.
+    that nothing further starts; ``on_stop(n)`` is told at a Ctrl-C (raised where the main
+    thread waits for a draw: :class:`HeldStops`) that ``n`` draws (over 0) finish their attempt.
 
     Raises:
         StopRun: pending draws are cancelled and running ones finish (and are journaled) first.
@@ -335,7 +388,8 @@ def run_cells(
                 fut.add_done_callback(finished.put)
 
     error: BaseException | None = None
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="draw") as pool:
+    workers = max(1, concurrency)
+    with ThreadPoolExecutor(workers, thread_name_prefix="draw") as pool, HeldStops() as stops:
         for cell in cells:
             plan.extend(cell)
             submit(pool, cell)
@@ -344,7 +398,7 @@ def run_cells(
             on_done(n_done, n_planned)
         try:
             while futures:
-                fut = finished.get()
+                fut = stops.wait(finished.get)
                 case_id, arm, index = futures.pop(fut)
                 if fut.cancelled():
                     continue
