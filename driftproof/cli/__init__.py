@@ -6,7 +6,8 @@ Driftproof's own errors into one line per problem on stderr, ``error: <line>``, 
 reading ``error: <message>`` too. An ``OSError`` (a file that cannot be read or written), input
 that is not UTF-8 and a lone surrogate that cannot be written each become one line and exit
 status 2. A closed stdout (``| head``) ends quietly; anything else is a bug and propagates. A
-SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130), and an error that
+SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130; while this module
+loads, before there is anything to clean up, it ends the process at once), and an error that
 stems from either (a library that wraps the interrupt in its own error) reads "interrupted", not
 a traceback; an error that does not name the interrupt is a bug and propagates, even once one
 arrived.
@@ -15,21 +16,75 @@ arrived.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import io
 import os
 import signal
-import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from types import FrameType
-from typing import Any, NoReturn
 
-import click
-from click.formatting import HelpFormatter
+#: Set once a SIGINT or SIGTERM reached :func:`main`'s handler.
+_STOPPED = threading.Event()
 
-from driftproof import __version__
-from driftproof.errors import DriftproofError
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered.
+
+    Arriving while the import system's own code runs (``frame``, the innermost, is in
+    ``importlib._bootstrap``: between its taking of a module lock and the block that gives it
+    back, or in a callback that swallows it), it could leave the lock held and every thread's
+    next import waiting on it for ever: there the signal is sent again 0.05 s later instead.
+    Inside a module's own code, however long its import, it is raised as anywhere else.
+    """
+    if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
+    _STOPPED.set()
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stops_interrupt(handler: Any = _stop) -> Iterator[None]:
+    """SIGINT and SIGTERM go to ``handler`` in the block (restored after).
+
+    ``handler`` defaults to :func:`_stop` (a :class:`KeyboardInterrupt`). A signal the caller
+    ignores (``nohup``, a background job) stays ignored; off the main thread nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    _STOPPED.clear()
+    for sig, was in previous.items():
+        if was in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, was in previous.items():
+            if was is not None:
+                signal.signal(sig, was)
+
+
+def _exit_interrupted(signum: int, frame: FrameType | None) -> NoReturn:
+    """A stop while this module loads, before :func:`main` takes one: "interrupted", status 130.
+
+    Nothing was done yet: the process ends at once, saying what :func:`main` says.
+    """
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
+    import importlib
+    import io
+    import sys
+    from collections.abc import Iterable, Iterator, Mapping
+    from types import FrameType
+    from typing import Any, NoReturn
+
+    import click
+    from click.formatting import HelpFormatter
+
+    from driftproof import __version__
+    from driftproof.errors import DriftproofError
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -93,49 +148,6 @@ _TARGETS = {"import": "driftproof.cli.import_:import_group"}
 @click.version_option(__version__, prog_name="driftproof")
 def cli() -> None:
     """Measure what a skill adds to a model, and say plainly when it cannot tell."""
-
-
-#: Set once a SIGINT or SIGTERM reached :func:`main`'s handler.
-_STOPPED = threading.Event()
-
-
-def _stop(signum: int, frame: FrameType | None) -> None:
-    """Ctrl-C's default: a :class:`KeyboardInterrupt` in the main thread, remembered.
-
-    Arriving while the import system's own code runs (``frame``, the innermost, is in
-    ``importlib._bootstrap``: between its taking of a module lock and the block that gives it
-    back, or in a callback that swallows it), it could leave the lock held and every thread's
-    next import waiting on it for ever: there the signal is sent again 0.05 s later instead.
-    Inside a module's own code, however long its import, it is raised as anywhere else.
-    """
-    if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-        return
-    _STOPPED.set()
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def _stops_interrupt() -> Iterator[None]:
-    """SIGINT and SIGTERM raise :class:`KeyboardInterrupt` in the block (restored after).
-
-    A signal the caller ignores (``nohup``, a background job) stays ignored; off the main
-    thread nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    _STOPPED.clear()
-    for sig, was in previous.items():
-        if was in (signal.SIG_DFL, signal.default_int_handler):
-            signal.signal(sig, _stop)
-    try:
-        yield
-    finally:
-        for sig, was in previous.items():
-            if was is not None:
-                signal.signal(sig, was)
 
 
 def main(argv: list[str] | None = None) -> None:

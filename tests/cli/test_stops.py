@@ -40,6 +40,31 @@ def test_sigterm_stops_the_demo_as_ctrl_c_does_and_leaves_no_half_folder(tmp_pat
     assert list(tmp_path.iterdir()) == []  # the receipts written before it are removed too
 
 
+#: Imports the command line with SIGINT or SIGTERM (argv[1]; "none": no signal) sent as click
+#: starts to load, before main() could take it; then prints whether the defaults are back.
+_LOADING = """
+import signal, sys
+class Stop:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click" and sys.argv[1] != "none":
+            signal.raise_signal(getattr(signal, sys.argv[1]))
+sys.meta_path.insert(0, Stop())
+import driftproof.cli
+int_, term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+print(int_ is signal.default_int_handler, term is signal.SIG_DFL)
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_stop_while_the_command_line_loads_says_interrupted_not_a_traceback(sig):
+    # found: Ctrl-C in a command's first 0.1-0.2 s printed Python's KeyboardInterrupt traceback
+    # (exit status -2), SIGTERM ended it at once (-15): main() had not taken them yet
+    res = subprocess.run([sys.executable, "-c", _LOADING, sig], capture_output=True, text=True)
+    assert (res.returncode, res.stdout, res.stderr) == (130, "", "interrupted\n")
+    res = subprocess.run([sys.executable, "-c", _LOADING, "none"], capture_output=True, text=True)
+    assert (res.returncode, res.stdout, res.stderr) == (0, "True True\n", "")
+
+
 def test_an_error_raised_because_ctrl_c_arrived_reads_interrupted(monkeypatch, capsys, tmp_path):
     import driftproof.demo
 
