@@ -70,7 +70,6 @@ from driftproof.stats import (
     value_per_1k,
 )
 from driftproof.stats.aa import aa_reading
-from driftproof.stats.band import Band
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, SpreadSplit, lift_interval, spread_split
 from driftproof.stats.fidelity import JUDGED_FACT
@@ -321,28 +320,26 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     src, lost = band_source_of(r), partial(lost_count, judged=has_bands(r))
     missing, named = set(unrecorded_arms(r)), arm_words(r)  # an A/A's arms are its two runs
 
-    def shown(name: str, band: Band) -> str:
-        return ARM_NOT_RECORDED if name in missing else band_text(band)
-
     rows = []
     for c in r.cases:
         w, base = arm_band(c.arms.with_skill, src), arm_band(c.arms.baseline, src)
         ctl = arm_band(c.arms.control, src) if c.arms.control is not None else None
         lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         bands = {"with_skill": w, "baseline": base, "control": ctl}
-        said = tuple(
-            (named[n], band_said(shown(n, b), getattr(c.arms, n)))
+        shown = {  # each arm's band, with its outcome against the case's threshold
+            n: ARM_NOT_RECORDED if n in missing else band_text(b, c.threshold)
             for n, b in bands.items()
             if b is not None
-        )
+        }
+        said = tuple((named[n], band_said(x, getattr(c.arms, n))) for n, x in shown.items())
         verdict = verdicts.get(c.id)
         rows.append(
             CaseRow(
                 case_id=c.id,
                 anchor=anchor_for(c.id),
-                with_skill=shown("with_skill", w),
-                baseline=shown("baseline", base),
-                control=shown("control", ctl) if ctl is not None else None,
+                with_skill=shown["with_skill"],
+                baseline=shown["baseline"],
+                control=shown.get("control"),
                 lift="–" if lift is None else format_lift(lift),
                 verdict=VERDICT_WORDS.get(verdict, verdict) if verdict else "no verdict",
                 checks=_per_arm(r, c, _checks),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from driftproof._anchor import slug
 from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats.aa import AAReading
-from driftproof.stats.band import NO_VALID_SAMPLE, Band
+from driftproof.stats.band import NO_VALID_SAMPLE, Band, threshold_outcome
 from driftproof.stats.context import LiftInterval
 from driftproof.stats.lift import CommonLifts
 from driftproof.stats.moments import mean_of
@@ -275,13 +275,19 @@ def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
     return (NO_VALID_SAMPLE, "unscored") if unscored and (judged or d.judge_samples) else None
 
 
-def band_text(b: Band) -> str:
-    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured."""
+def band_text(b: Band, threshold: float | None = None) -> str:
+    """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured.
+
+    With the case's ``threshold``, the arm's outcome against it follows where it has one
+    (:func:`~driftproof.stats.band.threshold_outcome`): ``…, borderline against threshold 0.700``.
+    """
     if b.mean is None:
         return "–"
     lost = f", {b.lost} lost" if b.lost else ""
     spread = f" ± {fmt(b.sd)}" if b.sd is not None else ""
-    return f"{fmt(b.mean)}{spread} (n = {b.n}{lost})"
+    outcome = threshold_outcome(b, threshold)
+    said = f", {outcome} against threshold {fmt(threshold)}" if outcome else ""
+    return f"{fmt(b.mean)}{spread} (n = {b.n}{lost}){said}"
 
 
 def mean_spread(mean: float | None, spread: float | None) -> str:

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from driftproof.stats.moments import mean_sd
+from driftproof.wording import TOLERANCE
 
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
     from driftproof.receipt import CaseArm, Receipt
 
 BandSource = Literal["generation", "legacy"]
+#: An arm's case outcome against its case's threshold (:func:`threshold_outcome`).
+ThresholdOutcome = Literal["pass", "fail", "borderline"]
 
 #: Reason recorded for a draw that carries no score and no ``lost`` record (D-1).
 NO_VALID_SAMPLE = "no valid judge sample"
@@ -73,6 +76,28 @@ def mean_delta(a: Band, b: Band) -> float | None:
     if a.mean is None or b.mean is None:
         return None
     return b.mean - a.mean
+
+
+def threshold_outcome(band: Band, threshold: float | None) -> ThresholdOutcome | None:
+    """An arm's case outcome against its case's threshold (a score on the judge scale).
+
+    A reading of the method's "the case outcome still comes from the mean and spread of its
+    scores against the threshold, as for every case, so a mean exactly at the threshold reads
+    borderline": ``pass`` when the whole band lies above the threshold (``mean − sd`` above it),
+    ``fail`` when the whole band lies below it (``mean + sd`` below it), ``borderline`` when
+    the band reaches or straddles it, so a mean exactly at the threshold is always borderline.
+    An edge within 1e-9 of the threshold reaches it (the tolerance of D-3).
+
+    Returns:
+        ``None`` where the case records no threshold or the band has no spread (fewer than two
+        measured scores): no outcome is guessed.
+    """
+    low, high = band.low, band.high
+    if threshold is None or low is None or high is None:
+        return None
+    if low - threshold > TOLERANCE:
+        return "pass"
+    return "fail" if threshold - high > TOLERANCE else "borderline"
 
 
 def band_of_scores(

@@ -22,6 +22,7 @@ TERMS = {
     "lost draw",
     "band",
     "effect floor",
+    "threshold",
     "lift",
     "receipt",
     "seal",
@@ -96,6 +97,20 @@ def test_every_schema_path_named_is_a_receipt_field() -> None:
     ]
     assert {"run.capture", "seal.sha256", "draws[].lost.reason"} <= set(paths)
     assert [p for p in paths if not _is_field(p)] == []
+
+
+def test_the_threshold_row_gives_the_outcomes_as_the_method_reads_them() -> None:
+    # method: "the case outcome still comes from the mean and spread of its scores against the
+    # threshold … so a mean exactly at the threshold reads borderline"
+    row = _rows()["threshold"]
+    for words in (
+        "*pass* when its whole band (mean − spread) lies above it",
+        "*fail* when its whole band (mean + spread) lies below it",
+        "*borderline* when the band reaches or straddles it",
+        "a mean exactly at the threshold is borderline",
+    ):
+        assert words in row[1]
+    assert row[2] == "`cases[].threshold`"
 
 
 def test_the_path_check_refuses_a_wrong_path() -> None:
