@@ -82,9 +82,8 @@ BAND_SOURCE_NOT_HELD: Final[str] = (
 #: Bands across draws where no arm has more than one scored draw (an import of one run per arm).
 BAND_SOURCE_ONE_DRAW: Final[str] = "bands across draws, but no arm has more than one scored draw"
 
-#: Band sources in a column header: what each band is the spread of.
+#: Band sources in plain words: a results table's, and a comparison's one score as given.
 BAND_SOURCE_HEADER: Final[dict[str, str]] = {
-    "legacy": "bands across one answer's judge samples",
     "generation": "bands across draws",
     "as_given": "one score per answer, as the source gave it",
 }

@@ -155,8 +155,8 @@ def test_below_tested_no_decision_keeps_lift(
     assert f"::warning title=Driftproof::{said} See the job summary.\n" in capsys.readouterr().out
     # each case's bands as context, in the table diff prints: 0.850 ± 0.050 → 0.550 ± 0.050
     assert (
-        "The bands below are shown as context; no verdict is given.\n\n| case | earlier (bands "
-        "across draws) |" in summary
+        "The bands below are shown as context; no verdict is given.\n\n| case | earlier "
+        "(generation) |" in summary
     )
     assert (
         "| c1 | 0.850 ± 0.050 | 0.550 ± 0.050 | −0.300 | no verdict | 3/3 | 3/3 |  |\n" in summary
@@ -222,7 +222,8 @@ def test_summary_says_diffs_different_skills_and_bands_sentences(
     assert (
         "\n\nThe two receipts measure different skills (demo-skill and other-skill): a diff is "
         "meant for two runs of the same skill.\n\nBands: mean ± one sample sd; Δ = later − "
-        "earlier, with-skill arms, worked from the unrounded means.\n\n- bands across draws: "
+        "earlier, with-skill arms, worked from the unrounded means.\n\n- generation: bands across "
+        "draws: "
     ) in summary
 
 

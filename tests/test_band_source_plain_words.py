@@ -1,5 +1,6 @@
-"""A band source of draws in readers' words: "bands across draws", never the field value
-"generation" as a label; and a band of one scored draw says it has no spread."""
+"""A band source of draws in readers' words: "bands across draws" in view, the results table
+and the Action's table; a comparison's legend gives the method's word before them
+("generation: bands across draws: …"); and a band of one scored draw says it has no spread."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _write(tmp_path: Path, name: str, doc: dict[str, object]) -> Path:
     return path
 
 
-def test_diff_and_view_name_bands_across_draws_and_json_keeps_the_field(
+def test_diff_names_generation_view_bands_across_draws_and_json_keeps_the_field(
     tmp_path: Path, capsys
 ) -> None:
     doc = make_receipt(THREE)
@@ -38,21 +39,22 @@ def test_diff_and_view_name_bands_across_draws_and_json_keeps_the_field(
     a, b = _write(tmp_path, "a.json", doc), _write(tmp_path, "b.json", doc)
     code, out, err = run_main(["diff", str(a), str(b)], capsys)
     assert code == 0, err
-    assert f"\n  {LEGEND}\n" in out
-    assert "generation:" not in out
+    assert f"\n  generation: {LEGEND}\n" in out  # method: "legacy or generation"
+    assert "earlier (generation)" in out and "later (generation)" in out
     _, out, _ = run_main(["view", str(a)], capsys)
     lines = [x.split() for x in out.splitlines() if x.lstrip().startswith("band source")]
     assert [" ".join(x) for x in lines] == [f"band source {LEGEND}"]  # once, in full
     _, out, _ = run_main(["diff", "--format", "json", str(a), str(b)], capsys)
     assert json.loads(out)["band_sources"] == ["generation", "generation"]  # the field's values
+    assert json.loads(out)["legend"] == [f"generation: {LEGEND}"]
 
 
 def test_the_actions_job_summary_names_bands_across_draws() -> None:
     r = Receipt.model_validate(make_receipt(THREE))
     text = action.summary_markdown(r, r, compare_receipts(r, r, a_name="a", b_name="b"))
     assert "| band source | bands across draws | bands across draws |\n" in text
-    assert f"- {LEGEND}\n" in text
-    assert "| generation |" not in text and "- generation:" not in text
+    assert f"- generation: {LEGEND}\n" in text  # the comparison's legend
+    assert "| generation |" not in text
 
 
 def test_the_results_table_names_bands_across_draws() -> None:

@@ -1,8 +1,8 @@
 """A receipt of one answer per arm, each with one score as its source gave it (no judge sample).
 
 skill-creator's import (Report 003's receipt) names no band source and holds one draw per arm
-with no judge sample: diff, view and its pages say so in plain words, never "legacy" (a word of
-the method's internals) and never judge samples it does not hold.
+with no judge sample: diff, view and its pages say so in plain words, never "legacy" (one of the
+method's two band sources, which this is not) and never judge samples it does not hold.
 """
 
 from __future__ import annotations
@@ -40,15 +40,16 @@ def test_diff_says_each_answer_has_one_score_as_the_source_gave_it() -> None:
     assert "not like for like" not in out
 
 
-def test_diff_of_judge_sampled_answers_keeps_its_words_without_the_internal_name() -> None:
+def test_diff_of_judge_sampled_answers_names_legacy_with_its_words() -> None:
     # the 0.3.1 fixture: one draw per arm, judged 5 times (judge samples held): its band is the
-    # spread of those samples, and the legend says it measures the judge
+    # spread of those samples, the method's legacy, and the legend says it measures the judge
     out = CliRunner().invoke(cli, ["diff", str(JUDGED), str(JUDGED)]).output
-    assert "(bands across one answer's judge samples)" in out
+    assert "earlier (legacy)" in out and "later (legacy)" in out
     assert (
-        "  one answer per arm, judged several times: the band measures the judge, not the model.\n"
+        "  legacy: one answer per arm, judged several times: the band measures the judge, not "
+        "the model.\n"
     ) in out
-    assert "legacy" not in out
+    assert "generation" not in out
 
 
 def test_view_says_the_band_source_in_plain_words() -> None:

@@ -18,6 +18,8 @@ from driftproof.wording import (
     BAND_SOURCE_ONE_DRAW,
 )
 
+#: The band sources the method names (method, "Where a band comes from").
+METHOD_SOURCES = ("legacy", "generation")
 #: A table cell's words for bands of one score each, however the receipt records them.
 ONE_DRAW_SHORT = "one scored draw per arm, no spread"
 
@@ -34,6 +36,27 @@ class BandFacts:
     short: str
     draws: str
     judge_samples: str
+
+
+def source_named(kind: str | None) -> str:
+    """A receipt's band source beside its bands in a comparison, from :func:`band_kind`.
+
+    The method's word, ``legacy`` or ``generation`` (method: "A comparison report names the
+    band source of each receipt beside its bands, legacy or generation"); one score per answer
+    as its source gave it, not one of the method's two, in plain words; ``no band`` for none.
+    """
+    if kind is None:
+        return "no band"
+    return kind if kind in METHOD_SOURCES else BAND_SOURCE_HEADER[kind]
+
+
+def source_legend(kind: str) -> str:
+    """A comparison legend's entry for a :func:`band_kind`, in plain words.
+
+    The method's word first where it names one (``generation: bands across draws: …``).
+    """
+    plain = BAND_SOURCE_LEGEND[kind]
+    return f"{kind}: {plain}" if kind in METHOD_SOURCES else plain
 
 
 def held_range(counts: list[int]) -> str:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from driftproof.pages.band_sources import band_kind, recorded_not_held
+from driftproof.pages.band_sources import band_kind, recorded_not_held, source_legend, source_named
 from driftproof.pages.comparison_setup import setup_note
 from driftproof.pages.lost_groups import LOST_NOTE
 from driftproof.pages.unmeasured_cases import (
@@ -43,8 +43,6 @@ from driftproof.stats.false_alarms import FalseAlarms, draw_grid, suite_false_al
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.paired import PairedTest, paired_test
 from driftproof.wording import (
-    BAND_SOURCE_HEADER,
-    BAND_SOURCE_LEGEND,
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
@@ -122,7 +120,7 @@ def compare_receipts(
     """
     sources = (_source(a), _source(b))
     kinds = (band_kind(a), band_kind(b))
-    legend = tuple(BAND_SOURCE_LEGEND[k] for k in dict.fromkeys(kinds) if k is not None)
+    legend = tuple(source_legend(k) for k in dict.fromkeys(kinds) if k is not None)
     not_held = ((a_name, recorded_not_held(a)), (b_name, recorded_not_held(b)))
     legend += tuple(dict.fromkeys(f"{name}: {why}." for name, why in not_held if why))
     # one score per answer as the source gave it is a band of one draw, as a generation band is
@@ -383,12 +381,12 @@ def verdict_cell(v: CaseVerdict) -> str:
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    The receipts' columns are "earlier" and "later" with their band sources in words;
+    The receipts' columns are "earlier" and "later", each with its :func:`source_named`;
     measured/drawn counts appear when a case lost draws or a side gets no verdict; the reasons
     are not in the rows but under the table (:func:`~driftproof.pages.lost_groups.diff_lost`).
     """
     a_name, b_name = "earlier", "later"
-    src_a, src_b = (BAND_SOURCE_HEADER[k] if k else "no band" for k in c.band_kinds)
+    src_a, src_b = (source_named(k) for k in c.band_kinds)
     header = [
         "case",
         f"{a_name} ({src_a})",

@@ -214,25 +214,21 @@ def test_different_band_sources_are_not_like_for_like(tmp_path: Path) -> None:
     )
     res = run(tmp_path, legacy, make_receipt([C1B]))
     assert NOT_LIKE_FOR_LIKE in res.output
-    assert (
-        BAND_SOURCE_LEGEND["legacy"] in res.output
-        and BAND_SOURCE_LEGEND["generation"] in res.output
-    )
+    # the legend gives each of the method's words with its plain words (method: "names the band
+    # source of each receipt beside its bands, legacy or generation")
+    assert f"  legacy: {BAND_SOURCE_LEGEND['legacy']}\n" in res.output
+    assert f"  generation: {BAND_SOURCE_LEGEND['generation']}\n" in res.output
     # The table's columns are named as the first line names the receipts (was each full path),
-    # each with its band source in words (was a bare "(legacy)", then "(band source: legacy)",
-    # the receipt's field value).
+    # each with its band source in the method's word.
     header = next(x for x in res.output.splitlines() if x.startswith("case "))
-    assert header == (
-        "case  earlier (bands across one answer's judge samples)  later (bands across draws)  "
-        "Δ       verdict   note"
-    )
+    assert header == ("case  earlier (legacy)  later (generation)  Δ       verdict   note")
 
 
 def test_same_band_source_has_no_sentence_and_one_legend(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C1A]), make_receipt([C1B]))
     assert NOT_LIKE_FOR_LIKE not in res.output
-    assert BAND_SOURCE_LEGEND["generation"] in res.output
-    assert BAND_SOURCE_LEGEND["legacy"] not in res.output
+    assert f"  generation: {BAND_SOURCE_LEGEND['generation']}\n" in res.output
+    assert BAND_SOURCE_LEGEND["legacy"] not in res.output and "legacy" not in res.output
 
 
 def test_markdown_escapes_untrusted_reasons(tmp_path: Path) -> None:

@@ -105,14 +105,14 @@ def test_view_at_80_columns_lists_the_cases_and_wraps_the_prose() -> None:
 def test_diff_at_60_columns_lists_the_cases() -> None:
     a, b = _receipt("a.json", [0.80, 0.82, 0.84]), _receipt("b.json", [0.60, 0.62, 0.64])
     c = compare_receipts(a, b, a_name="a.json", b_name="b.json")
-    assert "c1    0.820 ± 0.020                 0.620 ± 0.020" in comparison_text(c)
+    assert "c1    0.820 ± 0.020         0.620 ± 0.020" in comparison_text(c)
     lines = comparison_text(c, 60).splitlines()
     # .82 → .62: Δ −.200, the bands .02 wide apart by far: regressed; no note, so no note line
     at = lines.index("c1")
     assert lines[at : at + 6] == [
         "c1",
-        "  earlier (bands across draws): 0.820 ± 0.020",
-        "  later (bands across draws): 0.620 ± 0.020",
+        "  earlier (generation): 0.820 ± 0.020",
+        "  later (generation): 0.620 ± 0.020",
         "  Δ: −0.200",
         "  verdict: regressed",
         "",

@@ -296,8 +296,8 @@ def test_no_page_of_the_demo_site_scrolls_sideways(
     assert 0 <= box["x"] and box["x"] + box["width"] <= width
     assert [" ".join(h.split()) for h in heads][:5] == [
         "case",
-        "earlier (bands across draws)",
-        "later (bands across draws)",
+        "earlier (generation)",
+        "later (generation)",
         "Δ",
         "verdict",
     ]

@@ -73,8 +73,9 @@ def test_the_method_names_each_kind_of_band_in_the_words_tables_print() -> None:
     method = _words("method.md")
     bands = method[method.index("## Bands") : method.index("## When a change is called")]
     words = [
-        BAND_SOURCE_HEADER["generation"],  # a diff's column head, the results page
-        BAND_SOURCE_HEADER["legacy"],  # a diff's column head
+        BAND_SOURCE_HEADER["generation"],  # the results page
+        "generation",  # a diff's column head and legend (method: "legacy or generation")
+        "legacy",  # a diff's column head and legend
         BAND_SOURCE_HEADER["as_given"].split(",")[0],  # "one score per answer, as the source …"
         "one answer per arm",  # the results page's band source, legacy
         "one scored draw per arm",  # the results page: bands across draws, one draw each

@@ -79,14 +79,20 @@ def test_comparison_rows_are_the_diff_words(pair: tuple[Path, Path]) -> None:
     # diff's do; the labels March and April are tied to them above the table and in its caption
     assert table_header(html, "table-comparison-march-april") == [
         "case",
-        "earlier (bands across draws)",
-        "later (bands across draws)",
+        "earlier (generation)",
+        "later (generation)",
         "Δ",
         "verdict",
         "note",
     ]
     assert "March (earlier) against April (later): with-skill bands" in html
     assert "Δ = later − earlier" in html
+    # the legend gives the method's word, then its plain words (one source on the page: one entry)
+    assert (
+        "<li>generation: bands across draws: the band is the spread of the per-draw scores, each "
+        "draw a separate answer of the arm.</li>"
+    ) in html
+    assert "legacy" not in html
     assert (
         "<p>The two receipts were answered by different models (claude-sonnet-4-5 and gpt-5): a "
         "change between them may be the model&#39;s, not the skill&#39;s.</p>"
