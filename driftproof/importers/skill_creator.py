@@ -75,8 +75,8 @@ def import_skill_creator(
 
     ``paths`` are iteration directories, workspaces holding them, or ``benchmark.json`` files.
     A file is read alone (never replaced by the grading.json files of its folder); a folder's
-    grading.json files are read only when they all belong to one iteration; a folder below the
-    one given holding them and a benchmark.json is read as that iteration, as if given.
+    grading.json files are read only when they all belong to one iteration; that iteration's
+    folder, when below the one given and holding a benchmark.json, is read as if given.
 
     Raises:
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
@@ -130,9 +130,8 @@ def _iterations(path: Path) -> list[Path]:
     if found:
         return found
     if files := grading_files(path):  # one iteration's files, never its benchmark.json unread
-        root = iteration_of(files[0])
-        below = (p for p in (root, *root.parents) if path in p.parents)
-        return [next((p for p in below if (p / "benchmark.json").is_file()), path)]
+        root = iteration_of(files[0])  # its own benchmark.json only: one above is another's
+        return [root if path in root.parents and (root / "benchmark.json").is_file() else path]
     raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
         "or iteration-*/ directories holding them"
