@@ -38,7 +38,7 @@ def original():
 
 def test_same_setting_proceeds(original):
     s = grader_setting_of(original, extra=EXTRA)
-    assert rubric_regrade_refusals(original, s, s) == []
+    assert rubric_regrade_refusals(original, s, s, "o.json") == []
     assert s.answered_as == (JUDGE["model"],)
 
 
@@ -63,15 +63,17 @@ def test_same_setting_proceeds(original):
 )
 def test_each_differing_setting_refuses(original, field, value, words):
     s = grader_setting_of(original, extra=EXTRA)
-    reasons = rubric_regrade_refusals(original, s, replace(s, **{field: value}))
-    assert len(reasons) == 1 and reasons[0].startswith(words)
+    reasons = rubric_regrade_refusals(original, s, replace(s, **{field: value}), "o.json")
+    assert len(reasons) == 1 and reasons[0].startswith("o.json: /")
+    assert reasons[0].partition(": /")[2].partition(": ")[2].startswith(words)
 
 
 def test_setting_recorded_on_one_side_refuses(original):
     s = grader_setting_of(original)  # no tool version recorded in the original
-    reasons = rubric_regrade_refusals(original, s, replace(s, tool_version="driftproof 0.1.0"))
-    assert reasons == [
-        "grader tool version is not recorded for the original, so it cannot be held to the original"
+    new = replace(s, tool_version="driftproof 0.1.0")
+    assert rubric_regrade_refusals(original, s, new, "o.json") == [
+        "o.json: /judge: grader tool version is not recorded for the original, so it cannot be "
+        "held to the original"
     ]
 
 
@@ -84,7 +86,9 @@ def test_no_judge_identity_refuses():
     doc["judge"] = None
     r = _load(doc)
     s = grader_setting_of(r)
-    assert rubric_regrade_refusals(r, s, s) == ["the original records no judge identity"]
+    assert rubric_regrade_refusals(r, s, s, "o.json") == [
+        "o.json: /judge: the original records no judge identity"
+    ]
 
 
 def test_anonymous_replies_refuse():
@@ -92,8 +96,10 @@ def test_anonymous_replies_refuse():
     doc["cases"][0]["arms"]["baseline"]["draws"][1]["judge_samples"][0]["reported_model"] = None
     r = _load(doc)
     s = grader_setting_of(r)
-    assert rubric_regrade_refusals(r, s, s) == [
-        "the original holds 1 anonymous judge replies (no reported model id)"
+    # the receipt, and where in it: the first anonymous reply (arms are with_skill, baseline)
+    assert rubric_regrade_refusals(r, s, s, "o.json") == [
+        "o.json: /cases/0/arms/baseline/draws/1/judge_samples/0/reported_model: the original "
+        "holds 1 anonymous judge replies (no reported model id)"
     ]
 
 
@@ -163,7 +169,7 @@ def test_the_answers_total_is_counted_in_bytes_as_its_limit_is(tmp_path, monkeyp
     task = {"id": "c1", "prompt": "prompt of c1", "rubric": "r"}
     suite.write_text(json.dumps({"format": "driftproof-suite/1", "cases": [task]}))
     monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_BYTES", 32)
-    reasons = input_refusals(_load(doc), load_suite(suite))
-    assert "the answers total 40 bytes (UTF-8); the limit is 32" in reasons
+    reasons = input_refusals(_load(doc), load_suite(suite), "o.json")
+    assert "o.json: /cases: the answers total 40 bytes (UTF-8); the limit is 32" in reasons
     monkeypatch.setattr(_bounds, "ANSWERS_ARCHIVE_MAX_BYTES", 40)
-    assert not [r for r in input_refusals(_load(doc), load_suite(suite)) if "total" in r]
+    assert not [r for r in input_refusals(_load(doc), load_suite(suite), "o.json") if "total" in r]

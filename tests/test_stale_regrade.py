@@ -43,11 +43,12 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
             "judge prompt template: the judge's instructions changed, but the receipt kept no "
             "answers to grade again (the first missing: case a, with skill, draw 1)"
         ) in said
-        assert (
-            code == 2
-            and "error: regrade refused: case a, with skill, draw 1: the original kept no answer"
-            in err
-        )
+        # the refusal names the receipt and where in it the answer would be (case a is the
+        # first case; with_skill the arm, its first draw)
+        assert code == 2 and (
+            f"error: regrade refused: {first}: /cases/0/arms/with_skill/draws/0/answer: case a, "
+            "with skill, draw 1: the original kept no answer"
+        ) in " ".join(err.split())
 
 
 def test_a_receipt_whose_every_draw_was_lost_is_not_regrade_only() -> None:

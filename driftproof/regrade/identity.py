@@ -25,9 +25,12 @@ from driftproof.run.suite_fields import SuiteCase
 from driftproof.wording import draw_words
 
 
-def _setting(words: str, *, optional: bool = False) -> Any:
-    """A compared setting, named ``words`` in a refusal; ``optional``: ``None`` when not given."""
-    words_of = {"words": words}
+def _setting(words: str, at: str = "/judge", *, optional: bool = False) -> Any:
+    """A compared setting, named ``words`` and pointed to at ``at`` in a refusal.
+
+    ``optional``: ``None`` when not given.
+    """
+    words_of = {"words": words, "at": at}
     return field(default=None, metadata=words_of) if optional else field(metadata=words_of)
 
 
@@ -40,16 +43,18 @@ class GraderSetting:
     grader's replies reported.
     """
 
-    model: str | None = _setting("model")
-    service: str | None = _setting("service")
-    sampling: str | None = _setting("sampling")
-    instructions: str | None = _setting("instructions (prompt template hash)")
+    model: str | None = _setting("model", "/judge/model")
+    service: str | None = _setting("service", "/judge/provider")
+    sampling: str | None = _setting("sampling", "/judge/sampling")
+    instructions: str | None = _setting(
+        "instructions (prompt template hash)", "/judge/template_sha256"
+    )
     tool_version: str | None = _setting("tool version", optional=True)
     isolation: str | None = _setting("isolation", optional=True)
-    address: str | None = _setting("address its calls use")
+    address: str | None = _setting("address its calls use", "/judge/service")
     routing: str | None = _setting("routing settings handed to its calls", optional=True)
     code: str | None = _setting("code on the grading path", optional=True)
-    answered_as: tuple[str, ...] | None = _setting("dated model it answered as")
+    answered_as: tuple[str, ...] | None = _setting("dated model it answered as", "/cases")
 
 
 def canonical_json(value: Any) -> str | None:
@@ -59,15 +64,18 @@ def canonical_json(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def _samples(receipt: Receipt, *, measured_only: bool) -> list[JudgeSample]:
-    """Every judge sample of the receipt's draws (of its measured draws only when asked)."""
+def _samples(receipt: Receipt, *, measured_only: bool) -> list[tuple[str, JudgeSample]]:
+    """Every judge sample of the receipt's draws (of its measured draws only when asked).
+
+    Each with its JSON pointer in the receipt.
+    """
     return [
-        s
-        for c in receipt.cases
-        for _, arm in c.arms.named()
-        for d in arm.draws
+        (f"/cases/{ci}/arms/{name}/draws/{di}/judge_samples/{k}", s)
+        for ci, c in enumerate(receipt.cases)
+        for name, arm in c.arms.named()
+        for di, d in enumerate(arm.draws)
         if not (measured_only and d.lost is not None)
-        for s in d.judge_samples
+        for k, s in enumerate(d.judge_samples)
     ]
 
 
@@ -78,7 +86,7 @@ def grader_setting_of(receipt: Receipt, *, extra: dict[str, Any] | None = None) 
     """
     extra = extra or {}
     samples = _samples(receipt, measured_only=False)
-    reported = sorted({s.reported_model for s in samples if s.reported_model})
+    reported = sorted({s.reported_model for _, s in samples if s.reported_model})
     return judge_setting(
         receipt.judge,
         tool_version=extra.get("tool_version"),
@@ -102,25 +110,35 @@ def judge_setting(j: Judge | None, **others: Any) -> GraderSetting:
 
 
 def rubric_regrade_refusals(
-    original: Receipt, original_setting: GraderSetting, new_setting: GraderSetting
+    original: Receipt,
+    original_setting: GraderSetting,
+    new_setting: GraderSetting,
+    file: str | Path,
 ) -> list[str]:
     """Every reason a rubric regrade of ``original`` with ``new_setting`` must refuse.
 
     In order: aggregates only; no judge identity; anonymous judge replies; each compared
-    setting that differs or is recorded on one side only.
+    setting that differs or is recorded on one side only. Each names ``file``, the original's
+    path, and a JSON pointer in it.
     """
     if original.is_aggregates_only:
-        return ["the original carries aggregates only: there is no answer to grade"]
+        return [
+            f"{file}: /uncertainty_unavailable: the original carries aggregates only: there is "
+            "no answer to grade"
+        ]
     if original.judge is None:
-        return ["the original records no judge identity"]
+        return [f"{file}: /judge: the original records no judge identity"]
     reasons: list[str] = []
     samples = _samples(original, measured_only=True)
     if not samples:
-        reasons.append("the original records no judge samples, so no judge identity")
-    anonymous = sum(1 for s in samples if not s.reported_model)
+        reasons.append(
+            f"{file}: /cases: the original records no judge samples, so no judge identity"
+        )
+    anonymous = [at for at, s in samples if not s.reported_model]
     if anonymous:
         reasons.append(
-            f"the original holds {anonymous} anonymous judge replies (no reported model id)"
+            f"{file}: {anonymous[0]}/reported_model: the original holds {len(anonymous)} "
+            "anonymous judge replies (no reported model id)"
         )
     for f in fields(GraderSetting):
         a, b = getattr(original_setting, f.name), getattr(new_setting, f.name)
@@ -129,12 +147,13 @@ def rubric_regrade_refusals(
         if a is None or b is None:
             side = "the original" if a is None else "the new grader"
             reasons.append(
-                f"grader {f.metadata['words']} is not recorded for {side}, "
-                "so it cannot be held to the original"
+                f"{file}: {f.metadata['at']}: grader {f.metadata['words']} is not recorded for "
+                f"{side}, so it cannot be held to the original"
             )
         elif a != b:
             reasons.append(
-                f"grader {f.metadata['words']} differs: original {_short(a)}, new {_short(b)}"
+                f"{file}: {f.metadata['at']}: grader {f.metadata['words']} differs: original "
+                f"{_short(a)}, new {_short(b)}"
             )
     return reasons
 
@@ -235,13 +254,18 @@ def held_truncation(r: Receipt) -> str:
     return r.run.truncation or "lost"
 
 
-def input_refusals(original: Receipt, revised: Suite) -> list[str]:
-    """Why the kept answers or revised tasks cannot be held to ``original`` (empty: they can)."""
+def input_refusals(original: Receipt, revised: Suite, file: str | Path) -> list[str]:
+    """Why the kept answers, revised tasks or kept transcripts cannot be held to ``original``.
+
+    Empty: they can. Each names its file (``file``: the original's path) and where in it.
+    """
     total_bytes = 0  # as the archive holds them: UTF-8
-    for case in original.cases:
+    for ci, case in enumerate(original.cases):
         for name, arm in case.arms.named():
-            for d in arm.draws:
-                where = draw_words(case.id, name, d.index)
+            for di, d in enumerate(arm.draws):
+                where = f"{file}: /cases/{ci}/arms/{name}/draws/{di}/answer: " + draw_words(
+                    case.id, name, d.index
+                )
                 if d.lost is not None:
                     continue
                 if d.answer is None:
@@ -252,17 +276,22 @@ def input_refusals(original: Receipt, revised: Suite) -> list[str]:
                 total_bytes += len(d.answer.encode("utf-8"))  # its digest: held on reading (D-18)
     over = total_bytes > (most := B.ANSWERS_ARCHIVE_MAX_BYTES)
     reasons = (
-        [f"the answers total {total_bytes} bytes (UTF-8); the limit is {most}"] if over else []
+        [f"{file}: /cases: the answers total {total_bytes} bytes (UTF-8); the limit is {most}"]
+        if over
+        else []
     )
-    return reasons + _revised_task_refusals(original, revised)
+    reasons += _revised_task_refusals(original, revised, file)
+    return reasons + transcripts_refusals(original, Path(file))
 
 
-def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
+def _revised_task_refusals(
+    original: Receipt, revised: Suite, original_file: str | Path
+) -> list[str]:
     """Why ``revised``'s tasks are not the original's, each naming the file and JSON pointer."""
     reasons: list[str] = []
     file, by_id = revised.path, {c.id: c for c in revised.cases}
     cases_at = revised.cases[0].pointer.rpartition("/")[0] if revised.cases else ""
-    for case in original.cases:
+    for ci, case in enumerate(original.cases):
         rc = by_id.get(case.id)
         if rc is None:
             reasons.append(
@@ -276,7 +305,8 @@ def _revised_task_refusals(original: Receipt, revised: Suite) -> list[str]:
             )
         elif case.prompt_sha256 is None:
             reasons.append(
-                f"case {case.id}: the original records no prompt hash, "
+                f"{original_file}: /cases/{ci}/prompt_sha256: case {case.id}: the original "
+                "records no prompt hash, "
                 "so the revised task cannot be held to it"
             )
         elif rc.rubric is None and not rc.criteria:
@@ -340,7 +370,7 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
             f"there), found {found}"
         ]
     if path.stat().st_size > B.ANSWERS_ARCHIVE_MAX_BYTES:
-        return [f"the kept transcripts {path.name} are over {B.ANSWERS_ARCHIVE_MAX_BYTES} bytes"]
+        return [f"{path}: expected at most {B.ANSWERS_ARCHIVE_MAX_BYTES} bytes of kept transcripts"]
     if kept.draws > (most := B.ANSWERS_ARCHIVE_MAX_ENTRIES):
         return [
             f"{original_path}: /run/transcripts/draws: expected at most {most:,} answers in the "
@@ -350,7 +380,8 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
         digest = hashlib.file_digest(fh, "sha256").hexdigest()
     if digest != kept.sha256:
         return [
-            f"the kept transcripts {path.name} changed after the original sealed them "
+            f"{original_path}: /run/transcripts/sha256: the kept transcripts {path.name} "
+            "changed after the original sealed them "
             f"(sha256 {digest[:12]}…, sealed {kept.sha256[:12]}…)"
         ]
     return []
@@ -394,10 +425,11 @@ def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
     }
 
 
-def scale_refusals(original: Receipt) -> list[str]:
+def scale_refusals(original: Receipt, file: str | Path) -> list[str]:
     """Why the original's recorded judge scale is not the one this grader scores on.
 
     A rubric regrade records the original's judge, scale included, over its own grades.
+    ``file``: the original's path, named with the scale's JSON pointer.
     """
     scale = original.judge.scale if original.judge is not None else None
     worst, best, step = SCALE
@@ -405,6 +437,6 @@ def scale_refusals(original: Receipt) -> list[str]:
         return []
     held = "" if scale.step is None else f" in steps of {scale.step:g}"
     return [
-        f"grader scale differs: original {scale.worst:g} to {scale.best:g}{held}, "
-        f"new {worst:g} to {best:g} in steps of {step:g}"
+        f"{file}: /judge/scale: grader scale differs: original {scale.worst:g} to "
+        f"{scale.best:g}{held}, new {worst:g} to {best:g} in steps of {step:g}"
     ]

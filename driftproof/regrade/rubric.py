@@ -38,7 +38,6 @@ from driftproof.regrade.identity import (
     regraded_level,
     rubric_regrade_refusals,
     scale_refusals,
-    transcripts_refusals,
 )
 from driftproof.run.config import now
 from driftproof.run.providers.base import Provider
@@ -158,14 +157,14 @@ def rubric_regrade(
     # tool version, isolation, routing and code are not recorded, so not compared;
     # answered_as is the original's, checked on every reply
     reasons = rubric_regrade_refusals(
-        original, setting, judge_setting(asked, answered_as=setting.answered_as)
-    ) + scale_refusals(original)
+        original, setting, judge_setting(asked, answered_as=setting.answered_as), original_path
+    ) + scale_refusals(original, original_path)
     if plain:  # another judge may grade: of the grader refusals only aggregates-only applies
-        reasons = [r for r in reasons if r.startswith("the original carries aggregates")]
+        reasons = [r for r in reasons if "the original carries aggregates" in r]
     if not reasons:  # the revised tasks as the original run read them: in its language
         revised, reasons = in_run_language(original, revised)
     if not reasons:
-        reasons = input_refusals(original, revised) + transcripts_refusals(original, original_path)
+        reasons = input_refusals(original, revised, original_path)
     if reasons:
         raise RefusalError(f"{refused(plain)}: " + "; ".join(reasons))
     samples = judge_samples or original.run.judge_samples_per_generation or 5

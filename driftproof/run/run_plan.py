@@ -409,7 +409,9 @@ def plan_regrade_judge(
             )
         price = frozen_price(provider, model, judge_price)
     elif original.judge is None:
-        raise RefusalError(f"rubric regrade refused: {at}the original records no judge identity")
+        raise RefusalError(
+            f"rubric regrade refused: {at}/judge: the original records no judge identity"
+        )
     else:
         if judge_price is not None:
             raise RunOptionError(

@@ -217,7 +217,8 @@ def test_an_original_judge_scale_the_grader_does_not_score_on_is_refused(
     assert (code, err.splitlines()) == (
         2,
         [
-            "error: rubric regrade refused: grader scale differs: original 0 to 10 in steps of "
+            f"error: rubric regrade refused: {ten}: /judge/scale: grader scale differs: original "
+            "0 to 10 in steps of "
             "0.05, new 0 to 1 in steps of 0.05"
         ],
     )

@@ -288,10 +288,20 @@ def test_a_plain_regrade_needs_both_judge_options_and_no_recorded_judge() -> Non
         plan_regrade_judge(
             _original(None), provider="anthropic", model=None, base_url=None, openai_api="chat"
         )
-    with pytest.raises(RefusalError, match="records no judge identity"):
+    with pytest.raises(RefusalError) as e:
         plan_regrade_judge(
-            _original(None), provider=None, model=None, base_url=None, openai_api="chat"
+            _original(None),
+            provider=None,
+            model=None,
+            base_url=None,
+            openai_api="chat",
+            receipt_file="o.json",
         )
+    # the receipt, and where in it: its judge object, null (found: the pointer was left out)
+    assert (
+        str(e.value)
+        == "rubric regrade refused: o.json: /judge: the original records no judge identity"
+    )
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,9 @@ def test_regrade_refuses_a_different_grader_and_writes_nothing(loopback, suite_f
     assert not (tmp_path / "r2.json").exists()
     # one error line, its reasons joined: a line break in it printed as a literal \x0a
     assert ei.value.lines() == [str(ei.value)] and "\n" not in str(ei.value)
-    assert str(ei.value).startswith("rubric regrade refused: grader model differs: original ")
+    assert str(ei.value).startswith(
+        f"rubric regrade refused: {out}: /judge/model: grader model differs: original "
+    )
 
 
 def test_regrade_refuses_a_run_without_kept_answers(loopback, suite_file, tmp_path):
@@ -356,8 +358,11 @@ def _refusal(tmp_path, original, out="regraded.json") -> str:
 
 def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp_path):
     # the run's first draw, receipt index 0, is draw 1 as people count
-    assert _refusal(tmp_path, run_lane(tmp_path, "anthropic", "api")) == (
-        "rubric regrade refused: case commit-429, with skill, draw 1: the original kept no "
+    # the receipt and where in it: its first case's with-skill arm, first draw
+    original = run_lane(tmp_path, "anthropic", "api")
+    assert _refusal(tmp_path, original) == (
+        f"rubric regrade refused: {original}: /cases/0/arms/with_skill/draws/0/answer: "
+        "case commit-429, with skill, draw 1: the original kept no "
         "answer (run with --keep-transcripts to regrade)"
     )
 
