@@ -86,9 +86,11 @@ def _documents(path: Path) -> list[Path]:
         return [path / DOCUMENT_NAME]
     found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if (p / DOCUMENT_NAME).is_file())
     if not found:
+        results = path / "evals" / "results"
+        there = f"; its results are in {results}: give that folder" if results.is_dir() else ""
         raise Where(path).fail(
-            f"expected {DOCUMENT_NAME} in this directory or in its results "
-            "directories (evals/results/<timestamp>/); found none"
+            f"expected {DOCUMENT_NAME} in this directory or in a directory directly inside it "
+            f"(a results directory, evals/results/<timestamp>/); found none{there}"
         )
     if len(found) > _MAX_DOCUMENTS:
         raise Where(path).fail(
