@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from driftproof._json import json_kind
 from driftproof.errors import Problem, SuiteError
+from driftproof.receipt._bounds import quote
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
 FORMAT = "driftproof-suite/1"
@@ -164,10 +165,13 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 
 
 def holds(c: Collector, rule: str, v: Any, ptr: str) -> bool:
-    """Whether ``v`` passes :data:`RULES` ``[rule]``; a problem at ``ptr`` when it does not."""
+    """Whether ``v`` passes :data:`RULES` ``[rule]``; a problem at ``ptr`` when it does not.
+
+    The problem says what was found: "missing" for ``None``, else an excerpt of ``v``.
+    """
     test, problem = RULES[rule]
     if not test(v):
-        c.add(ptr, problem)
+        c.add(ptr, f"{problem}, " + ("missing" if v is None else f"found {quote(v)}"))
         return False
     return True
 

@@ -143,7 +143,7 @@ def test_bad_case_is_named_by_pointer(tmp_path, case, pointer, needle):
 def test_every_bad_case_is_reported_and_duplicates_named(tmp_path):
     doc = {"format": "driftproof-suite/1", "cases": [_case(), _case(), _case(id="b", threshold=-1)]}
     probs = _problems(tmp_path, doc)
-    assert ("/cases/2/threshold", "expected a number from 0 to 1") in probs
+    assert ("/cases/2/threshold", "expected a number from 0 to 1, found -1") in probs
     assert any(p == "/cases/1/id" and "also at /cases/0" in m for p, m in probs)
 
 
@@ -298,7 +298,7 @@ def test_an_id_or_language_with_a_trailing_line_break_is_refused(tmp_path):
     # schema then refused it when the run was written) and "pt\n" as a language
     doc = {"format": "driftproof-suite/1", "cases": [_case(id="c1\n")]}
     assert _problems(tmp_path, doc) == [
-        ("/cases/0/id", "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+        ("/cases/0/id", 'expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, found "c1\\n"')
     ]
     doc = {"format": "driftproof-suite/1", "language": "pt\n", "cases": [_case()]}
     assert _problems(tmp_path, doc) == [

@@ -15,6 +15,7 @@ import pytest
 from factories import run_main
 
 CRIT = {"id": "x", "weight": 1, "description": "d"}
+ID = "expected an id matching ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 
 
 def _case(**kw: Any) -> dict[str, Any]:
@@ -28,6 +29,11 @@ def _regex(**kw: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("cases", "pointer", "words"),
     [
+        # found: an id missing and one that does not match read alike, neither saying what was found
+        ([{"prompt": "p", "rubric": "r"}], "/cases/0/id", f"{ID}, missing"),
+        ([_case(id="Bad Id")], "/cases/0/id", f'{ID}, found "Bad Id"'),
+        # escaped as JSON escapes it (ESC is \u001b, 6 characters) and cut at 80 with "…"
+        ([_case(id="\x1b" + "a" * 200)], "/cases/0/id", f'{ID}, found "\\u001b{"a" * 73}…'),
         ([], "/cases", "expected a non-empty list of cases"),
         (["a"], "/cases/0", "expected a case object"),
         (
