@@ -120,16 +120,14 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         (o.skill_md is None, "skill.sha256 and skill.tokens (SKILL.md not given)"),
         (version is None, "provenance.tool_version (metadata.promptfooVersion absent)"),
         (times["started_at"] is None, "run.started_at (no results.timestamp)"),
+        (grouped.priced, "each result's cost in US dollars (results[].cost; tokens are kept)"),
         *(
             (True, f"the {a} arm (a single-arm import: no lift, no interval, no value per token)")
             for a in missing
         ),
     )
     unrecorded = [text for unrecorded, text in lacking if unrecorded]
-    notes = [f"{grouped.ambiguous} {_AMBIGUOUS}"] if grouped.ambiguous else []
-    if grouped.left_out:
-        shown = ", ".join(f"{label} ({n})" for label, n in grouped.left_out.items())
-        notes.append(cut_label(f"Rows of other {by}s were not imported: {shown}", 900))
+    notes = grouped.notes()
     cases, all_arms = grouped.cases(missing, Where(path) / "results"), (*arms, *missing)
     at = Where(path) / "config" / "evaluateOptions" / "repeat"
     declared.held_as_declared(cases, arms, gens, at, "results")
@@ -166,6 +164,7 @@ class _Grouped:
         self.others: dict[str, set[str]] = {a: set() for a in arms}  # see _GATHERS
         self.tokens: dict[str, Any] = {**dict.fromkeys(_OVERHEAD, 0), "usd": None}
         self.ambiguous = 0
+        self.priced = False  # a row imported holds its cost in US dollars, which no draw keeps
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
         """File one result row under its case and arm (several arms map: fail).
@@ -182,6 +181,7 @@ class _Grouped:
             self.models[arm].add(provider["id"])
         other = "provider" if self.by == "prompt" else "prompt"  # an arm may gather several
         self.others[arm].update(_names(row, other, self.prompt_ids)[:1])
+        self.priced = self.priced or row.get("cost") is not None
         key, label, prompt_text = _case_key(row, iw)
         case = self.rows.setdefault(
             key, {"label": label, "prompt": prompt_text, "arms": {a: [] for a in self.arms}}
@@ -194,6 +194,14 @@ class _Grouped:
         case["arms"][arm].append((index, iw, _draw(row, iw, self.tokens)))
         if row.get("failureReason") is None and isinstance(row.get("error"), str):
             self.ambiguous += 1
+
+    def notes(self) -> list[str]:
+        """The provenance notes: rows read as errors ambiguously, rows of other labels left out."""
+        notes = [f"{self.ambiguous} {_AMBIGUOUS}"] if self.ambiguous else []
+        if self.left_out:
+            shown = ", ".join(f"{label} ({n})" for label, n in self.left_out.items())
+            notes.append(cut_label(f"Rows of other {self.by}s were not imported: {shown}", 900))
+        return notes
 
     def cases(self, missing: list[str], rw: Where) -> list[Case]:
         """The receipt's cases, an arm the import does not hold left empty (no row: fail)."""

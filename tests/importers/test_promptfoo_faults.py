@@ -415,3 +415,16 @@ def test_the_grader_provider_is_one_promptfoo_names(
     doc["config"]["defaultTest"]["options"]["provider"] = grader
     r = sealed(_import(doc, tmp_path))
     assert (r.judge.model, r.judge.provider) == (grader, provider)
+
+
+def test_a_results_cost_in_us_dollars_is_listed_as_not_recorded(
+    shared: Path, tmp_path: Path
+) -> None:
+    # found: each of the sample's four results holds promptfoo's cost (0.00049925 USD, …); no
+    # draw keeps it, yet the receipt did not list it among what it does not record
+    doc = _sample(shared)
+    cost = "each result's cost in US dollars (results[].cost; tokens are kept)"
+    assert cost in sealed(_import(doc, tmp_path)).provenance.unrecorded
+    for row in doc["results"]["results"]:
+        del row["cost"]
+    assert cost not in sealed(_import(doc, tmp_path)).provenance.unrecorded
