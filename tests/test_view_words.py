@@ -182,7 +182,9 @@ def test_a_single_arm_receipt_says_why_its_panels_are_empty_and_counts_its_recor
     s = sheet(r)
     # only the with-skill arm was recorded: the lift by case says why, the context points to it
     assert s.breakdown.label == "Lift by case: unavailable, the baseline arm was not recorded"
-    assert s.context.label == "Context, beyond the method: unavailable, as the lift by case is"
+    assert s.context.label == (
+        "Context, beyond the method: unavailable, because the lift by case is unavailable"
+    )
     # each of its 10 cases holds one with-skill draw; the unrecorded arms' empty lists are not
     # counted as arms of 0 draws ("0 to 1 per case and arm")
     assert band_facts(r).draws == "1"  # not "1; the receipt holds 0 to 1 per case and arm"

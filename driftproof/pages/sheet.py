@@ -384,7 +384,9 @@ def lost_count(draws: list[Draw], judged: bool) -> str | None:
 
 
 #: The context's label when the lift by case is unavailable (each figure is over its lifts).
-CONTEXT_UNAVAILABLE = "Context, beyond the method: unavailable, as the lift by case is"
+CONTEXT_UNAVAILABLE = (
+    "Context, beyond the method: unavailable, because the lift by case is unavailable"
+)
 #: An A/A calibration's paired interval and test: of a lift it has not (its lift by case says why).
 AS_LIFT_BY_CASE = "n/a, as the lift by case is"
 

@@ -133,5 +133,7 @@ def test_a_receipt_page_says_once_why_its_lift_by_case_and_context_are_unavailab
     page = pages["receipts/t/index.html"].decode()
     assert page.count("no judge is recorded, so no draw carries a score") == 1
     assert "<summary>Lift by case: unavailable, no judge is recorded, so no draw" in page
-    assert "Context, beyond the method: unavailable, as the lift by case is</p>" in page
+    assert (
+        "Context, beyond the method: unavailable, because the lift by case is unavailable</p>"
+    ) in page
     assert "the lift breakdown is unavailable" not in page

@@ -98,7 +98,9 @@ def test_view_sheet_says_not_recorded_never_zero() -> None:
     # why there is no lift is said in the lift alone; the panels' labels point to it briefly
     assert s.lift_per_1k == "n/a (400 skill tokens)"
     assert s.context.interval is None and s.context.exact is None
-    assert s.context.label == "Context, beyond the method: unavailable, as the lift by case is"
+    assert s.context.label == (
+        "Context, beyond the method: unavailable, because the lift by case is unavailable"
+    )
     assert s.breakdown.summary == ()
     assert [f.value for f in s.provenance if f.label == "arms not recorded"] == ["baseline"]
     # the two-arm receipt does show its lift, so the words above are the single-arm case's own
@@ -118,9 +120,10 @@ def test_view_says_why_there_is_no_lift_once(level: str, tmp_path: Any, capsys: 
     why = "the baseline arm was not recorded, so there is no lift"
     assert code == 0 and out.count(why) == {"DECLARED": 1, "TESTED": 2}[level]
     assert "  lift                          n/a (see Headline)\n" in out
+    # found: the context line read "... unavailable, as the lift by case is", as if cut off
     assert out.endswith(
         "  Lift by case: unavailable, the baseline arm was not recorded\n\n"
-        "Context, beyond the method: unavailable, as the lift by case is\n"
+        "Context, beyond the method: unavailable, because the lift by case is unavailable\n"
     )
 
 
@@ -196,7 +199,7 @@ def test_the_site_receipt_page_says_why_there_is_no_lift_once() -> None:
     assert page.count("the baseline arm was not recorded, so there is no lift") == 1
     assert (
         '</details>\n<p class="meta" data-pagefind-ignore>Context, beyond the method: '
-        "unavailable, as the lift by case is</p>\n"
+        "unavailable, because the lift by case is unavailable</p>\n"
     ) in page
 
 
