@@ -119,7 +119,8 @@ def test_an_aa_receipt_has_no_lift_breakdown_and_no_interval_on_a_lift() -> None
     # the lift by case says why once; the interval and test beside it point to it
     panels = text.split("Lift breakdown (method")[1]
     assert f"Lift by case: unavailable, {why}" in panels and panels.count(why) == 1
-    said = "n/a, as the lift by case is"
+    # found: "n/a, as the lift by case is", as if cut off
+    said = "n/a, because the lift by case is unavailable"
     assert f"paired interval: {said}" in text and f"exact paired test: {said}" in text
     plain = " ".join(sheet_text(_sheet(aa=False)).split())
     assert "Measured lift, equal weight per case over 1 included case: +0.060" in plain

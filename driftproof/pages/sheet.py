@@ -388,7 +388,7 @@ CONTEXT_UNAVAILABLE = (
     "Context, beyond the method: unavailable, because the lift by case is unavailable"
 )
 #: An A/A calibration's paired interval and test: of a lift it has not (its lift by case says why).
-AS_LIFT_BY_CASE = "n/a, as the lift by case is"
+AS_LIFT_BY_CASE = "n/a, because the lift by case is unavailable"
 
 
 def context_view(r: Receipt, b: Breakdown) -> ContextView:
