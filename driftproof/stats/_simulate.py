@@ -28,7 +28,9 @@ def arm_moments(
     step, scale = grid
     x = rng.normal(mean, latent_sd(mean, sd, step) if step else sd, size=(runs, n))
     if step:
-        x = np.round(x / step) * step
+        with np.errstate(over="ignore"):  # past a float, a step is below a score's own precision
+            cells = np.round(x / step)
+        x = np.where(np.isfinite(cells), cells * step, x)
     if scale is not None:
         x = np.clip(x, scale[0], scale[1])
     return x.mean(axis=1), x.std(axis=1, ddof=1)
@@ -37,12 +39,13 @@ def arm_moments(
 def rounded_sd(mean: float, sd: float, step: float) -> float:
     """The spread of ``N(mean, sd)`` rounded to multiples of ``step`` (exact, by its cells).
 
-    Worked in units of ``step`` (cell ``k`` is ``k · step``), so that no square of a score on a
-    scale as wide as a float holds overflows.
+    Worked in units of ``step`` from the grid point nearest ``mean`` (cell ``k`` is that point
+    plus ``k · step``; a shift by whole cells leaves the spread as it is), so that no square
+    overflows and the mean's place between two points keeps its precision on any scale.
     """
     if sd <= 0.0:
         return 0.0
-    mu, s = mean / step, sd / step
+    mu, s = math.remainder(mean, step) / step, sd / step
     cells = range(math.floor(mu - 9.0 * s), math.ceil(mu + 9.0 * s) + 1)
     cdf = [0.5 * math.erfc(-(k + 0.5 - mu) / (s * math.sqrt(2.0))) for k in cells]
     probs = [b - a for a, b in zip([0.0, *cdf[:-1]], cdf, strict=True)]
@@ -58,11 +61,12 @@ def latent_sd(mean: float, sd: float, step: float) -> float:
     From ``step`` up, Sheppard's ``sqrt(sd² − step²/12)`` (rounding adds ``step²/12`` to the
     variance of a normal that wide, to within 1e-8), worked in units of ``sd``; under it, by
     bisection on ``[0, sd + step]`` (the rounded spread grows with it), 0 when even the narrowest
-    normal rounds to a wider spread (a mean half-way between two grid points).
+    normal (a spread of 1e-12 steps) rounds to a wider spread (a mean half-way between two grid
+    points).
     """
     if sd >= step:
         return sd * math.sqrt(1.0 - (step / sd) ** 2 / 12.0)
-    if sd <= 0.0 or rounded_sd(mean, 1e-12, step) >= sd:
+    if sd <= 0.0 or rounded_sd(mean, 1e-12 * step, step) >= sd:
         return 0.0
     lo, hi = 0.0, sd + step
     for _ in range(50):
