@@ -293,12 +293,12 @@ def test_interrupted_run_says_what_was_kept_and_resumes(
     monkeypatch.setattr(SimulatedProvider, "call", real)
     # a session killed while writing its receipt leaves the temporary file write_receipt made
     # (probe, round 4: resuming kept it for ever); another file of a like name is not the run's
-    Path(".r.json.abc_1234").write_text("partial", encoding="utf-8")
+    Path(".r.json.abc_1234.tmp").write_text("partial", encoding="utf-8")
     Path(".r.json.notours").write_text("keep", encoding="utf-8")
     code, out, err = run_main(shlex.split(err.splitlines()[-1])[1:], capsys)
     assert code == 0, err
     assert Path("r.json").is_file() and not Path("r.json.journal").exists()
-    assert not Path(".r.json.abc_1234").exists() and Path(".r.json.notours").is_file()
+    assert not Path(".r.json.abc_1234.tmp").exists() and Path(".r.json.notours").is_file()
     assert "receipt: r.json" in out
 
 

@@ -216,9 +216,9 @@ def _drawer(
 
 
 def _remove_stale_receipt_files(out: Path) -> None:
-    """Remove the temporary receipt files (``.<name>.XXXXXXXX``) a killed session left."""
-    for p in out.parent.glob(f".{glob.escape(out.name)}.*"):
-        if re.fullmatch(r"[a-z0-9_]{8}", p.name[len(out.name) + 2 :]) and p.is_file():
+    """Remove the temporary receipt files (``.<name>.XXXXXXXX.tmp``) a killed session left."""
+    for p in out.parent.glob(f".{glob.escape(out.name)}.*.tmp"):
+        if re.fullmatch(r"[a-z0-9_]{8}\.tmp", p.name[len(out.name) + 2 :]) and p.is_file():
             p.unlink(missing_ok=True)
 
 
