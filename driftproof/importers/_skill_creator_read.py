@@ -298,13 +298,15 @@ def present(path: Path) -> bool:
     """Whether a file is at ``path`` to read; ``False`` when nothing is there.
 
     Raises:
-        ImportError_: something else is there (a directory, a link that leads to no file),
-            naming it: its run or its eval's words would be left out without a word.
+        ImportError_: something else is there (a directory, a named pipe, socket or device, a
+            link that leads to no file), naming it: its run or its eval's words would be left
+            out without a word.
     """
     if path.is_file():
         return True
     if os.path.lexists(path):
-        what = "a directory" if path.is_dir() else "a link that leads to no file"
+        what = "a named pipe, socket or device" if path.exists() else "a link that leads to no file"
+        what = "a directory" if path.is_dir() else what
         raise Where(path).fail(f"expected a file, found {what}")
     return False
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,7 @@ def test_a_null_timing_total_stays_unknown(tmp_path: Path) -> None:
         ("without_skill/grading.json", "a link that leads to no file"),
         ("without_skill/timing.json", "a directory"),
         ("eval_metadata.json", "a link that leads to no file"),
+        ("with_skill/timing.json", "a named pipe, socket or device"),  # read as a broken link
     ],
 )
 def test_a_workspace_file_that_is_no_file_is_refused_not_skipped(
@@ -87,7 +89,12 @@ def test_a_workspace_file_that_is_no_file_is_refused_not_skipped(
         _write(it / "eval-1" / cfg / "grading.json", _grading([True]))
     odd = it / "eval-1" / name
     odd.unlink(missing_ok=True)
-    odd.mkdir() if found == "a directory" else odd.symlink_to(tmp_path / "gone.json")
+    if found == "a directory":
+        odd.mkdir()
+    elif "pipe" in found:
+        os.mkfifo(odd)
+    else:
+        odd.symlink_to(tmp_path / "gone.json")
     with pytest.raises(ImportError_) as exc:
         import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
     assert str(exc.value) == f"{odd}: expected a file, found {found}"
