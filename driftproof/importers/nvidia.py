@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,9 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
         files = [p]
         if p.is_dir():
             card = p / "BENCHMARK.md"
-            files = [card] if card.is_file() else sorted(p.glob("skills/*/BENCHMARK.md"))
+            # a card that is a link to nothing is read (and refused), never left out unsaid
+            cards = (d / "BENCHMARK.md" for d in sorted(p.glob("skills/*")))
+            files = [card] if card.is_file() else [c for c in cards if os.path.lexists(c)]
             if not files:
                 raise Where(p).fail(
                     "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"

@@ -7,6 +7,7 @@ Blob ids were computed with ``git hash-object <file>`` on the shared copies.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -420,3 +421,17 @@ def test_a_summary_line_repeated_alike_is_read_once(tmp_path: Path) -> None:
     f.write_text(f"{skill}\n{skill}\n{rest}| Security | 8 | 90% |\n", encoding="utf-8")
     (r,) = import_nvidia([f])
     assert r.body.skill.name == "x"
+
+
+def test_a_card_that_is_a_broken_link_in_a_checkout_is_refused_not_skipped(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: skills/b/BENCHMARK.md a link to a file not there was left out of the import without
+    # a word, and the other skill's receipt written alone
+    for name in ("a", "b"):
+        (tmp_path / "skills" / name).mkdir(parents=True)
+    shutil.copy(shared / NV / "skills/cuopt-install/BENCHMARK.md", tmp_path / "skills/a")
+    (gone := tmp_path / "skills/b/BENCHMARK.md").symlink_to(tmp_path / "nowhere.md")
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([tmp_path])
+    assert str(exc.value).startswith(f"{gone}: ")
