@@ -7,6 +7,7 @@ declared costs (USD) are kept apart. The mapping is the interop page's ("claude 
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import partial
@@ -84,7 +85,8 @@ def _documents(path: Path) -> list[Path]:
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
     if (path / DOCUMENT_NAME).is_file():
         return [path / DOCUMENT_NAME]
-    found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if (p / DOCUMENT_NAME).is_file())
+    # a document that is a link to nothing is read (and refused), never left out unsaid
+    found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if os.path.lexists(p / DOCUMENT_NAME))
     if not found:
         results = path / "evals" / "results"
         there = f"; its results are in {results}: give that folder" if results.is_dir() else ""

@@ -154,3 +154,21 @@ def test_a_socket_given_as_a_receipt_or_input_is_named_as_one(tmp_path: Path) ->
         with pytest.raises(OSError) as not_a_file:
             open_file(path)
         assert not_a_file.value.strerror == "expected a file, found a named pipe or socket"
+
+
+def test_a_results_folder_whose_document_is_a_broken_link_is_refused_not_skipped(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: `import claude-plugin-eval RESULTS` with one timestamp folder's aggregate-result.json
+    # a link to a file not there imported the other folders alone, without a word
+    from driftproof.errors import ImportError_
+    from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
+
+    src = shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
+    for name in ("2026-09-12T01-06-04", "2026-09-12T01-07-31"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "2026-09-12T01-06-04/aggregate-result.json").write_bytes(src.read_bytes())
+    (gone := tmp_path / "2026-09-12T01-07-31/aggregate-result.json").symlink_to(tmp_path / "x")
+    with pytest.raises(ImportError_) as exc:
+        import_claude_plugin_eval(tmp_path)
+    assert str(exc.value).startswith(f"{gone}: ")
