@@ -24,6 +24,7 @@ from driftproof.importers._skill_creator_read import (
     grading_files,
     grading_runs,
     iteration_of,
+    present,
     prompts_of,
     skill_name_of,
 )
@@ -122,7 +123,7 @@ def _iterations(path: Path) -> list[Path]:
         raise Where(path).fail(
             "expected a skill-creator iteration directory or a benchmark.json file"
         )
-    if (path / "benchmark.json").is_file():
+    if present(path / "benchmark.json"):
         return [path]
     found = sorted(
         p for p in [*path.glob("iteration-*"), *path.glob("*/iteration-*")] if p.is_dir()
@@ -131,7 +132,7 @@ def _iterations(path: Path) -> list[Path]:
         return found
     if files := grading_files(path):  # one iteration's files, never its benchmark.json unread
         root = iteration_of(files[0])  # its own benchmark.json only: one above is another's
-        return [root if path in root.parents and (root / "benchmark.json").is_file() else path]
+        return [root if path in root.parents and present(root / "benchmark.json") else path]
     raise Where(path).fail(
         "expected benchmark.json, eval-*/<configuration>/grading.json files, "
         "or iteration-*/ directories holding them"
@@ -151,7 +152,7 @@ def _import_iteration(
     iteration = bench_path.parent
     bench: dict[str, Any] | None = None
     raw = b""
-    if bench_path.is_file():
+    if present(bench_path):
         bench, raw = common.read_json(bench_path, repairs)
         validate_source(bench, TOOL, bench_path)  # the shape of every member walked below
         if given:

@@ -434,3 +434,16 @@ def test_configs_null_total_tokens_stay_unknown(tmp_path: Path) -> None:
     _write(bench, _lustre_configs(total=None))
     r = sealed(import_skill_creator([bench])[0])
     assert next(c for c in r.cases if c.id == "1").arms.with_skill.draws[0].tokens is None
+
+
+def test_a_benchmark_json_that_is_a_broken_link_is_refused_not_passed_over(tmp_path: Path) -> None:
+    # Found: an iteration whose benchmark.json is a link to a file not there was imported from its
+    # grading.json files instead, without a word
+    it = tmp_path / "ws" / "iteration-1"
+    for cfg in ("with_skill", "without_skill"):
+        _write(it / "eval-1" / cfg / "grading.json", _grading([True]))
+    (bench := it / "benchmark.json").symlink_to(tmp_path / "gone.json")
+    for given in (it, tmp_path / "ws"):
+        with pytest.raises(ImportError_) as exc:
+            import_skill_creator([given], SkillCreatorOptions(skill_name="s"))
+        assert str(exc.value) == f"{bench}: expected a file, found a link that leads to no file"
