@@ -357,7 +357,9 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 @seconds_option(
     "--batch-poll-interval",
     None,
-    "Seconds between polls of the open batches; with --batch, 60 when not given.",
+    "Seconds between polls of the open batches; with --batch, 60 when not given. A batch "
+    "whose polls fail as many times in a row as a call is attempted stops the run, its "
+    "journal kept: run the same command again to resume.",
     minimum=0.0,
 )
 @click.option(

@@ -88,8 +88,8 @@ class BatchRounds:
     """The rounds of ``driftproof run --batch``; :meth:`run` draws every cell.
 
     Batches are submitted, polled and read on one thread, each step journaled before any wait;
-    a batch whose reads break as many times in a row as there are attempts per call, keeping
-    nothing, is given up (:class:`FatalRun`).
+    a batch whose reads break (keeping nothing), or whose polls fail, as many times in a row as
+    there are attempts per call is given up (:class:`FatalRun`); an answered poll counts anew.
     """
 
     def __init__(
@@ -116,6 +116,8 @@ class BatchRounds:
         self.bj, self.opts = journal, cfg.batch
         #: batch id → reads in a row that broke before keeping any new result
         self.broken_reads: dict[str, int] = {}
+        #: batch id → polls (status, and cancel past the timeout) in a row that failed
+        self.failed_polls: dict[str, int] = {}
         self.cell_no = {c: i for i, c in enumerate(cells)}
         self.n, self.budget, self.on_done = cfg.judge_samples, budget, on_done
         self.plan = DrawPlan(done, cfg.min_draws, cfg.max_draws, cfg.settle)
@@ -185,7 +187,8 @@ class BatchRounds:
         """Draw every cell through batches until the stopping rule is met.
 
         Raises:
-            FatalRun: a request failed fatally, or the provider refused a batch.
+            FatalRun: a request failed fatally, the provider refused a batch, or a batch's
+                polls or reads failed the attempt budget in a row.
             RefusalError: a batch returned a result for a request it did not hold, or two
                 different results for one request.
         """
@@ -322,9 +325,17 @@ class BatchRounds:
                         lane.cancel(bid)
                         self.bj.record("cancel", bid)
                 except AttemptError as exc:
+                    # a failed poll or cancel is tried again at the next poll, within the budget
+                    failed = self.failed_polls[bid] = self.failed_polls.get(bid, 0) + 1
                     if exc.fatal:
                         raise FatalRun(f"batch {bid}: {exc.reason}") from exc
-                    continue  # a failed poll or cancel is tried again at the next poll
+                    if failed >= self.budget:
+                        raise FatalRun(
+                            f"batch {bid} could not be polled ({failed} polls in a row "
+                            f"failed; last: {exc.reason})"
+                        ) from exc
+                    continue
+                self.failed_polls[bid] = 0
                 if st.ended:
                     self._read(rec, lane, st)
             if self.opts.on_status:

@@ -182,9 +182,31 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 return
             with s.lock:
                 b = state.batches[bid]
+                b.asked += not b.ended
+                s.calls["poll"] += not b.ended
+                fault = None if b.ended else s.fail_retrieve(b.asked)
+            if self._failed(fault):
+                return
+            with s.lock:
                 state.advance(b)
                 doc = state.anthropic_doc(b) if b.kind == "anthropic" else state.openai_doc(b)
             self._send(200, doc, "retrieve")
+
+        def _failed(self, fault: str | None) -> bool:
+            """Answer with ``fault`` (see ``BatchScript.fail_retrieve``); whether there was one."""
+            if fault == "reset":
+                self.close_connection = True
+            elif fault == "500":
+                error = {"type": "api_error", "message": "Internal server error"}
+                self._send(500, {"type": "error", "error": error})
+            elif fault == "html":
+                page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+                self.send_response(502)
+                self.send_header("content-type", "text/html")
+                self.send_header("content-length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+            return fault is not None
 
         def _list(self) -> None:
             """The OpenAI batch list, newest first, in pages of ``limit`` after the id ``after``."""

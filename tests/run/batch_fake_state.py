@@ -30,6 +30,10 @@ class BatchScript:
             requests (in order) have finished by then and keep their results.
         never_end_first: only the first this many batches created never end.
         hold_retrieve: set → every retrieve hangs (the client is waiting on a poll).
+        fail_retrieve: the n-th retrieve (from 1, counted in ``calls["poll"]``) of a batch that
+            has not ended → ``None`` (answered), ``"500"`` (the
+            provider's JSON error, HTTP 500), ``"html"`` (a proxy's HTML page, HTTP 502) or
+            ``"reset"`` (the connection closed with no response); a failed one moves no batch on.
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
@@ -49,6 +53,7 @@ class BatchScript:
         self.never_end_first = 0
         self.kept_on_cancel = 0
         self.hold_retrieve = False
+        self.fail_retrieve: Callable[[int], str | None] = lambda n: None
         self.hold_results_after: int | None = None
         self.drop_results = 0
         self.drop_create = 0
@@ -81,6 +86,7 @@ class _Batch:
         )
         self.created = int(time.time())
         self.polls = 0
+        self.asked = 0  # retrieves while not ended, answered or not
         self.number = 0
         self.cancelled = False
         self.ended = False

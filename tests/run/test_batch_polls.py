@@ -1,0 +1,62 @@
+"""``run --batch``: polls that fail without end stop the run; a slow batch is never stopped."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from batch_runs import batched, draws
+
+from driftproof.errors import ProviderError
+from driftproof.receipt import read_receipt
+from driftproof.run.batch import batch_journal_path
+from driftproof.run.journal import journal_path
+
+#: What each fault of the fake (``BatchScript.fail_retrieve``) makes the SDKs say: the status and
+#: the provider's message, the proxy's page, or the lost connection.
+SAID = {
+    "500": r"HTTP 500.*Internal server error",
+    "html": r"HTTP 502.*502 Bad Gateway",
+    "reset": r"connection failed",
+}
+
+
+@pytest.mark.parametrize("fault", sorted(SAID))
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_polls_failing_in_a_row_stop_the_run_then_it_resumes(fake, tmp_path, provider, fault):
+    # every poll of the first batch fails (the fake lets the 101st through: without a bound
+    # the run would poll on, saying nothing, then finish). The attempt budget (the plain lanes'
+    # 1 + len((5.0, 20.0)) = 3) of failed polls in a row stops the run naming the batch, in
+    # the provider's (or the proxy's) own words; the journals are kept for the same command.
+    s = fake.script
+    s.fail_retrieve = lambda n: fault if n <= 100 else None
+    bid = "msgbatch_000001" if provider == "anthropic" else "batch_000002"  # after its file
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1)
+    said = str(e.value)
+    assert s.calls["retrieve"] == 3 and s.calls["create"] == 1
+    assert f"batch {bid} could not be polled (3 polls in a row failed; last: " in said, said
+    assert re.search(SAID[fault], said), said
+    assert said.endswith("run the same command again to resume"), said
+    out = tmp_path / "receipt.json"
+    assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
+    s.fail_retrieve = lambda n: None
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    assert r.run.batch.batch_ids == s.batch_ids and s.calls["create"] == 2  # answers, judge
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_slow_batch_whose_polls_often_fail_is_never_stopped(fake, tmp_path, provider):
+    # each batch stays in progress for 20 answered polls, an hour apart by the run's clock
+    # (20 hours, inside the 24 h timeout), and two polls of every three fail: an answered poll
+    # starts the count again, so the 2 failures in a row never reach the budget of 3
+    s = fake.script
+    s.polls_to_end, s.fail_retrieve = 20, lambda n: "500" if n % 3 else None
+    hours = itertools.count(0, 3600.0)
+    r = read_receipt(batched(tmp_path, provider, cases=1, clock=lambda: next(hours)))
+    # two batches (answers, then judge samples), each ending at its 21st answered poll
+    assert s.calls["poll"] == 2 * 3 * 21 and s.calls["cancel"] == 0
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
