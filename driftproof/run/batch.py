@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, TypeAdapter, model_validator
 from driftproof.errors import RefusalError
 from driftproof.run.jsonl import append, checked, json_line, json_records, unlink_own, whole_lines
 from driftproof.run.providers._sdk import SDKLane
-from driftproof.run.providers.base import AttemptError, Provider, Reply
+from driftproof.run.providers.base import AttemptError, Provider, Reply, not_json
 from driftproof.run.reply_text import repaired_doc
 
 #: A request's result: the reply, or why it did not succeed.
@@ -163,7 +163,10 @@ class BatchLane:
 
     def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
         """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
-        return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
+        out = self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
+        if isinstance(out, str):  # a 200 not JSON, its text as the SDKs return it: as a call's
+            raise not_json(out, ValueError("not a JSON content type"))
+        return out
 
 
 #: Results journaled between two fsyncs while a batch is read.

@@ -199,10 +199,13 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             elif fault == "500":
                 error = {"type": "api_error", "message": "Internal server error"}
                 self._send(500, {"type": "error", "error": error})
-            elif fault == "html":
+            elif fault is not None:  # "html", "page200", "text200"
                 page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
-                self.send_response(502)
-                self.send_header("content-type", "text/html")
+                page = b"upstream connect error" if fault == "text200" else page
+                self.send_response(502 if fault == "html" else 200)
+                self.send_header(
+                    "content-type", "text/plain" if fault == "text200" else "text/html"
+                )
                 self.send_header("content-length", str(len(page)))
                 self.end_headers()
                 self.wfile.write(page)

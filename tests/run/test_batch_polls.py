@@ -19,6 +19,7 @@ SAID = {
     "500": r"HTTP 500.*Internal server error",
     "html": r"HTTP 502.*502 Bad Gateway",
     "reset": r"connection failed",
+    "text200": r"the reply is not JSON \(not a JSON content type\): 'upstream connect error'",
 }
 
 
@@ -60,3 +61,19 @@ def test_a_slow_batch_whose_polls_often_fail_is_never_stopped(fake, tmp_path, pr
     # two batches (answers, then judge samples), each ending at its 21st answered poll
     assert s.calls["poll"] == 2 * 3 * 21 and s.calls["cancel"] == 0
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_web_page_answering_a_poll_with_200_stops_the_run_at_once(fake, tmp_path, provider):
+    # the SDKs hand back a body that is no JSON as its text, which was read as a batch (a
+    # traceback); a web page with status 200 is fatal, as for a call: no poll can succeed
+    s = fake.script
+    s.fail_retrieve = lambda n: "page200"
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1)
+    assert s.calls["poll"] == 1, str(e.value)
+    assert (
+        "the reply is a web page with status 200, not an answer: "
+        "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
+        "base URL and any proxy in front of it"
+    ) in str(e.value)
