@@ -78,14 +78,13 @@ def import_claude_plugin_eval(
 
 
 def _documents(path: Path) -> list[Path]:
-    """The result documents ``path`` names, in name order."""
+    """The result documents ``path`` names, in name order; one that is a broken link among them."""
     if path.is_file():
         return [path]
     if not path.is_dir():
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
     if (path / DOCUMENT_NAME).is_file():
         return [path / DOCUMENT_NAME]
-    # a document that is a link to nothing is read (and refused), never left out unsaid
     found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if os.path.lexists(p / DOCUMENT_NAME))
     if not found:
         results = path / "evals" / "results"
