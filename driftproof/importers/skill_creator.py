@@ -77,11 +77,13 @@ def import_skill_creator(
     ``paths`` are iteration directories, workspaces holding them, or ``benchmark.json`` files.
     A file is read alone (never replaced by the grading.json files of its folder); a folder's
     grading.json files are read only when they all belong to one iteration; that iteration's
-    folder, when below the one given and holding a benchmark.json, is read as if given.
+    folder, when below the one given and holding a benchmark.json, is read as if given. A
+    folder is read only when every benchmark.json and grading.json below it is its iterations'.
 
     Raises:
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
-            naming the file, the JSON pointer and what was expected.
+            naming the file, the JSON pointer and what was expected; a folder holding results
+            files its iterations leave unread, naming them.
     """
     o = options or SkillCreatorOptions()
     config_to_arm = _config_map(o.arms)
@@ -124,19 +126,31 @@ def _iterations(path: Path) -> list[Path]:
             "expected a skill-creator iteration directory or a benchmark.json file"
         )
     if present(path / "benchmark.json"):
-        return [path]
-    found = sorted(
+        its = [path]
+    elif found := sorted(
         p for p in [*path.glob("iteration-*"), *path.glob("*/iteration-*")] if p.is_dir()
-    )
-    if found:
-        return found
-    if files := grading_files(path):  # one iteration's files, never its benchmark.json unread
+    ):
+        its = found
+    elif files := grading_files(path):  # one iteration's files, never its benchmark.json unread
         root = iteration_of(files[0])  # its own benchmark.json only: one above is another's
-        return [root if path in root.parents and present(root / "benchmark.json") else path]
-    raise Where(path).fail(
-        "expected benchmark.json, eval-*/<configuration>/grading.json files, "
-        "or iteration-*/ directories holding them"
-    )
+        its = [root if path in root.parents and present(root / "benchmark.json") else path]
+    else:
+        raise Where(path).fail(
+            "expected benchmark.json, eval-*/<configuration>/grading.json files, "
+            "or iteration-*/ directories holding them"
+        )
+    # every results file below the folder is its iteration's (a benchmark.json stands for the
+    # grading.json files beside it), else refused: none is left unread without a word
+    read = {f for i in its for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))}
+    names = ("benchmark.json", "grading.json")
+    if unread := sorted(f for n in names for f in path.rglob(n) if f not in read):
+        more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
+        raise Where(path).fail(
+            "expected every benchmark.json and grading.json below this folder to be read; "
+            f"these would be left unread: {', '.join(map(str, unread[:5]))}{more}: give each "
+            "one's iteration folder (the folder holding its benchmark.json or eval-*/) on its own"
+        )
+    return its
 
 
 def _import_iteration(

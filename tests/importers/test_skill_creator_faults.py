@@ -355,13 +355,16 @@ def test_a_benchmark_above_the_iteration_of_the_grading_files_is_not_theirs(
 ) -> None:
     # up/ws/benchmark.json, the schema example's (eval 1), sits above the Nebius iteration
     # without its own: the iteration is the folder holding eval-*/, so the grading files are
-    # read (their one eval, eval_id 0), never the benchmark.json of another run above them
+    # read (their one eval, eval_id 0), never the benchmark.json of another run above them;
+    # the folder above both is refused, naming that benchmark.json, never read as theirs
     it = tmp_path / "up" / "ws" / "evals" / "iteration-1"
     shutil.copytree(shared / NEBIUS_ITERATION, it)
     (it / "benchmark.json").unlink()
     examples = shared / "data/interop/skill-creator/anthropic-schemas-examples"
     shutil.copy(examples / "benchmark.json", tmp_path / "up" / "ws")
-    (doc,) = import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
+    with pytest.raises(ImportError_, match=f"left unread: {tmp_path / 'up/ws/benchmark.json'}:"):
+        import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
+    (doc,) = import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
     assert [c.id for c in sealed(doc).cases] == ["0"]
 
 

@@ -207,3 +207,30 @@ def test_a_run_summary_listing_without_skill_first_has_its_delta_read_first_minu
     assert "expected +0.50, the with_skill mean 0.83 minus" in _import(
         [str(bench), "--skill-name", "s"], tmp_path, capsys
     )
+
+
+def test_a_results_file_a_folder_search_would_leave_unread_is_refused_naming_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # a grading-only copy of the Nebius iteration beside a folder holding the schema example's
+    # benchmark.json: the grading files were read, the benchmark.json left out in silence
+    t = tmp_path / "t"
+    shutil.copytree(shared / NEBIUS, t / "run-a")
+    (t / "run-a" / "benchmark.json").unlink()
+    (t / "run-b").mkdir()
+    shutil.copy(shared / SAMPLE, t / "run-b")
+    said = _import(["--skill-name", "s", str(t)], tmp_path, capsys)
+    assert f"these would be left unread: {t / 'run-b' / 'benchmark.json'}: give each" in said
+    # an iteration three folders down beside one the search finds: all three of its files named
+    u = tmp_path / "u"
+    shutil.copytree(shared / NEBIUS, u / "iteration-1")
+    shutil.copytree(shared / NEBIUS, u / "a" / "b" / "iteration-2")
+    said = _import([str(u)], tmp_path, capsys)
+    deep = u / "a" / "b" / "iteration-2"
+    run = deep / "eval-0-finetune-upload-and-start"
+    unread = [deep / "benchmark.json", run / "with_skill/grading.json"]
+    unread.append(run / "without_skill/grading.json")
+    assert f"left unread: {', '.join(map(str, unread))}: give each one's iteration" in said
+    for k, each in enumerate((t / "run-a", t / "run-b", u / "iteration-1", deep)):  # on its own
+        args = ["import", "skill-creator", "--skill-name", "s", str(each), "--out-dir", f"{u}{k}"]
+        assert run_main(args, capsys)[0] == 0
