@@ -315,7 +315,11 @@ class HeldStops:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        """Give the handlers back, then hand over a stop recorded since the last wait."""
+        """Give the handlers back, then hand over a stop recorded since the last wait.
+
+        From here a stop is raised at once, also one arriving before its handler is back.
+        """
+        self.waiting = True
         for sig, was in self.held.items():
             signal.signal(sig, was)
         self._hand_over()

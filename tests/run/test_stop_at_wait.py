@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from driftproof.run.scheduler import run_cells
+from driftproof.run.scheduler import HeldStops, run_cells
 
 
 @pytest.mark.parametrize("at", [0, 3], ids=["first-update", "last-update"])
@@ -69,3 +69,27 @@ def test_a_stop_as_a_draw_starts_is_raised_where_the_main_thread_waits_for_it():
     with pytest.raises(KeyboardInterrupt):
         run_cells([("c", "a")], {}, draw, concurrency=1, min_draws=1, max_draws=1, on_stop=on_stop)
     assert told == [1]
+
+
+def test_a_stop_as_the_handlers_are_given_back_leaves_no_later_stop_held(monkeypatch):
+    # SIGINT arrives just as its own handler is back, before SIGTERM's is: raised there, it left
+    # SIGTERM's handler recording a stop that nothing would ever raise (while the draws in
+    # flight finish, a SIGTERM did nothing)
+    real = signal.signal
+
+    def giving_back(sig: int, handler: object) -> object:
+        was = real(sig, handler)
+        if sig == signal.SIGINT and handler is signal.default_int_handler:
+            signal.raise_signal(signal.SIGINT)
+        return was
+
+    previous = real(signal.SIGTERM, signal.default_int_handler)  # as the command's does
+    try:
+        with pytest.raises(KeyboardInterrupt), HeldStops():
+            monkeypatch.setattr(signal, "signal", giving_back)
+        monkeypatch.undo()
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGTERM)
+    finally:
+        real(signal.SIGTERM, previous)
+        real(signal.SIGINT, signal.default_int_handler)
