@@ -49,12 +49,14 @@ def test_diff_names_generation_view_bands_across_draws_and_json_keeps_the_field(
     assert json.loads(out)["legend"] == [f"generation: {LEGEND}"]
 
 
-def test_the_actions_job_summary_names_bands_across_draws() -> None:
+def test_the_actions_job_summary_names_generation_as_its_legend_does() -> None:
+    # found: its table's band source read "bands across draws" under a legend that describes
+    # "generation" only (method: named beside its bands, "legacy or generation")
     r = Receipt.model_validate(make_receipt(THREE))
     text = action.summary_markdown(r, r, compare_receipts(r, r, a_name="a", b_name="b"))
-    assert "| band source | bands across draws | bands across draws |\n" in text
+    assert "| band source | generation | generation |\n" in text
     assert f"- generation: {LEGEND}\n" in text  # the comparison's legend
-    assert "| generation |" not in text
+    assert "| bands across draws |" not in text
 
 
 def test_the_results_table_names_bands_across_draws() -> None:

@@ -133,9 +133,9 @@ def test_the_action_names_the_band_source_in_plain_words(tmp_path: Path, monkeyp
     old, new = _migrated(tmp_path), _receipt(tmp_path)
     _, summary = run_action(tmp_path, monkeypatch, old, new, None)
     assert (
-        "| band source | one scored draw per arm, no spread "
-        "| one scored draw per arm, no spread |\n"
-    ) in summary
+        "| band source | one score per answer, as the source gave it "
+        "| one score per answer, as the source gave it |\n"
+    ) in summary  # as the comparison's columns and legend name it
     assert "legacy" not in summary
     assert summary.count(NOT_HELD) == 2  # once for each receipt, each named
     assert f"- old.json: {NOT_HELD}.\n" in summary
