@@ -64,6 +64,7 @@ from driftproof.stats import (
     band_source_of,
     lift_refusal,
     mean_delta,
+    no_verdict,
     receipt_reading,
     suite_lift,
     unrecorded_arms,
@@ -319,6 +320,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""
     src, lost = band_source_of(r), partial(lost_count, judged=has_bands(r))
     missing, named = set(unrecorded_arms(r)), arm_words(r)  # an A/A's arms are its two runs
+    judged = no_verdict(r) is None  # a receipt with no verdict reads no outcome either
 
     rows = []
     for c in r.cases:
@@ -327,7 +329,7 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
         lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         bands = {"with_skill": w, "baseline": base, "control": ctl}
         shown = {  # each arm's band, with its outcome against the case's threshold
-            n: ARM_NOT_RECORDED if n in missing else band_text(b, c.threshold)
+            n: ARM_NOT_RECORDED if n in missing else band_text(b, c.threshold if judged else None)
             for n, b in bands.items()
             if b is not None
         }

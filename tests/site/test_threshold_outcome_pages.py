@@ -60,3 +60,18 @@ def test_the_sites_receipt_and_case_pages_give_it(receipt: Path, tmp_path: Path,
     assert PASS in page and BORDERLINE in page
     page = (out / "receipts" / "t" / "cases" / "none" / "index.html").read_text(encoding="utf-8")
     assert "0.800 ± 0.050 (n = 3)" in page and "against threshold" not in page
+
+
+@pytest.mark.parametrize(
+    "level", [{"level": "UNVERIFIED", "preset": "quick"}, {"level": "DECLARED"}]
+)
+def test_a_receipt_with_no_verdict_reads_no_outcome(level, tmp_path: Path, capsys) -> None:
+    # found: a smoke run's case row read "pass against threshold 0.700" beside "no verdict", its
+    # lift "context only: the receipt has no verdict" (method: "A smoke run gives no verdict")
+    path = tmp_path / "s.json"
+    doc = make_receipt([case("held", *SCORES) | {"threshold": 0.7}], **level)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, err = run_main(["view", "--format", "markdown", str(path)], capsys)
+    assert code == 0, err
+    assert "| 0.800 ± 0.050 (n = 3) | 0.700 ± 0.050 (n = 3) |" in out
+    assert "against threshold" not in out
