@@ -35,7 +35,6 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.pages.band_sources import band_kind, source_named
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
@@ -154,7 +153,7 @@ def _side_table(
         ("skill", a.skill.name, b.skill.name),
         ("model", a.run.model or "not recorded", b.run.model or "not recorded"),
         ("verification level", level(a), level(b)),
-        ("band source", *(source_named(band_kind(r)) for r in (a, b))),  # as the legend
+        ("band source", *c.band_names),  # as the comparison's columns and legend name it
         (f"lift{over} (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
         ("lift covers (cases both receipts measured)", *covers),
     ]

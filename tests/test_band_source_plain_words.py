@@ -1,6 +1,6 @@
-"""A band source of draws in readers' words: "bands across draws" in view, the results table
-and the Action's table; a comparison's legend gives the method's word before them
-("generation: bands across draws: …"); and a band of one scored draw says it has no spread."""
+"""A band source of draws in readers' words: "bands across draws" in view and the results table;
+a comparison, the Action's table with it, names it "generation" and its legend gives the word
+before them ("generation: bands across draws: …"); a band of one scored draw has no spread."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from factories import case, make_receipt, run_main
 
 from driftproof import action
 from driftproof.pages.band_sources import band_facts, band_legend
-from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison import compare_receipts, report_rows
 from driftproof.pages.results import results_rows
 from driftproof.receipt import Receipt, read_receipt
 
@@ -57,6 +57,18 @@ def test_the_actions_job_summary_names_generation_as_its_legend_does() -> None:
     assert "| band source | generation | generation |\n" in text
     assert f"- generation: {LEGEND}\n" in text  # the comparison's legend
     assert "| bands across draws |" not in text
+
+
+def test_a_comparison_says_a_band_source_the_receipt_names_none_of_is_not_recorded() -> None:
+    # found: a receipt with no band source read "generation" in the comparison, as if recorded
+    # (D-13: unknown stays unknown; method page: "not recorded" and, in brackets, the kind)
+    named = Receipt.model_validate(make_receipt(THREE))
+    none = Receipt.model_validate(make_receipt(THREE, band_source=None))
+    c = compare_receipts(none, named, a_name="a", b_name="b")
+    text = action.summary_markdown(none, named, c)
+    assert "| band source | not recorded (generation) | generation |\n" in text
+    assert report_rows(c)[0][1:3] == ["earlier (not recorded (generation))", "later (generation)"]
+    assert f"- generation: {LEGEND}\n" in text
 
 
 def test_the_results_table_names_bands_across_draws() -> None:

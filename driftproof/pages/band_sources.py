@@ -38,16 +38,19 @@ class BandFacts:
     judge_samples: str
 
 
-def source_named(kind: str | None) -> str:
+def source_named(kind: str | None, recorded: bool = True) -> str:
     """A receipt's band source beside its bands in a comparison, from :func:`band_kind`.
 
     The method's word, ``legacy`` or ``generation`` (method: "A comparison report names the
-    band source of each receipt beside its bands, legacy or generation"); one score per answer
-    as its source gave it, not one of the method's two, in plain words; ``no band`` for none.
+    band source of each receipt beside its bands, legacy or generation"), ``not recorded
+    (generation)`` where the receipt names none (D-13); one score per answer as its source gave
+    it, not one of the method's two, in plain words; ``no band`` for none.
     """
     if kind is None:
         return "no band"
-    return kind if kind in METHOD_SOURCES else BAND_SOURCE_HEADER[kind]
+    if kind not in METHOD_SOURCES:
+        return BAND_SOURCE_HEADER[kind]
+    return kind if recorded else f"{UNKNOWN} ({kind})"
 
 
 def source_legend(kind: str) -> str:

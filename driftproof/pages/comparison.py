@@ -79,7 +79,8 @@ class Comparison:
         context_rows: when a side gets no verdict, each common case's two bands.
         false_alarms: regressed cases noise alone would give at these spreads (when asked).
         paired: the exact paired test over the with-skill mean changes; context, not a verdict.
-        band_kinds: each side's :func:`~driftproof.pages.band_sources.band_kind`.
+        band_names: each side's band source as named beside its bands
+            (:func:`~driftproof.pages.band_sources.source_named`).
     """
 
     a_name: str
@@ -103,7 +104,7 @@ class Comparison:
     false_alarms: FalseAlarms | None = None
     paired: PairedTest | None = None
     unmeasured: tuple[UnmeasuredCase, ...] = ()
-    band_kinds: tuple[str | None, str | None] = (None, None)
+    band_names: tuple[str, ...] = ("no band", "no band")
 
 
 def compare_receipts(
@@ -143,7 +144,8 @@ def compare_receipts(
         + [f"{c.id} (only in {b_name})" for c in b.cases if c.id not in a_ids]
     )
     refused = Comparison(a_name, b_name, sources, legend, differ, unmatched, refusals)
-    refused = replace(refused, band_kinds=kinds)
+    named = (source_named(k, r.band_source is not None) for k, r in zip(kinds, (a, b), strict=True))
+    refused = replace(refused, band_names=tuple(named))
     gone = unmeasured_later(a, b, sources)
     first = unmeasured_headline(gone)
     refused = replace(refused, unmeasured=gone, headline=_joined(first, refused.headline))
@@ -386,7 +388,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     are not in the rows but under the table (:func:`~driftproof.pages.lost_groups.diff_lost`).
     """
     a_name, b_name = "earlier", "later"
-    src_a, src_b = (source_named(k) for k in c.band_kinds)
+    src_a, src_b = c.band_names
     header = [
         "case",
         f"{a_name} ({src_a})",
