@@ -6,6 +6,7 @@ recorded. The mapping is the interop page's ("skill-creator and agentskills.io w
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,7 +144,8 @@ def _iterations(path: Path) -> list[Path]:
     # grading.json files beside it), else refused: none is left unread without a word
     read = {f for i in its for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))}
     names = ("benchmark.json", "grading.json")
-    if unread := sorted(f for n in names for f in path.rglob(n) if f not in read):
+    below = (Path(top) / n for top, ds, fs in os.walk(path) for n in (*ds, *fs))  # links too
+    if unread := sorted(f for f in below if f.name in names and f not in read):
         more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
         raise Where(path).fail(
             "expected every benchmark.json and grading.json below this folder to be read; "

@@ -234,3 +234,16 @@ def test_a_results_file_a_folder_search_would_leave_unread_is_refused_naming_it(
     for k, each in enumerate((t / "run-a", t / "run-b", u / "iteration-1", deep)):  # on its own
         args = ["import", "skill-creator", "--skill-name", "s", str(each), "--out-dir", f"{u}{k}"]
         assert run_main(args, capsys)[0] == 0
+
+
+def test_a_results_file_that_is_a_broken_link_a_folder_search_leaves_is_named(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # an iteration three folders down whose benchmark.json is a link to nothing, beside one the
+    # search finds: the search passed over the link, and that iteration was left out unsaid
+    u = tmp_path / "u"
+    shutil.copytree(shared / NEBIUS, u / "iteration-1")
+    (u / "a" / "b" / "iteration-2").mkdir(parents=True)
+    (u / "a" / "b" / "iteration-2" / "benchmark.json").symlink_to(tmp_path / "gone.json")
+    said = _import([str(u)], tmp_path, capsys)
+    assert f"left unread: {u / 'a' / 'b' / 'iteration-2' / 'benchmark.json'}: give each" in said
