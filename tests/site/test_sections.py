@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,13 @@ def test_registry_discovers_every_shipped_type() -> None:
     assert {"token_savings", "comparison", "receipt_sheets", "source_figures"} <= set(
         section_types()
     )
+
+
+def _compare_report(reports: Path, receipts: str, sections: str) -> None:
+    """Report 001, "Compare", over ``receipts`` (names, comma-separated), with ``sections``."""
+    items = textwrap.indent(textwrap.dedent(sections).strip(), "  ")
+    front = f"number: 1\nslug: compare\ntitle: Compare\ndate: 2026-04-30\nreceipts: [{receipts}]"
+    write_report(reports, "001-compare.md", f"{front}\nsections:\n{items}")
 
 
 @pytest.fixture
@@ -48,16 +56,10 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     april["run"]["model"] = "gpt-5"  # March's is claude-sonnet-4-5
     write_receipt(body_of(april), receipts / "april.json")
     write_receipt(body_of(savings_receipt("alpha", {"c1": (1, 2, 3)})), receipts / "declared.json")
-    write_report(
+    _compare_report(
         reports,
-        "001-compare.md",
+        "march, april, declared",
         """
-        number: 1
-        slug: compare
-        title: Compare
-        date: 2026-04-30
-        receipts: [march, april, declared]
-        sections:
           - type: comparison
             a: march
             b: april
@@ -138,21 +140,7 @@ def test_a_comparison_with_no_verdict_shows_the_bands_and_lifts_as_context(
     write_receipt(body_of(early), receipts / "early.json")
     late = scored_receipt({"c1": ([0.8, 0.85, 0.9], [0.5, 0.5, 0.5])})
     write_receipt(body_of(late), receipts / "late.json")
-    write_report(
-        reports,
-        "001-compare.md",
-        """
-        number: 1
-        slug: compare
-        title: Compare
-        date: 2026-04-30
-        receipts: [early, late]
-        sections:
-          - type: comparison
-            a: early
-            b: late
-        """,
-    )
+    _compare_report(reports, "early, late", "- {type: comparison, a: early, b: late}")
     inputs = load_inputs(receipts, reports)
     html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/001/index.html"]
     text = html.decode()
