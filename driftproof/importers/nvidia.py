@@ -75,9 +75,11 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
         files = [p]
         if p.is_dir():
             card = p / "BENCHMARK.md"
-            # a card that is a link to nothing is read (and refused), never left out unsaid
+            # a card, or a skill folder, that is a link to nothing is read (and refused), never
+            # left out unsaid
             cards = (d / "BENCHMARK.md" for d in sorted(p.glob("skills/*")))
-            files = [card] if card.is_file() else [c for c in cards if os.path.lexists(c)]
+            found = [c for c in cards if os.path.lexists(c) or not c.parent.exists()]
+            files = [card] if card.is_file() else found
             if not files:
                 raise Where(p).fail(
                     "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"

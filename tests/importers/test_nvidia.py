@@ -435,3 +435,15 @@ def test_a_card_that_is_a_broken_link_in_a_checkout_is_refused_not_skipped(
     with pytest.raises(ImportError_) as exc:
         import_nvidia([tmp_path])
     assert str(exc.value).startswith(f"{gone}: ")
+
+
+def test_a_skill_folder_that_is_a_broken_link_in_a_checkout_is_refused_not_skipped(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: skills/b a link to a folder not there was left out of the import without a word
+    (tmp_path / "skills/a").mkdir(parents=True)
+    shutil.copy(shared / NV / "skills/cuopt-install/BENCHMARK.md", tmp_path / "skills/a")
+    (tmp_path / "skills/b").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([tmp_path])
+    assert str(exc.value).startswith(f"{tmp_path / 'skills/b/BENCHMARK.md'}: ")
