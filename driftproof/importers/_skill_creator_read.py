@@ -370,7 +370,7 @@ def evals_file(iteration: Path, repairs: list[Repair]) -> tuple[dict[str, Any] |
         iteration.parent.parent / "evals" / "evals.json",
     )
     for cand in places:
-        if cand.is_file():
+        if present(cand):
             data, _ = common.read_json(cand, repairs)
             if isinstance(data, dict) and isinstance(data.get("evals"), list):
                 return data, cand

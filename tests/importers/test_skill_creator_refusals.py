@@ -247,3 +247,23 @@ def test_a_results_file_that_is_a_broken_link_a_folder_search_leaves_is_named(
     (u / "a" / "b" / "iteration-2" / "benchmark.json").symlink_to(tmp_path / "gone.json")
     said = _import([str(u)], tmp_path, capsys)
     assert f"left unread: {u / 'a' / 'b' / 'iteration-2' / 'benchmark.json'}: give each" in said
+
+
+def test_an_evals_json_that_is_no_file_to_read_is_refused_naming_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: the Nebius workspace's evals.json a link to a file not there, a folder or a named
+    # pipe was passed over without a word, and the five prompts only it holds read as unknown
+    it = tmp_path / "evals" / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it)
+    evals = it.parent / "evals.json"
+    for make, what in (
+        (lambda: evals.symlink_to(tmp_path / "gone.json"), "a link that leads to no file"),
+        (evals.mkdir, "a directory"),
+        (lambda: os.mkfifo(evals), "a named pipe, socket or device"),
+    ):
+        make()
+        assert _import([str(it)], tmp_path, capsys) == (
+            f"error: {evals}: expected a file, found {what}\n"
+        )
+        evals.rmdir() if evals.is_dir() else evals.unlink()
