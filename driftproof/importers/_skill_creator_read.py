@@ -412,8 +412,8 @@ def prompts_of(
 ) -> dict[str, str]:
     """Each eval id's prompt, from ``evals.json`` or the evals' ``eval_metadata.json``."""
     prompts = dict(p for e in (evals or {}).get("evals", []) if (p := _id_prompt(e, "id")))
-    for meta in iteration.glob("*/eval_metadata.json"):
-        if found := _id_prompt(common.read_json(meta, repairs)[0], "eval_id"):
+    for meta in (d / "eval_metadata.json" for d in iteration.glob("*")):  # a broken link too
+        if present(meta) and (found := _id_prompt(common.read_json(meta, repairs)[0], "eval_id")):
             prompts.setdefault(*found)
     return prompts
 

@@ -267,3 +267,17 @@ def test_an_evals_json_that_is_no_file_to_read_is_refused_naming_it(
             f"error: {evals}: expected a file, found {what}\n"
         )
         evals.rmdir() if evals.is_dir() else evals.unlink()
+
+
+def test_an_eval_metadata_json_that_is_a_broken_link_is_refused_naming_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: with benchmark.json's runs read (no grading.json opened), the eval's
+    # eval_metadata.json a link to a file not there was passed over, its prompt read as unknown
+    it = tmp_path / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it)
+    (meta := it / "eval-0-finetune-upload-and-start" / "eval_metadata.json").unlink()
+    meta.symlink_to(tmp_path / "gone.json")
+    assert _import([str(it)], tmp_path, capsys) == (
+        f"error: {meta}: expected a file, found a link that leads to no file\n"
+    )
