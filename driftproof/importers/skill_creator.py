@@ -129,8 +129,12 @@ def _iterations(path: Path) -> list[Path]:
     if present(path / "benchmark.json"):
         its = [path]
     elif found := sorted(
-        p for p in [*path.glob("iteration-*"), *path.glob("*/iteration-*")] if p.is_dir()
+        p
+        for p in [*path.glob("iteration-*"), *path.glob("*/iteration-*")]
+        if p.is_dir() or not p.exists()
     ):
+        if gone := [p for p in found if not p.exists()]:  # never left out without a word
+            raise Where(gone[0]).fail("expected a folder, found a link that leads to no folder")
         its = found
     elif files := grading_files(path):  # one iteration's files, never its benchmark.json unread
         root = iteration_of(files[0])  # its own benchmark.json only: one above is another's

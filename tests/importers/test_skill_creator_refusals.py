@@ -281,3 +281,16 @@ def test_an_eval_metadata_json_that_is_a_broken_link_is_refused_naming_it(
     assert _import([str(it)], tmp_path, capsys) == (
         f"error: {meta}: expected a file, found a link that leads to no file\n"
     )
+
+
+def test_an_iteration_folder_that_is_a_broken_link_is_refused_naming_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: a workspace whose iteration-2 is a link to a folder not there imported iteration-1
+    # alone, without a word
+    ws = tmp_path / "ws"
+    shutil.copytree(shared / NEBIUS, ws / "iteration-1")
+    (gone := ws / "iteration-2").symlink_to(tmp_path / "nowhere")
+    assert _import([str(ws)], tmp_path, capsys) == (
+        f"error: {gone}: expected a folder, found a link that leads to no folder\n"
+    )
