@@ -79,7 +79,7 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
             # left out unsaid
             cards = (d / "BENCHMARK.md" for d in sorted(p.glob("skills/*")))
             found = [c for c in cards if os.path.lexists(c) or not c.parent.exists()]
-            files = [card] if card.is_file() else found
+            files = [card] if os.path.lexists(card) else found
             if not files:
                 raise Where(p).fail(
                     "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"

@@ -300,3 +300,16 @@ def test_a_provenance_value_longer_than_a_receipt_keeps_is_refused_at_its_line(
         f"{f}: line {line}: expected at most {most} characters (the most a receipt keeps), "
         f"found {f'`{new}`'[:200]!r}"
     )
+
+
+def test_a_checkout_whose_own_card_is_a_broken_link_is_refused_not_read_from_its_skills(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: a folder's BENCHMARK.md a link to a file not there was passed over for the cards in
+    # its skills/*/, without a word
+    (tmp_path / "skills/a").mkdir(parents=True)
+    (tmp_path / "skills/a/BENCHMARK.md").write_bytes((shared / V1).read_bytes())
+    (gone := tmp_path / "BENCHMARK.md").symlink_to(tmp_path / "nowhere.md")
+    with pytest.raises(ImportError_) as exc:
+        import_nvidia([tmp_path])
+    assert str(exc.value).startswith(f"{gone}: ")
