@@ -85,7 +85,9 @@ def _documents(path: Path) -> list[Path]:
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
     if (path / DOCUMENT_NAME).is_file():
         return [path / DOCUMENT_NAME]
-    found = sorted(p / DOCUMENT_NAME for p in path.iterdir() if os.path.lexists(p / DOCUMENT_NAME))
+    found = sorted(  # a results folder that is a link to nothing is read (and refused) too
+        d for p in path.iterdir() if os.path.lexists(d := p / DOCUMENT_NAME) or not p.exists()
+    )
     if not found:
         results = path / "evals" / "results"
         there = f"; its results are in {results}: give that folder" if results.is_dir() else ""
@@ -93,10 +95,8 @@ def _documents(path: Path) -> list[Path]:
             f"expected {DOCUMENT_NAME} in this directory or in a directory directly inside it "
             f"(a results directory, evals/results/<timestamp>/); found none{there}"
         )
-    if len(found) > _MAX_DOCUMENTS:
-        raise Where(path).fail(
-            f"expected at most {_MAX_DOCUMENTS} result documents, found {len(found)}"
-        )
+    if (n := len(found)) > _MAX_DOCUMENTS:
+        raise Where(path).fail(f"expected at most {_MAX_DOCUMENTS} result documents, found {n}")
     return found
 
 

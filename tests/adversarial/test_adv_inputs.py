@@ -172,3 +172,20 @@ def test_a_results_folder_whose_document_is_a_broken_link_is_refused_not_skipped
     with pytest.raises(ImportError_) as exc:
         import_claude_plugin_eval(tmp_path)
     assert str(exc.value).startswith(f"{gone}: ")
+
+
+def test_a_results_folder_that_is_a_broken_link_is_refused_not_skipped(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: with one timestamp folder a link to a folder not there, the import read the other
+    # folder alone and exited 0; that folder's document is read and refused, naming it
+    from driftproof.errors import ImportError_
+    from driftproof.importers.claude_plugin_eval import import_claude_plugin_eval
+
+    src = shared / "data/interop/claude-plugin-eval/aggregate-result.two-arm.json"
+    (tmp_path / "2026-09-12T01-06-04").mkdir()
+    (tmp_path / "2026-09-12T01-06-04/aggregate-result.json").write_bytes(src.read_bytes())
+    (tmp_path / "2026-09-12T01-07-31").symlink_to(tmp_path / "gone")
+    with pytest.raises(ImportError_) as exc:
+        import_claude_plugin_eval(tmp_path)
+    assert str(exc.value).startswith(f"{tmp_path / '2026-09-12T01-07-31/aggregate-result.json'}: ")
