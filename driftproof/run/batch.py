@@ -145,28 +145,28 @@ class BatchLane:
         raise NotImplementedError
 
     def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
-        """``fn(*args, **kw)``; the SDKs' errors and the deadline as the plain lanes read them.
+        """``fn(*args, **kw)``; the SDKs' errors, the deadline and a 200 no JSON read as a call's.
 
-        A refused connection before any call of the lane was answered is fatal, naming the
-        base URL (:meth:`~driftproof.run.providers._sdk.SDKLane.failed`).
+        A refused connection before any call was answered is fatal (:meth:`._sdk.SDKLane.failed`).
         """
         lane = cast(SDKLane, self.lane)
         try:
             out = fn(*args, **kw)
+        except json.JSONDecodeError as exc:  # a 200 under a JSON content type, its body no JSON
+            raise not_json(exc.doc, exc) from exc
         except Exception as exc:
             sdk = type(exc).__module__.split(".")[0] in ("anthropic", "openai")
             if sdk or isinstance(exc, TimeoutError):
                 raise lane.failed(exc, self.call_timeout) from exc
             raise
         lane.reached = True
+        if isinstance(out, str):  # a 200 not JSON, its text as the SDKs return it: as a call's
+            raise not_json(out, ValueError("not a JSON content type"))
         return out
 
     def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
         """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
-        out = self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
-        if isinstance(out, str):  # a 200 not JSON, its text as the SDKs return it: as a call's
-            raise not_json(out, ValueError("not a JSON content type"))
-        return out
+        return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
 
 
 #: Results journaled between two fsyncs while a batch is read.

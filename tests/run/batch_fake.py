@@ -199,13 +199,13 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             elif fault == "500":
                 error = {"type": "api_error", "message": "Internal server error"}
                 self._send(500, {"type": "error", "error": error})
-            elif fault is not None:  # "html", "page200", "text200"
+            elif fault is not None:  # "html", "page200", "text200", "json200"
                 page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
                 page = b"upstream connect error" if fault == "text200" else page
+                page = b'{"id": "msgbatch_' if fault == "json200" else page
                 self.send_response(502 if fault == "html" else 200)
-                self.send_header(
-                    "content-type", "text/plain" if fault == "text200" else "text/html"
-                )
+                kind = {"text200": "text/plain", "json200": "application/json"}
+                self.send_header("content-type", kind.get(fault, "text/html"))
                 self.send_header("content-length", str(len(page)))
                 self.end_headers()
                 self.wfile.write(page)

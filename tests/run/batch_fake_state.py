@@ -33,7 +33,8 @@ class BatchScript:
         fail_retrieve: the n-th retrieve (from 1, counted in ``calls["poll"]``) of a batch that
             has not ended → ``None`` (answered), ``"500"`` (the provider's JSON error, HTTP
             500), ``"html"`` (a proxy's HTML page, HTTP 502; ``"page200"``, status 200),
-            ``"text200"`` (a plain text body, status 200) or ``"reset"`` (the connection closed
+            ``"text200"`` (a plain text body, status 200), ``"json200"`` (a body cut short
+            under a JSON content type, status 200) or ``"reset"`` (the connection closed
             with no response); a failed one moves no batch on.
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection

@@ -20,6 +20,7 @@ SAID = {
     "html": r"HTTP 502.*502 Bad Gateway",
     "reset": r"connection failed",
     "text200": r"the reply is not JSON \(not a JSON content type\): 'upstream connect error'",
+    "json200": r"the reply is not JSON \(Unterminated string .*\): '\{\"id\": \"msgbatch_'",
 }
 
 
