@@ -179,10 +179,20 @@ class AnthropicBatches(BatchLane):
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results (see :meth:`BatchLane.results`), read by :func:`result_line`."""
+        from anthropic._decoders.jsonl import JSONLDecoder  # the SDK's results stream
+
         bid = status.id
-        # the SDK's stream, its lines read here: its own decoder keeps the last of a member
-        # name given twice and reads no line past one that is not JSON
-        stream = self._sdk(self.lane.client.messages.batches.results, bid)
+        # messages.batches.results, its fetch of the batch made as a poll's (the SDK's own
+        # takes a web page for the batch); the SDK's stream, its lines read here: its own
+        # decoder keeps the last of a member name given twice and reads no line past one
+        # that is not JSON
+        url = self._call(lambda c: c.messages.batches.retrieve(bid)).results_url
+        if not isinstance(url, str) or not url:
+            raise AttemptError(f"batch {bid} names no place to read its results from")
+        accept = {"headers": {"Accept": "application/binary"}}
+        stream = self._sdk(
+            self.lane.client.get, url, cast_to=JSONLDecoder[Any], stream=True, options=accept
+        )
         try:
             lines = jsonl_lines(stream.http_response.iter_bytes())
             for n, raw in enumerate(lines, start=1):

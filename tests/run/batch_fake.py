@@ -184,7 +184,7 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 b = state.batches[bid]
                 b.asked += not b.ended
                 s.calls["poll"] += not b.ended
-                fault = None if b.ended else s.fail_retrieve(b.asked)
+                fault = s.fail_ended if b.ended else s.fail_retrieve(b.asked)
             if self._failed(fault):
                 return
             with s.lock:

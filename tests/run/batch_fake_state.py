@@ -36,6 +36,8 @@ class BatchScript:
             ``"text200"`` (a plain text body, status 200), ``"json200"`` (a body cut short
             under a JSON content type, status 200) or ``"reset"`` (the connection closed
             with no response); a failed one moves no batch on.
+        fail_ended: the same fault for every retrieve of a batch that has ended (the one the
+            Anthropic SDK makes before it reads the results), or ``None``.
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
@@ -56,6 +58,7 @@ class BatchScript:
         self.kept_on_cancel = 0
         self.hold_retrieve = False
         self.fail_retrieve: Callable[[int], str | None] = lambda n: None
+        self.fail_ended: str | None = None
         self.hold_results_after: int | None = None
         self.drop_results = 0
         self.drop_create = 0

@@ -78,3 +78,27 @@ def test_a_web_page_answering_a_poll_with_200_stops_the_run_at_once(fake, tmp_pa
         "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
         "base URL and any proxy in front of it"
     ) in str(e.value)
+
+
+def test_a_web_page_answering_the_results_read_with_200_stops_the_run(fake, tmp_path):
+    # the Anthropic SDK's results read fetches the ended batch first, and took a page there for
+    # the batch (a traceback); it stops the run in the words of a page answering a call, its
+    # journals kept, and the same command then reads the results
+    s = fake.script
+    s.fail_ended = "page200"
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, "anthropic", cases=1)
+    said = str(e.value)
+    assert (
+        "batch msgbatch_000001: the reply is a web page with status 200, not an answer: "
+        "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
+        "base URL and any proxy in front of it"
+    ) in said, said
+    assert said.endswith("run the same command again to resume"), said
+    out = tmp_path / "receipt.json"
+    assert not out.exists() and journal_path(out).exists() and batch_journal_path(out).exists()
+    assert s.calls["results"] == 0 and s.calls["create"] == 1
+    s.fail_ended = None
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    assert s.calls["results"] == 2 and s.calls["create"] == 2  # answers, then judge samples
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
