@@ -82,6 +82,8 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             raw = self._body()
             p = self.path.split("?")[0]
             what = "create"
+            if p in ("/v1/messages/batches", "/v1/batches") and self._failed(s.fail_create):
+                return
             with s.lock:
                 if p == "/v1/messages/batches":
                     reqs = [(r["custom_id"], r["params"]) for r in json.loads(raw)["requests"]]

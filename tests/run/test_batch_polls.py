@@ -102,3 +102,20 @@ def test_a_web_page_answering_the_results_read_with_200_stops_the_run(fake, tmp_
     r = read_receipt(batched(tmp_path, "anthropic", cases=1))
     assert s.calls["results"] == 2 and s.calls["create"] == 2  # answers, then judge samples
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_web_page_answering_a_batch_creation_with_200_stops_the_run(fake, tmp_path, provider):
+    # the SDKs hand back the page as the created batch's text (a traceback reading its id); it
+    # is read as a call's reply: a web page, fatal, no batch confirmed
+    s = fake.script
+    s.fail_create = "page200"
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1)
+    said = str(e.value)
+    assert s.calls["create"] == 0 and s.calls["retrieve"] == 0, said
+    assert (
+        "(the reply is a web page with status 200, not an answer: "
+        "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
+        "base URL and any proxy in front of it)"
+    ) in said, said
