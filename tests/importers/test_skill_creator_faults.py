@@ -350,24 +350,6 @@ def test_an_iteration_deep_in_a_folder_given_is_read_with_its_benchmark(
     assert body.provenance.document == str(it / "benchmark.json")
 
 
-def test_a_benchmark_above_the_iteration_of_the_grading_files_is_not_theirs(
-    shared: Path, tmp_path: Path
-) -> None:
-    # up/ws/benchmark.json, the schema example's (eval 1), sits above the Nebius iteration
-    # without its own: the iteration is the folder holding eval-*/, so the grading files are
-    # read (their one eval, eval_id 0), never the benchmark.json of another run above them;
-    # the folder above both is refused, naming that benchmark.json, never read as theirs
-    it = tmp_path / "up" / "ws" / "evals" / "iteration-1"
-    shutil.copytree(shared / NEBIUS_ITERATION, it)
-    (it / "benchmark.json").unlink()
-    examples = shared / "data/interop/skill-creator/anthropic-schemas-examples"
-    shutil.copy(examples / "benchmark.json", tmp_path / "up" / "ws")
-    with pytest.raises(ImportError_, match=f"left unread: {tmp_path / 'up/ws/benchmark.json'}:"):
-        import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
-    (doc,) = import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
-    assert [c.id for c in sealed(doc).cases] == ["0"]
-
-
 def test_the_interop_page_says_grading_files_are_read_from_a_folder_given() -> None:
     # the two tests above: a benchmark.json given as a file is never replaced by its folder's
     # grading.json files, and two iterations' files are refused; the page says both

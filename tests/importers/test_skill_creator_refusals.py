@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 from factories import run_main
+from interop_helpers import sealed
+
+from driftproof.errors import ImportError_
+from driftproof.importers.skill_creator import SkillCreatorOptions, import_skill_creator
 
 SAMPLE = "data/interop/skill-creator/anthropic-schemas-examples/benchmark.json"
 NEBIUS = "data/interop/skill-creator/nebius-skills-workspace/evals/iteration-1"
@@ -294,3 +298,21 @@ def test_an_iteration_folder_that_is_a_broken_link_is_refused_naming_it(
     assert _import([str(ws)], tmp_path, capsys) == (
         f"error: {gone}: expected a folder, found a link that leads to no folder\n"
     )
+
+
+def test_a_benchmark_above_the_iteration_of_the_grading_files_is_not_theirs(
+    shared: Path, tmp_path: Path
+) -> None:
+    # up/ws/benchmark.json, the schema example's (eval 1), sits above the Nebius iteration
+    # without its own: the iteration is the folder holding eval-*/, so the grading files are
+    # read (their one eval, eval_id 0), never the benchmark.json of another run above them;
+    # the folder above both is refused, naming that benchmark.json, never read as theirs
+    it = tmp_path / "up" / "ws" / "evals" / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it)
+    (it / "benchmark.json").unlink()
+    examples = shared / "data/interop/skill-creator/anthropic-schemas-examples"
+    shutil.copy(examples / "benchmark.json", tmp_path / "up" / "ws")
+    with pytest.raises(ImportError_, match=f"left unread: {tmp_path / 'up/ws/benchmark.json'}:"):
+        import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
+    (doc,) = import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
+    assert [c.id for c in sealed(doc).cases] == ["0"]

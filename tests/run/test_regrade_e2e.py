@@ -356,17 +356,6 @@ def _refusal(tmp_path, original, out="regraded.json") -> str:
     return str(ei.value)
 
 
-def test_a_refused_input_names_the_draw_in_plain_words(loopback, suite_file, tmp_path):
-    # the run's first draw, receipt index 0, is draw 1 as people count
-    # the receipt and where in it: its first case's with-skill arm, first draw
-    original = run_lane(tmp_path, "anthropic", "api")
-    assert _refusal(tmp_path, original) == (
-        f"rubric regrade refused: {original}: /cases/0/arms/with_skill/draws/0/answer: "
-        "case commit-429, with skill, draw 1: the original kept no "
-        "answer (run with --keep-transcripts to regrade)"
-    )
-
-
 def test_an_answers_archive_over_its_answer_bound_is_refused_written_and_read(
     loopback, suite_file, tmp_path, monkeypatch
 ):
