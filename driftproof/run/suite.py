@@ -297,7 +297,7 @@ def load_suite(path: str | Path) -> Suite:
     doc = parse_suite_text(text, file, is_yaml=p.suffix.lower() in (".yaml", ".yml"))
     if not isinstance(doc, dict):
         found = "nothing (or null)" if doc is None else json_kind(doc)  # YAML: an empty file
-        raise SuiteError.at(file, "", f"expected a JSON object, found {found}")
+        raise SuiteError.at(file, "", f"{_SHAPES}; found {found}")
     c = Collector(file)
     fmt = _format(doc, file)
     top = _top(c, doc, fmt)
@@ -345,13 +345,15 @@ def _format(doc: dict[str, Any], file: str) -> str:
         return "skill-creator"
     if "cases" in doc:
         return "caveman-fidelity"
-    raise SuiteError.at(
-        file,
-        "",
-        f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
-        'a skill-creator evals.json {"evals": [...]}, '
-        'or caveman fidelity.json {"cases": [...]}',
-    )
+    raise SuiteError.at(file, "", _SHAPES)
+
+
+#: The suite shapes ``load_suite`` reads, as a file of another shape is told.
+_SHAPES = (
+    f'expected a suite: {{"format": "{FORMAT}", "cases": [...]}}, '
+    'a skill-creator evals.json {"evals": [...]}, '
+    'or caveman fidelity.json {"cases": [...]}'
+)
 
 
 def _unique_ids(c: Collector, cases: list[SuiteCase]) -> None:

@@ -331,14 +331,19 @@ def test_reference_gives_the_suites_own_size_bound_not_as_a_receipts():
     ],
 )
 def test_a_suite_that_is_not_an_object_says_what_it_is(tmp_path, capsys, name, text, found):
-    # found: "expected a JSON object", whatever the file held
+    # found: the shapes a suite may take, then what the file held (an array of NVIDIA's legacy
+    # evals.json said only "expected a JSON object", naming no format to write)
     from factories import run_main
 
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     code, _, err = run_main(["suite", "check", str(path)], capsys)
     assert code == 2
-    assert err == f"error: {path}: expected a JSON object, found {found}\n"
+    shapes = (
+        'expected a suite: {"format": "driftproof-suite/1", "cases": [...]}, a skill-creator '
+        'evals.json {"evals": [...]}, or caveman fidelity.json {"cases": [...]}'
+    )
+    assert err == f"error: {path}: {shapes}; found {found}\n"
 
 
 def test_a_suite_over_the_size_cap_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
