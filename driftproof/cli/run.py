@@ -208,8 +208,8 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     required=True,
     help="The answering lane; its API reads its key from ANTHROPIC_API_KEY (or "
     "ANTHROPIC_AUTH_TOKEN) for anthropic, OPENAI_API_KEY for openai (set to any value for a "
-    "server that takes none). simulated: seeded random answers and scores, no model (driftproof "
-    "demo); UNVERIFIED.",
+    "server that takes none). stub: fixed answers and scores (a hash of the request), no model; "
+    "simulated: seeded random answers and scores, no model (driftproof demo); both UNVERIFIED.",
 )
 @choice_option(
     "--surface",

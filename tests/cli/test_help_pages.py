@@ -123,6 +123,9 @@ def test_run_help_names_the_key_variables_and_what_a_local_judge_needs():
     provider = _option_help(lines, "--provider", "--surface")
     assert "ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) for anthropic" in provider
     assert "OPENAI_API_KEY for openai" in provider
+    # the stub lane was listed among the choices and described nowhere: a newcomer's stub run
+    # reads a lift of +0.400 from scores that are a hash of the request
+    assert "stub: fixed answers and scores (a hash of the request), no model;" in provider
     judge = _option_help(lines, "--judge-provider", "--judge-model")
     assert "--judge-provider openai --judge-base-url URL" in judge
     assert "--base-url does not set it" in _option_help(lines, "--judge-base-url", "--openai-api")
