@@ -17,6 +17,7 @@ from driftproof.stats.receipt_band import ReceiptBand, receipt_band_of
 from driftproof.stats.unmeasured import lost_or_undrawn, not_measured
 from driftproof.stats.verdict import CaseVerdict, case_verdict
 from driftproof.wording import (
+    BELOW_EFFECT_FLOOR,
     LEVELS,
     NO_DRAW_COUNT_REACHES,
     NO_DRAW_COUNT_WHY,
@@ -225,7 +226,11 @@ def receipt_reading(r: Receipt) -> Reading:
         if band is not None and band.underpowered:
             sentence = band.sentence or NOT_ENOUGH_DRAWS
             return Reading(Status.UNDERPOWERED, sentence, band.reason, None, (), (), verdicts, band)
+    below = [v.case_id for v in verdicts if v.verdict == VerdictCode.BELOW_EFFECT_FLOOR]
     reason = "no case separated under the rule"
+    if below:  # D-4: a case apart but under the floor is named apart, not called unseparated
+        reason = f"no case separated by the effect floor or more; {BELOW_EFFECT_FLOOR}: "
+        reason += first_of(below)
     lost = [v.case_id for v in verdicts if v.verdict == VerdictCode.INCONCLUSIVE]
     if lost:
         reason += f"; inconclusive for lost draws: {', '.join(lost)}"

@@ -102,6 +102,18 @@ def test_lost_draw_inside_one_receipt_is_inconclusive() -> None:
     assert r.reason == "no case separated under the rule; inconclusive for lost draws: c"
 
 
+def test_a_case_below_the_floor_is_named_not_called_unseparated() -> None:
+    """C3 inside one receipt: with .83 .84 .83 (mean .83333, sd .00577) vs baseline .80 .81 .80
+    (mean .80333, sd .00577): Δ .03 > .01155 → apart, < .05 → below effect floor (D-4); with
+    NULL1 beside it no case helps or hurts, so the receipt reads no separation (D-7), and its
+    reason names the case that separated below the floor apart (D-4), never "no case separated"."""
+    below = case("below", [0.83, 0.84, 0.83], [0.80, 0.81, 0.80])
+    r = read([below, NULL1])
+    assert [v.verdict for v in r.cases] == ["below effect floor", "no separation"]
+    assert (r.status, r.sentence) == ("no separation detected", NO_SEPARATION)
+    assert r.reason == "no case separated by the effect floor or more; below effect floor: below"
+
+
 @pytest.mark.parametrize(
     ("kw", "words"),
     [
