@@ -154,7 +154,11 @@ def _side_table(
         ("model", a.run.model or "not recorded", b.run.model or "not recorded"),
         ("verification level", level(a), level(b)),
         ("band source", *c.band_names),  # as the comparison's columns and legend name it
-        (f"lift{over} (with skill − baseline)", outputs["baseline-lift"], outputs["lift"]),
+        # the outputs' "-" is for programs; people read U+2212, as every figure here
+        (
+            f"lift{over} (with skill − baseline)",
+            *(outputs[k].replace("-", wording.MINUS) for k in ("baseline-lift", "lift")),
+        ),
         ("lift covers (cases both receipts measured)", *covers),
     ]
     out = ["| | earlier | later |\n", "|---|---|---|\n"]

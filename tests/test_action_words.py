@@ -186,3 +186,15 @@ def test_outside_github_the_annotations_are_plain_lines_on_stderr(
     out, err = capsys.readouterr()
     assert "::error title=Driftproof::1 case regressed; see the job summary\n" in out
     assert "error:" not in err
+
+
+def test_a_negative_lift_in_the_job_summary_has_the_minus_sign_people_read() -> None:
+    # with .50 .50 .50 vs baseline .60 .60 .60 in each receipt: lift .50 − .60 = −0.100. The
+    # job summary is read by people (U+2212, as every other figure in it); the workflow output
+    # stays "-0.100" for programs.
+    r = Receipt.model_validate(make_receipt([case("c1", [0.5] * 3, [0.6] * 3)]))
+    c = compare_receipts(r, r, a_name="a", b_name="b")
+    assert "| lift (with skill − baseline) | \u22120.100 | \u22120.100 |" in (
+        action.summary_markdown(r, r, c)
+    )
+    assert action.action_outputs(r, r, c)["lift"] == "-0.100"
