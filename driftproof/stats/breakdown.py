@@ -2,11 +2,12 @@
 
 Pure, reading only the recorded draw scores (``draws[].score``; judge samples never stand in);
 lost draws are left out (D-9). Readings where the method leaves room: a *failed arm* (draws,
-all lost) excludes its case, still listed; *missing draw evidence* is an arm with no draw or a
-draw with neither score nor lost reason; *incomplete* is either anywhere; *fewer than 3 draws
-per arm* is under three planned or recorded in an included arm; *no model is recorded* is no
-``run.model``, and the ``stub`` provider is said to have answered, not a model. Carrier and
-leave-one-out tests use the D-3 tolerance.
+all lost) excludes its case, still listed; a draw judged with no valid sample is lost (D-1);
+*missing draw evidence* is an arm with no draw or another draw with neither score nor lost
+reason; *incomplete* is either anywhere; *fewer than 3 draws per arm* is under three planned or
+recorded in an included arm; *no model is recorded* is no ``run.model``, and the ``stub``
+provider is said to have answered, not a model. Carrier and leave-one-out tests use the D-3
+tolerance.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from fractions import Fraction
 from typing import Literal
 
 from driftproof.receipt import Receipt, _bounds
-from driftproof.receipt._model import Case, CaseArm
+from driftproof.receipt._model import Case, CaseArm, Draw
 from driftproof.receipt._seal import canonical_bytes
 from driftproof.stats._breakdown_evidence import CHECKS, listed
-from driftproof.stats.band import Band, arm_band, mean_delta, measured_band
+from driftproof.stats.band import NO_VALID_SAMPLE, Band, arm_band, mean_delta, measured_band
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.moments import mean_of
 from driftproof.stats.reading import lift_refusal
@@ -219,10 +220,18 @@ def _compute(r: Receipt) -> Breakdown:
 
 def _arm_figures(arm: CaseArm) -> Band:
     """One arm's band of its recorded draw scores only (never judge samples in their place)."""
-    scores = [d.score for d in arm.draws if d.lost is None and d.score is not None]
-    reasons = [d.lost.reason for d in arm.draws if d.lost is not None]
+    scores = [d.score for d in arm.draws if not _lost(d) and d.score is not None]
+    reasons = [d.lost.reason if d.lost else NO_VALID_SAMPLE for d in arm.draws if _lost(d)]
     gen_sd = arm.generation.sd if arm.generation is not None else None
     return measured_band(scores, len(arm.draws), reasons, "generation", gen_sd)
+
+
+def _lost(d: Draw) -> bool:
+    """A lost draw: recorded lost, or judged with no valid judge sample (D-1)."""
+    samples = d.judge_samples
+    return d.lost is not None or (
+        d.score is None and bool(samples) and all(s.score is None for s in samples)
+    )
 
 
 def _mean(values: list[float]) -> float:
@@ -235,7 +244,7 @@ def _failed_arms(c: Case) -> tuple[str, ...]:
     return tuple(
         n
         for n in COMPARED_ARMS
-        if getattr(c.arms, n).draws and all(d.lost is not None for d in getattr(c.arms, n).draws)
+        if getattr(c.arms, n).draws and all(_lost(d) for d in getattr(c.arms, n).draws)
     )
 
 
@@ -251,7 +260,7 @@ def _missing_evidence(c: Case) -> str | None:
         if not arm.draws:
             return f"the {n.replace('_', '-')} arm records no draw"
         for d in arm.draws:
-            if d.lost is None and d.score is None:
+            if not _lost(d) and d.score is None:
                 return (
                     f"{n.replace('_', '-')} draw {d.number} has neither a score nor a lost "
                     "reason (judge samples are not read in place of a draw score)"
@@ -328,7 +337,7 @@ def _labels_withheld(r: Receipt, c: Case) -> str | None:
         return "no grader is recorded for the run"
     for n in COMPARED_ARMS:
         for d in getattr(c.arms, n).draws:
-            if d.lost is not None:
+            if _lost(d):
                 continue
             valid = [s for s in d.judge_samples if s.score is not None]
             if not valid:

@@ -351,3 +351,21 @@ def test_unavailable_reasons_say_how_many_more_were_left_out() -> None:
     assert not b.available and len(b.reasons) == 5
     assert b.reasons[-1].startswith("contradictory draw counts at /cases/4/arms/baseline/draws")
     assert b.reasons[-1].endswith("; and 1 more")
+
+
+def test_a_draw_whose_judge_samples_are_all_invalid_is_lost_not_missing_evidence() -> None:
+    # D-1: a draw whose judge samples are all invalid is a lost draw, as the bands and the sheet's
+    # arms table count it. c1's with-skill draw 1 (.80) keeps one invalid sample and no score:
+    # with .82 .84 (mean .83), 2 measured of 3 drawn, 1 lost; lift .83 − .52 = .31; suite lift
+    # (.31 − .10 − .10)/3 = .11/3; the lost draw prevents a carrier assertion.
+    doc = mk([C1, C2, C3])
+    draw = doc["cases"][0]["arms"]["with_skill"]["draws"][0]
+    draw["score"] = None
+    draw["judge_samples"] = [judge_sample_doc(None, reply="?", invalid_reason="no score")]
+    b = lift_breakdown(read(seal_document(doc)))
+    r1 = row(b, "c1")
+    assert (r1.with_skill.n, r1.with_skill.drawn, r1.with_skill.lost) == (2, 3, 1)
+    assert r1.with_skill.mean == pytest.approx(0.83) and r1.lift == pytest.approx(0.31)
+    assert r1.included and r1.note is None
+    assert b.suite_lift == pytest.approx(0.11 / 3, abs=1e-12) and b.suite_lift_reason is None
+    assert b.carrier_withheld == "lost draws prevent a carrier assertion"
