@@ -25,7 +25,7 @@ from driftproof.run import judge as J
 from driftproof.run.grading import Usage, failed_sample, judge_sample, unscored
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
-from driftproof.run.sealing import draw_repairs, judge_overhead
+from driftproof.run.sealing import case_arm, draw_repairs, judge_overhead
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.stats.grading_cost import price_tuple
 from driftproof.wording import draw_words
@@ -87,13 +87,12 @@ class Grader:
     def case(self, case: Case, task: SuiteCase, ci: int) -> dict[str, Any]:
         """Case ``ci`` of the regrade receipt: every arm's draws graded or carried."""
         arms = {
-            name: {
-                "draws": [
+            name: case_arm(
+                [
                     self.draw(d, task, draw_words(case.id, name, d.index), f"{at}/{di}")
                     for di, d in enumerate(arm.draws)
-                ],
-                "generation": None,
-            }
+                ]
+            )
             for name, arm in case.arms.named()
             for at in [f"/cases/{ci}/arms/{name}/draws"]
         }

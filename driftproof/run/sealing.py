@@ -132,11 +132,19 @@ def judge_overhead(
     }
 
 
-def _arm(recs: list[dict[str, Any]]) -> CaseArm:
-    draws = [Draw.model_validate(r["draw"]) for r in recs]
+def case_arm(draws: list[Draw]) -> CaseArm:
+    """An arm of ``draws`` with its recorded spread (D-2, D-8).
+
+    The spread is the sample sd of the measured draw scores, as a reader recomputes it (D-18);
+    ``None`` under two measured draws.
+    """
     measured = [d.score for d in draws if d.score is not None]
     sd = Generation(sd=statistics.stdev(measured)) if len(measured) >= 2 else None
     return CaseArm(draws=draws, generation=sd)
+
+
+def _arm(recs: list[dict[str, Any]]) -> CaseArm:
+    return case_arm([Draw.model_validate(r["draw"]) for r in recs])
 
 
 def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None:

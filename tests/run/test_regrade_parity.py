@@ -263,3 +263,17 @@ def test_a_regrade_asks_for_the_judge_budget_the_original_recorded(loopback, sui
     assert read_receipt(rg).judge.max_output_tokens == 2000
     sent = {b["max_tokens"] for _, b in loopback.script.bodies[since:]}
     assert sent == {2000}
+
+
+def test_a_regrade_records_each_arms_spread_across_its_draws_as_run_does(
+    loopback, suite_file, tmp_path
+):
+    # D-8 reads the draw-to-draw part from an arm's recorded spread (generation.sd); a regrade
+    # wrote none, so its receipt read as one that records no spread. The scripted judge scores
+    # every skill answer 0.9 and every other 0.5, so each arm's draws have sd 0.0 exactly.
+    out = run_lane(tmp_path, "anthropic", "api", keep_transcripts=True, judge_samples=1)
+    rg, res = _regrade(tmp_path, out, suite_file, *RETRY)
+    assert res.exit_code == 0, res.output
+    arms = [arm for c in read_receipt(rg).cases for _, arm in c.arms.named()]
+    assert arms and all(len(a.draws) >= 2 for a in arms)
+    assert [a.generation.sd if a.generation else None for a in arms] == [0.0] * len(arms)
