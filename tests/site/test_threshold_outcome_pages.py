@@ -3,7 +3,9 @@ a person reads the case's arms: `view`'s case table, the site's receipt page and
 Scores chosen by hand, three per arm, sample sd 0.05 (deviations ±0.05 and 0):
 with skill 0.75/0.80/0.85 → 0.800 ± 0.050, wholly above 0.70: pass; baseline 0.65/0.70/0.75 →
 0.700 ± 0.050, the mean at 0.70: borderline; at threshold 0.90 the with-skill band's top,
-0.850, is below it: fail. A case with no threshold, or an arm with one draw, reads no outcome."""
+0.850, is below it: fail. A case with no threshold, or an arm with one draw, reads no outcome.
+A threshold of 0.7004 is printed as recorded: at three places it read 0.700, where the baseline's
+band 0.65 to 0.75 is borderline but the with-skill band 0.75 to 0.85, wholly above it, passes."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from driftproof.site import build_site
 PASS = "0.800 ± 0.050 (n = 3), pass against threshold 0.700"
 BORDERLINE = "0.700 ± 0.050 (n = 3), borderline against threshold 0.700"
 FAIL = "0.800 ± 0.050 (n = 3), fail against threshold 0.900"
+CLOSE = (
+    "0.800 ± 0.050 (n = 3), pass against threshold 0.7004",
+    "0.700 ± 0.050 (n = 3), borderline against threshold 0.7004",
+)
 SCORES = ([0.75, 0.80, 0.85], [0.65, 0.70, 0.75])
 
 
@@ -29,6 +35,7 @@ def receipt(tmp_path: Path) -> Path:
         case("high", *SCORES) | {"threshold": 0.9},
         case("none", *SCORES),
         case("one", [0.8], SCORES[1]) | {"threshold": 0.7},
+        case("close", *SCORES) | {"threshold": 0.7004},
     ]
     path = tmp_path / "receipts" / "t.json"
     path.parent.mkdir()
@@ -47,6 +54,7 @@ def test_view_gives_each_arms_outcome_against_the_threshold(receipt: Path, capsy
     # one draw has no spread: no outcome; the other arm has one
     assert f"| 0.800 (n = 1) | {BORDERLINE} |" in rows["one"]
     assert "against threshold" not in rows["none"]
+    assert f"| {CLOSE[0]} | {CLOSE[1]} |" in rows["close"]
 
 
 def test_the_sites_receipt_and_case_pages_give_it(receipt: Path, tmp_path: Path, monkeypatch):
@@ -56,8 +64,11 @@ def test_the_sites_receipt_and_case_pages_give_it(receipt: Path, tmp_path: Path,
     build_site(receipt.parent, tmp_path / "reports", out, config_file=REPO / "mkdocs.yml")
     sheet = (out / "receipts" / "t" / "index.html").read_text(encoding="utf-8")
     assert PASS in sheet and BORDERLINE in sheet and FAIL in sheet
+    assert CLOSE[0] in sheet and CLOSE[1] in sheet
     page = (out / "receipts" / "t" / "cases" / "held" / "index.html").read_text(encoding="utf-8")
     assert PASS in page and BORDERLINE in page
+    page = (out / "receipts" / "t" / "cases" / "close" / "index.html").read_text(encoding="utf-8")
+    assert CLOSE[0] in page and CLOSE[1] in page
     page = (out / "receipts" / "t" / "cases" / "none" / "index.html").read_text(encoding="utf-8")
     assert "0.800 ± 0.050 (n = 3)" in page and "against threshold" not in page
 
