@@ -84,13 +84,18 @@ class Grader:
         p = judge.price if judge is not None else None
         return judge_overhead(self.usages, None if p is None else price_tuple(p))
 
-    def case(self, case: Case, task: SuiteCase, ci: int) -> dict[str, Any]:
-        """Case ``ci`` of the regrade receipt: every arm's draws graded or carried."""
+    def case(self, case: Case, task: SuiteCase, ci: int, file: str) -> dict[str, Any]:
+        """Case ``ci`` of the regrade receipt: every arm's draws graded or carried.
+
+        ``file``: the original receipt's path, which a refusal of a judge reply names with the
+        pointer of the answer graded.
+        """
         arms = {
             name: case_arm(
                 [
-                    self.draw(d, task, draw_words(case.id, name, d.index), f"{at}/{di}")
+                    self.draw(d, task, f"{file}: {at}/{di}/answer: {words}", f"{at}/{di}")
                     for di, d in enumerate(arm.draws)
+                    for words in [draw_words(case.id, name, d.index)]
                 ]
             )
             for name, arm in case.arms.named()

@@ -148,9 +148,9 @@ def rubric_regrade(
         if same_path(out, kept):
             raise RefusalError(f"the regrade receipt must not overwrite {what} ({kept})")
     raw = read_bounded(original_path)  # one read: the bytes checked are the bytes hashed
-    original = parse_receipt(raw, str(original_path))
+    file = str(original_path)
+    original = parse_receipt(raw, file)
     max_tokens = _held_max_tokens(original)
-    original_sha256 = hashlib.sha256(raw).hexdigest()
     setting = grader_setting_of(original)
     # the judge asked for, as run records its judge, at judge_price (not batched)
     asked = Judge.model_validate(judge_doc(judge, judge_model, max_tokens, judge_price, None))
@@ -174,14 +174,14 @@ def rubric_regrade(
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
-        cases = [grader.case(c, tasks[c.id], ci) for ci, c in enumerate(original.cases)]
+        cases = [grader.case(c, tasks[c.id], ci, file) for ci, c in enumerate(original.cases)]
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     except KeyboardInterrupt:
         raise RegradeInterrupted(grader, None if plain else original.judge) from None
     finally:
         judge.close()
-    document = (str(original_path), original_sha256)
+    document = (file, hashlib.sha256(raw).hexdigest())
     record = asked if plain else original.judge
     body = _regrade_body(original, revised, grader, cases, setting, record, document)
     _write(body, out, replace=replace)

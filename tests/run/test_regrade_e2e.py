@@ -192,9 +192,11 @@ def test_regrade_refuses_a_reply_answered_by_another_model(
         return real(path, "claude-haiku-4-5-20260301" if "score" in text else model, text, body)
 
     monkeypatch.setattr(run_helpers, "_ok", other_model)
-    # the arm as pages name it ("with skill"), the draw by the number the sheet shows
+    # the arm as pages name it ("with skill"), the draw by the number the sheet shows, after
+    # the original's file and the pointer of the answer graded (case 0 is commit-429)
     assert _refusal(tmp_path, out, "r5.json") == (
-        "rubric regrade refused: case commit-429, with skill, draw 1: the reply reports "
+        f"rubric regrade refused: {out}: /cases/0/arms/with_skill/draws/0/answer: "
+        "case commit-429, with skill, draw 1: the reply reports "
         "'claude-haiku-4-5-20260301', not the requested judge 'claude-haiku-4-5-20251001'"
     )
     assert not (tmp_path / "r5.json").exists()
