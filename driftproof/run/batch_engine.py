@@ -316,22 +316,24 @@ class BatchRounds:
             for bid in open_:
                 rec = self.bj.batches[bid]
                 lane = self.lanes[rec["lane"]]
+                doing, tries = "polled", "polls"  # what failed, said when the run stops
                 try:
                     st = lane.status(bid)
                     statuses.append(st)
                     if not (st.ended or bid in self.bj.cancelled) and (
                         self.opts.clock() - rec["created"] >= self.opts.timeout
                     ):
+                        doing, tries = "cancelled at its timeout", "tries"
                         lane.cancel(bid)
                         self.bj.record("cancel", bid)
                 except AttemptError as exc:
                     # a failed poll or cancel is tried again at the next poll, within the budget
                     failed = self.failed_polls[bid] = self.failed_polls.get(bid, 0) + 1
                     if exc.fatal:
-                        raise FatalRun(f"batch {bid}: {exc.reason}") from exc
+                        raise FatalRun(f"batch {bid} could not be {doing}: {exc.reason}") from exc
                     if failed >= self.budget:
                         raise FatalRun(
-                            f"batch {bid} could not be polled ({failed} polls in a row "
+                            f"batch {bid} could not be {doing} ({failed} {tries} in a row "
                             f"failed; last: {exc.reason})"
                         ) from exc
                     continue

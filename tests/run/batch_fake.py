@@ -84,6 +84,8 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             what = "create"
             if p in ("/v1/messages/batches", "/v1/batches") and self._failed(s.fail_create):
                 return
+            if p.endswith("/cancel") and self._failed(s.fail_cancel):
+                return
             with s.lock:
                 if p == "/v1/messages/batches":
                     reqs = [(r["custom_id"], r["params"]) for r in json.loads(raw)["requests"]]

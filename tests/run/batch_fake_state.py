@@ -39,6 +39,7 @@ class BatchScript:
         fail_ended: the same fault for every retrieve of a batch that has ended (the one the
             Anthropic SDK makes before it reads the results), or ``None``.
         fail_create: the same fault for every batch creation (no batch is made), or ``None``.
+        fail_cancel: the same fault for every cancel (the batch is not cancelled), or ``None``.
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
@@ -61,6 +62,7 @@ class BatchScript:
         self.fail_retrieve: Callable[[int], str | None] = lambda n: None
         self.fail_ended: str | None = None
         self.fail_create: str | None = None
+        self.fail_cancel: str | None = None
         self.hold_results_after: int | None = None
         self.drop_results = 0
         self.drop_create = 0

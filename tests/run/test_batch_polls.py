@@ -119,3 +119,28 @@ def test_a_web_page_answering_a_batch_creation_with_200_stops_the_run(fake, tmp_
         "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
         "base URL and any proxy in front of it)"
     ) in said, said
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("500", r" \(3 tries in a row failed; last: HTTP 500.*Internal server error"),
+        ("page200", r": the reply is a web page with status 200, not an answer: "),
+    ],
+)
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_cancel_that_fails_says_the_batch_could_not_be_cancelled(
+    fake, tmp_path, provider, fault, said
+):
+    # the answers' batch never ends; each poll (10 s of the run's clock apart) answers, and past
+    # the 25 s timeout each cancel fails: the run stops saying the cancel failed, not the polls
+    # (it said "could not be polled (3 polls in a row failed"), journals kept
+    s = fake.script
+    s.never_end_first, s.fail_cancel = 1, fault
+    now = itertools.count(0.0, 10.0)
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1, timeout=25.0, clock=lambda: next(now))
+    bid = "msgbatch_000001" if provider == "anthropic" else "batch_000002"  # after its file
+    assert re.search(f"batch {bid} could not be cancelled at its timeout{said}", str(e.value))
+    assert "polled" not in str(e.value) and s.calls["cancel"] == 0
+    assert journal_path(tmp_path / "receipt.json").exists()

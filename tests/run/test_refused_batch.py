@@ -54,7 +54,8 @@ def test_a_resumed_batch_run_whose_server_is_gone_stops_at_its_first_poll(
     assert polls == []
     batch_id = json.loads((tmp_path / "receipt.json.batches").read_text().splitlines()[-1])
     assert str(caught.value) == (
-        f"the run stopped: batch {batch_id['batch']['id']}: connection failed: Connection error. "
+        f"the run stopped: batch {batch_id['batch']['id']} could not be polled: connection "
+        "failed: Connection error. "
         f"(base URL {url}): it refuses connections and no call to it has been answered in this "
         f"run; 0 finished draws are kept in {tmp_path / 'receipt.json.journal'}; run the same "
         "command again to resume"
