@@ -419,7 +419,7 @@ def plan_json(p: Plan) -> str:
     """The plan as JSON (:func:`~driftproof.pages.tables.json_text`, NaN refused).
 
     Its fields (but the rounding spread and its steps) and the headline; a cost too large to
-    state (past the largest float: infinite) is null.
+    state (past the largest float: infinite) is null, its field named in ``too_large_to_state``.
 
     Raises:
         ValueError: a figure is NaN or infinite.
@@ -429,8 +429,8 @@ def plan_json(p: Plan) -> str:
     for k in said.split():  # said in the text's reasons, not fields of the JSON
         del doc[k]
     doc["spread_level"], doc["pooled_spread_level"] = doc.pop("level"), doc.pop("pooled_level")
-    for k in ("judge_usd", "judge_usd_interactive", "judge_usd_batch"):
-        doc[k] = None if doc[k] is not None and math.isinf(doc[k]) else doc[k]
+    big = [k for k in doc if k.startswith("judge_usd") and doc[k] == math.inf]
+    doc |= dict.fromkeys(big) | {"too_large_to_state": big}  # null, apart from an unknown cost
     for c in doc["cases"]:
         c["larger_pilot_draws"] = c.pop("larger_pilot")
     n, keys = p.noise, ("draws", "cases", "expected", "at_least_one", "fewest_beyond")

@@ -114,7 +114,8 @@ def test_a_cost_past_the_largest_float_is_too_large_to_state(tmp_path):
     assert "inf" not in res.output
     assert "Grading cost by price tier: interactive too large to state, batch $1" in res.output
     doc = json.loads(CliRunner().invoke(plan, [str(path), "--format", "json"]).output)
-    assert doc["judge_usd_interactive"] is None
+    assert doc["judge_usd_interactive"] is None  # named apart from an unknown cost's null
+    assert doc["too_large_to_state"] == ["judge_usd_interactive"]
     assert doc["judge_usd_batch"] == pytest.approx(1e308)  # 1e308 / 24 judged draws × 24 answers
     judge = _judge(None)
     judge["price"]["input_usd_per_mtok"] = 1e308

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 
 import pytest
 from factories import small_plan
@@ -70,6 +71,17 @@ def test_plan_json_refuses_nan_and_infinity() -> None:
             plan_json(dataclasses.replace(small_plan("c1"), effect=bad))
     with pytest.raises(ValueError, match="JSON compliant"):
         plan_json(dataclasses.replace(small_plan("c1"), judge_usd=float("nan")))
+
+
+def test_plan_json_tells_an_unknown_cost_from_one_too_large_to_state() -> None:
+    """Both are null (no JSON number holds an infinity); only one too large is named in
+    ``too_large_to_state``, as the text says "too large to state" for it and "unknown" else."""
+    unknown = json.loads(plan_json(dataclasses.replace(small_plan("c1"), judge_usd=None)))
+    assert unknown["judge_usd"] is None and unknown["too_large_to_state"] == []
+    big = dataclasses.replace(small_plan("c1"), judge_usd=math.inf, judge_usd_batch=math.inf)
+    doc = json.loads(plan_json(big))
+    assert doc["judge_usd"] is None and doc["judge_usd_batch"] is None
+    assert doc["too_large_to_state"] == ["judge_usd", "judge_usd_batch"]
 
 
 def test_stale_text_layout_and_escape() -> None:
