@@ -136,3 +136,22 @@ def test_a_results_row_reading_underpowered_gives_the_methods_words() -> None:
     # draws always settled it
     page = results_page_from_rows(rows, page_env()).decode()
     assert "its words say whether more draws or more cases are needed" in page
+
+
+def test_a_recorded_cost_near_the_largest_float_reads_as_a_short_figure(
+    capsys: Any, tmp_path: Path
+) -> None:
+    # a recorded grading cost of $1e308 printed as its 309 digits and 4 places in view (text,
+    # Markdown, JSON) and on the receipt's page; the largest float is about 1.8e308, so it is a
+    # figure (three significant figures from a billion), not "too large to state"
+    usage = {"input_tokens": 1000, "output_tokens": 200, "judged_draws_counted": 6}
+    for usd, said in ((1e308, "$1e+308"), (2.5e9, "$2.5e+09"), (0.0123, "$0.0123")):
+        overhead = usage | {"judged_draws_missing_usage": 0, "usd": usd}
+        doc = make_receipt([case("c1", [0.8, 0.9, 0.7], [0.5, 0.6, 0.4])], judge_overhead=overhead)
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        cost = f"{said} (a floor: usage the grader's answered samples reported)"
+        for form in ("text", "markdown", "json"):
+            code, out, err = run_main(["view", "--format", form, str(path)], capsys)
+            assert code == 0 and cost in out, err
+        assert f"<dt>grading cost</dt><dd>{cost}</dd>" in _page(path)

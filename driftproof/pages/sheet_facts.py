@@ -17,6 +17,7 @@ from driftproof.pages.words import (
     anchor_for,
     arm_words,
     count_of,
+    dollars,
     fmt,
     format_lift,
     has_bands,
@@ -232,7 +233,7 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
         Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
         Fact(
             "grading cost",
-            f"${oh.usd:.4f} (a floor: usage the grader's answered samples reported)"
+            f"{dollars(oh.usd, 4)} (a floor: usage the grader's answered samples reported)"
             if oh.usd is not None
             else UNKNOWN,
         ),

@@ -167,9 +167,12 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
 def dollars(x: float, digits: int = 2) -> str:
     """``$0.02``, US dollars at ``digits`` places; ``too large to state`` when ``x`` is not finite.
 
-    A sum or product of recorded costs past the largest float is infinite: never ``$inf``.
+    From a billion, three significant figures (``$1e+308``), never hundreds of digits. A sum or
+    product of recorded costs past the largest float is infinite: never ``$inf``.
     """
-    return f"${x:.{digits}f}" if math.isfinite(x) else "too large to state"
+    if not math.isfinite(x):
+        return "too large to state"
+    return f"${x:.{digits}f}" if x < 1e9 else f"${x:.3g}"
 
 
 def format_lift(lift: float | None, *, minus: str = MINUS) -> str:

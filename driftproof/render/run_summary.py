@@ -20,6 +20,7 @@ from driftproof.pages.words import (
     case_direction,
     case_heads,
     count_of,
+    dollars,
     format_lift,
     lost_kind_words,
 )
@@ -104,7 +105,7 @@ def _grading_cost(r: Receipt) -> str | None:
         return (
             f"no grading cost: no model graded (the {offline} grader's prompts and replies {said})"
         )
-    usd = UNKNOWN if jo.usd is None else f"${jo.usd:.4f}"
+    usd = UNKNOWN if jo.usd is None else dollars(jo.usd, 4)
     missing = jo.judged_draws_missing_usage
     unreported = (
         f"; {count_of(missing, 'more draw')} graded with no token counts from the grader"

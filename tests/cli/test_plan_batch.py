@@ -112,7 +112,14 @@ def test_a_cost_past_the_largest_float_is_too_large_to_state(tmp_path):
     res = CliRunner().invoke(plan, [str(path)])
     assert res.exit_code == 0, res.output
     assert "inf" not in res.output
-    assert "Grading cost by price tier: interactive too large to state, batch $1" in res.output
+    assert (
+        "Grading cost by price tier: interactive too large to state, batch $1e+308 (" in res.output
+    )
+    # $1e308 over 24 judged draws is $4.17e+306 a draw (it printed 307 digits and 6 places)
+    assert (
+        "cost: $1e+308 (the pilot's recorded grading cost per judged draw ($4.17e+306)"
+        in res.output
+    )
     doc = json.loads(CliRunner().invoke(plan, [str(path), "--format", "json"]).output)
     assert doc["judge_usd_interactive"] is None  # named apart from an unknown cost's null
     assert doc["too_large_to_state"] == ["judge_usd_interactive"]

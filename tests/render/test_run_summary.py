@@ -81,6 +81,16 @@ def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
     assert "usage" not in text
 
 
+def test_a_grading_cost_near_the_largest_float_is_a_short_figure() -> None:
+    # a recorded $1e308 printed as its 309 digits and 4 places; view says $1e+308 for it
+    overhead = {"input_tokens": 300, "output_tokens": 20, "usd": 1e308}
+    overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
+    text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
+    assert "grading cost $1e+308 (300 in, 20 out tokens over 2 graded draws)" in " ".join(
+        text.split()
+    )
+
+
 def _offline_grader(provider: str, tokens: tuple[int, int], counted: int) -> str:
     """The run summary of a one-case receipt graded by ``provider`` (not a model), in one line."""
     doc = make_receipt([case("c1", [0.6], [0.4])])
