@@ -83,7 +83,7 @@ def _documents(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
-    if (path / DOCUMENT_NAME).is_file():
+    if os.path.lexists(path / DOCUMENT_NAME):  # a broken link too: read, and refused
         return [path / DOCUMENT_NAME]
     found = sorted(  # a results folder that is a link to nothing is read (and refused) too
         d for p in path.iterdir() if os.path.lexists(d := p / DOCUMENT_NAME) or not p.exists()

@@ -33,3 +33,12 @@ def test_a_plugin_folder_is_refused_naming_where_it_looked_and_its_results_folde
     assert said.endswith(f"found none; its results are in {results}: give that folder")
     # with no evals/results folder there, none is named
     assert _refusal(results.parent).endswith("found none")
+
+
+def test_a_document_in_the_folder_given_that_is_a_broken_link_is_refused_naming_it(
+    tmp_path: Path,
+) -> None:
+    # found: refused as "<folder>/aggregate-result.json/aggregate-result.json: cannot read",
+    # a file that is not there, the link itself looked past for a results folder inside it
+    (gone := tmp_path / "aggregate-result.json").symlink_to(tmp_path / "x")
+    assert _refusal(tmp_path).startswith(f"{gone}: ")
