@@ -14,6 +14,7 @@ from driftproof.pages.band_sources import band_facts, band_legend
 from driftproof.pages.comparison import compare_receipts, report_rows
 from driftproof.pages.results import results_rows
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.comparison import comparison_json
 
 ROOT = Path(__file__).resolve().parents[1]
 #: claude-plugin-eval's probe: one run per case arm, band source "generation" (as recorded)
@@ -68,6 +69,9 @@ def test_a_comparison_says_a_band_source_the_receipt_names_none_of_is_not_record
     text = action.summary_markdown(none, named, c)
     assert "| band source | not recorded (generation) | generation |\n" in text
     assert report_rows(c)[0][1:3] == ["earlier (not recorded (generation))", "later (generation)"]
+    # found: diff --format json gave only band_sources "generation", as if recorded
+    names = json.loads(comparison_json(c))["band_names"]
+    assert names == ["not recorded (generation)", "generation"]
     assert f"- generation: {LEGEND}\n" in text
 
 

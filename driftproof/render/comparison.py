@@ -157,12 +157,15 @@ def _context_json(c: Comparison) -> dict[str, Any]:
 def comparison_json(c: Comparison) -> str:
     """The comparison as JSON (sorted keys, no NaN): its fields, each row and the exit status.
 
+    ``band_sources`` is each side's band source as read (inferred where not recorded);
+    ``band_names`` names it as the text does, ``not recorded (generation)`` there (D-13).
+
     ``unmeasured`` lists the cases the later receipt measured nothing in (an arm the earlier one
     measured): ``case_id``, ``arms``, ``drawn`` (all lost), the commonest ``reason`` and ``words``.
     """
     fields = (
-        "refusals headline summary band_sources legend not_like_for_like lost_cases regressed "
-        "unmatched underpowered_sentence underpowered_reason draws_needed notes"
+        "refusals headline summary band_sources band_names legend not_like_for_like lost_cases "
+        "regressed unmatched underpowered_sentence underpowered_reason draws_needed notes"
     )
     doc = {
         **_pick(c, fields, a="a_name", b="b_name"),
