@@ -62,6 +62,7 @@ from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
     arm_band,
     band_source_of,
+    judge_scale,
     lift_refusal,
     mean_delta,
     no_verdict,
@@ -320,7 +321,8 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
     """One row per case; ``verdicts`` maps a case id to its verdict code."""
     src, lost = band_source_of(r), partial(lost_count, judged=has_bands(r))
     missing, named = set(unrecorded_arms(r)), arm_words(r)  # an A/A's arms are its two runs
-    judged = no_verdict(r) is None  # a receipt with no verdict reads no outcome either
+    # a receipt with no verdict reads no outcome either; lost draws are completed on the scale
+    judged, scale = no_verdict(r) is None, judge_scale(r)
 
     rows = []
     for c in r.cases:
@@ -329,7 +331,9 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
         lift = mean_delta(base, w) if not missing & {"with_skill", "baseline"} else None
         bands = {"with_skill": w, "baseline": base, "control": ctl}
         shown = {  # each arm's band, with its outcome against the case's threshold
-            n: ARM_NOT_RECORDED if n in missing else band_text(b, c.threshold if judged else None)
+            n: ARM_NOT_RECORDED
+            if n in missing
+            else band_text(b, c.threshold if judged else None, scale)
             for n, b in bands.items()
             if b is not None
         }

@@ -278,18 +278,21 @@ def lost_of(d: Draw, judged: bool) -> tuple[str, str | None] | None:
     return (NO_VALID_SAMPLE, "unscored") if unscored and (judged or d.judge_samples) else None
 
 
-def band_text(b: Band, threshold: float | None = None) -> str:
+def band_text(
+    b: Band, threshold: float | None = None, scale: tuple[float, float] | None = None
+) -> str:
     """``mean ± sd (n = k)``, ``mean (n = 1)`` with no spread, ``–`` when nothing was measured.
 
     With the case's ``threshold``, the arm's outcome against it follows where it has one
-    (:func:`~driftproof.stats.band.threshold_outcome`): ``…, borderline against threshold 0.700``;
-    a threshold three places cannot hold exactly is printed as recorded (``0.7004``).
+    (:func:`~driftproof.stats.band.threshold_outcome`, lost draws completed on the judge
+    ``scale``): ``…, borderline against threshold 0.700``; a threshold three places cannot hold
+    exactly is printed as recorded (``0.7004``).
     """
     if b.mean is None:
         return "–"
     lost = f", {b.lost} lost" if b.lost else ""
     spread = f" ± {fmt(b.sd)}" if b.sd is not None else ""
-    outcome = threshold_outcome(b, threshold)
+    outcome = threshold_outcome(b, threshold, scale)
     exact = threshold is None or round(threshold, 3) == threshold
     held = fmt(threshold) if exact else repr(threshold)
     said = f", {outcome} against threshold {held}" if outcome else ""

@@ -78,7 +78,30 @@ def mean_delta(a: Band, b: Band) -> float | None:
     return b.mean - a.mean
 
 
-def threshold_outcome(band: Band, threshold: float | None) -> ThresholdOutcome | None:
+def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int, float, float]:
+    """Add ``k`` copies of ``value`` to a group's count, mean and sum of squares (Chan et al.)."""
+    if k == 0:
+        return n, mean, m2
+    if n == 0:
+        return k, value, 0.0
+    total = n + k
+    d = value - mean
+    return total, mean + d * k / total, m2 + d * d * n * k / total
+
+
+def completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[int, float, float]:
+    """Count, mean, sd of ``band`` with ``at_worst`` lost draws at ``worst``, others at ``best``."""
+    mean = band.mean if band.mean is not None else 0.0
+    sd = band.sd if band.sd is not None else 0.0
+    m2 = sd * sd * (band.n - 1) if band.n > 1 else 0.0
+    n, mean, m2 = _combine(band.n, mean, m2, at_worst, worst)
+    n, mean, m2 = _combine(n, mean, m2, band.lost - at_worst, best)
+    return n, mean, math.sqrt(m2 / (n - 1)) if n > 1 else 0.0
+
+
+def threshold_outcome(
+    band: Band, threshold: float | None, scale: tuple[float, float] | None = None
+) -> ThresholdOutcome | None:
     """An arm's case outcome against its case's threshold (a score on the judge scale).
 
     A reading of the method's "the case outcome still comes from the mean and spread of its
@@ -86,18 +109,26 @@ def threshold_outcome(band: Band, threshold: float | None) -> ThresholdOutcome |
     borderline": ``pass`` when the whole band lies above the threshold (``mean − sd`` above it),
     ``fail`` when the whole band lies below it (``mean + sd`` below it), ``borderline`` when
     the band reaches or straddles it, so a mean exactly at the threshold is always borderline.
-    An edge within 1e-9 of the threshold reaches it (the tolerance of D-3).
+    An edge within 1e-9 of the threshold reaches it (the tolerance of D-3). An arm that lost
+    draws reads ``pass`` or ``fail`` only where every completion of them on the judge scale
+    ``scale`` (worst, best) reads it too, as D-9 holds a verdict (the corners suffice:
+    ``mean − sd`` is concave in the scores, ``mean + sd`` convex); else, or with no scale known,
+    ``borderline``.
 
     Returns:
         ``None`` where the case records no threshold or the band has no spread (fewer than two
         measured scores): no outcome is guessed.
     """
-    low, high = band.low, band.high
-    if threshold is None or low is None or high is None:
+    if threshold is None or band.low is None or band.high is None:
         return None
-    if low - threshold > TOLERANCE:
+    if band.lost and scale is None:
+        return "borderline"
+    worst, best = sorted(scale or (0.0, 0.0))
+    corners = (completed(band, j, worst, best) for j in range(band.lost + 1) if band.lost)
+    edges = [(band.low, band.high), *((m - s, m + s) for _, m, s in corners)]
+    if all(low - threshold > TOLERANCE for low, _ in edges):
         return "pass"
-    return "fail" if threshold - high > TOLERANCE else "borderline"
+    return "fail" if all(threshold - high > TOLERANCE for _, high in edges) else "borderline"
 
 
 def band_of_scores(

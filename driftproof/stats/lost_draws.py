@@ -10,42 +10,20 @@ corners are checked.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterator
 
 from driftproof.stats._rule import separation_verdict
-from driftproof.stats.band import Band
-
-
-def _combine(n: int, mean: float, m2: float, k: int, value: float) -> tuple[int, float, float]:
-    """Add ``k`` copies of ``value`` to a group's count, mean and sum of squares (Chan et al.)."""
-    if k == 0:
-        return n, mean, m2
-    if n == 0:
-        return k, value, 0.0
-    total = n + k
-    d = value - mean
-    return total, mean + d * k / total, m2 + d * d * n * k / total
-
-
-def _completed(band: Band, at_worst: int, worst: float, best: float) -> tuple[int, float, float]:
-    """Count, mean, sd of ``band`` with ``at_worst`` lost draws at ``worst``, others at ``best``."""
-    mean = band.mean if band.mean is not None else 0.0
-    sd = band.sd if band.sd is not None else 0.0
-    m2 = sd * sd * (band.n - 1) if band.n > 1 else 0.0
-    n, mean, m2 = _combine(band.n, mean, m2, at_worst, worst)
-    n, mean, m2 = _combine(n, mean, m2, band.lost - at_worst, best)
-    return n, mean, math.sqrt(m2 / (n - 1)) if n > 1 else 0.0
+from driftproof.stats.band import Band, completed
 
 
 def completions(a: Band, b: Band, scale: tuple[float, float]) -> Iterator[tuple[float, float]]:
     """``(Δ, sd_A + sd_B)`` at each of the ``(k_A+1)·(k_B+1)`` corners of the lost draws (D-9)."""
     worst, best = scale
     for ja in range(a.lost + 1):
-        _, ma, sa = _completed(a, ja, worst, best)
+        _, ma, sa = completed(a, ja, worst, best)
         for jb in range(b.lost + 1):
-            _, mb, sb = _completed(b, jb, worst, best)
+            _, mb, sb = completed(b, jb, worst, best)
             yield mb - ma, sa + sb
 
 

@@ -36,6 +36,8 @@ def receipt(tmp_path: Path) -> Path:
         case("none", *SCORES),
         case("one", [0.8], SCORES[1]) | {"threshold": 0.7},
         case("close", *SCORES) | {"threshold": 0.7004},
+        # a lost draw at the worst score, 0: .75 .80 .85 0 reads .600 ± .402, reaching 0.70
+        case("lost", [*SCORES[0], None], SCORES[1]) | {"threshold": 0.7},
     ]
     path = tmp_path / "receipts" / "t.json"
     path.parent.mkdir()
@@ -55,6 +57,7 @@ def test_view_gives_each_arms_outcome_against_the_threshold(receipt: Path, capsy
     assert f"| 0.800 (n = 1) | {BORDERLINE} |" in rows["one"]
     assert "against threshold" not in rows["none"]
     assert f"| {CLOSE[0]} | {CLOSE[1]} |" in rows["close"]
+    assert "| 0.800 ± 0.050 (n = 3, 1 lost), borderline against threshold 0.700 |" in rows["lost"]
 
 
 def test_the_sites_receipt_and_case_pages_give_it(receipt: Path, tmp_path: Path, monkeypatch):
