@@ -148,7 +148,12 @@ def _iterations(path: Path) -> list[Path]:
     # grading.json files beside it), else refused: none is left unread without a word
     read = {f for i in its for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))}
     names = ("benchmark.json", "grading.json")
-    below = (Path(top) / n for top, ds, fs in os.walk(path) for n in (*ds, *fs))  # links too
+    below = [Path(top) / n for top, ds, fs in os.walk(path) for n in (*ds, *fs)]  # links too
+    # a link to a folder is walked too (links in it are not), but in an iteration whose
+    # benchmark.json stands for the files beside it
+    stood = {i for i in its if (i / "benchmark.json").is_file()}
+    linked = [f for f in below if f.is_symlink() and f.is_dir() and not stood & {*f.parents}]
+    below += [Path(top) / n for f in linked for top, ds, fs in os.walk(f) for n in (*ds, *fs)]
     if unread := sorted(f for f in below if f.name in names and f not in read):
         more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
         raise Where(path).fail(

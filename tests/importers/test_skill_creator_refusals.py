@@ -253,6 +253,35 @@ def test_a_results_file_that_is_a_broken_link_a_folder_search_leaves_is_named(
     assert f"left unread: {u / 'a' / 'b' / 'iteration-2' / 'benchmark.json'}: give each" in said
 
 
+def test_results_in_a_linked_folder_a_folder_search_leaves_are_named(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # an iteration three folders down that is a link to a folder, beside one the search finds:
+    # the walk did not go into links, and that iteration was left out unsaid
+    u, away = tmp_path / "u", tmp_path / "away"
+    shutil.copytree(shared / NEBIUS, u / "iteration-1")
+    shutil.copytree(shared / NEBIUS, away / "iteration-2")
+    (u / "a" / "b").mkdir(parents=True)
+    (u / "a" / "b" / "iteration-2").symlink_to(away / "iteration-2")
+    said = _import([str(u)], tmp_path, capsys)
+    assert f"left unread: {u / 'a' / 'b' / 'iteration-2' / 'benchmark.json'}, " in said
+    # a linked folder with no results file in it (the skill, say) is no reason to refuse
+    (u / "a" / "b" / "iteration-2").unlink()
+    shutil.rmtree(away / "iteration-2")
+    (u / "a" / "b" / "skill").symlink_to(away)
+    args = ["import", "skill-creator", str(u), "--out-dir"]
+    assert run_main([*args, str(tmp_path / "o1")], capsys)[0] == 0
+    # nor is an eval's folder that is a link, in an iteration whose benchmark.json stands for it
+    evals = u / "iteration-1" / "eval-1-copy"
+    shutil.copytree(u / "iteration-1" / "eval-0-finetune-upload-and-start", tmp_path / "e")
+    evals.symlink_to(tmp_path / "e")
+    assert run_main([*args, str(tmp_path / "o2")], capsys)[0] == 0
+    # with no benchmark.json, its grading.json files are named: the linked eval's runs went unread
+    (u / "iteration-1" / "benchmark.json").unlink()
+    said = _import([str(u / "iteration-1")], tmp_path, capsys)
+    assert f"left unread: {evals / 'with_skill' / 'grading.json'}, " in said
+
+
 def test_an_evals_json_that_is_no_file_to_read_is_refused_naming_it(
     shared: Path, tmp_path: Path, capsys: Any
 ) -> None:
