@@ -18,11 +18,7 @@ from driftproof.run.providers import cli
 from driftproof.run.providers._sdk import error_object, reply_error
 from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
-from driftproof.run.providers.base import (
-    AttemptError,
-    Provider,
-    Request,
-)
+from driftproof.run.providers.base import HTML_PAGE, AttemptError, Provider, Request, not_json
 from driftproof.run.providers.openai_api import (
     OpenAIAPI,
     build_chat,
@@ -104,11 +100,17 @@ def result_line(
     gives any other member name twice is read as an interactive reply is (D-19): not at all,
     ``(custom id, AttemptError)``, transient, so the request is sent again in a follow-up
     batch. The custom id is ``None`` only beside an :class:`AttemptError`.
+
+    Raises:
+        AttemptError: the line opens a web page (:data:`.base.HTML_PAGE`): what answered the
+            read is no results file, fatal as for a call (:func:`.base.not_json`).
     """
     try:
         raw = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, AttemptError(f"{where} is not UTF-8 text (byte {line[exc.start]:#04x})")
+    if HTML_PAGE.match(raw):  # a proxy's page: no request of the batch is answered in it
+        raise not_json(raw, ValueError("a web page"))
     try:
         obj, fault = loads_strict(raw, allow_nan=True), None
     except JSONFault as exc:

@@ -164,6 +164,8 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             p = self.path.split("?")[0]
             parts = p.strip("/").split("/")
             if p.startswith("/v1/files/") and p.endswith("/content"):
+                if self._failed(s.fail_results):
+                    return
                 self._stream(state.files[parts[2]].splitlines(keepends=True), "application/jsonl")
                 return
             if p.startswith("/v1/messages/batches/") and p.endswith("/results"):
@@ -173,6 +175,8 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                     drop, s.drop_results = s.drop_results > 0, max(0, s.drop_results - 1)
                 if drop:
                     self.close_connection = True
+                    return
+                if self._failed(s.fail_results):
                     return
                 self._stream(state.anthropic_results(b), "application/binary")
                 return

@@ -40,6 +40,8 @@ class BatchScript:
             Anthropic SDK makes before it reads the results), or ``None``.
         fail_create: the same fault for every batch creation (no batch is made), or ``None``.
         fail_cancel: the same fault for every cancel (the batch is not cancelled), or ``None``.
+        fail_results: the same fault for every results read (Anthropic's results, an OpenAI
+            output or error file's content), or ``None``.
         hold_results_after: a results stream stops after this many lines and hangs.
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
@@ -63,6 +65,7 @@ class BatchScript:
         self.fail_ended: str | None = None
         self.fail_create: str | None = None
         self.fail_cancel: str | None = None
+        self.fail_results: str | None = None
         self.hold_results_after: int | None = None
         self.drop_results = 0
         self.drop_create = 0

@@ -144,3 +144,30 @@ def test_a_cancel_that_fails_says_the_batch_could_not_be_cancelled(
     assert re.search(f"batch {bid} could not be cancelled at its timeout{said}", str(e.value))
     assert "polled" not in str(e.value) and s.calls["cancel"] == 0
     assert journal_path(tmp_path / "receipt.json").exists()
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_web_page_answering_a_results_read_with_200_stops_the_run_and_pays_nothing_twice(
+    fake, tmp_path, provider
+):
+    # a proxy's page for the results (Anthropic's results, an OpenAI output file): its lines,
+    # none a result, left every request of the ended batch without one, and the run paid for
+    # each again in a follow-up batch. A page answering a call is fatal; the batch is read
+    # again by the same command, and no request is sent twice
+    s = fake.script
+    s.fail_results = "page200"
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1)
+    said = str(e.value)
+    assert (
+        f"batch {s.batch_ids[0]}: the reply is a web page with status 200, not an answer: "
+        "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
+        "base URL and any proxy in front of it"
+    ) in said, said
+    assert said.endswith("run the same command again to resume"), said
+    assert s.calls["create"] == 1
+    s.fail_results = None
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    assert s.calls["create"] == 2  # answers, then judge samples
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
