@@ -407,6 +407,9 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
+        if unread and not seen:  # no line named a request: not its results (a proxy's text)
+            self._broken(bid, AttemptError("; ".join(unread)), kept)
+            return
         why = (
             f"batch {bid} failed: {st.failed}"
             if st.failed is not None
