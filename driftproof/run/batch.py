@@ -7,7 +7,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -16,8 +16,7 @@ from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from driftproof.errors import RefusalError
 from driftproof.run.jsonl import append, checked, json_line, json_records, unlink_own, whole_lines
-from driftproof.run.providers._sdk import SDKLane
-from driftproof.run.providers.base import AttemptError, Provider, Reply, not_json
+from driftproof.run.providers.base import AttemptError, Provider, Reply
 from driftproof.run.reply_text import repaired_doc
 
 #: A request's result: the reply, or why it did not succeed.
@@ -143,30 +142,6 @@ class BatchLane:
         A line that names no request is ``(None, AttemptError)``, its reason saying which line.
         """
         raise NotImplementedError
-
-    def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
-        """``fn(*args, **kw)``; the SDKs' errors, the deadline and a 200 no JSON read as a call's.
-
-        A refused connection before any call was answered is fatal (:meth:`._sdk.SDKLane.failed`).
-        """
-        lane = cast(SDKLane, self.lane)
-        try:
-            out = fn(*args, **kw)
-        except json.JSONDecodeError as exc:  # a 200 under a JSON content type, its body no JSON
-            raise not_json(exc.doc, exc) from exc
-        except Exception as exc:
-            sdk = type(exc).__module__.split(".")[0] in ("anthropic", "openai")
-            if sdk or isinstance(exc, TimeoutError):
-                raise lane.failed(exc, self.call_timeout) from exc
-            raise
-        lane.reached = True
-        if isinstance(out, str):  # a 200 not JSON, its text as the SDKs return it: as a call's
-            raise not_json(out, ValueError("not a JSON content type"))
-        return out
-
-    def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
-        """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
-        return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
 
 
 #: Results journaled between two fsyncs while a batch is read.

@@ -8,14 +8,14 @@ times over); OpenAI's input file is uploaded from the spool.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
 from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
 from driftproof.run.providers import cli
-from driftproof.run.providers._sdk import error_object, reply_error
+from driftproof.run.providers._sdk import SDKLane, error_object, reply_error
 from driftproof.run.providers._sdk import said as error_words
 from driftproof.run.providers.anthropic_api import AnthropicAPI, build_request, read_message
 from driftproof.run.providers.base import HTML_PAGE, AttemptError, Provider, Request, not_json
@@ -131,7 +131,57 @@ def result_line(
     return cid, obj
 
 
-class AnthropicBatches(BatchLane):
+class _SDKBatches(BatchLane):
+    """A batch API called through its lane's SDK, each reply read as a call's."""
+
+    def _sdk(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        """``fn(*args, **kw)``; the SDKs' errors, the deadline and a 200 no JSON read as a call's.
+
+        A reply with an ``error`` member (a gateway's error with status 200), or whose ``id`` is
+        not text, is a failed attempt quoting it.
+
+        A refused connection before any call was answered is fatal (:meth:`._sdk.SDKLane.failed`).
+        """
+        lane = cast(SDKLane, self.lane)
+        try:
+            out = fn(*args, **kw)
+        except json.JSONDecodeError as exc:  # a 200 under a JSON content type, its body no JSON
+            raise not_json(exc.doc, exc) from exc
+        except Exception as exc:
+            sdk = type(exc).__module__.split(".")[0] in ("anthropic", "openai")
+            if sdk or isinstance(exc, TimeoutError):
+                raise lane.failed(exc, self.call_timeout) from exc
+            raise
+        lane.reached = True
+        if isinstance(out, str):  # a 200 not JSON, its text as the SDKs return it: as a call's
+            raise not_json(out, ValueError("not a JSON content type"))
+        if (err := getattr(out, "error", None)) is not None:  # no batch type has an ``error``
+            why = f"the reply is an error with status 200, not an answer: {error_words(err)}"
+            raise AttemptError(why)
+        if not isinstance(getattr(out, "id", ""), str):  # a batch or file with no id
+            raise AttemptError(
+                f"the reply names no batch or file: {out.to_json(indent=None)[:200]}"
+            )
+        return out
+
+    @staticmethod
+    def _state(batch: Any, state: Any, states: tuple[str, ...]) -> str:
+        """``state``, one of the ``states`` the batch API documents, else a failed poll (quoted).
+
+        Raises:
+            AttemptError: ``state`` is another (a new one, or none).
+        """
+        if state not in states:
+            quoted = batch.to_json(indent=None)[:200]
+            raise AttemptError(f"the reply gives the batch no state its API documents: {quoted}")
+        return cast(str, state)
+
+    def _call(self, make: Callable[[Any], Awaitable[Any]]) -> Any:
+        """``make(async client)`` awaited within :attr:`call_timeout`. Raises AttemptError."""
+        return self._sdk(cast(SDKLane, self.lane).deadline, make, self.call_timeout)
+
+
+class AnthropicBatches(_SDKBatches):
     """Message Batches: ``messages.batches.create/retrieve/cancel/results``."""
 
     provider, max_requests, max_bytes = "anthropic", 100_000, 256 * 1024 * 1024
@@ -165,13 +215,15 @@ class AnthropicBatches(BatchLane):
     def status(self, batch_id: str) -> BatchStatus:
         """The Message Batch's state (see :meth:`BatchLane.status`)."""
         b = self._call(lambda c: c.messages.batches.retrieve(batch_id))
+        state = self._state(b, b.processing_status, ("in_progress", "canceling", "ended"))
         return BatchStatus(
             b.id,
-            b.processing_status,
-            b.processing_status == "ended",
-            {
-                k: getattr(b.request_counts, k)
+            state,
+            state == "ended",
+            {  # the counts given (a reply in the documented state may give none)
+                k: n
                 for k in ("processing", "succeeded", "errored", "canceled", "expired")
+                if isinstance(n := getattr(b.request_counts, k, None), int)
             },
         )
 
@@ -223,7 +275,7 @@ class AnthropicBatches(BatchLane):
         return AttemptError(f"batch {bid}: unknown result type {str(kind)[:50]!r}", retryable=False)
 
 
-class OpenAIBatches(BatchLane):
+class OpenAIBatches(_SDKBatches):
     """The OpenAI Batch API: a batch input file, the batch, its output and error files."""
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
@@ -264,6 +316,8 @@ class OpenAIBatches(BatchLane):
     def status(self, batch_id: str) -> BatchStatus:
         """The batch's state (see :meth:`BatchLane.status`)."""
         b = self._call(lambda c: c.batches.retrieve(batch_id))
+        running = ("validating", "in_progress", "finalizing", "cancelling")
+        self._state(b, b.status, (*running, *OPENAI_BATCH_ENDED))
         rc = b.request_counts
         counts = {} if rc is None else {k: getattr(rc, k) for k in ("total", "completed", "failed")}
         failed = None

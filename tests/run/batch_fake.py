@@ -204,9 +204,12 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             """Answer with ``fault`` (see ``BatchScript.fail_retrieve``); whether there was one."""
             if fault == "reset":
                 self.close_connection = True
-            elif fault == "500":
+            elif fault in ("500", "error200"):  # error200: the same error body, status 200
                 error = {"type": "api_error", "message": "Internal server error"}
-                self._send(500, {"type": "error", "error": error})
+                self._send(500 if fault == "500" else 200, {"type": "error", "error": error})
+            elif fault in ("empty200", "state200"):  # status 200: no batch; a state none documents
+                paused = {"id": "b", "processing_status": "paused", "status": "paused"}
+                self._send(200, paused if fault == "state200" else {})
             elif fault is not None:  # "html", "page200", "text200", "json200"
                 page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
                 page = b"upstream connect error" if fault == "text200" else page

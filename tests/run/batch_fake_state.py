@@ -32,7 +32,9 @@ class BatchScript:
         hold_retrieve: set → every retrieve hangs (the client is waiting on a poll).
         fail_retrieve: the n-th retrieve (from 1, counted in ``calls["poll"]``) of a batch that
             has not ended → ``None`` (answered), ``"500"`` (the provider's JSON error, HTTP
-            500), ``"html"`` (a proxy's HTML page, HTTP 502; ``"page200"``, status 200),
+            500; ``"error200"``, status 200), ``"empty200"`` (``{}``, status 200), ``"state200"``
+            (a batch in a state no API documents, status 200), ``"html"`` (a proxy's HTML page,
+            HTTP 502; ``"page200"``, status 200),
             ``"text200"`` (a plain text body, status 200), ``"json200"`` (a body cut short
             under a JSON content type, status 200) or ``"reset"`` (the connection closed
             with no response); a failed one moves no batch on.

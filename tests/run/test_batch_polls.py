@@ -21,6 +21,9 @@ SAID = {
     "reset": r"connection failed",
     "text200": r"the reply is not JSON \(not a JSON content type\): 'upstream connect error'",
     "json200": r"the reply is not JSON \(Unterminated string .*\): '\{\"id\": \"msgbatch_'",
+    "error200": r"the reply is an error with status 200, not an answer: api_error: Internal serv",
+    "empty200": r"the reply names no batch or file: \{\}\)",
+    "state200": r"the reply gives the batch no state its API documents: \{\"id\":\"b\",.*paused",
 }
 
 
@@ -104,21 +107,30 @@ def test_a_web_page_answering_the_results_read_with_200_stops_the_run(fake, tmp_
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
 
 
+#: What a batch creation answered with status 200 by each fault of the fake reads.
+CREATED = {
+    "page200": "(the reply is a web page with status 200, not an answer: "
+    "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
+    "base URL and any proxy in front of it)",
+    "error200": "(the reply is an error with status 200, not an answer: api_error: Internal "
+    "server error)",
+    "empty200": "(the reply names no batch or file: {})",
+}
+
+
+@pytest.mark.parametrize("fault", sorted(CREATED))
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_a_web_page_answering_a_batch_creation_with_200_stops_the_run(fake, tmp_path, provider):
-    # the SDKs hand back the page as the created batch's text (a traceback reading its id); it
-    # is read as a call's reply: a web page, fatal, no batch confirmed
+def test_a_creation_answered_200_with_no_batch_stops_the_run(fake, tmp_path, provider, fault):
+    # the SDKs hand back a page as the created batch's text (a traceback reading its id), and an
+    # object with no id as a batch whose id is None (journaled as batch "None"): each is read as
+    # a call's reply, no batch confirmed
     s = fake.script
-    s.fail_create = "page200"
+    s.fail_create = fault
     with pytest.raises(ProviderError) as e:
         batched(tmp_path, provider, cases=1)
     said = str(e.value)
     assert s.calls["create"] == 0 and s.calls["retrieve"] == 0, said
-    assert (
-        "(the reply is a web page with status 200, not an answer: "
-        "'<html><body><h1>502 Bad Gateway</h1></body></html>'; no call can succeed: check the "
-        "base URL and any proxy in front of it)"
-    ) in said, said
+    assert CREATED[fault] in said, said
 
 
 @pytest.mark.parametrize(
