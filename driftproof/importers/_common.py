@@ -1,9 +1,7 @@
 """Reading a source file faithfully: its bytes, strict JSON, typed reads by place.
 
-Timestamps read as instants in UTC, their written offset kept beside them.
-
-A problem names the file, the JSON pointer and what was expected (:class:`Where`); unknowns
-stay ``None`` (D-13).
+Timestamps read as instants in UTC, their written offset kept beside them. A problem names the
+file, the JSON pointer and what was expected (:class:`Where`); unknowns stay ``None`` (D-13).
 """
 
 from __future__ import annotations
@@ -11,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 import stat
 from collections.abc import Iterable
@@ -21,8 +20,7 @@ from typing import Any, TypeVar
 import rfc8785
 
 from driftproof._anchor import slug as _slug
-from driftproof._json import JSONFault, json_kind, loads_strict, read_capped
-from driftproof._json import pointer as _pointer_of
+from driftproof._json import JSONFault, json_kind, loads_strict, pointer, read_capped
 from driftproof._json import read_skill_md as _read_skill_md
 from driftproof.errors import ImportError_
 from driftproof.importers._counts import COUNT_TOO_BIG as COUNT_TOO_BIG
@@ -62,7 +60,7 @@ class Where:
     @property
     def pointer(self) -> str:
         """The RFC 6901 pointer of this place."""
-        return _pointer_of(self.parts)
+        return pointer(self.parts)
 
     def fail(self, message: str) -> ImportError_:
         """The :class:`~driftproof.errors.ImportError_` for this place (raise it)."""
@@ -166,9 +164,13 @@ def kind_of(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {value!r}"
     if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:40] + "…"
-        return f"the string {json.dumps(text)}"
+        return f"the string {json.dumps(value if len(value) <= 40 else value[:40] + '…')}"
     return json_kind(value)
+
+
+def to_read(path: Path) -> bool:
+    """Whether ``path`` is read: anything is there, or its folder is a link that leads nowhere."""
+    return os.path.lexists(path) or os.path.lexists(path.parent) and not path.parent.exists()
 
 
 def read_bytes(path: Path, most: int = MAX_SOURCE_BYTES) -> bytes:

@@ -7,7 +7,6 @@ declared costs (USD) are kept apart. The mapping is the interop page's ("claude 
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from functools import partial
@@ -85,9 +84,7 @@ def _documents(path: Path) -> list[Path]:
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
     if os.path.lexists(path / DOCUMENT_NAME):  # a broken link too: read, and refused
         return [path / DOCUMENT_NAME]
-    found = sorted(  # a results folder that is a link to nothing is read (and refused) too
-        d for p in path.iterdir() if os.path.lexists(d := p / DOCUMENT_NAME) or not p.exists()
-    )
+    found = sorted(d for p in path.iterdir() if common.to_read(d := p / DOCUMENT_NAME))
     if not found:
         results = path / "evals" / "results"
         there = f"; its results are in {results}: give that folder" if results.is_dir() else ""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,11 +74,8 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
         files = [p]
         if p.is_dir():
             card = p / "BENCHMARK.md"
-            # a card, or a skill folder, that is a link to nothing is read (and refused), never
-            # left out unsaid
             cards = (d / "BENCHMARK.md" for d in sorted(p.glob("skills/*")))
-            found = [c for c in cards if os.path.lexists(c) or not c.parent.exists()]
-            files = [card] if os.path.lexists(card) else found
+            files = [card] if common.to_read(card) else [c for c in cards if common.to_read(c)]
             if not files:
                 raise Where(p).fail(
                     "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
