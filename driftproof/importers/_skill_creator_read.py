@@ -299,12 +299,12 @@ def present(path: Path) -> bool:
 
     Raises:
         ImportError_: something else is there (a directory, a named pipe, socket or device, a
-            link that leads to no file), naming it: its run or its eval's words would be left
-            out without a word.
+            link that leads nowhere, there or as its folder: :func:`common.to_read`),
+            naming it: its run or its eval's words would be left out without a word.
     """
     if path.is_file():
         return True
-    if os.path.lexists(path):
+    if common.to_read(path):
         what = "a named pipe, socket or device" if path.exists() else "a link that leads to no file"
         what = "a directory" if path.is_dir() else what
         raise Where(path).fail(f"expected a file, found {what}")

@@ -316,6 +316,21 @@ def test_an_eval_metadata_json_that_is_a_broken_link_is_refused_naming_it(
     )
 
 
+def test_an_eval_folder_that_is_a_broken_link_is_refused_naming_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: beside the read eval-0 (benchmark.json read, or its grading.json files alone), an
+    # eval-1 folder that is a link to a folder not there was passed over without a word
+    it = tmp_path / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it)
+    (it / "eval-1-gone").symlink_to(tmp_path / "nowhere")
+    said = f"error: {it / 'eval-1-gone' / 'eval_metadata.json'}: expected a file, found a link"
+    assert _import([str(it)], tmp_path, capsys) == f"{said} that leads to no file\n"
+    (it / "benchmark.json").unlink()
+    args = [str(it), "--skill-name", "nebius"]
+    assert _import(args, tmp_path, capsys) == f"{said} that leads to no file\n"
+
+
 def test_an_iteration_folder_that_is_a_broken_link_is_refused_naming_it(
     shared: Path, tmp_path: Path, capsys: Any
 ) -> None:
