@@ -82,7 +82,7 @@ def _documents(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise Where(path).fail(f"expected {DOCUMENT_NAME} or the results directory holding it")
-    if os.path.lexists(path / DOCUMENT_NAME):  # a broken link too: read, and refused
+    if common.to_read(path / DOCUMENT_NAME):  # a broken link too: read, and refused
         return [path / DOCUMENT_NAME]
     found = sorted(d for p in path.iterdir() if common.to_read(d := p / DOCUMENT_NAME))
     if not found:

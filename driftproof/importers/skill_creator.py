@@ -84,7 +84,8 @@ def import_skill_creator(
     Raises:
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected; a folder holding results
-            files its iterations leave unread, naming them.
+            files its iterations leave unread, naming them, or a link to a folder holding one
+            (the search follows no link; a benchmark.json stands for its grading.json files).
     """
     o = options or SkillCreatorOptions()
     config_to_arm = _config_map(o.arms)

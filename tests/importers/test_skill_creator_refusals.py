@@ -331,6 +331,26 @@ def test_an_eval_folder_that_is_a_broken_link_is_refused_naming_it(
     assert _import(args, tmp_path, capsys) == f"{said} that leads to no file\n"
 
 
+def test_a_configuration_folder_that_is_a_link_is_refused_unless_a_benchmark_stands_for_it(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # Found: with grading.json files alone, without_skill a link to a real folder was not
+    # searched (no link is followed), and the receipt read the baseline as not recorded
+    it = tmp_path / "iteration-1"
+    shutil.copytree(shared / NEBIUS, it)
+    config = it / "eval-0-finetune-upload-and-start" / "without_skill"
+    config.rename(moved := tmp_path / "baseline-runs")
+    config.symlink_to(moved, target_is_directory=True)
+    out = tmp_path / "kept"  # its benchmark.json holds the runs: nothing is left unread
+    assert run_main(["import", "skill-creator", str(it), "--out-dir", str(out)], capsys)[0] == 0
+    (it / "benchmark.json").unlink()
+    said = _import([str(it), "--skill-name", "nebius"], tmp_path, capsys)
+    assert said.startswith(
+        f"error: {it}: expected every benchmark.json and grading.json below this folder to be "
+        f"read; these would be left unread: {config / 'grading.json'}"
+    ), said
+
+
 def test_an_iteration_folder_that_is_a_broken_link_is_refused_naming_it(
     shared: Path, tmp_path: Path, capsys: Any
 ) -> None:
