@@ -52,6 +52,9 @@ CLOCK_MARGIN = 24 * 3600.0
 #: The OpenAI Batch API's ``status`` values of a batch that has ended (its files are read).
 OPENAI_BATCH_ENDED = ("completed", "failed", "expired", "cancelled")
 
+#: What each batch of the OpenAI batch list must give: its id, time, input file and state.
+_LISTED = (("id", str), ("created_at", int), ("input_file_id", str), ("status", str))
+
 
 def jsonl_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """The lines of a JSON Lines body given in ``chunks``, cut at each line feed byte only.
@@ -350,14 +353,20 @@ class OpenAIBatches(_SDKBatches):
         after: dict[str, str] = {}  # the next page's ``after``, set in place for the call below
         while True:
             page = self._call(lambda c: c.batches.list(limit=100, **after))
-            for b in page.data:
+            data = page.data if isinstance(page.has_more, bool) else None
+            if not isinstance(data, list) or any(
+                not isinstance(getattr(b, k, None), t) for b in data for k, t in _LISTED
+            ):  # a batch not told apart could be the one made, and be made again
+                quoted = page.to_json(indent=None)[:200]
+                raise AttemptError(f"the reply is not a page of the batch list: {quoted}")
+            for b in data:
                 if b.created_at < since - CLOCK_MARGIN:
                     return found
                 if b.input_file_id == file_id:
                     found.append((b.id, b.status))
-            if not page.has_more or not page.data:
+            if not page.has_more or not data:
                 return found
-            after["after"] = page.data[-1].id
+            after["after"] = data[-1].id
 
     def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""

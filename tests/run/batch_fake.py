@@ -226,12 +226,16 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             """The OpenAI batch list, newest first, in pages of ``limit`` after the id ``after``."""
             q = dict(x.split("=", 1) for x in self.path.partition("?")[2].split("&") if x)
             self._count("list")
+            if s.fail_list != "items200" and self._failed(s.fail_list):
+                return
             with s.lock:
                 made = [b for b in reversed(state.batches.values()) if b.kind == "openai"]
                 ids = [b.id for b in made]
                 start = ids.index(q["after"]) + 1 if "after" in q else 0
                 page = made[start : start + int(q.get("limit", 20))]
                 data = [state.openai_doc(b) for b in page]
+            if s.fail_list == "items200":  # each batch without its input file and time
+                data = [{k: d[k] for k in ("id", "object", "status")} for d in data]
             more = start + len(page) < len(made)
             first, last = (data[0]["id"], data[-1]["id"]) if data else (None, None)
             doc = {"object": "list", "data": data, "first_id": first, "last_id": last}

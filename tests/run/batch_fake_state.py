@@ -42,6 +42,8 @@ class BatchScript:
             Anthropic SDK makes before it reads the results), or ``None``.
         fail_create: the same fault for every batch creation (no batch is made), or ``None``.
         fail_cancel: the same fault for every cancel (the batch is not cancelled), or ``None``.
+        fail_list: the same fault for every page of the OpenAI batch list, or ``"items200"``
+            (its batches without their input file and time), or ``None``.
         fail_results: the same fault for every results read (Anthropic's results, an OpenAI
             output or error file's content), or ``None``.
         hold_results_after: a results stream stops after this many lines and hangs.
@@ -67,6 +69,7 @@ class BatchScript:
         self.fail_ended: str | None = None
         self.fail_create: str | None = None
         self.fail_cancel: str | None = None
+        self.fail_list: str | None = None
         self.fail_results: str | None = None
         self.hold_results_after: int | None = None
         self.drop_results = 0

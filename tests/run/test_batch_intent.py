@@ -242,3 +242,38 @@ def test_openai_a_batch_list_refused_for_its_key_says_to_check_the_key(
     assert code != 0 and "the answering lane's key was refused: check OPENAI_API_KEY" in said
     assert "run the same command again to resume once it is fixed" in said
     assert fake.script.calls["create"] == 1 and journal_lines(bj, "batch") == 0
+
+
+#: A page of the batch list each fault of the fake answers with, as the refusal quotes it.
+LISTED = {
+    "empty200": ": {}",
+    "items200": ': {"data":[{"id":"batch_000002","object":"batch","status":"validating"}],',
+}
+
+
+@pytest.mark.parametrize("fault", sorted(LISTED))
+def test_openai_a_batch_list_answered_without_batches_it_can_read_is_a_failed_call(
+    fake, suite_file, skill_file, tmp_path, capsys, fault
+):
+    # the list answered {} with status 200 (a gateway's), or batches without their input file
+    # and time, while a creation not confirmed was settled: a traceback (no list of batches, a
+    # time that is None). It is a failed call quoting the reply; nothing is made again, and
+    # once the list answers, the batch is found and read, each request sent once
+    argv, out, bj = _killed_while_created(fake, suite_file, skill_file, tmp_path, "openai")
+    s = fake.script
+    s.fail_list = fault
+    code, _, err = run_main(argv[3:], capsys)
+    said = " ".join(err.split())
+    assert code != 0 and s.calls["list"] == 1, said
+    assert (
+        "the openai batch list could not be read to find the batch made from the input file "
+        "file-000001, which the run may have made before it stopped: the reply is not a page "
+        "of the batch list" + LISTED[fault]
+    ) in said, said
+    assert s.calls["create"] == 1 and journal_lines(bj, "batch") == 0
+    s.fail_list = None
+    code, _, err = run_main(argv[3:], capsys)
+    assert code == 0, err
+    sent = Counter(s.submitted)
+    assert len(sent) == 36 and max(sent.values()) == 1, sent.most_common(3)
+    assert read_receipt(out).run.batch.batch_ids == s.batch_ids
