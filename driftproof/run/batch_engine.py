@@ -26,6 +26,11 @@ from driftproof.run.scheduler import DrawPlan, FatalRun, Key
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
 
+#: The ``request_counts`` of requests that each have a line in the results: Anthropic's four
+#: ended kinds, and OpenAI's ``completed`` (its output file). OpenAI's ``failed`` is not one: the
+#: API reference does not say a request that never ran (a batch cancelled) has an error line.
+RESULT_COUNTS = ("succeeded", "errored", "canceled", "expired", "completed")
+
 
 class _NeedCall(Exception):
     """A replay lane ran out of outcomes: the draw maker wants this call (``args[0]``, keywords)."""
@@ -407,6 +412,9 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
+        counted = sum(n for k, n in st.counts.items() if k in RESULT_COUNTS and isinstance(n, int))
+        if not unread and not seen and counted and st.failed is None:  # the body came back empty
+            unread = [f"its results came back empty, where the batch counts {counted} results"]
         if unread and not seen:  # no line named a request: not its results (a proxy's text)
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return

@@ -214,8 +214,10 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
                 page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
                 page = b"upstream connect error" if fault == "text200" else page
                 page = b'{"id": "msgbatch_' if fault == "json200" else page
+                page = b"" if fault == "blank200" else page
                 self.send_response(502 if fault == "html" else 200)
                 kind = {"text200": "text/plain", "json200": "application/json"}
+                kind["blank200"] = "application/octet-stream"  # no line at all
                 self.send_header("content-type", kind.get(fault, "text/html"))
                 self.send_header("content-length", str(len(page)))
                 self.end_headers()

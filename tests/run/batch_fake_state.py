@@ -36,7 +36,8 @@ class BatchScript:
             (a batch in a state no API documents, status 200), ``"html"`` (a proxy's HTML page,
             HTTP 502; ``"page200"``, status 200),
             ``"text200"`` (a plain text body, status 200), ``"json200"`` (a body cut short
-            under a JSON content type, status 200) or ``"reset"`` (the connection closed
+            under a JSON content type, status 200), ``"blank200"`` (an empty body, status 200)
+            or ``"reset"`` (the connection closed
             with no response); a failed one moves no batch on.
         fail_ended: the same fault for every retrieve of a batch that has ended (the one the
             Anthropic SDK makes before it reads the results), or ``None``.

@@ -185,21 +185,25 @@ def test_a_web_page_answering_a_results_read_with_200_stops_the_run_and_pays_not
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
 
 
-@pytest.mark.parametrize("fault", ["text200", "json200"])
+@pytest.mark.parametrize("fault", ["text200", "json200", "blank200"])
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
 def test_a_results_read_with_no_line_naming_a_request_is_a_broken_read(
     fake, tmp_path, provider, fault
 ):
-    # a proxy's text, or a body cut short, with status 200 for the results: no line of it named
-    # a request, and every request of the ended batch was left without a result, each sent and
-    # paid for again. It is a read that kept nothing: read again, the budget (3) in a row stops
-    # the run, and the same command reads the batch, sending nothing twice
+    # a proxy's text, a body cut short, or no body at all, with status 200 for the results of a
+    # batch whose counts say its 6 answers have a result (Anthropic's succeeded, OpenAI's
+    # completed): no line of it named a request, and every request of the ended batch was left
+    # without a result, each sent and paid for again. It is a read that kept nothing: read
+    # again, the budget (3) in a row stops the run, and the same command reads the batch,
+    # sending nothing twice
     s = fake.script
     s.fail_results = fault
     with pytest.raises(ProviderError) as e:
         batched(tmp_path, provider, cases=1)
     said = str(e.value)
     assert f"batch {s.batch_ids[0]}: its results could not be read (3 reads in a row" in said
+    empty = "last: its results came back empty, where the batch counts 6 results)"
+    assert (empty in said) == (fault == "blank200"), said
     assert s.calls["create"] == 1 and said.endswith("run the same command again to resume")
     s.fail_results = None
     r = read_receipt(batched(tmp_path, provider, cases=1))
