@@ -73,6 +73,8 @@ def run_suite(
         RefusalError: the journal belongs to another run or another harness version.
         ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
             journal is kept; run again to resume).
+        RunInterrupted: Ctrl-C (or SIGTERM) once the journal is open, before the receipt is
+            written: the journal is closed and kept; run again to resume.
     """
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
@@ -87,32 +89,27 @@ def run_suite(
     identity = _identity(suite, cases, skill_text, cfg, provider, judged)
     note = getattr(progress, "note", None)
     journal = _open_journal(out, identity, harness_version, note, provider.endings)
-    drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
-    spend = drawer.spend  # what the draws cost so far, for the progress bar
-    tell = progress or (lambda *_: None)
-    cells = [(c.id, arm) for c in cases for arm in systems]
-    stopping = getattr(progress, "stopping", None)  # (draws in flight, seconds at most)
-    on_stop = stopping and partial(stopping, seconds=max(cfg.timeout, cfg.judge_timeout))
-    batches, stopped, batch = _draw_all(
-        cells, drawer, out, lambda d, t: tell(d, t, spend.usd()), on_stop
-    )
-    tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
-    attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
-    transcripts, kept = write_transcripts(out, journal) if cfg.keep_transcripts else (None, None)
-    body = partial(
-        receipt_body,
-        suite,
-        drawer,
-        skill_text,
-        skill_name,
-        judged,
-        attempts,
-        harness_version,
-        stopped,
-        batch,
-        kept,
-    )
-    receipt = _write(body, out, replace, journal, transcripts)
+    try:  # a stop before the draws or while sealing keeps the journal too
+        drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
+        spend = drawer.spend  # what the draws cost so far, for the progress bar
+        tell = progress or (lambda *_: None)
+        cells = [(c.id, arm) for c in cases for arm in systems]
+        stopping = getattr(progress, "stopping", None)  # (draws in flight, seconds at most)
+        on_stop = stopping and partial(stopping, seconds=max(cfg.timeout, cfg.judge_timeout))
+        batches, stopped, batch = _draw_all(
+            cells, drawer, out, lambda d, t: tell(d, t, spend.usd()), on_stop
+        )
+        tell(len(journal.draws), len(journal.draws), spend.usd(), "sealing")
+        attempts = drawer.counter.value + (batches.attempts() if batches is not None else 0)
+        transcripts, kept = (
+            write_transcripts(out, journal) if cfg.keep_transcripts else (None, None)
+        )
+        made = (skill_text, skill_name, judged, attempts, harness_version, stopped, batch, kept)
+        body = partial(receipt_body, suite, drawer, *made)
+        receipt = _write(body, out, replace, journal, transcripts)
+    except KeyboardInterrupt as exc:
+        journal.close()
+        raise RunInterrupted(len(journal.draws), journal.path) from exc
     tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
     unmeasured = _unmeasured(receipt, stopped, out, journal)
@@ -317,8 +314,6 @@ def _draw_all(
             raise ProviderError(
                 fatal_words(exc, len(journal.draws), journal.path, batch_journal_path(out), called)
             ) from exc
-        if isinstance(exc, KeyboardInterrupt):
-            raise RunInterrupted(len(journal.draws), journal.path) from exc
         if isinstance(exc, OSError):  # the journal (a full disk), or a lane's own files
             raise kept_on_disk_error(exc, len(journal.draws), journal.path) from exc
         raise

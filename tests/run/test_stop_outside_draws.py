@@ -1,0 +1,74 @@
+"""A stop (Ctrl-C, SIGTERM) after the run's journal is opened but outside the draws (while the
+draw maker is built, or as sealing begins) stops the run as one during the draws does: the
+journal is closed and kept, the command says how many finished draws it keeps, and the same
+call resumes it. Found by a stress of random stops to in-process runs (13 in about 500): the
+interrupt escaped with the journal still open and locked, so the command printed a bare
+"interrupted" with no way to resume, and the same call in that process was refused ("another
+run is writing this journal").
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from run_helpers import SKILL_TEXT, SUITE
+
+from driftproof.receipt import read_receipt
+from driftproof.run import engine
+from driftproof.run.config import RunConfig, RunInterrupted
+from driftproof.run.providers.simulated import StubProvider
+from driftproof.run.suite import load_suite
+
+
+def _run(tmp_path, out, progress=None):  # type: ignore[no-untyped-def]
+    suite_file = tmp_path / "suite.json"
+    suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
+    return engine.run_suite(
+        load_suite(suite_file),
+        skill_text=SKILL_TEXT,
+        skill_name="commit-helper",
+        cfg=RunConfig(model="m", judge_model="j", min_draws=3, max_draws=3),
+        provider=StubProvider(),
+        judge=StubProvider(),
+        out=out,
+        progress=progress,
+    )
+
+
+def _draws(path):  # type: ignore[no-untyped-def]
+    r = read_receipt(path)
+    arms = [(a, getattr(r.cases[0].arms, a).draws) for a in ("with_skill", "baseline")]
+    return [(a, d.index, d.score, d.answer_sha256) for a, draws in arms for d in draws]
+
+
+@pytest.mark.parametrize("at", ["draw maker", "sealing"])
+def test_a_stop_outside_the_draws_keeps_the_journal_and_the_same_call_resumes(
+    tmp_path, monkeypatch, at
+):
+    whole = tmp_path / "whole.json"
+    _run(tmp_path, whole)
+    made = engine._drawer
+
+    def stopped_as_built(*args):  # type: ignore[no-untyped-def]
+        made(*args)
+        raise KeyboardInterrupt  # as the tokenizer the draw maker counts with loads
+
+    def progress(done, total, spend, phase="draws"):  # type: ignore[no-untyped-def]
+        if phase == "sealing":
+            raise KeyboardInterrupt
+
+    if at == "draw maker":
+        monkeypatch.setattr(engine, "_drawer", stopped_as_built)
+    out = tmp_path / "r.json"
+    with pytest.raises(KeyboardInterrupt) as stop:
+        _run(tmp_path, out, progress)
+    assert isinstance(stop.value, RunInterrupted)
+    # 2 arms x 3 draws were finished when sealing began, none before the draws
+    assert (stop.value.kept, stop.value.journal) == (
+        6 if at == "sealing" else 0,
+        tmp_path / "r.json.journal",
+    )
+    monkeypatch.undo()
+    _run(tmp_path, out)  # not refused as another run's journal
+    assert _draws(out) == _draws(whole)
