@@ -292,8 +292,13 @@ class BatchRounds:
             sent_at, digest = now(), ids_digest(ids)
             at = {"at": sent_at, "created": self.opts.clock()}
             intent = {"lane": stage, "digest": digest, "n": len(ids), "file_id": fid}
-            self.bj.record("creating", intent | at)
-            bid, stop = to_its_end(lambda: lane.create(spool, fid))
+
+            def made() -> None:  # on the call's thread: no stop comes between intent and id
+                self.bj.record("creating", intent | at)
+                batch = {"id": lane.create(spool, fid), "file_id": fid, **sent}
+                self.bj.record("batch", batch | {"created": self.opts.clock()})
+
+            _, stop = to_its_end(made)
         except AttemptError as exc:
             asked = None if sent_at is None else (sent_at, now())
             if sent_at is not None and not maybe_made(exc, asked):
@@ -301,7 +306,6 @@ class BatchRounds:
             elif sent_at is not None and not lane.uploads:  # the stop names it for cancelling
                 self.bj.record("named", digest)
             raise FatalRun(not_created(lane.provider, exc, asked, fid, len(ids))) from exc
-        self.bj.record("batch", {"id": bid, "file_id": fid, **sent, "created": self.opts.clock()})
         if stop is not None:
             raise stop
 
