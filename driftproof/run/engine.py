@@ -112,9 +112,9 @@ def run_suite(
         raise RunInterrupted(len(journal.draws), journal.path) from exc
     tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
-    unmeasured = _unmeasured(receipt, stopped, out, journal)
-    if batches is not None:
+    if batches is not None:  # first: a stop before the run journal goes leaves it (resumable)
         batches.remove()
+    unmeasured = _unmeasured(receipt, stopped, out, journal)
     return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
 
 
