@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -21,7 +22,7 @@ from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, 
 from driftproof.run.batch_create import maybe_made, not_created, settle_unrecorded, to_its_end
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
-from driftproof.run.scheduler import DrawPlan, FatalRun, Key
+from driftproof.run.scheduler import DrawPlan, FatalRun, HeldStops, Key
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
@@ -211,15 +212,23 @@ class BatchRounds:
         wanted: dict[str, list[tuple[str, dict[str, Any]]]] = {"answer": [], "judge": []}
         changed = True
         # draws are made on a few threads so that their journal lines share fsyncs (the run
-        # journal's group commit); the requests are gathered in draw order
-        with ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="replay") as pool:
+        # journal's group commit); the requests are gathered in draw order. A stop is raised only
+        # where a draw is waited for (HeldStops): elsewhere it could leave the pool's lock held
+        pool = ThreadPoolExecutor(max_workers=REPLAY_THREADS, thread_name_prefix="replay")
+        with pool, HeldStops() as stops:
             while changed:
                 wanted = {"answer": [], "judge": []}
                 todo: list[tuple[int, int]] = []
                 for cell in self.cells:
                     self.plan.extend(cell)
                     todo.extend((self.cell_no[cell], k[2]) for k in self.plan.missing(cell))
-                made = list(pool.map(lambda t: self._draw(*t), todo))
+                ended: queue.SimpleQueue[object] = queue.SimpleQueue()
+                futures = [pool.submit(self._draw, *t) for t in todo]
+                for f in futures:
+                    f.add_done_callback(ended.put)
+                for _ in futures:
+                    stops.wait(ended.get)
+                made = [f.result() for f in futures]
                 changed = any(m is None for m in made)
                 for m in made:
                     for stage, reqs in (m or {}).items():

@@ -1,0 +1,50 @@
+"""A SIGINT or SIGTERM reaching ``run --batch`` while it makes draws from a batch's results (its
+replay threads) is raised only where the main thread waits for a draw, as during interactive
+draws; raised inside the main thread's own bookkeeping (the pool's, a future's or the progress
+bar's lock), it could leave a lock held, and every replay thread waiting on it for ever.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import pytest
+from batch_runs import batched, draws
+
+from driftproof.receipt import read_receipt
+from driftproof.run import batch_engine
+
+
+def test_a_stop_in_the_replays_bookkeeping_waits_for_the_next_wait(fake, tmp_path, monkeypatch):
+    # the progress update runs on the main thread while the replays are made; its lock, taken
+    # and given back without a `with` block, stands for one of the pool's. The stop arrives in
+    # the first update; the update goes on to its end, and the run stops after it
+    lock, updates = threading.Lock(), []
+    made = batch_engine.BatchRounds.__init__
+
+    def with_updates(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made(self, *args, **kwargs)
+
+        def on_done(n: int, total: int) -> None:
+            lock.acquire()
+            if not updates:
+                signal.raise_signal(signal.SIGTERM)
+            updates.append(n)
+            lock.release()
+
+        self.on_done = on_done
+
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
+    monkeypatch.setattr(batch_engine.BatchRounds, "__init__", with_updates)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            batched(tmp_path, cases=1)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not lock.locked() and len(updates) == 1
+    monkeypatch.setattr(batch_engine.BatchRounds, "__init__", made)
+    batched(tmp_path, cases=1)  # the same call resumes
+    r = read_receipt(tmp_path / "receipt.json")
+    assert [d.index for _, d in draws(r, "with_skill")] == [0, 1, 2]
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
