@@ -8,9 +8,9 @@ that is not UTF-8 and a lone surrogate that cannot be written each become one li
 status 2. A closed stdout (``| head``) ends quietly; anything else is a bug and propagates. A
 SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130; while this module
 loads, before there is anything to clean up, it ends the process at once), and an error that
-stems from either (a library that wraps the interrupt in its own error) reads "interrupted", not
-a traceback; an error that does not name the interrupt is a bug and propagates, even once one
-arrived.
+stems from either (a library that wraps the interrupt in its own error, or pydantic failing to
+build a validator as it arrives) reads "interrupted", not a traceback; any other error that does
+not name the interrupt is a bug and propagates, even once one arrived.
 """
 
 from __future__ import annotations
@@ -189,16 +189,25 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(rv)
 
 
+#: The error pydantic-core raises when it cannot build a validator.
+_SCHEMA_ERROR = "pydantic_core._pydantic_core.SchemaError"
+
+
 def _from_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` stands for an interrupt: one in its chain, or named in its message.
+    """Whether ``exc`` stands for an interrupt: in its chain, named, or pydantic's own failure.
 
     A library that builds its own error from the interrupt may keep no chain and only name it
-    (pydantic-core: 'Error building "model" validator: KeyboardInterrupt').
+    (pydantic-core: 'Error building "model" validator: KeyboardInterrupt'), or not even that
+    (pydantic-core again, the interrupt raised in a check it calls: "'cls' must be valid as the
+    first argument to 'isinstance'"); a validator is built alike at every run, so one that
+    fails only as an interrupt arrives failed because of it.
     """
     seen: set[int] = set()
     cur: BaseException | None = exc
     while cur is not None and id(cur) not in seen:
         if isinstance(cur, KeyboardInterrupt) or "KeyboardInterrupt" in str(cur):
+            return True
+        if f"{type(cur).__module__}.{type(cur).__name__}" == _SCHEMA_ERROR:
             return True
         seen.add(id(cur))
         cur = cur.__cause__ or cur.__context__
