@@ -140,14 +140,16 @@ COMMANDS: dict[str, str] = {
 _TARGETS = {"import": "driftproof.cli.import_:import_group"}
 
 
-@click.group(
-    cls=LazyGroup,
-    lazy={n: (_TARGETS.get(n, f"driftproof.cli.{n}:{n}"), h) for n, h in COMMANDS.items()},
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.version_option(__version__, prog_name="driftproof")
-def cli() -> None:
-    """Measure what a skill adds to a model, and say plainly when it cannot tell."""
+with _stops_interrupt(_exit_interrupted):  # click looks up the translations of its words
+
+    @click.group(
+        cls=LazyGroup,
+        lazy={n: (_TARGETS.get(n, f"driftproof.cli.{n}:{n}"), h) for n, h in COMMANDS.items()},
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    @click.version_option(__version__, prog_name="driftproof")
+    def cli() -> None:
+        """Measure what a skill adds to a model, and say plainly when it cannot tell."""
 
 
 def main(argv: list[str] | None = None) -> None:
