@@ -153,16 +153,20 @@ class Journal:
             if self.replaced is not None:  # after the block: it cuts a torn line by length
                 os.ftruncate(self.fd, 0)
             exists = bool(lines) and self.replaced is None
-        if not exists:
-            self._write(
-                {
-                    "journal": JOURNAL_FORMAT,
-                    "identity": canonical,
-                    "started_at": started_at,
-                    "harness_version": harness_version,
-                },
-                sync=True,
-            )
+        try:  # a stop as the header is synced leaves no journal open (and locked)
+            if not exists:
+                self._write(
+                    {
+                        "journal": JOURNAL_FORMAT,
+                        "identity": canonical,
+                        "started_at": started_at,
+                        "harness_version": harness_version,
+                    },
+                    sync=True,
+                )
+        except BaseException:
+            os.close(self.fd)
+            raise
 
     def _open_locked(self) -> tuple[int, bool]:
         """The journal's descriptor, locked for the journal's life, and whether it was there.
