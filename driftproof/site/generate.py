@@ -206,15 +206,19 @@ def generate_site(
                 links.add(done.links)
             if settings.progress:
                 settings.progress("render", i + 1, total)
+        for future in started:  # every report's problems with the receipts' own
+            try:
+                done = future.result()
+            except SiteBuildError as exc:
+                index.problems += exc.problems
+                continue
+            index.used.add(done.key)
+            for path, data in done.emitted():
+                emit(path, data)
         if index.problems:
             found = sorted(index.problems, key=lambda p: p.file)
             why = f"{count_of(len(found), 'problem')}; the site was not built"
             raise SiteBuildError(why, found)
-        for future in started:
-            done = future.result()
-            index.used.add(done.key)
-            for path, data in done.emitted():
-                emit(path, data)
     if cache is not None:
         cache.used |= index.used
     env = page_env(settings.templates, settings.site_name, settings.nav)

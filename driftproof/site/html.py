@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from driftproof._anchor import slug, unique
-from driftproof.errors import SiteBuildError
+from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.case import case_pages, case_pages_about
 from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.report import (
@@ -302,14 +302,18 @@ def _sections(
     )
     types = section_types()
     outputs: list[SectionOutput] = []
+    problems: list[Problem] = []  # every section's, not the first one's alone
     for spec in r.sections:
         ctx.pointer = spec.pointer
         try:
             outputs.append(types[spec.type].render(spec.params, ctx))
+        except SiteBuildError as exc:
+            problems += exc.problems
         except (ValueError, KeyError, TypeError) as exc:
-            raise SiteBuildError.at(
-                r.source, spec.pointer, f"section {spec.type!r} cannot be rendered: {exc}"
-            ) from exc
+            why = f"section {spec.type!r} cannot be rendered: {exc}"
+            problems.append(Problem(r.source, spec.pointer, why))
+    if problems:
+        raise SiteBuildError(f"{count_of(len(problems), 'section')} cannot be rendered", problems)
     return outputs
 
 
