@@ -121,3 +121,19 @@ def test_export_summary_json_escapes_invisible_characters(
     assert code == 0, err
     assert "\u202e" not in out and "\u200b" not in out
     assert '"a\\u202eb\\u200bc"' in out
+
+
+def test_view_a_grading_cost_of_minus_zero_reads_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: a receipt whose grading cost is -0.0 (valid JSON; the schema's minimum 0 takes it,
+    # as -0.0 == 0) read "grading cost   $-0.0000" in `view`: no dollars is $0.0000.
+    overhead = {"input_tokens": 0, "output_tokens": 0, "usd": -0.0}
+    overhead |= {"judged_draws_counted": 0, "judged_draws_missing_usage": 0}
+    doc = make_receipt([case("c1", [0.9, 0.95, 0.92], [0.3, 0.35, 0.32])], judge_overhead=overhead)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    for fmt in ("text", "markdown"):
+        code, out, err = run(["view", str(path), "--format", fmt], capsys)
+        assert code == 0, err
+        assert "$0.0000 (a floor" in out and "-0.0000" not in out
