@@ -250,6 +250,8 @@ def _pydantic_message(e: Mapping[str, Any], *, front: bool = False, section: str
     kind, loc = e.get("type", ""), e.get("loc", ())
     if kind == "missing":
         return "required key is missing"
+    if kind == "string_unicode":  # YAML's "\uD800": half of a character, in no UTF-8 text
+        return "expected valid Unicode text, found a lone surrogate escape"
     if kind == "extra_forbidden" and section:
         keys = ", ".join(["type", *sorted(section_types()[section].Params.model_fields)])
         return f"unknown key: not a parameter of a {section} section, which takes {keys}"

@@ -152,6 +152,20 @@ REST = "slug: typed\ntitle: T\ndate: 2026-11-01\nreceipts: [a]\n"
             "expected '---' first, found a byte-order mark (U+FEFF): save the file as UTF-8 "
             "without one",
         ),
+        # YAML's escape of half a character: it read "expected the summary: text of at most
+        # 500 characters" (or "a section title: text") of a text of 2 characters; a suite's
+        # reader says what is wrong, in these words
+        *(
+            (
+                f'---\nnumber: 3\n{REST}{key}: "a\\uD800"\n---\nB\n',
+                pointer,
+                "expected valid Unicode text, found a lone surrogate escape",
+            )
+            for key, pointer in (
+                ("summary", "/summary"),
+                ("sections:\n  - type: token_savings\n    title", "/sections/0/title"),
+            )
+        ),
     ],
 )
 def test_a_report_is_refused_in_its_own_words(text: str, pointer: str, message: str) -> None:
