@@ -242,9 +242,8 @@ def receipt_files(
     }
     for row, model in zip(t.cases.rows, case_pages(r, t.model), strict=True):
         path = f"{base}{row.link}"  # cases/<slug>/index.html: the sheet's link to the case
-        files[path] = page(
-            env, "case.html", path, name=name, sheet_anchor=row.anchor or "", **model, **nav
-        )
+        anchor = "" if t.figures else row.anchor or ""  # printed figures: no case table shown
+        files[path] = page(env, "case.html", path, name=name, sheet_anchor=anchor, **model, **nav)
     return files
 
 

@@ -225,3 +225,22 @@ def test_every_path_the_walkthrough_names_is_inside_the_demo_folder_as_it_says(
     named = set(re.findall(r"\b((?:receipts|site)/[\w./-]+?\.(?:json|html)|\w+\.txt)\b", walk))
     assert {"receipts/v1-run1.json", "site/method.html", "plan.txt", "diff.txt"} <= named
     assert [n for n in sorted(named) if not (folder / n).is_file()] == []
+
+
+def test_an_aggregates_only_receipts_case_pages_link_to_no_row_its_sheet_lacks() -> None:
+    # Found: a valid aggregates-only receipt holding cases (the frozen fixtures' shape) could not
+    # be published: its sheet shows the printed figures in place of a case table, and each case
+    # page linked to "its row in the case table" (../../index.html#case-commit-1), so the build
+    # stopped on broken links it blamed on mkdocs.yml.
+    from driftproof.receipt import parse_receipt
+    from driftproof.site.html import page_env, receipt_files
+
+    fixture = Path(__file__).parents[1] / "receipt" / "fixtures" / "0.16"
+    raw = (fixture / "valid-aggregates-only.json").read_bytes()
+    files = receipt_files("agg", parse_receipt(raw), raw, [], page_env())
+    sheet_ids, _ = page_anchors(files["receipts/agg/index.html"])
+    for case in ("commit-1", "commit-2"):
+        _, links = page_anchors(files[f"receipts/agg/cases/{case}/index.html"])
+        to_sheet = [x.partition("#")[2] for x in links if x.startswith("../../index.html#")]
+        assert set(to_sheet) <= set(sheet_ids)
+        assert "../../index.html" in links  # the receipt itself stays linked
