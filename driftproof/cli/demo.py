@@ -32,7 +32,8 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     a plan and a local site. Everything is SIMULATED: no model answers, no API key is needed,
     and no receipt gets a verdict.
     """
-    from driftproof.demo import RUNS, run_demo  # deferred: start-up
+    from driftproof.demo import RUNS, run_demo  # deferred, with the next: start-up
+    from driftproof.render.escape import terminal_safe
 
     if folder is not None and out_dir is not None and folder != out_dir:
         raise click.UsageError(
@@ -41,7 +42,8 @@ def demo(folder: Path | None, out_dir: Path | None, force: bool) -> None:
     folder = folder or out_dir or Path("driftproof-demo")
     click.echo(run_demo(folder, force=force), nl=False)
     click.echo(
-        f"Wrote {folder}/: suite.json, skill-v1/ and "
+        f"Wrote {terminal_safe(str(folder))}/: suite.json, skill-v1/ and "
         f"skill-v2/SKILL.md, {len(RUNS)} receipts in receipts/, diff.txt, plan.txt, "
-        f"WALKTHROUGH.txt (the text above) and site/. Open {folder / 'site' / 'index.html'}."
+        "WALKTHROUGH.txt (the text above) and site/. Open "
+        f"{terminal_safe(str(folder / 'site' / 'index.html'))}."
     )

@@ -102,11 +102,29 @@ _PROVIDERS = click.Choice(list(DEFAULT_JUDGE))
 
 
 def resume_command(argv: Sequence[str] | None) -> str:
-    """The command line that resumes a run, quoted for a POSIX shell.
+    r"""The command line that resumes a run, quoted for a POSIX shell.
 
-    ``argv`` is what the command was given (``None``: this process's ``sys.argv``).
+    ``argv`` is what the command was given (``None``: this process's ``sys.argv``). An argument
+    holding a character a terminal must not be sent (a control, a format character) is quoted
+    as ``$'…'`` with that character's bytes as ``\xNN``, which a shell reads back in any locale.
     """
-    return shlex.join(["driftproof", *(sys.argv[1:] if argv is None else argv)])
+    return " ".join(map(_quoted, ["driftproof", *(sys.argv[1:] if argv is None else argv)]))
+
+
+def _quoted(arg: str) -> str:
+    from driftproof.render.escape import terminal_safe
+
+    if terminal_safe(arg) == arg:
+        return shlex.quote(arg)
+    out = []
+    for ch in arg:  # an unsafe character as its UTF-8 bytes (a name's byte no UTF-8 as it was)
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif terminal_safe(ch) == ch:
+            out.append(ch)
+        else:
+            out += (f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogateescape"))
+    return "$'" + "".join(out) + "'"
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:
@@ -370,6 +388,7 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
 )
 def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) -> None:
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
+    from driftproof.render.escape import terminal_safe
     from driftproof.render.run_summary import print_result
     from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
 
@@ -397,7 +416,7 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     except RunInterrupted as exc:
         click.echo(
             f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in "
-            f"{exc.journal}; no receipt was written yet.\n"
+            f"{terminal_safe(str(exc.journal))}; no receipt was written yet.\n"
             f"To resume, run the same command again:\n  {resume_command(argv)}",
             err=True,
         )

@@ -128,3 +128,46 @@ def test_lone_surrogate_in_an_imported_file_is_repaired(
     r = read_receipt(written)
     assert r.cases[0].prompt == "Q\ufffd"
     assert [(t.pointer, t.replaced) for t in r.text_repairs or []] == [("/cases/0/prompt", 1)]
+
+
+def test_demo_names_its_folder_with_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: `driftproof demo "$(printf 'd\x1b]0;T\x07')"` printed "Wrote d<ESC>]0;T<BEL>/: …":
+    # on a terminal the escape retitled the window (click strips such codes only off one).
+    import driftproof.demo
+
+    monkeypatch.setattr(driftproof.demo, "run_demo", lambda folder, force: "")
+    folder = tmp_path / "d\x1b]0;T\x07\u202e"
+    code, out, err = run(["demo", str(folder)], capsys)
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert out.startswith(f"Wrote {tmp_path}/d\\x1b]0;T\\x07\\u202e/: ")
+
+
+def test_the_resume_command_quotes_controls_so_a_shell_gives_them_back() -> None:
+    # Found: a run stopped by Ctrl-C printed its resume command with shlex's quotes alone, so an
+    # --out holding an escape sequence sent it to the terminal raw. Such an argument is quoted
+    # $'…', each unsafe character as its UTF-8 bytes (U+202E: e2 80 ae, U+0085: c2 85; a byte of
+    # a name that is no UTF-8 as itself); bash reads the line back into the same arguments.
+    import os
+    import shutil
+    import subprocess
+
+    from driftproof.cli.run import resume_command
+
+    args = ("run", "s.json", "--out", "r\x1b]0;T\x07 'q' \\ \u202e\x85\udcff.json")
+    line = resume_command(args)
+    assert line == (
+        "driftproof run s.json --out "
+        "$'r\\x1b]0;T\\x07 \\'q\\' \\\\ \\xe2\\x80\\xae\\xc2\\x85\\xff.json'"
+    )
+    bash = shutil.which("bash")
+    if bash is not None:  # the shell the line is for reads it back, in the C locale too
+        said = subprocess.run(
+            [bash, "-c", f"printf '%s\\0' {line}"],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "LC_ALL": "C"},
+        ).stdout
+        assert said.split(b"\0")[:-1] == [os.fsencode(a) for a in ("driftproof", *args)]
