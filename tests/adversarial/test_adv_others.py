@@ -352,4 +352,5 @@ def test_token_savings_of_an_unsuitable_receipt_is_a_build_error(tmp_path: Path)
     )
     with pytest.raises(SiteBuildError) as info:
         build_site(receipts, reports, tmp_path / "site", config_file=ROOT / "mkdocs.yml")
-    assert "token_savings" in str(info.value)
+    (line,) = info.value.lines()  # the line the command prints
+    assert "001-t.md: /sections/0: token_savings" in line
