@@ -85,7 +85,8 @@ def import_skill_creator(
         ImportError_: a file is unreadable or malformed, or a configuration is not mapped,
             naming the file, the JSON pointer and what was expected; a folder holding results
             files its iterations leave unread, naming them, or a link to a folder holding one
-            (the search follows no link; a benchmark.json stands for its grading.json files).
+            (links inside a linked folder are not followed; a benchmark.json stands for its
+            grading.json files).
     """
     o = options or SkillCreatorOptions()
     config_to_arm = _config_map(o.arms)
@@ -147,7 +148,12 @@ def _iterations(path: Path) -> list[Path]:
         )
     # every results file below the folder is its iteration's (a benchmark.json stands for the
     # grading.json files beside it), else refused: none is left unread without a word
-    read = {f for i in its for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))}
+    # by where it leads: a link to a folder read (a ``latest`` iteration, say) leaves none unread
+    read = {
+        f.resolve()
+        for i in its
+        for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))
+    }
     names = ("benchmark.json", "grading.json")
     below = [Path(top) / n for top, ds, fs in os.walk(path) for n in (*ds, *fs)]  # links too
     # a link to a folder is walked too (links in it are not), but in an iteration whose
@@ -155,7 +161,7 @@ def _iterations(path: Path) -> list[Path]:
     stood = {i for i in its if (i / "benchmark.json").is_file()}
     linked = [f for f in below if f.is_symlink() and f.is_dir() and not stood & {*f.parents}]
     below += [Path(top) / n for f in linked for top, ds, fs in os.walk(f) for n in (*ds, *fs)]
-    if unread := sorted(f for f in below if f.name in names and f not in read):
+    if unread := sorted(f for f in below if f.name in names and f.resolve() not in read):
         more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
         raise Where(path).fail(
             "expected every benchmark.json and grading.json below this folder to be read; "

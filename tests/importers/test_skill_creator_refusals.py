@@ -271,6 +271,9 @@ def test_results_in_a_linked_folder_a_folder_search_leaves_are_named(
     (u / "a" / "b" / "skill").symlink_to(away)
     args = ["import", "skill-creator", str(u), "--out-dir"]
     assert run_main([*args, str(tmp_path / "o1")], capsys)[0] == 0
+    # nor is a link to an iteration the import reads (a "latest"): its files are read
+    (u / "latest").symlink_to(u / "iteration-1", target_is_directory=True)
+    assert run_main([*args, str(tmp_path / "o3")], capsys)[0] == 0
     # nor is an eval's folder that is a link, in an iteration whose benchmark.json stands for it
     evals = u / "iteration-1" / "eval-1-copy"
     shutil.copytree(u / "iteration-1" / "eval-0-finetune-upload-and-start", tmp_path / "e")
