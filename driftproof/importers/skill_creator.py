@@ -156,12 +156,15 @@ def _iterations(path: Path) -> list[Path]:
     }
     names = ("benchmark.json", "grading.json")
     below = [Path(top) / n for top, ds, fs in os.walk(path) for n in (*ds, *fs)]  # links too
-    # a link to a folder is walked too (links in it are not), but in an iteration whose
-    # benchmark.json stands for the files beside it
+    # a link to a folder is walked too (links in it are not); a benchmark.json stands for its
+    # own iteration's grading.json files (an eval folder that is a link, say)
     stood = {i for i in its if (i / "benchmark.json").is_file()}
-    linked = [f for f in below if f.is_symlink() and f.is_dir() and not stood & {*f.parents}]
+    linked = [f for f in below if f.is_symlink() and f.is_dir()]
     below += [Path(top) / n for f in linked for top, ds, fs in os.walk(f) for n in (*ds, *fs)]
-    if unread := sorted(f for f in below if f.name in names and f.resolve() not in read):
+    held = {f for f in below if f.name == "grading.json" and iteration_of(f) in stood}
+    if unread := sorted(
+        f for f in below if f.name in names and f.resolve() not in read and f not in held
+    ):
         more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
         raise Where(path).fail(
             "expected every benchmark.json and grading.json below this folder to be read; "

@@ -279,6 +279,12 @@ def test_results_in_a_linked_folder_a_folder_search_leaves_are_named(
     shutil.copytree(u / "iteration-1" / "eval-0-finetune-upload-and-start", tmp_path / "e")
     evals.symlink_to(tmp_path / "e")
     assert run_main([*args, str(tmp_path / "o2")], capsys)[0] == 0
+    # but a link there to another iteration is: that benchmark stands for none of its files
+    shutil.copytree(shared / NEBIUS, tmp_path / "i0")
+    (u / "iteration-1" / "old").symlink_to(tmp_path / "i0")
+    said = _import([str(u / "iteration-1")], tmp_path, capsys)
+    assert f"left unread: {u / 'iteration-1' / 'old' / 'benchmark.json'}, " in said
+    (u / "iteration-1" / "old").unlink()
     # with no benchmark.json, its grading.json files are named: the linked eval's runs went unread
     (u / "iteration-1" / "benchmark.json").unlink()
     said = _import([str(u / "iteration-1")], tmp_path, capsys)
