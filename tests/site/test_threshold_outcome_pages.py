@@ -38,6 +38,8 @@ def receipt(tmp_path: Path) -> Path:
         case("close", *SCORES) | {"threshold": 0.7004},
         # a lost draw at the worst score, 0: .75 .80 .85 0 reads .600 ± .402, reaching 0.70
         case("lost", [*SCORES[0], None], SCORES[1]) | {"threshold": 0.7},
+        # .90 .95 1.0 and a lost draw: at 0, .7125 ± .4768, low .2357; at 1, low .9146: pass
+        case("kept", [0.90, 0.95, 1.00, None], SCORES[1]) | {"threshold": 0.2},
     ]
     path = tmp_path / "receipts" / "t.json"
     path.parent.mkdir()
@@ -58,6 +60,7 @@ def test_view_gives_each_arms_outcome_against_the_threshold(receipt: Path, capsy
     assert "against threshold" not in rows["none"]
     assert f"| {CLOSE[0]} | {CLOSE[1]} |" in rows["close"]
     assert "| 0.800 ± 0.050 (n = 3, 1 lost), borderline against threshold 0.700 |" in rows["lost"]
+    assert "| 0.950 ± 0.050 (n = 3, 1 lost), pass against threshold 0.200 |" in rows["kept"]
 
 
 def test_the_sites_receipt_and_case_pages_give_it(receipt: Path, tmp_path: Path, monkeypatch):
