@@ -150,7 +150,7 @@ def _iterations(path: Path) -> list[Path]:
     # grading.json files beside it), else refused: none is left unread without a word
     # by where it leads: a link to a folder read (a ``latest`` iteration, say) leaves none unread
     read = {
-        f.resolve()
+        os.path.realpath(f)
         for i in its
         for f in (i / "benchmark.json", i / "grading.json", *grading_files(i))
     }
@@ -163,7 +163,7 @@ def _iterations(path: Path) -> list[Path]:
     below += [Path(top) / n for f in linked for top, ds, fs in os.walk(f) for n in (*ds, *fs)]
     held = {f for f in below if f.name == "grading.json" and iteration_of(f) in stood}
     if unread := sorted(
-        f for f in below if f.name in names and f.resolve() not in read and f not in held
+        f for f in below if f.name in names and os.path.realpath(f) not in read and f not in held
     ):
         more = f" and {len(unread) - 5} more" if len(unread) > 5 else ""
         raise Where(path).fail(

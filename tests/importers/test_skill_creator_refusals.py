@@ -271,6 +271,10 @@ def test_results_in_a_linked_folder_a_folder_search_leaves_are_named(
     (u / "a" / "b" / "skill").symlink_to(away)
     args = ["import", "skill-creator", str(u), "--out-dir"]
     assert run_main([*args, str(tmp_path / "o1")], capsys)[0] == 0
+    # a link that leads round in a circle is named, not a traceback
+    (u / "a" / "benchmark.json").symlink_to(u / "a" / "benchmark.json")
+    assert f"left unread: {u / 'a' / 'benchmark.json'}: " in _import([str(u)], tmp_path, capsys)
+    (u / "a" / "benchmark.json").unlink()
     # nor is a link to an iteration the import reads (a "latest"): its files are read
     (u / "latest").symlink_to(u / "iteration-1", target_is_directory=True)
     assert run_main([*args, str(tmp_path / "o3")], capsys)[0] == 0
