@@ -7,6 +7,7 @@ enums in :mod:`driftproof.stats.codes`.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 #: The effect floor: a move must be at least this large to be called (method, "Effect floor").
@@ -176,3 +177,15 @@ def said_once(head: str, why: str) -> str:
 def draw_words(case_id: str, arm: str, index: int) -> str:
     """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1)."""
     return f"case {case_id}, {ARM_WORDS[arm]}, draw {index + 1}"
+
+
+def dollars(x: float, digits: int = 2) -> str:
+    """``$0.02``, US dollars at ``digits`` places; ``too large to state`` when ``x`` is not finite.
+
+    From a billion, three significant figures (``$1e+308``), never hundreds of digits. A sum or
+    product of recorded costs past the largest float is infinite: never ``$inf``; a recorded
+    ``-0.0`` is ``$0.00``, never ``$-0.00``.
+    """
+    if not math.isfinite(x):
+        return "too large to state"
+    return f"${x + 0.0:.{digits}f}" if x < 1e9 else f"${x:.3g}"

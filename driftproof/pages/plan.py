@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.pages.band_sources import band_kind
-from driftproof.pages.words import dollars, draws_of
+from driftproof.pages.words import draws_of
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
@@ -26,7 +26,7 @@ from driftproof.stats.planning import (
     ArmPool,
     size_run,
 )
-from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES, count_of
+from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES, count_of, dollars
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = MIN_DRAWS_PER_ARM

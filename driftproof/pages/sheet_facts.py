@@ -17,7 +17,6 @@ from driftproof.pages.words import (
     anchor_for,
     arm_words,
     count_of,
-    dollars,
     fmt,
     format_lift,
     has_bands,
@@ -35,7 +34,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, cases_named, numeral
+from driftproof.wording import ARM_WORDS, cases_named, dollars, numeral
 
 #: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
 PER_1K = "value per 1,000 skill tokens"

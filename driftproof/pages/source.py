@@ -17,11 +17,11 @@ from driftproof.pages.printed_figures import (
     printed_value,
     uplift_unit,
 )
-from driftproof.pages.words import UNKNOWN, Fact, count_of, dollars, draws_of, labelled
+from driftproof.pages.words import UNKNOWN, Fact, count_of, draws_of, labelled
 from driftproof.receipt import Receipt
 from driftproof.receipt._model_source import SourceFigure
 from driftproof.stats.savings import percent, usage_vs_control
-from driftproof.wording import ARM_WORDS, numeral
+from driftproof.wording import ARM_WORDS, dollars, numeral
 
 #: The columns of the printed figures, as (header, :class:`SourceFigureRow` field): NVIDIA's
 #: rows per dimension and agent, or a ``run_summary``'s per measure and arm.

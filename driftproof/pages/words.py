@@ -164,18 +164,6 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     return text if text.strip(f"+{MINUS}0.") else f"{0:.{digits}f}"  # sign, zeros, point: 0
 
 
-def dollars(x: float, digits: int = 2) -> str:
-    """``$0.02``, US dollars at ``digits`` places; ``too large to state`` when ``x`` is not finite.
-
-    From a billion, three significant figures (``$1e+308``), never hundreds of digits. A sum or
-    product of recorded costs past the largest float is infinite: never ``$inf``; a recorded
-    ``-0.0`` is ``$0.00``, never ``$-0.00``.
-    """
-    if not math.isfinite(x):
-        return "too large to state"
-    return f"${x + 0.0:.{digits}f}" if x < 1e9 else f"${x:.3g}"
-
-
 def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
     """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite.
 

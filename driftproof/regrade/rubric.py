@@ -47,6 +47,7 @@ from driftproof.run.scheduler import (
 )
 from driftproof.run.sealing import judge_doc, transcripts_file
 from driftproof.run.suite import Suite
+from driftproof.wording import dollars
 
 #: Where judge sampling records its output-token budget (Anthropic, Responses, Chat Completions).
 _MAX_TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
@@ -84,7 +85,7 @@ class RegradeInterrupted(KeyboardInterrupt):
         """Word what ``grader`` had spent, priced at ``judge``'s recorded price when it has one."""
         oh = grader.overhead(judge)
         tin, tout, cost = oh["input_tokens"], oh["output_tokens"], oh["usd"]
-        usd = "" if cost is None else f", about ${cost:.4f} at the judge's recorded price"
+        usd = "" if cost is None else f", about {dollars(cost, 4)} at the judge's recorded price"
         sent = f"{grader.replies:,} judge replies"
         if grader.judge.makes_endpoint_attempts:
             sent += f" ({grader.attempts.value:,} requests sent)"

@@ -20,7 +20,6 @@ from driftproof.pages.words import (
     case_direction,
     case_heads,
     count_of,
-    dollars,
     format_lift,
     lost_kind_words,
 )
@@ -37,7 +36,7 @@ from driftproof.stats import (
     value_per_1k,
 )
 from driftproof.stats.unmeasured import not_measured
-from driftproof.wording import NOT_MEASURED, OFFLINE
+from driftproof.wording import NOT_MEASURED, OFFLINE, dollars
 
 #: Causes named in a run summary's line of top lost reasons.
 TOP_CAUSES = 3

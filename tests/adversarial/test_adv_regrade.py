@@ -77,8 +77,22 @@ def test_a_missing_judge_key_in_regrade_says_it_is_the_judges(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("price", "spent"),
+    [
+        ("1,5", "$0.0030"),
+        # Found: a cost printed in full at any size, 298 digits here, where every other cost
+        # reads in three figures from a billion: 2,000 and 200 tokens at $1e300 per million
+        # each are 2e297 + 2e296 = $2.2e+297.
+        ("1e300,1e300", "$2.2e+297"),
+    ],
+)
 def test_ctrl_c_says_nothing_was_written_and_what_was_spent(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    price: str,
+    spent: str,
 ) -> None:
     # Found: Ctrl-C printed only "interrupted"; a regrade keeps no journal, so every paid grade
     # was lost without a word. Two replies of 1,000 in and 100 out tokens each, then Ctrl-C:
@@ -90,8 +104,8 @@ def test_ctrl_c_says_nothing_was_written_and_what_was_spent(
     suite.write_text(json.dumps(SUITE), encoding="utf-8")
     skill.write_text(SKILL_TEXT, encoding="utf-8")
     receipt = tmp_path / "run.json"
-    price = ["--judge-price", "1,5"]
-    code, _, err = run(run_args(suite, skill, receipt, "--keep-transcripts", *price), capsys)
+    prices = ["--judge-price", price]
+    code, _, err = run(run_args(suite, skill, receipt, "--keep-transcripts", *prices), capsys)
     assert code == 0, err
     answer, calls = StubProvider.attempt, []
 
@@ -116,7 +130,7 @@ def test_ctrl_c_says_nothing_was_written_and_what_was_spent(
         [
             "interrupted: nothing was written and no grade was kept (a regrade keeps no "
             "journal), so running it again starts over; spent before the stop: 2 judge replies, "
-            "2,000 input and 200 output tokens reported, about $0.0030 at the judge's recorded "
+            f"2,000 input and 200 output tokens reported, about {spent} at the judge's recorded "
             "price"
         ],
     )
