@@ -1,0 +1,98 @@
+"""The API lanes' rows of the endings table (D-19) not driven elsewhere, end to end through the
+official ``openai`` SDK against the loopback server.
+
+Shapes: ``Choice.finish_reason`` of openai-python's ``ChatCompletion`` (``function_call``, the
+deprecated call ending; ``length``, ``content_filter``, ``tool_calls``), which compatible servers
+send as OpenAI does; every output item type of its ``ResponseOutputItem`` union (the item's
+``type`` and ``id``), after the answer message of a ``completed`` response.
+"""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import pytest
+from openai.types.responses import ResponseOutputItem
+from shape_replies import _answers, _chat, _draws, _mini, _response
+
+from driftproof.run.providers import make_provider
+
+_SAID = "{}: the reply ended with '{}', not as a complete final answer"
+_FN = {"id": "call_1", "type": "function", "function": {"name": "git_status", "arguments": "{}"}}
+
+
+def _lane(compatible: bool):
+    lane = make_provider("openai", "api", api="chat")
+    if not compatible:  # the loopback read as OpenAI's own service, its table
+        lane.compatible, lane.budget_param = False, "max_completion_tokens"
+    return lane
+
+
+@pytest.mark.parametrize(
+    ("compatible", "finish", "member", "words"),
+    [
+        (False, "function_call", {"function_call": _FN["function"]}, "tool call with no answer"),
+        (True, "function_call", {"function_call": _FN["function"]}, "tool call with no answer"),
+        (True, "tool_calls", {"tool_calls": [_FN]}, "tool call with no answer"),
+        (True, "content_filter", {}, "content filter"),
+    ],
+)
+def test_a_chat_ending_is_lost_in_the_tables_words(
+    loopback, suite_file, tmp_path, compatible, finish, member, words
+):
+    def shape(path, body, text):
+        c = _chat(None, finish=finish)
+        c["choices"][0]["message"].update(member)
+        return 200, c, {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(compatible))
+    for d in _draws(r):
+        assert (d.score, d.judge_samples) == (None, [])
+        assert d.lost.reason == _SAID.format(words, finish)
+
+
+def test_a_compatible_servers_length_at_its_budget_is_the_output_budget(
+    loopback, suite_file, tmp_path
+):
+    usage = {"prompt_tokens": 120, "completion_tokens": 64, "total_tokens": 184}
+    loopback.script.shape = _answers(
+        lambda p, b, t: (200, _chat(t[:10], finish="length", usage=usage), {})
+    )
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(True), max_tokens=64)
+    for d in _draws(r):
+        assert (d.score, d.lost.kind) == (None, "truncated")
+        assert d.lost.reason == (
+            "cut off at 64 output tokens (stop reason length; budget 64); the suite does not "
+            "accept truncation"
+        )
+
+
+#: The SDK's output item types but the answer's and reasoning's, and those driven elsewhere
+#: (test_shapes_endings_responses.py); compaction and additional_tools are no tool's call or
+#: output, and the lane asks for neither: not in the table, an unknown ending.
+_ITEMS = sorted(
+    {v for m in get_args(get_args(ResponseOutputItem)[0]) for v in get_args(
+        m.model_fields["type"].annotation)}
+    - {"message", "reasoning", "function_call", "web_search_call", "shell_call",
+       "tool_search_output"}
+)  # fmt: skip
+_UNKNOWN = {"compaction", "additional_tools"}
+
+
+@pytest.mark.parametrize("kind", _ITEMS)
+def test_a_responses_item_after_the_answer_is_lost_as_the_table_says(
+    loopback, suite_file, tmp_path, kind
+):
+    def shape(path, body, text):
+        part = {"type": "output_text", "text": text, "annotations": []}
+        answer = {"type": "message", "id": "m", "status": "completed", "role": "assistant",
+                  "content": [part]}  # fmt: skip
+        return 200, _response([answer, {"type": kind, "id": "i_1"}]), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", api="responses", judge="openai")
+    words = "unknown ending" if kind in _UNKNOWN else "tool call with no answer"
+    for d in _draws(r):
+        assert (d.score, d.judge_samples) == (None, [])
+        assert d.lost.reason == _SAID.format(words, f"completed:{kind}")
