@@ -28,6 +28,8 @@ def _said(cls: str, ending: str, after: str = "") -> str:
     return f"{cls}: the reply ended with '{ending}'{after}, not as a complete final answer"
 
 
+#: a retried ending's words: batched() allows 3 attempts; a batch sends the next at once
+_RETRIED = "; transient, 3 attempts, retried after 0 s and 0 s"
 _WINDOW = f" after {_LOW} output tokens, well below the output budget of 8,192"
 
 
@@ -88,6 +90,9 @@ CASES = {
                    _said("context window", "length", _WINDOW)),
     "abort": ("openai", "chat", _chat("abort"), "unknown_ending",  # vLLM's word, not OpenAI's
               _said("unknown ending", "abort")),
+    # a compatible server's batch (the loopback as itself): vLLM's abort, retried, then lost
+    "abort_compatible": ("compatible", "chat", _chat("abort"), "server_abort",
+                         _said("aborted by the server", "abort") + _RETRIED),
     # OpenAI Batch API, /v1/responses (Response.status, incomplete_details.reason, output items)
     "incomplete_filter": ("openai", "responses",
                           _responses("incomplete", reason="content_filter"), "content_filter",
@@ -105,6 +110,8 @@ CASES = {
         "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "lookup",
         "arguments": "{}", "status": "completed"}), "tool_call",
         _said("tool call with no answer", "completed:function_call")),
+    "cancelled": ("openai", "responses", _responses("cancelled"), "server_abort",
+                  _said("aborted by the server", "cancelled") + _RETRIED),
     "message_incomplete": ("openai", "responses",
                            _responses("completed", message_status="incomplete"),
                            "unfinished_answer",
@@ -128,8 +135,9 @@ def test_a_batch_answer_ends_as_the_lanes_table_says(fake, tmp_path, monkeypatch
     monkeypatch.setattr(batch_fake_state, "_ok", shaped)
     # the loopback read as OpenAI's own service (its Chat Completions table, not a compatible
     # server's), as the Batch API is OpenAI's
-    monkeypatch.setattr(openai_api, "OPENAI_HOST", "127.0.0.1")
-    r = read_receipt(batched(tmp_path, provider, api=api, cases=1))
+    if provider == "openai":
+        monkeypatch.setattr(openai_api, "OPENAI_HOST", "127.0.0.1")
+    r = read_receipt(batched(tmp_path, provider.replace("compatible", "openai"), api=api, cases=1))
     arms = r.cases[0].arms
     for d in arms.with_skill.draws:
         assert (d.score, d.judge_samples, d.lost.kind, d.lost.reason) == (None, [], kind, reason)
