@@ -43,6 +43,7 @@ def test_claude_success_on_a_stop_sequence_is_graded(
         ({"subtype": "error_max_budget_usd", "is_error": True, "result": None}, "unknown_ending",
          "error_max_budget_usd"),
     ],
+    ids=["refusal", "context_window", "tool_use", "max_turns", "error_max_budget_usd"],
 )  # fmt: skip
 def test_claude_result_ends_as_the_table_says(
     loopback, fake_bin, suite_file, tmp_path, monkeypatch, over, kind, ending

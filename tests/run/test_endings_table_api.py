@@ -39,7 +39,9 @@ def _lane(compatible: bool):
         (True, "content_filter", {}, "content filter"),
         (True, None, {}, "unknown ending"),  # null: a compatible server's unfinished choice
     ],
-)
+    ids=["openai-function_call", "compatible-function_call", "compatible-tool_calls",
+         "compatible-content_filter", "compatible-null"],
+)  # fmt: skip
 def test_a_chat_ending_is_lost_in_the_tables_words(
     loopback, suite_file, tmp_path, compatible, finish, member, words
 ):
@@ -120,6 +122,7 @@ _BUDGET = 64  # 90% of it is 57.6 tokens
          "cut off at 64 output tokens (stop reason stop; budget 64), the budget exactly, though "
          "the server called the answer finished; the suite does not accept truncation"),
     ],
+    ids=["stop", "length_at_budget", "length_far_below", "length_no_usage", "stop_at_budget"],
 )  # fmt: skip
 def test_openais_own_chat_endings_against_the_budget(
     loopback, suite_file, tmp_path, finish, out, kind, said
