@@ -366,10 +366,12 @@ def run_lane(
     judge: str = "anthropic",
     sleep: Callable[[float], None] | None = None,
     lane: Any = None,
+    judge_lane: Any = None,
     out: Path | None = None,
     **cfg: Any,
 ) -> Path:
-    """Run the three-case suite in ``tmp_path`` through one lane, judged on the loopback server."""
+    """Run the three-case suite in ``tmp_path`` through one lane, judged on the loopback server
+    (or by ``judge_lane``)."""
     from driftproof.run.engine import RunConfig, run_suite
     from driftproof.run.providers import make_provider
     from driftproof.run.suite import load_suite
@@ -382,7 +384,7 @@ def run_lane(
         elif surface == "cli":
             opts = {"capture": capture}
         lane = make_provider(provider, surface, **opts)
-    jlane = make_provider(judge, None if judge == "stub" else "api")
+    jlane = judge_lane or make_provider(judge, None if judge == "stub" else "api")
     kw: dict[str, Any] = {
         "model": "claude-sonnet-4-6" if provider == "anthropic" else "gpt-5",
         "judge_model": {"anthropic": "claude-haiku-4-5-20251001", "openai": "gpt-5-mini"}.get(

@@ -83,3 +83,24 @@ def test_codex_item_after_the_answer_is_a_tool_call_with_no_answer(
     for d in _draws(r):
         assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "tool_call")
         assert d.lost.reason == _SAID.format("tool call with no answer", f"turn.completed:{kind}")
+
+
+@pytest.mark.parametrize("stop", ["end_turn", "tool_use", "refusal"])
+def test_a_claude_judges_grade_ends_as_the_tables_judge_row_says(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch, stop
+):
+    # a judge on claude -p (the library's lane; run's judge is an API lane): its grade comes back
+    # as the result's structured_output, the final message a call of its output tool (tool_use)
+    from driftproof.run.providers import make_provider
+
+    grade = {"score": 0.7, "reason": "graded"}
+    env = claude_result(stop_reason=stop, structured_output=grade)
+    printed_by_fake(tmp_path, monkeypatch, "c.json", json.dumps(env))
+    r, _ = _mini(tmp_path, suite_file, judge_lane=make_provider("anthropic", "cli"))
+    for d in _draws(r):
+        got = [(s.score, s.invalid_reason) for s in d.judge_samples]
+        if stop == "refusal":
+            assert d.score is None and got == [(None, "the judge's " + _SAID.format(
+                "refusal", "success:refusal"))]  # fmt: skip
+        else:
+            assert d.score == 0.7 and got == [(0.7, None)]
