@@ -177,7 +177,8 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     Raises:
         ImportError_: no verdicts, a schema owner or version other than skill-validator's 1 (or
             none), a verdict or scenario of the wrong shape, several runs per scenario, or an
-            ``overallScore`` outside 1..5; naming the file, the JSON pointer and what was expected.
+            ``overallScore`` outside 1..5, a verdict with no scenarios, or an overall score that
+            is not its scenarios' mean; naming the file, the JSON pointer and what was expected.
     """
     return receipts(
         Path(path),
@@ -266,14 +267,28 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
     """Refuse an overall improvement score that is not its scenarios' mean improvement score.
 
     skill-validator averages the scenarios' ``improvementScore``; scenarios whose score is
-    missing or no number leave nothing to compare (their own reading names them).
+    missing or no number leave nothing to compare (their own reading names them). A verdict with
+    no scenarios it writes with ``overallImprovementScore`` 0 and ``reason`` "No scenarios to
+    evaluate" (``Comparator.ComputeVerdict``): nothing was measured, so it is refused.
 
     Raises:
-        ImportError_: at ``overallImprovementScore``, both figures named; at a scenario's
-            ``improvementScore``, an integer no receipt holds exactly (:func:`exact_integer`).
+        ImportError_: at ``overallImprovementScore``, both figures named (0 for no scenarios);
+            at ``scenarios``, none (its reason quoted); at a scenario's ``improvementScore``, an
+            integer no receipt holds exactly (:func:`exact_integer`).
     """
     scenarios = v.get("scenarios")
-    if overall is None or not isinstance(scenarios, list) or not scenarios:
+    if scenarios == [] and overall:
+        raise (vw / "overallImprovementScore").fail(
+            f"expected 0, what skill-validator writes for a verdict with no scenarios "
+            f"({(vw / 'scenarios').pointer}), found {overall!r}: the source contradicts itself"
+        )
+    if scenarios == []:
+        said = f" (it says {v['reason'][:600]!r})" if isinstance(v.get("reason"), str) else ""
+        raise (vw / "scenarios").fail(
+            f"expected at least one scenario; the source measured none, so there is nothing to "
+            f"import{said}"
+        )
+    if overall is None or not isinstance(scenarios, list):
         return
     own: list[float] = []
     for i, s in enumerate(scenarios):

@@ -116,3 +116,40 @@ def test_a_source_over_the_size_cap_is_refused_before_it_is_read(
     path, err = _import("skill-validator", doc, tmp_path, capsys)
     size = len(path.read_bytes())
     assert err == f"error: {path}: file is {size} bytes; importers read at most 100\n"
+
+
+def test_skill_validator_an_overall_score_with_no_scenarios_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # skill-validator (Comparator.ComputeVerdict) writes overallImprovementScore 0 when a
+    # verdict has no scenarios; the real verdict's 0.7603466182387443 with none contradicts it
+    doc = _run(shared)
+    doc["verdicts"][0]["scenarios"] = []
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/overallImprovementScore: expected 0, what skill-validator "
+        "writes for a verdict with no scenarios (/verdicts/0/scenarios), found "
+        "0.7603466182387443: the source contradicts itself\n"
+    )
+
+
+def test_skill_validator_a_verdict_with_no_scenarios_is_refused_as_nothing_measured(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the verdict skill-validator writes for a skill with no scenarios (Comparator.ComputeVerdict)
+    doc = _run(shared)
+    doc["verdicts"] = [
+        {
+            "skillName": "analyzing-dotnet-performance",
+            "skillPath": "./src/dotnet/skills/analyzing-dotnet-performance",
+            "passed": False,
+            "scenarios": [],
+            "overallImprovementScore": 0,
+            "reason": "No scenarios to evaluate",
+        }
+    ]
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/scenarios: expected at least one scenario; the source "
+        "measured none, so there is nothing to import (it says 'No scenarios to evaluate')\n"
+    )
