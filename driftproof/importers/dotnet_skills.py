@@ -230,8 +230,15 @@ def _sv_scenario(
 def _sv_verdict(
     v: dict[str, Any], vw: Where
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
-    """A verdict's overall figures and interval, its decision and the notes."""
+    """A verdict's overall figures and interval, its decision and the notes.
+
+    Raises:
+        ImportError_: at ``isSignificant``, when it is not what skill-validator's own test
+            (``Statistics.IsStatisticallySignificant``: the interval's low end above 0 or its high
+            end below 0) gives for the verdict's ``confidenceInterval``.
+    """
     ci = vw.get(v, "confidenceInterval", dict, required=False)
+    significant = vw.get(v, "isSignificant", bool, required=False)
     overall = vw.number(v, "overallImprovementScore")
     _sv_overall_is_the_mean(v, vw, overall)
     figures = [
@@ -247,12 +254,19 @@ def _sv_verdict(
         figures.append(
             declared.figure("overall improvement score interval", overall, arm="lift", **spread)
         )
+        lo, hi, said = spread["lower"], spread["upper"], significant
+        if said is not None and lo is not None and hi is not None and said != (lo > 0 or hi < 0):
+            raise (vw / "isSignificant").fail(
+                f"expected {json.dumps(not said)}, as skill-validator decides from its interval "
+                f"{lo:g} to {hi:g} (significant when it leaves out 0), found {json.dumps(said)}: "
+                "the source contradicts itself"
+            )
         notes.append("The source's interval is computed from one run per arm and scenario.")
     reason = vw.get(v, "reason", str, required=False)
     decision = {
         "printed": (reason or "no reason recorded")[:4000],
         "passed": vw.get(v, "passed", bool, required=False),
-        "significant": vw.get(v, "isSignificant", bool, required=False),
+        "significant": significant,
     }
     for k, warning in enumerate(vw.get(v, "profileWarnings", list, required=False) or []):
         if not isinstance(warning, str):

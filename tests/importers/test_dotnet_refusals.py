@@ -153,3 +153,18 @@ def test_skill_validator_a_verdict_with_no_scenarios_is_refused_as_nothing_measu
         f"error: {path}: /verdicts/0/scenarios: expected at least one scenario; the source "
         "measured none, so there is nothing to import (it says 'No scenarios to evaluate')\n"
     )
+
+
+def test_skill_validator_a_significance_its_interval_contradicts_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # skill-validator's IsStatisticallySignificant: low > 0 or high < 0; an interval from -0.05
+    # to 0.7747535879247773 holds 0, so its isSignificant true contradicts it
+    doc = _run(shared)
+    doc["verdicts"][0]["confidenceInterval"]["low"] = -0.05
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/isSignificant: expected false, as skill-validator decides "
+        "from its interval -0.05 to 0.774754 (significant when it leaves out 0), found true: "
+        "the source contradicts itself\n"
+    )
