@@ -8,6 +8,7 @@ agentskills.io page's variant, a number.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -30,10 +31,12 @@ def check_run_summary(summary: dict[str, Any], w: Where) -> None:
 
     Each configuration is an object of measures, each measure an object of numbers (or null:
     not recorded); a known measure's mean, min and max lie in its range, min and max of tokens
-    are whole, every stddev is 0 or more and min <= mean <= max. Each delta is a number or a
-    signed number string; the pass rate's lies in -1..1, and with exactly ``with_skill`` and
-    ``without_skill`` beside it each delta is their means' difference to its printed digits:
-    with minus without, or, where ``without_skill`` is listed first, first minus second.
+    are whole, every stddev is 0 or more and min <= mean <= max, and no stddev is above what runs
+    from min to max can spread (its sample stddev: (max - min) / sqrt(2)). Each delta is a
+    number or a signed number string; the pass rate's lies in -1..1, and with exactly
+    ``with_skill`` and ``without_skill`` beside it each delta is their means' difference to its
+    printed digits: with minus without, or, where ``without_skill`` is listed first, first minus
+    second.
 
     Raises:
         ImportError_: naming the member's pointer and what was expected.
@@ -92,5 +95,16 @@ def _stats(measures: dict[str, Any], measure: str, aw: Where) -> float | None:
             raise (mw / at).fail(
                 f"expected min <= mean <= max, found min {lo!r}, mean {mean!r}, max {hi!r}: the "
                 "summary contradicts itself"
+            )
+    sd = got.get("stddev")
+    if sd is not None and lo is not None and hi is not None:
+        # n runs from min to max have a sample stddev of at most (max - min) / sqrt(2) (n = 2);
+        # the stddev may be off by half its last printed digit, min and max by their 4 places
+        bound = (hi - lo) / math.sqrt(2)
+        if sd > bound + 0.5 * 10 ** -len(repr(stats["stddev"]).partition(".")[2]) + 1e-4:
+            raise (mw / "stddev").fail(
+                f"expected at most {bound:.4g}, the largest sample standard deviation of runs "
+                f"from min {lo:g} to max {hi:g} (their range over the square root of 2), found "
+                f"{sd:g}: the summary contradicts itself"
             )
     return mean

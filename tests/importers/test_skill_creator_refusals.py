@@ -393,3 +393,22 @@ def test_a_benchmark_above_the_iteration_of_the_grading_files_is_not_theirs(
         import_skill_creator([tmp_path / "up"], SkillCreatorOptions(skill_name="s"))
     (doc,) = import_skill_creator([it], SkillCreatorOptions(skill_name="s"))
     assert [c.id for c in sealed(doc).cases] == ["0"]
+
+
+def test_a_run_summary_stddev_wider_than_its_min_and_max_allow_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # aggregate_benchmark.py's stddev is the runs' sample stddev: runs from min 0.80 to max 0.90
+    # spread at most (0.90 - 0.80) / sqrt(2) = 0.07071 (two runs, one at each end)
+    doc = json.loads((shared / SAMPLE).read_text(encoding="utf-8"))
+    del doc["runs"]  # the run_summary alone is read
+    doc["run_summary"]["with_skill"]["pass_rate"]["stddev"] = 0.09
+    bench = tmp_path / "it" / "benchmark.json"
+    bench.parent.mkdir()
+    bench.write_text(json.dumps(doc), encoding="utf-8")
+    err = _import([str(bench), "--skill-name", "s"], tmp_path, capsys)
+    assert err == (
+        f"error: {bench}: {RS}/with_skill/pass_rate/stddev: expected at most 0.07071, the "
+        "largest sample standard deviation of runs from min 0.8 to max 0.9 (their range over "
+        "the square root of 2), found 0.09: the summary contradicts itself\n"
+    )
