@@ -162,6 +162,7 @@ def _cases(
 
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
+_SV_PRE_POST = ("baseline", "withSkill")  # the runs a scenario's normalized gain compares
 _CHECK_KINDS = {
     "output_contains": "must_include",
     "output_not_contains": "must_not_include",
@@ -240,10 +241,11 @@ def _sv_verdict(
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     significant = vw.get(v, "isSignificant", bool, required=False)
     overall = vw.number(v, "overallImprovementScore")
-    _sv_overall_is_the_mean(v, vw, overall)
+    gain = vw.number(v, "normalizedGain")
+    _sv_overall_is_the_mean(v, vw, overall, gain)
     figures = [
         declared.figure("overall improvement score", overall, arm="lift"),
-        declared.figure("normalized gain", vw.number(v, "normalizedGain"), arm="lift"),
+        declared.figure("normalized gain", gain, arm="lift"),
     ]
     notes = [
         "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
@@ -277,18 +279,23 @@ def _sv_verdict(
     return figures, decision, notes
 
 
-def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None) -> None:
-    """Refuse an overall improvement score that is not its scenarios' mean improvement score.
+def _sv_overall_is_the_mean(
+    v: dict[str, Any], vw: Where, overall: float | None, gain: float | None
+) -> None:
+    """Refuse an overall improvement score or normalized gain that is not its scenarios' mean.
 
-    skill-validator averages the scenarios' ``improvementScore``; scenarios whose score is
-    missing or no number leave nothing to compare (their own reading names them). A verdict with
+    skill-validator averages the scenarios' ``improvementScore``, and (``ComputeNormalizedGain``)
+    their gains: pre and post are the baseline's and the skilled run's judge ``overallScore`` as
+    (score - 1) / 4, the gain (post - pre) / (1 - pre), at pre 1 0 when held else post - pre.
+    A score missing or no number, or for the gain a scenario with a plugin run (its gain may be
+    that run's), leaves that mean uncompared (their own reading names them). A verdict with
     no scenarios it writes with ``overallImprovementScore`` 0 and ``reason`` "No scenarios to
     evaluate" (``Comparator.ComputeVerdict``): nothing was measured, so it is refused.
 
     Raises:
-        ImportError_: at ``overallImprovementScore``, both figures named (0 for no scenarios);
-            at ``scenarios``, none (its reason quoted); at a scenario's ``improvementScore``, an
-            integer no receipt holds exactly (:func:`exact_integer`).
+        ImportError_: at ``overallImprovementScore`` or ``normalizedGain``, both figures named
+            (0 for no scenarios); at ``scenarios``, none (its reason quoted); at a scenario's
+            ``improvementScore``, an integer no receipt holds exactly (:func:`exact_integer`).
     """
     scenarios = v.get("scenarios")
     if scenarios == [] and overall:
@@ -302,9 +309,10 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
             f"expected at least one scenario; the source measured none, so there is nothing to "
             f"import{said}"
         )
-    if overall is None or not isinstance(scenarios, list):
+    if not isinstance(scenarios, list):
         return
     own: list[float] = []
+    gains: list[float] = []  # NaN: not comparable
     for i, s in enumerate(scenarios):
         x = s.get("improvementScore") if isinstance(s, dict) else None
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
@@ -312,13 +320,23 @@ def _sv_overall_is_the_mean(v: dict[str, Any], vw: Where, overall: float | None)
         if isinstance(x, int):  # refused where it is, not as a mean it would skew
             exact_integer(x, vw / "scenarios" / i / "improvementScore")
         own.append(float(x))
-    mean = math.fsum(own) / len(own)
-    if abs(mean - overall) > ROUNDING:
-        raise (vw / "overallImprovementScore").fail(
-            f"expected {mean!r}, the mean improvement score of the verdict's {len(own)} "
-            f"scenarios ({(vw / 'scenarios').pointer}), found {overall!r}: the source "
-            "contradicts itself"
-        )
+        try:
+            pre, post = [(s[k]["judgeResult"]["overallScore"] - 1) / 4 for k in _SV_PRE_POST]
+            held = min(post - pre, 0) if pre >= 1 else (post - pre) / (1 - pre)
+            gains.append(math.nan if "skilledPlugin" in s else held)
+        except (KeyError, TypeError):
+            gains.append(math.nan)
+    for what, found, means in (
+        ("improvement score", overall, own),
+        ("normalized gain", gain, gains),
+    ):
+        mean = math.fsum(means) / len(means)
+        if found is not None and abs(mean - found) > ROUNDING:
+            member = "overallImprovementScore" if means is own else "normalizedGain"
+            raise (vw / member).fail(
+                f"expected {mean!r}, the mean {what} of the verdict's {len(own)} scenarios "
+                f"({(vw / 'scenarios').pointer}), found {found!r}: the source contradicts itself"
+            )
 
 
 def _sv_draw(role: dict[str, Any], w: Where) -> Draw:

@@ -168,3 +168,18 @@ def test_skill_validator_a_significance_its_interval_contradicts_is_refused(
         "from its interval -0.05 to 0.774754 (significant when it leaves out 0), found true: "
         "the source contradicts itself\n"
     )
+
+
+def test_skill_validator_a_normalized_gain_its_scenarios_contradict_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # each of the 4 scenarios' judge gave the baseline 1 and the skilled run 5: pre 0, post 1,
+    # gain (1 - 0) / (1 - 0) = 1 (skill-validator's ComputeNormalizedGain), so the mean is 1.0
+    doc = _run(shared)
+    doc["verdicts"][0]["normalizedGain"] = 0.5
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/normalizedGain: expected 1.0, the mean normalized gain of "
+        "the verdict's 4 scenarios (/verdicts/0/scenarios), found 0.5: the source contradicts "
+        "itself\n"
+    )

@@ -71,6 +71,8 @@ def test_skill_validator_fallback_score_of_a_failed_judge_is_lost(
     doc = json.loads((shared / RUN).read_text("utf-8"))
     failed = {"rubricScores": [], "overallScore": 3, "overallReasoning": "Judge failed: timed out"}
     doc["verdicts"][0]["scenarios"][0]["withSkill"]["judgeResult"] = failed
+    # its normalized gain takes the fallback 3 as it is: scenario 0 (0.5 - 0) / 1, the others 1
+    doc["verdicts"][0]["normalizedGain"] = (0.5 + 1 + 1 + 1) / 4
     r = sealed(import_skill_validator(write_json(tmp_path / "results.json", doc)))
     (d,) = r.cases[0].arms.with_skill.draws
     assert d.score is None and d.lost.kind == "source_error"
