@@ -164,6 +164,17 @@ def _cases(
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
 _SV_PRE_POST = ("baseline", "withSkill")  # the runs a scenario's normalized gain compares
+#: skill-validator's weights of a scenario's breakdown (``DefaultWeights``, alike in its
+#: TypeScript and C# code): its improvement score is their weighted sum.
+_SV_WEIGHTS = {
+    "tokenReduction": 0.05,
+    "toolCallReduction": 0.025,
+    "taskCompletionImprovement": 0.15,
+    "timeReduction": 0.025,
+    "qualityImprovement": 0.40,
+    "overallJudgmentImprovement": 0.30,
+    "errorReduction": 0.05,
+}
 _CHECK_KINDS = {
     "output_contains": "must_include",
     "output_not_contains": "must_not_include",
@@ -195,7 +206,12 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
 def _sv_scenario(
     s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One scenario's arms; its improvement scores, breakdown and pairwise go to ``figures``."""
+    """One scenario's arms; its improvement scores, breakdown and pairwise go to ``figures``.
+
+    Raises:
+        ImportError_: at ``improvementScore``, when it is not its one run's score or its
+            breakdown weighted by :data:`_SV_WEIGHTS`.
+    """
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(
@@ -205,20 +221,25 @@ def _sv_scenario(
     arms = {arm: [_sv_draw(sw.get(s, key, dict), sw / key)] for arm, key in _SV_ROLES}
     lift = partial(declared.figure, case=cid, arm="lift")
     improvement = sw.number(s, "improvementScore")
-    figures.append(lift("improvement score", improvement))
-    for k, run in enumerate(runs):
-        score = common.source_number(run, sw / "perRunScores" / k)
-        if score is not None and improvement is not None and abs(score - improvement) > ROUNDING:
-            raise (sw / "improvementScore").fail(
-                f"expected {score!r}, the score of the scenario's one run "
-                f"({(sw / 'perRunScores' / k).pointer}), found {improvement!r}: the source "
-                "contradicts itself"
-            )
-        figures.append(lift(f"improvement score, run {k + 1}", score))
+    run, rw = common.source_number(runs[0], sw / "perRunScores" / 0), sw / "perRunScores" / 0
     bw = sw / "breakdown"
     breakdown = sw.get(s, "breakdown", dict, required=False) or {}
-    for part in breakdown:
-        figures.append(lift(f"breakdown: {part}", bw.number(breakdown, part)))
+    parts = {part: bw.number(breakdown, part) for part in breakdown}
+    weighted = [w * x for k, w in _SV_WEIGHTS.items() if (x := parts.get(k)) is not None]
+    for own, what in (
+        (run, f"the score of the scenario's one run ({rw.pointer})"),
+        (
+            math.fsum(weighted) if len(weighted) == len(_SV_WEIGHTS) else None,
+            f"its breakdown weighted as skill-validator weighs it ({bw.pointer})",
+        ),
+    ):
+        if own is not None and improvement is not None and abs(own - improvement) > ROUNDING:
+            raise (sw / "improvementScore").fail(
+                f"expected {own!r}, {what}, found {improvement!r}: the source contradicts itself"
+            )
+    figures.append(lift("improvement score", improvement))
+    figures.append(lift("improvement score, run 1", run))
+    figures += [lift(f"breakdown: {part}", x) for part, x in parts.items()]
     pw = sw.get(s, "pairwiseResult", dict, required=False)
     if pw:
         consistent = (sw / "pairwiseResult").get(pw, "positionSwapConsistent", bool, required=False)

@@ -183,3 +183,19 @@ def test_skill_validator_a_normalized_gain_its_scenarios_contradict_is_refused(
         "the verdict's 4 scenarios (/verdicts/0/scenarios), found 0.5: the source contradicts "
         "itself\n"
     )
+
+
+def test_skill_validator_an_improvement_score_its_breakdown_contradicts_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # skill-validator's DefaultWeights: token 0.05, tool calls 0.025, completion 0.15, time
+    # 0.025, quality 0.40, overall judgment 0.30, errors 0.05; scenario 0's breakdown -1, -1, 1,
+    # -1, 1, 1 and (edited) errors 1 weighs -0.05 - 0.025 + 0.15 - 0.025 + 0.4 + 0.3 + 0.05 = 0.8
+    doc = _run(shared)
+    doc["verdicts"][0]["scenarios"][0]["breakdown"]["errorReduction"] = 1
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/scenarios/0/improvementScore: expected 0.8, its breakdown "
+        "weighted as skill-validator weighs it (/verdicts/0/scenarios/0/breakdown), found 0.75: "
+        "the source contradicts itself\n"
+    )
