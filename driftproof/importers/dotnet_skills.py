@@ -258,13 +258,15 @@ def _sv_verdict(
     Raises:
         ImportError_: at ``isSignificant``, when it is not what skill-validator's own test
             (``Statistics.IsStatisticallySignificant``: the interval's low end above 0 or its high
-            end below 0) gives for the verdict's ``confidenceInterval``.
+            end below 0) gives for the verdict's ``confidenceInterval``; at
+            ``confidenceInterval``, an interval reaching past its scenarios' improvement scores
+            (its bootstrap's resampled means lie between their least and greatest).
     """
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     significant = vw.get(v, "isSignificant", bool, required=False)
     overall = vw.number(v, "overallImprovementScore")
     gain = vw.number(v, "normalizedGain")
-    _sv_overall_is_the_mean(v, vw, overall, gain)
+    own = _sv_overall_is_the_mean(v, vw, overall, gain)
     figures = [
         declared.figure("overall improvement score", overall, arm="lift"),
         declared.figure("normalized gain", gain, arm="lift"),
@@ -279,12 +281,19 @@ def _sv_verdict(
             declared.figure("overall improvement score interval", overall, arm="lift", **spread)
         )
         lo, hi, said = spread["lower"], spread["upper"], significant
-        if said is not None and lo is not None and hi is not None and said != (lo > 0 or hi < 0):
-            raise (vw / "isSignificant").fail(
-                f"expected {json.dumps(not said)}, as skill-validator decides from its interval "
-                f"{lo:g} to {hi:g} (significant when it leaves out 0), found {json.dumps(said)}: "
-                "the source contradicts itself"
-            )
+        if lo is not None and hi is not None:
+            if said is not None and said != (lo > 0 or hi < 0):
+                raise (vw / "isSignificant").fail(
+                    f"expected {json.dumps(not said)}, as skill-validator decides from its "
+                    f"interval {lo:g} to {hi:g} (significant when it leaves out 0), found "
+                    f"{json.dumps(said)}: the source contradicts itself"
+                )
+            if own and (lo < min(own) - ROUNDING or hi > max(own) + ROUNDING):
+                raise (vw / "confidenceInterval").fail(
+                    f"expected an interval within the scenarios' improvement scores, "
+                    f"{min(own)!r} to {max(own)!r} (skill-validator's bootstrap resamples their "
+                    f"mean), found {lo!r} to {hi!r}: the source contradicts itself"
+                )
         notes.append("The source's interval is computed from one run per arm and scenario.")
     reason = vw.get(v, "reason", str, required=False)
     decision = {
@@ -303,7 +312,7 @@ def _sv_verdict(
 
 def _sv_overall_is_the_mean(
     v: dict[str, Any], vw: Where, overall: float | None, gain: float | None
-) -> None:
+) -> list[float] | None:
     """Refuse an overall improvement score or normalized gain that is not its scenarios' mean.
 
     skill-validator averages the scenarios' ``improvementScore``, and (``ComputeNormalizedGain``)
@@ -313,6 +322,9 @@ def _sv_overall_is_the_mean(
     that run's), leaves that mean uncompared (their own reading names them). A verdict with
     no scenarios it writes with ``overallImprovementScore`` 0 and ``reason`` "No scenarios to
     evaluate" (``Comparator.ComputeVerdict``): nothing was measured, so it is refused.
+
+    Returns:
+        the scenarios' improvement scores, or ``None`` when one is missing or no number.
 
     Raises:
         ImportError_: at ``overallImprovementScore`` or ``normalizedGain``, both figures named
@@ -332,13 +344,13 @@ def _sv_overall_is_the_mean(
             f"import{said}"
         )
     if not isinstance(scenarios, list):
-        return
+        return None
     own: list[float] = []
     gains: list[float] = []  # NaN: not comparable
     for i, s in enumerate(scenarios):
         x = s.get("improvementScore") if isinstance(s, dict) else None
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            return
+            return None
         if isinstance(x, int):  # refused where it is, not as a mean it would skew
             exact_integer(x, vw / "scenarios" / i / "improvementScore")
         own.append(float(x))
@@ -359,6 +371,7 @@ def _sv_overall_is_the_mean(
                 f"expected {mean!r}, the mean {what} of the verdict's {len(own)} scenarios "
                 f"({(vw / 'scenarios').pointer}), found {found!r}: the source contradicts itself"
             )
+    return own
 
 
 def _sv_draw(role: dict[str, Any], w: Where) -> Draw:

@@ -199,3 +199,19 @@ def test_skill_validator_an_improvement_score_its_breakdown_contradicts_is_refus
         "weighted as skill-validator weighs it (/verdicts/0/scenarios/0/breakdown), found 0.75: "
         "the source contradicts itself\n"
     )
+
+
+def test_skill_validator_an_interval_past_its_scenarios_scores_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # skill-validator's BootstrapConfidenceInterval takes percentiles of resampled means of the
+    # scenarios' scores (0.75, 0.75, 0.7583816890552741, 0.7830047838997031), so no end of it
+    # can pass 0.7830047838997031; a high end of 0.8 contradicts them
+    doc = _run(shared)
+    doc["verdicts"][0]["confidenceInterval"]["high"] = 0.8
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == (
+        f"error: {path}: /verdicts/0/confidenceInterval: expected an interval within the "
+        "scenarios' improvement scores, 0.75 to 0.7830047838997031 (skill-validator's bootstrap "
+        "resamples their mean), found 0.75 to 0.8: the source contradicts itself\n"
+    )
