@@ -357,7 +357,7 @@ def _sv_overall_is_the_mean(
         try:
             pre, post = [(s[k]["judgeResult"]["overallScore"] - 1) / 4 for k in _SV_PRE_POST]
             held = min(post - pre, 0) if pre >= 1 else (post - pre) / (1 - pre)
-            gains.append(math.nan if "skilledPlugin" in s else held)
+            gains.append(math.nan if s.get("skilledPlugin") is not None else held)
         except (KeyError, TypeError):
             gains.append(math.nan)
     for what, found, means in (

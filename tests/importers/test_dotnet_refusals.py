@@ -177,6 +177,8 @@ def test_skill_validator_a_normalized_gain_its_scenarios_contradict_is_refused(
     # gain (1 - 0) / (1 - 0) = 1 (skill-validator's ComputeNormalizedGain), so the mean is 1.0
     doc = _run(shared)
     doc["verdicts"][0]["normalizedGain"] = 0.5
+    for s in doc["verdicts"][0]["scenarios"]:  # a plugin run given as null is none
+        s["skilledPlugin"] = None
     path, err = _import("skill-validator", doc, tmp_path, capsys)
     assert err == (
         f"error: {path}: /verdicts/0/normalizedGain: expected 1.0, the mean normalized gain of "
