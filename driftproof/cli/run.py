@@ -114,7 +114,7 @@ def resume_command(argv: Sequence[str] | None) -> str:
 def _quoted(arg: str) -> str:
     from driftproof.render.escape import terminal_safe
 
-    if terminal_safe(arg) == arg:
+    if all(terminal_safe(ch) == ch for ch in arg):  # '::' or '##[' alone: as shlex quotes it
         return shlex.quote(arg)
     out = []
     for ch in arg:  # an unsafe character as its UTF-8 bytes (a name's byte no UTF-8 as it was)

@@ -162,6 +162,8 @@ def test_the_resume_command_quotes_controls_so_a_shell_gives_them_back() -> None
         "driftproof run s.json --out "
         "$'r\\x1b]0;T\\x07 \\'q\\' \\\\ \\xe2\\x80\\xae\\xc2\\x85\\xff.json'"
     )
+    # no control: quoted as shlex quotes it, also where the terminal's escaping changes "::"
+    assert resume_command(("--out", "::x ##[y")) == "driftproof --out '::x ##[y'"
     bash = shutil.which("bash")
     if bash is not None:  # the shell the line is for reads it back, in the C locale too
         said = subprocess.run(
