@@ -47,11 +47,11 @@ def _stops_interrupt(handler: Any = _stop) -> Iterator[None]:
     ``handler`` defaults to :func:`_stop` (a :class:`KeyboardInterrupt`). A signal the caller
     ignores (``nohup``, a background job) stays ignored; off the main thread nothing changes.
     """
+    _STOPPED.clear()  # off the main thread no stop comes: none is read from an earlier command
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    _STOPPED.clear()
     for sig, was in previous.items():
         if was in (signal.SIG_DFL, signal.default_int_handler):
             signal.signal(sig, handler)
