@@ -140,20 +140,16 @@ class Journal:
         self.replaced: str | None = None
         canonical = json.loads(json.dumps(identity))
         self.fd, exists = self._open_locked()
-        self.started_at, self.harness_version = started_at, harness_version
-        self.mark = run_mark(canonical, started_at)
-        if exists:
-            try:
+        try:  # a stop or a failure here leaves no journal open (and locked)
+            self.started_at, self.harness_version = started_at, harness_version
+            self.mark = run_mark(canonical, started_at)
+            if exists:
                 with whole_lines(self.path) as lines:
                     if lines:  # none whole: a kill before the header was written, nothing held
                         self._load(lines, canonical)
-            except BaseException:
-                os.close(self.fd)
-                raise
-            if self.replaced is not None:  # after the block: it cuts a torn line by length
-                os.ftruncate(self.fd, 0)
-            exists = bool(lines) and self.replaced is None
-        try:  # a stop as the header is synced leaves no journal open (and locked)
+                if self.replaced is not None:  # after the block: it cuts a torn line by length
+                    os.ftruncate(self.fd, 0)
+                exists = bool(lines) and self.replaced is None
             if not exists:
                 self._write(
                     {

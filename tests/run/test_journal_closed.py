@@ -46,3 +46,22 @@ def test_a_stop_as_a_new_journals_header_is_synced_leaves_it_unlocked(tmp_path, 
     j = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
     assert j.resumed and j.draws == {}
     j.close()
+
+
+def test_a_stop_as_a_resumed_journals_mark_is_made_leaves_it_unlocked(tmp_path, monkeypatch):
+    # a stop (or failure) anywhere between the journal's locking and its header, here as the
+    # run's mark is made on resume, leaves its descriptor closed: the same run resumes
+    import driftproof.run.journal as journal
+
+    Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None).close()
+
+    def stopped(*_args):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(journal, "run_mark", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
+    monkeypatch.undo()
+    j = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
+    assert j.resumed and j.draws == {}
+    j.close()
