@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -298,6 +299,7 @@ class BatchJournal:
         self.loaded: list[tuple[int, list[str]]] = []
         self._sent: dict[str, set[str]] = {}  # batch id → its request ids, as read
         self._unsynced = 0
+        self._lock = threading.Lock()
         if not path.exists():
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
             if mark is not None:
@@ -390,10 +392,11 @@ class BatchJournal:
         self._write({kind: rec}, sync=True)
 
     def _write(self, obj: dict[str, Any], *, sync: bool) -> None:
-        append(self.fd, json_line(obj), self.path)
-        self._unsynced += 1
-        if sync or self._unsynced >= SYNC_EVERY:
-            self.sync()
+        with self._lock:  # a creation's own thread may write as the run closes the journal
+            append(self.fd, json_line(obj), self.path)
+            self._unsynced += 1
+            if sync or self._unsynced >= SYNC_EVERY:
+                self.sync()
 
     def sync(self) -> None:
         """Flush what was written to disk."""
@@ -416,8 +419,11 @@ class BatchJournal:
         return sum(len(b["ids"]) for b in self.batches.values())
 
     def close(self) -> None:
-        """Close the journal file, keeping it on disk."""
-        os.close(self.fd)
+        """Close the journal file, keeping it on disk, once; a later write fails, reaching none."""
+        with self._lock:  # the number may be given to another file at once
+            if self.fd >= 0:
+                os.close(self.fd)
+                self.fd = -1
 
     def remove(self) -> None:
         """Delete the journal file (its name, while it holds it) and close it."""

@@ -8,6 +8,7 @@ user to find a batch that did not exist or to send the requests again with an op
 
 from __future__ import annotations
 
+import os
 import signal
 from collections import Counter
 
@@ -45,3 +46,18 @@ def test_a_stop_as_the_creation_is_journaled_creates_and_journals_the_batch(
     assert len(sent) == 36 and max(sent.values()) == 1, sent.most_common(3)
     r = read_receipt(tmp_path / "receipt.json")
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_a_creation_journaled_after_a_second_stop_closed_the_journal_writes_nowhere(tmp_path):
+    # a second stop closes the batch journal while the creation's own thread still runs; its
+    # batch line, journaled after, must not go to the number given meanwhile to another file
+    bj = BatchJournal(tmp_path / "b.journal", resumed_run=False, mark="m")
+    fd = bj.fd
+    bj.close()
+    other = os.open(tmp_path / "other", os.O_WRONLY | os.O_CREAT, 0o600)
+    assert other == fd  # the lowest free number: the journal's
+    with pytest.raises(OSError):
+        bj.record("named", "d")
+    os.write(other, b"still open")
+    os.close(other)
+    assert (tmp_path / "other").read_bytes() == b"still open"
