@@ -226,8 +226,12 @@ class BatchRounds:
                 futures = [pool.submit(self._draw, *t) for t in todo]
                 for f in futures:
                     f.add_done_callback(ended.put)
-                for _ in futures:
-                    stops.wait(ended.get)
+                try:
+                    for _ in futures:
+                        stops.wait(ended.get)
+                finally:  # a stop: the draws not begun are not made (pool.map's rule)
+                    for f in futures:
+                        f.cancel()
                 made = [f.result() for f in futures]
                 changed = any(m is None for m in made)
                 for m in made:

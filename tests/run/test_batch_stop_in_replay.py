@@ -48,3 +48,28 @@ def test_a_stop_in_the_replays_bookkeeping_waits_for_the_next_wait(fake, tmp_pat
     r = read_receipt(tmp_path / "receipt.json")
     assert [d.index for _, d in draws(r, "with_skill")] == [0, 1, 2]
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_a_stop_while_the_replays_are_made_makes_no_draw_not_yet_begun(fake, tmp_path, monkeypatch):
+    # the stop arrives as the first of the round's six draws is made, on one replay thread: the
+    # run stops once that draw ends, not once every draw queued behind it is made too
+    import time
+
+    drawn, made = [], batch_engine.BatchRounds._draw
+
+    def stopped_in_first(self, c, i):  # type: ignore[no-untyped-def]
+        drawn.append((c, i))
+        if len(drawn) == 1:
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGTERM)  # as it waits
+            time.sleep(0.5)
+        return made(self, c, i)
+
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
+    monkeypatch.setattr(batch_engine, "REPLAY_THREADS", 1)
+    monkeypatch.setattr(batch_engine.BatchRounds, "_draw", stopped_in_first)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            batched(tmp_path, cases=1)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert len(drawn) == 1
