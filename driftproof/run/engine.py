@@ -28,7 +28,7 @@ from driftproof.run.config import (
 from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.providers.base import Provider
-from driftproof.run.scheduler import Counter, FatalRun, StopRun, run_cells
+from driftproof.run.scheduler import Counter, FatalRun, HeldStops, StopRun, run_cells
 from driftproof.run.sealing import (
     answers,
     judge_doc,
@@ -112,9 +112,10 @@ def run_suite(
         raise RunInterrupted(len(journal.draws), journal.path) from exc
     tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
     quick = answers(journal, cases[0].id) if cfg.quick else {}
-    if batches is not None:  # first: a stop before the run journal goes leaves it (resumable)
-        batches.remove()
-    unmeasured = _unmeasured(receipt, stopped, out, journal)
+    with HeldStops():  # a stop waits for both: neither journal is left without the other
+        if batches is not None:
+            batches.remove()
+        unmeasured = _unmeasured(receipt, stopped, out, journal)
     return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
 
 
