@@ -155,65 +155,56 @@ def test_skill_validator_a_verdict_with_no_scenarios_is_refused_as_nothing_measu
     )
 
 
-def test_skill_validator_a_significance_its_interval_contradicts_is_refused(
-    shared: Path, tmp_path: Path, capsys: Any
-) -> None:
+def _gain_without_plugin_runs(v: dict[str, Any]) -> None:
+    v["normalizedGain"] = 0.5
+    for s in v["scenarios"]:  # a plugin run given as null is none
+        s["skilledPlugin"] = None
+
+
+CONTRADICTIONS = [
     # skill-validator's IsStatisticallySignificant: low > 0 or high < 0; an interval from -0.05
     # to 0.7747535879247773 holds 0, so its isSignificant true contradicts it
-    doc = _run(shared)
-    doc["verdicts"][0]["confidenceInterval"]["low"] = -0.05
-    path, err = _import("skill-validator", doc, tmp_path, capsys)
-    assert err == (
-        f"error: {path}: /verdicts/0/isSignificant: expected false, as skill-validator decides "
-        "from its interval -0.05 to 0.774754 (significant when it leaves out 0), found true: "
-        "the source contradicts itself\n"
-    )
-
-
-def test_skill_validator_a_normalized_gain_its_scenarios_contradict_is_refused(
-    shared: Path, tmp_path: Path, capsys: Any
-) -> None:
+    pytest.param(
+        lambda v: v["confidenceInterval"].update(low=-0.05),
+        "/verdicts/0/isSignificant: expected false, as skill-validator decides from its "
+        "interval -0.05 to 0.774754 (significant when it leaves out 0), found true",
+        id="significance",
+    ),
     # each of the 4 scenarios' judge gave the baseline 1 and the skilled run 5: pre 0, post 1,
     # gain (1 - 0) / (1 - 0) = 1 (skill-validator's ComputeNormalizedGain), so the mean is 1.0
-    doc = _run(shared)
-    doc["verdicts"][0]["normalizedGain"] = 0.5
-    for s in doc["verdicts"][0]["scenarios"]:  # a plugin run given as null is none
-        s["skilledPlugin"] = None
-    path, err = _import("skill-validator", doc, tmp_path, capsys)
-    assert err == (
-        f"error: {path}: /verdicts/0/normalizedGain: expected 1.0, the mean normalized gain of "
-        "the verdict's 4 scenarios (/verdicts/0/scenarios), found 0.5: the source contradicts "
-        "itself\n"
-    )
-
-
-def test_skill_validator_an_improvement_score_its_breakdown_contradicts_is_refused(
-    shared: Path, tmp_path: Path, capsys: Any
-) -> None:
+    pytest.param(
+        _gain_without_plugin_runs,
+        "/verdicts/0/normalizedGain: expected 1.0, the mean normalized gain of the verdict's 4 "
+        "scenarios (/verdicts/0/scenarios), found 0.5",
+        id="gain",
+    ),
     # skill-validator's DefaultWeights: token 0.05, tool calls 0.025, completion 0.15, time
     # 0.025, quality 0.40, overall judgment 0.30, errors 0.05; scenario 0's breakdown -1, -1, 1,
     # -1, 1, 1 and (edited) errors 1 weighs -0.05 - 0.025 + 0.15 - 0.025 + 0.4 + 0.3 + 0.05 = 0.8
-    doc = _run(shared)
-    doc["verdicts"][0]["scenarios"][0]["breakdown"]["errorReduction"] = 1
-    path, err = _import("skill-validator", doc, tmp_path, capsys)
-    assert err == (
-        f"error: {path}: /verdicts/0/scenarios/0/improvementScore: expected 0.8, its breakdown "
-        "weighted as skill-validator weighs it (/verdicts/0/scenarios/0/breakdown), found 0.75: "
-        "the source contradicts itself\n"
-    )
-
-
-def test_skill_validator_an_interval_past_its_scenarios_scores_is_refused(
-    shared: Path, tmp_path: Path, capsys: Any
-) -> None:
+    pytest.param(
+        lambda v: v["scenarios"][0]["breakdown"].update(errorReduction=1),
+        "/verdicts/0/scenarios/0/improvementScore: expected 0.8, its breakdown weighted as "
+        "skill-validator weighs it (/verdicts/0/scenarios/0/breakdown), found 0.75",
+        id="breakdown",
+    ),
     # skill-validator's BootstrapConfidenceInterval takes percentiles of resampled means of the
     # scenarios' scores (0.75, 0.75, 0.7583816890552741, 0.7830047838997031), so no end of it
     # can pass 0.7830047838997031; a high end of 0.8 contradicts them
+    pytest.param(
+        lambda v: v["confidenceInterval"].update(high=0.8),
+        "/verdicts/0/confidenceInterval: expected an interval within the scenarios' improvement "
+        "scores, 0.75 to 0.7830047838997031 (skill-validator's bootstrap resamples their mean), "
+        "found 0.75 to 0.8",
+        id="interval",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "said"), CONTRADICTIONS)
+def test_skill_validator_a_figure_its_own_evidence_contradicts_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, edit: Any, said: str
+) -> None:
     doc = _run(shared)
-    doc["verdicts"][0]["confidenceInterval"]["high"] = 0.8
+    edit(doc["verdicts"][0])
     path, err = _import("skill-validator", doc, tmp_path, capsys)
-    assert err == (
-        f"error: {path}: /verdicts/0/confidenceInterval: expected an interval within the "
-        "scenarios' improvement scores, 0.75 to 0.7830047838997031 (skill-validator's bootstrap "
-        "resamples their mean), found 0.75 to 0.8: the source contradicts itself\n"
-    )
+    assert err == f"error: {path}: {said}: the source contradicts itself\n"

@@ -6,8 +6,10 @@ bar's lock), it could leave a lock held, and every replay thread waiting on it f
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 
 import pytest
 from batch_runs import batched, draws
@@ -35,13 +37,9 @@ def test_a_stop_in_the_replays_bookkeeping_waits_for_the_next_wait(fake, tmp_pat
 
         self.on_done = on_done
 
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
     monkeypatch.setattr(batch_engine.BatchRounds, "__init__", with_updates)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            batched(tmp_path, cases=1)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    with _stopped_by_sigterm():
+        batched(tmp_path, cases=1)
     assert not lock.locked() and len(updates) == 1
     monkeypatch.setattr(batch_engine.BatchRounds, "__init__", made)
     batched(tmp_path, cases=1)  # the same call resumes
@@ -64,12 +62,19 @@ def test_a_stop_while_the_replays_are_made_makes_no_draw_not_yet_begun(fake, tmp
             time.sleep(0.5)
         return made(self, c, i)
 
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
     monkeypatch.setattr(batch_engine, "REPLAY_THREADS", 1)
     monkeypatch.setattr(batch_engine.BatchRounds, "_draw", stopped_in_first)
+    with _stopped_by_sigterm():
+        batched(tmp_path, cases=1)
+    assert len(drawn) == 1
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt, as the command's handler does; the block must stop."""
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
-            batched(tmp_path, cases=1)
+            yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert len(drawn) == 1

@@ -40,12 +40,7 @@ def test_a_stop_as_a_new_journals_header_is_synced_leaves_it_unlocked(tmp_path, 
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Journal, "_write", stopped)
-    with pytest.raises(KeyboardInterrupt):
-        Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
-    monkeypatch.undo()
-    j = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
-    assert j.resumed and j.draws == {}
-    j.close()
+    _stopped_then_resumed(tmp_path, monkeypatch)
 
 
 def test_a_stop_as_a_resumed_journals_mark_is_made_leaves_it_unlocked(tmp_path, monkeypatch):
@@ -59,6 +54,11 @@ def test_a_stop_as_a_resumed_journals_mark_is_made_leaves_it_unlocked(tmp_path, 
         raise KeyboardInterrupt
 
     monkeypatch.setattr(journal, "run_mark", stopped)
+    _stopped_then_resumed(tmp_path, monkeypatch)
+
+
+def _stopped_then_resumed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The stop patched in ends the journal's opening; unpatched, the same run opens it again."""
     with pytest.raises(KeyboardInterrupt):
         Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
     monkeypatch.undo()
