@@ -190,8 +190,8 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     Raises:
         ImportError_: no verdicts, a schema owner or version other than skill-validator's 1 (or
             none), a verdict or scenario of the wrong shape, several runs per scenario, or an
-            ``overallScore`` outside 1..5, a verdict with no scenarios, or an overall score that
-            is not its scenarios' mean; naming the file, the JSON pointer and what was expected.
+            ``overallScore`` outside 1..5, or an overall score that is not its scenarios' mean
+            (0 for none); naming the file, the JSON pointer and what was expected.
     """
     return receipts(
         Path(path),
@@ -320,16 +320,17 @@ def _sv_overall_is_the_mean(
     (score - 1) / 4, the gain (post - pre) / (1 - pre), at pre 1 0 when held else post - pre.
     A score missing or no number, or for the gain a scenario with a plugin run (its gain may be
     that run's), leaves that mean uncompared (their own reading names them). A verdict with
-    no scenarios it writes with ``overallImprovementScore`` 0 and ``reason`` "No scenarios to
-    evaluate" (``Comparator.ComputeVerdict``): nothing was measured, so it is refused.
+    no scenarios (a skill with none, or with no eval file, or stopped by its profile's errors)
+    it writes with ``overallImprovementScore`` 0 and its ``reason``; it stays a receipt with no
+    cases and that reason, so other verdicts of the file are still read.
 
     Returns:
         the scenarios' improvement scores, or ``None`` when one is missing or no number.
 
     Raises:
         ImportError_: at ``overallImprovementScore`` or ``normalizedGain``, both figures named
-            (0 for no scenarios); at ``scenarios``, none (its reason quoted); at a scenario's
-            ``improvementScore``, an integer no receipt holds exactly (:func:`exact_integer`).
+            (0 for no scenarios); at a scenario's ``improvementScore``, an integer no receipt
+            holds exactly (:func:`exact_integer`).
     """
     scenarios = v.get("scenarios")
     if scenarios == [] and overall:
@@ -337,13 +338,7 @@ def _sv_overall_is_the_mean(
             f"expected 0, what skill-validator writes for a verdict with no scenarios "
             f"({(vw / 'scenarios').pointer}), found {overall!r}: the source contradicts itself"
         )
-    if scenarios == []:
-        said = f" (it says {v['reason'][:600]!r})" if isinstance(v.get("reason"), str) else ""
-        raise (vw / "scenarios").fail(
-            f"expected at least one scenario; the source measured none, so there is nothing to "
-            f"import{said}"
-        )
-    if not isinstance(scenarios, list):
+    if not isinstance(scenarios, list) or not scenarios:
         return None
     own: list[float] = []
     gains: list[float] = []  # NaN: not comparable

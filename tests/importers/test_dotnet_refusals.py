@@ -13,6 +13,8 @@ from factories import run_main
 from interop_helpers import write_json
 from test_dotnet_skills import RUN, _vally
 
+from driftproof.importers.dotnet_skills import import_skill_validator
+
 
 def _import(tool: str, doc: Any, tmp_path: Path, capsys: Any) -> tuple[Path, str]:
     path = write_json(tmp_path / "results.json", doc)
@@ -133,26 +135,31 @@ def test_skill_validator_an_overall_score_with_no_scenarios_is_refused(
     )
 
 
-def test_skill_validator_a_verdict_with_no_scenarios_is_refused_as_nothing_measured(
-    shared: Path, tmp_path: Path, capsys: Any
+def test_skill_validator_a_verdict_with_no_scenarios_beside_a_measured_one_is_read(
+    shared: Path, tmp_path: Path
 ) -> None:
-    # the verdict skill-validator writes for a skill with no scenarios (Comparator.ComputeVerdict)
+    # skill-validator's C# ValidateCommand, run with --require-evals, writes this verdict
+    # (Scenarios = [], OverallImprovementScore = 0, FailureKind "missing_eval") beside the
+    # skills it measured; the measured verdict is still imported, the other one keeps its words
     doc = _run(shared)
-    doc["verdicts"] = [
+    doc["verdicts"].append(
         {
-            "skillName": "analyzing-dotnet-performance",
-            "skillPath": "./src/dotnet/skills/analyzing-dotnet-performance",
+            "skillName": "no-evals",
+            "skillPath": "./src/dotnet/skills/no-evals",
             "passed": False,
             "scenarios": [],
             "overallImprovementScore": 0,
-            "reason": "No scenarios to evaluate",
+            "reason": "No tests/eval.yaml found (required by --require-evals)",
+            "failureKind": "missing_eval",
         }
-    ]
-    path, err = _import("skill-validator", doc, tmp_path, capsys)
-    assert err == (
-        f"error: {path}: /verdicts/0/scenarios: expected at least one scenario; the source "
-        "measured none, so there is nothing to import (it says 'No scenarios to evaluate')\n"
     )
+    measured, empty = import_skill_validator(write_json(tmp_path / "results.json", doc))
+    assert len(measured.body.cases) == 4 and empty.body.cases == []
+    report = empty.body.model_dump(mode="json")["source_report"]
+    assert report["decision"] == {
+        "passed": False,
+        "printed": "No tests/eval.yaml found (required by --require-evals)",
+    }
 
 
 def _gain_without_plugin_runs(v: dict[str, Any]) -> None:
