@@ -21,7 +21,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers import _vally_read as vally
 from driftproof.importers._common import ROUNDING, Where
-from driftproof.importers._counts import exact_integer
+from driftproof.importers._skill_validator_means import overall_is_the_mean
 from driftproof.importers._skill_validator_schema import check_schema
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, build_draw
@@ -163,7 +163,6 @@ def _cases(
 
 SKILL_VALIDATOR = "skill-validator"
 _SV_ROLES = (("with_skill", "withSkill"), ("baseline", "baseline"))
-_SV_PRE_POST = ("baseline", "withSkill")  # the runs a scenario's normalized gain compares
 #: skill-validator's weights of a scenario's breakdown (``DefaultWeights``, alike in its
 #: TypeScript and C# code): its improvement score is their weighted sum.
 _SV_WEIGHTS = {
@@ -190,8 +189,9 @@ def import_skill_validator(path: Path, options: NoOptions | None = None) -> list
     Raises:
         ImportError_: no verdicts, a schema owner or version other than skill-validator's 1 (or
             none), a verdict or scenario of the wrong shape, several runs per scenario, or an
-            ``overallScore`` outside 1..5, or an overall score that is not its scenarios' mean
-            (0 for none); naming the file, the JSON pointer and what was expected.
+            ``overallScore`` outside 1..5, or an overall score that is neither its scenarios' mean
+            nor (rejudge) that of those expecting the skill to be used (0 for none); naming the
+            file, the JSON pointer and what was expected.
     """
     return receipts(
         Path(path),
@@ -259,14 +259,16 @@ def _sv_verdict(
         ImportError_: at ``isSignificant``, when it is not what skill-validator's own test
             (``Statistics.IsStatisticallySignificant``: the interval's low end above 0 or its high
             end below 0) gives for the verdict's ``confidenceInterval``; at
-            ``confidenceInterval``, an interval reaching past its scenarios' improvement scores
-            (its bootstrap's resampled means lie between their least and greatest).
+            ``confidenceInterval``, an interval reaching past the improvement scores of the
+            scenarios it covers (its bootstrap's resampled means lie between their least and
+            greatest); an overall score or gain no scenarios' mean (:func:`overall_is_the_mean`).
     """
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     significant = vw.get(v, "isSignificant", bool, required=False)
     overall = vw.number(v, "overallImprovementScore")
     gain = vw.number(v, "normalizedGain")
-    own = _sv_overall_is_the_mean(v, vw, overall, gain)
+    covered = overall_is_the_mean(v, vw, overall, gain)
+    own = covered.scores if covered else None
     figures = [
         declared.figure("overall improvement score", overall, arm="lift"),
         declared.figure("normalized gain", gain, arm="lift"),
@@ -275,6 +277,8 @@ def _sv_verdict(
         "Draw scores are the judge's overall score on its 1 to 5 scale, mapped onto 0 to 1 as "
         "(score - 1) / 4."
     ]
+    if covered and covered.note:
+        notes.append(covered.note)
     if ci:
         spread = declared.interval(ci, vw / "confidenceInterval", "low", "high", "level")
         figures.append(
@@ -289,8 +293,11 @@ def _sv_verdict(
                     f"{json.dumps(said)}: the source contradicts itself"
                 )
             if own and (lo < min(own) - ROUNDING or hi > max(own) + ROUNDING):
+                which = "the scenarios' improvement scores"
+                if covered and covered.note:
+                    which = f"the improvement scores of the {len(own)} scenarios it covers"
                 raise (vw / "confidenceInterval").fail(
-                    f"expected an interval within the scenarios' improvement scores, "
+                    f"expected an interval within {which}, "
                     f"{min(own)!r} to {max(own)!r} (skill-validator's bootstrap resamples their "
                     f"mean), found {lo!r} to {hi!r}: the source contradicts itself"
                 )
@@ -308,65 +315,6 @@ def _sv_verdict(
             )
         notes.append(f"The source warns: {warning}")
     return figures, decision, notes
-
-
-def _sv_overall_is_the_mean(
-    v: dict[str, Any], vw: Where, overall: float | None, gain: float | None
-) -> list[float] | None:
-    """Refuse an overall improvement score or normalized gain that is not its scenarios' mean.
-
-    skill-validator averages the scenarios' ``improvementScore``, and (``ComputeNormalizedGain``)
-    their gains: pre and post are the baseline's and the skilled run's judge ``overallScore`` as
-    (score - 1) / 4, the gain (post - pre) / (1 - pre), at pre 1 0 when held else post - pre.
-    A score missing or no number, or for the gain a scenario with a plugin run (its gain may be
-    that run's), leaves that mean uncompared (their own reading names them). A verdict with
-    no scenarios (a skill with none, or with no eval file, or stopped by its profile's errors)
-    it writes with ``overallImprovementScore`` 0 and its ``reason``; it stays a receipt with no
-    cases and that reason, so other verdicts of the file are still read.
-
-    Returns:
-        the scenarios' improvement scores, or ``None`` when one is missing or no number.
-
-    Raises:
-        ImportError_: at ``overallImprovementScore`` or ``normalizedGain``, both figures named
-            (0 for no scenarios); at a scenario's ``improvementScore``, an integer no receipt
-            holds exactly (:func:`exact_integer`).
-    """
-    scenarios = v.get("scenarios")
-    if scenarios == [] and overall:
-        raise (vw / "overallImprovementScore").fail(
-            f"expected 0, what skill-validator writes for a verdict with no scenarios "
-            f"({(vw / 'scenarios').pointer}), found {overall!r}: the source contradicts itself"
-        )
-    if not isinstance(scenarios, list) or not scenarios:
-        return None
-    own: list[float] = []
-    gains: list[float] = []  # NaN: not comparable
-    for i, s in enumerate(scenarios):
-        x = s.get("improvementScore") if isinstance(s, dict) else None
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            return None
-        if isinstance(x, int):  # refused where it is, not as a mean it would skew
-            exact_integer(x, vw / "scenarios" / i / "improvementScore")
-        own.append(float(x))
-        try:
-            pre, post = [(s[k]["judgeResult"]["overallScore"] - 1) / 4 for k in _SV_PRE_POST]
-            held = min(post - pre, 0) if pre >= 1 else (post - pre) / (1 - pre)
-            gains.append(math.nan if s.get("skilledPlugin") is not None else held)
-        except (KeyError, TypeError):
-            gains.append(math.nan)
-    for what, found, means in (
-        ("improvement score", overall, own),
-        ("normalized gain", gain, gains),
-    ):
-        mean = math.fsum(means) / len(means)
-        if found is not None and abs(mean - found) > ROUNDING:
-            member = "overallImprovementScore" if means is own else "normalizedGain"
-            raise (vw / member).fail(
-                f"expected {mean!r}, the mean {what} of the verdict's {len(own)} scenarios "
-                f"({(vw / 'scenarios').pointer}), found {found!r}: the source contradicts itself"
-            )
-    return own
 
 
 def _sv_draw(role: dict[str, Any], w: Where) -> Draw:
