@@ -210,8 +210,11 @@ def _sv_scenario(
 
     Raises:
         ImportError_: at ``improvementScore``, when it is not its one run's score or its
-            breakdown weighted by :data:`_SV_WEIGHTS`.
+            breakdown weighted by :data:`_SV_WEIGHTS`, or (a scenario that failed) not 0.
     """
+    error = sw.get(s, "executionError", str, required=False)
+    if error is not None:
+        return _sv_failed(s, sw, cid, figures, error)
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(
@@ -248,6 +251,27 @@ def _sv_scenario(
         printed = f"{winner}; with positions swapped: {swap}"
         figures.append(lift("pairwise judgment", None, printed=printed))
     return arms
+
+
+def _sv_failed(
+    s: dict[str, Any], sw: Where, cid: str, figures: list[dict[str, Any]], error: str
+) -> dict[str, Any]:
+    """A scenario skill-validator could not run (its ``executionError``): a lost draw per arm.
+
+    skill-validator keeps it (``CreateFailedScenarioComparison``) with improvement score 0, a
+    zero breakdown, no run scores and judge scores of 0 that grade nothing; its 0 counts in the
+    overall mean and is kept as printed.
+    """
+    improvement = sw.number(s, "improvementScore")
+    if improvement != 0:
+        raise (sw / "improvementScore").fail(
+            f"expected 0, what skill-validator writes for a scenario that failed to run "
+            f"({(sw / 'executionError').pointer}), found {improvement!r}: the source "
+            "contradicts itself"
+        )
+    figures.append(declared.figure("improvement score", improvement, case=cid, arm="lift"))
+    why = f"the source's scenario failed to run, so nothing of it was measured: {error[:300]}"
+    return {arm: [build_draw(0, lost_reason=why, lost_kind="source_error")] for arm, _ in _SV_ROLES}
 
 
 def _sv_verdict(

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from factories import run_main
-from interop_helpers import write_json
+from interop_helpers import sealed, write_json
 from test_dotnet_skills import RUN
 
 from driftproof.importers.dotnet_skills import import_skill_validator
@@ -128,3 +128,57 @@ def test_a_rejudged_verdict_its_own_scenarios_contradict_is_refused(
     edit(doc["verdicts"][0])
     err = _refused(doc, tmp_path, capsys)
     assert err.rstrip("\n").removesuffix(": the source contradicts itself") == said
+
+
+def _failed_run(error: str) -> dict[str, Any]:
+    """``CreateFailedScenarioComparison``'s run: ``new RunMetrics { ErrorCount = 1 }`` (every
+    other member its default) judged ``JudgeResult([], 0, "Scenario failed: <error>")``."""
+    counts = ("tokenEstimate", "inputTokens", "outputTokens", "toolCallCount", "turnCount")
+    metrics: dict[str, Any] = dict.fromkeys(counts, 0) | {"wallTimeMs": 0, "errorCount": 1}
+    metrics |= {"timedOut": False, "assertionResults": [], "taskCompleted": False}
+    metrics |= {"toolCallBreakdown": {}, "agentOutput": "", "events": [], "workDir": ""}
+    judged = {
+        "rubricScores": [],
+        "overallScore": 0,
+        "overallReasoning": f"Scenario failed: {error}",
+    }
+    return {"metrics": metrics, "judgeResult": judged}
+
+
+def test_a_scenario_that_failed_is_a_case_of_lost_draws(shared: Path, tmp_path: Path) -> None:
+    # skill-validator's evaluate keeps a scenario whose runs threw as a comparison with
+    # improvementScore 0, a zero breakdown, no perRunScores and its executionError; it counts in
+    # the overall mean: (0.75 + 0.75 + 0.7583816890552741 + 0) / 4 = 0.5645954222638185
+    doc: dict[str, Any] = json.loads((shared / RUN).read_text(encoding="utf-8"))
+    v = doc["verdicts"][0]
+    run = _failed_run("All 1 run(s) failed for scenario 'x'")
+    parts = ("token", "toolCall", "taskCompletion", "time", "quality", "overallJudgment", "error")
+    zero = {f"{p}{'Improvement' if p in parts[2::2] else 'Reduction'}": 0 for p in parts}
+    v["scenarios"][3] = {
+        "scenarioName": v["scenarios"][3]["scenarioName"],
+        "baseline": run,
+        "skilledIsolated": run,
+        "skilledPlugin": run,
+        "withSkill": run,  # the alias the source writes beside skilledIsolated
+        "improvementScore": 0,
+        "isolatedImprovementScore": 0,
+        "pluginImprovementScore": 0,
+        "breakdown": zero,
+        "highVariance": False,
+        "timedOut": False,
+        "expectActivation": True,
+        "failedRunCount": 0,
+        "executionError": "All 1 run(s) failed for scenario 'x'",
+    }
+    v.update(overallImprovementScore=0.5645954222638185, passed=False)
+    v["confidenceInterval"].update(low=0.1875, high=0.7583816890552741)
+    (r,) = import_skill_validator(write_json(tmp_path / "results.json", doc))
+    sealed(r)  # the receipt holds together as it is written
+    case = r.body.cases[3]
+    for arm in (case.arms.baseline, case.arms.with_skill):
+        (d,) = arm.draws
+        assert d.score is None and d.lost is not None and d.lost.kind == "source_error"
+        assert d.lost.reason.endswith("All 1 run(s) failed for scenario 'x'")
+    report = r.body.model_dump(mode="json")["source_report"]
+    own = [f["value"] for f in report["figures"] if f.get("case") == case.id]
+    assert own[0] == 0  # its improvement score, as the source printed it
