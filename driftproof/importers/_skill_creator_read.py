@@ -26,7 +26,8 @@ _RUN_DIR = re.compile(r"run-(\d+)")
 def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | None:
     """The runs of ``runs[]``, ``configurations[]``/``configs[]`` or ``evals[]``; ``None``: none.
 
-    A ``configurations[]``/``configs[]`` run's ``total_tokens`` is its total, as in ``timing.json``.
+    A ``configurations[]``/``configs[]`` run's ``total_tokens`` is its total, as in ``timing.json``;
+    ``runs[].result.tokens`` none (``tokens_unsaid``: the aggregator may put characters or 0).
     """
     runs = []
     if isinstance(bench.get("runs"), list) and bench["runs"]:
@@ -36,7 +37,7 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
             keys = ("configuration", "condition", "config")
             key = next((k for k in keys if k in r), "configuration")
             config, number = rw.get(r, key, str), rw.get(r, "run_number", int, required=False)
-            graded = (r, rw) if result is None else (result, rw / "result")
+            graded = (r, rw, True) if result is None else (result, rw / "result", False)
             runs.append(_run(r.get("eval_id", r.get("case_id")), config, number, r, rw, *graded))
         return runs
     lists = ("configurations", "configs")
@@ -85,6 +86,7 @@ def _run(
     rw: Where,
     result: dict[str, Any],
     resw: Where,
+    total: bool = True,
 ) -> dict[str, Any]:
     """One run of ``record`` (at ``rw``), graded in ``result`` (at ``resw``; may be ``record``)."""
     if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
@@ -103,10 +105,10 @@ def _run(
     if fired is not None and not isinstance(fired, bool):
         raise (rw / "skill_loaded").fail("expected true, false or null")
     tokens = common.source_tokens(record, "input_tokens", "output_tokens", rw)
-    total = result.get("tokens")  # benchmark.json runs[].result.tokens
-    if total is not None and not common.count_at(total, resw / "tokens"):
+    count = result.get("tokens")  # benchmark.json runs[].result.tokens
+    if count is not None and not common.count_at(count, resw / "tokens"):
         raise (resw / "tokens").fail(
-            f"expected a token count of 0 or more, found {common.kind_of(total)}"
+            f"expected a token count of 0 or more, found {common.kind_of(count)}"
         )
     model = record.get("model")
     return {
@@ -117,17 +119,15 @@ def _run(
         "lost": lost,
         "skill_fired": fired,
         "where": rw,
-        "tokens": tokens if total is None else _with_total(tokens, total),
+        "tokens": tokens if count is None or not total else _with_total(tokens, count),
+        "tokens_unsaid": count is not None and not total,
         "model": model if isinstance(model, str) and model.strip() else None,
         "note": note,
     }
 
 
 def _total_tokens(holder: dict[str, Any], w: Where) -> int | None:
-    """``holder["total_tokens"]``: the run's total tokens (skill-creator's task notification).
-
-    Returns:
-        the count, or ``None`` when absent or null (not recorded).
+    """``holder["total_tokens"]``: the run's total (its task notification); ``None``: not recorded.
 
     Raises:
         ImportError_: a value that is not a count of 0 or more, naming its pointer.

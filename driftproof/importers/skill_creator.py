@@ -274,7 +274,10 @@ def _receipt(
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     if not any(r["tokens"] for r in runs):
         unrecorded.append(
-            "draw tokens (no timing.json total_tokens and no input and output counts)"
+            "draw tokens (runs[].result.tokens is skill-creator's pick, unsaid which: timing.json "
+            "total_tokens, else the output's characters, else 0 for none)"
+            if any(r.get("tokens_unsaid") for r in runs)
+            else "draw tokens (no timing.json total_tokens and no input and output counts)"
         )
     elif not any(r["tokens"] and r["tokens"].get("input") is not None for r in runs):
         unrecorded.append(

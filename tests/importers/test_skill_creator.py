@@ -110,6 +110,10 @@ def test_canonical_runs_with_string_delta(shared: Path) -> None:
     assert r.run.started_at == "2026-01-15T10:30:00Z"
     # runs_per_configuration says 3 but one run is recorded: not taken as the count
     assert r.run.generations_per_arm is None
+    # result.tokens 3800: aggregate_benchmark.py writes timing.json's total_tokens only when
+    # grading.json has no timing, else execution_metrics.output_chars (characters), else 0
+    assert d[0].tokens is None
+    assert any(u.startswith("draw tokens (runs[].result.tokens") for u in r.provenance.unrecorded)
 
 
 def test_spec_run_summary_only_is_aggregates_only_with_numeric_delta(shared: Path) -> None:
