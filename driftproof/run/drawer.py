@@ -325,13 +325,17 @@ def _answer_loss(
 
 
 def _tokens(reply: Reply) -> dict[str, Any] | None:
-    """The draw's ``tokens`` (D-19); ``None`` if unreported, no answer count if reasoning > out."""
+    """The draw's ``tokens`` (D-19); ``None`` if unreported.
+
+    No answer count when the output's reasoning part is unknown (reasoning given, an empty one
+    too, and no count of it) or larger than the output.
+    """
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    unknown = out is None or (reply.reasoning and not thought) or (thought or 0) > out
+    unknown = out is None or (reply.reasoning is not None and not thought) or (thought or 0) > out
     mixed = mixed_reasoning_at(reply.text) is not None
     answer = None if unknown or mixed else max(0, (out or 0) - (thought or 0))
     parts = (

@@ -232,3 +232,37 @@ def test_a_grade_called_as_the_forced_tool_under_a_finished_stop_counts(
     skill, base = _draws(r)
     assert (skill.score, base.score) == (0.9, 0.5)
     assert skill.judge_samples[0].invalid_reason is None
+
+
+@pytest.mark.parametrize(
+    ("details", "counts"),
+    [
+        # no breakdown: the output's thinking part is unknown, so is the answer's
+        (None, (50, None, None)),
+        # output_tokens_details.thinking_tokens (SDK OutputTokensDetails): 50 - 38 = 12
+        ({"thinking_tokens": 38}, (50, 38, 12)),
+    ],
+)
+def test_thinking_shown_as_an_empty_block_is_never_counted_as_answer_tokens(
+    loopback, suite_file, tmp_path, details, counts
+):
+    # display "omitted" (the default where thinking is on unasked): each thinking block comes
+    # with an empty thinking text and its signature, its tokens billed as output all the same
+    def shape(path, body, is_judge, text):
+        if is_judge:
+            return None
+        # the skill's system prompt counted at 3 characters a token, as the loopback does
+        usage = {"input_tokens": 120 + len(body.get("system", "")) // 3, "output_tokens": 50}
+        usage |= {} if details is None else {"output_tokens_details": details}
+        content = [
+            {"type": "thinking", "thinking": "", "signature": "EqQBCgIYAhIM"},
+            {"type": "text", "text": text},
+        ]
+        return 200, {**_message(text, usage=usage), "content": content}, {}
+
+    loopback.script.shape = shape
+    r, _ = _mini(tmp_path, suite_file)
+    for d in _draws(r):
+        assert d.reasoning.chars == 0  # reasoning there, its text left out by the server
+        assert (d.tokens.output, d.tokens.reasoning_output, d.tokens.answer_output) == counts
+    assert [d.score for d in _draws(r)] == [0.9, 0.5]

@@ -90,7 +90,9 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
-    Thinking blocks and a leading ``<think>`` are reasoning (D-19); a ``tool_use`` block under
+    Thinking blocks (an empty one too: display ``omitted``) and a leading ``<think>`` are
+    reasoning (D-19), ``usage.output_tokens_details.thinking_tokens`` its part of the output; a
+    ``tool_use`` block under
     ``end_turn`` or ``stop_sequence`` ends as ``<stop_reason>:tool_use``; a grade is the
     ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`). Content that
     cannot be read (:func:`_unread_content`) is :attr:`Reply.unread`.
@@ -132,6 +134,7 @@ def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
         text,
         input_tokens=total,
         output_tokens=count(u.get("output_tokens")),
+        reasoning_output=count(member_object(u, "output_tokens_details").get("thinking_tokens")),
         reported_model=model,
         serving_model=model,
         stop_reason=stop,
