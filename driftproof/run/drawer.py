@@ -20,7 +20,7 @@ from driftproof.run import judge as J
 from driftproof.run.capture import compose_answer
 from driftproof.run.checks import run_checks
 from driftproof.run.config import FILES_MAX, REASON_MAX, RunConfig, Spend
-from driftproof.run.endings import ending_reason, hidden_cut
+from driftproof.run.endings import HIDDEN_REASONING, ending_reason, hidden_cut
 from driftproof.run.grading import grade, unscored
 from driftproof.run.journal import Journal
 from driftproof.run.lost import lost_reason
@@ -328,14 +328,15 @@ def _tokens(reply: Reply) -> dict[str, Any] | None:
     """The draw's ``tokens`` (D-19); ``None`` if unreported.
 
     No answer count when the output's reasoning part is unknown (reasoning given, an empty one
-    too, and no count of it) or larger than the output.
+    too, or a lane in :data:`HIDDEN_REASONING`, and no count of it) or larger than the output.
     """
     if reply.input_tokens == 0:
         reply.input_tokens = None
     if reply.input_tokens is None and reply.output_tokens is None:
         return None
     out, thought = reply.output_tokens, reply.reasoning_output
-    unknown = out is None or (reply.reasoning is not None and not thought) or (thought or 0) > out
+    reasoned = reply.reasoning is not None or reply.lane in HIDDEN_REASONING  # or may have
+    unknown = out is None or (reasoned and not thought) or (thought or 0) > out
     mixed = mixed_reasoning_at(reply.text) is not None
     answer = None if unknown or mixed else max(0, (out or 0) - (thought or 0))
     parts = (
