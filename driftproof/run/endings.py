@@ -36,9 +36,11 @@ LENGTH_CHECKED = frozenset({"anthropic", "chat", "compatible", "responses"})
 BUDGET_CHECKED = frozenset({"anthropic", "chat", "responses", "compatible"})
 
 #: Lanes whose output tokens may hold reasoning the reply neither shows nor counts: no answer
-#: count is read from them (D-19). Claude Code thinks by default on some models ("Sonnet 4.5 and
-#: Opus 4.5 have thinking enabled by default") and ``claude -p`` reports no thinking tokens.
-HIDDEN_REASONING = frozenset({"claude-cli"})
+#: count is read from them unless the reply counts its reasoning (D-19). Claude Code thinks by
+#: default on some models ("Sonnet 4.5 and Opus 4.5 have thinking enabled by default") and
+#: ``claude -p`` reports no thinking tokens; ``codex exec --json`` reports input, cached input
+#: and output tokens only (codex-rs/exec exec_events.rs), its reasoning items being summaries.
+HIDDEN_REASONING = frozenset({"claude-cli", "codex-cli"})
 
 #: An output-budget stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
 #: reported at least this share of the budget as output tokens (a budget cut reports the budget
