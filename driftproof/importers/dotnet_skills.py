@@ -174,6 +174,16 @@ _SV_WEIGHTS = {
     "overallJudgmentImprovement": 0.30,
     "errorReduction": 0.05,
 }
+#: Why a scenario of several runs (``--runs``, 5 by default) is refused: skill-validator
+#: (``ValidateCommand.ExecuteScenario``, ``AverageResults``) writes each arm as the runs' mean,
+#: judge scores rounded to 0.1 and the answer and checks of the last run, and per run only
+#: ``perRunScores``, one improvement score comparing the arms; no run's own arm score is kept.
+_SEVERAL_RUNS = (
+    "expected one run of the scenario, found {n}: for several runs the file keeps the judge's "
+    "score with and without the skill only as their average over the runs, and for each run "
+    "only one number comparing the two, so no run's own score with or without the skill is "
+    "in the file to import as a measured answer"
+)
 _CHECK_KINDS = {
     "output_contains": "must_include",
     "output_not_contains": "must_not_include",
@@ -218,8 +228,7 @@ def _sv_scenario(
     runs = sw.get(s, "perRunScores", list)
     if len(runs) != 1:
         raise (sw / "perRunScores").fail(
-            f"expected one run per arm (the file keeps one run's metrics and judgment per "
-            f"arm), found {len(runs)}"
+            _SEVERAL_RUNS.format(n=len(runs)) if runs else "expected one run, found none"
         )
     arms = {arm: [_sv_draw(sw.get(s, key, dict), sw / key)] for arm, key in _SV_ROLES}
     lift = partial(declared.figure, case=cid, arm="lift")
@@ -280,13 +289,20 @@ def _sv_verdict(
     """A verdict's overall figures and interval, its decision and the notes.
 
     Raises:
-        ImportError_: at ``isSignificant``, when it is not what skill-validator's own test
+        ImportError_: at a scenario's ``perRunScores``, several runs (first: the interval then
+            resamples the runs' scores, ``Comparator.ComputeVerdict``); at ``isSignificant``,
+            when it is not what skill-validator's own test
             (``Statistics.IsStatisticallySignificant``: the interval's low end above 0 or its high
             end below 0) gives for the verdict's ``confidenceInterval``; at
             ``confidenceInterval``, an interval reaching past the improvement scores of the
             scenarios it covers (its bootstrap's resampled means lie between their least and
             greatest); an overall score or gain no scenarios' mean (:func:`overall_is_the_mean`).
     """
+    scenarios = v.get("scenarios")
+    for k, s in enumerate(scenarios if isinstance(scenarios, list) else []):
+        runs = s.get("perRunScores") if isinstance(s, dict) else None
+        if isinstance(runs, list) and len(runs) > 1:  # before the interval, which resamples runs
+            raise (vw / "scenarios" / k / "perRunScores").fail(_SEVERAL_RUNS.format(n=len(runs)))
     ci = vw.get(v, "confidenceInterval", dict, required=False)
     significant = vw.get(v, "isSignificant", bool, required=False)
     overall = vw.number(v, "overallImprovementScore")

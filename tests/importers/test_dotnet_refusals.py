@@ -215,3 +215,28 @@ def test_skill_validator_a_figure_its_own_evidence_contradicts_is_refused(
     edit(doc["verdicts"][0])
     path, err = _import("skill-validator", doc, tmp_path, capsys)
     assert err == f"error: {path}: {said}: the source contradicts itself\n"
+
+
+def test_skill_validator_several_runs_are_refused_saying_what_is_missing(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # skill-validator at 1b8f2aa with --runs 5, its default (ValidateCommand.ExecuteScenario):
+    # each arm is AverageResults of the runs (judge scores their mean, rounded to 0.1; here every
+    # run judged 1 and 5, as in the real file), written as baseline and skilledIsolated (also
+    # withSkill, its alias), camelCase (Models.cs); perRunScores holds one improvement score a run
+    # and no arm's score. Comparator.ComputeVerdict's interval resamples all 20 runs' scores:
+    # Statistics.BootstrapConfidenceInterval, worked out in Python from its seeded resampler (which
+    # gives the real file's 0.75 to 0.7747535879247773 from its four), is 0.7546763378110548 to
+    # 0.7904335911693459, past the scenarios' greatest improvement score 0.7830047838997031
+    doc = _run(shared)
+    v = doc["verdicts"][0]
+    for s in v["scenarios"]:
+        s["skilledIsolated"] = s["withSkill"]
+        s["perRunScores"] = [s["improvementScore"]] * 5
+    v["scenarios"][3]["perRunScores"] = [0.76, 0.8, 0.95, 0.78, 0.79]
+    v["confidenceInterval"] |= {"low": 0.7546763378110548, "high": 0.7904335911693459}
+    _, said = _import("skill-validator", doc, tmp_path, capsys)
+    assert "/verdicts/0/scenarios/0/perRunScores" in said and "found 5" in said
+    assert "only as their average over the runs" in said
+    assert "no run's own score with or without the skill is in the file" in said
+    assert "contradicts itself" not in said

@@ -87,14 +87,6 @@ def test_skill_validator_empty_run_is_refused(shared: Path) -> None:
     assert "results.json" in str(exc.value) and "/verdicts" in str(exc.value)
 
 
-def test_skill_validator_several_runs_are_refused(shared: Path, tmp_path: Path) -> None:
-    doc = json.loads((shared / RUN).read_text("utf-8"))
-    doc["verdicts"][0]["scenarios"][1]["perRunScores"] = [0.7, 0.8]
-    with pytest.raises(ImportError_) as exc:
-        import_skill_validator(write_json(tmp_path / "results.json", doc))
-    assert "/verdicts/0/scenarios/1/perRunScores" in str(exc.value)
-
-
 @pytest.mark.parametrize(
     ("where", "value", "pointer"),
     [
