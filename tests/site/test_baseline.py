@@ -45,7 +45,7 @@ CHANGED = {
     "its hyphens first; on a phone every scrolled table's rows are whole pixels tall too",
     # wide tables: a sort button heads one column, a group's heading over several none
     "assets/sort.js": "columns counted across two header rows; each button titled Sort by …, "
-    "with an arrow",
+    "with an arrow; a head reached by Tab is scrolled whole into its table's box",
     # the narrow chart labels a tick below 0 where its whiskers reach (-18%)
     "reports/001/chart-token-savings-narrow.svg": "a labelled tick below 0",
     "reports/001/chart-token-savings-narrow-dark.svg": "a labelled tick below 0",

@@ -3,7 +3,7 @@
    Cells may carry data-sort (a number) to sort by; otherwise their text is compared.
    Each header becomes a button titled "Sort by <column>" (its group's heading first, when it
    has one), marked by an arrow (site.css; hidden from screen readers, which read aria-sort)
-   that shows the order once sorted. */
+   that shows the order once sorted; a head reached by Tab is scrolled into view. */
 (function () {
   "use strict";
   function key(cell) {
@@ -37,6 +37,20 @@
     });
     return out;
   }
+  /* A head reached by Tab is scrolled fully into its table's box, clear of the first column
+     (which stays put as the table scrolls). The browser scrolls a box only for a head wholly
+     out of it: a head cut at the box's edge, or under the first column, would keep its name
+     and its focus ring out of sight. */
+  function reveal(table, th) {
+    var box = table.closest(".table-wrap");
+    if (!box) { return; }
+    var r = box.getBoundingClientRect(), c = th.getBoundingClientRect();
+    var first = table.tHead.rows[0].cells[0];
+    var left = r.left + box.clientLeft + (th === first ? 0 : first.getBoundingClientRect().width);
+    var right = r.left + box.clientLeft + box.clientWidth;
+    if (c.right > right) { box.scrollLeft += c.right - right; }
+    if (c.left < left) { box.scrollLeft -= left - c.left; }
+  }
   function words(th) { return th.textContent.replace(/\s+/g, " ").trim(); }
   function sortBy(table, col, th) {
     var body = table.tBodies[0];
@@ -64,6 +78,7 @@
       b.appendChild(mark);
       th.appendChild(b);
       b.addEventListener("click", function () { sortBy(table, col, th); });
+      b.addEventListener("focus", function () { reveal(table, th); });
     });
   });
 })();
