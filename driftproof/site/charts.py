@@ -59,6 +59,40 @@ def _wrap(label: str, width: int) -> str:
     )
 
 
+#: A legend entry's width beside its text (marker, gaps) and a character's at 10 pt, in inches.
+_ENTRY_IN, _CHAR_IN = 0.55, 0.075
+
+
+def _legend_layout(
+    texts: Sequence[str], width: float, left: float, right: float, narrow: bool
+) -> tuple[dict[str, str], int, float]:
+    """Where a legend fits: ``(each text wrapped, columns, height in inches)``.
+
+    A narrow chart's legend is one column from the axes' left edge to the figure's right
+    margin; a wide chart's is centred over the axes, in up to three columns, as many as fit
+    side by side in the figure. A text longer than its room wraps (after hyphens, then
+    anywhere): a legend never runs off the figure, where its entries could read alike.
+    """
+    centre = (left + right) / 2 * width
+    room = (right - left) * width if narrow else 2 * min(centre, width - centre)
+
+    def columns(n: int) -> list[Sequence[str]]:  # as matplotlib fills them: column by column
+        size, big = divmod(len(texts), n)
+        ends = [(i + 1) * size + min(i + 1, big) for i in range(n)]
+        return [texts[end - size - (i < big) : end] for i, end in enumerate(ends)]
+
+    def fits(n: int) -> bool:
+        return sum(_ENTRY_IN + _CHAR_IN * max(map(len, c)) for c in columns(n)) <= room
+
+    ncols = 1 if narrow else next((n for n in range(min(3, len(texts)), 1, -1) if fits(n)), 1)
+    chars = max(8, int((room - _ENTRY_IN) / _CHAR_IN))
+    wrapped = {t: _wrap(t, chars) for t in texts}
+    cols = columns(ncols)
+    rows = [[c[r] for c in cols if r < len(c)] for r in range(len(cols[0]))]
+    more = sum(max(wrapped[t].count("\n") for t in row) for row in rows)  # lines past a row's first
+    return wrapped, ncols, 0.24 * len(rows) + 0.17 * more
+
+
 def _rc(theme: str) -> dict[RcKeyType, Any]:
     """The matplotlib settings of a chart: deterministic SVG, literal text, the theme's colours."""
     c = _THEMES[theme]
@@ -105,20 +139,21 @@ def grouped_bars(
     # Category labels wrap to fit at most 45% of the width (about 0.075 in per character at 10 pt).
     labels = [_wrap(c, max(8, int((0.45 * width - 0.3) / 0.075))) for c in categories]
     lines = max((lab.count("\n") + 1 for lab in labels), default=1)
-    entries = len(series) + what.missing + what.zeros
     show_legend = len(series) > 1 or what.missing or what.zeros
-    ncols = 1 if narrow else min(3, max(1, entries))
-    top_in = 0.25 + 0.24 * (-(-entries // ncols) if show_legend else 0)
+    keys = [s.label for s in series] + [MISSING_LABEL] * what.missing + [ZERO_LABEL] * what.zeros
+    # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
+    # cases fast. The left margin fits the longest (wrapped) category label.
+    longest = max((len(part) for lab in labels for part in lab.split("\n")), default=1)
+    left, right = min(0.45, (0.3 + 0.075 * longest) / width), 0.96 if narrow else 0.97
+    wrapped, ncols, legend_in = _legend_layout(keys, width, left, right, narrow)
+    top_in = 0.25 + (legend_in if show_legend else 0)
     group_in = max(0.3 * max(1, len(series)), 0.19 * lines + 0.08)
     height = max(2.2, group_in * len(categories) + top_in + 0.65)
     with plt.rc_context(_rc(theme)):
-        # Fixed margins instead of a layout engine: one draw pass, which keeps a chart of 50
-        # cases fast. The left margin fits the longest (wrapped) category label.
         fig, ax = plt.subplots(figsize=(width, height))
-        longest = max((len(part) for lab in labels for part in lab.split("\n")), default=1)
         fig.subplots_adjust(
-            left=min(0.45, (0.3 + 0.075 * longest) / width),
-            right=0.96 if narrow else 0.97,
+            left=left,
+            right=right,
             top=1 - top_in / height,
             bottom=0.6 / height,
         )
@@ -140,7 +175,7 @@ def grouped_bars(
             order = sorted(range(len(texts)), key=lambda i: texts[i] in (MISSING_LABEL, ZERO_LABEL))
             ax.legend(
                 [handles[i] for i in order],
-                [texts[i] for i in order],
+                [wrapped.get(texts[i], texts[i]) for i in order],
                 loc="lower left" if narrow else "lower center",
                 bbox_to_anchor=(0.0 if narrow else 0.5, 1.0),
                 ncols=ncols,
