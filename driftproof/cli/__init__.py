@@ -243,8 +243,9 @@ def _show(exc: click.ClickException) -> None:
     """Click's message for ``exc`` on stderr, its last line said as :func:`fail` says one.
 
     A usage error shows its usage and hint first, as click does; the line click ends with,
-    ``Error: <message>``, reads ``error: <message>``, controls escaped. On a terminal, each
-    line is wrapped to it.
+    ``Error: <message>``, reads ``error: <message>``, controls escaped; a missing option's
+    choices, which click puts one to a line, stay on that line. On a terminal, each line is
+    wrapped to it.
     """
     from driftproof.cli._options import fit_terminal  # deferred: start-up time of --help
     from driftproof.render.escape import terminal_safe
@@ -254,6 +255,8 @@ def _show(exc: click.ClickException) -> None:
     text, message = shown.getvalue(), exc.format_message()
     said = f"Error: {click.unstyle(message)}\n"  # show's last line, colour codes dropped
     if text.endswith(said):
+        if isinstance(exc, click.MissingParameter):  # click's own choice list, "\n\t" apart
+            message = message.replace("\n\t", " ")
         text = f"{text[: -len(said)]}error: {terminal_safe(message)}\n"
     click.echo(fit_terminal(text, sys.stderr), err=True, nl=False)
 

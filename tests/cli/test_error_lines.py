@@ -56,3 +56,19 @@ def test_a_usage_error_holding_a_colour_code_says_error_its_code_escaped(
     code, _, err = run_main(["view", "a.json", "b\x1b[31mred"], capsys)
     assert code == 2
     assert err.splitlines()[-1] == "error: Got unexpected extra argument (b\\x1b[31mred)"
+
+
+def test_a_missing_choice_option_lists_its_choices_on_the_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # click lays the choices out as "Choose from:\n\tanthropic,\n\topenai,...": escaped as an
+    # untrusted string, the newlines and tabs read "\x0a\x09" on the one error line
+    for name in ("SKILL.md", "suite.json"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    args = ["run", str(tmp_path / "suite.json"), "--skill", str(tmp_path / "SKILL.md")]
+    args += ["--model", "m"]
+    code, _, err = run_main(args, capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        "error: Missing option '--provider'. Choose from: anthropic, openai, stub, simulated"
+    )
