@@ -344,7 +344,13 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     "quality may be than the other arm's (0 to 1, on the judge's scale or the checks' pass "
     "rate); the receipt records M, and view says whether quality stayed within it.",
 )
-@click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=8,
+    show_default=True,
+    help="How many draws are made at once, each answered and then judged.",
+)
 @click.option(
     "--max-draws",
     type=click.IntRange(3, 100),

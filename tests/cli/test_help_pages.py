@@ -8,8 +8,10 @@ import importlib
 import re
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
+from driftproof.cli import cli
 from driftproof.run.endings import table_lines
 
 
@@ -160,3 +162,29 @@ def test_view_and_run_say_what_margin_does_and_the_readme_lists_it() -> None:
         assert "For a skill that saves output tokens:" in text and "--margin M" in text
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert "`driftproof view RECEIPT [--format text\\|markdown\\|json] [--margin M]`" in readme
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    # run --help listed "--concurrency INTEGER RANGE  [default: 8; 1<=x<=256]" and nothing
+    # more: a newcomer could not tell what ran 8 at a time (hidden options are for the tests)
+    ctx = click.Context(cli)
+    bare: list[str] = []
+
+    def walk(cmd: click.Command, path: str) -> None:
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                assert sub is not None
+                walk(sub, f"{path} {name}")
+            return
+        bare.extend(
+            f"{path} {p.opts[0]}"
+            for p in cmd.params
+            if isinstance(p, click.Option) and not (p.help or p.hidden)
+        )
+
+    walk(cli, "driftproof")
+    assert bare == []
+    assert "--concurrency INTEGER RANGE How many draws are made at once" in " ".join(
+        " ".join(_help("run")).split()
+    )
