@@ -92,9 +92,8 @@ def headline(p: Plan) -> str:
             parts.append(f"Run {p.draws_per_arm:,} draws per arm{which}.")
         else:  # the cheap step first, then why, then the count without it
             parts.append(
-                f"Next, run a pilot of {p.larger_pilot:,} draws per arm and plan again: the "
-                "receipt planned from is too small a pilot to show how much the scores vary "
-                "from draw to draw, so to "
+                f"Next, run a pilot of {p.larger_pilot:,} draws per arm and plan again: this "
+                "pilot is too small to show how much the scores vary from draw to draw, so to "
                 f"be safe the plan asks for {p.draws_per_arm:,} draws per arm, and a pilot of "
                 f"{p.larger_pilot:,} would likely cut that count. Or skip the pilot and run "
                 f"{p.draws_per_arm:,} draws per arm now{',' if which else ''}{which}."

@@ -87,9 +87,11 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     (c,) = p.cases
     assert not c.undecided and c.draws_needed == 220 and c.larger_pilot == 6
     assert p.draws_per_arm == 220 and p.answer_calls == 440 and p.larger_pilot == 6
-    assert headline(p) == (  # "Run 220 draws per arm." first read as the step to take
-        "Next, run a pilot of 6 draws per arm and plan again: the receipt planned from is too "
-        "small a pilot to show how much the scores vary from draw to draw, so to be safe the plan "
+    # "Run 220 draws per arm." first read as the step to take; "the receipt planned from is too
+    # small a pilot" named the pilot twice, once as what plan reads
+    assert headline(p) == (
+        "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show "
+        "how much the scores vary from draw to draw, so to be safe the plan "
         "asks for 220 draws per arm, and a pilot of 6 would likely cut that count. Or skip the "
         "pilot and run 220 draws per arm now."
     )

@@ -31,9 +31,8 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     # the quiet cases' 220 is over 4 × the 6 their spreads give, so a pilot of 6 comes first;
     # "run 220 draws per arm for the cases that can resolve now" read as cases resolving now
     assert p.larger_pilot == 6 and headline(p).startswith(
-        "Next, run a pilot of 6 draws per arm and plan again: the receipt planned from is too "
-        "small a pilot to show how "
-        "much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
+        "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show "
+        "how much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
         "arm, and a pilot of 6 would likely cut that count. Or skip the pilot and run 220 draws "
         "per arm now, for the cases that can resolve. The two arms' spreads of n0, n1, n2, n3 "
         "and n4 add up to the floor or more"
