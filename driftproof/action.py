@@ -337,10 +337,17 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m driftproof.action", description=__doc__.splitlines()[0]
     )
-    for name in ("baseline", "receipt", "fail-on", "aa"):  # a blank fail-on: DEFAULT_FAIL_ON
+    said = {
+        "baseline": "the earlier receipt",
+        "receipt": "the new receipt",
+        "fail-on": "comma-separated decisions that fail the job, as the Action's fail-on",
+        "aa": "an A/A calibration receipt, cited beside the verdicts",
+    }
+    for name, what in said.items():  # a blank fail-on: DEFAULT_FAIL_ON
         env = "DRIFTPROOF_" + name.upper().replace("-", "_")
-        blank = f" (blank: {','.join(DEFAULT_FAIL_ON)})" if name == "fail-on" else ""
-        p.add_argument(f"--{name}", default=os.environ.get(env, ""), help=f"default ${env}{blank}")
+        blank = f"; blank: {','.join(DEFAULT_FAIL_ON)}" if name == "fail-on" else ""
+        help_ = f"{what} (default ${env}{blank})"
+        p.add_argument(f"--{name}", default=os.environ.get(env, ""), help=help_)
     return p.parse_args(argv)
 
 

@@ -198,3 +198,18 @@ def test_a_negative_lift_in_the_job_summary_has_the_minus_sign_people_read() -> 
         action.summary_markdown(r, r, c)
     )
     assert action.action_outputs(r, r, c)["lift"] == "-0.100"
+
+
+def test_the_command_lines_help_says_what_each_option_is(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # README: "To gate in another CI, run that same command"; its --help read only
+    # "--baseline BASELINE  default $DRIFTPROOF_BASELINE", never which receipt is which
+    monkeypatch.setenv("COLUMNS", "200")  # argparse would break "not-measured" at its hyphen
+    with pytest.raises(SystemExit):
+        action.main(["--help"])
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "--baseline BASELINE the earlier receipt (default $DRIFTPROOF_BASELINE)" in flat
+    assert "--receipt RECEIPT the new receipt (default $DRIFTPROOF_RECEIPT)" in flat
+    assert "(default $DRIFTPROOF_FAIL_ON; blank: regressed,not-measured)" in flat
+    assert "--aa AA an A/A calibration receipt, cited beside the verdicts" in flat
