@@ -177,7 +177,26 @@ def test_skill_fired_rows_count_measured_draws_and_lost_ones() -> None:
     assert [c.text for c in baseline.cells[3:]] == ["0 of 2 (0%)", "none"]
     # the case's first row carries its anchor, the next none
     assert with_skill.anchor == "r-fired-c1" and baseline.anchor is None
-    assert "every draw (each of its runs)" in str(out.html)
+    assert "draw by draw (each of its runs), whether the skill fired" in str(out.html)
+
+
+def test_skill_fired_over_a_receipt_that_recorded_no_firing_claims_no_check() -> None:
+    # the section's lead said "The source ran a check on every draw ... whether the agent called
+    # its Skill tool" over any receipt, one from promptfoo (which records no firing) too
+    env = make_env([REPO / "templates" / "pages", REPO / "templates" / "theme"])
+    doc = scored_receipt({"c1": ([0.5, 0.6, 0.7], [0.4, 0.5, 0.6])})  # no draw says it fired
+    ctx = SectionContext(
+        report=SimpleNamespace(source="reports/999-test.md"),
+        receipts={"r": _model(doc)},
+        env=env,
+        root="..",
+    )
+    out = section_types()["skill_fired"].render(ReceiptsParams(), ctx)
+    html = " ".join(str(out.html).split())
+    assert "ran a check on every draw" not in html
+    assert "Where the source recorded, draw by draw" in html
+    (arms,) = [t for t in out.tables if not t.id.endswith("-cases")]
+    assert [r.cells[-1].text for r in arms.rows] == ["not recorded", "not recorded"]
 
 
 # ---------------------------------------------------------------- a section's type
