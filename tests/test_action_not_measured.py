@@ -6,8 +6,8 @@ By hand (one judge sample per draw, scale 0 to 1): every earlier case has with-s
 cases 01 to 05 lose all three with-skill draws (a skill that makes the model refuse, say), case 06
 moves to [0.90, 0.95, 0.90] (0.917 ± 0.029: apart from 0.55 ± 0.05, Δ = +0.367 past the 0.05
 floor, so improved), and cases 07 to 40 are unchanged. No case regressed and one improved, so
-the decision is improved; cases 01 to 05 keep the code underpowered (no measured draw, D-9) and read
-"not measured", "could not be compared" in words (tests/test_diff_lost_case.py).
+the decision is improved; cases 01 to 05 read underpowered (an arm has no measured draw, D-2, D-5),
+their later arm "not measured" (tests/test_diff_lost_case.py).
 """
 
 from __future__ import annotations
@@ -73,7 +73,9 @@ def test_five_refused_cases_fail_the_job_by_default(
     )
     assert "- case-06" not in summary.split("| | earlier")[0]  # measured on both sides
     assert "::error title=Driftproof::5 cases not measured in the later receipt; see" in out
-    assert "| case-01 | not measured |" in summary  # code underpowered, shown as not measured
+    # the case reads underpowered, as view and diff read it; its later band is "not measured"
+    row = "| case-01 | underpowered | 0.550 ± 0.050 (n=3) | not measured (n=0 of 3, 3 lost) |"
+    assert row in summary
 
 
 def test_five_refused_cases_pass_with_fail_on_regressed_and_warn(

@@ -1,5 +1,5 @@
 """A receipt whose verdict stands on some cases while another measured nothing in an arm: the
-badge keeps its verdict (D-7) and its sentence, like the sheet's headline, names that case."""
+badge keeps its verdict (D-7) and its sentence names that case in the sheet's lift's words."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_badge_and_headline_name_the_case_left_out_of_the_lift() -> None:
     b = badge_reading(r)
     assert (b.message, b.sentence) == (
         "passing",
-        "helps: beta; not measured: case gamma (no measured draw in an arm)",
+        "helps: beta (lift over 2 of 3 cases: case gamma has no measured draw in an arm)",
     )
     # lift over alpha and beta: (0 + .30) / 2 = +.150
     assert sheet(r).lift == "+0.150 (over 2 of 3 cases: case gamma has no measured draw in an arm)"
@@ -44,8 +44,8 @@ def test_many_cases_are_named_ten_at_most(tmp_path, capsys) -> None:
     first = ", ".join(f"h{i:02d}" for i in range(10))
     left = ", ".join(f"g{i:02d}" for i in range(10))
     assert badge_reading(r).sentence == (
-        f"helps: {first} and 20 more; not measured: cases {left} and 5 more "
-        "(no measured draw in an arm)"
+        f"helps: {first} and 20 more (lift over 30 of 45 cases: cases {left} and 5 more "
+        "have no measured draw in an arm)"
     )
     text = view_formats(path, capsys)["text"]
     assert f"Excluded with both arms (an arm failed): cases {left} and 5 more\n" in text

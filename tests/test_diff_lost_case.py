@@ -1,6 +1,10 @@
-"""A diff's case in which a side measured nothing (every draw lost) reads "could not be compared",
-its draws lost, never as wanting more draws; its verdict code and diff's exit status stay as the
-rule gives them (D-9, D-17).
+"""A case one arm of which lost every draw reads the same in every reader: underpowered, "an arm
+has no measured draw", its arm "not measured" and its lost draws named with their reasons.
+
+The method: "when an arm has a single draw, the case is underpowered"; the worked example E2 reads
+an arm under two measured draws as underpowered ("an arm has fewer than two draws (no spread)"),
+and none has zero (D-2, D-5). "not measured" with no verdict is the receipt in which no case was
+measured in both arms (D-17), not such a case.
 
 By hand (one judge sample per draw, scale 0 to 1), with-skill arms compared:
 - c1: earlier [0.80, 0.82, 0.81] (0.81 ± 0.01); later: all 3 draws lost to "timeout after 2
@@ -35,22 +39,45 @@ def _pair(tmp_path: Path) -> tuple[str, str]:
     return _write(tmp_path, "a.json", a), _write(tmp_path, "b.json", b)
 
 
-def test_a_case_whose_later_draws_were_all_lost_reads_not_compared(tmp_path, capsys):
+#: Why the comparison, and ``view`` of the later receipt, read UNDERPOWERED (D-5).
+WHY = "an arm has no measured draw (c1): no draw count can be worked out"
+
+
+def test_a_case_whose_later_draws_were_all_lost_reads_underpowered(tmp_path, capsys):
     a, b = _pair(tmp_path)
     code, out, _ = run_main(["diff", a, b], capsys)
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith("c1 "))
-    assert "underpowered" not in row
-    assert "not measured" in row.split("n/a", 1)[1]  # the verdict cell, after Δ
-    assert row.endswith(
-        "could not be compared, its draws were lost (later: 3 of 3 lost to timeout after 2 retries)"
+    assert row.split()[1:6] == ["0.810", "±", "0.010", "not", "measured"]
+    assert row.split("n/a", 1)[1].split()[0] == "underpowered"
+    assert row.endswith("an arm has no measured draw")
+    assert "1 underpowered, 0 inconclusive" in out
+    assert f"Not enough draws to conclude at this effect floor. ({WHY})" in out
+    assert "c1: not measured in the later receipt: every draw lost (with skill; 3 of 3 lost" in out
+    assert "could not be compared" not in out
+
+
+def test_view_and_the_badge_say_what_diff_says(tmp_path, capsys):
+    from driftproof.pages.badge import badge_reading
+    from driftproof.receipt import read_receipt
+
+    # the later receipt alone: c1 with skill all lost; c2 with skill 0.710 ± 0.010 against the
+    # same baseline 0.710 ± 0.010, no separation (resolution 0.036 < 0.05)
+    doc = make_receipt(
+        [case("c1", LOST, [0.5] * 3), case("c2", [0.70, 0.71, 0.72], [0.70, 0.71, 0.72])]
     )
-    assert "1 underpowered (1 of them could not be compared, draws lost)" in out
-    assert (
-        "Not enough draws to conclude at this effect floor. (every draw of an arm was lost in c1, "
-        "so that case could not be compared (reasons given with the case))"
-    ) in out
-    assert "an arm has no measured draw" not in out
+    path = _write(tmp_path, "v.json", doc)
+    code, out, _ = run_main(["view", path], capsys)
+    assert code == 0
+    assert f"UNDERPOWERED: Not enough draws to conclude at this effect floor. Why: {WHY}\n" in out
+    row = next(line for line in out.splitlines() if line.lstrip().startswith("c1 "))
+    assert row.split()[9] == "underpowered"  # after "–", the baseline band and the lift "–"
+    b = badge_reading(read_receipt(Path(path)))
+    assert (b.message, b.reason) == ("UNDERPOWERED", WHY)
+    assert b.sentence == (
+        "Not enough draws to conclude at this effect floor. "
+        "(lift over 1 of 2 cases: case c1 has no measured draw in an arm)"
+    )
 
 
 def test_the_verdict_codes_stay_as_the_rule_gives_them(tmp_path, capsys):
@@ -78,15 +105,15 @@ def test_lost_on_both_sides_and_another_underpowered_case_are_said_apart(tmp_pat
         ["diff", _write(tmp_path, "a.json", a), _write(tmp_path, "b.json", b)], capsys
     )
     assert code == 0
+    assert "2 underpowered, 0 inconclusive" in out
     assert (
-        "could not be compared, its draws were lost (earlier: 2 of 2 lost to timeout after 2 "
-        "retries; later: 3 of 3 lost, most often to timeout after 2 retries (2))"
+        "(no draw count reaches the floor (c2): the two arms' spreads add up to the floor or "
+        "more; more draws do not narrow a spread; an arm has no measured draw (c1): no draw "
+        "count can be worked out)"
     ) in out
-    assert "2 underpowered (1 of them could not be compared, draws lost)" in out
-    assert (
-        "(every draw of an arm was lost in c1, so that case could not be compared (reasons given "
-        "with the case); no draw count reaches the floor (c2):"
-    ) in out
+    assert "2 of 2 draws lost (timeout after 2 retries ×2)" in out  # each side named (D-9)
+    assert "3 of 3 draws lost (timeout after 2 retries ×2, rate limited)" in out
+    assert "an arm has no measured draw" in next(x for x in out.splitlines() if x.startswith("c1 "))
 
 
 def test_the_actions_summary_says_the_same(tmp_path):
@@ -96,8 +123,8 @@ def test_the_actions_summary_says_the_same(tmp_path):
 
     a, b = (read_receipt(Path(p)) for p in _pair(tmp_path))
     text = action.summary_markdown(a, b, compare_receipts(a, b, a_name="a", b_name="b"))
-    assert "| c1 | not measured | 0.810 ± 0.010 (n=3) | not measured (n=0 of 3, 3 lost) |" in text
+    assert "| c1 | underpowered | 0.810 ± 0.010 (n=3) | not measured (n=0 of 3, 3 lost) |" in text
     assert (
-        "**Not enough draws to conclude at this effect floor.** Every draw of an arm was lost in "
-        "c1, so that case could not be compared (reasons given with the case).\n"
+        "**Not enough draws to conclude at this effect floor.** An arm has no measured draw "
+        "(c1): no draw count can be worked out.\n"
     ) in text

@@ -16,11 +16,9 @@ import anybadge
 
 from driftproof import wording
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import count_of, format_lift
+from driftproof.pages.words import count_of, format_lift, lift_coverage
 from driftproof.receipt import Receipt
 from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
-from driftproof.stats.lift import lift_left_out
-from driftproof.wording import cases_named
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
@@ -41,8 +39,9 @@ class BadgeReading:
     """What the badge says about one receipt (D-7).
 
     Attributes:
-        sentence: the reading's sentence, then the cases left out of the lift (no measured draw
-            in an arm) by id; ``None`` for no verdict.
+        sentence: the reading's sentence, then the cases left out of the lift by id, as the
+            sheet's lift says them ("case c1 has no measured draw in an arm"); ``None`` for no
+            verdict.
         refusal: why the receipt gets no verdict, or ``None`` when it gets one.
         smoke: the receipt names a preset, whatever level it carries.
         draws_needed: draws per arm needed with the spreads held (UNDERPOWERED), else ``None``.
@@ -84,9 +83,9 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
         message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
     elif needed is not None:
         message = f"{status}: {count_of(needed, 'draw')} per arm needed"
-    left = lift_left_out(receipt)
-    if sentence is not None and lift is not None and left:  # a lift over some cases only
-        sentence = f"{sentence}; not measured: {cases_named(left)} (no measured draw in an arm)"
+    cover = lift_coverage(receipt)  # a lift over some cases only, in the sheet's words
+    if sentence is not None and lift is not None and cover:
+        sentence = f"{sentence} (lift {cover.removeprefix(' (')}"
     return BadgeReading(
         status,
         message,

@@ -9,14 +9,7 @@ from typing import TYPE_CHECKING
 from driftproof.pages.band_sources import band_kind, recorded_not_held, source_legend, source_named
 from driftproof.pages.comparison_setup import setup_note
 from driftproof.pages.lost_groups import LOST_NOTE
-from driftproof.pages.unmeasured_cases import (
-    NOT_COMPARED,
-    UnmeasuredCase,
-    not_compared,
-    unmeasured_headline,
-    unmeasured_later,
-    weak_reason,
-)
+from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline, unmeasured_later
 from driftproof.pages.words import (
     count_of,
     first_of,
@@ -42,12 +35,12 @@ from driftproof.stats.band import BandSource
 from driftproof.stats.false_alarms import FalseAlarms, draw_grid, suite_false_alarms
 from driftproof.stats.lift import CommonLifts, common_lifts
 from driftproof.stats.paired import PairedTest, paired_test
+from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import (
     NO_DRAW_COUNT_REACHES,
     NO_SEPARATION,
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
-    NOT_MEASURED,
 )
 
 if TYPE_CHECKING:
@@ -168,7 +161,7 @@ def compare_receipts(
         weak = [v for v in rows if v.verdict == VerdictCode.UNDERPOWERED]
         if weak:
             sentence = NOT_ENOUGH_DRAWS
-            needed, reason = weak_reason(weak)
+            needed, reason = underpowered_draws(weak)
     return replace(
         refused,
         refusals=(),
@@ -331,17 +324,9 @@ def _joined(first: str | None, headline: str) -> str:
 
 def _summary(rows: tuple[CaseVerdict, ...]) -> str:
     counts = Counter(v.verdict for v in rows)
-    gone = sum(1 for v in rows if not_compared(v))
-    # every verdict, in its order of definition, counted (zero included); the underpowered
-    # count says how many of its cases could not be compared at all (a side measured nothing)
+    # every verdict, in its order of definition, counted (zero included)
     return f"{count_of(len(rows), 'case')}: " + ", ".join(
-        f"{counts[k]:,} {verdict_words(k)}"
-        + (
-            f" ({gone:,} of them {NOT_COMPARED}, draws lost)"
-            if gone and k == VerdictCode.UNDERPOWERED
-            else ""
-        )
-        for k in VerdictCode
+        f"{counts[k]:,} {verdict_words(k)}" for k in VerdictCode
     )
 
 
@@ -365,8 +350,6 @@ def _note(v: CaseVerdict) -> str:
     if v.verdict == VerdictCode.INCONCLUSIVE:
         return LOST_NOTE if v.lost_detail else ""
     if v.verdict == VerdictCode.UNDERPOWERED:
-        if (gone := not_compared(v)) is not None:
-            return gone
         if v.no_draw_count:
             return NO_DRAW_COUNT_REACHES
         if v.draws_needed is not None:
@@ -376,8 +359,12 @@ def _note(v: CaseVerdict) -> str:
 
 
 def verdict_cell(v: CaseVerdict) -> str:
-    """The verdict's words, or "not measured" for a case a side measured nothing in (D-17)."""
-    return NOT_MEASURED if not_compared(v) else verdict_words(v.verdict)
+    """The verdict's words; a case an arm measured nothing in is underpowered (D-2, D-5).
+
+    Its band reads "not measured" (:func:`band_words`) and its note "an arm has no measured
+    draw", as ``view`` says it.
+    """
+    return verdict_words(v.verdict)
 
 
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:

@@ -53,6 +53,7 @@ from driftproof.pages.words import (
     fmt,
     format_lift,
     has_bands,
+    lift_coverage,
     lost_of,
     paired_interval,
     paired_line,
@@ -75,10 +76,10 @@ from driftproof.stats.aa import aa_reading
 from driftproof.stats.breakdown import Breakdown, lift_breakdown
 from driftproof.stats.context import CONTEXT_LABEL, SpreadSplit, lift_interval, spread_split
 from driftproof.stats.fidelity import JUDGED_FACT
-from driftproof.stats.lift import control_lift, lift_left_out
+from driftproof.stats.lift import control_lift
 from driftproof.stats.noninferiority import quality_at_margin
 from driftproof.stats.paired import paired_test
-from driftproof.wording import AA_NO_LIFT, ARM_WORDS, NOT_MEASURED, cases_named
+from driftproof.wording import AA_NO_LIFT, ARM_WORDS, NOT_MEASURED
 
 
 @dataclass(frozen=True)
@@ -177,17 +178,6 @@ class Sheet:
     def shows_printed_figures(self) -> bool:
         """Whether the sheet shows "Figures as the source printed them" (D-15)."""
         return bool(self.source_origin)
-
-
-def lift_coverage(r: Receipt) -> str:
-    """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
-    left = lift_left_out(r)
-    if not left:
-        return ""
-    return (
-        f" (over {len(r.cases) - len(left):,} of {count_of(len(r.cases), 'case')}: "
-        f"{cases_named(left)} {'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
-    )
 
 
 def sheet(

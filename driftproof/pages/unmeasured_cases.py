@@ -1,8 +1,9 @@
 """Cases the later receipt of a comparison measured nothing in, where the earlier one measured.
 
-Such a case keeps its verdict code (UNDERPOWERED, no measured draw: D-9) but is named apart,
-before any improved or regressed case, as "not measured" or "could not be compared", never as
-wanting more draws (D-17).
+Such a case is underpowered, as every reader says it (an arm with fewer than two measured draws:
+D-2, D-5, the worked example E2), with the note "an arm has no measured draw"; the arm itself
+is named apart, before any improved or regressed case, as "not measured in the later receipt"
+(D-17), which the Action's ``not-measured`` gate reads.
 """
 
 from __future__ import annotations
@@ -12,18 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.stats.band import BandSource, arm_band
-from driftproof.stats.reading import underpowered_draws
 from driftproof.wording import ARM_WORDS, COMPARED_ARMS, NOT_MEASURED, count_of, first_of
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
-    from driftproof.stats import CaseVerdict
 
 #: What is said of such a case, after its id.
 LATER_NOT_MEASURED = f"{NOT_MEASURED} in the later receipt"
-
-#: What a diff says of a case one side measured nothing in: not a spread too wide (D-17).
-NOT_COMPARED = "could not be compared"
 
 
 @dataclass(frozen=True)
@@ -68,24 +64,6 @@ def _commonest(reasons: Counter[str]) -> tuple[str | None, int]:
     return min(reasons.items(), key=lambda kv: (-kv[1], kv[0])) if reasons else (None, 0)
 
 
-def not_compared(v: CaseVerdict) -> str | None:
-    """Why a diff's case could not be compared (a side measured no draw), else ``None``.
-
-    ``could not be compared, its draws were lost (later: 3 of 3 lost to <reason>)``, each side
-    (``earlier``: ``v.a``, ``later``: ``v.b``) that measured nothing named; reasons not escaped.
-    """
-    parts = [
-        f"{side}: {_all_lost(b.drawn, *_commonest(Counter(b.lost_reasons)))}"
-        if b.drawn
-        else f"{side}: no draw made"
-        for side, b in (("earlier", v.a), ("later", v.b))
-        if b.n == 0
-    ]
-    if not parts:
-        return None
-    return f"{NOT_COMPARED}, its draws were lost ({'; '.join(parts)})"
-
-
 def unmeasured_later(
     a: Receipt,
     b: Receipt,
@@ -120,22 +98,3 @@ def unmeasured_headline(cases: tuple[UnmeasuredCase, ...], *, ids: bool = True) 
         return None
     names = f" ({first_of([u.case_id for u in cases])})" if ids else ""
     return f"{count_of(len(cases), 'case')} {LATER_NOT_MEASURED}{names}"
-
-
-def weak_reason(weak: list[CaseVerdict]) -> tuple[int | None, str]:
-    """The draws per arm needed and why, for a diff's underpowered cases (D-5).
-
-    A case a side measured nothing in is named as not compared, never as wanting draws (D-17).
-    """
-    needed, reason = underpowered_draws(weak)
-    gone = [v.case_id for v in weak if not_compared(v)]
-    if not gone:
-        return needed, reason
-    # a clause that opens with words, never with a case id (the Action capitalises its first letter)
-    which = "that case" if len(gone) == 1 else "those cases"
-    said = (
-        f"every draw of an arm was lost in {first_of(gone)}, so {which} {NOT_COMPARED} "
-        "(reasons given with the case)"
-    )
-    rest = [v for v in weak if not not_compared(v)]
-    return needed, said if not rest else f"{said}; {underpowered_draws(rest)[1]}"

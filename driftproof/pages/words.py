@@ -16,7 +16,7 @@ from driftproof.receipt import Case, CaseArm, Draw, Receipt
 from driftproof.stats.aa import AAReading
 from driftproof.stats.band import NO_VALID_SAMPLE, Band, threshold_outcome
 from driftproof.stats.context import LiftInterval
-from driftproof.stats.lift import CommonLifts
+from driftproof.stats.lift import CommonLifts, lift_left_out
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import (
@@ -25,6 +25,7 @@ from driftproof.wording import (
     LOST_KIND_WORDS,
     MINUS,
     NO_SEPARATION,
+    cases_named,
     numeral,
 )
 from driftproof.wording import count_of as count_of  # the pages' one counting word
@@ -403,3 +404,14 @@ def plain_reason(reason: str) -> str:
         if re.fullmatch(pattern, reason):
             return re.sub(pattern, words, reason)
     return reason
+
+
+def lift_coverage(r: Receipt) -> str:
+    """`` (over N of M cases …)`` when the suite lift leaves cases of ``r`` out, else ``""``."""
+    left = lift_left_out(r)
+    if not left:
+        return ""
+    return (
+        f" (over {len(r.cases) - len(left):,} of {count_of(len(r.cases), 'case')}: "
+        f"{cases_named(left)} {'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
+    )

@@ -242,20 +242,21 @@ def underpowered_draws(weak: list[CaseVerdict]) -> tuple[int | None, str]:
 
     The words say which question the count answers (the bands as measured, spreads held), apart
     from ``driftproof plan``'s (a next run, from the spreads' upper bounds). ``None`` when a
-    case's spreads alone reach the floor or a case has too few draws.
+    case's spreads alone reach the floor or a case has too few draws; the words then name every
+    such case, each kind once.
     """
-    if any(v.no_draw_count for v in weak):
-        ids = ", ".join(v.case_id for v in weak if v.no_draw_count)
-        return None, f"{NO_DRAW_COUNT_REACHES} ({ids}): {NO_DRAW_COUNT_WHY}"
-    unknown = [v for v in weak if v.draws_needed is None]
-    if unknown:
-        # count the draws as they are: an arm with none is not "a single measured draw"
-        none = [v.case_id for v in unknown if min(v.a.n, v.b.n) == 0]
-        single = [v.case_id for v in unknown if min(v.a.n, v.b.n) != 0]
-        parts = ([f"an arm has no measured draw ({', '.join(none)})"] if none else []) + (
-            [f"an arm has a single measured draw ({', '.join(single)})"] if single else []
-        )
-        return None, "; ".join(parts) + ": no draw count can be worked out"
+    reach = [v.case_id for v in weak if v.no_draw_count]
+    parts = [f"{NO_DRAW_COUNT_REACHES} ({', '.join(reach)}): {NO_DRAW_COUNT_WHY}"] if reach else []
+    # count the draws as they are: an arm with none is not "a single measured draw"
+    unknown = [v for v in weak if v.draws_needed is None and not v.no_draw_count]
+    none = [v.case_id for v in unknown if min(v.a.n, v.b.n) == 0]
+    single = [v.case_id for v in unknown if min(v.a.n, v.b.n) != 0]
+    arms = ([f"an arm has no measured draw ({', '.join(none)})"] if none else []) + (
+        [f"an arm has a single measured draw ({', '.join(single)})"] if single else []
+    )
+    parts += ["; ".join(arms) + ": no draw count can be worked out"] if arms else []
+    if parts:
+        return None, "; ".join(parts)
     n = max(v.draws_needed for v in weak if v.draws_needed is not None)
     return n, (
         f"{n} draws per arm would have been needed with the spreads held, for the bands as "
