@@ -4,9 +4,10 @@ Per case, the simulated chance the rule (D-3, D-4) calls "regressed" when both s
 true mean, at each side's measured spread, draw count and judge grid; summed, the expected
 count; the chance of at least the observed count is the Poisson-binomial upper tail. A case
 with a side under two measured draws counts 0 (D-5); lost draws are not simulated (D-9 only
-makes calls rarer, so the expectation is if anything high; the measured spreads are plugged in
-as if exact, which at three to five draws also makes it run high). Context beside the rule, and the
-ground for the Action's ``fail-on: beyond-noise``.
+makes calls rarer, so the expectation is if anything high). The measured spreads are plugged in
+as if exact, which moves it either way: high where spreads of three to five draws sit near the
+grid step, about 4% low at a spread of 0.05 on a 0.01 grid (the method page gives the figures).
+Context beside the rule, and the ground for the Action's ``fail-on: beyond-noise``.
 """
 
 from __future__ import annotations
