@@ -29,7 +29,8 @@ class BatchStatus:
     """One batch as its provider last reported it.
 
     ``state`` is the provider's raw status; ``ended``: no request will change any more; ``counts``
-    are its ``request_counts``; ``failed`` holds OpenAI's errors when the input file was refused;
+    are its ``request_counts`` given as numbers; ``failed`` holds OpenAI's errors when the input
+    file was refused;
     ``files`` are OpenAI's output and error file ids.
     """
 

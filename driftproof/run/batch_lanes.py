@@ -321,8 +321,8 @@ class OpenAIBatches(_SDKBatches):
         b = self._call(lambda c: c.batches.retrieve(batch_id))
         running = ("validating", "in_progress", "finalizing", "cancelling")
         self._state(b, b.status, (*running, *OPENAI_BATCH_ENDED))
-        rc = b.request_counts
-        counts = {} if rc is None else {k: getattr(rc, k) for k in ("total", "completed", "failed")}
+        rc, kinds = b.request_counts, ("total", "completed", "failed")  # those given, as numbers
+        counts = {k: n for k in kinds if isinstance(n := getattr(rc, k, None), int)}
         failed = None
         if b.status == "failed":
             errs = (b.errors.data if b.errors is not None else None) or []

@@ -209,3 +209,21 @@ def test_a_results_read_with_no_line_naming_a_request_is_a_broken_read(
     r = read_receipt(batched(tmp_path, provider, cases=1))
     assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_openai_request_counts_that_are_no_object_are_counts_not_given(fake, tmp_path, monkeypatch):
+    # a batch whose request_counts is no object (a gateway's "6") raised AttributeError as its
+    # counts were read, a traceback at the first poll; they are counts not given, and the
+    # results are read as they come (6 answers, then 30 judge samples, each sent once)
+    import batch_fake_state
+
+    doc = batch_fake_state.FakeState.openai_doc
+    monkeypatch.setattr(
+        batch_fake_state.FakeState,
+        "openai_doc",
+        lambda self, b: {**doc(self, b), "request_counts": "6"},
+    )
+    r = read_receipt(batched(tmp_path, "openai", cases=1))
+    s = fake.script
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
