@@ -23,14 +23,15 @@ from driftproof.run.batch_create import maybe_made, not_created, settle_unrecord
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun, HeldStops, Key
+from driftproof.wording import count_of
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
 
 #: The ``request_counts`` of requests that each have a line in the results: Anthropic's four
-#: ended kinds, and OpenAI's ``completed`` (its output file). OpenAI's ``failed`` is not one: the
-#: API reference does not say a request that never ran (a batch cancelled) has an error line.
-RESULT_COUNTS = ("succeeded", "errored", "canceled", "expired", "completed")
+#: ended kinds (each a result type), and OpenAI's ``completed`` (its output file: the outputs of
+#: the requests that succeeded) and ``failed`` (its error file: of those with errors).
+RESULT_COUNTS = ("succeeded", "errored", "canceled", "expired", "completed", "failed")
 
 
 class _NeedCall(Exception):
@@ -383,11 +384,8 @@ class BatchRounds:
         broken = 0 if kept else self.broken_reads.get(bid, 0) + 1
         self.broken_reads[bid] = broken
         if broken >= self.budget:
-            why = (
-                exc.reason
-                if isinstance(exc, AttemptError)
-                else f"{type(exc).__name__}: {str(exc)[:300]}"
-            )
+            named = f"{type(exc).__name__}: {str(exc)[:300]}"
+            why = exc.reason if isinstance(exc, AttemptError) else named
             raise FatalRun(
                 f"batch {bid}: its results could not be read ({broken} reads in a row kept "
                 f"nothing; last: {why})"
@@ -396,9 +394,8 @@ class BatchRounds:
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
         bid = rec["id"]
         seen: dict[str, bytes] = {}  # custom id → its result's digest, as read in this pass
-        sent = set(rec["ids"])
+        sent, kept = set(rec["ids"]), 0
         unread: list[str] = []  # lines that named no request
-        kept = 0
         results = lane.results(st)
         try:
             while True:
@@ -429,10 +426,13 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
-        counted = sum(n for k, n in st.counts.items() if k in RESULT_COUNTS and isinstance(n, int))
-        if not unread and not seen and counted and st.failed is None:  # the body came back empty
-            unread = [f"its results came back empty, where the batch counts {counted} results"]
-        if unread and not seen:  # no line named a request: not its results (a proxy's text)
+        # lines read: each request named once, and each naming none. Fewer than the batch counts
+        # (none given, or more than it sent: not checked) is a read cut short: read again
+        held, counted = len(seen) + len(unread), sum(st.counts.get(k, 0) for k in RESULT_COUNTS)
+        if short := held < counted <= len(sent) and st.failed is None:
+            got = f"hold {count_of(held, 'line')}" if held else "came back empty"
+            unread.insert(0, f"its results {got}, where the batch counts {counted} results")
+        if short or (unread and not seen):  # or no line named a request (a proxy's text)
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return
         why = (

@@ -244,6 +244,9 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             self._send(200, doc | {"has_more": more}, "list")
 
         def _stream(self, lines: list[bytes], ctype: str) -> None:
+            with s.lock:
+                short, s.short_results = s.short_results > 0, max(0, s.short_results - 1)
+            lines = lines[:-2] if short else lines
             self.send_response(200)
             self.send_header("content-type", ctype)
             self.send_header("content-length", str(sum(len(x) for x in lines)))

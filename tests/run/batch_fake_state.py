@@ -48,6 +48,10 @@ class BatchScript:
         fail_results: the same fault for every results read (Anthropic's results, an OpenAI
             output or error file's content), or ``None``.
         hold_results_after: a results stream stops after this many lines and hangs.
+        short_results: this many results reads (Anthropic's results, an OpenAI output or error
+            file's content) leave out their last two lines, the body whole as sent.
+        empty_output: an OpenAI batch none of whose requests succeeded names an output file all
+            the same, empty (its error file holds the requests' errors).
         drop_results: this many results requests are answered by closing the connection
             without a response (the SDK raises ``APIConnectionError``).
         drop_create: this many batch creations are made, then answered by closing the
@@ -73,6 +77,8 @@ class BatchScript:
         self.fail_list: str | None = None
         self.fail_results: str | None = None
         self.hold_results_after: int | None = None
+        self.short_results = 0
+        self.empty_output = False
         self.drop_results = 0
         self.drop_create = 0
         self.fail_validation: str | None = None
@@ -210,7 +216,7 @@ class FakeState:
                 )
             # cancelled requests that never ran are in neither file
         for lines, attr in ((out, "output_file_id"), (err, "error_file_id")):
-            if lines:
+            if lines or (attr == "output_file_id" and self.script.empty_output):
                 fid = self.new_id("file-out")
                 self.files[fid] = "".join(json.dumps(x) + "\n" for x in lines).encode()
                 setattr(b, attr, fid)

@@ -6,7 +6,7 @@ import itertools
 import re
 
 import pytest
-from batch_runs import batched, draws
+from batch_runs import batched, draws, journal_lines
 
 from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
@@ -209,6 +209,73 @@ def test_a_results_read_with_no_line_naming_a_request_is_a_broken_read(
     r = read_receipt(batched(tmp_path, provider, cases=1))
     assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_results_short_of_the_batch_counts_are_a_broken_read_and_nothing_is_paid_twice(
+    fake, tmp_path, provider
+):
+    # the results of the answers' batch come back with 4 of its 6 lines, whole (status 200, the
+    # length as sent), where the batch counts 6 results (Anthropic's succeeded, OpenAI's
+    # completed). The 2 requests missing were taken as without a result and sent again in a
+    # follow-up batch, each paid twice (38 sent). Now the read is broken: the 4 results are
+    # journaled, the batch read again at each poll; the first read kept 4, then 3 in a row keep
+    # nothing and the run stops, and the same command reads the 6 and sends nothing twice
+    s = fake.script
+    s.short_results = 100
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, provider, cases=1)
+    said = str(e.value)
+    assert (
+        f"batch {s.batch_ids[0]}: its results could not be read (3 reads in a row kept nothing; "
+        "last: its results hold 4 lines, where the batch counts 6 results)"
+    ) in said, said
+    assert said.endswith("run the same command again to resume"), said
+    out = tmp_path / "receipt.json"
+    assert journal_lines(batch_journal_path(out), "out") == 4 and s.calls["create"] == 1
+    assert s.calls["results"] == (4 if provider == "anthropic" else 0)  # OpenAI's: file reads
+    s.short_results = 0
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    assert s.calls["create"] == 2  # answers, then judge samples
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_counts_above_what_the_batch_sent_are_not_its_counts(fake, tmp_path, monkeypatch):
+    # each Anthropic batch counts 10 more successes than it holds requests: no read can hold
+    # them all, and reading again would stop every run at that batch; they are counts not
+    # given, and the batches (6 answers, then 30 judge samples) are read as they come
+    import batch_fake_state
+
+    doc = batch_fake_state.FakeState.anthropic_doc
+
+    def inflated(self, b):  # type: ignore[no-untyped-def]
+        d = doc(self, b)
+        d["request_counts"]["succeeded"] += 10
+        return d
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_doc", inflated)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    s = fake.script
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+    assert s.calls["results"] == 2
+
+
+def test_an_openai_output_file_empty_beside_an_error_file_is_read_as_its_errors(fake, tmp_path):
+    # every answer's first attempt expires: the batch names an empty output file and an error
+    # file of 6 lines (its counts: 0 completed, 6 failed). The read holds the 6 errors, no line
+    # short of the counts: each answer is retried once in a follow-up batch (6 more requests)
+    s = fake.script
+    s.empty_output = True
+    s.fault = lambda cid: "expired" if re.fullmatch(r"a\d+-\d+-0", cid) else None
+    r = read_receipt(batched(tmp_path, "openai", cases=1))
+    expired = (
+        "batch batch_000002: batch_expired: This request could not be executed before the "
+        "completion window expired."
+    )
+    for _, d in draws(r, "with_skill") + draws(r, "baseline"):
+        assert d.score is not None and [a.error for a in d.attempts] == [expired]
+    assert len(s.submitted) == len(set(s.submitted)) == 36 + 6 == r.run.endpoint_attempts
 
 
 def test_openai_request_counts_that_are_no_object_are_counts_not_given(fake, tmp_path, monkeypatch):
