@@ -35,11 +35,12 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
     The provider may hold what the call made before its reply is read: a first Ctrl-C waits
     for the reply (at most the call's timeout) so the id reaches the batch journal and a resumed
     run does not send the requests again, even one that comes while the call's thread starts.
-    A second Ctrl-C stops waiting.
+    A second Ctrl-C stops waiting. A call that fails raises its failure, a first Ctrl-C or not:
+    the caller journals what the failure made (a batch refused made none) before the run stops.
 
     Raises:
-        KeyboardInterrupt: a second Ctrl-C, or ``call`` failed after a first one.
-        Whatever ``call`` raised, when no Ctrl-C came.
+        KeyboardInterrupt: a second Ctrl-C.
+        Whatever ``call`` raised.
     """
     box: list[tuple[bool, Any]] = []
     done = threading.Event()
@@ -69,7 +70,7 @@ def to_its_end(call: Callable[[], T]) -> tuple[T, KeyboardInterrupt | None]:
             stop = exc
     ok, value = box[0]
     if not ok:
-        raise stop or value
+        raise value
     return cast(T, value), stop
 
 

@@ -207,6 +207,9 @@ def make_handler(state: FakeState) -> type[BaseHTTPRequestHandler]:
             elif fault in ("500", "error200"):  # error200: the same error body, status 200
                 error = {"type": "api_error", "message": "Internal server error"}
                 self._send(500 if fault == "500" else 200, {"type": "error", "error": error})
+            elif fault == "400":  # a refusal: nothing was made
+                error = {"type": "invalid_request_error", "message": "requests: too many"}
+                self._send(400, {"type": "error", "error": error})
             elif fault in ("empty200", "state200"):  # status 200: no batch; a state none documents
                 paused = {"id": "b", "processing_status": "paused", "status": "paused"}
                 self._send(200, paused if fault == "state200" else {})

@@ -41,7 +41,8 @@ class BatchScript:
             with no response); a failed one moves no batch on.
         fail_ended: the same fault for every retrieve of a batch that has ended (the one the
             Anthropic SDK makes before it reads the results), or ``None``.
-        fail_create: the same fault for every batch creation (no batch is made), or ``None``.
+        fail_create: the same fault for every batch creation (no batch is made), ``"400"``
+            (the provider's refusal, invalid_request_error, HTTP 400), or ``None``.
         fail_cancel: the same fault for every cancel (the batch is not cancelled), or ``None``.
         fail_list: the same fault for every page of the OpenAI batch list, or ``"items200"``
             (its batches without their input file and time), or ``None``.

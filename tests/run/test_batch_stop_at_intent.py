@@ -10,34 +10,23 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from collections import Counter
 
 import pytest
-from batch_runs import batched, draws
+from batch_runs import batched, draws, journal_lines
 
+from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
-from driftproof.run.batch import BatchJournal
+from driftproof.run.batch import BatchJournal, batch_journal_path
 from driftproof.run.config import RunInterrupted
 
 
 def test_a_stop_as_the_creation_is_journaled_creates_and_journals_the_batch(
     fake, tmp_path, monkeypatch
 ):
-    record, stops = BatchJournal.record, []
-
-    def stopped_once(self, kind, rec):  # type: ignore[no-untyped-def]
-        record(self, kind, rec)
-        if kind == "creating" and not stops:
-            stops.append(kind)
-            signal.raise_signal(signal.SIGTERM)  # as the intent's line is synced
-
-    monkeypatch.setattr(BatchJournal, "record", stopped_once)
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
-    try:
-        with pytest.raises(RunInterrupted):
-            batched(tmp_path, cases=1)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    _stopped_at_intent(tmp_path, monkeypatch, RunInterrupted)
     s = fake.script
     assert s.calls["create"] == 1  # the answers' batch was made before the run stopped
     batched(tmp_path, cases=1)  # not refused: its id was journaled, and it is polled
@@ -61,3 +50,44 @@ def test_a_creation_journaled_after_a_second_stop_closed_the_journal_writes_nowh
     os.write(other, b"still open")
     os.close(other)
     assert (tmp_path / "other").read_bytes() == b"still open"
+
+
+def test_a_creation_refused_after_a_stop_is_journaled_as_making_no_batch(
+    fake, tmp_path, monkeypatch
+):
+    # a stop comes as the creation is asked for, and the provider refuses it (HTTP 400): no
+    # batch was made. The stop was raised in place of the refusal, and the creation stayed
+    # journaled as begun and never ended: every later run was refused, asking the user to find
+    # and cancel a batch that does not exist. The run stops on the refusal, the creation
+    # journaled as having made none, and the same command makes the batch and ends
+    s = fake.script
+    s.fail_create = "400"
+    said = str(_stopped_at_intent(tmp_path, monkeypatch, ProviderError).value)
+    assert "the anthropic batch API refused a batch: HTTP 400" in said, said
+    assert "requests: too many" in said and s.calls["create"] == 0
+    assert journal_lines(batch_journal_path(tmp_path / "receipt.json"), "dropped") == 1
+    s.fail_create = None
+    r = read_receipt(batched(tmp_path, cases=1))
+    assert len(s.submitted) == len(set(s.submitted)) == 36 == r.run.endpoint_attempts
+
+
+def _stopped_at_intent(tmp_path, monkeypatch, raised):  # type: ignore[no-untyped-def]
+    """A run of one case stopped by SIGTERM as its first creation is journaled: what it raised."""
+    record, stops = BatchJournal.record, []
+
+    def stopped_once(self, kind, rec):  # type: ignore[no-untyped-def]
+        record(self, kind, rec)
+        if kind == "creating" and not stops:
+            stops.append(kind)
+            # as the intent's line is synced; the main thread takes it before the call is made
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGTERM)
+            time.sleep(0.3)
+
+    monkeypatch.setattr(BatchJournal, "record", stopped_once)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
+    try:
+        with pytest.raises(raised) as e:
+            batched(tmp_path, cases=1)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return e
