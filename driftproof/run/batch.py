@@ -148,6 +148,8 @@ class BatchLane:
 
 #: Results journaled between two fsyncs while a batch is read.
 SYNC_EVERY = 2000
+#: A reply's members at their defaults, which a journaled reply leaves out (its text never).
+_REPLY_DEFAULTS = {**dataclasses.asdict(Reply("")), "text": None}
 
 
 def batch_journal_path(receipt_path: str | Path) -> Path:
@@ -409,8 +411,10 @@ class BatchJournal:
         """Journal one result read from a batch: its ``reply``, or its ``error``'s members."""
         doc: dict[str, Any] = {"id": custom_id, "batch": batch_id}
         if isinstance(outcome, Reply):
-            asdict = dataclasses.asdict(outcome).items()
-            doc["reply"] = {k: v for k, v in asdict if v not in (None, [], {})}
+            # a member equal to its default is left out; any other ({} or [] included) is kept
+            doc["reply"] = {
+                k: v for k, v in dataclasses.asdict(outcome).items() if v != _REPLY_DEFAULTS[k]
+            }
         else:
             doc["error"] = {k: getattr(outcome, k) for k in _Error.model_fields}
         self._write({"out": doc}, sync=False)

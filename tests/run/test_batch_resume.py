@@ -329,6 +329,26 @@ def test_a_batch_journals_results_are_read_back_as_replies_and_errors(tmp_path) 
     again.close()
 
 
+def test_a_journaled_reply_keeps_its_empty_members(tmp_path) -> None:
+    # a judge's decision of {} and a harness's empty event list are not "none recorded": a resumed
+    # run must read back the reply the uninterrupted run graded (an empty decision is an invalid
+    # sample for one reason, a missing one for another)
+    from driftproof.run.batch import BatchJournal
+    from driftproof.run.providers.base import Reply
+
+    p = tmp_path / "r.json.batches"
+    j = BatchJournal(p, resumed_run=False)
+    j.record("batch", {"id": "b1", "lane": "judge", "ids": ["g0"], "file_id": None, "created": 1.0})
+    sent = Reply("", decision={}, channel="tool", refusal={}, harness_events=[], other_models=[])
+    j.out("b1", "g0", sent)
+    j.close()
+    again = BatchJournal(p, resumed_run=True)
+    ((_, _, reply),) = again.outs
+    assert (reply.decision, reply.refusal, reply.harness_events) == ({}, {}, [])
+    assert reply == sent
+    again.close()
+
+
 HAND_EDITED = [
     # lines appended to the batch journal of a stopped run (its line 1: the run's mark, line 2:
     # msgbatch_000001 about to be made, line 3: made, the 6 answers a0-{0,1,2}-0 and
