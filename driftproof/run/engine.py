@@ -88,8 +88,9 @@ def run_suite(
     judged = judge_doc(judge, cfg.judge_model, cfg.judge_max_tokens, cfg.judge_price, tier)
     identity = _identity(suite, cases, skill_text, cfg, provider, judged)
     note = getattr(progress, "note", None)
-    journal = _open_journal(out, identity, harness_version, note, provider.endings)
+    journal = _open_journal(out, identity, harness_version, provider.endings)
     try:  # a stop before the draws or while sealing keeps the journal too
+        _tidy(journal, out, note)
         drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
         spend = drawer.spend  # what the draws cost so far, for the progress bar
         tell = progress or (lambda *_: None)
@@ -120,21 +121,14 @@ def run_suite(
 
 
 def _open_journal(
-    out: Path,
-    identity: dict[str, Any],
-    harness_version: str | None,
-    note: Callable[[str], None] | None,
-    endings: str | None,
+    out: Path, identity: dict[str, Any], harness_version: str | None, endings: str | None
 ) -> Journal:
-    """The run's journal, resumed (stale receipt files removed) or new.
-
-    ``note(line)`` is told that a journal of another run holding no finished draw was replaced;
-    ``endings`` is the answering lane's endings table (:class:`Journal`).
+    """The run's journal, resumed or new; ``endings``: the answering lane's (:class:`Journal`).
 
     Raises:
         RefusalError: as :class:`Journal` raises.
     """
-    journal = Journal(
+    return Journal(
         journal_path(out),
         identity,
         started_at=now(),
@@ -142,11 +136,17 @@ def _open_journal(
         companion=batch_journal_path(out),
         endings=endings,
     )
+
+
+def _tidy(journal: Journal, out: Path, note: Callable[[str], None] | None) -> None:
+    """Remove the stale receipt files of a resumed run; tell ``note(line)`` of a journal replaced.
+
+    A journal of another run holding no finished draw is replaced (:attr:`Journal.replaced`).
+    """
     if journal.resumed:
         _remove_stale_receipt_files(out)
     if journal.replaced is not None and note is not None:
         note(journal.replaced)
-    return journal
 
 
 def _write(

@@ -72,3 +72,32 @@ def test_a_stop_outside_the_draws_keeps_the_journal_and_the_same_call_resumes(
     monkeypatch.undo()
     _run(tmp_path, out)  # not refused as another run's journal
     assert _draws(out) == _draws(whole)
+
+
+def test_a_stop_as_stale_files_are_removed_on_resume_keeps_the_journal_and_says_so(
+    tmp_path, monkeypatch
+):
+    # the resumed journal is open before its run's leftovers are removed; a stop there escaped
+    # as a bare interrupt, the journal open and locked: the same call in that process was refused
+    whole, out = tmp_path / "whole.json", tmp_path / "r.json"
+    _run(tmp_path, whole)
+
+    def progress(done, total, spend, phase="draws"):  # type: ignore[no-untyped-def]
+        if phase == "sealing":
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        _run(tmp_path, out, progress)  # 6 finished draws journaled
+
+    def stopped(_out):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "_remove_stale_receipt_files", stopped)
+    with pytest.raises(KeyboardInterrupt) as stop:
+        _run(tmp_path, out)
+    assert isinstance(stop.value, RunInterrupted)
+    assert (stop.value.kept, stop.value.journal) == (6, tmp_path / "r.json.journal")
+    monkeypatch.undo()
+    _run(tmp_path, out)
+    assert _draws(out) == _draws(whole)
+
