@@ -75,6 +75,7 @@ def run_suite(
             journal is kept; run again to resume).
         RunInterrupted: Ctrl-C (or SIGTERM) once the journal is open, before the receipt is
             written: the journal is closed and kept; run again to resume.
+        KeyboardInterrupt: a stop once the receipt is written, raised once the journal is gone.
     """
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
@@ -111,9 +112,9 @@ def run_suite(
     except KeyboardInterrupt as exc:
         journal.close()
         raise RunInterrupted(len(journal.draws), journal.path) from exc
-    tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
-    quick = answers(journal, cases[0].id) if cfg.quick else {}
-    with HeldStops():  # a stop waits for both: neither journal is left without the other
+    with HeldStops():  # a stop waits for both: neither journal is left beside the receipt
+        tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
+        quick = answers(journal, cases[0].id) if cfg.quick else {}
         if batches is not None:
             batches.remove()
         unmeasured = _unmeasured(receipt, stopped, out, journal)

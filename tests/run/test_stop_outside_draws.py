@@ -10,6 +10,7 @@ run is writing this journal").
 from __future__ import annotations
 
 import json
+import signal
 
 import pytest
 from run_helpers import SKILL_TEXT, SUITE
@@ -101,3 +102,24 @@ def test_a_stop_as_stale_files_are_removed_on_resume_keeps_the_journal_and_says_
     _run(tmp_path, out)
     assert _draws(out) == _draws(whole)
 
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_once_the_receipt_is_written_waits_for_its_journal_to_go(tmp_path, sig):
+    # the receipt was written and the stop came as the progress bar was told so: it left the
+    # journal beside the receipt (open and locked in that process), and the same command was
+    # refused until --force wrote the receipt again; the stop now takes effect once it is gone
+    whole, out = tmp_path / "whole.json", tmp_path / "r.json"
+    _run(tmp_path, whole)
+
+    def progress(done, total, spend, phase="draws"):  # type: ignore[no-untyped-def]
+        if phase == "done":
+            signal.raise_signal(sig)
+
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the command's does
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _run(tmp_path, out, progress)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not (tmp_path / "r.json.journal").exists()
+    assert _draws(out) == _draws(whole)
