@@ -190,22 +190,23 @@ class Journal:
                         raise  # unreadable (permissions): as any file the run cannot write
                     what = "a directory" if exc.errno == errno.EISDIR else "a FIFO or a device"
                     raise self._not_a_file(what) from None
+            try:  # a stop or a refusal from here on leaves no descriptor open (and locked)
                 if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, or a FIFO being read
-                    os.close(fd)
-                    raise self._not_a_file("not a regular file") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
+                    raise self._not_a_file("not a regular file")
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as exc:
+                    raise RefusalError(
+                        f"{self.path}: another run is writing this journal; wait for it, "
+                        "or write the receipt elsewhere"
+                    ) from exc
+                # the name still the file locked (not one a finished run removed meanwhile)
+                with contextlib.suppress(FileNotFoundError):
+                    if os.path.samestat(os.fstat(fd), os.stat(self.path)):
+                        return fd, existed
+            except BaseException:
                 os.close(fd)
-                raise RefusalError(
-                    f"{self.path}: another run is writing this journal; wait for it, "
-                    "or write the receipt elsewhere"
-                ) from exc
-            try:  # the name still the file locked (not one a finished run removed meanwhile)
-                if os.path.samestat(os.fstat(fd), os.stat(self.path)):
-                    return fd, existed
-            except FileNotFoundError:
-                pass
+                raise
             os.close(fd)
         raise RefusalError(
             f"{self.path}: other runs keep creating and removing this journal; wait for them, "

@@ -5,6 +5,7 @@ given to another file or socket meanwhile."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 
 import pytest
@@ -65,3 +66,20 @@ def _stopped_then_resumed(tmp_path, monkeypatch) -> None:  # type: ignore[no-unt
     j = Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None)
     assert j.resumed and j.draws == {}
     j.close()
+
+
+def test_a_stop_as_the_journal_is_locked_leaves_it_unlocked(tmp_path, monkeypatch):
+    # found by a stop sent at each line of a run's opening in turn: the stop came as the lock
+    # was taken, before the name was checked to still be the file locked; the descriptor stayed
+    # open and locked, and the same run in that process was refused ("another run is writing")
+    import driftproof.run.journal as journal
+
+    Journal(tmp_path / "r.json.journal", ID, started_at=T0, harness_version=None).close()
+    real = fcntl.flock
+
+    def locked_then_stopped(fd: int, op: int) -> None:
+        real(fd, op)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(journal.fcntl, "flock", locked_then_stopped)
+    _stopped_then_resumed(tmp_path, monkeypatch)
