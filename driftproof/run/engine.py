@@ -90,6 +90,7 @@ def run_suite(
     identity = _identity(suite, cases, skill_text, cfg, provider, judged)
     note = getattr(progress, "note", None)
     journal = _open_journal(out, identity, harness_version, provider.endings)
+    receipt = None
     try:  # a stop before the draws or while sealing keeps the journal too
         _tidy(journal, out, note)
         drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
@@ -108,16 +109,18 @@ def run_suite(
         )
         made = (skill_text, skill_name, judged, attempts, harness_version, stopped, batch, kept)
         body = partial(receipt_body, suite, drawer, *made)
-        receipt = _write(body, out, replace, journal, transcripts)
+        with HeldStops() as stops:  # a stop once it is written waits for its journals to go
+            receipt = stops.wait(partial(_write, body, out, replace, journal, transcripts))
+            tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
+            quick = answers(journal, cases[0].id) if cfg.quick else {}
+            if batches is not None:
+                batches.remove()
+            unmeasured = _unmeasured(receipt, stopped, out, journal)
     except KeyboardInterrupt as exc:
+        if receipt is not None:  # written, its journals removed (or closed and kept)
+            raise
         journal.close()
         raise RunInterrupted(len(journal.draws), journal.path) from exc
-    with HeldStops():  # a stop waits for both: neither journal is left beside the receipt
-        tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
-        quick = answers(journal, cases[0].id) if cfg.quick else {}
-        if batches is not None:
-            batches.remove()
-        unmeasured = _unmeasured(receipt, stopped, out, journal)
     return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
 
 

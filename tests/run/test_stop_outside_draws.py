@@ -123,3 +123,26 @@ def test_a_stop_once_the_receipt_is_written_waits_for_its_journal_to_go(tmp_path
         signal.signal(signal.SIGTERM, previous)
     assert not (tmp_path / "r.json.journal").exists()
     assert _draws(out) == _draws(whole)
+
+
+def test_a_stop_between_sealing_and_the_hold_on_stops_never_leaves_the_journal_beside_it(
+    tmp_path, monkeypatch
+):
+    # the stop comes as the hold on stops that guards the journal's removal is set up: it was
+    # set up once the receipt was written, so the stop escaped with the receipt written and the
+    # journal beside it; set up before the receipt is written, the stop keeps the journal alone
+    whole, out = tmp_path / "whole.json", tmp_path / "r.json"
+    _run(tmp_path, whole)
+
+    class StoppedAsMade(engine.HeldStops):
+        def __init__(self) -> None:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(engine, "HeldStops", StoppedAsMade)
+    with pytest.raises(KeyboardInterrupt) as stop:
+        _run(tmp_path, out)
+    assert isinstance(stop.value, RunInterrupted) and stop.value.kept == 6
+    assert not out.exists()
+    monkeypatch.undo()
+    _run(tmp_path, out)
+    assert _draws(out) == _draws(whole)
