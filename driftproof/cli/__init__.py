@@ -41,8 +41,8 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 @contextlib.contextmanager
-def _stops_interrupt(handler: Any = _stop) -> Iterator[None]:
-    """SIGINT and SIGTERM go to ``handler`` in the block (restored after).
+def _stops_interrupt(handler: Any = _stop, after: Any = None) -> Iterator[None]:
+    """SIGINT and SIGTERM go to ``handler`` in the block (restored after, or set to ``after``).
 
     ``handler`` defaults to :func:`_stop` (a :class:`KeyboardInterrupt`). A signal the caller
     ignores (``nohup``, a background job) stays ignored; off the main thread nothing changes.
@@ -52,15 +52,17 @@ def _stops_interrupt(handler: Any = _stop) -> Iterator[None]:
         yield
         return
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    for sig, was in previous.items():
-        if was in (signal.SIG_DFL, signal.default_int_handler):
-            signal.signal(sig, handler)
+    taken = [
+        s for s, was in previous.items() if was in (signal.SIG_DFL, signal.default_int_handler)
+    ]
+    for sig in taken:
+        signal.signal(sig, handler)
     try:
         yield
     finally:
         for sig, was in previous.items():
             if was is not None:
-                signal.signal(sig, was)
+                signal.signal(sig, after if after is not None and sig in taken else was)
 
 
 def _exit_interrupted(signum: int, frame: FrameType | None) -> NoReturn:
@@ -153,8 +155,12 @@ with _stops_interrupt(_exit_interrupted):  # click looks up the translations of 
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point."""
-    with _stops_interrupt():
+    """Console-script entry point: the command ``argv`` (``None``: ``sys.argv``, as ``driftproof``).
+
+    Called with no ``argv``, as the ``driftproof`` command calls it, SIGINT and SIGTERM are then
+    ignored: the command has ended, its exit status stands while Python tears the process down.
+    """
+    with _stops_interrupt(after=signal.SIG_IGN if argv is None else None):
         try:
             _main(argv)
         except KeyboardInterrupt:  # a second Ctrl-C while the first was being reported

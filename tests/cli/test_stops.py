@@ -251,3 +251,26 @@ def test_a_validator_pydantic_fails_to_build_as_ctrl_c_arrives_reads_interrupted
         signal.signal(signal.SIGINT, previous)
     assert stop.value.code == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+#: The ``driftproof`` command's own call of main() (no arguments given, sys.argv read), then a
+#: SIGTERM as the process ends, as in Python's own tear-down after a run wrote its receipt.
+_ENDED = """
+import os, signal, sys
+from driftproof.cli import main
+sys.argv = ["driftproof", "--version"]
+try:
+    main()
+except SystemExit:
+    pass
+os.kill(os.getpid(), signal.SIGTERM)
+print("ended", flush=True)
+"""
+
+
+def test_a_stop_once_the_command_has_ended_leaves_its_exit_status():
+    # found by random stops to `driftproof run` processes: a stop after the receipt was written
+    # and the journal removed, while Python tore the process down (up to 3 s with the SDKs
+    # loaded), ended it with the signal's status (-15 or -2), as if the run had been stopped
+    res = subprocess.run([sys.executable, "-c", _ENDED], capture_output=True, text=True)
+    assert (res.returncode, res.stdout.splitlines()[-1:]) == (0, ["ended"])
