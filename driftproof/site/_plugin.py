@@ -55,6 +55,8 @@ class DriftproofPlugin(BasePlugin):
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
         #: the link check of the build under way
         self.links = SiteLinks()
+        #: the generated pages' site paths, for the sitemap (aliases that redirect left out)
+        self.pages: list[str] = []
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Write every generated file into the site folder as made; mkdocs is not told of them.
@@ -70,7 +72,7 @@ class DriftproofPlugin(BasePlugin):
             reports = self.config.get("reports") or opts.get("reports", "reports")
             self.job = (base / receipts, base / reports, None, None)
         receipts_dir, reports_dir, cache, progress = self.job
-        self.links = SiteLinks()
+        self.links, self.pages = SiteLinks(), []
         found = find_inputs(receipts_dir, reports_dir)
         self.nav = site_nav(files)
         settings = SiteSettings(
@@ -95,6 +97,8 @@ class DriftproofPlugin(BasePlugin):
                     f"generated pages would overwrite files in {config.docs_dir}: {path}",
                     [Problem(str(f.abs_src_path or f.src_uri), "", f"{why}: rename or remove it")],
                 )
+            if path.endswith(".html") and b'http-equiv="refresh"' not in (data or b""):
+                self.pages.append(path)
             if data is not None:  # None: the job wrote it
                 write_files(site_dir, {path: data})
 
@@ -112,10 +116,15 @@ class DriftproofPlugin(BasePlugin):
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
-        """The theme's environment escapes and shows control characters, as the generator's."""
+        """The theme's environment escapes and shows control characters, as the generator's.
+
+        ``pages_made``: the generated pages' site paths, sorted (the sitemap names them).
+        """
         env.autoescape = True
         env.finalize = printable
-        env.globals.update(site_name=config.site_name, site_nav=self.nav)
+        env.globals.update(
+            site_name=config.site_name, site_nav=self.nav, pages_made=sorted(self.pages)
+        )
         return env
 
     def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:

@@ -50,9 +50,9 @@ CHANGED = {
     "reports/001/chart-token-savings-narrow.svg": "a labelled tick below 0",
     "reports/001/chart-token-savings-narrow-dark.svg": "a labelled tick below 0",
     "reports/001/SHA256SUMS": "its narrow charts, its CSV and report.json",
-    "sitemap.xml": "the hand-written pages' addresses (method.html, not method/); no lastmod "
-    "(it was the build's fixed date for every page)",
-    "sitemap.xml.gz": "the hand-written pages' addresses; no lastmod",
+    "sitemap.xml": "every page's address, the generated ones too (method.html, not method/); "
+    "no lastmod (it was the build's fixed date for every page)",
+    "sitemap.xml.gz": "every page's address; no lastmod",
     # issue 37: a badge's details carry no draw count of their own (it contradicted plan's)
     "badge/*.details.json": "no draws_needed or no_draw_count_reaches_floor member",
     # issue 36: caveman's judged fidelity snapshots (two receipts) and report 005
