@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from driftproof.importers._common import ROUNDING, Where
 from driftproof.importers._counts import exact_integer
 
-_PRE_POST = ("baseline", "withSkill")  # the runs a scenario's normalized gain compares
+_PRE_POST = ("baseline", "withSkill", "skilledPlugin")  # the runs a normalized gain compares
 
 
 class Covered(NamedTuple):
@@ -40,9 +40,10 @@ def overall_is_the_mean(
 
     Pre and post are the baseline's and the skilled run's judge ``overallScore`` as
     (score - 1) / 4, the gain (post - pre) / (1 - pre), at pre 1 0 when held else post - pre. A
-    score missing or no number, or for the gain a scenario with a plugin run (its gain may be
-    that run's), leaves that mean uncompared (their own reading names them). A verdict with no
-    scenarios (a skill with none, or with no eval file) has overall score 0 and no gain.
+    score missing or no number, or for the gain a scenario with a plugin run judged apart from
+    its isolated one (its gain may be that run's), leaves that mean uncompared (their own reading
+    names them). A verdict with no scenarios (a skill with none, or with no eval file) has
+    overall score 0 and no gain.
 
     Returns:
         the scores of the scenarios the figures cover (for the interval) and, when they are
@@ -95,12 +96,20 @@ def overall_is_the_mean(
 
 
 def _gain(s: dict[str, Any]) -> float:
+    """A scenario's gain; NaN: a score missing, or plugin and isolated runs judged apart.
+
+    ``ComputeNormalizedGain`` takes the isolated run or (newer) the plugin run whose improvement
+    score is lower; judged alike (a scenario that failed to run: one run judged 0), either gives
+    the same gain.
+    """
+    runs = _PRE_POST if s.get("skilledPlugin") is not None else _PRE_POST[:2]
     try:
-        pre, post = [(s[k]["judgeResult"]["overallScore"] - 1) / 4 for k in _PRE_POST]
-        held = min(post - pre, 0) if pre >= 1 else (post - pre) / (1 - pre)
+        pre, *posts = [(s[k]["judgeResult"]["overallScore"] - 1) / 4 for k in runs]
     except (KeyError, TypeError):
         return math.nan
-    return math.nan if s.get("skilledPlugin") is not None else held
+    if len(set(posts)) != 1:
+        return math.nan
+    return min(posts[0] - pre, 0) if pre >= 1 else (posts[0] - pre) / (1 - pre)
 
 
 def _fits(mean: float | None, found: float | None, what: str) -> bool:

@@ -145,10 +145,15 @@ def _failed_run(error: str) -> dict[str, Any]:
     return {"metrics": metrics, "judgeResult": judged}
 
 
-def test_a_scenario_that_failed_is_a_case_of_lost_draws(shared: Path, tmp_path: Path) -> None:
-    # skill-validator's evaluate keeps a scenario whose runs threw as a comparison with
-    # improvementScore 0, a zero breakdown, no perRunScores and its executionError; it counts in
-    # the overall mean: (0.75 + 0.75 + 0.7583816890552741 + 0) / 4 = 0.5645954222638185
+def _with_a_failed_scenario(shared: Path) -> dict[str, Any]:
+    """The real run with its scenario 3 one that failed to run, as skill-validator writes it.
+
+    skill-validator's evaluate keeps a scenario whose runs threw as a comparison with
+    improvementScore 0, a zero breakdown, no perRunScores and its executionError; it counts in
+    the overall mean: (0.75 + 0.75 + 0.7583816890552741 + 0) / 4 = 0.5645954222638185. Its
+    judge scores are 0 for every run, so pre = post = (0 - 1) / 4 and its gain is 0 whichever
+    skilled run ComputeNormalizedGain takes; the others' are 1: (1 + 1 + 1 + 0) / 4 = 0.75.
+    """
     doc: dict[str, Any] = json.loads((shared / RUN).read_text(encoding="utf-8"))
     v = doc["verdicts"][0]
     run = _failed_run("All 1 run(s) failed for scenario 'x'")
@@ -170,8 +175,13 @@ def test_a_scenario_that_failed_is_a_case_of_lost_draws(shared: Path, tmp_path: 
         "failedRunCount": 0,
         "executionError": "All 1 run(s) failed for scenario 'x'",
     }
-    v.update(overallImprovementScore=0.5645954222638185, passed=False)
+    v.update(overallImprovementScore=0.5645954222638185, normalizedGain=0.75, passed=False)
     v["confidenceInterval"].update(low=0.1875, high=0.7583816890552741)
+    return doc
+
+
+def test_a_scenario_that_failed_is_a_case_of_lost_draws(shared: Path, tmp_path: Path) -> None:
+    doc = _with_a_failed_scenario(shared)
     (r,) = import_skill_validator(write_json(tmp_path / "results.json", doc))
     sealed(r)  # the receipt holds together as it is written
     case = r.body.cases[3]
@@ -182,3 +192,16 @@ def test_a_scenario_that_failed_is_a_case_of_lost_draws(shared: Path, tmp_path: 
     report = r.body.model_dump(mode="json")["source_report"]
     own = [f["value"] for f in report["figures"] if f.get("case") == case.id]
     assert own[0] == 0  # its improvement score, as the source printed it
+
+
+def test_a_failed_scenarios_gain_of_0_counts_in_the_verdicts(
+    shared: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the gain of the 3 scenarios that ran, 1, is not the mean of all 4: 0.75
+    doc = _with_a_failed_scenario(shared)
+    doc["verdicts"][0]["normalizedGain"] = 1
+    err = _refused(doc, tmp_path, capsys)
+    assert err.rstrip("\n").removesuffix(": the source contradicts itself") == (
+        "/verdicts/0/normalizedGain: expected 0.75, the mean normalized gain of the verdict's 4 "
+        "scenarios (/verdicts/0/scenarios), found 1.0"
+    )
