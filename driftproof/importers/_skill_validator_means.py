@@ -46,8 +46,9 @@ def overall_is_the_mean(
     overall score 0 and no gain.
 
     Returns:
-        the scores of the scenarios the figures cover (for the interval) and, when they are
-        fewer than those listed, a note saying so; ``None`` when a score is missing or no number.
+        the scores of the scenarios the figures cover (for the interval; every scenario's when
+        both sets fit) and a note when they are fewer than those listed, or when both fit;
+        ``None`` when a score is missing or no number.
 
     Raises:
         ImportError_: at ``overallImprovementScore`` or ``normalizedGain``, naming the figure
@@ -86,7 +87,14 @@ def overall_is_the_mean(
         readings = fits
     chosen = readings[0]
     note = None
-    if chosen.part:
+    if len(readings) > 1:  # the mean of every scenario, and of those expecting the skill, alike
+        note = (
+            f"The source's overall improvement score and normalized gain are the mean of all "
+            f"{len(rows)} of its scenarios and of the {len(readings[1].scores)} that expect the "
+            f"skill to be used alike, so whether its interval covers all of them or only those "
+            f"{len(readings[1].scores)} is not recorded."
+        )
+    elif chosen.part:
         note = (
             f"The source's overall improvement score, normalized gain and interval cover the "
             f"{len(chosen.scores)} of its {len(rows)} scenarios that expect the skill to be "

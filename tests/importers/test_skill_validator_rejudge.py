@@ -205,3 +205,25 @@ def test_a_failed_scenarios_gain_of_0_counts_in_the_verdicts(
         "/verdicts/0/normalizedGain: expected 0.75, the mean normalized gain of the verdict's 4 "
         "scenarios (/verdicts/0/scenarios), found 1.0"
     )
+
+
+def test_a_verdict_fitting_both_readings_says_it_cannot_tell_which(
+    shared: Path, tmp_path: Path
+) -> None:
+    # scenarios 2 and 3 made copies of scenario 0 (0.75, judged 1 then 5) and not expecting the
+    # skill: every scenario scores 0.75 and gains 1, so the overall 0.75 and gain 1 are the mean
+    # of all 4 and of the 2 expecting it alike; the interval may be over either set
+    doc = _rejudged(shared)
+    v = doc["verdicts"][0]
+    for k in (2, 3):
+        v["scenarios"][k] = json.loads(json.dumps(v["scenarios"][0])) | {
+            "scenarioName": f"copy {k}",
+            "expectActivation": False,
+        }
+    (r,) = import_skill_validator(write_json(tmp_path / "results.json", doc))
+    assert (
+        "The source's overall improvement score and normalized gain are the mean of all 4 of its "
+        "scenarios and of the 2 that expect the skill to be used alike, so whether its interval "
+        "covers all of them or only those 2 is not recorded."
+    ) in r.body.provenance.notes
+    assert not any("cover the 2 of its" in n for n in r.body.provenance.notes)
