@@ -193,16 +193,19 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
         concurrency=1,
         retry_delays=(0.0, 0.0),
     )
-    run_suite(
-        suite,
-        skill_text=skill,
-        skill_name="commit-style",
-        cfg=cfg,
-        provider=lane,
-        judge=lane,
-        out=out,
-        sleep=lambda _s: None,
-    )
+    try:
+        run_suite(
+            suite,
+            skill_text=skill,
+            skill_name="commit-style",
+            cfg=cfg,
+            provider=lane,
+            judge=lane,
+            out=out,
+            sleep=lambda _s: None,
+        )
+    except OSError as exc:  # the run's journal goes with the stage: no draw is kept to resume
+        raise (exc.__cause__ if isinstance(exc.__cause__, OSError) else exc) from None
 
 
 def plan_why(p: Plan) -> str:

@@ -137,3 +137,25 @@ def test_a_demo_into_the_current_empty_folder_is_written(
     demo.run_demo(".")
     assert (tmp_path / "e" / "WALKTHROUGH.txt").is_file()
     assert not [p.name for p in tmp_path.rglob("*demo-lock")]
+
+
+def test_a_receipt_the_demo_cannot_write_says_no_journal_kept_nor_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an adversary's demo on a full 64 KiB tmpfs said "18 finished draws are kept in
+    # <dir>/.d.build-…/receipts/v1-run1.json.journal: run the same command again to resume":
+    # the demo removes its stage, journal and all, and a demo starts over, never resumes
+    from factories import run_main
+
+    from driftproof.run import engine
+
+    def full(_body: object, out: Path, **_: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(out))
+
+    monkeypatch.setattr(engine, "write_receipt", full)
+    code, _, err = run_main(["demo", str(tmp_path / "d")], capsys)
+    assert (code, err) == (
+        2,
+        f"error: {tmp_path / 'd' / 'receipts' / 'v1-run1.json'}: No space left on device\n",
+    )
+    assert list(tmp_path.iterdir()) == []
