@@ -275,8 +275,15 @@ def _append(path: Path, text: str) -> None:
         why = "expected a file to append to, found a named pipe no one reads"
         raise OSError(errno.ENXIO, why, str(path)) from None
     os.set_blocking(fd, True)
-    with os.fdopen(fd, "a", encoding="utf-8") as fh:
-        fh.write(text)
+    with open(fd, "ab", buffering=0) as fh:
+        start, data = os.fstat(fd).st_size, memoryview(text.encode("utf-8"))
+        try:
+            while data:
+                data = data[fh.write(data) :]
+        except BaseException:  # cut short (a full disk): taken back, no block left unclosed
+            if path.is_file():
+                os.ftruncate(fd, start)
+            raise
 
 
 def append_github_output(path: Path, outputs: dict[str, str]) -> None:

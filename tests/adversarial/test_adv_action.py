@@ -219,3 +219,26 @@ def test_a_socket_as_github_output_is_not_called_a_named_pipe(
     err = capsys.readouterr().err
     assert f"{path}: cannot append the outputs (GITHUB_OUTPUT): " in err
     assert "No such device or address" in err and "named pipe" not in err
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="no file size limit on this system")
+def test_github_output_a_full_disk_cuts_short_is_taken_back_whole(tmp_path: Path) -> None:
+    # Found: `badge --github-output` on a full disk left "reading<<driftproof_…\nno verdict\n"
+    # and half a delimiter at the end of $GITHUB_OUTPUT, a block the runner cannot close. A file
+    # size limit 40 bytes past what the file holds cuts the append short as a full disk does.
+    import subprocess
+    import sys
+
+    receipt = write(tmp_path, "r.json", make_receipt(GOOD))
+    output = tmp_path / "output"
+    output.write_text("earlier=kept\n", encoding="utf-8")  # 13 bytes another step wrote
+    code = (
+        "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (53, 53))\n"
+        f"from driftproof.cli import main\nmain(['badge', {str(receipt)!r}, '--github-output'])\n"
+    )
+    env = {**os.environ, "GITHUB_OUTPUT": str(output)}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith(f"error: {output}: cannot append to $GITHUB_OUTPUT: File too")
+    assert output.read_text(encoding="utf-8") == "earlier=kept\n"
