@@ -108,6 +108,9 @@ def build_site(
             logged = [r.getMessage() for r in collector.buffer] or [str(exc)]
             lines = [Problem(str(config_file), "", m) for m in logged]
             raise SiteBuildError(f"mkdocs could not build the site: {exc}", lines) from None
+        except OSError as exc:  # a page's bytes not written (a full disk) name no file: ``out``
+            where = str(exc.filename or tmp).replace(str(tmp), str(out), 1)
+            raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
         finally:
             mk_log.removeHandler(collector)
             if swapped and cache is not None:

@@ -273,3 +273,24 @@ def test_the_old_site_remover_holds_none_of_the_builds_streams(tmp_path: Path) -
     ).stdout
     assert f"streams [(0, {os.devnull!r}), (1, {os.devnull!r}), (2, {os.devnull!r})]" in out
     assert not old.exists()
+
+
+def test_a_full_disk_as_mkdocs_writes_a_page_names_the_site_folder(
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: `reports build` onto a full tmpfs said "error: (input or output): No space left on
+    # device": mkdocs writes each page's bytes, and a failed write names no file
+    import errno
+
+    from mkdocs import utils
+
+    def full(*_: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(utils, "write_file", full)
+    receipts, reports = site_inputs
+    out = tmp_path / "site"
+    with pytest.raises(OSError) as exc:
+        build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml", cache_dir=None)
+    assert (exc.value.errno, exc.value.filename) == (errno.ENOSPC, str(out))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["receipts", "reports"]
