@@ -89,10 +89,13 @@ def _validate(doc: Any, file: str) -> Receipt:
             file, "", f"not a Driftproof receipt: it names no schema version (one of {versions})"
         )
     if not isinstance(version, str) or version not in known_versions():
+        found = quote(version)
+        if isinstance(version, int | float) and not isinstance(version, bool):  # 0.16, not "0.16"
+            found = f"a number {found}, not text"
         raise UnknownVersionError.at(
             file,
             "/schema_version",
-            f"expected one of {versions} (newest {CURRENT_VERSION}), found {quote(version)}"
+            f"expected one of {versions} (newest {CURRENT_VERSION}), found {found}"
             + _newer(version),
         )
     if doc.get("verification_level") == "FORMAL":

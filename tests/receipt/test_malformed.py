@@ -258,3 +258,15 @@ def test_a_receipt_whose_schema_address_names_another_version_is_refused(
     problem = err.value.problems[0]
     assert (problem.file, problem.pointer) == ("r.json", "/$schema")
     assert f'found "{named}"' in problem.message
+
+
+def test_a_schema_version_written_as_a_number_says_it_is_a_number() -> None:
+    # Found: schema_version 0.16 (a number, not the text "0.16") read "expected one of 0.3.1, …,
+    # 0.16 (newest 0.16), found 0.16": the expectation and the finding looked the same
+    doc = json.loads((FIXTURES / "0.16" / "valid-basic.json").read_text())
+    doc["schema_version"] = 0.16
+    with pytest.raises(ReceiptError) as err:
+        parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json")
+    problem = err.value.problems[0]
+    assert (problem.file, problem.pointer) == ("r.json", "/schema_version")
+    assert problem.message.endswith("(newest 0.16), found a number 0.16, not text")
