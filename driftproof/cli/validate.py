@@ -56,7 +56,7 @@ def validate(files: tuple[Path, ...]) -> None:
             version += f" (read into {CURRENT_VERSION}: what it did not record is unknown)"
         line = (
             f"{terminal_safe(str(f))}: ok: {version}, seal {r.seal.sha256[:12]}…, "
-            f"level {r.verification_level}; {verdict_note(r)}"
+            f"level {r.verification_level}; {terminal_safe(verdict_note(r))}"
         )
         click.echo(fit_terminal(line))
     if failed:

@@ -173,3 +173,21 @@ def test_the_resume_command_quotes_controls_so_a_shell_gives_them_back() -> None
             env={**os.environ, "LC_ALL": "C"},
         ).stdout
         assert said.split(b"\0")[:-1] == [os.fsencode(a) for a in ("driftproof", *args)]
+
+
+def test_validate_shows_a_judge_named_with_controls_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found: `validate` of a simulated receipt regraded by a judge whose provider names a right-
+    # to-left override and a line break printed both raw in its "ok" line (view escapes them)
+    from receipt_docs import seal_document
+
+    doc = make_receipt([case("c1", [0.9, 0.8, 0.85], [0.2, 0.3, 0.25])], level="UNVERIFIED")
+    doc["run"]["provider"] = "simulated"
+    doc["judge"]["provider"] = "x\u202eevil\r\nline2"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(seal_document(doc)), encoding="utf-8")
+    code, out, _ = run(["validate", str(path)], capsys)
+    assert code == 0
+    assert out.count("\n") == 1 and "\u202e" not in out and "\r" not in out
+    assert "the x\\u202eevil\\x0d\\x0aline2 judge scored them" in out
