@@ -25,16 +25,15 @@ decision); 130 when cancelled before the outputs.
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
 import sys
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
+from driftproof.outputs import append_github_output, append_text
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
@@ -264,34 +263,6 @@ def summary_markdown(
     return with_cases("".join(head), c, max_bytes, cut)
 
 
-def _append(path: Path, text: str) -> None:
-    # O_NONBLOCK: a named pipe no one reads is refused at once (ENXIO), never waited on; one a
-    # reader holds (``/dev/stdout`` into a pipe, trying the step locally) is written
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
-    except OSError as exc:
-        if exc.errno != errno.ENXIO or not path.is_fifo():  # a socket also says ENXIO
-            raise
-        why = "expected a file to append to, found a named pipe no one reads"
-        raise OSError(errno.ENXIO, why, str(path)) from None
-    os.set_blocking(fd, True)
-    with open(fd, "ab", buffering=0) as fh:
-        start, data = os.fstat(fd).st_size, memoryview(text.encode("utf-8"))
-        try:
-            while data:
-                data = data[fh.write(data) :]
-        except BaseException:  # cut short (a full disk): taken back, no block left unclosed
-            if path.is_file():
-                os.ftruncate(fd, start)
-            raise
-
-
-def append_github_output(path: Path, outputs: dict[str, str]) -> None:
-    """Append ``outputs`` to ``$GITHUB_OUTPUT``, each a ``name<<random-delimiter`` block."""
-    delims = {name: f"driftproof_{uuid.uuid4().hex}" for name in outputs}
-    _append(path, "".join(f"{n}<<{delims[n]}\n{v}\n{delims[n]}\n" for n, v in outputs.items()))
-
-
 def _parse_fail_on(value: str) -> list[str]:
     """The words that fail the job (blank: :data:`DEFAULT_FAIL_ON`), in any letter case.
 
@@ -328,7 +299,8 @@ def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] 
             if path and variable == "GITHUB_OUTPUT":
                 append_github_output(Path(path), outputs)
             elif path:
-                _append(Path(path), _error_summary([*errors, *problems]) if problems else summary)
+                text = _error_summary([*errors, *problems]) if problems else summary
+                append_text(Path(path), text)
         except OSError as exc:
             problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
     return problems

@@ -1,4 +1,4 @@
-"""Where commands write: the ``--out`` / ``--out-dir`` rule, and no clobbering.
+"""Where commands write: the ``--out`` / ``--out-dir`` rule, no clobbering, ``$GITHUB_OUTPUT``.
 
 No command replaces an existing output (a paid run's receipt) unless given ``--force``, and no
 output lands on one of the command's own inputs.
@@ -12,6 +12,7 @@ import fcntl
 import os
 import re
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -324,3 +325,36 @@ def _place_new(tmp: Path, path: Path) -> None:
         f"{path} already exists (another command wrote it while this one ran); it was not "
         "replaced, and nothing was written. Give --force to replace it"
     )
+
+
+def append_text(path: Path, text: str) -> None:
+    """Append ``text`` to ``path`` whole or not at all (a write cut short is truncated back).
+
+    Raises:
+        OSError: the file cannot be opened or written; a named pipe no one reads is ENXIO.
+    """
+    # O_NONBLOCK: a named pipe no one reads is refused at once (ENXIO), never waited on; one a
+    # reader holds (``/dev/stdout`` into a pipe, trying the step locally) is written
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO or not path.is_fifo():  # a socket also says ENXIO
+            raise
+        why = "expected a file to append to, found a named pipe no one reads"
+        raise OSError(errno.ENXIO, why, str(path)) from None
+    os.set_blocking(fd, True)
+    with open(fd, "ab", buffering=0) as fh:
+        start, data = os.fstat(fd).st_size, memoryview(text.encode("utf-8"))
+        try:
+            while data:
+                data = data[fh.write(data) :]
+        except BaseException:  # cut short (a full disk): taken back, no block left unclosed
+            if path.is_file():
+                os.ftruncate(fd, start)
+            raise
+
+
+def append_github_output(path: Path, outputs: dict[str, str]) -> None:
+    """Append ``outputs`` to ``$GITHUB_OUTPUT``, each a ``name<<random-delimiter`` block."""
+    delims = {name: f"driftproof_{uuid.uuid4().hex}" for name in outputs}
+    append_text(path, "".join(f"{n}<<{delims[n]}\n{v}\n{delims[n]}\n" for n, v in outputs.items()))

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING
 import click
 
 from driftproof.cli._options import FILE, fit_terminal
-from driftproof.outputs import refuse_existing_outputs, same_path, write_all_or_none
+from driftproof.outputs import (
+    append_github_output,
+    refuse_existing_outputs,
+    same_path,
+    write_all_or_none,
+)
 from driftproof.wording import said_once
 
 if TYPE_CHECKING:
@@ -133,7 +138,6 @@ def badge(
     are wrong (nothing is written then).
     """
     # deferred: start-up time of --help
-    from driftproof.action import append_github_output
     from driftproof.pages.badge import (
         badge_svg,
         details_json,
