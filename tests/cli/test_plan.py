@@ -439,14 +439,3 @@ def test_a_count_past_what_a_receipt_holds_names_no_run_option() -> None:
         "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
         "times: narrow the spreads (a steadier grader or case) first."
     ) in lines
-
-
-def test_cli_plan_refuses_a_one_score_import_naming_no_judge_sample() -> None:
-    # skill-creator's nebius import: one answer per arm, one score each as the source gave it,
-    # no judge sample; the refusal said "any band it has is its judge's samples of that answer"
-    receipts = Path(__file__).parents[2] / "receipts"
-    res = CliRunner().invoke(
-        plan, [str(receipts / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")]
-    )
-    assert res.exit_code == 2 and "judge's samples" not in res.stderr
-    assert "(each arm holds the one score its source gave, with no spread)." in res.stderr

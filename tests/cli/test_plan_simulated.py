@@ -1,13 +1,19 @@
-"""``driftproof plan`` on a simulated pilot (``run --provider simulated``, the demo) says so
-under its headline, as view, diff and badge do: the spreads are not a model's."""
+"""``driftproof plan`` on pilots no model run measured.
+
+A simulated pilot (``run --provider simulated``, the demo) says so under its headline, as view,
+diff and badge do: the spreads are not a model's. An import of one score per arm is refused.
+"""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+from click.testing import CliRunner
 from factories import case, make_receipt
 from receipt_docs import seal_document
 
+from driftproof.cli.plan import plan
 from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.render.plan import plan_json, plan_text
@@ -46,3 +52,14 @@ def test_a_pilot_simulated_on_one_side_is_not_said_to_have_no_model() -> None:
     doc["run"]["provider"], doc["judge"]["provider"] = "anthropic", "simulated"
     text = plan_text(plan_receipt(Receipt.model_validate(seal_document(doc))))
     assert SAID in text and "no model answered" not in text
+
+
+def test_cli_plan_refuses_a_one_score_import_naming_no_judge_sample() -> None:
+    # skill-creator's nebius import: one answer per arm, one score each as the source gave it,
+    # no judge sample; the refusal said "any band it has is its judge's samples of that answer"
+    receipts = Path(__file__).parents[2] / "receipts"
+    res = CliRunner().invoke(
+        plan, [str(receipts / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")]
+    )
+    assert res.exit_code == 2 and "judge's samples" not in res.stderr
+    assert "(each arm holds the one score its source gave, with no spread)." in res.stderr
