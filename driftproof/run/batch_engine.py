@@ -427,11 +427,13 @@ class BatchRounds:
         finally:
             results.close()
         # lines read: each request named once, and each naming none. Fewer than the batch counts
-        # (none given, or more than it sent: not checked) is a read cut short: read again
+        # (none given, or more than it sent: not checked) is a read cut short: read again, but
+        # reads short of them to the budget are the batch's results as its provider holds them
         held, counted = len(seen) + len(unread), sum(st.counts.get(k, 0) for k in RESULT_COUNTS)
         if short := held < counted <= len(sent) and st.failed is None:
             got = f"hold {count_of(held, 'line')}" if held else "came back empty"
             unread.insert(0, f"its results {got}, where the batch counts {counted} results")
+            short = bool(kept) or self.broken_reads.get(bid, 0) + 1 < self.budget
         if short or (unread and not seen):  # or no line named a request (a proxy's text)
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return
