@@ -415,10 +415,12 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
         plan = plan_run(RunOptions(**options))
     except RunOptionError as exc:
         raise click.BadParameter(exc.message, param_hint=exc.option) from None
+    was = _stamp(out)
     try:
         result = with_progress(
             lambda progress: start_run(plan, out, replace_existing=force, progress=progress)
         )
+        print_result(result, width=terminal_width())
     except RunInterrupted as exc:
         click.echo(
             f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in "
@@ -427,8 +429,21 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             err=True,
         )
         raise SystemExit(130) from None
-    print_result(result, width=terminal_width())
+    except KeyboardInterrupt:  # a stop once this run's receipt is written: nothing to resume
+        if _stamp(out) in (None, was):
+            raise
+        click.echo(f"interrupted: the receipt was written to {terminal_safe(str(out))}", err=True)
+        raise SystemExit(130) from None
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:
         fail([result.unmeasured], 4)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """``path``'s inode and modification time, or ``None`` if it cannot be read (absent)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns

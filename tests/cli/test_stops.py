@@ -274,3 +274,49 @@ def test_a_stop_once_the_command_has_ended_leaves_its_exit_status():
     # loaded), ended it with the signal's status (-15 or -2), as if the run had been stopped
     res = subprocess.run([sys.executable, "-c", _ENDED], capture_output=True, text=True)
     assert (res.returncode, res.stdout.splitlines()[-1:]) == (0, ["ended"])
+
+
+_SUITE = {
+    "format": "driftproof-suite/1",
+    "name": "one-case",
+    "cases": [
+        {
+            "id": "c",
+            "prompt": "Say what HTTP 429 means.",
+            "rubric": "1.0 if it says rate limited; 0 otherwise.",
+            "threshold": 0.7,
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["new", "over an old receipt"])
+def test_a_stop_once_the_receipt_is_written_says_so(monkeypatch, capsys, tmp_path, force):
+    # found by random stops to `driftproof run --provider stub` (4 of 120 after the journal
+    # opened): a stop once the receipt was written (its journal gone) said only "interrupted";
+    # the same command then refused the receipt as existing, --force paying every draw again.
+    # Now it says where the receipt was written; a stop before, over an old receipt, does not
+    import json
+
+    import driftproof.render.run_summary as summary
+
+    suite, skill, out = tmp_path / "s.json", tmp_path / "SKILL.md", tmp_path / "r.json"
+    suite.write_text(json.dumps(_SUITE), encoding="utf-8")
+    skill.write_text("---\nname: s\n---\nSay it plainly.\n", encoding="utf-8")
+    args = ["run", str(suite), "--skill", str(skill), "--model", "m", "--provider", "stub"]
+    args += ["--judge-provider", "stub", "--out", str(out)]
+    if force:
+        out.write_text("old\n", encoding="utf-8")
+        monkeypatch.setattr("driftproof.cli.run.start_run", _stopped)
+    monkeypatch.setattr(summary, "print_result", _stopped)
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--force"] if force else args)
+    assert stop.value.code == 130
+    said = "interrupted\n" if force else f"interrupted: the receipt was written to {out}\n"
+    assert capsys.readouterr().err.endswith(said)
+    assert out.read_text(encoding="utf-8") == "old\n" if force else out.stat().st_size > 1000
+    assert not (tmp_path / "r.json.journal").exists()
+
+
+def _stopped(*_args, **_kwargs):
+    signal.raise_signal(signal.SIGINT)
