@@ -110,7 +110,7 @@ def run_suite(
         made = (skill_text, skill_name, judged, attempts, harness_version, stopped, batch, kept)
         body = partial(receipt_body, suite, drawer, *made)
         with HeldStops() as stops:  # a stop once it is written waits for its journals to go
-            receipt = stops.wait(partial(_write, body, out, replace, journal, transcripts))
+            receipt = _write(stops, body, out, replace, journal, transcripts)
             tell(len(journal.draws), len(journal.draws), spend.usd(), "done")
             quick = answers(journal, cases[0].id) if cfg.quick else {}
             if batches is not None:
@@ -154,6 +154,7 @@ def _tidy(journal: Journal, out: Path, note: Callable[[str], None] | None) -> No
 
 
 def _write(
+    stops: HeldStops,
     body: Callable[[], ReceiptBody],
     out: Path,
     replace: bool,
@@ -162,6 +163,10 @@ def _write(
 ) -> Receipt:
     """Build, seal and write the receipt; on any failure keep the journal, remove transcripts.
 
+    A stop while ``body()`` builds it is raised there; one while it is written is held by
+    ``stops`` (handed over once its journals are gone): once in place, the receipt and the
+    transcripts it names are kept.
+
     Raises:
         RefusalError: ``out`` appeared while the run went on. OSError: the receipt cannot be
             written, saying the finished draws are kept (:func:`.config.kept_on_disk_error`).
@@ -169,7 +174,7 @@ def _write(
             closed (kept) and the transcripts removed.
     """
     try:
-        return write_receipt(body(), out, replace=replace)
+        return write_receipt(stops.wait(body), out, replace=replace)
     except BaseException as exc:
         journal.close()  # kept on disk: no finished draw is lost
         if transcripts is not None:  # no receipt seals it: nothing is left behind

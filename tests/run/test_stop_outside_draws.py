@@ -22,14 +22,14 @@ from driftproof.run.providers.simulated import StubProvider
 from driftproof.run.suite import load_suite
 
 
-def _run(tmp_path, out, progress=None):  # type: ignore[no-untyped-def]
+def _run(tmp_path, out, progress=None, keep=False):  # type: ignore[no-untyped-def]
     suite_file = tmp_path / "suite.json"
     suite_file.write_text(json.dumps({**SUITE, "cases": SUITE["cases"][:1]}))
     return engine.run_suite(
         load_suite(suite_file),
         skill_text=SKILL_TEXT,
         skill_name="commit-helper",
-        cfg=RunConfig(model="m", judge_model="j", min_draws=3, max_draws=3),
+        cfg=RunConfig(model="m", judge_model="j", min_draws=3, max_draws=3, keep_transcripts=keep),
         provider=StubProvider(),
         judge=StubProvider(),
         out=out,
@@ -146,3 +146,25 @@ def test_a_stop_between_sealing_and_the_hold_on_stops_never_leaves_the_journal_b
     monkeypatch.undo()
     _run(tmp_path, out)
     assert _draws(out) == _draws(whole)
+
+
+def test_a_stop_once_the_receipt_is_in_place_keeps_the_transcripts_it_names(tmp_path, monkeypatch):
+    # the stop came inside the receipt's writer after the file was in place: the run removed
+    # the transcripts file the receipt names and said no receipt was written yet; now the stop
+    # waits until the journal is gone and the receipt and its transcripts are both kept
+    out = tmp_path / "r.json"
+    written = engine.write_receipt
+
+    def stopped_once_in_place(*args, **kwargs):  # type: ignore[no-untyped-def]
+        receipt = written(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)
+        return receipt
+
+    monkeypatch.setattr(engine, "write_receipt", stopped_once_in_place)
+    with pytest.raises(KeyboardInterrupt) as stop:
+        _run(tmp_path, out, keep=True)
+    assert not isinstance(stop.value, RunInterrupted)
+    named = read_receipt(out).run.transcripts
+    assert named is not None and named.draws == 6  # 2 arms x 3 draws, one line each
+    assert len((tmp_path / named.file).read_text().splitlines()) == 6
+    assert not (tmp_path / "r.json.journal").exists()
