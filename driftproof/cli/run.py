@@ -51,7 +51,8 @@ run stopped because another model gave an answer (the receipt is written and rea
 UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
 with the base URL where no connection got an answer; the receipt is written, reading "not
 measured" unless only the control arm has none, and the journal is kept); 130 when
-interrupted by Ctrl-C or SIGTERM (the journal is kept).
+interrupted by Ctrl-C or SIGTERM before the receipt is written (the journal is kept); once it
+is written, a stop says the run is complete and where it is, and exits as the run does.
 """
 
 from __future__ import annotations
@@ -396,7 +397,7 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     """Plan the run from its options (:func:`~driftproof.run.run_plan.plan_run`), run it, print."""
     from driftproof.render.escape import terminal_safe
     from driftproof.render.run_summary import print_result
-    from driftproof.run.config import RunInterrupted  # deferred: start-up time of run --help
+    from driftproof.run.config import RunInterrupted, StoppedWritten  # deferred: run --help
 
     refuse_output_on_input(
         out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]
@@ -415,12 +416,14 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
         plan = plan_run(RunOptions(**options))
     except RunOptionError as exc:
         raise click.BadParameter(exc.message, param_hint=exc.option) from None
-    was = _stamp(out)
+    done: list[Any] = []  # the finished run's result, once start_run returns it
     try:
-        result = with_progress(
-            lambda progress: start_run(plan, out, replace_existing=force, progress=progress)
+        with_progress(
+            lambda progress: done.append(
+                start_run(plan, out, replace_existing=force, progress=progress)
+            )
         )
-        print_result(result, width=terminal_width())
+        print_result(done[0], width=terminal_width())
     except RunInterrupted as exc:
         click.echo(
             f"interrupted: {exc.kept} finished draw{'s' if exc.kept != 1 else ''} kept in "
@@ -429,21 +432,17 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             err=True,
         )
         raise SystemExit(130) from None
-    except KeyboardInterrupt:  # a stop once this run's receipt is written: nothing to resume
-        if _stamp(out) in (None, was):
+    except KeyboardInterrupt as exc:  # once the receipt is written: the run is complete
+        done += [exc.result] if isinstance(exc, StoppedWritten) else []
+        if not done:
             raise
-        click.echo(f"interrupted: the receipt was written to {terminal_safe(str(out))}", err=True)
-        raise SystemExit(130) from None
+        click.echo(
+            "stopped: the run is complete and its receipt is written to "
+            f"{terminal_safe(str(done[0].receipt_path))}; there is nothing to resume",
+            err=True,
+        )
+    result = done[0]
     if result.stopped:
         raise SystemExit(3)
     if result.unmeasured is not None:
         fail([result.unmeasured], 4)
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    """``path``'s inode and modification time, or ``None`` if it cannot be read (absent)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_ino, st.st_mtime_ns

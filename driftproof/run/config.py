@@ -161,6 +161,15 @@ class RunInterrupted(KeyboardInterrupt):
         self.kept, self.journal = kept, journal
 
 
+class StoppedWritten(KeyboardInterrupt):
+    """Ctrl-C once the receipt is written and its journals are gone: the run is complete."""
+
+    def __init__(self, result: RunResult) -> None:
+        """Carry the finished run's ``result``."""
+        super().__init__(f"stopped: the receipt is written to {result.receipt_path}")
+        self.result = result
+
+
 def kept_on_disk_error(exc: OSError, kept: int, journal: Path) -> OSError:
     """``exc``, a file the run could not write, saying where its finished draws are kept.
 

@@ -21,6 +21,7 @@ from driftproof.run.config import (
     RunInterrupted,
     RunResult,
     Spend,
+    StoppedWritten,
     arm_systems,
     kept_on_disk_error,
     now,
@@ -71,11 +72,10 @@ def run_suite(
     Raises:
         SuiteError: a case cannot be graded (before any call).
         RefusalError: the journal belongs to another run or another harness version.
-        ProviderError: the lane cannot start, or a fatal attempt error stopped the run (the
-            journal is kept; run again to resume).
-        RunInterrupted: Ctrl-C (or SIGTERM) once the journal is open, before the receipt is
-            written: the journal is closed and kept; run again to resume.
-        KeyboardInterrupt: a stop once the receipt is written, raised once the journal is gone.
+        ProviderError: the lane cannot start, or a fatal attempt error stopped it (journal kept).
+        RunInterrupted: Ctrl-C (or SIGTERM) after the journal is opened, before the receipt is
+            written: the journal is kept; run again to resume.
+        StoppedWritten: a stop once the receipt is written, once its journal is gone.
     """
     require_gradable(suite)
     if getattr(suite, "truncation", None) == "accepted":
@@ -90,7 +90,7 @@ def run_suite(
     identity = _identity(suite, cases, skill_text, cfg, provider, judged)
     note = getattr(progress, "note", None)
     journal = _open_journal(out, identity, harness_version, provider.endings)
-    receipt = None
+    receipt, quick, unmeasured = None, {}, None
     try:  # a stop before the draws or while sealing keeps the journal too
         _tidy(journal, out, note)
         drawer = _drawer(cases, systems, skill_text, cfg, provider, judge, journal, sleep)
@@ -118,7 +118,8 @@ def run_suite(
             unmeasured = _unmeasured(receipt, stopped, out, journal)
     except KeyboardInterrupt as exc:
         if receipt is not None:  # written, its journals removed (or closed and kept)
-            raise
+            result = RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
+            raise StoppedWritten(result) from exc
         journal.close()
         raise RunInterrupted(len(journal.draws), journal.path) from exc
     return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
