@@ -426,9 +426,8 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
-        # lines read: each request named once, and each naming none. Fewer than the batch counts
-        # (none given, or more than it sent: not checked) is a read cut short: read again, but
-        # reads short of them to the budget are the batch's results as its provider holds them
+        # lines read (each request once, each naming none) short of the batch counts (if given and
+        # no more than it sent) are a read cut short, read again; short to the budget, its results
         held, counted = len(seen) + len(unread), sum(st.counts.get(k, 0) for k in RESULT_COUNTS)
         if short := held < counted <= len(sent) and st.failed is None:
             got = f"hold {count_of(held, 'line')}" if held else "came back empty"
@@ -437,11 +436,9 @@ class BatchRounds:
         if short or (unread and not seen):  # or no line named a request (a proxy's text)
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return
-        why = (
-            f"batch {bid} failed: {st.failed}"
-            if st.failed is not None
-            else f"batch {bid} ({st.state}) returned no result for this request"
-        )
+        why = f"batch {bid} ({st.state}) returned no result for this request"
+        if st.failed is not None:
+            why = f"batch {bid} failed: {st.failed}"
         why = "; ".join([why, *unread])
         for cid in rec["ids"]:
             if cid not in seen:
