@@ -116,13 +116,13 @@ def run_suite(
             if batches is not None:
                 batches.remove()
             unmeasured = _unmeasured(receipt, stopped, out, journal)
+        return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)  # stops here too
     except KeyboardInterrupt as exc:
         if receipt is not None:  # written, its journals removed (or closed and kept)
             result = RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
             raise StoppedWritten(result) from exc
         journal.close()
         raise RunInterrupted(len(journal.draws), journal.path) from exc
-    return RunResult(out, transcripts, stopped, quick, receipt, unmeasured)
 
 
 def _open_journal(

@@ -54,3 +54,28 @@ def test_a_stop_once_the_receipt_is_written_says_where_it_is(
     assert not (tmp_path / "r.json.journal").exists()
     named = read_receipt(out).run.transcripts
     assert named is not None and (tmp_path / named.file).is_file()  # what it names, kept
+
+
+def test_a_stop_as_the_finished_run_is_handed_back_says_where_it_is(
+    suite_file, skill_file, tmp_path, monkeypatch, capsys
+):
+    # a stop given back by the hold once the journal is gone lands as run_suite makes its
+    # result, past the hold: it read "interrupted", exit status 130, the receipt complete
+    made = engine.RunResult
+    calls: list[int] = []
+
+    def stopped_once(*args):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return made(*args)
+
+    monkeypatch.setattr(engine, "RunResult", stopped_once)
+    out = tmp_path / "r.json"
+    code, _, err = run_main(_argv(suite_file, skill_file, out), capsys)
+    assert (code, err.strip().splitlines()[-1]) == (
+        0,
+        f"stopped: the run is complete and its receipt is written to {out}; there is "
+        "nothing to resume",
+    )
+    assert read_receipt(out).cases and not (tmp_path / "r.json.journal").exists()
