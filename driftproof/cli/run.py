@@ -436,9 +436,11 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
         done += [exc.result] if isinstance(exc, StoppedWritten) else []
         if not done:
             raise
+        why = done[0].stopped  # said as the summary the stop cut short says it
         click.echo(
-            "stopped: the run is complete and its receipt is written to "
-            f"{terminal_safe(str(done[0].receipt_path))}; there is nothing to resume",
+            f"stopped: the run {'ended early' if why else 'is complete'} and its receipt is "
+            f"written to {terminal_safe(str(done[0].receipt_path))}; there is nothing to resume"
+            + (f"\nstopped: {terminal_safe(why)}" if why else ""),
             err=True,
         )
     result = done[0]

@@ -8,6 +8,7 @@ refused because --out exists, and a user took the run for lost.
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 
 import pytest
@@ -79,3 +80,31 @@ def test_a_stop_as_the_finished_run_is_handed_back_says_where_it_is(
         "nothing to resume",
     )
     assert read_receipt(out).cases and not (tmp_path / "r.json.journal").exists()
+
+
+def test_a_stop_in_the_summary_of_a_run_that_ended_early_says_why(
+    suite_file, skill_file, tmp_path, monkeypatch, capsys
+):
+    # a run that ended early (another model answered: exit status 3) stopped as its summary
+    # printed said "the run is complete" and never why it ended, the summary's last line
+    made = engine.RunResult
+    why = "another model answered (claude-opus-4-7); the receipt reads UNVERIFIED"
+
+    def ended_early(*args):  # type: ignore[no-untyped-def]
+        return dataclasses.replace(made(*args), stopped=why)
+
+    def stopped_in_summary(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "RunResult", ended_early)
+    monkeypatch.setattr(run_summary, "print_result", stopped_in_summary)
+    out = tmp_path / "r.json"
+    code, _, err = run_main(_argv(suite_file, skill_file, out), capsys)
+    assert (code, err.strip().splitlines()[-2:]) == (
+        3,
+        [
+            f"stopped: the run ended early and its receipt is written to {out}; there is "
+            "nothing to resume",
+            f"stopped: {why}",
+        ],
+    )
