@@ -18,6 +18,10 @@ from driftproof.receipt import read_receipt
 from driftproof.render import run_summary
 from driftproof.run import engine
 
+#: What a stop once the receipt is written says, ``{}`` the receipt's path.
+COMPLETE = "stopped: the run is complete and its receipt is written to {}; there is nothing to "
+COMPLETE += "resume"
+
 
 def _argv(suite_file, skill_file, out):  # type: ignore[no-untyped-def]
     return ["run", str(suite_file), "--skill", str(skill_file), "--model", "m"] + [
@@ -47,11 +51,7 @@ def test_a_stop_once_the_receipt_is_written_says_where_it_is(
         monkeypatch.setattr(run_summary, "print_result", stopped_in_summary)
     out = tmp_path / "r.json"
     code, _, err = run_main(_argv(suite_file, skill_file, out), capsys)
-    assert (code, err.strip().splitlines()[-1]) == (
-        0,
-        f"stopped: the run is complete and its receipt is written to {out}; there is "
-        "nothing to resume",
-    )
+    assert (code, err.strip().splitlines()[-1]) == (0, COMPLETE.format(out))
     assert not (tmp_path / "r.json.journal").exists()
     named = read_receipt(out).run.transcripts
     assert named is not None and (tmp_path / named.file).is_file()  # what it names, kept
@@ -74,11 +74,7 @@ def test_a_stop_as_the_finished_run_is_handed_back_says_where_it_is(
     monkeypatch.setattr(engine, "RunResult", stopped_once)
     out = tmp_path / "r.json"
     code, _, err = run_main(_argv(suite_file, skill_file, out), capsys)
-    assert (code, err.strip().splitlines()[-1]) == (
-        0,
-        f"stopped: the run is complete and its receipt is written to {out}; there is "
-        "nothing to resume",
-    )
+    assert (code, err.strip().splitlines()[-1]) == (0, COMPLETE.format(out))
     assert read_receipt(out).cases and not (tmp_path / "r.json.journal").exists()
 
 
