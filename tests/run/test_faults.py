@@ -77,17 +77,18 @@ def test_three_500s_lose_the_draw_with_its_reason(loopback, one_case, tmp_path):
 
 
 def test_hangs_become_lost_draws_with_reasons(loopback, one_case, tmp_path):
-    # every baseline generation hangs; the client gives up after 0.5 s
+    # every baseline generation hangs; the client gives up after 1.5 s (long enough that a reply
+    # the server does send is not cut off on a loaded machine, and a fraction of a second is shown)
     loopback.script.hang_if = lambda system, prompt: (
         system is None and "<answer data=" not in prompt
     )
-    out = run_lane(tmp_path, "anthropic", "api", timeout=0.5)
+    out = run_lane(tmp_path, "anthropic", "api", timeout=1.5)
     r = read_receipt(out)
     reasons = [d.lost.reason for d in r.cases[0].arms.baseline.draws]
     assert len(reasons) == 3
     assert all(
         x.startswith(
-            "timed out after 0.5 s; transient, 3 attempts, retried after 0.01 s and 0.02 s"
+            "timed out after 1.5 s; transient, 3 attempts, retried after 0.01 s and 0.02 s"
         )
         for x in reasons
     )
