@@ -196,10 +196,7 @@ def _decision_lines(
     lead, rest = line.split("; ", 1)
     gone = unmeasured_headline(c.unmeasured, ids=False)  # a count: never a case id
     title = ("no decision" if decision == "none" else decision) + (f" ({gone})" if gone else "")
-    lines = [
-        f"## Driftproof: {title}\n\n",
-        f"**{md_escape(lead)}**; {md_escape(rest, 500)}\n\n",
-    ]
+    lines = [f"## Driftproof: {title}\n\n", f"**{md_escape(lead)}**; {md_escape(rest, 500)}\n\n"]
     # before the verdicts: each case's arms and commonest lost reason, as recorded
     shown = c.unmeasured[:MAX_NOTES]
     lines += [f"- {md_escape(u.case_id)}: {cut.md(u.case_id, u.words(), 500)}\n" for u in shown]

@@ -182,11 +182,7 @@ def _simulated_run(suite: Suite, folder: Path, v: str, k: int, out: Path, lose: 
     lost: dict[tuple[str, str | None, int], str] = (
         {(sha256_text(suite.cases[1].prompt), system, 2): LOST_REASON} if lose else {}
     )
-    lane = SimulatedProvider(
-        seed=k,
-        effects={system: EFFECTS[v]},
-        lose=lost,
-    )
+    lane = SimulatedProvider(seed=k, effects={system: EFFECTS[v]}, lose=lost)
     cfg = RunConfig(
         model="simulated-model",
         judge_model="simulated-judge",

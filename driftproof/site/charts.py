@@ -151,12 +151,7 @@ def grouped_bars(
     height = max(2.2, group_in * len(categories) + top_in + 0.65)
     with plt.rc_context(_rc(theme)):
         fig, ax = plt.subplots(figsize=(width, height))
-        fig.subplots_adjust(
-            left=left,
-            right=right,
-            top=1 - top_in / height,
-            bottom=0.6 / height,
-        )
+        fig.subplots_adjust(left=left, right=right, top=1 - top_in / height, bottom=0.6 / height)
         fg = _THEMES[theme]["fg"]
         _bars(ax, len(categories), series, fg)
         if reference is not None:

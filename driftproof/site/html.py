@@ -21,13 +21,7 @@ from driftproof._anchor import slug, unique
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.pages.case import case_pages, case_pages_about
 from driftproof.pages.receipt_tables import receipt_tables
-from driftproof.pages.report import (
-    Report,
-    cited_receipts,
-    downloads,
-    report_json,
-    report_listing,
-)
+from driftproof.pages.report import Report, cited_receipts, downloads, report_json, report_listing
 from driftproof.pages.results import (
     FOLD_FROM,
     RESULTS_PAGE,
@@ -217,11 +211,7 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
 
 
 def receipt_files(
-    name: str,
-    r: Receipt,
-    raw: bytes,
-    cited: Sequence[dict[str, str]],
-    env: jinja2.Environment,
+    name: str, r: Receipt, raw: bytes, cited: Sequence[dict[str, str]], env: jinja2.Environment
 ) -> dict[str, bytes]:
     """The receipt's sheet and case pages by site path; ``cited``: its reports' ident and title."""
     base = f"receipts/{name}/"
@@ -248,10 +238,7 @@ def receipt_files(
 
 
 def report_files(
-    r: Report,
-    receipts: Mapping[str, Receipt],
-    digests: Mapping[str, str],
-    env: jinja2.Environment,
+    r: Report, receipts: Mapping[str, Receipt], digests: Mapping[str, str], env: jinja2.Environment
 ) -> dict[str, bytes]:
     """Report ``r``'s page, tables (CSV, JSON), chart files and ``SHA256SUMS``, by site path.
 

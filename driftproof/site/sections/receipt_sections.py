@@ -319,13 +319,7 @@ class TokenSavings(ReceiptsSection):
             reference=0.0,
         )
         summary, cases = ctx.own(savings_summary(arms), _case_table(names, receipts, arms, ctx))
-        html = self.page(
-            params,
-            ctx,
-            fig=fig,
-            summary=summary,
-            cases=cases,
-        )
+        html = self.page(params, ctx, fig=fig, summary=summary, cases=cases)
         return SectionOutput(html=html, tables=(summary, cases), files=files)
 
 
