@@ -293,6 +293,11 @@ def _linked(tmp: Path, path: Path) -> bool:
         return False
 
 
+#: What ``link()`` fails with on a file system without hard links (ENOSYS: a FUSE file system
+#: without link(), as libfuse answers: rclone mount, multipass).
+_NO_HARD_LINKS = (errno.EPERM, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV)
+
+
 def _place_new(tmp: Path, path: Path) -> None:
     """Move ``tmp`` to ``path`` only where no file is: one that appeared is not replaced.
 
@@ -304,23 +309,15 @@ def _place_new(tmp: Path, path: Path) -> None:
     """
     try:
         os.link(tmp, path)
+        return  # ``tmp`` stays until the caller has counted ``path`` as placed
     except FileExistsError:
         pass
     except OSError as exc:
-        # ENOSYS: a FUSE file system without link() (libfuse answers so: rclone mount, multipass)
-        if exc.errno not in (
-            errno.EPERM,
-            errno.ENOSYS,
-            errno.ENOTSUP,
-            errno.EOPNOTSUPP,
-            errno.EXDEV,
-        ):
+        if exc.errno not in _NO_HARD_LINKS:
             raise
         if not (path.exists() or path.is_symlink()):
             os.replace(tmp, path)
             return
-    else:
-        return  # ``tmp`` stays until the caller has counted ``path`` as placed
     raise RefusalError(
         f"{path} already exists (another command wrote it while this one ran); it was not "
         "replaced, and nothing was written. Give --force to replace it"
