@@ -294,8 +294,7 @@ def loads_strict(text: str, *, allow_nan: bool = False) -> Any:
         what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
         raise JSONFault(f"{what} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # a refused constant or float, an integer too long to convert
-        long = _long_number_at(text) if "digits" in str(exc) else ""
-        if long:
+        if "digits" in str(exc) and (long := _long_number_at(text)):
             raise JSONFault(
                 f"expected an integer of at most {sys.get_int_max_str_digits()} digits{long}",
                 whole=True,

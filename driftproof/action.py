@@ -274,8 +274,7 @@ def _parse_fail_on(value: str) -> list[str]:
     expected = f"expected any of {', '.join(choices)}"
     if not items:
         raise ValueError(f"fail-on: {value!r} names no decision; {expected}")
-    unknown = [x for x in items if x.lower() not in named]
-    if unknown:
+    if unknown := [x for x in items if x.lower() not in named]:
         raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; {expected}")
     return [named[x.lower()] for x in items]
 
@@ -395,8 +394,7 @@ def _main(args: argparse.Namespace) -> int:
     summary = summary_markdown(a, b, c, fail_on=fail_on)
     if args.aa:  # cited beside the verdicts, never a decision
         summary += f"\n{md_escape(aa_line(Path(args.aa).name, aa_reading(read[2])), 2000)}\n"
-    unwritten = _write_outputs(summary, outputs)
-    if unwritten:
+    if unwritten := _write_outputs(summary, outputs):
         return _errors(unwritten)
     see = "see the job summary"
     if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally

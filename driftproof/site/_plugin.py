@@ -147,8 +147,7 @@ class DriftproofPlugin(BasePlugin):
         for path in index_for_search(site, config_file, sorted(p for p in files if searchable(p))):
             files.add(path)
             folders.update(path.rsplit("/", i)[0] for i in range(1, path.count("/") + 1))
-        broken = self.links.broken(site, (files, folders))
-        if broken:
+        if broken := self.links.broken(site, (files, folders)):
             # a report's page is named by its source file (reports/NNN-slug.md), the rest by config
             source = {f"reports/{r.ident}/index.html": r.source for r in self.built[1]}
             raise SiteBuildError(
