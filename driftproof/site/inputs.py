@@ -106,10 +106,9 @@ def parse_report(
         return None, problems
     fm, body = parsed
     if m_name:
-        number, slug = str(int(m_name["number"])), repr(m_name["slug"])
         for key, given, found in (
-            ("number", number, str(fm.number)),
-            ("slug", slug, repr(fm.slug)),
+            ("number", str(int(m_name["number"])), str(fm.number)),
+            ("slug", repr(m_name["slug"]), repr(fm.slug)),
         ):
             if given != found:
                 bad(f"/{key}", f"expected {given}, the {key} in the file name, found {found}")
