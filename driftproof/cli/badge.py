@@ -41,11 +41,7 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
 
 
 def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
-    """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`).
-
-    Raises:
-        _WriteError: a file cannot be written (none is left).
-    """
+    """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`), or _WriteError."""
     try:
         write_all_or_none(
             {path: partial(Path.write_bytes, data=data) for path, data in files.items()},
@@ -59,12 +55,9 @@ def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
 
 
 def _name_shown(receipt: Path, name: str, *, every_path: bool) -> None:
-    """Refuse ``name`` (the receipt's, naming --out-dir's files) holding a character not shown.
+    """Refuse (usage error) a receipt ``name`` that --out-dir files take holding a hidden character.
 
     ``every_path``: each file is named by a path given, so ``name`` names none.
-
-    Raises:
-        click.UsageError: ``name`` holds a control (or other unprintable) character.
     """
     from driftproof.render.escape import terminal_safe
 
