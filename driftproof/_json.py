@@ -158,10 +158,10 @@ def _where_twice(text: str) -> tuple[str, str] | None:
 
 def _long_number_at(text: str) -> str:
     """Where the first integer too long to convert stands (outside strings), or ``""``."""
-    limit = sys.get_int_max_str_digits()
-    for m in re.finditer(rf'"(?:[^"\\]|\\.)*"|-?\d{{{limit + 1},}}', text):
-        if not m.group().startswith('"'):
-            return f" (one of {len(m.group().lstrip('-'))} digits {_at(text, m.start())})"
+    for m in _TOKEN.finditer(text):  # a whole number: a float's digits are no integer's
+        digits = m.group().lstrip("-")
+        if digits.isdigit() and len(digits) > sys.get_int_max_str_digits():
+            return f" (one of {len(digits)} digits {_at(text, m.start())})"
     return ""
 
 
