@@ -117,13 +117,11 @@ def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) ->
     existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if existing and not force:
         one = len(existing) == 1
+        other = "another folder" if option == "--out-dir" else "other paths"
         raise RefusalError(
             f"{option}: {count_of(len(existing), 'file')} already "
-            + ("exists and was" if one else "exist and were")
-            + " not replaced: "
-            + first_of(existing)
-            + ("; choose another folder" if option == "--out-dir" else "; choose other paths")
-            + f", or give --force to replace {'it' if one else 'them'}"
+            f"{'exists and was' if one else 'exist and were'} not replaced: {first_of(existing)}; "
+            f"choose {other}, or give --force to replace {'it' if one else 'them'}"
         )
 
 
