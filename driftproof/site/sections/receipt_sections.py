@@ -175,13 +175,7 @@ class Fidelity(ReceiptsSection):
                 )
             tables += [t for t in (arms, categories) if t is not None]
             shown.append(
-                {
-                    "name": n,
-                    "facts": f.summary,
-                    "arms": arms,
-                    "categories": categories,
-                    "failures": f.failures,
-                }
+                dict(name=n, facts=f.summary, arms=arms, categories=categories, failures=f.failures)
             )
         html = self.page(params, ctx, heading_id=ctx.anchor("fidelity"), shown=shown)
         return SectionOutput(html=html, tables=tuple(tables))
