@@ -6,7 +6,6 @@ registry is in :mod:`driftproof.site.sections`.
 
 from driftproof.site.generate import build_site_files
 from driftproof.site.html import home_listing
-from driftproof.site.inputs import load_inputs
 from driftproof.site.publish import build_site
 from driftproof.site.sections import register_section, section_types
 
@@ -14,7 +13,6 @@ __all__ = [
     "build_site",
     "build_site_files",
     "home_listing",
-    "load_inputs",
     "register_section",
     "section_types",
 ]

@@ -39,10 +39,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from driftproof._anchor import windows_device
 from driftproof._json import json_kind
 from driftproof._json import pointer as to_pointer
-from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.errors import Problem, ReceiptError
 from driftproof.outputs import is_staged_name
 from driftproof.pages.report import Report, SectionSpec
-from driftproof.pages.words import count_of
 from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
 from driftproof.run.suite_read import SuiteLoader
@@ -283,14 +282,6 @@ _TAKEN = re.compile(r"[^/]\.(?:html|json)(?:/|$)|^SHA256SUMS(?:/|$)|(?:^|/)cases
 Progress = Callable[[str, int, int], None]
 
 
-@dataclass(frozen=True)
-class SiteInputs:
-    """Checked inputs: each receipt file's bytes by name (name order), and the reports."""
-
-    receipts: dict[str, bytes]
-    reports: list[Report]
-
-
 @dataclass
 class Found:
     """Each receipt's path by name (name order), the checked reports and every problem so far."""
@@ -333,31 +324,6 @@ def find_inputs(receipts_dir: Path, reports_dir: Path) -> Found:
         problems.append(Problem(str(p), "", f"expected {why}: rename the file"))
     reports = _load_reports(md, paths, problems)
     return Found(dict(sorted(paths.items())), reports, problems)
-
-
-def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
-    """Load and check every ``receipts_dir/**/*.json`` and ``reports_dir/*.md`` (simulated refused).
-
-    Raises:
-        SiteBuildError: every problem in every receipt and report, one each, in path order.
-    """
-    found = find_inputs(receipts_dir, reports_dir)
-    receipts: dict[str, bytes] = {}
-    for name, p in found.paths.items():
-        try:
-            raw = read_bounded(p, regular_only=True)
-        except ReceiptError as exc:
-            found.problems += exc.problems or [Problem(str(p), "", str(exc))]
-            continue
-        r, problems = checked_receipt(raw, str(p), public=True)
-        found.problems += problems
-        if r is not None:
-            receipts[name] = raw
-    if found.problems:
-        problems = sorted(found.problems, key=lambda p: p.file)
-        why = f"{count_of(len(problems), 'problem')}; the site was not built"
-        raise SiteBuildError(why, problems)
-    return SiteInputs(receipts, found.reports)
 
 
 def checked_receipt(raw: bytes, file: str, public: bool) -> tuple[Receipt | None, list[Problem]]:

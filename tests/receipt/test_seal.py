@@ -134,14 +134,18 @@ def test_changing_any_value_is_refused_by_the_seal_when_the_schema_allows_it(
 
 def test_the_site_build_refuses_a_changed_receipt(tmp_path: Path) -> None:
     from driftproof.errors import SiteBuildError
-    from driftproof.site import load_inputs
+    from driftproof.site import build_site
 
     (tmp_path / "receipts").mkdir()
     (tmp_path / "reports").mkdir()
     raw = SAMPLES["0.16"].decode().replace('"answer 1"', '"answer 1!"', 1)
     (tmp_path / "receipts" / "r.json").write_text(raw)
+    mkdocs = Path(__file__).resolve().parents[2] / "mkdocs.yml"
     with pytest.raises(SiteBuildError) as info:
-        load_inputs(tmp_path / "receipts", tmp_path / "reports")
+        build_site(
+            tmp_path / "receipts", tmp_path / "reports", tmp_path / "site", config_file=mkdocs
+        )
+    assert not (tmp_path / "site").exists()
     assert any(
         ln.startswith(f"{tmp_path / 'receipts' / 'r.json'}: /seal/sha256: seal mismatch")
         for ln in info.value.lines()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,45 @@ import pytest
 from receipt_docs import draw_doc, judge_sample_doc, receipt_doc
 
 from driftproof.cli import main
+from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.pages.report import Report
+from driftproof.receipt._load import read_bounded
+from driftproof.site.inputs import checked_receipt, find_inputs
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Checked inputs: each receipt file's bytes by name (name order), and the reports."""
+
+    receipts: dict[str, bytes]
+    reports: list[Report]
+
+
+def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
+    """The build's checks of every receipt and report, without rendering (simulated refused).
+
+    Raises SiteBuildError with every problem, as the build does, in path order.
+    """
+    found = find_inputs(receipts_dir, reports_dir)
+    receipts: dict[str, bytes] = {}
+    for name, p in found.paths.items():
+        try:
+            raw = read_bounded(p, regular_only=True)
+        except ReceiptError as exc:
+            found.problems += exc.problems or [Problem(str(p), "", str(exc))]
+            continue
+        r, problems = checked_receipt(raw, str(p), public=True)
+        found.problems += problems
+        if r is not None:
+            receipts[name] = raw
+    if found.problems:
+        problems = sorted(found.problems, key=lambda p: p.file)
+        n = len(problems)
+        raise SiteBuildError(f"{n} problem{'s' * (n != 1)}; the site was not built", problems)
+    return SiteInputs(receipts, found.reports)
+
 
 JUDGE = {
     "model": "claude-haiku-4-5-20251001",

@@ -8,6 +8,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from site_fixtures import load_inputs
+
 from driftproof.pages import chart_text
 from driftproof.site import charts
 
@@ -155,7 +157,7 @@ def test_a_sheets_chart_sits_right_above_the_cases_table_that_holds_its_numbers(
 ) -> None:
     # its caption ends "The table below holds the same numbers.": the case means it draws are
     # in the cases table; the arms table (draws, lost, skill fired) stood between them
-    from driftproof.site import build_site_files, load_inputs
+    from driftproof.site import build_site_files
 
     inputs = load_inputs(*shared_site_inputs)
     html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/002/index.html"]

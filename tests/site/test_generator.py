@@ -10,11 +10,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from site_fixtures import load_inputs
 from site_html import cells_of_row, table_rows
 
 from driftproof.receipt import known_versions, schema_bytes
 from driftproof.receipt._canonical import canonical_schema_bytes
-from driftproof.site import build_site_files, load_inputs
+from driftproof.site import build_site_files
 
 NAV = [{"title": "Reports", "url": ""}, {"title": "Method", "url": "method/"}]
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from receipt_docs import body_of
-from site_fixtures import REPO, docs_config, scored_receipt, write_report
+from site_fixtures import REPO, docs_config, load_inputs, scored_receipt, write_report
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
-from driftproof.site import build_site, build_site_files, load_inputs, publish
+from driftproof.site import build_site, build_site_files, publish
 from driftproof.site.inputs import SAFE_NAME
 
 NAV = [{"title": "Reports", "url": ""}]

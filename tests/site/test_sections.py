@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from receipt_docs import body_of
-from site_fixtures import savings_receipt, scored_receipt, write_report
+from site_fixtures import load_inputs, savings_receipt, scored_receipt, write_report
 from site_html import cells_of_row, table_header
 
 from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
-from driftproof.site import build_site_files, load_inputs, section_types
+from driftproof.site import build_site_files, section_types
 
 
 def test_registry_discovers_every_shipped_type() -> None:
