@@ -101,12 +101,7 @@ class Comparison:
 
 
 def compare_receipts(
-    a: Receipt,
-    b: Receipt,
-    *,
-    a_name: str = "A",
-    b_name: str = "B",
-    false_alarms: bool = False,
+    a: Receipt, b: Receipt, *, a_name: str = "A", b_name: str = "B", false_alarms: bool = False
 ) -> Comparison:
     """Compare the with-skill arm of each case of ``a`` (earlier) with ``b`` (later) (D-6, D-9).
 
@@ -225,10 +220,7 @@ def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
 
 
 def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | None:
-    """The note when the same judge graded under another template or on another scale, else None.
-
-    None beside the different-judges note (``judges_differ``).
-    """
+    """The note when one judge graded under another template or scale; None if ``judges_differ``."""
     ja, jb = a.judge, b.judge
     if ja is None or jb is None or judges_differ:
         return None
@@ -358,35 +350,19 @@ def _note(v: CaseVerdict) -> str:
     return ""
 
 
-def verdict_cell(v: CaseVerdict) -> str:
-    """The verdict's words; a case an arm measured nothing in is underpowered (D-2, D-5).
-
-    Its band reads "not measured" (:func:`band_words`) and its note "an arm has no measured
-    draw", as ``view`` says it.
-    """
-    return verdict_words(v.verdict)
-
-
 def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     """Header and one row of strings per case, as the CLI and the site show them.
 
-    The receipts' columns are "earlier" and "later", each with its :func:`source_named`;
-    measured/drawn counts appear when a case lost draws or a side gets no verdict; the reasons
-    are not in the rows but under the table (:func:`~driftproof.pages.lost_groups.diff_lost`).
+    Measured/drawn counts appear when a case lost draws or a side gets no verdict; the reasons
+    are under the table (:func:`~driftproof.pages.lost_groups.diff_lost`). A case an arm
+    measured nothing in is underpowered (D-2, D-5), its band "not measured".
     """
-    a_name, b_name = "earlier", "later"
     src_a, src_b = c.band_names
-    header = [
-        "case",
-        f"{a_name} ({src_a})",
-        f"{b_name} ({src_b})",
-        "Δ",
-        "verdict",
-    ]
+    header = ["case", f"earlier ({src_a})", f"later ({src_b})", "Δ", "verdict"]
     unjudged = bool(c.refusals)
     counts = bool(c.lost_cases) or unjudged
     if counts:
-        header += [f"{a_name} measured/drawn", f"{b_name} measured/drawn"]
+        header += ["earlier measured/drawn", "later measured/drawn"]
     header.append("note")
     rows = []
     for v in c.context_rows if unjudged else c.rows:
@@ -395,7 +371,7 @@ def report_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
             band_words(v.a),
             band_words(v.b),
             format_lift(v.delta),
-            "no verdict" if unjudged else verdict_cell(v),
+            "no verdict" if unjudged else verdict_words(v.verdict),
         ]
         if counts:
             row += [f"{v.a.drawn - v.a.lost}/{v.a.drawn}", f"{v.b.drawn - v.b.lost}/{v.b.drawn}"]

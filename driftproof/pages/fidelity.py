@@ -81,11 +81,7 @@ def fidelity_view(r: Receipt) -> FidelityView | None:
     )
     n_of = {cat: sum(c.category == cat for c in r.cases) for cat in CATEGORIES}
     category_rows = tuple(
-        (
-            cat,
-            str(n_of[cat]),
-            *("{} / {}".format(*t.by_category.get(cat, (0, 0))) for t in tallies),
-        )
+        (cat, str(n_of[cat]), *("{} / {}".format(*t.by_category.get(cat, (0, 0))) for t in tallies))
         for cat in CATEGORIES
         if n_of[cat]
     )

@@ -182,11 +182,7 @@ class Plan:
 
 
 def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
-    """``r``'s case bands, when ``r`` can be planned from at ``effect`` (see :func:`plan_receipt`).
-
-    Raises:
-        RefusalError: as :func:`plan_receipt` says.
-    """
+    """The case bands of ``r``, planned at ``effect``; raises as :func:`plan_receipt` says."""
     if not EFFECT_FLOOR <= effect <= 1.0:
         raise RefusalError(
             f"--effect must be a lift from {EFFECT_FLOOR} (the effect floor) to 1 on the judge "

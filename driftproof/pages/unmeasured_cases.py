@@ -1,9 +1,8 @@
 """Cases the later receipt of a comparison measured nothing in, where the earlier one measured.
 
-Such a case is underpowered, as every reader says it (an arm with fewer than two measured draws:
-D-2, D-5, the worked example E2), with the note "an arm has no measured draw"; the arm itself
-is named apart, before any improved or regressed case, as "not measured in the later receipt"
-(D-17), which the Action's ``not-measured`` gate reads.
+Such a case is underpowered (D-2, D-5, E2); the arm is also named apart, before any improved or
+regressed case, as "not measured in the later receipt" (D-17), which the Action's
+``not-measured`` gate reads.
 """
 
 from __future__ import annotations
@@ -65,9 +64,7 @@ def _commonest(reasons: Counter[str]) -> tuple[str | None, int]:
 
 
 def unmeasured_later(
-    a: Receipt,
-    b: Receipt,
-    sources: tuple[BandSource | None, BandSource | None],
+    a: Receipt, b: Receipt, sources: tuple[BandSource | None, BandSource | None]
 ) -> tuple[UnmeasuredCase, ...]:
     """The cases ``b`` (later) measured nothing in, for an arm ``a`` (earlier) measured.
 

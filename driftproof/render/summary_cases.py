@@ -9,17 +9,11 @@ from __future__ import annotations
 from itertools import accumulate
 
 from driftproof import wording
-from driftproof.pages.comparison import (
-    CONTEXT_ONLY,
-    Comparison,
-    band_words,
-    report_rows,
-    verdict_cell,
-)
+from driftproof.pages.comparison import CONTEXT_ONLY, Comparison, band_words, report_rows
 from driftproof.pages.words import format_lift
 from driftproof.render.cut_words import FOLD_RESERVE, CutWords
 from driftproof.render.escape import md_escape, md_table
-from driftproof.stats import Band, CaseVerdict
+from driftproof.stats import Band, CaseVerdict, verdict_words
 from driftproof.stats.codes import VerdictCode
 
 #: Per-case rows shown before the "N more" note, whatever their size.
@@ -49,7 +43,7 @@ def _row(v: CaseVerdict) -> str:
         needed = "no count"  # not "none", which reads as none needed; why: once, under the table
     elif v.verdict == VerdictCode.UNDERPOWERED and v.draws_needed is not None:
         needed = str(v.draws_needed)
-    cells = (v.case_id, verdict_cell(v), _band(v.a), _band(v.b), format_lift(v.delta))
+    cells = (v.case_id, verdict_words(v.verdict), _band(v.a), _band(v.b), format_lift(v.delta))
     return "| " + " | ".join(md_escape(x) for x in (*cells, needed)) + " |\n"
 
 
