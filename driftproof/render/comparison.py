@@ -1,7 +1,4 @@
-"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``).
-
-``diff`` may add lift breakdowns and the A/A calibration it cites after it.
-"""
+"""A :class:`~driftproof.pages.comparison.Comparison` as text, Markdown and JSON (``diff``)."""
 
 from __future__ import annotations
 
@@ -190,8 +187,7 @@ def with_breakdowns(
 ) -> str:
     """``output`` (a diff in ``fmt``) followed by one lift breakdown per ``(name, view)``.
 
-    ``width``: text laid out for a terminal that wide (:func:`~driftproof.render.sheet.sheet_text`).
-
+    ``width``: text laid out for a terminal that wide (:func:`~driftproof.render.sheet.sheet_text`);
     JSON: the same document with a ``lift_breakdowns`` list added.
 
     Raises:
@@ -206,8 +202,7 @@ def with_breakdowns(
 def with_aa(output: str, fmt: Format, name: str, aa: AAReading, width: int | None = None) -> str:
     """``output`` (a diff in ``fmt``) with the A/A calibration ``name`` cited after it, as context.
 
-    ``width``: text wrapped for a terminal that wide (:func:`~driftproof.render.escape.fit_text`).
-
+    ``width``: text wrapped for a terminal that wide (:func:`~driftproof.render.escape.fit_text`);
     JSON: an ``aa`` object added (the sentence and its figures).
 
     Raises:

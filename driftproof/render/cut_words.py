@@ -1,9 +1,4 @@
-"""Words cut short in a Markdown summary, said to be cut and given whole in a fold at its end.
-
-The Action's job summary keeps its table cells and notes short (:func:`md_escape`'s limits);
-a reason it cuts there (a refusal, a case's lost draws) is marked as cut and is given whole
-under :data:`IN_FULL`, as far as the summary's size limit allows, the rest named as not shown.
-"""
+"""Words the Action's job summary cuts short, marked as cut and given whole in a fold at its end."""
 
 from __future__ import annotations
 

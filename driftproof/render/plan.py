@@ -117,11 +117,7 @@ def headline(p: Plan) -> str:
 
 
 def suite_line(p: Plan) -> str | None:
-    """What draws do per case, and the receipt-wide reading (D-8) as context; ``None`` without it.
-
-    The receipt-wide band is the spread of the cases' mean scores; neither more draws nor more
-    cases of the same spread narrow it, so the line names no draw or case count.
-    """
+    """What draws do per case, and the receipt-wide reading (D-8) as context, or ``None``."""
     if p.sentence is None or p.suite_band is None or p.suite_spreads is None:
         return None
     sw, sb = p.suite_spreads

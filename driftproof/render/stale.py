@@ -25,14 +25,9 @@ _OPTIONS = {
 def stale_text(report: StaleReport, width: int | None = None) -> str:
     """``arm: status (reasons)`` per arm, then a line per finding; no newline at the end.
 
-    Between them, a line naming the fields the receipt does not record (no value given today
-    can confirm them), then a blank line.
-
-    A finding whose value today is the recorded one reads ``field: unchanged (value): …``; one
-    that moved or is unknown ``field: recorded …, today … -> status: why``; one the receipt
-    does not record, given today, ``field: not recorded in the receipt (today …) -> status``
-    (not given, it is named only in the line under the arms). ``width``: the
-    terminal's width in characters, each longer line wrapped to it, or ``None`` (not a terminal).
+    Between them: the fields the receipt does not record, what a simulated or stub receipt is,
+    then a blank line. ``width``: the terminal's width in characters, each longer line wrapped to
+    it, or ``None`` (not a terminal).
     """
     lines = [
         f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")

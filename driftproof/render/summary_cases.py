@@ -1,8 +1,4 @@
-"""The Action's job summary from its per-case table on, under a size limit.
-
-The table, the notes under it and the fold of the words cut short
-(:mod:`driftproof.render.cut_words`).
-"""
+"""The Action's job summary from its per-case table on: table, notes, fold; under a size limit."""
 
 from __future__ import annotations
 
