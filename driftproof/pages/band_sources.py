@@ -41,10 +41,8 @@ class BandFacts:
 def source_named(kind: str | None, recorded: bool = True) -> str:
     """A receipt's band source beside its bands in a comparison, from :func:`band_kind`.
 
-    The method's word, ``legacy`` or ``generation`` (method: "A comparison report names the
-    band source of each receipt beside its bands, legacy or generation"), ``not recorded
-    (generation)`` where the receipt names none (D-13); one score per answer as its source gave
-    it, not one of the method's two, in plain words; ``no band`` for none.
+    The method's word, ``legacy`` or ``generation``, ``not recorded (generation)`` where the
+    receipt names none (D-13); a band of another kind in plain words; ``no band`` for none.
     """
     if kind is None:
         return "no band"
@@ -177,10 +175,7 @@ def _beside(recorded: int | None, held: list[int], words: str) -> str:
 
 
 def _unnamed(r: Receipt) -> tuple[str, str]:
-    """The band source of ``r``, which names none, as read from its draws: (words, short).
-
-    The words begin with the short form, a table cell's, then say why.
-    """
+    """``(words, short)``: the band source ``r`` does not name, as read from its draws."""
     if band_source_of(r) == "generation":
         kind, why = "bands across draws", "an arm holds more than one draw"
     elif not _holds_judge_samples(r):

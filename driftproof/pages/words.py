@@ -57,11 +57,7 @@ VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_
 
 
 def band_said(band: str, arm: CaseArm | None) -> str:
-    """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none.
-
-    Returns ``band`` itself (a band, or :data:`ARM_NOT_RECORDED`), ``no score (lost or
-    unscored)`` when the arm drew in the case, else ``no draw in this case``.
-    """
+    """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none."""
     if band != "–":
         return band
     drew = arm is not None and arm.draws
