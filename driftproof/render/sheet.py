@@ -220,9 +220,6 @@ def sheet_markdown(s: Sheet) -> str:
     return "\n".join(out[:-1]) + "\n"
 
 
-# ---------------------------------------------------------------- json
-
-
 def sheet_json(s: Sheet) -> str:
     """The sheet as a JSON document (the page model's fields, every value a string)."""
     return json_text(dataclasses.asdict(s), sort_keys=False)
