@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from driftproof.pages.band_sources import band_kind, recorded_not_held, source_legend, source_named
 from driftproof.pages.comparison_setup import setup_note
@@ -19,6 +18,7 @@ from driftproof.pages.words import (
     lift_cover_words,
     paired_line,
 )
+from driftproof.receipt import Judge, Receipt
 from driftproof.stats import (
     Band,
     CaseVerdict,
@@ -42,9 +42,6 @@ from driftproof.wording import (
     NOT_ENOUGH_DRAWS,
     NOT_LIKE_FOR_LIKE,
 )
-
-if TYPE_CHECKING:
-    from driftproof.receipt import Judge, Receipt
 
 #: Said, by ``diff`` and the Action alike, when the two receipts share no case.
 NO_COMMON_CASE = "No case is in both receipts, so nothing was compared."

@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING
 
 from driftproof.pages.sheet import LostDraw
-
-if TYPE_CHECKING:
-    from driftproof.stats import CaseVerdict
+from driftproof.stats import CaseVerdict
 
 #: A diff's note on a case that lost draws; :func:`diff_lost` gives them under its table.
 LOST_NOTE = "draws lost (reasons below)"

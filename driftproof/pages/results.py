@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from driftproof._anchor import unique
@@ -18,13 +17,11 @@ from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
 from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import COUNTED_BY_WORDS, UNKNOWN, count_of, fmt, format_lift
+from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS, NOT_MEASURED
-
-if TYPE_CHECKING:
-    from driftproof.receipt import CaseArm, Receipt
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
