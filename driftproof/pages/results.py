@@ -154,13 +154,8 @@ def named_originals(rows: Iterable[ResultRow]) -> list[ResultRow]:
     rows = list(rows)
     names = {x.seal: x.receipt for x in rows if x.seal}
     return [
-        replace(
-            x,
-            regrade_of=x.regrade_of.replace(
-                _sealed(x.original_seal), f"receipt {names[x.original_seal]}", 1
-            ),
-        )
-        if x.original_seal in names
+        replace(x, regrade_of=x.regrade_of.replace(_sealed(s), f"receipt {names[s]}", 1))
+        if (s := x.original_seal) in names
         else x
         for x in rows
     ]
