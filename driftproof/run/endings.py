@@ -81,34 +81,18 @@ _CHAT = {
 #: The Responses API's output items of a turn that calls a tool: a call (the model's, or a
 #: hosted tool's the server ran), a call's output, or an MCP approval step (``ResponseOutputItem``).
 RESPONSES_TOOL_ITEMS = (
-    "function_call",
-    "custom_tool_call",
-    "web_search_call",
-    "file_search_call",
-    "computer_call",
-    "code_interpreter_call",
-    "image_generation_call",
-    "local_shell_call",
-    "mcp_call",
-    "mcp_list_tools",
-    "mcp_approval_request",
-    "mcp_approval_response",
-    "shell_call",
-    "apply_patch_call",
-    "tool_search_call",
-    "program",
+    *(
+        "function_call custom_tool_call web_search_call file_search_call computer_call"
+        " code_interpreter_call image_generation_call local_shell_call mcp_call mcp_list_tools"
+        " mcp_approval_request mcp_approval_response shell_call apply_patch_call tool_search_call"
+        " program"
+    ).split(),
     *(
         f"{call}_output"
         for call in (
-            "function_call",
-            "custom_tool_call",
-            "computer_call",
-            "local_shell_call",
-            "shell_call",
-            "apply_patch_call",
-            "tool_search",
-            "program",
-        )
+            "function_call custom_tool_call computer_call local_shell_call shell_call"
+            " apply_patch_call tool_search program"
+        ).split()
     ),
 )
 
@@ -168,13 +152,8 @@ ENDING_TABLES: dict[str, EndingTable] = {
         {
             f"turn.completed:{item}": "tool_call"
             for item in (
-                "command_execution",
-                "file_change",
-                "mcp_tool_call",
-                "collab_tool_call",
-                "web_search",
-                "todo_list",
-            )
+                "command_execution file_change mcp_tool_call collab_tool_call web_search todo_list"
+            ).split()
         },
     ),
 }
