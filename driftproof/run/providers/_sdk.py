@@ -47,8 +47,7 @@ FALLBACK_HEADER = "x-litellm-attempted-fallbacks"
 def fell_back(headers: Any) -> str | None:
     """Why a reply with HTTP ``headers`` came from another model than the one asked, else ``None``.
 
-    :data:`FALLBACK_HEADER` given as anything but ``0`` (a count above 0, or a value that is no
-    count: fail closed); ``None`` when ``headers`` has no such header.
+    Any :data:`FALLBACK_HEADER` value but ``0`` says so (one that is no count too: fail closed).
     """
     try:
         said = headers.get(FALLBACK_HEADER)
@@ -117,15 +116,12 @@ def reply_error(
 ) -> AttemptError:
     """An error reply of HTTP ``status`` with ``body`` as an attempt error, in the sender's words.
 
-    The one wording of an error reply, interactive or a batch's result: the error's
-    ``<type>: <message>`` (:func:`said` of its :func:`error_object`), else a string body (as
-    sent when ``sent_json``, else named as no JSON), else the body as JSON (300 characters),
-    else ``fallback`` when there is no body. ``hint_404`` is appended to a 404 that is not an
-    unknown model; ``retry_after`` (seconds) is kept. Classed by :func:`.base.classify_status`
-    (``draw_fault`` of the error object), an ``overloaded_error`` transient whatever its status.
-    ``label`` replaces ``HTTP <status>`` before the words where no HTTP reply carried the status
-    (an Anthropic batch result's ``errored``, its status the one its error type is documented
-    with).
+    Interactive or a batch's result, the words are :func:`said` of its :func:`error_object`,
+    else a string body (named as no JSON unless ``sent_json``), else the body as JSON (300
+    characters), else ``fallback``. ``hint_404`` is added to a 404 that is not an unknown model;
+    ``retry_after`` (seconds) is kept. Classed by :func:`.base.classify_status`, an
+    ``overloaded_error`` transient whatever its status. ``label`` replaces ``HTTP <status>``
+    where no HTTP reply carried the status (an Anthropic batch result's ``errored``).
     """
     err = error_object(body)
     if member_str(err, "message") is not None:
@@ -234,10 +230,7 @@ def anthropic_input(u: dict[str, Any]) -> tuple[int | None, int | None, int | No
 
 
 def retry_after_seconds(headers: Any) -> float | None:
-    """Seconds a ``retry-after-ms`` or ``retry-after`` header (seconds or HTTP date) asks to wait.
-
-    ``None`` when absent or unreadable.
-    """
+    """Seconds ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date) asks; None if unread."""
     try:
         ms = headers.get("retry-after-ms")
         if ms is not None:
@@ -260,14 +253,11 @@ class SDKLane(Provider):
     """Base of the API lanes over an official SDK client.
 
     The key (any of :attr:`keys`, or ``api_key``) is checked when built
-    (:class:`MissingCredentials`); the SDK's own retries are off so that every attempt is the
-    runner's, counted when made, and neither follows a redirect (an answer from where it points
-    is not the base URL's); neither client reads a reply body past :mod:`._capped`'s cap;
-    :attr:`service` is the base URL, credentials stripped. Attempts
-    (and the batch lanes' polls, cancels and results reads) go through the SDK's async client on
-    the lane's own event loop (a daemon thread, started at first use) by :meth:`deadline`, so
-    that each can be cut off at its deadline: the SDK's ``timeout`` counts from each byte
-    received, and a server sending a byte now and then never meets it.
+    (:class:`MissingCredentials`); the SDK's retries are off (every attempt is the runner's,
+    counted), no redirect is followed and no body read past :mod:`._capped`'s cap;
+    :attr:`service` is the base URL, credentials stripped. Calls go through the async client on
+    the lane's own event loop (:meth:`deadline`) so each can be cut off at its deadline: the
+    SDK's ``timeout`` counts from each byte received, which a trickling server never meets.
     """
 
     keys: tuple[str, ...] = ()
@@ -280,7 +270,6 @@ class SDKLane(Provider):
         module = importlib.import_module(self.sdk[0])
         self._errors: type[Exception] = getattr(module, self.sdk[2])
         client_class = getattr(module, self.sdk[1])
-        # no redirect is followed: an answer from where it points is not the base URL's
         sync, asynchronous = module.DefaultHttpxClient, module.DefaultAsyncHttpxClient
         from driftproof.run.providers._capped import HEADERS, capped, capped_sync  # httpx2
 
@@ -304,10 +293,7 @@ class SDKLane(Provider):
         self.reached = False
 
     def _running(self) -> tuple[asyncio.AbstractEventLoop, Any]:
-        """The lane's event loop and async client, started on first use (thread-safe).
-
-        Both end at :meth:`close`, or when the lane is collected unclosed.
-        """
+        """The lane's event loop and async client, started on first use, ended at :meth:`close`."""
         with self._lock:
             if self._closed:  # a draw still running after the run stopped: no new call
                 raise Halted()
@@ -324,10 +310,7 @@ class SDKLane(Provider):
             return self._loop
 
     def deadline(self, make: Callable[[Any], Awaitable[T]], timeout: float) -> T:
-        """What ``make(client)`` awaits, on the lane's event loop with its async client.
-
-        The whole call (connecting, sending, reading the reply) is cut off ``timeout`` seconds
-        after it starts.
+        """What ``make(client)`` awaits on the lane's loop, cut off ``timeout`` s after it starts.
 
         Raises:
             Halted: :meth:`close` ended the loop under it (the run is stopping); an unfinished
@@ -352,18 +335,15 @@ class SDKLane(Provider):
         *,
         hint_404: str | None = None,
     ) -> tuple[dict[str, Any], str, str | None]:
-        """One attempt: ``req`` sent by the SDK method ``create`` picks from the async client.
+        """One attempt: ``req`` sent by the ``with_raw_response.create`` that ``create`` picks.
 
-        ``create`` picks a ``with_raw_response.create``; the whole attempt (connecting, sending,
-        reading the reply) is cut off ``call.timeout`` seconds after it starts.
-
-        Returns the body as a JSON object and as text, and why another model answered
-        (:func:`fell_back` of its headers) or ``None``. Raises :class:`AttemptError`: as
-        :func:`sdk_error` classes the SDK's error or the deadline; lost for a status other than
-        200; transient for a body not text in its encoding (its Content-Type's charset, else
-        UTF-8), no JSON object, or an error (an ``error`` member not null, or vLLM's and SGLang's
-        ``object`` ``error``); fatal for :data:`NO_ROUTE` (``hint_404`` named), a web page
-        (:func:`.base.not_json`) or a refused connection (:meth:`failed`).
+        Cut off ``call.timeout`` seconds after it starts. Returns the body as a JSON object and as
+        text, and why another model answered (:func:`fell_back`) or ``None``. Raises
+        :class:`AttemptError`: as :func:`sdk_error` classes the SDK's error or the deadline; lost
+        for a status other than 200; transient for a body not text in its encoding (its
+        Content-Type's charset, else UTF-8), no JSON object, or an error (an ``error`` member not
+        null, or vLLM's and SGLang's ``object`` ``error``); fatal for :data:`NO_ROUTE`
+        (``hint_404`` named), a web page (:func:`.base.not_json`) or a refused connection.
         """
         try:  # the raw response: its JSON is read as the API sent it, no model built from it
             sent = self.deadline(lambda c: create(c)(**req, timeout=call.timeout), call.timeout)

@@ -310,11 +310,9 @@ class Provider:
 
 
 def transient_ending(reply: Reply, budget: int | None) -> AttemptError | None:
-    """The failed attempt ``reply`` is when a retry may cure its ending, else ``None``.
+    """A transient error of the ending's class when it is in :data:`.endings.TRANSIENT`, else None.
 
-    Its ending's class is in :data:`~driftproof.run.endings.TRANSIENT`: the error is transient,
-    of that class, and keeps ``reply`` (its usage); ``budget`` is the call's output budget in
-    tokens. Interactive and batch lanes alike (D-19).
+    The error keeps ``reply`` (its usage); ``budget`` is the call's output budget in tokens (D-19).
     """
     cls = reply.ending_class(budget)
     if cls not in TRANSIENT:
