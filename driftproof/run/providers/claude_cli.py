@@ -28,13 +28,8 @@ from driftproof.run.providers.cli import FATAL, CLILane, status_of, stray_words
 from driftproof.run.reply_text import json_or_none, split_reasoning
 from driftproof.run.suite_fields import is_number
 
-ISOLATION = [
-    "--setting-sources",
-    "project",
-    "--strict-mcp-config",
-    "--disable-slash-commands",
-    "--no-session-persistence",
-]
+ISOLATION = ["--setting-sources", "project", "--strict-mcp-config", "--disable-slash-commands"]
+ISOLATION += ["--no-session-persistence"]
 READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 
@@ -270,19 +265,8 @@ class ClaudeCLI(CLILane):
     def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
         """The ``claude -p`` command line, isolated, with the capture's tools (see the module)."""
         tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
-        argv = [
-            self.path,
-            "-p",
-            "--output-format",
-            "json",
-            "--model",
-            call.model,
-            *ISOLATION,
-            "--tools",
-            tools,
-            "--allowedTools",
-            tools,
-        ]
+        argv = [self.path, "-p", "--output-format", "json", "--model", call.model, *ISOLATION]
+        argv += ["--tools", tools, "--allowedTools", tools]
         if call.system:
             argv += ["--system-prompt-file", os.path.join(sysdir, "system.md")]
         if call.schema is not None:

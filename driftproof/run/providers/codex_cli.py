@@ -82,20 +82,8 @@ class CodexCLI(CLILane):
         A grading call's schema is written to ``sysdir`` and named by ``--output-schema``.
         """
         sandbox = "read-only" if self.capture == "text" else "workspace-write"
-        argv = [
-            self.path,
-            "exec",
-            "--json",
-            "--model",
-            call.model,
-            "--skip-git-repo-check",
-            "-C",
-            work,
-            "--sandbox",
-            sandbox,
-            "-c",
-            "mcp_servers={}",
-        ]
+        argv = [self.path, "exec", "--json", "--model", call.model, "--skip-git-repo-check"]
+        argv += ["-C", work, "--sandbox", sandbox, "-c", "mcp_servers={}"]
         for feat in self.disabled:
             argv += ["-c", f"features.{feat}=false"]
         if call.system:
