@@ -30,8 +30,7 @@ class BatchStatus:
 
     ``state`` is the provider's raw status; ``ended``: no request will change any more; ``counts``
     are its ``request_counts`` given as numbers; ``failed`` holds OpenAI's errors when the input
-    file was refused;
-    ``files`` are OpenAI's output and error file ids.
+    file was refused; ``files`` are OpenAI's output and error file ids.
     """
 
     id: str

@@ -141,9 +141,7 @@ class _SDKBatches(BatchLane):
         """``fn(*args, **kw)``; the SDKs' errors, the deadline and a 200 no JSON read as a call's.
 
         A reply with an ``error`` member (a gateway's error with status 200), or whose ``id`` is
-        not text, is a failed attempt quoting it.
-
-        A refused connection before any call was answered is fatal (:meth:`._sdk.SDKLane.failed`).
+        not text, is a failed attempt quoting it (:meth:`._sdk.SDKLane.failed` for the errors).
         """
         lane = cast(SDKLane, self.lane)
         try:
@@ -169,11 +167,7 @@ class _SDKBatches(BatchLane):
 
     @staticmethod
     def _state(batch: Any, state: Any, states: tuple[str, ...]) -> str:
-        """``state``, one of the ``states`` the batch API documents, else a failed poll (quoted).
-
-        Raises:
-            AttemptError: ``state`` is another (a new one, or none).
-        """
+        """``state`` if one of the ``states`` the batch API documents; else AttemptError, quoted."""
         if state not in states:
             quoted = batch.to_json(indent=None)[:200]
             raise AttemptError(f"the reply gives the batch no state its API documents: {quoted}")
@@ -345,9 +339,8 @@ class OpenAIBatches(_SDKBatches):
     def made_from(self, file_id: str, since: float) -> list[tuple[str, str]]:
         """The batches made from ``file_id`` (see :meth:`BatchLane.made_from`), newest first.
 
-        The batch list is paged newest first (``after`` the last id of a page) until a batch
-        created before ``since`` less a day (``since`` is by this machine's clock, a batch's
-        time by the provider's), or its end; each page within :attr:`call_timeout`.
+        The list is paged newest first until a batch created before ``since`` less
+        :data:`CLOCK_MARGIN`, or its end; each page within :attr:`call_timeout`.
         """
         found: list[tuple[str, str]] = []
         after: dict[str, str] = {}  # the next page's ``after``, set in place for the call below
@@ -421,10 +414,8 @@ class OpenAIBatches(_SDKBatches):
 def _failed_body(bid: str, body: dict[str, Any], api: str) -> AttemptError | None:
     """The failed attempt a 200 result ``body`` of batch ``bid`` is, as it would be interactively.
 
-    A body whose ``error`` member is not null (a Responses ``response`` of status ``failed``, a
-    gateway's error) or, on Chat Completions, whose first choice holds an ``error``
-    (:func:`~driftproof.run.providers.openai_api.choice_error`): transient, quoting the error.
-    ``None`` otherwise.
+    A body whose ``error`` is not null (a failed Responses ``response``, a gateway's error) or,
+    on Chat, whose first choice holds one (:func:`.openai_api.choice_error`): transient, quoted.
     """
     err = body.get("error")
     if err is not None:
