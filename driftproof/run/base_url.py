@@ -12,10 +12,9 @@ MAX_URL_CHARS = 2000
 def _quoted(url: str, at_most: int | None = None) -> str:
     """``url`` quoted for a refusal, its user, password, query and fragment shown as "…".
 
-    A key can ride in any of them; a refusal is printed to a terminal or a CI log. Everything
-    before the last "@" after the scheme is taken as user and password. They are hidden before
-    ``url`` is cut to its first ``at_most`` characters (a cut before the "@" would leave the
-    key shown).
+    A key can ride in any of them; a refusal is printed to a terminal or a CI log. Everything before
+    the last "@" after the scheme is taken as user and password. They are hidden before ``url`` is
+    cut to its first ``at_most`` characters (a cut before the "@" would leave the key shown).
     """
     # up to the last "@" anywhere: a "#" or "/" inside a password ends the user part for a URL
     # parser, which would leave the rest of the password in sight

@@ -268,11 +268,10 @@ class BatchJournal:
     :class:`_Creating`), ``batch`` (after the provider returned its id; ``created`` in Unix
     seconds), ``dropped`` (the digest of a ``creating`` that made no batch), ``named`` (the digest
     of a ``creating`` the run has named to the user as a batch perhaps made), ``cancel``, ``out``
-    (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read``
-    (all results journaled); all but ``out`` are fsync'd before anything waits on them.
-    ``creating`` holds each creation no ``batch`` or ``dropped`` line followed, by digest;
-    ``named`` the digests of those named. Line 1 is ``{"run": MARK}``, the run journal's mark,
-    when the run gives one.
+    (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read`` (all
+    results journaled); all but ``out`` are fsync'd before anything waits on them. ``creating``
+    holds each creation no ``batch`` or ``dropped`` line followed, by digest; ``named`` the digests
+    of those named. Line 1 is ``{"run": MARK}``, the run journal's mark, when the run gives one.
     """
 
     def __init__(self, path: Path, *, resumed_run: bool, mark: str | None = None) -> None:

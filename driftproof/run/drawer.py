@@ -283,11 +283,11 @@ def _cut(reply: Reply, budget: int) -> str:
             f"by the output budget of {budget} tokens (stop reason {e}; {n} output tokens "
             + "reported)"
         )
-    if n is not None and n == budget and hidden_cut(reply.lane, e):
-        said = f"at {n} output tokens (stop reason {e}; budget {budget})"
-        return said + ", the budget exactly, though the server called the answer finished"
     if n is not None:
-        return f"at {n} output tokens (stop reason {e}; budget {budget})"
+        said = f"at {n} output tokens (stop reason {e}; budget {budget})"
+        if n == budget and hidden_cut(reply.lane, e):
+            return said + ", the budget exactly, though the server called the answer finished"
+        return said
     return f"at the output budget of {budget} tokens (stop reason {e}; budget {budget})"
 
 

@@ -277,8 +277,7 @@ def ending_reason(
 ) -> str:
     """Why a reply of class ``cls`` is lost, quoting ``ending`` (untrusted, clipped to 100 chars).
 
-    An output-budget ending read as the context window states ``output_tokens`` against
-    ``budget``.
+    An output-budget ending read as the context window states ``output_tokens`` against ``budget``.
     """
     said = "no ending" if ending is None else repr(ending[:100])
     why = f"{ENDING_WORDS[cls]}: the reply ended with {said}"

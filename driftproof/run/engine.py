@@ -128,11 +128,7 @@ def run_suite(
 def _open_journal(
     out: Path, identity: dict[str, Any], harness_version: str | None, endings: str | None
 ) -> Journal:
-    """The run's journal, resumed or new; ``endings``: the answering lane's (:class:`Journal`).
-
-    Raises:
-        RefusalError: as :class:`Journal` raises.
-    """
+    """The run's journal, resumed or new; ``endings``: the answering lane's. Raises as Journal."""
     return Journal(
         journal_path(out),
         identity,
@@ -144,10 +140,7 @@ def _open_journal(
 
 
 def _tidy(journal: Journal, out: Path, note: Callable[[str], None] | None) -> None:
-    """Remove the stale receipt files of a resumed run; tell ``note(line)`` of a journal replaced.
-
-    A journal of another run holding no finished draw is replaced (:attr:`Journal.replaced`).
-    """
+    """Remove a resumed run's stale receipt files; tell ``note`` of :attr:`Journal.replaced`."""
     if journal.resumed:
         _remove_stale_receipt_files(out)
     if journal.replaced is not None and note is not None:

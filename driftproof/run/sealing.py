@@ -150,13 +150,12 @@ def _arm(recs: list[dict[str, Any]]) -> CaseArm:
 def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None:
     """Why a case's with-skill draws cannot have seen the skill, or ``None``.
 
-    On an API lane the arms' requests differ by the system prompt alone, so the with-skill
-    median reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the
-    skill's ``skill_tokens`` (o200k_base) at least; ``None`` when the with-skill arm, or both
-    other arms, reported none. The other arm is the control when it reported an input (both
-    carry a system message, so a chat template's default system prompt, put in only without
-    one, is in neither), else the baseline: a control none of whose draws reported its input
-    compares nothing.
+    On an API lane the arms' requests differ by the system prompt alone, so the with-skill median
+    reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the skill's
+    ``skill_tokens`` (o200k_base) at least; ``None`` when the with-skill arm, or both other arms,
+    reported none. The other arm is the control when it reported an input (both carry a system
+    message, so a chat template's default system prompt, put in only without one, is in neither),
+    else the baseline: a control none of whose draws reported its input compares nothing.
     """
     with_skill = _median_input(arms["with_skill"].draws)
     other, against = "baseline", _median_input(arms["baseline"].draws)

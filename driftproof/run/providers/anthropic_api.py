@@ -90,12 +90,11 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
 def read_message(msg: dict[str, Any], *, graded: bool = False) -> Reply:
     """A Messages ``message`` as a :class:`Reply`.
 
-    Thinking blocks (an empty one too: display ``omitted``) and a leading ``<think>`` are
-    reasoning (D-19), ``usage.output_tokens_details.thinking_tokens`` its part of the output; a
-    ``tool_use`` block under
-    ``end_turn`` or ``stop_sequence`` ends as ``<stop_reason>:tool_use``; a grade is the
-    ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`). Content that
-    cannot be read (:func:`_unread_content`) is :attr:`Reply.unread`.
+    Thinking blocks (an empty one too: display ``omitted``) and a leading ``<think>`` are reasoning
+    (D-19), ``usage.output_tokens_details.thinking_tokens`` its part of the output; a ``tool_use``
+    block under ``end_turn`` or ``stop_sequence`` ends as ``<stop_reason>:tool_use``; a grade is the
+    ``record_grade`` tool's input (two different ones: :attr:`Reply.unread`). Content that cannot be
+    read (:func:`_unread_content`) is :attr:`Reply.unread`.
     """
     content = [b for b in member_list(msg, "content") if isinstance(b, dict)]
     said = [b.get("text") for b in content if b.get("type") == "text"]

@@ -75,14 +75,13 @@ class Reply:
     """One answered attempt; counts are tokens as the endpoint reported them, ``None`` when not.
 
     ``input_tokens`` is the billed total (``cache_read`` / ``cache_creation`` are parts of it),
-    ``reasoning_output`` part of ``output_tokens``. ``ending`` is the reply's ending on ``lane``,
-    a key of :data:`~driftproof.run.endings.ENDING_TABLES` (``None``: offline, always complete;
-    D-19).
+    ``reasoning_output`` part of ``output_tokens``. ``ending`` is the reply's ending on ``lane``, a
+    key of :data:`~driftproof.run.endings.ENDING_TABLES` (``None``: offline, always complete; D-19).
     ``reasoning`` is never graded, checked or shown to the judge (D-19). ``decision`` and
     ``channel``: a grading call's structured decision and how it came back (``Provider.channel``).
-    ``handoff``: another model answered (the run stops); ``unread``: why the answer or grade
-    cannot be read (lost draw, invalid sample); ``other_models``: ``{model, input, output}`` of a
-    harness's calls on other models; ``raw`` is kept with ``--keep-transcripts``.
+    ``handoff``: another model answered (the run stops); ``unread``: why the answer or grade cannot
+    be read (lost draw, invalid sample); ``other_models``: ``{model, input, output}`` of a harness's
+    calls on other models; ``raw`` is kept with ``--keep-transcripts``.
     """
 
     text: str

@@ -117,10 +117,9 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     """One ``claude -p`` invocation as a :class:`Reply` (lane ``claude-cli``, D-19).
 
     The ending is ``success`` (``success:<stop_reason>``, one that is not text as JSON:
-    ``success:null``, no model's answer), ``terminal_reason:<reason>`` for a
-    ``success`` whose ``terminal_reason`` is given and is not ``completed``, a
-    :data:`SESSION_ENDINGS` subtype, or none; a leading ``<think>`` block is reasoning; usage
-    and cost are kept on every envelope.
+    ``success:null``, no model's answer), ``terminal_reason:<reason>`` for a ``success`` whose
+    ``terminal_reason`` is given and is not ``completed``, a :data:`SESSION_ENDINGS` subtype, or
+    none; a leading ``<think>`` block is reasoning; usage and cost are kept on every envelope.
 
     Raises:
         AttemptError: no result element, two or more, or an event printed after it (each
