@@ -230,11 +230,7 @@ class Journal:
         )
 
     def _holds_no_draw(self, records: list[bytes]) -> bool:
-        """Whether nothing would be lost if this journal were replaced.
-
-        True when ``records`` (the lines after the header) are attempts only and no batch
-        journal (the companion) is on disk.
-        """
+        """Whether ``records`` (after the header) are attempts only and no companion is on disk."""
         if self.companion is not None and self.companion.exists():
             return False
         try:

@@ -48,11 +48,11 @@ def _unread_content(msg: dict[str, Any], ending: str | None, graded: bool) -> st
     """Why a Messages reply's content cannot be read (D-19), else ``None``.
 
     A body whose ``type`` is given and is not ``message`` (a stream event) or whose ``role`` is
-    given and is not ``assistant``, ``content`` that is
-    no list of blocks; and, when ``ending`` is complete (on the judge's table when ``graded``), a
-    block that is no object, not of a :data:`READ_BLOCKS` type, or (``graded``) a call of another
-    tool than ``record_grade``, or (an answer) a thinking block after its last text block
-    (interleaved thinking between text blocks is read). An incomplete ending says why on its own.
+    given and is not ``assistant``, ``content`` that is no list of blocks; and, when ``ending``
+    is complete (on the judge's table when ``graded``), a block that is no object, not of a
+    :data:`READ_BLOCKS` type, or (``graded``) a call of another tool than ``record_grade``, or (an
+    answer) a thinking block after its last text block (interleaved thinking between text blocks
+    is read). An incomplete ending says why on its own.
     """
     if other := other_object(msg.get("type"), "message") or other_role(msg.get("role")):
         return other

@@ -99,10 +99,7 @@ def _said(obj: dict[str, Any]) -> str:
 
 
 def _unreadable(obj: dict[str, Any]) -> str | None:
-    """Why result envelope ``obj`` holds nothing to grade, else ``None`` (D-19).
-
-    A ``modelUsage`` given but not an object, or a ``result`` that is not text.
-    """
+    """Why ``obj`` has nothing to grade (D-19): a ``modelUsage`` or ``result`` of another kind."""
     if "modelUsage" in obj and not isinstance(obj["modelUsage"], dict):  # absent: not checked
         return (
             f"claude's modelUsage is {json_kind(obj['modelUsage'])}, not an object naming the "
