@@ -1,8 +1,4 @@
-"""The JSON Lines files a run keeps: its journal and its batch journal.
-
-Reading them line by line, refusing what is damaged with the file, the line and the pointer, and
-writing whole lines.
-"""
+"""The JSON Lines files a run keeps (its journal and batch journal), read and written whole."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Sealing a run: the receipt built as the model from the journal, and the transcripts file.
-
-``judge_overhead`` sums the usage the judge's answered samples reported at the frozen judge
-price; draws none of whose samples reported usage count in ``judged_draws_missing_usage``.
-"""
+"""Sealing a run: the receipt built as the model from the journal, and the transcripts file."""
 
 from __future__ import annotations
 
