@@ -99,13 +99,7 @@ def _reasoning_blocks(head: str) -> tuple[str, str | None]:
 MIXED_TAGS = (
     _THINK_OPEN,
     _THINK_CLOSE,
-    "<|channel|>",
-    "<seed:think>",
-    "</seed:think>",
-    "[THINK]",
-    "[/THINK]",
-    "<|channel>",
-    "<channel|>",
+    *"<|channel|> <seed:think> </seed:think> [THINK] [/THINK] <|channel> <channel|>".split(),
     _REASONING_OPEN,
     _REASONING_CLOSE,
 )
