@@ -64,12 +64,11 @@ def fell_back(headers: Any) -> str | None:
 def sdk_error(exc: Exception, timeout: float, *, hint_404: str | None = None) -> AttemptError:
     """An SDK exception as an attempt error.
 
-    A redirect (never followed: :class:`SDKLane`) names where it points. Timeouts (the SDK's,
-    or the attempt's deadline passing: :class:`TimeoutError`) and connection failures (a body
-    its Content-Encoding cannot decode, or one the server broke off, among them: named so) are
-    transient; a status is worded and classed by :func:`reply_error` with ``retry-after`` kept
-    (``hint_404`` appended to a 404 that is not an unknown model); a body past the cap (or
-    compressed: fatal, :class:`._capped.ReplyRefused`) and anything else lost without a retry.
+    Timeouts (the SDK's, or the deadline's :class:`TimeoutError`) and connection failures (a body
+    that cannot be decoded or was broken off among them, named so) are transient; a status is
+    worded and classed by :func:`reply_error` with ``hint_404`` and ``retry-after`` (a redirect,
+    never followed, naming where it points); a body past the cap (or compressed: fatal,
+    :class:`._capped.ReplyRefused`) and anything else is lost without a retry.
     """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
