@@ -46,16 +46,9 @@ def check_passes(spec: CheckSpec, answer: str, *, timeout: float = CHECK_TIMEOUT
     """
     if spec.kind == "structural":
         return _STRUCTURES[spec.structure or ""](answer)
+    flags = regex.IGNORECASE if spec.ignore_case else 0
     try:
-        found = (
-            regex.search(
-                spec.pattern or "",
-                answer,
-                regex.IGNORECASE if spec.ignore_case else 0,
-                timeout=timeout,
-            )
-            is not None
-        )
+        found = regex.search(spec.pattern or "", answer, flags, timeout=timeout) is not None
     except TimeoutError:
         raise CheckTimeout(f"check {spec.name!r} did not finish within {timeout:g} s") from None
     return not found if spec.kind == "must_not_include" else found
