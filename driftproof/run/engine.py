@@ -30,12 +30,7 @@ from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal, journal_path
 from driftproof.run.providers.base import Provider
 from driftproof.run.scheduler import Counter, FatalRun, HeldStops, StopRun, run_cells
-from driftproof.run.sealing import (
-    answers,
-    judge_doc,
-    receipt_body,
-    write_transcripts,
-)
+from driftproof.run.sealing import answers, judge_doc, receipt_body, write_transcripts
 from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.stats import Refusal, arms_measured_nothing, lost_causes, no_verdict
 from driftproof.stats.unmeasured import lost_words
