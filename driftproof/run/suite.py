@@ -386,7 +386,6 @@ def _looks_like_caveman(cases: Any) -> bool:
 _SKILL_CREATOR_IMPORT = (
     ", or import the runs skill-creator graded (grading.json) with driftproof import skill-creator"
 )
-#: Why ``run`` refuses a case with neither a rubric nor criteria, and what to do, by format.
 #: Why ``run`` refuses caveman fidelity cases, after the words saying they have no rubric or
 #: criteria; ``{cases}``: "case" or "cases", ``{path}``: the fidelity file.
 CAVEMAN_UNGRADED = (
@@ -395,6 +394,7 @@ CAVEMAN_UNGRADED = (
     "rubric or criteria, or score a caveman snapshot against these checks with driftproof "
     "import caveman SNAPSHOT --skills DIR --cases {path}"
 )
+#: Why ``run`` refuses a case with neither a rubric nor criteria, and what to do, by format.
 _UNGRADED = {
     "driftproof": "has neither a rubric nor criteria; driftproof run grades every answer against "
     "one and refuses the case before any call",
