@@ -1,19 +1,16 @@
 """Planning a run from a pilot (D-5): draws per arm, and the chance of a verdict at an effect.
 
 Each arm's pilot spread ``s`` over ``n`` draws is taken at its upper confidence bound under
-normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))`` (:func:`arm_levels` picks the levels), so a
-loose pilot does not land the run on the underpowered boundary. A case gets a count, no count
-(even the lower bounds reach the floor) or is undecided (the pilot size that would decide is
-given); see :func:`size_case`. The count is the smallest n ≥ 3 at which a run at the bounds
-reads underpowered under no effect at most 10% of the time, and, for a
-stated effect δ, calls δ at least 90% of the time. Per-case spreads are pooled across cases
-unless Bartlett's test (or, from small pilots, the test across both arms) rejects
-(:func:`pool_arms`; calibration in benchmarks/plan_calibration.py). :func:`p_verdict` is a
-seeded simulation through the rule's own tests (D-3, D-4). χ²: :mod:`driftproof.stats._chi2`.
+normal draws, ``s·sqrt((n−1)/χ²_{1−level}(n−1))``, so a loose pilot does not land the run on the
+underpowered boundary. The count is the smallest n ≥ 3 at which a run at the bounds reads
+underpowered under no effect at most 10% of the time and calls a stated effect at least 90% of
+the time (:func:`size_case`); spreads are pooled across cases as :func:`pool_arms` allows
+(calibration in benchmarks/plan_calibration.py).
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
@@ -47,7 +44,6 @@ POOLED_LEVEL = 0.60
 POOLED_NONE_LEVEL = 0.50
 #: Pooled degrees of freedom per arm from which :data:`POOLED_LEVEL` applies (10 cases × 3 draws).
 POOLED_DF = 20
-#: The effect ``plan`` plans for unless told: 1.5 × the floor.
 #: A count more than this many times the one the pilot's own spreads would give is still the
 #: answer, with the advice that a pilot of twice its draws would likely cut it.
 COSTLY_RATIO = 4
@@ -165,14 +161,8 @@ def _smallest(ok: Callable[[int], bool]) -> int | None:
     """Smallest n in [MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS] with monotone ``ok(n)``, else None."""
     if not ok(MAX_PLANNED_DRAWS):
         return None
-    lo, hi = MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    span = range(MIN_DRAWS_PER_ARM, MAX_PLANNED_DRAWS)  # MAX_PLANNED_DRAWS when none in it
+    return MIN_DRAWS_PER_ARM + bisect.bisect_left(span, True, key=ok)
 
 
 def _resolves(b_a: float, b_b: float, floor: float, n: int) -> bool:
@@ -208,9 +198,7 @@ class CaseSizing:
             spreads give, the draws per arm of a pilot that would likely cut it (twice the
             pilot's); ``None`` otherwise. The count stands either way.
         effect_draws: the draws per arm that calling the effect alone needs (``None``: none
-            does, or no count); under ``draws``, the count is set by keeping a run with no
-            effect from reading underpowered.
-
+            does, or no count).
         chance: in a run sized by :func:`size_run`, the chance of a verdict at the run's count
             (:func:`p_verdict`); ``None`` without a count, or outside a run.
     """
@@ -256,10 +244,7 @@ def size_case(
     """Draws per arm for one case from its pilot spreads (each over ``n ≥ 2`` measured draws).
 
     Each spread is taken at its upper bound (``level``, else :func:`arm_levels`); an arm whose
-    entry in ``pools`` is pooled is planned from the pooled spread and degrees of freedom. The
-    result is a count, no count (the lower bounds reach the floor) or undecided (with the pilot
-    size that would decide); a count over :data:`COSTLY_RATIO` times the one the pilot's own
-    spreads give also names a pilot of twice the draws (:attr:`CaseSizing.larger_pilot`).
+    entry in ``pools`` is pooled is planned from the pooled spread and degrees of freedom.
     """
     arms: list[tuple[float, int, int, bool | None]] = []
     for sd, n, pool in ((sd_with, n_with, pools[0]), (sd_base, n_base, pools[1])):
@@ -394,7 +379,6 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
     if per_arm is not None:
         trials = max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
     cases: list[CaseSizing | None] = []
-    # simulated at the spreads each case was planned from: pooled where pooled
     planned = {cid: (_at(pools[0], w), _at(pools[1], b)) for cid, (w, b) in held.items()}
     noise = None
     if r.run.aa and per_arm is not None:
