@@ -376,11 +376,7 @@ def case_chances(
     ps: list[float] = []
     simulated: list[bool] = []
     for i, x in enumerate(sides):
-        if x is None:
-            ps.append(0.0)
-            simulated.append(False)
-            continue
-        mean, sd_a, n_a, sd_b, n_b = x
+        mean, sd_a, n_a, sd_b, n_b = x or (0.5, 0.0, 0, 0.0, 0)  # no spread: as no draws, 0
         simulated.append(not _ruled_out(sd_a, n_a, sd_b, n_b, grid_a, grid_b, EFFECT_FLOOR))
         ps.append(
             p_regressed(
