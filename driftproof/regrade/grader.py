@@ -8,14 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.receipt import (
-    Case,
-    Draw,
-    Judge,
-    JudgeSample,
-    TextRepair,
-    build_draw,
-)
+from driftproof.receipt import Case, Draw, Judge, JudgeSample, TextRepair, build_draw
 from driftproof.regrade.identity import (
     SampleIdentity,
     check_reply_identity,

@@ -41,10 +41,7 @@ from driftproof.regrade.identity import (
 )
 from driftproof.run.config import now
 from driftproof.run.providers.base import Provider
-from driftproof.run.scheduler import (
-    FatalRun,
-    RetryPolicy,
-)
+from driftproof.run.scheduler import FatalRun, RetryPolicy
 from driftproof.run.sealing import judge_doc, transcripts_file
 from driftproof.run.suite import Suite
 from driftproof.wording import dollars
