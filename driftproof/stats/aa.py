@@ -1,12 +1,8 @@
 """What an A/A calibration receipt (``run.aa``) says about noise: never a skill verdict.
 
 Both arms ran with the skill under the same settings, so every change the rule calls (D-3,
-D-4, D-6; lost draws D-9) is a false call. Per case: whether one was called; the simulated
-false-call rate at the pooled spread ``√((s_1² + s_2²)/2)`` and the fewer measured draws
-(:func:`false_call_rate`); and the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
-2·SE)`` (D-5). Over the suite: expected false calls ``Σ p_i`` and the chance of at least one,
-``1 − Π(1 − p_i)`` (cases independent). For ``plan`` on an A/A pilot, :func:`gate_noise`: the
-regressed cases noise alone gives two runs at the planned draws, as ``diff`` simulates them.
+D-4, D-6; lost draws D-9) is a false call (:func:`aa_reading`). For ``plan`` on an A/A pilot,
+:func:`gate_noise`: the regressed cases noise alone gives two runs at the planned draws.
 """
 
 from __future__ import annotations
@@ -49,9 +45,12 @@ class AACase:
     Attributes:
         called: the rule called a change between the two arms (a false call).
         draws: the fewer measured draws of the two arms (n).
-        sd: the pooled spread σ; None with fewer than two measured draws in an arm.
-        false_call_rate: the simulated chance of a false call at σ and n; None without σ.
-        smallest_effect: ``max(0.05, s_1 + s_2 + 2·SE)``; None without σ.
+        sd: the pooled spread ``σ = √((s_1² + s_2²)/2)``; None with fewer than two measured
+            draws in an arm.
+        false_call_rate: the simulated chance of a false call at σ and n
+            (:func:`false_call_rate`); None without σ.
+        smallest_effect: the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
+            2·SE)`` (D-5); None without σ.
     """
 
     case_id: str
@@ -71,7 +70,7 @@ class AAReading:
         observed: cases the rule called a change in (false calls).
         expected: ``Σ p_i`` over the cases with a spread: false calls noise alone gives per
             comparison at this suite's size and spreads.
-        at_least_one: ``1 − Π(1 − p_i)``.
+        at_least_one: ``1 − Π(1 − p_i)`` (cases independent).
         smallest_median, smallest_max: the median and the largest smallest effect over cases.
         unread: cases with no spread (fewer than two measured draws in an arm).
     """
@@ -165,12 +164,10 @@ def aa_reading(r: Receipt) -> AAReading:
 def aa_problem(path: str, aa: Receipt, named: Sequence[tuple[str, Receipt]]) -> str | None:
     """Why ``aa`` (read from ``path``) cannot calibrate the ``named`` receipts, as one line.
 
-    ``diff --aa`` and the Action's ``aa`` input both ask, ``named`` holding each compared
-    receipt with the path it was read from. An A/A receipt calibrates only its own skill and
-    suite: its ``run.aa`` must be true and its skill name and suite sha256 those of every
-    compared receipt. A suite sha256 that any of them does not record (``run`` always records
-    it) fails closed, the line naming the receipt that does not: the suite cannot be shown to
-    be the same. ``None`` when ``aa`` can calibrate them.
+    ``named`` holds each compared receipt with the path it was read from. ``aa`` needs
+    ``run.aa`` true and the skill name and suite sha256 of every compared receipt; a suite
+    sha256 that any of them does not record fails closed, naming that receipt. ``None`` when
+    ``aa`` can calibrate them.
     """
     compared = [r for _, r in named]
     if not aa.run.aa:
@@ -200,11 +197,9 @@ def aa_problem(path: str, aa: Receipt, named: Sequence[tuple[str, Receipt]]) -> 
 
 
 def _noise_source_problem(path: str, aa: Receipt, compared: Sequence[Receipt]) -> str | None:
-    """Why ``aa`` measured another noise than ``compared``'s, as one line; else None.
+    """Why ``aa``'s model or judge model is none of ``compared``'s, as one line; else None.
 
-    That is: its model or its judge model is none of theirs (a simulated A/A names the
-    simulated ones). A model or judge that a compared receipt does not record is not compared
-    with it.
+    A model or judge that a compared receipt does not record is not compared with it.
     """
     why = "an A/A calibration measures the noise of its own model and judge only"
     for pointer, what, mine, theirs in (
@@ -273,9 +268,8 @@ def gate_noise(
 
     ``sides`` holds ``(true mean, sd of the earlier run, sd of the later run)`` per case, or
     ``None`` for a case with no spread (left out of ``cases``); both runs on ``grid``, with the
-    trials :func:`suite_false_alarms` takes for a suite of that many cases, at most
-    ``most_trials`` (at least :data:`AA_MIN_TRIALS`), which keeps a count of thousands of draws
-    from simulating for minutes; the words say what fewer trials support.
+    trials of a suite of that many cases (:func:`suite_trials`), at most ``most_trials`` (at
+    least :data:`AA_MIN_TRIALS`).
     """
     trials = suite_trials(len(sides))
     if most_trials is not None:
