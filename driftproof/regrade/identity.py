@@ -26,10 +26,7 @@ from driftproof.wording import draw_words
 
 
 def _setting(words: str, at: str = "/judge", *, optional: bool = False) -> Any:
-    """A compared setting, named ``words`` and pointed to at ``at`` in a refusal.
-
-    ``optional``: ``None`` when not given.
-    """
+    """A compared setting, named ``words`` and pointed to at ``at`` in a refusal."""
     words_of = {"words": words, "at": at}
     return field(default=None, metadata=words_of) if optional else field(metadata=words_of)
 
@@ -65,10 +62,7 @@ def canonical_json(value: Any) -> str | None:
 
 
 def _samples(receipt: Receipt, *, measured_only: bool) -> list[tuple[str, JudgeSample]]:
-    """Every judge sample of the receipt's draws (of its measured draws only when asked).
-
-    Each with its JSON pointer in the receipt.
-    """
+    """Every judge sample of the receipt's draws (measured only, if asked) with its pointer."""
     return [
         (f"/cases/{ci}/arms/{name}/draws/{di}/judge_samples/{k}", s)
         for ci, c in enumerate(receipt.cases)
@@ -306,8 +300,7 @@ def _revised_task_refusals(
         elif case.prompt_sha256 is None:
             reasons.append(
                 f"{original_file}: /cases/{ci}/prompt_sha256: case {case.id}: the original "
-                "records no prompt hash, "
-                "so the revised task cannot be held to it"
+                "records no prompt hash, so the revised task cannot be held to it"
             )
         elif rc.rubric is None and not rc.criteria:
             reasons.append(
@@ -388,12 +381,11 @@ def transcripts_refusals(original: Receipt, original_path: Path) -> list[str]:
 
 
 def today_suite(path: Path, r: Receipt) -> dict[str, Any]:
-    """Today's suite for :class:`Today`: hashes, and what the receipt cannot confirm unchanged.
+    """Today's suite for ``stale``'s ``Today``: hashes, and what the receipt cannot confirm.
 
-    Its sha256 and each case's prompt and rubric sha256, read as ``run`` reads it (in the
-    receipt's ``language`` when one is recorded) and hashed as ``run`` records ``cases[]``; a
-    case without a rubric has no rubric hash. The members of ``stale``'s ``Today`` it sets.
-    The regrade's own check of a revised suite is :func:`input_refusals`.
+    Its sha256 and each case's prompt and rubric sha256 (none without a rubric), read as
+    ``run`` reads it (in the receipt's ``language`` when one is recorded) and hashed as ``run``
+    records ``cases[]``.
     """
     suite, untranslated = in_run_language(r, load_suite(path))
     hashes = {c.id: case_sha256s(c) for c in suite.cases}
