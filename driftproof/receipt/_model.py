@@ -8,6 +8,7 @@ Fields a source did not record are ``None`` and stay unknown (D-13).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -334,6 +335,13 @@ class ReceiptBody(_Model):
             cases: false to leave the ``cases`` member out (a writer streams them).
         """
         return self.model_dump(mode="json", by_alias=True, exclude=None if cases else {"cases"})
+
+    def draws_at(self) -> Iterator[tuple[str, Case, str, Draw]]:
+        """Every draw with its JSON pointer, its case and its arm's name, in document order."""
+        for i, case in enumerate(self.cases):
+            for name, arm in case.arms.named():
+                for j, d in enumerate(arm.draws):
+                    yield f"/cases/{i}/arms/{name}/draws/{j}", case, name, d
 
 
 class Receipt(ReceiptBody):

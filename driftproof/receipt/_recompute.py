@@ -132,21 +132,16 @@ def _on_scale(r: ReceiptBody) -> _Found:
             "/judge/scale/step",
             f"expected a grid step no wider than the scale, {worst:g} to {best:g}, found {step:g}",
         )
-    for i, case in enumerate(r.cases):
-        for name, arm in case.arms.named():
-            for j, d in enumerate(arm.draws):
-                at = f"/cases/{i}/arms/{name}/draws/{j}"
-                scored = [("/score", d.score)]
-                scored += [
-                    (f"/judge_samples/{k}/score", s.score) for k, s in enumerate(d.judge_samples)
-                ]
-                for where, x in scored:
-                    if x is not None and not worst - SCORE_TOLERANCE <= x <= best + SCORE_TOLERANCE:
-                        yield (
-                            f"{at}{where}",
-                            f"expected a score on the judge's scale, {worst:g} to {best:g} "
-                            f"(/judge/scale), found {x:g}",
-                        )
+    for at, _, _, d in r.draws_at():
+        scored = [("/score", d.score)]
+        scored += [(f"/judge_samples/{k}/score", s.score) for k, s in enumerate(d.judge_samples)]
+        for where, x in scored:
+            if x is not None and not worst - SCORE_TOLERANCE <= x <= best + SCORE_TOLERANCE:
+                yield (
+                    f"{at}{where}",
+                    f"expected a score on the judge's scale, {worst:g} to {best:g} "
+                    f"(/judge/scale), found {x:g}",
+                )
 
 
 def _held(r: ReceiptBody, arm: str) -> int:

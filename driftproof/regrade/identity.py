@@ -64,10 +64,8 @@ def canonical_json(value: Any) -> str | None:
 def _samples(receipt: Receipt, *, measured_only: bool) -> list[tuple[str, JudgeSample]]:
     """Every judge sample of the receipt's draws (measured only, if asked) with its pointer."""
     return [
-        (f"/cases/{ci}/arms/{name}/draws/{di}/judge_samples/{k}", s)
-        for ci, c in enumerate(receipt.cases)
-        for name, arm in c.arms.named()
-        for di, d in enumerate(arm.draws)
+        (f"{at}/judge_samples/{k}", s)
+        for at, _, _, d in receipt.draws_at()
         if not (measured_only and d.lost is not None)
         for k, s in enumerate(d.judge_samples)
     ]
@@ -254,20 +252,16 @@ def input_refusals(original: Receipt, revised: Suite, file: str | Path) -> list[
     Empty: they can. Each names its file (``file``: the original's path) and where in it.
     """
     total_bytes = 0  # as the archive holds them: UTF-8
-    for ci, case in enumerate(original.cases):
-        for name, arm in case.arms.named():
-            for di, d in enumerate(arm.draws):
-                where = f"{file}: /cases/{ci}/arms/{name}/draws/{di}/answer: " + draw_words(
-                    case.id, name, d.index
-                )
-                if d.lost is not None:
-                    continue
-                if d.answer is None:
-                    why = "the original kept no answer (run with --keep-transcripts to regrade)"
-                    return [f"{where}: {why}"]
-                if len(d.answer) > B.ANSWER_MAX_CHARS:
-                    return [f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
-                total_bytes += len(d.answer.encode("utf-8"))  # its digest: held on reading (D-18)
+    for at, case, name, d in original.draws_at():
+        if d.lost is not None:
+            continue
+        where = f"{file}: {at}/answer: {draw_words(case.id, name, d.index)}"
+        if d.answer is None:
+            why = "the original kept no answer (run with --keep-transcripts to regrade)"
+            return [f"{where}: {why}"]
+        if len(d.answer) > B.ANSWER_MAX_CHARS:
+            return [f"{where}: answer over {B.ANSWER_MAX_CHARS} characters"]
+        total_bytes += len(d.answer.encode("utf-8"))  # its digest: held on reading (D-18)
     over = total_bytes > (most := B.ANSWERS_ARCHIVE_MAX_BYTES)
     reasons = (
         [f"{file}: /cases: the answers total {total_bytes} bytes (UTF-8); the limit is {most}"]

@@ -39,10 +39,7 @@ def _no_scores(r: Receipt) -> list[str]:
 
 
 def _draws(r: Receipt) -> Iterator[tuple[str, Case, str, Draw]]:
-    for i, c in enumerate(r.cases):
-        for n in COMPARED_ARMS:
-            for j, d in enumerate(getattr(c.arms, n).draws):
-                yield f"/cases/{i}/arms/{n}/draws/{j}", c, n, d
+    return (drawn for drawn in r.draws_at() if drawn[2] in COMPARED_ARMS)
 
 
 def _invalid_hashes(r: Receipt) -> list[str]:
