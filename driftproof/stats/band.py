@@ -104,16 +104,13 @@ def threshold_outcome(
 ) -> ThresholdOutcome | None:
     """An arm's case outcome against its case's threshold (a score on the judge scale).
 
-    A reading of the method's "the case outcome still comes from the mean and spread of its
-    scores against the threshold, as for every case, so a mean exactly at the threshold reads
-    borderline": ``pass`` when the whole band lies above the threshold (``mean − sd`` above it),
-    ``fail`` when the whole band lies below it (``mean + sd`` below it), ``borderline`` when
-    the band reaches or straddles it, so a mean exactly at the threshold is always borderline.
-    An edge within 1e-9 of the threshold reaches it (the tolerance of D-3). An arm that lost
-    draws reads ``pass`` or ``fail`` only where every completion of them on the judge scale
-    ``scale`` (worst, best) reads it too, as D-9 holds a verdict (the corners suffice:
-    ``mean − sd`` is concave in the scores, ``mean + sd`` convex); else, or with no scale known,
-    ``borderline``.
+    ``pass`` when the whole band lies above the threshold (``mean − sd`` above it), ``fail``
+    when it lies below (``mean + sd`` below it), else ``borderline``: a mean exactly at the
+    threshold always is (the method). An edge within 1e-9 of the threshold reaches it (D-3).
+    An arm that lost draws reads ``pass`` or ``fail`` only where every completion of them on
+    the judge scale ``scale`` (worst, best) reads it too, as D-9 holds a verdict (the corners
+    suffice: ``mean − sd`` is concave in the scores, ``mean + sd`` convex); else, or with no
+    scale known, ``borderline``.
 
     Returns:
         ``None`` where the case records no threshold or the band has no spread (fewer than two
