@@ -16,6 +16,7 @@ from statistics import NormalDist
 from driftproof.receipt import Receipt
 from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.moments import mean_of, mean_sd, mean_var
+from driftproof.wording import COMPARED_ARMS
 
 #: Shown with every figure of this module.
 CONTEXT_LABEL = (
@@ -164,18 +165,12 @@ def spread_split(r: Receipt) -> tuple[SpreadSplit, ...]:
     """
     out = []
     for c in r.cases:
-        for name in ("with_skill", "baseline"):
-            draws = [
-                d for d in getattr(c.arms, name).draws if d.lost is None and d.score is not None
-            ]
-            out.append(
-                _split(
-                    c.id,
-                    name,
-                    [d.score for d in draws if d.score is not None],
-                    [[s.score for s in d.judge_samples if s.score is not None] for d in draws],
-                )
-            )
+        for name in COMPARED_ARMS:
+            arm = getattr(c.arms, name)
+            draws = [d for d in arm.draws if d.lost is None and d.score is not None]
+            scores = [d.score for d in draws if d.score is not None]
+            samples = [[s.score for s in d.judge_samples if s.score is not None] for d in draws]
+            out.append(_split(c.id, name, scores, samples))
     return tuple(out)
 
 
