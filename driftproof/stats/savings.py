@@ -167,22 +167,16 @@ def _arm_savings(r: Receipt) -> ArmSavings:
     control = r.arms.control
     base_total = sum(counts["baseline"])
     control_total = sum(counts["control"]) if control is not None else None
+
+    def against(ref: Reference, label: str | None) -> Savings:
+        return savings(ids, skill, counts[ref], reference=ref, reference_label=label)
+
     return ArmSavings(
         skill=r.skill.name,
         arm_label=r.arms.with_skill.label,
         counted_by=counters.pop(),
-        vs_control=None
-        if control is None
-        else savings(
-            ids, skill, counts["control"], reference="control", reference_label=control.label
-        ),
-        vs_baseline=savings(
-            ids,
-            skill,
-            counts["baseline"],
-            reference="baseline",
-            reference_label=r.arms.baseline.label,
-        ),
+        vs_control=None if control is None else against("control", control.label),
+        vs_baseline=against("baseline", r.arms.baseline.label),
         control_vs_baseline=(
             1 - control_total / base_total if control_total is not None and base_total else None
         ),
