@@ -40,20 +40,16 @@ def lost_causes(r: Receipt, arms: Sequence[str] = ARMS) -> list[LostCause]:
     Ties in alphabetical order; empty when no draw of those arms was lost.
     """
     counts: Counter[str] = Counter()
-    for arm in arms:
-        spec = getattr(r.arms, arm, None)
-        service = spec.service if spec is not None else None
-        for c in r.cases:
-            case_arm = getattr(c.arms, arm, None)
-            for d in case_arm.draws if case_arm is not None else ():
-                if d.lost is None:
-                    continue
-                last = _last_failed(d)
-                cause = draw_cause(d) or d.lost.reason
-                status = last.status if last is not None else d.lost.status
-                if d.lost.kind == "error" and status is None and service:
-                    cause += f" (base URL {service})"
-                counts[cause] += 1
+    for _, _, arm, d in r.draws_at():
+        if arm not in arms or d.lost is None:
+            continue
+        spec = getattr(r.arms, arm)
+        last = _last_failed(d)
+        cause = draw_cause(d) or d.lost.reason
+        status = last.status if last is not None else d.lost.status
+        if d.lost.kind == "error" and status is None and spec is not None and spec.service:
+            cause += f" (base URL {spec.service})"
+        counts[cause] += 1
     return [LostCause(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
@@ -79,19 +75,12 @@ def arms_measured_nothing(r: Receipt) -> tuple[str, ...]:
 
     ``driftproof run`` exits non-zero when there is one.
     """
-    out = []
-    for arm in ARMS:
-        spec = getattr(r.arms, arm, None)
-        if spec is None or not spec.recorded:
-            continue
-        if not any(
-            d.score is not None
-            for c in r.cases
-            if getattr(c.arms, arm, None) is not None
-            for d in getattr(c.arms, arm).draws
-        ):
-            out.append(arm)
-    return tuple(out)
+    scored = {name for _, _, name, d in r.draws_at() if d.score is not None}
+    return tuple(
+        arm
+        for arm in ARMS
+        if (spec := getattr(r.arms, arm, None)) is not None and spec.recorded and arm not in scored
+    )
 
 
 def lost_or_undrawn(r: Receipt) -> bool:
