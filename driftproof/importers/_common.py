@@ -30,6 +30,7 @@ from driftproof.importers._counts import exact_integer as exact_integer
 from driftproof.importers._counts import is_count as is_count
 from driftproof.importers._counts import sealable as sealable
 from driftproof.importers._counts import source_tokens as source_tokens
+from driftproof.importers._counts import within as within
 from driftproof.importers._text import NAME_NOT_UNICODE, BadName, Repair, repair_tree
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
 
@@ -247,11 +248,7 @@ def git_blob_sha1(data: bytes) -> str:
 
 
 def manifest_sha256(entries: list[tuple[str, str]]) -> str:
-    r"""sha256 of a multi-file source.
-
-    Over the UTF-8 lines ``"<label>\t<sha256>\n"``, in the order given (documented on the interop
-    page).
-    """
+    r"""sha256 of a multi-file source: of the UTF-8 lines ``"<label>\t<sha256>\n"``, in order."""
     return file_sha256("".join(f"{label}\t{digest}\n" for label, digest in entries).encode("utf-8"))
 
 

@@ -8,7 +8,7 @@ never passed on to fail later at a place of the receipt.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Self, TypeGuard
+from typing import Any, Protocol, Self, TypeGuard, TypeVar
 
 from driftproof.errors import ImportError_
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER, quote
@@ -22,6 +22,7 @@ class Where(Protocol):
     def fail(self, message: str) -> ImportError_: ...
 
 
+_S = TypeVar("_S", bound=str | None)
 #: The words a count past :data:`JSON_SAFE_INTEGER` is refused with.
 COUNT_TOO_BIG = f"expected a count of at most {JSON_SAFE_INTEGER:,}"
 
@@ -66,6 +67,17 @@ def source_tokens(
     if count_at(outs, where / output_key) and counted:
         return {"input": ins, "output": outs, "counted_by": "source"}
     return None
+
+
+def within(text: _S, where: Where, most: int = 200) -> _S:
+    """``text`` (``None`` passes) when it has at most ``most`` characters: what a receipt holds.
+
+    Raises:
+        ImportError_: a longer text, at ``where``.
+    """
+    if text is not None and len(text) > most:
+        raise where.fail(f"expected at most {most} characters, found {len(text):,}")
+    return text
 
 
 def exact_integer(value: int, where: Where) -> None:

@@ -240,10 +240,8 @@ def held(value: Any, w: Where, *path: Any) -> None:
     if isinstance(value, list) and len(value) > 20:
         raise w.fail(f"expected at most 20 items, found {len(value):,}")
     for i, text in enumerate(value) if isinstance(value, list) else [(None, value)]:
-        if isinstance(text, str) and len(text) > 200:
-            raise (w if i is None else w / i).fail(
-                f"expected at most 200 characters, found {len(text):,}"
-            )
+        if isinstance(text, str):
+            common.within(text, w if i is None else w / i)
 
 
 def system_message_sha256(header: dict[str, Any]) -> str | None:

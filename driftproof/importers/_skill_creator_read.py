@@ -391,11 +391,7 @@ def skill_name_of(
     for obj, w in held:
         name = obj.get("skill_name") if isinstance(obj, dict) else None
         if isinstance(name, str) and (name := name.strip()):
-            if len(name) > 200:
-                raise (w / "skill_name").fail(
-                    f"expected at most 200 characters, found {len(name):,}"
-                )
-            return name
+            return common.within(name, w / "skill_name")
     return None
 
 

@@ -123,9 +123,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
             "expected exactly one plugin with a name to name the skill; "
             "give the skill's name with --skill-name"
         )
-    if not skill_name and len(name) > 200:  # the receipt's skill.name holds 200 characters
-        at, found = w / "suite" / "plugins" / 0 / "name", f"found {len(name):,}"
-        raise at.fail(f"expected at most 200 characters, {found}")
+    if not skill_name:
+        common.within(name, w / "suite" / "plugins" / 0 / "name")
     threshold = suite.get("threshold")
     if threshold is not None:
         threshold = common.unit_score(threshold, w / "suite" / "threshold")
@@ -235,9 +234,8 @@ def _models(
         judge_model = None
         no_llm = "the graders are regex and tool checks; no model judged"
         unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")
-    for key, value in (("modelOverride", model), ("judgeModel", judge_model)):
-        if value is not None and len(value) > 200:
-            raise (w / key).fail(f"expected at most 200 characters, found {len(value):,}")
+    common.within(model, w / "modelOverride")
+    common.within(judge_model, w / "judgeModel")
     judge = declared.unrecorded_judge(TOOL, "graders", model=judge_model, channel="source")
     return {"model": model, "judge": judge}
 

@@ -73,9 +73,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             f"expected population 'answer' (a with/without comparison), "
             f"found {doc.get('population')!r}"
         )
-    skill = w.get(doc, "skill_name", str)
-    if len(skill) > 200:  # the receipt's skill.name holds 200 characters
-        raise (w / "skill_name").fail(f"expected at most 200 characters, found {len(skill):,}")
+    skill = common.within(w.get(doc, "skill_name", str), w / "skill_name")
     rows = w.get(doc, "results", list)
     models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
     case_docs, other = _cases(rows, w, models)
@@ -130,9 +128,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
                 f"expected a run number from 1 to {_MAX_RUNS} (the most draws a receipt's arm "
                 f"holds), found {run}"
             )
-        model = rw.get(r, "model", str, required=False)
-        if model is not None and len(model) > 200:  # the receipt's run.model holds 200
-            raise (rw / "model").fail(f"expected at most 200 characters, found {len(model):,}")
+        model = common.within(rw.get(r, "model", str, required=False), rw / "model")
         label = f"{case}@{model}" if len(models) > 1 and model else case
         if variant not in _ARMS:
             other[variant] = other.get(variant, 0) + 1
