@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from driftproof.errors import ImportError_
 from driftproof.importers._counts import COUNT_TOO_BIG
 from driftproof.importers._nvidia_sections import (
     PAIRED,
+    Line,
     agent_name,
     agents_section_line,
     inline_agents,
@@ -151,11 +151,9 @@ def _summary_line(
         if key in first:
             said, at = first[key]
             if here != said:
-                raise ImportError_.at(
-                    file,
-                    f"line {lineno}",
+                raise Line(file, lineno).fail(
                     f"expected {said!r} as on line {at}, the card's first such line; found "
-                    f"{here!r}: the card contradicts itself",
+                    f"{here!r}: the card contradicts itself"
                 )
             return True
         first[key] = (here, lineno)
@@ -163,9 +161,7 @@ def _summary_line(
             summary[f"{key}_printed"], summary[key] = cut_label(whole), None
             return True
         if (expected := _unreadable(key, here)) is not None:
-            raise ImportError_.at(
-                file, f"line {lineno}", f"expected {expected}, found {here[:200]!r}"
-            )
+            raise Line(file, lineno).fail(f"expected {expected}, found {here[:200]!r}")
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
@@ -235,9 +231,7 @@ def _results_row(
     ``seen`` maps (measure, agent) to the line that gave it; a repeat is refused.
     """
     if len(cells) != len(header):  # fewer: a row cut short (a truncated card), not a blank
-        raise ImportError_.at(
-            file, f"line {lineno}", f"expected {len(header)} cells, found {len(cells)}"
-        )
+        raise Line(file, lineno).fail(f"expected {len(header)} cells, found {len(cells)}")
     num = None
     for i, cell in enumerate(cells[1:], start=1):
         col = header[i].strip("`* ")
@@ -245,30 +239,24 @@ def _results_row(
             # ASCII digits only: str.isdigit() is true of "²", which int() refuses
             num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
             continue
-        parsed, at = parse_cell(cell), f"line {lineno}, column {i + 1}"
+        parsed, at = parse_cell(cell), Line(file, lineno, i + 1)
         if parsed is None:
-            raise ImportError_.at(
-                file,
-                at,
-                f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}",
+            raise at.fail(
+                f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}"
             )
         if (expected := _impossible(parsed)) is not None:
-            raise ImportError_.at(file, at, f"expected {expected}, found {cell!r}")
+            raise at.fail(f"expected {expected}, found {cell!r}")
         alone = parsed["score"] and not (parsed["baseline"] or parsed["uplift"] or parsed["note"])
         if alone and PAIRED.search(header[i]):
-            raise ImportError_.at(  # one bare figure under a pair's header: baseline or skill?
-                file,
-                at,
+            raise at.fail(  # one bare figure under a pair's header: baseline or skill?
                 f"expected a baseline and a score such as '65% → 97% (+33 points)', as its "
-                f"column {header[i].strip()!r} says, found {cell!r}",
+                f"column {header[i].strip()!r} says, found {cell!r}"
             )
         agent = agent_name(header[i])
         if (cells[0], agent) in seen:
-            raise ImportError_.at(
-                file,
-                f"line {lineno}",
+            raise Line(file, lineno).fail(
                 f"expected each measure once per agent; {cells[0]!r} for {col} is "
-                f"already on line {seen[cells[0], agent]}",
+                f"already on line {seen[cells[0], agent]}"
             )
         seen[cells[0], agent] = lineno
         if parsed["baseline"] is not None:

@@ -10,7 +10,7 @@ sentence about a tier) is kept in its notes as printed, naming the card's line.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from driftproof.errors import ImportError_
 from driftproof.receipt import cut_label
@@ -37,12 +37,23 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _FAILED = re.compile(r"\bfail(?:s|ed|ures?)?\b", re.IGNORECASE)
 
 
-def _control(printed: str, file: str, at: str, what: str = "an agent's name") -> None:
+class Line(NamedTuple):
+    """Line ``n`` (and ``column``) of the card ``file``, where a refusal points."""
+
+    file: str
+    n: int
+    column: int | None = None
+
+    def fail(self, message: str) -> ImportError_:
+        """The refusal at this place (raise it)."""
+        column = f", column {self.column}" if self.column is not None else ""
+        return ImportError_.at(self.file, f"line {self.n}{column}", message)
+
+
+def _control(printed: str, at: Line, what: str = "an agent's name") -> None:
     """Refuse ``what`` (an agent's name, its model) holding a control character, at ``at``."""
     if CONTROL.search(printed):
-        raise ImportError_.at(
-            file, at, f"expected {what} with no control character, found {printed.strip(' ')!r}"
-        )
+        raise at.fail(f"expected {what} with no control character, found {printed.strip(' ')!r}")
 
 
 def results_head(cells: list[str], file: str, n: int) -> None:
@@ -54,21 +65,17 @@ def results_head(cells: list[str], file: str, n: int) -> None:
     """
     agents = [(i, c) for i, c in enumerate(cells) if i and c.strip("`* ") != "Num"]
     for i, column in agents:
-        at = f"line {n}, column {i + 1}"
-        _control(column, file, at)
+        at = Line(file, n, i + 1)
+        _control(column, at)
         if _FAILED.search(column):
-            raise ImportError_.at(
-                file,
-                at,
+            raise at.fail(
                 f"expected a column per agent, found {column!r}: the receipt has no place to "
-                "mark an agent as failed, so its figures would read as any other agent's",
+                "mark an agent as failed, so its figures would read as any other agent's"
             )
     if len(agents) > MAX_AGENTS:
-        raise ImportError_.at(
-            file,
-            f"line {n}",
+        raise Line(file, n).fail(
             f"expected at most {MAX_AGENTS} agents' columns (SkillEvaluator runs three), "
-            f"found {len(agents)}",
+            f"found {len(agents)}"
         )
 
 
@@ -88,30 +95,24 @@ def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str,
             ``MAX_AGENTS``, or one the card named before (``card["agent_at"]``: agent → (its
             entry, line)) with another model: the card contradicts itself.
     """
-    _control(printed, file, f"line {n}")
-    _control(model or "", file, f"line {n}", "an agent's model")
+    _control(printed, Line(file, n))
+    _control(model or "", Line(file, n), "an agent's model")
     agent = agent_name(printed)
     if not agent:
-        raise ImportError_.at(
-            file, f"line {n}", f"expected an agent's name before its model, found {printed!r}"
-        )
+        raise Line(file, n).fail(f"expected an agent's name before its model, found {printed!r}")
     if agent in card["agent_at"]:
         entry, at = card["agent_at"][agent]
         said, entry["model"] = entry["model"], entry["model"] or model
         if None not in (said, model) and said != model:
-            raise ImportError_.at(
-                file,
-                f"line {n}",
+            raise Line(file, n).fail(
                 f"expected agent {printed.strip()!r} with model {said!r} as on line {at}, where "
-                f"the card first names it; found {model!r}: the card contradicts itself",
+                f"the card first names it; found {model!r}: the card contradicts itself"
             )
         return
     if len(card["agents"]) == MAX_AGENTS:
-        raise ImportError_.at(
-            file,
-            f"line {n}",
+        raise Line(file, n).fail(
             f"expected at most {MAX_AGENTS} agents (SkillEvaluator runs three); "
-            f"{printed.strip()!r} is agent {MAX_AGENTS + 1}",
+            f"{printed.strip()!r} is agent {MAX_AGENTS + 1}"
         )
     card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
     card["agents"].append(card["agent_at"][agent][0])
@@ -128,11 +129,9 @@ def inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> N
         return
     labels = list(re.finditer(_AGENT_LABEL, value))
     if ", ".join(m.group(0).strip() for m in labels) != value.strip():
-        raise ImportError_.at(
-            file,
-            f"line {lineno}",
+        raise Line(file, lineno).fail(
             f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
-            f"found {value.strip()[:200]!r}",
+            f"found {value.strip()[:200]!r}"
         )
     for m in labels:
         _add_agent(card, m.group("name"), m.group("model"), file, lineno)
@@ -147,10 +146,8 @@ def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -
     elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
         _add_agent(card, m.group("name"), m.group("model"), file, lineno)
     else:
-        raise ImportError_.at(
-            file,
-            f"line {lineno}",
-            f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}",
+        raise Line(file, lineno).fail(
+            f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}"
         )
 
 
@@ -166,7 +163,7 @@ def agents_section_line(
         _agents_used_line(line, card, file, lineno)
     elif section == "evaluation agents used" and line.startswith("- "):
         agent = cut_label(re.sub(r"\s*<br\s*/?>$", "", line[2:]))
-        _control(agent, file, f"line {lineno}")
+        _control(agent, Line(file, lineno))
         card["said"].append(f"Evaluation Agents Used (not read as its agents): {agent}")
 
 
@@ -207,11 +204,9 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
     cells = [c.strip() for c in _CELL.split(line.strip().strip("|"))]
     if head:
         if [c.strip("`* ") for c in cells] != _HEAD:
-            raise ImportError_.at(
-                file,
-                f"line {n}",
+            raise Line(file, n).fail(
                 f"expected the Tier Status table's head '| {' | '.join(_HEAD)} |', "
-                f"found {line[:200]!r}",
+                f"found {line[:200]!r}"
             )
         return
     if all(set(c) <= set("-: ") for c in cells):
@@ -219,16 +214,12 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
     # a tier numbered in at most 3 digits (SkillEvaluator numbers them 1 to 3): a longer name
     # would not fit a receipt's stage name (200 characters)
     if len(cells) != len(_HEAD) or not re.fullmatch(r"Tier \d{1,3}", cells[0]):
-        raise ImportError_.at(
-            file,
-            f"line {n}",
+        raise Line(file, n).fail(
             "expected a tier's row such as '| Tier 1 | Static validation | **PASSED** | 1 "
-            f"validator(s); 0 finding(s) |', found {line[:200]!r}",
+            f"validator(s); 0 finding(s) |', found {line[:200]!r}"
         )
     if len(card["tiers"]) == MAX_TIERS:
-        raise ImportError_.at(
-            file, f"line {n}", f"expected at most {MAX_TIERS} tiers (the most a receipt keeps)"
-        )
+        raise Line(file, n).fail(f"expected at most {MAX_TIERS} tiers (the most a receipt keeps)")
     printed = cells[2].replace("**", "").strip()
     card["tiers"].append(
         {
