@@ -127,11 +127,7 @@ def _run(
 
 
 def _total_tokens(holder: dict[str, Any], w: Where) -> int | None:
-    """``holder["total_tokens"]``: the run's total (its task notification); ``None``: not recorded.
-
-    Raises:
-        ImportError_: a value that is not a count of 0 or more, naming its pointer.
-    """
+    """``holder["total_tokens"]``: the run's total (its task notification); ``None``: none."""
     total = w.get(holder, "total_tokens", int, required=False, nullable=True)
     if total is not None and total < 0:
         raise (w / "total_tokens").fail(f"expected a token count of 0 or more, found {total}")

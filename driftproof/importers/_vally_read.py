@@ -181,10 +181,7 @@ def _check_verdict(v: dict[str, Any], vw: Where) -> None:
     counted, ``signTest.pValue`` at most 0.05 and ``netWin`` at least 0.20; a comparison that did
     not complete (``conclusive: false``) or left ``errors[]`` unresolved is
     ``INVALID_INCONCLUSIVE``. So no receipt seals a figure its own file contradicts (fail closed).
-
-    Args:
-        v: the verdict object (``verdicts[i]``); absent or null members are not compared.
-        vw: its place in the file.
+    Absent or null members of ``v`` (at ``vw``) are not compared.
 
     Raises:
         ImportError_: at the member that disagrees, naming what the others make it.

@@ -214,12 +214,7 @@ def _fired(cases: list[Case], arm: str) -> SkillFired | None:
 def _models(
     suite: dict[str, Any], cases: list[dict[str, Any]], unrecorded: list[str], w: Where
 ) -> dict[str, Any]:
-    """The suite's model override and judge; what it does not name is unrecorded.
-
-    Raises:
-        ImportError_: at its member of the suite (``w``), a model the receipt names that is
-            longer than it holds (200 characters); a value not recorded is not checked.
-    """
+    """The suite's model override and judge (each at most 200 characters); unnamed: unrecorded."""
     has_llm = any(
         g.get("type") in ("llm", "baseline") for c in cases for g in c.get("graders") or []
     )

@@ -134,12 +134,7 @@ def _one_verdict_per_skill(
 def _cases(
     v: dict[str, Any], vw: Where, read_scenario: Scenario, figures: list[dict[str, Any]]
 ) -> list[Case]:
-    """A verdict's scenarios, each a case; ``figures`` gathers what the scenarios print.
-
-    Raises:
-        ImportError_: a scenario of the wrong shape, or a scenario name given twice (it would
-            merge two cases), named at the second one's ``scenarioName``.
-    """
+    """A verdict's scenarios, each a case (a name once); ``figures`` gathers what they print."""
     read = []
     for k, s in enumerate(vw.get(v, "scenarios", list)):
         sw = vw / "scenarios" / k

@@ -139,9 +139,6 @@ def _limit(sample: dict[str, Any], w: Where) -> str | None:
     """The limit a sample hit, in words (``"token limit (4,000)"``), or ``None`` when none.
 
     Inspect writes ``limit: {type, limit}`` (``EvalSampleLimit``) on a sample a limit halted.
-
-    Raises:
-        ImportError_: a ``limit`` that is not an object with a ``type`` string and a number.
     """
     hit = sample.get("limit")
     if hit is None:

@@ -359,12 +359,7 @@ def check_catalogue(doc: dict[str, Any], w: Where) -> None:
 
 
 def _agent(name: str, w: Where, named: set[str]) -> None:
-    """One agent's name at ``w``, added to its skill's ``named``.
-
-    Raises:
-        ImportError_: a name holding a control character, or the skill's agent past
-            ``MAX_AGENTS``.
-    """
+    """One agent's name at ``w``, added to its skill's ``named`` (at most ``MAX_AGENTS``)."""
     if CONTROL.search(name):
         raise w.fail(f"expected an agent's name with no control character, found {name!r}")
     named.add(name)

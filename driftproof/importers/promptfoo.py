@@ -288,11 +288,7 @@ def _configured_grader(config: Any, w: Where) -> Judge | None:
     """The grader ``config.defaultTest.options.provider`` names (a string or ``{id}``), if any.
 
     Its provider is the id's prefix when promptfoo names that prefix (:data:`_PROVIDERS`), else
-    none (D-13).
-
-    Raises:
-        ImportError_: a name longer than a receipt's judge model holds (200 characters), at
-            its member (``w`` is ``defaultTest``'s); a blank one, not recorded, is not checked.
+    none (D-13). ``w`` is ``defaultTest``'s place.
     """
     try:
         provider = config["defaultTest"]["options"]["provider"]

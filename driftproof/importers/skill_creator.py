@@ -238,12 +238,7 @@ def _import_iteration(
 
 
 def _benchmark_members(bench: dict[str, Any], path: Path) -> None:
-    """Refuse a file given as ``benchmark.json`` that holds none of its result members.
-
-    Raises:
-        ImportError_: none of :data:`BENCHMARK_MEMBERS` at the top of ``path``, naming the
-            members found instead.
-    """
+    """Refuse a file given as ``benchmark.json`` holding none of :data:`BENCHMARK_MEMBERS`."""
     if any(k in bench for k in BENCHMARK_MEMBERS):
         return
     found = ", ".join(repr(k) for k in list(bench)[:6]) or "no member at all"

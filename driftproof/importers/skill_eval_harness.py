@@ -157,11 +157,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
 
 
 def _gaps(cases: dict[str, dict[str, list[Draw]]], runs: int, held: int, w: Where) -> None:
-    """Each run up to ``runs`` (the highest run number) a case's variant lacks: a lost draw.
-
-    Raises:
-        ImportError_: more runs are missing than the report holds, naming ``w``.
-    """
+    """Each run up to ``runs`` (the highest run number) a case's variant lacks: a lost draw."""
     missing = sum(runs - len(draws) for arms in cases.values() for draws in arms.values())
     if missing > held:
         raise w.fail(
