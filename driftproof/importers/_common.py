@@ -368,7 +368,7 @@ def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
         raise where.fail(f"expected a real date and time, found {text[:64]!r}") from None
     offset = None if m.group(2) in ("Z", "+00:00") else m.group(2)
     utc = _in_utc(moment, text, where)
-    stamp = utc.strftime("%Y-%m-%dT%H:%M:%S")
+    stamp = utc.replace(tzinfo=None, microsecond=0).isoformat()  # 0999, where strftime writes 999
     if frac:
         stamp += "." + f"{utc.microsecond:06d}"[: min(6, len(frac) - 1)]
     return stamp + "Z", offset
@@ -431,9 +431,7 @@ def _in_utc(moment: datetime, text: str, where: Where) -> datetime:
 
 def utc_text(dt: datetime) -> str:
     """An aware datetime as the receipt's UTC date-time, ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``."""
-    u = dt.astimezone(UTC)
-    fraction = f".{u.microsecond:06d}" if u.microsecond else ""
-    return u.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
+    return dt.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
 
 
 def run_times(

@@ -175,6 +175,23 @@ def test_a_time_whose_utc_leaves_the_years_1_to_9999_is_refused_by_name(stamp: s
         assert f"within the years 1 to 9999 in UTC, found {stamp!r}" in str(exc.value)
 
 
+def test_a_time_before_the_year_1000_keeps_four_year_digits(tmp_path: Path) -> None:
+    # found: 0999-11-02T10:00:00+02:00 became "999-11-02T08:00:00Z", which no receipt holds:
+    # the import stopped with a traceback instead of writing the receipt
+    from test_dotnet_skills import _vally
+
+    from driftproof.importers._common import Where, parse_instant, utc_instant, utc_text
+
+    at = Where(Path("log.json")) / "started_at"
+    assert utc_instant("0999-11-02T10:00:00.25+02:00", at) == ("0999-11-02T08:00:00.25Z", "+02:00")
+    moment, _ = parse_instant("0999-11-02T10:00:00.5+02:00", at)
+    assert utc_text(moment) == "0999-11-02T08:00:00.500000Z"
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps({**_vally(), "timestamp": "0999-11-02T10:00:00+02:00"}))
+    (path,) = write_imported(get_importer("vally")(source), tmp_path / "out")
+    assert read_receipt(path).run.finished_at == "0999-11-02T08:00:00Z"
+
+
 def test_a_zip_the_reader_cannot_handle_is_refused_not_raised(tmp_path: Path) -> None:
     import zipfile
 
