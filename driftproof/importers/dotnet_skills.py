@@ -21,8 +21,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers import _vally_read as vally
 from driftproof.importers._common import ROUNDING, Where
-from driftproof.importers._skill_validator_means import overall_is_the_mean
-from driftproof.importers._skill_validator_schema import check_schema
+from driftproof.importers._skill_validator import check_schema, overall_is_the_mean
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, build_draw
 
