@@ -129,7 +129,7 @@ def parse_cell(text: str) -> dict[str, Any] | None:
 
 
 def _summary_line(
-    line: str, card: dict[str, Any], first: dict[str, tuple[str, int]], file: str, lineno: int
+    line: str, card: dict[str, Any], first: dict[str, tuple[str, int]], at: Line
 ) -> bool:
     """A summary line (``- Skill: …``) into the card's summary, agents into its agents.
 
@@ -149,23 +149,23 @@ def _summary_line(
         unrecorded = key in MAY_BE_UNRECORDED and _NOT_RECORDED.match(whole.strip("`")) is not None
         here = whole if unrecorded else here
         if key in first:
-            said, at = first[key]
+            said, said_at = first[key]
             if here != said:
-                raise Line(file, lineno).fail(
-                    f"expected {said!r} as on line {at}, the card's first such line; found "
+                raise at.fail(
+                    f"expected {said!r} as on line {said_at}, the card's first such line; found "
                     f"{here!r}: the card contradicts itself"
                 )
             return True
-        first[key] = (here, lineno)
+        first[key] = (here, at.n)
         if unrecorded:
             summary[f"{key}_printed"], summary[key] = cut_label(whole), None
             return True
         if (expected := _unreadable(key, here)) is not None:
-            raise Line(file, lineno).fail(f"expected {expected}, found {here[:200]!r}")
+            raise at.fail(f"expected {expected}, found {here[:200]!r}")
         value: Any = m.group(1)
         rest = m.group(2).strip() if rx.groups > 1 else ""
         if key == "agents_inline":
-            inline_agents(value, card, file, lineno)
+            inline_agents(value, card, at)
         elif key in ("tasks", "attempts_per_task"):
             value = int(value)
         elif key in PROVENANCE:
@@ -219,8 +219,7 @@ def _results_row(
     cells: list[str],
     header: list[str],
     card: dict[str, Any],
-    file: str,
-    lineno: int,
+    at: Line,
     seen: dict[tuple[str, str], int],
 ) -> None:
     """One results table row's cells as ``card`` rows, one per agent column; else fail.
@@ -231,7 +230,7 @@ def _results_row(
     ``seen`` maps (measure, agent) to the line that gave it; a repeat is refused.
     """
     if len(cells) != len(header):  # fewer: a row cut short (a truncated card), not a blank
-        raise Line(file, lineno).fail(f"expected {len(header)} cells, found {len(cells)}")
+        raise at.fail(f"expected {len(header)} cells, found {len(cells)}")
     num = None
     for i, cell in enumerate(cells[1:], start=1):
         col = header[i].strip("`* ")
@@ -239,26 +238,26 @@ def _results_row(
             # ASCII digits only: str.isdigit() is true of "²", which int() refuses
             num = int(cell) if re.fullmatch(r"[0-9]{1,9}", cell) else None
             continue
-        parsed, at = parse_cell(cell), Line(file, lineno, i + 1)
+        parsed, place = parse_cell(cell), at._replace(column=i + 1)
         if parsed is None:
-            raise at.fail(
+            raise place.fail(
                 f"expected a cell such as '92% (+12%)' or '65% → 97% (+33 points)', found {cell!r}"
             )
         if (expected := _impossible(parsed)) is not None:
-            raise at.fail(f"expected {expected}, found {cell!r}")
+            raise place.fail(f"expected {expected}, found {cell!r}")
         alone = parsed["score"] and not (parsed["baseline"] or parsed["uplift"] or parsed["note"])
         if alone and PAIRED.search(header[i]):
-            raise at.fail(  # one bare figure under a pair's header: baseline or skill?
+            raise place.fail(  # one bare figure under a pair's header: baseline or skill?
                 f"expected a baseline and a score such as '65% → 97% (+33 points)', as its "
                 f"column {header[i].strip()!r} says, found {cell!r}"
             )
         agent = agent_name(header[i])
         if (cells[0], agent) in seen:
-            raise Line(file, lineno).fail(
+            raise at.fail(
                 f"expected each measure once per agent; {cells[0]!r} for {col} is "
                 f"already on line {seen[cells[0], agent]}"
             )
-        seen[cells[0], agent] = lineno
+        seen[cells[0], agent] = at.n
         if parsed["baseline"] is not None:
             card["format"] = "v2"
         card["rows"].append(
@@ -306,8 +305,7 @@ def _results_line(
     line: str,
     header: list[str] | None,
     card: dict[str, Any],
-    file: str,
-    n: int,
+    at: Line,
     seen: dict[tuple[str, str], int],
 ) -> list[str] | None:
     """One line of a results table read: its head (returned as the header), or a row.
@@ -318,12 +316,12 @@ def _results_line(
     if all(set(c) <= set("-: ") for c in cells):
         return header
     if cells[0].strip("`*") in ("Dimension", "Measure"):
-        results_head(cells, file, n)
+        results_head(cells, at)
         if cells[0].strip("`*") == "Measure":
             card["format"] = "v2"
         return cells
     if header is not None:  # a table's first row is its header
-        _results_row(cells, header, card, file, n, seen)
+        _results_row(cells, header, card, at, seen)
     return header
 
 
@@ -373,13 +371,13 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             heading = re.sub(r"(<br\s*/?>|:)\s*$", "", line.lstrip("#").strip())
             section = heading.strip().rstrip(":").lower()
             continue
-        said = len(card["said"])
-        read = _summary_line(line, card, first, file, lineno)
+        said, at = len(card["said"]), Line(file, lineno)
+        read = _summary_line(line, card, first, at)
         if starts_table and (skip_table := not _read_table(section, line)):
             card["unread"].append((lineno, cut_label(line)))
         if section == "tier status" and in_table and not skip_table:
-            tier_status_line(line, starts_table, card, file, lineno)
-        agents_section_line(section, line, card, file, lineno)
+            tier_status_line(line, starts_table, card, at)
+        agents_section_line(section, line, card, at)
         if (
             section in _RESULTS_SECTIONS
             and line.startswith(_RESULTS_SAY)
@@ -391,6 +389,6 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
         if not (read or in_table or len(card["said"]) > said):
             _unread_line(section, heading, line, card, lineno)
         if section in _RESULTS_SECTIONS and in_table and not skip_table:
-            header = _results_line(line, None if starts_table else header, card, file, lineno, seen)
+            header = _results_line(line, None if starts_table else header, card, at, seen)
     del card["agent_at"], card["skip_reasons"]
     return card

@@ -56,7 +56,7 @@ def _control(printed: str, at: Line, what: str = "an agent's name") -> None:
         raise at.fail(f"expected {what} with no control character, found {printed.strip(' ')!r}")
 
 
-def results_head(cells: list[str], file: str, n: int) -> None:
+def results_head(cells: list[str], at: Line) -> None:
     """A results table's head: each column after the first but ``Num`` is one agent's.
 
     Raises:
@@ -65,15 +65,15 @@ def results_head(cells: list[str], file: str, n: int) -> None:
     """
     agents = [(i, c) for i, c in enumerate(cells) if i and c.strip("`* ") != "Num"]
     for i, column in agents:
-        at = Line(file, n, i + 1)
-        _control(column, at)
+        cell = at._replace(column=i + 1)
+        _control(column, cell)
         if _FAILED.search(column):
-            raise at.fail(
+            raise cell.fail(
                 f"expected a column per agent, found {column!r}: the receipt has no place to "
                 "mark an agent as failed, so its figures would read as any other agent's"
             )
     if len(agents) > MAX_AGENTS:
-        raise Line(file, n).fail(
+        raise at.fail(
             f"expected at most {MAX_AGENTS} agents' columns (SkillEvaluator runs three), "
             f"found {len(agents)}"
         )
@@ -87,7 +87,7 @@ _AGENTS_NOT_RUN = "requested but not run"
 _NO_AGENTS = "- Tier 3 agent details were not available in this report."
 
 
-def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str, n: int) -> None:
+def _add_agent(card: dict[str, Any], printed: str, model: str | None, at: Line) -> None:
     """One agent into ``card["agents"]``, once: a repeat may give the model it lacked.
 
     Raises:
@@ -95,30 +95,30 @@ def _add_agent(card: dict[str, Any], printed: str, model: str | None, file: str,
             ``MAX_AGENTS``, or one the card named before (``card["agent_at"]``: agent → (its
             entry, line)) with another model: the card contradicts itself.
     """
-    _control(printed, Line(file, n))
-    _control(model or "", Line(file, n), "an agent's model")
+    _control(printed, at)
+    _control(model or "", at, "an agent's model")
     agent = agent_name(printed)
     if not agent:
-        raise Line(file, n).fail(f"expected an agent's name before its model, found {printed!r}")
+        raise at.fail(f"expected an agent's name before its model, found {printed!r}")
     if agent in card["agent_at"]:
-        entry, at = card["agent_at"][agent]
+        entry, first = card["agent_at"][agent]
         said, entry["model"] = entry["model"], entry["model"] or model
         if None not in (said, model) and said != model:
-            raise Line(file, n).fail(
-                f"expected agent {printed.strip()!r} with model {said!r} as on line {at}, where "
+            raise at.fail(
+                f"expected agent {printed.strip()!r} with model {said!r} as on line {first}, where "
                 f"the card first names it; found {model!r}: the card contradicts itself"
             )
         return
     if len(card["agents"]) == MAX_AGENTS:
-        raise Line(file, n).fail(
+        raise at.fail(
             f"expected at most {MAX_AGENTS} agents (SkillEvaluator runs three); "
             f"{printed.strip()!r} is agent {MAX_AGENTS + 1}"
         )
-    card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, n)
+    card["agent_at"][agent] = ({"agent": agent, "printed": printed.strip(), "model": model}, at.n)
     card["agents"].append(card["agent_at"][agent][0])
 
 
-def inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> None:
+def inline_agents(value: str, card: dict[str, Any], at: Line) -> None:
     """A "- Agents: …" value into the card's agents, one per ``_AGENT_LABEL``; else fail.
 
     Agents the card says were requested but not run are not agents of its figures: the line
@@ -129,41 +129,39 @@ def inline_agents(value: str, card: dict[str, Any], file: str, lineno: int) -> N
         return
     labels = list(re.finditer(_AGENT_LABEL, value))
     if ", ".join(m.group(0).strip() for m in labels) != value.strip():
-        raise Line(file, lineno).fail(
+        raise at.fail(
             f"expected agents such as 'Claude Code (`model`), Codex (model not recorded)', "
             f"found {value.strip()[:200]!r}"
         )
     for m in labels:
-        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
+        _add_agent(card, m.group("name"), m.group("model"), at)
 
 
-def _agents_used_line(line: str, card: dict[str, Any], file: str, lineno: int) -> None:
+def _agents_used_line(line: str, card: dict[str, Any], at: Line) -> None:
     """One bullet of an Agents Used section: `` - `codex` `` or ``- Codex (`model`)``; else fail."""
     if not line.startswith("- ") or line == _NO_AGENTS:
         return
     if m := re.fullmatch(r"- `([^`]+)`", line):
-        _add_agent(card, m.group(1), None, file, lineno)
+        _add_agent(card, m.group(1), None, at)
     elif m := re.fullmatch(rf"- {_AGENT_LABEL}", line):
-        _add_agent(card, m.group("name"), m.group("model"), file, lineno)
+        _add_agent(card, m.group("name"), m.group("model"), at)
     else:
-        raise Line(file, lineno).fail(
+        raise at.fail(
             f"expected an agent such as '- `codex`' or '- Codex (`model`)', found {line[:200]!r}"
         )
 
 
-def agents_section_line(
-    section: str, line: str, card: dict[str, Any], file: str, lineno: int
-) -> None:
+def agents_section_line(section: str, line: str, card: dict[str, Any], at: Line) -> None:
     """A line of an agents section: "Agents Used" bullets are read (``_agents_used_line``).
 
     A governance card's hand-written "Evaluation Agents Used" bullets are not read as its agents:
     each goes to ``card["said"]`` as printed, so the receipt says what it did not read.
     """
     if section == "agents used":
-        _agents_used_line(line, card, file, lineno)
+        _agents_used_line(line, card, at)
     elif section == "evaluation agents used" and line.startswith("- "):
         agent = cut_label(re.sub(r"\s*<br\s*/?>$", "", line[2:]))
-        _control(agent, Line(file, lineno))
+        _control(agent, at)
         card["said"].append(f"Evaluation Agents Used (not read as its agents): {agent}")
 
 
@@ -191,7 +189,7 @@ _SKIPPED = re.compile(r"^Tier \d+ validation was skipped\b")
 _CELL = re.compile(r"(?<!\\)\|")
 
 
-def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: int) -> None:
+def tier_status_line(line: str, head: bool, card: dict[str, Any], at: Line) -> None:
     """One line of the Tier Status table: its head checked, a row read as a stage.
 
     A row's Evidence cell goes to ``card["kept"]`` as ``(n, "Tier Status", "evidence for Tier
@@ -204,7 +202,7 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
     cells = [c.strip() for c in _CELL.split(line.strip().strip("|"))]
     if head:
         if [c.strip("`* ") for c in cells] != _HEAD:
-            raise Line(file, n).fail(
+            raise at.fail(
                 f"expected the Tier Status table's head '| {' | '.join(_HEAD)} |', "
                 f"found {line[:200]!r}"
             )
@@ -214,12 +212,12 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
     # a tier numbered in at most 3 digits (SkillEvaluator numbers them 1 to 3): a longer name
     # would not fit a receipt's stage name (200 characters)
     if len(cells) != len(_HEAD) or not re.fullmatch(r"Tier \d{1,3}", cells[0]):
-        raise Line(file, n).fail(
+        raise at.fail(
             "expected a tier's row such as '| Tier 1 | Static validation | **PASSED** | 1 "
             f"validator(s); 0 finding(s) |', found {line[:200]!r}"
         )
     if len(card["tiers"]) == MAX_TIERS:
-        raise Line(file, n).fail(f"expected at most {MAX_TIERS} tiers (the most a receipt keeps)")
+        raise at.fail(f"expected at most {MAX_TIERS} tiers (the most a receipt keeps)")
     printed = cells[2].replace("**", "").strip()
     card["tiers"].append(
         {
@@ -229,7 +227,7 @@ def tier_status_line(line: str, head: bool, card: dict[str, Any], file: str, n: 
             "printed": cut_label(printed),
         }
     )
-    card["kept"].append((n, "Tier Status", f"evidence for {cells[0]}: {cells[3]}"))
+    card["kept"].append((at.n, "Tier Status", f"evidence for {cells[0]}: {cells[3]}"))
 
 
 def per_tier_line(line: str, heading: str, card: dict[str, Any], n: int) -> None:
