@@ -28,8 +28,13 @@ from driftproof.run.providers.cli import FATAL, CLILane, status_of, stray_words
 from driftproof.run.reply_text import json_or_none, split_reasoning
 from driftproof.run.suite_fields import is_number
 
-ISOLATION = ["--setting-sources", "project", "--strict-mcp-config", "--disable-slash-commands"]
-ISOLATION += ["--no-session-persistence"]
+ISOLATION = [
+    "--setting-sources",
+    "project",
+    "--strict-mcp-config",
+    "--disable-slash-commands",
+    "--no-session-persistence",
+]
 READ_TOOLS = ["Read", "WebFetch", "WebSearch"]
 FILE_TOOLS = ["Write", "Edit", "NotebookEdit"]
 
