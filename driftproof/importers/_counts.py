@@ -1,4 +1,4 @@
-"""Counts and figures a source recorded, checked against what a receipt can hold.
+"""Counts, figures and texts a source recorded, checked against what a receipt can hold.
 
 A receipt is sealed as RFC 8785 JSON, which holds an integer exactly only up to
 :data:`~driftproof.receipt._bounds.JSON_SAFE_INTEGER` (2**53 - 1) in magnitude. A larger one a
