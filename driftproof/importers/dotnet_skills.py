@@ -81,7 +81,7 @@ def receipts(
         if not (isinstance(judge_model, str) and judge_model.strip()):
             judge_model = None
             missing.insert(2, "judge.model (no judgeModel)")
-        model = doc.get("model") if isinstance(doc.get("model"), str) else None
+        model = m if isinstance(m := doc.get("model"), str) and m.strip() else None
         common.within(model, w / "model")  # as recorded
         common.within(judge_model, w / "judgeModel")
         if model is None:

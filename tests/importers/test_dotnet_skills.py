@@ -428,3 +428,11 @@ def test_vally_two_skills_give_two_receipts(tmp_path: Path) -> None:
     doc["verdicts"].append(json.loads(json.dumps(doc["verdicts"][0])) | {"skillName": "other"})
     items = import_vally(write_json(tmp_path / "results.json", doc))
     assert [i.body.skill.name for i in items] == ["demo", "other"]
+
+
+@pytest.mark.parametrize("model", ["", "   "])
+def test_a_blank_model_is_unrecorded_not_kept_as_a_model(tmp_path: Path, model: str) -> None:
+    # found: a blank "model" became the receipt's run.model, though it names no model
+    (doc,) = import_vally(write_json(tmp_path / "results.json", {**_vally(), "model": model}))
+    r = sealed(doc)
+    assert r.run.model is None and "run.model (no model)" in r.provenance.unrecorded
