@@ -136,9 +136,8 @@ class Grader:
     ) -> tuple[JudgeSample, str | None]:
         """Sample ``k`` and why it has no score; its usage summed into ``usage`` as ``run`` sums it.
 
-        Its reply and reason are made valid Unicode as ``run`` makes them, noted in ``rec``.
-
-        Why: a failed call's last error without its attempts, or the reply's invalid reason.
+        Why: a failed call's last error without its attempts, or the reply's invalid reason. Its
+        reply and reason are made valid Unicode as ``run`` makes them, noted in ``rec``.
         """
         system, user = J.judge_prompt(task, answer)
         call = functools.partial(  # through the structured channel the run graded with

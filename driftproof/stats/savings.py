@@ -126,13 +126,10 @@ def savings(
 def token_savings(receipts: Sequence[Receipt]) -> list[ArmSavings]:
     """Each receipt's skill arm against its control and baseline arms.
 
-    Every case must hold exactly one draw per arm with ``tokens.output`` counted by
-    the same counter (as caveman's imports do: one call per prompt × arm).
-
     Raises:
-        ValueError: a receipt has no cases, an arm of a case does not have exactly one
-            draw with an output token count, or the counts come from different counters;
-            the message names the skill, the case and the arm.
+        ValueError: a receipt has no cases, an arm of a case does not have exactly one draw
+            with an output token count (caveman's imports: one call per prompt × arm), or the
+            counts come from different counters; the message names the skill, case and arm.
     """
     return [_arm_savings(r) for r in receipts]
 
