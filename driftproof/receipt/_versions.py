@@ -22,6 +22,9 @@ from jsonschema import Draft202012Validator, FormatChecker, ValidationError, val
 
 from driftproof.receipt._model import CURRENT_VERSION
 
+#: The folder of the frozen schema files, ``receipt-<version>.schema.json``.
+_SCHEMAS = resources.files("driftproof.receipt").joinpath("schemas")
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """A schema version of dotted whole numbers ("0.16.1") as numbers, for ordering versions."""
@@ -33,7 +36,7 @@ def known_versions() -> tuple[str, ...]:
     """Every frozen schema version, oldest first."""
     names = [
         p.name[len("receipt-") : -len(".schema.json")]
-        for p in resources.files("driftproof.receipt").joinpath("schemas").iterdir()
+        for p in _SCHEMAS.iterdir()
         if p.name.startswith("receipt-") and p.name.endswith(".schema.json")
     ]
     return tuple(sorted(names, key=version_key))
@@ -43,11 +46,7 @@ def schema_bytes(version: str) -> bytes:
     """The frozen schema file of ``version``, byte for byte (served); KeyError if unknown."""
     if version not in known_versions():
         raise KeyError(version)
-    return (
-        resources.files("driftproof.receipt")
-        .joinpath("schemas", f"receipt-{version}.schema.json")
-        .read_bytes()
-    )
+    return _SCHEMAS.joinpath(f"receipt-{version}.schema.json").read_bytes()
 
 
 @cache
