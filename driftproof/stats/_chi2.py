@@ -88,10 +88,7 @@ def chi2_quantile(p: float, df: int) -> float:
         lo, hi = hi, hi * 2.0
     while hi - lo > 1e-12 * hi:
         mid = (lo + hi) / 2.0
-        if chi2_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
+        lo, hi = (mid, hi) if chi2_cdf(mid, df) < p else (lo, mid)
     return (lo + hi) / 2.0
 
 
