@@ -22,6 +22,8 @@ from driftproof.receipt import read_receipt, sha256_text  # noqa: E402
 from driftproof.run.providers.base import Provider, Reply  # noqa: E402
 from driftproof.run.suite import load_suite  # noqa: E402
 
+MKDOCS = Path(__file__).resolve().parents[1] / "mkdocs.yml"
+
 
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[Path, Path]:
@@ -175,7 +177,7 @@ def test_caveman_language_snapshot_records_its_language(tmp_path):
 
 def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     from driftproof.errors import SiteBuildError
-    from driftproof.site import load_inputs
+    from driftproof.site import build_site
 
     receipts = tmp_path / "receipts"
     receipts.mkdir()
@@ -183,7 +185,8 @@ def test_public_site_refuses_simulated_receipts(files, tmp_path, capsys):
     assert run_main(run_args(*files, out)[:7] + ["simulated", "--out", str(out)], capsys)[0] == 0
     (tmp_path / "reports").mkdir()
     with pytest.raises(SiteBuildError) as ei:
-        load_inputs(receipts, tmp_path / "reports")
+        build_site(receipts, tmp_path / "reports", tmp_path / "site", config_file=MKDOCS)
+    assert not (tmp_path / "site").exists()
     # made by run --provider simulated: the message names both ways, not the demo alone
     assert [(p.pointer, p.message) for p in ei.value.problems] == [
         (
