@@ -110,8 +110,8 @@ def test_skill_change_runs_an_aa_receipts_baseline_again():
     r = r.model_copy(update={"arms": r.arms.model_copy(update={"control": control})})
     text = stale_text(stale_report(r, replace(CURRENT, skill_sha256="c" * 64)))
     assert text.split("\n")[:3] == [
-        "with skill: run again (skill: the skill changed)",
-        "baseline: run again (skill: the skill changed)",
+        "first run: run again (skill: the skill changed)",  # its two runs, as view names them
+        "second run: run again (skill: the skill changed)",
         "",
     ]
 

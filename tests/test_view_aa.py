@@ -87,6 +87,29 @@ def test_an_aa_run_summary_names_its_two_runs_and_gives_no_lift() -> None:
     assert "suite lift n/a: an A/A calibration: both arms ran with the skill" in text
 
 
+def test_an_aa_run_summary_names_its_two_runs_in_its_lost_line_and_quick_answers() -> None:
+    # the case table headed "first run", "second run" while the line of lost draws by kind and the
+    # --quick answers side by side below it said "with skill" and "baseline" for the same arms
+    c = case("c1", [0.60, None, 0.62], [0.54, 0.55, 0.56])
+    c["arms"]["with_skill"]["draws"][1]["lost"]["kind"] = "refusal"
+    doc = make_receipt([c])
+    doc["run"]["aa"] = True
+    out = io.StringIO()
+    result = SimpleNamespace(
+        receipt=parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json"),
+        stopped=None,
+        quick_answers={"with_skill": {"0": "one"}, "baseline": {"0": "two"}},
+        transcripts_path=None,
+        receipt_path="r.json",
+    )
+    print_result(result, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "lost draws by kind: first run refusal 1; second run none" in text
+    heads = text.split("answers side by side")[1].splitlines()[2]  # under the table's top rule
+    assert heads.split("┃")[1:3] == [" first run ", " second run "]
+    assert "baseline" not in text and "with skill" not in text.replace("with the skill", "")
+
+
 def test_view_and_run_say_which_way_an_aa_difference_goes() -> None:
     # "first run 0.61 · second run 0.55 · difference +0.060": only the site's caption said the
     # difference is the first run's mean minus the second's; view and run now say it in its words

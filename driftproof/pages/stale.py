@@ -85,13 +85,15 @@ class StaleReport:
     """Per-arm statuses plus every finding (moved, unknown, advisory, current).
 
     ``simulated``: the receipt's answers or scores were drawn at random (no measurement stands);
-    ``stub``: the offline stub made its answers, its grades or both (fixed stand-ins).
+    ``stub``: the offline stub made its answers, its grades or both (fixed stand-ins);
+    ``aa``: an A/A calibration (``run --aa``), whose two arms are two runs with the skill.
     """
 
     arms: tuple[ArmStaleness, ...]
     findings: tuple[Finding, ...] = field(default_factory=tuple)
     simulated: bool = False
     stub: bool = False
+    aa: bool = False
 
 
 #: A harness version change by release kind → (effect, note, advisory); a kind not listed
@@ -159,7 +161,9 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
         out.append(ArmStaleness(arm, status, _said_once(reasons)))
     judge = receipt.judge.provider if receipt.judge is not None else None
     stub = "stub" in (receipt.run.provider, judge)
-    return StaleReport(tuple(out), tuple(findings), simulated=receipt.is_simulated, stub=stub)
+    return StaleReport(
+        tuple(out), tuple(findings), receipt.is_simulated, stub, aa=bool(receipt.run.aa)
+    )
 
 
 def _said_once(reasons: list[str]) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from driftproof.pages.sheet import AA_NO_LIFT, lift_coverage
 from driftproof.pages.sheet_facts import reading_facts
 from driftproof.pages.words import (
     UNKNOWN,
+    arm_words,
     case_direction,
     case_heads,
     count_of,
@@ -51,8 +52,11 @@ def _arm(band: Band) -> str:
 
 
 def _lost_by_kind(r: Any) -> str | None:
-    """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost)."""
-    parts, any_lost = [], False
+    """``lost draws by kind: with skill refusal 2, …; baseline none``, or ``None`` (none lost).
+
+    Each arm is named as the case table heads it (an A/A calibration's two runs).
+    """
+    parts, any_lost, named = [], False, arm_words(r)
     for arm in r.arm_names:
         kinds = Counter(
             lost_kind_words(d.lost.kind) if d.lost.kind else "unclassed"
@@ -63,7 +67,7 @@ def _lost_by_kind(r: Any) -> str | None:
         )
         any_lost = any_lost or bool(kinds)
         body = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
-        parts.append(f"{arm.replace('_', ' ')} {body}")
+        parts.append(f"{named[arm]} {body}")
     return "lost draws by kind: " + "; ".join(parts) if any_lost else None
 
 
@@ -176,7 +180,7 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         side = Table(title=_text(f"{r.cases[0].id}: answers side by side"), show_lines=True)
         arms = list(result.quick_answers)
         for a in arms:
-            side.add_column(a.replace("_", " "))
+            side.add_column(arm_words(r)[a])
         for i in range(max(len(v) for v in result.quick_answers.values())):
             side.add_row(*[_answer(result.quick_answers[a].get(str(i)) or "") for a in arms])
         console.print(side)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from driftproof.pages.stale import NOT_SUPPLIED, StaleReport
+from driftproof.pages.words import AA_ARM_WORDS
 from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.wording import ARM_WORDS
 
@@ -29,8 +30,9 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
     then a blank line. ``width``: the terminal's width in characters, each longer line wrapped to
     it, or ``None`` (not a terminal).
     """
+    named = AA_ARM_WORDS if report.aa else ARM_WORDS  # an A/A's arms are its two runs
     lines = [
-        f"{ARM_WORDS[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
+        f"{named[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms
     ]
     if never := [f.field for f in report.findings if f.recorded is None]:
