@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from factories import case, make_receipt, run_main
+from receipt_docs import seal_document
 
 LOST: list[float | None] = [None, None, None]
 
@@ -128,3 +129,15 @@ def test_the_actions_summary_says_the_same(tmp_path):
         "**Not enough draws to conclude at this effect floor.** An arm has no measured draw "
         "(c1): no draw count can be worked out.\n"
     ) in text
+
+
+def test_a_later_aa_calibration_names_its_second_run_not_a_baseline(tmp_path, capsys):
+    # an A/A calibration's baseline arm is its second run (view and the site say so); a case whose
+    # second run lost every draw read "every draw lost (baseline; …)" under diff
+    a = make_receipt([case("c1", [0.80, 0.82, 0.81], [0.5] * 3)])
+    b = make_receipt([case("c1", [0.80, 0.82, 0.81], LOST)])
+    b["run"]["aa"] = True
+    pair = _write(tmp_path, "a.json", a), _write(tmp_path, "b.json", seal_document(b))
+    _, out, _ = run_main(["diff", *pair], capsys)
+    said = "c1: not measured in the later receipt: every draw lost (second run; 3 of 3 lost to"
+    assert f"\n{said} timeout after 2 retries)\n" in out

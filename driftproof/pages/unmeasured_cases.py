@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from driftproof.pages.words import AA_ARM_WORDS
 from driftproof.stats.band import BandSource, arm_band
 from driftproof.wording import ARM_WORDS, COMPARED_ARMS, NOT_MEASURED, count_of, first_of
 
@@ -30,6 +31,7 @@ class UnmeasuredCase:
         drawn: draws made in those arms of the later receipt, all of them lost (0: none made).
         reason: the commonest recorded lost reason (ties: alphabetical); ``None``: none recorded.
         reason_draws: the draws lost to ``reason``.
+        aa: the later receipt is an A/A calibration, its arms named as its two runs.
     """
 
     case_id: str
@@ -37,13 +39,14 @@ class UnmeasuredCase:
     drawn: int
     reason: str | None
     reason_draws: int = 0
+    aa: bool = False
 
     def words(self) -> str:
         """``not measured in the later receipt: every draw lost (with skill; 3 of 3 lost to …)``.
 
         Or ``…: no draw made (with skill)``; the recorded reason is not escaped.
         """
-        arms = ", ".join(ARM_WORDS[a] for a in self.arms)
+        arms = ", ".join((AA_ARM_WORDS if self.aa else ARM_WORDS)[a] for a in self.arms)
         if self.drawn == 0:
             return f"{LATER_NOT_MEASURED}: no draw made ({arms})"
         lost = _all_lost(self.drawn, self.reason, self.reason_draws)
@@ -85,7 +88,9 @@ def unmeasured_later(
                 drawn += after.drawn
                 reasons.update(after.lost_reasons)
         if arms:
-            out.append(UnmeasuredCase(c.id, tuple(arms), drawn, *_commonest(reasons)))
+            out.append(
+                UnmeasuredCase(c.id, tuple(arms), drawn, *_commonest(reasons), bool(b.run.aa))
+            )
     return tuple(out)
 
 
