@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import case, imported, make_receipt
+from factories import JUDGE, case, imported, make_receipt
 
 from driftproof.pages.results import RESULTS_PAGE, results_rows, rows_and_badge_files
 from driftproof.receipt import Receipt, read_receipt
@@ -340,15 +340,23 @@ def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured
     assert html.index("zeta-nothing") > html.index("Imports, printed aggregates")
 
 
-def test_a_stub_run_sits_with_the_imports_saying_no_model_answered() -> None:
-    # the stub provider answers from fixed text: its lift measures no model (README: "no
-    # request made to a model"), so it is never listed under measured runs
-    stub = receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.55, 0.45])], skill="zeta")
-    stub = stub.model_copy(update={"run": stub.run.model_copy(update={"provider": "stub"})})
+@pytest.mark.parametrize(
+    ("provider", "grader", "said"),
+    [
+        ("stub", "anthropic", "no model answered: the stub provider's fixed answers"),
+        # a model's answers graded by the stub (run --judge-provider stub) were listed as measured
+        ("openai", "stub", "no model graded: the stub grader's fixed scores"),
+    ],
+)
+def test_a_stub_run_sits_with_the_imports_saying_no_model_answered(provider, grader, said) -> None:
+    # the stub answers from fixed text and grades by a hash of the request: its lift measures no
+    # model (README: "no request made to a model"), so it is never listed under measured runs
+    judge = {**JUDGE, "provider": grader}
+    stub = receipt([case("c1", [0.9, 0.8, 0.85], [0.5, 0.55, 0.45])], skill="zeta", judge=judge)
+    stub = stub.model_copy(update={"run": stub.run.model_copy(update={"provider": provider})})
     rows = results_rows({**receipts(), "zeta-stub": stub})
     row = next(r for r in rows if r.receipt == "zeta-stub")
-    assert (row.measured, row.source) == (False, "stub run")
-    assert row.headline == "no model answered: the stub provider's fixed answers"
+    assert (row.measured, row.source, row.headline) == (False, "stub run", said)
     html = results_page({**receipts(), "zeta-stub": stub}, _env()).decode()
     assert html.index("zeta-stub") > html.index("Imports, printed aggregates")
 

@@ -16,7 +16,14 @@ from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
 from driftproof.pages.source import source_figures, source_report_headline
-from driftproof.pages.words import COUNTED_BY_WORDS, UNKNOWN, count_of, fmt, format_lift
+from driftproof.pages.words import (
+    COUNTED_BY_WORDS,
+    UNKNOWN,
+    count_of,
+    fmt,
+    format_lift,
+    is_stub,
+)
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
@@ -41,7 +48,8 @@ class ResultRow:
         reading: the badge message (:class:`~driftproof.pages.badge.BadgeReading`).
         lift, value_per_1k: score units, per 1,000 skill tokens (D-14); ``*_text`` formatted.
         context_only: the receipt gets no verdict, so its lift is context only.
-        measured: by a runner (no import, smoke or stub run, printed aggregates or D-17).
+        measured: by a runner (no import, smoke run, printed aggregates or D-17) and graded by
+            a judge, no stub making the answers or the grades.
         source: the import's tool, ``smoke run``, ``printed aggregates``, ``stub run``,
             ``not measured`` or ``""``; ``headline``: its headline figure, or why nothing.
         simulated: drawn at random by the simulated provider: never a measurement.
@@ -83,15 +91,19 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     facts = band_facts(r)
     imported = r.provenance is not None and r.regrade is None
     nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
-    stub = r.run.provider == "stub"  # fixed answers: no model answered
+    stub = is_stub(r)  # fixed answers or grades: no model answered, or none graded
     measured = not (imported or b.smoke or r.is_aggregates_only or nothing or stub)
     kinds = {"smoke run": b.smoke, "printed aggregates": r.is_aggregates_only, "stub run": stub}
     source = next((s for s, hit in {**kinds, NOT_MEASURED: nothing}.items() if hit), "")
     source = r.provenance.tool if imported and r.provenance is not None else source
     if measured:
         shown = ""
-    elif stub:
-        shown = "no model answered: the stub provider's fixed answers"
+    elif stub:  # the stub answered (and graded), or graded a model's answers
+        shown = (
+            "no model answered: the stub provider's fixed answers"
+            if r.run.provider == "stub"
+            else "no model graded: the stub grader's fixed scores"
+        )
     else:
         shown = b.reason if nothing else headline(r, b.lift)
     return ResultRow(

@@ -15,7 +15,7 @@ from typing import Literal
 
 from packaging.version import InvalidVersion, Version
 
-from driftproof.pages.words import judge_model
+from driftproof.pages.words import is_stub, judge_model
 from driftproof.receipt import Receipt
 from driftproof.wording import draw_words
 
@@ -159,11 +159,8 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
         out.append(ArmStaleness(arm, status, _said_once(reasons)))
-    judge = receipt.judge.provider if receipt.judge is not None else None
-    stub = "stub" in (receipt.run.provider, judge)
-    return StaleReport(
-        tuple(out), tuple(findings), receipt.is_simulated, stub, aa=bool(receipt.run.aa)
-    )
+    simulated, aa = receipt.is_simulated, bool(receipt.run.aa)
+    return StaleReport(tuple(out), tuple(findings), simulated, is_stub(receipt), aa)
 
 
 def _said_once(reasons: list[str]) -> tuple[str, ...]:
