@@ -30,9 +30,9 @@ def stale_text(report: StaleReport, width: int | None = None) -> str:
     then a blank line. ``width``: the terminal's width in characters, each longer line wrapped to
     it, or ``None`` (not a terminal).
     """
-    named = AA_ARM_WORDS if report.aa else ARM_WORDS  # an A/A's arms are its two runs
+    words = AA_ARM_WORDS if report.aa else ARM_WORDS  # an A/A's arms are its two runs
     lines = [
-        f"{named[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
+        f"{words[a.arm]}: {a.status}" + (f" ({'; '.join(a.reasons)})" if a.reasons else "")
         for a in report.arms
     ]
     if never := [f.field for f in report.findings if f.recorded is None]:
