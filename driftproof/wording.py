@@ -31,6 +31,12 @@ ARM_WORDS: Final[dict[str, str]] = {
     "baseline": "baseline",
     "control": "control",
 }
+#: An A/A calibration's arms as people read them: its two runs (``run.aa``).
+AA_ARM_WORDS: Final[dict[str, str]] = {
+    **ARM_WORDS,
+    "with_skill": "first run",
+    "baseline": "second run",
+}
 #: A check whose outcome is error, in words: the check itself could not run; never a fail.
 CHECK_ERROR: Final[str] = "could not run (error)"
 
@@ -174,9 +180,12 @@ def said_once(head: str, why: str) -> str:
     return f"{head}: {why}"
 
 
-def draw_words(case_id: str, arm: str, index: int) -> str:
-    """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1)."""
-    return f"case {case_id}, {ARM_WORDS[arm]}, draw {index + 1}"
+def draw_words(case_id: str, arm: str, index: int, *, aa: bool | None = False) -> str:
+    """A draw as a refusal names it: case, arm in words, receipt ``index`` + 1 (counted from 1).
+
+    ``aa``: the receipt is an A/A calibration, whose arms are named as its two runs.
+    """
+    return f"case {case_id}, {(AA_ARM_WORDS if aa else ARM_WORDS)[arm]}, draw {index + 1}"
 
 
 def dollars(x: float, digits: int = 2) -> str:

@@ -410,3 +410,24 @@ def test_a_receipt_that_cannot_be_built_leaves_the_journal_and_no_transcripts(
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("r.json")) == [
         "r.json.journal"
     ]
+
+
+def test_a_simulated_runs_regrade_by_its_own_judge_and_rubric_gives_the_runs_samples(
+    files, tmp_path, capsys
+):
+    # the simulated judge seeds each judge sample from its call's identity (case, arm, draw,
+    # sample), as run identifies it; regrade called it with none, so a draw's five samples were
+    # one score five times. The same answers, rubric and seeded judge grade as the run did.
+    suite, _skill = files
+    out, rg = tmp_path / "r.json", tmp_path / "rg.json"
+    argv = run_args(*files, out)[:7] + ["simulated", "--out", str(out), "--keep-transcripts"]
+    assert run_main(argv, capsys)[0] == 0
+    assert run_main(["regrade", str(out), "--rubric", str(suite), "--out", str(rg)], capsys)[0] == 0
+
+    def samples(path: Path) -> list[list[float | None]]:
+        r = read_receipt(path)
+        return [[s.score for s in d.judge_samples] for _, _, _, d in r.draws_at()]
+
+    ran, regraded = samples(out), samples(rg)
+    assert any(len(set(s)) > 1 for s in ran)  # the run's samples of a draw differ
+    assert regraded == ran

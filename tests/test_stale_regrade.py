@@ -71,3 +71,24 @@ def test_a_receipt_whose_every_draw_was_lost_is_not_regrade_only() -> None:
         "draw lost"
     )
     assert {a.status for a in rep.arms} == {"run again"}
+
+
+def test_an_aa_calibrations_draw_is_named_by_its_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an A/A calibration's arms are its first and second runs wherever people read them; stale's
+    # reason and regrade's refusal named its draws "with skill" (the receipt's key in words)
+    suite, skill = write_files(tmp_path)
+    first = tmp_path / "aa.json"
+    assert run_main(run_args(suite, skill, first, "--aa"), capsys)[0] == 0
+    stale = ["stale", str(first), "--model", "m", "--skill", str(skill), "--suite", str(suite)]
+    template = ["--judge-model", "another-judge", "--judge-template", str(suite)]
+    said = run_main([*stale, *template], capsys)[1]
+    assert "(the first missing: case a, first run, draw 1)" in said
+    regrade = ["regrade", str(first), "--rubric", str(suite), "--judge-provider", "stub"]
+    out = ["--judge-model", "another-judge", "--out", str(tmp_path / "r.json")]
+    code, _, err = run_main([*regrade, *out], capsys)
+    assert code == 2 and (
+        f"{first}: /cases/0/arms/with_skill/draws/0/answer: case a, first run, draw 1: the "
+        "original kept no answer"
+    ) in " ".join(err.split())

@@ -186,8 +186,8 @@ def _ungradable(r: Receipt) -> str | None:
             if draw is not None:
                 return (
                     "the receipt kept no answers to grade again (the first missing: "
-                    f"{draw_words(c.id, arm, draw.index)}); run with --keep-transcripts to keep "
-                    "them"
+                    f"{draw_words(c.id, arm, draw.index, aa=r.run.aa)}); run with "
+                    "--keep-transcripts to keep them"
                 )
     return None
 

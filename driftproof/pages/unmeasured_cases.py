@@ -11,9 +11,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.pages.words import AA_ARM_WORDS
 from driftproof.stats.band import BandSource, arm_band
-from driftproof.wording import ARM_WORDS, COMPARED_ARMS, NOT_MEASURED, count_of, first_of
+from driftproof.wording import (
+    AA_ARM_WORDS,
+    ARM_WORDS,
+    COMPARED_ARMS,
+    NOT_MEASURED,
+    count_of,
+    first_of,
+)
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt

@@ -20,6 +20,7 @@ from driftproof.stats.lift import CommonLifts, lift_left_out
 from driftproof.stats.moments import mean_of
 from driftproof.stats.paired import MC_FLIPS, MIN_CASES, PairedTest
 from driftproof.wording import (
+    AA_ARM_WORDS,
     ARM_WORDS,
     CHECK_ERROR,
     LOST_KIND_WORDS,
@@ -66,7 +67,6 @@ def band_said(band: str, arm: CaseArm | None) -> str:
 
 #: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,
 #: its second run in the baseline arm's place, so neither run is a baseline.
-AA_ARM_WORDS = {**ARM_WORDS, "with_skill": "first run", "baseline": "second run"}
 
 
 def labelled(n: int, labels: list[str], noun: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,8 +15,8 @@ from driftproof.regrade.identity import (
 )
 from driftproof.run import judge as J
 from driftproof.run.grading import Usage, failed_sample, judge_sample, unscored
-from driftproof.run.providers.base import Provider
-from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, with_retries
+from driftproof.run.providers.base import DrawId, Provider
+from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, attempts, with_retries
 from driftproof.run.sealing import case_arm, draw_repairs, judge_overhead
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.stats.grading_cost import price_tuple
@@ -77,18 +76,21 @@ class Grader:
         p = judge.price if judge is not None else None
         return judge_overhead(self.usages, None if p is None else price_tuple(p))
 
-    def case(self, case: Case, task: SuiteCase, ci: int, file: str) -> dict[str, Any]:
+    def case(
+        self, case: Case, task: SuiteCase, ci: int, file: str, *, aa: bool | None
+    ) -> dict[str, Any]:
         """Case ``ci`` of the regrade receipt: every arm's draws graded or carried.
 
         ``file``: the original receipt's path, which a refusal of a judge reply names with the
-        pointer of the answer graded.
+        pointer of the answer graded; ``aa``: the original is an A/A calibration (its arms are
+        named as its two runs).
         """
         arms = {
             name: case_arm(
                 [
-                    self.draw(d, task, f"{file}: {at}/{di}/answer: {words}", f"{at}/{di}")
+                    self.draw(d, task, f"{file}: {at}/{di}/answer: {words}", f"{at}/{di}", name)
                     for di, d in enumerate(arm.draws)
-                    for words in [draw_words(case.id, name, d.index)]
+                    for words in [draw_words(case.id, name, d.index, aa=aa)]
                 ]
             )
             for name, arm in case.arms.named()
@@ -103,8 +105,12 @@ class Grader:
             "arms": arms,
         }
 
-    def draw(self, d: Draw, task: SuiteCase, where: str, at: str) -> Draw:
-        """A kept draw graded again; a lost draw carried as it is. ``at``: its JSON pointer."""
+    def draw(self, d: Draw, task: SuiteCase, where: str, at: str, arm: str) -> Draw:
+        """A kept draw graded again; a lost draw carried as it is.
+
+        ``at``: its JSON pointer; ``arm``: its arm's key. Each judge call is identified as
+        ``run`` identifies it (case, arm, draw, sample, attempt), which a seeded lane seeds from.
+        """
         self.read += 1
         if d.lost is not None:
             return d
@@ -112,7 +118,10 @@ class Grader:
         usage = Usage()  # counted as it is summed: a Ctrl-C says what was spent
         self.usages.append({"judge_usage": usage.doc})
         graded = [
-            self._sample(task, d.answer or "", where, k, rec, usage) for k in range(self.samples)
+            self._sample(
+                task, d.answer or "", where, DrawId(task.id, arm, d.index, sample=k), rec, usage
+            )
+            for k in range(self.samples)
         ]
         self.repairs += draw_repairs(rec, at)
         self.graded_at.add(at)
@@ -132,16 +141,23 @@ class Grader:
         )
 
     def _sample(
-        self, task: SuiteCase, answer: str, where: str, k: int, rec: dict[str, Any], usage: Usage
+        self,
+        task: SuiteCase,
+        answer: str,
+        where: str,
+        draw_id: DrawId,
+        rec: dict[str, Any],
+        usage: Usage,
     ) -> tuple[JudgeSample, str | None]:
-        """Sample ``k`` and why it has no score; its usage summed into ``usage`` as ``run`` sums it.
+        """Judge sample ``draw_id.sample`` and why it has no score; its usage summed into ``usage``.
 
         Why: a failed call's last error without its attempts, or the reply's invalid reason. Its
         reply and reason are made valid Unicode as ``run`` makes them, noted in ``rec``.
         """
         system, user = J.judge_prompt(task, answer)
-        call = functools.partial(  # through the structured channel the run graded with
-            self.judge.call,
+        call = attempts(  # through the structured channel the run graded with
+            self.judge,
+            draw_id,
             model=self.model,
             system=system,
             prompt=user,
@@ -158,7 +174,9 @@ class Grader:
         self.replies += 1
         usage.add(jr)
         # as run reads and keeps it (D-19 endings; a structured decision as its canonical JSON)
-        sample, _text = judge_sample(task, jr, k, rec, self.max_tokens, self.model)
+        sample, _text = judge_sample(
+            task, jr, draw_id.sample or 0, rec, self.max_tokens, self.model
+        )
         why = identity_bounds_problem([jr.reported_model], jr.serving_model)
         if why is None:
             reported = tuple(x for x in (jr.reported_model,) if x)

@@ -255,7 +255,7 @@ def input_refusals(original: Receipt, revised: Suite, file: str | Path) -> list[
     for at, case, name, d in original.draws_at():
         if d.lost is not None:
             continue
-        where = f"{file}: {at}/answer: {draw_words(case.id, name, d.index)}"
+        where = f"{file}: {at}/answer: {draw_words(case.id, name, d.index, aa=original.run.aa)}"
         if d.answer is None:
             why = "the original kept no answer (run with --keep-transcripts to regrade)"
             return [f"{where}: {why}"]

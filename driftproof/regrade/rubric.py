@@ -172,7 +172,10 @@ def rubric_regrade(
     tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
-        cases = [grader.case(c, tasks[c.id], ci, file) for ci, c in enumerate(original.cases)]
+        cases = [
+            grader.case(c, tasks[c.id], ci, file, aa=original.run.aa)
+            for ci, c in enumerate(original.cases)
+        ]
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     except KeyboardInterrupt:

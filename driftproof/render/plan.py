@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import AA_ARM_WORDS, count_of, first_of
+from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import fit_text, terminal_safe
 from driftproof.stats.planning import (
     AGREEMENT_DF,
@@ -19,6 +19,7 @@ from driftproof.stats.planning import (
     ArmPool,
 )
 from driftproof.wording import (
+    AA_ARM_WORDS,
     ARM_WORDS,
     EFFECT_FLOOR,
     MAX_DRAWS_IN_ARM,

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from driftproof.pages.stale import NOT_SUPPLIED, StaleReport
-from driftproof.pages.words import AA_ARM_WORDS
 from driftproof.render.escape import fit_text, terminal_safe
-from driftproof.wording import ARM_WORDS
+from driftproof.wording import AA_ARM_WORDS, ARM_WORDS
 
 #: The ``stale`` option giving today's value of each field (none for a case's prompt or rubric:
 #: given per case only with --suite, so a case's missing value is a case today's suite lacks).
