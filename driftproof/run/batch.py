@@ -22,6 +22,8 @@ from driftproof.run.reply_text import repaired_doc
 
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
+#: One line of a batch's results: the custom id it names (or ``None``), its outcome, its part.
+Result = tuple[str | None, Outcome, str]
 
 
 @dataclass
@@ -30,7 +32,8 @@ class BatchStatus:
 
     ``state`` is the provider's raw status; ``ended``: no request will change any more; ``counts``
     are its ``request_counts`` given as numbers; ``failed`` holds OpenAI's errors when the input
-    file was refused; ``files`` are OpenAI's output and error file ids.
+    file was refused; ``files`` are OpenAI's output and error file ids, each by the part of the
+    results it holds (``"output file"``, ``"error file"``).
     """
 
     id: str
@@ -38,7 +41,7 @@ class BatchStatus:
     ended: bool
     counts: dict[str, int] = field(default_factory=dict)
     failed: str | None = None
-    files: tuple[str, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)
 
 
 class Spool:
@@ -85,13 +88,15 @@ class BatchLane:
 
     ``max_requests`` / ``max_bytes`` are the documented size of one batch; ``frame`` is its
     :class:`Spool`'s head, separator and tail; ``uploads``: requests go up as a file first
-    (OpenAI), whose id is journaled.
+    (OpenAI), whose id is journaled; ``counted_in`` maps a part of the results to the count
+    (of :attr:`BatchStatus.counts`) of requests whose lines its API reference puts in it.
     """
 
     provider = ""
     max_requests = max_bytes = 0
     frame = (b"", b"", b"")
     uploads = False
+    counted_in: dict[str, str] = {}
     #: Seconds a status or cancel call may take in all
     #: (:meth:`~driftproof.run.providers._sdk.SDKLane.deadline`): a server sending a byte now and
     #: then cannot hold a poll open. Results are streamed on the sync client, read timeout only.
@@ -137,10 +142,11 @@ class BatchLane:
         """Ask the provider to cancel the batch. Raises :class:`AttemptError`."""
         raise NotImplementedError
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
-        """Every result of an ended batch, streamed line by line: (custom id, outcome).
+    def results(self, status: BatchStatus) -> Generator[Result, None, None]:
+        """Every result of an ended batch, streamed line by line: (custom id, outcome, part).
 
-        A line that names no request is ``(None, AttemptError)``, its reason saying which line.
+        A line that names no request is ``(None, AttemptError, part)``, its reason saying which
+        line; ``part`` is the part of the results the line is in (see :attr:`counted_in`).
         """
         raise NotImplementedError
 

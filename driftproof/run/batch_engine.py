@@ -12,7 +12,7 @@ import dataclasses
 import hashlib
 import queue
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -20,18 +20,13 @@ from typing import Any, cast
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, ids_digest
 from driftproof.run.batch_create import maybe_made, not_created, settle_unrecorded, to_its_end
+from driftproof.run.batch_io import shortfall
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun, HeldStops, Key
-from driftproof.wording import count_of
 
 #: Threads that make draws from their results (their journal writes share fsyncs).
 REPLAY_THREADS = 8
-
-#: The ``request_counts`` of requests that each have a line in the results: Anthropic's four
-#: ended kinds (each a result type), and OpenAI's ``completed`` (its output file: the outputs of
-#: the requests that succeeded) and ``failed`` (its error file: of those with errors).
-RESULT_COUNTS = ("succeeded", "errored", "canceled", "expired", "completed", "failed")
 
 
 class _NeedCall(Exception):
@@ -396,18 +391,20 @@ class BatchRounds:
         seen: dict[str, bytes] = {}  # custom id → its result's digest, as read in this pass
         sent, kept = set(rec["ids"]), 0
         unread: list[str] = []  # lines that named no request
+        held: Counter[str] = Counter()  # part of the results → its lines (each request once)
         results = lane.results(st)
         try:
             while True:
                 # only the stream's own errors count as a broken read; what is done with a
                 # result (the draw it completes, its journal lines) raises as it would anywhere
                 try:
-                    cid, outcome = next(results)
+                    cid, outcome, part = next(results)
                 except StopIteration:
                     break
                 except Exception as exc:  # the stream broke: read it again later
                     self._broken(bid, exc, kept)
                     return
+                held[part] += cid is None or cid not in seen
                 if cid is None:
                     unread.append(cast(AttemptError, outcome).reason)
                     continue
@@ -426,14 +423,13 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
-        # lines read (each request once, each naming none) short of the batch counts (if given and
-        # no more than it sent) are a read cut short, read again; short to the budget, its results
-        held, counted = len(seen) + len(unread), sum(st.counts.get(k, 0) for k in RESULT_COUNTS)
-        if short := held < counted <= len(sent) and st.failed is None:
-            got = f"hold {count_of(held, 'line')}" if held else "came back empty"
-            unread.insert(0, f"its results {got}, where the batch counts {counted} results")
-            short = bool(kept) or self.broken_reads.get(bid, 0) + 1 < self.budget
-        if short or (unread and not seen):  # or no line named a request (a proxy's text)
+        # a read short of the counts (:func:`shortfall`) is read again; at the budget (keeping
+        # nothing) it is the batch's results; one none of whose lines named a request broke
+        if short := shortfall(st, held, lane.counted_in, len(sent)):
+            unread.insert(0, short)
+        again = bool(kept) or self.broken_reads.get(bid, 0) + 1 < self.budget
+        blind = bool(unread) and not seen  # no line named a request
+        if (short and again) or blind:
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return
         why = f"batch {bid} ({st.state}) returned no result for this request"

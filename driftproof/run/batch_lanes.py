@@ -13,7 +13,7 @@ from contextlib import ExitStack
 from typing import Any, cast
 
 from driftproof._json import JSONFault, loads_strict, member_object
-from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Spool
+from driftproof.run.batch import BatchLane, BatchStatus, Outcome, Result, Spool
 from driftproof.run.providers import cli
 from driftproof.run.providers._sdk import SDKLane, error_object, reply_error
 from driftproof.run.providers._sdk import said as error_words
@@ -228,7 +228,7 @@ class AnthropicBatches(_SDKBatches):
         """Cancel the Message Batch (see :meth:`BatchLane.cancel`)."""
         self._call(lambda c: c.messages.batches.cancel(batch_id))
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
+    def results(self, status: BatchStatus) -> Generator[Result, None, None]:
         """The batch's results (see :meth:`BatchLane.results`), read by :func:`result_line`."""
         from anthropic._decoders.jsonl import JSONLDecoder  # the SDK's results stream
 
@@ -250,9 +250,9 @@ class AnthropicBatches(_SDKBatches):
                 if raw.strip():
                     cid, line = result_line(bid, raw, f"line {n} of its results")
                     if isinstance(line, AttemptError) or cid is None:
-                        yield cid, cast(AttemptError, line)
+                        yield cid, cast(AttemptError, line), "results"
                     else:
-                        yield cid, self._outcome(bid, cid, member_object(line, "result"))
+                        yield cid, self._outcome(bid, cid, member_object(line, "result")), "results"
         finally:
             stream.close()
 
@@ -277,6 +277,11 @@ class OpenAIBatches(_SDKBatches):
 
     provider, max_requests, max_bytes, uploads = "openai", 50_000, 200 * 1024 * 1024, True
     frame = (b"", b"\n", b"\n")  # JSON lines
+    #: the API reference: the output file holds "the outputs of successfully executed requests",
+    #: which ``completed`` counts; the error file holds those "with errors" and ``failed`` counts
+    #: those "that have failed": whether an expired or cancelled request is one of either it does
+    #: not say, so the error file is held to a count only with the output file, both together
+    counted_in = {"output file": "completed"}
     lane: OpenAIAPI
 
     @property
@@ -323,13 +328,14 @@ class OpenAIBatches(_SDKBatches):
             failed = "; ".join(
                 f"{e.code}: {e.message}" + (f" (line {e.line})" if e.line else "") for e in errs
             )[:900]
+        files = {"output file": b.output_file_id, "error file": b.error_file_id}
         return BatchStatus(
             b.id,
             b.status,
             b.status in OPENAI_BATCH_ENDED,
             counts,
             failed,
-            tuple(f for f in (b.output_file_id, b.error_file_id) if f),
+            {k: f for k, f in files.items() if f},
         )
 
     def cancel(self, batch_id: str) -> None:
@@ -361,18 +367,18 @@ class OpenAIBatches(_SDKBatches):
                 return found
             after["after"] = data[-1].id
 
-    def results(self, status: BatchStatus) -> Generator[tuple[str | None, Outcome], None, None]:
+    def results(self, status: BatchStatus) -> Generator[Result, None, None]:
         """The batch's results, from its output and error files (see :meth:`BatchLane.results`)."""
         bid = status.id
         if status.failed is not None:
             return  # no request ran; every one is answered "no result" with the provider's errors
-        for fid in status.files:
+        for part, fid in status.files.items():
             with ExitStack() as held:  # sent on entering: its errors are worded as a call's
                 content = self.lane.client.files.with_streaming_response.content(fid)
                 resp = self._sdk(held.enter_context, content)
                 for n, raw in enumerate(jsonl_lines(resp.iter_bytes()), start=1):
                     if raw.strip():
-                        yield self._line(bid, raw, f"line {n} of its file {fid}")
+                        yield *self._line(bid, raw, f"line {n} of its file {fid}"), part
 
     def _line(self, bid: str, raw: bytes, where: str) -> tuple[str | None, Outcome]:
         cid, obj = result_line(bid, raw, where)
