@@ -20,7 +20,7 @@ from typing import Any, cast
 from driftproof.errors import RefusalError
 from driftproof.run.batch import BatchJournal, BatchLane, BatchStatus, Outcome, Spool, ids_digest
 from driftproof.run.batch_create import maybe_made, not_created, settle_unrecorded, to_its_end
-from driftproof.run.batch_io import shortfall
+from driftproof.run.batch_io import RESULT_COUNTS, shortfall
 from driftproof.run.config import now
 from driftproof.run.providers.base import AttemptError, Provider, Reply, transient_ending
 from driftproof.run.scheduler import DrawPlan, FatalRun, HeldStops, Key
@@ -423,13 +423,15 @@ class BatchRounds:
                     kept += 1
         finally:
             results.close()
-        # a read short of the counts (:func:`shortfall`) is read again; at the budget (keeping
-        # nothing) it is the batch's results; one none of whose lines named a request broke
+        # a read short of the counts (:func:`shortfall`), or none of whose lines named a request,
+        # is read again; at the budget (keeping nothing) it is the batch's results, unless no line
+        # named a request and the counts do not vouch for its lines (a proxy's text): the run stops
         if short := shortfall(st, held, lane.counted_in, len(sent)):
             unread.insert(0, short)
         again = bool(kept) or self.broken_reads.get(bid, 0) + 1 < self.budget
         blind = bool(unread) and not seen  # no line named a request
-        if (short and again) or blind:
+        vouched = 0 < sum(st.counts.get(k, 0) for k in RESULT_COUNTS) <= len(sent)
+        if (short or blind) and (again or (blind and (short or not vouched))):
             self._broken(bid, AttemptError("; ".join(unread)), kept)
             return
         why = f"batch {bid} ({st.state}) returned no result for this request"

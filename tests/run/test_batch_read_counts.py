@@ -1,7 +1,10 @@
 """``run --batch``: a read is judged against what the batch's counts say each part of its results
-holds."""
+holds, and a read whose lines named no request is read again before it is taken as the results.
+"""
 
 from __future__ import annotations
+
+import json
 
 import batch_fake_state
 from batch_runs import batched, draws
@@ -48,4 +51,37 @@ def test_an_openai_output_file_short_of_its_completed_count_is_read_again(
         "a1-1": [expired],
         "a1-2": [],
     }
+    assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def test_a_one_request_batch_whose_only_line_cannot_be_read_is_sent_again(
+    fake, tmp_path, monkeypatch
+):
+    # the first answer's first attempt errors; its retry goes alone in a batch whose only
+    # result line is not UTF-8, so it names no request. The batch counts 1 result and holds 1
+    # line, yet the read was taken as broken: 3 in a row stopped the run, and the same command
+    # read the same line and stopped again, for ever. Read again to the budget (3), it is the
+    # batch's result: the request has none, saying which line could not be read and why, and
+    # is sent once more (6 answers + 2 retries + 30 judge samples); nothing unread is graded
+    s = fake.script
+    s.fault = lambda cid: "errored" if cid == "a0-0-0" else None
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def unreadable(self, b):  # type: ignore[no-untyped-def]
+        lines = results(self, b)
+        if [json.loads(x)["custom_id"] for x in lines] == ["a0-0-1"]:
+            return [b'{"custom_id": "a0-0-1", "result": "\xff"}\n']
+        return lines
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", unreadable)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    first = r.cases[0].arms.with_skill.draws[0]
+    assert first.score is not None
+    assert [a.error for a in first.attempts] == [
+        "batch msgbatch_000001: errored: overloaded_error: scripted overloaded_error",
+        "batch msgbatch_000002 (ended) returned no result for this request; line 1 of its "
+        "results is not UTF-8 text (byte 0xff)",
+    ]
+    assert len(s.submitted) == len(set(s.submitted)) == 36 + 2 == r.run.endpoint_attempts
+    assert s.calls["results"] == 4 + 3  # 4 batches read once, the batch of one 3 times
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
