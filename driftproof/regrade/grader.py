@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from driftproof.errors import RefusalError
-from driftproof.receipt import Case, Draw, Judge, JudgeSample, TextRepair, build_draw
+from driftproof.receipt import Case, Draw, Judge, JudgeSample, Receipt, TextRepair, build_draw
 from driftproof.regrade.identity import (
     SampleIdentity,
     check_reply_identity,
@@ -18,6 +18,7 @@ from driftproof.run.grading import Usage, failed_sample, judge_sample, unscored
 from driftproof.run.providers.base import DrawId, Provider
 from driftproof.run.scheduler import Counter, LostDraw, RetryPolicy, attempts, with_retries
 from driftproof.run.sealing import case_arm, draw_repairs, judge_overhead
+from driftproof.run.suite import Suite
 from driftproof.run.suite_fields import SuiteCase
 from driftproof.stats.grading_cost import price_tuple
 from driftproof.wording import draw_words
@@ -75,6 +76,12 @@ class Grader:
         """``economics.judge_overhead`` as ``run`` sums it, at ``judge``'s recorded price."""
         p = judge.price if judge is not None else None
         return judge_overhead(self.usages, None if p is None else price_tuple(p))
+
+    def cases(self, original: Receipt, revised: Suite, file: str) -> list[dict[str, Any]]:
+        """The regrade receipt's cases (:meth:`case`): ``original``'s, under ``revised``'s tasks."""
+        tasks = {c.id: c for c in revised.cases}
+        aa = original.run.aa
+        return [self.case(c, tasks[c.id], ci, file, aa=aa) for ci, c in enumerate(original.cases)]
 
     def case(
         self, case: Case, task: SuiteCase, ci: int, file: str, *, aa: bool | None

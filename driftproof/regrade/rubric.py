@@ -169,13 +169,9 @@ def rubric_regrade(
     allowed = frozenset(setting.answered_as or ())
     retry = RetryPolicy() if retry_delays is None else RetryPolicy.fixed(retry_delays)
     grader = Grader(judge, judge_model, samples, max_tokens, retry, plain, allowed, judge_timeout)
-    tasks = {c.id: c for c in revised.cases}
     judge.start()
     try:
-        cases = [
-            grader.case(c, tasks[c.id], ci, file, aa=original.run.aa)
-            for ci, c in enumerate(original.cases)
-        ]
+        cases = grader.cases(original, revised, file)
     except FatalRun as exc:
         raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
     except KeyboardInterrupt:
