@@ -28,8 +28,11 @@ from driftproof.importers._counts import add_tokens as add_tokens
 from driftproof.importers._counts import count_at as count_at
 from driftproof.importers._counts import exact_integer as exact_integer
 from driftproof.importers._counts import is_count as is_count
+from driftproof.importers._counts import is_name as is_name
+from driftproof.importers._counts import named as named
 from driftproof.importers._counts import sealable as sealable
 from driftproof.importers._counts import source_tokens as source_tokens
+from driftproof.importers._counts import stated as stated
 from driftproof.importers._counts import within as within
 from driftproof.importers._text import NAME_NOT_UNICODE, BadName, Repair, repair_tree
 from driftproof.receipt._model_draw import CASE_ID_PATTERN

@@ -127,3 +127,28 @@ def add_tokens(
             raise (where / key).fail(
                 f"{COUNT_TOO_BIG} summed over the file up to here, found {total:,}"
             )
+
+
+def is_name(value: Any) -> TypeGuard[str]:
+    """Whether ``value`` names something: a string holding more than spaces (``"  "`` does not)."""
+    return isinstance(value, str) and bool(value.strip())
+
+
+def stated(text: Any, where: Where, most: int = 200) -> str | None:
+    """``text`` when a string holding more than spaces (checked by :func:`within`), else ``None``.
+
+    A blank text (``""``, ``"   "``) names nothing: the caller records its field as unknown
+    (D-13), never as the value.
+    """
+    return within(text, where, most) if is_name(text) else None
+
+
+def named(text: str, where: Where, what: str, most: int = 200) -> str:
+    """``text``, a name the receipt needs, when it holds more than spaces (:func:`within`).
+
+    Raises:
+        ImportError_: a blank ``text`` at ``where``, saying it expected ``what``.
+    """
+    if not is_name(text):
+        raise where.fail(f"expected {what}, found the blank text {quote(text)}")
+    return within(text, where, most)

@@ -70,20 +70,17 @@ def receipts(
     seen: dict[str, tuple[int, str]] = {}  # receipt file stem -> (verdict index, skill name)
     for i, v in enumerate(doc["verdicts"]):
         vw = w / "verdicts" / i
-        name = common.within(vw.get(v, "skillName", str), vw / "skillName")
+        name = common.named(vw.get(v, "skillName", str), vw / "skillName", "the skill's name")
         _one_verdict_per_skill(seen, common.safe_filename(tool, name), i, name, vw)
         own, decision, notes = readers[1](v, vw)
         figures: list[dict[str, Any]] = []
         cases = _cases(v, vw, readers[0], figures)
         figures = declared.bounded_figures(figures + own, vw)
         missing = [*_FIXED_UNRECORDED, f"draw tokens ({tokens})", "judge_samples_per_generation"]
-        judge_model = doc.get("judgeModel")
-        if not (isinstance(judge_model, str) and judge_model.strip()):
-            judge_model = None
+        model = common.stated(doc.get("model"), w / "model")  # as recorded
+        judge_model = common.stated(doc.get("judgeModel"), w / "judgeModel")
+        if judge_model is None:
             missing.insert(2, "judge.model (no judgeModel)")
-        model = m if isinstance(m := doc.get("model"), str) and m.strip() else None
-        common.within(model, w / "model")  # as recorded
-        common.within(judge_model, w / "judgeModel")
         if model is None:
             missing.append("run.model (no model)")
         stamp = doc.get("timestamp")
