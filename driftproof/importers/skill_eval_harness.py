@@ -73,10 +73,17 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             f"expected population 'answer' (a with/without comparison), "
             f"found {doc.get('population')!r}"
         )
-    skill = common.within(w.get(doc, "skill_name", str), w / "skill_name")
+    skill = common.named(w.get(doc, "skill_name", str), w / "skill_name", "the skill's name")
     rows = w.get(doc, "results", list)
-    models = {r["model"] for r in rows if isinstance(r, dict) and isinstance(r.get("model"), str)}
-    case_docs, other = _cases(rows, w, models)
+    # each run's model, None where a run names none (absent or blank): none is given another's
+    models = {
+        common.stated(r.get("model"), w / "results" / i / "model")
+        for i, r in enumerate(rows)
+        if isinstance(r, dict)
+    }
+    model = common.sole(models)
+    no_model = [] if model else ["run.model (a run names no model, or the runs name several)"]
+    case_docs, other = _cases(rows, w, {m for m in models if m is not None})
     ps = w.get(doc, "paired_summary", dict)
     _check_headline(ps, w / "paired_summary", case_docs)
     _check_significance(ps, w / "paired_summary")
@@ -99,10 +106,10 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
             None,
             str(path),
             common.file_sha256(raw),
-            list(_UNRECORDED),
+            [*_UNRECORDED, *no_model],
             notes=notes,
         ),
-        model=common.sole(models),
+        model=model,
         judge=declared.unrecorded_judge(TOOL, "objective-assertions"),
         arms={arm: declared.arm_spec(variant) for variant, arm in _ARMS.items()},
         band_source="generation",
@@ -128,7 +135,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
                 f"expected a run number from 1 to {_MAX_RUNS} (the most draws a receipt's arm "
                 f"holds), found {run}"
             )
-        model = common.within(rw.get(r, "model", str, required=False), rw / "model")
+        model = common.stated(rw.get(r, "model", str, required=False), rw / "model")
         label = f"{case}@{model}" if len(models) > 1 and model else case
         if variant not in _ARMS:
             other[variant] = other.get(variant, 0) + 1

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import write_json
+from interop_helpers import sealed, write_json
+from test_skill_eval_harness import _report
 
 from driftproof.errors import ImportError_
 from driftproof.importers.dotnet_skills import import_skill_validator
+from driftproof.importers.skill_eval_harness import import_skill_eval_harness
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
 DATA = "data/interop"
@@ -50,3 +52,27 @@ def test_skill_validator_blank_skill_name_is_refused(
         "/verdicts/0/skillName",
     )
     assert message.startswith("expected the skill's name, found the blank text")
+
+
+@BLANKS
+def test_skill_eval_harness_blank_model_is_unrecorded(tmp_path: Path, blank: str) -> None:
+    doc = _report()
+    for row in doc["results"]:
+        row["model"] = blank
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc)))
+    assert r.run.model is None and _unrecorded(r, "run.model (")
+    assert [c.id for c in r.cases] == ["c1", "c2", "c3", "c4", "c5", "c6"]  # no "c1@" ids
+
+
+def test_skill_eval_harness_a_run_of_no_model_is_not_given_the_others(tmp_path: Path) -> None:
+    doc = _report()
+    doc["results"][0]["model"] = " "  # one run of c1 names no model; the rest name one
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "benchmark.json", doc)))
+    assert r.run.model is None and _unrecorded(r, "run.model (")
+    assert [c.id for c in r.cases][:2] == ["c1", "c2"]  # one model named: ids stay plain
+
+
+@BLANKS
+def test_skill_eval_harness_blank_skill_name_is_refused(tmp_path: Path, blank: str) -> None:
+    path = write_json(tmp_path / "benchmark.json", _report() | {"skill_name": blank})
+    _refused_at(lambda: import_skill_eval_harness(path), "/skill_name")
