@@ -213,15 +213,15 @@ def judge_model_of(header: dict[str, Any], scorer: str) -> tuple[str, tuple[Any,
     """``scorer``'s grading model and the path of its member in ``header`` (``()``: none)."""
     ev = member_object(header, "eval")
     grader = member_object(ev, "model_roles").get("grader")
-    if isinstance(grader, dict) and isinstance(grader.get("model"), str):
+    if isinstance(grader, dict) and common.is_name(grader.get("model")):
         return grader["model"], ("eval", "model_roles", "grader", "model")
-    if isinstance(grader, str):
+    if common.is_name(grader):
         return grader, ("eval", "model_roles", "grader")
     for i, s in enumerate(ev.get("scorers") or []):
         if isinstance(s, dict) and s.get("name") == scorer and isinstance(s.get("options"), dict):
-            if isinstance(s["options"].get("model"), str):
+            if common.is_name(s["options"].get("model")):
                 return s["options"]["model"], ("eval", "scorers", i, "options", "model")
-    if scorer.startswith("model_graded") and isinstance(ev.get("model"), str):
+    if scorer.startswith("model_graded") and common.is_name(ev.get("model")):
         return ev["model"], ("eval", "model")
     return f"unrecorded:{TOOL}/{scorer}", ()
 

@@ -194,7 +194,6 @@ def _recorded(
     evals = [member_object(log.header, "eval") for log in read.values()]
     epochs = (member_object(e, "config").get("epochs") for e in evals)
     gens = common.sole(n if common.is_count(n) and n >= 1 else None for n in epochs)
-    model = m if isinstance(m := common.sole(e.get("model") for e in evals), str) else None
     judged = [judge_model_of(log.header, scorers[arm]) for arm, log in read.items()]
     judge_model = common.sole(m for m, _ in judged)
     if judge_model is None or judge_model.startswith("unrecorded:"):
@@ -202,14 +201,14 @@ def _recorded(
     version = common.sole(
         str(v) for e in evals if (v := member_object(e, "packages").get("inspect_ai"))
     )
-    first = next(iter(read.values())).where  # a value all logs give is refused at the first's
-    held(model, first, "eval", "model")
-    held(version, first, "eval", "packages", "inspect_ai")
+    first = next(iter(read.values())).where / "eval"  # a value all logs give: at the first's
+    model = common.stated(common.sole(e.get("model") for e in evals), first / "model")
+    version = common.stated(version, first / "packages" / "inspect_ai")
     if judged[0][1]:  # a grading model the logs name (not the marker of none)
-        held(judge_model, first, *judged[0][1])
+        held(judge_model, first, *judged[0][1][1:])
     for value, why in (
         (gens, "generations_per_arm (eval.config.epochs absent or different between arms)"),
-        (model, "run.model (the logs name different models)"),
+        (model, "run.model (the logs name no model, or different ones)"),
         (version, "provenance.tool_version (eval.packages.inspect_ai absent or different)"),
     ):
         if value is None:

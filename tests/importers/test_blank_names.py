@@ -18,6 +18,7 @@ from test_skill_eval_harness import _report
 
 from driftproof.errors import ImportError_
 from driftproof.importers.dotnet_skills import import_skill_validator
+from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
@@ -76,3 +77,20 @@ def test_skill_eval_harness_a_run_of_no_model_is_not_given_the_others(tmp_path: 
 def test_skill_eval_harness_blank_skill_name_is_refused(tmp_path: Path, blank: str) -> None:
     path = write_json(tmp_path / "benchmark.json", _report() | {"skill_name": blank})
     _refused_at(lambda: import_skill_eval_harness(path), "/skill_name")
+
+
+INSPECT = f"{DATA}/inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
+
+
+@BLANKS
+def test_inspect_blank_model_and_version_are_unrecorded(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / INSPECT)
+    doc["eval"]["model"] = blank  # model_graded_fact grades with eval.model: no grader either
+    doc["eval"]["packages"]["inspect_ai"] = blank
+    path = write_json(tmp_path / "log.json", doc)
+    r = sealed(import_inspect({"with_skill": path}, InspectOptions(skill_name="sec")))
+    assert r.run.model is None and _unrecorded(r, "run.model (")
+    assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
+    assert r.judge.model.startswith("unrecorded:") and _unrecorded(r, "judge.model (")

@@ -141,7 +141,12 @@ def test_an_inspect_scorer_model_not_read_is_not_held_to_the_bound(
 # (what the with-skill log alone gives, the receipt's place and what it reads there, the
 # not-recorded item that says why)
 DISAGREE = [
-    (("model",), "m" * 201, ("run", "model", None), "run.model (the logs name different models)"),
+    (
+        ("model",),
+        "m" * 201,
+        ("run", "model", None),
+        "run.model (the logs name no model, or different ones)",
+    ),
     (
         ("packages", "inspect_ai"),
         "v" * 201,
