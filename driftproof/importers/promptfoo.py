@@ -99,7 +99,9 @@ def import_promptfoo(path: Path, options: PromptfooOptions) -> list[Imported]:
         grouped.add(row, iw)
     model = common.sole(set().union(*grouped.models.values()))
     provider_name = p if (p := (model or "").split(":", 1)[0]) in ("openai", "anthropic") else None
-    version = member_str(member_object(doc, "metadata"), "promptfooVersion")
+    version = (
+        v if common.is_name(v := member_object(doc, "metadata").get("promptfooVersion")) else None
+    )
     repeat = member_object(member_object(doc, "config"), "evaluateOptions").get("repeat")
     mixed = any(len(m) > 1 for m in grouped.others.values())
     gens = repeat if common.is_count(repeat) and repeat >= 1 and not mixed else None
@@ -177,7 +179,7 @@ class _Grouped:
             return
         arm = self._arm_of(names, iw)
         provider = member_object(row, "provider")
-        if isinstance(provider.get("id"), str):
+        if common.is_name(provider.get("id")):
             self.models[arm].add(provider["id"])
         other = "provider" if self.by == "prompt" else "prompt"  # an arm may gather several
         self.others[arm].update(_names(row, other, self.prompt_ids)[:1])
@@ -295,7 +297,7 @@ def _configured_grader(config: Any, w: Where) -> Judge | None:
     except (KeyError, TypeError):
         return None
     name = provider.get("id") if isinstance(provider, dict) else provider
-    if not isinstance(name, str) or not name.strip():
+    if not common.is_name(name):
         return None
     at = w / "options" / "provider"
     common.within(name, at / "id" if isinstance(provider, dict) else at)

@@ -19,6 +19,7 @@ from test_skill_eval_harness import _report
 from driftproof.errors import ImportError_
 from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
@@ -94,3 +95,18 @@ def test_inspect_blank_model_and_version_are_unrecorded(
     assert r.run.model is None and _unrecorded(r, "run.model (")
     assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
     assert r.judge.model.startswith("unrecorded:") and _unrecorded(r, "judge.model (")
+
+
+@BLANKS
+def test_promptfoo_blank_provider_id_and_version_are_unrecorded(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / DATA / "promptfoo/sample-export.json")
+    doc["metadata"]["promptfooVersion"] = blank
+    for row in doc["results"]["results"]:  # each row's provider {id, label ""}: by label
+        row["provider"] = {"id": blank, "label": row["provider"]["id"]}
+    arms = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+    path = write_json(tmp_path / "out.json", doc)
+    r = sealed(import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="riddles")))
+    assert r.run.model is None and _unrecorded(r, "run.model (")
+    assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
