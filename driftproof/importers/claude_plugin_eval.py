@@ -117,7 +117,8 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     plugins = [
         {"name": p.get("name"), "version": p.get("version")} for p in suite.get("plugins") or []
     ]
-    name = skill_name or (plugins[0]["name"] if len(plugins) == 1 and plugins[0]["name"] else None)
+    only = plugins[0]["name"] if len(plugins) == 1 else None
+    name = skill_name or (only if common.is_name(only) else None)
     if not name:
         raise (w / "suite" / "plugins").fail(
             "expected exactly one plugin with a name to name the skill; "
@@ -136,9 +137,9 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
     per_case = {c["runsPerCase"] for c in doc["cases"] if c.get("runsPerCase") is not None}
     gens, unrecorded, notes = _counted(d, doc, per_case)
     run = _models(suite, doc["cases"], unrecorded, w / "suite")
-    version = doc.get("claudeVersion")
+    version = v if common.is_name(v := doc.get("claudeVersion")) else None
     if version is None:
-        unrecorded.append("run.harness version (claudeVersion absent)")
+        unrecorded.append("run.harness version (claudeVersion absent or blank)")
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
     started, offset = (None, None)

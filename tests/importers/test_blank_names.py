@@ -17,6 +17,10 @@ from interop_helpers import sealed, write_json
 from test_skill_eval_harness import _report
 
 from driftproof.errors import ImportError_
+from driftproof.importers.claude_plugin_eval import (
+    ClaudePluginEvalOptions,
+    import_claude_plugin_eval,
+)
 from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
@@ -110,3 +114,29 @@ def test_promptfoo_blank_provider_id_and_version_are_unrecorded(
     r = sealed(import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="riddles")))
     assert r.run.model is None and _unrecorded(r, "run.model (")
     assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
+
+
+CPE = f"{DATA}/claude-plugin-eval/aggregate-result.two-arm.json"
+
+
+@BLANKS
+def test_claude_plugin_eval_blank_plugin_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / CPE)
+    doc["suite"]["plugins"][0]["name"] = blank
+    path = write_json(tmp_path / "result.json", doc)
+    message = _refused_at(
+        lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/suite/plugins"
+    )
+    assert "--skill-name" in message
+
+
+@BLANKS
+def test_claude_plugin_eval_blank_claude_version_is_unrecorded(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    path = write_json(tmp_path / "result.json", _json(shared / CPE) | {"claudeVersion": blank})
+    r = sealed(import_claude_plugin_eval(path, ClaudePluginEvalOptions()))
+    assert r.provenance.tool_version is None and r.run.harness.version is None
+    assert _unrecorded(r, "run.harness version (")
