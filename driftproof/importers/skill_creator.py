@@ -375,10 +375,10 @@ def _run(
             )
     else:
         unrecorded.append("generations_per_arm (not stated by the source)")
-    model = meta.get("executor_model") if isinstance(meta.get("executor_model"), str) else None
+    model = m if common.is_name(m := meta.get("executor_model")) else None
     if model is None:
         model = common.sole(r["model"] for r in runs)  # every run records the same model
-    if model is not None and (model.startswith("<") or not model.strip()):
+    if model is not None and model.startswith("<"):
         model = None  # the aggregator's placeholder "<model-name>" is not a model id
     if model is None:
         unrecorded.append("run.model (executor_model absent or a placeholder)")

@@ -24,6 +24,7 @@ from driftproof.importers.claude_plugin_eval import (
 from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+from driftproof.importers.skill_creator import import_skill_creator
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
@@ -140,3 +141,17 @@ def test_claude_plugin_eval_blank_claude_version_is_unrecorded(
     r = sealed(import_claude_plugin_eval(path, ClaudePluginEvalOptions()))
     assert r.provenance.tool_version is None and r.run.harness.version is None
     assert _unrecorded(r, "run.harness version (")
+
+
+SC = f"{DATA}/skill-creator/anthropic-schemas-examples/benchmark.json"
+
+
+@BLANKS
+def test_skill_creator_blank_executor_model_leaves_the_runs_model(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / SC)
+    doc["metadata"]["executor_model"] = blank
+    doc["runs"][0]["model"] = "claude-opus-4-1"  # the one run names its model
+    r = sealed(import_skill_creator([write_json(tmp_path / "benchmark.json", doc)])[0])
+    assert r.run.model == "claude-opus-4-1"
