@@ -13,6 +13,7 @@ import re
 from typing import Any, NamedTuple
 
 from driftproof.errors import ImportError_
+from driftproof.importers._counts import is_name
 from driftproof.receipt import cut_label
 
 #: A results column whose every cell gives a baseline and a score: ``(Baseline → Skill Uplift)``
@@ -97,6 +98,7 @@ def _add_agent(card: dict[str, Any], printed: str, model: str | None, at: Line) 
     """
     _control(printed, at)
     _control(model or "", at, "an agent's model")
+    model = model if is_name(model) else None  # blank backticks name no model
     agent = agent_name(printed)
     if not agent:
         raise at.fail(f"expected an agent's name before its model, found {printed!r}")

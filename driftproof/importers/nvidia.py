@@ -133,6 +133,8 @@ def _receipt(
     version, attempts = (
         figures["summary"].get(k) for k in ("evaluator_version", "attempts_per_task")
     )
+    if version is not None and not common.is_name(version):
+        version, lacking = None, [*lacking, "provenance.tool_version (the version given is blank)"]
     return declared.aggregates_receipt(
         str(name)[:200],
         SourceFigures.model_validate(figures),
@@ -362,6 +364,8 @@ def _agent(name: str, w: Where, named: set[str]) -> None:
     """One agent's name at ``w``, added to its skill's ``named`` (at most ``MAX_AGENTS``)."""
     if CONTROL.search(name):
         raise w.fail(f"expected an agent's name with no control character, found {name!r}")
+    if not common.is_name(name):
+        raise w.fail(f"expected an agent's name, found the blank text {name!r}")
     named.add(name)
     if len(named) > MAX_AGENTS:
         raise w.fail(
@@ -371,7 +375,8 @@ def _agent(name: str, w: Where, named: set[str]) -> None:
 
 
 def _check_skill(s: dict[str, Any], sw: Where, has_rows: bool, uplifts: list[float]) -> None:
-    """One ``skills`` entry: its agents, verdict, counts, threshold, has_results, mean uplift."""
+    """One ``skills`` entry: name, agents, verdict, counts, threshold, has_results, mean uplift."""
+    common.named(s["skill"], sw / "skill", "the skill's name")
     named: set[str] = set()
     for j, name in enumerate(s.get("agents") or ()):
         _agent(name, sw / "agents" / j, named)

@@ -8,12 +8,13 @@ copied and changed in ``tmp_path``; skill-eval-harness (no report is public) and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import sealed, write_json
+from interop_helpers import nvidia_card, sealed, write_json
 from test_skill_eval_harness import _report
 
 from driftproof.errors import ImportError_
@@ -23,6 +24,7 @@ from driftproof.importers.claude_plugin_eval import (
 )
 from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+from driftproof.importers.nvidia import NvidiaOptions, import_nvidia
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
@@ -155,3 +157,49 @@ def test_skill_creator_blank_executor_model_leaves_the_runs_model(
     doc["runs"][0]["model"] = "claude-opus-4-1"  # the one run names its model
     r = sealed(import_skill_creator([write_json(tmp_path / "benchmark.json", doc)])[0])
     assert r.run.model == "claude-opus-4-1"
+
+
+NV = f"{DATA}/nvidia/benchmarks.json"
+NV_OPTS = NvidiaOptions(repository="https://github.com/NVIDIA/skills", commit="0" * 40)
+
+
+@BLANKS
+@pytest.mark.parametrize(
+    ("member", "pointer"), [("skill", "/skills/0/skill"), ("agents", "/skills/0/agents/0")]
+)
+def test_nvidia_catalogue_blank_skill_or_agent_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str, member: str, pointer: str
+) -> None:
+    doc = _json(shared / NV)
+    skill = doc["skills"][0]
+    skill[member] = blank if member == "skill" else [blank, *skill["agents"][1:]]
+    path = write_json(tmp_path / "benchmarks.json", doc)
+    _refused_at(lambda: import_nvidia([path], NV_OPTS), pointer)
+
+
+@BLANKS
+def test_nvidia_catalogue_blank_evaluator_version_is_unrecorded(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / NV)
+    doc["skills"][0]["evaluator_version"] = blank
+    o = dataclasses.replace(NV_OPTS, skills=[doc["skills"][0]["catalog_dir"]])
+    r = sealed(import_nvidia([write_json(tmp_path / "benchmarks.json", doc)], o)[0])
+    assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
+
+
+GOLDEN = f"{DATA}/nvidia/skillevaluator/golden-e70f0e3/benchmark_pass/BENCHMARK.md"
+
+
+def test_nvidia_card_blank_evaluator_version_and_agent_model_are_unrecorded(
+    shared: Path, tmp_path: Path
+) -> None:
+    card = nvidia_card(
+        shared, tmp_path, GOLDEN, "- Evaluator version: `0.8.2`", "- Evaluator version: ` `"
+    )
+    text = card.read_text(encoding="utf-8").replace("Codex (`gpt-codex`)", "Codex (` `)")
+    card.write_text(text, encoding="utf-8")
+    r = sealed(import_nvidia([card], NV_OPTS)[0])
+    assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
+    agents = {a.agent: a.model for a in r.source_figures.agents}
+    assert agents == {"claude-code": "claude-sonnet", "codex": None}
