@@ -30,6 +30,7 @@ TOOL = "openai-evals"
 MAX_ROWS = 200_000
 _ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 _ERROR_KEYS = ("code", "type", "message")
+_MODEL_KEYS = ("model", "sampled_model_name")  # the first that names a model
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,7 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     cached = (usage or {}).get("cached_tokens")
     if common.count_at(cached, uw / "cached_tokens") and tokens is not None:
         tokens["cache_read_input"] = cached
-    model = sample.get("model") or sample.get("sampled_model_name")
+    model = next((m for k in _MODEL_KEYS if common.is_name(m := sample.get(k))), None)
     outputs = sample.get("output") if sample.get("output") is not None else sample.get("outputs")
     return {
         "run": row.get("run_id"),
@@ -408,7 +409,7 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         "replies": replies,
         "answer": _last_text(outputs),
         "tokens": tokens,
-        "model": model if isinstance(model, str) and model.strip() else None,
+        "model": model,
         "error": _error(sample.get("error"), row.get("status")),
         "stop": sample.get("finish_reason"),
         "created_at": row.get("created_at"),

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from interop_helpers import nvidia_card, sealed, write_json
+from openai_evals_items import FIXTURE as OPENAI_ITEMS
+from openai_evals_items import jsonl
 from test_skill_eval_harness import _report
 
 from driftproof.errors import ImportError_
@@ -25,6 +27,7 @@ from driftproof.importers.claude_plugin_eval import (
 from driftproof.importers.dotnet_skills import import_skill_validator
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.nvidia import NvidiaOptions, import_nvidia
+from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
@@ -203,3 +206,15 @@ def test_nvidia_card_blank_evaluator_version_and_agent_model_are_unrecorded(
     assert r.provenance.tool_version is None and _unrecorded(r, "provenance.tool_version (")
     agents = {a.agent: a.model for a in r.source_figures.agents}
     assert agents == {"claude-code": "claude-sonnet", "codex": None}
+
+
+@BLANKS
+def test_openai_evals_blank_model_gives_way_to_the_sampled_model_name(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    rows = [json.loads(x) for x in (shared / OPENAI_ITEMS).read_text().splitlines() if x]
+    for row in rows:
+        row["sample"] = {"model": blank, "sampled_model_name": "gpt-4o-mini"}
+    path = jsonl(tmp_path / "items.jsonl", rows)
+    o = OpenAIEvalsOptions(skill_name="support", grader="Relevance", grader_range=(1, 7))
+    assert sealed(import_openai_evals(path, o)).run.model == "gpt-4o-mini"
