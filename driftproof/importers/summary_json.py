@@ -59,6 +59,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     if problems:
         raise ImportError_(f"{path}: not valid summary-json {FORMAT_VERSION}", problems)
     w = Where(path)
+    _names(doc, w)
     scored = any(
         d.get("score") is not None or d.get("judge_scores")
         for c in doc["cases"]
@@ -115,6 +116,21 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         band_source="generation" if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]
+
+
+def _names(doc: dict[str, Any], w: Where) -> None:
+    """Refuse a blank skill, harness or grader name; make a blank model or harness version null.
+
+    Raises:
+        ImportError_: at the blank name (``""``, ``"   "``): it names nothing.
+    """
+    for key, what in (("skill", "the skill's name"), ("harness", "the harness's name")):
+        common.named(doc[key]["name"], w / key / "name", what)
+    if doc.get("judge") is not None:
+        common.named(doc["judge"]["model"], w / "judge" / "model", "the grader's model")
+    for obj, key in ((doc, "model"), (doc["harness"], "version")):
+        if isinstance(obj.get(key), str) and not common.is_name(obj[key]):
+            obj[key] = None  # unknown (D-13), listed as unrecorded
 
 
 #: Each run member the file may lack, and the words an ``unrecorded`` entry already naming it

@@ -8,6 +8,7 @@ copied and changed in ``tmp_path``; skill-eval-harness (no report is public) and
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from pathlib import Path
@@ -18,6 +19,7 @@ from interop_helpers import nvidia_card, sealed, write_json
 from openai_evals_items import FIXTURE as OPENAI_ITEMS
 from openai_evals_items import jsonl
 from test_skill_eval_harness import _report
+from test_summary_json import DOC as SUMMARY
 
 from driftproof.errors import ImportError_
 from driftproof.importers.claude_plugin_eval import (
@@ -31,6 +33,7 @@ from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
+from driftproof.importers.summary_json import import_summary_json
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
 DATA = "data/interop"
@@ -218,3 +221,30 @@ def test_openai_evals_blank_model_gives_way_to_the_sampled_model_name(
     path = jsonl(tmp_path / "items.jsonl", rows)
     o = OpenAIEvalsOptions(skill_name="support", grader="Relevance", grader_range=(1, 7))
     assert sealed(import_openai_evals(path, o)).run.model == "gpt-4o-mini"
+
+
+@BLANKS
+def test_summary_json_blank_model_and_harness_version_are_unrecorded(
+    tmp_path: Path, blank: str
+) -> None:
+    doc = copy.deepcopy(SUMMARY)  # summary-json is Driftproof's own format: no source file
+    doc["model"], doc["harness"]["version"] = blank, blank
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert r.run.model is None and "run.model" in r.provenance.unrecorded
+    assert r.run.harness.version is None and r.provenance.tool_version is None
+    assert "run.harness.version" in r.provenance.unrecorded
+
+
+@BLANKS
+@pytest.mark.parametrize(
+    ("place", "pointer"),
+    [(("skill", "name"), "/skill/name"), (("harness", "name"), "/harness/name")]
+    + [(("judge", "model"), "/judge/model")],
+)
+def test_summary_json_blank_skill_harness_or_grader_name_is_refused(
+    tmp_path: Path, blank: str, place: tuple[str, str], pointer: str
+) -> None:
+    doc = copy.deepcopy(SUMMARY)
+    doc[place[0]][place[1]] = blank
+    path = write_json(tmp_path / "s.json", doc)
+    _refused_at(lambda: import_summary_json(path), pointer)
