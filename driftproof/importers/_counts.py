@@ -143,12 +143,16 @@ def stated(text: Any, where: Where, most: int = 200) -> str | None:
     return within(text, where, most) if is_name(text) else None
 
 
-def named(text: str, where: Where, what: str, most: int = 200) -> str:
-    """``text``, a name the receipt needs, when it holds more than spaces (:func:`within`).
+def named(text: str, where: Where, what: str, most: int | None = 200) -> str:
+    """``text``, a name the receipt needs, when it holds more than spaces.
+
+    It is held to ``most`` characters by :func:`within` (``None``: not held, as a case name
+    that becomes an id by :func:`~driftproof.importers._common.case_id_for`).
 
     Raises:
-        ImportError_: a blank ``text`` at ``where``, saying it expected ``what``.
+        ImportError_: a blank ``text`` at ``where``, saying it expected ``what``; or a longer
+            one (:func:`within`).
     """
     if not is_name(text):
         raise where.fail(f"expected {what}, found the blank text {quote(text)}")
-    return within(text, where, most)
+    return text if most is None else within(text, where, most)

@@ -306,7 +306,7 @@ def _case(
     for arm, key in (("with_skill", "with"), ("baseline", "without")):
         runs = arms_src.get(key) if (arm == "with_skill" or d.two_arm) else None
         arms[arm] = [] if runs is None else _arm_draws(d, arm, runs, cw / "arms" / key, graders)
-    cid = common.case_id_for(case["name"])
+    cid = common.case_id_for(common.named(case["name"], cw / "name", "the case's name", None))
     if cid in ids:
         raise (cw / "name").fail(
             f"expected each case name once; {case['name']!r} is also case {ids[cid]}"

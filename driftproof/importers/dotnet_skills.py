@@ -135,6 +135,7 @@ def _cases(
     for k, s in enumerate(vw.get(v, "scenarios", list)):
         sw = vw / "scenarios" / k
         sname = sw.get(s, "scenarioName", str)
+        common.named(sname, sw / "scenarioName", "the scenario's name", None)
         cid = common.case_id_for(sname)
         read.append((sname, cid, read_scenario(s, sw, cid, figures), sw))
     cases: dict[str, Case] = {}

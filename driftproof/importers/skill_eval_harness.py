@@ -127,7 +127,7 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         rw = w / "results" / i
         if not isinstance(r, dict):
             raise rw.fail("expected a run object")
-        case = rw.get(r, "case_id", str)
+        case = common.named(rw.get(r, "case_id", str), rw / "case_id", "the case's id", None)
         variant = rw.get(r, "variant", str)
         run = rw.get(r, "run_number", int)
         if not 1 <= run <= _MAX_RUNS:

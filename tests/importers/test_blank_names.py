@@ -70,6 +70,27 @@ def test_skill_validator_blank_skill_name_is_refused(
 
 
 @BLANKS
+def test_skill_validator_blank_scenario_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / DATA / "dotnet-skills/skill-validator-results" / RUN)
+    doc["verdicts"][0]["scenarios"][1]["scenarioName"] = blank
+    path = write_json(tmp_path / "results.json", doc)
+    message = _refused_at(
+        lambda: import_skill_validator(path), "/verdicts/0/scenarios/1/scenarioName"
+    )
+    assert message.startswith("expected the scenario's name, found the blank text")
+
+
+@BLANKS
+def test_skill_eval_harness_blank_case_id_is_refused(tmp_path: Path, blank: str) -> None:
+    doc = _report()
+    doc["results"][2]["case_id"] = blank
+    path = write_json(tmp_path / "benchmark.json", doc)
+    _refused_at(lambda: import_skill_eval_harness(path), "/results/2/case_id")
+
+
+@BLANKS
 def test_skill_eval_harness_blank_model_is_unrecorded(tmp_path: Path, blank: str) -> None:
     doc = _report()
     for row in doc["results"]:
@@ -139,6 +160,16 @@ def test_claude_plugin_eval_blank_plugin_name_is_refused(
         lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/suite/plugins"
     )
     assert "--skill-name" in message
+
+
+@BLANKS
+def test_claude_plugin_eval_blank_case_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / CPE)
+    doc["cases"][0]["name"] = blank
+    path = write_json(tmp_path / "result.json", doc)
+    _refused_at(lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/cases/0/name")
 
 
 @BLANKS
