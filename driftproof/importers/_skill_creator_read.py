@@ -89,8 +89,10 @@ def _run(
     total: bool = True,
 ) -> dict[str, Any]:
     """One run of ``record`` (at ``rw``), graded in ``result`` (at ``resw``; may be ``record``)."""
-    if isinstance(eval_id, bool) or not isinstance(eval_id, (int, str)) or eval_id == "":
-        raise (rw / "eval_id").fail("expected the case's eval_id (an integer or a string)")
+    if not (type(eval_id) is int or common.is_name(eval_id)):
+        raise (rw / "eval_id").fail(
+            "expected the case's eval_id (an integer or a string, not blank)"
+        )
     if run_number is not None and run_number < 1:  # the source numbers runs 1, 2, 3, ...
         raise (rw / "run_number").fail(f"expected a run number of 1 or more, found {run_number}")
     score, lost, note = _score(result, record, resw, rw)

@@ -196,6 +196,15 @@ def test_skill_creator_blank_executor_model_leaves_the_runs_model(
     assert r.run.model == "claude-opus-4-1"
 
 
+@pytest.mark.parametrize("blank", ["   ", "\t"])  # "" was refused already
+def test_skill_creator_blank_eval_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
+    doc = _json(shared / SC)
+    doc["runs"][0]["eval_id"] = blank
+    path = write_json(tmp_path / "benchmark.json", doc)
+    message = _refused_at(lambda: import_skill_creator([path]), "/runs/0/eval_id")
+    assert message == "expected the case's eval_id (an integer or a string, not blank)"
+
+
 NV = f"{DATA}/nvidia/benchmarks.json"
 NV_OPTS = NvidiaOptions(repository="https://github.com/NVIDIA/skills", commit="0" * 40)
 
