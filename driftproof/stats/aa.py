@@ -8,13 +8,11 @@ D-4, D-6; lost draws D-9) is a false call (:func:`aa_reading`). For ``plan`` on 
 from __future__ import annotations
 
 import math
-import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.receipt import Receipt
-from driftproof.stats._rule import separation_verdict
 from driftproof.stats._simulate import Grid
 from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
@@ -24,18 +22,14 @@ from driftproof.stats.false_alarms import (
     case_chances,
     chance_words,
     count_words,
+    draw_grid,
     expected_error,
     p_at_least,
     suite_trials,
 )
-from driftproof.stats.moments import mean_sd
 from driftproof.stats.underpowered import resolution
 from driftproof.stats.verdict import case_verdict
 from driftproof.wording import EFFECT_FLOOR
-
-#: Simulated A/A comparisons per case, and the seed of the first case's trials.
-TRIALS = 2000
-SEED = 37
 
 
 @dataclass(frozen=True)
@@ -45,19 +39,20 @@ class AACase:
     Attributes:
         called: the rule called a change between the two arms (a false call).
         draws: the fewer measured draws of the two arms (n).
-        sd: the pooled spread ``σ = √((s_1² + s_2²)/2)``; None with fewer than two measured
-            draws in an arm.
-        false_call_rate: the simulated chance of a false call at σ and n
-            (:func:`false_call_rate`); None without σ.
+        false_call_rate: the chance of a false call at the arms' spreads and draws
+            (:func:`aa_reading`); None without a spread in both arms (fewer than two measured
+            draws in an arm).
+        simulated: whether :attr:`false_call_rate` is a simulation's estimate (else it is 0 or
+            under 2e-9 by reasoning, with no simulation error).
         smallest_effect: the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
-            2·SE)`` (D-5); None without σ.
+            2·SE)`` (D-5); None without a spread in both arms.
     """
 
     case_id: str
     called: bool
     draws: int
-    sd: float | None
     false_call_rate: float | None
+    simulated: bool
     smallest_effect: float | None
 
 
@@ -73,6 +68,7 @@ class AAReading:
         at_least_one: ``1 − Π(1 − p_i)`` (cases independent).
         smallest_median, smallest_max: the median and the largest smallest effect over cases.
         unread: cases with no spread (fewer than two measured draws in an arm).
+        trials: simulated pairs per case.
     """
 
     cases: tuple[AACase, ...]
@@ -82,72 +78,57 @@ class AAReading:
     smallest_median: float | None
     smallest_max: float | None
     unread: int
+    trials: int
 
     def _rates(self) -> tuple[list[float], list[bool]]:
-        """The read cases' false-call rates and whether each is a simulation's estimate.
-
-        A case with no spread (σ = 0) cannot be called and is no simulation's estimate.
-        """
-        read = [c for c in self.cases if c.false_call_rate is not None and c.sd is not None]
-        rates = [c.false_call_rate for c in read if c.false_call_rate is not None]
-        return rates, [c.sd is not None and c.sd > 0 for c in read]
+        """The read cases' false-call rates and whether each is a simulation's estimate."""
+        read = [c for c in self.cases if c.false_call_rate is not None]
+        return [c.false_call_rate or 0.0 for c in read], [c.simulated for c in read]
 
     def at_least_one_words(self) -> str:
-        """:attr:`at_least_one` at the precision its :data:`TRIALS` a case support."""
+        """:attr:`at_least_one` at the precision its :attr:`trials` a case support."""
         rates, simulated = self._rates()
-        return chance_words(rates, 1, TRIALS, simulated)
+        return chance_words(rates, 1, self.trials, simulated)
 
     def expected_words(self) -> str:
-        """:attr:`expected` at the precision its :data:`TRIALS` a case support."""
+        """:attr:`expected` at the precision its :attr:`trials` a case support."""
         rates, simulated = self._rates()
-        return count_words(self.expected, expected_error(rates, TRIALS, simulated))
-
-
-def false_call_rate(sd: float, n: int, *, seed: int = SEED, trials: int = TRIALS) -> float:
-    """The chance the rule calls a change between two arms of ``n`` draws with no change.
-
-    Draws are ``N(0.5, sd)`` rounded to 0.01 (a per-draw score is a mean of judge samples on a
-    0.05 grid) and clipped to 0..1; a trial is a false call when the bands separate and the
-    means move by at least the floor (D-3, D-4).
-
-    Raises:
-        ValueError: ``n < 2`` (one draw has no spread) or ``sd < 0``.
-    """
-    if n < 2 or sd < 0:
-        raise ValueError("a false-call rate needs two draws per arm and a spread of zero or more")
-    rnd = random.Random(seed)
-    calls = 0
-    for _ in range(trials):
-        arms = [[min(1.0, max(0.0, round(rnd.gauss(0.5, sd), 2))) for _ in range(n)] for _ in "ab"]
-        (ma, sa), (mb, sb) = mean_sd(arms[0]), mean_sd(arms[1])
-        assert ma is not None and mb is not None and sa is not None and sb is not None
-        if separation_verdict(mb - ma, sa + sb) in (VerdictCode.IMPROVED, VerdictCode.REGRESSED):
-            calls += 1
-    return calls / trials
+        return count_words(self.expected, expected_error(rates, self.trials, simulated))
 
 
 def aa_reading(r: Receipt) -> AAReading:
     """The A/A figures of ``r`` (its with-skill arm against its second run in the baseline arm).
+
+    Each case's false-call rate is simulated as a diff's noise-alone figure is
+    (:func:`~driftproof.stats.false_alarms.case_chances`): both arms at the middle of their
+    measured means, each at its own measured spread and draws, on ``r``'s draw grid and judge
+    scale, with a call either way counted; the trials per case of a suite of its size.
 
     Raises:
         ValueError: ``r`` is not an A/A calibration (``run.aa`` is not true).
     """
     if not r.run.aa:
         raise ValueError("not an A/A calibration: the receipt does not record run.aa")
-    scale = judge_scale(r)
+    scale, grid, trials = judge_scale(r), draw_grid(r), suite_trials(len(r.cases))
+    bands = [
+        (c.id, arm_band(c.arms.baseline, "generation"), arm_band(c.arms.with_skill, "generation"))
+        for c in r.cases
+    ]
+    sides = [
+        None
+        if a.sd is None or b.sd is None or a.mean is None or b.mean is None
+        else ((a.mean + b.mean) / 2.0, a.sd, a.n, b.sd, b.n)
+        for _, a, b in bands
+    ]
+    ps, simulated = case_chances(sides, grid, grid, trials, either=True)
     out = []
-    for i, c in enumerate(r.cases):
-        a, b = arm_band(c.arms.baseline, "generation"), arm_band(c.arms.with_skill, "generation")
-        v = case_verdict(a, b, case_id=c.id, scale=scale)
+    for (cid, a, b), side, p, sim in zip(bands, sides, ps, simulated, strict=True):
+        v = case_verdict(a, b, case_id=cid, scale=scale)
         called = v.verdict in (VerdictCode.IMPROVED, VerdictCode.REGRESSED)
-        n = min(a.n, b.n)
-        if a.sd is None or b.sd is None or n < 2:
-            out.append(AACase(c.id, called, n, None, None, None))
-            continue
-        sd = math.sqrt((a.sd**2 + b.sd**2) / 2)
-        rate = false_call_rate(sd, n, seed=SEED + i)
-        effect = max(EFFECT_FLOOR, resolution(a.sd, a.n, b.sd, b.n))
-        out.append(AACase(c.id, called, n, sd, rate, effect))
+        effect = None
+        if side is not None:
+            effect = max(EFFECT_FLOOR, resolution(side[1], side[2], side[3], side[4]))
+        out.append(AACase(cid, called, min(a.n, b.n), None if side is None else p, sim, effect))
     rates = [x.false_call_rate for x in out if x.false_call_rate is not None]
     effects = [x.smallest_effect for x in out if x.smallest_effect is not None]
     return AAReading(
@@ -158,6 +139,7 @@ def aa_reading(r: Receipt) -> AAReading:
         statistics.median(effects) if effects else None,
         max(effects) if effects else None,
         len(out) - len(rates),
+        trials,
     )
 
 

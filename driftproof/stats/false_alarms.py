@@ -65,11 +65,13 @@ def p_regressed(
     floor: float = EFFECT_FLOOR,
     trials: int = AA_TRIALS,
     seed: int = _SEED,
+    either: bool = False,
 ) -> float:
     """Share of ``trials`` seeded simulated pairs the rule calls "regressed" with no change.
 
     Both true means are ``mean`` (judge scale); side A is drawn first from
     ``numpy.random.default_rng(seed)``, then side B. 0 when a side has under two draws (D-5).
+    ``either``: a pair called "improved" counts too (any call, as an A/A calibration counts).
     """
     if _ruled_out(sd_a, n_a, sd_b, n_b, grid_a, grid_b, floor):
         return 0.0
@@ -77,7 +79,7 @@ def p_regressed(
     ma, sa = arm_moments(rng, mean, sd_a, n_a, grid_a, trials)
     mb, sb = arm_moments(rng, mean, sd_b, n_b, grid_b, trials)
     delta = mb - ma
-    called = separated(delta, sa + sb) & meets_floor(delta, floor) & (delta < 0)
+    called = separated(delta, sa + sb) & meets_floor(delta, floor) & ((delta < 0) | either)
     return int(np.count_nonzero(called)) / trials
 
 
@@ -366,8 +368,10 @@ def case_chances(
     grid_a: Grid,
     grid_b: Grid,
     trials: int,
+    *,
+    either: bool = False,
 ) -> tuple[list[float], list[bool]]:
-    """Each case's chance of a false "regressed", and whether it was simulated.
+    """Each case's chance of a false "regressed" (``either``: of any call), and whether simulated.
 
     A case is ``(true mean, sd A, draws A, sd B, draws B)``, simulated by :func:`p_regressed`
     from seed ``37 + i`` for case ``i``, or ``None`` (no spread: 0, not simulated); a case not
@@ -389,6 +393,7 @@ def case_chances(
                 grid_b=grid_b,
                 trials=trials,
                 seed=_SEED + i,  # a seed per case, so simulation errors do not add up in step
+                either=either,
             )
         )
     return ps, simulated

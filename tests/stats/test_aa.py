@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 from click.testing import CliRunner
@@ -12,8 +14,17 @@ from factories import case, make_receipt
 from receipt_docs import seal_document
 
 from driftproof.cli import cli
-from driftproof.receipt import parse_receipt
-from driftproof.stats.aa import aa_reading, false_call_rate
+from driftproof.receipt import Receipt, parse_receipt
+from driftproof.stats.aa import aa_reading
+from driftproof.stats.false_alarms import p_regressed
+
+#: A 0.01 grid on the 0..1 scale: a 0.05 judge step, five judge samples a draw.
+FINE = (0.01, (0.0, 1.0))
+
+
+def _false_call_rate(sd: float, n: int) -> float:
+    """The chance of a call either way between two arms of ``n`` draws, as an A/A reading has it."""
+    return p_regressed(sd, n, sd, n, mean=0.5, grid_a=FINE, grid_b=FINE, either=True)
 
 
 @pytest.mark.parametrize(
@@ -23,12 +34,78 @@ from driftproof.stats.aa import aa_reading, false_call_rate
     [(0.05, 3, 0.069), (0.03, 3, 0.030), (0.05, 5, 0.014), (0.02, 3, 0.003)],
 )
 def test_false_call_rate_matches_the_published_table(sd: float, n: int, published: float) -> None:
-    assert false_call_rate(sd, n) == pytest.approx(published, abs=0.018)
+    assert _false_call_rate(sd, n) == pytest.approx(published, abs=0.018)
 
 
 def test_a_spread_far_under_the_floor_never_calls() -> None:
     # σ = .005: the difference of two means of 3 has sd .005·√(2/3) = .0041; .05 is 12 sd away
-    assert false_call_rate(0.005, 3) == 0.0
+    assert _false_call_rate(0.005, 3) == 0.0
+
+
+def _draw_chances(mean: float, sd: float, step: float) -> dict[int, float]:
+    """Grid point ``k`` (score ``k·step``, 0..1) → its chance: ``N(mean, σ)`` rounded to the grid
+    and clipped to 0..1, ``σ`` found by bisection so that the rounded draws have spread ``sd``
+    (a measured spread is a spread of scores already on the grid)."""
+    top = round(1 / step)
+
+    def chances(latent: float) -> dict[int, float]:
+        cdf = [NormalDist(mean, latent).cdf((k + 0.5) * step) for k in range(top)] + [1.0]
+        return {k: cdf[k] - (cdf[k - 1] if k else 0.0) for k in range(top + 1)}
+
+    def spread(latent: float) -> float:
+        c = chances(latent)
+        mid = sum(p * k * step for k, p in c.items())
+        return math.sqrt(sum(p * (k * step - mid) ** 2 for k, p in c.items()))
+
+    lo, hi = 1e-9, sd + step
+    for _ in range(60):
+        lo, hi = ((lo + hi) / 2, hi) if spread((lo + hi) / 2) < sd else (lo, (lo + hi) / 2)
+    return {k: p for k, p in chances(lo).items() if p > 1e-12}
+
+
+def _exact_false_call_rate(mean: float, sd: float, n: int, step: float) -> float:
+    """The chance the rule calls a change either way between two arms of ``n`` such draws
+    (:func:`_draw_chances`), over every outcome: each arm's multiset of grid points with its
+    multinomial chance, then every pair of arms (D-3, D-4: |Δ| > s_A + s_B, |Δ| ≥ .05)."""
+    p = _draw_chances(mean, sd, step)
+    arms = []
+    for pts in itertools.combinations_with_replacement(sorted(p), n):
+        ways = math.factorial(n) / math.prod(math.factorial(pts.count(k)) for k in set(pts))
+        xs = [k * step for k in pts]
+        m = sum(xs) / n
+        arms.append(
+            (
+                m,
+                math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)),
+                ways * math.prod(p[k] for k in pts),
+            )
+        )
+    return math.fsum(
+        pa * pb
+        for (ma, sa, pa), (mb, sb, pb) in itertools.product(arms, arms)
+        if abs(mb - ma) - (sa + sb) > 1e-9 and abs(mb - ma) >= 0.05 - 1e-9
+    )
+
+
+def _coarse_aa(scores: list[float], step: float) -> Receipt:
+    """A one-case A/A receipt on a 0..1 judge scale of ``step``, one judge sample a draw."""
+    doc = make_receipt([case("c1", scores, scores[::-1])])
+    doc["run"]["aa"] = True
+    doc["run"]["judge_samples_per_generation"] = 1
+    doc["judge"]["scale"] = {"worst": 0.0, "best": 1.0, "step": step}
+    return parse_receipt(json.dumps(seal_document(doc)).encode(), "aa.json")
+
+
+def test_the_false_call_rate_is_simulated_on_the_receipts_own_grid() -> None:
+    # A 0.1 judge step, one judge sample a draw: draws on a 0.1 grid. Two draws .40 and .50 in
+    # each arm: mean .45, spread .0707. Every outcome of two such arms, enumerated, gives the
+    # chance of a false call, 0.1343; the 2,000 simulated pairs have a standard error of
+    # √(.1343 × .8657 / 2000) = .0076, so the simulated rate is within four of them (.031).
+    # Simulated at .5 on a 0.01 grid instead, the rate came out .192: 7.6 standard errors off.
+    exact = _exact_false_call_rate(0.45, math.sqrt(0.005), 2, 0.1)
+    assert exact == pytest.approx(0.1343, abs=5e-4)
+    (c,) = aa_reading(_coarse_aa([0.4, 0.5], 0.1)).cases
+    assert c.false_call_rate == pytest.approx(exact, abs=4 * math.sqrt(exact * (1 - exact) / 2000))
 
 
 SUITE_SHA = "cd" * 32
@@ -60,7 +137,16 @@ def test_aa_reading_by_hand() -> None:
     assert aa.smallest_median == pytest.approx(0.05)
     assert aa.smallest_max == pytest.approx(0.181650, abs=1e-6)
     rates = [x.false_call_rate for x in aa.cases]
-    assert rates[0] == 0.0 and rates[2] == 0.0 and rates[1] == pytest.approx(0.069, abs=0.018)
+    # the factory's 0.05 judge step, one sample a draw: a 0.05 grid. c1 and c3 (spread .01, means
+    # .71 and .81) call by enumeration with a chance of .00013 each (a call needs every draw of
+    # one arm a grid step above every draw of the other): .26 calls expected in 2,000 trials.
+    # c2, at the middle .625 of its means and spread .05, calls with a chance of .0638, whose
+    # 2,000 simulated pairs have a standard error of √(.0638 × .9362 / 2000) = .0055
+    assert _exact_false_call_rate(0.71, 0.01, 3, 0.05) == pytest.approx(1.28e-4, abs=1e-6)
+    assert _exact_false_call_rate(0.81, 0.01, 3, 0.05) == pytest.approx(1.28e-4, abs=1e-6)
+    assert rates[0] is not None and rates[0] < 0.002 and rates[2] is not None and rates[2] < 0.002
+    assert _exact_false_call_rate(0.625, 0.05, 3, 0.05) == pytest.approx(0.0638, abs=5e-5)
+    assert rates[1] == pytest.approx(0.0638, abs=4 * 0.0055)
     assert aa.expected == pytest.approx(sum(rates))
     assert aa.at_least_one == pytest.approx(1 - math.prod(1 - p for p in rates))
 
@@ -148,6 +234,7 @@ def test_the_chance_of_at_least_one_false_call_is_bounded_by_its_simulation() ->
     same = [0.70, 0.71, 0.72]
     doc = make_receipt([case(c, same, [0.71, 0.72, 0.70]) for c in ("c1", "c2", "c3")])
     doc["run"]["aa"] = True
+    doc["judge"]["scale"]["step"] = 0.01  # scores on a 0.01 grid, as these are
     aa = aa_reading(parse_receipt(json.dumps(seal_document(doc)).encode(), "aa.json"))
     # σ .01 at 3 draws: the means' difference has sd .0082; the floor .05 is six of them away
     assert [c.false_call_rate for c in aa.cases] == [0.0, 0.0, 0.0]
@@ -161,8 +248,8 @@ def test_the_expected_false_calls_carry_only_the_decimals_their_simulation_suppo
     from driftproof.pages.words import aa_line
     from driftproof.stats.aa import AACase, AAReading
 
-    cases = tuple(AACase(f"c{i}", False, 3, 0.03, 0.05, 0.06) for i in range(20))
-    aa = AAReading(cases, 0, 1.0, 1 - 0.95**20, 0.06, 0.06, 0)
+    cases = tuple(AACase(f"c{i}", False, 3, 0.05, True, 0.06) for i in range(20))
+    aa = AAReading(cases, 0, 1.0, 1 - 0.95**20, 0.06, 0.06, 0, 2000)
     assert aa.expected_words() == "1.0"
     assert "noise alone is expected to call a change, up or down, in 1.0 of 20 cases" in aa_line(
         "aa.json", aa
