@@ -220,7 +220,8 @@ class CLILane(Provider):
         """Find the harness binary on ``PATH`` for capture ``text`` or ``files``.
 
         Raises:
-            ValueError: an unknown capture. ProviderError: the binary is not on ``PATH``.
+            ValueError: an unknown capture.
+            ProviderError: the binary is not on ``PATH``.
         """
         if capture not in ("text", "files"):
             raise ValueError("capture must be 'text' or 'files'")

@@ -357,7 +357,8 @@ class OpenAIAPI(SDKLane):
         """Build the client for ``api`` with budget spelling ``budget_param``.
 
         Raises:
-            ValueError: an unknown ``api`` or ``budget_param``. MissingCredentials: no key.
+            ValueError: an unknown ``api`` or ``budget_param``.
+            MissingCredentials: no key.
         """
         if api not in ("responses", "chat"):
             raise ValueError("api must be 'responses' or 'chat'")
