@@ -116,6 +116,7 @@ def _reply(
         ending=stop,
         reasoning=reasoning,
         refusal=refusal,
+        # a cached part larger than the input it is part of is no count of it
         cache_read=cached if inp is not None and cached is not None and cached <= inp else None,
         reasoning_output=thought,
         decision=json_or_none(text) if graded and refusal is None else None,
