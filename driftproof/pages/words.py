@@ -65,10 +65,6 @@ def band_said(band: str, arm: CaseArm | None) -> str:
     return "no score (lost or unscored)" if drew else "no draw in this case"
 
 
-#: An A/A calibration's arms (``run --aa``) as people read them: the with-skill arm ran twice,
-#: its second run in the baseline arm's place, so neither run is a baseline.
-
-
 def labelled(n: int, labels: list[str], noun: str) -> str:
     """``n`` and ``noun`` after the distinct ``labels`` (:func:`first_of`): ``10 risk ratings``."""
     return count_of(n, f"{first_of(list(dict.fromkeys(labels)))} {noun}".lstrip())
