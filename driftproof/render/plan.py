@@ -128,11 +128,12 @@ def suite_line(p: Plan) -> str | None:
         "band stay as they are), which is what any "
         "draw count here is sized for. Across the suite, as context: should a run separate no "
         "case, with two or more reading no separation and none underpowered on its own, the "
-        f'receipt as a whole reads "{p.sentence}" Its band in this pilot is {p.suite_band:.3f}, '
+        f'receipt as a whole reads "{p.sentence}" Its comparison band in this pilot, one '
+        "spread: each arm's spread of its cases' mean scores "
+        f"({sw:.3f} {w[0]}, {sb:.3f} {w[1]}) added in quadrature, is {p.suite_band:.3f}, "
         f"at or above the {EFFECT_FLOOR} floor: it measures how far apart the cases' mean scores "
-        f"sit in each arm (their spread across cases {sw:.3f} {w[0]}, {sb:.3f} {w[1]}), "
-        "that is how hard each case is, not whether their lifts differ; neither more draws nor "
-        "more cases with the same spread narrow it."
+        "sit in each arm, that is how hard each case is, not whether their lifts differ; neither "
+        "more draws nor more cases with the same spread narrow it."
     )
 
 

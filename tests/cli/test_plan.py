@@ -216,8 +216,11 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     # "More cases, …", as context on its own line
     why = lines.index("Why this count:")  # the reasoning, after what to run, cost and cases
     assert lines[why + 1].startswith("Draws work case by case: ")
-    assert "Its band in this pilot is 0.103, at or above the 0.05 floor" in lines[why + 1]
-    assert "(their spread across cases 0.048 with skill, 0.091 baseline)" in lines[why + 1]
+    assert (
+        "Its comparison band in this pilot, one spread: each arm's spread of its cases' mean "
+        "scores (0.048 with skill, 0.091 baseline) added in quadrature, is 0.103, at or above "
+        "the 0.05 floor" in lines[why + 1]
+    )
     assert lines[why + 2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert lines[1] == "To draw each arm 7 times, give driftproof run --draws 7."  # the grown pilot
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines

@@ -92,9 +92,11 @@ def test_the_suite_line_says_what_the_receipt_will_read_and_why(
         "band stay as they are), which is what any "
         "draw count here is sized for. Across the suite, as context: should a run separate no "
         "case, with two or more reading no separation and none underpowered on its own, the "
-        f'receipt as a whole reads "{MORE_CASES}" Its band in this pilot is {band}, at or above '
-        "the 0.05 floor: it measures how far apart the cases' mean scores sit in each arm "
-        f"(their spread across cases {spread} with skill, {spread} baseline)"
+        f'receipt as a whole reads "{MORE_CASES}" Its comparison band in this pilot, one '
+        "spread: each arm's spread of its cases' mean scores "
+        f"({spread} with skill, {spread} baseline) added in quadrature, is {band}, at or above "
+        "the 0.05 floor: it measures how far apart the cases' mean scores sit in each arm, "
+        "that is how hard each case is"
     )
     assert suite.endswith("neither more draws nor more cases with the same spread narrow it.")
     for old in ("√", "standard error", "cases in all", "would bring", "means disagree"):
