@@ -14,6 +14,7 @@ from driftproof.pages.words import (
     CHECK_KIND_WORDS,
     CHECK_OUTCOME_WORDS,
     COUNTED_BY_WORDS,
+    ERROR_CLASS_WORDS,
     arm_words,
     case_direction,
     count_of,
@@ -86,7 +87,7 @@ def _lost(d: Draw) -> str | None:
         return None
     status = None if d.lost.status is None else f"status {d.lost.status}"
     kind = d.lost.kind and lost_kind_words(d.lost.kind)
-    extra = _joined((kind, d.lost.error_class, status))
+    extra = _joined((kind, d.lost.error_class and ERROR_CLASS_WORDS[d.lost.error_class], status))
     return d.lost.reason + (f" ({extra})" if extra else "")
 
 
@@ -141,7 +142,7 @@ def _draw(d: Draw, no_answer: str) -> dict[str, Any]:
         "refusal": _refusal(d),
         "over_budget": bool(d.over_budget),
         "attempts": [
-            f"{a.error_class}: {a.error}"
+            f"{ERROR_CLASS_WORDS[a.error_class]}: {a.error}"
             + (f" (status {a.status})" if a.status is not None else "")
             for a in (d.attempts or [])
         ],

@@ -44,6 +44,9 @@ COUNTED_BY_WORDS = {
     "o200k_base": "counted offline with the o200k_base encoding",
     "source": "as the source file gives them",
 }
+#: A failed call's class (``error_class``) in words, as the runner's lost-draw reasons say it: a
+#: lost draw's "fatal" is a call not retried, never a run that stopped.
+ERROR_CLASS_WORDS = {"transient": "transient", "fatal": "not retryable"}
 #: A check's kind in words (a case page's draw): what the check looks for.
 CHECK_KIND_WORDS = {
     "regex": "pattern match",
