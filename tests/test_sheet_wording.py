@@ -59,5 +59,11 @@ def test_draws_per_arm_read_alike_in_view_and_on_the_site() -> None:
     view = {f.label: f.value for f in sheet(r).provenance}
     site = receipt_tables("nvidia-7149a88-hsb-app", r, b"").facts
     assert site is not None
-    assert view["draws per arm"] == site.draws == "2; the receipt holds no per-run result"
+    # a newcomer read "2; the receipt holds no per-run result" as a contradiction: the 2 is the
+    # source's "attempts_per_task", draws it ran and printed aggregates of
+    said = (
+        "2, as the source ran them; it printed aggregates only, so the receipt holds no per-run "
+        "result"
+    )
+    assert view["draws per arm"] == site.draws == said
     assert view["judge samples per draw"] == site.judge_samples

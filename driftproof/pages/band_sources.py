@@ -157,6 +157,10 @@ def band_facts(r: Receipt) -> BandFacts:
     draws = (str(g) if g is not None else "varies" if varies else UNKNOWN) + _beside(
         g, draws_held, f"; the receipt {held_draws}"
     )
+    if r.is_aggregates_only and g is not None:  # the source's count, of draws it printed none of
+        draws = (
+            f"{g}, as the source ran them; it printed aggregates only, so the receipt {held_draws}"
+        )
     j = r.run.judge_samples_per_generation
     if samples_held and max(samples_held) == 0:
         held = "holds no judge sample" + (" (each score as the source gave it)" if scored else "")
