@@ -112,7 +112,9 @@ def test_a_regrade_of_an_import_says_no_full_run(capsys: Any, tmp_path: Path, sh
     argv = ["regrade", str(CAVEMAN), "--rubric", str(suite), "--out", str(out)]
     code, _, err = run_main([*argv, "--judge-provider", "stub", "--judge-model", "j"], capsys)
     assert code == 0, err
-    assert _view(out, capsys)["preset"] == "none (the regraded receipt named none)"
+    # a newcomer could not tell which receipt "the regraded receipt" was: the original is meant
+    said = "none (the original receipt, whose answers this regrade graded again, named none)"
+    assert _view(out, capsys)["preset"] == said
 
 
 def test_a_results_row_reading_underpowered_gives_the_methods_words() -> None:

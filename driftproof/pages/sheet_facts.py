@@ -117,6 +117,10 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
+#: Why a regrade's preset is none: the receipt it read, whose preset it carries, named none.
+REGRADE_PRESET = "the original receipt, whose answers this regrade graded again, named none"
+
+
 def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run, h = r.run, r.run.harness
@@ -127,7 +131,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     labels = _arm_labels(r)
     said = "a full run, not --quick" if r.provenance is None else "imported: the source's own run"
-    bare = f"none ({'the regraded receipt named none' if r.regrade else said})"  # its original's
+    said = REGRADE_PRESET if r.regrade else said  # a regrade carries its original's preset
+    bare = f"none ({said})"
     facts = [
         Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
         *labels,
