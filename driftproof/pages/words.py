@@ -331,8 +331,9 @@ def aa_line(name: str, aa: AAReading) -> str:
     )
     if read:
         text += (
-            "; at these spreads and draws, noise alone is expected to call a change, up or down, "
-            f"in {aa.expected_words()} of {count_of(read, 'case')} per comparison (chance of at "
+            "; at these spreads and draws, noise alone is expected to call an average of "
+            f"{aa.expected_words()} changes, up or down, per comparison over "
+            f"{count_of(read, 'case')} (chance of at "
             f"least one: {aa.at_least_one_words()}); the smallest effect these spreads can "
             f"resolve is {aa.smallest_median:.3f} at the median case, {aa.smallest_max:.3f} at "
             "the widest"
