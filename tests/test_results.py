@@ -345,7 +345,7 @@ def test_a_run_that_measured_nothing_sits_with_the_imports_labelled_not_measured
     [
         ("stub", "anthropic", "no model answered: the stub provider's fixed answers"),
         # a model's answers graded by the stub (run --judge-provider stub) were listed as measured
-        ("openai", "stub", "no model graded: the stub grader's fixed scores"),
+        ("openai", "stub", "no model graded: the stub judge's fixed scores"),
     ],
 )
 def test_a_stub_run_sits_with_the_imports_saying_no_model_answered(provider, grader, said) -> None:

@@ -16,7 +16,7 @@ from driftproof.receipt import read_receipt  # noqa: E402
 from driftproof.site.html import page_env, results_page_from_rows  # noqa: E402
 
 #: How the regrade (same grader, rubrics of the --rubric suite) says it graded.
-HOW = "its kept answers graded again by its grader, under the rubrics given to the regrade"
+HOW = "its kept answers graded again by its judge, under the rubrics given to the regrade"
 
 
 def _regraded(tmp_path: Path, capsys) -> tuple[Path, Path]:

@@ -172,9 +172,9 @@ def test_control_delta_and_grading_cost_apart() -> None:
     assert s.control_delta == "+0.100 (with skill minus control, equal weight over 1 case)"
     assert s.cases[0].control == "0.720 ± 0.020 (n = 3)"
     cost = facts(s.judge_cost)
-    assert cost["grader tokens"] == "12,000 input, 800 output"
+    assert cost["judge tokens"] == "12,000 input, 800 output"
     assert cost["grading cost"].startswith("$0.0160")
-    assert cost["draws counted"] == "6 counted, 1 with no token counts from the grader"
+    assert cost["draws counted"] == "6 counted, 1 with no token counts from the judge"
     skill_side = " ".join([s.lift, s.lift_per_1k, s.control_delta or ""])
     assert "$" not in skill_side and "12,000" not in skill_side
     assert facts(sheet(read(mk([C1]))).judge_cost) == {"grading cost": "not recorded"}

@@ -152,7 +152,7 @@ def test_a_recorded_cost_near_the_largest_float_reads_as_a_short_figure(
         doc = make_receipt([case("c1", [0.8, 0.9, 0.7], [0.5, 0.6, 0.4])], judge_overhead=overhead)
         path = tmp_path / "r.json"
         path.write_text(json.dumps(doc), encoding="utf-8")
-        cost = f"{said} (a floor: usage the grader's answered samples reported)"
+        cost = f"{said} (a floor: usage the judge's answered samples reported)"
         for form in ("text", "markdown", "json"):
             code, out, err = run_main(["view", "--format", form, str(path)], capsys)
             assert code == 0 and cost in out, err

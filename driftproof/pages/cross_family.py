@@ -15,8 +15,8 @@ from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, v
 
 #: The method's words, shown with every cross-family reading.
 GRADER_NOTE = (
-    "Because one grader from one model family scores every answer, a report comparing model "
-    "families leads with what the skill adds to each model. That reduces a grader's taste for its "
+    "Because one judge from one model family scores every answer, a report comparing model "
+    "families leads with what the skill adds to each model. That reduces a judge's taste for its "
     "own family's writing, but does not remove it, and no report has measured how much is left. "
     "Raw scores across families are background, never a ranking."
 )
@@ -81,9 +81,9 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
 
 def _caveats(receipts: Sequence[tuple[str, Receipt]]) -> tuple[str, ...]:
     out = []
-    judges = {r.judge.model if r.judge else "no grader" for _, r in receipts}
+    judges = {r.judge.model if r.judge else "no judge" for _, r in receipts}
     if len(judges) > 1:
-        out.append("Not one grader for all: the receipts name " + ", ".join(sorted(judges)))
+        out.append("Not one judge for all: the receipts name " + ", ".join(sorted(judges)))
     suites = {r.suite.sha256 or "not recorded" for _, r in receipts}
     if len(suites) > 1:
         out.append("Not the same tasks: the suite hashes differ")

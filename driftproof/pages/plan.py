@@ -285,10 +285,10 @@ def rounding_words(p: Plan) -> str | None:
     if k is None or step is None or draw is None:  # pragma: no cover - set with the spread
         source = "the step of a draw's score ÷ √12"
     elif k == 1:
-        source = f"the step of a draw's score, the grader's {step:g} at one judge sample, ÷ √12"
+        source = f"the step of a draw's score, the judge's {step:g} at one judge sample, ÷ √12"
     else:
         source = (
-            f"the step of a draw's score, {draw:.4g}: the grader's {step:g} over "
+            f"the step of a draw's score, {draw:.4g}: the judge's {step:g} over "
             f"{k} judge samples, ÷ √12"
         )
     return f"{p.rounding_spread:.4f} ({source})"

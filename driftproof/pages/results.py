@@ -102,7 +102,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         shown = (
             "no model answered: the stub provider's fixed answers"
             if r.run.provider == "stub"
-            else "no model graded: the stub grader's fixed scores"
+            else "no model graded: the stub judge's fixed scores"
         )
     else:
         shown = b.reason if nothing else headline(r, b.lift)
@@ -154,7 +154,7 @@ def regrade_words(r: Receipt) -> str:
     if rg is None:
         return ""
     how = (
-        "by its grader, under the rubrics given to the regrade"
+        "by its judge, under the rubrics given to the regrade"
         if rg.kind == "rubric"
         else "by the judge the regrade names"
     )

@@ -231,13 +231,13 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
     if oh is None:
         return (Fact("grading cost", UNKNOWN),)
     # D-13: a receipt before 0.14 did not record the draws missing usage; never print a number
-    missing, no_usage = oh.judged_draws_missing_usage, "with no token counts from the grader"
+    missing, no_usage = oh.judged_draws_missing_usage, "with no token counts from the judge"
     missing_words = f"draws {no_usage} {UNKNOWN}" if missing is None else f"{missing:,} {no_usage}"
     return (
-        Fact("grader tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
+        Fact("judge tokens", f"{oh.input_tokens:,} input, {oh.output_tokens:,} output"),
         Fact(
             "grading cost",
-            f"{dollars(oh.usd, 4)} (a floor: usage the grader's answered samples reported)"
+            f"{dollars(oh.usd, 4)} (a floor: usage the judge's answered samples reported)"
             if oh.usd is not None
             else UNKNOWN,
         ),

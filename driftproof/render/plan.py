@@ -160,7 +160,7 @@ def _pool_lines(p: Plan) -> list[str]:
         if q.p is None:
             lines.append(
                 f"{arm}: the spreads of the {q.cases:,} cases are not pooled: a case's draws are "
-                "all equal and the grader's step is not recorded, so whether the spreads agree "
+                "all equal and the judge's step is not recorded, so whether the spreads agree "
                 "cannot be tested; each case is planned from its own spread."
             )
             continue
@@ -308,7 +308,7 @@ def _commands(p: Plan) -> list[str]:
     if n is not None and n > MAX_DRAWS_IN_ARM:
         return [
             f"A receipt holds at most {MAX_DRAWS_IN_ARM:,} draws per arm, so no one run can draw "
-            f"each arm {n:,} times: narrow the spreads (a steadier grader or case) first."
+            f"each arm {n:,} times: narrow the spreads (a steadier judge or case) first."
         ]
     if n is None:
         return []
@@ -388,7 +388,7 @@ def _why(p: Plan) -> list[str]:
         lines.append(_level_line(p))
     if (rounding := rounding_words(p)) is not None:
         lines.append(
-            f"Scores sit on the grader's grid, so a spread under its rounding spread {rounding} "
+            f"Scores sit on the judge's grid, so a spread under its rounding spread {rounding} "
             f"is planned at that instead, for {_names(p.rounded_cases)}."
         )
     counted = p.draws_per_arm is not None and p.p_verdict is not None

@@ -106,12 +106,12 @@ def _grading_cost(r: Receipt) -> str | None:
             f"come to {tokens}, as counted here" if jo.judged_draws_counted else "are not counted"
         )
         return (
-            f"no grading cost: no model graded (the {offline} grader's prompts and replies {said})"
+            f"no grading cost: no model graded (the {offline} judge's prompts and replies {said})"
         )
     usd = UNKNOWN if jo.usd is None else dollars(jo.usd, 4)
     missing = jo.judged_draws_missing_usage
     unreported = (
-        f"; {count_of(missing, 'more draw')} graded with no token counts from the grader"
+        f"; {count_of(missing, 'more draw')} graded with no token counts from the judge"
         if missing
         else ""
     )

@@ -36,7 +36,7 @@ def test_view_pre_014_receipt_with_grading_cost(
     # The count that was recorded is shown; the one that was not reads "not recorded", never 0.
     counted = f"{len(doc['cases']):,} counted"
     assert counted in out
-    assert "draws with no token counts from the grader not recorded" in out
+    assert "draws with no token counts from the judge not recorded" in out
     assert "0 with no token counts" not in out
 
 

@@ -440,5 +440,5 @@ def test_a_count_past_what_a_receipt_holds_names_no_run_option() -> None:
     assert "--draws" not in plan_text(p)
     assert (
         "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
-        "times: narrow the spreads (a steadier grader or case) first."
+        "times: narrow the spreads (a steadier judge or case) first."
     ) in lines

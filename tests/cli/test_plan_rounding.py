@@ -39,17 +39,17 @@ def _flat_pilot(samples: int) -> Receipt:
         # .0028868 ÷ √(.446287 ÷ 2) = .006111
         (
             5,
-            "0.0029 (the step of a draw's score, 0.01: the grader's 0.05 over 5 judge samples",
+            "0.0029 (the step of a draw's score, 0.01: the judge's 0.05 over 5 judge samples",
             0.006,
         ),
         # .05 ÷ 3 = .016667; ÷ √12 = .0048113; bound .0048113 ÷ .472380 = .010185
         (
             3,
-            "0.0048 (the step of a draw's score, 0.01667: the grader's 0.05 over 3 judge samples",
+            "0.0048 (the step of a draw's score, 0.01667: the judge's 0.05 over 3 judge samples",
             0.010,
         ),
         # one sample: the draw's step is the grader's .05; .05 ÷ √12 = .0144338; bound .030556
-        (1, "0.0144 (the step of a draw's score, the grader's 0.05 at one judge sample", 0.031),
+        (1, "0.0144 (the step of a draw's score, the judge's 0.05 at one judge sample", 0.031),
     ],
 )
 def test_the_rounding_spread_is_said_to_be_of_a_draws_step(samples, said, bound) -> None:
@@ -57,7 +57,7 @@ def test_the_rounding_spread_is_said_to_be_of_a_draws_step(samples, said, bound)
     # whose own rounding spread is 0.0144
     text = plan_text(plan_receipt(_flat_pilot(samples)))
     assert (
-        f"Scores sit on the grader's grid, so a spread under its rounding spread {said}, ÷ √12) "
+        f"Scores sit on the judge's grid, so a spread under its rounding spread {said}, ÷ √12) "
         "is planned at that instead, for flat."
     ) in text
     assert f"upper 80% bounds {bound:.3f} and {bound:.3f}" in text

@@ -43,7 +43,7 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     assert lines[0] == "Run 1,200 draws per arm."
     assert lines[1:6] == [
         "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
-        "times: narrow the spreads (a steadier grader or case) first.",
+        "times: narrow the spreads (a steadier judge or case) first.",
         "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
         "Estimated grading cost: $0.50 (by hand).",
         "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "

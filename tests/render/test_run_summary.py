@@ -76,7 +76,7 @@ def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
     text = _printed(make_receipt([case("c1", [0.6, 0.7, 0.5], [0.4])], judge_overhead=overhead))
     assert (
         "grading cost $0.0012 (300 in, 20 out tokens over 2 graded draws; 1 more draw graded "
-        "with no token counts from the grader)"
+        "with no token counts from the judge)"
     ) in text
     assert "usage" not in text
 
@@ -110,7 +110,7 @@ def test_a_simulated_grader_has_no_grading_cost_beside_no_request() -> None:
     text = _offline_grader("simulated", (2350, 160), 2)
     assert "no request made to a model" in text
     assert (
-        "no grading cost: no model graded (the simulated grader's prompts and replies come to "
+        "no grading cost: no model graded (the simulated judge's prompts and replies come to "
         "2,350 in, 160 out tokens, as counted here)"
     ) in text
     assert "grading cost not recorded" not in text and "usage" not in text
@@ -122,7 +122,7 @@ def test_a_stub_grader_that_counts_no_tokens_is_not_said_to_come_to_none() -> No
     # token counts from the grader": the tokens were not counted, not none
     text = _offline_grader("stub", (0, 0), 0)
     assert (
-        "no grading cost: no model graded (the stub grader's prompts and replies are not counted)"
+        "no grading cost: no model graded (the stub judge's prompts and replies are not counted)"
         in text
     )
     assert "0 in, 0 out" not in text
