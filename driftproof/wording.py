@@ -63,6 +63,11 @@ NOT_LIKE_FOR_LIKE: Final[str] = (
     "across them is not like for like."
 )
 
+#: Why a regrade's preset is none: the receipt it read, whose preset it carries, named none.
+REGRADE_PRESET: Final[str] = (
+    "the original receipt, whose answers this regrade graded again, named none"
+)
+
 #: Band sources (method, "Where a band comes from"), and ``as_given``: one answer per arm with
 #: one score as its source gave it and no judge sample (a band of one score, with no spread).
 BAND_SOURCE_LEGEND: Final[dict[str, str]] = {

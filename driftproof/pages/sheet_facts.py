@@ -34,7 +34,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, cases_named, dollars, numeral
+from driftproof.wording import ARM_WORDS, REGRADE_PRESET, cases_named, dollars, numeral
 
 #: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
 PER_1K = "value per 1,000 skill tokens"
@@ -117,10 +117,6 @@ def reading_facts(rd: Reading) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-#: Why a regrade's preset is none: the receipt it read, whose preset it carries, named none.
-REGRADE_PRESET = "the original receipt, whose answers this regrade graded again, named none"
-
-
 def provenance(r: Receipt) -> tuple[Fact, ...]:
     """What produced the receipt: model, harness, judge, skill, suite, counts, import, seal."""
     run, h = r.run, r.run.harness
@@ -131,8 +127,7 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         judge += f"; template sha256 {r.judge.template_sha256 or UNKNOWN}"
     labels = _arm_labels(r)
     said = "a full run, not --quick" if r.provenance is None else "imported: the source's own run"
-    said = REGRADE_PRESET if r.regrade else said  # a regrade carries its original's preset
-    bare = f"none ({said})"
+    bare = f"none ({REGRADE_PRESET if r.regrade else said})"  # a regrade: its original's
     facts = [
         Fact("model", run.model or UNKNOWN + (f": {LABELS_NOT_MODELS}" if labels else "")),
         *labels,
