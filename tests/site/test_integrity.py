@@ -14,8 +14,8 @@ from receipt_docs import body_of
 from site_fixtures import REPO, docs_config, load_inputs, scored_receipt, write_report
 
 from driftproof.errors import SiteBuildError
-from driftproof.receipt import write_receipt
-from driftproof.site import build_site, build_site_files, publish
+from driftproof.receipt import parse_receipt, write_receipt
+from driftproof.site import build_site, build_site_files
 from driftproof.site.inputs import SAFE_NAME
 
 NAV = [{"title": "Reports", "url": ""}]
@@ -26,12 +26,11 @@ def _problems(exc: pytest.ExceptionInfo[SiteBuildError]) -> list[str]:
 
 
 def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(
-    site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, site_inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     receipts, reports = site_inputs
     path = receipts / "tested.json"
     original = path.read_bytes()
-    real_parse = __import__("driftproof.receipt", fromlist=["parse_receipt"]).parse_receipt
     opened: list[str] = []
     real_open = os.open
 
@@ -40,19 +39,19 @@ def test_each_receipt_is_read_once_and_the_validated_bytes_are_published(
         return real_open(p, *a, **kw)  # type: ignore[arg-type]
 
     def parse_then_swap(data: bytes, file: str = "<receipt>", **kw: object) -> object:
-        r = real_parse(data, file, **kw)
+        r = parse_receipt(data, file, **kw)  # type: ignore[arg-type]
         if file.endswith("tested.json"):  # the file changes on disk right after it was validated
             Path(file).write_bytes(original.replace(b'"an answer 0"', b'"EVIL answer"'))
         return r
 
-    monkeypatch.setattr("driftproof.receipt.parse_receipt", parse_then_swap)
-    monkeypatch.setattr(publish.os, "open", counting_open)
-    inputs = load_inputs(receipts, reports)
+    monkeypatch.setattr("driftproof.site.inputs.parse_receipt", parse_then_swap)
+    monkeypatch.setattr(os, "open", counting_open)
+    out = tmp_path / "site"
+    build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml", cache_dir=None)
+    assert path.read_bytes() != original  # the swap happened
     assert opened.count(str(path)) == 1
-    assert inputs.receipts["tested"] == original
-    files = build_site_files(inputs.receipts, inputs.reports, nav=NAV)
-    assert files["receipts/tested.json"] == original
-    sums = files["receipts/SHA256SUMS"].decode()
+    assert (out / "receipts" / "tested.json").read_bytes() == original
+    sums = (out / "receipts" / "SHA256SUMS").read_text(encoding="utf-8")
     assert f"{hashlib.sha256(original).hexdigest()}  receipts/tested.json" in sums
 
 
