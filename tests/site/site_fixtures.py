@@ -12,44 +12,42 @@ import pytest
 from receipt_docs import draw_doc, judge_sample_doc, receipt_doc
 
 from driftproof.cli import main
-from driftproof.errors import Problem, ReceiptError, SiteBuildError
+from driftproof.errors import SiteBuildError
 from driftproof.pages.report import Report
-from driftproof.receipt._load import read_bounded
-from driftproof.site.inputs import checked_receipt, find_inputs
+from driftproof.site import build_site
+from driftproof.site.inputs import find_inputs
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
 class SiteInputs:
-    """Checked inputs: each receipt file's bytes by name (name order), and the reports."""
+    """The inputs: each receipt file's bytes by name (name order), and the reports."""
 
     receipts: dict[str, bytes]
     reports: list[Report]
 
 
 def load_inputs(receipts_dir: Path, reports_dir: Path) -> SiteInputs:
-    """The build's checks of every receipt and report, without rendering (simulated refused).
+    """The inputs as found by the build, for :func:`build_site_files` (which checks receipts).
 
-    Raises SiteBuildError with every problem, as the build does, in path order.
+    For valid inputs only: refusals are tested on the real build (:func:`refused_build`).
     """
     found = find_inputs(receipts_dir, reports_dir)
-    receipts: dict[str, bytes] = {}
-    for name, p in found.paths.items():
-        try:
-            raw = read_bounded(p, regular_only=True)
-        except ReceiptError as exc:
-            found.problems += exc.problems or [Problem(str(p), "", str(exc))]
-            continue
-        r, problems = checked_receipt(raw, str(p), public=True)
-        found.problems += problems
-        if r is not None:
-            receipts[name] = raw
-    if found.problems:
-        problems = sorted(found.problems, key=lambda p: p.file)
-        n = len(problems)
-        raise SiteBuildError(f"{n} problem{'s' * (n != 1)}; the site was not built", problems)
-    return SiteInputs(receipts, found.reports)
+    assert found.problems == []
+    return SiteInputs({n: p.read_bytes() for n, p in found.paths.items()}, found.reports)
+
+
+def refused_build(receipts_dir: Path, reports_dir: Path, out: Path) -> SiteBuildError:
+    """The real build's refusal of these inputs (the shipped config, no cache).
+
+    Asserts that ``out`` was not made and that no build folder was left beside it.
+    """
+    with pytest.raises(SiteBuildError) as exc:
+        build_site(receipts_dir, reports_dir, out, config_file=REPO / "mkdocs.yml", cache_dir=None)
+    assert not out.exists()
+    assert [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")] == []
+    return exc.value
 
 
 JUDGE = {

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 from receipt_docs import body_of
-from site_fixtures import load_inputs, savings_receipt, scored_receipt, write_report
+from site_fixtures import load_inputs, refused_build, savings_receipt, scored_receipt, write_report
 from site_html import cells_of_row, table_header
 
-from driftproof.errors import SiteBuildError
 from driftproof.receipt import write_receipt
 from driftproof.site import build_site_files, section_types
 
@@ -162,7 +161,9 @@ def test_a_comparison_with_no_verdict_shows_the_bands_and_lifts_as_context(
     ]
 
 
-def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) -> None:
+def test_a_comparison_must_name_the_reports_receipts(
+    tmp_path: Path, pair: tuple[Path, Path]
+) -> None:
     receipts, reports = pair
     write_report(
         reports,
@@ -179,11 +180,10 @@ def test_a_comparison_must_name_the_reports_receipts(pair: tuple[Path, Path]) ->
             b: april
         """,
     )
-    with pytest.raises(SiteBuildError) as err:
-        load_inputs(receipts, reports)
+    err = refused_build(receipts, reports, tmp_path / "site")
     assert any(
         ln.endswith("/sections/0/b: expected one of the report's receipts (march), found 'april'")
-        for ln in err.value.lines()
+        for ln in err.lines()
     )
 
 
@@ -242,7 +242,7 @@ def test_register_section_takes_the_name_and_title_or_refuses_them() -> None:
     ],
 )
 def test_a_section_that_cannot_render_is_named_by_its_place(
-    pair: tuple[Path, Path], kind: str, receipt: str, words: str
+    tmp_path: Path, pair: tuple[Path, Path], kind: str, receipt: str, words: str
 ) -> None:
     receipts, reports = pair
     write_receipt(body_of(savings_receipt("alpha", {})), receipts / "empty.json")
@@ -261,15 +261,12 @@ def test_a_section_that_cannot_render_is_named_by_its_place(
             receipts: [{receipt}]
         """,
     )
-    inputs = load_inputs(receipts, reports)
-    with pytest.raises(SiteBuildError) as err:
-        build_site_files(inputs.receipts, inputs.reports, nav=[])
-    (line,) = err.value.lines()
+    (line,) = refused_build(receipts, reports, tmp_path / "site").lines()
     assert line.endswith("002-third.md: /sections/1: " + words)  # the second section, not all
 
 
 def test_every_section_that_cannot_render_is_named_in_one_build(
-    pair: tuple[Path, Path],
+    tmp_path: Path, pair: tuple[Path, Path]
 ) -> None:
     # Found: the build stopped at the first such section, after every receipt had rendered
     # (minutes for a catalogue): two sections of report 2 and one of report 3 took three builds
@@ -289,10 +286,8 @@ def test_every_section_that_cannot_render_is_named_in_one_build(
         "number: 3\nslug: one\ntitle: One\n" + head + "  - type: token_savings\n"
         "    receipts: [empty]\n",
     )
-    inputs = load_inputs(receipts, reports)
-    with pytest.raises(SiteBuildError) as err:
-        build_site_files(inputs.receipts, inputs.reports, nav=[])
-    said = [line.removeprefix(f"{reports}/") for line in err.value.lines()]
+    err = refused_build(receipts, reports, tmp_path / "site")
+    said = [line.removeprefix(f"{reports}/") for line in err.lines()]
     assert said == [
         "002-two.md: /sections/0: fidelity needs caveman fidelity imports (draws with checks); "
         "declared is not one",
@@ -339,10 +334,7 @@ def test_a_page_whose_tables_share_an_id_is_refused_not_half_published(
     from driftproof.site.sections import SectionContext
 
     monkeypatch.setattr(SectionContext, "own", lambda self, *tables: tables)
-    inputs = load_inputs(*_two_savings_sections(tmp_path))
-    with pytest.raises(SiteBuildError) as err:
-        build_site_files(inputs.receipts, inputs.reports, nav=[])
-    (problem,) = err.value.problems
+    (problem,) = refused_build(*_two_savings_sections(tmp_path), tmp_path / "site").problems
     assert (Path(problem.file).name, problem.pointer) == ("001-two.md", "/sections")
     assert "expected unique table ids" in problem.message
 
@@ -375,9 +367,7 @@ def test_a_section_naming_one_receipt_twice_is_refused_at_its_second_place(
     front = "number: 1\nslug: s\ntitle: S\ndate: 2026-04-30\nreceipts: [r]\n"
     sheets = "  - type: receipt_sheets\n    receipts: [r, r.json]\n"
     write_report(reports, "001-s.md", front + "sections:\n" + sheets)
-    with pytest.raises(SiteBuildError) as err:
-        load_inputs(receipts, reports)
-    (problem,) = err.value.problems
+    (problem,) = refused_build(receipts, reports, tmp_path / "site").problems
     assert (problem.pointer, problem.message) == (
         "/sections/0/receipts/1",
         "receipt 'r' is listed twice",
