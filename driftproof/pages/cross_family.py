@@ -15,8 +15,8 @@ from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, v
 
 #: The method's words, shown with every cross-family reading.
 GRADER_NOTE = (
-    "Because one judge from one model family scores every answer, a report comparing model "
-    "families leads with what the skill adds to each model. That reduces a judge's taste for its "
+    "Because one grader from one model family scores every answer, a report comparing model "
+    "families leads with what the skill adds to each model. That reduces a grader's taste for its "
     "own family's writing, but does not remove it, and no report has measured how much is left. "
     "Raw scores across families are background, never a ranking."
 )
