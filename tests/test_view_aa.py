@@ -204,3 +204,24 @@ def test_an_aa_receipts_case_list_and_case_pages_name_its_two_runs() -> None:
     assert "difference (first run minus second run) +0.060" in case  # .61 − .55
     assert "side by side: first run, second run" in case
     assert not re.search(r"with skill|baseline|lift", case)
+
+
+def test_an_aa_receipt_pages_band_chart_names_its_two_runs() -> None:
+    # the receipt page's chart sits above the cases table headed "first run", "second run"; it
+    # read "with the skill and without it", "with skill 0.610 ...; baseline 0.550 ...", though
+    # both runs had the skill. c1: .60 .61 .62 (mean .610, sd .010) and .54 .55 .56 (.550, .010)
+    from driftproof.site.sections.receipt_sections import band_chart
+
+    info, files = band_chart("c")(_sheet(aa=True), lambda base: base)
+    assert info is not None
+    assert info["alt"].startswith(
+        "Each case's mean judge score in its first run and its second run. "
+        "c1: first run 0.610 (0.600 to 0.620); second run 0.550 (0.540 to 0.560)."
+    )
+    assert info["caption"].startswith("Each case's mean judge score in its first run and its ")
+    assert b"baseline" not in files["c.svg"] and b"with skill" not in files["c.svg"]
+    plain, _ = band_chart("c")(_sheet(aa=False), lambda base: base)
+    assert plain is not None and plain["alt"].startswith(
+        "Each case's mean judge score with the skill and without it. c1: with skill 0.610"
+    )
+

@@ -58,15 +58,17 @@ def _band_chart(
     rows = [c for c in s.cases if c.numbers[0] is not None or c.numbers[2] is not None]
     if not rows:
         return None, {}
+    first, second, lift = s.case_heads  # an A/A calibration's arms are its two runs
     ser = [
         chart_text.band_series(label, [(c.numbers[i], c.numbers[i + 1]) for c in rows])
-        for label, i in (("with skill", 0), ("baseline", 2))
+        for label, i in ((first, 0), (second, 2))
     ]
+    arms = "with the skill and without it" if lift == "lift" else f"in its {first} and its {second}"
     return charts.band_figure(
         anchor(prefix),
         [c.case_id for c in rows],
         ser,
-        subject=f"Each case's mean {s.score_name} with the skill and without it",
+        subject=f"Each case's mean {s.score_name} {arms}",
         xlabel=f"mean {s.score_name}",
     )
 
