@@ -225,3 +225,22 @@ def test_an_aa_receipt_pages_band_chart_names_its_two_runs() -> None:
         "Each case's mean judge score with the skill and without it. c1: with skill 0.610"
     )
 
+
+def test_an_aa_run_that_measured_nothing_names_its_two_runs() -> None:
+    # run's and regrade's exit-4 line said "nothing was measured in the with-skill and baseline
+    # arms" of an A/A calibration; its arms are its two runs. Both lost their 3 draws (the
+    # factory's "timeout after 2 retries"): 6 of 6 lost.
+    from pathlib import Path
+
+    from driftproof.run.engine import nothing_measured_line
+
+    doc = make_receipt([case("c1", [None] * 3, [None] * 3)])
+    doc["run"]["aa"] = True
+    r = parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json")
+    assert nothing_measured_line(r, ("with_skill", "baseline"), Path("r.json")).startswith(
+        "nothing was measured in the first run and second run: 6 of 6 draws lost to timeout "
+        "after 2 retries; r.json "
+    )
+    assert nothing_measured_line(r, ("baseline",), Path("r.json")).startswith(
+        "nothing was measured in the second run: 3 of 3 draws lost to timeout after 2 retries;"
+    )

@@ -35,7 +35,7 @@ from driftproof.run.suite import Suite, SuiteCase, require_gradable
 from driftproof.stats import Refusal, arms_measured_nothing, lost_causes, no_verdict
 from driftproof.stats.unmeasured import lost_words
 from driftproof.tokens import count_tokens
-from driftproof.wording import NOT_MEASURED, count_of
+from driftproof.wording import AA_ARM_WORDS, NOT_MEASURED, count_of
 
 
 def run_suite(
@@ -412,7 +412,9 @@ def nothing_measured_line(
     The draws lost, the commonest cause (with the base URL where no connection got an answer),
     what the receipt at ``out`` reads and, given one, where the journal is.
     """
-    words = " and ".join(a.replace("_", "-") for a in arms)  # with-skill, baseline, control
+    words = " and ".join(a.replace("_", "-") for a in arms) + " arm" + "s" * (len(arms) > 1)
+    if r.run.aa:  # an A/A calibration's arms are its two runs
+        words = " and ".join(AA_ARM_WORDS[a] for a in arms)
     draws = [
         d for c in r.cases for a in arms if getattr(c.arms, a) for d in getattr(c.arms, a).draws
     ]
@@ -429,6 +431,6 @@ def nothing_measured_line(
         "running again: a resumed run keeps its lost draws)"
     )
     return (
-        f"nothing was measured in the {words} arm{'s' if len(arms) > 1 else ''}: {why}; "
+        f"nothing was measured in the {words}: {why}; "
         f"{out} {reads}{kept if journal is not None else ''}"
     )
