@@ -244,3 +244,18 @@ def test_an_aa_run_that_measured_nothing_names_its_two_runs() -> None:
     assert nothing_measured_line(r, ("baseline",), Path("r.json")).startswith(
         "nothing was measured in the second run: 3 of 3 draws lost to timeout after 2 retries;"
     )
+
+
+def test_an_aa_smoke_runs_results_row_gives_its_runs_means() -> None:
+    # run --aa --quick: no lift (both runs had the skill), so the results page's smoke headline,
+    # "lift ... (context only: a smoke run)", had none to give and read "no score recorded",
+    # though every draw is scored. Its two runs' means: (.60 + .61)/2 = .605, (.54 + .55)/2 = .545
+    from driftproof.pages.results import _row
+
+    doc = make_receipt([case("c1", [0.60, 0.61], [0.54, 0.55])], level="UNVERIFIED", preset="quick")
+    doc["run"]["aa"] = True
+    row = _row("r.json", parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json"))
+    assert row.headline == (
+        "mean score first run 0.605 over 2 scored draws in 1 case; second run 0.545 over 2 "
+        "scored draws in 1 case"
+    )

@@ -28,7 +28,7 @@ from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import MORE_CASES, NOT_ENOUGH_DRAWS, NOT_MEASURED
+from driftproof.wording import AA_ARM_WORDS, MORE_CASES, NOT_ENOUGH_DRAWS, NOT_MEASURED
 
 #: Where the page is written, relative to the site root.
 RESULTS_PAGE = "results/index.html"
@@ -183,11 +183,12 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run: printed, or worked out from its record.
 
     Printed aggregates: the first uplifts as printed; token-only arms: the median output-token
-    saving; scores: each arm's mean; a smoke run: its lift.
+    saving; scores: each arm's mean; a smoke run: its lift (an A/A calibration's, which has none:
+    its two runs' means).
     """
     if r.is_aggregates_only:
         return _printed_figures(r)
-    if r.is_smoke:
+    if r.is_smoke and not r.run.aa:  # an A/A smoke run has no lift: its runs' means, below
         return (
             f"lift {format_lift(lift)} (context only: a smoke run)"
             if lift is not None
@@ -207,7 +208,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
         return f"{said} ({count_of(base.n, 'case')}, tokens {COUNTED_BY_WORDS[sav.counted_by]})"
     words = "pass rate" if r.provenance and r.provenance.tool == "skill-creator" else "score"
     parts = []
-    for key, label in _MEAN_LABELS.items():
+    for key, label in {**_MEAN_LABELS, **(AA_ARM_WORDS if r.run.aa else {})}.items():
         per_case = [
             [d.score for d in getattr(c.arms, key).draws if d.score is not None]
             for c in r.cases
