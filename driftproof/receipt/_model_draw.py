@@ -70,7 +70,7 @@ class FailedAttempt(_Model):
     error: str
     """The error, as the provider or harness gave it."""
     error_class: Literal["transient", "fatal"]
-    """transient (retried) or fatal (the run stops)."""
+    """transient (retried) or fatal (not retried: the draw is lost, and the run goes on)."""
     status: HttpStatus | None
     """Its status, when there was one."""
     wait_s: NonNegative | None

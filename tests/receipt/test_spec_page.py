@@ -103,3 +103,20 @@ def test_a_field_row_says_its_type_and_repeats_no_type_as_a_unit(page: str) -> N
     # over_budget and provenance.partial read "boolean")
     assert fields["provenance.partial"] == ["boolean or null", "true/false"]
     assert not [f for f, (_, unit) in fields.items() if unit in ("object", "array", "boolean")]
+
+
+def test_a_failed_attempts_fatal_class_is_a_call_not_retried_not_a_run_that_stopped(
+    page: str,
+) -> None:
+    # a call that must stop the run stops it at once, keeping its journal, with no receipt (the
+    # reference: "the run stops at once with the reason, keeps its journal and exits 2"); an
+    # attempt a receipt records as fatal is one not retried ("Any other 4xx ... loses that draw,
+    # not retried"), the run going on. The page said "fatal (the run stops)".
+    row = next(
+        x
+        for x in page.splitlines()
+        if x.startswith("| `cases[].arms.<arm>.draws[].attempts[].error_class` |")
+    )
+    assert row.split(" | ")[-1] == (
+        "transient (retried) or fatal (not retried: the draw is lost, and the run goes on). |"
+    )
