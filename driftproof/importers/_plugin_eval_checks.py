@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from driftproof.importers._common import ROUNDING, Where, same_derived, source_number
+from driftproof.importers._common import ROUNDING, Where, named, same_derived, source_number
 from driftproof.receipt._bounds import cut_label, quote
 from driftproof.wording import count_of
 
@@ -142,18 +142,20 @@ def _same(value: float | None, expected: float | None, w: Where, what: str) -> N
 
 
 def check_weights(graders: Any, w: Where) -> None:
-    """Refuse, at its pointer, a grader weight that is no number (true), below 0 or not finite.
+    """Refuse, at its pointer, a blank grader name or a weight that is no finite number >= 0.
 
     Args:
         graders: a case's grader definitions or a run's grader results.
         w: where ``graders`` is (the list).
 
     Raises:
-        ImportError_: a ``weight`` that is no number, negative or not finite; a run's score is
-            the weighted share of its scored graders that passed, which such a weight leaves
-            undefined.
+        ImportError_: a blank ``name`` (it names a check); a ``weight`` that is no number,
+            negative or not finite: a run's score is the weighted share of its scored graders
+            that passed, which such a weight leaves undefined.
     """
     for i, g in enumerate(graders or []):
+        if isinstance(g, dict) and isinstance(g.get("name"), str):
+            named(g["name"], w / i / "name", "the grader's name", None)  # a check's name
         weight = g.get("weight") if isinstance(g, dict) else None
         if weight is None:
             continue  # null or absent: no weight to check

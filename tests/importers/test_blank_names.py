@@ -173,6 +173,23 @@ def test_claude_plugin_eval_blank_case_name_is_refused(
 
 
 @BLANKS
+@pytest.mark.parametrize("where", ["/cases/0/graders/0", "/cases/0/arms/with/0/graders/0"])
+def test_claude_plugin_eval_blank_grader_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str, where: str
+) -> None:
+    doc = _json(shared / CPE)
+    grader = doc
+    for key in where.split("/")[1:]:
+        grader = grader[int(key) if key.isdigit() else key]
+    grader["name"] = blank  # else a check named by the blank text
+    path = write_json(tmp_path / "result.json", doc)
+    message = _refused_at(
+        lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), f"{where}/name"
+    )
+    assert message.startswith("expected the grader's name, found the blank text")
+
+
+@BLANKS
 def test_claude_plugin_eval_blank_claude_version_is_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
