@@ -330,6 +330,7 @@ def check_catalogue(doc: dict[str, Any], w: Where) -> None:
     for i, r in enumerate(doc["results"]):
         rw = w / "results" / i
         _agent(r["agent"], rw / "agent", agents.setdefault(r["catalog_dir"], set()))
+        common.named(r["dimension"], rw / "dimension", "the dimension's name", None)
         rw.number(r, "num", low=0, count=True)
         score = common.source_number(r["score_pct"], rw / "score_pct", low=0, high=100)
         up = common.source_number(r["uplift_pct"], rw / "uplift_pct", low=-100, high=100)

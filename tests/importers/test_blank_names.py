@@ -241,6 +241,17 @@ def test_nvidia_catalogue_blank_skill_or_agent_name_is_refused(
 
 
 @BLANKS
+def test_nvidia_catalogue_blank_dimension_is_refused(
+    shared: Path, tmp_path: Path, blank: str
+) -> None:
+    doc = _json(shared / NV)
+    doc["results"][0]["dimension"] = blank  # else a figure row named by the blank text
+    path = write_json(tmp_path / "benchmarks.json", doc)
+    message = _refused_at(lambda: import_nvidia([path], NV_OPTS), "/results/0/dimension")
+    assert message.startswith("expected the dimension's name, found the blank text")
+
+
+@BLANKS
 def test_nvidia_catalogue_blank_evaluator_version_is_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
