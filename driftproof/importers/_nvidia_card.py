@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from driftproof.importers._counts import COUNT_TOO_BIG
+from driftproof.importers._counts import COUNT_TOO_BIG, is_name
 from driftproof.importers._nvidia_sections import (
     PAIRED,
     Line,
@@ -16,7 +16,7 @@ from driftproof.importers._nvidia_sections import (
     results_head,
     tier_status_line,
 )
-from driftproof.receipt._bounds import JSON_SAFE_INTEGER, cut_label
+from driftproof.receipt._bounds import JSON_SAFE_INTEGER, cut_label, quote
 
 #: The overall verdicts a card or catalogue gives, and whether each is a pass: SkillEvaluator's
 #: card states PASS, FAIL, NEUTRAL (a dimension below PASS, so not a pass) or INCOMPLETE (required
@@ -231,6 +231,10 @@ def _results_row(
     """
     if len(cells) != len(header):  # fewer: a row cut short (a truncated card), not a blank
         raise at.fail(f"expected {len(header)} cells, found {len(cells)}")
+    if not is_name(cells[0]):  # a row named by nothing
+        raise at._replace(column=1).fail(
+            f"expected the dimension's name, found the blank text {quote(cells[0])}"
+        )
     num = None
     for i, cell in enumerate(cells[1:], start=1):
         col = header[i].strip("`* ")

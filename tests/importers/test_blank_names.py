@@ -252,6 +252,17 @@ def test_nvidia_catalogue_blank_dimension_is_refused(
 
 
 @BLANKS
+def test_nvidia_card_blank_dimension_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
+    card = shared / DATA / "nvidia/skills/accelerated-computing-cudf/BENCHMARK.md"
+    text = card.read_text(encoding="utf-8")
+    assert "\n| Security | 8 |" in text  # line 57 of the card
+    path = tmp_path / "BENCHMARK.md"
+    path.write_text(text.replace("\n| Security | 8 |", f"\n| {blank} | 8 |"), encoding="utf-8")
+    message = _refused_at(lambda: import_nvidia([path], NV_OPTS), "line 57, column 1")
+    assert message.startswith("expected the dimension's name, found the blank text")
+
+
+@BLANKS
 def test_nvidia_catalogue_blank_evaluator_version_is_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
