@@ -202,10 +202,8 @@ def test_counts_of_a_receipt_without_per_run_results_do_not_contradict_themselve
     assert doc["cases"] == []  # printed aggregates: no per-run result
     f = band_facts(read_receipt(path))
     declared = doc["run"]["generations_per_arm"]
-    assert f.draws == (  # not "holds none", nor "2; the receipt holds no per-run result"
-        f"{declared}, as the source ran them; it printed aggregates only, so the receipt holds "
-        "no per-run result"
-    )
+    said = "as the source ran them; it printed aggregates only, so the receipt holds no per-run"
+    assert f.draws == f"{declared}, {said} result"  # not "holds none", nor "2; the receipt …"
     assert f.judge_samples.endswith("; the receipt holds no judged draw")  # not "none per draw"
     legacy = band_facts(
         read_receipt(root / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")
