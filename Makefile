@@ -12,7 +12,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export SOURCE_DATE_EPOCH ?= 1764374400
 export MPLBACKEND := Agg
 
-.PHONY: reports test lint venv clean bench
+.PHONY: reports test test-slow lint venv clean bench
 
 venv: $(STAMP)
 
@@ -28,6 +28,10 @@ reports: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# the minutes-long stress tests (24 builds killed at random moments), left out of make test
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 # ruff holds docstrings to the Google convention; mypy --strict the receipt, statistics and page
 # models; lint-imports the layers of ARCHITECTURE.md ([tool.importlinter] in pyproject.toml).

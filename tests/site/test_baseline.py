@@ -13,8 +13,6 @@ from site_fixtures import REPO
 
 from driftproof.site import build_site
 
-pytestmark = pytest.mark.slow
-
 BASELINE = Path(__file__).parent / "data" / "site-baseline.sha256"
 
 #: Every file that differs from the baseline (a path, or a pattern of paths), and why.

@@ -21,8 +21,6 @@ from pathlib import Path
 import pytest
 from site_fixtures import REPO
 
-pytestmark = pytest.mark.slow
-
 #: What a wheel is built from (the rest of the checkout is not needed).
 SOURCES = (
     "pyproject.toml",

@@ -18,8 +18,6 @@ from site_fixtures import REPO
 
 from driftproof.cli import main
 
-pytestmark = pytest.mark.slow
-
 
 def _commands(report: Path) -> list[list[str]]:
     """The commands of the report's first code block that holds one."""
