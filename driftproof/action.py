@@ -19,12 +19,14 @@ receipt did not measure); 2 when an input is missing, a receipt cannot be read (
 seal) or the A/A receipt is not one, or is of another skill, suite, answering model or judge than
 the compared receipts, with the problems in the summary and on stderr, or when the summary or
 ``$GITHUB_OUTPUT`` cannot be written (outputs not written: the summary says so, not the
-decision); 130 when cancelled before the outputs.
+decision; a summary not written: the outputs then read decision ``error``, the others blank), or
+when either names a receipt read (nothing written); 130 when cancelled before the outputs.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.outputs import append_github_output, append_text
+from driftproof.outputs import append_github_output, append_text, same_path
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
@@ -145,7 +147,9 @@ def _side_table(
         return r.verification_level + smoke
 
     n = len(common.cases)
-    over = " over the cases both measured" if any(own_lifts(common)) else ""  # not its own
+    over = ""
+    if any(own_lifts(common)):  # a lift not its receipt's own, or (no case in common) its own
+        over = " over the cases both measured" if n else " over each receipt's own cases"
     covers = [f"{n} of {count_of(t, 'case')}" for t in (common.a_total, common.b_total)]
     rows = [
         ("receipt", c.a_name, c.b_name),
@@ -299,6 +303,27 @@ def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] 
                 append_text(Path(path), text)
         except OSError as exc:
             problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
+    out = os.environ.get("GITHUB_OUTPUT")
+    if out and problems and not problems[0].startswith(f"{out}: cannot append the outputs"):
+        # the outputs were written, the summary not: the step ends in an error, which sets the
+        # decision error and no other output (action.yml); a later value of a name wins
+        with contextlib.suppress(OSError):
+            append_github_output(Path(out), {**dict.fromkeys(outputs, ""), "decision": "error"})
+    return problems
+
+
+def _appended_inputs(args: argparse.Namespace) -> list[str]:
+    """A GitHub file to append to that is a receipt read: one line each, before any write."""
+    inputs = {"baseline": args.baseline, "receipt": args.receipt, "aa": args.aa}
+    problems = []
+    for variable in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
+        path = os.environ.get(variable)
+        for name, given in inputs.items() if path else ():
+            if given and same_path(Path(path or ""), Path(given)):
+                problems.append(
+                    f"{path}: {variable} names the input {name} receipt; appending to it would "
+                    "change that receipt, so nothing was written"
+                )
     return problems
 
 
@@ -375,6 +400,8 @@ def _annotate(level: str, text: str) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
+    if clash := _appended_inputs(args):  # nothing written: the error summary would land there
+        return _errors(clash)
     problems: list[str] = []  # every one at once, in the summary
     try:
         fail_on = _parse_fail_on(args.fail_on)

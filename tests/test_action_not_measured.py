@@ -215,3 +215,18 @@ def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
     assert "**No decision**; 1 case not measured in the later receipt; the job fails" in summary
     assert "not measured: 6 of 6 draws lost to timeout after 2 retries" in summary
     assert "UNDERPOWERED" not in summary
+
+
+def test_with_no_case_measured_in_both_a_lift_shown_is_labelled_as_its_receipts_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: the row read "lift over the cases both measured" beside the earlier receipt's own
+    # lift, above "0 of 2 cases"; by hand that lift is the mean of c1's and c2's (0.55 − 0.45)
+    a = make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])
+    b = make_receipt([case("c1", LOST, LOST), case("c2", LOST, LOST)])
+    code, summary = _action(tmp_path, monkeypatch, a, b, None)
+    assert code == 1
+    assert (
+        "| lift over each receipt's own cases (with skill − baseline) | +0.100 | n/a |" in summary
+    )
+    assert "over the cases both measured" not in summary

@@ -242,3 +242,43 @@ def test_github_output_a_full_disk_cuts_short_is_taken_back_whole(tmp_path: Path
     assert res.returncode == 2, res.stderr
     assert res.stderr.startswith(f"error: {output}: cannot append to $GITHUB_OUTPUT: File too")
     assert output.read_text(encoding="utf-8") == "earlier=kept\n"
+
+
+@pytest.mark.parametrize(
+    ("variable", "receipt"), [("GITHUB_STEP_SUMMARY", "b.json"), ("GITHUB_OUTPUT", "a.json")]
+)
+def test_a_github_file_naming_a_receipt_read_is_refused_and_nothing_is_appended(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    receipt: str,
+) -> None:
+    # Found: the summary (or the outputs) was appended to the receipt it named, which then
+    # failed to read as JSON; the step is refused before any write, as badge refuses it
+    summary, output = setup(tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE))
+    monkeypatch.setenv(variable, str(tmp_path / receipt))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert action.main([]) == 2
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written
+    which = "receipt" if receipt == "b.json" else "baseline"
+    said = f"{tmp_path / receipt}: {variable} names the input {which} receipt; appending to it"
+    assert said in capsys.readouterr().err
+
+
+def test_a_summary_not_written_after_the_outputs_leaves_decision_error_and_no_other_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: the outputs (decision regressed, its cases) were written, then the summary failed
+    # and the step exited 2; action.yml says an error sets the decision error and no other output
+    from test_action import parse_outputs
+
+    _, output = setup(
+        tmp_path, monkeypatch, make_receipt(GOOD), make_receipt(WORSE), summary=tmp_path
+    )
+    assert action.main([]) == 2
+    read = parse_outputs(output.read_text(encoding="utf-8"))
+    assert read["decision"] == "error"
+    assert {k: v for k, v in read.items() if k != "decision"} == dict.fromkeys(
+        ["lift", "baseline-lift", "regressed-cases", "unmeasured-cases", "draws-needed"], ""
+    )
