@@ -5,7 +5,8 @@ Driftproof's own errors into one line per problem on stderr, ``error: <line>``, 
 2 (or the error's ``exit_code``); click's usage errors keep its usage line and hint, their line
 reading ``error: <message>`` too. An ``OSError`` (a file that cannot be read or written), input
 that is not UTF-8 and a lone surrogate that cannot be written each become one line and exit
-status 2. A closed stdout (``| head``) ends quietly; anything else is a bug and propagates. A
+status 2. A closed stdout (``| head``) ends quietly, exit status 141; anything else is a bug and
+propagates. A
 SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130; while this module
 loads, before there is anything to clean up, it ends the process at once), and an error that
 stems from either (a library that wraps the interrupt in its own error, or pydantic failing to
@@ -91,8 +92,19 @@ with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
 __all__ = ["COMMANDS", "cli", "main"]
 
 
+class _ReaderGone(Exception):
+    """The command's stdout was closed by its reader (EPIPE), which click would exit 1 on."""
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported when first used; its help lists a table of helps."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """click's; a closed stdout raised as :class:`_ReaderGone`."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise _ReaderGone from exc
 
     def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
         """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
@@ -180,12 +192,13 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
         _interrupted()
-    except BrokenPipeError:
+    except (BrokenPipeError, _ReaderGone):
         # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
-        # Python from reporting the failed flush of stdout at exit.
+        # Python from reporting the failed flush of stdout at exit. 141 (128 + SIGPIPE), as a
+        # shell reports a command the signal ended: 1 means a result (regressed, invalid).
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+        sys.exit(141)
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
     except Exception as exc:

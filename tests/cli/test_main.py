@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from driftproof.cli import main
@@ -35,3 +37,20 @@ def test_unknown_command_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["no-such-command"])
     assert exc.value.code == 2
+
+
+def test_a_reader_gone_before_the_output_exits_141_not_a_result(tmp_path):
+    # Found: a closed stdout exited 1, which diff reads as regressed and validate as a receipt
+    # that failed; 141 is 128 + SIGPIPE (13), what a shell reports for a command the signal ended
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    receipt = next(iter(sorted(Path("receipts").glob("*.json"))))
+    entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
+    cmd = [sys.executable, "-c", entry, "validate", str(receipt)]
+    read, write = os.pipe()
+    os.close(read)  # no reader: the first write fails (EPIPE; Python ignores SIGPIPE)
+    done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, check=False)
+    os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
