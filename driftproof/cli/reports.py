@@ -16,7 +16,7 @@ def reports() -> None:
     """Build the public site of numbered reports from committed receipts."""
 
 
-@reports.command()
+@reports.command(short_help="Validate every receipt and report, then build the site.")
 @path_option(
     "--receipts",
     "receipts_dir",

@@ -20,7 +20,7 @@ def suite() -> None:
     """Work with suites (the test cases a skill is measured on)."""
 
 
-@suite.command()
+@suite.command(short_help="Validate suites as run does and check their examples.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def check(files: tuple[Path, ...]) -> None:
     """Validate each suite as driftproof run does, then run its checks on its examples.

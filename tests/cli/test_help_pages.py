@@ -188,3 +188,13 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
     assert "--concurrency INTEGER RANGE How many draws are made at once" in " ".join(
         " ".join(_help("run")).split()
     )
+
+
+def test_each_groups_command_list_gives_each_summary_whole():
+    # Found: reports --help and suite --help listed "Validate every receipt (schema, seal,
+    # version) and report, then..." (click cuts a summary at 45 characters with "...")
+    for group in ("reports", "suite", "import", "export"):
+        r = CliRunner().invoke(cli, [group, "--help"], terminal_width=80)
+        assert r.exit_code == 0, r.output
+        listed = r.output.split("Commands:\n", 1)[1].splitlines()
+        assert listed and not [line for line in listed if line.rstrip().endswith("...")], group
