@@ -8,17 +8,24 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
-from pydantic import BaseModel, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from driftproof.errors import RefusalError
-from driftproof.run.jsonl import append, checked, json_line, json_records, unlink_own, whole_lines
+from driftproof.run.jsonl import (
+    append,
+    checked,
+    json_line,
+    json_records,
+    strict_reader,
+    unlink_own,
+    whole_lines,
+)
 from driftproof.run.providers.base import AttemptError, Provider, Reply
-from driftproof.run.reply_text import repaired_doc
 
 #: A request's result: the reply, or why it did not succeed.
 Outcome = Reply | AttemptError
@@ -222,34 +229,18 @@ def ids_digest(ids: list[str]) -> str:
     return hashlib.sha256("".join(f"{i}\n" for i in ids).encode("utf-8")).hexdigest()
 
 
-def _strict(shape: Any) -> Callable[[Any], Any]:
-    """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt.
-
-    Pydantic reads no lone surrogate in JSON: a record holding one (a reply's, kept as sent and
-    repaired where its draw is recorded) is checked with each made U+FFFD, then read as it is.
-    """
-    adapter = TypeAdapter(shape)
-
-    def read(v: Any) -> Any:
-        fixed = repaired_doc({}, v)
-        valid = adapter.validate_json(json.dumps(fixed), strict=True)
-        return valid if fixed == v else adapter.validate_python(v)  # its kinds checked above
-
-    return read
-
-
 #: What a refusal calls the batch journal.
 WHAT = "batch journal"
 #: Each kind of a batch journal line (in the order a line is read as one of them): its reader.
 _KINDS = {
-    "file": _strict(_Sent),
-    "creating": _strict(_Creating),
-    "batch": _strict(_Batch),
-    "dropped": _strict(str),
-    "named": _strict(str),
-    "cancel": _strict(str),
-    "read": _strict(str),
-    "out": _strict(_Out),
+    "file": strict_reader(_Sent),
+    "creating": strict_reader(_Creating),
+    "batch": strict_reader(_Batch),
+    "dropped": strict_reader(str),
+    "named": strict_reader(str),
+    "cancel": strict_reader(str),
+    "read": strict_reader(str),
+    "out": strict_reader(_Out),
 }
 
 

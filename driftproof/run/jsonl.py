@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from driftproof._json import _Duplicate, _unique_members, pointer
 from driftproof.errors import RefusalError
+from driftproof.run.reply_text import repaired_doc
 
 T = TypeVar("T")
 
@@ -147,3 +148,19 @@ def unlink_own(path: Path, fd: int) -> None:
 def named(exc: OSError, path: Path) -> OSError:
     """``exc`` naming the file at ``path`` (``os.write`` names no file; a full disk must)."""
     return OSError(exc.errno, exc.strerror or str(exc), str(path))
+
+
+def strict_reader(shape: Any) -> Callable[[Any], Any]:
+    """A reader of a parsed record as ``shape``, through JSON: strict, yet a Reply is rebuilt.
+
+    Pydantic reads no lone surrogate in JSON: a record holding one (a reply's, kept as sent and
+    repaired where its draw is recorded) is checked with each made U+FFFD, then read as it is.
+    """
+    adapter = TypeAdapter(shape)
+
+    def read(v: Any) -> Any:
+        fixed = repaired_doc({}, v)
+        valid = adapter.validate_json(json.dumps(fixed), strict=True)
+        return valid if fixed == v else adapter.validate_python(v)  # its kinds checked above
+
+    return read
