@@ -217,7 +217,6 @@ def test_simulated_lost_draw_and_criteria():
     lane = SimulatedProvider(seed=1, lose={(sha256_text("p"), None, 2): "simulated timeout"})
     # the second draw (index 1) is lost, however many calls came before (issue 33, item 6)
     for _ in range(2):
-        lane.call(model="m", system=None, prompt="p", timeout=1, max_tokens=10)
         lane.call(
             model="m", system=None, prompt="p", timeout=1, max_tokens=10, draw=DrawId("c", "b", 0)
         )
@@ -249,11 +248,12 @@ def test_simulated_tokens_are_counted_as_the_skill_is(files, tmp_path, capsys):
 
 
 def test_the_simulated_judge_counts_its_tokens_as_the_skill_is():
+    from driftproof.run.providers.base import DrawId
     from driftproof.run.providers.simulated import SimulatedProvider
 
     prompt = "<answer>[simulated quality 0.5000]</answer>\n<rubric>r</rubric>"  # 62 characters
     reply = SimulatedProvider(judge_spread=0.0).call(
-        model="j", system=None, prompt=prompt, timeout=1, max_tokens=100
+        model="j", system=None, prompt=prompt, timeout=1, max_tokens=100, draw=DrawId("c", "b", 0)
     )
     # '{"score": 0.5, "reason": "simulated judge around quality 0.50"}': 63 characters -> 16
     assert json.loads(reply.text)["score"] == 0.5

@@ -63,3 +63,26 @@ def test_a_killed_and_resumed_simulated_run_seals_the_draws_of_an_uninterrupted_
     a, b = (json.loads(p.read_text()) for p in (whole, resumed))
     assert sum(len(c["arms"][arm]["draws"]) for c in a["cases"] for arm in c["arms"]) >= 900
     assert a["cases"] == b["cases"]  # every draw: answer hash, judge samples, score; every band
+
+
+def test_a_simulated_call_with_no_draw_identity_is_refused_as_a_mistake():
+    # the lane seeds each draw from its identity; a call with none was read as case "", arm "",
+    # draw 0, every such call given one draw's answer. Every caller identifies its calls, so
+    # one with none is a programming error, raised, not guessed at
+    import pytest
+
+    from driftproof.run.providers.base import DrawId
+    from driftproof.run.providers.simulated import SimulatedProvider
+
+    lane = SimulatedProvider(seed=1)
+    for prompt in ("p", "<answer>[simulated quality 0.5000]</answer>\n<rubric>r</rubric>"):
+        with pytest.raises(ValueError, match=r"^the simulated lane was called with no draw "):
+            lane.call(model="m", system=None, prompt=prompt, timeout=1, max_tokens=10)
+        lane.call(  # identified, it answers
+            model="m",
+            system=None,
+            prompt=prompt,
+            timeout=1,
+            max_tokens=10,
+            draw=DrawId("c", "b", 0),
+        )

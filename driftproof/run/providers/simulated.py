@@ -103,9 +103,15 @@ class SimulatedProvider(StubProvider):
         return random.Random(int.from_bytes(h[:8], "big"))
 
     def attempt(self, call: Call) -> Reply:
-        """A seeded answer or grade for ``call.draw`` (see :meth:`Provider.attempt`)."""
+        """A seeded answer or grade for ``call.draw`` (see :meth:`Provider.attempt`).
+
+        Raises:
+            ValueError: ``call.draw`` is ``None``: a caller's mistake, as every draw and judge
+                sample of a run or regrade is identified, and no draw can be seeded from none.
+        """
         model, system, prompt, schema = call.model, call.system, call.prompt, call.schema
-        draw = call.draw or DrawId("", "", 0)
+        if (draw := call.draw) is None:
+            raise ValueError("the simulated lane was called with no draw identity (DrawId)")
         if schema is not None or (
             "<answer" in prompt and ("<rubric>" in prompt or "<criteria>" in prompt)
         ):
