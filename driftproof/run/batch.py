@@ -293,6 +293,8 @@ class BatchJournal:
         self.cancelled: set[str] = set()
         self.read: set[str] = set()
         self.outs: list[tuple[str, str, Outcome]] = []
+        #: batch id → custom id → :meth:`digest` of its result journaled, till the batch is read
+        self.kept: dict[str, dict[str, bytes]] = {}
         #: (line, request ids) of each ``file`` and ``batch`` record read from the file
         self.loaded: list[tuple[int, list[str]]] = []
         self._sent: dict[str, set[str]] = {}  # batch id → its request ids, as read
@@ -331,6 +333,7 @@ class BatchJournal:
                     self._sent[valid.id] = set(valid.ids)
                 if kind == "out":
                     self.outs.append((valid.batch, valid.id, valid.outcome()))
+                    self.kept.setdefault(valid.batch, {})[valid.id] = self.digest(rec[kind])
                 else:
                     self._keep(kind, rec[kind])
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
@@ -378,8 +381,11 @@ class BatchJournal:
             self.batches[rec["id"]] = rec
             self.order.append(rec["id"])
             self.creating.pop(ids_digest(rec["ids"]), None)
+        elif kind == "cancel":
+            self.cancelled.add(rec)
         else:
-            (self.cancelled if kind == "cancel" else self.read).add(rec)
+            self.read.add(rec)
+            self.kept.pop(rec, None)  # a batch wholly read is not read again
 
     def record(self, kind: str, rec: Any) -> None:
         """Journal one record other than ``out``, synced.
@@ -402,8 +408,9 @@ class BatchJournal:
             os.fsync(self.fd)
             self._unsynced = 0
 
-    def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
-        """Journal one result read from a batch: its ``reply``, or its ``error``'s members."""
+    @staticmethod
+    def doc(batch_id: str, custom_id: str, outcome: Outcome) -> dict[str, Any]:
+        """The ``out`` record of one result read from a batch: its ``reply``, or its ``error``."""
         doc: dict[str, Any] = {"id": custom_id, "batch": batch_id}
         if isinstance(outcome, Reply):
             # a member equal to its default is left out; any other ({} or [] included) is kept
@@ -412,6 +419,17 @@ class BatchJournal:
             }
         else:
             doc["error"] = {k: getattr(outcome, k) for k in _Error.model_fields}
+        return doc
+
+    @staticmethod
+    def digest(doc: dict[str, Any]) -> bytes:
+        """SHA-256 of an ``out`` record as its journal line; one read back has the one written."""
+        return hashlib.sha256(json_line(doc)).digest()
+
+    def out(self, batch_id: str, custom_id: str, outcome: Outcome) -> None:
+        """Journal one result (:meth:`doc`), keeping its :meth:`digest` in :attr:`kept`."""
+        doc = self.doc(batch_id, custom_id, outcome)
+        self.kept.setdefault(batch_id, {})[custom_id] = self.digest(doc)
         self._write({"out": doc}, sync=False)
 
     def attempts(self) -> int:

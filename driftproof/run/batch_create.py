@@ -184,7 +184,7 @@ def _adopt(bj: BatchJournal, lane: BatchLane, digest: str, rec: dict[str, Any]) 
     if not made:
         bj.record("dropped", digest)
         return
-    what = {"lane": rec["lane"], "stage": rec["lane"], "ids": sent["ids"]}
+    what = {"lane": rec["lane"], "ids": sent["ids"]}
     bj.record("batch", {"id": made[0][0], "file_id": fid, **what, "created": rec["created"]})
 
 

@@ -9,7 +9,6 @@ request is the interactive request; a failed one is retried in a follow-up batch
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import queue
 import threading
 from collections import Counter, deque
@@ -74,16 +73,6 @@ def _resolved(outs: Sequence[Outcome], budget: int) -> bool:
     if isinstance(last, Reply):
         return transient_ending(last, None) is None or len(outs) >= budget
     return not last.retryable or last.fatal or len(outs) >= budget
-
-
-def _fingerprint(o: Outcome) -> bytes:
-    """What one result of a request says, as a digest: the reply, or the error's kind.
-
-    Results are compared by digest so that reading a batch holds 32 bytes per request, not
-    every reply (the memory budget at 100,000 calls).
-    """
-    said = repr(o) if isinstance(o, Reply) else repr((o.reason, o.retryable, o.fatal, o.status))
-    return hashlib.sha256(said.encode("utf-8", "surrogatepass")).digest()
 
 
 class BatchRounds:
@@ -192,7 +181,7 @@ class BatchRounds:
             FatalRun: a request failed fatally, the provider refused a batch, or a batch's
                 polls or reads failed the attempt budget in a row.
             RefusalError: a batch returned a result for a request it did not hold, or two
-                different results for one request.
+                different results for one request (in one read, or a read and one kept).
         """
         while True:
             self.finish_open()
@@ -290,7 +279,7 @@ class BatchRounds:
     def _create(
         self, stage: str, spool: Spool | None, ids: list[str], fid: str | None = None
     ) -> None:
-        lane, sent = self.lanes[stage], {"lane": stage, "stage": stage, "ids": ids}
+        lane, sent = self.lanes[stage], {"lane": stage, "ids": ids}
         sent_at = None  # when the batch's creation was asked for
         try:
             if lane.uploads and fid is None and spool is not None:
@@ -412,11 +401,19 @@ class BatchRounds:
                     raise RefusalError(
                         f"batch {bid} returned custom id {cid[:80]!r}, which this run did not send"
                     )
-                said = _fingerprint(outcome)
+                # results are compared by digest: 32 bytes a request, not every reply
+                said = self.bj.digest(self.bj.doc(bid, cid, outcome))
                 if seen.setdefault(cid, said) != said:
                     raise RefusalError(
                         f"batch {bid} returned two different results for custom id "
                         f"{cid[:80]!r}; which one answers the request cannot be told"
+                    )
+                if self.bj.kept.get(bid, {}).get(cid, said) != said:
+                    raise RefusalError(
+                        f"batch {bid} returned for custom id {cid[:80]!r} a result other than "
+                        "the one an earlier read of its results gave and the run kept: its "
+                        "results do not stay the same, and which one answers the request "
+                        "cannot be told"
                     )
                 if self._keep(cid, outcome):
                     self.bj.out(bid, cid, outcome)
