@@ -170,3 +170,23 @@ def test_codex_line_that_is_no_event_beside_a_completed_turn_stops_the_run(
         "told, so there is nothing to grade; stop what prints it beside codex's output; 0 "
         "finished draws are kept in "
     ), str(info.value)
+
+
+def test_codex_agent_message_after_the_turn_completed_is_never_graded(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Found: an agent message printed after turn.completed, with no turn started, replaced the
+    # completed turn's answer and was graded, though no completion came after it. codex ends
+    # its events at the turn's completion (codex-rs/exec event_processor_with_jsonl_output.rs:
+    # turn.completed, then it shuts down): such a message is no answer of a completed turn
+    usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+    events = _two_turns(usage, usage).splitlines(keepends=True)
+    # thread.started, turn.started, "x", turn.completed, then the second turn's answer alone
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", "".join(events[:4] + events[5:6]))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.judge_samples, d.lost.kind) == (None, [], "unknown_ending")
+        assert d.lost.reason == (
+            "unknown ending: the reply ended with 'turn.completed:agent_message', not as a "
+            "complete final answer"
+        )

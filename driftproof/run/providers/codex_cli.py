@@ -101,8 +101,9 @@ class CodexCLI(CLILane):
         The answer is the last ``agent_message`` of the last turn (a turn started after one
         completed leaves none until it completes); ``reasoning`` items are reasoning; the ending is
         ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
-        ``todo_list``) came after that message. An ``error`` event fails the call only when no
-        turn completed, a ``turn.failed`` always; a turn rerouted to another model is a hand-off.
+        ``todo_list``) came after that message, an agent message after the turn completed too.
+        An ``error`` event fails the call only when no turn completed, a ``turn.failed`` always;
+        a turn rerouted to another model is a hand-off.
         The tokens are the last ``turn.completed``'s ``usage``, the session's total so far.
 
         Raises:
@@ -132,7 +133,8 @@ class CodexCLI(CLILane):
             t = ev.get("type")
             item = member_object(ev, "item")
             kind = item.get("type") or item.get("item_type")
-            if t == "item.completed" and kind in ("agent_message", "assistant_message"):
+            said_it = kind in ("agent_message", "assistant_message")
+            if t == "item.completed" and said_it and not completed:  # after it: no turn's answer
                 answered, after = [item.get("text")], None
             elif kind == "error" and (m := _REROUTED.match(str(item.get("message")))):
                 if not same_model(model, m[2]):
