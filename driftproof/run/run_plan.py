@@ -132,12 +132,17 @@ class RunPlan:
 def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
     """The skill's name: ``given``, else SKILL.md's front matter's, else its folder's.
 
+    A leading byte-order mark is no part of the front matter's first line.
+
     Raises:
         RunOptionError: the name is longer than the 200 characters a receipt holds (refused
-            before any call, never cut: the receipt publishes it as the skill's).
+            before any call, never cut: the receipt publishes it as the skill's), or ``given``
+            is blank.
     """
+    if given is not None and not given.strip():
+        raise RunOptionError("--skill-name", "expected the skill's name, found a blank one")
     name, said = given, ""
-    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, re.S)
+    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text.removeprefix("\ufeff"), re.S)
     if name is None and m:
         import yaml  # deferred: start-up time of run --help
 
@@ -160,17 +165,21 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
 
 def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
-    for option, url in (("--base-url", o.base_url), ("--judge-base-url", o.judge_base_url)):
-        if why := url_problem(url):
-            raise RunOptionError(option, why)
+    urls = (("--base-url", o.base_url, o.provider), ("--judge-base-url", o.judge_base_url, judge))
+    for option, url, lane in urls:
+        offline = url is not None and lane in OFFLINE
+        if why := url_problem(url) or (offline and f"the {lane} lane calls no address"):
+            raise RunOptionError(option, why + ("; leave the option out" if offline else ""))
+    if o.control is not None and not o.control.strip():
+        raise RunOptionError("--control", "expected an instruction, found a blank one")
     if o.aa and o.control is not None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
         )
-    if o.draws is not None and (o.quick or o.max_draws is not None):
-        other = "--quick" if o.quick else "--max-draws"
+    counts = {"--draws": o.draws is not None, "--quick": o.quick, "--max-draws": o.max_draws}
+    if len(given := [k for k, v in counts.items() if v not in (None, False)]) > 1:
         raise RunOptionError(
-            "--draws", f"--draws sets the draws per arm and {other} does too: give one of them"
+            given[0], f"{given[0]} sets the draws per arm and {given[1]} does too: give one of them"
         )
     if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
         raise RunOptionError(

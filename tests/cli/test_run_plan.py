@@ -145,6 +145,15 @@ def test_quick_is_the_smoke_preset(files) -> None:
         ({"provider": "anthropic", "judge_provider": "stub", "batch": True}, "--batch"),
         ({"provider": "stub", "draws": 5, "max_draws": 6}, "--draws"),
         ({"provider": "stub", "draws": 5, "quick": True}, "--draws"),
+        # found: --quick drew twice and --max-draws was ignored; an address for a lane that
+        # calls none was ignored; a blank control drew the baseline again as a third arm
+        ({"provider": "stub", "quick": True, "max_draws": 50}, "--quick"),
+        ({"provider": "simulated", "base_url": "http://localhost:1/v1"}, "--base-url"),
+        (
+            {"provider": "anthropic", "judge_provider": "stub", "judge_base_url": "http://x"},
+            "--judge-base-url",
+        ),
+        ({"provider": "stub", "control": "  "}, "--control"),
         # no lane is OpenAI's API: the option was ignored without a word
         ({"provider": "stub", "openai_api": "chat"}, "--openai-api"),
         ({"provider": "anthropic", "openai_api": "chat"}, "--openai-api"),
@@ -189,6 +198,14 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
     # nested past Python's stack: a RecursionError traceback ended run, not the folder's name
     deep = "---\nname: x\nq: " + "[" * 100_000 + "]" * 100_000 + "\n---\nbody\n"
     assert skill_name_of(tmp_path / "c" / "SKILL.md", deep) == "c"
+    # found: a byte-order mark before the front matter hid it, and the folder's name was taken
+    assert skill_name_of(tmp_path / "d" / "SKILL.md", "\ufeff---\nname: bom\n---\nb\n") == "bom"
+    with pytest.raises(RunOptionError) as exc:  # found: a blank --skill-name fell back in silence
+        skill_name_of(tmp_path / "e" / "SKILL.md", SKILL, " ")
+    assert (exc.value.option, exc.value.message) == (
+        "--skill-name",
+        "expected the skill's name, found a blank one",
+    )
 
 
 def test_a_skill_name_past_200_characters_is_refused_before_any_call(tmp_path: Path) -> None:
