@@ -192,7 +192,7 @@ def test_smoke_run_reads_smoke_no_verdict_and_lift_na_in_outputs() -> None:
     # The details JSON keeps the lift with its sign as context.
     d = details_json(r, "smoke")
     assert d["lift"] == pytest.approx(0.30) and d["lift_text"] == "+0.300"
-    assert d["smoke_run"] is True and d["refusal"]
+    assert d["smoke_run"] is True and d["refusal"] == "smoke run"
 
 
 def test_smoke_run_restamped_tested_is_still_smoke() -> None:
@@ -210,9 +210,14 @@ def test_below_tested_reads_no_verdict_and_keeps_signed_lift(level: str) -> None
     r = receipt(REGRESSED, level=level)
     b = badge_reading(r)
     assert (b.status, b.message, b.color) == ("no verdict", "no verdict", "lightgrey")
-    assert "below TESTED" in (b.refusal or "")
+    # the details name which test refused, then say why in a sentence: two things, not one twice
+    d = details_json(r, "x")
+    assert (d["refusal"], d["reason"]) == (
+        "below TESTED",
+        f"verification level {level} is below TESTED",
+    )
     # lift −0.30 kept as context (method: "as they do for every receipt below TESTED")
-    assert details_json(r, "x")["lift_text"] == "-0.300"
+    assert d["lift_text"] == "-0.300"
     assert workflow_outputs(r)["lift"] == "-0.300"
 
 

@@ -76,7 +76,7 @@ def _say_reading(r: Receipt) -> None:
     from driftproof.render.escape import terminal_safe
 
     b = badge_reading(r)
-    reading = said_once(b.message, b.refusal) if b.refusal and not b.smoke else b.message
+    reading = said_once(b.message, b.reason) if b.refusal and not b.smoke else b.message
     click.echo(fit_terminal(terminal_safe(reading)))
     if regraded := regrade_words(r):  # as the results page's row says it
         click.echo(fit_terminal(regraded))

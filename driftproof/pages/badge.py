@@ -18,7 +18,7 @@ from driftproof import wording
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, format_lift, lift_coverage
 from driftproof.receipt import Receipt
-from driftproof.stats import Status, receipt_reading, suite_lift, value_per_1k
+from driftproof.stats import Refusal, Status, no_verdict, receipt_reading, suite_lift, value_per_1k
 
 #: The left-hand text of every badge.
 BADGE_LABEL = "driftproof"
@@ -42,7 +42,10 @@ class BadgeReading:
         sentence: the reading's sentence, then the cases left out of the lift by id, as the
             sheet's lift says them ("case c1 has no measured draw in an arm"); ``None`` for no
             verdict.
-        refusal: why the receipt gets no verdict, or ``None`` when it gets one.
+        refusal: which test of the no-verdict rule refused the receipt, by its short name
+            ("aggregates only", "below TESTED", ...), or ``None`` when it gets a verdict.
+        reason: why the receipt reads as it does, in plain words (for no verdict, the refusal's
+            own sentence).
         smoke: the receipt names a preset, whatever level it carries.
         draws_needed: draws per arm needed with the spreads held (UNDERPOWERED), else ``None``.
         no_draw_count: UNDERPOWERED and the spreads alone reach the floor (D-5).
@@ -54,7 +57,7 @@ class BadgeReading:
     message: str
     color: str
     sentence: str | None
-    refusal: str | None
+    refusal: Refusal | None
     reason: str
     smoke: bool
     draws_needed: int | None
@@ -69,16 +72,17 @@ def badge_reading(receipt: Receipt) -> BadgeReading:
     lift = None if receipt.is_aggregates_only or receipt.run.aa else suite_lift(receipt)
     smoke = receipt.is_smoke
     reading = receipt_reading(receipt)  # asks the one no-verdict rule first
+    refused = no_verdict(receipt)
     status, message = reading.status, str(reading.status)
     sentence: str | None = reading.sentence
-    refusal: str | None = None
+    refusal = refused.refusal if refused is not None else None
     # the reading's own count (D-5), so badge, sheet, diff and the Action state one number
     under = status == Status.UNDERPOWERED
     needed = reading.draws_needed if under else None
     no_count = under and any(c.no_draw_count for c in reading.cases if c.underpowered)
     if status == Status.NO_VERDICT:
         message = wording.SMOKE_RUN if smoke else str(reading.sentence)  # or "not measured", D-17
-        sentence, refusal = None, reading.reason
+        sentence = None
     elif no_count:
         message = f"{status}: {wording.NO_DRAW_COUNT_REACHES}"
     elif needed is not None:

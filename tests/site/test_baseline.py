@@ -52,7 +52,8 @@ CHANGED = {
     "no lastmod (it was the build's fixed date for every page)",
     "sitemap.xml.gz": "every page's address; no lastmod",
     # issue 37: a badge's details carry no draw count of their own (it contradicted plan's)
-    "badge/*.details.json": "no draws_needed or no_draw_count_reaches_floor member",
+    "badge/*.details.json": "no draws_needed or no_draw_count_reaches_floor member; the "
+    "refusal names which test refused (below TESTED), no longer the reason's sentence again",
     # issue 36: caveman's judged fidelity snapshots (two receipts) and report 005
     "receipts/caveman-5c7e19a-judged-fidelity-caveman.json": "new receipt",
     "receipts/caveman-902028f-judged-fidelity-caveman.json": "new receipt",
