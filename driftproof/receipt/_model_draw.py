@@ -50,7 +50,8 @@ class Lost(_Model):
     kind: LostKind | None = _v015()
     """Class of loss: truncated, refusal, error, no_answer, unscored, source_error, …"""
     error_class: Literal["transient", "fatal"] | None = _v015()
-    """transient or fatal: the class of the last error."""
+    """transient (retried until its attempts ran out) or fatal (not retried): the class of the
+    last error; either way the draw is lost, and the run goes on."""
     status: HttpStatus | None = _v015()
     """Status of the last error, when there was one."""
 

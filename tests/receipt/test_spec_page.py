@@ -112,11 +112,12 @@ def test_a_failed_attempts_fatal_class_is_a_call_not_retried_not_a_run_that_stop
     # reference: "the run stops at once with the reason, keeps its journal and exits 2"); an
     # attempt a receipt records as fatal is one not retried ("Any other 4xx ... loses that draw,
     # not retried"), the run going on. The page said "fatal (the run stops)".
-    row = next(
-        x
-        for x in page.splitlines()
-        if x.startswith("| `cases[].arms.<arm>.draws[].attempts[].error_class` |")
-    )
-    assert row.split(" | ")[-1] == (
+    rows = {x.split(" | ")[0]: x.split(" | ")[-1] for x in page.splitlines() if " | " in x}
+    assert rows["| `cases[].arms.<arm>.draws[].attempts[].error_class`"] == (
         "transient (retried) or fatal (not retried: the draw is lost, and the run goes on). |"
+    )
+    # a lost draw's class is its last error's: fatal there too is a call not retried
+    assert rows["| `cases[].arms.<arm>.draws[].lost.error_class`"] == (
+        "transient (retried until its attempts ran out) or fatal (not retried): the class of "
+        "the last error; either way the draw is lost, and the run goes on. |"
     )
