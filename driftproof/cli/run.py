@@ -35,7 +35,7 @@ class. A 400 (or TGI's 422, or a 413) saying the prompt is past the model's cont
 that draw, never retried, as does a 400 saying a content filter stopped the prompt (Azure
 OpenAI's) or the model's generation failed (Groq's: a tool called unasked, a grade not matching
 its schema); other 400s, and 401, 402 (no credit left), 403, 404 and other 422s (and a CLI
-envelope carrying them), are fatal: the run stops at once, keeps its journal and exits 2; so does
+envelope carrying them), stop the run at once: it keeps its journal and exits 2; so does
 a base URL refusing connections before any call to it was answered (no server there), at its
 first attempt, while one refusing after an answer is retried, and a 200 whose body is a web page
 or (API lanes) is compressed though asked for uncompressed. Any other 4xx loses its draw, not
@@ -46,8 +46,8 @@ run, keeps every finished draw in the journal and prints the command that resume
 
 Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
-a lane that cannot run or a fatal error (nothing is written, the journal is kept); 3 when the
-run stopped because another model gave an answer (the receipt is written and reads
+a lane that cannot run or an error that stops the run (nothing is written, the journal is
+kept); 3 when the run stopped because another model gave an answer (the receipt is written and reads
 UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
 with the base URL where no connection got an answer; the receipt is written, reading "not
 measured" unless only the control arm has none, and the journal is kept); 130 when
