@@ -416,6 +416,8 @@ def _main(args: argparse.Namespace) -> int:
         )
     a, b = read[:2]
     names = {"a_name": Path(args.baseline).name, "b_name": Path(args.receipt).name}
+    if names["a_name"] == names["b_name"]:  # one name twice would not say which is which
+        names = {"a_name": args.baseline, "b_name": args.receipt}
     c = compare_receipts(a, b, **names, false_alarms=True)
     outputs = action_outputs(a, b, c)
     summary = summary_markdown(a, b, c, fail_on=fail_on)

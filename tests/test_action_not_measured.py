@@ -230,3 +230,19 @@ def test_with_no_case_measured_in_both_a_lift_shown_is_labelled_as_its_receipts_
         "| lift over each receipt's own cases (with skill − baseline) | +0.100 | n/a |" in summary
     )
     assert "over the cases both measured" not in summary
+
+
+def test_two_receipts_of_one_file_name_are_told_apart_by_their_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: main/receipt.json against pr/receipt.json read "receipt.json | receipt.json" and
+    # "c1 (only in receipt.json)"; the paths as given say which is which
+    (tmp_path / "main").mkdir()
+    (tmp_path / "pr").mkdir()
+    a, b = tmp_path / "main" / "receipt.json", tmp_path / "pr" / "receipt.json"
+    a.write_text(json.dumps(make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])))
+    b.write_text(json.dumps(make_receipt([case("c2", WITH, BASE)])))
+    code, summary = run_action(tmp_path, monkeypatch, a, b, None)
+    assert code == 0
+    assert f"| receipt | {a} | {b} |" in summary.replace("\\_", "_")
+    assert f"c1 (only in {a})" in summary.replace("\\_", "_")
