@@ -224,7 +224,7 @@ def _cases(
     missing: list[str],
     hits: list[tuple[str, str, int, str]],
 ) -> list[Case]:
-    """The samples as cases by id, each epoch a draw; no id or epoch, or a repeated one, fails.
+    """The samples as cases by id, each epoch a draw; no id or epoch, a blank id, or a repeat fails.
 
     ``hits`` gathers each scored sample that hit a limit: (arm, sample id, epoch, the limit).
     """
@@ -237,6 +237,8 @@ def _cases(
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
                 found = f"found {common.kind_of(sid)}"
                 raise (sw / "id").fail(f"expected the sample id (an integer or a string), {found}")
+            if isinstance(sid, str):  # an id of spaces names no sample (Inspect: a unique id)
+                common.named(sid, sw / "id", "the sample id", most=None)
             epoch = sample.get("epoch")
             if not common.is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
@@ -294,9 +296,9 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
     samples it holds.
 
     Raises:
-        ImportError_: a listed id that is not an integer or a string, or more epochs than a
-            case's draws hold (:data:`MAX_EPOCHS`) or runs than :data:`MAX_LISTED_RUNS`, naming
-            file and pointer.
+        ImportError_: a listed id that is not an integer or a string, or is blank, or more
+            epochs than a case's draws hold (:data:`MAX_EPOCHS`) or runs than
+            :data:`MAX_LISTED_RUNS`, naming file and pointer.
     """
     ev = member_object(log.header, "eval")
     ids = member_object(ev, "dataset").get("sample_ids")
@@ -324,6 +326,10 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
         if isinstance(sid, bool) or not isinstance(sid, (int, str)):
             where = log.where / "eval" / "dataset" / "sample_ids" / k
             raise where.fail("expected a sample id (an integer or a string)")
+        if isinstance(sid, str):
+            common.named(
+                sid, log.where / "eval" / "dataset" / "sample_ids" / k, "a sample id", None
+            )
         for e in range(1, epochs + 1):
             why = f"the log lists sample {sid}, epoch {e}, but holds no record of it"
             why += ended.get(str(status), "")
