@@ -114,7 +114,7 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
-        if not sep or arm not in ("with_skill", "baseline", "control") or not label:
+        if not sep or arm not in ("with_skill", "baseline", "control") or not label.strip():
             raise _refused(
                 f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control"
             )
@@ -149,6 +149,13 @@ def _grader_range(
         return float(low), float(high)
     except ValueError:
         raise _refused(f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
+
+
+def _grader(_ctx: click.Context, _param: click.Parameter, name: str | None) -> str | None:
+    """``--grader NAME`` as given; ``None`` when not given."""
+    if name is not None and not name.strip():
+        raise _refused(f"--grader {name!r}: expected a grader's name, found a blank one")
+    return name
 
 
 def _skill_name_required(tool: str) -> click.Option:
@@ -382,6 +389,7 @@ openai_evals = _import_command(
     ),
     click.Option(
         ["--grader"],
+        callback=_grader,
         help="The grader whose results are the scores (required when the rows carry several).",
     ),
     click.Option(

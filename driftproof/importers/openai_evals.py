@@ -57,10 +57,10 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     """Convert OpenAI Evals output items (JSONL or JSON) into a DECLARED receipt.
 
     Raises:
-        ImportError_: malformed rows, an unknown arm or run, the same run for both arms, rows of
-            an unmapped run, an item answered twice in one run, an unknown or ambiguous grader, or
-            a score outside 0..1 (or outside the given range); each naming the source file, the
-            JSON pointer and what was expected.
+        ImportError_: malformed rows, a blank item id, run id or grader name, an unknown arm
+            or run, the same run for both arms, rows of an unmapped run, an item answered twice
+            in one run, an unknown or ambiguous grader, or a score outside 0..1 (or outside the
+            given range); each naming the source file, the JSON pointer and what was expected.
     """
     path, o = Path(path), options
     repairs: list[Repair] = []
@@ -251,7 +251,7 @@ def _draw(
     index: int, p: dict[str, Any], grader: str, grader_range: tuple[float, float] | None
 ) -> Draw:
     """One output item as a draw: lost on a sample error or a missing score."""
-    stop = p["stop"][:64] if isinstance(p["stop"], str) and p["stop"] else None
+    stop = p["stop"][:64] if common.is_name(p["stop"]) else None  # blank: none given
     draw = partial(build_draw, index, answer=p["answer"], tokens=p["tokens"], stop_reason=stop)
     if p["error"] is not None:
         text, reason = p["error"]
@@ -371,13 +371,18 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         raise w.fail(
             "expected the data source item's id (datasource_item_id or data_source_idx), found none"
         )
+    if isinstance(row[key_name], str):  # the API numbers items; a blank id names none
+        common.named(row[key_name], w / key_name, "the data source item's id", most=None)
     key = str(row[key_name])
+    if isinstance(row.get("run_id"), str):  # the run's id labels its arm
+        common.named(row["run_id"], w / "run_id", "the run's id", most=None)
     item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
     prompt = member_str(item, "input")
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
     for i, res in enumerate(row.get("results") or []):
         rw = w / "results" / i
+        common.named(res["name"], rw / "name", "the grader's name", most=None)
         # a second result of one grader would silently replace the first
         if res["name"] in grades:
             raise (rw / "name").fail(
@@ -387,6 +392,7 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         if (text := _last_text((res.get("sample") or {}).get("output"))) is not None:
             replies[res["name"]] = text
     for gname, value in (row.get("grades") or {}).items():
+        common.named(gname, w / "grades" / gname, "the grader's name", most=None)
         grades.setdefault(gname, (value, w / "grades" / gname))
     for gname, gs in (row.get("grader_samples") or {}).items():
         if (text := _last_text((gs or {}).get("outputs"))) is not None:

@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import write_json
+from factories import run_main
+from interop_helpers import sealed, write_json
+from openai_evals_items import api_item, jsonl
 
 from driftproof.errors import ImportError_
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
+from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
 DATA = "data/interop"
@@ -62,3 +65,79 @@ def test_inspect_blank_listed_sample_id_is_refused(
         "/eval/dataset/sample_ids/2",
     )
     assert message == f"expected a sample id, found the blank text {json.dumps(blank)}"
+
+
+@BLANKS
+def test_openai_evals_blank_item_id_is_refused(tmp_path: Path, blank: str) -> None:
+    rows = [api_item("a", 0, 1.0), api_item("a", 1, 0.5)]
+    rows[1]["datasource_item_id"] = blank
+    path = jsonl(tmp_path / "items.jsonl", rows)
+    message = _refused_at(
+        lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
+        "/1/datasource_item_id",
+    )
+    assert message == (
+        f"expected the data source item's id, found the blank text {json.dumps(blank)}"
+    )
+
+
+@BLANKS
+def test_openai_evals_blank_grader_name_is_refused(tmp_path: Path, blank: str) -> None:
+    rows = [api_item("a", 0, 1.0)]
+    rows[0]["results"][1]["name"] = blank
+    path = jsonl(tmp_path / "items.jsonl", rows)
+    message = _refused_at(
+        lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
+        "/0/results/1/name",
+    )
+    assert message == f"expected the grader's name, found the blank text {json.dumps(blank)}"
+
+
+def test_openai_evals_grades_keyed_by_spaces_are_refused(items: Path, tmp_path: Path) -> None:
+    first = json.loads(items.read_text(encoding="utf-8").splitlines()[0])
+    first["grades"] = {"  ": 1}
+    path = jsonl(tmp_path / "items.jsonl", [first])
+    message = _refused_at(
+        lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="  ")),
+        "/0/grades/  ",
+    )
+    assert message == 'expected the grader\'s name, found the blank text "  "'
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--grader", "  "], "--grader '  ': expected a grader's name, found a blank one"),
+        (["--arm", "with_skill=  "], "--arm 'with_skill=  ': expected ARM=LABEL"),
+    ],
+)
+def test_openai_evals_blank_grader_or_arm_option_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str], said: str
+) -> None:
+    row = api_item("  ", 0, 1.0)  # run "  ", grader "  ": a blank option would match them
+    row["results"][0]["name"] = "  "
+    path = jsonl(tmp_path / "items.jsonl", [row])
+    out = tmp_path / "out"
+    argv = ["import", "openai-evals", str(path), *option, "--skill-name", "s"]
+    code, _, err = run_main([*argv, "--out-dir", str(out)], capsys)
+    assert code == 2 and said in err and not out.exists()
+
+
+@BLANKS
+def test_openai_evals_blank_run_id_is_refused(tmp_path: Path, blank: str) -> None:
+    path = jsonl(tmp_path / "items.jsonl", [api_item(blank, 0, 1.0)])
+    message = _refused_at(
+        lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
+        "/0/run_id",
+    )
+    assert message == f"expected the run's id, found the blank text {json.dumps(blank)}"
+
+
+def test_openai_evals_blank_finish_reason_is_no_stop_reason(tmp_path: Path) -> None:
+    rows = [api_item("a", 0, 1.0), api_item("a", 1, 0.5)]
+    rows[1]["sample"]["finish_reason"] = "   "
+    path = jsonl(tmp_path / "items.jsonl", rows)
+    o = OpenAIEvalsOptions(skill_name="s", grader="quality")
+    r = sealed(import_openai_evals(path, o))
+    stops = [c.arms.with_skill.draws[0].stop_reason for c in r.cases]
+    assert stops == ["stop", None]
