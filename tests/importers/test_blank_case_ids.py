@@ -20,6 +20,7 @@ from openai_evals_items import api_item, jsonl
 from driftproof.errors import ImportError_
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
 DATA = "data/interop"
@@ -141,3 +142,16 @@ def test_openai_evals_blank_finish_reason_is_no_stop_reason(tmp_path: Path) -> N
     r = sealed(import_openai_evals(path, o))
     stops = [c.arms.with_skill.draws[0].stop_reason for c in r.cases]
     assert stops == ["stop", None]
+
+
+@BLANKS
+def test_promptfoo_blank_test_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
+    doc = _json(shared / PROMPTFOO)
+    doc["results"]["results"][1]["testCase"]["metadata"] = {"id": blank}
+    path = write_json(tmp_path / "export.json", doc)
+    arms = {"with_skill": "openai:gpt-5", "baseline": "openai:gpt-5-mini"}
+    message = _refused_at(
+        lambda: import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="s")),
+        "/results/results/1/testCase/metadata/id",
+    )
+    assert message == f"expected the test's id, found the blank text {json.dumps(blank)}"
