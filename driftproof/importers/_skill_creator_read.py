@@ -62,7 +62,12 @@ def benchmark_runs(bench: dict[str, Any], w: Where) -> list[dict[str, Any]] | No
     for i, e in enumerate(bench["evals"]):
         ew = w / "evals" / i
         eval_id = ew.get(e, "eval_id", (int, str))
-        configs = [k for k, v in e.items() if isinstance(v, dict) and _looks_like_run(v)]
+        configs = [k for k, v in e.items() if isinstance(v, dict)]
+        if (odd := next((k for k in configs if not _looks_like_run(e[k])), None)) is not None:
+            raise (ew / odd).fail(
+                "expected a configuration's run holding pass_rate, assertions_total or graded "
+                "assertions, found an object with none of them"
+            )
         if not configs:
             raise ew.fail(
                 "expected one object per configuration (e.g. with_skill, without_skill) "
@@ -123,7 +128,7 @@ def _run(
         "where": rw,
         "tokens": tokens if count is None or not total else _with_total(tokens, count),
         "tokens_unsaid": count is not None and not total,
-        "model": model if isinstance(model, str) and model.strip() else None,
+        "model": common.stated(model, rw / "model"),
         "note": note,
     }
 

@@ -234,6 +234,7 @@ def _import_iteration(
     prompts = prompts_of(evals, iteration, repairs)
     meta = member_object(bench, "metadata")
     (Where(bench_path) / "metadata").number(meta, "runs_per_configuration", low=1, count=True)
+    common.stated(meta.get("executor_model"), Where(bench_path) / "metadata" / "executor_model")
     return _receipt(runs, meta, prompts, config_to_arm, name, skill_text, source)
 
 

@@ -21,6 +21,7 @@ from driftproof.errors import ImportError_
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
+from driftproof.importers.skill_creator import import_skill_creator
 
 BLANKS = pytest.mark.parametrize("blank", ["", "   "])
 DATA = "data/interop"
@@ -155,3 +156,32 @@ def test_promptfoo_blank_test_id_is_refused(shared: Path, tmp_path: Path, blank:
         "/results/results/1/testCase/metadata/id",
     )
     assert message == f"expected the test's id, found the blank text {json.dumps(blank)}"
+
+
+@pytest.mark.parametrize("runs", [False, True])
+def test_skill_creator_model_past_200_characters_is_refused_at_its_member(
+    shared: Path, tmp_path: Path, runs: bool
+) -> None:
+    doc = _json(shared / SC)
+    if runs:  # the runs' model stands when the metadata names none
+        del doc["metadata"]["executor_model"]
+        doc["runs"][0]["model"] = "m" * 201
+    else:
+        doc["metadata"]["executor_model"] = "m" * 201
+    path = write_json(tmp_path / "benchmark.json", doc)
+    pointer = "/runs/0/model" if runs else "/metadata/executor_model"
+    message = _refused_at(lambda: import_skill_creator([path]), pointer)
+    assert message == "expected at most 200 characters, found 201"
+
+
+def test_skill_creator_configuration_holding_no_run_is_refused(
+    shared: Path, tmp_path: Path
+) -> None:
+    doc = _json(shared / NEBIUS)
+    doc["evals"][0]["without_skill"] = {"passed": 2, "total": 5}  # no pass_rate, no assertions
+    path = write_json(tmp_path / "benchmark.json", doc)
+    message = _refused_at(lambda: import_skill_creator([path]), "/evals/0/without_skill")
+    assert message == (
+        "expected a configuration's run holding pass_rate, assertions_total or graded "
+        "assertions, found an object with none of them"
+    )
