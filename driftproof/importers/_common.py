@@ -33,6 +33,7 @@ from driftproof.importers._counts import named as named
 from driftproof.importers._counts import sealable as sealable
 from driftproof.importers._counts import source_tokens as source_tokens
 from driftproof.importers._counts import stated as stated
+from driftproof.importers._counts import unblank as unblank
 from driftproof.importers._counts import within as within
 from driftproof.importers._text import NAME_NOT_UNICODE, BadName, Repair, repair_tree
 from driftproof.receipt._model_draw import CASE_ID_PATTERN

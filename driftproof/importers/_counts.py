@@ -23,6 +23,7 @@ class Where(Protocol):
 
 
 _S = TypeVar("_S", bound=str | None)
+_T = TypeVar("_T")
 #: The words a count past :data:`JSON_SAFE_INTEGER` is refused with.
 COUNT_TOO_BIG = f"expected a count of at most {JSON_SAFE_INTEGER:,}"
 
@@ -132,6 +133,17 @@ def add_tokens(
 def is_name(value: Any) -> TypeGuard[str]:
     """Whether ``value`` names something: a string holding more than spaces (``"  "`` does not)."""
     return isinstance(value, str) and bool(value.strip())
+
+
+def unblank(value: _T, where: Where, what: str) -> _T:
+    """``value`` unless it is a blank text (``""``, ``"   "``), which names nothing.
+
+    Raises:
+        ImportError_: a blank text at ``where``, saying it expected ``what``.
+    """
+    if isinstance(value, str) and not value.strip():
+        raise where.fail(f"expected {what}, found the blank text {quote(value)}")
+    return value
 
 
 def stated(text: Any, where: Where, most: int = 200) -> str | None:

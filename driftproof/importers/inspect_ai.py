@@ -237,8 +237,7 @@ def _cases(
             if isinstance(sid, bool) or not isinstance(sid, (int, str)):
                 found = f"found {common.kind_of(sid)}"
                 raise (sw / "id").fail(f"expected the sample id (an integer or a string), {found}")
-            if isinstance(sid, str):  # an id of spaces names no sample (Inspect: a unique id)
-                common.named(sid, sw / "id", "the sample id", most=None)
+            common.unblank(sid, sw / "id", "the sample id")  # Inspect's unique id of a sample
             epoch = sample.get("epoch")
             if not common.is_count(epoch) or epoch < 1:
                 raise (sw / "epoch").fail("expected the epoch (an integer from 1)")
@@ -326,10 +325,7 @@ def _listed(log: Log) -> list[tuple[str, int, str]]:
         if isinstance(sid, bool) or not isinstance(sid, (int, str)):
             where = log.where / "eval" / "dataset" / "sample_ids" / k
             raise where.fail("expected a sample id (an integer or a string)")
-        if isinstance(sid, str):
-            common.named(
-                sid, log.where / "eval" / "dataset" / "sample_ids" / k, "a sample id", None
-            )
+        common.unblank(sid, log.where / "eval" / "dataset" / "sample_ids" / k, "a sample id")
         for e in range(1, epochs + 1):
             why = f"the log lists sample {sid}, epoch {e}, but holds no record of it"
             why += ended.get(str(status), "")

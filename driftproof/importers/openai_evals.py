@@ -371,20 +371,16 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         raise w.fail(
             "expected the data source item's id (datasource_item_id or data_source_idx), found none"
         )
-    if isinstance(row[key_name], str):  # the API numbers items; a blank id names none
-        common.named(row[key_name], w / key_name, "the data source item's id", most=None)
-    key = str(row[key_name])
-    if isinstance(row.get("run_id"), str):  # the run's id labels its arm
-        common.named(row["run_id"], w / "run_id", "the run's id", most=None)
+    key = str(common.unblank(row[key_name], w / key_name, "the data source item's id"))
+    common.unblank(row.get("run_id"), w / "run_id", "the run's id")  # it labels its arm
     item = row.get("datasource_item") if row.get("datasource_item") is not None else row.get("item")
     prompt = member_str(item, "input")
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
     for i, res in enumerate(row.get("results") or []):
         rw = w / "results" / i
-        common.named(res["name"], rw / "name", "the grader's name", most=None)
-        # a second result of one grader would silently replace the first
-        if res["name"] in grades:
+        # a blank name names no grader; a second result of one would replace the first
+        if common.unblank(res["name"], rw / "name", "the grader's name") in grades:
             raise (rw / "name").fail(
                 f"expected each grader once per item, found {res['name'][:80]!r} again"
             )
@@ -392,8 +388,8 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         if (text := _last_text((res.get("sample") or {}).get("output"))) is not None:
             replies[res["name"]] = text
     for gname, value in (row.get("grades") or {}).items():
-        common.named(gname, w / "grades" / gname, "the grader's name", most=None)
-        grades.setdefault(gname, (value, w / "grades" / gname))
+        gw = w / "grades" / gname
+        grades.setdefault(common.unblank(gname, gw, "the grader's name"), (value, gw))
     for gname, gs in (row.get("grader_samples") or {}).items():
         if (text := _last_text((gs or {}).get("outputs"))) is not None:
             replies.setdefault(gname, text)

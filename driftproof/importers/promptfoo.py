@@ -386,8 +386,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
     vars_ = tc.get("vars", row.get("vars"))
     prompt_text = member_str(member_object(row, "prompt"), "raw")
     if isinstance(meta.get("id"), (str, int)) and not isinstance(meta.get("id"), bool):
-        if isinstance(meta["id"], str):  # an id of spaces names no test
-            common.named(meta["id"], w / "testCase" / "metadata" / "id", "the test's id", None)
+        common.unblank(meta["id"], w / "testCase" / "metadata" / "id", "the test's id")
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
     desc = desc if isinstance(desc, str) and desc.strip() else None
