@@ -309,8 +309,7 @@ def _refuse_what_cannot_go(r: Receipt) -> None:
                 f"summary-json holds a harness {member} of at most 100 characters; this "
                 f"receipt's is {len(said):,}, so it is not exported"
             )
-    stub = r.run.provider == "stub" or (r.judge is not None and r.judge.provider == "stub")
-    if r.is_simulated or stub:
+    if r.is_simulated or r.is_stub:
         source = (
             "the simulated model (driftproof demo or run --provider simulated), not from a "
             "measurement"

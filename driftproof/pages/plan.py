@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
 from driftproof.pages.band_sources import band_kind
-from driftproof.pages.words import draws_of, is_stub
+from driftproof.pages.words import draws_of
 from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
@@ -260,7 +260,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         z.existence,
         (rb.spread_with, rb.spread_baseline) if rb is not None else None,
         simulated=r.is_simulated,
-        stub=is_stub(r),
+        stub=r.is_stub,
         smoke=r.is_smoke,
         aa=bool(r.run.aa),
         grader_step=r.judge.scale.step if floored and r.judge is not None else None,

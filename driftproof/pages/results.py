@@ -22,7 +22,6 @@ from driftproof.pages.words import (
     count_of,
     fmt,
     format_lift,
-    is_stub,
 )
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
@@ -91,7 +90,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
     facts = band_facts(r)
     imported = r.provenance is not None and r.regrade is None
     nothing = b.message == NOT_MEASURED  # a run that measured nothing (D-17): never "measured"
-    stub = is_stub(r)  # fixed answers or grades: no model answered, or none graded
+    stub = r.is_stub  # fixed answers or grades: no model answered, or none graded
     measured = not (imported or b.smoke or r.is_aggregates_only or nothing or stub)
     kinds = {"smoke run": b.smoke, "printed aggregates": r.is_aggregates_only, "stub run": stub}
     source = next((s for s, hit in {**kinds, NOT_MEASURED: nothing}.items() if hit), "")

@@ -15,7 +15,7 @@ from typing import Literal
 
 from packaging.version import InvalidVersion, Version
 
-from driftproof.pages.words import is_stub, judge_model
+from driftproof.pages.words import judge_model
 from driftproof.receipt import Receipt
 from driftproof.wording import draw_words
 
@@ -160,7 +160,7 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
                 status = f.effect
         out.append(ArmStaleness(arm, status, _said_once(reasons)))
     simulated, aa = receipt.is_simulated, bool(receipt.run.aa)
-    return StaleReport(tuple(out), tuple(findings), simulated, is_stub(receipt), aa)
+    return StaleReport(tuple(out), tuple(findings), simulated, receipt.is_stub, aa)
 
 
 def _said_once(reasons: list[str]) -> tuple[str, ...]:

@@ -186,11 +186,6 @@ def judge_model(r: Receipt) -> str | None:
     return None if model is None or model.startswith("unrecorded:") else model
 
 
-def is_stub(r: Receipt) -> bool:
-    """True when the offline stub made the answers or the judge samples: fixed, no model's."""
-    return "stub" in (r.run.provider, r.judge.provider if r.judge is not None else None)
-
-
 def score_name(*receipts: Receipt) -> str:
     """What the receipts' scores are called: ``judge score`` or ``score``.
 

@@ -319,6 +319,11 @@ class ReceiptBody(_Model):
         )
 
     @property
+    def is_stub(self) -> bool:
+        """True when the offline stub made the answers or the judge samples: fixed, no model's."""
+        return "stub" in (self.run.provider, self.judge.provider if self.judge else None)
+
+    @property
     def arm_names(self) -> tuple[str, ...]:
         """Its arms, in receipt order: with_skill, baseline, and control when /arms names one."""
         return ARMS if self.arms.control is not None else COMPARED_ARMS
