@@ -110,7 +110,7 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
         auto_reload=False,
         finalize=printable,
     )
-    env.globals["table_box"] = table_box
+    env.globals.update(table_box=table_box, fold_from=FOLD_FROM)
     env.filters["count_of"] = count_of
     return env
 
@@ -204,7 +204,6 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
         nav_current="results/",
         measured=measured,
         other=other,
-        fold_from=FOLD_FROM,
         runs_heading=runs_heading,
         runs_captions=runs_captions,
     )
