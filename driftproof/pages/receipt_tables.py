@@ -11,7 +11,7 @@ from driftproof.pages.case import case_slugs
 from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.sheet import Sheet, sheet
 from driftproof.pages.sheet_facts import ARM_COLUMNS, ARMS_TITLE, PER_1K, lift_and_per_1k
-from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.source import FIGURE_COLUMNS, SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import Cell, Column, Row, Table, csv_number, plain_table, text_row
 from driftproof.pages.words import (
     UNKNOWN,
@@ -227,9 +227,10 @@ def _source_tables(s: Sheet, key: str) -> tuple[Table, ...]:
     """The source's report, usage and fidelity tables of ``s``, as the sheet has them."""
     said, head = f"{SOURCE_TITLE}: the decision", ("what", "as the source gave it")
     report = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
+    report += f". {s.source_report_note}" if s.source_report_note else ""
     parts: list[tuple[str, str, Sequence[str], Sequence[Sequence[str]]]] = [
         ("source-decision", said, head, [(f.label, f.value) for f in s.source_decision]),
-        ("source-report", report, SOURCE_HEAD, s.source_report),
+        ("source-report", report, s.source_report_head, s.source_report),
     ]
     if (u := s.usage) is not None:
         parts.append(("usage", f"{USAGE_TITLE}. {u.note}", u.head, u.rows))

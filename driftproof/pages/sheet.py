@@ -33,7 +33,7 @@ from driftproof.pages.source import (
     source_figures,
     source_origin,
     source_report_facts,
-    source_report_rows,
+    source_report_table,
     usage_view,
 )
 from driftproof.pages.words import (
@@ -167,6 +167,8 @@ class Sheet:
     figure_columns: tuple[tuple[str, str], ...] = FIGURE_COLUMNS
     source_origin: tuple[Fact, ...] = ()
     source_report: tuple[tuple[str, ...], ...] = ()
+    source_report_head: tuple[str, ...] = ()
+    source_report_note: str = ""
     source_decision: tuple[Fact, ...] = ()
     usage: UsageView | None = None
     fidelity: FidelityView | None = None
@@ -205,6 +207,7 @@ def sheet(
     reading = receipt_reading(r)
     lift_text, per_1k_text = _lift_texts(r, reading.status)
     b = lift_breakdown(r, size_bytes=size)
+    report_head, report_rows, report_note = source_report_table(r)
     return Sheet(
         title=f"{r.skill.name} on {r.run.model or 'an unrecorded model'}",
         path=str(path) if path is not None else None,
@@ -224,7 +227,9 @@ def sheet(
         source_figures=source_figures(r),
         figure_columns=figure_columns(r),
         source_origin=source_origin(r),
-        source_report=source_report_rows(r),
+        source_report=report_rows,
+        source_report_head=report_head,
+        source_report_note=report_note,
         source_decision=source_report_facts(r),
         usage=usage_view(r),
         fidelity=fidelity_view(r),

@@ -13,7 +13,7 @@ from driftproof.pages.lost_groups import lost_groups
 from driftproof.pages.receipt_tables import verdict_line
 from driftproof.pages.sheet import Sheet
 from driftproof.pages.sheet_facts import ARM_COLUMNS, ARMS_TITLE, PER_1K, BreakdownView
-from driftproof.pages.source import SOURCE_HEAD, SOURCE_TITLE, USAGE_TITLE
+from driftproof.pages.source import SOURCE_TITLE, USAGE_TITLE
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import Fact
 from driftproof.render.escape import (
@@ -113,8 +113,10 @@ def _sections(s: Sheet, width: int | None = None) -> list[_Section]:
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_origin), figures]
         out.append((f"{FIGURES_TITLE} (no band, lift or verdict)", FIGURES_TITLE, blocks))
     if s.source_report or s.source_decision:
-        report = _table(SOURCE_HEAD, s.source_report, width) if s.source_report else _Block([], [])
+        head, rows = s.source_report_head, s.source_report
+        report = _table(head, rows, width) if rows else _Block([], [])
         blocks = [_Block([], [_NO_FIGURE]), _facts(s.source_decision), report]
+        blocks += [_line(s.source_report_note)] if s.source_report_note else []
         title = f"{SOURCE_TITLE} (no band, lift or verdict is computed from them)"
         out.append((title, SOURCE_TITLE, blocks))
     if (u := s.usage) is not None:
