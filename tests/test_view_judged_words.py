@@ -130,3 +130,14 @@ def test_a_lift_against_the_control_is_named_a_lift(capsys: pytest.CaptureFixtur
     assert "vs control" not in out
     body = (Path(__file__).parents[1] / "templates/pages/_sheet_body.html").read_text("utf-8")
     assert "<dt>lift against the control</dt>" in body
+
+
+def test_the_cases_list_says_each_prompt_held_judged_facts_not_a_lost_score() -> None:
+    # every draw holds its facts and none is lost: "no score (lost or unscored)" was untrue
+    lines = {c.case_id: c.line for c in sheet(read_receipt(JUDGED)).cases}
+    expected = {
+        case: f"with skill {facts}/{facts} facts and {other}/{other} verbatim check passed, "
+        "no score; baseline not recorded by the source; no verdict"
+        for case, (facts, other) in _checks(JUDGED).items()
+    }
+    assert lines == expected

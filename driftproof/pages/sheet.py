@@ -332,7 +332,9 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
             for n, b in bands.items()
             if b is not None
         }
-        said = tuple((named[n], band_said(x, getattr(c.arms, n))) for n, x in shown.items())
+        arms = {n: getattr(c.arms, n) for n in shown}  # an arm none of whose draws is lost
+        held = {n: _checks(a.draws) for n, a in arms.items() if a and not lost(a.draws)}
+        said = tuple((named[n], band_said(x, arms[n], held.get(n))) for n, x in shown.items())
         verdict = verdicts.get(c.id)
         rows.append(
             CaseRow(

@@ -60,11 +60,17 @@ CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": CHECK_ERROR}
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 
-def band_said(band: str, arm: CaseArm | None) -> str:
-    """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none."""
+def band_said(band: str, arm: CaseArm | None, checks: str | None = None) -> str:
+    """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none.
+
+    ``checks``: the checks of an arm none of whose draws is lost, as the case table says them
+    (``2/2 facts and 1/1 verbatim check passed``); with no band, they are what it holds.
+    """
     if band != "–":
         return band
     drew = arm is not None and arm.draws
+    if drew and checks:
+        return f"{checks}, no score"
     return "no score (lost or unscored)" if drew else "no draw in this case"
 
 

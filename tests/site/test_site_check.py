@@ -146,6 +146,7 @@ def test_a_sheets_case_list_says_no_score_in_words(built_site: Path) -> None:
     page = built_site / "receipts/caveman-5c7e19a-judged-fidelity-caveman/index.html"
     html = page.read_text(encoding="utf-8")
     assert '<h2 id="answers">Cases</h2>' in html
-    said = "with skill no score (lost or unscored); baseline not recorded by the source;"
+    # p01 holds 2 judged facts and 1 verbatim word check, all passed, and no lost draw
+    said = "with skill 2/2 facts and 1/1 verbatim check passed, no score; baseline not recorded"
     assert f"Case p01</a>: {said}" in html
     assert "with skill –" not in html
