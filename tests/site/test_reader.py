@@ -91,9 +91,13 @@ def test_the_404_page_works_from_file_urls_and_served(browser: Any, built_site: 
     # a host serves 404.html at any missing address: its links start at the root ("/"), which
     # from a folder on disk is the disk's root; there they lead into the site all the same
     page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []  # it asked for /assets/site.css and /assets/sort.js: two errors
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("requestfailed", lambda r: errors.append(r.url))
     page.goto((built_site / "404.html").as_uri())
     page.wait_for_load_state()
     assert page.evaluate(_STYLED)  # the site's stylesheet is loaded
+    assert errors == []
     page.get_by_role("link", name="list of reports", exact=True).click()
     page.wait_for_load_state()
     assert page.url == (built_site / "index.html").as_uri()
