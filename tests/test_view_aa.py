@@ -202,7 +202,7 @@ def test_an_aa_receipts_case_list_and_case_pages_name_its_two_runs() -> None:
         "Case c1 : first run 0.610 ± 0.010 (n = 3); second run 0.550 ± 0.010 (n = 3); no verdict"
     ) in index
     assert "difference (first run minus second run) +0.060" in case  # .61 − .55
-    assert "side by side: first run, second run" in case
+    assert "one under another on a narrow one: first run, second run" in case
     assert not re.search(r"with skill|baseline|lift", case)
 
 

@@ -19,12 +19,14 @@ from driftproof.pages.source import source_figures, source_report_headline
 from driftproof.pages.words import (
     COUNTED_BY_WORDS,
     UNKNOWN,
+    aa_called,
     count_of,
     fmt,
     format_lift,
 )
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
+from driftproof.stats.aa import aa_reading
 from driftproof.stats.lift import lift_case_ids
 from driftproof.stats.savings import percent, token_savings
 from driftproof.wording import AA_ARM_WORDS, MORE_CASES, NOT_ENOUGH_DRAWS, NOT_MEASURED
@@ -36,6 +38,8 @@ FOLD_FROM = 25
 #: Shown for a figure the receipt cannot give (D-13: unknown stays unknown); a missing name or
 #: word reads ``UNKNOWN`` ("not recorded"), as on every other page.
 NO_FIGURE = "–"
+#: An A/A calibration's label where a lift would stand: it measures noise, not a skill.
+AA_LABEL = "A/A calibration"
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         )
     else:
         shown = b.reason if nothing else headline(r, b.lift)
+    if r.run.aa and not shown:  # no lift (two runs of one arm): what it calibrates instead
+        shown = f"{AA_LABEL}: {aa_called(aa_reading(r))}"
     return ResultRow(
         receipt=name,
         sheet_url=f"receipts/{quote(name, safe='/')}/",
@@ -117,7 +123,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         **{k: getattr(b, k) for k in ("smoke", "status", "lift", "value_per_1k")},
         # a simulated row's group says the scores were drawn at random: its first clause suffices
         reason=b.reason.split(";", 1)[0] if r.is_simulated else _why(b),
-        lift_text=_text(b.lift),
+        lift_text=AA_LABEL if r.run.aa else _text(b.lift),
         value_text=_text(b.value_per_1k),
         context_only=b.status == Status.NO_VERDICT,
         measured=measured,

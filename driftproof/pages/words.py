@@ -322,14 +322,18 @@ def paired_line(t: PairedTest, subject: str, interval_of: str) -> str:
     )
 
 
+def aa_called(aa: AAReading) -> str:
+    """How many cases an A/A calibration's rule called a change in, in words."""
+    return (
+        f"the rule called a change, up or down, in {aa.observed:,} of "
+        f"{count_of(len(aa.cases), 'case')} between two runs of the same arm"
+    )
+
+
 def aa_line(name: str, aa: AAReading) -> str:
     """An A/A calibration, naming the A/A receipt ``name``, in one sentence."""
-    n = len(aa.cases)
-    read = n - aa.unread
-    text = (
-        f"A/A calibration {name}: the rule called a change, up or down, in {aa.observed:,} of "
-        f"{count_of(n, 'case')} between two runs of the same arm"
-    )
+    read = len(aa.cases) - aa.unread
+    text = f"A/A calibration {name}: {aa_called(aa)}"
     if read:
         text += (
             "; at these spreads and draws, noise alone is expected to call an average of "

@@ -200,7 +200,7 @@ def count_words(x: float, error: float) -> str:
     To 2, 1 or 0 decimals: the most whose half a unit in the last place is at least the 95%
     half-width (1.96 standard errors); ``fewer than 0.01`` (``0.1``, ``1``) where that rounds
     to nothing, ``x`` and the half-width together then being under one unit in that place.
-    When even that is over 0.5: ``N (simulated: between L and H)``, the half-width's ends
+    When even that is over 0.5: ``N (L to H by simulation)``, the half-width's ends
     rounded outwards, ``L`` at least 0.
     """
     half = _Z95 * error
@@ -209,7 +209,7 @@ def count_words(x: float, error: float) -> str:
             said = f"{x:.{places}f}"
             return f"fewer than {10.0**-places:.{places}f}" if float(said) == 0 else said
     low, high = max(0, math.floor(x - half)), math.ceil(x + half)
-    return f"{x:.0f} (simulated: between {low} and {high})"
+    return f"{x:.0f} ({low} to {high} by simulation)"
 
 
 def chance_bounds(
@@ -279,8 +279,8 @@ def chance_words(
     """The chance of at least ``k`` events at the precision its simulation supports.
 
     As it is when its 95% simulation bounds (:func:`chance_bounds`) span at most a fifth of
-    it; else ``about X% (simulated: between L% and H%)``; ``under H%`` when no
-    simulated trial gave an event or the chance rounds to nothing.
+    it; else ``about X%, L% to H% by simulation`` (no brackets: it is said inside some);
+    ``under H%`` when no simulated trial gave an event or the chance rounds to nothing.
     """
     p = p_at_least(per_case, k)
     low, high = chance_bounds(per_case, k, trials, simulated)
@@ -289,8 +289,8 @@ def chance_words(
     if _pct_out(p, round) == _pct_out(0.0, round):
         return f"under {_pct_out(high, math.ceil)}"
     return (
-        f"about {_pct_out(p, round)} (simulated: between {_pct_out(low, math.floor)} "
-        f"and {_pct_out(high, math.ceil)})"
+        f"about {_pct_out(p, round)}, {_pct_out(low, math.floor)} to "
+        f"{_pct_out(high, math.ceil)} by simulation"
     )
 
 

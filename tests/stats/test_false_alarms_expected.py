@@ -72,9 +72,9 @@ def test_a_wider_half_width_prints_the_range() -> None:
     # / 100 = .95, standard error .97468, half-width 1.9103: from 98.09 to 101.91, rounded out
     ps = [0.05] * 2000
     assert expected_error(ps, 100) == pytest.approx(0.97468, abs=1e-5)
-    assert _said(ps, 100) == "100 (simulated: between 98 and 102)"
+    assert _said(ps, 100) == "100 (98 to 102 by simulation)"
     # the low end never goes under 0
-    assert count_words(0.5, 1.0) == "0 (simulated: between 0 and 3)"
+    assert count_words(0.5, 1.0) == "0 (0 to 3 by simulation)"
 
 
 def test_a_case_not_simulated_adds_no_error() -> None:

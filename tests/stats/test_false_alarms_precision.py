@@ -67,7 +67,7 @@ def _said(sd: float, seed: int) -> str:
 def test_a_small_chance_is_printed_with_the_range_its_simulation_allows(sd, seed, true) -> None:
     assert _exact(sd) == pytest.approx(true, rel=1e-4)
     said = _said(sd, seed)
-    m = re.fullmatch(r"about [\d.]+% \(simulated: between ([\d.]+)% and ([\d.]+)%\)", said)
+    m = re.fullmatch(r"about [\d.]+%, ([\d.]+)% to ([\d.]+)% by simulation", said)
     assert m is not None, said
     assert float(m.group(1)) / 100 <= true <= float(m.group(2)) / 100
 
@@ -80,7 +80,7 @@ def test_the_range_holds_the_true_chance_about_95_times_in_100() -> None:
     held = 0
     for seed in range(200):
         said = _said(0.014, seed)
-        m = re.fullmatch(r"about [\d.]+% \(simulated: between ([\d.]+)% and ([\d.]+)%\)", said)
+        m = re.fullmatch(r"about [\d.]+%, ([\d.]+)% to ([\d.]+)% by simulation", said)
         u = re.fullmatch(r"under ([\d.]+)%", said)
         assert m is not None or u is not None, said
         low, high = (0.0, float(u.group(1))) if u else (float(m.group(1)), float(m.group(2)))
