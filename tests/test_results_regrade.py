@@ -41,7 +41,8 @@ def test_the_results_row_of_a_regrade_names_its_original(tmp_path, capsys) -> No
     assert alone.regrade_of == f"a regrade of the receipt sealed {original_seal[:12]}…: {HOW}"
     # the page shows it under the receipt's name, the original named though its row came alone
     html = results_page_from_rows([rows["first-run"], alone], page_env()).decode()
-    assert f'rubric-v2</a><br><span class="meta">a regrade of receipt first-run: {HOW}' in html
+    named = '<a href="../receipts/first-run/index.html">receipt first-run</a>'  # linked
+    assert f'rubric-v2</a><br><span class="meta">a regrade of {named}: {HOW}' in html
 
 
 def test_badge_says_which_receipt_a_regrade_regrades(tmp_path, capsys) -> None:
@@ -53,3 +54,20 @@ def test_badge_says_which_receipt_a_regrade_regrades(tmp_path, capsys) -> None:
     # an ordinary run's badge says nothing of the kind
     code, out, _ = run_main(["badge", str(run), "--out-dir", str(tmp_path / "c")], capsys)
     assert code == 0 and "regrade" not in out
+
+
+def test_a_regrade_links_its_original_and_its_page_says_it_is_a_regrade(tmp_path, capsys) -> None:
+    from driftproof.site.html import receipt_files
+
+    run, regraded = _regraded(tmp_path, capsys)
+    original_seal = json.loads(run.read_text())["seal"]["sha256"]
+    orig, reg = read_receipt(run), read_receipt(regraded)
+    rows = results_rows({"first-run": orig, "rubric-v2": reg})
+    html = results_page_from_rows(rows, page_env()).decode()
+    linked = '<a href="../receipts/first-run/index.html">receipt first-run</a>'
+    assert f'<span class="meta">a regrade of {linked}: {HOW}</span>' in html
+    # under the receipt page's title, the regrade is said, its original by its seal
+    page = receipt_files("rubric-v2", reg, regraded.read_bytes(), [], page_env())
+    sheet = page["receipts/rubric-v2/index.html"].decode()
+    said = f"<p>A regrade of the receipt sealed {original_seal[:12]}…: {HOW}; "
+    assert sheet.index(said) < sheet.index("<h2")

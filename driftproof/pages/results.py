@@ -56,7 +56,8 @@ class ResultRow:
         source: the import's tool, ``smoke run``, ``printed aggregates``, ``stub run``,
             ``not measured`` or ``""``; ``headline``: its headline figure, or why nothing.
         simulated: drawn at random by the simulated provider: never a measurement.
-        regrade_of: :func:`regrade_words`; ``original_seal``: a regrade's original's seal.
+        regrade_of: :func:`regrade_words`; ``original_seal``: a regrade's original's seal;
+            ``original``: the original's receipt name where it is among the rows (linked).
     """
 
     receipt: str
@@ -82,6 +83,7 @@ class ResultRow:
     simulated: bool = False
     regrade_of: str = ""
     original_seal: str = ""
+    original: str = ""
     seal: str = ""
 
 
@@ -171,7 +173,11 @@ def named_originals(rows: Iterable[ResultRow]) -> list[ResultRow]:
     rows = list(rows)
     names = {x.seal: x.receipt for x in rows if x.seal}
     return [
-        replace(x, regrade_of=x.regrade_of.replace(_sealed(s), f"receipt {names[s]}", 1))
+        replace(
+            x,
+            regrade_of=x.regrade_of.replace(_sealed(s), f"receipt {names[s]}", 1),
+            original=names[s],
+        )
         if (s := x.original_seal) in names
         else x
         for x in rows

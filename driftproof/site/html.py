@@ -27,6 +27,7 @@ from driftproof.pages.results import (
     RESULTS_PAGE,
     ResultRow,
     named_originals,
+    regrade_words,
     results_groups,
     runs_words,
 )
@@ -226,6 +227,7 @@ def receipt_files(
             sheet=t,
             cases_about=case_pages_about(r),
             json_url=f"../{name.rsplit('/', 1)[-1]}.json",
+            regrade=regrade_words(r),
             **nav,
         )
     }
