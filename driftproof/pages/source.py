@@ -230,7 +230,7 @@ def source_report_table(
     """The source's figures as shown: head, rows and a note (``""`` for none).
 
     A "how it was made" text that more than one row shares, and no row differs from, is said
-    once in the note (``"risk: the rubric's rating …"``) and left out of the rows; then a
+    once in the note (``"Risk: the rubric's rating …"``) and left out of the rows; then a
     column empty in every row is left out. Every figure keeps its row and its text.
     """
     rows = source_report_rows(r)
@@ -238,7 +238,7 @@ def source_report_table(
     note = ""
     if len(hows) > 1 and len(set(hows)) == 1:
         labels = ", ".join(dict.fromkeys(row[0] for row in rows if row[-1]))
-        note = f"{labels}: {hows[0]}"
+        note = f"{labels[:1].upper()}{labels[1:]}: {hows[0]}"
         rows = tuple((*row[:-1], "") for row in rows)
     keep = [i for i, _ in enumerate(SOURCE_HEAD) if i == 0 or any(row[i] for row in rows)]
     head = tuple(SOURCE_HEAD[i] for i in keep)

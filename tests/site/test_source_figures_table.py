@@ -15,7 +15,7 @@ from driftproof.render.sheet import sheet_text
 
 JUDGED = Path(__file__).parents[2] / "receipts" / "caveman-5c7e19a-judged-fidelity-caveman.json"
 #: caveman's rubric file: risk "selects the tolerance band in evals/gate.py"
-RISK = "risk: the rubric's rating of how much fidelity loss the source's gate allows (high: none)"
+RISK = "Risk: the rubric's rating of how much fidelity loss the source's gate allows (high: none)"
 
 
 def _figures() -> list[tuple[str, str, str, str]]:
