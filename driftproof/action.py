@@ -18,9 +18,8 @@ Exit status: 0 when the job passes; 1 when it fails (by default: a case regresse
 receipt did not measure); 2 when an input is missing, a receipt cannot be read (bad JSON, schema,
 seal) or the A/A receipt is not one, or is of another skill, suite, answering model or judge than
 the compared receipts, with the problems in the summary and on stderr, or when the summary or
-``$GITHUB_OUTPUT`` cannot be written (outputs not written: the summary says so, not the
-decision; a summary not written: the outputs then read decision ``error``, the others blank), or
-when either names a receipt read (nothing written); 130 when cancelled before the outputs.
+``$GITHUB_OUTPUT`` cannot be written (then each says error, :func:`_write_outputs`) or names a
+receipt read (nothing written); 130 when cancelled before the outputs.
 """
 
 from __future__ import annotations
@@ -287,7 +286,8 @@ def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] 
     """Append the outputs, then the summary, to GitHub's files; one line per file not written.
 
     Outputs not written make the step exit 2, so the summary then lists ``errors`` (the step's
-    other problems) and that one instead of ``summary`` (which may say the job passes).
+    other problems) and that one instead of ``summary`` (which may say the job passes); a
+    summary not written sets the outputs again (a later value wins), decision ``error``.
     """
     problems: list[str] = []
     for variable, what in (
@@ -305,8 +305,7 @@ def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] 
             problems.append(f"{path}: cannot append {what} ({variable}): {exc.strerror or exc}")
     out = os.environ.get("GITHUB_OUTPUT")
     if out and problems and not problems[0].startswith(f"{out}: cannot append the outputs"):
-        # the outputs were written, the summary not: the step ends in an error, which sets the
-        # decision error and no other output (action.yml); a later value of a name wins
+        # outputs written, summary not: an error sets decision error and no other (action.yml)
         with contextlib.suppress(OSError):
             append_github_output(Path(out), {**dict.fromkeys(outputs, ""), "decision": "error"})
     return problems

@@ -130,9 +130,7 @@ class RunPlan:
 
 
 def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
-    """The skill's name: ``given``, else SKILL.md's front matter's, else its folder's.
-
-    A leading byte-order mark is no part of the front matter's first line.
+    """The skill's name: ``given``, else SKILL.md's front matter's (past a BOM), else its folder's.
 
     Raises:
         RunOptionError: the name is longer than the 200 characters a receipt holds (refused
