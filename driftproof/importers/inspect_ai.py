@@ -68,9 +68,9 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
 
     Raises:
         ImportError_: no log, the same document for two arms (by sha256), a malformed log, logs
-            of different tasks, an unknown or ambiguous scorer, an object value with no KEY, a
-            score outside 0..1 or a timestamp with no UTC offset; naming the file and pointer
-            (in a ``.eval`` archive the pointer starts with the member's name).
+            of different tasks, an unknown, ambiguous or blank scorer, an object value with no
+            KEY, a score outside 0..1 or a timestamp with no UTC offset; naming the file and
+            pointer (in a ``.eval`` archive the pointer starts with the member's name).
     """
     logs = {"with_skill": logs} if isinstance(logs, (str, Path)) else dict(logs)
     if not logs or set(logs) - set(ARMS) or not {"with_skill", "baseline"} & set(logs):
@@ -80,9 +80,11 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
         )
     scorer = options.scorer
     name, key = (scorer.split(":", 1) + [None])[:2] if scorer is not None else (None, None)
-    if scorer is not None and (not name or key == ""):
+    if scorer is not None and not (common.is_name(name) and key != ""):
         raise OPTIONS.fail(f"--scorer {scorer!r}: expected NAME or NAME:KEY")
     read = read_logs(logs)
+    for log in read.values():
+        _unblank_scorers(log)
     missing = [a for a in ("with_skill", "baseline") if a not in logs]
     single = "a single-arm log: no lift, no interval, no value per token"
     unrecorded = [*_UNRECORDED, *(f"the {a} arm ({single})" for a in missing)]
@@ -214,6 +216,20 @@ def _recorded(
         if value is None:
             unrecorded.append(why)
     return gens, model, judge_model, version
+
+
+def _unblank_scorers(log: Log) -> None:
+    """Refuse a scorer named by a blank text, in the results or a sample: it names no scorer.
+
+    Raises:
+        ImportError_: the first such name, at its pointer.
+    """
+    w = log.where / "results" / "scores"
+    for i, s in enumerate(member_object(log.header, "results").get("scores") or []):
+        common.unblank(s.get("name"), w / i / "name", "the scorer's name")
+    for sample, sw in log.samples:
+        for n in sample.get("scores") or {}:
+            common.unblank(n, sw / "scores" / n, "the scorer's name")
 
 
 def _cases(

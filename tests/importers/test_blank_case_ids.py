@@ -185,3 +185,30 @@ def test_skill_creator_configuration_holding_no_run_is_refused(
         "expected a configuration's run holding pass_rate, assertions_total or graded "
         "assertions, found an object with none of them"
     )
+
+
+@BLANKS
+@pytest.mark.parametrize("where", ["results", "sample"])
+def test_inspect_blank_scorer_name_is_refused(
+    shared: Path, tmp_path: Path, blank: str, where: str
+) -> None:
+    doc = _json(shared / INSPECT)  # one scorer, model_graded_fact, in the results and samples
+    if where == "results":
+        doc["results"]["scores"][0]["name"] = blank
+    else:  # the second sample's score, moved to a key of spaces
+        doc["samples"][1]["scores"] = {blank: doc["samples"][1]["scores"]["model_graded_fact"]}
+    path = write_json(tmp_path / "log.json", doc)
+    pointer = "/results/scores/0/name" if where == "results" else f"/samples/1/scores/{blank}"
+    message = _refused_at(
+        lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")), pointer
+    )
+    assert message == f"expected the scorer's name, found the blank text {json.dumps(blank)}"
+
+
+def test_inspect_blank_scorer_option_is_refused(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["import", "inspect", "--with-skill", str(shared / INSPECT), "--scorer", "  "]
+    code, _, err = run_main([*argv, "--skill-name", "s", "--out-dir", str(out)], capsys)
+    assert code == 2 and "--scorer '  ': expected NAME or NAME:KEY" in err and not out.exists()
