@@ -52,12 +52,14 @@ from driftproof.pages.words import (
     draws_of,
     fmt,
     format_lift,
+    grader_ran,
     has_bands,
     lift_coverage,
     lost_of,
     paired_interval,
     paired_line,
     score_name,
+    unscored_said,
 )
 from driftproof.receipt import Case, Draw, Receipt
 from driftproof.stats import (
@@ -332,8 +334,9 @@ def case_rows(r: Receipt, verdicts: dict[str, str]) -> tuple[CaseRow, ...]:
             for n, b in bands.items()
             if b is not None
         }
-        arms = {n: getattr(c.arms, n) for n in shown}  # an arm none of whose draws is lost
-        held = {n: _checks(a.draws) for n, a in arms.items() if a and not lost(a.draws)}
+        arms = {n: getattr(c.arms, n) for n in shown}
+        kept = {n: a.draws for n, a in arms.items() if a and not lost(a.draws)}  # none lost
+        held = {n: unscored_said(_checks(d), grader_ran(r, d)) for n, d in kept.items()}
         said = tuple((named[n], band_said(x, arms[n], held.get(n))) for n, x in shown.items())
         verdict = verdicts.get(c.id)
         rows.append(

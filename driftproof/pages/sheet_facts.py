@@ -11,6 +11,7 @@ from driftproof.pages.words import (
     COUNTED_BY_WORDS,
     NO_ASSERTION,
     NO_LABEL,
+    NOT_GRADED,
     UNKNOWN,
     VERDICT_WORDS,
     Fact,
@@ -19,6 +20,7 @@ from driftproof.pages.words import (
     count_of,
     fmt,
     format_lift,
+    grader_ran,
     has_bands,
     judge_words,
     lost_class,
@@ -395,8 +397,7 @@ def arm_summaries(r: Receipt) -> tuple[ArmSummary, ...]:
         draws = [d for a in held for d in a.draws]
         measured = sum(d.score is not None for d in draws)
         scored = "holding checks, no score" if not measured and any(d.checks for d in draws) else ""
-        graded = r.judge is not None or any(d.judge_samples for d in draws)  # a grader ran
-        scored = scored or ("not graded" if draws and not measured and not graded else "")
+        scored = scored or (NOT_GRADED if draws and not (measured or grader_ran(r, draws)) else "")
         lost = [x for d in draws if (x := lost_of(d, judged))]
         kinds = sorted({lost_class(reason, kind) for reason, kind in lost if kind})
         refused = sum(

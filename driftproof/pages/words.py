@@ -57,20 +57,39 @@ CHECK_KIND_WORDS = {
 }
 #: A check's outcome in words; an error is the check's own failure to run, never the answer's.
 CHECK_OUTCOME_WORDS = {"pass": "pass", "fail": "fail", "error": CHECK_ERROR}
+#: An arm whose draws no grader read (the arms table's words, and the case list's).
+NOT_GRADED = "not graded"
 VERDICT_WORDS = {"improved": "helps", "regressed": "hurts", "no separation": NO_SEPARATION}
 
 
-def band_said(band: str, arm: CaseArm | None, checks: str | None = None) -> str:
+def grader_ran(r: Receipt, draws: Iterable[Draw]) -> bool:
+    """Whether a grader read ``draws``: ``r`` records a judge, or a draw holds judge samples."""
+    return r.judge is not None or any(d.judge_samples for d in draws)
+
+
+def unscored_said(checks: str | None, graded: bool) -> str | None:
+    """What an arm with no score and no lost draw holds in one case, or ``None`` for nothing.
+
+    Its ``checks`` as the case table says them (``2/2 facts and 1/1 verbatim check passed``),
+    then ``no score``; with none and no grader run on it (``graded`` false), ``not graded``,
+    as the arms table says it.
+    """
+    if checks:
+        return f"{checks}, no score"
+    return None if graded else NOT_GRADED
+
+
+def band_said(band: str, arm: CaseArm | None, unscored: str | None = None) -> str:
     """An arm's band in one case (``band``: a case row's, ``–`` for none), or why it has none.
 
-    ``checks``: the checks of an arm none of whose draws is lost, as the case table says them
-    (``2/2 facts and 1/1 verbatim check passed``); with no band, they are what it holds.
+    ``unscored``: :func:`unscored_said` of an arm none of whose draws is lost; with no band, it
+    is what the arm holds.
     """
     if band != "–":
         return band
     drew = arm is not None and arm.draws
-    if drew and checks:
-        return f"{checks}, no score"
+    if drew and unscored:
+        return unscored
     return "no score (lost or unscored)" if drew else "no draw in this case"
 
 
