@@ -102,7 +102,8 @@ def test_the_risk_rating_says_what_it_is_where_it_is_shown() -> None:
 )
 def test_the_cases_text_promises_only_what_the_receipt_holds(name: str, held: str) -> None:
     said = case_pages_about(read_receipt(RECEIPTS / f"{name}.json"))
-    lead = "Each case has a page of its own: its prompt and each arm's draws side by side"
+    # a row for each draw: side by side on a wide screen only, so the lead says neither
+    lead = "Each case has a page of its own: its prompt and each arm's draws, a row for each draw"
     assert said == f"{lead}, with what the receipt holds of each{held}"
 
 

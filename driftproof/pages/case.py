@@ -65,9 +65,8 @@ def case_pages_about(r: Receipt) -> str:
     draws = [d for *_, d in draws_of(r)]
     held = [words for words, has in _HELD if any(has(d) for d in draws)]
     said = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else "".join(held)
-    return "Each case has a page of its own: its prompt and each arm's draws side by side" + (
-        f", with what the receipt holds of each: {said}." if said else "."
-    )
+    lead = "Each case has a page of its own: its prompt and each arm's draws, a row for each draw"
+    return lead + (f", with what the receipt holds of each: {said}." if said else ".")
 
 
 def _no_answer(r: Receipt) -> str:
