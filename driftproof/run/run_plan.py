@@ -174,11 +174,10 @@ def _check(o: RunOptions, judge: str) -> None:
         raise RunOptionError(
             "--aa", "an A/A calibration runs the with-skill arm twice and takes no control"
         )
-    counts = {"--draws": o.draws is not None, "--quick": o.quick, "--max-draws": o.max_draws}
-    if len(given := [k for k, v in counts.items() if v not in (None, False)]) > 1:
-        raise RunOptionError(
-            given[0], f"{given[0]} sets the draws per arm and {given[1]} does too: give one of them"
-        )
+    counts = {"--draws": o.draws, "--quick": o.quick or None, "--max-draws": o.max_draws}
+    if len(given := [k for k, v in counts.items() if v is not None]) > 1:
+        why = f"{given[0]} sets the draws per arm and {given[1]} does too: give one of them"
+        raise RunOptionError(given[0], why)
     if o.capture != "text" and (o.surface != "cli" or o.provider in OFFLINE):
         raise RunOptionError(
             "--capture",
@@ -315,7 +314,7 @@ def plan_run(o: RunOptions) -> RunPlan:
     return RunPlan(
         suite=suite,
         skill_text=skill_text,
-        skill_name=skill_name_of(o.skill_path, skill_text, o.skill_name or None),
+        skill_name=skill_name_of(o.skill_path, skill_text, o.skill_name),
         answer=_answer_lane(o, skill_text, control),
         judge=_judge_lane(o, judge),
         config=config,

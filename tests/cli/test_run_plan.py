@@ -154,6 +154,8 @@ def test_quick_is_the_smoke_preset(files) -> None:
             "--judge-base-url",
         ),
         ({"provider": "stub", "control": "  "}, "--control"),
+        # found: --skill-name '' (no text at all) still fell back to the front matter's name
+        ({"provider": "stub", "skill_name": ""}, "--skill-name"),
         # no lane is OpenAI's API: the option was ignored without a word
         ({"provider": "stub", "openai_api": "chat"}, "--openai-api"),
         ({"provider": "anthropic", "openai_api": "chat"}, "--openai-api"),
