@@ -146,9 +146,8 @@ def _side_table(
         return r.verification_level + smoke
 
     n = len(common.cases)
-    over = ""
-    if any(own_lifts(common)):  # a lift not its receipt's own, or (no case in common) its own
-        over = " over the cases both measured" if n else " over each receipt's own cases"
+    both = " over the cases both measured" if n else " over each receipt's own cases"
+    over = both if any(own_lifts(common)) else ""  # a lift not its own, or (n is 0) its own
     covers = [f"{n} of {count_of(t, 'case')}" for t in (common.a_total, common.b_total)]
     rows = [
         ("receipt", c.a_name, c.b_name),
