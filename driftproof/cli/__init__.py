@@ -106,6 +106,13 @@ class LazyGroup(click.Group):
         except BrokenPipeError as exc:
             raise _ReaderGone from exc
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        """click's; a closed stdout (its help is printed here) raised as in :meth:`invoke`."""
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError as exc:
+            raise _ReaderGone from exc
+
     def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str]], **kwargs: Any) -> None:
         """``lazy``: command name -> ``("module:attribute", short help)``; the rest is click's."""
         super().__init__(*args, **kwargs)

@@ -48,9 +48,11 @@ def test_a_reader_gone_before_the_output_exits_141_not_a_result(tmp_path):
 
     receipt = next(iter(sorted(Path("receipts").glob("*.json"))))
     entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
-    cmd = [sys.executable, "-c", entry, "validate", str(receipt)]
-    read, write = os.pipe()
-    os.close(read)  # no reader: the first write fails (EPIPE; Python ignores SIGPIPE)
-    done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, check=False)
-    os.close(write)
-    assert (done.returncode, done.stderr) == (141, "")
+    # found too: driftproof's own --help, printed before any command runs, still exited 1
+    for args in (["validate", str(receipt)], ["--help"]):
+        read, write = os.pipe()
+        os.close(read)  # no reader: the first write fails (EPIPE; Python ignores SIGPIPE)
+        cmd = [sys.executable, "-c", entry, *args]
+        done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, check=False)
+        os.close(write)
+        assert (args, done.returncode, done.stderr) == (args, 141, "")
