@@ -190,3 +190,22 @@ def test_codex_agent_message_after_the_turn_completed_is_never_graded(
             "unknown ending: the reply ended with 'turn.completed:agent_message', not as a "
             "complete final answer"
         )
+
+
+def test_codex_agent_message_only_after_the_turn_completed_is_not_said_to_be_none(
+    loopback, fake_bin, suite_file, tmp_path, monkeypatch
+):
+    # Found: the only agent message came after turn.completed, and the lost draw read "its turn
+    # completed with no agent message (its last item: agent_message)", a contradiction
+    usage = {"input_tokens": 1200, "cached_input_tokens": 1000, "output_tokens": 30}
+    events = _two_turns(usage, usage).splitlines(keepends=True)
+    # thread.started, turn.started, turn.completed, then the first turn's message "x"
+    printed_by_fake(tmp_path, monkeypatch, "codex-out.jsonl", "".join(events[:2] + events[3:1:-1]))
+    r, _ = _mini(tmp_path, suite_file, "openai", "cli")
+    for d in _draws(r):
+        assert (d.score, d.lost.kind, d.judge_samples) == (None, "error", [])
+        assert d.lost.reason == (
+            "codex exited with status 0, its turn completed with no agent message before its "
+            "completion (its last item: agent_message); transient, 3 attempts, retried after "
+            "0.01 s and 0.02 s"
+        )

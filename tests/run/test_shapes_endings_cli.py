@@ -338,8 +338,8 @@ def test_codex_answer_followed_by_another_item_is_no_final_answer(
          "ends in a line that is no JSON event: '{\"type\": \"turn.compl')"),
         ("".join(json.dumps(e) + "\n" for e in _turn({"type": "item.completed", "item": {
             "id": "i0", "type": "reasoning", "text": "hm"}})),
-         "codex exited with status 0, its turn completed with no agent message (its last item: "
-         "reasoning)"),
+         "codex exited with status 0, its turn completed with no agent message before its "
+         "completion (its last item: reasoning)"),
     ],
 )  # fmt: skip
 def test_codex_stream_cut_or_turn_with_no_message_says_what_it_held(

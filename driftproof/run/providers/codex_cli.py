@@ -167,8 +167,8 @@ class CodexCLI(CLILane):
         if not answered:
             last = f" (its last item: {after[:100]})" if after else ""
             raise AttemptError(
-                f"codex exited with status {code}, its turn completed with no agent "
-                f"message{last}{said}"
+                f"codex exited with status {code}, its turn completed with no agent message "
+                f"before its completion{last}{said}"
             )
         answer, think = split_reasoning(answered[0] if isinstance(answered[0], str) else "")
         return Reply(
