@@ -225,7 +225,9 @@ skill_creator = _import_command(
     "skill-creator iterations: one receipt per iteration.",
     """Import skill-creator / agentskills.io iterations: one receipt per iteration.
 
-    Reads benchmark.json and grading.json.
+    Reads each iteration's benchmark.json, or, where it has none, its
+    eval-*/<configuration>/grading.json files: a benchmark.json stands for the grading.json
+    files beside it, which are then not read.
     """,
     _PATHS,
     _SKILL_MD,

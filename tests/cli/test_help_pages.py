@@ -198,3 +198,12 @@ def test_each_groups_command_list_gives_each_summary_whole():
         assert r.exit_code == 0, r.output
         listed = r.output.split("Commands:\n", 1)[1].splitlines()
         assert listed and not [line for line in listed if line.rstrip().endswith("...")], group
+
+
+def test_import_skill_creator_help_says_a_benchmark_stands_for_its_gradings():
+    # Found: it said "Reads benchmark.json and grading.json", but beside a benchmark.json the
+    # grading.json files are not read (a broken one imports without a word)
+    r = CliRunner().invoke(cli, ["import", "skill-creator", "--help"], terminal_width=80)
+    said = " ".join(r.output.split())
+    assert "a benchmark.json stands for the grading.json files beside it, which are then" in said
+    assert "not read" in said and "Reads benchmark.json and grading.json." not in said
