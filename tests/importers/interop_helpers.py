@@ -66,3 +66,21 @@ def summary_doc(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "judge": {"model": "j"},
         "cases": cases,
     }
+
+
+def read_json(path: Path) -> Any:
+    """The JSON document at ``path``."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def refused_at(call: Any, pointer: str) -> str:
+    """The one problem's message of the ImportError_ ``call()`` raises, at ``pointer``."""
+    import pytest
+
+    from driftproof.errors import ImportError_
+
+    with pytest.raises(ImportError_) as exc:
+        call()
+    (p,) = exc.value.problems
+    assert p.pointer == pointer
+    return p.message

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from factories import run_main
-from interop_helpers import sealed, write_json
+from interop_helpers import read_json, refused_at, sealed, write_json
 from openai_evals_items import api_item, jsonl
 
-from driftproof.errors import ImportError_
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
@@ -31,24 +29,12 @@ SC = f"{DATA}/skill-creator/anthropic-schemas-examples/benchmark.json"
 NEBIUS = f"{DATA}/skill-creator/nebius-skills-workspace/evals/iteration-1/benchmark.json"
 
 
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _refused_at(call: Any, pointer: str) -> str:
-    with pytest.raises(ImportError_) as exc:
-        call()
-    (p,) = exc.value.problems
-    assert p.pointer == pointer
-    return p.message
-
-
 @BLANKS
 def test_inspect_blank_sample_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
-    doc = _json(shared / INSPECT)
+    doc = read_json(shared / INSPECT)
     doc["samples"][0]["id"] = blank
     path = write_json(tmp_path / "log.json", doc)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")),
         "/samples/0/id",
     )
@@ -59,10 +45,10 @@ def test_inspect_blank_sample_id_is_refused(shared: Path, tmp_path: Path, blank:
 def test_inspect_blank_listed_sample_id_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / INSPECT)
+    doc = read_json(shared / INSPECT)
     doc["eval"]["dataset"]["sample_ids"][2] = blank  # the log's third sample is id 3
     path = write_json(tmp_path / "log.json", doc)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")),
         "/eval/dataset/sample_ids/2",
     )
@@ -74,7 +60,7 @@ def test_openai_evals_blank_item_id_is_refused(tmp_path: Path, blank: str) -> No
     rows = [api_item("a", 0, 1.0), api_item("a", 1, 0.5)]
     rows[1]["datasource_item_id"] = blank
     path = jsonl(tmp_path / "items.jsonl", rows)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
         "/1/datasource_item_id",
     )
@@ -88,7 +74,7 @@ def test_openai_evals_blank_grader_name_is_refused(tmp_path: Path, blank: str) -
     rows = [api_item("a", 0, 1.0)]
     rows[0]["results"][1]["name"] = blank
     path = jsonl(tmp_path / "items.jsonl", rows)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
         "/0/results/1/name",
     )
@@ -99,7 +85,7 @@ def test_openai_evals_grades_keyed_by_spaces_are_refused(items: Path, tmp_path: 
     first = json.loads(items.read_text(encoding="utf-8").splitlines()[0])
     first["grades"] = {"  ": 1}
     path = jsonl(tmp_path / "items.jsonl", [first])
-    message = _refused_at(
+    message = refused_at(
         lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="  ")),
         "/0/grades/  ",
     )
@@ -128,7 +114,7 @@ def test_openai_evals_blank_grader_or_arm_option_is_refused(
 @BLANKS
 def test_openai_evals_blank_run_id_is_refused(tmp_path: Path, blank: str) -> None:
     path = jsonl(tmp_path / "items.jsonl", [api_item(blank, 0, 1.0)])
-    message = _refused_at(
+    message = refused_at(
         lambda: import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="quality")),
         "/0/run_id",
     )
@@ -147,11 +133,11 @@ def test_openai_evals_blank_finish_reason_is_no_stop_reason(tmp_path: Path) -> N
 
 @BLANKS
 def test_promptfoo_blank_test_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
-    doc = _json(shared / PROMPTFOO)
+    doc = read_json(shared / PROMPTFOO)
     doc["results"]["results"][1]["testCase"]["metadata"] = {"id": blank}
     path = write_json(tmp_path / "export.json", doc)
     arms = {"with_skill": "openai:gpt-5", "baseline": "openai:gpt-5-mini"}
-    message = _refused_at(
+    message = refused_at(
         lambda: import_promptfoo(path, PromptfooOptions(arms=arms, skill_name="s")),
         "/results/results/1/testCase/metadata/id",
     )
@@ -162,7 +148,7 @@ def test_promptfoo_blank_test_id_is_refused(shared: Path, tmp_path: Path, blank:
 def test_skill_creator_model_past_200_characters_is_refused_at_its_member(
     shared: Path, tmp_path: Path, runs: bool
 ) -> None:
-    doc = _json(shared / SC)
+    doc = read_json(shared / SC)
     if runs:  # the runs' model stands when the metadata names none
         del doc["metadata"]["executor_model"]
         doc["runs"][0]["model"] = "m" * 201
@@ -170,17 +156,17 @@ def test_skill_creator_model_past_200_characters_is_refused_at_its_member(
         doc["metadata"]["executor_model"] = "m" * 201
     path = write_json(tmp_path / "benchmark.json", doc)
     pointer = "/runs/0/model" if runs else "/metadata/executor_model"
-    message = _refused_at(lambda: import_skill_creator([path]), pointer)
+    message = refused_at(lambda: import_skill_creator([path]), pointer)
     assert message == "expected at most 200 characters, found 201"
 
 
 def test_skill_creator_configuration_holding_no_run_is_refused(
     shared: Path, tmp_path: Path
 ) -> None:
-    doc = _json(shared / NEBIUS)
+    doc = read_json(shared / NEBIUS)
     doc["evals"][0]["without_skill"] = {"passed": 2, "total": 5}  # no pass_rate, no assertions
     path = write_json(tmp_path / "benchmark.json", doc)
-    message = _refused_at(lambda: import_skill_creator([path]), "/evals/0/without_skill")
+    message = refused_at(lambda: import_skill_creator([path]), "/evals/0/without_skill")
     assert message == (
         "expected a configuration's run holding pass_rate, assertions_total or graded "
         "assertions, found an object with none of them"
@@ -192,14 +178,14 @@ def test_skill_creator_configuration_holding_no_run_is_refused(
 def test_inspect_blank_scorer_name_is_refused(
     shared: Path, tmp_path: Path, blank: str, where: str
 ) -> None:
-    doc = _json(shared / INSPECT)  # one scorer, model_graded_fact, in the results and samples
+    doc = read_json(shared / INSPECT)  # one scorer, model_graded_fact, in the results and samples
     if where == "results":
         doc["results"]["scores"][0]["name"] = blank
     else:  # the second sample's score, moved to a key of spaces
         doc["samples"][1]["scores"] = {blank: doc["samples"][1]["scores"]["model_graded_fact"]}
     path = write_json(tmp_path / "log.json", doc)
     pointer = "/results/scores/0/name" if where == "results" else f"/samples/1/scores/{blank}"
-    message = _refused_at(
+    message = refused_at(
         lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")), pointer
     )
     assert message == f"expected the scorer's name, found the blank text {json.dumps(blank)}"

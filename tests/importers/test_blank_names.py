@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import nvidia_card, sealed, write_json
+from interop_helpers import nvidia_card, read_json, refused_at, sealed, write_json
 from openai_evals_items import FIXTURE as OPENAI_ITEMS
 from openai_evals_items import jsonl
 from test_skill_eval_harness import _report
 from test_summary_json import DOC as SUMMARY
 
-from driftproof.errors import ImportError_
 from driftproof.importers.claude_plugin_eval import (
     ClaudePluginEvalOptions,
     import_claude_plugin_eval,
@@ -40,18 +39,6 @@ DATA = "data/interop"
 RUN = "run-2026-02-20T20-44-00-817Z/results.json"
 
 
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _refused_at(call: Any, pointer: str) -> str:
-    with pytest.raises(ImportError_) as exc:
-        call()
-    (p,) = exc.value.problems
-    assert p.pointer == pointer
-    return p.message
-
-
 def _unrecorded(r: Any, head: str) -> bool:
     return any(u.startswith(head) for u in r.provenance.unrecorded)
 
@@ -60,9 +47,9 @@ def _unrecorded(r: Any, head: str) -> bool:
 def test_skill_validator_blank_skill_name_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / DATA / "dotnet-skills/skill-validator-results" / RUN)
+    doc = read_json(shared / DATA / "dotnet-skills/skill-validator-results" / RUN)
     doc["verdicts"][0]["skillName"] = blank
-    message = _refused_at(
+    message = refused_at(
         lambda: import_skill_validator(write_json(tmp_path / "results.json", doc)),
         "/verdicts/0/skillName",
     )
@@ -73,10 +60,10 @@ def test_skill_validator_blank_skill_name_is_refused(
 def test_skill_validator_blank_scenario_name_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / DATA / "dotnet-skills/skill-validator-results" / RUN)
+    doc = read_json(shared / DATA / "dotnet-skills/skill-validator-results" / RUN)
     doc["verdicts"][0]["scenarios"][1]["scenarioName"] = blank
     path = write_json(tmp_path / "results.json", doc)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_skill_validator(path), "/verdicts/0/scenarios/1/scenarioName"
     )
     assert message.startswith("expected the scenario's name, found the blank text")
@@ -87,7 +74,7 @@ def test_skill_eval_harness_blank_case_id_is_refused(tmp_path: Path, blank: str)
     doc = _report()
     doc["results"][2]["case_id"] = blank
     path = write_json(tmp_path / "benchmark.json", doc)
-    _refused_at(lambda: import_skill_eval_harness(path), "/results/2/case_id")
+    refused_at(lambda: import_skill_eval_harness(path), "/results/2/case_id")
 
 
 @BLANKS
@@ -111,7 +98,7 @@ def test_skill_eval_harness_a_run_of_no_model_is_not_given_the_others(tmp_path: 
 @BLANKS
 def test_skill_eval_harness_blank_skill_name_is_refused(tmp_path: Path, blank: str) -> None:
     path = write_json(tmp_path / "benchmark.json", _report() | {"skill_name": blank})
-    _refused_at(lambda: import_skill_eval_harness(path), "/skill_name")
+    refused_at(lambda: import_skill_eval_harness(path), "/skill_name")
 
 
 INSPECT = f"{DATA}/inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
@@ -121,7 +108,7 @@ INSPECT = f"{DATA}/inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
 def test_inspect_blank_model_and_version_are_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / INSPECT)
+    doc = read_json(shared / INSPECT)
     doc["eval"]["model"] = blank  # model_graded_fact grades with eval.model: no grader either
     doc["eval"]["packages"]["inspect_ai"] = blank
     path = write_json(tmp_path / "log.json", doc)
@@ -135,7 +122,7 @@ def test_inspect_blank_model_and_version_are_unrecorded(
 def test_promptfoo_blank_provider_id_and_version_are_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / DATA / "promptfoo/sample-export.json")
+    doc = read_json(shared / DATA / "promptfoo/sample-export.json")
     doc["metadata"]["promptfooVersion"] = blank
     for row in doc["results"]["results"]:  # each row's provider {id, label ""}: by label
         row["provider"] = {"id": blank, "label": row["provider"]["id"]}
@@ -153,10 +140,10 @@ CPE = f"{DATA}/claude-plugin-eval/aggregate-result.two-arm.json"
 def test_claude_plugin_eval_blank_plugin_name_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / CPE)
+    doc = read_json(shared / CPE)
     doc["suite"]["plugins"][0]["name"] = blank
     path = write_json(tmp_path / "result.json", doc)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/suite/plugins"
     )
     assert "--skill-name" in message
@@ -166,10 +153,10 @@ def test_claude_plugin_eval_blank_plugin_name_is_refused(
 def test_claude_plugin_eval_blank_case_name_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / CPE)
+    doc = read_json(shared / CPE)
     doc["cases"][0]["name"] = blank
     path = write_json(tmp_path / "result.json", doc)
-    _refused_at(lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/cases/0/name")
+    refused_at(lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), "/cases/0/name")
 
 
 @BLANKS
@@ -177,13 +164,13 @@ def test_claude_plugin_eval_blank_case_name_is_refused(
 def test_claude_plugin_eval_blank_grader_name_is_refused(
     shared: Path, tmp_path: Path, blank: str, where: str
 ) -> None:
-    doc = _json(shared / CPE)
+    doc = read_json(shared / CPE)
     grader = doc
     for key in where.split("/")[1:]:
         grader = grader[int(key) if key.isdigit() else key]
     grader["name"] = blank  # else a check named by the blank text
     path = write_json(tmp_path / "result.json", doc)
-    message = _refused_at(
+    message = refused_at(
         lambda: import_claude_plugin_eval(path, ClaudePluginEvalOptions()), f"{where}/name"
     )
     assert message.startswith("expected the grader's name, found the blank text")
@@ -193,7 +180,7 @@ def test_claude_plugin_eval_blank_grader_name_is_refused(
 def test_claude_plugin_eval_blank_claude_version_is_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    path = write_json(tmp_path / "result.json", _json(shared / CPE) | {"claudeVersion": blank})
+    path = write_json(tmp_path / "result.json", read_json(shared / CPE) | {"claudeVersion": blank})
     r = sealed(import_claude_plugin_eval(path, ClaudePluginEvalOptions()))
     assert r.provenance.tool_version is None and r.run.harness.version is None
     assert _unrecorded(r, "run.harness version (")
@@ -206,7 +193,7 @@ SC = f"{DATA}/skill-creator/anthropic-schemas-examples/benchmark.json"
 def test_skill_creator_blank_executor_model_leaves_the_runs_model(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / SC)
+    doc = read_json(shared / SC)
     doc["metadata"]["executor_model"] = blank
     doc["runs"][0]["model"] = "claude-opus-4-1"  # the one run names its model
     r = sealed(import_skill_creator([write_json(tmp_path / "benchmark.json", doc)])[0])
@@ -215,10 +202,10 @@ def test_skill_creator_blank_executor_model_leaves_the_runs_model(
 
 @pytest.mark.parametrize("blank", ["   ", "\t"])  # "" was refused already
 def test_skill_creator_blank_eval_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
-    doc = _json(shared / SC)
+    doc = read_json(shared / SC)
     doc["runs"][0]["eval_id"] = blank
     path = write_json(tmp_path / "benchmark.json", doc)
-    message = _refused_at(lambda: import_skill_creator([path]), "/runs/0/eval_id")
+    message = refused_at(lambda: import_skill_creator([path]), "/runs/0/eval_id")
     assert message == "expected the case's eval_id (an integer or a string, not blank)"
 
 
@@ -233,21 +220,21 @@ NV_OPTS = NvidiaOptions(repository="https://github.com/NVIDIA/skills", commit="0
 def test_nvidia_catalogue_blank_skill_or_agent_name_is_refused(
     shared: Path, tmp_path: Path, blank: str, member: str, pointer: str
 ) -> None:
-    doc = _json(shared / NV)
+    doc = read_json(shared / NV)
     skill = doc["skills"][0]
     skill[member] = blank if member == "skill" else [blank, *skill["agents"][1:]]
     path = write_json(tmp_path / "benchmarks.json", doc)
-    _refused_at(lambda: import_nvidia([path], NV_OPTS), pointer)
+    refused_at(lambda: import_nvidia([path], NV_OPTS), pointer)
 
 
 @BLANKS
 def test_nvidia_catalogue_blank_dimension_is_refused(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / NV)
+    doc = read_json(shared / NV)
     doc["results"][0]["dimension"] = blank  # else a figure row named by the blank text
     path = write_json(tmp_path / "benchmarks.json", doc)
-    message = _refused_at(lambda: import_nvidia([path], NV_OPTS), "/results/0/dimension")
+    message = refused_at(lambda: import_nvidia([path], NV_OPTS), "/results/0/dimension")
     assert message.startswith("expected the dimension's name, found the blank text")
 
 
@@ -258,7 +245,7 @@ def test_nvidia_card_blank_dimension_is_refused(shared: Path, tmp_path: Path, bl
     assert "\n| Security | 8 |" in text  # line 57 of the card
     path = tmp_path / "BENCHMARK.md"
     path.write_text(text.replace("\n| Security | 8 |", f"\n| {blank} | 8 |"), encoding="utf-8")
-    message = _refused_at(lambda: import_nvidia([path], NV_OPTS), "line 57, column 1")
+    message = refused_at(lambda: import_nvidia([path], NV_OPTS), "line 57, column 1")
     assert message.startswith("expected the dimension's name, found the blank text")
 
 
@@ -266,7 +253,7 @@ def test_nvidia_card_blank_dimension_is_refused(shared: Path, tmp_path: Path, bl
 def test_nvidia_catalogue_blank_evaluator_version_is_unrecorded(
     shared: Path, tmp_path: Path, blank: str
 ) -> None:
-    doc = _json(shared / NV)
+    doc = read_json(shared / NV)
     doc["skills"][0]["evaluator_version"] = blank
     o = dataclasses.replace(NV_OPTS, skills=[doc["skills"][0]["catalog_dir"]])
     r = sealed(import_nvidia([write_json(tmp_path / "benchmarks.json", doc)], o)[0])
@@ -326,4 +313,4 @@ def test_summary_json_blank_skill_harness_or_grader_name_is_refused(
     doc = copy.deepcopy(SUMMARY)
     doc[place[0]][place[1]] = blank
     path = write_json(tmp_path / "s.json", doc)
-    _refused_at(lambda: import_summary_json(path), pointer)
+    refused_at(lambda: import_summary_json(path), pointer)
