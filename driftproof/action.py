@@ -34,7 +34,7 @@ from pathlib import Path
 
 from driftproof import wording
 from driftproof.errors import DriftproofError
-from driftproof.outputs import append_github_output, append_text, same_path
+from driftproof.outputs import append_github_output, append_text, same_path, stdout_gone
 from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
@@ -312,17 +312,15 @@ def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] 
 
 def _appended_inputs(args: argparse.Namespace) -> list[str]:
     """A GitHub file to append to that is a receipt read: one line each, before any write."""
-    inputs = {"baseline": args.baseline, "receipt": args.receipt, "aa": args.aa}
-    problems = []
-    for variable in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
-        path = os.environ.get(variable)
-        for name, given in inputs.items() if path else ():
-            if given and same_path(Path(path or ""), Path(given)):
-                problems.append(
-                    f"{path}: {variable} names the input {name} receipt; appending to it would "
-                    "change that receipt, so nothing was written"
-                )
-    return problems
+    inputs = {"baseline": args.baseline, "new": args.receipt, "A/A": args.aa}
+    return [
+        f"{path}: {variable} names the {name} receipt read; appending to it would change that "
+        "receipt, so nothing was written"
+        for variable in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")
+        if (path := os.environ.get(variable))
+        for name, given in inputs.items()
+        if given and same_path(Path(path), Path(given))
+    ]
 
 
 def _error_summary(lines: list[str]) -> str:
@@ -376,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted before a decision; no output was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # stdout's reader gone: the outputs and summary stand as written
+        return stdout_gone()
 
 
 def _errors(lines: list[str]) -> int:

@@ -11,6 +11,7 @@ import errno
 import fcntl
 import os
 import re
+import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -353,3 +354,14 @@ def append_github_output(path: Path, outputs: dict[str, str]) -> None:
     """Append ``outputs`` to ``$GITHUB_OUTPUT``, each a ``name<<random-delimiter`` block."""
     delims = {name: f"driftproof_{uuid.uuid4().hex}" for name in outputs}
     append_text(path, "".join(f"{n}<<{delims[n]}\n{v}\n{delims[n]}\n" for n, v in outputs.items()))
+
+
+def stdout_gone() -> int:
+    """Exit status 141 (128 + SIGPIPE, as a shell reports it) for a stdout whose reader went away.
+
+    Standard output is pointed at the null device first, so that Python's flush at exit does not
+    report the failed write.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 141

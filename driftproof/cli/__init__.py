@@ -178,7 +178,10 @@ def main(argv: list[str] | None = None) -> None:
 
     Called with no ``argv``, as the ``driftproof`` command calls it, SIGINT and SIGTERM are then
     ignored: the command has ended, its exit status stands while Python tears the process down.
+    Started with no stdout (``>&-``), what it prints goes to the null device (there, as fd 1).
     """
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's own)
     with _stops_interrupt(after=signal.SIG_IGN if argv is None else None):
         try:
             _main(argv)
@@ -200,12 +203,11 @@ def _main(argv: list[str] | None) -> None:
     except (click.exceptions.Abort, KeyboardInterrupt):
         _interrupted()
     except (BrokenPipeError, _ReaderGone):
-        # The reader went away (``driftproof view r.json | head``): stop quietly, and keep
-        # Python from reporting the failed flush of stdout at exit. 141 (128 + SIGPIPE), as a
-        # shell reports a command the signal ended: 1 means a result (regressed, invalid).
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(141)
+        # The reader went away (``driftproof view r.json | head``): stop quietly, 141, as a shell
+        # reports a command SIGPIPE ended: 1 means a result (regressed, invalid).
+        from driftproof.outputs import stdout_gone
+
+        sys.exit(stdout_gone())
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
     except Exception as exc:

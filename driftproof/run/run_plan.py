@@ -165,9 +165,11 @@ def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
     urls = (("--base-url", o.base_url, o.provider), ("--judge-base-url", o.judge_base_url, judge))
     for option, url, lane in urls:
-        offline = url is not None and lane in OFFLINE
-        if why := url_problem(url) or (offline and f"the {lane} lane calls no address"):
-            raise RunOptionError(option, why + ("; leave the option out" if offline else ""))
+        offline = url is not None and lane in OFFLINE  # said first: no address would do
+        if why := (offline and f"the {lane} lane calls no address: leave it out") or url_problem(
+            url
+        ):
+            raise RunOptionError(option, why)
     if o.control is not None and not o.control.strip():
         raise RunOptionError("--control", "expected an instruction, found a blank one")
     if o.aa and o.control is not None:

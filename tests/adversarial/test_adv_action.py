@@ -261,8 +261,8 @@ def test_a_github_file_naming_a_receipt_read_is_refused_and_nothing_is_appended(
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert action.main([]) == 2
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written
-    which = "receipt" if receipt == "b.json" else "baseline"
-    said = f"{tmp_path / receipt}: {variable} names the input {which} receipt; appending to it"
+    which = "new" if receipt == "b.json" else "baseline"
+    said = f"{tmp_path / receipt}: {variable} names the {which} receipt read; appending to it"
     assert said in capsys.readouterr().err
 
 
@@ -282,3 +282,27 @@ def test_a_summary_not_written_after_the_outputs_leaves_decision_error_and_no_ot
     assert {k: v for k, v in read.items() if k != "decision"} == dict.fromkeys(
         ["lift", "baseline-lift", "regressed-cases", "unmeasured-cases", "draws-needed"], ""
     )
+
+
+def test_a_reader_gone_from_stdout_ends_the_step_141_without_a_traceback(tmp_path: Path) -> None:
+    # Found: the decision line's print raised BrokenPipeError: a traceback and status 1, which
+    # fails the job as a regressed case does; the outputs and summary were already written
+    import subprocess
+    import sys
+
+    a, b = (
+        write(tmp_path, "a.json", make_receipt(GOOD)),
+        write(tmp_path, "b.json", make_receipt(GOOD)),
+    )
+    env = {
+        **os.environ,
+        "GITHUB_OUTPUT": str(tmp_path / "o"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "s"),
+    }
+    read, gone = os.pipe()
+    os.close(read)
+    cmd = [sys.executable, "-m", "driftproof.action", "--baseline", str(a), "--receipt", str(b)]
+    done = subprocess.run(cmd, stdout=gone, stderr=subprocess.PIPE, text=True, env=env, check=False)
+    os.close(gone)
+    assert done.returncode == 141 and "Traceback" not in done.stderr
+    assert "decision<<" in (tmp_path / "o").read_text(encoding="utf-8")

@@ -48,11 +48,32 @@ def test_a_reader_gone_before_the_output_exits_141_not_a_result(tmp_path):
 
     receipt = next(iter(sorted(Path("receipts").glob("*.json"))))
     entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
-    # found too: driftproof's own --help, printed before any command runs, still exited 1
-    for args in (["validate", str(receipt)], ["--help"]):
+    # found too: driftproof's own --help, printed before any command runs, and run, whose
+    # summary rich prints (rich exits 1 on a closed stdout itself), still exited 1
+    demo = Path("driftproof/demo_files")
+    run = ["run", str(demo / "suite.json"), "--skill", str(demo / "skill-v1/SKILL.md"), "--quick"]
+    run += ["--model", "m", "--provider", "simulated", "--out", str(tmp_path / "r.json")]
+    for args in (["validate", str(receipt)], ["--help"], run):
         read, write = os.pipe()
         os.close(read)  # no reader: the first write fails (EPIPE; Python ignores SIGPIPE)
         cmd = [sys.executable, "-c", entry, *args]
         done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, check=False)
         os.close(write)
         assert (args, done.returncode, done.stderr) == (args, 141, "")
+
+
+def test_started_with_no_stdout_a_command_gives_its_result_not_a_traceback():
+    # Found: with stdout closed (>&-) sys.stdout is None and validate, diff, view, plan, stale,
+    # run and regrade ended in a traceback, status 1 (a valid receipt read as one that failed)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    receipt = str(next(iter(sorted(Path("receipts").glob("*.json")))))
+    entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
+    for args, status in ((["validate", receipt], 0), (["view", receipt], 0)):
+        cmd = [sys.executable, "-c", entry, *args]
+        done = subprocess.run(  # stdout closed before Python starts: sys.stdout is None
+            cmd, stderr=subprocess.PIPE, text=True, check=False, preexec_fn=lambda: os.close(1)
+        )
+        assert (args, done.returncode, done.stderr) == (args, status, "")

@@ -154,3 +154,19 @@ def test_an_output_that_became_a_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RefusalError) as caught:
         refuse_existing_output(tmp_path, "--out", force=True)
     assert str(caught.value).startswith(f"--out {tmp_path} is a folder; --out names a file (")
+
+
+def test_a_base_url_for_a_lane_that_calls_none_is_refused_for_that_not_for_its_form(
+    tmp_path: Path, capsys
+) -> None:
+    # Found: "--judge-base-url ftp://x" for the stub read "expected an http or https URL …;
+    # leave the option out": fixing the address as told would be refused again
+    out = tmp_path / "o.json"
+    demo = Path(__file__).parents[2] / "driftproof" / "demo_files"
+    argv = ["run", str(demo / "suite.json"), "--skill", str(demo / "skill-v1" / "SKILL.md")]
+    argv += ["--provider", "simulated", "--model", "m", "--out", str(out)]
+    argv += ["--judge-base-url", "ftp://x"]
+    code, _, err = run_main(argv, capsys)
+    assert code == 2
+    assert _last(err).endswith("the simulated lane calls no address: leave it out")
+    assert not out.exists()
