@@ -71,6 +71,7 @@ SOURCE_SCHEMA: dict[str, Any] = {
         "tool_version": {"type": ["string", "null"], "maxLength": 200},
         "document_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "harness_recorded": {"type": "boolean"},
+        "band_source": {"enum": [None, "generation", "legacy"]},
         "notes": {
             "type": "array",
             "maxItems": 50,
@@ -119,6 +120,33 @@ def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
             "recorded, and the exporter then names the tool here)"
         )
     return dict(src)
+
+
+def band_source_of_file(doc: dict[str, Any], origin: dict[str, Any] | None, w: Where) -> Any:
+    """The band source of the receipt a file is imported as, its draws holding a score.
+
+    ``generation`` (a draw is an answer), but for a file exported from an imported receipt
+    whose ``summary.source`` gives the band source that receipt recorded (none, or ``legacy``
+    for one answer per arm): that one, so the round trip names the bands as the export's
+    receipt did.
+
+    Raises:
+        ImportError_: at ``/summary/source/band_source``, ``legacy`` for a file whose arms hold
+            more than one draw, or a draw's judge scores (the exporter writes it for neither).
+    """
+    if origin is None or "band_source" not in origin:
+        return "generation"
+    one_each = all(
+        len(draws) <= 1 and not any(d.get("judge_scores") for d in draws)
+        for c in doc["cases"]
+        for draws in c["arms"].values()
+    )
+    if origin["band_source"] == "legacy" and not one_each:
+        raise (w / "summary" / "source" / "band_source").fail(
+            'expected "generation" or null: "legacy" is one answer per arm scored as the source '
+            "gave it, and an arm here holds more than one draw or a draw's judge scores"
+        )
+    return origin["band_source"]
 
 
 def provenance_of(

@@ -19,7 +19,12 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._summary_source import exported_from, provenance_of, source_problems
+from driftproof.importers._summary_source import (
+    band_source_of_file,
+    exported_from,
+    provenance_of,
+    source_problems,
+)
 from driftproof.importers._text import Repair
 from driftproof.receipt import Case, Draw, Receipt, build_draw, build_judge_sample
 from driftproof.stats import band_source_of, suite_lift, verdict_refusal
@@ -113,7 +118,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
         arms={a: declared.arm_spec(a, recorded=a not in unheld) for a in arms},
-        band_source="generation" if any_score else None,
+        band_source=band_source_of_file(doc, origin, w) if any_score else None,
     )
     return [Imported.named("summary", body, repairs=repairs)]
 
@@ -400,6 +405,7 @@ def _source(r: Receipt) -> dict[str, Any] | None:
         "tool_version": p.tool_version,
         "document_sha256": p.document_sha256,
         "harness_recorded": r.run.harness is not None,
+        "band_source": r.band_source,
         "notes": list(p.notes or []),
     }
 

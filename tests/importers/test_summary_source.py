@@ -223,3 +223,60 @@ def test_a_harness_version_longer_than_the_format_holds_is_not_exported() -> Non
     doc["provenance"] |= {"document_sha256": "a" * 64, "unrecorded": []}
     with pytest.raises(RefusalError, match="harness version of at most 100 characters; this "):
         export_summary_json(sealed(doc))
+
+
+@pytest.mark.parametrize(
+    ("name", "recorded", "short"),
+    [
+        # skill-creator records no band source: exported and imported again its bands read
+        # "one scored draw per arm, no spread" (band source generation), not "not recorded"
+        (
+            "skill-creator-nebius-skills-iteration-1-12a0aae8.json",
+            None,
+            "not recorded (one scored draw per arm, no spread)",
+        ),
+        (
+            "claude-plugin-eval-probe-plugin-8955eb63.json",
+            "generation",
+            "one scored draw per arm, no spread",
+        ),
+    ],
+)
+def test_a_round_trip_names_the_bands_as_the_exported_receipt_did(
+    tmp_path: Path, name: str, recorded: str | None, short: str
+) -> None:
+    from driftproof.pages.band_sources import band_facts
+    from driftproof.receipt import read_receipt
+
+    r = read_receipt(Path(__file__).parents[2] / "receipts" / name)
+    doc = export_summary_json(r)
+    assert doc["summary"]["source"]["band_source"] == r.band_source == recorded
+    back = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert back.band_source == recorded
+    assert band_facts(back).short == band_facts(r).short == short
+
+
+@pytest.mark.parametrize("band_source", [None, "legacy", "generation"])
+def test_the_band_source_the_exporter_writes_is_read(tmp_path: Path, band_source: str) -> None:
+    doc = _doc(_source(band_source=band_source))
+    assert sealed(import_summary_json(write_json(tmp_path / "s.json", doc))).band_source == (
+        band_source
+    )
+
+
+def test_a_legacy_band_source_for_two_draws_or_judge_scores_is_refused(tmp_path: Path) -> None:
+    said = (
+        'expected "generation" or null: "legacy" is one answer per arm scored as the source '
+        "gave it, and an arm here holds more than one draw or a draw's judge scores"
+    )
+    for draws in ([{"score": 0.5}, {"score": 1.0}], [{"score": 0.5, "judge_scores": [0.5]}]):
+        doc = _doc(_source(band_source="legacy"))
+        doc["cases"][0]["arms"]["baseline"] = draws
+        path = write_json(tmp_path / "s.json", doc)
+        with pytest.raises(ImportError_) as exc:
+            import_summary_json(path)
+        (p,) = exc.value.problems
+        assert (p.pointer, p.message) == ("/summary/source/band_source", said)
+    doc = _doc(_source(band_source="other"))
+    with pytest.raises(ImportError_, match="not what the exporter writes"):
+        import_summary_json(write_json(tmp_path / "s.json", doc))
