@@ -203,3 +203,39 @@ def dollars(x: float, digits: int = 2) -> str:
     if not math.isfinite(x):
         return "too large to state"
     return f"${x + 0.0:.{digits}f}" if x < 1e9 else f"${x:.3g}"
+
+
+#: What shows as nothing: white space (each character :meth:`str.isspace` calls so is in it or
+#: is a control), control and format characters, and what Unicode ignores by default (a zero-width
+#: space, a byte-order mark, a word joiner, a variation selector, a Hangul filler).
+_SHOWS_AS_NOTHING = r"[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*"
+
+
+def is_blank(text: str) -> bool:
+    """Whether ``text`` names nothing: empty, or made only of characters that show as nothing.
+
+    The one rule for a name that must not be blank (a skill's, a grader's, an id): ``""``,
+    ``"   "``, a zero-width space, a byte-order mark and a word joiner with a space are blank;
+    a letter and a zero-width space is not.
+    """
+    import regex  # deferred: start-up time of --help
+
+    return regex.fullmatch(_SHOWS_AS_NOTHING, text) is not None
+
+
+def name_refusal(text: str, what: str) -> str | None:
+    """Why ``text``, given for ``what`` (a name) on the command line, is refused; else ``None``.
+
+    It is blank (:func:`is_blank`), or it holds a line break or a control character (Unicode
+    Cc, Zl, Zp), named by its code point and place (counted from 1).
+    """
+    import regex  # deferred: start-up time of --help
+
+    if is_blank(text):
+        return f"expected {what}, found a blank one"
+    if (bad := regex.search(r"[\p{Cc}\p{Zl}\p{Zp}]", text)) is not None:
+        return (
+            f"expected {what} on one line, with no control character; found U+{ord(bad[0]):04X} "
+            f"at character {bad.start() + 1}"
+        )
+    return None

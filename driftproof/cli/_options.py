@@ -15,6 +15,7 @@ from typing import Any, TextIO
 import click
 
 from driftproof.outputs import refuse_folder_name
+from driftproof.wording import is_blank
 
 
 def terminal_width(stream: TextIO | None = None) -> int | None:
@@ -105,8 +106,8 @@ FILE = _File(dir_okay=False, path_type=Path)
 
 def model_id(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """A ``--model``-like option's callback: a model id of 1 to 200 characters, not blank."""
-    if value is not None and not value.strip():
-        raise click.BadParameter("expected a model id, found an empty one")
+    if value is not None and is_blank(value):
+        raise click.BadParameter("expected a model id, found a blank one")
     if value is not None and len(value) > 200:
         raise click.BadParameter("a model id is at most 200 characters")
     return value

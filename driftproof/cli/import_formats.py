@@ -14,6 +14,7 @@ import click
 
 from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_, Problem
+from driftproof.wording import is_blank, name_refusal
 
 #: ``--out-dir`` (``--out`` its older spelling) and ``--force``, last in every import command.
 _OUTPUT = (
@@ -57,10 +58,8 @@ def _import_command(
         if check is not None:
             check(options)
         name = options.get("skill_name")
-        if name is not None and not name.strip():
-            raise click.BadParameter(
-                "expected the skill's name, found an empty one", param_hint="--skill-name"
-            )
+        if name is not None and (why := name_refusal(name, "the skill's name")) is not None:
+            raise click.BadParameter(why, param_hint="--skill-name")
         if callable(source):
             value, shown = source(options)
         else:
@@ -114,7 +113,7 @@ def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
-        if not sep or arm not in ("with_skill", "baseline", "control") or not label.strip():
+        if not sep or arm not in ("with_skill", "baseline", "control") or is_blank(label):
             raise _refused(
                 f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control"
             )
@@ -153,7 +152,7 @@ def _grader_range(
 
 def _grader(_ctx: click.Context, _param: click.Parameter, name: str | None) -> str | None:
     """``--grader NAME`` as given; ``None`` when not given."""
-    if name is not None and not name.strip():
+    if name is not None and is_blank(name):
         raise _refused(f"--grader {name!r}: expected a grader's name, found a blank one")
     return name
 

@@ -38,7 +38,7 @@ from driftproof.importers._caveman_snapshot import (
     prompt_ids,
     skill_text,
 )
-from driftproof.importers._common import ROUNDING, Where, parse_instant
+from driftproof.importers._common import ROUNDING, Where, is_name, parse_instant
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw, cut_label
 from driftproof.stats.fidelity import JUDGED_FACT
@@ -63,7 +63,7 @@ def is_judged(doc: Any) -> bool:
 
 
 def _text(value: Any, w: Where, what: str, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+    if not is_name(value) or len(value) > limit:
         found = f"{len(value)} characters" if isinstance(value, str) else json_kind(value)
         raise w.fail(f"expected {what} (a string of 1 to {limit} characters), found {found}")
     return value

@@ -12,6 +12,7 @@ from typing import Any, Protocol, Self, TypeGuard, TypeVar
 
 from driftproof.errors import ImportError_
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER, quote
+from driftproof.wording import is_blank
 
 
 class Where(Protocol):
@@ -131,23 +132,23 @@ def add_tokens(
 
 
 def is_name(value: Any) -> TypeGuard[str]:
-    """Whether ``value`` names something: a string holding more than spaces (``"  "`` does not)."""
-    return isinstance(value, str) and bool(value.strip())
+    """Whether ``value`` names something: a string that is not blank (:func:`is_blank`)."""
+    return isinstance(value, str) and not is_blank(value)
 
 
 def unblank(value: _T, where: Where, what: str) -> _T:
-    """``value`` unless it is a blank text (``""``, ``"   "``), which names nothing.
+    """``value`` unless it is a blank text (:func:`is_blank`: ``""``, ``"   "``), naming nothing.
 
     Raises:
         ImportError_: a blank text at ``where``, saying it expected ``what``.
     """
-    if isinstance(value, str) and not value.strip():
+    if isinstance(value, str) and is_blank(value):
         raise where.fail(f"expected {what}, found the blank text {quote(value)}")
     return value
 
 
 def stated(text: Any, where: Where, most: int = 200) -> str | None:
-    """``text`` when a string holding more than spaces (checked by :func:`within`), else ``None``.
+    """``text`` when a string that is not blank (checked by :func:`within`), else ``None``.
 
     A blank text (``""``, ``"   "``) names nothing: the caller records its field as unknown
     (D-13), never as the value.
@@ -156,7 +157,7 @@ def stated(text: Any, where: Where, most: int = 200) -> str | None:
 
 
 def named(text: str, where: Where, what: str, most: int | None = 200) -> str:
-    """``text``, a name the receipt needs, when it holds more than spaces.
+    """``text``, a name the receipt needs, when it is not blank (:func:`is_name`).
 
     It is held to ``most`` characters by :func:`within` (``None``: not held, as a case name
     that becomes an id by :func:`~driftproof.importers._common.case_id_for`).

@@ -393,8 +393,8 @@ def skill_name_of(
     held = ((bench or {}).get("metadata"), bw / "metadata"), (bench, bw), (evals, Where(evals_path))
     for obj, w in held:
         name = obj.get("skill_name") if isinstance(obj, dict) else None
-        if isinstance(name, str) and (name := name.strip()):
-            return common.within(name, w / "skill_name")
+        if common.is_name(name):
+            return common.within(name.strip(), w / "skill_name")
     return None
 
 

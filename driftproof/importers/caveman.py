@@ -31,7 +31,7 @@ from driftproof.importers._caveman_snapshot import (
     prompt_ids,
     skill_text,
 )
-from driftproof.importers._common import Where, parse_instant, run_times
+from driftproof.importers._common import Where, is_name, parse_instant, run_times
 from driftproof.importers._text import Repair
 from driftproof.receipt import Draw, build_draw
 from driftproof.receipt._bounds import DRAW_MAX_CHECKS, cut_label
@@ -157,7 +157,7 @@ def _run(
         unrecorded.append("caveman-evals version (the snapshot names no commit or release)")
     # the metadata texts, each a non-empty string (check_snapshot requires it); blank: None
     model, generated, terse, cli = (
-        v if isinstance(v := snap.meta.get(k), str) and v.strip() else None
+        v if is_name(v := snap.meta.get(k)) else None
         for k in ("model", "generated_at", "terse_prefix", "claude_cli_version")
     )
     if model is not None and model.strip().lower() in PLACEHOLDER_MODELS:

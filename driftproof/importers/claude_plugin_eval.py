@@ -220,13 +220,13 @@ def _models(
         g.get("type") in ("llm", "baseline") for c in cases for g in c.get("graders") or []
     )
     model = suite.get("modelOverride")
-    if not (isinstance(model, str) and model.strip()):
+    if not common.is_name(model):
         model = None
         unrecorded.append(
             "run.model (no model override; the session's default model is not recorded)"
         )
     judge_model = suite.get("judgeModel")
-    if not (isinstance(judge_model, str) and judge_model.strip() and has_llm):
+    if not (common.is_name(judge_model) and has_llm):
         judge_model = None
         no_llm = "the graders are regex and tool checks; no model judged"
         unrecorded.insert(0, f"judge.model ({'no judge model is named' if has_llm else no_llm})")

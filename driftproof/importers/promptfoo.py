@@ -389,7 +389,7 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
         common.unblank(meta["id"], w / "testCase" / "metadata" / "id", "the test's id")
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
-    desc = desc if isinstance(desc, str) and desc.strip() else None
+    desc = desc if common.is_name(desc) else None
     canonical = common.canonical_json({"description": desc, "vars": vars_})
     if canonical is None:
         raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)")

@@ -17,7 +17,7 @@ from driftproof.errors import RefusalError
 from driftproof.run.base_url import url_problem
 from driftproof.run.providers import LANES, make_provider
 from driftproof.run.providers.base import MissingCredentials, Provider
-from driftproof.wording import OFFLINE
+from driftproof.wording import OFFLINE, is_blank, name_refusal
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -134,11 +134,12 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
 
     Raises:
         RunOptionError: the name is longer than the 200 characters a receipt holds (refused
-            before any call, never cut: the receipt publishes it as the skill's), or ``given``
-            is blank.
+            before any call, never cut: the receipt publishes it as the skill's); ``given`` is
+            blank or holds a line break or control character (:func:`name_refusal`); the front
+            matter gives a name that is not a text or is blank (the author's, never replaced).
     """
-    if given is not None and not given.strip():
-        raise RunOptionError("--skill-name", "expected the skill's name, found a blank one")
+    if given is not None and (why := name_refusal(given, "the skill's name")) is not None:
+        raise RunOptionError("--skill-name", why)
     name, said = given, ""
     m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text.removeprefix("\ufeff"), re.S)
     if name is None and m:
@@ -148,8 +149,8 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
             front = yaml.safe_load(m.group(1))
         except (yaml.YAMLError, RecursionError):  # nesting past Python's stack reads as bad YAML
             front = None
-        if isinstance(front, dict) and isinstance(front.get("name"), str) and front["name"].strip():
-            name, said = str(front["name"].strip()), f"{path}: the front matter's name"
+        if isinstance(front, dict) and "name" in front:
+            name, said = _front_name(front["name"], path), f"{path}: the front matter's name"
     if name is None:
         name, said = path.resolve().parent.name or path.stem, f"{path}: its folder's name"
     if len(name) > 200:
@@ -161,6 +162,24 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
     return name
 
 
+def _front_name(value: Any, path: Path) -> str:
+    """The front matter's ``name`` of SKILL.md at ``path``, spaces stripped.
+
+    Raises:
+        RunOptionError: a ``value`` that is not a text or is blank (:func:`is_blank`).
+    """
+    if isinstance(value, str) and not is_blank(value):
+        return value.strip()
+    from driftproof.receipt._bounds import quote  # deferred: start-up time of run --help
+
+    raise RunOptionError(
+        "--skill",
+        f"{path}: the front matter's name: expected the skill's name, found "
+        f"{'the blank text ' if isinstance(value, str) else ''}{quote(value)}; give one there "
+        "or with --skill-name",
+    )
+
+
 def _check(o: RunOptions, judge: str) -> None:
     """Refuse options that cannot run together (RunOptionError); ``judge``: the judge lane."""
     urls = (("--base-url", o.base_url, o.provider), ("--judge-base-url", o.judge_base_url, judge))
@@ -170,7 +189,7 @@ def _check(o: RunOptions, judge: str) -> None:
             url
         ):
             raise RunOptionError(option, why)
-    if o.control is not None and not o.control.strip():
+    if o.control is not None and is_blank(o.control):
         raise RunOptionError("--control", "expected an instruction, found a blank one")
     if o.aa and o.control is not None:
         raise RunOptionError(

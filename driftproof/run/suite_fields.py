@@ -16,6 +16,7 @@ from driftproof._json import json_kind
 from driftproof.errors import Problem, SuiteError
 from driftproof.receipt._bounds import quote
 from driftproof.receipt._model_draw import CASE_ID_PATTERN
+from driftproof.wording import is_blank
 
 FORMAT = "driftproof-suite/1"
 CASE_ID = re.compile(CASE_ID_PATTERN)
@@ -144,12 +145,12 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     ),
     "threshold": (lambda v: is_number(v) and 0 <= v <= 1, "expected a number from 0 to 1"),
     "name": (
-        lambda v: isinstance(v, str) and 0 < len(v) <= 200,
-        "expected a name of 1..200 characters",
+        lambda v: isinstance(v, str) and not is_blank(v) and len(v) <= 200,
+        "expected a name of 1..200 characters, not blank",
     ),
     "check name": (
-        lambda v: isinstance(v, str) and bool(v.strip()) and len(v) <= 200,
-        "expected a non-empty name of at most 200 characters",
+        lambda v: isinstance(v, str) and not is_blank(v) and len(v) <= 200,
+        "expected a name of at most 200 characters, not blank",
     ),
     "category": (
         lambda v: isinstance(v, str) and len(v) <= 200,

@@ -210,6 +210,30 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
     )
 
 
+@pytest.mark.parametrize(
+    ("front", "found"),
+    [
+        ('name: "  "', 'found the blank text "  "'),
+        ('name: "\\u200b"', 'found the blank text "\\u200b"'),  # a zero-width space
+        ("name:", "found null"),
+        ("name: 42", "found 42"),
+    ],
+)
+def test_a_front_matter_name_that_is_no_name_is_refused_not_replaced(
+    tmp_path: Path, front: str, found: str
+) -> None:
+    # found: a front matter name of spaces fell back to the folder's name in silence
+    path = tmp_path / "folder" / "SKILL.md"
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(path, f"---\n{front}\ndescription: d\n---\nBe terse.\n")
+    assert (exc.value.option, exc.value.message) == (
+        "--skill",
+        f"{path}: the front matter's name: expected the skill's name, {found}; give one there "
+        "or with --skill-name",
+    )
+    assert skill_name_of(path, f"---\n{front}\n---\nBe terse.\n", "given") == "given"
+
+
 def test_a_skill_name_past_200_characters_is_refused_before_any_call(tmp_path: Path) -> None:
     # Found: the front matter's or folder's name was cut to 200 in silence and published as the
     # skill's; a --skill-name past 200 ran every draw, then the receipt was refused at /skill/name

@@ -11,6 +11,11 @@ from driftproof.importers._text import finish
 from driftproof.receipt import Receipt, ReceiptBody, compute_seal, parse_receipt
 from driftproof.receipt._seal import SEAL_ALGORITHM
 
+#: Texts that name nothing: empty, spaces, and characters that show as nothing (a zero-width
+#: space U+200B; a byte-order mark U+FEFF, a space and a word joiner U+2060), which were taken
+#: as names where only what str.isspace calls white space was blank.
+BLANK_TEXTS = ["", "   ", "\u200b", "\ufeff \u2060"]
+
 
 def sealed(item: Imported | ReceiptBody | list[Imported] | dict[str, Any]) -> Receipt:
     """Seal an importer's receipt (its only one, for a list), finished as it is written, and

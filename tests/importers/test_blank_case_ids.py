@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from factories import run_main
-from interop_helpers import read_json, refused_at, sealed, write_json
+from interop_helpers import BLANK_TEXTS, read_json, refused_at, sealed, write_json
 from openai_evals_items import api_item, jsonl
 
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
@@ -21,7 +21,7 @@ from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.importers.skill_creator import import_skill_creator
 
-BLANKS = pytest.mark.parametrize("blank", ["", "   "])
+BLANKS = pytest.mark.parametrize("blank", BLANK_TEXTS)
 DATA = "data/interop"
 INSPECT = f"{DATA}/inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
 PROMPTFOO = f"{DATA}/promptfoo/sample-export.json"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import nvidia_card, read_json, refused_at, sealed, write_json
+from interop_helpers import BLANK_TEXTS, nvidia_card, read_json, refused_at, sealed, write_json
 from openai_evals_items import FIXTURE as OPENAI_ITEMS
 from openai_evals_items import jsonl
 from test_skill_eval_harness import _report
@@ -34,7 +34,7 @@ from driftproof.importers.skill_creator import import_skill_creator
 from driftproof.importers.skill_eval_harness import import_skill_eval_harness
 from driftproof.importers.summary_json import import_summary_json
 
-BLANKS = pytest.mark.parametrize("blank", ["", "   "])
+BLANKS = pytest.mark.parametrize("blank", BLANK_TEXTS)
 DATA = "data/interop"
 RUN = "run-2026-02-20T20-44-00-817Z/results.json"
 
@@ -200,7 +200,7 @@ def test_skill_creator_blank_executor_model_leaves_the_runs_model(
     assert r.run.model == "claude-opus-4-1"
 
 
-@pytest.mark.parametrize("blank", ["   ", "\t"])  # "" was refused already
+@pytest.mark.parametrize("blank", ["   ", "\t", "\u200b"])  # "" was refused already
 def test_skill_creator_blank_eval_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
     doc = read_json(shared / SC)
     doc["runs"][0]["eval_id"] = blank

@@ -22,10 +22,30 @@ from driftproof.cli.run import run as run_cmd
         ("--judge-timeout", "inf", "'inf' is not a finite number"),
         ("--batch-poll-interval", "nan", "'nan' is not a finite number"),
         # "" ran and sealed run.model ""; on claude -p every modelUsage key "contains" it
-        ("--model", "", "expected a model id, found an empty one"),
-        ("--model", "  ", "expected a model id, found an empty one"),
-        ("--judge-model", "", "expected a model id, found an empty one"),
-        ("--judge-model", "  ", "expected a model id, found an empty one"),
+        ("--model", "", "expected a model id, found a blank one"),
+        ("--model", "  ", "expected a model id, found a blank one"),
+        ("--judge-model", "", "expected a model id, found a blank one"),
+        ("--judge-model", "  ", "expected a model id, found a blank one"),
+        # a zero-width space (U+200B), a byte-order mark (U+FEFF) and a word joiner (U+2060)
+        # show as nothing, and were taken as a name or an instruction: only what str.isspace
+        # calls white space was blank
+        ("--model", "\u200b", "expected a model id, found a blank one"),
+        ("--skill-name", "\ufeff \u2060", "expected the skill's name, found a blank one"),
+        ("--control", "\u200b", "expected an instruction, found a blank one"),
+        # a line break in --skill-name was kept, and published in the receipt as the skill's
+        # name; the line feed is the 4th character
+        (
+            "--skill-name",
+            "cav\neman",
+            "expected the skill's name on one line, with no control "
+            "character; found U+000A at character 4",
+        ),
+        (
+            "--skill-name",
+            "a\tb",
+            "expected the skill's name on one line, with no control "
+            "character; found U+0009 at character 2",
+        ),
     ],
 )
 def test_a_run_option_refuses_a_bad_value_before_any_call(
@@ -38,7 +58,9 @@ def test_a_run_option_refuses_a_bad_value_before_any_call(
         + ["--provider", "simulated", option, value],
     )
     assert res.exit_code == 2, res.output
-    assert f"Invalid value for '{option}': {words}" in res.output
+    # click quotes an option it checks itself; one the run checks is named as given
+    said = {f"Invalid value for {hint}: {words}" for hint in (f"'{option}'", option)}
+    assert any(s in res.output for s in said), res.output
     assert list(tmp_path.glob("r.json*")) == []
 
 
@@ -116,5 +138,33 @@ def test_stale_and_regrade_refuse_an_empty_model_id_as_run_does(suite_file, tmp_
     given = {"R": str(receipt), "S": str(suite_file), "--out": f"--out={tmp_path / 'g.json'}"}
     res = CliRunner().invoke(cli, [given.get(a, a) for a in argv])
     assert res.exit_code == 2, res.output
-    assert "expected a model id, found an empty one" in res.output
+    assert "expected a model id, found a blank one" in res.output
     assert not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("  ", "expected the skill's name, found a blank one"),
+        ("\u200b", "expected the skill's name, found a blank one"),
+        ("a\rb", "expected the skill's name on one line, with no control character; found U+000D"),
+    ],
+)
+def test_import_refuses_a_skill_name_in_the_words_run_does(suite_file, tmp_path, name, words):
+    # import said "found an empty one" where run said "found a blank one", and kept a name with
+    # a line break that run now refuses
+    from driftproof.cli import cli
+
+    runs = {
+        "run": [str(suite_file), "--skill", str(tmp_path / "SKILL.md"), "--model", "m"]
+        + ["--provider", "simulated", "--out", str(tmp_path / "r.json")],
+        # any file: the option is refused before it is read
+        "import": ["promptfoo", str(suite_file), "--arm", "with_skill=a"]
+        + ["--out-dir", str(tmp_path / "o")],
+    }
+    (tmp_path / "SKILL.md").write_text("Be brief.\n", encoding="utf-8")
+    for command, argv in runs.items():
+        res = CliRunner().invoke(cli, [command, *argv, "--skill-name", name])
+        assert res.exit_code == 2, res.output
+        assert f"Error: Invalid value for --skill-name: {words}" in res.output, command
+    assert not (tmp_path / "o").exists() and list(tmp_path.glob("r.json*")) == []

@@ -106,3 +106,23 @@ def test_a_case_field_that_cannot_be_read_is_refused_at_its_pointer(
     code, out, err = run_main(["suite", "check", str(path)], capsys)
     assert code == 2 and out == "" and "Traceback" not in err
     assert err == f"error: {path}: {pointer}: {words}\n"
+
+
+@pytest.mark.parametrize("blank", ["  ", "\u200b"])
+def test_a_blank_suite_or_check_name_is_refused(tmp_path: Path, capsys: Any, blank: str) -> None:
+    # found: a suite named "  " (or a zero-width space) ran under that name; a check named by a
+    # zero-width space was taken, where one of spaces was refused
+    said = json.dumps(blank)
+    for doc, pointer, words in (
+        ({"name": blank, "cases": [_case()]}, "/name", "expected a name of 1..200 characters"),
+        (
+            {"cases": [_case(checks=[_regex(name=blank)])]},
+            "/cases/0/checks/0/name",
+            "expected a name of at most 200 characters",
+        ),
+    ):
+        path = tmp_path / "suite.json"
+        path.write_text(json.dumps({"format": "driftproof-suite/1", **doc}), encoding="utf-8")
+        code, out, err = run_main(["suite", "check", str(path)], capsys)
+        assert code == 2 and out == ""
+        assert err == f"error: {path}: {pointer}: {words}, not blank, found {said}\n"
