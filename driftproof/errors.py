@@ -9,9 +9,12 @@ The CLI turns these into one line per problem and a non-zero exit; any other exc
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
+
+from driftproof.wording import is_blank
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,24 @@ class Problem:
     def __str__(self) -> str:
         """``file: pointer: message``, or ``file: message`` when it is about the whole file.
 
-        Inside an archive member: ``file, member NAME: pointer: message``.
+        Inside an archive member: ``file, member NAME: pointer: message``. The pointer is
+        shown by :func:`shown_pointer`.
         """
-        where = f"{self.pointer}: " if self.pointer else ""
+        where = f"{shown_pointer(self.pointer)}: " if self.pointer else ""
         member = f", member {self.member}" if self.member else ""
         return f"{self.file}{member}: {where}{self.message}"
+
+
+def shown_pointer(pointer: str) -> str:
+    """``pointer`` as a message prints it: a blank key quoted, so the reader sees it.
+
+    Each blank key (:func:`~driftproof.wording.is_blank`) is in double quotes, JSON-escaped
+    (``/grades/"  "``, ``/a/""/b``); every other key is printed as it is (``/cases/0/id``).
+    """
+    if not pointer.startswith("/"):
+        return pointer
+    keys = pointer[1:].split("/")
+    return "".join(f"/{json.dumps(k) if is_blank(k) else k}" for k in keys)
 
 
 class DriftproofError(Exception):

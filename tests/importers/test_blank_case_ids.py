@@ -16,6 +16,7 @@ from factories import run_main
 from interop_helpers import BLANK_TEXTS, read_json, refused_at, sealed, write_json
 from openai_evals_items import api_item, jsonl
 
+from driftproof.errors import ImportError_, Problem
 from driftproof.importers.inspect_ai import InspectOptions, import_inspect
 from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
@@ -90,6 +91,21 @@ def test_openai_evals_grades_keyed_by_spaces_are_refused(items: Path, tmp_path: 
         "/0/grades/  ",
     )
     assert message == 'expected the grader\'s name, found the blank text "  "'
+
+
+def test_a_blank_key_of_a_pointer_is_printed_quoted(items: Path, tmp_path: Path) -> None:
+    # found: "items.jsonl: /0/grades/  : expected ...", the key of two spaces unseen
+    first = json.loads(items.read_text(encoding="utf-8").splitlines()[0])
+    first["grades"] = {"  ": 1}
+    path = jsonl(tmp_path / "items.jsonl", [first])
+    with pytest.raises(ImportError_) as exc:
+        import_openai_evals(path, OpenAIEvalsOptions(skill_name="s", grader="  "))
+    said = 'expected the grader\'s name, found the blank text "  "'
+    assert exc.value.lines() == [f'{path}: /0/grades/"  ": {said}']
+    # an empty key and a zero-width space too; every other key as it is
+    shown = str(Problem("f", "/a//b/\u200b/c d/~1", "m"))
+    assert shown == 'f: /a/""/b/"\\u200b"/c d/~1: m'
+    assert str(Problem("f", "/", "m")) == 'f: /"": m'
 
 
 @pytest.mark.parametrize(
