@@ -6,7 +6,6 @@ are imported inside functions.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +16,9 @@ from driftproof.errors import RefusalError
 from driftproof.run.base_url import url_problem
 from driftproof.run.providers import LANES, make_provider
 from driftproof.run.providers.base import MissingCredentials, Provider
-from driftproof.wording import OFFLINE, is_blank, name_refusal
+from driftproof.run.skill_name import RunOptionError as RunOptionError
+from driftproof.run.skill_name import skill_name_of as skill_name_of
+from driftproof.wording import OFFLINE, is_blank
 
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
@@ -51,16 +52,6 @@ STOPPING_RULE = (
 #: The simulated lane's effect on the mean quality: the skill arm's and the control's (a
 #: seeded demonstration, not a measurement).
 SIMULATED_SKILL_EFFECT, SIMULATED_CONTROL_EFFECT = 0.10, 0.03
-
-
-class RunOptionError(ValueError):
-    """Options that cannot run together (``option`` at fault); nothing was called or written."""
-
-    def __init__(self, option: str, message: str) -> None:
-        """Name the option at fault and say what is wrong."""
-        super().__init__(message)
-        self.option = option
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -127,57 +118,6 @@ class RunPlan:
     answer: Lane
     judge: Lane | None
     config: RunConfig
-
-
-def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
-    """The skill's name: ``given``, else SKILL.md's front matter's (past a BOM), else its folder's.
-
-    Raises:
-        RunOptionError: the name is longer than the 200 characters a receipt holds (refused
-            before any call, never cut: the receipt publishes it as the skill's); ``given`` is
-            blank or holds a line break or control character (:func:`name_refusal`); the front
-            matter gives a name that is not a text or is blank (the author's, never replaced).
-    """
-    if given is not None and (why := name_refusal(given, "the skill's name")) is not None:
-        raise RunOptionError("--skill-name", why)
-    name, said = given, ""
-    m = re.match(r"^---\s*\n(.*?)\n---\s*\n", text.removeprefix("\ufeff"), re.S)
-    if name is None and m:
-        import yaml  # deferred: start-up time of run --help
-
-        try:
-            front = yaml.safe_load(m.group(1))
-        except (yaml.YAMLError, RecursionError):  # nesting past Python's stack reads as bad YAML
-            front = None
-        if isinstance(front, dict) and "name" in front:
-            name, said = _front_name(front["name"], path), f"{path}: the front matter's name"
-    if name is None:
-        name, said = path.resolve().parent.name or path.stem, f"{path}: its folder's name"
-    if len(name) > 200:
-        raise RunOptionError(
-            "--skill-name" if given is not None else "--skill",
-            f"{said}{': ' if said else ''}expected at most 200 characters, found {len(name)}"
-            + ("" if given is not None else "; give a shorter one with --skill-name"),
-        )
-    return name
-
-
-def _front_name(value: Any, path: Path) -> str:
-    """The front matter's ``name`` of SKILL.md at ``path``, spaces stripped.
-
-    Raises:
-        RunOptionError: a ``value`` that is not a text or is blank (:func:`is_blank`).
-    """
-    if isinstance(value, str) and not is_blank(value):
-        return value.strip()
-    from driftproof.receipt._bounds import quote  # deferred: start-up time of run --help
-
-    raise RunOptionError(
-        "--skill",
-        f"{path}: the front matter's name: expected the skill's name, found "
-        f"{'the blank text ' if isinstance(value, str) else ''}{quote(value)}; give one there "
-        "or with --skill-name",
-    )
 
 
 def _check(o: RunOptions, judge: str) -> None:
