@@ -263,7 +263,7 @@ def test_an_empty_skill_name_is_refused(tmp_path, capsys) -> None:
         '{"run_id": "r1", "datasource_item_id": 1, "grades": {"g": 0.5}}\n',
         name=" ",
     )
-    assert code == 2 and "empty" in text
+    assert code == 2 and "expected the skill's name, found a blank one" in text
 
 
 @pytest.mark.parametrize(
