@@ -1,0 +1,78 @@
+"""The skill's name a run records: ``--skill-name``, else the front matter's, else the folder's.
+
+Worked out from ``driftproof run --help``: a name is at most 200 characters, and a name that is
+no name (blank, or not text) is refused where it was written, not replaced.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from driftproof.run.skill_name import RunOptionError, skill_name_of
+
+SKILL = "---\nname: commit-style\ndescription: d\n---\n# Commit style\n"
+
+
+def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path) -> None:
+    assert skill_name_of(tmp_path / "a" / "SKILL.md", SKILL) == "commit-style"
+    assert skill_name_of(tmp_path / "my-skill" / "SKILL.md", "# no front matter\n") == "my-skill"
+    assert skill_name_of(tmp_path / "b" / "SKILL.md", "---\nname: [x\n---\nbody\n") == "b"
+    # nested past Python's stack: a RecursionError traceback ended run, not the folder's name
+    deep = "---\nname: x\nq: " + "[" * 100_000 + "]" * 100_000 + "\n---\nbody\n"
+    assert skill_name_of(tmp_path / "c" / "SKILL.md", deep) == "c"
+    # found: a byte-order mark before the front matter hid it, and the folder's name was taken
+    assert skill_name_of(tmp_path / "d" / "SKILL.md", "\ufeff---\nname: bom\n---\nb\n") == "bom"
+    with pytest.raises(RunOptionError) as exc:  # found: a blank --skill-name fell back in silence
+        skill_name_of(tmp_path / "e" / "SKILL.md", SKILL, " ")
+    assert (exc.value.option, exc.value.message) == (
+        "--skill-name",
+        "expected the skill's name, found a blank one",
+    )
+
+
+@pytest.mark.parametrize(
+    ("front", "found"),
+    [
+        ('name: "  "', 'found the blank text "  "'),
+        ('name: "\\u200b"', 'found the blank text "\\u200b"'),  # a zero-width space
+        ("name:", "found null"),
+        ("name: 42", "found 42"),
+    ],
+)
+def test_a_front_matter_name_that_is_no_name_is_refused_not_replaced(
+    tmp_path: Path, front: str, found: str
+) -> None:
+    # found: a front matter name of spaces fell back to the folder's name in silence
+    path = tmp_path / "folder" / "SKILL.md"
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(path, f"---\n{front}\ndescription: d\n---\nBe terse.\n")
+    assert (exc.value.option, exc.value.message) == (
+        "--skill",
+        f"{path}: the front matter's name: expected the skill's name, {found}; give one there "
+        "or with --skill-name",
+    )
+    assert skill_name_of(path, f"---\n{front}\n---\nBe terse.\n", "given") == "given"
+
+
+def test_a_skill_name_past_200_characters_is_refused_before_any_call(tmp_path: Path) -> None:
+    # Found: the front matter's or folder's name was cut to 200 in silence and published as the
+    # skill's; a --skill-name past 200 ran every draw, then the receipt was refused at /skill/name
+    path = tmp_path / "s" / "SKILL.md"
+    front = "---\nname: " + "n" * 201 + "\n---\nBe terse.\n"
+    assert skill_name_of(path, front.replace("n" * 201, "n" * 200)) == "n" * 200
+    refusals = [
+        ((path, front), "--skill", f"{path}: the front matter's name: expected at most 200"
+         " characters, found 201; give a shorter one with --skill-name"),
+        ((tmp_path / ("f" * 201) / "SKILL.md", "body"), "--skill",
+         f"{tmp_path / ('f' * 201) / 'SKILL.md'}: its folder's name: expected at most 200"
+         " characters, found 201; give a shorter one with --skill-name"),
+        ((path, front, "g" * 250), "--skill-name",
+         "expected at most 200 characters, found 250"),
+    ]  # fmt: skip
+    for args, option, message in refusals:
+        with pytest.raises(RunOptionError) as exc:
+            skill_name_of(*args)
+        assert (exc.value.option, exc.value.message) == (option, message)
+    assert skill_name_of(path, front, "short") == "short"  # a given name wins over the file's
