@@ -104,12 +104,16 @@ def cited_receipts(r: Report, receipts: Mapping[str, Receipt], root: str) -> lis
 
 
 def feed_entry(r: Report, site_url: str) -> dict[str, str]:
-    """Report ``r``'s entry of the Atom feed, with a stable id."""
+    """Report ``r``'s entry of the Atom feed, with a stable id.
+
+    Its link is the report page's own address (``reports/NNN/index.html``), as the page's
+    canonical link and the sitemap give it: the site's pages are files, not folders.
+    """
     host = site_url.split("//", 1)[-1].split("/", 1)[0]
     return {
         "id": f"tag:{host},2026:report-{r.ident}",
         "title": f"Report {r.ident}: {r.title}",
-        "url": f"{site_url.rstrip('/')}/reports/{r.ident}/",
+        "url": f"{site_url.rstrip('/')}/reports/{r.ident}/index.html",
         "updated": r.date.isoformat() + "T00:00:00Z",
         "summary": r.summary or r.title,
     }

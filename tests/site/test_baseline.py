@@ -71,7 +71,7 @@ CHANGED = {
     "reports/005/caveman-902028f-judged-fidelity-caveman-fidelity-arms.csv": "report 005; as above",
     "reports/005/report.json": "report 005; its tables as above, its fidelity caption says the "
     "facts are the rubric's",
-    "feed.xml": "report 005 is the newest entry",
+    "feed.xml": "report 005 is the newest entry; each entry links its report page (index.html)",
     # draw numbers count from 1 where people read them: report 003's lost draw, index 0, is draw 1
     "reports/003/lost-skill-creator-nebius-skills-iteration-1-12a0aae8.csv": "lost draw 1, "
     "under the heading draw numbers",
