@@ -276,14 +276,14 @@ def test_imports_show_the_headline_figure_their_source_printed() -> None:
         "+0.065)"
     )
     nvidia = rows["nvidia-7149a88-doca-flow"].headline
-    # benchmarks.json's first two doca-flow rows (Security, uplift_pct 0.0 for both agents) of
-    # its ten; the rest on the receipt's page (a row of all ten made the index 332,745 px tall on
-    # a phone)
+    # benchmarks.json's own summary figure for doca-flow, average_uplift_pct 40.6 (its ten
+    # uplifts 0 + 0 + 55 + 50 + 23 + 45 + 73 + 75 + 23 + 62 = 406, over 10), leads; its first
+    # two rows (Security, 0.0 for both agents) led before, read as the skill's figure; the ten
+    # are on the receipt's page (a row of all ten made the index 332,745 px tall on a phone)
     assert nvidia == (
-        "uplift as printed: Security, claude-code: 0.0 percentage points; Security, codex: 0.0 "
-        "percentage points; and 8 more on its page"
+        "the source's average uplift 40.6 percentage points; its 10 uplifts, by dimension and "
+        "agent, on its page"
     )
-    # benchmarks.json's uplift_pct is in percentage points (Report 002), the sheet's unit too
     assert " percentage points" in nvidia and " %" not in nvidia
 
 

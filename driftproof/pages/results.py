@@ -15,7 +15,7 @@ from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
-from driftproof.pages.source import source_figures, source_report_headline
+from driftproof.pages.source import source_figures, source_report_headline, summary_figure
 from driftproof.pages.words import (
     COUNTED_BY_WORDS,
     UNKNOWN,
@@ -193,9 +193,9 @@ _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "contr
 def headline(r: Receipt, lift: float | None = None) -> str:
     """The headline figure of an import or a smoke run: printed, or worked out from its record.
 
-    Printed aggregates: the first uplifts as printed; token-only arms: the median output-token
-    saving; scores: each arm's mean; a smoke run: its lift (an A/A calibration's, which has none:
-    its two runs' means).
+    Printed aggregates: the average uplift the source printed (NVIDIA's summary), else the first
+    uplifts as printed; token-only arms: the median output-token saving; scores: each arm's mean;
+    a smoke run: its lift (an A/A calibration's, which has none: its two runs' means).
     """
     if r.is_aggregates_only:
         return _printed_figures(r)
@@ -277,6 +277,10 @@ def _printed_figures(r: Receipt) -> str:
             )
     if not out:
         return f"no {what} printed"
+    summary = (r.source_figures.summary if r.source_figures is not None else None) or {}
+    if what == "uplift" and (average := summary_figure(summary, "average_uplift_pct")):
+        each = count_of(len(out), "uplift")
+        return f"the source's {average}; its {each}, by dimension and agent, on its page"
     extra = len(out) - SHOWN_FIGURES
     more = f"; and {extra:,} more on its page" if extra > 0 else ""
     return f"{what} as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more

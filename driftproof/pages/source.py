@@ -129,12 +129,27 @@ def source_origin(r: Receipt) -> tuple[Fact, ...]:
 
 #: The summary members the source's verdict line shows, in order: (member, words before, after,
 #: after a count of 1).
-_VERDICT_PARTS = (
-    ("pass_threshold_pct", "pass threshold ", "%", "%"),
-    ("tasks", "", " tasks", " task"),
-    ("attempts_per_task", "", " attempts per task", " attempt per task"),
-    ("average_uplift_pct", "average uplift ", " percentage points", " percentage point"),
-)
+_VERDICT_PARTS = {
+    key: (before, after, one)
+    for key, before, after, one in (
+        ("pass_threshold_pct", "pass threshold ", "%", "%"),
+        ("tasks", "", " tasks", " task"),
+        ("attempts_per_task", "", " attempts per task", " attempt per task"),
+        ("average_uplift_pct", "average uplift ", " percentage points", " percentage point"),
+    )
+}
+
+
+def summary_figure(summary: dict[str, Any], key: str) -> str | None:
+    """Member ``key`` of a source's summary in the verdict line's words, or ``None`` (no number).
+
+    ``"average uplift 40.6 percentage points"``; ``key`` is one of :data:`_VERDICT_PARTS`.
+    """
+    x = summary.get(key)
+    if not isinstance(x, int | float) or isinstance(x, bool):
+        return None
+    before, after, one = _VERDICT_PARTS[key]
+    return f"{before}{_number(x) if isinstance(x, float) else x}{one if x == 1 else after}"
 
 
 def _source_verdict(summary: dict[str, Any]) -> str | None:
@@ -142,11 +157,7 @@ def _source_verdict(summary: dict[str, Any]) -> str | None:
     verdict = summary.get("verdict")
     if not isinstance(verdict, str):
         return None
-    parts = [
-        f"{before}{_number(x) if isinstance(x, float) else x}{one if x == 1 else after}"
-        for key, before, after, one in _VERDICT_PARTS
-        if isinstance(x := summary.get(key), int | float) and not isinstance(x, bool)
-    ]
+    parts = [p for key in _VERDICT_PARTS if (p := summary_figure(summary, key))]
     return verdict + (f" ({', '.join(parts)})" if parts else "")
 
 

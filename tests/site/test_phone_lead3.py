@@ -28,8 +28,8 @@ FACTS = (
     "page); no band, lift or verdict is computed from them"
 )
 UPLIFT = (
-    "uplift as printed: Security, claude-code: 12.0 percentage points; Security, codex: 0.0 "
-    "percentage points; and 8 more on its page"
+    "the source's average uplift 11 percentage points; its 10 uplifts, by dimension and agent, "
+    "on its page"
 )
 ROWS = [
     ("caveman-2b10489-caveman", "caveman", SAVING),
