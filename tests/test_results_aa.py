@@ -30,3 +30,16 @@ def test_an_aa_receipt_is_labelled_in_the_results_table_and_the_receipts_index()
         "A/A calibration: the rule called a change, up or down, in 1 of 2 cases between two runs "
         "of the same arm"
     )
+
+
+def test_a_stub_aa_receipt_says_both_that_it_is_a_calibration_and_that_the_stub_made_it() -> None:
+    # the stub lane's A/A run: no model answered, and it is two runs of one arm, no skill's lift
+    doc = make_receipt(CASES)
+    doc["run"]["aa"] = True
+    doc["run"]["provider"] = "stub"
+    doc["verification_level"] = "UNVERIFIED"  # as the stub lane seals it
+    r = parse_receipt(json.dumps(seal_document(doc)).encode(), "stub-aa.json")
+    (row,) = results_rows({"stub-aa": r})
+    said = "A/A calibration; no model answered: the stub provider's fixed answers"
+    assert row.headline == said and not row.measured  # the results table's headline figure
+    assert listed_receipt("stub-aa", r, "0" * 64, row)["headline"] == said  # the receipts index

@@ -256,6 +256,6 @@ def test_an_aa_smoke_runs_results_row_gives_its_runs_means() -> None:
     doc["run"]["aa"] = True
     row = _row("r.json", parse_receipt(json.dumps(seal_document(doc)).encode(), "r.json"))
     assert row.headline == (
-        "mean score first run 0.605 over 2 scored draws in 1 case; second run 0.545 over 2 "
-        "scored draws in 1 case"
+        "A/A calibration; mean score first run 0.605 over 2 scored draws in 1 case; second run "
+        "0.545 over 2 scored draws in 1 case"
     )

@@ -111,8 +111,8 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         )
     else:
         shown = b.reason if nothing else headline(r, b.lift)
-    if r.run.aa and not shown:  # no lift (two runs of one arm): what it calibrates instead
-        shown = f"{AA_LABEL}: {aa_called(aa_reading(r))}"
+    if r.run.aa:  # no lift (two runs of one arm): what it calibrates, and how it was made
+        shown = f"{AA_LABEL}; {shown}" if shown else f"{AA_LABEL}: {aa_called(aa_reading(r))}"
     return ResultRow(
         receipt=name,
         sheet_url=f"receipts/{quote(name, safe='/')}/",
