@@ -40,6 +40,11 @@ FOLD_FROM = 25
 NO_FIGURE = "–"
 #: An A/A calibration's label where a lift would stand: it measures noise, not a skill.
 AA_LABEL = "A/A calibration"
+#: What the results page and the home page say when no committed receipt is a measured run.
+NO_MEASURED_RUN = (
+    "No measured run is committed yet: every receipt on this site is an import, printed "
+    "aggregates or a smoke run, and none of them gets a verdict."
+)
 
 
 @dataclass(frozen=True)

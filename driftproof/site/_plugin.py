@@ -53,6 +53,8 @@ class DriftproofPlugin(BasePlugin):
         self.nav: list[dict[str, str]] = []
         #: what the last build published: receipt names and reports
         self.built: tuple[tuple[str, ...], list[Report]] = ((), [])
+        #: whether a receipt of the last build is a measured run (the home page says if none is)
+        self.measured = True
         #: the link check of the build under way
         self.links = SiteLinks()
         #: the generated pages' site paths, for the sitemap (aliases that redirect left out)
@@ -102,7 +104,7 @@ class DriftproofPlugin(BasePlugin):
             if data is not None:  # None: the job wrote it
                 write_files(site_dir, {path: data})
 
-        generate_site(
+        rows = generate_site(
             ((name, path, str(path)) for name, path in found.paths.items()),
             found.reports,
             settings,
@@ -113,6 +115,7 @@ class DriftproofPlugin(BasePlugin):
             site=site_dir,
         )
         self.built = (tuple(found.paths), found.reports)
+        self.measured = any(r.measured for r in rows)
         return files
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
@@ -135,7 +138,8 @@ class DriftproofPlugin(BasePlugin):
         """The home page gets the list of numbered reports (``reports_listing``)."""
         listing = Markup("")
         if page.is_homepage:
-            listing = home_listing(self.built[1], page_env(templates_of(config)))
+            env = page_env(templates_of(config))
+            listing = home_listing(self.built[1], env, measured=self.measured)
         context["reports_listing"] = listing
         return context
 

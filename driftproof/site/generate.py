@@ -156,7 +156,7 @@ def generate_site(
     total: int = 0,
     links: SiteLinks | None = None,
     site: Path | None = None,
-) -> None:
+) -> list[ResultRow]:
     """Hand each file of the site to ``emit(site path, bytes)`` once, a receipt at a time.
 
     ``receipts`` yields ``(name, bytes or path, file)`` in name order (``total`` of them);
@@ -164,6 +164,9 @@ def generate_site(
     the receipts' and reports' jobs write their files into that folder themselves (``emit``
     gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is
     rendered as soon as all its receipts are in, beside the receipts still rendering.
+
+    Returns:
+        each receipt's results row (what the hand-written pages may say of them all).
 
     Raises:
         SiteBuildError: every problem: receipts that are not valid (file, JSON pointer,
@@ -223,6 +226,7 @@ def generate_site(
         cache.used |= index.used
     env = page_env(settings.templates, settings.site_name, settings.nav)
     _site_pages(index, ordered, env, settings, emit)
+    return index.rows
 
 
 def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:

@@ -24,6 +24,7 @@ from driftproof.pages.receipt_tables import receipt_tables
 from driftproof.pages.report import Report, cited_receipts, downloads, report_json, report_listing
 from driftproof.pages.results import (
     FOLD_FROM,
+    NO_MEASURED_RUN,
     RESULTS_PAGE,
     ResultRow,
     named_originals,
@@ -111,7 +112,7 @@ def make_env(template_dirs: Sequence[Path]) -> jinja2.Environment:
         auto_reload=False,
         finalize=printable,
     )
-    env.globals.update(table_box=table_box, fold_from=FOLD_FROM)
+    env.globals.update(table_box=table_box, fold_from=FOLD_FROM, no_measured_run=NO_MEASURED_RUN)
     env.filters["count_of"] = count_of
     return env
 
@@ -304,7 +305,14 @@ def _sections(
     return outputs
 
 
-def home_listing(reports: Sequence[Report], env: jinja2.Environment) -> Markup:
-    """The home page's list of the numbered reports, newest first (HTML, root-relative)."""
+def home_listing(
+    reports: Sequence[Report], env: jinja2.Environment, *, measured: bool = True
+) -> Markup:
+    """The home page's list of the numbered reports, newest first (HTML, root-relative).
+
+    Without a ``measured`` run among the site's receipts, it says so first, in the results
+    page's words (:data:`~driftproof.pages.results.NO_MEASURED_RUN`).
+    """
     listed = report_listing(reports)
-    return Markup(env.get_template("report_list.html").render(root=".", reports=listed))
+    template = env.get_template("report_list.html")
+    return Markup(template.render(root=".", reports=listed, measured=measured))
