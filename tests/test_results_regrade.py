@@ -69,5 +69,30 @@ def test_a_regrade_links_its_original_and_its_page_says_it_is_a_regrade(tmp_path
     # under the receipt page's title, the regrade is said, its original by its seal
     page = receipt_files("rubric-v2", reg, regraded.read_bytes(), [], page_env())
     sheet = page["receipts/rubric-v2/index.html"].decode()
-    said = f"<p>A regrade of the receipt sealed {original_seal[:12]}…: {HOW}; "
+    said = f"<p>A regrade of the receipt sealed {original_seal[:12]}…: {HOW}.</p>"
     assert sheet.index(said) < sheet.index("<h2")
+
+
+def test_a_regrades_own_page_links_its_original_or_says_the_site_does_not_publish_it(
+    tmp_path, capsys
+) -> None:
+    # a regrade's page named its original by seal alone, though the site publishes it
+    from driftproof.site import build_site_files
+
+    run, regraded = _regraded(tmp_path, capsys)
+    original_seal = json.loads(run.read_text())["seal"]["sha256"]
+    both = {"first-run": run.read_bytes(), "rubric-v2": regraded.read_bytes()}
+    files = build_site_files(both, [], nav=[])
+    sheet = files["receipts/rubric-v2/index.html"].decode()
+    # receipts/rubric-v2/index.html is two folders below the root
+    linked = '<a href="../../receipts/first-run/index.html">receipt first-run</a>'
+    assert f"<p>A regrade of {linked}: {HOW}.</p>" in sheet
+    # the regrade alone: its original is not on the site, and its page says so
+    files = build_site_files({"rubric-v2": regraded.read_bytes()}, [], nav=[])
+    sheet = files["receipts/rubric-v2/index.html"].decode()
+    alone = f"the receipt sealed {original_seal[:12]}…, which this site does not publish"
+    assert f"<p>A regrade of {alone}: {HOW}.</p>" in sheet and "first-run" not in sheet
+    # the receipts page lists them in name order though the regrade's page was made last
+    renamed = {"zz-first-run": run.read_bytes(), "rubric-v2": regraded.read_bytes()}
+    listing = build_site_files(renamed, [], nav=[])["receipts/index.html"].decode()
+    assert listing.index('href="rubric-v2/index.html"') < listing.index('href="zz-first-run/')

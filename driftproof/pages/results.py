@@ -157,10 +157,12 @@ def _sealed(seal: str) -> str:
     return f"the receipt sealed {seal[:12]}…"
 
 
-def regrade_words(r: Receipt) -> str:
+def regrade_words(r: Receipt, original: str | None = None) -> str:
     """Which receipt ``r`` regrades and how, or ``""`` when ``r`` is no regrade's receipt.
 
-    ``"a regrade of the receipt sealed 2fff19d7438e…: its kept answers graded again by …"``.
+    ``"a regrade of the receipt sealed 2fff19d7438e…: its kept answers graded again by …"``;
+    ``original``: the original's receipt name on the site (``"receipt first-run"``), ``""`` when
+    the site does not publish it (said), ``None`` when that is not known (nothing said).
     """
     rg = r.regrade
     if rg is None:
@@ -170,7 +172,10 @@ def regrade_words(r: Receipt) -> str:
         if rg.kind == "rubric"
         else "by the judge the regrade names"
     )
-    return f"a regrade of {_sealed(rg.original_seal)}: its kept answers graded again {how}"
+    named = f"receipt {original}" if original else _sealed(rg.original_seal)
+    if original == "":
+        named += ", which this site does not publish"
+    return f"a regrade of {named}: its kept answers graded again {how}"
 
 
 def named_originals(rows: Iterable[ResultRow]) -> list[ResultRow]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,7 @@ class _Index:
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
     used: set[str] = dataclasses.field(default_factory=set)
     problems: list[Problem] = dataclasses.field(default_factory=list)
+    taken: int = 0
 
 
 def generate_site(
@@ -199,8 +200,7 @@ def generate_site(
                 elif left is not None:
                     left.discard(name)
 
-        start_ready("")  # reports that cite no receipt
-        for i, (job, done) in enumerate(run_jobs(jobs, render, submit)):
+        def took(job: Job, done: Done) -> None:
             _take(job, done, index, emit)
             if done.raw is not None:
                 index.cited[job.name] = (done.raw, job.file)
@@ -208,20 +208,18 @@ def generate_site(
             if links is not None and done.links is not None:
                 links.add(done.links)
             if settings.progress:
-                settings.progress("render", i + 1, total)
-        for future in started:  # every report's problems with the receipts' own
-            try:
-                done = future.result()
-            except SiteBuildError as exc:
-                index.problems += exc.problems
-                continue
-            index.used.add(done.key)
-            for path, data in done.emitted():
-                emit(path, data)
-        if index.problems:
-            found = sorted(index.problems, key=lambda p: p.file)
-            why = f"{count_of(len(found), 'problem')}; the site was not built"
-            raise SiteBuildError(why, found)
+                settings.progress("render", index.taken, total)
+
+        start_ready("")  # reports that cite no receipt
+        later: list[tuple[Job, Done]] = []  # regrades: rendered once every seal is known
+        for job, done in run_jobs(jobs, render, submit):
+            if done.later is None:
+                took(job, done)
+            else:
+                later.append((job, done))
+        for job, done in run_jobs(_originals_named(later, index.rows), render, submit):
+            took(job, done)
+        _take_reports(started, index, emit)
     if cache is not None:
         cache.used |= index.used
     env = page_env(settings.templates, settings.site_name, settings.nav)
@@ -229,8 +227,39 @@ def generate_site(
     return index.rows
 
 
+def _take_reports(started: list[Future[Done]], index: _Index, emit: Emit) -> None:
+    """Emit each report's files; raise every problem, the reports' with the receipts' own.
+
+    Raises:
+        SiteBuildError: every problem in ``index`` and in the reports' jobs.
+    """
+    for future in started:
+        try:
+            done = future.result()
+        except SiteBuildError as exc:
+            index.problems += exc.problems
+            continue
+        index.used.add(done.key)
+        for path, data in done.emitted():
+            emit(path, data)
+    if index.problems:
+        found = sorted(index.problems, key=lambda p: p.file)
+        why = f"{count_of(len(found), 'problem')}; the site was not built"
+        raise SiteBuildError(why, found)
+
+
+def _originals_named(later: list[tuple[Job, Done]], rows: list[ResultRow]) -> Iterator[Job]:
+    """Each waiting regrade's job again: its bytes as read, its original's name (``""``: none)."""
+    seals = {x.seal: x.receipt for x in rows}
+    seals.update({d.later[0]: j.name for j, d in later if d.later is not None})
+    for job, done in later:
+        assert done.later is not None and done.raw is not None, "a waiting job keeps both"
+        yield dataclasses.replace(job, source=done.raw, original=seals.get(done.later[1], ""))
+
+
 def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
     """Gather one receipt job's result into ``index``; emit its files (None: written)."""
+    index.taken += 1
     if done.key:
         index.used.add(done.key)
     index.problems.extend(done.problems)
@@ -263,11 +292,12 @@ def _site_pages(
             env, "latest.html", latest, nav_current="", ident=first.ident, title=first.title
         )
     receipts_page = "receipts/index.html"
+    listing = sorted(index.listing, key=lambda x: x["name"])  # a waiting regrade came in last
     files[receipts_page] = page(
-        env, "receipts.html", receipts_page, nav_current=receipts_page, receipts=index.listing
+        env, "receipts.html", receipts_page, nav_current=receipts_page, receipts=listing
     )
     files["receipts/SHA256SUMS"] = sums_of(
-        {f"receipts/{x['name']}.json": x["sha256"] for x in index.listing}
+        {f"receipts/{x['name']}.json": x["sha256"] for x in listing}
     )
     files[RESULTS_PAGE] = results_page_from_rows(order_rows(index.rows), env)
     spec, model = schema_files()  # the served receipt schemas, index, sums and versions (D-11)

@@ -212,9 +212,18 @@ def results_page_from_rows(rows: Sequence[ResultRow], env: jinja2.Environment) -
 
 
 def receipt_files(
-    name: str, r: Receipt, raw: bytes, cited: Sequence[dict[str, str]], env: jinja2.Environment
+    name: str,
+    r: Receipt,
+    raw: bytes,
+    cited: Sequence[dict[str, str]],
+    env: jinja2.Environment,
+    original: str | None = None,
 ) -> dict[str, bytes]:
-    """The receipt's sheet and case pages by site path; ``cited``: its reports' ident and title."""
+    """The receipt's sheet and case pages by site path; ``cited``: its reports' ident and title.
+
+    ``original``: a regrade's original's receipt name on the site (linked), ``""`` when the
+    site does not publish it, ``None`` when not known (see :func:`regrade_words`).
+    """
     base = f"receipts/{name}/"
     used: set[str] = {"main", "answers"}
     # No chart on the standalone sheet: its table holds every band (reports draw charts).
@@ -228,7 +237,8 @@ def receipt_files(
             sheet=t,
             cases_about=case_pages_about(r),
             json_url=f"../{name.rsplit('/', 1)[-1]}.json",
-            regrade=regrade_words(r),
+            regrade=regrade_words(r, original),
+            original=original or "",
             **nav,
         )
     }

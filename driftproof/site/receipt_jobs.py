@@ -157,12 +157,17 @@ _META = ".meta.json"  # a cache entry's index rows, beside its files
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    """One receipt to render: name, bytes or path (the job reads it), file, reports citing it."""
+    """One receipt to render: name, bytes or path (the job reads it), file, reports citing it.
+
+    ``original``: for a regrade, its original's receipt name on the site, ``""`` when the site
+    does not publish it; ``None`` until every receipt's seal is known (a regrade waits).
+    """
 
     name: str
     source: bytes | Path
     file: str
     cited: tuple[tuple[str, str], ...]
+    original: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,7 +175,9 @@ class Done:
     """A job's files, results row, receipts-page row, cache key and link check.
 
     ``files`` is None when the receipt was refused (``problems`` says why), empty when the job
-    wrote them into the site folder (``written``: their site paths); ``raw``: a cited receipt's.
+    wrote them into the site folder (``written``: their site paths); ``raw``: a cited receipt's,
+    or a regrade's that waits for its original's name: ``later`` is then its own seal and its
+    original's (nothing rendered yet).
     """
 
     files: dict[str, bytes] | None
@@ -181,6 +188,7 @@ class Done:
     links: ReceiptLinks | None = None
     written: tuple[str, ...] = ()
     raw: bytes | None = None
+    later: tuple[str, str] | None = None
 
     def emitted(self) -> list[tuple[str, bytes | None]]:
         """Each file as ``(site path, bytes)``, bytes None where the job wrote it."""
@@ -223,6 +231,8 @@ class Renderer:
                 return Done(None, problems=tuple(exc.problems or [Problem(job.file, "", str(exc))]))
         with no_cycle_collection():
             done = self._render(job, raw)
+        if done.later is not None:
+            return dataclasses.replace(done, raw=raw)
         if done.files is None:
             return done
         files = {**done.files, f"receipts/{job.name}.json": raw}
@@ -258,7 +268,7 @@ class Renderer:
     def _render(self, job: Job, raw: bytes) -> Done:
         sha256 = hashlib.sha256(raw).hexdigest()
         cited = [{"ident": i, "title": t} for i, t in job.cited]
-        key = key_of("receipt", sha256, job.name, json.dumps(cited), *self.fixed)
+        key = key_of("receipt", sha256, job.name, json.dumps([cited, job.original]), *self.fixed)
         store = RenderCache(self.cache) if self.cache is not None else None
         hit = store.get(key) if store is not None else None
         if hit is not None and _META in hit:
@@ -273,8 +283,10 @@ class Renderer:
         r, problems = checked_receipt(raw, job.file, self.public)
         if r is None:
             return Done(None, problems=tuple(problems))
+        if r.regrade is not None and job.original is None:  # its page names its original
+            return Done(None, later=(r.seal.sha256, r.regrade.original_seal))
         env = _env(self.templates, self.site_name, self.nav)
-        files = receipt_files(job.name, r, raw, cited, env)
+        files = receipt_files(job.name, r, raw, cited, env, job.original)
         rows, badges = rows_and_badge_files({job.name: r})
         files.update(badges)
         listed = listed_receipt(job.name, r, sha256, rows[0])
