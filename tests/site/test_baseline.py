@@ -40,7 +40,8 @@ CHANGED = {
     "arrow; a cell of one figure per arm wraps between them; a lost draw's reason wraps anywhere; "
     "a caption stays clear of its box's right-edge shadow; on a phone the lead tables' text "
     "lines are whole pixels (the sticky column's borders meet the rows') and a name breaks at "
-    "its hyphens first; on a phone every scrolled table's rows are whole pixels tall too",
+    "its hyphens first; on a phone every scrolled table's rows are whole pixels tall too; the "
+    "headline tables' lead three fit their box at any phone width, a folded group's box too",
     # wide tables: a sort button heads one column, a group's heading over several none
     "assets/sort.js": "columns counted across two header rows; each button titled Sort by …, "
     "with an arrow; a head reached by Tab is scrolled whole into its table's box",
