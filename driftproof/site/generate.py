@@ -164,7 +164,9 @@ def generate_site(
     ``problems`` the caller finds while it is read are reported with these; with ``site``,
     the receipts' and reports' jobs write their files into that folder themselves (``emit``
     gets ``None`` for their bytes) and ``links`` gathers each receipt's link check. A report is
-    rendered as soon as all its receipts are in, beside the receipts still rendering.
+    rendered as soon as all its receipts are in, beside the receipts still rendering; a
+    regrade's pages once every receipt is read (its page links its original, or says the site
+    does not publish it).
 
     Returns:
         each receipt's results row (what the hand-written pages may say of them all).
