@@ -5,13 +5,14 @@ Driftproof's own errors into one line per problem on stderr, ``error: <line>``, 
 2 (or the error's ``exit_code``); click's usage errors keep its usage line and hint, their line
 reading ``error: <message>`` too. An ``OSError`` (a file that cannot be read or written), input
 that is not UTF-8 and a lone surrogate that cannot be written each become one line and exit
-status 2. A closed stdout (``| head``) ends quietly, exit status 141; anything else is a bug and
-propagates. A
-SIGTERM stops a command as Ctrl-C does (its clean-up runs, exit status 130; while this module
-loads, before there is anything to clean up, it ends the process at once), and an error that
-stems from either (a library that wraps the interrupt in its own error, or pydantic failing to
-build a validator as it arrives) reads "interrupted", not a traceback; any other error that does
-not name the interrupt is a bug and propagates, even once one arrived.
+status 2. A closed stdout (``| head``) ends quietly, exit status 141; a stdout the system
+refuses to take (a full disk) is named as the stream that could not be written, exit status 2;
+anything else is a bug and propagates. A SIGTERM stops a command as Ctrl-C does (its clean-up
+runs, exit status 130; while this module loads, before there is anything to clean up, it ends
+the process at once), and an error that stems from either (a library that wraps the interrupt in
+its own error, or pydantic failing to build a validator as it arrives) reads "interrupted", not
+a traceback; any other error that does not name the interrupt is a bug and propagates, even once
+one arrived.
 """
 
 from __future__ import annotations
@@ -94,6 +95,53 @@ __all__ = ["COMMANDS", "cli", "main"]
 
 class _ReaderGone(Exception):
     """The command's stdout was closed by its reader (EPIPE), which click would exit 1 on."""
+
+
+class StdoutRefused(OSError):
+    """A write to standard output that the system refused (a full disk, say), not EPIPE."""
+
+
+class _Stdout(io.FileIO):
+    """Standard output's file descriptor; a refused write raised as :class:`StdoutRefused`.
+
+    EPIPE (its reader gone) stays the :class:`BrokenPipeError` it is.
+    """
+
+    def write(self, b: Any, /) -> int:
+        """:meth:`io.FileIO.write`'s; its ``OSError`` but EPIPE raised as :class:`StdoutRefused`."""
+        try:
+            return super().write(b)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StdoutRefused(exc.errno, exc.strerror) from exc
+
+
+@contextlib.contextmanager
+def _stdout_checked() -> Iterator[None]:
+    """In the block the process's own stdout writes through :class:`_Stdout` (restored after).
+
+    Any other ``sys.stdout`` (a test's capture, the null device) is left as it is.
+    """
+    out = sys.stdout
+    try:
+        fd = out.fileno() if out is sys.__stdout__ and isinstance(out, io.TextIOWrapper) else -1
+    except (OSError, ValueError):
+        fd = -1
+    if fd < 0:
+        yield
+        return
+    out.flush()
+    raw = io.BufferedWriter(_Stdout(fd, "w", closefd=False))
+    sys.stdout = io.TextIOWrapper(
+        raw, out.encoding, out.errors, line_buffering=bool(out.line_buffering)
+    )
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        sys.stdout = out
 
 
 class LazyGroup(click.Group):
@@ -182,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     """
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's own)
-    with _stops_interrupt(after=signal.SIG_IGN if argv is None else None):
+    with _stops_interrupt(after=signal.SIG_IGN if argv is None else None), _stdout_checked():
         try:
             _main(argv)
         except KeyboardInterrupt:  # a second Ctrl-C while the first was being reported
@@ -208,6 +256,8 @@ def _main(argv: list[str] | None) -> None:
         from driftproof.outputs import stdout_gone
 
         sys.exit(stdout_gone())
+    except StdoutRefused as exc:
+        fail([f"standard output could not be written: {exc.strerror or exc}"])
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
     except Exception as exc:

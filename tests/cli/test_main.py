@@ -77,3 +77,23 @@ def test_started_with_no_stdout_a_command_gives_its_result_not_a_traceback():
             cmd, stderr=subprocess.PIPE, text=True, check=False, preexec_fn=lambda: os.close(1)
         )
         assert (args, done.returncode, done.stderr) == (args, status, "")
+
+
+def test_a_full_stdout_is_named_as_such_not_input_or_output():
+    # Found: `view RECEIPT > /dev/full` (and validate, --help) said "error: (input or output): No
+    # space left on device", naming no stream; the refused stream is standard output
+    import errno
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    receipt = str(next(iter(sorted(Path("receipts").glob("*.json")))))
+    entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
+    said = f"error: standard output could not be written: {os.strerror(errno.ENOSPC)}\n"
+    for args in (["view", receipt], ["validate", receipt], ["--help"]):
+        with open("/dev/full", "w") as full:
+            cmd = [sys.executable, "-c", entry, *args]
+            done = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+        assert (args, done.returncode, done.stderr) == (args, 2, said)
