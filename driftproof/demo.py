@@ -29,6 +29,7 @@ from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.pages.words import paired_interval
 from driftproof.receipt import Receipt, read_receipt, sha256_text
 from driftproof.render.comparison import comparison_markdown, comparison_text
+from driftproof.render.escape import terminal_safe
 from driftproof.render.plan import plan_text
 from driftproof.run.engine import RunConfig, arm_systems, run_suite
 from driftproof.run.providers.simulated import SimulatedProvider
@@ -41,6 +42,7 @@ from driftproof.site.publish import mark_built, remove_leftovers, swap
 from driftproof.stats import arm_band, receipt_reading
 from driftproof.stats.breakdown import lift_breakdown
 from driftproof.stats.context import lift_interval
+from driftproof.wording import first_of
 
 #: The demo site's method page (every verdict word on hand-worked numbers), from the demo's folder.
 METHOD = "site/method.html"
@@ -94,6 +96,8 @@ def _check_folder(folder: Path, force: bool) -> None:
 def run_demo(folder: str | Path, *, force: bool = False) -> str:
     """Write the demo into ``folder`` (see the module docstring); the walkthrough it wrote.
 
+    With ``force`` over other files, a line naming what the demo left as it was follows.
+
     Everything is written beside ``folder`` first: a new or empty folder then takes it in one
     step; with ``force`` over other files, each of the demo's files is replaced whole (the others
     stay). A killed demo leaves the old files or the new ones, never a half-written file; what it
@@ -127,10 +131,11 @@ def _staged_demo(folder: Path) -> str:
         walk = _write_demo(stage)
         stage.chmod(0o755)  # mkdtemp makes it private
         if folder.is_dir() and any(folder.iterdir()):  # --force: other files there stay
-            for path in sorted(p for p in stage.rglob("*") if not p.is_dir()):
-                target = folder / path.relative_to(stage)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(path, target)  # each file whole
+            ours = sorted(p.relative_to(stage) for p in stage.rglob("*") if not p.is_dir())
+            for rel in ours:
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(stage / rel, folder / rel)  # each file whole
+            return walk + _left_line(folder, set(ours))
         else:
             swap(stage, folder)  # the empty folder (if any) goes to the stage
         return walk
@@ -139,6 +144,24 @@ def _staged_demo(folder: Path) -> str:
         raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _left_line(folder: Path, ours: set[Path]) -> str:
+    """The line naming what in ``folder`` the demo did not write (left as it was); or none.
+
+    A folder holding nothing the line names is named itself, ending in ``/``.
+    """
+    left = sorted(
+        f"{rel}/" if p.is_dir() else str(rel)
+        for p in folder.rglob("*")
+        if (rel := p.relative_to(folder)) not in ours and not (p.is_dir() and any(p.iterdir()))
+    )
+    if not left:
+        return ""
+    return (
+        f"Left as {'it was' if len(left) == 1 else 'they were'} in {terminal_safe(str(folder))}, "
+        f"not written by the demo ({len(left):,}): {terminal_safe(first_of(left))}.\n"
+    )
 
 
 def _write_demo(folder: Path) -> str:

@@ -1,0 +1,30 @@
+"""``demo --force`` over a folder holding other files: they stay, and the output names them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from driftproof import demo
+
+
+def test_a_forced_demo_keeps_the_files_it_did_not_write_and_names_them(tmp_path: Path) -> None:
+    # Found: `demo --force` into a folder of the user's files left them in place (the site and
+    # receipts folders too) without a word, so nothing told the user they sit among the demo's
+    folder = tmp_path / "d"
+    mine = {"notes.txt": "mine", "site/mine.html": "<p>mine</p>", "receipts/mine.json": "{}"}
+    for rel, text in mine.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    (folder / "empty").mkdir()
+    said = demo.run_demo(folder, force=True)
+    assert {rel: (folder / rel).read_text(encoding="utf-8") for rel in mine} == mine
+    assert (folder / "empty").is_dir() and (folder / "WALKTHROUGH.txt").is_file()
+    assert said.endswith(
+        f"Left as they were in {folder}, not written by the demo (4): empty/, notes.txt, "
+        "receipts/mine.json, site/mine.html.\n"
+    )
+    # a demo forced over the demo it wrote before leaves nothing of another's to name
+    for rel in [*mine, "empty"]:
+        path = folder / rel
+        path.rmdir() if path.is_dir() else path.unlink()
+    assert "Left as" not in demo.run_demo(folder, force=True)
