@@ -143,6 +143,52 @@ def is_staged_name(name: str) -> bool:
     return _STAGED.fullmatch(name) is not None
 
 
+@contextmanager
+def staging_in(folder: Path) -> Iterator[None]:
+    """A shared lock (flock) on ``folder`` for a block that stages files in it.
+
+    Held by every write through :func:`staged_sibling`; :func:`remove_abandoned` removes a staged
+    file only under the exclusive lock, so never one a living writer holds. A folder that cannot
+    be opened or locked is written unlocked (nor can a removal there take the exclusive lock).
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a removal under way, which is short
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_abandoned(folder: Path, names: list[str]) -> None:
+    """Remove the staged files of ``names`` in ``folder`` that a killed write left, or none.
+
+    Only plain files named as :func:`staged_sibling` names one for a name in ``names``
+    (``.<name>.XXXXXXXX.tmp``), or one staged beside that (``..<name>.XXXXXXXX.tmp.YYYYYYYY.tmp``,
+    a receipt's own write), and only when no writer holds :func:`staging_in`'s lock on the
+    folder: its exclusive lock is taken at once, or nothing is removed.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        named = "|".join(map(re.escape, names))
+        ours = re.compile(rf"\.(?:{named}|\.(?:{named})\.[a-z0-9_]{{8}}\.tmp)\.[a-z0-9_]{{8}}\.tmp")
+        for entry in os.scandir(folder):
+            if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                Path(entry.path).unlink(missing_ok=True)
+    except OSError:  # a living writer holds the folder (or it cannot be locked or read)
+        return
+    finally:
+        os.close(fd)
+
+
 def open_mode(fd: int) -> None:
     """Give a file :func:`tempfile.mkstemp` made (mode 0600) open()'s mode: 0666 less the umask."""
     mask = os.umask(0)
@@ -175,12 +221,15 @@ def write_all_or_none(
     staged: list[tuple[Path, Path]] = []
     placed: list[Path] = []  # targets this call created (without ``replace``)
     path = next(iter(writers), Path())
+    held = contextlib.ExitStack()
     try:
         for path in writers:
             for parent in reversed([path.parent, *path.parent.parents]):
                 if not parent.exists():
                     parent.mkdir()
                     made.append(parent)
+        for folder in dict.fromkeys(p.parent for p in writers):
+            held.enter_context(staging_in(folder))
         for path, write in writers.items():
             if path.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(path))
@@ -211,6 +260,8 @@ def write_all_or_none(
         ):
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc  # the target
         raise
+    finally:
+        held.close()
     return [target for _, target in staged]
 
 

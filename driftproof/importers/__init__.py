@@ -23,7 +23,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _shapes
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
-from driftproof.outputs import refuse_existing_outputs, write_all_or_none
+from driftproof.outputs import refuse_existing_outputs, remove_abandoned, write_all_or_none
 from driftproof.receipt import ReceiptBody, write_receipt
 
 __all__ = [
@@ -182,7 +182,9 @@ def write_imported(
     """Seal, check and write every imported receipt into ``out_dir`` (made if missing), or none.
 
     ``source`` names the source in messages; ``force`` replaces existing receipts. Returns the
-    paths written, in the order of ``items``.
+    paths written, in the order of ``items``. The temporary files a killed write of these
+    receipts left in ``out_dir`` are removed first, unless a write there is under way
+    (:func:`~driftproof.outputs.remove_abandoned`).
 
     Raises:
         ImportError_: a file name is unsafe or repeated (in any letter case), a receipt is
@@ -205,6 +207,7 @@ def write_imported(
                 "was written"
             )
     refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
+    remove_abandoned(out, [item.filename for item in items])  # what a killed import left
     writers = {
         out / i.filename: functools.partial(write_receipt, finish(i.body, i.repairs)) for i in items
     }

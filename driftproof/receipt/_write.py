@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from driftproof._pool import live_objects_frozen
 from driftproof.errors import BoundsError, ReceiptError
-from driftproof.outputs import open_mode, staged_sibling
+from driftproof.outputs import open_mode, staged_sibling, staging_in
 from driftproof.receipt import _bounds
 from driftproof.receipt._bounds import check_json_bounds, within_bounds
 from driftproof.receipt._load import _too_big, check_schema
@@ -111,8 +111,19 @@ def _refuse(body: ReceiptBody, path: Path) -> NoReturn:
 
 @contextmanager
 def _staged(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
-    """A text writer to a temporary file beside ``path``, moved onto it on a clean exit."""
+    """A text writer to a temporary file beside ``path``, moved onto it on a clean exit.
+
+    The folder is held (:func:`~driftproof.outputs.staging_in`) until the file is moved or
+    removed: no clean-up takes it for one a killed write left.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    with staging_in(path.parent), _moved_on_exit(path, replace) as write:
+        yield write
+
+
+@contextmanager
+def _moved_on_exit(path: Path, replace: bool) -> Iterator[Callable[[str], object]]:
+    """:func:`_staged`'s writer, once its folder is held."""
     fd, tmp = staged_sibling(path)
     try:
         open_mode(fd)
