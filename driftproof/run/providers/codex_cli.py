@@ -103,7 +103,9 @@ class CodexCLI(CLILane):
         ``turn.completed``, or ``turn.completed:<item type>`` when an item (but the closing
         ``todo_list``) came after that message, an agent message after the turn completed too.
         An ``error`` event fails the call only when no turn completed, a ``turn.failed`` always;
-        a turn rerouted to another model is a hand-off.
+        a turn rerouted to another model is a hand-off. A completed ``error`` item (codex's
+        non-fatal error, as it writes each warning) is recorded as a harness event, never the
+        ending; an ``error`` item only started is no warning codex marks, and is the ending.
         The tokens are the last ``turn.completed``'s ``usage``, the session's total so far.
 
         Raises:
@@ -139,6 +141,8 @@ class CodexCLI(CLILane):
             elif kind == "error" and (m := _REROUTED.match(str(item.get("message")))):
                 if not same_model(model, m[2]):
                     handoff = f"codex moved the turn from {m[1][:100]} to {m[2][:100]}"
+            elif (t, kind) == ("item.completed", "error"):  # codex's non-fatal error: a warning
+                events.append({"type": t, "subtype": kind})
             elif t in _ITEM_EVENTS and (t, kind) != ("item.completed", "todo_list"):
                 after = str(kind)
                 if t == "item.completed" and kind == "reasoning":
