@@ -22,8 +22,10 @@ import os
 import signal
 import threading
 
-#: Set once a SIGINT or SIGTERM reached :func:`main`'s handler.
-_STOPPED = threading.Event()
+#: Not empty once a SIGINT or SIGTERM reached :func:`main`'s handler (the signal numbers). A list,
+#: not a ``threading.Event``: the handler takes no lock, which a second signal arriving while the
+#: first's handler held it would wait on for ever.
+_STOPPED: list[int] = []
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -38,7 +40,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     if frame is not None and frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
         threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
-    _STOPPED.set()
+    _STOPPED.append(signum)
     raise KeyboardInterrupt
 
 
@@ -261,7 +263,7 @@ def _main(argv: list[str] | None) -> None:
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
     except Exception as exc:
-        if not (_STOPPED.is_set() and _from_interrupt(exc)):
+        if not (_STOPPED and _from_interrupt(exc)):
             raise  # a bug
         _interrupted()  # e.g. pydantic builds a model as Ctrl-C arrives and names it its error
     # With standalone_mode off, click returns ctx.exit()'s code instead of exiting.
