@@ -1,12 +1,15 @@
 /* Progressive enhancement: click a column header of a table.sortable to sort it.
    Without JavaScript the table keeps its published order, which is meaningful on its own.
-   Cells may carry data-sort (a number) to sort by; otherwise their text is compared.
+   Cells may carry data-sort (a number) to sort by; otherwise their text is compared. A cell
+   with no figure ("–", the site's mark for one) sorts last whichever the order.
    Each header becomes a button titled "Sort by <column>" (its group's heading first, when it
    has one), marked by an arrow (site.css; hidden from screen readers, which read aria-sort)
    that shows the order once sorted; a head reached by Tab is scrolled into view. */
 (function () {
   "use strict";
+  var NO_FIGURE = "\u2013";
   function key(cell) {
+    if (cell.textContent.trim() === NO_FIGURE) { return { none: true }; }
     var v = cell.getAttribute("data-sort");
     if (v !== null && v !== "" && !isNaN(Number(v))) { return { n: Number(v) }; }
     return { s: cell.textContent.trim() };
@@ -58,7 +61,10 @@
     var rows = Array.prototype.slice.call(body.rows).map(function (r, i) {
       return { row: r, k: key(r.cells[col]), i: i };
     });
-    rows.sort(function (x, y) { return dir * compare(x.k, y.k) || x.i - y.i; });
+    rows.sort(function (x, y) {
+      if (!x.k.none !== !y.k.none) { return x.k.none ? 1 : -1; }
+      return (x.k.none ? 0 : dir * compare(x.k, y.k)) || x.i - y.i;
+    });
     rows.forEach(function (x) { body.appendChild(x.row); });
     heads(table).forEach(function (h) { h.th.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
