@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,14 @@ def test_the_search_page_works_without_javascript_as_a_list_of_ways_in(built_sit
     assert '<script src="pagefind/pagefind-ui.js"></script>' in html
     assert "<noscript>" in html and 'href="receipts/index.html"' in html
     assert (built_site / "pagefind/pagefind-ui.js").is_file()
+
+
+def test_the_search_page_says_once_that_a_folder_on_disk_needs_a_server(built_site: Path) -> None:
+    # opened from a folder on disk it said so twice: its notice, then its closing paragraph
+    html = (built_site / "search.html").read_text(encoding="utf-8")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html[html.index("<main") :]).split())
+    assert text.count("folder on disk") == 1
+    assert "Search cannot read its index from a folder on disk: serve the site" in text
 
 
 def test_folder_addresses_lead_somewhere(built_site: Path) -> None:
