@@ -25,11 +25,13 @@ class Column:
     """A column: its header and whether it holds numbers (right-aligned, sortable).
 
     ``group``: a heading over adjacent columns of that group, in a header row above theirs.
+    ``hash``: its cells hold hashes, set in monospace and broken anywhere to fit the page.
     """
 
     label: str
     numeric: bool = False
     group: str = ""
+    hash: bool = False
 
     @property
     def name(self) -> str:

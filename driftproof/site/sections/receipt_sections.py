@@ -216,7 +216,12 @@ def figure_tables(
     files_table = Table(
         "source-files",
         "Files read: repository, commit, path and git blob sha1 (git hash-object).",
-        tuple(Column(h) for h in ("Repository", "Commit", "Path", "Git blob sha1")),
+        (
+            Column("Repository"),
+            Column("Commit", hash=True),
+            Column("Path"),
+            Column("Git blob sha1", hash=True),
+        ),
         tuple(Row(tuple(Cell(x) for x in key)) for key in sorted(files)),
     )
     keys = list(dict.fromkeys(k for _, cells in pivot for k in cells))
