@@ -278,4 +278,5 @@ def _source_figures(s: Sheet, key: str) -> Table | None:
         "them.",
         tuple(Column(h, f in ("score", "uplift", "count")) for h, f in s.figure_columns),
         tuple(text_row(*(getattr(x, f) for _, f in s.figure_columns)) for x in s.source_figures),
+        keys=2,
     )

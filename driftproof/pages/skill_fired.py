@@ -93,6 +93,7 @@ def skill_fired_tables(key: str, cases: Sequence[Row], arms: Sequence[Row]) -> t
         "count linking to the receipt's table of their reasons.",
         tuple(Column(h, h.startswith("skill fired")) for h in _FIRED_CASES_HEAD),
         tuple(cases),
+        keys=2,
     )
     arm_table = Table(
         f"{key}-arms",
@@ -101,5 +102,6 @@ def skill_fired_tables(key: str, cases: Sequence[Row], arms: Sequence[Row]) -> t
         "never inside it.",
         tuple(Column(h, h == "skill fired") for h in _FIRED_ARMS_HEAD),
         tuple(arms),
+        keys=2,
     )
     return case_table, arm_table

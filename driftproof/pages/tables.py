@@ -68,12 +68,17 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """A table shown on a page and published as ``<id>.csv`` (``id`` unique on its page)."""
+    """A table shown on a page and published as ``<id>.csv`` (``id`` unique on its page).
+
+    ``keys``: how many leading columns name a row (1, or 2 where the first repeats: a skill
+    and what it is measured against); each stays on screen as the table scrolls sideways.
+    """
 
     id: str
     caption: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
+    keys: int = 1
 
     @property
     def element_id(self) -> str:

@@ -77,4 +77,5 @@ def savings_summary(arms: Sequence[ArmSavings]) -> Table:
         "totals (saving of totals, the terse control alone's only figure)",
         tuple(Column(c, numeric=i >= 2) for i, c in enumerate(head)),
         tuple(row_of(x) for x in summary_rows(arms)),
+        keys=2,
     )

@@ -40,16 +40,19 @@
     });
     return out;
   }
-  /* A head reached by Tab is scrolled fully into its table's box, clear of the first column
-     (which stays put as the table scrolls). The browser scrolls a box only for a head wholly
-     out of it: a head cut at the box's edge, or under the first column, would keep its name
-     and its focus ring out of sight. */
+  /* A head reached by Tab is scrolled fully into its table's box, clear of the columns that
+     stay put as the table scrolls (the first; on a phone, the second too of a table two columns
+     name). The browser scrolls a box only for a head wholly out of it: a head cut at the box's
+     edge, or under a column that stays, would keep its name and its focus ring out of sight. */
   function reveal(table, th) {
     var box = table.closest(".table-wrap");
     if (!box) { return; }
     var r = box.getBoundingClientRect(), c = th.getBoundingClientRect();
-    var first = table.tHead.rows[0].cells[0];
-    var left = r.left + box.clientLeft + (th === first ? 0 : first.getBoundingClientRect().width);
+    var left = r.left + box.clientLeft, i = 0, cells = table.tHead.rows[0].cells;
+    for (var cell = cells[0]; cell && cell !== th && getComputedStyle(cell).position === "sticky";
+      cell = cells[++i]) {
+      left += cell.getBoundingClientRect().width;
+    }
     var right = r.left + box.clientLeft + box.clientWidth;
     if (c.right > right) { box.scrollLeft += c.right - right; }
     if (c.left < left) { box.scrollLeft -= left - c.left; }
