@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from driftproof.pages.printed_figures import printed_alike
 from driftproof.pages.words import UNKNOWN, Fact, draws_of
 from driftproof.receipt import Receipt
 from driftproof.stats.fidelity import (
@@ -116,10 +115,9 @@ def _judged_view(r: Receipt) -> FidelityView:
     arm_rows = []
     for n in _ORDER:
         t = tallies.get(n)
-        mean = f"{t.fidelity_mean:.1f}" if t is not None and t.fidelity_mean is not None else None
-        mean = printed_alike(r, "fidelity", n) or mean  # the text every prompt printed, if one
+        mean = t.fidelity_mean if t is not None else None  # computed here, in percent
         cells = _passed(t.passed, t.total) if t is not None else (UNKNOWN, UNKNOWN)
-        arm_rows.append((ARM_WORDS[n], *cells, f"{mean}%" if mean else UNKNOWN))
+        arm_rows.append((ARM_WORDS[n], *cells, UNKNOWN if mean is None else _percent(mean / 100)))
     grader = r.judge.model if r.judge is not None else UNKNOWN
     summary = (
         Fact("cases", f"{len(r.cases)}, one answer per prompt and arm, not in the snapshot"),
@@ -128,7 +126,7 @@ def _judged_view(r: Receipt) -> FidelityView:
     )
     return FidelityView(
         summary=summary,
-        arm_head=("Arm", "Facts passed", "Rate", "Mean fidelity, as the source printed it"),
+        arm_head=("Arm", "Facts passed", "Rate", "Mean fidelity"),
         arm_rows=tuple(arm_rows),
         category_head=(),
         category_rows=(),
@@ -140,7 +138,12 @@ def _judged_view(r: Receipt) -> FidelityView:
 
 def _passed(passed: int, of: int) -> tuple[str, str]:
     rate = share(passed, of)
-    return f"{passed} / {of}", f"{rate:.0%}" if rate is not None else "n/a"
+    return f"{passed} / {of}", _percent(rate) if rate is not None else "n/a"
+
+
+def _percent(share: float) -> str:
+    """A share in whole percent, as every fidelity figure of the report is shown (``100%``)."""
+    return f"{share:.0%}"
 
 
 def _failures(

@@ -30,13 +30,6 @@ def printed_rows(r: Receipt) -> list[PrintedRow] | None:
     return sf.rows
 
 
-def printed_alike(r: Receipt, label: str, arm: str) -> str | None:
-    """The one text the source printed for every figure ``label`` of ``arm``, else ``None``."""
-    figures = r.source_report.figures if r.source_report is not None else []
-    said = {f.printed for f in figures if (f.label, f.arm) == (label, arm)}
-    return said.pop() if len(said) == 1 else None
-
-
 def _number(v: float | None) -> str:
     """A number as the JSON source wrote it (``92.0``, ``-3.0``); ``""`` for none."""
     return "" if v is None else json.dumps(v)

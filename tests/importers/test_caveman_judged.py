@@ -52,11 +52,10 @@ SHOWN = {"caveman": "with skill", "__baseline__": "baseline"}
 
 def _count(doc: dict[str, Any], arm: str) -> tuple[str, str, str, str]:
     """The arm row recounted from the snapshot: facts passed / facts, the rate, and the mean of
-    the printed per-prompt fidelity: the printed text itself when every prompt printed one."""
+    the printed per-prompt fidelity, both in whole percent (one format for both figures)."""
     cells = doc["fidelity"][arm].values()
     facts = [f["pass"] for c in cells for f in c["facts"]]
-    said = {json.dumps(c["fidelity"]) for c in cells}
-    mean = said.pop() if len(said) == 1 else f"{sum(c['fidelity'] for c in cells) / len(cells):.1f}"
+    mean = f"{sum(c['fidelity'] for c in cells) / len(cells):.0f}"
     rate = f"{sum(facts) / len(facts):.0%}"
     return (SHOWN[arm], f"{sum(facts)} / {len(facts)}", rate, f"{mean}%")
 
@@ -102,11 +101,12 @@ def test_pr579_902028f_with_rubrics(shared: Path, tmp_path: Path) -> None:
     assert len(figures) == 20
     f = _view(path)["fidelity"]
     # 9 prompts with 2 facts and the rebase prompt with 3: 21 facts, every one judged pass;
-    # every printed fidelity is 100.0
+    # every printed fidelity is 100.0; their mean is shown as the rate is, in whole percent (it
+    # read "100.0%" beside the rate's "100%", and "100%" for 5c7e19a, which printed 100)
     assert f["arm_rows"] == [
         ["baseline", "not recorded", "not recorded", "not recorded"],
         ["control", "not recorded", "not recorded", "not recorded"],
-        ["with skill", "21 / 21", "100%", "100.0%"],
+        ["with skill", "21 / 21", "100%", "100%"],
     ]
     assert tuple(f["arm_rows"][2]) == _count(doc, "caveman")
     assert f["failures"] == [] and f["category_rows"] == []
@@ -170,12 +170,12 @@ def test_built_failures_worked_by_hand(shared: Path, tmp_path: Path) -> None:
     f = _view(path)["fidelity"]
     tcp_fact = doc["fidelity"]["caveman"]["What's the difference between TCP and UDP?"]["facts"]
     rebase_fact = doc["fidelity"]["__baseline__"]["How does git rebase differ from git merge?"]
-    # caveman: 20 of 21 facts, mean (9 x 100 + 50) / 10 = 95.0; baseline: 20 of 21, mean
-    # (9 x 100 + 66.7) / 10 = 96.67
+    # caveman: 20 of 21 facts (95.2%), mean (9 x 100 + 50) / 10 = 95.0; baseline: 20 of 21,
+    # mean (9 x 100 + 66.7) / 10 = 96.67; each in whole percent
     assert f["arm_rows"] == [
-        ["baseline", "20 / 21", "95%", "96.7%"],
+        ["baseline", "20 / 21", "95%", "97%"],
         ["control", "not recorded", "not recorded", "not recorded"],
-        ["with skill", "20 / 21", "95%", "95.0%"],
+        ["with skill", "20 / 21", "95%", "95%"],
     ]
     assert tuple(f["arm_rows"][0]) == _count(doc, "__baseline__")
     assert tuple(f["arm_rows"][2]) == _count(doc, "caveman")

@@ -90,16 +90,15 @@ def test_report_005_front_matter_and_its_committed_receipts(shared: Path) -> Non
 def test_fidelity_section_shows_the_pass_rates(shared: Path) -> None:
     receipts = {_name(s): _fresh(shared, s) for s in COMMITS}
     html, tables = _render(receipts)
-    # the mean fidelity is what every prompt printed: 902028f prints "fidelity": 100.0, 5c7e19a
-    # prints 100 (its table read "100.0%", a figure it never printed)
+    # 902028f prints "fidelity": 100.0 for every prompt, 5c7e19a 100: the mean of either, worked
+    # out here, is 100%, in the rate's format (it read "100.0%" and "100%", each as printed)
     assert [[[c.text for c in row.cells] for row in t.rows] for t in tables] == [
         [
             ["baseline", "not recorded", "not recorded", "not recorded"],
             ["control", "not recorded", "not recorded", "not recorded"],
-            ["with skill", "21 / 21", "100%", printed],
+            ["with skill", "21 / 21", "100%", "100%"],
         ]
-        for printed in ("100.0%", "100%")
-    ]
+    ] * 2
     assert "claude-haiku-4-5" in html and "claude-opus-4-8" in html
     assert "Failures: none." in html
 
