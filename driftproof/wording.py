@@ -91,8 +91,9 @@ BAND_SOURCE_NOT_HELD: Final[str] = (
     "sample, so each band is the one score the source gave"
 )
 
-#: Bands across draws where no arm has more than one scored draw (an import of one run per arm).
-BAND_SOURCE_ONE_DRAW: Final[str] = "bands across draws, but no arm has more than one scored draw"
+#: A receipt recording bands across draws that holds one scored draw per arm (an import of one
+#: run per arm): how it records them, before what that leaves (pages.band_sources.ONE_DRAW_WHY).
+BAND_SOURCE_ONE_DRAW: Final[str] = "recorded as bands across draws"
 
 #: Band sources in plain words: a results table's, and a comparison's one score as given.
 BAND_SOURCE_HEADER: Final[dict[str, str]] = {

@@ -86,14 +86,36 @@ def test_one_scored_draw_per_arm_says_no_band_has_a_spread(capsys) -> None:
     f = band_facts(r)
     assert f.short == "one scored draw per arm, no spread"
     assert f.source == (
-        "one scored draw per arm, no spread: bands across draws, but no arm has more than one "
-        "scored draw"
+        "one scored draw per arm, no spread: recorded as bands across draws; no arm holds more "
+        "than one scored draw, so no band has a spread"
     )
     # the case table's caption: each band is one score, n = 1
     assert (
-        band_legend(r) == "no arm holds more than one scored draw (n = 1), so no band has a spread"
+        band_legend(r) == "no arm holds more than one scored draw, so no band has a spread (n = 1)"
     )
     code, out, err = run_main(["view", str(ONE_RUN)], capsys)
     assert code == 0, err
     assert "spread of the per-draw scores" not in out
     assert f"band source {f.source}" in " ".join(out.split())
+
+
+def test_one_scored_draw_per_arm_reads_alike_whatever_the_receipt_records() -> None:
+    # the probe records bands across draws, skill-creator's import none: each held one scored
+    # draw per arm and said why in its own words ("bands across draws, but no arm has more than
+    # one scored draw"; "each arm holds one answer at most, scored as the source gave it"), and
+    # two captions; now each says how it records its bands, then the method page's words
+    why = "no arm holds more than one scored draw, so no band has a spread"
+    method = " ".join((ROOT / "site_src/method.md").read_text(encoding="utf-8").split())
+    assert f"*one scored draw per arm*: {why}," in method
+    nebius = ROOT / "receipts" / "skill-creator-nebius-skills-iteration-1-12a0aae8.json"
+    said = [(band_facts(r).source, band_legend(r)) for r in map(read_receipt, (ONE_RUN, nebius))]
+    assert said == [
+        (
+            f"one scored draw per arm, no spread: recorded as bands across draws; {why}",
+            f"{why} (n = 1)",
+        ),
+        (
+            f"not recorded (one scored draw per arm, no spread): the receipt names none; {why}",
+            f"{why} (n = 1)",
+        ),
+    ]

@@ -57,7 +57,7 @@ def test_view_says_the_band_source_in_plain_words() -> None:
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
     assert lines == [
         "band source not recorded (one scored draw per arm, no spread): the receipt names none; "
-        "each arm holds one answer at most, scored as the source gave it"
+        "no arm holds more than one scored draw, so no band has a spread"
     ]
     assert "legacy" not in text
 
@@ -70,12 +70,12 @@ def test_the_pages_say_each_arm_has_one_score_so_no_spread() -> None:
     index = pages["receipts/t/index.html"].decode()
     case = pages["receipts/t/cases/0/index.html"].decode()
     assert (
-        "Cases of nebius-skills: each arm holds one score at most, as the source gave it "
-        "(n = 1), so no band has a spread; lift is with skill minus baseline"
+        "Cases of nebius-skills: no arm holds more than one scored draw, so no band has a spread "
+        "(n = 1); lift is with skill minus baseline"
     ) in index
     assert (
-        '<p class="meta">Each arm holds one score at most, as the source gave it (n = 1), so no '
-        "band has a spread.</p>"
+        '<p class="meta">No arm holds more than one scored draw, so no band has a spread '
+        "(n = 1).</p>"
     ) in case
     for page in (index, case):
         assert "legacy" not in page and "standard deviation of the one score" not in page
@@ -94,7 +94,7 @@ def test_a_legacy_band_with_no_judge_sample_is_said_to_be_the_sources_one_score(
 
     r = read_receipt(NEBIUS)
     assert band_legend(r) == (
-        "each arm holds one score at most, as the source gave it (n = 1), so no band has a spread"
+        "no arm holds more than one scored draw, so no band has a spread (n = 1)"
     )
 
 

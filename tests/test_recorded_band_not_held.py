@@ -96,7 +96,9 @@ def test_view_of_a_migrated_receipt_says_one_score_and_the_record_once(tmp_path:
     text = sheet_text(sheet(r))
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
     # once, as a labelled fact, the results table's cell its head
-    assert lines == [f"band source one scored draw per arm, no spread: {NOT_HELD}"]
+    # then what one scored draw per arm leaves, in the method's words, as every such receipt
+    why = "no arm holds more than one scored draw, so no band has a spread"
+    assert lines == [f"band source one scored draw per arm, no spread: {NOT_HELD}; {why}"]
     assert (
         "  judge samples per draw        not recorded; the receipt holds no judge sample "
         "(each score as the source gave it)\n"
@@ -111,8 +113,8 @@ def test_the_pages_say_one_score_and_the_record_once(tmp_path: Path) -> None:
     index = pages["receipts/t/index.html"].decode()
     case = pages["receipts/t/cases/c1/index.html"].decode()
     assert (
-        "Cases of demo-skill: each arm holds one score at most, as the source gave it "
-        "(n = 1), so no band has a spread; lift is with skill minus baseline"
+        "Cases of demo-skill: no arm holds more than one scored draw, so no band has a spread "
+        "(n = 1); lift is with skill minus baseline"
     ) in index
     for page in (index, case):
         assert page.count("judged several times") == 1 and NOT_HELD in page

@@ -52,14 +52,17 @@ def test_the_band_source_reads_the_same_in_view_the_page_and_the_results_table(
         (
             NEBIUS,
             "not recorded (one scored draw per arm, no spread)",
-            "the receipt names none; each arm holds one answer at most, scored as the source "
-            "gave it",
+            "the receipt names none; no arm holds more than one scored draw, so no band has a "
+            "spread",
         ),
-        # view said "bands across draws, but no arm has …" beside the table's "one scored draw …"
+        # view said "bands across draws, but no arm has …" beside the table's "one scored draw …";
+        # and the two said why in two ways ("each arm holds one answer at most, scored as the
+        # source gave it"): the method's words, after how each records its bands
         (
             PROBE,
             "one scored draw per arm, no spread",
-            "bands across draws, but no arm has more than one scored draw",
+            "recorded as bands across draws; no arm holds more than one scored draw, so no band "
+            "has a spread",
         ),
     ]
     for path, short, why in cases:

@@ -252,7 +252,7 @@ def test_a_band_source_the_receipt_does_not_name_is_not_given_the_legacy_legend(
     lines = [" ".join(x.split()) for x in text.splitlines() if "band source" in x]
     assert lines == [
         "band source not recorded (one scored draw per arm, no spread): the receipt names none; "
-        "each arm holds one answer at most, scored as the source gave it"
+        "no arm holds more than one scored draw, so no band has a spread"
     ]
 
 

@@ -22,6 +22,9 @@ from driftproof.wording import (
 METHOD_SOURCES = ("legacy", "generation")
 #: A table cell's words for bands of one score each, however the receipt records them.
 ONE_DRAW_SHORT = "one scored draw per arm, no spread"
+#: What such bands are (method page, "Bands"), said by every receipt holding them, whatever it
+#: records: after how it records them on its page, and with what ``n`` counts in its cases table.
+ONE_DRAW_WHY = "no arm holds more than one scored draw, so no band has a spread"
 
 
 @dataclass(frozen=True)
@@ -109,13 +112,9 @@ def band_legend(r: Receipt, article: str = "") -> str:
 
     Method, "Where a band comes from"; ``article`` goes before "mean" (``"the "`` or ``""``).
     """
-    if band_source_of(r) == "legacy" and not _holds_judge_samples(r):
-        return (
-            "each arm holds one score at most, as the source gave it (n = 1), so no band has "
-            "a spread"
-        )
-    if band_source_of(r) == "generation" and one_scored_draw_at_most(r):
-        return "no arm holds more than one scored draw (n = 1), so no band has a spread"
+    legacy_as_given = band_source_of(r) == "legacy" and not _holds_judge_samples(r)
+    if legacy_as_given or (band_source_of(r) == "generation" and one_scored_draw_at_most(r)):
+        return f"{ONE_DRAW_WHY} (n = 1)"
     what = (
         "the per-draw scores (n = measured draws)"
         if band_source_of(r) != "legacy"
@@ -139,9 +138,9 @@ def band_facts(r: Receipt) -> BandFacts:
         short = "none (no judged score)"
         source = f"{short}: the receipt has no band"
     elif (not_held := recorded_not_held(r)) is not None:
-        source, short = f"{ONE_DRAW_SHORT}: {not_held}", ONE_DRAW_SHORT
+        source, short = f"{ONE_DRAW_SHORT}: {not_held}; {ONE_DRAW_WHY}", ONE_DRAW_SHORT
     elif r.band_source == "generation" and one_scored_draw_at_most(r):
-        source, short = f"{ONE_DRAW_SHORT}: {BAND_SOURCE_ONE_DRAW}", ONE_DRAW_SHORT
+        source, short = f"{ONE_DRAW_SHORT}: {BAND_SOURCE_ONE_DRAW}; {ONE_DRAW_WHY}", ONE_DRAW_SHORT
     elif r.band_source is not None:
         source = BAND_SOURCE_LEGEND[r.band_source]
         short = (
@@ -183,10 +182,7 @@ def _unnamed(r: Receipt) -> tuple[str, str]:
     if band_source_of(r) == "generation":
         kind, why = "bands across draws", "an arm holds more than one draw"
     elif not _holds_judge_samples(r):
-        kind, why = (
-            ONE_DRAW_SHORT,
-            "each arm holds one answer at most, scored as the source gave it",
-        )
+        kind, why = ONE_DRAW_SHORT, ONE_DRAW_WHY
     else:
         kind = "one answer per arm, judged several times"
         why = (

@@ -85,8 +85,8 @@ def test_the_band_source_is_said_once_in_view_text_and_markdown(inspect_receipt)
     from driftproof.render.sheet import sheet_markdown, sheet_text
 
     s = sheet(inspect_receipt)
-    want = "one scored draw per arm, no spread: bands across draws, but no arm has more than one "
-    want += "scored draw"
+    want = "one scored draw per arm, no spread: recorded as bands across draws; no arm holds more "
+    want += "than one scored draw, so no band has a spread"
     for text in (sheet_text(s), sheet_markdown(s)):
         lines = [x for x in text.splitlines() if "band source" in x]
         assert len(lines) == 1 and lines[0].rstrip(" |").endswith(want)

@@ -66,8 +66,8 @@ def test_a_single_arm_receipt_with_no_score_and_no_tokens_says_so_in_words() -> 
 def test_a_scored_receipt_keeps_its_band_legend() -> None:
     caption, _ = _cases("skill-creator-nebius-skills-iteration-1-12a0aae8")
     assert caption == (
-        "Cases of nebius-skills: each arm holds one score at most, as the source gave it "
-        "(n = 1), so no band has a spread; lift is with skill minus baseline"
+        "Cases of nebius-skills: no arm holds more than one scored draw, so no band has a spread "
+        "(n = 1); lift is with skill minus baseline"
     )
 
 
