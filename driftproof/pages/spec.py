@@ -10,6 +10,7 @@ from driftproof.errors import SiteBuildError
 from driftproof.pages.tables import json_text, sums_of
 from driftproof.receipt import known_versions, schema_bytes
 from driftproof.receipt._canonical import canonical_id, canonical_schema_bytes, version_id
+from driftproof.receipt._spec_page import unpublished_versions
 
 
 def schema_files() -> tuple[dict[str, bytes], dict[str, Any]]:
@@ -38,6 +39,7 @@ def schema_files() -> tuple[dict[str, bytes], dict[str, Any]]:
         "current": current,
         "canonical_id": canonical_id(),
         "current_id": version_id(current),
+        "unpublished": unpublished_versions(),  # the specification page says it in these words
         "versions": [
             {
                 "version": v,

@@ -345,7 +345,8 @@ def fields_markdown() -> str:
 
 
 def versions_markdown() -> str:
-    """The version map: each frozen version, what it added, and where it is served."""
+    """The version map: each frozen version, what it added, and where it is served; then
+    :func:`unpublished_versions`."""
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     rows += [f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |" for v in known_versions()]
     rows.append(
@@ -353,7 +354,23 @@ def versions_markdown() -> str:
         "file of that version, so a receipt of every version validates against it. "
         f"| `{canonical_id()}` |"
     )
-    return "\n".join(rows)
+    return "\n".join(rows) + (f"\n\n{gaps}\n" if (gaps := unpublished_versions()) else "")
+
+
+def unpublished_versions() -> str:
+    """Which version numbers between the frozen versions were never published, in a sentence
+    (a version table says it below itself); ``""`` when none was skipped."""
+    numbers = [tuple(int(x) for x in v.split(".")[:2]) for v in known_versions()]
+    gaps = []
+    for (major, lo), (next_major, hi) in zip(numbers, numbers[1:], strict=False):
+        if major == next_major and hi - lo > 1:
+            gaps.append(f"{major}.{lo + 1}" + (f" to {major}.{hi - 1}" if hi - lo > 2 else ""))
+    if not gaps:
+        return ""
+    return (
+        f"The numbers follow the method's own: a version not in the table ({', '.join(gaps)}) "
+        "was never published, so a receipt naming one is refused as an unknown version."
+    )
 
 
 def bounds_markdown() -> str:
