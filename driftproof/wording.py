@@ -110,6 +110,17 @@ OFFLINE: Final[tuple[str, ...]] = ("stub", "simulated")
 #: Verification levels, lowest first (Metere, arXiv:2605.00424). FORMAL is reserved.
 LEVELS: Final[tuple[str, ...]] = ("UNVERIFIED", "DECLARED", "TESTED", "FORMAL")
 
+#: Each verification level in plain words, as a sheet says it beside the level (the receipt
+#: specification's table of levels, shortened; the method page's section on them, linked).
+LEVEL_WORDS: Final[dict[str, str]] = {
+    "UNVERIFIED": "made by an offline run (the demo's simulated lane or the test stub), a smoke "
+    "run or a stopped run, or regraded by the stub judge; never given a verdict",
+    "DECLARED": "imported from another tool's results, recorded faithfully; never given a verdict",
+    "TESTED": "run by Driftproof against the real model under the full method, graded by the "
+    "fixed judge; the only level that can earn a verdict",
+    "FORMAL": "reserved for formal verification of skills; no receipt can claim it yet",
+}
+
 #: Lost-draw kind of each way a reply can end unfinished → its words (receipt ``lost.kind``;
 #: ``truncated`` is the output budget; D-19).
 ENDING_WORDS: Final[dict[str, str]] = {

@@ -98,7 +98,9 @@ def test_readings() -> None:
     assert (r["reading"], r["sentence"]) == ("no verdict", SMOKE_RUN)
     assert (
         facts(s.provenance)["verification level"]
-        == "UNVERIFIED (smoke run: counts as below TESTED)"
+        == "UNVERIFIED: made by an offline run (the demo's simulated lane or the test stub), a smoke "
+        "run or a stopped run, or regraded by the stub judge; never given a verdict (smoke run: "
+        "counts as below TESTED)"
     )
 
 
@@ -186,7 +188,10 @@ def test_provenance_unknown_stays_unknown() -> None:
     doc["run"]["capture"] = "text"
     p = facts(sheet(read(seal_document(doc))).provenance)
     assert p["harness"] == "claude-code 2.1.272 (Claude Code)" and p["capture mode"] == "text"
-    assert p["suite sha256"] == "not recorded" and p["verification level"] == "TESTED"
+    assert p["suite sha256"] == "not recorded" and p["verification level"] == (
+        "TESTED: run by Driftproof against the real model under the full method, graded by the "
+        "fixed judge; the only level that can earn a verdict"
+    )
     assert p["judge"].startswith("claude-haiku-4-5-20251001 (provider anthropic, surface api)")
 
 

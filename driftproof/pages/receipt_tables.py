@@ -37,7 +37,8 @@ class ReceiptTables:
     ``file_sha256`` is ``""`` when no bytes were given; ``chart`` is the band chart's info and
     ``files`` its SVGs; ``source`` an imported receipt's own figures and decision, usage and
     fidelity tables; ``arms`` each arm across the receipt (draws, lost, refusals, how often the
-    skill fired, output tokens), as ``view`` prints it.
+    skill fired, output tokens), as ``view`` prints it; ``level`` its verification level in
+    words (the provenance's) where its verdict line names the level, else ``""``.
     """
 
     name: str
@@ -53,6 +54,7 @@ class ReceiptTables:
     verdict: str = ""
     source: tuple[Table, ...] = ()
     arms: Table | None = None
+    level: str = ""
 
     @property
     def lift_facts(self) -> tuple[Fact, ...]:
@@ -116,6 +118,7 @@ def receipt_tables(
         figures=_source_figures(s, key),
         facts=band_facts(r),
         verdict=verdict_line(s.reading),
+        level=_level(r, s),
         source=_source_tables(s, key),
         arms=plain_table(
             f"arms-{key}",
@@ -126,6 +129,13 @@ def receipt_tables(
         if s.arms
         else None,
     )
+
+
+def _level(r: Receipt, s: Sheet) -> str:
+    """The provenance's verification level in words, where the verdict line names a level."""
+    if r.verification_level == "TESTED" and not r.is_smoke:
+        return ""
+    return next(f.value for f in s.provenance if f.label == "verification level")
 
 
 def sheet_lost_link(name: str) -> str:

@@ -36,7 +36,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, REGRADE_PRESET, cases_named, dollars, numeral
+from driftproof.wording import ARM_WORDS, LEVEL_WORDS, REGRADE_PRESET, cases_named, dollars, numeral
 
 #: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
 PER_1K = "value per 1,000 skill tokens"
@@ -144,7 +144,8 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         Fact("suite sha256", r.suite.sha256 or UNKNOWN),
         Fact(
             "verification level",
-            r.verification_level + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
+            f"{r.verification_level}: {LEVEL_WORDS[r.verification_level]}"
+            + (" (smoke run: counts as below TESTED)" if r.is_smoke else ""),
         ),
         Fact("band source", counts.source),
         Fact("draws per arm", counts.draws),
@@ -215,11 +216,8 @@ def _over_cases(per_case: list[int]) -> str:
 def _arm_labels(r: Receipt) -> list[Fact]:
     """``<arm>: <label>`` per arm, ``;``-joined, unless no label names more than its arm."""
     labels = {n: getattr(r.arms, n).label for n in r.arm_names}
-    if all(v is None or v == n for n, v in labels.items()):
-        return []
-    return [
-        Fact("arm labels", "; ".join(f"{ARM_WORDS[n]}: {v or UNKNOWN}" for n, v in labels.items()))
-    ]
+    said = "; ".join(f"{ARM_WORDS[n]}: {v or UNKNOWN}" for n, v in labels.items())
+    return [] if all(v is None or v == n for n, v in labels.items()) else [Fact("arm labels", said)]
 
 
 def judge_cost(r: Receipt) -> tuple[Fact, ...]:
