@@ -98,9 +98,9 @@ def test_readings() -> None:
     assert (r["reading"], r["sentence"]) == ("no verdict", SMOKE_RUN)
     assert (
         facts(s.provenance)["verification level"]
-        == "UNVERIFIED: made by an offline run (the demo's simulated lane or the test stub), a smoke "
-        "run or a stopped run, or regraded by the stub judge; never given a verdict (smoke run: "
-        "counts as below TESTED)"
+        == "UNVERIFIED: made by an offline run (the demo's simulated lane or the test stub), a "
+        "smoke run or a stopped run, or regraded by the stub judge; never given a verdict (smoke "
+        "run: counts as below TESTED)"
     )
 
 

@@ -345,8 +345,10 @@ def fields_markdown() -> str:
 
 
 def versions_markdown() -> str:
-    """The version map: each frozen version, what it added, and where it is served; then
-    :func:`unpublished_versions`."""
+    """The version map: each frozen version, what it added, and where it is served.
+
+    Then :func:`unpublished_versions`, when some number was skipped.
+    """
     rows = ["| Version | Adds | Served at |", "|---|---|---|"]
     rows += [f"| {v} | {VERSION_NOTES.get(v, '')} | `{version_id(v)}` |" for v in known_versions()]
     rows.append(
@@ -358,8 +360,10 @@ def versions_markdown() -> str:
 
 
 def unpublished_versions() -> str:
-    """Which version numbers between the frozen versions were never published, in a sentence
-    (a version table says it below itself); ``""`` when none was skipped."""
+    """Which version numbers between the frozen versions were never published, in a sentence.
+
+    A table of the versions says it below itself; ``""`` when no number was skipped.
+    """
     numbers = [tuple(int(x) for x in v.split(".")[:2]) for v in known_versions()]
     gaps = []
     for (major, lo), (next_major, hi) in zip(numbers, numbers[1:], strict=False):

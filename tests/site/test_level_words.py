@@ -10,7 +10,10 @@ from pathlib import Path
 
 from driftproof.wording import LEVELS
 
-LINK = '<a href="../../method.html#receipts-and-verification-levels">What the verification levels mean</a>'
+LINK = (
+    '<a href="../../method.html#receipts-and-verification-levels">'
+    "What the verification levels mean</a>"
+)
 DECLARED = (
     "DECLARED: imported from another tool&#39;s results, recorded faithfully; never given a verdict"
 )
