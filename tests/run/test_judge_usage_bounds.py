@@ -11,6 +11,8 @@ from run_helpers import SUITE, run_lane
 
 from driftproof.receipt import read_receipt
 from driftproof.receipt._bounds import JSON_SAFE_INTEGER
+from driftproof.run.grading import Usage
+from driftproof.run.providers.base import Reply
 from driftproof.run.sealing import judge_overhead
 
 BIG = JSON_SAFE_INTEGER  # 2**53 - 1: one count a receipt holds; two of them summed it cannot
@@ -48,3 +50,15 @@ def test_a_judge_reporting_usage_too_large_to_sum_still_seals_the_receipt(
     # 6 draws, each 5 samples of BIG: no draw's usage can be summed, each is missing usage
     assert (oh.judged_draws_counted, oh.judged_draws_missing_usage) == (0, 6)
     assert (oh.input_tokens, oh.output_tokens) == (0, 0)
+
+
+def test_a_judge_reply_reporting_only_one_count_is_summed_and_marked_reported():
+    # a reply that reports output tokens alone (no input count) is still reported usage: summed
+    # as 0 input and its output, not dropped as unreported
+    usage = Usage()
+    usage.add(Reply("{}", output_tokens=7))
+    usage.add(Reply("{}", input_tokens=11))
+    assert (usage.doc["reported"], usage.doc["input"], usage.doc["output"]) == (True, 11, 7)
+    none = Usage()
+    none.add(Reply("{}", input_tokens=0))  # a reported 0 input is unrecorded: nothing reported
+    assert none.doc["reported"] is False
