@@ -43,7 +43,8 @@ AA_LABEL = "A/A calibration"
 #: What the results page and the home page say when no committed receipt is a measured run.
 NO_MEASURED_RUN = (
     "No measured run is committed yet: every receipt on this site is an import, printed "
-    "aggregates or a smoke run, and none of them gets a verdict."
+    "aggregates, a smoke run, a stub run or a run that measured nothing, and none of them gets "
+    "a verdict."
 )
 
 
