@@ -154,7 +154,7 @@ def _left_line(folder: Path, ours: set[Path]) -> str:
     left = sorted(
         f"{rel}/" if p.is_dir() else str(rel)
         for p in folder.rglob("*")
-        if (rel := p.relative_to(folder)) not in ours and not (p.is_dir() and any(p.iterdir()))
+        if (rel := p.relative_to(folder)) not in ours and not _named_within(p)
     )
     if not left:
         return ""
@@ -162,6 +162,17 @@ def _left_line(folder: Path, ours: set[Path]) -> str:
         f"Left as {'it was' if len(left) == 1 else 'they were'} in {terminal_safe(str(folder))}, "
         f"not written by the demo ({len(left):,}): {terminal_safe(first_of(left))}.\n"
     )
+
+
+def _named_within(path: Path) -> bool:
+    """Whether ``path`` is a folder the walk lists files of (so the line names those, not it).
+
+    A link to a folder is not walked into, and a folder that cannot be read is named itself.
+    """
+    try:
+        return path.is_dir() and not path.is_symlink() and any(path.iterdir())
+    except OSError:
+        return False
 
 
 def _write_demo(folder: Path) -> str:

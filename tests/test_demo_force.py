@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from driftproof import demo
 
@@ -28,3 +31,28 @@ def test_a_forced_demo_keeps_the_files_it_did_not_write_and_names_them(tmp_path:
         path = folder / rel
         path.rmdir() if path.is_dir() else path.unlink()
     assert "Left as" not in demo.run_demo(folder, force=True)
+
+
+def test_a_forced_demo_names_an_unreadable_folder_and_a_link_to_one_and_ends_well(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: a folder the user cannot read among theirs made a forced demo that had written
+    # every file end "error: …: Permission denied", status 2; a link to a folder of files was
+    # left unnamed (the walk does not follow it, and it was taken for a folder it walked)
+    folder, elsewhere = tmp_path / "d", tmp_path / "elsewhere"
+    (folder / "locked").mkdir(parents=True)  # the walk lists nothing in a folder it cannot read
+    elsewhere.mkdir()
+    (elsewhere / "theirs.txt").write_text("theirs", encoding="utf-8")
+    (folder / "link").symlink_to(elsewhere)
+    listed = Path.iterdir
+
+    def unreadable(path: Path) -> Iterator[Path]:  # tests may run as root, who reads any folder
+        if path == folder / "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return listed(path)
+
+    monkeypatch.setattr(Path, "iterdir", unreadable)
+    said = demo.run_demo(folder, force=True)
+    assert said.endswith(
+        f"Left as they were in {folder}, not written by the demo (2): link/, locked/.\n"
+    )
