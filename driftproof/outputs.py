@@ -170,8 +170,10 @@ def remove_abandoned(folder: Path, names: list[str]) -> None:
     Only plain files named as :func:`staged_sibling` names one for a name in ``names``
     (``.<name>.XXXXXXXX.tmp``), or one staged beside that (``..<name>.XXXXXXXX.tmp.YYYYYYYY.tmp``,
     a receipt's own write), and only when no writer holds :func:`staging_in`'s lock on the
-    folder: its exclusive lock is taken at once, or nothing is removed.
+    folder: its exclusive lock is taken at once, or nothing is removed. No names, none.
     """
+    if not names:
+        return
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:

@@ -73,3 +73,13 @@ def test_a_receipt_being_written_keeps_its_staged_file_from_the_removal(
     write_receipt(finish(item.body, item.repairs), out / item.filename)
     assert len(seen) == 1 and seen[0].startswith(f".{item.filename}.")
     assert [p.name for p in out.iterdir()] == [item.filename]
+
+
+def test_no_receipts_to_write_removes_nothing(tmp_path: Path) -> None:
+    # with no names the pattern lost its name: "..XXXXXXXX.tmp" (a staged file of no receipt,
+    # so someone else's) was taken for one a killed import left
+    theirs = ["..abc_1234.tmp", "...abc_1234.tmp.zz9_8765.tmp"]
+    for name in theirs:
+        (tmp_path / name).write_text("theirs", encoding="utf-8")
+    remove_abandoned(tmp_path, [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs)
