@@ -92,7 +92,11 @@ with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
     from driftproof import __version__
     from driftproof.errors import DriftproofError
 
-__all__ = ["COMMANDS", "cli", "main"]
+__all__ = ["COMMANDS", "WRITTEN", "cli", "main"]
+
+#: What the running command has written and left in place, said as a reader reads it ("the
+#: receipt r.json is written"): the error of a standard output that then fails says so.
+WRITTEN: list[str] = []
 
 
 class _ReaderGone(Exception):
@@ -240,6 +244,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _main(argv: list[str] | None) -> None:
+    WRITTEN.clear()  # one command's outputs, not an earlier main()'s in this process
     try:
         # the command line as given is kept, so that an interrupted run can print the command
         # that resumes it
@@ -259,7 +264,8 @@ def _main(argv: list[str] | None) -> None:
 
         sys.exit(stdout_gone())
     except StdoutRefused as exc:
-        fail([f"standard output could not be written: {exc.strerror or exc}"])
+        kept = [f"{what}: only the printing failed" for what in WRITTEN]
+        fail([f"standard output could not be written: {exc.strerror or exc}", *kept])
     except (OSError, UnicodeDecodeError, UnicodeEncodeError) as exc:
         fail([_edge_line(exc)])
     except Exception as exc:

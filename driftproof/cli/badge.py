@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from driftproof.cli import WRITTEN
 from driftproof.cli._options import FILE, fit_terminal
 from driftproof.outputs import (
     append_github_output,
@@ -128,7 +129,8 @@ def badge(
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
     unreadable or invalid, a badge file already exists and --force is not given, or the options
-    are wrong (nothing is written then).
+    are wrong (nothing is written then), or a standard output that cannot be written once the
+    files are (the error says they are written).
     """
     # deferred: start-up time of --help
     from driftproof.pages.badge import (
@@ -181,6 +183,7 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     _write_all(files, replace=force)
+    WRITTEN.append(f"the badge files {', '.join(map(str, files))} are written")
     _say_reading(r)
     for path in files:
         # a file name is untrusted text

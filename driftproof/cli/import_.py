@@ -14,4 +14,9 @@ SUBCOMMANDS: dict[str, click.Command] = {
 
 @click.group("import", commands=SUBCOMMANDS)
 def import_group() -> None:
-    """Convert another tool's results into receipts (DECLARED: faithful, never a verdict)."""
+    """Convert another tool's results into receipts (DECLARED: faithful, never a verdict).
+
+    Exit status: 0 when every receipt is written; 2 when the source or the options are refused
+    (nothing is written), or when standard output cannot be written once the receipts are (the
+    error says they are written).
+    """

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from driftproof.cli import WRITTEN
 from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_, Problem
 from driftproof.wording import is_blank, name_refusal
@@ -81,7 +82,13 @@ def _import_command(
                 said = f"this file looks like {known}, which no driftproof importer reads"
                 exc.problems.append(Problem(str(one), "", said))
             raise
-        for path in write_imported(items, out_dir, source=str(shown), force=force):
+        written = write_imported(items, out_dir, source=str(shown), force=force)
+        WRITTEN.append(  # import refuses a source with no receipt in it
+            f"the receipt {written[0]} is written"
+            if len(written) == 1
+            else f"the receipts {', '.join(map(str, written))} are written"
+        )
+        for path in written:
             click.echo(f"wrote {terminal_safe(str(path))}")  # a path is untrusted text
 
     return click.Command(

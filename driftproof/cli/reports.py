@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from driftproof.cli import WRITTEN
 from driftproof.cli._options import path_option
 
 
@@ -54,9 +55,10 @@ def build(
     """Validate every receipt (schema, seal, version) and report, then build the site with mkdocs.
 
     Any problem stops the build with one line per problem (file: JSON pointer: what was
-    expected) and a non-zero exit; the --out-dir folder is left as it was. Works in any
-    directory holding receipts/ and reports/: without a mkdocs.yml there, the installed default
-    is used.
+    expected) and a non-zero exit; the --out-dir folder is left as it was. A standard output
+    that cannot be written once the site is built exits 2, the error saying it is built. Works
+    in any directory holding receipts/ and reports/: without a mkdocs.yml there, the installed
+    default is used.
     """
     from driftproof.pages.words import count_of  # deferred, with the next three: start-up
     from driftproof.render.escape import terminal_safe
@@ -74,6 +76,7 @@ def build(
             cache_dir=None if no_cache else True,
             progress=progress,
         )
+    WRITTEN.append(f"the site {out} is built")
     built = count_of(len(inputs.reports), "report"), count_of(len(inputs.receipts), "receipt")
     click.echo(f"built {terminal_safe(str(out))}: {', '.join(built)}")
 
@@ -84,10 +87,11 @@ def build_progress() -> Iterator[Callable[[str, int, int], None]]:
 
     Nothing is drawn when stderr is not a terminal.
     """
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True)
+    from driftproof.render.console import TextConsole
+
+    console = TextConsole(stderr=True)
     with Progress(
         TextColumn("{task.description:>8}"),
         BarColumn(),

@@ -6,17 +6,16 @@ judge, which records its grade through the provider's structured output (a force
 a strict JSON schema), never as free text the answer could steer. A killed run resumes: run
 the same command again. The result is a sealed receipt.
 
-Budgets: --max-output-tokens (default 8192) for each answer and --judge-max-output-tokens
-(default 4096, room for a reasoning judge) for each grade, both recorded in the receipt.
-Stop reasons: every draw records the provider's stop reason. Only a finished final answer is
-graded: a reply whose ending is not in its lane's table of complete endings (listed at the
-end) is a lost draw named by its class. An answer cut off by the budget (max_tokens, length,
-incomplete) is a lost draw, "cut off at N output tokens", unless the suite declares
-"truncation": "accepted", which applies to the output budget only; a refusal is a lost draw
-of its own kind, with the refusal text and category kept. A server abort is retried like a
-transient error. Reasoning (thinking blocks, reasoning fields, a leading <think> block,
-Responses items that are not the final answer) is kept apart: never graded, checked or shown
-to the judge, and recorded by its length and hash only.
+Budgets: --max-output-tokens (default 8192) for each answer and --judge-max-output-tokens (default
+4096, room for a reasoning judge) for each grade, both recorded in the receipt. Stop reasons: every
+draw records the provider's stop reason. Only a finished final answer is graded: a reply whose
+ending is not in its lane's table of complete endings (listed at the end) is a lost draw named by
+its class. An answer cut off by the budget (max_tokens, length, incomplete) is a lost draw, "cut
+off at N output tokens", unless the suite declares "truncation": "accepted", which applies to the
+output budget only; a refusal is a lost draw of its own kind, with the refusal text and category
+kept. A server abort is retried like a transient error. Reasoning (thinking blocks, reasoning
+fields, a leading <think> block, Responses items that are not the final answer) is kept apart:
+never graded, checked or shown to the judge, and recorded by its length and hash only.
 
 The skill reached the model: where the provider reports input tokens, a draw with the skill
 that reports fewer than 80% of the skill's own size (o200k_base tokens; the margin allows for
@@ -47,10 +46,11 @@ run, keeps every finished draw in the journal and prints the command that resume
 Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
 a lane that cannot run or an error that stops the run (nothing is written, the journal is
-kept); 3 when the run stopped because another model gave an answer (the receipt is written and reads
-UNVERIFIED); 4 when an arm has no measured draw (one line names the commonest lost reason,
-with the base URL where no connection got an answer; the receipt is written, reading "not
-measured" unless only the control arm has none, and the journal is kept); 130 when
+kept), or a full standard output once the receipt is written (as the error says); 3 when the run
+stopped because another model gave an answer (the receipt is written and reads UNVERIFIED); 4
+when an arm has no measured draw (one line names the commonest lost reason, with the base URL
+where no connection got an answer; the receipt is written, reading "not measured" unless only
+the control arm has none, and the journal is kept); 130 when
 interrupted by Ctrl-C or SIGTERM before the receipt is written (the journal is kept); once it
 is written, a stop says the run is complete and where it is, and exits as the run does.
 """
@@ -65,7 +65,7 @@ from typing import Any
 
 import click
 
-from driftproof.cli import fail
+from driftproof.cli import WRITTEN, fail
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
@@ -136,10 +136,11 @@ def with_progress(fn: Any, console: Any = None) -> Any:
     each open batch's state and counts, ``progress.stopping(n, seconds)`` prints
     :func:`stopping_line` and ``progress.note(line)`` prints ``line``.
     """
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    console = console or Console(stderr=True)
+    from driftproof.render.console import TextConsole
+
+    console = console or TextConsole(stderr=True)
     with Progress(
         TextColumn("{task.fields[phase]}"),
         BarColumn(),
@@ -419,10 +420,9 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     done: list[Any] = []  # the finished run's result, once start_run returns it
     try:
         with_progress(
-            lambda progress: done.append(
-                start_run(plan, out, replace_existing=force, progress=progress)
-            )
+            lambda p: done.append(start_run(plan, out, replace_existing=force, progress=p))
         )
+        WRITTEN.append(f"the receipt {done[0].receipt_path} is written")
         print_result(done[0], width=terminal_width())
     except RunInterrupted as exc:
         click.echo(

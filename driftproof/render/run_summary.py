@@ -25,6 +25,7 @@ from driftproof.pages.words import (
     lost_kind_words,
 )
 from driftproof.receipt import Receipt, read_receipt
+from driftproof.render.console import TextConsole
 from driftproof.render.escape import terminal_safe
 from driftproof.stats import (
     Band,
@@ -135,15 +136,6 @@ def summary_title(r: Receipt) -> str:
 _FULL_WIDTH = 100_000
 
 
-class _Console(Console):
-    """rich's console, whose closed stdout is a ``BrokenPipeError`` (rich would exit 1 on it)."""
-
-    def on_broken_pipe(self) -> None:
-        """Stop writing and raise, so that the command line exits as for any closed stdout."""
-        self.quiet = True
-        raise BrokenPipeError
-
-
 def print_result(result: Any, console: Console | None = None, width: int | None = None) -> None:
     """Print the run's summary from the receipt as read back (schema and seal checked).
 
@@ -153,7 +145,7 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         width: the terminal's width in characters, or ``None`` off a terminal, where each line
             is laid out in full (as ``view`` and ``diff`` are), not wrapped at 80.
     """
-    console = console or _Console(width=width or _FULL_WIDTH)
+    console = console or TextConsole(width=width or _FULL_WIDTH)
     r = result.receipt if result.receipt is not None else read_receipt(result.receipt_path)
     has_control = r.arms.control is not None
     t = Table(title=_text(summary_title(r)))

@@ -1,0 +1,47 @@
+"""The rich console the commands print through: its text written by ``click.echo``.
+
+``click.echo`` writes UTF-8 to a stream set to ASCII (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``),
+as every plain line of the command line is written; rich alone would fail on its first ``±``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+
+
+class _Echoed:
+    """A text file whose writes go through ``click.echo`` to stdout (``err``: stderr)."""
+
+    encoding = "utf-8"  # what click.echo writes to a stream of any encoding
+
+    def __init__(self, err: bool) -> None:
+        self.err = err
+
+    def write(self, text: str) -> int:
+        click.echo(text, nl=False, err=self.err)
+        return len(text)
+
+    def flush(self) -> None:
+        (sys.stderr if self.err else sys.stdout).flush()
+
+    def isatty(self) -> bool:
+        return (sys.stderr if self.err else sys.stdout).isatty()
+
+
+class TextConsole(Console):
+    """rich's console writing through ``click.echo``; a closed stdout is a ``BrokenPipeError``.
+
+    ``stderr``: write to standard error, not output; the rest is rich's.
+    """
+
+    def __init__(self, *, stderr: bool = False, **kwargs: Any) -> None:
+        super().__init__(file=_Echoed(stderr), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """Stop writing and raise, so that the command line exits as for any closed stdout."""
+        self.quiet = True
+        raise BrokenPipeError
