@@ -54,6 +54,7 @@ def _import_command(
             write_imported,
         )
         from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
+        from driftproof.outputs import refuse_output_on_input
         from driftproof.render.escape import terminal_safe
 
         if check is not None:
@@ -82,6 +83,9 @@ def _import_command(
                 said = f"this file looks like {known}, which no driftproof importer reads"
                 exc.problems.append(Problem(str(one), "", said))
             raise
+        read = [*_paths(value), *(p for p in options.values() if isinstance(p, Path))]
+        for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
+            refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
         written = write_imported(items, out_dir, source=str(shown), force=force)
         WRITTEN.append(  # import refuses a source with no receipt in it
             f"the receipt {written[0]} is written"
@@ -100,10 +104,15 @@ def _import_command(
     )
 
 
+def _paths(value: Any) -> list[Path]:
+    """The paths a source option gives: one, a list, or one log per arm."""
+    given = list(value.values()) if isinstance(value, dict) else value
+    return [p for p in (given if isinstance(given, list) else [given]) if isinstance(p, Path)]
+
+
 def _refused_path(value: Any, exc: ImportError_) -> Path | None:
     """The one path given (a list of one, or one log per arm) the refusal is about, if any."""
-    given = list(value.values()) if isinstance(value, dict) else value
-    paths = [p for p in (given if isinstance(given, list) else [given]) if isinstance(p, Path)]
+    paths = _paths(value)
     named = [p for p in paths if exc.problems and str(p) == exc.problems[0].file]
     if len(named) == 1:
         return named[0]
