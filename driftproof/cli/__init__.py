@@ -92,11 +92,18 @@ with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
     from driftproof import __version__
     from driftproof.errors import DriftproofError
 
-__all__ = ["COMMANDS", "WRITTEN", "cli", "main"]
+__all__ = ["COMMANDS", "WRITTEN", "cli", "main", "written"]
 
 #: What the running command has written and left in place, said as a reader reads it ("the
 #: receipt r.json is written"): the error of a standard output that then fails says so.
 WRITTEN: list[str] = []
+
+
+def written(noun: str, paths: Iterable[object]) -> None:
+    """Add "the <noun> P is written" (several: "the <noun>s P, Q are written") to WRITTEN."""
+    names = [str(p) for p in paths]
+    many = len(names) != 1
+    WRITTEN.append(f"the {noun}{'s' * many} {', '.join(names)} {'are' if many else 'is'} written")
 
 
 class _ReaderGone(Exception):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from driftproof.cli import WRITTEN
+from driftproof.cli import written
 from driftproof.cli._options import FILE, fit_terminal
 from driftproof.outputs import (
     append_github_output,
@@ -183,7 +183,7 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     _write_all(files, replace=force)
-    WRITTEN.append(f"the badge files {', '.join(map(str, files))} are written")
+    written("badge file", files)
     _say_reading(r)
     for path in files:
         # a file name is untrusted text

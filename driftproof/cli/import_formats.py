@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from driftproof.cli import WRITTEN
+from driftproof.cli import written
 from driftproof.cli._options import EXISTING_FILE, FILE
 from driftproof.errors import ImportError_, Problem
 from driftproof.wording import is_blank, name_refusal
@@ -86,13 +86,8 @@ def _import_command(
         read = [*_paths(value), *(p for p in options.values() if isinstance(p, Path))]
         for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
             refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
-        written = write_imported(items, out_dir, source=str(shown), force=force)
-        WRITTEN.append(  # import refuses a source with no receipt in it
-            f"the receipt {written[0]} is written"
-            if len(written) == 1
-            else f"the receipts {', '.join(map(str, written))} are written"
-        )
-        for path in written:
+        written("receipt", paths := write_imported(items, out_dir, source=str(shown), force=force))
+        for path in paths:
             click.echo(f"wrote {terminal_safe(str(path))}")  # a path is untrusted text
 
     return click.Command(

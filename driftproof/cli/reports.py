@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli import WRITTEN
+from driftproof.cli import written
 from driftproof.cli._options import path_option
 
 
@@ -76,7 +76,7 @@ def build(
             cache_dir=None if no_cache else True,
             progress=progress,
         )
-    WRITTEN.append(f"the site {out} is built")
+    written("site", [out])
     built = count_of(len(inputs.reports), "report"), count_of(len(inputs.receipts), "receipt")
     click.echo(f"built {terminal_safe(str(out))}: {', '.join(built)}")
 

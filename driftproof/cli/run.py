@@ -17,31 +17,29 @@ kept. A server abort is retried like a transient error. Reasoning (thinking bloc
 fields, a leading <think> block, Responses items that are not the final answer) is kept apart:
 never graded, checked or shown to the judge, and recorded by its length and hash only.
 
-The skill reached the model: where the provider reports input tokens, a draw with the skill
-that reports fewer than 80% of the skill's own size (o200k_base tokens; the margin allows for
-the serving model's tokenizer) is lost, "the server dropped part of the prompt". On the API
-lanes the arms of each case are also compared when the receipt is sealed: when the with-skill
-draws' median reported input exceeds the baseline's (with --control, the control's) by less
-than 80% of the skill's size, every with-skill draw of that case is lost, "a reported input
-without room for the skill". The receipt records each arm's median reported input tokens; a
-reported 0 is read as unrecorded.
+The skill reached the model: where the provider reports input tokens, a draw with the skill that
+reports fewer than 80% of the skill's own size (o200k_base tokens; the margin allows for the serving
+model's tokenizer) is lost, "the server dropped part of the prompt". On the API lanes the arms of
+each case are also compared when the receipt is sealed: when the with-skill draws' median reported
+input exceeds the baseline's (with --control, the control's) by less than 80% of the skill's size,
+every with-skill draw of that case is lost, "a reported input without room for the skill". The
+receipt records each arm's median reported input tokens; a reported 0 is read as unrecorded.
 
 Error classes: 408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error are
 transient: retried up to 4 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus
-jitter) that waits at least the server's retry-after, at most 120 s; every failed attempt and
-wait is recorded on the draw, and a draw that still fails is lost naming its last error and
-class. A 400 (or TGI's 422, or a 413) saying the prompt is past the model's context window loses
-that draw, never retried, as does a 400 saying a content filter stopped the prompt (Azure
-OpenAI's) or the model's generation failed (Groq's: a tool called unasked, a grade not matching
-its schema); other 400s, and 401, 402 (no credit left), 403, 404 and other 422s (and a CLI
-envelope carrying them), stop the run at once: it keeps its journal and exits 2; so does
-a base URL refusing connections before any call to it was answered (no server there), at its
-first attempt, while one refusing after an answer is retried, and a 200 whose body is a web page
-or (API lanes) is compressed though asked for uncompressed. Any other 4xx loses its draw, not
-retried. So does an API reply over 64 MiB.
+jitter) that waits at least the server's retry-after, at most 120 s; every failed attempt and wait
+is recorded on the draw, and a draw that still fails is lost naming its last error and class. A 400
+(or TGI's 422, or a 413) saying the prompt is past the model's context window loses that draw, never
+retried, as does a 400 saying a content filter stopped the prompt (Azure OpenAI's) or the model's
+generation failed (Groq's: a tool called unasked, a grade not matching its schema); other 400s, and
+401, 402 (no credit left), 403, 404 and other 422s (and a CLI envelope carrying them), stop the run
+at once: it keeps its journal and exits 2; so does a base URL refusing connections before any call
+to it was answered (no server there), at its first attempt, while one refusing after an answer is
+retried, and a 200 whose body is a web page or (API lanes) is compressed though asked for
+uncompressed. Any other 4xx loses its draw, not retried. So does an API reply over 64 MiB.
 
-An existing receipt at --out is never replaced without --force. Ctrl-C (or SIGTERM) stops the
-run, keeps every finished draw in the journal and prints the command that resumes it.
+A receipt at --out, or its transcripts, is never replaced without --force. Ctrl-C (or SIGTERM) stops
+the run, keeps every finished draw in the journal and prints the command that resumes it.
 
 Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
@@ -65,7 +63,7 @@ from typing import Any
 
 import click
 
-from driftproof.cli import WRITTEN, fail
+from driftproof.cli import fail, written
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
@@ -399,6 +397,7 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     from driftproof.render.escape import terminal_safe
     from driftproof.render.run_summary import print_result
     from driftproof.run.config import RunInterrupted, StoppedWritten  # deferred: run --help
+    from driftproof.run.sealing import transcripts_file
 
     refuse_output_on_input(
         out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]
@@ -410,8 +409,9 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
             "write the receipt again from that journal, or remove the journal"
         )
     refuse_existing_output(out, "--out", force=force)
-    # the longest name written beside it: ".<name>.XXXXXXXX.tmp" (the receipt's temporary copy)
-    # or ".<name>.transcripts-XXXXXXXX" (--keep-transcripts')
+    if options["keep_transcripts"] and not Path(f"{out}.journal").exists():  # a resume's own goes
+        refuse_existing_output(transcripts_file(out), "--keep-transcripts", force=force)
+    # the longest name beside it: .<name>.XXXXXXXX.tmp or .<name>.transcripts-XXXXXXXX
     refuse_long_name(out, "--out", 22 if options["keep_transcripts"] else STAGED_EXTRA)
     try:
         plan = plan_run(RunOptions(**options))
@@ -422,7 +422,7 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
         with_progress(
             lambda p: done.append(start_run(plan, out, replace_existing=force, progress=p))
         )
-        WRITTEN.append(f"the receipt {done[0].receipt_path} is written")
+        written("receipt", [done[0].receipt_path])
         print_result(done[0], width=terminal_width())
     except RunInterrupted as exc:
         click.echo(
