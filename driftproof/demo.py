@@ -76,6 +76,11 @@ def _check_folder(folder: Path, force: bool) -> None:
             f"{folder}: is a symbolic link to nothing ({os.readlink(folder)}); remove it or name "
             "another folder (nothing was written)"
         )
+    if folder.is_symlink():  # it would be replaced by a real folder, as reports build refuses
+        raise RefusalError(
+            f"{folder}: is a symbolic link (to {os.readlink(folder)}); the demo would replace it "
+            "with a folder: name the folder itself (nothing was written)"
+        )
     if folder.exists() and not folder.is_dir():
         raise RefusalError(
             f"{folder}: exists and is not a folder; the demo writes a folder of files "
@@ -104,7 +109,7 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
     left beside the folder, the next demo removes.
 
     Raises:
-        RefusalError: ``folder`` is a file or a symbolic link to nothing, its parent does not
+        RefusalError: ``folder`` is a file or a symbolic link, its parent does not
             exist, it is a non-empty folder and ``force`` is not set, or another demo into it
             is running (nothing is written).
         OSError: a file could not be written, named under ``folder`` (nothing is written).

@@ -90,16 +90,25 @@ def test_demo_takes_dir_and_out_dir_naming_one_folder(tmp_path: Path, capsys) ->
     assert "the folder is not empty" in _last(err)
 
 
-@pytest.mark.parametrize("where", ["file", "no parent", "not empty", "dangling link"])
+@pytest.mark.parametrize(
+    "where", ["file", "no parent", "not empty", "dangling link", "link to an empty folder"]
+)
 def test_demo_refuses_a_folder_it_cannot_write(tmp_path: Path, capsys, where) -> None:
     (tmp_path / "f").write_text("a file", encoding="utf-8")
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "keep.txt").write_text("mine", encoding="utf-8")
     # found: the demo replaced a link to nothing and left a hidden link beside it
     (tmp_path / "link").symlink_to(tmp_path / "gone")
+    # found: a link to an empty folder was replaced by a real folder (reports build refuses it)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "to-empty").symlink_to(tmp_path / "empty")
     folder, words = {
         "file": (tmp_path / "f", "exists and is not a folder"),
         "dangling link": (tmp_path / "link", "is a symbolic link to nothing"),
+        "link to an empty folder": (
+            tmp_path / "to-empty",
+            f"is a symbolic link (to {tmp_path / 'empty'}); the demo would replace it",
+        ),
         "no parent": (
             tmp_path / "no" / "demo",
             f"the folder {tmp_path / 'no'} does not exist; create it first",
