@@ -314,7 +314,8 @@ def _interrupted() -> NoReturn:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)
-    click.echo("interrupted", err=True)
+    with contextlib.suppress(OSError, ValueError):  # as fail's: the exit status says it
+        click.echo("interrupted", err=True)
     sys.exit(130)
 
 
@@ -327,8 +328,9 @@ def fail(lines: Iterable[str], status: int = 2) -> NoReturn:
     from driftproof.cli._options import fit_terminal  # deferred: start-up time of --help
     from driftproof.render.escape import terminal_safe
 
-    for line in lines:
-        click.echo(fit_terminal(f"error: {terminal_safe(line)}", sys.stderr), err=True)
+    with contextlib.suppress(OSError, ValueError):  # a stderr full or closed: the status says it
+        for line in lines:
+            click.echo(fit_terminal(f"error: {terminal_safe(line)}", sys.stderr), err=True)
     sys.exit(status)
 
 
@@ -351,7 +353,8 @@ def _show(exc: click.ClickException) -> None:
         if isinstance(exc, click.MissingParameter):  # click's own choice list, "\n\t" apart
             message = message.replace("\n\t", " ")
         text = f"{text[: -len(said)]}error: {terminal_safe(message)}\n"
-    click.echo(fit_terminal(text, sys.stderr), err=True, nl=False)
+    with contextlib.suppress(OSError, ValueError):  # as fail's: the exit status says it
+        click.echo(fit_terminal(text, sys.stderr), err=True, nl=False)
 
 
 def _edge_line(exc: OSError | UnicodeDecodeError | UnicodeEncodeError) -> str:

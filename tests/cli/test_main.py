@@ -97,3 +97,22 @@ def test_a_full_stdout_is_named_as_such_not_input_or_output():
             cmd = [sys.executable, "-c", entry, *args]
             done = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
         assert (args, done.returncode, done.stderr) == (args, 2, said)
+
+
+def test_a_full_stderr_keeps_the_documented_exit_status(tmp_path):
+    # Found: `view bad.json 2>/dev/full` (and a usage error) exited 1, the failed error line's
+    # traceback status, where the help documents 2 for bad input
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
+    for args in (["view", str(bad)], ["view", "--no-such-option"]):
+        with open("/dev/full", "w") as full:
+            cmd = [sys.executable, "-c", entry, *args]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=full, check=False)
+        assert (args, done.returncode, done.stdout) == (args, 2, b"")
