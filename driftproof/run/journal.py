@@ -98,6 +98,13 @@ def journal_path(receipt_path: str | Path) -> Path:
     return p.with_name(p.name + ".journal")
 
 
+#: Why a journal that is a symbolic link is refused: to a file (False), to none (True).
+_LINKED = {
+    False: "a link to another file, which it would overwrite",
+    True: "a link to a file that does not exist",
+}
+
+
 class Journal:
     """An open journal; thread-safe, every write whole lines (:func:`~.jsonl.append`).
 
@@ -173,19 +180,20 @@ class Journal:
 
         Raises:
             RefusalError: another run holds the lock, or the path holds no regular file (a
-                directory, a FIFO, a link to nothing), which is left as it is.
+                directory, a FIFO, a symbolic link, a hard link), which is left as it is.
         """
         for _ in range(3):
             try:
                 fd, existed = os.open(self.path, _APPEND | os.O_CREAT | os.O_EXCL, 0o600), False
             except FileExistsError:  # there already, or created since by another run
                 try:  # never waits: a FIFO with no reader is refused below, not waited on
-                    fd, existed = os.open(self.path, _APPEND | os.O_NONBLOCK), True
+                    fd, existed = os.open(self.path, _APPEND | os.O_NONBLOCK | os.O_NOFOLLOW), True
                 except FileNotFoundError:  # removed since by a run that finished
-                    if os.path.islink(self.path):  # or a link to no file, which stays so
-                        raise self._not_a_file("a link to a file that does not exist") from None
                     continue
-                except OSError as exc:  # a directory; a FIFO or socket no process reads
+                except OSError as exc:  # a link; a directory; a FIFO or socket no process reads
+                    if exc.errno == errno.ELOOP:  # never followed: it would write its target
+                        gone = not os.path.exists(self.path)
+                        raise self._not_a_file(_LINKED[gone]) from None
                     if exc.errno not in (errno.EISDIR, errno.ENXIO, errno.ENODEV):
                         raise  # unreadable (permissions): as any file the run cannot write
                     what = "a directory" if exc.errno == errno.EISDIR else "a FIFO or a device"
@@ -193,6 +201,8 @@ class Journal:
             try:  # a stop or a refusal from here on leaves no descriptor open (and locked)
                 if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, or a FIFO being read
                     raise self._not_a_file("not a regular file")
+                if os.fstat(fd).st_nlink > 1:  # a run's own journal has one name
+                    raise self._not_a_file("a hard link: another name shares its file")
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError as exc:
