@@ -23,7 +23,7 @@ import markdown
 from markupsafe import Markup, escape
 
 from driftproof.errors import RefusalError
-from driftproof.outputs import held_name
+from driftproof.outputs import held_name, named_as
 from driftproof.pages.comparison import compare_receipts
 from driftproof.pages.plan import Plan, plan_receipt
 from driftproof.pages.words import paired_interval
@@ -123,7 +123,7 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
     # held beside the folder while the demo runs: another demo into it would remove our stage
     # as left over, or put its folder in place of ours; demos into other folders run at once
     at = Path(os.path.abspath(folder))  # "." and ".." named as the folders they are
-    with held_name(at.parent / f".{at.name}.demo-lock", busy):
+    with held_name(at.parent / f".{at.name}.demo-lock", busy, shown=folder):
         _check_folder(folder, force)  # again: a demo that just ended may have filled it
         return _staged_demo(folder)
 
@@ -131,7 +131,8 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 def _staged_demo(folder: Path) -> str:
     """Write the demo beside ``folder``, then put it in place; the walkthrough."""
     remove_leftovers(folder)  # what a killed demo left beside it
-    stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build-", dir=folder.parent))
+    with named_as(folder):
+        stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build-", dir=folder.parent))
     try:  # written whole beside the folder, then put in place: a kill leaves old or new files
         walk = _write_demo(stage)
         stage.chmod(0o755)  # mkdtemp makes it private

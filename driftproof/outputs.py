@@ -134,8 +134,26 @@ STAGED_EXTRA = 14
 
 
 def staged_sibling(path: Path) -> tuple[int, str]:
-    """A new temporary file beside ``path`` to write it through (an open descriptor, its path)."""
-    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """A new temporary file beside ``path`` to write it through (an open descriptor, its path).
+
+    Raises:
+        OSError: the file cannot be made (a folder not writable), naming ``path``.
+    """
+    with named_as(path):
+        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+
+@contextmanager
+def named_as(path: Path) -> Iterator[None]:
+    """An ``OSError`` in the block raised naming ``path``, the user's, not a helper file's.
+
+    For a block that makes a temporary file or folder, or a lock, beside ``path``: its name
+    would mean nothing to the user.
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
 
 
 def is_staged_name(name: str) -> bool:
@@ -312,16 +330,18 @@ def held_lock(path: Path, busy: str) -> Iterator[None]:
 
 
 @contextmanager
-def held_name(path: Path, busy: str) -> Iterator[None]:
+def held_name(path: Path, busy: str, shown: Path | None = None) -> Iterator[None]:
     """An exclusive lock (flock) on the file ``path``, made for the block and removed after it.
 
     Never waited for. A lock on a file another holder has just removed is no lock: refused too.
 
     Raises:
         RefusalError: another process holds it; ``busy`` says what is running.
-        OSError: ``path`` cannot be made (a symbolic link there is not followed).
+        OSError: ``path`` cannot be made (a symbolic link there is not followed), naming
+            ``shown`` when given (the path the user gave, which the lock is beside).
     """
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    with named_as(shown or path):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -39,6 +39,7 @@ class TextConsole(Console):
     """
 
     def __init__(self, *, stderr: bool = False, **kwargs: Any) -> None:
+        """A console on standard output (``stderr``: on standard error), written through click."""
         super().__init__(file=_Echoed(stderr), **kwargs)
 
     def on_broken_pipe(self) -> None:

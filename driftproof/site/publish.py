@@ -23,7 +23,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from driftproof.errors import Problem, SiteBuildError
-from driftproof.outputs import held_lock
+from driftproof.outputs import held_lock, named_as
 from driftproof.pages.report import Report
 from driftproof.site.inputs import Progress
 from driftproof.site.receipt_jobs import CACHE_DIR_NAME, RenderCache
@@ -87,7 +87,8 @@ def build_site(
             if link.is_symlink():  # the build removes what it holds: files outside, followed
                 raise _refused(link, "it is a symbolic link", "use", "it", _NO_LINK)
         cache = RenderCache(Path(cache_dir)) if cache_dir else None
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+        with named_as(out):
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
         collector = BufferingHandler(1 << 20)  # the warnings and errors mkdocs logs
         collector.setLevel(logging.WARNING)
         mk_log = logging.getLogger("mkdocs")
