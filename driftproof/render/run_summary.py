@@ -185,6 +185,6 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         for i in range(max(len(v) for v in result.quick_answers.values())):
             side.add_row(*[_answer(result.quick_answers[a].get(str(i)) or "") for a in arms])
         console.print(side)
-    if result.transcripts_path:
-        console.print(_text(f"transcripts: {result.transcripts_path}"))
-    console.print(_text(f"receipt: {result.receipt_path}"))
+    if result.transcripts_path:  # a path on one line, to copy whole (never wrapped)
+        console.print(_text(f"transcripts: {result.transcripts_path}"), soft_wrap=True)
+    console.print(_text(f"receipt: {result.receipt_path}"), soft_wrap=True)

@@ -218,3 +218,18 @@ def test_off_a_terminal_each_line_is_laid_out_in_full_and_on_one_it_fits(capsys)
     assert len(suite) > 80 and suite.endswith(("retries included", "made to a model"))
     print_result(result, width=60)
     assert max(len(x) for x in capsys.readouterr().out.splitlines()) <= 60
+
+
+def test_the_receipt_path_is_one_line_on_a_narrow_terminal(capsys) -> None:
+    # Found: at COLUMNS=60 rich cut a long receipt path over two lines, which cannot be copied
+    path = "/home/someone/" + "a-rather-long-folder-name/" * 3 + "receipt.json"
+    result = SimpleNamespace(
+        receipt=parse_receipt(json.dumps(make_receipt([case("c1", [0.6, 0.7], [0.4, 0.5])]))),
+        receipt_path=path,
+        stopped=None,
+        quick_answers={},
+        transcripts_path=path + ".transcripts.jsonl",
+    )
+    print_result(result, width=60)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == [f"transcripts: {path}.transcripts.jsonl", f"receipt: {path}"]
