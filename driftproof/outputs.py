@@ -95,8 +95,9 @@ def refuse_long_name(output: Path, option: str, extra: int) -> None:
     Raises:
         RefusalError: naming the file and the longest name it may have (exit status 2).
     """
-    try:
-        most = os.pathconf(output.parent, "PC_NAME_MAX")
+    folder = next((p for p in [output.parent, *output.parent.parents] if p.is_dir()), Path("."))
+    try:  # a folder not made yet: the limit of the one it will be made in
+        most = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):  # no limit this system tells
         return
     size = len(os.fsencode(output.name))

@@ -12,8 +12,10 @@ import click
 from driftproof.cli import written
 from driftproof.cli._options import FILE, fit_terminal
 from driftproof.outputs import (
+    STAGED_EXTRA,
     append_github_output,
     refuse_existing_outputs,
+    refuse_long_name,
     same_path,
     write_all_or_none,
 )
@@ -171,6 +173,8 @@ def badge(
     _check_targets(receipt, [p for p in named if p is not None])
     label = "--out-dir" if out_dir is not None else "--json/--svg/--details"
     refuse_existing_outputs(list(files), label, force=force)
+    for path in files:  # each is written through a temporary copy beside it, as run's receipt
+        refuse_long_name(path, label, STAGED_EXTRA)
     if gh_path is not None and gh_path.is_dir():
         raise _WriteError(
             f"{gh_path}: $GITHUB_OUTPUT names a directory; expected a file to append to"
