@@ -156,10 +156,20 @@ def seconds_option(
     return _option(name, type=FiniteRange(min=minimum), default=default, help=help)
 
 
+class _GivenPath(click.Path):
+    """click's path, but a blank one (``--out ""``, read as the current folder) is refused."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The path as click converts it, after refusing an empty or blank text (exit status 2)."""
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"expected a path, found {'an empty text' if not value else repr(value)}")
+        return super().convert(value, param, ctx)
+
+
 def path_option(*decls: str, help: str, default: str | None = None) -> Any:
     """A path (file or folder, need not exist) as a :class:`Path`; ``default`` or ``None``."""
     path = None if default is None else Path(default)
-    return _option(*decls, type=click.Path(path_type=Path), default=path, help=help)
+    return _option(*decls, type=_GivenPath(path_type=Path), default=path, help=help)
 
 
 def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:

@@ -179,3 +179,13 @@ def test_a_base_url_for_a_lane_that_calls_none_is_refused_for_that_not_for_its_f
     assert code == 2
     assert _last(err).endswith("the simulated lane calls no address: leave it out")
     assert not out.exists()
+
+
+def test_an_empty_folder_option_is_named_as_empty(tmp_path: Path, capsys) -> None:
+    # found: `reports build --out ""` was read as the current folder and refused as holding
+    # receipts/, saying nothing of the option being empty
+    code, _, err = run_main(["reports", "build", "--out", ""], capsys)
+    assert code == 2
+    assert _last(err) == (
+        "error: Invalid value for '--out-dir' / '--out': expected a path, found an empty text"
+    )
