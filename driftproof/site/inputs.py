@@ -387,6 +387,13 @@ def _walk(root: Path, suffix: str, nested: bool) -> tuple[list[Problem], list[Pa
                     "it is safe to delete when no driftproof command is writing into this folder"
                 )
                 problems.append(Problem(str(p), "", why))
+            elif n.endswith(".journal") and n in filenames:
+                why = (
+                    "is a run's journal: a run writing its receipt here may be in progress, or "
+                    "stopped before it finished (run the same command again to resume it); build "
+                    "once it has ended"
+                )
+                problems.append(Problem(str(p), "", why))
             elif n.endswith(suffix):  # a folder too: refused by name when read
                 found.append(p)
             elif not (nested and n in dirnames):

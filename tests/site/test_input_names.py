@@ -216,3 +216,21 @@ def test_a_temporary_file_a_killed_write_left_is_named_as_one(tmp_path: Path) ->
         )
         for name in left[:2]
     ]
+
+
+def test_a_runs_journal_in_the_receipts_folder_is_named_as_one(tmp_path: Path) -> None:
+    # Found: `run --out receipts/r.json` under way (or stopped) left receipts/r.json.journal,
+    # which the build refused as "expected a receipt, a file named *.json ... rename or move it"
+    receipts, reports = tmp_path / "receipts", tmp_path / "reports"
+    receipts.mkdir()
+    reports.mkdir()
+    (receipts / "r.json.journal").write_text("{}\n", encoding="utf-8")
+    found = find_inputs(receipts, reports)
+    assert [(p.file, p.message) for p in found.problems] == [
+        (
+            str(receipts / "r.json.journal"),
+            "is a run's journal: a run writing its receipt here may be in progress, or stopped "
+            "before it finished (run the same command again to resume it); build once it has "
+            "ended",
+        )
+    ]
