@@ -7,7 +7,7 @@ as every plain line of the command line is written; rich alone would fail on its
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import IO, Any, cast
 
 import click
 from rich.console import Console
@@ -40,7 +40,7 @@ class TextConsole(Console):
 
     def __init__(self, *, stderr: bool = False, **kwargs: Any) -> None:
         """A console on standard output (``stderr``: on standard error), written through click."""
-        super().__init__(file=_Echoed(stderr), **kwargs)
+        super().__init__(file=cast("IO[str]", _Echoed(stderr)), **kwargs)  # what rich calls
 
     def on_broken_pipe(self) -> None:
         """Stop writing and raise, so that the command line exits as for any closed stdout."""
