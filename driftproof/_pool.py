@@ -23,6 +23,24 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, get_context("spawn"), _worker_start)
 
 
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel ``pool``'s queued jobs and wait for its running ones, even through a further stop.
+
+    Its workers may write into the caller's staging folder: one still running when the caller
+    removes that folder would make it again, half-built. A Ctrl-C or SIGTERM during the wait
+    does not cut it short (each job is short); it is raised once the workers are idle.
+    """
+    stopped = False
+    while True:
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+            break
+        except KeyboardInterrupt:
+            stopped = True
+    if stopped:
+        raise KeyboardInterrupt
+
+
 def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = parent_process()

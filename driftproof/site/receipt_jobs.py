@@ -29,7 +29,7 @@ import jinja2
 
 import driftproof
 from driftproof._anchor import stays_inside
-from driftproof._pool import no_cycle_collection, process_pool
+from driftproof._pool import no_cycle_collection, process_pool, stop_workers
 from driftproof.errors import Problem, ReceiptError
 from driftproof.pages.report import Report, report_key
 from driftproof.pages.results import ResultRow, listed_receipt, rows_and_badge_files
@@ -345,8 +345,11 @@ def job_pool(count: int) -> Iterator[Submit]:
     if count < POOL_FROM or workers < 2:
         yield _now
         return
-    with process_pool(workers) as pool:
+    pool = process_pool(workers)
+    try:
         yield pool.submit
+    finally:  # before the caller removes the folder they write into, on a stop too
+        stop_workers(pool)
 
 
 def run_jobs(jobs: Iterable[Job], render: Renderer, submit: Submit) -> Iterator[tuple[Job, Done]]:
