@@ -189,6 +189,5 @@ def badge(
     _write_all(files, replace=force)
     written("badge file", files)
     _say_reading(r)
-    for path in files:
-        # a file name is untrusted text
+    for path in files:  # a file name is untrusted text
         click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))
