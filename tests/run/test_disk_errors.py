@@ -45,8 +45,8 @@ def test_a_receipt_or_transcripts_that_cannot_be_written_keeps_the_draws_and_say
         run_lane(tmp_path, "anthropic", "api", keep_transcripts=True)
     journal = tmp_path / "receipt.json.journal"
     # one case: 2 arms x 3 draws, each an answer and 5 judge samples
-    # the receipt's temporary file as the error names it; the transcripts file the user asked for
-    named = tmp if what == "receipt" else tmp_path / "receipt.json.transcripts.jsonl"
+    # the file the user asked for, never the temporary one beside it
+    named = tmp_path / ("receipt.json" if what == "receipt" else "receipt.json.transcripts.jsonl")
     assert (info.value.filename, info.value.strerror) == (
         str(named),
         f"Permission denied; 6 finished draws are kept in {journal}: {RESUME}",
