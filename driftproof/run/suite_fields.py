@@ -180,12 +180,15 @@ def holds(c: Collector, rule: str, v: Any, ptr: str) -> bool:
 def read_text(
     c: Collector, obj: dict, key: str, ptr: str, *, max_chars: int, required: bool = True
 ) -> str | None:
-    """``obj[key]`` as a non-empty string of at most ``max_chars``; None (and a problem) if not."""
+    """``obj[key]`` as a string of at most ``max_chars``, not blank; None (and a problem) if not.
+
+    Blank is :func:`~driftproof.wording.is_blank`'s rule: spaces or invisible characters only.
+    """
     v = obj.get(key)
     if v is None and not required:
         return None
-    if not isinstance(v, str) or not v.strip():
-        c.add(f"{ptr}/{key}", "expected a non-empty string")
+    if not isinstance(v, str) or is_blank(v):
+        c.add(f"{ptr}/{key}", "expected a non-empty string, not blank")
     elif len(v) > max_chars:
         c.add(f"{ptr}/{key}", f"expected at most {max_chars} characters, got {len(v)}")
     else:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from driftproof._anchor import windows_device
 from driftproof._json import json_kind
@@ -46,6 +46,7 @@ from driftproof.receipt import Receipt, parse_receipt
 from driftproof.receipt._load import read_bounded
 from driftproof.run.suite_read import SuiteLoader
 from driftproof.site.sections import receipt_name, section_types
+from driftproof.wording import is_blank
 
 FILENAME_PATTERN = re.compile(r"^(?P<number>\d{3})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(?P<yaml>.*?)\r?\n---[ \t]*(?:\r?\n(?P<body>.*))?\Z", re.S)
@@ -71,12 +72,19 @@ def _written(pattern: str, convert: Callable[[str], Any]) -> BeforeValidator:
     )
 
 
+def _unblank(text: str) -> str:
+    """``text`` unless it is blank (:func:`~driftproof.wording.is_blank`): a title of nothing."""
+    if is_blank(text):
+        raise ValueError("blank")
+    return text
+
+
 class _FrontMatter(BaseModel):
     # strict: true, 1.0 or !!binary bytes are no number or title (nothing is converted)
     model_config = ConfigDict(extra="forbid", strict=True)
     number: Annotated[int, _written(r"[0-9]{1,3}", int)] = Field(ge=1, le=999)
     slug: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)
-    title: str = Field(min_length=1, max_length=200)
+    title: Annotated[str, AfterValidator(_unblank)] = Field(min_length=1, max_length=200)
     date: Annotated[dt.date, _written(r"\d{4}-\d{2}-\d{2}", dt.date.fromisoformat)]
     summary: str | None = Field(default=None, max_length=500)
     receipts: list[str] = Field(min_length=1, max_length=1000)
@@ -225,7 +233,7 @@ _FRONT_EXPECTED = {
                ""),
     "slug": ("the slug of the file name: lowercase letters and digits, words joined by single "
              "dashes, at most 80 characters", ""),
-    "title": ("the title: text of 1 to 200 characters", ""),
+    "title": ("the title: text of 1 to 200 characters, not blank", ""),
     "date": ("the report's date: a day of the calendar written YYYY-MM-DD", ""),
     "summary": ("the summary: text of at most 500 characters", ""),
     "receipts": ("a list of 1 to 1000 receipt names", "a receipt name: text, a path under "

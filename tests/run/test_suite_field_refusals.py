@@ -126,3 +126,17 @@ def test_a_blank_suite_or_check_name_is_refused(tmp_path: Path, capsys: Any, bla
         code, out, err = run_main(["suite", "check", str(path)], capsys)
         assert code == 2 and out == ""
         assert err == f"error: {path}: {pointer}: {words}, not blank, found {said}\n"
+
+
+@pytest.mark.parametrize("blank", [" ", "\u200b", "\u202e", "\u3164"])
+def test_a_prompt_of_spaces_or_invisible_characters_is_refused(
+    tmp_path: Path, capsys: Any, blank: str
+) -> None:
+    # found: a prompt " " was refused, one of a zero-width space, a right-to-left override or a
+    # Hangul filler (all showing as nothing) was put to the model; one blank rule for both
+    path = tmp_path / "suite.json"
+    doc = {"format": "driftproof-suite/1", "cases": [_case(prompt=blank)]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, err = run_main(["suite", "check", str(path)], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"error: {path}: /cases/0/prompt: expected a non-empty string, not blank\n"

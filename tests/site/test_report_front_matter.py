@@ -79,7 +79,10 @@ DATE = "expected the report's date: a day of the calendar written YYYY-MM-DD, fo
         ("number: 3.0", "/number", NUMBER + "3.0"),
         ("number: '3.0'", "/number", NUMBER + "'3.0'"),
         ("title: !!binary aGk=", "/title", "expected the title: text of 1 to 200 characters, "
-         "found b'hi'"),
+         "not blank, found b'hi'"),
+        # found: a title of invisible characters only was published as a blank heading
+        ('title: "\\u200b\\u202e"', "/title", "expected the title: text of 1 to 200 "
+         "characters, not blank, found '\\u200b\\u202e'"),
         ("date: 0", "/date", DATE + "0"),
         ("date: 2026-13-01", "/date", DATE + "'2026-13-01'"),
         ("slug: Typed", "/slug", "expected the slug of the file name: lowercase letters and "
