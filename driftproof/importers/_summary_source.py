@@ -17,8 +17,9 @@ from driftproof.errors import ImportError_, Problem
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._schema import package_json, schema_problems
-from driftproof.receipt import Provenance
+from driftproof.receipt import Provenance, ReceiptBody
 from driftproof.receipt._versions import format_checker
+from driftproof.stats import band_source_of
 
 #: The schema's validator, but an integer is written as one: 3.0 is refused where the receipt
 #: keeps an integer (JSON Schema would take it, and the receipt model would then raise).
@@ -122,31 +123,42 @@ def exported_from(doc: dict[str, Any], w: Where) -> dict[str, Any] | None:
     return dict(src)
 
 
-def band_source_of_file(doc: dict[str, Any], origin: dict[str, Any] | None, w: Where) -> Any:
+def band_source_of_file(origin: dict[str, Any] | None) -> Any:
     """The band source of the receipt a file is imported as, its draws holding a score.
 
     ``generation`` (a draw is an answer), but for a file exported from an imported receipt
     whose ``summary.source`` gives the band source that receipt recorded (none, or ``legacy``
     for one answer per arm): that one, so the round trip names the bands as the export's
-    receipt did.
+    receipt did. :func:`check_band_source` then holds it to the file's draws.
+    """
+    return "generation" if origin is None or "band_source" not in origin else origin["band_source"]
+
+
+def check_band_source(body: ReceiptBody, origin: dict[str, Any] | None, w: Where) -> None:
+    """Refuse a band source from ``summary.source`` that the exporter writes for no such draws.
+
+    ``body`` is the receipt the file is imported as. Its bands are read as one answer per arm
+    (:func:`~driftproof.stats.band_source_of`: ``legacy``, or none recorded and at most one draw
+    in each arm) only where that answer holds one score as its source gave it: the exporter
+    refuses a receipt so read whose draws hold judge samples, and writes ``legacy`` for no arm
+    of more than one draw.
 
     Raises:
-        ImportError_: at ``/summary/source/band_source``, ``legacy`` for a file whose arms hold
-            more than one draw, or a draw's judge scores (the exporter writes it for neither).
+        ImportError_: at ``/summary/source/band_source``: a band source other than
+            ``generation`` with the file's draws read as one answer per arm while a draw holds
+            judge scores, or ``legacy`` with an arm of more than one draw.
     """
-    if origin is None or "band_source" not in origin:
-        return "generation"
-    one_each = all(
-        len(draws) <= 1 and not any(d.get("judge_scores") for d in draws)
-        for c in doc["cases"]
-        for draws in c["arms"].values()
-    )
-    if origin["band_source"] == "legacy" and not one_each:
+    named = origin.get("band_source", "generation") if origin is not None else "generation"
+    if named == "generation" or band_source_of(body) != "legacy":
+        return
+    arms = [a for c in body.cases for _, a in c.arms.named()]
+    if any(d.judge_samples for a in arms for d in a.draws) or (
+        named == "legacy" and any(len(a.draws) > 1 for a in arms)
+    ):
         raise (w / "summary" / "source" / "band_source").fail(
-            'expected "generation" or null: "legacy" is one answer per arm scored as the source '
-            "gave it, and an arm here holds more than one draw or a draw's judge scores"
+            'expected "generation": this band source reads each arm as one answer scored as the '
+            "source gave it, and an arm here holds more than one draw or a draw's judge scores"
         )
-    return origin["band_source"]
 
 
 def provenance_of(

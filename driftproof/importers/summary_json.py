@@ -21,6 +21,7 @@ from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
 from driftproof.importers._summary_source import (
     band_source_of_file,
+    check_band_source,
     exported_from,
     provenance_of,
     source_problems,
@@ -118,8 +119,9 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,
         arms={a: declared.arm_spec(a, recorded=a not in unheld) for a in arms},
-        band_source=band_source_of_file(doc, origin, w) if any_score else None,
+        band_source=band_source_of_file(origin) if any_score else None,
     )
+    check_band_source(body, origin, w)
     return [Imported.named("summary", body, repairs=repairs)]
 
 

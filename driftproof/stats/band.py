@@ -16,7 +16,7 @@ from driftproof.stats.moments import mean_sd
 from driftproof.wording import TOLERANCE
 
 if TYPE_CHECKING:  # the core takes the loaded model; it never reads files
-    from driftproof.receipt import CaseArm, Receipt
+    from driftproof.receipt import CaseArm, Receipt, ReceiptBody
 
 BandSource = Literal["generation", "legacy"]
 #: An arm's case outcome against its case's threshold (:func:`threshold_outcome`).
@@ -208,7 +208,7 @@ def measured_band(
     )
 
 
-def band_source_of(r: Receipt) -> BandSource:
+def band_source_of(r: ReceiptBody) -> BandSource:
     """The receipt's band source: as recorded, else inferred (method, "Where a band comes from").
 
     A receipt that records none reads ``legacy`` when every arm of every case holds at most

@@ -266,8 +266,8 @@ def test_the_band_source_the_exporter_writes_is_read(tmp_path: Path, band_source
 
 def test_a_legacy_band_source_for_two_draws_or_judge_scores_is_refused(tmp_path: Path) -> None:
     said = (
-        'expected "generation" or null: "legacy" is one answer per arm scored as the source '
-        "gave it, and an arm here holds more than one draw or a draw's judge scores"
+        'expected "generation": this band source reads each arm as one answer scored as the '
+        "source gave it, and an arm here holds more than one draw or a draw's judge scores"
     )
     for draws in ([{"score": 0.5}, {"score": 1.0}], [{"score": 0.5, "judge_scores": [0.5]}]):
         doc = _doc(_source(band_source="legacy"))
@@ -280,3 +280,25 @@ def test_a_legacy_band_source_for_two_draws_or_judge_scores_is_refused(tmp_path:
     doc = _doc(_source(band_source="other"))
     with pytest.raises(ImportError_, match="not what the exporter writes"):
         import_summary_json(write_json(tmp_path / "s.json", doc))
+
+
+@pytest.mark.parametrize("band_source", [None, "legacy"])
+def test_one_draw_per_arm_with_judge_scores_under_no_band_source_is_refused(
+    tmp_path: Path, band_source: str | None
+) -> None:
+    # found: null here read each one-draw arm as one answer judged several times (method, "Every
+    # report published before Report 007"), its band across the judge scores: spreads of 0.02
+    # from one answer per arm, which the exporter refuses to write (it has no place to say so)
+    doc = _doc(_source(band_source=band_source))
+    doc["cases"][0]["arms"] = {
+        "with_skill": [{"score": 0.9, "judge_scores": [0.88, 0.9, 0.92]}],
+        "baseline": [{"score": 0.3, "judge_scores": [0.28, 0.3, 0.32]}],
+    }
+    with pytest.raises(ImportError_) as exc:
+        import_summary_json(write_json(tmp_path / "s.json", doc))
+    (p,) = exc.value.problems
+    assert p.pointer == "/summary/source/band_source"
+    assert p.message.startswith('expected "generation": ')
+    doc["summary"]["source"]["band_source"] = "generation"  # each draw an answer: no spread
+    r = sealed(import_summary_json(write_json(tmp_path / "s.json", doc)))
+    assert r.band_source == "generation"
