@@ -46,6 +46,8 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
             name, said = _front_name(front["name"], path), f"{path}: the front matter's name"
     if name is None:
         name, said = path.resolve().parent.name or path.stem, f"{path}: its folder's name"
+        if is_blank(name):
+            raise _no_name(name, said, "")
     if len(name) > 200:
         raise RunOptionError(
             "--skill-name" if given is not None else "--skill",
@@ -63,11 +65,16 @@ def _front_name(value: Any, path: Path) -> str:
     """
     if isinstance(value, str) and not is_blank(value):
         return value.strip()
+    raise _no_name(value, f"{path}: the front matter's name", "there or ")
+
+
+def _no_name(value: Any, said: str, there: str) -> RunOptionError:
+    """The refusal of ``value``, a name ``said`` gives that is no name (not a text, or blank)."""
     from driftproof.receipt._bounds import quote  # deferred: start-up time of run --help
 
-    raise RunOptionError(
+    return RunOptionError(
         "--skill",
-        f"{path}: the front matter's name: expected the skill's name, found "
-        f"{'the blank text ' if isinstance(value, str) else ''}{quote(value)}; give one there "
-        "or with --skill-name",
+        f"{said}: expected the skill's name, found "
+        f"{'the blank text ' if isinstance(value, str) else ''}{quote(value)}; give one {there}"
+        "with --skill-name",
     )

@@ -76,3 +76,19 @@ def test_a_skill_name_past_200_characters_is_refused_before_any_call(tmp_path: P
             skill_name_of(*args)
         assert (exc.value.option, exc.value.message) == (option, message)
     assert skill_name_of(path, front, "short") == "short"  # a given name wins over the file's
+
+
+@pytest.mark.parametrize(("folder", "shown"), [("   ", '"   "'), ("\u200b", '"\\u200b"')])
+def test_a_folder_name_that_is_no_name_is_refused(tmp_path: Path, folder: str, shown: str) -> None:
+    # found in review: with no front matter, a folder named by spaces or a zero-width space was
+    # published as the skill's name, past the one blank rule every other name is held to
+    path = tmp_path / folder / "SKILL.md"
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(path, "Be terse.\n")
+    assert (exc.value.option, exc.value.message) == (
+        "--skill",
+        f"{path}: its folder's name: expected the skill's name, found the blank text {shown}; "
+        "give one with --skill-name",
+    )
+    assert skill_name_of(path, "Be terse.\n", "given") == "given"
+    assert skill_name_of(tmp_path / " a " / "SKILL.md", "Be terse.\n") == " a "  # as before
