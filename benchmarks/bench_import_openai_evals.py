@@ -18,7 +18,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from driftproof.importers._schema import source_schema
-from driftproof.importers.openai_evals import import_openai_evals
+from driftproof.importers.openai_evals import OpenAIEvalsOptions, import_openai_evals
 
 
 def item(run: str, i: int) -> dict[str, object]:
@@ -62,7 +62,8 @@ def main() -> None:
         check = best_of(lambda: [list(schema.iter_errors(r)) for r in rows])
         whole = best_of(
             lambda: import_openai_evals(
-                path, skill_name="s", arms={"with_skill": "with", "baseline": "bare"}
+                path,
+                OpenAIEvalsOptions(skill_name="s", arms={"with_skill": "with", "baseline": "bare"}),
             )
         )
     print(f"{2 * n:,} output items ({n:,} cases × 2 runs)")
