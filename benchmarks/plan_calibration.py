@@ -164,6 +164,19 @@ def setting(
     return out
 
 
+#: A cell with no figure, and the note printed under the table that says why.
+NO_RUN = "–"
+NO_RUN_NOTE = (
+    "no case in this row was given a count, so no run was planned: no planned run could read "
+    "underpowered, and there is no count to take a median of"
+)
+
+
+def _cell(value: float, spec: str) -> str:
+    """``value`` written by ``spec``, or :data:`NO_RUN` where it is undefined (NaN)."""
+    return NO_RUN if math.isnan(value) else format(value, spec)
+
+
 def _check(pilot: int, sigma: float, r: dict[str, float], t: str) -> str:
     """The targets this row meets (first pilot ``t = ""``, following the plan ``t = "2"``)."""
     if sigma >= 0.025:  # the two spreads alone reach the floor: no count exists
@@ -213,12 +226,13 @@ def main() -> None:
         for sigma, r in setting(rng, pilot, sigmas, trials, args.level).items():
             print(
                 f"| {cases} | {pilot} | {sigma:.3f} | {r['pooled']:.1%} | {r['resolved']:.1%} "
-                f"| {r['weak']:.1%} | {r['none']:.1%} | {r['undecided']:.1%} "
+                f"| {_cell(r['weak'], '.1%')} | {r['none']:.1%} | {r['undecided']:.1%} "
                 f"| {r['false']:.2%} | {_check(pilot, sigma, r, '')}{note} | {r['resolved2']:.1%} "
-                f"| {r['weak2']:.1%} | {r['none2']:.1%} | {r['false2']:.2%} "
+                f"| {_cell(r['weak2'], '.1%')} | {r['none2']:.1%} | {r['false2']:.2%} "
                 f"| {_check(pilot, sigma, r, '2')} | {r['pilot2']:.1f} "
-                f"| {r['median_draws']:.0f} |"
+                f"| {_cell(r['median_draws'], '.0f')} |"
             )
+    print(f"\n{NO_RUN}: {NO_RUN_NOTE}")
     print(
         "\nThe first-pilot targets are for ten cases whose spreads agree. One case is context: "
         "from 3 or 5 draws no rule on its own spreads tells 0.019 from 0.032 nine times in ten "

@@ -1,14 +1,16 @@
-"""The benchmark scripts call the library with arguments it still takes.
+"""The benchmark scripts and ``make bench``, checked without timing anything.
 
 ``make bench`` is not part of the test run (it times things for minutes), so a script calling a
 function or class it imports from ``driftproof`` with a keyword or argument count the callable no
 longer accepts is caught here: each call is bound against the callable's signature, nothing run.
+``make bench`` itself is run on stand-in scripts, and ``plan_calibration.py`` on a few pilots.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 SCRIPTS = sorted(BENCHMARKS.glob("*.py"))
+PLAN_CALIBRATION = BENCHMARKS / "plan_calibration.py"
 
 
 def library_calls(source: str) -> list[tuple[int, str, str, int, list[str]]]:
@@ -92,3 +95,20 @@ def test_make_bench_runs_every_script_and_names_the_failed_ones(tmp_path: Path):
     assert "make bench: failed: benchmarks/a_breaks.py benchmarks/c_breaks.py" in (
         done.stderr.splitlines()
     )
+
+
+def test_plan_calibration_writes_a_dash_not_nan_where_no_run_was_planned(monkeypatch, capsys):
+    # At σ 0.032 the two spreads alone reach the 0.05 floor, so no case is given a count: no
+    # planned run reads underpowered and no count has a median. Those cells printed "nan%".
+    spec = importlib.util.spec_from_file_location("plan_calibration", PLAN_CALIBRATION)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(sys, "argv", ["plan_calibration.py", "--trials", "20", "--suites", "3"])
+    module.main()
+    out = capsys.readouterr().out
+    assert "nan" not in out
+    row = next(line for line in out.splitlines() if line.startswith("| 10 | 3 | 0.032 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[5] == cells[11] == cells[16] == "–"  # underpowered twice, the median count
+    assert "\n–: no case in this row was given a count, so no run was planned" in out
