@@ -53,6 +53,7 @@ def _import_command(
             unread_format,
             write_imported,
         )
+        from driftproof.importers._common import OPTIONS  # deferred: start-up
         from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
         from driftproof.outputs import refuse_output_on_input
         from driftproof.render.escape import terminal_safe
@@ -70,6 +71,8 @@ def _import_command(
         try:
             items = get_importer(tool)(value, **options)
         except ImportError_ as exc:
+            if all(p.file == OPTIONS.file for p in exc.problems):  # no file: an option's value
+                raise click.UsageError("; ".join(p.message for p in exc.problems)) from None
             one = _refused_path(value, exc)
             if one is not None and (fits := importers_reading(one, tool)):
                 names = " or ".join(
@@ -114,13 +117,13 @@ def _refused_path(value: Any, exc: ImportError_) -> Path | None:
     return paths[0] if len(paths) == 1 else None
 
 
-def _refused(message: str) -> ImportError_:
-    """The refusal of an option given on the command line (no file, no pointer)."""
-    return ImportError_.at("<options>", "", message)
+def _refused(message: str) -> click.UsageError:
+    """The refusal of an option given on the command line, in click's usage error shape."""
+    return click.UsageError(message)
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
-    """``ARM=LABEL`` pairs as ``{arm: label}`` (``None``: none); ImportError_ on a bad pair."""
+    """``ARM=LABEL`` pairs as ``{arm: label}`` (``None``: none); a usage error on a bad pair."""
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
@@ -315,7 +318,10 @@ def _one_log_at_least(options: dict[str, Any]) -> None:
             f"--control LOG); found {given_alone[0]!r} given alone"
         )
     if options["with_skill"] is None and options["baseline"] is None:
-        raise _refused("expected --with-skill LOG, --baseline LOG, or both")
+        raise _refused(
+            "Missing option '--with-skill' or '--baseline': one log per arm, either alone a "
+            "single-arm import"
+        )
 
 
 def _logs(options: dict[str, Any]) -> tuple[dict[str, Path], Path | None]:

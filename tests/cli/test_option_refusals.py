@@ -67,7 +67,8 @@ def test_a_bad_or_repeated_arm_is_refused(tmp_path: Path, capsys, arms, words) -
     argv = ["import", "promptfoo", str(source), "--out-dir", str(tmp_path / "o")]
     code, _, err = run_main([*argv, *(x for a in arms for x in ("--arm", a))], capsys)
     assert code == 2
-    assert _last(err).startswith(f"error: <options>: {words}")
+    assert err.startswith("Usage: driftproof import promptfoo [OPTIONS] PATH\n")
+    assert _last(err).startswith(f"error: {words}")
     assert not (tmp_path / "o").exists()
 
 

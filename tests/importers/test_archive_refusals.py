@@ -128,7 +128,8 @@ def test_a_scorer_option_without_a_name_or_key_is_refused(
     argv = ["import", "inspect", "--with-skill", str(log), "--skill-name", "s", "--out", str(out)]
     code, _, err = run_main([*argv, "--scorer", scorer], capsys)
     assert code == 2 and not out.exists()
-    assert err == f"error: <options>: --scorer {scorer!r}: expected NAME or NAME:KEY\n"
+    assert err.startswith("Usage: driftproof import inspect [OPTIONS]\n")
+    assert err.splitlines()[-1] == f"error: --scorer {scorer!r}: expected NAME or NAME:KEY"
 
 
 def test_a_problem_inside_a_member_names_the_member_then_the_place_in_it(

@@ -170,7 +170,12 @@ def test_the_cli_accepts_either_arm_alone(
     code, out, err = run_main(
         ["import", "inspect", "--skill-name", "s", "--out", str(tmp_path / "r2")], capsys
     )
-    assert code == 2 and "--with-skill LOG, --baseline LOG, or both" in err
+    # said as click says a missing option, with the usage first, not at a file named <options>
+    assert code == 2 and err.startswith("Usage: driftproof import inspect [OPTIONS]\n")
+    assert err.splitlines()[-1] == (
+        "error: Missing option '--with-skill' or '--baseline': one log per arm, either alone a "
+        "single-arm import"
+    )
 
 
 def test_the_same_document_for_two_arms_is_refused_by_its_sha256(tmp_path: Path) -> None:
