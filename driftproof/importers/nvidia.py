@@ -258,6 +258,12 @@ def _catalogue_row(r: dict[str, Any], rw: Where) -> dict[str, Any]:
 def _from_catalogue(f: Path, o: NvidiaOptions, repairs: list[Repair]) -> list[ReceiptBody]:
     """The receipts of ``benchmarks.json``, one per skill (only ``o.skills`` when given)."""
     doc, data = common.read_json(f, repairs)
+    if not isinstance(doc, dict):  # another file, such as a skill's benchmark/evals.json
+        raise Where(f).fail(
+            f"the document's root is {common.kind_of(doc)}; expected NVIDIA's catalogue "
+            'benchmarks.json, an object {"schema_version": 2, "skills": [...], "results": '
+            "[...]}, or a skill's BENCHMARK.md card (or a folder holding it)"
+        )
     validate_source(doc, "nvidia", f)  # the shape of every member walked below
     w = Where(f)
     w.get(doc, "schema_version", int)  # an integer, never 1.0

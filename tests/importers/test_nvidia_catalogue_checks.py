@@ -204,3 +204,23 @@ def test_two_skills_named_alike_but_for_letter_case_are_refused(
         exc.value
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_a_json_file_whose_root_is_no_object_is_named_with_the_file_expected(
+    shared: Path, tmp_path: Path
+) -> None:
+    # a skill's own benchmark/evals.json (an array of questions, not results) said only
+    # "expected an object, found an array": no place, and not which file the importer reads
+    expected = (
+        "expected NVIDIA's catalogue benchmarks.json, an object "
+        '{"schema_version": 2, "skills": [...], "results": [...]}, '
+        "or a skill's BENCHMARK.md card (or a folder holding it)"
+    )
+    evals = shared / "data/interop/nvidia/skills/cuopt-install/benchmark/evals.json"
+    assert json.loads(evals.read_text(encoding="utf-8"))[0]["expected_skill"] == "cuopt-install"
+    for path, kind in ((evals, "an array"), (write_json(tmp_path / "n.json", 2), "the number 2")):
+        with pytest.raises(ImportError_) as exc:
+            import_nvidia(path)
+        assert [str(p) for p in exc.value.problems] == [
+            f"{path}: the document's root is {kind}; {expected}"
+        ]
