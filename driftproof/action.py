@@ -397,17 +397,6 @@ def _annotate(level: str, text: str) -> None:
         print(f"{level}: {text}", file=sys.stderr)
 
 
-def _missing(name: str) -> str:
-    """The problem of receipt input ``name`` not given, named as where the step runs names it.
-
-    On GitHub the Action's input; elsewhere (run locally, or as another CI's gate) the command
-    line's option and its environment variable.
-    """
-    if os.environ.get("GITHUB_ACTIONS") == "true":
-        return f"input {name} is required: the path of a receipt"
-    return f"--{name} FILE is required: the path of a receipt (or set DRIFTPROOF_{name.upper()})"
-
-
 def _main(args: argparse.Namespace) -> int:
     if clash := _appended_inputs(args):  # nothing written: the error summary would land there
         return _errors(clash)
@@ -417,7 +406,8 @@ def _main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         problems.append(str(exc))
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]
-    problems += [_missing(n) for n in missing]
+    where = "input {}" if os.environ.get("GITHUB_ACTIONS") == "true" else "--{} FILE"
+    problems += [f"{where.format(n)} is required: the path of a receipt" for n in missing]
     read, unread = _read_inputs(args) if not missing else ([], [])
     if problems := problems + unread:  # in the summary (decision ``error``) and on stderr
         return _errors(

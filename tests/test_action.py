@@ -269,8 +269,8 @@ def test_missing_input_off_github_names_the_option(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
     assert action.main([]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "error: --baseline FILE is required: the path of a receipt (or set DRIFTPROOF_BASELINE)",
-        "error: --receipt FILE is required: the path of a receipt (or set DRIFTPROOF_RECEIPT)",
+        "error: --baseline FILE is required: the path of a receipt",
+        "error: --receipt FILE is required: the path of a receipt",
     ]
 
 
