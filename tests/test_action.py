@@ -259,21 +259,6 @@ def test_missing_input_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert "input baseline is required" in (tmp_path / "s.md").read_text()
 
 
-def test_missing_input_off_github_names_the_option(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # run locally or as another CI's gate (the README's command), "input baseline" named an
-    # Action input the command line does not have
-    for name in ("DRIFTPROOF_BASELINE", "DRIFTPROOF_RECEIPT", "GITHUB_ACTIONS", "GITHUB_OUTPUT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "s.md"))
-    assert action.main([]) == 2
-    assert capsys.readouterr().err.splitlines() == [
-        "error: --baseline FILE is required: the path of a receipt",
-        "error: --receipt FILE is required: the path of a receipt",
-    ]
-
-
 def test_script_runs_as_the_composite_runs_it(tmp_path: Path) -> None:
     """``python -m driftproof.action`` in a subprocess, inputs through env as action.yml passes
     them."""

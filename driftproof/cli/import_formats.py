@@ -1,7 +1,6 @@
 """``driftproof import <tool>``: one click command per neighbouring tool's result format.
 
-Each command hands its options to the registered importer and writes every receipt or none
-(D-15).
+Each command hands its options to the registered importer and writes every receipt or none (D-15).
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click import UsageError
 
 from driftproof.cli import written
 from driftproof.cli._options import EXISTING_FILE, FILE
@@ -72,7 +72,7 @@ def _import_command(
             items = get_importer(tool)(value, **options)
         except ImportError_ as exc:
             if all(p.file == OPTIONS.file for p in exc.problems):  # no file: an option's value
-                raise click.UsageError("; ".join(p.message for p in exc.problems)) from None
+                raise UsageError("; ".join(p.message for p in exc.problems)) from None
             one = _refused_path(value, exc)
             if one is not None and (fits := importers_reading(one, tool)):
                 names = " or ".join(
@@ -117,24 +117,19 @@ def _refused_path(value: Any, exc: ImportError_) -> Path | None:
     return paths[0] if len(paths) == 1 else None
 
 
-def _refused(message: str) -> click.UsageError:
-    """The refusal of an option given on the command line, in click's usage error shape."""
-    return click.UsageError(message)
-
-
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
     """``ARM=LABEL`` pairs as ``{arm: label}`` (``None``: none); a usage error on a bad pair."""
     out: dict[str, str] = {}
     for pair in pairs:
         arm, sep, label = pair.partition("=")
         if not sep or arm not in ("with_skill", "baseline", "control") or is_blank(label):
-            raise _refused(
+            raise UsageError(
                 f"--arm {pair!r}: expected ARM=LABEL with ARM one of with_skill, baseline, control"
             )
         if arm in out:
-            raise _refused(f"--arm {arm} given twice")
+            raise UsageError(f"--arm {arm} given twice")
         if (twin := next((a for a, seen in out.items() if seen == label), None)) is not None:
-            raise _refused(f"--arm {pair!r}: {label!r} is already the {twin} arm's label")
+            raise UsageError(f"--arm {pair!r}: {label!r} is already the {twin} arm's label")
         out[arm] = label
     return out or None
 
@@ -161,13 +156,13 @@ def _grader_range(
     try:
         return float(low), float(high)
     except ValueError:
-        raise _refused(f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
+        raise UsageError(f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
 
 
 def _grader(_ctx: click.Context, _param: click.Parameter, name: str | None) -> str | None:
     """``--grader NAME`` as given; ``None`` when not given."""
     if name is not None and is_blank(name):
-        raise _refused(f"--grader {name!r}: expected a grader's name, found a blank one")
+        raise UsageError(f"--grader {name!r}: expected a grader's name, found a blank one")
     return name
 
 
@@ -313,12 +308,12 @@ promptfoo = _import_command(
 
 def _one_log_at_least(options: dict[str, Any]) -> None:
     if given_alone := options.pop("given_alone"):  # a log given as a file, as others take one
-        raise _refused(
+        raise UsageError(
             "expected each log after its arm's option (--with-skill LOG, --baseline LOG, "
             f"--control LOG); found {given_alone[0]!r} given alone"
         )
     if options["with_skill"] is None and options["baseline"] is None:
-        raise _refused(
+        raise UsageError(
             "Missing option '--with-skill' or '--baseline': one log per arm, either alone a "
             "single-arm import"
         )
@@ -389,7 +384,7 @@ claude_plugin_eval = _import_command(
 
 def _no_control_arm(options: dict[str, Any]) -> None:
     if options["arms"] and "control" in options["arms"]:
-        raise _refused("--arm control: OpenAI Evals imports map with_skill and baseline only")
+        raise UsageError("--arm control: OpenAI Evals imports map with_skill and baseline only")
 
 
 openai_evals = _import_command(

@@ -153,23 +153,10 @@ def test_the_cli_accepts_either_arm_alone(
     from factories import run_main
 
     log = _eval(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "I")])
-    code, out, err = run_main(
-        [
-            "import",
-            "inspect",
-            "--baseline",
-            str(log),
-            "--skill-name",
-            "s",
-            "--out",
-            str(tmp_path / "r"),
-        ],
-        capsys,
-    )
+    args = ["import", "inspect", "--skill-name", "s", "--out"]
+    code, out, err = run_main([*args, str(tmp_path / "r"), "--baseline", str(log)], capsys)
     assert code == 0, err
-    code, out, err = run_main(
-        ["import", "inspect", "--skill-name", "s", "--out", str(tmp_path / "r2")], capsys
-    )
+    code, out, err = run_main([*args, str(tmp_path / "r2")], capsys)
     # said as click says a missing option, with the usage first, not at a file named <options>
     assert code == 2 and err.startswith("Usage: driftproof import inspect [OPTIONS]\n")
     assert err.splitlines()[-1] == (
