@@ -76,3 +76,26 @@ def test_arms_exactly_80_percent_of_the_skill_apart_keep_the_with_skill_draw(
         assert "a median of 1,667 input tokens and the baseline's 60" in skill.lost.reason
     else:
         assert skill.lost is None and skill.score == 0.9
+
+
+def test_a_with_skill_draw_lost_before_the_arms_are_compared_keeps_its_own_loss(
+    loopback, suite_file, tmp_path
+):
+    # both arms report the task alone (54 tokens, 0 apart, under 80% of the skill's 22 tokens):
+    # the with-skill draws are lost as the skill unreached, but one the model's content filter
+    # stopped (Chat finish_reason "content_filter") was lost already and stays lost as that
+    calls = []
+
+    def shape(path, body, text):
+        skill = body["messages"][0]["role"] == "system"
+        calls.append(skill)
+        finish = "content_filter" if skill and calls.count(True) == 1 else "stop"
+        usage = {"prompt_tokens": 54, "completion_tokens": 20}
+        return 200, _chat(text, finish=finish, usage=usage), {}
+
+    loopback.script.shape = _answers(shape)
+    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), min_draws=2, max_draws=2)
+    draws = r.cases[0].arms.with_skill.draws
+    assert sorted(d.lost.kind for d in draws) == ["content_filter", "prompt_dropped"]
+    assert all(d.score is None for d in draws)
+    assert [d.score for d in r.cases[0].arms.baseline.draws] == [0.5, 0.5]
