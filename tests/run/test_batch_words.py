@@ -66,3 +66,16 @@ def test_a_batch_results_error_reads_as_the_interactive_calls(interactive, batch
     )
     got = [(e.retryable, e.fatal, e.status, e.kind) for e in (interactive, batched)]
     assert got == [(False, True, 400, "error")] * 2  # a 400 that is no draw's fault stops the run
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"), [("expired", "the batch ended"), ("canceled", "the batch was cancelled")]
+)
+def test_a_request_a_batch_never_processed_is_retried_saying_why(kind: str, said: str) -> None:
+    # the Message Batches API: a canceled or expired result was never processed, so it is sent
+    # again (retryable); an unknown result type is no answer and is not retried
+    got = AnthropicBatches(SimpleNamespace())._outcome("msgbatch_1", "a0-0-0", {"type": kind})
+    assert str(got) == f"batch msgbatch_1: {kind}: {said} before this request was processed"
+    assert got.retryable is True
+    unknown = AnthropicBatches(SimpleNamespace())._outcome("msgbatch_1", "a0-0-0", {"type": "x"})
+    assert (str(unknown), unknown.retryable) == ("batch msgbatch_1: unknown result type 'x'", False)
