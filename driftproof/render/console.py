@@ -26,10 +26,15 @@ class _Echoed:
         return len(text)
 
     def flush(self) -> None:
-        (sys.stderr if self.err else sys.stdout).flush()
+        if (stream := self._stream()) is not None:
+            stream.flush()
 
     def isatty(self) -> bool:
-        return (sys.stderr if self.err else sys.stdout).isatty()
+        return (stream := self._stream()) is not None and stream.isatty()
+
+    def _stream(self) -> IO[str] | None:
+        """The stream written, ``None`` when the process was started without it (``2>&-``)."""
+        return sys.stderr if self.err else sys.stdout
 
 
 class TextConsole(Console):

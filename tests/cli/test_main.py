@@ -116,3 +116,25 @@ def test_a_full_stderr_keeps_the_documented_exit_status(tmp_path):
             cmd = [sys.executable, "-c", entry, *args]
             done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=full, check=False)
         assert (args, done.returncode, done.stdout) == (args, 2, b"")
+
+
+def test_a_run_started_with_no_stderr_writes_its_receipt(tmp_path):
+    # Found: `run ... 2>&-` exited 1 before any draw (its progress console asked a missing
+    # stderr whether it is a terminal) and wrote nothing; it writes its receipt, status 0
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    files = Path(__file__).resolve().parents[2] / "driftproof" / "demo_files"
+    out = tmp_path / "r.json"
+    args = ["run", str(files / "suite.json"), "--skill", str(files / "skill-v1" / "SKILL.md")]
+    args += ["--model", "sim", "--provider", "simulated", "--out", str(out)]
+    entry = "import sys; from driftproof.cli import main; main(sys.argv[1:])"
+    done = subprocess.run(
+        [sys.executable, "-c", entry, *args],
+        stdout=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(2),  # the child starts with no standard error at all
+        check=False,
+    )
+    assert (done.returncode, out.is_file()) == (0, True)
