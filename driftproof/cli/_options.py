@@ -157,13 +157,20 @@ def seconds_option(
 
 
 class _GivenPath(click.Path):
-    """click's path, but a blank one (``--out ""``, read as the current folder) is refused."""
+    """click's path, but a blank one (``--out ""``, read as the current folder) is refused.
+
+    Blank is :func:`~driftproof.wording.is_blank`: white space or characters that show as nothing.
+    """
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """The path as click converts it, after refusing an empty or blank text (exit status 2)."""
-        if isinstance(value, str) and not value.strip():
+        if isinstance(value, str) and is_blank(value):
             self.fail(f"expected a path, found {'an empty text' if not value else repr(value)}")
         return super().convert(value, param, ctx)
+
+
+#: A path argument (file or folder, need not exist); a blank one is refused.
+GIVEN_PATH = _GivenPath(path_type=Path)
 
 
 def path_option(*decls: str, help: str, default: str | None = None) -> Any:

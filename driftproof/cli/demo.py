@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import path_option
+from driftproof.cli._options import GIVEN_PATH, path_option
 
 
 @click.command()
-@click.argument("folder", required=False, type=click.Path(path_type=Path), metavar="[DIR]")
+@click.argument("folder", required=False, type=GIVEN_PATH, metavar="[DIR]")
 @path_option(
     "--out-dir",
     "out_dir",

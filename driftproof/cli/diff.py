@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import format_option, path_option, terminal_width
+from driftproof.cli._options import GIVEN_PATH, format_option, path_option, terminal_width
 from driftproof.errors import ReceiptError
 
 if TYPE_CHECKING:
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
+@click.argument("a", type=GIVEN_PATH)
+@click.argument("b", type=GIVEN_PATH)
 @format_option(["json", "markdown", "text"])
 @click.option(
     "--lift-breakdown",

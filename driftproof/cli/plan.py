@@ -7,13 +7,13 @@ from pathlib import Path
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import FiniteRange, format_option, terminal_width
+from driftproof.cli._options import GIVEN_PATH, FiniteRange, format_option, terminal_width
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR
 
 
 @click.command()
-@click.argument("receipt", type=click.Path(path_type=Path))
+@click.argument("receipt", type=GIVEN_PATH)
 @format_option(["json", "text"])
 @click.option(
     "--effect",

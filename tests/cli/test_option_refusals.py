@@ -190,3 +190,23 @@ def test_an_empty_folder_option_is_named_as_empty(tmp_path: Path, capsys) -> Non
     assert _last(err) == (
         "error: Invalid value for '--out-dir' / '--out': expected a path, found an empty text"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["demo", " "], "Invalid value for '[DIR]': expected a path, found ' '"),
+        (["demo", ""], "Invalid value for '[DIR]': expected a path, found an empty text"),
+        (["diff", "", "b.json"], "Invalid value for 'A': expected a path, found an empty text"),
+        (["plan", "\u200b"], "Invalid value for 'RECEIPT': expected a path, found '\\u200b'"),
+        (["demo", "--out-dir", "\u200b"], "expected a path, found '\\u200b'"),
+    ],
+)
+def test_a_blank_path_argument_is_refused_naming_it(args, said, tmp_path, monkeypatch, capsys):
+    # found: `demo " "` wrote a demo into a folder named by a space, `demo ""` into the current
+    # folder, `diff "" B` said ".: expected a regular file", and a path of a zero-width space
+    # passed the blank check the options held (spaces only)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(args, capsys)
+    assert (code, _last(err).endswith(said)) == (2, True), err
+    assert list(tmp_path.iterdir()) == []
