@@ -110,8 +110,9 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 
     Raises:
         RefusalError: ``folder`` is a file or a symbolic link, its parent does not
-            exist, it is a non-empty folder and ``force`` is not set, or another demo into it
-            is running (nothing is written).
+            exist, it is a non-empty folder and ``force`` is not set, another demo into it
+            is running, or, forced, a link, file or folder of its own stands where the demo
+            writes (nothing is written).
         OSError: a file could not be written, named under ``folder`` (nothing is written).
     """
     folder = Path(folder)
@@ -138,6 +139,7 @@ def _staged_demo(folder: Path) -> str:
         stage.chmod(0o755)  # mkdtemp makes it private
         if folder.is_dir() and any(folder.iterdir()):  # --force: other files there stay
             ours = sorted(p.relative_to(stage) for p in stage.rglob("*") if not p.is_dir())
+            _refuse_in_the_way(folder, ours)
             for rel in ours:
                 (folder / rel).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(stage / rel, folder / rel)  # each file whole
@@ -150,6 +152,24 @@ def _staged_demo(folder: Path) -> str:
         raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _refuse_in_the_way(folder: Path, ours: list[Path]) -> None:
+    """Refuse, before any file is replaced, what a forced demo would write through or fail on.
+
+    Raises:
+        RefusalError: a folder on the way to one of ``ours`` (files relative to ``folder``) is a
+            symbolic link (the demo would write where it points) or not a folder, or the place of
+            a file is a folder.
+    """
+    for rel in ours:
+        for part in [*reversed(rel.parents[:-1]), rel]:
+            path = folder / part
+            if part != rel and (path.is_symlink() or (path.exists() and not path.is_dir())):
+                what = "a symbolic link" if path.is_symlink() else "not a folder"
+                raise RefusalError(f"{path}: is {what}, where the demo writes {rel}; move it")
+            if part == rel and path.is_dir() and not path.is_symlink():
+                raise RefusalError(f"{path}: is a folder, where the demo writes a file; move it")
 
 
 def _left_line(folder: Path, ours: set[Path]) -> str:

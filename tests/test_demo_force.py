@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from driftproof import demo
+from driftproof.errors import RefusalError
 
 
 def test_a_forced_demo_keeps_the_files_it_did_not_write_and_names_them(tmp_path: Path) -> None:
@@ -56,3 +58,31 @@ def test_a_forced_demo_names_an_unreadable_folder_and_a_link_to_one_and_ends_wel
     assert said.endswith(
         f"Left as they were in {folder}, not written by the demo (2): link/, locked/.\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda d: (d / "site").symlink_to(d.parent / "elsewhere"), "is a symbolic link"),
+        (lambda d: (d / "receipts").write_text("a file"), "is not a folder"),
+        (lambda d: (d / "plan.txt").mkdir(), "is a folder, where the demo writes a file"),
+    ],
+)
+def test_a_forced_demo_writes_through_nothing_and_fails_before_any_write(
+    tmp_path: Path, make: Any, said: str
+) -> None:
+    # Found: a link named site/ sent the forced demo's site to where it points (and the line of
+    # what it left said it was left alone); a folder where a file goes failed after the
+    # walkthrough and receipts were already replaced
+    folder, elsewhere = tmp_path / "d", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "WALKTHROUGH.txt").write_text("mine", encoding="utf-8")
+    make(folder)
+    with pytest.raises(RefusalError, match=said):
+        demo.run_demo(folder, force=True)
+    assert (folder / "WALKTHROUGH.txt").read_text(encoding="utf-8") == "mine"
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == [
+        "d",
+        "elsewhere",
+    ]
