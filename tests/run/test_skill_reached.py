@@ -15,6 +15,7 @@ from driftproof.pages.sheet_facts import provenance
 from driftproof.run.providers import make_provider
 from driftproof.stats import no_verdict
 from driftproof.stats.codes import Refusal
+from driftproof.tokens import count_tokens
 
 #: 2,000 repeats of " word" (one o200k_base token each) after 12 tokens of front matter and mark:
 #: 2,012 tokens; 80% of it is 1,609.6.
@@ -59,19 +60,29 @@ def test_a_server_that_answers_the_task_alone_in_both_arms_measures_nothing_with
     assert refused is not None and refused.refusal is Refusal.NOT_MEASURED
 
 
-@pytest.mark.parametrize(("apart", "lost"), [(1609, True), (1610, False)])
+@pytest.mark.parametrize(
+    ("words", "apart", "said"),
+    [  # 80% of 12 + 2,000 tokens is 1,609.6; of 12 + 1,998 exactly 1,608 (apart by that: kept)
+        (2000, 1609, "a median of 1,669 input tokens and the baseline's 60"),
+        (2000, 1610, None),
+        (1998, 1607, "a median of 1,667 input tokens and the baseline's 60"),
+        (1998, 1608, None),
+    ],
+)
 def test_the_arms_must_be_80_percent_of_the_skill_apart(
-    loopback, suite_file, tmp_path, monkeypatch, apart, lost
+    loopback, suite_file, tmp_path, monkeypatch, words, apart, said
 ):
-    monkeypatch.setattr(run_helpers, "SKILL_TEXT", BIG_SKILL)
+    skill_text = "---\nname: commit-helper\n---\nSKILL-MARK\n" + " word" * words
+    assert count_tokens(skill_text) == 12 + words
+    monkeypatch.setattr(run_helpers, "SKILL_TEXT", skill_text)
     loopback.script.shape = _reports(60 + apart, 60)
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
     skill, base = _draws(r)
     assert base.score == 0.5
-    if lost:
+    if said:
         assert skill.score is None and skill.lost.kind == "prompt_dropped"
-        assert "a median of 1,669 input tokens and the baseline's 60" in skill.lost.reason
-        assert "of the skill's own 2,012 o200k_base tokens apart" in skill.lost.reason
+        assert said in skill.lost.reason
+        assert f"of the skill's own {12 + words:,} o200k_base tokens apart" in skill.lost.reason
     else:
         assert skill.score == 0.9 and skill.lost is None
 

@@ -1,4 +1,4 @@
-"""The skill-reached check at exactly 80% of the skill, per draw and between the arms.
+"""The skill-reached check at exactly 80% of the skill, per draw (between the arms: beside it).
 
 The skill is 12 o200k_base tokens of front matter and mark and 1,998 repeats of " word" (one
 token each): 2,010 tokens, whose 80% is exactly 1,608. A with-skill draw is lost when its
@@ -58,22 +58,6 @@ def test_a_draw_reporting_exactly_80_percent_of_the_skill_is_kept(
             "of the skill's own 2,010 o200k_base tokens)"
         )
         assert skill.judge_samples == []  # lost before any grading call
-    else:
-        assert skill.lost is None and skill.score == 0.9
-
-
-@pytest.mark.parametrize(("apart", "lost"), [(1607, True), (1608, False)])
-def test_arms_exactly_80_percent_of_the_skill_apart_keep_the_with_skill_draw(
-    loopback, suite_file, tmp_path, monkeypatch, apart, lost
-):
-    monkeypatch.setattr(run_helpers, "SKILL_TEXT", SKILL)
-    loopback.script.shape = _reports(60 + apart, 60)
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane())
-    skill, base = _draws(r)
-    assert base.score == 0.5
-    if lost:
-        assert skill.score is None and skill.lost.kind == "prompt_dropped"
-        assert "a median of 1,667 input tokens and the baseline's 60" in skill.lost.reason
     else:
         assert skill.lost is None and skill.score == 0.9
 
