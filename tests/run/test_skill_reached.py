@@ -19,7 +19,6 @@ from driftproof.tokens import count_tokens
 
 #: 2,000 repeats of " word" (one o200k_base token each) after 12 tokens of front matter and mark:
 #: 2,012 tokens; 80% of it is 1,609.6.
-BIG_SKILL = "---\nname: commit-helper\n---\nSKILL-MARK\n" + " word" * 2000
 
 
 def _lane():
