@@ -17,9 +17,6 @@ from driftproof.stats import no_verdict
 from driftproof.stats.codes import Refusal
 from driftproof.tokens import count_tokens
 
-#: 2,000 repeats of " word" (one o200k_base token each) after 12 tokens of front matter and mark:
-#: 2,012 tokens; 80% of it is 1,609.6.
-
 
 def _lane():
     return make_provider("openai", "api", api="chat", budget_param="auto")
