@@ -11,6 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context, parent_process
 from multiprocessing.process import BaseProcess
+from types import FrameType
+from typing import Any
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
@@ -27,18 +29,27 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel ``pool``'s queued jobs and wait for its running ones, even through a further stop.
 
     Its workers may write into the caller's staging folder: one still running when the caller
-    removes that folder would make it again, half-built. A Ctrl-C or SIGTERM during the wait
-    does not cut it short (each job is short); it is raised once the workers are idle.
+    removes that folder would make it again, half-built. A SIGINT or SIGTERM during the wait
+    does not cut it short (each job is short): the main thread's handler is only called, and
+    raises, once the workers have ended. Raised inside the wait, it would leave the pool's
+    management thread counted as ended while it runs (``Thread.join`` interrupted so, on Python
+    3.11), its queues closed under it and the workers waiting for ever on their jobs.
     """
-    stopped = False
-    while True:
-        try:
-            pool.shutdown(wait=True, cancel_futures=True)
-            break
-        except KeyboardInterrupt:
-            stopped = True
-    if stopped:
-        raise KeyboardInterrupt
+    held: dict[int, Any] = {}
+    came: list[tuple[int, FrameType | None]] = []
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            if callable(was := signal.getsignal(sig)):
+                held[sig] = was
+                signal.signal(sig, lambda signum, frame: came.append((signum, frame)))
+    try:
+        pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        for signum, handler in held.items():
+            signal.signal(signum, handler)
+    if came:
+        signum, frame = came[0]
+        held[signum](signum, frame)
 
 
 def _worker_start() -> None:
