@@ -30,10 +30,20 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
 
     Its workers may write into the caller's staging folder: one still running when the caller
     removes that folder would make it again, half-built. A SIGINT or SIGTERM during the wait
-    does not cut it short (each job is short): the main thread's handler is only called, and
-    raises, once the workers have ended. Raised inside the wait, it would leave the pool's
-    management thread counted as ended while it runs (``Thread.join`` interrupted so, on Python
-    3.11), its queues closed under it and the workers waiting for ever on their jobs.
+    is raised once the workers have ended (:func:`stops_held`): raised inside it, it would
+    leave the pool's managing thread counted as ended while it runs (``Thread.join``
+    interrupted so, Python 3.11), its queues closed under it and its workers never stopped.
+    """
+    with stops_held():
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """A SIGINT or SIGTERM arriving in the block handed to its handler after it, not inside.
+
+    On the main thread, for a signal whose handler is a Python callable; the first one that
+    came is handed over (its handler raises, as Ctrl-C's does), once the block ended normally.
     """
     held: dict[int, Any] = {}
     came: list[tuple[int, FrameType | None]] = []
@@ -43,7 +53,7 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
                 held[sig] = was
                 signal.signal(sig, lambda signum, frame: came.append((signum, frame)))
     try:
-        pool.shutdown(wait=True, cancel_futures=True)
+        yield
     finally:
         for signum, handler in held.items():
             signal.signal(signum, handler)

@@ -22,6 +22,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
+from driftproof._pool import stops_held
 from driftproof.errors import Problem, SiteBuildError
 from driftproof.outputs import held_lock, named_as
 from driftproof.pages.report import Report
@@ -117,7 +118,8 @@ def build_site(
             if swapped and cache is not None:
                 discard(tmp, cache.folder / "trash")  # the old site
             else:
-                shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old one
+                with stops_held():  # a further stop: the stage is removed first
+                    shutil.rmtree(tmp, ignore_errors=True)  # the new site on failure, or the old
         if cache is not None:
             cache.prune()
         names, reports = plugin.built
