@@ -2,7 +2,9 @@
 
 Found: Ctrl-C during `reports build` left a half-built `.site.build-XXXX` beside --out: a
 worker still rendering when the build removed its stage made the folder again. Then: a second
-SIGTERM arriving while the build waited for its workers hung it for ever (1 time in 30-40).
+SIGTERM arriving while the build waited for its workers hung it for ever (1 time in 30-40); and
+two SIGTERMs late in a build left its stage about 1 time in 4: the second cut short the removal
+of the stage the first had begun.
 """
 
 from __future__ import annotations
@@ -42,6 +44,20 @@ if __name__ == "__main__":
 """
 
 
+def _child(code: str, tmp_path: Path, arg: Path) -> tuple[int, str, str]:
+    """Run ``code`` as a script (its workers import it) with ``arg``; the guard only ends a hang."""
+    script = tmp_path / "child.py"
+    script.write_text(code, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), str(arg)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
 def test_a_second_stop_while_the_build_waits_for_its_workers_does_not_hang(
     tmp_path: Path,
 ) -> None:
@@ -49,15 +65,45 @@ def test_a_second_stop_while_the_build_waits_for_its_workers_does_not_hang(
     # thread, which then counted as ended while it ran; the pool closed its queues under it
     # ("OSError: handle is closed"), the workers never got their stop, and the build hung at
     # exit joining them. The guard below only ends a hang; no time is measured.
-    script = tmp_path / "child.py"
-    script.write_text(_CHILD, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "stopping")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
     # the job ran to its end, then the second stop was raised: SIGTERM, 15
     expected = "stopped once the workers ended: ran [15]\n"
-    assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+    assert _child(_CHILD, tmp_path, tmp_path / "stopping") == (0, expected, "")
+
+
+#: The build stopped (the first stop, as mkdocs builds), the second as the stage is removed.
+_STAGE_CHILD = """
+import os, shutil, signal, sys
+from pathlib import Path
+from driftproof import cli
+from driftproof.site import publish
+from driftproof.site._paths import default_config
+
+def build(cfg):
+    raise KeyboardInterrupt  # the first stop
+
+real = shutil.rmtree
+
+def rmtree(path, *args, **kwargs):
+    if ".build-" in str(path):
+        os.kill(os.getpid(), signal.SIGTERM)  # the second stop
+    real(path, *args, **kwargs)
+
+publish.build, shutil.rmtree = build, rmtree
+top = Path(sys.argv[1])
+for name in ("receipts", "reports"):
+    (top / name).mkdir()
+with cli._stops_interrupt():
+    try:
+        publish.build_site(
+            top / "receipts", top / "reports", top / "site", config_file=default_config(),
+            cache_dir=False,
+        )
+    except KeyboardInterrupt:
+        print(sorted(p.name for p in top.iterdir()), cli._STOPPED)
+"""
+
+
+def test_a_second_stop_as_the_stage_is_removed_leaves_no_stage(tmp_path: Path) -> None:
+    # nothing but the inputs; the second stop (SIGTERM, 15) was raised after the removal
+    (top := tmp_path / "top").mkdir()
+    assert _child(_STAGE_CHILD, tmp_path, top) == (0, "['receipts', 'reports'] [15]\n", "")
