@@ -8,7 +8,9 @@ OpenAI Evals items of the importer's tests), copied and changed in ``tmp_path``.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from pathlib import Path
 
 import pytest
@@ -31,29 +33,24 @@ NEBIUS = f"{DATA}/skill-creator/nebius-skills-workspace/evals/iteration-1/benchm
 
 
 @BLANKS
-def test_inspect_blank_sample_id_is_refused(shared: Path, tmp_path: Path, blank: str) -> None:
-    doc = read_json(shared / INSPECT)
-    doc["samples"][0]["id"] = blank
-    path = write_json(tmp_path / "log.json", doc)
-    message = refused_at(
-        lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")),
-        "/samples/0/id",
-    )
-    assert message == f"expected the sample id, found the blank text {json.dumps(blank)}"
-
-
-@BLANKS
-def test_inspect_blank_listed_sample_id_is_refused(
-    shared: Path, tmp_path: Path, blank: str
+@pytest.mark.parametrize(
+    ("pointer", "what"),
+    [
+        ("/samples/0/id", "the sample id"),
+        ("/eval/dataset/sample_ids/2", "a sample id"),  # the log's third sample is id 3
+    ],
+)
+def test_inspect_blank_sample_id_is_refused(
+    shared: Path, tmp_path: Path, blank: str, pointer: str, what: str
 ) -> None:
     doc = read_json(shared / INSPECT)
-    doc["eval"]["dataset"]["sample_ids"][2] = blank  # the log's third sample is id 3
+    *parents, last = [int(k) if k.isdigit() else k for k in pointer.split("/")[1:]]
+    functools.reduce(operator.getitem, parents, doc)[last] = blank
     path = write_json(tmp_path / "log.json", doc)
     message = refused_at(
-        lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")),
-        "/eval/dataset/sample_ids/2",
+        lambda: import_inspect({"with_skill": path}, InspectOptions(skill_name="s")), pointer
     )
-    assert message == f"expected a sample id, found the blank text {json.dumps(blank)}"
+    assert message == f"expected {what}, found the blank text {json.dumps(blank)}"
 
 
 @BLANKS
