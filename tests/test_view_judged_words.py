@@ -93,8 +93,9 @@ def test_the_risk_rating_says_what_it_is_where_it_is_shown() -> None:
 @pytest.mark.parametrize(
     ("name", "held"),
     [
-        # the nebius workspace: one lost draw, no answer text, judge sample, check or refusal
-        ("skill-creator-nebius-skills-iteration-1-12a0aae8", ": lost draws."),
+        # the nebius workspace: one lost draw, no answer text, judge sample, check or refusal;
+        # a draw holds why it was lost, not "lost draws"
+        ("skill-creator-nebius-skills-iteration-1-12a0aae8", ": why a draw was lost."),
         ("caveman-5c7e19a-judged-fidelity-caveman", ": checks."),
         # the length snapshot keeps each answer and nothing else a case page shows
         ("caveman-2b10489-caveman", ": the answer."),

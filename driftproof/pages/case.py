@@ -54,7 +54,7 @@ _HELD: tuple[tuple[str, Callable[[Draw], bool]], ...] = (
     ("the answer", lambda d: d.answer is not None),
     ("the judge samples with their reasons", lambda d: bool(d.judge_samples)),
     ("checks", lambda d: bool(d.checks)),
-    ("lost draws", lambda d: d.lost is not None),
+    ("why a draw was lost", lambda d: d.lost is not None),
     ("refusals", lambda d: d.refusal is not None),
     ("stop reasons", lambda d: d.stop_reason is not None),
 )

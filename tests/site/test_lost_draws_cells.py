@@ -58,7 +58,7 @@ def test_the_skill_fired_table_counts_them_too_linking_to_the_receipt_page() -> 
     assert page.count('id="table-lost-a"') == 1 and page.count(PENDING) == 1
     # its Cases text promises of each draw only what the receipt holds: no answer, judge sample,
     # check, refusal or stop reason, one lost draw
-    assert "with what the receipt holds of each: lost draws.</p>" in page
+    assert "with what the receipt holds of each: why a draw was lost.</p>" in page
 
 
 def test_a_comparisons_note_points_under_the_table_where_each_reason_is_said() -> None:
