@@ -103,3 +103,12 @@ def test_an_item_marked_error_with_no_message_is_a_lost_draw(tmp_path: Path) -> 
     draw = got.body.cases[0].arms.with_skill.draws[0]
     assert draw.score is None and draw.lost is not None and draw.lost.kind == "source_error"
     assert "status 'error'" in draw.lost.reason
+
+
+def test_jsonl_named_json_is_read_line_by_line_and_its_one_grader_is_taken(tmp_path: Path) -> None:
+    rows = [api_item("a", i, s) for i, s in ((0, 1.0), (1, 0.25))]
+    for row in rows:  # one grader only: no --grader is needed
+        row["results"] = row["results"][:1]
+    path = jsonl(tmp_path / "items.json", rows)  # two lines: not one JSON document
+    (got,) = get_importer("openai-evals")(path, OpenAIEvalsOptions(skill_name="s"))
+    assert [c.arms.with_skill.draws[0].score for c in got.body.cases] == [1.0, 0.25]
