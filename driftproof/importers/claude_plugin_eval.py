@@ -314,8 +314,9 @@ def _case(
     ids[cid] = i
     rubric = None
     if graders:  # the rubric hash: sha256 of the graders' RFC 8785 JSON
-        if (canonical := common.canonical_json(graders)) is None:
-            raise (cw / "graders").fail("expected grader definitions that are plain JSON (no NaN)")
+        common.sealable(graders, cw / "graders")  # strict JSON (no NaN): RFC 8785 once exact
+        canonical = common.canonical_json(graders)
+        assert canonical is not None
         rubric = common.file_sha256(canonical)
     return declared.case_entry(
         cid, case.get("promptMarkdown"), arms, rubric_sha256=rubric, threshold=threshold

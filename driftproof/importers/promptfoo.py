@@ -390,9 +390,9 @@ def _case_key(row: dict[str, Any], w: Where) -> tuple[str, str, str | None]:
         return f"id:{meta['id']}", str(meta["id"]), prompt_text
     desc = tc.get("description")
     desc = desc if common.is_name(desc) else None
+    common.sealable(vars_, w / "testCase" / "vars" if "vars" in tc else w / "vars")
     canonical = common.canonical_json({"description": desc, "vars": vars_})
-    if canonical is None:
-        raise (w / "testCase" / "vars").fail("expected JSON-serialisable test vars (no NaN)")
+    assert canonical is not None  # strict JSON (no NaN), every integer exact (sealable)
     content, digest = canonical.decode("utf-8"), common.file_sha256(canonical)
     return f"content:{content}", desc or f"case-{digest[:12]}", prompt_text
 
