@@ -25,11 +25,19 @@ from driftproof.receipt import ReceiptBody, SourceFigures
 
 
 def _repo_path(path: Path, repo_root: Path | None) -> str:
+    """``path`` in the repository: below ``repo_root``, else from its ``skills/`` folder or name.
+
+    Raises:
+        ImportError_: ``path`` is not below a given ``repo_root`` (its path there is unknown).
+    """
     if repo_root is not None:
         try:
             return path.resolve().relative_to(repo_root.resolve()).as_posix()
         except ValueError:
-            pass
+            raise Where(path).fail(
+                f"expected a file inside --repo-root {repo_root}, whose path in the repository "
+                "is recorded from it; it is outside"
+            ) from None
     parts = path.parts
     if "skills" in parts[:-1]:
         i = len(parts) - 1 - parts[::-1].index("skills")

@@ -1,0 +1,56 @@
+"""NVIDIA files' paths in their repository (--repo-root) and a --skill the catalogue lacks.
+
+The folder ``data/interop/nvidia`` mirrors the NVIDIA/skills checkout (its SOURCE.md: each file
+copied from the same path, ``benchmarks.json`` at the root, ``skills/cuopt-install/BENCHMARK.md``
+below it), so it serves as the checkout's root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from driftproof.cli import cli
+from driftproof.errors import ImportError_
+from driftproof.importers import get_importer
+from driftproof.importers.nvidia import NvidiaOptions
+
+NV = "data/interop/nvidia"
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ("skills/cuopt-install", "skills/cuopt-install/BENCHMARK.md"),
+        ("benchmarks.json", "benchmarks.json"),
+    ],
+)
+def test_a_path_below_the_repo_root_is_recorded_from_it(
+    shared: Path, source: str, path: str
+) -> None:
+    options = NvidiaOptions(repo_root=shared / NV, skills=["cuopt-install"])
+    got = get_importer("nvidia")([shared / NV / source], options)
+    assert [f.path for i in got for f in i.body.source_figures.files] == [path]
+
+
+def test_a_file_outside_the_repo_root_is_refused(shared: Path, tmp_path: Path) -> None:
+    # it was recorded as skills/cuopt-install/BENCHMARK.md, a guess from its folder names
+    card = shared / NV / "skills/cuopt-install/BENCHMARK.md"
+    with pytest.raises(ImportError_) as e:
+        get_importer("nvidia")([card], NvidiaOptions(repo_root=tmp_path))
+    p = e.value.problems[0]
+    assert (p.file, p.pointer) == (str(card), "")
+    assert p.message.startswith(f"expected a file inside --repo-root {tmp_path}")
+
+
+def test_a_skill_the_catalogue_lacks_is_refused_and_nothing_written(
+    shared: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    catalogue = str(shared / NV / "benchmarks.json")
+    args = ["import", "nvidia", catalogue, "--skill", "cuopt-install", "--skill", "no-such"]
+    result = CliRunner().invoke(cli, [*args, "--out-dir", str(out)])
+    assert isinstance(result.exception, ImportError_) and not out.exists()
+    assert str(result.exception) == f"{catalogue}: expected skills no-such in /skills; not found"
