@@ -382,3 +382,34 @@ def test_a_log_in_the_older_score_fields_says_to_have_inspect_rewrite_it(
     p = _refused_at_scores(tmp_path / "old.json", doc)
     assert "inspect score LOG" not in p.message and "inspect log convert" in p.message
     assert "`score`" in p.message and "`scorer`" in p.message
+
+
+def test_list_valued_scores_without_a_finite_one_are_lost_draws(tmp_path: Path) -> None:
+    # Inspect writes a list value's NaN as NaN; each list is one draw's judge samples, the draw's
+    # score their mean over the finite ones: [0.5, NaN] -> 0.5, [0.25, 1] -> 0.625, and
+    # [NaN, null] has none, so the draw is lost (unscored), never a 0; its samples stay invalid
+    log = _log(tmp_path / "l.eval", "judges", {1: [[0.5, NAN], [NAN, None], [0.25, 1]]}, [], [], [])
+    (r,) = import_inspect({"with_skill": log}, InspectOptions(skill_name="s", scorer="judges"))
+    draws = r.body.cases[0].arms.with_skill.draws
+    assert [d.score for d in draws] == [0.5, None, 0.625]
+    assert (draws[1].lost.kind, draws[1].lost.reason) == (
+        "unscored",
+        "unscored: the source recorded no finite score",
+    )
+    assert [s.invalid_reason for s in draws[1].judge_samples] == [
+        "the source recorded nan",
+        "the source recorded null",
+    ]
+
+
+def test_a_scorer_key_on_a_value_that_is_no_object_is_refused(tmp_path: Path) -> None:
+    log = _log(tmp_path / "l.eval", "judges", {1: [0.5, 0.5, 1]}, [], [], [])
+    with pytest.raises(ImportError_) as e:
+        import_inspect({"with_skill": log}, InspectOptions(skill_name="s", scorer="judges:k"))
+    p = e.value.problems[0]
+    assert (p.file, p.member, p.pointer) == (
+        str(log),
+        "samples/1_epoch_1.json",
+        "/scores/judges/value",
+    )
+    assert p.message.startswith("expected an object value with key 'k' (--scorer judges:k)")
