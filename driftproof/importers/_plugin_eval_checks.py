@@ -171,13 +171,14 @@ def graded_share(results: Any) -> tuple[float | None, str]:
     """The run's score as the source defines it, or why it cannot be worked out.
 
     Args:
-        results: a run's grader results (``graders``), as recorded.
+        results: a run's grader results (``graders``), as recorded, their weights already
+            checked by :func:`check_weights` (each null, absent or a number of 0 or more).
 
     Returns:
         ``(share, "")``: the weighted share of the run's scored graders (``scored: true``) that
         passed. ``(None, why)``, ``why`` in plain words, when no grader is scored, a scored
-        grader does not say plainly (a ``passed`` that is not true or false, a weight that is
-        not a number of 0 or more, a score of its own) or the weights add up to nothing.
+        grader does not say plainly (a ``passed`` that is not true or false, no weight, a
+        score of its own) or the weights add up to nothing.
     """
     if not results:
         return None, "it records no grader results"
@@ -197,7 +198,7 @@ def graded_share(results: Any) -> tuple[float | None, str]:
             return None, f"its scored grader {name!r} recorded no pass or fail{said}"
         if "score" in g:
             return None, f"its scored grader {name!r} records a score of its own"
-        if isinstance(w, bool) or not isinstance(w, int | float) or not 0 <= w < math.inf:
+        if w is None:  # any other weight is a number of 0 or more (check_weights, run first)
             return None, f"its scored grader {name!r} records no weight of 0 or more"
         total += w
         passed += w if g["passed"] else 0.0
