@@ -148,9 +148,9 @@ def _cases(rows: list[Any], w: Where, models: set[str]) -> tuple[list[Case], dic
         seen.add((label, variant, run))
         arms = cases.setdefault(label, {a: [] for a in _ARMS.values()})
         arms[_ARMS[variant]].append(_draw(r, rw, run - 1))
-    for arm in _ARMS.values():
+    for variant, arm in _ARMS.items():
         if not any(arms[arm] for arms in cases.values()):
-            raise (w / "results").fail(f"expected runs of both variants; none is {arm}")
+            raise (w / "results").fail(f"expected runs of both variants; none is {variant}")
     _gaps(cases, max(run for *_, run in seen), len(seen), w / "results")
     out = [
         declared.case_entry(

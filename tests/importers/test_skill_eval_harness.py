@@ -204,6 +204,14 @@ def test_partial_report_keeps_its_null_headline_unknown(tmp_path: Path) -> None:
             "missing, more than the 24 the report holds",
         ),
         (lambda d: d["results"].append(copy.deepcopy(d["results"][0])), "/results/25", "repeated"),
+        (lambda d: d["results"].__setitem__(2, "run"), "/results/2", "expected a run object"),
+        (  # every without_skill run renamed: a variant the harness does not pair, so none is left
+            lambda d: [
+                r.update(variant="other") for r in d["results"] if r["variant"] != "with_skill"
+            ],
+            "/results",
+            "expected runs of both variants; none is without_skill",
+        ),
         (
             lambda d: d["paired_summary"]["interval"].update(lower="-0.25"),
             "/paired_summary/interval/lower",
