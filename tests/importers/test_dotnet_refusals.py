@@ -108,6 +108,30 @@ def test_skill_validator_a_value_of_the_wrong_kind_is_refused(
     assert err == f"error: {path}: {pointer}: {words}\n"
 
 
+S0 = "/verdicts/0/scenarios/0"
+
+
+@pytest.mark.parametrize(
+    ("edit", "pointer", "words"),
+    [
+        (lambda s: s.update(perRunScores=[]), f"{S0}/perRunScores", "expected one run, found none"),
+        (  # CreateFailedScenarioComparison writes a scenario that failed to run with score 0
+            lambda s: s.update(executionError="Timed out after 300s"),
+            f"{S0}/improvementScore",
+            "expected 0, what skill-validator writes for a scenario that failed to run "
+            f"({S0}/executionError), found 0.75: the source contradicts itself",
+        ),
+    ],
+)
+def test_skill_validator_a_scenario_its_runs_contradict_is_refused(
+    shared: Path, tmp_path: Path, capsys: Any, edit: Any, pointer: str, words: str
+) -> None:
+    doc = _run(shared)
+    edit(doc["verdicts"][0]["scenarios"][0])  # improvementScore 0.75 over perRunScores [0.75]
+    path, err = _import("skill-validator", doc, tmp_path, capsys)
+    assert err == f"error: {path}: {pointer}: {words}\n"
+
+
 def test_a_source_over_the_size_cap_is_refused_before_it_is_read(
     shared: Path, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
