@@ -313,3 +313,18 @@ def test_a_checkout_whose_own_card_is_a_broken_link_is_refused_not_read_from_its
     with pytest.raises(ImportError_) as exc:
         import_nvidia([tmp_path])
     assert str(exc.value).startswith(f"{gone}: ")
+
+
+def test_a_cell_whose_brackets_hold_no_uplift_is_refused_at_its_line(
+    shared: Path, tmp_path: Path
+) -> None:
+    # line 58 of the card: | Correctness | 1 | 100% (+70%) | 97% (+22%) |; "(approx.)" is no
+    # uplift, so the cell is not read as one, never as a score with its bracket dropped
+    row = "| Correctness | 1 | 100% (+70%) |"
+    f = nvidia_card(shared, tmp_path, V1, row, "| Correctness | 1 | 100% (approx.) |")
+    with pytest.raises(ImportError_) as e:
+        import_nvidia([f])
+    assert str(e.value) == (
+        f"{f}: line 58, column 3: expected a cell such as '92% (+12%)' or '65% → 97% "
+        "(+33 points)', found '100% (approx.)'"
+    )
