@@ -130,6 +130,7 @@ SUMMARY_FAULTS = [
     (("delta", "pass_rate"), "+1.50", "", "a pass rate difference from -1 to 1"),
     (("delta", "pass_rate"), 0.6, "", "expected +0.5, the with_skill mean 0.83 minus"),
     (("delta", "tokens"), "+1900", "", "expected +1700, the with_skill mean 3800 minus"),
+    (("delta", "pass_rate"), "50%", "", "a delta as a number or a signed number string such"),
 ]
 
 
