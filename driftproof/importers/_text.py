@@ -26,7 +26,6 @@ Repair = tuple[str, int]
 #: Characters: the receipt schema's maxLength of each bounded field.
 PROMPT_MAX_CHARS = 262_144
 INSTRUCTION_MAX_CHARS = 262_144
-REFUSAL_MAX_CHARS = 65_536
 
 
 #: Why a member name that is not valid Unicode is refused, not repaired.
@@ -125,11 +124,7 @@ def _bound(body: ReceiptBody) -> ReceiptBody:
             draws = []
             for j, d in enumerate(getattr(case.arms, name).draws):
                 new = cut(d, "answer", ANSWER_MAX_CHARS, f"{w}/{j}/answer", keep=True)
-                if d.refusal is not None and (
-                    text := cut(d.refusal, "text", REFUSAL_MAX_CHARS, f"{w}/{j}/refusal/text")
-                ):
-                    new["refusal"] = d.refusal.model_copy(update=text)
-                draws.append(copy(d, new))
+                draws.append(copy(d, new))  # no importer records a refusal: none to bound
             arms[name] = getattr(case.arms, name).model_copy(update={"draws": draws})
         if len(found) > count:
             update["arms"] = case.arms.model_copy(update=arms)
