@@ -99,6 +99,13 @@ def test_bytes_that_are_not_utf8_inside_a_string_become_u_fffd(tmp_path: Path) -
     ]
 
 
+def test_a_repaired_string_the_receipt_does_not_keep_lists_no_repair(tmp_path: Path) -> None:
+    src = tmp_path / "export.json"
+    doc = _promptfoo("QQQ") | {"config": {"description": "cfg-MARK"}}  # not read into a receipt
+    src.write_bytes(json.dumps(doc).encode("utf-8").replace(b"cfg-MARK", b"cfg-\xffK"))
+    assert _import(src, tmp_path / "out").text_repairs is None
+
+
 def test_a_byte_that_is_not_utf8_outside_a_string_is_refused_naming_the_source(
     tmp_path: Path,
 ) -> None:
