@@ -1,4 +1,4 @@
-"""What makes a promptfoo row a case, and the parts of it hashed into a key.
+"""What makes a promptfoo row a case, the parts of it hashed into a key, and what it must say.
 
 Rows are the real export ``data/interop/promptfoo/sample-export.json`` (4 rows: 2 riddles, each
 answered by openai:gpt-5 and openai:gpt-5-mini, no ``repeatIndex``, empty test metadata),
@@ -84,3 +84,24 @@ def test_an_integer_past_two_to_the_53_in_a_grader_is_refused_where_it_is(
     p = e.value.problems[0]
     assert (p.file, p.pointer) == (str(path), "/cases/0/graders/0/config/maxCount")
     assert p.message.startswith(EXACT)
+
+
+@pytest.mark.parametrize("passed", [None, "absent"])
+def test_an_assertion_result_saying_no_pass_or_fail_is_refused(
+    shared: Path, tmp_path: Path, passed: Any
+) -> None:
+    # row 0's third component: {"pass": true, ..., "assertion": {"type": "contains"}}; with no
+    # pass (and no grader error) it is neither a passed nor a failed check
+    def change(rows: list[dict[str, Any]]) -> None:
+        comp = rows[0]["gradingResult"]["componentResults"][2]
+        comp.pop("pass") if passed == "absent" else comp.update({"pass": passed})
+
+    path, run = _import(shared, tmp_path, change)
+    with pytest.raises(ImportError_) as e:
+        run()
+    p = e.value.problems[0]
+    assert (p.file, p.pointer, p.message) == (
+        str(path),
+        "/results/results/0/gradingResult/componentResults/2/pass",
+        "expected the assertion's pass (true or false)",
+    )
