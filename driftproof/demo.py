@@ -105,15 +105,17 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 
     Everything is written beside ``folder`` first: a new or empty folder then takes it in one
     step; with ``force`` over other files, each of the demo's files is replaced whole (the others
-    stay). A killed demo leaves the old files or the new ones, never a half-written file; what it
-    left beside the folder, the next demo removes.
+    stay), all or none: where one cannot be written, those already replaced are put back. A killed
+    demo leaves the old files or the new ones, never a half-written file; what it left beside the
+    folder, the next demo removes.
 
     Raises:
         RefusalError: ``folder`` is a file or a symbolic link, its parent does not
             exist, it is a non-empty folder and ``force`` is not set, another demo into it
             is running, or, forced, a link, file or folder of its own stands where the demo
             writes (nothing is written).
-        OSError: a file could not be written, named under ``folder`` (nothing is written).
+        OSError: a file could not be written, named under ``folder`` (nothing is written, and,
+            forced, no file is replaced).
     """
     folder = Path(folder)
     _check_folder(folder, force)
@@ -139,19 +141,52 @@ def _staged_demo(folder: Path) -> str:
         stage.chmod(0o755)  # mkdtemp makes it private
         if folder.is_dir() and any(folder.iterdir()):  # --force: other files there stay
             ours = sorted(p.relative_to(stage) for p in stage.rglob("*") if not p.is_dir())
-            _refuse_in_the_way(folder, ours)
-            for rel in ours:
-                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(stage / rel, folder / rel)  # each file whole
+            _replace_all(stage, folder, ours)
             return walk + _left_line(folder, set(ours))
-        else:
-            swap(stage, folder)  # the empty folder (if any) goes to the stage
+        swap(stage, folder)  # the empty folder (if any) goes to the stage
         return walk
     except OSError as exc:  # named as the user knows it: the folder, not the stage (removed)
         where = str(exc.filename or stage).replace(str(stage), str(folder), 1)
         raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
+    """Put each of ``ours`` (files relative to ``stage``) in place in ``folder``: all or none.
+
+    Each file replaced is first linked as ``<file>.old`` in ``stage``: where one cannot be
+    written, those put in place are put back and the folders made for them removed.
+
+    Raises:
+        RefusalError: as :func:`_refuse_in_the_way` (before any file is replaced).
+        OSError: one of ``ours`` could not be written, named under ``folder``, which is as it was.
+    """
+    done: list[Path] = []
+    made: list[Path] = []
+    try:
+        _refuse_in_the_way(folder, ours)
+        for rel in ours:
+            for part in reversed(rel.parents[:-1]):
+                if not (folder / part).exists():
+                    (folder / part).mkdir()
+                    made.append(folder / part)
+            if os.path.lexists(folder / rel):  # a link: the link itself
+                os.link(folder / rel, stage / f"{rel}.old", follow_symlinks=False)
+            os.replace(stage / rel, folder / rel)  # each file whole
+            done.append(rel)
+    except BaseException as exc:  # a stop too: what was replaced is put back
+        for rel in reversed(done):
+            if os.path.lexists(old := stage / f"{rel}.old"):
+                os.replace(old, folder / rel)
+            else:
+                (folder / rel).unlink()
+        for path in reversed(made):
+            path.rmdir()
+        if not isinstance(exc, OSError):
+            raise
+        why = f"cannot write it: {exc.strerror or exc}; no file in {folder} was replaced"
+        raise OSError(exc.errno, why, exc.filename) from exc
 
 
 def _refuse_in_the_way(folder: Path, ours: list[Path]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,3 +87,42 @@ def test_a_forced_demo_writes_through_nothing_and_fails_before_any_write(
         "d",
         "elsewhere",
     ]
+
+
+@pytest.mark.parametrize("how", ["a failing replace", "a read-only folder"])
+def test_a_forced_demo_that_cannot_write_one_file_replaces_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    # Found: a folder the user cannot write among the demo's (here skill-v1/, written after
+    # the site) failed a forced demo after the walkthrough, receipts and site were replaced
+    folder = tmp_path / "d"
+    (folder / "skill-v1").mkdir(parents=True)
+    for rel in ("plan.txt", "notes.txt", "skill-v1/SKILL.md"):
+        (folder / rel).write_text(f"mine: {rel}", encoding="utf-8")
+    before = {p: p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+    failing = folder / "skill-v1" / "SKILL.md"
+    if how == "a read-only folder":
+        (folder / "skill-v1").chmod(0o555)
+        try:  # root writes into it all the same: the failing replace shows the same for root
+            (folder / "skill-v1" / "probe").touch()
+            (folder / "skill-v1" / "probe").unlink()
+            pytest.skip("this user writes into a read-only folder (root)")
+        except PermissionError:
+            pass
+    else:
+        replace = os.replace
+
+        def fail_one(src: Any, dst: Any) -> None:
+            if Path(dst) == failing:
+                raise PermissionError(13, "Permission denied", str(src), None, str(dst))
+            replace(src, dst)
+
+        monkeypatch.setattr(os, "replace", fail_one)
+    with pytest.raises(OSError) as exc:
+        demo.run_demo(folder, force=True)
+    assert {p: p.read_bytes() if p.is_file() else None for p in folder.rglob("*")} == before
+    assert (exc.value.filename, exc.value.strerror) == (
+        str(failing),
+        f"cannot write it: Permission denied; no file in {folder} was replaced",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
