@@ -100,10 +100,8 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     unrecorded, unheld = _unrecorded(doc, drawn, harness is not None)
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ARMS[: 3 if controls == {True} else 2]
-    stamp = doc.get("started_at")
-    times = common.run_times(
-        [common.parse_instant(stamp, w / "started_at")] if stamp is not None else [], []
-    )
+    stamp = doc.get("started_at")  # its digits kept: an exported receipt's own string comes back
+    started, offset = (None, None) if stamp is None else common.utc_instant(stamp, w / "started_at")
     body = declared.declared_receipt(
         doc["skill"]["name"],
         skill_text,
@@ -113,8 +111,8 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
         skill_token_count=doc["skill"].get("tokens"),
         model=doc.get("model"),
         harness=harness,
-        started_at=times["started_at"],
-        run_members={"started_at_offset": times["started_at_offset"]},
+        started_at=started,
+        run_members={"started_at_offset": offset},
         generations_per_arm=doc.get("generations_per_arm"),
         judge_samples_per_generation=doc.get("judge_samples_per_generation"),
         judge=judge,

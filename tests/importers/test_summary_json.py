@@ -276,6 +276,8 @@ def test_one_score_per_answer_as_the_source_gave_it_is_exported_whatever_the_ban
             assert [x.score for x in now.draws] == [x.score for x in was.draws]
             assert len(now.draws) == len(was.draws) <= 1
             assert all(not x.judge_samples for x in now.draws)
+    # the start as the receipt wrote it: claude plugin eval's 01:06:04.181Z came back .181000Z
+    assert back.run.started_at == r.run.started_at
 
 
 def test_the_readme_lists_what_export_refuses() -> None:
