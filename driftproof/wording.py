@@ -236,7 +236,7 @@ def is_blank(text: str) -> bool:
 
 
 def name_refusal(text: str, what: str) -> str | None:
-    """Why ``text``, given for ``what`` (a name) on the command line, is refused; else ``None``.
+    """Why ``text``, given for ``what`` (a name) by the user or a file, is refused; else ``None``.
 
     It is blank (:func:`is_blank`), or it holds a line break or a control character (Unicode
     Cc, Zl, Zp), named by its code point and place (counted from 1).

@@ -29,7 +29,8 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
         RunOptionError: the name is longer than the 200 characters a receipt holds (refused
             before any call, never cut: the receipt publishes it as the skill's); ``given`` is
             blank or holds a line break or control character (:func:`name_refusal`); the front
-            matter gives a name that is not a text or is blank (the author's, never replaced).
+            matter gives a name that is not a text or is blank (the author's, never replaced); the
+            front matter's or folder's name holds a line break or control character.
     """
     if given is not None and (why := name_refusal(given, "the skill's name")) is not None:
         raise RunOptionError("--skill-name", why)
@@ -48,6 +49,8 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
         name, said = path.resolve().parent.name or path.stem, f"{path}: its folder's name"
         if is_blank(name):
             raise _no_name(name, said, "")
+    if given is None and (why := name_refusal(name, "the skill's name")) is not None:
+        raise RunOptionError("--skill", f"{said}: {why}; give another with --skill-name")
     if len(name) > 200:
         raise RunOptionError(
             "--skill-name" if given is not None else "--skill",

@@ -92,3 +92,36 @@ def test_a_folder_name_that_is_no_name_is_refused(tmp_path: Path, folder: str, s
     )
     assert skill_name_of(path, "Be terse.\n", "given") == "given"
     assert skill_name_of(tmp_path / " a " / "SKILL.md", "Be terse.\n") == " a "  # as before
+
+
+@pytest.mark.parametrize(
+    ("yaml", "name", "code", "at"),
+    [
+        ("a\\nb", "a\nb", "U+000A", 2),  # a line break, escaped in YAML
+        ("ab\\x1b[31m", "ab\x1b[31m", "U+001B", 3),  # an escape, as a terminal colour starts
+        ("abc\\a", "abc\a", "U+0007", 4),  # a bell
+    ],
+)
+def test_a_front_matter_name_with_a_control_character_is_refused_as_the_option_is(
+    tmp_path: Path, yaml: str, name: str, code: str, at: int
+) -> None:
+    # Found: `--skill-name` holding a control character was refused, while the same name in the
+    # front matter was kept, and shown escaped wherever the receipt was read
+    path, skill = tmp_path / "folder" / "SKILL.md", f'---\nname: "{yaml}"\n---\nBe terse.\n'
+    why = f"expected the skill's name on one line, with no control character; found {code} at "
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(path, skill)
+    assert (exc.value.option, exc.value.message) == (
+        "--skill",
+        f"{path}: the front matter's name: {why}character {at}; give another with --skill-name",
+    )
+    with pytest.raises(RunOptionError) as exc:  # the same name given as the option
+        skill_name_of(path, SKILL, name)
+    assert (exc.value.option, exc.value.message) == ("--skill-name", f"{why}character {at}")
+    assert skill_name_of(path, skill, "given") == "given"
+    folder = tmp_path / f"x{name}" / "SKILL.md"  # the folder's name, with no front matter's
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(folder, "Be terse.\n")
+    assert exc.value.message == (
+        f"{folder}: its folder's name: {why}character {at + 1}; give another with --skill-name"
+    )
