@@ -47,15 +47,16 @@ class Problem:
 
 
 def shown_pointer(pointer: str) -> str:
-    """``pointer`` as a message prints it: a blank key quoted, so the reader sees it.
+    r"""``pointer`` as a message prints it: a blank key quoted, so the reader sees it.
 
-    Each blank key (:func:`~driftproof.wording.is_blank`) is in double quotes, JSON-escaped
-    (``/grades/"  "``, ``/a/""/b``); every other key is printed as it is (``/cases/0/id``).
+    Each blank key (:func:`~driftproof.wording.is_blank`), and each key that begins with a double
+    quote, is in double quotes, JSON-escaped (``/grades/"  "``, ``/a/""/b``, ``/"\"  \""``);
+    every other key is printed as it is (``/cases/0/id``), so no two keys print alike.
     """
     if not pointer.startswith("/"):
         return pointer
     keys = pointer[1:].split("/")
-    return "".join(f"/{json.dumps(k) if is_blank(k) else k}" for k in keys)
+    return "".join("/" + (json.dumps(k) if is_blank(k) or k.startswith('"') else k) for k in keys)
 
 
 class DriftproofError(Exception):

@@ -8,6 +8,7 @@ import pytest
 
 from driftproof._anchor import slug, unique
 from driftproof._json import JSONFault, escape, loads_strict, pointer
+from driftproof.errors import Problem
 
 # -- pointers (RFC 6901, section 3: "~" is written "~0" and "/" is written "~1") -------------
 
@@ -136,3 +137,14 @@ def test_unique_folded_keeps_two_names_apart_that_differ_only_in_case() -> None:
     assert unique("Case", used, fold=True) == "Case"
     assert unique("case", used, fold=True) == "case-2"
     assert used == {"case", "case-2"}
+
+
+def test_a_key_in_quote_marks_prints_apart_from_a_blank_key_quoted() -> None:
+    # found: a key written with quote marks around two spaces printed as the blank key of two
+    # spaces does, /grades/"  ", and a key of two quote marks as the empty key, /a/""/b
+    assert str(Problem("f", "/grades/  ", "m")) == 'f: /grades/"  ": m'
+    assert str(Problem("f", '/grades/"  "', "m")) == 'f: /grades/"\\"  \\"": m'
+    assert str(Problem("f", "/a//b", "m")) == 'f: /a/""/b: m'
+    assert str(Problem("f", '/a/""/b', "m")) == 'f: /a/"\\"\\""/b: m'
+    # a key with a quote mark past its first character cannot be taken for a quoted one
+    assert str(Problem("f", '/a/say "hi"', "m")) == 'f: /a/say "hi": m'
