@@ -66,9 +66,10 @@ def test_a_run_option_refuses_a_bad_value_before_any_call(
 
 def test_run_shows_control_and_bidi_characters_instead_of_sending_them(suite_file, tmp_path):
     # the skill's name, the model and the answers reach the terminal: an ESC or a right-to-left
-    # override in them was printed raw (a colour, a window title, reversed text)
+    # override in them was printed raw (a colour, a window title, reversed text); a skill's name
+    # holding an ESC is refused (tests/run/test_skill_name.py), a right-to-left override is not
     skill = tmp_path / "SKILL.md"
-    skill.write_text('---\nname: "s \\u001b[31mred \\u202e"\n---\nBe brief.\n', encoding="utf-8")
+    skill.write_text('---\nname: "s red \\u202e"\n---\nBe brief.\n', encoding="utf-8")
     model = "m\x1b]0;PWNED\x07"
     args = [str(suite_file), "--skill", str(skill), "--model", model, "--out"]
     res = CliRunner().invoke(
@@ -76,7 +77,7 @@ def test_run_shows_control_and_bidi_characters_instead_of_sending_them(suite_fil
     )
     assert res.exit_code in (0, 4), res.output
     assert "\x1b" not in res.output and "\x07" not in res.output and "\u202e" not in res.output
-    assert "s \\x1b[31mred \\u202e on m\\x1b]0;PWNED\\x07" in res.output.replace("\n", "")
+    assert "s red \\u202e on m\\x1b]0;PWNED\\x07" in res.output.replace("\n", "")
 
 
 def test_a_skill_that_is_not_utf8_or_too_large_is_refused_naming_it(suite_file, tmp_path):
