@@ -173,10 +173,12 @@ def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
                     made.append(folder / part)
             if os.path.lexists(folder / rel):  # a link: the link itself
                 os.link(folder / rel, stage / f"{rel}.old", follow_symlinks=False)
+            done.append(rel)  # first: a stop just after the replace still puts it back
             os.replace(stage / rel, folder / rel)  # each file whole
-            done.append(rel)
     except BaseException as exc:  # a stop too: what was replaced is put back
         for rel in reversed(done):
+            if os.path.lexists(stage / rel):  # not replaced
+                continue
             if os.path.lexists(old := stage / f"{rel}.old"):
                 os.replace(old, folder / rel)
             else:
