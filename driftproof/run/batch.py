@@ -236,10 +236,7 @@ _KINDS = {
     "file": strict_reader(_Sent),
     "creating": strict_reader(_Creating),
     "batch": strict_reader(_Batch),
-    "dropped": strict_reader(str),
-    "named": strict_reader(str),
-    "cancel": strict_reader(str),
-    "read": strict_reader(str),
+    **dict.fromkeys(("dropped", "named", "cancel", "stopped", "read"), strict_reader(str)),
     "out": strict_reader(_Out),
 }
 
@@ -264,11 +261,12 @@ class BatchJournal:
     ``file`` (an OpenAI input file, after upload), ``creating`` (before a batch is created:
     :class:`_Creating`), ``batch`` (after the provider returned its id; ``created`` in Unix
     seconds), ``dropped`` (the digest of a ``creating`` that made no batch), ``named`` (the digest
-    of a ``creating`` the run has named to the user as a batch perhaps made), ``cancel``, ``out``
-    (one result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read`` (all
+    of a ``creating`` the run has named to the user as a batch perhaps made), ``cancel``,
+    ``stopped`` (a batch whose results, no line naming a request, stopped the run), ``out`` (one
+    result as streamed; fsync'd every :data:`SYNC_EVERY` lines and when read) and ``read`` (all
     results journaled); all but ``out`` are fsync'd before anything waits on them. ``creating``
-    holds each creation no ``batch`` or ``dropped`` line followed, by digest; ``named`` the digests
-    of those named. Line 1 is ``{"run": MARK}``, the run journal's mark, when the run gives one.
+    holds each creation no ``batch`` or ``dropped`` line followed, by digest; ``named`` the
+    digests of those named. Line 1 is ``{"run": MARK}``, the run journal's mark, if given.
     """
 
     def __init__(self, path: Path, *, resumed_run: bool, mark: str | None = None) -> None:
@@ -291,6 +289,7 @@ class BatchJournal:
         self.batches: dict[str, dict[str, Any]] = {}
         self.order: list[str] = []
         self.cancelled: set[str] = set()
+        self.stopped: set[str] = set()
         self.read: set[str] = set()
         self.outs: list[tuple[str, str, Outcome]] = []
         #: batch id → custom id → :meth:`digest` of its result journaled, till the batch is read
@@ -357,7 +356,7 @@ class BatchJournal:
             return "drops a batch creation no earlier line begins"
         if kind == "named" and v not in self.creating:
             return "names a batch creation no earlier line begins"
-        named = v.batch if kind == "out" else v if kind in ("read", "cancel") else None
+        named = v.batch if kind == "out" else v if kind in ("read", "cancel", "stopped") else None
         if named is not None and named not in self.batches:
             return f"names batch {named[:80]!r}, which no earlier line creates"
         if kind == "out" and v.id not in self._sent[v.batch]:
@@ -381,8 +380,8 @@ class BatchJournal:
             self.batches[rec["id"]] = rec
             self.order.append(rec["id"])
             self.creating.pop(ids_digest(rec["ids"]), None)
-        elif kind == "cancel":
-            self.cancelled.add(rec)
+        elif kind in ("cancel", "stopped"):
+            (self.cancelled if kind == "cancel" else self.stopped).add(rec)
         else:
             self.read.add(rec)
             self.kept.pop(rec, None)  # a batch wholly read is not read again
@@ -390,7 +389,7 @@ class BatchJournal:
     def record(self, kind: str, rec: Any) -> None:
         """Journal one record other than ``out``, synced.
 
-        ``dropped`` and ``named`` are a digest; ``cancel`` and ``read`` are a batch id.
+        ``dropped`` and ``named`` are a digest; ``cancel``, ``stopped`` and ``read`` a batch id.
         """
         self._keep(kind, rec)
         self._write({kind: rec}, sync=True)

@@ -353,8 +353,8 @@ class BatchRounds:
             if open_:
                 self.opts.sleep(self.opts.poll_interval)
 
-    def _broken(self, bid: str, exc: Exception, kept: int) -> None:
-        """Read again at the next poll, or :class:`FatalRun` (fatal, not transport, budget)."""
+    def _broken(self, bid: str, exc: Exception, kept: int, then: str = "") -> None:
+        """Read again next poll, or :class:`FatalRun` (fatal, not transport, budget + ``then``)."""
         if isinstance(exc, AttemptError) and exc.fatal:
             raise FatalRun(f"batch {bid}: {exc.reason}") from exc
         transport = ("anthropic", "openai", "httpx", "httpx2", "httpcore", "httpcore2")
@@ -372,7 +372,7 @@ class BatchRounds:
             why = exc.reason if isinstance(exc, AttemptError) else named
             raise FatalRun(
                 f"batch {bid}: its results could not be read ({broken} reads in a row kept "
-                f"nothing; last: {why})"
+                f"nothing; last: {why}){then}"
             ) from exc
 
     def _read(self, rec: dict[str, Any], lane: BatchLane, st: BatchStatus) -> None:
@@ -422,22 +422,26 @@ class BatchRounds:
             results.close()
         # a read short of the counts (:func:`shortfall`), or none of whose lines named a request,
         # is read again; at the budget (keeping nothing) it is the batch's results, unless no line
-        # named a request and the counts do not vouch for its lines (a proxy's text): the run stops
+        # named a request and the counts do not vouch for its lines (a proxy's text): the run
+        # stops, and a later run reading it so to the budget loses the requests without a line
         if short := shortfall(st, held, lane.counted_in, len(sent)):
             unread.insert(0, short)
         again = bool(kept) or self.broken_reads.get(bid, 0) + 1 < self.budget
         blind = bool(unread) and not seen  # no line named a request
         vouched = 0 < sum(st.counts.get(k, 0) for k in RESULT_COUNTS) <= len(sent)
-        if (short or blind) and (again or (blind and (short or not vouched))):
-            self._broken(bid, AttemptError("; ".join(unread)), kept)
+        doubt = blind and (short or not vouched)
+        if (short or blind) and (again or (doubt and bid not in self.bj.stopped)):
+            if not again:  # journaled before the run stops (:meth:`_broken`)
+                self.bj.record("stopped", bid)
+            then = "" if again else "; if the next run reads them so, their requests are lost"
+            self._broken(bid, AttemptError("; ".join(unread)), kept, then)
             return
         why = f"batch {bid} ({st.state}) returned no result for this request"
-        if st.failed is not None:
-            why = f"batch {bid} failed: {st.failed}"
-        why = "; ".join([why, *unread])
+        why = "; ".join([why if st.failed is None else f"batch {bid} failed: {st.failed}", *unread])
+        lost = st.failed is not None or doubt  # not sent again: it stopped a run, and stays so
         for cid in rec["ids"]:
             if cid not in seen:
-                o = AttemptError(why, retryable=st.failed is None, fatal=st.failed is not None)
+                o = AttemptError(why, retryable=not lost, fatal=st.failed is not None)
                 if self._keep(cid, o):
                     self.bj.out(bid, cid, o)
         self.bj.sync()

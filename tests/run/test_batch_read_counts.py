@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 
 import batch_fake_state
+import pytest
 from batch_runs import batched, draws
 
+from driftproof.errors import ProviderError
 from driftproof.receipt import read_receipt
 
 
@@ -65,15 +67,7 @@ def test_a_one_request_batch_whose_only_line_cannot_be_read_is_sent_again(
     # is sent once more (6 answers + 2 retries + 30 judge samples); nothing unread is graded
     s = fake.script
     s.fault = lambda cid: "errored" if cid == "a0-0-0" else None
-    results = batch_fake_state.FakeState.anthropic_results
-
-    def unreadable(self, b):  # type: ignore[no-untyped-def]
-        lines = results(self, b)
-        if [json.loads(x)["custom_id"] for x in lines] == ["a0-0-1"]:
-            return [b'{"custom_id": "a0-0-1", "result": "\xff"}\n']
-        return lines
-
-    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", unreadable)
+    _one_unreadable_line(monkeypatch, ["a0-0-1"])
     r = read_receipt(batched(tmp_path, "anthropic", cases=1))
     first = r.cases[0].arms.with_skill.draws[0]
     assert first.score is not None
@@ -85,3 +79,55 @@ def test_a_one_request_batch_whose_only_line_cannot_be_read_is_sent_again(
     assert len(s.submitted) == len(set(s.submitted)) == 36 + 2 == r.run.endpoint_attempts
     assert s.calls["results"] == 4 + 3  # 4 batches read once, the batch of one 3 times
     assert all(d.score is not None for _, d in draws(r, "with_skill") + draws(r, "baseline"))
+
+
+def _one_unreadable_line(monkeypatch, retries: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """The Anthropic batch of ``retries`` answers with one line that is not UTF-8, naming none."""
+    results = batch_fake_state.FakeState.anthropic_results
+
+    def unreadable(self, b):  # type: ignore[no-untyped-def]
+        lines = results(self, b)
+        if [json.loads(x)["custom_id"] for x in lines] == retries:
+            return [b'{"custom_id": "a0-0-1", "result": "\xff"}\n']
+        return lines
+
+    monkeypatch.setattr(batch_fake_state.FakeState, "anthropic_results", unreadable)
+
+
+def test_a_batch_whose_results_stay_short_and_unreadable_loses_its_requests_on_resume(
+    fake, tmp_path, monkeypatch
+):
+    # the first answers of both arms' first draws error; their retries go in a batch of two,
+    # which counts 2 results and answers one line that is not UTF-8 (it names no request). The
+    # run stops at the budget (3 reads in a row keeping nothing), as for a proxy's text; and
+    # the same command read the same line and stopped again, for ever: the run could never
+    # finish. Run again, the batch is read again to the budget (3), then its two requests are
+    # lost saying why, not graded and not sent again: 6 answers + 2 retries + 4 draws' 20 judge
+    # samples, each sent once
+    s = fake.script
+    s.fault = lambda cid: "errored" if cid in ("a0-0-0", "a1-0-0") else None
+    _one_unreadable_line(monkeypatch, ["a0-0-1", "a1-0-1"])
+    short = (
+        "its results hold 1 line, where the batch counts 2 results; line 1 of its results is "
+        "not UTF-8 text (byte 0xff)"
+    )
+    with pytest.raises(ProviderError) as e:
+        batched(tmp_path, "anthropic", cases=1)
+    said = (
+        f"batch msgbatch_000002: its results could not be read (3 reads in a row kept nothing; "
+        f"last: {short}); if the next run reads them so, their requests are lost;"
+    )
+    assert said in str(e.value), str(e.value)
+    r = read_receipt(batched(tmp_path, "anthropic", cases=1))
+    errored = "batch msgbatch_000001: errored: overloaded_error: scripted overloaded_error"
+    for arm in ("with_skill", "baseline"):
+        first = getattr(r.cases[0].arms, arm).draws[0]
+        none = f"batch msgbatch_000002 (ended) returned no result for this request; {short}"
+        assert [a.error for a in first.attempts] == [errored, none]
+        assert first.score is None and first.lost is not None
+        assert (
+            first.lost.reason
+            == f"{none}; not retryable, 2 attempts, retried after 0 s; earlier: {errored}"
+        )
+    assert len(s.submitted) == len(set(s.submitted)) == 6 + 2 + 20 == r.run.endpoint_attempts
+    assert s.calls["results"] == 1 + 3 + 1 + 3  # the answers, the two, the judges; the two again

@@ -260,10 +260,11 @@ DAMAGED_LINES += [
         "line 2 names request 'a0-0-0', which the run never sent (no earlier line uploads it in "
         "file 'f2')",
     ),
-    # a result, read or cancel of a batch never created: its result was used in a draw
+    # a result, read, cancel or stop of a batch never created: its result was used in a draw
     *(
         (line, "line 2 names batch 'b9', which no earlier line creates")
-        for line in (b'{"read": "b9"}', b'{"cancel": "b9"}', _OUT % (b"a0-0-0", b"b9"))
+        for line in (b'{"read": "b9"}', b'{"cancel": "b9"}', b'{"stopped": "b9"}')
+        + (_OUT % (b"a0-0-0", b"b9"),)
     ),
     # a result for a request its batch did not send (the first was blamed on the provider)
     *(
@@ -280,7 +281,7 @@ DAMAGED_LINES += [
         (
             line,
             "line 2 is no record of a batch journal (expected one member, one of file, creating, "
-            "batch, dropped, named, cancel, read, out)",
+            "batch, dropped, named, cancel, stopped, read, out)",
         )
         for line in (b'{"foo": 1}', b'{"read": "b", "cancel": "b"}', b'{"run": "0123456789abcdef"}')
     ),
