@@ -25,17 +25,29 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, get_context("spawn"), _worker_start)
 
 
+#: Seconds :func:`stop_workers` waits for a pool's running jobs before it ends their workers.
+STOP_GRACE = 5.0
+
+
 def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel ``pool``'s queued jobs and wait for its running ones, even through a further stop.
 
     Its workers may write into the caller's staging folder: one still running when the caller
-    removes that folder would make it again, half-built. A SIGINT or SIGTERM during the wait
-    is raised once the workers have ended (:func:`stops_held`): raised inside it, it would
-    leave the pool's managing thread counted as ended while it runs (``Thread.join``
-    interrupted so, Python 3.11), its queues closed under it and its workers never stopped.
+    removes that folder would make it again, half-built. Jobs still running after
+    :data:`STOP_GRACE` seconds (a stuck one) have their workers ended (SIGTERM), then waited
+    for. A SIGINT or SIGTERM during the wait is raised once the workers have ended
+    (:func:`stops_held`): raised inside it, it would leave the pool's managing thread counted
+    as ended while it runs (``Thread.join`` interrupted so, Python 3.11), its queues closed
+    under it and its workers never stopped.
     """
+    workers = list((pool._processes or {}).values())  # shutdown forgets them
+    ender = threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True})
     with stops_held():
-        pool.shutdown(wait=True, cancel_futures=True)
+        ender.start()
+        ender.join(STOP_GRACE)
+        for worker in workers if ender.is_alive() else ():
+            worker.terminate()  # the pool sees it broken: it ends the others, then its shutdown
+        ender.join()
 
 
 @contextmanager

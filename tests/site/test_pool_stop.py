@@ -4,7 +4,7 @@ Found: Ctrl-C during `reports build` left a half-built `.site.build-XXXX` beside
 worker still rendering when the build removed its stage made the folder again. Then: a second
 SIGTERM arriving while the build waited for its workers hung it for ever (1 time in 30-40); and
 two SIGTERMs late in a build left its stage about 1 time in 4: the second cut short the removal
-of the stage the first had begun.
+of the stage the first had begun; and a worker stuck in a page held a stopped build for ever.
 """
 
 from __future__ import annotations
@@ -107,3 +107,52 @@ def test_a_second_stop_as_the_stage_is_removed_leaves_no_stage(tmp_path: Path) -
     # nothing but the inputs; the second stop (SIGTERM, 15) was raised after the removal
     (top := tmp_path / "top").mkdir()
     assert _child(_STAGE_CHILD, tmp_path, top) == (0, "['receipts', 'reports'] [15]\n", "")
+
+
+#: ``reports build`` whose render never ends: its first worker stops the build twice.
+_STUCK_CHILD = """
+import os, signal, sys, time
+from driftproof.site import receipt_jobs
+
+def stuck(self, job):
+    try:
+        os.close(os.open(sys.argv[1] + "/stopping", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        pass  # another worker stops the build
+    else:
+        os.kill(os.getppid(), signal.SIGTERM)  # the first stop, as the build waits for a page
+        time.sleep(0.3)  # the build is in stop_workers, waiting for this job
+        os.kill(os.getppid(), signal.SIGTERM)  # the second stop
+    while True:  # a render that never ends
+        time.sleep(60)
+
+if __name__ == "__mp_main__":  # a worker, which runs this file under that name
+    receipt_jobs.Renderer.__call__ = stuck
+
+if __name__ == "__main__":
+    from driftproof import cli
+    from driftproof.site._paths import default_config
+    receipt_jobs.POOL_FROM, os.cpu_count = 1, lambda: 2  # two workers for the three receipts
+    top = sys.argv[1]
+    cli.main(
+        ["reports", "build", "--receipts", top + "/receipts", "--reports", top + "/reports"]
+        + ["--out", top + "/site", "--config", str(default_config()), "--no-cache"]
+    )
+"""
+
+
+def test_a_build_stopped_twice_ends_its_stuck_render_workers(
+    tmp_path: Path, site_inputs: tuple[Path, Path]
+) -> None:
+    # Found: the wait for the render workers had no bound; a worker stuck in a page held the
+    # stopped build for ever, a second stop held until it ended. Now their workers are ended
+    # after the grace period: the stage is removed, and the build says "interrupted" once,
+    # exit status 130. The guard in _child only ends a hang; no time is measured.
+    said = _child(_STUCK_CHILD, tmp_path, tmp_path)
+    assert said == (130, "", "\ninterrupted\n")  # click ends the line it was on first
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "child.py",
+        "receipts",
+        "reports",
+        "stopping",
+    ]
