@@ -131,3 +131,26 @@ def test_a_batch_whose_results_stay_short_and_unreadable_loses_its_requests_on_r
         )
     assert len(s.submitted) == len(set(s.submitted)) == 6 + 2 + 20 == r.run.endpoint_attempts
     assert s.calls["results"] == 1 + 3 + 1 + 3  # the answers, the two, the judges; the two again
+
+
+@pytest.mark.parametrize(("provider", "fault"), [("openai", "blank200"), ("anthropic", "text200")])
+def test_results_naming_no_request_through_a_resume_lose_the_draws(fake, tmp_path, provider, fault):
+    # the answers' batch counts 6 results, and its results stay an empty body (OpenAI's output
+    # file) or a proxy's text (Anthropic's): the run stops at the budget, as before, and so did
+    # every resume, for ever. Run again, the batch is read again to the budget (3), then each
+    # of the 6 answers is lost saying why; nothing is graded, nothing sent again
+    s = fake.script
+    s.fail_results = fault
+    with pytest.raises(ProviderError):
+        batched(tmp_path, provider, cases=1)
+    r = read_receipt(batched(tmp_path, provider, cases=1))
+    # the 6 answers' batch (OpenAI's after its input file); one line of text, or none
+    bid = "batch_000002 (completed)" if provider == "openai" else "msgbatch_000001 (ended)"
+    held = "came back empty" if fault == "blank200" else "hold 1 line"
+    why = f"batch {bid} returned no result for this request; its results {held}, where the "
+    for _, d in draws(r, "with_skill") + draws(r, "baseline"):
+        assert d.score is None and d.lost is not None and len(d.attempts) == 1
+        assert d.lost.reason.startswith(f"{why}batch counts 6 results")
+        assert d.lost.reason.endswith("; not retryable, 1 attempt")
+    assert len(s.submitted) == len(set(s.submitted)) == 6 == r.run.endpoint_attempts
+    assert s.calls["results"] == (3 + 3 if provider == "anthropic" else 0)  # OpenAI's: files
