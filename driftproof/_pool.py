@@ -40,13 +40,13 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     as ended while it runs (``Thread.join`` interrupted so, Python 3.11), its queues closed
     under it and its workers never stopped.
     """
-    workers = list((pool._processes or {}).values())  # shutdown forgets them
-    ender = threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True})
     with stops_held():
+        workers = list((pool._processes or {}).values())  # shutdown forgets them
+        ender = threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True})
         ender.start()
         ender.join(STOP_GRACE)
         for worker in workers if ender.is_alive() else ():
-            worker.terminate()  # the pool sees it broken: it ends the others, then its shutdown
+            worker.terminate()  # the pool, broken, ends the others; its shutdown then returns
         ender.join()
 
 
