@@ -1,0 +1,51 @@
+"""The method's prose threshold for a pointing line, at its edge ("Which answer is graded").
+
+A pointing line "followed by ... at least 200 characters of the reply's own prose" shows its
+file, "and prose on the pointing line itself counts"; a pointing line "below the reply's own
+answer" shows it with "at least 200 characters of prose above it". 200 is graded, 199 is not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from driftproof.run.lost import lost_reason
+
+POINTING = "I saved the plan to plan.md."
+LOST = "the reply points at plan.md (line {}), a file the grader was not shown"
+
+
+def prose(n: int) -> str:
+    """``n`` characters of plain prose, no file name in it, no blank at either end."""
+    text = ("The cache stays warm between requests, so the second call is quick. " * 9)[:n]
+    text = text[:-1] + "." if text.endswith(" ") else text
+    assert len(text) == n and text == text.strip()
+    return text
+
+
+@pytest.mark.parametrize(("total", "lost"), [(200, False), (199, True)])
+def test_prose_below_counts_the_pointing_line_and_reaches_the_file_at_200(total, lost):
+    reply = f"{POINTING}\n{prose(total - len(POINTING))}"
+    assert lost_reason(reply) == (LOST.format(1) if lost else None)
+
+
+@pytest.mark.parametrize(("above", "lost"), [(200, False), (199, True)])
+def test_prose_above_a_pointing_line_shows_its_file_from_200(above, lost):
+    reply = f"{prose(above)}\n{POINTING}"
+    assert lost_reason(reply) == (LOST.format(2) if lost else None)
+
+
+@pytest.mark.parametrize(
+    ("name", "is_file"),
+    [
+        ("README", True),  # a well-known bare name
+        ("results.zip", True),  # an extension the platform's MIME table knows
+        ("main.tf", True),  # one it does not, a common source file all the same
+        ("plot.pict", True),  # one only the MIME table's non-strict part knows
+        ("section 4.2", False),  # a section number, not a file
+    ],
+)
+def test_what_reads_as_a_file_name_on_a_pointing_line(name, is_file):
+    reply = f"The full analysis is in {name}."
+    file = name.rsplit(" ", 1)[-1]
+    assert lost_reason(reply) == (LOST.format(1).replace("plan.md", file) if is_file else None)
