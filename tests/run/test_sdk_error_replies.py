@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from driftproof.run.providers._sdk import anthropic_input, count, error_object, reply_error, said
+from driftproof.run.providers._sdk import anthropic_input, error_object, reply_error, said
 
 INNER = {"message": "Rate limit reached", "type": "requests", "param": None, "code": None}
 
@@ -120,14 +120,6 @@ def test_an_overloaded_reply_keeps_the_wait_it_asks():
     body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     err = reply_error(529, body, "f", retry_after=5.0)
     assert (err.retryable, err.retry_after) == (True, 5.0)
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [(0, 0), (2**53 - 1, 2**53 - 1), (2**53, None), (-1, None), (True, None), (1.0, None)],
-)
-def test_a_token_count_is_an_integer_a_receipt_can_seal(value, expected):
-    assert count(value) == expected
 
 
 def test_a_label_replaces_the_http_status_where_no_reply_carried_one():
