@@ -124,6 +124,15 @@ def test_a_chat_reply_with_no_choice_has_no_ending_and_no_choice_error():
     assert choice_error(body) is None
 
 
+def test_reasoning_members_are_reasoning_and_an_empty_refusal_is_none():
+    msg = _msg("The answer.", reasoning_content="Thought A.")
+    msg["refusal"] = ""
+    r = read_chat(_chat(msg), compatible=True)
+    assert (r.text, r.reasoning, r.refusal) == ("The answer.", "Thought A.", None)
+    r = read_chat(_chat(_msg("The answer.", reasoning="Thought B.")), compatible=True)
+    assert (r.text, r.reasoning) == ("The answer.", "Thought B.")
+
+
 def test_a_graded_chat_reply_carries_its_decision_unless_refused():
     body = _chat(_msg('{"score": 0.5}'))
     r = read_chat(body, graded=True)
@@ -224,6 +233,58 @@ def test_a_part_of_another_type_leaves_a_completed_reply_unread():
 def test_message_content_that_is_no_list_of_parts_leaves_a_completed_reply_unread(content):
     body = _response([{**_message(), "content": content}])
     assert read_response(body).unread is not None
+
+
+def test_parts_and_reasoning_items_are_joined_in_order():
+    thought = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": "Plan. "}],
+        "content": [{"type": "reasoning_text", "text": "Work."}],
+    }
+    no = {"type": "refusal", "refusal": "No. "}
+    body = _response([thought, _message(_text("The "), _text("answer.")), _message(no, no)])
+    Response.model_validate(body)
+    r = read_response(body)
+    assert (r.text, r.reasoning, r.refusal) == (
+        "The answer.", "Plan. \n\nWork.", {"text": "No. No. ", "category": None}
+    )  # fmt: skip
+
+
+def test_a_summary_part_with_no_text_adds_no_reasoning():
+    thought = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [{"type": "summary_text", "text": None}],
+    }
+    assert not read_response(_response([thought, _message(_text("A."))])).reasoning
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: r.update(object="chat.completion"),  # not a Response
+        lambda r: r["output"][0].update(role="user"),  # not the assistant's message
+        lambda r: r["output"][0]["content"][0].update(text=5),  # a text that is no string
+    ],
+)
+def test_a_response_not_shaped_as_the_assistants_answer_is_not_read(change):
+    body = _response([_message(_text("The answer."))])
+    change(body)
+    assert read_response(body).unread is not None
+
+
+def test_an_answer_reply_carries_no_decision():
+    assert read_response(_response([_message(_text('{"score": 1}'))])).decision is None
+
+
+def test_a_cut_reply_reasoning_after_its_message_is_read_as_cut():
+    thought = {"type": "reasoning", "id": "rs_1", "summary": []}
+    body = _response(
+        [_message(_text("Ans"), status="incomplete"), thought], "incomplete", "max_output_tokens"
+    )
+    r = read_response(body)
+    assert (r.ending, r.unread) == ("incomplete:max_output_tokens", None)
 
 
 def test_reasoning_after_the_last_answer_message_leaves_a_completed_reply_unread():
