@@ -49,3 +49,20 @@ def test_what_reads_as_a_file_name_on_a_pointing_line(name, is_file):
     reply = f"The full analysis is in {name}."
     file = name.rsplit(" ", 1)[-1]
     assert lost_reason(reply) == (LOST.format(1).replace("plan.md", file) if is_file else None)
+
+
+def test_a_line_inside_a_fenced_block_never_points_even_when_the_block_is_never_closed():
+    assert (
+        lost_reason("Here is the script:\n```sh\necho done > plan.md\nI saved the plan to plan.md")
+        is None
+    )
+
+
+def test_code_above_a_pointing_line_is_no_prose_unless_the_line_refers_back_to_it():
+    code = "\n".join(f"total_{i} = round(price_{i} * quantity_{i}, 2)" for i in range(8))
+    assert len(code) > 200
+    reply = f"```python\n{code}\n```\nThe full plan is in plan.md."
+    assert lost_reason(reply) == LOST.format(
+        11
+    )  # the fence, 8 lines of code, the fence, then this line
+    assert lost_reason(reply.replace("The full plan is in", "I saved the above to")) is None
