@@ -66,3 +66,26 @@ def test_code_above_a_pointing_line_is_no_prose_unless_the_line_refers_back_to_i
         11
     )  # the fence, 8 lines of code, the fence, then this line
     assert lost_reason(reply.replace("The full plan is in", "I saved the above to")) is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # a commit message: an imperative subject, a blank line, a body listing the files
+        "Add retries to the client\n\n- Updated client.py to retry on 429",
+        # a pull request description under a heading
+        "## Summary\n\n- Updated client.py to retry on 429",
+        # a Changes list under the answer, with a continuation line
+        "Round the total before tax.\n\nChanges:\n- Updated cart.py to round totals\n"
+        "  before the tax is added\n- Updated tax.py to match",
+        # a Changes list under an answer that is a fenced block
+        "```python\ntotal = round(total, 2)\n```\nChanges:\n- Updated cart.py to round totals",
+    ],
+)
+def test_a_commit_body_pr_description_or_changes_list_under_the_answer_is_graded(reply):
+    assert lost_reason(reply) is None
+
+
+def test_files_the_prompt_names_or_the_grader_is_shown_are_never_pointed_at():
+    assert lost_reason("The full fix is in settings.py.", prompt="Fix settings.py") is None
+    assert lost_reason("The full write-up is in out/answer.md.", shown_files=["answer.md"]) is None
