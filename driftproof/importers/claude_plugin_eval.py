@@ -382,8 +382,8 @@ def _draw(
     """
     draw = partial(build_draw, index, skill_fired=fired, checks=checks)
     if run.get("error") is not None:
-        error = run["error"].strip()[:4000] or "the source recorded an empty error"
-        reason = f"source error: {error}"[:4000]
+        error = run["error"].strip()[:4000] or None  # blank: no words of the source's
+        reason = f"source error: {error or 'the source recorded an empty error'}"[:4000]
         return draw(lost_reason=reason, lost_kind="source_error", source_error=error)
     if run.get("skippedPaidGraders") is True:
         return draw(

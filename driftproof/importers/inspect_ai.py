@@ -366,8 +366,9 @@ def _draw(sample: dict[str, Any], w: Where, scorer: str, key: str | None, epoch:
     error = sample.get("error")
     if error is not None:
         msg = error.get("message") if isinstance(error, dict) else str(error)
-        msg = str(msg or "Inspect recorded an error for this sample")[:3900]
-        return draw(lost_reason=f"source error: {msg}", source_error=msg, lost_kind="source_error")
+        text = str(msg)[:3900] if msg else None  # no message: no words of the source's
+        why = f"source error: {text or 'Inspect recorded an error for this sample'}"
+        return draw(lost_reason=why, source_error=text, lost_kind="source_error")
     scores = sample.get("scores")
     sw = w / "scores" / scorer
     if scores is None or scorer not in scores:

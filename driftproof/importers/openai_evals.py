@@ -427,17 +427,17 @@ def _content_sha256(item: Any) -> str | None:
     return common.file_sha256(data or json.dumps(item, sort_keys=True, default=str).encode())
 
 
-def _error(error: Any, status: Any) -> tuple[str, str] | None:
-    """The sample's error as (message, lost reason led by its code or type); empty: ``None``."""
+def _error(error: Any, status: Any) -> tuple[str | None, str] | None:
+    """The sample's error as (its message or None, lost reason led by code or type), else None."""
     code, text = "", error.strip() if isinstance(error, str) else ""
     if isinstance(error, dict):
         texts = {k: v.strip() if isinstance(v := error.get(k), str) else "" for k in _ERROR_KEYS}
         code, text = texts["code"] or texts["type"], texts["message"]
         code, text = (code, text) if text else ("", code)
-    if not text and status == "error":
+    if not (said := text) and status == "error":  # no message: no words of the source's kept
         text = "the run marked this output item status 'error' and gave no message"
     lead = f"source error ({code})" if code else "source error"
-    return (text[:4000], f"{lead}: {text}"[:4000]) if text else None
+    return (said[:4000] or None, f"{lead}: {text}"[:4000]) if text else None
 
 
 def _last_text(messages: Any) -> str | None:

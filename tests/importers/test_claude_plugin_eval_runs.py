@@ -118,3 +118,12 @@ def test_a_document_that_contradicts_itself_is_refused(
         run()
     p = e.value.problems[0]
     assert (p.file, p.pointer) == (str(path), pointer) and p.message.startswith(words)
+
+
+def test_a_blank_run_error_stores_no_words_as_the_sources(shared: Path, tmp_path: Path) -> None:
+    _, run = _import(shared, tmp_path, lambda d: _with(d).update(error="  "))
+    (got,) = run()
+    draw = got.body.cases[0].arms.with_skill.draws[0]
+    assert draw.lost is not None and draw.lost.kind == "source_error"
+    assert draw.source_error is None  # the source gave no words; the lost reason says so
+    assert draw.lost.reason == "source error: the source recorded an empty error"

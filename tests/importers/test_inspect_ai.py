@@ -137,6 +137,18 @@ def test_unscored_sample_is_a_lost_draw(tmp_path: Path) -> None:
     assert d.score is None and "no score" in d.lost.reason and d.source_error is None
 
 
+@pytest.mark.parametrize("error", [{"message": None}, {"message": ""}, ""])
+def test_a_sample_error_without_a_message_stores_no_words_as_the_sources(
+    tmp_path: Path, error: object
+) -> None:
+    a = _eval_zip(tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C", error=error)])
+    b = _eval_zip(tmp_path / "b.eval", [_s(1, 1, "I"), _s(1, 2, "I")])
+    r = sealed(import_inspect({"with_skill": a, "baseline": b}, InspectOptions(skill_name="s")))
+    d = r.cases[0].arms.with_skill.draws[1]
+    assert d.lost is not None and d.lost.kind == "source_error" and d.source_error is None
+    assert d.lost.reason == "source error: Inspect recorded an error for this sample"
+
+
 def test_log_still_being_written_reads_its_journal_start(tmp_path: Path) -> None:
     a = _eval_zip(
         tmp_path / "a.eval", [_s(1, 1, "C"), _s(1, 2, "C")], header_name="_journal/start.json"

@@ -103,6 +103,7 @@ def test_an_item_marked_error_with_no_message_is_a_lost_draw(tmp_path: Path) -> 
     draw = got.body.cases[0].arms.with_skill.draws[0]
     assert draw.score is None and draw.lost is not None and draw.lost.kind == "source_error"
     assert "status 'error'" in draw.lost.reason
+    assert draw.source_error is None  # the source gave no words: none are stored as its own
 
 
 def test_jsonl_named_json_is_read_line_by_line_and_its_one_grader_is_taken(tmp_path: Path) -> None:
