@@ -83,7 +83,14 @@ def test_the_model_knows_every_frozen_version() -> None:
 
 
 #: Keywords of the frozen schema that bound a value (its range, pattern, uniqueness).
-VALUE_RULES = ("pattern", "minimum", "maximum", "exclusiveMinimum", "uniqueItems")
+VALUE_RULES = (
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "uniqueItems",
+)
 #: Size bounds the model does not hold, by design: importers build the model first and bound
 #: big text after (importers/_text.bound_document nulls an answer over the schema's maxLength
 #: and records it in bounded_text), and the load edge holds them (check_json_bounds, schema).
@@ -141,3 +148,114 @@ def test_a_regrade_names_each_judge_id_once() -> None:
     assert not validator_for(CURRENT_VERSION).is_valid(doc)
     with pytest.raises(ValidationError, match=r"expected unique judge ids, found \['judge-a'\]"):
         Receipt.model_validate(doc)
+
+
+def _values(node: dict[str, Any]) -> frozenset[Any] | None:
+    """The values an ``enum`` or ``const`` allows at ``node``, or None when it names neither."""
+    if "enum" in node:
+        return frozenset(node["enum"])
+    return frozenset([node["const"]]) if "const" in node else None
+
+
+def _enums_not_held(path: str, frozen: Any, model: Any, trees: tuple[Any, Any]) -> list[str]:
+    """Each place under ``frozen`` whose ``enum`` or ``const`` the model does not allow exactly."""
+    fb, mb = _branches(trees[0], frozen), _branches(trees[1], model)
+    held = {v for m in mb if (v := _values(m)) is not None}
+    out = [f"{path} {sorted(v)}" for f in fb if (v := _values(f)) is not None and v not in held]
+    for f in fb:
+        for name, sub in f.get("properties", {}).items():
+            inner = [m["properties"][name] for m in mb if name in m.get("properties", {})]
+            out += _enums_not_held(f"{path}/{name}", sub, inner[0], trees)
+        if "items" in f:
+            items = [m["items"] for m in mb if "items" in m]
+            out += _enums_not_held(f"{path}/*", f["items"], items[0], trees)
+    return out
+
+
+def test_the_model_allows_every_listed_value_of_the_schema_and_no_other() -> None:
+    # A value the frozen schema lists (a capture mode, a check kind, a file status) that the
+    # model lacks refuses a valid receipt at write time; one the model adds lets a writer build
+    # a receipt the schema refuses. schema_version is the exception by design: the model holds
+    # every frozen version (D-11), each file's schema its own.
+    frozen = schema_for(CURRENT_VERSION)
+    model = Receipt.model_json_schema(mode="validation", by_alias=True)
+    not_held = _enums_not_held("", frozen, model, (frozen, model))
+    assert not_held == [f"/schema_version ['{CURRENT_VERSION}']"]
+    # the walk reaches the draws' files and the source report's stages
+    assert {p for p in _listed("", frozen, frozen)} >= {
+        "/cases/*/arms/with_skill/draws/*/captured_files/*/status",
+        "/source_report/stages/*/status",
+    }
+
+
+def _listed(path: str, node: Any, root: Any) -> list[str]:
+    """Every place under ``node`` (properties and items) that lists its allowed values."""
+    out = []
+    for f in _branches(root, node):
+        out += [path] if _values(f) is not None else []
+        for name, sub in f.get("properties", {}).items():
+            out += _listed(f"{path}/{name}", sub, root)
+        if "items" in f:
+            out += _listed(f"{path}/*", f["items"], root)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("outcome", "passed", "accepted"),
+    [
+        ("error", True, False),  # the schema's $defs/check allOf: an errored check never passes
+        ("error", False, True),
+        ("pass", True, True),
+        ("fail", False, True),
+    ],
+)
+def test_an_errored_check_never_passes_in_model_and_schema(
+    outcome: str, passed: bool, accepted: bool
+) -> None:
+    doc = _strict((FIXTURES / "valid-basic.json").read_text(encoding="utf-8"))
+    check = doc["cases"][0]["arms"]["with_skill"]["draws"][0]["checks"][0]
+    check.update(outcome=outcome, **{"pass": passed})
+    assert validator_for(CURRENT_VERSION).is_valid(doc) is accepted
+    if accepted:
+        Receipt.model_validate(doc)
+        return
+    with pytest.raises(ValidationError, match="an errored check never passes") as info:
+        Receipt.model_validate(doc)
+    assert info.value.errors()[0]["loc"][:7] == (
+        "cases",
+        0,
+        "arms",
+        "with_skill",
+        "draws",
+        0,
+        "checks",
+    )
+
+
+def _rules_added(path: str, model: Any, frozen: Any, trees: tuple[Any, Any]) -> list[str]:
+    """Each keyword of VALUE_RULES + SIZE_RULES the model states under ``model`` that the
+    frozen schema does not state with the same value at the same place, as ``pointer keyword``.
+    A member the frozen schema does not name (inside its free-form objects) is not walked."""
+    mb, fb = _branches(trees[0], model), _branches(trees[1], frozen)
+    out = [
+        f"{path} {kw}={m[kw]}"
+        for m in mb
+        for kw in VALUE_RULES + SIZE_RULES
+        if kw in m and not any(f.get(kw) == m[kw] for f in fb)
+    ]
+    for m in mb:
+        for name, sub in m.get("properties", {}).items():
+            named = [f["properties"][name] for f in fb if name in f.get("properties", {})]
+            out += _rules_added(f"{path}/{name}", sub, named[0], trees) if named else []
+        if "items" in m and (items := [f["items"] for f in fb if "items" in f]):
+            out += _rules_added(f"{path}/*", m["items"], items[0], trees)
+    return out
+
+
+def test_every_rule_the_model_states_is_the_schemas_at_the_same_place() -> None:
+    # The model may leave a size bound to the load edge, never state one of its own: a model
+    # stricter than the frozen schema refuses a receipt the schema accepts (a date-time of 64
+    # characters), one looser lets a writer build a receipt the schema refuses.
+    frozen = schema_for(CURRENT_VERSION)
+    model = Receipt.model_json_schema(mode="validation", by_alias=True)
+    assert _rules_added("", model, frozen, (model, frozen)) == []
