@@ -270,3 +270,16 @@ def test_a_schema_version_written_as_a_number_says_it_is_a_number() -> None:
     problem = err.value.problems[0]
     assert (problem.file, problem.pointer) == ("r.json", "/schema_version")
     assert problem.message.endswith("(newest 0.16), found a number 0.16, not text")
+
+
+@pytest.mark.parametrize("blob", ["x" + "a" * 40, "a" * 40 + "x", "A" * 40, "a" * 39])
+def test_a_file_of_printed_figures_names_its_git_blob_by_40_lowercase_hex_digits(blob: str) -> None:
+    # method, "Figures a source printed give no verdict": each file's git blob sha1, which is
+    # 40 lowercase hex digits and nothing around them
+    doc = json.loads((FIXTURES / "0.16" / "valid-aggregates-only.json").read_text("utf-8"))
+    doc["source_figures"]["files"][0]["git_blob_sha1"] = blob
+    with pytest.raises(ReceiptError) as info:
+        parse_receipt(json.dumps(seal_document(doc)), "f.json")
+    [line] = info.value.lines()
+    assert line.startswith("f.json: /source_figures/files/0/git_blob_sha1: expected ")
+    assert "[0-9a-f]{40}" in line and f'found a string "{blob}"' in line

@@ -102,6 +102,16 @@ def test_band_source_is_read_from_the_draws_only_when_unambiguous(
     assert migrate(doc)["band_source"] == expected
 
 
+def test_a_receipt_with_no_case_establishes_no_band_source_and_counts_no_draw() -> None:
+    # No draw in any arm: neither one generation per arm nor several is established (D-13),
+    # and the old counting (one draw per case holding a draw) counted none.
+    doc = _doc("0.13")
+    doc["cases"] = []
+    out = migrate(doc)
+    assert out["band_source"] is None
+    assert out["economics"]["judge_overhead"]["judged_draws_counted"] == 0
+
+
 def test_migrated_receipt_keeps_its_declared_version_and_current_shape() -> None:
     for version in known_versions():
         r = read_receipt(FIXTURES / version / "valid-basic.json")

@@ -144,7 +144,11 @@ def test_a_regrade_names_each_judge_id_once() -> None:
     doc["regrade"] = regrade_doc("judge", 2, 2, judge_ids=["judge-a", "judge-b"])
     assert validator_for(CURRENT_VERSION).is_valid(doc)
     Receipt.model_validate(doc)
-    doc["regrade"]["judge_ids"].append("judge-a")
+    del doc["regrade"]["judge_ids"]  # optional: a rubric regrade's receipt names none
+    assert validator_for(CURRENT_VERSION).is_valid(doc)
+    regrade = Receipt.model_validate(doc).regrade
+    assert regrade is not None and regrade.judge_ids is None
+    doc["regrade"]["judge_ids"] = ["judge-a", "judge-b", "judge-a"]
     assert not validator_for(CURRENT_VERSION).is_valid(doc)
     with pytest.raises(ValidationError, match=r"expected unique judge ids, found \['judge-a'\]"):
         Receipt.model_validate(doc)
