@@ -94,6 +94,18 @@ def test_oversized_file_is_refused_before_reading(
         read_receipt(src)
 
 
+def test_a_receipt_of_exactly_the_size_bound_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bound is "at most" that many bytes: a file of exactly that size is read, from disk
+    # and from memory alike; one byte more is refused
+    src = FIXTURES / "0.16" / "valid-basic.json"
+    size = src.stat().st_size
+    monkeypatch.setattr(_bounds, "RECEIPT_MAX_BYTES", size)
+    assert read_receipt(src).schema_version == "0.16"
+    assert parse_receipt(src.read_bytes(), "r.json").schema_version == "0.16"
+    with pytest.raises(BoundsError, match=rf"r.json: expected at most {size} bytes, found "):
+        parse_receipt(src.read_bytes() + b" ", "r.json")
+
+
 def test_breakdown_size_limit_keeps_sheet_and_diff(tmp_path: Path) -> None:
     assert breakdown_size_ok(BREAKDOWN_MAX_BYTES) and not breakdown_size_ok(BREAKDOWN_MAX_BYTES + 1)
     assert breakdown_size_ok(b"{}")

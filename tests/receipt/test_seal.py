@@ -213,6 +213,18 @@ def test_canonical_bytes_refuses_what_rfc8785_cannot_hold() -> None:
             "expected a seal object with a sha256 member; the receipt is unsealed",
         ),
         (
+            {"algorithm": "sha256-rfc8785"},  # an object, but no hash to compare with
+            {},
+            "/seal",
+            "expected a seal object with a sha256 member; the receipt is unsealed",
+        ),
+        (
+            {"algorithm": "sha256-rfc8785", "sha256": 0},
+            {},
+            "/seal",
+            "expected a seal object with a sha256 member; the receipt is unsealed",
+        ),
+        (
             {"algorithm": "sha1", "sha256": "0" * 64},
             {},
             "/seal/algorithm",
