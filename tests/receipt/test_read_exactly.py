@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from receipt_docs import regrade_doc, seal_document
 
-from driftproof.receipt import CURRENT_VERSION, compute_seal, read_receipt
+from driftproof.receipt import CURRENT_VERSION, Receipt, compute_seal, parse_receipt, read_receipt
 
 FIXTURES = Path(__file__).parent / "fixtures" / CURRENT_VERSION
 #: Written by hand with explicit nulls and ``recorded: true``; every other one as a writer writes.
@@ -44,3 +45,19 @@ def test_explicit_nulls_are_held_as_unknown_and_every_recorded_value_kept() -> N
     document = json.loads((FIXTURES / WITH_NULLS).read_text(encoding="utf-8"))
     held = read_receipt(FIXTURES / WITH_NULLS).to_json_dict()
     assert _unknown_as_absent(held) == _unknown_as_absent(document)
+
+
+@pytest.mark.parametrize("judge_ids", [["judge-a", "judge-b"], None])
+def test_a_regrades_receipt_reads_back_to_its_own_content(judge_ids: list[str] | None) -> None:
+    # judge_ids is optional (absent on a rubric regrade's receipt), never written null
+    document = json.loads((FIXTURES / "valid-basic.json").read_text(encoding="utf-8"))
+    answers = sum(len(a["draws"]) for c in document["cases"] for a in c["arms"].values())
+    named = {} if judge_ids is None else {"judge_ids": judge_ids}
+    document["regrade"] = regrade_doc("judge", answers, answers, **named)
+    document = seal_document(document)
+    assert parse_receipt(json.dumps(document), "r.json").to_json_dict() == document
+    # a writer holding no ids (None) writes none: the member is left out, not null
+    held = Receipt.model_validate(
+        {**document, "regrade": {**document["regrade"], "judge_ids": None}}
+    )
+    assert held.to_json_dict() == {**document, "regrade": regrade_doc("judge", answers, answers)}
