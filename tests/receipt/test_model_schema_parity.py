@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -107,25 +108,34 @@ def _branches(root: dict[str, Any], node: dict[str, Any]) -> list[dict[str, Any]
     return [node] + [b for sub in node.get("anyOf", []) for b in _branches(root, sub)]
 
 
-def _rules_not_held(path: str, frozen: Any, model: Any, trees: tuple[Any, Any]) -> list[str]:
-    """Each keyword of VALUE_RULES + SIZE_RULES under ``frozen`` that the model's JSON Schema
-    does not state with the same value at the same place, as ``pointer keyword``."""
+Here = Callable[[str, list[dict[str, Any]], list[dict[str, Any]]], list[str]]
+
+
+def _not_held(path: str, frozen: Any, model: Any, trees: tuple[Any, Any], here: Here) -> list[str]:
+    """``here(path, frozen branches, model branches)`` at each place under ``frozen``, walking
+    its members and items beside the model's (a member the model lacks fails the test)."""
     fb, mb = _branches(trees[0], frozen), _branches(trees[1], model)
-    out = [
+    out = here(path, fb, mb)
+    for f in fb:
+        for name, sub in f.get("properties", {}).items():
+            held = [m["properties"][name] for m in mb if name in m.get("properties", {})]
+            assert held, f"{path}/{name}: a member the model does not have"
+            out += _not_held(f"{path}/{name}", sub, held[0], trees, here)
+        if "items" in f:
+            items = [m["items"] for m in mb if "items" in m]
+            out += _not_held(f"{path}/*", f["items"], items[0], trees, here)
+    return out
+
+
+def _rules_here(path: str, fb: list[dict[str, Any]], mb: list[dict[str, Any]]) -> list[str]:
+    """Each keyword of VALUE_RULES + SIZE_RULES the model does not state with the same value
+    at this place, as ``pointer keyword``."""
+    return [
         f"{path} {kw}"
         for f in fb
         for kw in VALUE_RULES + SIZE_RULES
         if kw in f and not any(m.get(kw) == f[kw] for m in mb)
     ]
-    for f in fb:
-        for name, sub in f.get("properties", {}).items():
-            held = [m["properties"][name] for m in mb if name in m.get("properties", {})]
-            assert held, f"{path}/{name}: a member the model does not have"
-            out += _rules_not_held(f"{path}/{name}", sub, held[0], trees)
-        if "items" in f:
-            items = [m["items"] for m in mb if "items" in m]
-            out += _rules_not_held(f"{path}/*", f["items"], items[0], trees)
-    return out
 
 
 def test_the_model_states_every_value_rule_of_the_schema() -> None:
@@ -134,7 +144,7 @@ def test_the_model_states_every_value_rule_of_the_schema() -> None:
     # with the same value (its allOf rules are the fixtures' preset, aggregates and lost cases).
     frozen = schema_for(CURRENT_VERSION)
     model = Receipt.model_json_schema(mode="validation", by_alias=True)
-    not_held = _rules_not_held("", frozen, model, (frozen, model))
+    not_held = _not_held("", frozen, model, (frozen, model), _rules_here)
     assert [r for r in not_held if r.split(" ")[1] not in SIZE_RULES] == []
     assert any(r.endswith("/answer maxLength") for r in not_held)  # the walk reaches the draws
 
@@ -161,19 +171,10 @@ def _values(node: dict[str, Any]) -> frozenset[Any] | None:
     return frozenset([node["const"]]) if "const" in node else None
 
 
-def _enums_not_held(path: str, frozen: Any, model: Any, trees: tuple[Any, Any]) -> list[str]:
-    """Each place under ``frozen`` whose ``enum`` or ``const`` the model does not allow exactly."""
-    fb, mb = _branches(trees[0], frozen), _branches(trees[1], model)
+def _enums_here(path: str, fb: list[dict[str, Any]], mb: list[dict[str, Any]]) -> list[str]:
+    """The ``enum`` or ``const`` at this place that the model does not allow exactly."""
     held = {v for m in mb if (v := _values(m)) is not None}
-    out = [f"{path} {sorted(v)}" for f in fb if (v := _values(f)) is not None and v not in held]
-    for f in fb:
-        for name, sub in f.get("properties", {}).items():
-            inner = [m["properties"][name] for m in mb if name in m.get("properties", {})]
-            out += _enums_not_held(f"{path}/{name}", sub, inner[0], trees)
-        if "items" in f:
-            items = [m["items"] for m in mb if "items" in m]
-            out += _enums_not_held(f"{path}/*", f["items"], items[0], trees)
-    return out
+    return [f"{path} {sorted(v)}" for f in fb if (v := _values(f)) is not None and v not in held]
 
 
 def test_the_model_allows_every_listed_value_of_the_schema_and_no_other() -> None:
@@ -183,7 +184,7 @@ def test_the_model_allows_every_listed_value_of_the_schema_and_no_other() -> Non
     # every frozen version (D-11), each file's schema its own.
     frozen = schema_for(CURRENT_VERSION)
     model = Receipt.model_json_schema(mode="validation", by_alias=True)
-    not_held = _enums_not_held("", frozen, model, (frozen, model))
+    not_held = _not_held("", frozen, model, (frozen, model), _enums_here)
     assert not_held == [f"/schema_version ['{CURRENT_VERSION}']"]
     # the walk reaches the draws' files and the source report's stages
     assert {p for p in _listed("", frozen, frozen)} >= {
