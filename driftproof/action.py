@@ -35,7 +35,7 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.outputs import append_github_output, append_text, same_path, stdout_gone
-from driftproof.pages.comparison import NO_COMMON_CASE, Comparison, compare_receipts
+from driftproof.pages.comparison import NO_COMMON_CASE, OTHER_JUDGE, Comparison, compare_receipts
 from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
 from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
 from driftproof.receipt import Receipt, read_receipt
@@ -74,10 +74,10 @@ def decide(c: Comparison) -> str:
     """The Action's decision for a comparison, one of :data:`DECISIONS`.
 
     ``none`` when a side gets no verdict (below TESTED, a smoke run, aggregates only, no judge,
-    not measured, D-17) or no case is in both receipts; else ``regressed`` (a case regressed),
-    ``improved`` (one improved, none regressed), ``UNDERPOWERED`` (none separated, one
-    underpowered), ``inconclusive`` (a case separated on its measured draws but not at every
-    score its lost draws could have had, D-9), or ``no separation detected``.
+    not measured, D-17), the judges differ (or their template or scale) or no case is in both;
+    else ``regressed`` (a case did), ``improved`` (one did, none regressed), ``UNDERPOWERED``
+    (none separated, one underpowered), ``inconclusive`` (a case separated on its measured draws
+    but not at every score its lost draws could have had, D-9), or ``no separation detected``.
     """
     if c.refusals or not c.rows:
         return "none"
@@ -207,8 +207,8 @@ def _decision_lines(
     lines += ["\n"] if c.unmeasured else []
     if decision != "none":
         return lines
-    if c.refusals == (NO_COMMON_CASE,):  # both judged; the cases of one only are listed below
-        return lines + [f"{NO_COMMON_CASE}\n\n"]
+    if c.refusals in ((NO_COMMON_CASE,), (OTHER_JUDGE,)):  # both judged, not comparable
+        return lines + [f"{c.refusals[0]}\n\n"]
     why = (f"- {cut.md('why no verdict', r, 500)}\n" for r in c.refusals)
     return lines + [_NO_VERDICT, *why, "\n"]
 

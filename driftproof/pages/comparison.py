@@ -47,6 +47,13 @@ from driftproof.wording import (
 NO_COMMON_CASE = "No case is in both receipts, so nothing was compared."
 #: Said when a side gets no verdict and the bands are shown all the same.
 CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
+#: Why two receipts that each get a verdict get none together: their judges differ.
+OTHER_JUDGE = (
+    "The two receipts were graded by different judges, or by one judge under other instructions "
+    "or on another scale, so their scores cannot be compared for a verdict; grading one "
+    "receipt's saved answers again under the other's judge (driftproof regrade) makes them "
+    "comparable."
+)
 
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
@@ -57,7 +64,8 @@ class Comparison:
     """The comparison of receipt A (earlier) with receipt B (later).
 
     Attributes:
-        refusals: one line per side that gets no verdict; when any, ``rows`` is empty.
+        refusals: one line per side that gets no verdict, else :data:`OTHER_JUDGE` alone when
+            the judges differ (:func:`_judges_differ`); when any, ``rows`` is empty.
         rows: one verdict per case in both receipts, in A's order.
         not_like_for_like: the D-10 sentence when the two band sources differ.
         lost_cases: cases that lost draws on either side (D-9).
@@ -117,6 +125,7 @@ def compare_receipts(
         for name, r in ((a_name, a), (b_name, b))
         if (why := verdict_refusal(r)) is not None
     )
+    refusals = refusals or ((OTHER_JUDGE,) if _judges_differ(a, b) else ())
     lifts = None if a.is_aggregates_only or b.is_aggregates_only else common_lifts(a, b)
     if lifts is not None and (a.run.aa or b.run.aa):  # an A/A's difference is noise, no lift
         x, y = (None, None) if a.run.aa else (lifts.a, lifts.a_own)
@@ -192,17 +201,14 @@ def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
             "between them may be the model's, not the skill's."
         )
     ja, jb = a.judge, b.judge
-    judges_differ = False
-    if ja is not None and jb is not None and judge_model(a) and judge_model(b):
-        providers = ja.provider is not None and jb.provider is not None
-        judges_differ = ja.model != jb.model or (providers and ja.provider != jb.provider)
-        if judges_differ:
-            scales = "their scores are on different scales, so " if scored else ""
-            out.append(
-                f"The two receipts were graded by different judges ({_judge_name(ja)} and "
-                f"{_judge_name(jb)}): {scales}a change between them may be the judge's, not the "
-                "skill's."
-            )
+    judges_differ = _judges_differ(a, b, settings=False)
+    if ja is not None and jb is not None and judges_differ:
+        scales = "their scores are on different scales, so " if scored else ""
+        out.append(
+            f"The two receipts were graded by different judges ({_judge_name(ja)} and "
+            f"{_judge_name(jb)}): {scales}a change between them may be the judge's, not the "
+            "skill's."
+        )
     settings = (_judge_setting_note(a, b, judges_differ), _suite_note(a, b), setup_note(a, b))
     out += [x for x in settings if x]
     asked = _asked_differently(a, b)
@@ -214,6 +220,22 @@ def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
             "rubric, not the skill."
         )
     return tuple(out)
+
+
+def _judges_differ(a: Receipt, b: Receipt, *, settings: bool = True) -> bool:
+    """Whether both receipts name their judge's model and the judges differ.
+
+    They differ in model, or in provider where both record one; with ``settings``, also in
+    template (where both record one) or scale. A judge one side does not name never differs.
+    """
+    ja, jb = a.judge, b.judge
+    if ja is None or jb is None or not (judge_model(a) and judge_model(b)):
+        return False
+    pa, pb, ta, tb = ja.provider, jb.provider, ja.template_sha256, jb.template_sha256
+    if ja.model != jb.model or (None not in (pa, pb) and pa != pb):
+        return True
+    scales = (ja.scale.worst, ja.scale.best) != (jb.scale.worst, jb.scale.best)
+    return settings and ((None not in (ta, tb) and ta != tb) or scales)
 
 
 def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | None:
