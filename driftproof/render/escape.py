@@ -39,6 +39,11 @@ _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 #: left as it is, so the address stays one to copy.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _NO_MENTION = "@&#8203;"
+#: Where GitHub makes a link of a bare address (the GFM spec's autolink extension): ``www.`` and
+#: a scheme's ``://`` (``https://evil.example``), in any letter case. A backslash does not stop
+#: it (GitHub links bare addresses in the parsed text too); a zero-width space, written as an
+#: entity, after ``www`` or the ``:`` does, and the text reads the same.
+_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)")
 
 #: ``::`` where a wrapped line could start with it: at the start or after whitespace.
 _COMMAND_START = re.compile(r"(?:^|(?<=\s))::")
@@ -70,19 +75,24 @@ def md_text(value: str) -> str:
     r"""Untrusted text as Markdown text on one line, every markup character backslash-escaped.
 
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
-    the four characters ``\\x0a``, never a line break); ``@name`` is never a mention.
+    the four characters ``\\x0a``, never a line break); ``@name`` is never a mention, nor
+    ``www.…`` or ``https://…`` a link.
     """
-    return _MENTION.sub(_NO_MENTION, terminal_safe(value).translate(_MD_TEXT_SPECIALS))
+    return _inert(terminal_safe(value).translate(_MD_TEXT_SPECIALS))
+
+
+def _inert(escaped: str) -> str:
+    """Escaped Markdown with no ``@name`` mention and no bare address GitHub would link."""
+    return _AUTOLINK.sub("&#8203;", _MENTION.sub(_NO_MENTION, escaped))
 
 
 def md_html(text: str) -> str:
     """Untrusted text as Markdown on one line, HTML's specials as entities.
 
     :func:`terminal_safe` first; ``<script>`` becomes ``&lt;script&gt;``; the Markdown specials
-    are backslash-escaped; ``@name`` is never a mention.
+    are backslash-escaped; ``@name`` is never a mention, nor ``www.…`` or ``https://…`` a link.
     """
-    escaped = html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS)
-    return _MENTION.sub(_NO_MENTION, escaped)
+    return _inert(html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS))
 
 
 def text_facts(facts: Sequence[Fact]) -> list[str]:
@@ -197,9 +207,9 @@ def md_escape(text: object, limit: int = 200) -> str:
     A cut falls after the last clause (``; `` or ``, ``) within ``limit`` when one ends in its
     second half, else at the last space there (never mid-word). Inline syntax (emphasis, code,
     links, table pipes, HTML ``<``/``>``, entities, ``$`` math) is escaped; ``@name`` is never
-    a mention.
+    a mention, nor ``www.…`` or ``https://…`` a link.
     """
-    return _MENTION.sub(_NO_MENTION, cut_plain(text, limit).translate(_MD_SPECIALS))
+    return _inert(cut_plain(text, limit).translate(_MD_SPECIALS))
 
 
 def cut_plain(text: object, limit: int) -> str:
