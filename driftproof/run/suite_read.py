@@ -28,7 +28,7 @@ class SuiteLoader(yaml.SafeLoader):
     """``yaml.SafeLoader`` within the suite's bounds.
 
     Refuses, at its line and column, nesting past the depth bound, duplicate or non-text member
-    names, over-long integers, and anchors and aliases.
+    names, over-long integers, integers not written in decimal, and anchors and aliases.
     """
 
     _depth = 0
@@ -72,8 +72,7 @@ class SuiteLoader(yaml.SafeLoader):
         """
         error, mark, v = yaml.constructor.ConstructorError, node.start_mark, node.value
         if not _DECIMAL.fullmatch(v):
-            why = f"expected a decimal integer or quoted text, found {v[:40]!r}, which YAML reads "
-            _refuse(error, why + f'as another number (write "{v[:40]}" for text)', mark)
+            _as_text(node, "a decimal integer or quoted text", "another number")
         try:
             return int(super().construct_yaml_int(node))
         except ValueError:  # longer than Python converts
@@ -84,7 +83,42 @@ class SuiteLoader(yaml.SafeLoader):
             _refuse(error, why, mark)
 
 
+class SuiteFileLoader(SuiteLoader):
+    """:class:`SuiteLoader` for a suite file, which holds only what JSON can hold.
+
+    Also refuses, at its line and column, what YAML 1.1 reads as no JSON value: ``yes``, ``no``,
+    ``on`` or ``off`` as a truth value, a date, and binary data (``!!binary``).
+    """
+
+    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool:
+        """``true`` or ``false`` (never YAML 1.1's ``yes``, ``no``, ``on``, ``off``)."""
+        value = bool(super().construct_yaml_bool(node))
+        if node.value.lower() not in ("true", "false"):
+            _as_text(node, "true, false or quoted text", str(value).lower())
+        return value
+
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> NoReturn:
+        """Refused: no suite value is a date."""
+        _as_text(node, "quoted text", "a date")
+
+    def construct_yaml_binary(self, node: yaml.ScalarNode) -> NoReturn:
+        """Refused: no suite value is binary data."""
+        why = "expected text, found binary data (!!binary), which is not read in "
+        _refuse(yaml.constructor.ConstructorError, why + self.what, node.start_mark)
+
+
+def _as_text(node: yaml.ScalarNode, expected: str, reads_as: str) -> NoReturn:
+    """Refuses ``node``, a value YAML reads as ``reads_as``, saying how to write it as text."""
+    v = node.value[:40]
+    why = f"expected {expected}, found {v!r}, which YAML reads as {reads_as} "
+    _refuse(yaml.constructor.ConstructorError, why + f'(write "{v}" for text)', node.start_mark)
+
+
 SuiteLoader.add_constructor("tag:yaml.org,2002:int", SuiteLoader.construct_yaml_int)
+for _tag in ("bool", "timestamp", "binary"):
+    SuiteFileLoader.add_constructor(
+        f"tag:yaml.org,2002:{_tag}", getattr(SuiteFileLoader, f"construct_yaml_{_tag}")
+    )
 
 
 def _where(exc: yaml.YAMLError) -> str:
@@ -103,8 +137,8 @@ def parse_suite_text(text: str, file: str, *, is_yaml: bool) -> Any:
     Raises:
         SuiteError: one problem per place, by JSON pointer or (YAML, JSON syntax) line and column.
     """
-    try:  # SuiteLoader: a SafeLoader, bounded
-        doc = yaml.load(text, Loader=SuiteLoader) if is_yaml else loads_strict(text)
+    try:  # SuiteFileLoader: a SafeLoader, bounded
+        doc = yaml.load(text, Loader=SuiteFileLoader) if is_yaml else loads_strict(text)
     except JSONFault as exc:
         detail = (
             f"expected nesting of at most {MAX_DEPTH} levels"

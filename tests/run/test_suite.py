@@ -77,6 +77,41 @@ def test_a_yaml_number_not_written_in_decimal_is_refused(tmp_path, written):
 
 
 @pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        # YAML 1.1 read the id 2026-01-01 as a date and yes as true: the id check then said
+        # 'found "2026-01-01"' (no word of the date) and "found true"
+        ("2026-01-01", "expected quoted text, found '2026-01-01', which YAML reads as a date"),
+        ("yes", "expected true, false or quoted text, found 'yes', which YAML reads as true"),
+        ("Off", "expected true, false or quoted text, found 'Off', which YAML reads as false"),
+    ],
+)
+def test_a_yaml_date_or_truth_word_is_refused_saying_to_quote_it(tmp_path, written, said):
+    text = f"format: driftproof-suite/1\ncases:\n  - id: {written}\n    prompt: hi\n    rubric: r\n"
+    with pytest.raises(SuiteError) as ei:
+        load_suite(_write(tmp_path, text, "s.yaml"))
+    assert f'line 3 column 9: {said} (write "{written}" for text)' in str(ei.value)
+    quoted = text.replace(f"id: {written}", f'id: "{written}"')
+    assert [c.id for c in load_suite(_write(tmp_path, quoted, "q.yaml")).cases] == [written]
+
+
+@pytest.mark.parametrize("field", ["name", "prompt"])
+def test_yaml_binary_data_is_refused_as_other_tags_are(tmp_path, field):
+    # "name: !!binary aGVsbG8=" was read as the name "b'hello'"; a prompt so tagged was called
+    # blank; it is refused at its line and column, as an unknown tag is
+    doc = {"name": "s", "prompt": "hi"} | {field: "!!binary aGVsbG8="}
+    text = (
+        f"format: driftproof-suite/1\nname: {doc['name']}\ncases:\n"
+        f"  - id: a\n    prompt: {doc['prompt']}\n    rubric: r\n"
+    )
+    with pytest.raises(SuiteError) as ei:
+        load_suite(_write(tmp_path, text, "s.yaml"))
+    where = "line 2 column 7" if field == "name" else "line 5 column 13"
+    said = "expected text, found binary data (!!binary), which is not read in a suite"
+    assert str(ei.value).endswith(f"{where}: {said}")
+
+
+@pytest.mark.parametrize(
     "case,pointer,needle",
     [
         (_case(id="-bad"), "/cases/0/id", "expected an id"),
