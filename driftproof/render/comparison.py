@@ -113,7 +113,10 @@ def _row_json(v: CaseVerdict, *, context: bool = False) -> dict[str, Any]:
     row: dict[str, Any] = {"case_id": v.case_id, "delta": _num(v.delta)}
     if not context:
         row |= (
-            _pick(v, "verdict separated underpowered draws_needed no_draw_count")
+            _pick(v, "verdict separated underpowered")
+            # D-5's count answers "could it have been separated": an underpowered row's only
+            | {"draws_needed": v.draws_needed if v.underpowered else None}
+            | {"no_draw_count": v.underpowered and v.no_draw_count}
             | _nums(v, "resolution sum_sd se_diff")
             | {"verdict_words": verdict_words(v.verdict)}
         )
@@ -156,6 +159,9 @@ def comparison_json(c: Comparison) -> str:
 
     ``band_sources`` is each side's band source as read (inferred where not recorded);
     ``band_names`` names it as the text does, ``not recorded (generation)`` there (D-13).
+
+    Each row's ``draws_needed`` (and ``no_draw_count``) is an underpowered row's only: null
+    (false) on any other (D-5).
 
     ``unmeasured`` lists the cases the later receipt measured nothing in (an arm the earlier one
     measured): ``case_id``, ``arms``, ``drawn`` (all lost), the commonest ``reason`` and ``words``.
