@@ -6,12 +6,13 @@ keywords); one inside an ``if``/``then`` rule is stated by that rule's ``descrip
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from functools import cache
 from itertools import islice
 from typing import Any, cast
 
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema_rs import ValidationErrorKind as Kind
 from pydantic import ValidationError as ModelError
 
 from driftproof._json import escape
@@ -48,6 +49,8 @@ _LIMITS = {
     "exclusiveMaximum": "a number < {}",
 }
 _SIZED = frozenset({"maxLength", "maxItems", "maxProperties"})
+#: jsonschema-rs's failures of the keywords of :data:`_SIZED`.
+_SIZE_KINDS = (Kind.MaxLength, Kind.MaxItems, Kind.MaxProperties)
 
 
 def _found(value: Any) -> str:
@@ -174,10 +177,15 @@ def _describe(e: ValidationError, version: str) -> tuple[str, str]:
 def schema_found(doc: Any, version: str) -> list[tuple[str, str]]:
     """(pointer, message) of each place the frozen schema of ``version`` refuses, sorted.
 
-    python-jsonschema words them; for a document only the compiled validator refuses, its
+    A size limit exceeded (``maxItems``, ``maxLength``, ``maxProperties``, outside an
+    ``if``/``then`` rule) is named alone, found by the compiled validator and worded as
+    python-jsonschema's is: that one's walk of a document over a size limit took minutes.
+    Else python-jsonschema words them; for a document only the compiled validator refuses, its
     errors name the failed keyword (``root`` when none). At most ``MAX_QUOTE`` characters of a
     value are quoted.
     """
+    if over := _over_sizes(doc, version):
+        return over
     errors = list(islice(validator_for(version).iter_errors(doc), _ERRORS_SCANNED))
     if errors:
         return sorted({_describe(e, version) for e in errors})
@@ -189,6 +197,18 @@ def schema_found(doc: Any, version: str) -> list[tuple[str, str]]:
         )
         described.add((to_pointer(e.instance_path), message))
     return sorted(described)
+
+
+def _over_sizes(doc: Any, version: str) -> list[tuple[str, str]]:
+    """(pointer, message) of each size limit of :func:`schema_found` ``doc`` exceeds, sorted."""
+    root, over = schema_for(version), set()
+    for e in islice(compiled_validator_for(version).iter_errors(doc), _ERRORS_SCANNED):
+        kind = e.kind
+        if isinstance(kind, _SIZE_KINDS) and _rule(root, e.schema_path) is None:
+            found = len(cast(Sized, e.instance))
+            said = f"expected {_LIMITS[kind.name].format(kind.limit)}, found {quote(found)}"
+            over.add((to_pointer(e.instance_path), said))
+    return sorted(over)
 
 
 def model_found(exc: ModelError) -> list[tuple[str, str]]:
