@@ -127,6 +127,13 @@ def choice_option(
     return _option(*decls, type=click.Choice(list(choices)), default=default, help=help)
 
 
+#: ``--format``'s help where ``json`` is a choice: what a refusal prints.
+JSON_REFUSED = (
+    "Output format. With json, a refusal prints nothing on standard output: the error is on "
+    "standard error, exit status 2."
+)
+
+
 def format_option(choices: Sequence[str], help: str = "Output format.") -> Any:
     """``--format FMT`` (the command's parameter ``fmt``): the output format, default ``text``."""
     return choice_option("--format", "fmt", choices=choices, default="text", help=help)

@@ -21,7 +21,12 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("a", type=GIVEN_PATH)
 @click.argument("b", type=GIVEN_PATH)
-@format_option(["json", "markdown", "text"])
+@format_option(
+    ["json", "markdown", "text"],
+    help="Output format. With json, input refused prints nothing on standard output (the "
+    "error is on standard error, exit status 2); a comparison with no verdict is printed, exit "
+    "status 2.",
+)
 @click.option(
     "--lift-breakdown",
     is_flag=True,

@@ -7,14 +7,20 @@ from pathlib import Path
 import click
 
 from driftproof.cli import fail
-from driftproof.cli._options import GIVEN_PATH, FiniteRange, format_option, terminal_width
+from driftproof.cli._options import (
+    GIVEN_PATH,
+    JSON_REFUSED,
+    FiniteRange,
+    format_option,
+    terminal_width,
+)
 from driftproof.errors import ReceiptError, RefusalError
 from driftproof.wording import DEFAULT_EFFECT, EFFECT_FLOOR
 
 
 @click.command()
 @click.argument("receipt", type=GIVEN_PATH)
-@format_option(["json", "text"])
+@format_option(["json", "text"], help=JSON_REFUSED)
 @click.option(
     "--effect",
     type=FiniteRange(EFFECT_FLOOR, 1.0),

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from driftproof._json import read_capped, read_skill_md
-from driftproof.cli._options import EXISTING_FILE, format_option, model_id, terminal_width
+from driftproof.cli._options import (
+    EXISTING_FILE,
+    JSON_REFUSED,
+    format_option,
+    model_id,
+    terminal_width,
+)
 from driftproof.errors import RefusalError
 
 if TYPE_CHECKING:
@@ -136,7 +142,7 @@ def _today_template(r: Receipt, path: Path | None) -> tuple[str | None, str | No
     help="A judge prompt template edited outside the product (its file's sha256). Default: the "
     "template this product runs today, for a receipt that driftproof run or regrade made.",
 )
-@format_option(["text", "json"])
+@format_option(["text", "json"], help=JSON_REFUSED)
 def stale(
     receipt: Path,
     harness_binary: str | None,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from driftproof.cli._options import format_option, terminal_width
+from driftproof.cli._options import JSON_REFUSED, format_option, terminal_width
 
 
 @click.command()
 @click.argument("receipt", type=click.Path(path_type=Path))
-@format_option(["text", "markdown", "json"])
+@format_option(["text", "markdown", "json"], help=JSON_REFUSED)
 @click.option(
     "--margin",
     type=float,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from click.testing import CliRunner
+from factories import run_main
 
 from driftproof.cli import cli
 from driftproof.run.endings import table_lines
@@ -76,6 +77,26 @@ def test_every_format_option_is_described():
     for command in ("plan", "stale", "view", "diff"):
         line = next(ln for ln in _help(command) if ln.strip().startswith("--format "))
         assert "Output format." in line, (command, line)
+
+
+def test_each_json_format_help_says_a_refusal_prints_nothing_on_stdout(tmp_path, capsys):
+    # Found: with --format json, a refusal printed nothing on stdout (the error on stderr, exit
+    # 2), which no --help said; a program reading the JSON needs to know. Each says so, and does
+    missing = str(tmp_path / "missing.json")
+    for command, args in (
+        ("view", [missing]),
+        ("plan", [missing]),
+        ("stale", [missing]),
+        ("diff", [missing, missing]),
+    ):
+        flat = " ".join(" ".join(_help(command)).split())
+        said = flat[flat.index("--format [") :]
+        assert "With json, " in said and "prints nothing on standard output" in said, command
+        assert "the error is on standard error, exit status 2" in said, command
+        code, out, err = run_main([command, "--format", "json", *args], capsys)
+        assert (code, out) == (2, "") and err.startswith("error: "), command
+    flat = " ".join(" ".join(_help("diff")).split())
+    assert "a comparison with no verdict is printed, exit status 2." in flat
 
 
 def test_import_and_export_list_each_subcommand_whole():
