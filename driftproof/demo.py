@@ -155,8 +155,8 @@ def _staged_demo(folder: Path) -> str:
 def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
     """Put each of ``ours`` (files relative to ``stage``) in place in ``folder``: all or none.
 
-    Each file replaced is first linked as ``<file>.old`` in ``stage``: where one cannot be
-    written, those put in place are put back and the folders made for them removed.
+    Each file replaced is first copied to ``<file>.old`` in ``stage`` (a link as a link): where
+    one cannot be written, those put in place are put back and the folders made for them removed.
 
     Raises:
         RefusalError: as :func:`_refuse_in_the_way` (before any file is replaced).
@@ -171,8 +171,8 @@ def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
                 if not (folder / part).exists():
                     (folder / part).mkdir()
                     made.append(folder / part)
-            if os.path.lexists(folder / rel):  # a link: the link itself
-                os.link(folder / rel, stage / f"{rel}.old", follow_symlinks=False)
+            if os.path.lexists(folder / rel):  # copied, not linked: another's file, no links
+                shutil.copy2(folder / rel, stage / f"{rel}.old", follow_symlinks=False)
             done.append(rel)  # first: a stop just after the replace still puts it back
             os.replace(stage / rel, folder / rel)  # each file whole
     except BaseException as exc:  # a stop too: what was replaced is put back

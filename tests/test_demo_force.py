@@ -89,7 +89,7 @@ def test_a_forced_demo_writes_through_nothing_and_fails_before_any_write(
     ]
 
 
-@pytest.mark.parametrize("how", ["a failing replace", "a read-only folder"])
+@pytest.mark.parametrize("how", ["a failing replace", "a read-only folder", "no hard links"])
 def test_a_forced_demo_that_cannot_write_one_file_replaces_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
@@ -118,6 +118,12 @@ def test_a_forced_demo_that_cannot_write_one_file_replaces_none(
             replace(src, dst)
 
         monkeypatch.setattr(os, "replace", fail_one)
+    if how == "no hard links":  # another user's file (protected links), a filesystem without
+
+        def no_link(*_args: Any, **_kw: Any) -> None:
+            raise PermissionError(1, "Operation not permitted")
+
+        monkeypatch.setattr(os, "link", no_link)
     with pytest.raises(OSError) as exc:
         demo.run_demo(folder, force=True)
     assert {p: p.read_bytes() if p.is_file() else None for p in folder.rglob("*")} == before
