@@ -1,6 +1,6 @@
 """``driftproof diff A.json B.json``: compare two receipts case by case.
 
-Exit status: 0 no case regressed; 1 a case regressed; 2 bad input or no verdict.
+Exit status: 0 no case regressed; 1 a case regressed; 2 bad input; 5 no verdict.
 """
 
 from __future__ import annotations
@@ -45,16 +45,18 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
 
     Each case's with-skill bands are compared: a change is called only when the
     bands are apart and the means move by at least the 0.05 effect floor.
-    Exit status: 0 no case regressed, 1 a case regressed, 2 bad input or no verdict.
+    Exit status: 0 no case regressed; 1 a case regressed; 2 bad input (a receipt that cannot be
+    read, a wrong option); 5 the receipts were read but a side gets no verdict (below TESTED, a
+    smoke run, an import, aggregates only, no case in both), so nothing was decided.
     """
     # deferred: start-up time of --help
-    from driftproof.pages.comparison import compare_receipts, exit_status
+    from driftproof.pages.comparison import compare_receipts
     from driftproof.pages.sheet import receipt_breakdown
     from driftproof.receipt import read_receipt
     from driftproof.render.comparison import comparison_json as to_json
     from driftproof.render.comparison import comparison_markdown as to_markdown
     from driftproof.render.comparison import comparison_text as to_text
-    from driftproof.render.comparison import with_aa, with_breakdowns
+    from driftproof.render.comparison import diff_exit_status, with_aa, with_breakdowns
     from driftproof.stats.aa import aa_problem, aa_reading
 
     try:
@@ -78,4 +80,4 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
         output = with_aa(output, fmt, str(aa_path), aa_reading(raa), width)
     click.echo(output, nl=False)
     # not ctx.exit: the console entry runs click with standalone_mode=False, which drops it
-    raise SystemExit(exit_status(comparison))
+    raise SystemExit(diff_exit_status(comparison))

@@ -156,9 +156,9 @@ def test_lost_draws_give_measured_and_drawn_counts(tmp_path: Path) -> None:
         ({"level": "UNVERIFIED", "preset": "quick"}, SMOKE_RUN),
     ],
 )
-def test_refused_side_exits_2_and_names_why(tmp_path: Path, kw: dict[str, Any], words: str) -> None:
+def test_refused_side_exits_5_and_names_why(tmp_path: Path, kw: dict[str, Any], words: str) -> None:
     res = run(tmp_path, make_receipt([C1A]), make_receipt([C1B], **kw))
-    assert res.exit_code == 2
+    assert res.exit_code == 5
     lines = res.output.splitlines()
     assert lines[1] == "no verdict"
     assert lines[2].startswith(f"{tmp_path / 'b.json'}: {words}")
@@ -177,7 +177,7 @@ def test_aggregates_only_is_refused(tmp_path: Path) -> None:
         source_figures={"source": "test"},
     )
     res = run(tmp_path, agg, make_receipt([C1B]))
-    assert res.exit_code == 2
+    assert res.exit_code == 5
     assert "a.json: aggregates only" in res.output
 
 
@@ -402,7 +402,7 @@ def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(
         "two runs of the same skill."
     )
     none = "No case is in both receipts, so nothing was compared."
-    assert res.exit_code == 2
+    assert res.exit_code == 5
     assert f"is below TESTED\n{skills}\n{none}\nCases in one receipt only: C1 (only in " in (
         res.output
     )

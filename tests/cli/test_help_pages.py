@@ -228,3 +228,13 @@ def test_import_skill_creator_help_says_a_benchmark_stands_for_its_gradings():
     said = " ".join(r.output.split())
     assert "a benchmark.json stands for the grading.json files beside it, which are then" in said
     assert "not read" in said and "Reads benchmark.json and grading.json." not in said
+
+
+def test_diff_help_and_readme_give_no_verdict_its_own_exit_status():
+    # issue: diff exited 2 both for a broken file and for a readable comparison with no verdict
+    flat = " ".join(" ".join(_help("diff")).split())
+    said = flat[flat.index("Exit status:") : flat.index("Options:")]
+    assert "2 bad input" in said and "5 the receipts were read but a side gets no verdict" in said
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof diff "))
+    assert "2 bad input, 5 the receipts were read but a side gets no verdict" in row
