@@ -22,7 +22,11 @@ from driftproof.cli._options import JSON_REFUSED, format_option, terminal_width
     "when reading, not before the run.",
 )
 def view(receipt: Path, fmt: str, margin: float | None) -> None:
-    """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."""
+    """Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown.
+
+    Exit status: 0 when the sheet is printed, whatever the reading; 2 when the receipt cannot be
+    read or is invalid, or an option is wrong (nothing is printed then).
+    """
     from driftproof.pages.sheet import sheet  # deferred: start-up time of --help
     from driftproof.receipt import read_receipt
     from driftproof.render.sheet import sheet_json, sheet_markdown, sheet_text

@@ -238,3 +238,16 @@ def test_diff_help_and_readme_give_no_verdict_its_own_exit_status():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof diff "))
     assert "2 bad input, 5 the receipts were read but a side gets no verdict" in row
+
+
+def test_view_help_gives_its_exit_statuses_and_they_hold() -> None:
+    # issue: view --help had no exit status section
+    flat = " ".join(" ".join(_help("view")).split())
+    said = flat[flat.index("Exit status:") : flat.index("Options:")]
+    assert "0 when the sheet is printed, whatever the reading" in said
+    assert "2 when the receipt cannot be read or is invalid, or an option is wrong" in said
+    good = sorted((Path(__file__).resolve().parents[2] / "receipts").glob("*.json"))[0]
+    runner = CliRunner()  # an unreadable receipt's 2: tests/cli/test_main.py
+    assert runner.invoke(cli, ["view", str(good)]).exit_code == 0
+    res = runner.invoke(cli, ["view", str(good), "--margin", "2"])
+    assert res.exit_code == 2 and res.stdout == ""
