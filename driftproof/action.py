@@ -14,12 +14,11 @@ measured nothing in an arm of a case the baseline receipt measured in that arm
 (:mod:`driftproof.pages.unmeasured_cases`; a case measured in neither does not count).
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
-Exit status: 0 when the job passes; 1 when it fails (by default: a case regressed, or one the new
-receipt did not measure); 2 when an input is missing, a receipt cannot be read (bad JSON, schema,
-seal) or the A/A receipt is not one, or is of another skill, suite, answering model or judge than
-the compared receipts, with the problems in the summary and on stderr, or when the summary or
-``$GITHUB_OUTPUT`` cannot be written (then each says error, :func:`_write_outputs`) or names a
-receipt read (nothing written); 130 when cancelled before the outputs.
+Exit status: 0 when the job passes (no decision passes unless fail-on names none); 1 when it
+fails (by default: a case regressed, or one the new receipt did not measure); 2 when an input is
+missing, a receipt cannot be read, fail-on is not understood, the A/A receipt is not one or not of
+the same skill, suite and models, or the summary or outputs cannot be written or name a receipt
+read (each problem said on stderr); 130 when stopped before a decision; 141 when stdout is closed.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -330,9 +330,8 @@ def _error_summary(lines: list[str]) -> str:
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line, each option defaulting to its environment variable."""
-    p = argparse.ArgumentParser(
-        prog="python -m driftproof.action", description=__doc__.splitlines()[0]
-    )
+    exits = __doc__[__doc__.index("Exit status:") :]  # the docstring's last paragraph
+    p = argparse.ArgumentParser("python -m driftproof.action", None, __doc__.split("\n")[0], exits)
     said = {
         "baseline": "the earlier receipt",
         "receipt": "the new receipt",
@@ -426,7 +425,8 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     see = "see the job summary"
     if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally
-        see = "see driftproof diff BASELINE RECEIPT" + (" --aa AA" if args.aa else "")
+        named = [args.baseline, args.receipt] + (["--aa", args.aa] if args.aa else [])
+        see = "see " + terminal_safe(shlex.join(["driftproof", "diff", *named]))
         print(f"driftproof: {NO_SUMMARY.format(see[4:])}", file=sys.stderr)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a

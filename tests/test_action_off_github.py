@@ -23,3 +23,15 @@ def test_missing_input_off_github_names_the_option(
         "error: --baseline FILE is required: the path of a receipt",
         "error: --receipt FILE is required: the path of a receipt",
     ]
+
+
+def test_help_lists_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    # action.yml says the script documents every exit status; its --help listed none
+    with pytest.raises(SystemExit) as done:
+        action.main(["--help"])
+    assert done.value.code == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    said = flat[flat.index("Exit status:") :]
+    for words in ("0 when the job passes", "1 when it fails", "2 when an input is missing"):
+        assert words in said, words
+    assert "130 when stopped before a decision" in said and "141 when stdout is closed" in said
