@@ -39,10 +39,10 @@ def test_readme_quick_start_begins_with_the_demo() -> None:
     assert lines[0].startswith("driftproof demo")
     # the run lines name their output (issue 16: the README's run line shows --out)
     assert all("--out " in line for line in lines if line.startswith("driftproof run "))
-    # diff exits 2 on the simulated receipts (no verdict): a script with set -e would stop there
+    # diff exits 5 on the simulated receipts (no verdict): a script with set -e would stop there
     diff = next(line for line in lines if line.startswith("driftproof diff "))
     assert diff.endswith(
-        "  # exits 2: simulated receipts get no verdict (a set -e script stops here)"
+        "  # exits 5: simulated receipts get no verdict (a set -e script stops here)"
     )
 
 
@@ -165,14 +165,14 @@ def test_quick_start_literally(
     for key, name in (("run suite.json", "first.json"), ("run suite.json'", "second.json")):
         code, out, err = seen[key]
         assert code == 0, err
-        assert f"receipt: {name}" in out
+        assert f"receipt: {name}\nnext: driftproof view {name} to read it; " in out
         assert "no verdict: simulated: no model answered" in out
         assert "(UNVERIFIED)" in out  # the level, which the README defines under the block
         assert (demo / name).is_file()
 
     # diff: no verdict, the reason heads a table of every case's bands and lost draws
     code, out, _ = seen["diff first.json"]
-    assert code == 2
+    assert code == 5
     head, table = out.split("The bands below are shown as context; no verdict is given.")
     assert "first.json: simulated: no model answered" in head
     rows = [
