@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -212,3 +213,18 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> A
 def judge_price_option(help: str) -> Any:
     """``--judge-price IN,OUT[,CACHE_READ,CACHE_WRITE]`` in USD per million tokens (a tuple)."""
     return click.option("--judge-price", callback=_price, help=help)
+
+
+def said_written(receipts: Sequence[Path]) -> None:
+    """Print "wrote PATH" for each receipt written, then the command that reads one.
+
+    Paths are shown escaped: they are untrusted text.
+    """
+    from driftproof.render.escape import terminal_safe
+
+    for path in receipts:
+        click.echo(f"wrote {terminal_safe(str(path))}")
+    if receipts:
+        first = terminal_safe(shlex.quote(str(receipts[0])))
+        each = "it" if len(receipts) == 1 else "the first (each of the others the same way)"
+        click.echo(f"next: driftproof view {first} to read {each}")

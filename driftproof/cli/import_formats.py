@@ -13,7 +13,7 @@ import click
 from click import UsageError
 
 from driftproof.cli import written
-from driftproof.cli._options import EXISTING_FILE, FILE
+from driftproof.cli._options import EXISTING_FILE, FILE, said_written
 from driftproof.errors import ImportError_, Problem
 from driftproof.wording import is_blank, name_refusal
 
@@ -56,7 +56,6 @@ def _import_command(
         from driftproof.importers._common import OPTIONS  # deferred: start-up
         from driftproof.importers._shapes import OPTIONS_TO_GIVE  # deferred: start-up
         from driftproof.outputs import refuse_output_on_input
-        from driftproof.render.escape import terminal_safe
 
         if check is not None:
             check(options)
@@ -90,8 +89,7 @@ def _import_command(
         for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
             refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
         written("receipt", paths := write_imported(items, out_dir, source=str(shown), force=force))
-        for path in paths:
-            click.echo(f"wrote {terminal_safe(str(path))}")  # a path is untrusted text
+        said_written(paths)
 
     return click.Command(
         tool,

@@ -78,7 +78,9 @@ def build(
         )
     written("site", [out])
     built = count_of(len(inputs.reports), "report"), count_of(len(inputs.receipts), "receipt")
-    click.echo(f"built {terminal_safe(str(out))}: {', '.join(built)}")
+    shown = terminal_safe(str(out))
+    index = terminal_safe(str(out / "index.html"))
+    click.echo(f"built the site in the folder {shown}: {', '.join(built)}; open {index} to read it")
 
 
 @contextmanager

@@ -34,6 +34,9 @@ def test_import_export_and_reports_build_print_paths_escaped(
     src = shared / "data/interop/skill-creator/nebius-skills-workspace"
     said = _said(["import", "skill-creator", str(src), "--out-dir", str(out / "r")], capsys)
     assert said.startswith(f"wrote {tmp_path}/{SHOWN}/r/")
+    # a newcomer's issue: import said where the receipt went, not how to read it
+    assert f"\nnext: driftproof view '{tmp_path}/{SHOWN}/r/" in said
+    assert said.endswith(".json' to read it\n")
     receipts = tmp_path / "receipts"
     receipts.mkdir()
     (tmp_path / "none").mkdir()
@@ -41,4 +44,5 @@ def test_import_export_and_reports_build_print_paths_escaped(
     site = out / "site"
     argv = ["reports", "build", "--receipts", str(receipts), "--reports", str(tmp_path / "none")]
     said = _said([*argv, "--out", str(site)], capsys)
-    assert said.startswith(f"built {tmp_path}/{SHOWN}/site: ")
+    assert said.startswith(f"built the site in the folder {tmp_path}/{SHOWN}/site: ")
+    assert said.endswith(f"; open {tmp_path}/{SHOWN}/site/index.html to read it\n")

@@ -324,7 +324,9 @@ def test_reports_build_in_the_demo_folder_may_replace_the_demo_site(
     shutil.rmtree(demo / "receipts")
     shutil.copytree(receipts, demo / "receipts")
     code, out, err = run(["reports", "build", "--reports", str(reports)], capsys)
-    assert (code, out) == (0, "built site: 2 reports, 3 receipts\n"), err
+    # a newcomer's issue: "built site: …" named neither the folder as one nor the page to open
+    said = "built the site in the folder site: 2 reports, 3 receipts; open site/index.html to read"
+    assert (code, out) == (0, said + " it\n"), err
     assert b"SIMULATED DATA" not in (demo / "site" / "index.html").read_bytes()
 
 
