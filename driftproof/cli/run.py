@@ -44,8 +44,8 @@ the run, keeps every finished draw in the journal and prints the command that re
 Exit status: 0 when the receipt is written; 2 for a bad suite, an existing --out (without
 --force), a refused journal, a missing key (one line naming the variable; nothing is written),
 a lane that cannot run or an error that stops the run (nothing is written, the journal is
-kept), or a full standard output once the receipt is written (as the error says); 3 when the run
-stopped because another model gave an answer (the receipt is written and reads UNVERIFIED); 4
+kept), or a full standard output once the receipt is written (as the error says); 3 when a reply
+came from another model than the one asked for, so the run stopped (its receipt reads UNVERIFIED); 4
 when an arm has no measured draw (one line names the commonest lost reason, with the base URL
 where no connection got an answer; the receipt is written, reading "not measured" unless only
 the control arm has none, and the journal is kept); 130 when

@@ -1,0 +1,37 @@
+"""What a newcomer following the README read and found unclear: run's exit status 3, the
+readings page's opening, and how long ``make test`` takes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from driftproof.cli.run import run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_run_help_says_plainly_what_exit_status_3_means() -> None:
+    # "stopped because another model gave an answer" did not say the model was another than asked
+    out = CliRunner().invoke(run, ["--help"], terminal_width=200).output
+    flat = " ".join(out.split())
+    assert (
+        "3 when a reply came from another model than the one asked for, so the run stopped "
+        "(its receipt reads UNVERIFIED)"
+    ) in flat
+
+
+def test_the_readings_page_says_once_what_the_specification_means() -> None:
+    # it called the receipt specification the file's contract, then said "the specification"
+    # means the method
+    intro = (REPO / "site_src/decisions.md").read_text(encoding="utf-8").split("\n## ")[0]
+    assert "contract" not in intro
+    assert intro.count('"the specification"') == 1
+    assert 'says "the specification" means the method' in " ".join(intro.split())
+
+
+def test_readme_gives_make_tests_time_on_a_quiet_machine() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    line = next(ln for ln in readme.splitlines() if ln.startswith("make test "))
+    assert "on a quiet two-core machine; much longer on a busy one" in line
