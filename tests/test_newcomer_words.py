@@ -35,3 +35,13 @@ def test_readme_gives_make_tests_time_on_a_quiet_machine() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     line = next(ln for ln in readme.splitlines() if ln.startswith("make test "))
     assert "on a quiet two-core machine; much longer on a busy one" in line
+
+
+def test_run_help_says_the_default_judges_known_price_is_frozen() -> None:
+    # regrade --help said it; run --help did not, though run freezes it too
+    out = CliRunner().invoke(run, ["--help"], terminal_width=200).output
+    flat = " ".join(out.split())
+    said = flat[flat.index("--judge-price") : flat.index("--base-url")]
+    # Anthropic's list price of Claude Haiku 4.5: $1 in, $5 out per million tokens
+    assert "Default: the known price of the judge model when there is one" in said
+    assert "claude-haiku-4-5-20251001: 1,5,0.1,1.25, half that when batched" in said

@@ -88,6 +88,7 @@ from driftproof.outputs import (
 from driftproof.run.endings import table_lines
 from driftproof.run.run_plan import (
     DEFAULT_JUDGE,
+    JUDGE_PRICE_HELP,
     STOPPING_RULE,
     RunOptionError,
     RunOptions,
@@ -266,10 +267,7 @@ _SUMMARY, _DETAILS = __doc__.split("\n\n", 2)[1:]
     callback=model_id,
     help="Default: claude-haiku-4-5-20251001 (anthropic), gpt-5-mini (openai).",
 )
-@judge_price_option(
-    "Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, "
-    "frozen in the receipt; cache parts without a price are priced as input."
-)
+@judge_price_option(JUDGE_PRICE_HELP)
 @click.option(
     "--base-url", help="Answering API's base URL (default: the SDK's, or its *_BASE_URL variable)."
 )

@@ -314,7 +314,8 @@ _HOW = {
     "recorded": "the pilot's recorded grading cost per judged draw",
     "priced": "the pilot's judge tokens per judged draw at the judge price frozen in the receipt",
     "no usage": "the pilot records no judge usage",
-    "no price": "the receipt freezes no judge price",
+    "no price": "the receipt freezes no judge price; driftproof run --judge-price IN,OUT freezes "
+    "one in the next receipt",
 }
 
 

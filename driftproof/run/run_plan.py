@@ -42,6 +42,14 @@ KNOWN_PRICES = {
 #: The same judges' batch prices (Message Batches bill 50% of the standard prices, cache
 #: parts included), frozen with the batch price tier when the run is batched.
 KNOWN_BATCH_PRICES = {m: tuple(p / 2 for p in ps) for m, ps in KNOWN_PRICES.items()}
+#: ``run --help``'s words for ``--judge-price``: what is frozen when it is not given.
+JUDGE_PRICE_HELP = (
+    "Judge price IN,OUT[,CACHE_READ,CACHE_WRITE] in USD per million tokens, frozen in the "
+    "receipt; cache parts without a price are priced as input. Default: the known price of "
+    f"the judge model when there is one ({' and '.join(sorted(KNOWN_PRICES))}: "
+    f"{','.join(f'{p:g}' for p in KNOWN_PRICES[DEFAULT_JUDGE['anthropic']])}, half that when "
+    "batched), else none, and the grading cost then reads unknown."
+)
 #: The stopping rule, as ``driftproof run --help`` states it.
 STOPPING_RULE = (
     "Each arm is drawn at least 3 times, then once more at a time while the sample standard "

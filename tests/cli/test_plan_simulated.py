@@ -63,3 +63,17 @@ def test_cli_plan_refuses_a_one_score_import_naming_no_judge_sample() -> None:
     )
     assert res.exit_code == 2 and "judge's samples" not in res.stderr
     assert "(each arm holds the one score its source gave, with no spread)." in res.stderr
+
+
+def test_an_unpriced_plan_says_how_to_give_a_judge_price() -> None:
+    # a newcomer's issue: "unknown (the receipt freezes no judge price)" said not how to give one
+    six = [0.60, 0.61, 0.62, 0.62, 0.61, 0.60], [0.50, 0.51, 0.52, 0.52, 0.51, 0.50]
+    doc = make_receipt([case("c1", *six)])  # a pilot large enough to plan a count from
+    doc["judge"]["price"] = None  # judge usage recorded, but no price for it
+    usage = {"input_tokens": 12_000, "output_tokens": 1_200, "judged_draws_missing_usage": 0}
+    doc["economics"]["judge_overhead"] = {"usd": None, "judged_draws_counted": 12, **usage}
+    text = plan_text(plan_receipt(Receipt.model_validate(seal_document(doc))))
+    assert (
+        "Estimated grading cost: unknown (the receipt freezes no judge price; driftproof run "
+        "--judge-price IN,OUT freezes one in the next receipt).\n"
+    ) in text
