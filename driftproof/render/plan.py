@@ -90,13 +90,14 @@ def headline(p: Plan) -> str:
     elif p.draws_per_arm is not None:
         which = " for the cases that can resolve" if p.no_count_cases or stuck else ""
         if p.larger_pilot is None:
-            parts.append(f"Run {p.draws_per_arm:,} draws per arm{which}.")
+            parts.append(f"Run {p.draws_per_arm:,} draws per arm{which}{_set_by(p, first=True)}.")
         else:  # the cheap step first, then why, then the count without it
             parts.append(
                 f"Next, run a pilot of {p.larger_pilot:,} draws per arm and plan again: this "
                 "pilot is too small to show how much the scores vary from draw to draw, so to "
-                f"be safe the plan asks for {p.draws_per_arm:,} draws per arm, and a pilot of "
-                f"{p.larger_pilot:,} would likely cut that count. Or skip the pilot and run "
+                f"be safe the plan asks for {p.draws_per_arm:,} draws per arm"
+                f"{_set_by(p, first=True)}, and a pilot of {p.larger_pilot:,} would likely cut "
+                "that count. Or skip the pilot and run "
                 f"{p.draws_per_arm:,} draws per arm now{',' if which else ''}{which}."
             )
     if p.no_count_cases:
@@ -280,14 +281,16 @@ def _case_line(p: Plan, c: CasePlan) -> str:
     )
 
 
-def _set_by(p: Plan) -> str:
-    """Which of the two aims sets the count, when it is not the lift (else the empty string)."""
+def _set_by(p: Plan, *, first: bool = False) -> str:
+    """Which aim sets the count when not the lift (else ""); ``first``: the first line's words."""
     if p.effect_alone is None:
         return ""
+    alone = f"a true lift of {p.effect:.3f} alone would be called at {p.effect_alone:,}"
+    if first:
+        return f" (so that a run with no effect seldom reads underpowered; {alone})"
     return (
-        " Here keeping a run with no effect from reading underpowered sets it: a true lift of "
-        f"{p.effect:.3f} alone would be called at "
-        f"{p.effect_alone:,} draws per arm, so a larger lift does not lower the count."
+        " Here keeping a run with no effect from reading underpowered sets it: "
+        f"{alone} draws per arm, so a larger lift does not lower the count."
     )
 
 

@@ -28,6 +28,14 @@ from driftproof.wording import NO_DRAW_COUNT_REACHES
 FINE_JUDGE = dict(JUDGE, scale={"worst": 0.0, "best": 1.0, "step": 0.01})
 
 
+#: What the first line adds when keeping a run with no effect from reading underpowered sets
+#: the count (a newcomer's issue: the first line gave the count, not what it buys).
+_ALONE = (
+    "(so that a run with no effect seldom reads underpowered; a true lift of 0.075 alone would be "
+    "called at "
+)
+
+
 def make_receipt(cases: list[dict], **kw: object) -> dict:
     """The factory's receipt, judged on a 0.01 grid."""
     return factories.make_receipt(cases, judge=FINE_JUDGE, **kw)
@@ -92,8 +100,8 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
     assert headline(p) == (
         "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show "
         "how much the scores vary from draw to draw, so to be safe the plan "
-        "asks for 220 draws per arm, and a pilot of 6 would likely cut that count. Or skip the "
-        "pilot and run 220 draws per arm now."
+        f"asks for 220 draws per arm {_ALONE}{p.effect_alone}), and a pilot of 6 would likely cut "
+        "that count. Or skip the pilot and run 220 draws per arm now."
     )
     method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
     quoted = method.split("for a run without it: *", 1)[1].split(" …*", 1)[0]  # the method's
@@ -140,7 +148,7 @@ def test_ten_pooled_cases_state_the_level_and_its_error_rates() -> None:
     assert p.draws_per_arm == 127 and p.pooled_level == 0.6 and p.larger_pilot is None
     assert p.existence is not None and p.existence.df == 20
     text = plan_text(p)
-    assert text.startswith("Run 127 draws per arm.\n")
+    assert text.startswith(f"Run 127 draws per arm {_ALONE}{p.effect_alone}).\n")
     assert "\nTo draw each arm 127 times, give driftproof run --draws 127.\n" in text
     assert "upper 60% bound 0.0201" in text
     # the rates at 20 degrees of freedom: a count at 0.040 (upper 60% bounds under the floor)
@@ -299,7 +307,7 @@ def test_cli_plan_json(tmp_path: Path) -> None:
     doc = json.loads(res.output)
     assert doc["draws_per_arm"] == 7 and doc["judge_usd"] is None
     assert doc["effect"] == pytest.approx(0.075) and doc["spread_level"] == 0.8
-    assert doc["headline"] == "Run 7 draws per arm."
+    assert doc["headline"].startswith(f"Run 7 draws per arm {_ALONE}")
 
 
 def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
@@ -351,7 +359,7 @@ def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
     assert p.draws_per_arm == 12 and p.undecided_cases == ()
     text = plan_text(p)
-    assert text.startswith("Run 12 draws per arm.")
+    assert text.startswith(f"Run 12 draws per arm {_ALONE}{p.effect_alone}).")
     # equal spreads: Bartlett's statistic is 0, p = 1; named by what it checks, not its name
     assert (
         "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
@@ -414,7 +422,8 @@ def test_the_headline_names_at_most_five_cases() -> None:
     p = plan_receipt(Receipt.model_validate(make_receipt([BIG, *wide])))
     assert p.no_count_cases == tuple(f"w{i}" for i in range(7))
     assert headline(p) == (
-        f"Run {p.draws_per_arm} draws per arm for the cases that can resolve. The two arms' "
+        f"Run {p.draws_per_arm} draws per arm for the cases that can resolve {_ALONE}"
+        f"{p.effect_alone}). The two arms' "
         "spreads of w0, w1, w2, w3, w4 and 2 more add up to the floor or more, even at their "
         "lower bounds: no number of draws resolves them; reduce their spread or drop them."
     )

@@ -33,7 +33,9 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     assert p.larger_pilot == 6 and headline(p).startswith(
         "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show "
         "how much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
-        "arm, and a pilot of 6 would likely cut that count. Or skip the pilot and run 220 draws "
+        "arm (so that a run with no effect seldom reads underpowered; a true lift of 0.075 alone "
+        f"would be called at {p.effect_alone}), and a pilot of 6 would likely cut that count. Or "
+        "skip the pilot and run 220 draws "
         "per arm now, for the cases that can resolve. The two arms' spreads of n0, n1, n2, n3 "
         "and n4 add up to the floor or more"
     )
