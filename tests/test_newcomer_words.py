@@ -45,3 +45,27 @@ def test_run_help_says_the_default_judges_known_price_is_frozen() -> None:
     # Anthropic's list price of Claude Haiku 4.5: $1 in, $5 out per million tokens
     assert "Default: the known price of the judge model when there is one" in said
     assert "claude-haiku-4-5-20251001: 1,5,0.1,1.25, half that when batched" in said
+
+
+def test_a_reading_below_tested_says_how_to_get_a_tested_receipt(tmp_path: Path) -> None:
+    # diff and badge said "verification level DECLARED is below TESTED" and no more
+    import json
+
+    from factories import case, make_receipt
+
+    from driftproof.cli.badge import badge
+    from driftproof.cli.diff import diff
+
+    how = "A driftproof run against a real provider (not simulated) gives a TESTED receipt."
+    c1 = case("C1", [0.6, 0.61, 0.62], [0.5, 0.51, 0.52])
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(make_receipt([c1])), encoding="utf-8")
+    b.write_text(json.dumps(make_receipt([c1], level="DECLARED")), encoding="utf-8")
+    said = CliRunner().invoke(diff, [str(a), str(b)])
+    assert said.exit_code == 5 and said.output.endswith(f"\n{how}\n")
+    assert how not in CliRunner().invoke(diff, [str(a), str(a)]).output  # a verdict: not said
+    said = CliRunner().invoke(badge, [str(b), "--json", str(tmp_path / "badge.json")])
+    assert said.output.splitlines()[:2] == [
+        "no verdict: verification level DECLARED is below TESTED",
+        how,
+    ]

@@ -76,6 +76,7 @@ def _say_reading(r: Receipt) -> None:
     """Print ``r``'s badge reading, then for a regrade's receipt which receipt it regrades."""
     from driftproof.pages.badge import badge_reading
     from driftproof.pages.results import regrade_words
+    from driftproof.pages.words import tested_how
     from driftproof.render.escape import terminal_safe
 
     b = badge_reading(r)
@@ -83,6 +84,8 @@ def _say_reading(r: Receipt) -> None:
     click.echo(fit_terminal(terminal_safe(reading)))
     if regraded := regrade_words(r):  # as the results page's row says it
         click.echo(fit_terminal(regraded))
+    if how := tested_how(r):
+        click.echo(fit_terminal(how))
 
 
 @click.command()

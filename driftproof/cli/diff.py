@@ -52,6 +52,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     # deferred: start-up time of --help
     from driftproof.pages.comparison import compare_receipts
     from driftproof.pages.sheet import receipt_breakdown
+    from driftproof.pages.words import tested_how
     from driftproof.receipt import read_receipt
     from driftproof.render.comparison import comparison_json as to_json
     from driftproof.render.comparison import comparison_markdown as to_markdown
@@ -78,6 +79,7 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
         output = with_breakdowns(output, fmt, views, width)
     if raa is not None:
         output = with_aa(output, fmt, str(aa_path), aa_reading(raa), width)
-    click.echo(output, nl=False)
+    how = tested_how(ra, rb) if fmt != "json" else None  # JSON: its refusals say why
+    click.echo(output + (f"\n{how}\n" if how else ""), nl=False)
     # not ctx.exit: the console entry runs click with standalone_mode=False, which drops it
     raise SystemExit(diff_exit_status(comparison))
