@@ -51,8 +51,11 @@ def test_aggregates_only_view_shows_every_figure_the_site_sheet_shows(capsys: An
             "7149a886d50da8db72cdc1f20ff01cefeadfe6a9" in views[fmt]
             and "6f6c3946e835520844d2b770bf8d91faf701a526" in views[fmt]
         )
+    # the site's results page leads with the source's average (a newcomer found view leading
+    # with a count of figures instead): the one headline, as the source printed it
     assert doc["headline"]["label"] == "source figures" and doc["headline"]["value"].startswith(
-        "10 figures as the source printed"
+        "the source's average uplift 48 percentage points; its 10 uplifts, by dimension and "
+        'agent, in "Figures as the source printed them"'
     )
 
 
@@ -194,7 +197,7 @@ def test_a_source_that_printed_no_figure_still_shows_its_own_verdict(capsys: Any
     views = view_formats(path, capsys)
     for fmt in ("text", "markdown"):
         text = views[fmt]
-        assert '(see "Figures as the source printed them")' in text
+        assert "no uplift printed" in text  # as the site's results page says it
         head = "Figures as the source printed them (no band" if fmt == "text" else "## Figures as"
         after = text[text.index(head) :]
         assert "the source's own verdict" in after and "PASS" in after
@@ -234,7 +237,7 @@ def test_a_run_summary_shows_each_figure_the_source_printed(
         "Figures as the source printed them, per measure and arm"
     )
     assert "| measure | arm | value as printed | delta as printed |" in views["markdown"]
-    assert doc["headline"]["value"].startswith("9 figures as the source printed them")
+    assert doc["headline"]["value"].startswith("delta as printed: pass_rate 0.5; time_seconds 13.0")
     for fmt in ("text", "markdown"):
         assert "no figure" not in views[fmt] and "mean 0.83; stddev 0.06" in views[fmt]
     # where they were read: git hash-object of benchmark.json
@@ -278,3 +281,22 @@ def test_a_receipt_with_no_case_row_says_so_under_cases_not_a_bare_header(capsys
     assert text[text.index("Cases") + 1] == "  none: the receipt holds no case row"
     md = views["markdown"].split("## Cases", 1)[1].split("##", 1)[0]
     assert "none: the receipt holds no case row" in md and "| case |" not in md
+
+
+def test_view_and_the_results_page_lead_an_aggregates_only_receipt_alike() -> None:
+    # a newcomer found view leading with "10 figures as the source printed them" where the
+    # results page led with the source's average uplift, and "0 figures …" where it said none
+    from driftproof.pages.results import headline as results_headline
+    from driftproof.pages.sheet import sheet
+    from driftproof.receipt import read_receipt
+
+    receipts = Path(__file__).resolve().parents[1] / "receipts"
+    said = {}
+    for name in ("accelerated-computing-cudf", "digital-health-clinical-asr-setup"):
+        r = read_receipt(receipts / f"nvidia-7149a88-{name}.json")
+        view = sheet(r, path=receipts / f"nvidia-7149a88-{name}.json").headline.value
+        said[name] = view
+        site = results_headline(r)
+        assert view == site.replace("on its page", 'in "Figures as the source printed them"')
+    assert said["digital-health-clinical-asr-setup"] == "no uplift printed"
+    assert said["accelerated-computing-cudf"].startswith("the source's average uplift 11 ")

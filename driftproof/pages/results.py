@@ -14,8 +14,10 @@ from urllib.parse import quote
 from driftproof._anchor import unique
 from driftproof.pages.badge import BadgeReading, badge_reading, site_badge_files
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.printed_figures import NOT_PRINTED, printed_rows, printed_value, uplift_unit
-from driftproof.pages.source import source_figures, source_report_headline, summary_figure
+from driftproof.pages.source import (
+    printed_headline,
+    source_report_headline,
+)
 from driftproof.pages.words import (
     COUNTED_BY_WORDS,
     UNKNOWN,
@@ -195,8 +197,6 @@ def named_originals(rows: Iterable[ResultRow]) -> list[ResultRow]:
     ]
 
 
-#: The printed uplifts a headline shows before "and N more on its page" (an index row stays short).
-SHOWN_FIGURES = 2
 #: Each arm as a headline's means name it.
 _MEAN_LABELS = {"with_skill": "with the skill", "baseline": "without it", "control": "control"}
 
@@ -209,7 +209,7 @@ def headline(r: Receipt, lift: float | None = None) -> str:
     a smoke run: its lift (an A/A calibration's, which has none: its two runs' means).
     """
     if r.is_aggregates_only:
-        return _printed_figures(r)
+        return printed_headline(r)
     if r.is_smoke and not r.run.aa:  # an A/A smoke run has no lift: its runs' means, below
         return (
             f"lift {format_lift(lift)} (context only: a smoke run)"
@@ -269,32 +269,6 @@ def _lift_beside_means(r: Receipt, lift: float | None) -> str:
 
 def _scored(arm: CaseArm) -> int:
     return sum(d.score is not None for d in arm.draws)
-
-
-def _printed_figures(r: Receipt) -> str:
-    if r.source_figures is not None and r.source_figures.run_summary is not None:
-        what = "delta"  # skill-creator's run_summary: its delta row per measure
-        out = [f"{x.dimension} {x.uplift}" for x in source_figures(r) if x.uplift != NOT_PRINTED]
-    else:
-        what, out = "uplift", []
-        for x in printed_rows(r) or ():
-            printed = printed_value(x.uplift)
-            if x.uplift is None or printed is None:
-                continue
-            unit = uplift_unit(x.uplift)  # as the sheet says it
-            out.append(
-                f"{x.dimension}, {x.agent}: {printed}"
-                + (f" {unit}" if unit and unit not in printed else "")
-            )
-    if not out:
-        return f"no {what} printed"
-    summary = (r.source_figures.summary if r.source_figures is not None else None) or {}
-    if what == "uplift" and (average := summary_figure(summary, "average_uplift_pct")):
-        each = count_of(len(out), "uplift")
-        return f"the source's {average}; its {each}, by dimension and agent, on its page"
-    extra = len(out) - SHOWN_FIGURES
-    more = f"; and {extra:,} more on its page" if extra > 0 else ""
-    return f"{what} as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
 
 
 def results_rows(

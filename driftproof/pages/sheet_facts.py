@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from driftproof.pages.band_sources import band_facts
-from driftproof.pages.source import source_figures, source_report_headline
+from driftproof.pages.source import ON_THE_SHEET, printed_headline, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
     COUNTED_BY_WORDS,
@@ -242,13 +242,8 @@ def judge_cost(r: Receipt) -> tuple[Fact, ...]:
 
 def headline(r: Receipt, lift_text: str, per_1k_text: str) -> Fact:
     """The one figure a reader looks for first."""
-    if r.is_aggregates_only:
-        n = len(source_figures(r))
-        return Fact(
-            "source figures",
-            f"{count_of(n, 'figure')} as the source printed them (see "
-            '"Figures as the source printed them"); no band, lift or verdict is computed from them',
-        )
+    if r.is_aggregates_only:  # as the site's results page leads with it
+        return Fact("source figures", printed_headline(r, ON_THE_SHEET))
     if r.judge is None and any(token_counts(c.arms.with_skill.draws) for c in r.cases):
         return Fact("output-token saving", _token_saving(r))
     if lift_text.startswith("n/a"):

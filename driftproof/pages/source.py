@@ -337,3 +337,43 @@ def usage_view(r: Receipt) -> UsageView | None:
             f"({', '.join(o.undefined)}); caveman counts them as 0%."
         )
     return UsageView(USAGE_HEAD, (row,), cost, note)
+
+
+#: The printed uplifts a headline shows before "and N more on its page" (an index row stays short).
+SHOWN_FIGURES = 2
+
+
+#: Where the sheet (``view``, a receipt's page) shows every printed figure.
+ON_THE_SHEET = 'in "Figures as the source printed them"'
+
+
+def printed_headline(r: Receipt, where: str = "on its page") -> str:
+    """The headline of an aggregates-only receipt, for the results page and its sheet alike.
+
+    The average uplift the source printed (NVIDIA's summary), else the first
+    :data:`SHOWN_FIGURES` uplifts (skill-creator's deltas) as printed, else "no uplift printed";
+    ``where`` names where the rest are (:data:`ON_THE_SHEET` on the sheet).
+    """
+    if r.source_figures is not None and r.source_figures.run_summary is not None:
+        what = "delta"  # skill-creator's run_summary: its delta row per measure
+        out = [f"{x.dimension} {x.uplift}" for x in source_figures(r) if x.uplift != NOT_PRINTED]
+    else:
+        what, out = "uplift", []
+        for x in printed_rows(r) or ():
+            printed = printed_value(x.uplift)
+            if x.uplift is None or printed is None:
+                continue
+            unit = uplift_unit(x.uplift)  # as the sheet says it
+            out.append(
+                f"{x.dimension}, {x.agent}: {printed}"
+                + (f" {unit}" if unit and unit not in printed else "")
+            )
+    if not out:
+        return f"no {what} printed"
+    summary = (r.source_figures.summary if r.source_figures is not None else None) or {}
+    if what == "uplift" and (average := summary_figure(summary, "average_uplift_pct")):
+        each = count_of(len(out), "uplift")
+        return f"the source's {average}; its {each}, by dimension and agent, {where}"
+    extra = len(out) - SHOWN_FIGURES
+    more = f"; and {extra:,} more {where}" if extra > 0 else ""
+    return f"{what} as printed: " + "; ".join(out[:SHOWN_FIGURES]) + more
