@@ -74,9 +74,8 @@ def _name_shown(receipt: Path, name: str, *, every_path: bool) -> None:
 
 def _say_reading(r: Receipt) -> None:
     """Print ``r``'s badge reading, then for a regrade's receipt which receipt it regrades."""
-    from driftproof.pages.badge import badge_reading
+    from driftproof.pages.badge import badge_reading, tested_how
     from driftproof.pages.results import regrade_words
-    from driftproof.pages.words import tested_how
     from driftproof.render.escape import terminal_safe
 
     b = badge_reading(r)

@@ -50,9 +50,9 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     smoke run, an import, aggregates only, no case in both), so nothing was decided.
     """
     # deferred: start-up time of --help
+    from driftproof.pages.badge import tested_how
     from driftproof.pages.comparison import compare_receipts
     from driftproof.pages.sheet import receipt_breakdown
-    from driftproof.pages.words import tested_how
     from driftproof.receipt import read_receipt
     from driftproof.render.comparison import comparison_json as to_json
     from driftproof.render.comparison import comparison_markdown as to_markdown

@@ -184,3 +184,15 @@ def site_badge_files(
         out[f"badge/{name}.details.json"] = json_bytes(details_json(r, name, reading=b))
         out[f"badge/{name}.svg"] = badge_svg(r, reading=b).encode("utf-8")
     return out
+
+
+#: Said after a no-verdict reading because a receipt is below TESTED: how to get one that is not.
+TESTED_HOW = "A driftproof run against a real provider (not simulated) gives a TESTED receipt."
+
+
+def tested_how(*receipts: Receipt) -> str | None:
+    """:data:`TESTED_HOW` when any of ``receipts`` gets no verdict for being below TESTED."""
+    from driftproof.stats import Refusal, no_verdict
+
+    below = any((n := no_verdict(r)) and n.refusal is Refusal.BELOW_TESTED for r in receipts)
+    return TESTED_HOW if below else None

@@ -440,15 +440,3 @@ def lift_coverage(r: Receipt) -> str:
         f" (over {len(r.cases) - len(left):,} of {count_of(len(r.cases), 'case')}: "
         f"{cases_named(left)} {'has' if len(left) == 1 else 'have'} no measured draw in an arm)"
     )
-
-
-#: Said after a no-verdict reading because a receipt is below TESTED: how to get one that is not.
-TESTED_HOW = "A driftproof run against a real provider (not simulated) gives a TESTED receipt."
-
-
-def tested_how(*receipts: Receipt) -> str | None:
-    """:data:`TESTED_HOW` when any of ``receipts`` gets no verdict for being below TESTED."""
-    from driftproof.stats import Refusal, no_verdict
-
-    below = any((n := no_verdict(r)) and n.refusal is Refusal.BELOW_TESTED for r in receipts)
-    return TESTED_HOW if below else None

@@ -22,7 +22,7 @@ def test_run_prints_its_summary_on_an_ascii_stdout_as_view_does(tmp_path):
     done = subprocess.run([*cmd, "--out", str(out)], capture_output=True, env=env, check=False)
     assert (done.returncode, done.stderr) == (0, b"")
     assert "±".encode() in done.stdout  # the summary's bands, as UTF-8
-    assert done.stdout.endswith(f"receipt: {out}\n".encode())
+    assert f"receipt: {out}\nnext: driftproof view ".encode() in done.stdout
 
 
 def test_a_full_stdout_once_the_output_is_written_says_it_is_written(tmp_path):

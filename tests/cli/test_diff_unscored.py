@@ -31,7 +31,7 @@ def test_receipts_judged_by_two_judges_with_no_scores_say_so_before_naming_the_j
         str(receipts / f"caveman-{c}-judged-fidelity-caveman.json") for c in ("5c7e19a", "902028f")
     )
     res = CliRunner().invoke(diff, [a, b])
-    lines = res.output.splitlines()
+    lines = res.output.splitlines()[:-2]  # then how to get a TESTED receipt
     assert lines[-2:] == [
         "Neither receipt holds a scored answer, so there are no scores to compare.",
         "The two receipts were graded by different judges (claude-opus-4-8 and "
