@@ -54,7 +54,7 @@ def test_another_judge_template_or_scale_reads_no_verdict(what: str) -> None:
     c = compare_receipts(_receipt(SAME), _receipt(PLUS, **OTHERS[what]))
     assert c.refusals == (OTHER_JUDGE,) and c.rows == () and not c.regressed
     assert c.underpowered_sentence is None and c.draws_needed is None
-    assert exit_status(c) == 2  # no verdict, as for a side that gets none
+    assert exit_status(c) == 5  # no verdict, as for a side that gets none
     assert [v.case_id for v in c.context_rows] == ["c1"]  # the bands shown as context
     text = comparison_text(c)
     assert "improved" not in text and "driftproof regrade" in text

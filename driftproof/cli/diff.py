@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     ["json", "markdown", "text"],
     help="Output format. With json, input refused prints nothing on standard output (the "
     "error is on standard error, exit status 2); a comparison with no verdict is printed, exit "
-    "status 2.",
+    "status 5.",
 )
 @click.option(
     "--lift-breakdown",
@@ -51,13 +51,13 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     """
     # deferred: start-up time of --help
     from driftproof.pages.badge import tested_how
-    from driftproof.pages.comparison import compare_receipts
+    from driftproof.pages.comparison import compare_receipts, exit_status
     from driftproof.pages.sheet import receipt_breakdown
     from driftproof.receipt import read_receipt
     from driftproof.render.comparison import comparison_json as to_json
     from driftproof.render.comparison import comparison_markdown as to_markdown
     from driftproof.render.comparison import comparison_text as to_text
-    from driftproof.render.comparison import diff_exit_status, with_aa, with_breakdowns
+    from driftproof.render.comparison import with_aa, with_breakdowns
     from driftproof.stats.aa import aa_problem, aa_reading
 
     try:
@@ -82,4 +82,4 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     how = tested_how(ra, rb) if fmt != "json" else None  # JSON: its refusals say why
     click.echo(output + (f"\n{how}\n" if how else ""), nl=False)
     # not ctx.exit: the console entry runs click with standalone_mode=False, which drops it
-    raise SystemExit(diff_exit_status(comparison))
+    raise SystemExit(exit_status(comparison))

@@ -56,7 +56,9 @@ OTHER_JUDGE = (
 )
 
 #: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
-EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_BAD_INPUT = 0, 1, 2
+#: ``diff``'s exit statuses; 5 when the receipts were read but a side gets no verdict (not bad
+#: input's 2, nor ``run``'s 3 or 4).
+EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_NO_VERDICT = 0, 1, 5
 
 
 @dataclass(frozen=True)
@@ -342,9 +344,9 @@ def _summary(rows: tuple[CaseVerdict, ...]) -> str:
 
 
 def exit_status(c: Comparison) -> int:
-    """The exit status for CI: 2 when a side gets no verdict, 1 when a case regressed, else 0."""
+    """The exit status for CI: 5 when a side gets no verdict, 1 when a case regressed, else 0."""
     if c.refusals:
-        return EXIT_BAD_INPUT
+        return EXIT_NO_VERDICT
     return EXIT_REGRESSED if c.regressed else EXIT_NO_REGRESSION
 
 

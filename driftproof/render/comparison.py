@@ -25,20 +25,6 @@ from driftproof.render.sheet import Format, breakdown_document
 from driftproof.stats import Band, CaseVerdict, verdict_words
 from driftproof.stats.aa import AAReading
 
-#: ``diff``'s exit status when the receipts were read but a side gets no verdict (not bad input's 2,
-#: nor ``run``'s 3 or 4).
-EXIT_NO_VERDICT = 5
-
-
-def diff_exit_status(c: Comparison) -> int:
-    """``diff``'s exit status for ``c``.
-
-    Returns :data:`EXIT_NO_VERDICT` when a side gets no verdict, else 1 when a case regressed,
-    else 0.
-    """
-    return EXIT_NO_VERDICT if c.refusals else exit_status(c)
-
-
 #: The line under the table: what a band and Δ are (the Action's summary says it too).
 BANDS_LEGEND = (
     "Bands: mean ± one sample sd; Δ = later − earlier, with-skill arms, worked from the "
@@ -186,7 +172,7 @@ def comparison_json(c: Comparison) -> str:
     )
     doc = {
         **_pick(c, fields, a="a_name", b="b_name"),
-        "exit_status": diff_exit_status(c),
+        "exit_status": exit_status(c),
         "rows": [_row_json(v) for v in c.rows],
         "context_rows": [_row_json(v, context=True) for v in c.context_rows],
         "unmeasured": [

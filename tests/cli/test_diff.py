@@ -308,14 +308,14 @@ def test_diff_of_two_different_models_names_both(tmp_path: Path) -> None:
 
 def test_diff_of_two_different_judges_names_both(tmp_path: Path) -> None:
     # the same answers' model; the later receipt graded by another judge, then by another provider:
-    # no verdict (exit 2), the judges named
+    # no verdict (exit 5), the judges named
     res = _later(tmp_path, "judge", "model", "gpt-5-mini")
     said = (
         "The two receipts were graded by different judges (claude-haiku-4-5-20251001 by "
         "anthropic and gpt-5-mini by anthropic): their scores are on different scales, so a "
         "change between them may be the judge's, not the skill's."
     )
-    assert res.exit_code == 2 and f"\n{said}\n" in res.output
+    assert res.exit_code == 5 and f"\n{said}\n" in res.output
     md = _later(tmp_path, "judge", "model", "gpt-5-mini", "--format", "markdown")
     assert f"\n> {said}\n" in md.output
     # an import's grader named by no model (unrecorded:<tool>/<grader>) is not called different

@@ -96,7 +96,7 @@ def test_each_json_format_help_says_a_refusal_prints_nothing_on_stdout(tmp_path,
         code, out, err = run_main([command, "--format", "json", *args], capsys)
         assert (code, out) == (2, "") and err.startswith("error: "), command
     flat = " ".join(" ".join(_help("diff")).split())
-    assert "a comparison with no verdict is printed, exit status 2." in flat
+    assert "a comparison with no verdict is printed, exit status 5." in flat
 
 
 def test_import_and_export_list_each_subcommand_whole():
