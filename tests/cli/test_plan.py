@@ -347,29 +347,6 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     assert "c1: unknown" in res.output and "c2: unknown" in res.output
 
 
-def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
-    """A homogeneous pilot says its spreads are pooled.
-
-    Four cases with draws ±.01 around .60 (with skill) and .50 (baseline): sd .01 in every
-    case and arm, the same means, so the cases agree. Pooled over 8 degrees of freedom: 12 draws
-    per arm (worked in tests/stats/test_planning.py), where each case alone would ask the pilot
-    to grow to 6.
-    """
-    cases = [case(f"c{i}", [0.59, 0.60, 0.61], [0.49, 0.50, 0.51]) for i in range(4)]
-    p = plan_receipt(Receipt.model_validate(make_receipt(cases)))
-    assert p.draws_per_arm == 12 and p.undecided_cases == ()
-    text = plan_text(p)
-    assert text.startswith(f"Run 12 draws per arm {_ALONE}{p.effect_alone}).")
-    # equal spreads: Bartlett's statistic is 0, p = 1; named by what it checks, not its name
-    assert (
-        "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
-        "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it, as a test of "
-        "whether the cases' spreads differ by more than chance gives p = 1.000 (had it been "
-        "under 5%, they would be kept apart)." in text.split("\n")
-    )
-    assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
-
-
 def test_a_pilot_whose_spreads_disagree_says_so() -> None:
     """A pilot whose spreads disagree says so."""
     # BIG (sd .0101 over 50 draws), MID (.0175 over 3), WIDE (.10 over 3): the variances span a

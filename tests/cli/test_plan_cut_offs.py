@@ -1,4 +1,5 @@
-"""``plan``'s test across cases says why its cut-off is 15% for one pilot and 5% for another."""
+"""``plan``'s test across cases: when the cases' spreads are pooled, and why its cut-off is 15%
+for one pilot and 5% for another."""
 
 from __future__ import annotations
 
@@ -44,3 +45,26 @@ def test_the_cut_off_comes_with_its_reason(draws: int, said: str) -> None:
     step = [-0.02, -0.01, 0.0, 0.01, 0.02] if draws == 5 else [-0.01, 0.0, 0.01]
     line = _across([0.6 + d for d in step], [0.5 + d for d in step])
     assert line.endswith(said)
+
+
+def test_a_homogeneous_pilot_says_its_spreads_are_pooled() -> None:
+    """A homogeneous pilot says its spreads are pooled.
+
+    Four cases with draws ±.01 around .60 (with skill) and .50 (baseline): sd .01 in every
+    case and arm, the same means, so the cases agree. Pooled over 8 degrees of freedom: 12 draws
+    per arm (worked in tests/stats/test_planning.py), where each case alone would ask the pilot
+    to grow to 6.
+    """
+    cases = [case(f"c{i}", [0.59, 0.60, 0.61], [0.49, 0.50, 0.51]) for i in range(4)]
+    p = plan_receipt(Receipt.model_validate(factories.make_receipt(cases, judge=FINE_JUDGE)))
+    assert p.draws_per_arm == 12 and p.undecided_cases == ()
+    text = plan_text(p)
+    assert text.startswith("Run 12 draws per arm (so that a run with no effect seldom reads ")
+    # equal spreads: Bartlett's statistic is 0, p = 1; named by what it checks, not its name
+    assert (
+        "With skill: the spreads of the 4 cases agree, so they are pooled: 0.0100 over 8 "
+        "degrees of freedom, upper 80% bound 0.0132. Every case is planned from it, as a test of "
+        "whether the cases' spreads differ by more than chance gives p = 1.000 (had it been "
+        "under 5%, they would be kept apart)." in text.split("\n")
+    )
+    assert "Baseline: the spreads of the 4 cases agree, so they are pooled" in text
