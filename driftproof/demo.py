@@ -22,6 +22,7 @@ from pathlib import Path
 import markdown
 from markupsafe import Markup, escape
 
+from driftproof._pool import stops_held
 from driftproof.errors import RefusalError
 from driftproof.outputs import held_name, named_as
 from driftproof.pages.comparison import compare_receipts
@@ -105,9 +106,10 @@ def run_demo(folder: str | Path, *, force: bool = False) -> str:
 
     Everything is written beside ``folder`` first: a new or empty folder then takes it in one
     step; with ``force`` over other files, each of the demo's files is replaced whole (the others
-    stay), all or none: where one cannot be written, those already replaced are put back. A killed
-    demo leaves the old files or the new ones, never a half-written file; what it left beside the
-    folder, the next demo removes.
+    stay): where one cannot be written, or the demo is stopped (SIGINT, SIGTERM), those replaced
+    are put back. Killed outright (SIGKILL) while replacing, it may leave some of its files old
+    and some new (none half-written); the next demo removes the copies of the old ones left beside
+    the folder, and writes the whole new demo (its files are all generated).
 
     Raises:
         RefusalError: ``folder`` is a file or a symbolic link, its parent does not
@@ -149,7 +151,8 @@ def _staged_demo(folder: Path) -> str:
         where = str(exc.filename or stage).replace(str(stage), str(folder), 1)
         raise OSError(exc.errno, exc.strerror or str(exc), where) from exc
     finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        with stops_held():  # a further stop: the stage is removed first
+            shutil.rmtree(stage, ignore_errors=True)
 
 
 def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
@@ -176,15 +179,16 @@ def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
             done.append(rel)  # first: a stop just after the replace still puts it back
             os.replace(stage / rel, folder / rel)  # each file whole
     except BaseException as exc:  # a stop too: what was replaced is put back
-        for rel in reversed(done):
-            if os.path.lexists(stage / rel):  # not replaced
-                continue
-            if os.path.lexists(old := stage / f"{rel}.old"):
-                os.replace(old, folder / rel)
-            else:
-                (folder / rel).unlink()
-        for path in reversed(made):
-            path.rmdir()
+        with stops_held():  # a further stop: after the put-back, or the old files would be lost
+            for rel in reversed(done):
+                if os.path.lexists(stage / rel):  # not replaced
+                    continue
+                if os.path.lexists(old := stage / f"{rel}.old"):
+                    os.replace(old, folder / rel)
+                else:
+                    (folder / rel).unlink()
+            for path in reversed(made):
+                path.rmdir()
         if not isinstance(exc, OSError):
             raise
         why = f"cannot write it: {exc.strerror or exc}; no file in {folder} was replaced"
@@ -378,11 +382,7 @@ def _local_links(text: Markup) -> Markup:
 
 
 def _with_banner(page: bytes) -> bytes:
-    """``page`` with the simulated-data banner first in its body.
-
-    The banner is a landmark of its own, named "Simulated data", so that no content of the page
-    sits outside a landmark.
-    """
+    """``page`` with the banner first in its body: a landmark, so no content is outside one."""
     banner = (
         '<div class="simulated-banner" role="region" aria-label="Simulated data" '
         'style="background:#b00020;color:#fff;padding:.6em 1em;font-weight:bold">'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,4 +132,31 @@ def test_a_forced_demo_that_cannot_write_one_file_replaces_none(
         str(failing),
         f"cannot write it: Permission denied; no file in {folder} was replaced",
     )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+
+
+def test_a_forced_demo_stopped_twice_puts_back_every_file_it_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found: a second Ctrl-C while the replaced files were put back broke out of the put-back,
+    # and the stage (the old files' copies in it) was removed: the folder was left mixed
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for rel in ("WALKTHROUGH.txt", "plan.txt", "notes.txt"):
+        (folder / rel).write_text(f"mine: {rel}", encoding="utf-8")
+    before = {p: p.read_bytes() for p in folder.rglob("*")}
+    replace, placed = os.replace, []
+
+    def stop(src: Any, dst: Any) -> None:
+        replace(src, dst)
+        if Path(dst).parent == folder:  # the 3rd file placed (plan.txt) is stopped, and then
+            placed.append(dst)  # putting it back (the first one put back) is stopped again
+            if len(placed) == 3 or str(src).endswith(".old"):
+                signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(os, "replace", stop)
+    with pytest.raises(KeyboardInterrupt):
+        demo.run_demo(folder, force=True)
+    assert len(placed) == 5  # WALKTHROUGH.txt, diff.txt, plan.txt; plan.txt, WALKTHROUGH.txt back
+    assert {p: p.read_bytes() for p in folder.rglob("*")} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
