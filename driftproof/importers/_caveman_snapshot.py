@@ -32,10 +32,6 @@ CONTROLS = {"baseline": BASELINE_ARM, "control": CONTROL_ARM}
 #: Bytes: the largest snapshot read.
 SNAPSHOT_MAX_BYTES = 32 * 1024 * 1024
 _ARM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}$")
-#: The receipt schema's date-time pattern (run.started_at).
-_DATE_TIME = re.compile(
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\Z"
-)
 
 
 #: Characters: the receipt schema's limits for the metadata texts caveman's snapshot contract
@@ -218,9 +214,9 @@ def _metadata_text(meta: dict[str, Any], mw: Where) -> None:
                 f"expected {what} of at most {limit} characters, found {len(value)}"
             )
     started = meta.get("generated_at")
-    if isinstance(started, str) and started.strip() and not _DATE_TIME.fullmatch(started):
+    if isinstance(started, str) and started.strip() and not common.RFC3339.fullmatch(started):
         raise (mw / "generated_at").fail(
-            f"expected an RFC 3339 date-time with an offset, found {json.dumps(started[:64])}"
+            f"expected {common.DATE_TIME}, found {json.dumps(started[:64])}"
         )
 
 

@@ -344,10 +344,11 @@ def read_skill_md(skill_md: Path | None) -> str | None:
     return None if skill_md is None else _read_skill_md(skill_md, Where(skill_md).fail)
 
 
-#: An RFC 3339 date-time with an offset (fraction up to nanoseconds).
-_RFC3339 = re.compile(
-    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})", re.ASCII
-)
+#: An RFC 3339 date-time with an offset as the receipt schema's date-time: any number of fraction
+#: digits, its T and Z in capitals (as :data:`DATE_TIME` says); for ``fullmatch``.
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", re.ASCII)
+#: What :data:`RFC3339` reads, in a refusal's words.
+DATE_TIME = "an RFC 3339 date-time with an offset, its T and Z in capitals"
 
 
 def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
@@ -357,12 +358,12 @@ def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
     source's digits, to the microsecond.
 
     Raises:
-        ImportError_: not an RFC 3339 date-time with an offset, or not a real date, naming
+        ImportError_: not :data:`RFC3339` (any fraction digits), or not a real date, naming
         ``where``.
     """
-    m = _RFC3339.fullmatch(text)
+    m = RFC3339.fullmatch(text)
     if m is None:
-        raise where.fail(f"expected an RFC 3339 date-time with an offset, found {text[:64]!r}")
+        raise where.fail(f"expected {DATE_TIME}, found {text[:64]!r}")
     frac = m.group(1) or ""
     try:
         moment = datetime.fromisoformat(
