@@ -41,8 +41,8 @@ def skill_name_of(path: Path, text: str, given: str | None = None) -> str:
 
         try:
             front = yaml.safe_load(m.group(1))
-        except (yaml.YAMLError, RecursionError):  # nesting past Python's stack reads as bad YAML
-            front = None
+        except (yaml.YAMLError, RecursionError) as exc:  # nesting past Python's stack: unread too
+            raise _unreadable(exc, m.group(1), path) from None
         if isinstance(front, dict) and "name" in front:
             name, said = _front_name(front["name"], path), f"{path}: the front matter's name"
     if name is None:
@@ -69,6 +69,32 @@ def _front_name(value: Any, path: Path) -> str:
     if isinstance(value, str) and not is_blank(value):
         return value.strip()
     raise _no_name(value, f"{path}: the front matter's name", "there or ")
+
+
+def _unreadable(exc: BaseException, front: str, path: Path) -> RunOptionError:
+    """The refusal of SKILL.md at ``path``, whose front matter ``front`` YAML could not read.
+
+    It says YAML's problem and where it stands in the file (the front matter begins on line 2).
+    """
+    import yaml  # deferred: start-up time of run --help
+
+    why, at = "nested too deeply", None  # a RecursionError
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML refuses, where it stands
+        before = front[: exc.position]
+        at = (before.count("\n"), len(before) - before.rfind("\n") - 1)
+        why = str(exc).partition("\n")[0]
+    elif isinstance(exc, yaml.MarkedYAMLError):
+        why = str(exc.problem or exc.context)
+        mark = exc.problem_mark or exc.context_mark
+        at = (mark.line, mark.column) if mark else None
+    elif isinstance(exc, yaml.YAMLError):
+        why = str(exc).partition("\n")[0]
+    where = f", line {at[0] + 2}, column {at[1] + 1}" if at else ""
+    return RunOptionError(
+        "--skill",
+        f"{path}: its front matter could not be read as YAML ({why}{where}); give the skill's "
+        "name with --skill-name",
+    )
 
 
 def _no_name(value: Any, said: str, there: str) -> RunOptionError:

@@ -13,15 +13,13 @@ import pytest
 from driftproof.run.skill_name import RunOptionError, skill_name_of
 
 SKILL = "---\nname: commit-style\ndescription: d\n---\n# Commit style\n"
+#: PyYAML's words for a character it does not read (its code point in hex).
+BAD_CHAR = "unacceptable character #x%04x: special characters are not allowed"
 
 
 def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path) -> None:
     assert skill_name_of(tmp_path / "a" / "SKILL.md", SKILL) == "commit-style"
     assert skill_name_of(tmp_path / "my-skill" / "SKILL.md", "# no front matter\n") == "my-skill"
-    assert skill_name_of(tmp_path / "b" / "SKILL.md", "---\nname: [x\n---\nbody\n") == "b"
-    # nested past Python's stack: a RecursionError traceback ended run, not the folder's name
-    deep = "---\nname: x\nq: " + "[" * 100_000 + "]" * 100_000 + "\n---\nbody\n"
-    assert skill_name_of(tmp_path / "c" / "SKILL.md", deep) == "c"
     # found: a byte-order mark before the front matter hid it, and the folder's name was taken
     assert skill_name_of(tmp_path / "d" / "SKILL.md", "\ufeff---\nname: bom\n---\nb\n") == "bom"
     with pytest.raises(RunOptionError) as exc:  # found: a blank --skill-name fell back in silence
@@ -30,6 +28,32 @@ def test_the_skill_name_is_the_front_matter_name_else_the_folder(tmp_path: Path)
         "--skill-name",
         "expected the skill's name, found a blank one",
     )
+
+
+@pytest.mark.parametrize(
+    ("front", "said"),
+    [  # YAML's problem, and its line and column in the file (the front matter's first is 2)
+        ("name: a\x1b[31mred", f"{BAD_CHAR % 0x1B}, line 2, column 8"),
+        ("name: [unclosed", "expected ',' or ']', but got '<stream end>', line 2, column 16"),
+        ("description: d\nname: ok\nnote: \x07", f"{BAD_CHAR % 0x07}, line 4, column 7"),
+        # nested past Python's stack: a RecursionError traceback once ended run
+        ("name: x\nq: " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_a_front_matter_yaml_cannot_read_is_refused_not_given_the_folders_name(
+    tmp_path: Path, front: str, said: str
+) -> None:
+    # Found: such front matter gave the folder's name in silence, past the refusal of a name
+    # with a control character in it
+    path, skill = tmp_path / "folder" / "SKILL.md", f"---\n{front}\n---\nBe terse.\n"
+    with pytest.raises(RunOptionError) as exc:
+        skill_name_of(path, skill)
+    assert (exc.value.option, exc.value.message) == (
+        "--skill",
+        f"{path}: its front matter could not be read as YAML ({said}); give the skill's name "
+        "with --skill-name",
+    )
+    assert skill_name_of(path, skill, "given") == "given"
 
 
 @pytest.mark.parametrize(
