@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,15 @@ from driftproof.receipt import ReceiptBody, SourceFigures
 def _repo_path(path: Path, repo_root: Path | None) -> str:
     """``path`` in the repository: below ``repo_root``, else from its ``skills/`` folder or name.
 
+    Below is decided by the names as written (absolute, ``..`` taken away, links not followed):
+    a file reached through a link inside ``repo_root`` is in the repository where the link is.
+
     Raises:
         ImportError_: ``path`` is not below a given ``repo_root`` (its path there is unknown).
     """
     if repo_root is not None:
         try:
-            return path.resolve().relative_to(repo_root.resolve()).as_posix()
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(repo_root)).as_posix()
         except ValueError:
             raise Where(path).fail(
                 f"expected a file inside --repo-root {repo_root}, whose path in the repository "

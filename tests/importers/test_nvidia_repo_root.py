@@ -45,6 +45,20 @@ def test_a_file_outside_the_repo_root_is_refused(shared: Path, tmp_path: Path) -
     assert p.message.startswith(f"expected a file inside --repo-root {tmp_path}")
 
 
+def test_a_file_reached_through_a_link_inside_the_repo_root_is_recorded_where_the_link_is(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: the link was followed out of --repo-root and the file refused as outside it
+    for folder in ("skills", "x"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "skills" / "cuopt-install").symlink_to(shared / NV / "skills/cuopt-install")
+    source = tmp_path / "x" / ".." / "skills" / "cuopt-install"  # `..` is taken away as written
+    got = get_importer("nvidia")([source], NvidiaOptions(repo_root=tmp_path))
+    assert [f.path for i in got for f in i.body.source_figures.files] == [
+        "skills/cuopt-install/BENCHMARK.md"
+    ]
+
+
 def test_a_skill_the_catalogue_lacks_is_refused_and_nothing_written(
     shared: Path, tmp_path: Path
 ) -> None:
