@@ -95,7 +95,7 @@ def import_skill_eval_harness(path: Path, options: NoOptions | None = None) -> l
         "deltas; its interval inverts that test.",
     ]
     if other:
-        shown = ", ".join(f"{v} ({n})" for v, n in sorted(other.items()))
+        shown = ", ".join(f"{json.dumps(v)} ({n})" for v, n in sorted(other.items()))
         notes.append("Runs of other variants were not imported: " + cut_label(shown, 900))
     body = declared.declared_receipt(
         skill,

@@ -172,8 +172,8 @@ def test_rows_left_out_named_at_length(shared: Path, tmp_path: Path) -> None:
     doc["results"].append({**doc["results"][0], "variant": "v" * 1000})  # one run of another
     r = sealed(import_skill_eval_harness(write_json(tmp_path / "h.json", doc)))
     (note,) = [n for n in r.provenance.notes if n.startswith("Runs of other")]
-    # the report's own other variant comes first: "ablation:examples (1), " is 23 characters
-    shown = "ablation:examples (1), " + "v" * 876 + "…"
+    # the report's own other variant comes first: '"ablation:examples" (1), "' is 26 characters
+    shown = '"ablation:examples" (1), "' + "v" * 873 + "…"
     assert note == "Runs of other variants were not imported: " + shown
 
 

@@ -141,9 +141,22 @@ def test_runs_are_draws_and_the_interval_is_the_sources(tmp_path: Path) -> None:
     d = r.source_report.decision
     assert (d.significant, d.p_value, d.printed) == (False, 0.25, "not significant at 0.05")
     assert "sign-flip-exact" in d.test
-    assert any("ablation:examples (1)" in n for n in r.provenance.notes)
+    assert any('"ablation:examples" (1)' in n for n in r.provenance.notes)
     out = sheet_text(sheet(r))
     assert "-0.25 to 0.75 (95%)" in out and "not significant at 0.05" in out
+
+
+def test_the_note_on_other_variants_quotes_their_names(tmp_path: Path) -> None:
+    # Found: a variant "with_skill " (a trailing space) was named in the note with its space unseen
+    doc = _report()
+    doc["results"][0]["variant"] = "with_skill "
+    doc["results"].append(_row("c1", "x\x1b[31m", 1, 0.5))
+    r = sealed(import_skill_eval_harness(write_json(tmp_path / "b.json", doc)))
+    assert r.cases[0].arms.with_skill.draws[0].lost is not None
+    assert (
+        "Runs of other variants were not imported: "
+        '"ablation:examples" (1), "with_skill " (1), "x\\u001b[31m" (1)'
+    ) in r.provenance.notes
 
 
 def test_lost_runs_keep_the_sources_reason(tmp_path: Path) -> None:
