@@ -138,7 +138,7 @@ def _staged_demo(folder: Path) -> str:
     remove_leftovers(folder)  # what a killed demo left beside it
     with named_as(folder):
         stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build-", dir=folder.parent))
-    try:  # written whole beside the folder, then put in place: a kill leaves old or new files
+    try:  # written whole beside the folder, then put in place: a kill leaves no half-written file
         walk = _write_demo(stage)
         stage.chmod(0o755)  # mkdtemp makes it private
         if folder.is_dir() and any(folder.iterdir()):  # --force: other files there stay
@@ -159,7 +159,8 @@ def _replace_all(stage: Path, folder: Path, ours: list[Path]) -> None:
     """Put each of ``ours`` (files relative to ``stage``) in place in ``folder``: all or none.
 
     Each file replaced is first copied to ``<file>.old`` in ``stage`` (a link as a link): where
-    one cannot be written, those put in place are put back and the folders made for them removed.
+    one cannot be written, or on a stop, those put in place are put back and the folders made for
+    them removed; killed outright (SIGKILL), some may stay in place (see :func:`run_demo`).
 
     Raises:
         RefusalError: as :func:`_refuse_in_the_way` (before any file is replaced).
