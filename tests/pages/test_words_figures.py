@@ -1,0 +1,95 @@
+"""Figures the pages print, worked out by hand: a lift's sign and rounding, a band from its draws
+with its outcome against a threshold, and the exact paired test's line (surviving mutants)."""
+
+from __future__ import annotations
+
+import math
+
+from driftproof.pages.words import (
+    NOT_APPLICABLE,
+    band_text,
+    fmt,
+    format_lift,
+    mean_spread,
+    output_tokens_text,
+    paired_line,
+)
+from driftproof.receipt import CaseArm, build_draw
+from driftproof.stats.band import band_of_scores
+from driftproof.stats.paired import PairedTest
+
+
+def test_a_lift_rounding_to_zero_is_plus_zero_and_one_past_it_keeps_its_sign() -> None:
+    # -0.0004 and 0.0004 round to zero at three places; -0.0006 rounds to -0.001.
+    assert format_lift(-0.0004) == format_lift(0.0004) == format_lift(0.0) == "+0.000"
+    assert format_lift(-0.0006) == "\u22120.001" and format_lift(0.0006) == "+0.001"
+    assert format_lift(None) == format_lift(math.nan) == format_lift(math.inf) == NOT_APPLICABLE
+
+
+def test_a_figure_keeps_its_places_and_drops_a_minus_on_zero() -> None:
+    assert fmt(2 / 3) == "0.667" and fmt(2 / 3, 1) == "0.7" and fmt(-2 / 3) == "\u22120.667"
+    assert fmt(2 / 3, signed=True) == "+0.667" and fmt(-0.04, 1) == "0.0"
+    assert fmt(-0.0004, signed=True) == "0.000" and fmt(math.inf) == fmt(None) == "\u2013"
+
+
+def test_a_band_from_three_draws_and_its_outcome_against_each_threshold() -> None:
+    # Draws 0.6, 0.8, 1.0: mean 0.8, sd = sqrt((0.04 + 0 + 0.04) / 2) = 0.2; band 0.6 to 1.0.
+    b = band_of_scores([0.6, 0.8, 1.0])
+    assert band_text(b) == "0.800 \u00b1 0.200 (n = 3)"
+    assert band_text(b, 0.5) == "0.800 \u00b1 0.200 (n = 3), pass against threshold 0.500"
+    assert band_text(b, 0.9) == "0.800 \u00b1 0.200 (n = 3), borderline against threshold 0.900"
+    assert band_text(b, 1.05) == "0.800 \u00b1 0.200 (n = 3), fail against threshold 1.050"
+    # A threshold three places cannot hold is printed as recorded.
+    assert band_text(b, 0.7004).endswith("borderline against threshold 0.7004")
+
+
+def test_a_band_with_a_lost_draw_or_one_draw() -> None:
+    lost = band_of_scores([0.6, 0.8, 1.0, None])
+    assert band_text(lost, 0.5) == (
+        "0.800 \u00b1 0.200 (n = 3, 1 lost), borderline against threshold 0.500"
+    )
+    # One measured draw has no spread: no outcome is guessed against the threshold.
+    assert band_text(band_of_scores([0.25]), 0.1) == "0.250 (n = 1)"
+    assert band_text(band_of_scores([None])) == "\u2013"
+
+
+def test_mean_and_spread() -> None:
+    assert mean_spread(0.25, 0.125) == "0.250 \u00b1 0.125"
+    assert mean_spread(0.25, None) == "0.250 (no spread)" and mean_spread(None, 0.1) == "\u2013"
+
+
+def test_the_exact_paired_line_prints_p_interval_and_coverage_as_percent() -> None:
+    # 3 up of 4: P(X >= 3) = 5/16, two-sided 10/16 = 0.625; exact coverage 1 - 2/16 = 87.5%,
+    # over 2**4 = 16 sign flips.
+    t = PairedTest(4, 3, 1, 0, 0.625, 0.1, -0.05, 0.2, 0.875, "exact", None)
+    assert paired_line(t, "lift", "the suite lift") == (
+        "lift up in 3 of 4 cases, down in 1, zero in 0; sign test p = 0.625 (two-sided, exact); "
+        "sign-flip interval on the suite lift \u22120.050 to +0.200 "
+        "(87.5% coverage, exact, over all 16 sign flips)"
+    )
+
+
+def test_the_monte_carlo_paired_line_and_a_small_p() -> None:
+    # 7 of 7 up: two-sided p = 2 / 2**7 = 0.015625, three significant digits 0.0156.
+    t = PairedTest(30, 7, 0, 23, 0.015625, 0.1, 0.01, 0.2, 0.95, "monte carlo", None)
+    line = paired_line(t, "lift", "the suite lift")
+    assert "sign test p = 0.0156 (two-sided, exact)" in line
+    assert line.endswith(
+        "(95.0% coverage, Monte Carlo, over 19,999 random sign flips from a fixed seed)"
+    )
+
+
+def _arm_of(*outputs: int | None) -> CaseArm:
+    tokens = [
+        None if n is None else {"input": 10, "output": n, "counted_by": "provider"} for n in outputs
+    ]
+    draws = [build_draw(i, answer=f"a{i}", score=0.5, tokens=t) for i, t in enumerate(tokens)]
+    return CaseArm(draws=draws, generation=None)
+
+
+def test_an_arms_output_tokens_are_one_count_or_the_mean_of_its_draws() -> None:
+    # 1,000 and 2,001 output tokens: mean 3,001 / 2 = 1,500.5; a draw recording none is left out.
+    assert output_tokens_text(_arm_of(1000, 2001, None)) == "mean 1,500.5 (2 draws)"
+    assert output_tokens_text(_arm_of(None, 1024)) == "1,024"
+    assert output_tokens_text(_arm_of(0, 0)) == "mean 0.0 (2 draws)"
+    assert output_tokens_text(_arm_of(None)) == output_tokens_text(None) == "\u2013"
