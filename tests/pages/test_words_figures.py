@@ -7,6 +7,7 @@ import math
 
 from driftproof.pages.words import (
     NOT_APPLICABLE,
+    aa_line,
     band_text,
     fmt,
     format_lift,
@@ -15,6 +16,7 @@ from driftproof.pages.words import (
     paired_line,
 )
 from driftproof.receipt import CaseArm, build_draw
+from driftproof.stats.aa import AACase, AAReading
 from driftproof.stats.band import band_of_scores
 from driftproof.stats.paired import PairedTest
 
@@ -93,3 +95,45 @@ def test_an_arms_output_tokens_are_one_count_or_the_mean_of_its_draws() -> None:
     assert output_tokens_text(_arm_of(None, 1024)) == "1,024"
     assert output_tokens_text(_arm_of(0, 0)) == "mean 0.0 (2 draws)"
     assert output_tokens_text(_arm_of(None)) == output_tokens_text(None) == "\u2013"
+
+
+def test_the_paired_lines_large_counts_keep_their_separators() -> None:
+    t = PairedTest(4000, 1000, 1200, 1800, 0.01, 0.0, -0.01, 0.01, 0.95, "monte carlo", None)
+    line = paired_line(t, "lift", "the suite lift")
+    assert line.startswith("lift up in 1,000 of 4,000 cases, down in 1,200, zero in 1,800;")
+    # Ten cases enumerate 2**10 = 1,024 sign flips; k = 25 gives coverage 1 - 50/1,024 = 95.1%.
+    t = PairedTest(10, 8, 2, 0, 0.109375, 0.1, 0.01, 0.2, 1 - 50 / 1024, "exact", None)
+    assert paired_line(t, "lift", "the suite lift").endswith(
+        "(95.1% coverage, exact, over all 1,024 sign flips)"
+    )
+
+
+def _aa(rates: list[float | None], called: int) -> AAReading:
+    """Cases whose chance of a false call is known exactly (no simulation), one called."""
+    cases = tuple(
+        AACase(f"c{i}", i < called, 3, p, False, None if p is None else 0.1 * (i + 1))
+        for i, p in enumerate(rates)
+    )
+    unread = sum(p is None for p in rates)
+    effects = sorted(c.smallest_effect for c in cases if c.smallest_effect is not None)
+    median = effects[len(effects) // 2] if effects else None
+    return AAReading(cases, called, 0.0, 0.0, median, max(effects, default=None), unread, 2000)
+
+
+def test_an_aa_line_counts_the_read_cases_and_names_those_with_no_spread() -> None:
+    # 4 cases, 1 with no spread: 3 read; smallest effects 0.1, 0.2, 0.3: median 0.2, widest 0.3.
+    line = aa_line("aa.json", _aa([0.0, 0.0, 0.0, None], 1))
+    assert line.startswith(
+        "A/A calibration aa.json: the rule called a change, up or down, in 1 of 4 cases between "
+        "two runs of the same arm; at these spreads and draws, noise alone is expected to call an "
+        "average of fewer than 0.01 changes, up or down, per comparison over 3 cases (chance of "
+    )
+    assert line.endswith(
+        "the smallest effect these spreads can resolve is 0.200 at the median case, 0.300 at "
+        "the widest; 1 case with no spread to read."
+    )
+    assert aa_line("aa.json", _aa([0.0, 0.0], 0)).endswith("0.200 at the widest.")
+    assert aa_line("aa.json", _aa([None, None], 0)) == (
+        "A/A calibration aa.json: the rule called a change, up or down, in 0 of 2 cases between "
+        "two runs of the same arm; 2 cases with no spread to read."
+    )
