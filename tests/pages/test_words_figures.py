@@ -5,19 +5,27 @@ from __future__ import annotations
 
 import math
 
+from factories import case, make_receipt
+
 from driftproof.pages.words import (
     NOT_APPLICABLE,
     aa_line,
     band_text,
     fmt,
     format_lift,
+    lift_cover_words,
+    lift_coverage,
     mean_spread,
     output_tokens_text,
+    own_lifts,
+    paired_interval,
     paired_line,
 )
-from driftproof.receipt import CaseArm, build_draw
+from driftproof.receipt import CaseArm, Receipt, build_draw
 from driftproof.stats.aa import AACase, AAReading
 from driftproof.stats.band import band_of_scores
+from driftproof.stats.context import LiftInterval
+from driftproof.stats.lift import CommonLifts
 from driftproof.stats.paired import PairedTest
 
 
@@ -137,3 +145,48 @@ def test_an_aa_line_counts_the_read_cases_and_names_those_with_no_spread() -> No
         "A/A calibration aa.json: the rule called a change, up or down, in 0 of 2 cases between "
         "two runs of the same arm; 2 cases with no spread to read."
     )
+
+
+def test_the_paired_interval_in_words() -> None:
+    # Lifts 0.1, 0.2, 0.3: mean 0.2, sd 0.1, se 0.1 / sqrt(3) = 0.0577; df 2, t = 4.303;
+    # 0.2 -/+ 4.303 * 0.0577 = -0.048 to +0.448.
+    se = 0.1 / math.sqrt(3)
+    iv = LiftInterval(0.2, 3, se, 2, 4.302653, 0.2 - 4.302653 * se, 0.2 + 4.302653 * se, None)
+    assert paired_interval(iv) == (
+        "suite lift +0.200, paired standard error 0.058 over 3 cases; approximate 95% interval "
+        "\u22120.048 to +0.448 (the lift \u00b1 4.303 standard errors, 4.303 being Student's t "
+        "for 2 degrees of freedom, one fewer than the cases: it assumes the cases' lifts are "
+        "normally spread, where the exact paired test assumes no shape)"
+    )
+    # 0.9 + 4.303 * 0.1 is past +1: clipped there.
+    high = LiftInterval(0.9, 3, 0.1, 2, 4.302653, 0.9 - 0.4302653, 1.0, None, False, True)
+    assert paired_interval(high).endswith("; clipped at +1: a lift is never outside \u22121 to +1")
+    both = LiftInterval(0.0, 2, 1.0, 1, 12.706, -1.0, 1.0, None, True, True)
+    said = "clipped at \u22121 and +1: a lift is never outside \u22121 to +1"
+    assert said in paired_interval(both)
+
+
+def test_two_receipts_common_lift_names_each_sides_cases_and_an_own_lift_that_differs() -> None:
+    # A's own lift 0.15 prints +0.150, not A's +0.100 over the common case; B's is the same.
+    lf = CommonLifts(0.1, 0.2, ("c1",), 2, 1, 3, 1, 0.15, 0.2)
+    assert lift_cover_words(lf) == (
+        "over the 1 case both receipts measured in both arms (earlier receipt 2 of 3, its own "
+        "lift +0.150; later receipt 1 of 1)"
+    )
+    # Own lifts that print the same as the common ones (0.1004 is +0.100) are not repeated.
+    lf = CommonLifts(0.1, -0.2, ("c1", "c2"), 2, 2, 2, 2, 0.1004, -0.2)
+    assert lift_cover_words(lf, "A", "B") == (
+        "over the 2 cases both receipts measured in both arms (A 2 of 2, B 2 of 2)"
+    )
+    lf = CommonLifts(0.1, -0.2, ("c1", "c2"), 2, 3, 2, 3, 0.1, -0.25)
+    assert own_lifts(lf) == (None, "\u22120.250")
+
+
+def test_the_lift_coverage_names_the_cases_left_out() -> None:
+    full = case("c1", [0.5, 0.7], [0.4, 0.6])
+    r = Receipt.model_validate(make_receipt([full, case("c2", [None, None], [0.4, 0.6])]))
+    assert lift_coverage(r) == " (over 1 of 2 cases: case c2 has no measured draw in an arm)"
+    lost = [case(c, [0.5, 0.7], [None, None]) for c in ("c2", "c3")]
+    r = Receipt.model_validate(make_receipt([full, *lost]))
+    assert lift_coverage(r) == " (over 1 of 3 cases: cases c2, c3 have no measured draw in an arm)"
+    assert lift_coverage(Receipt.model_validate(make_receipt([full]))) == ""
