@@ -3,7 +3,10 @@ mutants)."""
 
 from __future__ import annotations
 
-from driftproof.pages.sheet import _split_words
+from factories import case, make_receipt
+
+from driftproof.pages.sheet import _split_words, sheet
+from driftproof.receipt import Receipt
 from driftproof.stats.context import SpreadSplit
 
 
@@ -27,3 +30,8 @@ def test_a_judge_part_over_the_whole_is_called_noise() -> None:
     assert _split_words(SpreadSplit("c1", "baseline", 1, None, None, None, "one draw")) == (
         "unavailable: one draw"
     )
+
+
+def test_a_receipt_with_no_control_arm_has_no_control_difference() -> None:
+    r = Receipt.model_validate(make_receipt([case("c1", [0.5, 0.7], [0.4, 0.6])]))
+    assert sheet(r).control_delta is None
