@@ -68,15 +68,15 @@ def _names(ids: tuple[str, ...]) -> str:
 
 def headline(p: Plan) -> str:
     """The one line that says what to do: grow the pilot or run N draws; unresolvable cases."""
-    if p.draws_per_arm is None and p.unknown_cases and not p.no_count_cases:
+    grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)
+    stuck = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is None)
+    if p.draws_per_arm is None and p.unknown_cases and not (p.no_count_cases or grow or stuck):
         return (
             f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
             f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor. "
             + PILOT_ADVICE
         )
     parts = []
-    grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)
-    stuck = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is None)
     if grow:
         parts.append(
             f"Grow the pilot to {p.pilot_draws:,} draws per arm and plan again: it is too small "

@@ -400,7 +400,7 @@ def test_the_headline_names_at_most_five_cases() -> None:
     assert p.no_count_cases == tuple(f"w{i}" for i in range(7))
     assert headline(p) == (
         f"Run {p.draws_per_arm} draws per arm for the cases that can resolve {_ALONE}"
-        f"{p.effect_alone}). The two arms' "
+        "3). The two arms' "  # BIG's lift alone: 3, the fewest draws a run takes
         "spreads of w0, w1, w2, w3, w4 and 2 more add up to the floor or more, even at their "
         "lower bounds: no number of draws resolves them; reduce their spread or drop them."
     )

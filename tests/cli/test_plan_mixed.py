@@ -29,12 +29,13 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
     assert p.no_count_cases == tuple(f"n{i}" for i in range(5))
     assert p.pools[0] is not None and not p.pools[0].pooled and p.pooled_level is None
     # the quiet cases' 220 is over 4 × the 6 their spreads give, so a pilot of 6 comes first;
+    # the lift alone at their own spreads (sd .01 over 3 draws, as TIGHT in test_plan.py): 12
     # "run 220 draws per arm for the cases that can resolve now" read as cases resolving now
     assert p.larger_pilot == 6 and headline(p).startswith(
         "Next, run a pilot of 6 draws per arm and plan again: this pilot is too small to show "
         "how much the scores vary from draw to draw, so to be safe the plan asks for 220 draws per "
         "arm (so that a run with no effect seldom reads underpowered; a true lift of 0.075 alone "
-        f"would be called at {p.effect_alone}), and a pilot of 6 would likely cut that count. Or "
+        "would be called at 12), and a pilot of 6 would likely cut that count. Or "
         "skip the pilot and run 220 draws "
         "per arm now, for the cases that can resolve. The two arms' spreads of n0, n1, n2, n3 "
         "and n4 add up to the floor or more"
@@ -51,4 +52,18 @@ def test_a_mixed_pilot_plans_its_quiet_cases_apart() -> None:
         "p = 0.001, under 5%: the cases' spreads "
         "disagree and are not pooled. The cut-offs are 5% and 15% because a case has fewer than "
         "10 draws over its two arms" in text
+    )
+
+
+def test_a_pilot_to_grow_beside_a_case_with_no_spread_says_to_grow_it() -> None:
+    # issue: the first line said "Unknown: no case has two measured draws in both arms" of a pilot
+    # whose other case had three in each, and never said to grow the pilot. The case of sd .0175
+    # in both arms over 3 draws needs a pilot of 7 draws per arm (worked beside MID in
+    # tests/cli/test_plan.py); the case of one draw per arm has no spread.
+    mid = case("mid", [0.5, 0.5175, 0.535], [0.4, 0.4175, 0.435])
+    one = case("one", [0.6], [0.5])
+    p = plan_receipt(Receipt.model_validate(factories.make_receipt([mid, one], judge=FINE_JUDGE)))
+    assert headline(p) == (
+        "Grow the pilot to 7 draws per arm and plan again: it is too small to plan mid. Some "
+        "cases have no spread to plan from (fewer than two draws in an arm)."
     )
