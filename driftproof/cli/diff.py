@@ -47,7 +47,8 @@ def diff(a: Path, b: Path, fmt: Format, lift_breakdown: bool, aa_path: Path | No
     bands are apart and the means move by at least the 0.05 effect floor.
     Exit status: 0 no case regressed; 1 a case regressed; 2 bad input (a receipt that cannot be
     read, a wrong option); 5 the receipts were read but a side gets no verdict (below TESTED, a
-    smoke run, an import, aggregates only, no case in both), so nothing was decided.
+    smoke run, an import, aggregates only), they were graded by different judges or no case is
+    in both, so nothing was decided.
     """
     # deferred: start-up time of --help
     from driftproof.pages.badge import tested_how

@@ -55,7 +55,6 @@ OTHER_JUDGE = (
     "comparable."
 )
 
-#: ``driftproof diff`` exit statuses: no regression / a case regressed / bad input or no verdict.
 #: ``diff``'s exit statuses; 5 when the receipts were read but a side gets no verdict (not bad
 #: input's 2, nor ``run``'s 3 or 4).
 EXIT_NO_REGRESSION, EXIT_REGRESSED, EXIT_NO_VERDICT = 0, 1, 5

@@ -235,9 +235,14 @@ def test_diff_help_and_readme_give_no_verdict_its_own_exit_status():
     flat = " ".join(" ".join(_help("diff")).split())
     said = flat[flat.index("Exit status:") : flat.index("Options:")]
     assert "2 bad input" in said and "5 the receipts were read but a side gets no verdict" in said
+    # two receipts graded by different judges exit 5 too (tests/test_diff_other_judge.py)
+    assert "they were graded by different judges or no case is in both" in said
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     row = next(ln for ln in readme.splitlines() if ln.startswith("| `driftproof diff "))
-    assert "2 bad input, 5 the receipts were read but a side gets no verdict" in row
+    assert (
+        "2 bad input, 5 the receipts were read but a side gets no verdict, they were graded by "
+        "different judges or no case is in both |" in row
+    )
 
 
 def test_view_help_gives_its_exit_statuses_and_they_hold() -> None:
