@@ -56,7 +56,13 @@ def test_a_reading_below_tested_says_how_to_get_a_tested_receipt(tmp_path: Path)
     from driftproof.cli.badge import badge
     from driftproof.cli.diff import diff
 
-    how = "A driftproof run against a real provider (not simulated) gives a TESTED receipt."
+    # a run reads TESTED only when it finished, was not --quick, and neither its answering
+    # provider nor its judge was offline (simulated or stub); "a real provider (not simulated)"
+    # was untrue of a stopped run or one judged by the stub, both of which read below TESTED
+    how = (
+        "A driftproof run that finishes, without --quick, answered and judged by real models (not "
+        "the simulated provider or the stub), gives a TESTED receipt."
+    )
     c1 = case("C1", [0.6, 0.61, 0.62], [0.5, 0.51, 0.52])
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(make_receipt([c1])), encoding="utf-8")

@@ -187,7 +187,10 @@ def site_badge_files(
 
 
 #: Said after a no-verdict reading because a receipt is below TESTED: how to get one that is not.
-TESTED_HOW = "A driftproof run against a real provider (not simulated) gives a TESTED receipt."
+TESTED_HOW = (
+    "A driftproof run that finishes, without --quick, answered and judged by real models (not the "
+    "simulated provider or the stub), gives a TESTED receipt."
+)
 
 
 def tested_how(*receipts: Receipt) -> str | None:

@@ -81,15 +81,19 @@ def test_badge_fits_its_reading_to_the_terminal(tmp_path: Path) -> None:
     args = ["badge", "r.json", "--out-dir", "o"]
     wrote = "wrote o/r.json\nwrote o/r.details.json\nwrote o/r.svg\n"
     reading = "no verdict: verification level UNVERIFIED is below TESTED"
-    how = "A driftproof run against a real provider (not simulated) gives a TESTED receipt.\n"
+    how = (
+        "A driftproof run that finishes, without --quick, answered and judged by real models (not "
+        "the simulated provider or the stub), gives a TESTED receipt.\n"
+    )
     assert _driftproof(args, tmp_path, None) == (0, reading + "\n" + how + wrote, "")
     # "no verdict: verification level" is 30, with " UNVERIFIED" 41
     args[-1] = "o2"
     assert _driftproof(args, tmp_path, "stdout") == (
         0,
         "no verdict: verification level\n    UNVERIFIED is below TESTED\n"
-        "A driftproof run against a real provider\n"
-        "    (not simulated) gives a TESTED\n    receipt.\n" + wrote.replace("o/", "o2/"),
+        "A driftproof run that finishes, without\n    --quick, answered and judged by real\n"
+        "    models (not the simulated provider\n    or the stub), gives a TESTED\n"
+        "    receipt.\n" + wrote.replace("o/", "o2/"),
         "",
     )
 
