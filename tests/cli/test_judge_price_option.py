@@ -30,3 +30,14 @@ def test_a_price_with_an_empty_field_is_refused_saying_what_was_found(
         f"USD per million tokens, e.g. 1.0,5.0 or 1.0,5.0,0.1,1.25, found {price!r}"
     )
     assert not out.exists()
+
+
+def test_the_help_names_the_one_price_every_known_judge_is_frozen_at():
+    """``run --help`` states one default price for all known judges; a judge priced otherwise
+    would make it untrue. Anthropic's price list for Claude Haiku 4.5: $1 input, $5 output,
+    cache reads 0.1x input, 5-minute cache writes 1.25x input, per million tokens."""
+    from driftproof.run.run_plan import JUDGE_PRICE_HELP, KNOWN_BATCH_PRICES, KNOWN_PRICES
+
+    assert set(KNOWN_PRICES.values()) == {(1.0, 5.0, 0.1, 1.25)}
+    assert set(KNOWN_BATCH_PRICES.values()) == {(0.5, 2.5, 0.05, 0.625)}
+    assert "1,5,0.1,1.25, half that when batched" in " ".join(JUDGE_PRICE_HELP.split())
