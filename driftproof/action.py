@@ -6,12 +6,12 @@ The inputs come through the environment, never through ``${{ }}`` inside ``run:`
 ``DRIFTPROOF_RECEIPT``, ``DRIFTPROOF_FAIL_ON`` (default ``regressed,not-measured``) and
 ``DRIFTPROOF_AA``. Outputs go to ``$GITHUB_OUTPUT``, the summary to ``$GITHUB_STEP_SUMMARY``.
 
-The ``decision`` output is :func:`decide`'s. ``fail-on`` may also name ``beyond-noise``: a
-regressed decision then fails the job only when the chance of at least that many regressed cases
-with no true change, at these spreads and draws, is under 5% (:mod:`driftproof.stats.false_alarms`).
-``not-measured`` (on by default) fails the job, whatever the decision, when the new receipt
-measured nothing in an arm of a case the baseline receipt measured in that arm
-(:mod:`driftproof.pages.unmeasured_cases`; a case measured in neither does not count).
+The ``decision`` output is :func:`~driftproof.pages.comparison_decision.decide`'s. ``fail-on`` may
+also name ``beyond-noise``: a regressed decision then fails the job only when the chance of at least
+that many regressed cases with no true change, at these spreads and draws, is under 5%
+(:mod:`driftproof.stats.false_alarms`). ``not-measured`` (on by default) fails the job, whatever the
+decision, when the new receipt measured nothing in an arm of a case the baseline receipt measured in
+that arm (:mod:`driftproof.pages.unmeasured_cases`; a case measured in neither does not count).
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
 Exit status: 0 when the job passes (no decision passes unless fail-on names none); 1 when it
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import shlex
 import sys
@@ -36,31 +35,30 @@ from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.outputs import append_github_output, append_text, same_path, stdout_gone
 from driftproof.pages.comparison import NO_COMMON_CASE, OTHER_JUDGE, Comparison, compare_receipts
-from driftproof.pages.unmeasured_cases import UnmeasuredCase, unmeasured_headline
-from driftproof.pages.words import aa_line, count_of, format_lift, lift_cover_words, own_lifts
+from driftproof.pages.comparison_decision import (
+    BEYOND_NOISE,
+    DEFAULT_FAIL_ON,
+    NOT_MEASURED,
+    action_outputs,
+    job_fails,
+    job_line,
+    parse_fail_on,
+)
+from driftproof.pages.unmeasured_cases import unmeasured_headline
+from driftproof.pages.words import aa_line, count_of, lift_cover_words, own_lifts
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND
 from driftproof.render.cut_words import CutWords
 from driftproof.render.escape import md_escape as md_escape
 from driftproof.render.escape import terminal_safe
 from driftproof.render.summary_cases import MAX_NOTES, with_cases
-from driftproof.stats import suite_lift
 from driftproof.stats.aa import aa_problem, aa_reading
-from driftproof.stats.codes import Status, VerdictCode
+from driftproof.stats.codes import VerdictCode
 from driftproof.stats.lift import CommonLifts, common_lifts
 
-#: Every value the ``decision`` output can take.
-DECISIONS: tuple[str, ...] = ("none", VerdictCode.REGRESSED, VerdictCode.IMPROVED)
-DECISIONS += (Status.UNDERPOWERED, VerdictCode.INCONCLUSIVE, Status.NO_SEPARATION)
 #: Said on stderr when ``$GITHUB_STEP_SUMMARY`` names no file, ``{}`` the command the notes cite.
 NO_SUMMARY = "no job summary was written (GITHUB_STEP_SUMMARY names no file); {} prints the same "
 NO_SUMMARY += "comparison"
-#: The ``fail-on`` word for "fail on regressed cases only beyond what noise alone gives".
-BEYOND_NOISE = "beyond-noise"
-#: The ``fail-on`` word for "fail when the new receipt measured nothing where the baseline did".
-NOT_MEASURED = "not-measured"
-#: ``fail-on`` when the input is blank or not given (``action.yml``'s default).
-DEFAULT_FAIL_ON: tuple[str, ...] = (VerdictCode.REGRESSED, NOT_MEASURED)
 #: GitHub refuses a step summary over 1 MiB; stay well under it.
 MAX_SUMMARY_BYTES = 1_000_000
 _NO_VERDICT = (
@@ -68,72 +66,6 @@ _NO_VERDICT = (
     "aggregates only or not measured), so this comparison decides nothing:\n\n"
 )
 _UNDONE = "inconclusive: a move its lost draws could undo"  # an annotation's words
-
-
-def decide(c: Comparison) -> str:
-    """The Action's decision for a comparison, one of :data:`DECISIONS`.
-
-    ``none`` when a side gets no verdict (below TESTED, a smoke run, aggregates only, no judge,
-    not measured, D-17), the judges differ (or their template or scale) or no case is in both;
-    else ``regressed`` (a case did), ``improved`` (one did, none regressed), ``UNDERPOWERED``
-    (none separated, one underpowered), ``inconclusive`` (a case separated on its measured draws
-    but not at every score its lost draws could have had, D-9), or ``no separation detected``.
-    """
-    if c.refusals or not c.rows:
-        return "none"
-    verdicts = {v.verdict for v in c.rows}
-    if c.regressed or VerdictCode.REGRESSED in verdicts:
-        return VerdictCode.REGRESSED
-    if VerdictCode.IMPROVED in verdicts:
-        return VerdictCode.IMPROVED
-    if c.underpowered_sentence is not None:
-        return Status.UNDERPOWERED
-    if VerdictCode.INCONCLUSIVE in verdicts:
-        return VerdictCode.INCONCLUSIVE
-    return Status.NO_SEPARATION
-
-
-def job_fails(c: Comparison, fail_on: Sequence[str]) -> bool:
-    """Whether the job fails under ``fail_on``.
-
-    It does when the decision is in ``fail_on``; when it is regressed beyond noise and
-    ``fail_on`` names that; or when ``fail_on`` names :data:`NOT_MEASURED` and the new receipt
-    did not measure a case the baseline measured (``c.unmeasured``).
-    """
-    decision, fa = decide(c), c.false_alarms
-    beyond = BEYOND_NOISE in fail_on and fa is not None and fa.beyond_noise
-    unmeasured = NOT_MEASURED in fail_on and bool(c.unmeasured)
-    return decision in fail_on or (beyond and decision == VerdictCode.REGRESSED) or unmeasured
-
-
-def action_outputs(a: Receipt, b: Receipt, c: Comparison) -> dict[str, str]:
-    """The outputs named in ``action.yml`` for baseline ``a``, new receipt ``b``, comparison ``c``.
-
-    The lifts are over the cases both measured in both arms (``n/a`` for a smoke run on either
-    side, on an A/A calibration's side, or with no case scored in both arms); ``regressed-cases``
-    and ``unmeasured-cases`` (the cases of ``c.unmeasured``, whatever the decision) are JSON
-    arrays of ids; ``draws-needed`` is empty unless UNDERPOWERED with a count.
-    """
-    decision = decide(c)
-    smoke = a.is_smoke or b.is_smoke
-    regressed = [v.case_id for v in c.rows if v.verdict == VerdictCode.REGRESSED]
-    needed = c.draws_needed if decision == Status.UNDERPOWERED else None
-    common = common_lifts(a, b)
-    lift_a, lift_b = common.a, common.b
-    if not common.cases:
-        # no case in common: own lifts only where one is none, never two over different cases
-        own_a, own_b = suite_lift(a), suite_lift(b)
-        if own_a is None or own_b is None:
-            lift_a, lift_b = own_a, own_b
-    return {
-        "decision": decision,
-        # n/a: a smoke run on either side; an A/A calibration's difference, which is noise
-        "lift": format_lift(None if smoke or b.run.aa else lift_b, minus="-"),
-        "baseline-lift": format_lift(None if smoke or a.run.aa else lift_a, minus="-"),
-        "regressed-cases": json.dumps(regressed, ensure_ascii=True),
-        "unmeasured-cases": json.dumps([u.case_id for u in c.unmeasured], ensure_ascii=True),
-        "draws-needed": "" if needed is None else str(needed),
-    }
 
 
 def _side_table(
@@ -164,22 +96,6 @@ def _side_table(
     ]
     out = ["| | earlier | later |\n", "|---|---|---|\n"]
     return out + [f"| {k} | {md_escape(x)} | {md_escape(y)} |\n" for k, x, y in rows] + ["\n"]
-
-
-def job_line(
-    decision: str, fails: bool, fail_on: Sequence[str], unmeasured: tuple[UnmeasuredCase, ...] = ()
-) -> str:
-    """The decision and whether the job passes or fails, in plain words (no Markdown).
-
-    ``No decision; the job passes (fail-on: regressed). Add "none" to fail-on to fail it.`` for
-    ``none``; ``Decision: regressed; the job fails (fail-on: regressed).`` otherwise; the count of
-    ``unmeasured`` before the job's fate: ``…; 5 cases not measured in the later receipt; …``.
-    """
-    lead = "No decision" if decision == "none" else f"Decision: {decision}"
-    if gone := unmeasured_headline(unmeasured, ids=False):
-        lead += f"; {gone}"
-    line = f"{lead}; the job {'fails' if fails else 'passes'} (fail-on: {', '.join(fail_on)})."
-    return line + (' Add "none" to fail-on to fail it.' if decision == "none" and not fails else "")
 
 
 def _decision_lines(
@@ -260,25 +176,6 @@ def summary_markdown(
     head = _decision_lines(outputs["decision"], c, fail_on, cut)
     head += _side_table(a, b, c, outputs, common) + _reading_lines(a, b, c, common)
     return with_cases("".join(head), c, max_bytes, cut)
-
-
-def _parse_fail_on(value: str) -> list[str]:
-    """The words that fail the job (blank: :data:`DEFAULT_FAIL_ON`), in any letter case.
-
-    Raises:
-        ValueError: a name that is no decision, or no name at all.
-    """
-    if not value.strip():
-        return list(DEFAULT_FAIL_ON)
-    choices = (*DECISIONS, BEYOND_NOISE, NOT_MEASURED)
-    named = {str(x).lower(): str(x) for x in choices}  # the summary prints "underpowered"
-    items = [x.strip() for x in value.split(",") if x.strip()]
-    expected = f"expected any of {', '.join(choices)}"
-    if not items:
-        raise ValueError(f"fail-on: {value!r} names no decision; {expected}")
-    if unknown := [x for x in items if x.lower() not in named]:
-        raise ValueError(f"fail-on: unknown decision {unknown[0]!r}; {expected}")
-    return [named[x.lower()] for x in items]
 
 
 def _write_outputs(summary: str, outputs: dict[str, str], errors: Sequence[str] = ()) -> list[str]:
@@ -401,7 +298,7 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(clash)
     problems: list[str] = []  # every one at once, in the summary
     try:
-        fail_on = _parse_fail_on(args.fail_on)
+        fail_on = parse_fail_on(args.fail_on)
     except ValueError as exc:
         problems.append(str(exc))
     missing = [n for n, v in (("baseline", args.baseline), ("receipt", args.receipt)) if not v]

@@ -24,6 +24,7 @@ from receipt_docs import seal_document
 
 from driftproof import action
 from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison_decision import DECISIONS
 from driftproof.receipt import Receipt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -407,7 +408,7 @@ def test_action_conventions() -> None:
     assert data["inputs"]["fail-on"]["default"] == "regressed,not-measured"
     # every value the decision output takes, error included, is named in its description
     words = " ".join(data["outputs"]["decision"]["description"].split())
-    assert all(re.search(rf"\b{d}\b", words) for d in (*action.DECISIONS, "error"))
+    assert all(re.search(rf"\b{d}\b", words) for d in (*DECISIONS, "error"))
 
 
 def test_readme_says_the_seal_is_not_a_signature_and_how_to_gate() -> None:
