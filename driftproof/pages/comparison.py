@@ -49,10 +49,10 @@ NO_COMMON_CASE = "No case is in both receipts, so nothing was compared."
 CONTEXT_ONLY = "The bands below are shown as context; no verdict is given."
 #: Why two receipts that each get a verdict get none together: their judges differ.
 OTHER_JUDGE = (
-    "The two receipts were graded by different judges, or by one judge under other instructions "
-    "or on another scale, so their scores cannot be compared for a verdict; grading one "
-    "receipt's saved answers again under the other's judge (driftproof regrade) makes them "
-    "comparable."
+    "The two receipts were graded by different judges, or by one judge under other instructions, "
+    "on another scale or served by another service, so their scores cannot be compared for a "
+    "verdict; grading one receipt's saved answers again under the other's judge (driftproof "
+    "regrade) makes them comparable."
 )
 
 #: ``diff``'s exit statuses; 5 when the receipts were read but a side gets no verdict (not bad
@@ -196,7 +196,7 @@ def _notes(a: Receipt, b: Receipt, *, scored: bool = True) -> tuple[str, ...]:
             "a diff is meant for two runs of the same skill."
         )
     ma, mb = a.run.model, b.run.model
-    if ma is not None and mb is not None and ma != mb:
+    if _both_differ(ma, mb):
         out.append(
             f"The two receipts were answered by different models ({ma} and {mb}): a change "
             "between them may be the model's, not the skill's."
@@ -227,22 +227,28 @@ def _judges_differ(a: Receipt, b: Receipt, *, settings: bool = True) -> bool:
     """Whether both receipts name their judge's model and the judges differ.
 
     They differ in model, or in provider where both record one; with ``settings``, also in
-    template (where both record one) or scale. A judge one side does not name never differs.
+    template or service (where both record one) or scale. A judge one side does not name never
+    differs.
     """
     ja, jb = a.judge, b.judge
     if ja is None or jb is None or not (judge_model(a) and judge_model(b)):
         return False
-    pa, pb, ta, tb = ja.provider, jb.provider, ja.template_sha256, jb.template_sha256
-    if ja.model != jb.model or (None not in (pa, pb) and pa != pb):
+    if ja.model != jb.model or _both_differ(ja.provider, jb.provider):
         return True
     scales = (ja.scale.worst, ja.scale.best) != (jb.scale.worst, jb.scale.best)
-    return settings and ((None not in (ta, tb) and ta != tb) or scales)
+    recorded = (ja.template_sha256, jb.template_sha256), (ja.service, jb.service)
+    return settings and (scales or any(_both_differ(x, y) for x, y in recorded))
+
+
+def _both_differ(x: str | None, y: str | None) -> bool:
+    """Whether both ``x`` and ``y`` are recorded and differ (one not recorded is unknown, D-13)."""
+    return x is not None and y is not None and x != y
 
 
 def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | None:
-    """The note when one judge graded under another template or scale; None if ``judges_differ``."""
+    """The note when one judge graded under another template, scale or service, else None."""
     ja, jb = a.judge, b.judge
-    if ja is None or jb is None or judges_differ:
+    if ja is None or jb is None or judges_differ:  # the different judges' note says it
         return None
     ta, tb = ja.template_sha256, jb.template_sha256
     if ta is not None and tb is not None and ta != tb:
@@ -258,6 +264,12 @@ def _judge_setting_note(a: Receipt, b: Receipt, judges_differ: bool) -> str | No
             f"and {sb.worst:g} to {sb.best:g}): a change between them may be the scale's, not "
             "the skill's."
         )
+    if _both_differ(ja.service, jb.service):
+        return (
+            f"The two receipts' judge was served by different services ({ja.service} and "
+            f"{jb.service}): the same judge's name there may be another model or build, so a "
+            "change between them may be the service's, not the skill's."
+        )
     return None
 
 
@@ -266,7 +278,7 @@ def _suite_note(a: Receipt, b: Receipt) -> str | None:
     sa, sb = a.suite, b.suite
     if sa.sha256 is None or sb.sha256 is None or sa.sha256 == sb.sha256:
         return None
-    if sa.name is not None and sb.name is not None and sa.name != sb.name:
+    if _both_differ(sa.name, sb.name):
         what = f"different suites ({sa.name} and {sb.name})"
     else:
         named = sa.name or sb.name
@@ -286,7 +298,7 @@ def _asked_differently(a: Receipt, b: Receipt) -> list[str]:
         for c in a.cases
         if (d := theirs.get(c.id)) is not None
         and any(
-            x is not None and y is not None and x != y
+            _both_differ(x, y)
             for x, y in ((c.prompt_sha256, d.prompt_sha256), (c.rubric_sha256, d.rubric_sha256))
         )
     ]

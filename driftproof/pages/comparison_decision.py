@@ -32,10 +32,11 @@ def decide(c: Comparison) -> str:
     """The Action's decision for a comparison, one of :data:`DECISIONS`.
 
     ``none`` when a side gets no verdict (below TESTED, a smoke run, aggregates only, no judge,
-    not measured, D-17), the judges differ (or their template or scale) or no case is in both;
-    else ``regressed`` (a case did), ``improved`` (one did, none regressed), ``UNDERPOWERED``
-    (none separated, one underpowered), ``inconclusive`` (a case separated on its measured draws
-    but not at every score its lost draws could have had, D-9), or ``no separation detected``.
+    not measured, D-17), the judges differ (or their template, scale or service) or no case is
+    in both; else ``regressed`` (a case did), ``improved`` (one did, none regressed),
+    ``UNDERPOWERED`` (none separated, one underpowered), ``inconclusive`` (a case separated on
+    its measured draws but not at every score its lost draws could have had, D-9), or ``no
+    separation detected``.
     """
     if c.refusals or not c.rows:
         return "none"
