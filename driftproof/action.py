@@ -34,6 +34,7 @@ from pathlib import Path
 from driftproof import wording
 from driftproof.errors import DriftproofError
 from driftproof.outputs import append_github_output, append_text, same_path, stdout_gone
+from driftproof.pages.badge import tested_how
 from driftproof.pages.comparison import NO_COMMON_CASE, OTHER_JUDGE, Comparison, compare_receipts
 from driftproof.pages.comparison_decision import (
     BEYOND_NOISE,
@@ -165,7 +166,8 @@ def summary_markdown(
 ) -> str:
     """The job summary in GitHub-flavoured Markdown, under ``max_bytes`` UTF-8 bytes.
 
-    The decision, both receipts, the comparison's sentences, then a per-case table (at most
+    The decision (after a reading below TESTED, how to get a TESTED receipt, as ``diff`` says
+    it), both receipts, the comparison's sentences, then a per-case table (at most
     :data:`MAX_ROWS` rows) cut with an "N more cases not shown" note. A refusal, a case not
     measured or a case's lost draws cut short in place says so and is whole in a fold at the end
     (:mod:`driftproof.render.cut_words`).
@@ -174,6 +176,7 @@ def summary_markdown(
     common = common_lifts(a, b)
     cut = CutWords()
     head = _decision_lines(outputs["decision"], c, fail_on, cut)
+    head += [f"{how}\n\n"] if (how := tested_how(a, b)) else []
     head += _side_table(a, b, c, outputs, common) + _reading_lines(a, b, c, common)
     return with_cases("".join(head), c, max_bytes, cut)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from factories import case, make_receipt
-from test_action import HIGH, LOW, doc, run_action
+from test_action import HIGH, LOW, LOWER, doc, run_action
 
 from driftproof import action
 from driftproof.pages.comparison import compare_receipts
@@ -214,3 +214,24 @@ def test_the_command_lines_help_says_what_each_option_is(
     assert "--receipt RECEIPT the new receipt (default $DRIFTPROOF_RECEIPT)" in flat
     assert "(default $DRIFTPROOF_FAIL_ON; blank: regressed,not-measured)" in flat
     assert "--aa AA an A/A calibration receipt, cited beside the verdicts" in flat
+
+
+def test_a_reading_below_tested_says_how_to_get_a_tested_receipt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # diff and badge said it after a reading below TESTED; the job summary said only why there
+    # was no decision. Worded as tests/test_newcomer_words.py expects of diff: a run reads
+    # TESTED only when it finished, was not --quick, and its answers and grades were not offline.
+    how = (
+        "A driftproof run that finishes, without --quick, answered and judged by real models (not "
+        "the simulated provider or the stub), gives a TESTED receipt."
+    )
+    code, out, summary = run_action(
+        tmp_path, monkeypatch, doc(HIGH, LOW), doc(HIGH, LOW, level="DECLARED")
+    )
+    assert (code, out["decision"]) == (0, "none")
+    why = "- new.json: verification level DECLARED is below TESTED\n"
+    assert f"decides nothing:\n\n{why}\n{how}\n\n| | earlier | later |\n" in summary
+    (tmp_path / "tested").mkdir()  # a summary file of its own: the step appends to the file
+    _, out, summary = run_action(tmp_path / "tested", monkeypatch, doc(HIGH, LOW), doc(LOW, LOWER))
+    assert out["decision"] == "regressed" and "TESTED receipt" not in summary
