@@ -40,10 +40,13 @@ _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _NO_MENTION = "@&#8203;"
 #: Where GitHub makes a link of a bare address (the GFM spec's autolink extension): ``www.`` and
-#: a scheme's ``://`` (``https://evil.example``), in any letter case. A backslash does not stop
-#: it (GitHub links bare addresses in the parsed text too); a zero-width space, written as an
-#: entity, after ``www`` or the ``:`` does, and the text reads the same.
-_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)")
+#: a scheme's ``://`` (``https://evil.example``), in any letter case, past any backslash. A word
+#: holding one is written as a code span (never linked, copied exactly).
+_AUTOLINK = re.compile(r"(?i)www\.|://")
+#: Words (a pipe never goes inside a code span: a table cell would end there), and what is between.
+_WORDS = re.compile(r"([^\s|]+)")
+#: What GitHub does not take as the end of an address: the punctuation ending a sentence after it.
+_AFTER_LINK = "?!.,:*_~"
 
 #: ``::`` where a wrapped line could start with it: at the start or after whitespace.
 _COMMAND_START = re.compile(r"(?:^|(?<=\s))::")
@@ -75,24 +78,45 @@ def md_text(value: str) -> str:
     r"""Untrusted text as Markdown text on one line, every markup character backslash-escaped.
 
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
-    the four characters ``\\x0a``, never a line break); ``@name`` is never a mention, nor
-    ``www.…`` or ``https://…`` a link.
+    the four characters ``\\x0a``, never a line break); ``@name`` is never a mention, and an
+    address (``www.…``, ``https://…``) is code, never a link.
     """
-    return _inert(terminal_safe(value).translate(_MD_TEXT_SPECIALS))
+    return _inert(terminal_safe(value), lambda s: s.translate(_MD_TEXT_SPECIALS))
 
 
-def _inert(escaped: str) -> str:
-    """Escaped Markdown with no ``@name`` mention and no bare address GitHub would link."""
-    return _AUTOLINK.sub("&#8203;", _MENTION.sub(_NO_MENTION, escaped))
+def _inert(text: str, escape: Callable[[str], str]) -> str:
+    """``text`` as Markdown with no ``@name`` mention and no bare address GitHub would link.
+
+    A word holding an address is a code span (:func:`_code`) up to the punctuation that ends a
+    sentence after it; the rest is ``escape``-d.
+    """
+    out = []
+    for word in _WORDS.split(text):
+        link = word.rstrip(_AFTER_LINK) if _AUTOLINK.search(word) else ""
+        out += [_code(link) if link else "", _MENTION.sub(_NO_MENTION, escape(word[len(link) :]))]
+    return "".join(out)
+
+
+def _code(word: str) -> str:
+    """``word`` (no space, no pipe) as a code span: shown and copied exactly, never a link.
+
+    Its backtick fence is longer than any run of backticks in it.
+    """
+    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
+    pad = " " if word[0] == "`" or word[-1] == "`" else ""  # a parser takes off one a side
+    return f"{fence}{pad}{word}{pad}{fence}"
 
 
 def md_html(text: str) -> str:
     """Untrusted text as Markdown on one line, HTML's specials as entities.
 
     :func:`terminal_safe` first; ``<script>`` becomes ``&lt;script&gt;``; the Markdown specials
-    are backslash-escaped; ``@name`` is never a mention, nor ``www.…`` or ``https://…`` a link.
+    are backslash-escaped; ``@name`` is never a mention, and an address is code, never a link.
     """
-    return _inert(html.escape(terminal_safe(text), quote=False).translate(_MD_HTML_SPECIALS))
+    return _inert(
+        terminal_safe(text),
+        lambda s: html.escape(s, quote=False).translate(_MD_HTML_SPECIALS),
+    )
 
 
 def text_facts(facts: Sequence[Fact]) -> list[str]:
@@ -207,9 +231,9 @@ def md_escape(text: object, limit: int = 200) -> str:
     A cut falls after the last clause (``; `` or ``, ``) within ``limit`` when one ends in its
     second half, else at the last space there (never mid-word). Inline syntax (emphasis, code,
     links, table pipes, HTML ``<``/``>``, entities, ``$`` math) is escaped; ``@name`` is never
-    a mention, nor ``www.…`` or ``https://…`` a link.
+    a mention, and an address is code, never a link.
     """
-    return _inert(cut_plain(text, limit).translate(_MD_SPECIALS))
+    return _inert(cut_plain(text, limit), lambda s: s.translate(_MD_SPECIALS))
 
 
 def cut_plain(text: object, limit: int) -> str:

@@ -162,17 +162,40 @@ def test_a_name_after_an_at_sign_is_never_a_github_mention(escape: Callable[[str
 
 
 @pytest.mark.parametrize("escape", [md_text, md_html, md_escape])
-def test_a_bare_address_is_never_a_github_link(escape: Callable[[str], str]) -> None:
+def test_a_bare_address_is_never_a_github_link_and_copies_exactly(
+    escape: Callable[[str], str],
+) -> None:
     # Found: a lost draw's reason "wrote www.evil-login.example and https://evil.example/login"
     # was a live link in the Action's summary: GitHub links "www." and "scheme://" followed by a
-    # domain (the GFM spec's autolink extension) past any backslash; a zero-width space after
-    # "www" and after the ":" breaks both patterns, and reads the same
-    out = escape("see www.evil-login.example, HTTPS://evil.example/login and WWW.x.io")
-    assert "www." not in out.lower() and "://" not in out
-    text = html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt().render(out))).strip()
-    assert text == (
-        "see www\u200b.evil-login.example, HTTPS:\u200b//evil.example/login and WWW\u200b.x.io"
+    # domain (the GFM spec's autolink extension) past any backslash, never inside a code span.
+    # A zero-width space broke the link, and a reader copying the address got it too: the
+    # address is a code span (a fence longer than any backtick run in it; a space inside each
+    # fence when it starts or ends with one), the sentence's closing punctuation outside
+    raw = "see www.evil-login.example, HTTPS://evil.example/login and `WWW.x.io` a``b`c://d."
+    out = escape(raw)
+    assert out == (
+        "see `www.evil-login.example`, `HTTPS://evil.example/login` and `` `WWW.x.io` `` "
+        "```a``b`c://d```."
     )
+    rendered = MarkdownIt().render(out)
+    assert re.findall(r"<code>(.*?)</code>", rendered) == [
+        "www.evil-login.example",
+        "HTTPS://evil.example/login",
+        "`WWW.x.io`",
+        "a``b`c://d",
+    ]
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip() == raw
+
+
+@pytest.mark.parametrize("escape", [md_text, md_html, md_escape])
+def test_an_address_in_a_table_cell_keeps_its_cell_and_its_pipe(
+    escape: Callable[[str], str],
+) -> None:
+    # a pipe inside a code span still ends a GFM table cell: it stays outside, escaped
+    out = escape("https://x.io/a|b <i>")
+    assert out.startswith("`https://x.io/a`\\|b ")
+    rendered = _md().render(f"| a |\n|---|\n| {out} |\n")
+    assert _cells(rendered) == ["<code>https://x.io/a</code>|b <i>"]
 
 
 def test_terminal_safe_shows_format_characters_and_surrogates() -> None:
@@ -197,12 +220,13 @@ def test_hostile_cell_stays_one_cell_of_plain_text(
     # two rows of two cells each: no pipe in the text split a cell, no newline ended the row
     seen = _cells(rendered)
     assert len(seen) == 4
-    # no markup made from the text: no code span, emphasis, strikethrough, link, image or raw HTML
-    for tag in ("<code", "<em", "<strong", "<s>", "<del", "<a ", "<img", "<script", "<h1"):
+    # no markup made from the text: no emphasis, strikethrough, link, image or raw HTML, and a
+    # code span only around an address
+    for tag in ("<em", "<strong", "<s>", "<del", "<a ", "<img", "<script", "<h1"):
         assert tag not in rendered, (shape, tag, rendered)
-    # and the reader sees the text that went in, controls shown as escapes (a bare address
-    # broken by a zero-width space, which shows as nothing)
-    shown = [x.replace("\u200b", "") for x in seen]
+    assert all("://" in x for x in re.findall("<code>(.*?)</code>", rendered))
+    # and the reader sees the text that went in, controls shown as escapes
+    shown = [re.sub("</?code>", "", x) for x in seen]
     assert shown[1] == terminal_safe(raw) and shown[2] == terminal_safe(raw)
 
 
@@ -211,10 +235,11 @@ def test_hostile_text_in_a_list_item_is_one_plain_item(shape: str) -> None:
     raw = HOSTILE[shape]
     rendered = _md().render(f"- **label**: {md_text(raw)}\n")
     assert rendered.count("<li>") == 1 and rendered.count("<strong>") == 1
-    for tag in ("<code", "<em", "<s>", "<del", "<a ", "<img", "<script", "<h1", "<table"):
+    for tag in ("<em", "<s>", "<del", "<a ", "<img", "<script", "<h1", "<table"):
         assert tag not in rendered, (shape, tag)
+    assert all("://" in x for x in re.findall("<code>(.*?)</code>", rendered))
     text = html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip()
-    assert text.replace("\u200b", "") == "label: " + terminal_safe(raw)  # as in a cell
+    assert text == "label: " + terminal_safe(raw)  # as in a cell
 
 
 def test_text_table_escapes_header_and_cells() -> None:
