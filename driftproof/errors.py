@@ -9,7 +9,6 @@ The CLI turns these into one line per problem and a non-zero exit; any other exc
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
@@ -47,16 +46,32 @@ class Problem:
 
 
 def shown_pointer(pointer: str) -> str:
-    r"""``pointer`` as a message prints it: a blank key quoted, so the reader sees it.
+    r"""``pointer`` as a message prints it, so no two keys print alike.
 
-    Each blank key (:func:`~driftproof.wording.is_blank`), and each key that begins with a double
-    quote, is in double quotes, JSON-escaped (``/grades/"  "``, ``/a/""/b``, ``/"\"  \""``);
-    every other key is printed as it is (``/cases/0/id``), so no two keys print alike.
+    In each key a backslash is printed as ``\\`` and each character that does not print (a
+    control, a format character such as a zero-width space or a byte-order mark, a space other
+    than U+0020, a lone surrogate) as ``\uNNNN`` (``\UNNNNNNNN`` past U+FFFF); RFC 6901's ``~0``
+    and ``~1`` stay. A blank key (:func:`~driftproof.wording.is_blank`), or one that begins with
+    a double quote, is in double quotes, its quote marks as ``\"`` (``/grades/"  "``,
+    ``/a/""/b``, ``/"\"  \""``, ``/"\u200b"``); every other key is printed so (``/cases/0/id``).
     """
     if not pointer.startswith("/"):
         return pointer
-    keys = pointer[1:].split("/")
-    return "".join("/" + (json.dumps(k) if is_blank(k) or k.startswith('"') else k) for k in keys)
+    return "".join("/" + _shown_key(k) for k in pointer[1:].split("/"))
+
+
+def _shown_key(key: str) -> str:
+    quoted = is_blank(key) or key.startswith('"')
+    shown = "".join(_shown_char(c, '\\"' if quoted else "\\") for c in key)
+    return f'"{shown}"' if quoted else shown
+
+
+def _shown_char(c: str, escaped: str) -> str:
+    if c in escaped:
+        return "\\" + c
+    if c.isprintable():
+        return c
+    return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
 
 
 class DriftproofError(Exception):

@@ -9,6 +9,7 @@ import pytest
 from driftproof._anchor import slug, unique
 from driftproof._json import JSONFault, escape, loads_strict, pointer
 from driftproof.errors import Problem
+from driftproof.render.escape import terminal_safe
 
 # -- pointers (RFC 6901, section 3: "~" is written "~0" and "/" is written "~1") -------------
 
@@ -148,3 +149,22 @@ def test_a_key_in_quote_marks_prints_apart_from_a_blank_key_quoted() -> None:
     assert str(Problem("f", '/a/""/b', "m")) == 'f: /a/"\\"\\""/b: m'
     # a key with a quote mark past its first character cannot be taken for a quoted one
     assert str(Problem("f", '/a/say "hi"', "m")) == 'f: /a/say "hi": m'
+
+
+def test_keys_that_differ_only_in_what_does_not_print_print_apart() -> None:
+    # found: a key holding a zero-width space, one holding a byte-order mark and one holding the
+    # six characters "\u200b" printed alike once the error line was made safe for a terminal, and
+    # so did a key holding the text "\x1b" and one holding the escape character: every backslash
+    # is doubled, every character that does not print is \uNNNN; RFC 6901's ~0 and ~1 stay
+    keys = {
+        "/a\u200bb": "/a\\u200bb",
+        "/a\ufeffb": "/a\\ufeffb",
+        "/a\\u200bb": "/a\\\\u200bb",
+        "/k\x1b": "/k\\u001b",
+        "/k\\x1b": "/k\\\\x1b",
+        "/n\u00a0b~1c~0": "/n\\u00a0b~1c~0",
+        "/t\U000e0041": "/t\\U000e0041",
+        '/"\u200b': '/"\\"\\u200b"',
+    }
+    printed = [terminal_safe(str(Problem("f", k, "m"))) for k in keys]
+    assert printed == [f"f: {shown}: m" for shown in keys.values()]
