@@ -28,20 +28,25 @@ from driftproof.receipt import ReceiptBody, SourceFigures
 def _repo_path(path: Path, repo_root: Path | None) -> str:
     """``path`` in the repository: below ``repo_root``, else from its ``skills/`` folder or name.
 
-    Below is decided by the names as written (absolute, ``..`` taken away, links not followed):
-    a file reached through a link inside ``repo_root`` is in the repository where the link is.
+    Below ``repo_root``: ``path`` as written (absolute, ``..`` taken away, links not followed) is
+    below a folder with ``repo_root``'s real path (a file reached through a link inside it is where
+    the link is), or its real path is below that; its path there is what follows.
 
     Raises:
         ImportError_: ``path`` is not below a given ``repo_root`` (its path there is unknown).
     """
     if repo_root is not None:
-        try:
-            return Path(os.path.abspath(path)).relative_to(os.path.abspath(repo_root)).as_posix()
-        except ValueError:
-            raise Where(path).fail(
-                f"expected a file inside --repo-root {repo_root}, whose path in the repository "
-                "is recorded from it; it is outside"
-            ) from None
+        named, root = Path(os.path.abspath(path)), os.path.realpath(repo_root)
+        real = Path(os.path.realpath(path))
+        for folder in reversed(named.parents):  # the outermost first: the most of the name kept
+            if os.path.realpath(folder) == root:
+                return named.relative_to(folder).as_posix()
+        if real.is_relative_to(root):
+            return real.relative_to(root).as_posix()
+        raise Where(path).fail(
+            f"expected a file inside --repo-root {repo_root}, whose path in the repository "
+            "is recorded from it; it is outside"
+        )
     parts = path.parts
     if "skills" in parts[:-1]:
         i = len(parts) - 1 - parts[::-1].index("skills")

@@ -59,6 +59,31 @@ def test_a_file_reached_through_a_link_inside_the_repo_root_is_recorded_where_th
     ]
 
 
+def _recorded(source: Path, root: Path) -> list[str]:
+    got = get_importer("nvidia")([source], NvidiaOptions(repo_root=root))
+    return [f.path for i in got for f in i.body.source_figures.files]
+
+
+def test_a_repo_root_and_a_file_named_through_links_are_inside(
+    shared: Path, tmp_path: Path
+) -> None:
+    # Found: --repo-root given through a link, and the card named by its real path (or the
+    # other way round), was refused as outside; a folder that is the root by its real path
+    # counts as the root, and the path recorded is the one that follows it as named
+    card = "skills/cuopt-install/BENCHMARK.md"
+    (tmp_path / "root").symlink_to(shared / NV)
+    assert _recorded(shared / NV / card, tmp_path / "root") == [card]
+    assert _recorded(tmp_path / "root" / card, shared / NV) == [card]
+    # a file whose own path is outside but whose real path is inside is recorded by that
+    (tmp_path / "elsewhere").symlink_to(shared / NV / "skills/cuopt-install")
+    assert _recorded(tmp_path / "elsewhere" / "BENCHMARK.md", tmp_path / "root") == [card]
+    # and one truly outside stays refused, through a link or not
+    (tmp_path / "other").mkdir()
+    (tmp_path / "outside").symlink_to(tmp_path / "other")
+    with pytest.raises(ImportError_, match="expected a file inside --repo-root"):
+        _recorded(shared / NV / card, tmp_path / "outside")
+
+
 def test_a_skill_the_catalogue_lacks_is_refused_and_nothing_written(
     shared: Path, tmp_path: Path
 ) -> None:
