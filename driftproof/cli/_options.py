@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -220,11 +219,11 @@ def said_written(receipts: Sequence[Path]) -> None:
 
     Paths are shown escaped: they are untrusted text.
     """
-    from driftproof.render.escape import terminal_safe
+    from driftproof.render.escape import shell_path, terminal_safe
 
     for path in receipts:
         click.echo(f"wrote {terminal_safe(str(path))}")
     if receipts:
-        first = terminal_safe(shlex.quote(str(receipts[0])))
+        first = shell_path(receipts[0])
         each = "it" if len(receipts) == 1 else "the first (each of the others the same way)"
         click.echo(f"next: driftproof view {first} to read {each}")

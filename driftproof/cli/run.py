@@ -55,7 +55,6 @@ is written, a stop says the run is complete and where it is, and exits as the ru
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,26 +104,11 @@ def resume_command(argv: Sequence[str] | None) -> str:
     r"""The command line that resumes a run, quoted for a POSIX shell.
 
     ``argv`` is what the command was given (``None``: this process's ``sys.argv``). An argument
-    holding a character a terminal must not be sent (a control, a format character) is quoted
-    as ``$'…'`` with that character's bytes as ``\xNN``, which a shell reads back in any locale.
+    is quoted by :func:`~driftproof.render.escape.shell_word`.
     """
-    return " ".join(map(_quoted, ["driftproof", *(sys.argv[1:] if argv is None else argv)]))
+    from driftproof.render.escape import shell_word
 
-
-def _quoted(arg: str) -> str:
-    from driftproof.render.escape import terminal_safe
-
-    if all(terminal_safe(ch) == ch for ch in arg):  # '::' or '##[' alone: as shlex quotes it
-        return shlex.quote(arg)
-    out = []
-    for ch in arg:  # an unsafe character as its UTF-8 bytes (a name's byte no UTF-8 as it was)
-        if ch in "\\'":
-            out.append("\\" + ch)
-        elif terminal_safe(ch) == ch:
-            out.append(ch)
-        else:
-            out += (f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogateescape"))
-    return "$'" + "".join(out) + "'"
+    return " ".join(map(shell_word, ["driftproof", *(sys.argv[1:] if argv is None else argv)]))
 
 
 def with_progress(fn: Any, console: Any = None) -> Any:

@@ -1,14 +1,16 @@
 """Untrusted text made safe on one line, and facts and tables laid out from it, byte-stable.
 
 Answers, case ids, reasons, labels and file names are untrusted: :func:`terminal_safe` for a
-terminal; :func:`md_text` (``view``) and :func:`md_html` (``diff``) for Markdown, each also
-escaping every character Markdown, GitHub or math extensions read.
+terminal; :func:`shell_word` for a command to copy; :func:`md_text` (``view``) and
+:func:`md_html` (``diff``) for Markdown, each also escaping every character Markdown, GitHub or
+math extensions read.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import shlex
 import textwrap
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -72,6 +74,35 @@ def terminal_safe(value: str) -> str:
         else:
             out.append(ch)
     return _COMMAND_START.sub(":\\\\x3a", "".join(out).replace("##[", "#\\x23["))
+
+
+def shell_word(arg: str) -> str:
+    r"""``arg`` as one word a POSIX shell reads back as ``arg``, every character shown safely.
+
+    :func:`shlex.quote` when each character is safe on a terminal (:func:`terminal_safe`); else
+    ``$'…'`` with each unsafe character's UTF-8 bytes as ``\xNN``, which a shell reads back in any
+    locale (a byte of a name that is no UTF-8 as it was).
+    """
+    if all(terminal_safe(ch) == ch for ch in arg):  # '::' or '##[' alone: as shlex quotes it
+        return shlex.quote(arg)
+    out = []
+    for ch in arg:
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif terminal_safe(ch) == ch:
+            out.append(ch)
+        else:
+            out += (f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogateescape"))
+    return "$'" + "".join(out) + "'"
+
+
+def shell_path(path: object) -> str:
+    """``path`` as :func:`shell_word` gives it, as ``./-…`` when it starts with ``-``.
+
+    A command given a word that starts with ``-`` reads it as an option, never as a file.
+    """
+    text = str(path)
+    return shell_word("./" + text if text.startswith("-") else text)
 
 
 def md_text(value: str) -> str:

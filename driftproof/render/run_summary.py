@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from typing import Any
 
@@ -27,7 +26,7 @@ from driftproof.pages.words import (
 )
 from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.console import TextConsole
-from driftproof.render.escape import terminal_safe
+from driftproof.render.escape import shell_path, terminal_safe
 from driftproof.stats import (
     Band,
     arm_band,
@@ -189,6 +188,6 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     if result.transcripts_path:  # a path on one line, to copy whole (never wrapped)
         console.print(_text(f"transcripts: {result.transcripts_path}"), soft_wrap=True)
     console.print(_text(f"receipt: {result.receipt_path}"), soft_wrap=True)
-    shown = shlex.quote(str(result.receipt_path))  # commands to copy: one line, as the path's
+    shown = shell_path(result.receipt_path)  # commands to copy: one line, as the path's
     then = f"driftproof view {shown} to read it; driftproof diff EARLIER.json {shown} to compare"
     console.print(_text(f"next: {then} it with an earlier receipt"), soft_wrap=True)

@@ -35,7 +35,8 @@ def test_import_export_and_reports_build_print_paths_escaped(
     said = _said(["import", "skill-creator", str(src), "--out-dir", str(out / "r")], capsys)
     assert said.startswith(f"wrote {tmp_path}/{SHOWN}/r/")
     # a newcomer's issue: import said where the receipt went, not how to read it
-    assert f"\nnext: driftproof view '{tmp_path}/{SHOWN}/r/" in said
+    # the path to copy as a shell reads it back: each unsafe character as its byte, in $'…'
+    assert f"\nnext: driftproof view $'{tmp_path}/o\\x1b]0;x\\x07/r/" in said
     assert said.endswith(".json' to read it\n")
     receipts = tmp_path / "receipts"
     receipts.mkdir()
@@ -46,3 +47,18 @@ def test_import_export_and_reports_build_print_paths_escaped(
     said = _said([*argv, "--out", str(site)], capsys)
     assert said.startswith(f"built the site in the folder {tmp_path}/{SHOWN}/site: ")
     assert said.endswith(f"; open {tmp_path}/{SHOWN}/site/index.html to read it\n")
+
+
+def test_import_names_a_receipt_in_a_folder_starting_with_a_dash_as_a_path(
+    tmp_path: Path,
+    shared: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found: "--out-dir -r" gave "next: driftproof view -r/….json", an option when copied
+    monkeypatch.chdir(tmp_path)
+    src = shared / "data/interop/skill-creator/nebius-skills-workspace"
+    for folder, shown in (("-r", "./-r/"), ("my r", "'my r/")):
+        said = _said(["import", "skill-creator", str(src), "--out-dir", folder], capsys)
+        assert said.startswith(f"wrote {folder}/")
+        assert f"\nnext: driftproof view {shown}" in said

@@ -240,3 +240,16 @@ def test_the_receipt_path_is_one_line_on_a_narrow_terminal(capsys) -> None:
         f"next: driftproof view {path} to read it; driftproof diff EARLIER.json {path} to compare "
         "it with an earlier receipt"
     ]
+
+
+def test_the_next_line_gives_the_receipt_path_as_a_shell_reads_it(capsys) -> None:
+    # Found: a receipt written to "-r.json" was shown as "driftproof view -r.json", which reads
+    # it as an option when copied; it is "./-r.json", and a path with a space is quoted
+    receipt = parse_receipt(json.dumps(make_receipt([case("c1", [0.6, 0.7], [0.4, 0.5])])))
+    done = {"receipt": receipt, "stopped": None, "quick_answers": {}, "transcripts_path": None}
+    for path, shown in (("-r.json", "./-r.json"), ("my r.json", "'my r.json'")):
+        print_result(SimpleNamespace(**done, receipt_path=path), width=200)
+        assert capsys.readouterr().out.splitlines()[-1] == (
+            f"next: driftproof view {shown} to read it; driftproof diff EARLIER.json {shown} to "
+            "compare it with an earlier receipt"
+        )
