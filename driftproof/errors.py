@@ -48,11 +48,11 @@ class Problem:
 def shown_pointer(pointer: str) -> str:
     r"""``pointer`` as a message prints it, so no two keys print alike.
 
-    In each key a backslash is printed as ``\\`` and each character that does not print (a
-    control, a format character such as a zero-width space or a byte-order mark, a space other
-    than U+0020, a lone surrogate) as ``\uNNNN`` (``\UNNNNNNNN`` past U+FFFF); RFC 6901's ``~0``
-    and ``~1`` stay. A blank key (:func:`~driftproof.wording.is_blank`), or one that begins with
-    a double quote, is in double quotes, its quote marks as ``\"`` (``/grades/"  "``,
+    In each key a backslash is printed as ``\\``, a control as ``\xNN`` and each other character
+    that does not print (a format character such as a zero-width space or a byte-order mark, a
+    space other than U+0020, a lone surrogate) as ``\uNNNN`` (``\UNNNNNNNN`` past U+FFFF); ``~0``
+    and ``~1`` (RFC 6901) stay. A blank key (:func:`~driftproof.wording.is_blank`), or one that
+    begins with a double quote, is in double quotes, its quote marks as ``\"`` (``/grades/"  "``,
     ``/a/""/b``, ``/"\"  \""``, ``/"\u200b"``); every other key is printed so (``/cases/0/id``).
     """
     if not pointer.startswith("/"):
@@ -71,6 +71,8 @@ def _shown_char(c: str, escaped: str) -> str:
         return "\\" + c
     if c.isprintable():
         return c
+    if ord(c) < 0xA0:  # a control, as a terminal's line shows it
+        return f"\\x{ord(c):02x}"
     return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
 
 

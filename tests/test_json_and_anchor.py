@@ -155,12 +155,13 @@ def test_keys_that_differ_only_in_what_does_not_print_print_apart() -> None:
     # found: a key holding a zero-width space, one holding a byte-order mark and one holding the
     # six characters "\u200b" printed alike once the error line was made safe for a terminal, and
     # so did a key holding the text "\x1b" and one holding the escape character: every backslash
-    # is doubled, every character that does not print is \uNNNN; RFC 6901's ~0 and ~1 stay
+    # is doubled, a control is \xNN, every other character that does not print \uNNNN; RFC
+    # 6901's ~0 and ~1 stay
     keys = {
         "/a\u200bb": "/a\\u200bb",
         "/a\ufeffb": "/a\\ufeffb",
         "/a\\u200bb": "/a\\\\u200bb",
-        "/k\x1b": "/k\\u001b",
+        "/k\x1b": "/k\\x1b",
         "/k\\x1b": "/k\\\\x1b",
         "/n\u00a0b~1c~0": "/n\\u00a0b~1c~0",
         "/t\U000e0041": "/t\\U000e0041",
