@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,7 +50,7 @@ from driftproof.receipt import Receipt, read_receipt
 from driftproof.render.comparison import BANDS_LEGEND
 from driftproof.render.cut_words import CutWords
 from driftproof.render.escape import md_escape as md_escape
-from driftproof.render.escape import terminal_safe
+from driftproof.render.escape import shell_path, terminal_safe
 from driftproof.render.summary_cases import MAX_NOTES, with_cases
 from driftproof.stats.aa import aa_problem, aa_reading
 from driftproof.stats.codes import VerdictCode
@@ -325,8 +324,9 @@ def _main(args: argparse.Namespace) -> int:
         return _errors(unwritten)
     see = "see the job summary"
     if not os.environ.get("GITHUB_STEP_SUMMARY"):  # another CI, or tried locally
-        named = [args.baseline, args.receipt] + (["--aa", args.aa] if args.aa else [])
-        see = "see " + terminal_safe(shlex.join(["driftproof", "diff", *named]))
+        named = [shell_path(args.baseline), shell_path(args.receipt)]
+        named += ["--aa", shell_path(args.aa)] if args.aa else []
+        see = "see " + terminal_safe(" ".join(["driftproof", "diff", *named]))
         print(f"driftproof: {NO_SUMMARY.format(see[4:])}", file=sys.stderr)
     decision = outputs["decision"]
     # Only fixed words and counts reach stdout: a case id printed there could be read as a

@@ -166,6 +166,19 @@ def test_without_a_job_summary_file_the_step_says_where_the_comparison_is(
     assert "no job summary" not in capsys.readouterr().err
 
 
+def test_the_command_it_names_reads_a_file_starting_with_a_dash_as_a_file(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # "driftproof diff -a.json b.json" copied would read -a.json as an option
+    a, b = _regressed_pair(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-a.json").write_bytes(a.read_bytes())
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
+    assert action.main(["--baseline=-a.json", "--receipt", "b.json"]) == 1
+    assert "see driftproof diff ./-a.json b.json\n" in capsys.readouterr().err
+
+
 def test_outside_github_the_annotations_are_plain_lines_on_stderr(
     tmp_path, monkeypatch, capsys
 ) -> None:
