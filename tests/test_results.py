@@ -183,7 +183,7 @@ def test_page_reads_without_javascript_and_links_each_sheet() -> None:
     )
     # no row is only dashes
     assert all(any(c not in ("", "–") for c in r[1:]) for r in t.rows)
-    assert 'class="sortable lead3"' in html
+    assert 'class="sortable stack"' in html
     # passing is a receipt's reading over its cases (zeta-pass: c1 separated upward, none down)
     assert (
         "A receipt reads <em>passing</em> when at least one of its cases separated upward under "

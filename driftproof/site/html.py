@@ -132,18 +132,20 @@ def page_env(
 LONG_TABLE_ROWS = 40
 
 
-def table_box(caption_id: str = "", label: str = "", rows: int = 0) -> Markup:
+def table_box(caption_id: str = "", label: str = "", rows: int = 0, listed: bool = False) -> Markup:
     """The opening ``<div>`` of the box every table of the site scrolls sideways in.
 
     Returns a region a keyboard can focus (and so scroll), named by the table's ``<caption>``
     with id ``caption_id`` or, when that is empty, by ``label``; both escaped. A table of
     ``rows`` body rows, more than :data:`LONG_TABLE_ROWS`, gets the class ``long``: a box no
-    taller than the screen, so its sideways scroll bar is in reach.
+    taller than the screen, so its sideways scroll bar is in reach. A ``listed`` table (one a
+    phone reads as a list, ``table.stack``) gets the class ``listed``: on a phone its box is
+    as tall as its list and scrolls with the page.
     """
     name = Markup('aria-labelledby="{}"' if caption_id else 'aria-label="{}"').format(
         caption_id or label
     )
-    kind = "table-wrap long" if rows > LONG_TABLE_ROWS else "table-wrap"
+    kind = "table-wrap" + " long" * (rows > LONG_TABLE_ROWS) + " listed" * listed
     return Markup('<div class="{}" tabindex="0" role="region" {}>').format(kind, name)
 
 

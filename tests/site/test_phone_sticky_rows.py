@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from site_fixtures import REPO
-from test_phone_lead3 import _rules_at
 
 from driftproof.receipt import read_receipt
 from driftproof.site.html import page_env, receipt_files
@@ -26,6 +25,19 @@ _ROWS = """() => [...document.querySelectorAll('table[id^="table-cases-"] tr')].
     return [r.left + r.width / 2, r.top, r.bottom]; };
   return [box(tr.children[0]), box(tr.children[1])];
 })"""
+
+#: The colour of a table's lines in the light scheme (site.css ``--line``).
+LINE = (0xD0, 0xD0, 0xD0)
+
+
+def _rules_at(shot: Any, x: float, top: float, bottom: float) -> list[int]:
+    """The pixel rows between ``top`` and ``bottom`` where a table line crosses column ``x``
+    (nine pixels side by side in the line's colour; no glyph draws such a run)."""
+    return [
+        y
+        for y in range(int(top), int(bottom))
+        if all(shot.getpixel((int(x) + dx, y)) == LINE for dx in range(-4, 5))
+    ]
 
 
 def test_the_case_tables_sticky_column_keeps_every_rows_line(

@@ -173,7 +173,7 @@ def test_results_tables_show_their_first_three_columns_without_scrolling(
     page.goto((built_site / "results/index.html").as_uri())
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     rights = page.evaluate(
-        """() => [...document.querySelectorAll('table.lead3 tr')].map(tr => {
+        """() => [...document.querySelectorAll('table.stack tr')].map(tr => {
           const third = tr.children[2];
           return third ? third.getBoundingClientRect().right : 0;
         })"""

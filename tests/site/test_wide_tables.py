@@ -113,7 +113,8 @@ def test_a_long_tables_scroll_bar_is_in_reach_and_its_header_stays(
     browser: Any, built_site: Any, width: int
 ) -> None:
     page = browser.new_page(viewport={"width": width, "height": 844})
-    for path in ("reports/002/", "receipts/"):
+    # on a phone the receipts index reads as a list, nothing sideways (test_phone_stacked_rows)
+    for path in ("reports/002/", "receipts/")[: 1 if width < 720 else 2]:
         page.goto((built_site / path / "index.html").as_uri())
         box = page.locator(".table-wrap.long").first
         box.scroll_into_view_if_needed()

@@ -4,7 +4,9 @@
    with no figure ("–", the site's mark for one) sorts last whichever the order.
    Each header becomes a button titled "Sort by <column>" (its group's heading first, when it
    has one), marked by an arrow (site.css; hidden from screen readers, which read aria-sort)
-   that shows the order once sorted; a head reached by Tab is scrolled into view. */
+   that shows the order once sorted; a head reached by Tab is scrolled into view. A table it
+   enhances gets the class "sorting" (on a phone, site.css then shows a list's heads as a line
+   of sort buttons). */
 (function () {
   "use strict";
   var NO_FIGURE = "\u2013";
@@ -74,6 +76,7 @@
   }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
     if (!table.tHead || !table.tBodies.length) { return; }
+    table.classList.add("sorting");
     heads(table).forEach(function (h) {
       var th = h.th, col = h.col;
       var b = document.createElement("button");
