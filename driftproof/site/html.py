@@ -169,12 +169,34 @@ def _breakable(table: str) -> str:
     return re.sub(r">([^<]+)<", text, table)
 
 
+def _labelled(table: str) -> str:
+    """``table`` (HTML of a Markdown table) with each body cell but a row's first labelled.
+
+    The label (``data-label``, which site.css shows before the cell where a phone reads the
+    table as a list) is its column's head, its words without markup. A table with no head is
+    returned unchanged.
+    """
+    head, sep, body = table.partition("</thead>")
+    heads = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", head, re.S)
+    labels = [re.sub(r"<[^>]+>", "", h).strip() for h in heads]
+
+    def row(m: re.Match[str]) -> str:
+        cells = iter(labels[1:])
+        return re.sub(
+            r"</td>(\s*)<td", lambda c: f'</td>{c[1]}<td data-label="{next(cells, "")}"', m[0]
+        )
+
+    return head + sep + re.sub(r"<tr>.*?</tr>", row, body, flags=re.S) if sep else table
+
+
 def wrap_tables(html: str) -> str:
     """Each ``<table>`` of HTML this project rendered from Markdown inside a :func:`table_box`.
 
-    Each becomes ``<table class="written">`` (site.css keeps its columns readable on a phone),
-    and a long name or path in its text may break at its dots and slashes, on a phone at its
-    underscores too (``<wbr>``, which adds no text). HTML outside the tables is unchanged.
+    Each becomes ``<table class="written">`` (site.css keeps its columns readable on a phone;
+    on a hand-written page it reads as a list there, each cell after a row's first labelled by
+    its column's head), and a long name or path in its text may break at its dots and slashes,
+    on a phone at its underscores too (``<wbr>``, which adds no text). HTML outside the tables
+    is unchanged.
     """
     first, *rest = html.split("<table>")
     out = [first]
@@ -182,7 +204,7 @@ def wrap_tables(html: str) -> str:
         table, sep, after = part.partition("</table>")
         box = table_box(label=f"Table {i}, scrolls sideways on a narrow screen")
         end = f"{sep}</div>" if sep else ""
-        out.append(f'{box}<table class="written">{_breakable(table)}{end}{after}')
+        out.append(f'{box}<table class="written">{_breakable(_labelled(table))}{end}{after}')
     return "".join(out)
 
 

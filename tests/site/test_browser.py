@@ -180,10 +180,13 @@ def test_search_from_a_folder_on_disk_says_it_needs_a_server(
 #: The head cells of every table that cannot be brought on screen: each cell is scrolled to the
 #: left edge of the nearest box that scrolls sideways (none: the cell stays where it is), and is
 #: reachable when its left edge is then on screen and its right edge too, unless it is wider
-#: than the box.
+#: than the box. A table a phone reads as a list keeps its heads for screen readers only (clipped
+#: to nothing; each cell shows its column's head as its label): they are not counted.
 _UNREACHABLE_COLUMNS = """() => {
   const out = [];
   for (const row of document.querySelectorAll('table tr:first-child')) {
+    const head = row.closest('thead');
+    if (head && getComputedStyle(head).clipPath !== 'none') continue;
     for (const cell of row.children) {
       let box = cell.parentElement;
       while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) {
