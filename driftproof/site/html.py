@@ -202,7 +202,7 @@ def wrap_tables(html: str) -> str:
     out = [first]
     for i, part in enumerate(rest, 1):
         table, sep, after = part.partition("</table>")
-        box = table_box(label=f"Table {i}, scrolls sideways on a narrow screen")
+        box = table_box(label=f"Table {i}, scrolls sideways when wider than the screen")
         end = f"{sep}</div>" if sep else ""
         out.append(f'{box}<table class="written">{_breakable(_labelled(table))}{end}{after}')
     return "".join(out)

@@ -72,8 +72,8 @@ def test_every_box_a_table_scrolls_in_is_focusable_and_named(built_site: Path) -
     ]
     method = table_boxes((built_site / "method.html").read_text(encoding="utf-8"), scrolls)
     assert [b and b["name"] for b in method] == [
-        "Table 1, scrolls sideways on a narrow screen",
-        "Table 2, scrolls sideways on a narrow screen",
+        "Table 1, scrolls sideways when wider than the screen",
+        "Table 2, scrolls sideways when wider than the screen",
     ]
 
 

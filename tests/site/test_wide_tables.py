@@ -223,7 +223,7 @@ def test_a_written_tables_names_and_addresses_break_at_their_dots_slashes_and_un
     assert html == (
         "<p>run.model</p>"
         '<div class="table-wrap" tabindex="0" role="region" aria-label="Table 1, scrolls '
-        'sideways on a narrow screen"><table class="written"><tr>'
+        'sideways when wider than the screen"><table class="written"><tr>'
         f"<td><code>cases[]<wbr>.arms<wbr>.&lt;arm&gt;<wbr>.input{u}_tokens</code></td>"
         "<td>0.16, e.g. 5/5 (A/A) https://<wbr>driftproof<wbr>.dev/<wbr>spec/0.16/<wbr>receipt<wbr>.json"
         "</td></tr></table></div>"
