@@ -2,7 +2,9 @@
 
 No user settings, MCP server, slash command or kept session; capture ``text`` allows only
 Read, WebFetch and WebSearch, capture ``files`` adds Write, Edit and NotebookEdit (never a tool
-that runs code). SKILL.md goes in through ``--system-prompt-file``.
+that runs code). SKILL.md goes in through ``--system-prompt-file``. ``--verbose`` makes
+``--output-format json`` print every message of the session, the result last: a text answer is
+graded only when its result is known to be the whole answer (:func:`cut_short`).
 """
 
 from __future__ import annotations
@@ -50,14 +52,8 @@ def claude_envelope(
     printed after it. The line (else ``None``) is the first non-blank line of JSON lines that is
     no JSON object with a text ``type`` (a warning, or text that may be part of the answer).
     """
-    whole = json_or_none(out)
-    items: list[Any] = whole if isinstance(whole, list) else [whole]
-    stray = None
-    if whole is None:
-        lines = [line for line in out.splitlines() if line.strip()]
-        items = [json_or_none(line) for line in lines]
-        stray = next((ln for ln, it in zip(lines, items, strict=True) if not _typed(it)), None)
-    elif len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
+    items, stray = _items(out)
+    if len(items) == 1 and isinstance(items[0], dict) and "result" in items[0]:
         return items[0], [], None, None  # one object: the result whatever its type
     typed = [k for k, it in enumerate(items) if _typed(it)]
     at = [k for k in typed if items[k]["type"] == "result"]
@@ -79,6 +75,19 @@ def claude_envelope(
                 {"type": it["type"][:100], "subtype": sub[:100] if isinstance(sub, str) else None}
             )
     return result, events, doubt, stray
+
+
+def _items(out: str) -> tuple[list[Any], str | None]:
+    """The JSON values ``claude -p`` printed (one, an array's elements, or one a line), a line.
+
+    The line (else ``None``) is the first non-blank line of JSON lines that is no event.
+    """
+    whole = json_or_none(out)
+    if whole is not None:
+        return (whole if isinstance(whole, list) else [whole]), None
+    lines = [line for line in out.splitlines() if line.strip()]
+    items = [json_or_none(line) for line in lines]
+    return items, next((ln for ln, it in zip(lines, items, strict=True) if not _typed(it)), None)
 
 
 def _typed(item: Any) -> bool:
@@ -194,6 +203,58 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
     return reply
 
 
+#: :func:`cut_short` on a ``claude -p`` that printed no assistant message: as at every call, so
+#: the run stops at once.
+NO_SESSION = "claude printed its result but none of the session's messages (asked for by --verbose)"
+
+
+def cut_short(out: str) -> str | None:
+    """Why the one result ``claude -p --verbose`` printed is not known whole (D-19), else ``None``.
+
+    It is whole when it is, spaces aside, the text of the session's last assistant message (its
+    events sharing one ``message.id``) and every text an earlier assistant message wrote is in
+    it: ``result`` holds the last message only, so a closing line after a tool call, or a first
+    fragment, would otherwise be graded as the answer.
+    """
+    items, _ = _items(out)
+    said = [
+        (member_str(member_object(it, "message"), "id"), _texts(member_object(it, "message")))
+        for it in items
+        if _typed(it) and it["type"] == "assistant"
+    ]
+    if not said:
+        return NO_SESSION
+    k = len(said) - 1
+    while k > 0 and said[k][0] is not None and said[k - 1][0] == said[k][0]:
+        k -= 1
+    last = "".join(t for _, texts in said[k:] for t in texts)
+    result: dict[str, Any] = next((it for it in items if _typed(it) and it["type"] == "result"), {})
+    text = result["result"].strip() if isinstance(result.get("result"), str) else ""
+    if last.strip() != text:
+        return (
+            f"claude's result ({_clip(text)}) is not the whole text of the session's last "
+            f"message ({_clip(last.strip())})"
+        )
+    earlier = next((t for _, ts in said[:k] for t in ts if t.strip() not in text), None)
+    if earlier is None:
+        return None
+    return (
+        f"claude's session wrote {_clip(earlier.strip())} in an earlier message, which its "
+        f"result ({_clip(text)}) does not hold"
+    )
+
+
+def _texts(message: dict[str, Any]) -> list[str]:
+    """The text of each ``text`` block of an assistant ``message``'s content."""
+    blocks = [b for b in member_list(message, "content") if isinstance(b, dict)]
+    return [b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)]
+
+
+def _clip(text: str) -> str:
+    """``text`` quoted, cut to 120 characters with its length said."""
+    return repr(text) if len(text) <= 120 else f"{text[:120]!r}… ({len(text)} characters)"
+
+
 #: Claude Code's notice, on a call, that ~/.claude.json was broken by claude processes writing it
 #: at once (anthropics/claude-code#15608, #28898): a race of the moment, not a banner.
 _CONFIG_RACE = re.compile(
@@ -266,7 +327,8 @@ class ClaudeCLI(CLILane):
     def argv(self, call: Call, sysdir: str, work: str) -> list[str]:
         """The ``claude -p`` command line, isolated, with the capture's tools (see the module)."""
         tools = ",".join(READ_TOOLS + (FILE_TOOLS if self.capture == "files" else []))
-        argv = [self.path, "-p", "--output-format", "json", "--model", call.model, *ISOLATION]
+        argv = [self.path, "-p", "--output-format", "json", "--verbose", "--model", call.model]
+        argv += ISOLATION
         argv += ["--tools", tools, "--allowedTools", tools]
         if call.system:
             argv += ["--system-prompt-file", os.path.join(sysdir, "system.md")]
@@ -276,3 +338,21 @@ class ClaudeCLI(CLILane):
 
     #: an invocation read by :func:`read_claude`
     parse = staticmethod(read_claude)
+
+    def attempt(self, call: Call) -> Reply:
+        """One invocation (:meth:`.cli.CLILane.attempt`); a text answer needs a whole result.
+
+        An answer in capture ``text`` is graded only when :func:`cut_short` finds its result whole.
+
+        Raises:
+            AttemptError: as :meth:`.cli.CLILane.attempt`, or (lost, not retried, usage kept)
+                the result cannot be told to be the whole answer (fatal: :data:`NO_SESSION`).
+        """
+        reply = super().attempt(call)
+        graded = reply.ending_class(None) in (None, "truncated")
+        if self.capture == "files" or call.schema is not None or not graded:
+            return reply
+        if (why := cut_short(reply.raw or "")) is None:
+            return reply
+        said = f"{why}: whether it is the whole answer cannot be told, so there is nothing to grade"
+        raise AttemptError(said, retryable=False, fatal=why == NO_SESSION, reply=reply)

@@ -71,10 +71,26 @@ def error_envelope(status_text):
     }
 
 
+def session(said):
+    # what --verbose prints before the result: system init, then the one assistant message
+    content = [{"type": "text", "text": said}] if isinstance(said, str) and said else []
+    message = {"id": "msg_1", "role": "assistant", "content": content}
+    init = {"type": "system", "subtype": "init", "session_id": "s", "tools": tools}
+    return [init, {"type": "assistant", "message": message}]
+
+
 if os.environ.get("FAKE_STDOUT"):
-    # a recorded shape: the file printed as it is, @ANSWER@ the answer JSON-escaped
+    # a recorded shape: the file printed as it is, @ANSWER@ the answer JSON-escaped; with
+    # --verbose, one result object is printed as a one-turn session (its bytes kept)
     with open(os.environ["FAKE_STDOUT"], encoding="utf-8") as f:
-        sys.stdout.write(f.read().replace("@ANSWER@", json.dumps(text)[1:-1]))
+        printed = f.read().replace("@ANSWER@", json.dumps(text)[1:-1])
+    try:
+        one = json.loads(printed)
+    except ValueError:
+        one = None
+    if "--verbose" in args and isinstance(one, dict) and one.get("type") == "result":
+        printed = "[" + json.dumps(session(one.get("result")))[1:-1] + "," + printed + "]"
+    sys.stdout.write(printed)
     sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
 if mode == "forbidden":
     print(
@@ -125,33 +141,18 @@ envelope = {
     },
     "permission_denials": [],
 }
-if mode == "verbose":
-    # --verbose makes --output-format json print an array: system init and hook events, then the
-    # result
-    print(
-        json.dumps(
-            [
-                {"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup"},
-                {
-                    "type": "system",
-                    "subtype": "hook_response",
-                    "hook_name": "SessionStart:startup",
-                    "exit_code": 0,
-                },
-                {
-                    "type": "system",
-                    "subtype": "init",
-                    "session_id": "s",
-                    "tools": ["Read"],
-                    "model": served,
-                },
-                {
-                    "type": "assistant",
-                    "message": {"role": "assistant", "content": [{"type": "text", "text": text}]},
-                },
-                envelope,
-            ]
-        )
-    )
+if mode == "verbose":  # hook events before the session (printed as if --verbose were given)
+    hooks = [
+        {"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup"},
+        {
+            "type": "system",
+            "subtype": "hook_response",
+            "hook_name": "SessionStart:startup",
+            "exit_code": 0,
+        },
+    ]
+    print(json.dumps([*hooks, *session(text), envelope]))
+elif "--verbose" in args:  # every message of the session, then the result
+    print(json.dumps([*session(text), envelope]))
 else:
     print(json.dumps(envelope))
