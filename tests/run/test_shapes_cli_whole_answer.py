@@ -22,6 +22,11 @@ INIT = {"type": "system", "subtype": "init", "session_id": "s", "tools": ["Read"
 #: the 1,411-character essay written before the search (12 + 55 × 25 + 24 characters)
 ESSAY = "## Findings\n" + "Retry-After is honoured. " * 55 + "Retry-After is honoured."
 FULL = "fix(http): retry 429 responses\n\nRetry-After is honoured."
+#: the essay quoted as JSON, cut to 80 characters: the quote, 13 of the heading, 2 × 25, 16 more
+ESSAY_SAID = (
+    "claude's session wrote \"## Findings\\nRetry-After is honoured. Retry-After is honoured. "
+    'Retry-After is h… in an earlier message, which its result ("done") does not hold'
+)
 NOTHING = ": whether it is the whole answer cannot be told, so there is nothing to grade"
 
 
@@ -66,20 +71,16 @@ FIRST_CHUNK = [INIT, *_said("msg_01", _text(FULL)), _result(result="fix(http): r
     [
         (
             json.dumps(CLOSER),
-            "claude's session wrote '## Findings\\nRetry-After is honoured. Retry-After is "
-            "honoured. Retry-After is honoured. Retry-After is honoured. Retry-Af'… (1411 "
-            "characters) in an earlier message, which its result ('done') does not hold",
+            ESSAY_SAID,
         ),
         (
             json.dumps(FIRST_CHUNK),
-            "claude's result ('fix(http): retry 429 res') is not the whole text of the session's "
-            "last message ('fix(http): retry 429 responses\\n\\nRetry-After is honoured.')",
+            "claude's result (\"fix(http): retry 429 res\") is not the whole text of the session's "
+            'last message ("fix(http): retry 429 responses\\n\\nRetry-After is honoured.")',
         ),
         (  # JSON lines as stream-json prints them: the same session, the same reading
             "".join(json.dumps(e) + "\n" for e in CLOSER),
-            "claude's session wrote '## Findings\\nRetry-After is honoured. Retry-After is "
-            "honoured. Retry-After is honoured. Retry-After is honoured. Retry-Af'… (1411 "
-            "characters) in an earlier message, which its result ('done') does not hold",
+            ESSAY_SAID,
         ),
     ],
 )

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
+from driftproof.receipt._bounds import quote
 from driftproof.run.endings import harness_ending
 from driftproof.run.providers._sdk import anthropic_input, count
 from driftproof.run.providers.base import (
@@ -232,15 +233,15 @@ def cut_short(out: str) -> str | None:
     text = result["result"].strip() if isinstance(result.get("result"), str) else ""
     if last.strip() != text:
         return (
-            f"claude's result ({_clip(text)}) is not the whole text of the session's last "
-            f"message ({_clip(last.strip())})"
+            f"claude's result ({quote(text)}) is not the whole text of the session's last "
+            f"message ({quote(last.strip())})"
         )
     earlier = next((t for _, ts in said[:k] for t in ts if t.strip() not in text), None)
     if earlier is None:
         return None
     return (
-        f"claude's session wrote {_clip(earlier.strip())} in an earlier message, which its "
-        f"result ({_clip(text)}) does not hold"
+        f"claude's session wrote {quote(earlier.strip())} in an earlier message, which its "
+        f"result ({quote(text)}) does not hold"
     )
 
 
@@ -248,11 +249,6 @@ def _texts(message: dict[str, Any]) -> list[str]:
     """The text of each ``text`` block of an assistant ``message``'s content."""
     blocks = [b for b in member_list(message, "content") if isinstance(b, dict)]
     return [b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)]
-
-
-def _clip(text: str) -> str:
-    """``text`` quoted, cut to 120 characters with its length said."""
-    return repr(text) if len(text) <= 120 else f"{text[:120]!r}… ({len(text)} characters)"
 
 
 #: Claude Code's notice, on a call, that ~/.claude.json was broken by claude processes writing it
