@@ -56,9 +56,7 @@ def test_the_receipts_index_names_the_recorded_model() -> None:
     assert listed["model"] == "claude-sonnet-4-5" and listed["cases"] == "1"
 
 
-def test_a_group_id_is_its_title_in_lowercase_with_each_run_of_other_characters_one_hyphen() -> (
-    None
-):
+def test_a_group_id_is_its_title_lowercased_each_run_of_other_characters_one_hyphen() -> None:
     from dataclasses import replace
 
     from driftproof.pages.results import results_groups
