@@ -50,3 +50,13 @@ def test_a_lost_draws_table_of_a_receipt_in_a_folder_has_the_id_its_link_names()
     t = receipt_tables("runs/x", r)
     assert t.lost is not None and t.lost.element_id == "table-lost-runs-x"
     assert sheet_lost_link("runs/x") == "#table-lost-runs-x"
+
+
+def test_a_run_that_lost_every_draw_says_its_table_holds_no_tokens_either() -> None:
+    # Every draw lost (timed out): no judged score, and no draw records output tokens; both
+    # arms are recorded, so only the tokens are named as missing.
+    r = Receipt.model_validate(make_receipt([case("c1", [None, None], [None, None])]))
+    assert receipt_tables("t", r).cases.caption == (
+        "Cases of demo-skill: the receipt holds no judged score, so no case has a band or a lift; "
+        "the source recorded no output tokens; each row shows the case's checks and lost draws"
+    )
