@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from driftproof import wording
 from driftproof.pages.band_sources import band_facts
 from driftproof.pages.source import ON_THE_SHEET, printed_headline, source_report_headline
 from driftproof.pages.words import (
@@ -364,7 +365,7 @@ def _carrier_line(b: Breakdown) -> str:
             if c.carrier
         ]
         return "Carries the positive measured lift: " + ", ".join(parts)
-    if b.suite_lift is not None and b.suite_lift > 0:
+    if b.suite_lift is not None and b.suite_lift > wording.TOLERANCE:  # as the carrier test
         return (
             "No single case carries the positive measured lift: "
             "removing any one leaves a positive lift"

@@ -1,0 +1,113 @@
+"""The sheet's parts, worked out by hand from the receipts' own draws and records (surviving
+mutants of driftproof/pages/sheet_facts.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from factories import case, edited, make_receipt
+
+from driftproof.pages.sheet import sheet
+from driftproof.pages.sheet_facts import arm_summaries, skill_reached
+from driftproof.receipt import Harness, Receipt, read_receipt
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _receipt(*cases: dict) -> Receipt:
+    return Receipt.model_validate(make_receipt(list(cases) or [case("c1", [0.5, 0.7], [0.4, 0.6])]))
+
+
+def _committed(name: str) -> Receipt:
+    return read_receipt(ROOT / "receipts" / f"{name}.json")
+
+
+def test_a_judged_run_whose_draws_count_tokens_still_leads_with_its_lift() -> None:
+    # c1: 0.5 and 0.7 with the skill, 0.4 and 0.6 without: lift +0.100; 400 skill tokens
+    # (1,600 characters ÷ 4), so +0.250 per 1,000. Output tokens on each draw do not make it a
+    # token-saving receipt: that is for a receipt with no judge.
+    doc = case("c1", [0.5, 0.7], [0.4, 0.6])
+    for arm in doc["arms"].values():
+        for d in arm["draws"]:
+            d["tokens"] = {"input": 10, "output": 100, "counted_by": "provider"}
+    s = sheet(_receipt(doc))
+    assert (s.headline.label, s.headline.value) == (
+        "lift",
+        "+0.100; value per 1,000 skill tokens +0.250 (400 skill tokens: characters ÷ 4, "
+        "rounded up)",
+    )
+
+
+def test_the_breakdown_of_a_scored_receipt_is_available_with_its_figures() -> None:
+    # Three draws per arm, enough for labels. c1: 0.5, 0.6, 0.7 against 0.4, 0.5, 0.6, means 0.6
+    # and 0.5 (lift +0.100); c2: 0.9 against 0.3 (lift +0.600). Equal weight per case:
+    # (0.6 + 0.9) / 2 - (0.5 + 0.3) / 2 = 0.75 - 0.40 = +0.350; without c1 the lift is c2's,
+    # +0.600, without c2 it is c1's, +0.100: both positive, so no single case carries it.
+    s = sheet(
+        _receipt(case("c1", [0.5, 0.6, 0.7], [0.4, 0.5, 0.6]), case("c2", [0.9] * 3, [0.3] * 3))
+    )
+    b = s.breakdown
+    assert b.available
+    assert b.summary[0] == "Measured lift, equal weight per case over 2 included cases: +0.350"
+    assert b.summary[-1] == (
+        "No single case carries the positive measured lift: removing any one leaves a positive lift"
+    )
+    assert [(x.lift, x.lift_without) for x in b.rows] == [
+        ("+0.100", "+0.600"),
+        ("+0.600", "+0.100"),
+    ]
+
+
+def test_a_measured_lift_of_zero_is_not_positive_though_floating_point_leaves_a_trace() -> None:
+    # Three draws each; c1: 0.6 against 0.5 (+0.1), c2: 0.4 against 0.5 (-0.1); equal weight:
+    # (0.1 - 0.1) / 2 = 0, printed +0.000, which is not positive, and removing c1 leaves -0.1, so
+    # "removing any one leaves a positive lift" would be false. In floating point the mean of
+    # three 0.6s is not exactly 0.6, and the lift comes out about 3e-17: positive only by
+    # rounding, as the carrier test (D-3's tolerance) reads it.
+    s = sheet(_receipt(case("c1", [0.6] * 3, [0.5] * 3), case("c2", [0.4] * 3, [0.5] * 3)))
+    assert s.breakdown.summary[0].endswith(": +0.000")
+    assert s.breakdown.summary[-1] == (
+        "The measured lift is not positive: no case carries a positive lift"
+    )
+
+
+def test_refusals_are_counted_for_a_run_and_not_recorded_for_an_import() -> None:
+    # a run of this tool at the current schema records refusals: none of its 2 draws per arm;
+    # claude plugin eval's probe (an import, schema 0.15) records none, so they are unknown
+    assert [a.refusals for a in arm_summaries(_receipt())] == ["none of 2 draws"] * 2
+    probe = _committed("claude-plugin-eval-probe-plugin-8955eb63")
+    assert [a.refusals for a in arm_summaries(probe)] == ["not recorded"] * 2
+
+
+def test_an_aggregates_only_receipt_has_no_per_run_result_in_any_arm() -> None:
+    r = _committed("nvidia-7149a88-doca-flow")
+    assert [(a.draws, a.lost) for a in arm_summaries(r)] == [
+        ("no per-run result (aggregates only)", "–")
+    ] * 2
+
+
+def test_whether_the_skill_reached_the_model_is_said_only_of_a_run_of_this_tool() -> None:
+    # no arm reports input tokens: a run of this tool says it did not check; an import is silent
+    assert skill_reached(_receipt()) == (
+        "not recorded, so whether the skill reached the model was not checked"
+    )
+    assert skill_reached(_committed("claude-plugin-eval-probe-plugin-8955eb63")) is None
+
+
+def test_the_input_token_medians_their_difference_and_claude_codes_note() -> None:
+    r = edited(_receipt(), "/arms/with_skill/input_tokens_median", 1200)
+    # one arm's median alone: no difference is worked out, and no harness note without one
+    assert skill_reached(r) == (
+        "with skill 1,200, baseline not recorded, beside a skill of about 400 tokens"
+    )
+    r = edited(r, "/arms/baseline/input_tokens_median", 400)
+    assert skill_reached(r) == (
+        "with skill 1,200, baseline 400; with the skill +800, beside a skill of about 400 tokens"
+    )
+    cc = edited(r, "/run/harness", Harness(name="claude-code", version="2.1.280"))
+    assert skill_reached(cc) == skill_reached(r) + (
+        " (Claude Code takes the skill in place of its own system prompt, so its arms differ by "
+        "more than the skill)"
+    )
+    codex = edited(r, "/run/harness", Harness(name="codex", version="0.50.0"))
+    assert skill_reached(codex) == skill_reached(r)
