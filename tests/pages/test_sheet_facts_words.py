@@ -111,3 +111,21 @@ def test_the_input_token_medians_their_difference_and_claude_codes_note() -> Non
     )
     codex = edited(r, "/run/harness", Harness(name="codex", version="0.50.0"))
     assert skill_reached(codex) == skill_reached(r)
+
+
+def test_an_arm_counts_only_the_cases_it_drew_in() -> None:
+    # c2's with-skill arm drew nothing: the arm drew 2 answers, over c1 alone
+    r = _receipt(case("c1", [0.5, 0.7], [0.4, 0.6]), case("c2", [], [0.4, 0.6]))
+    assert [a.draws for a in arm_summaries(r)] == [
+        "2 drawn over 1 case, 2 scored",
+        "4 drawn over 2 cases, 4 scored",
+    ]
+
+
+def test_a_breakdown_over_its_size_limit_is_unavailable_and_shows_no_row() -> None:
+    from driftproof.receipt import _bounds
+
+    size = _bounds.BREAKDOWN_MAX_BYTES + 1
+    b = sheet(_receipt(), size_bytes=size).breakdown
+    assert (b.available, b.rows, b.note) == (False, (), "")
+    assert f"the receipt is {size} bytes" in b.label
