@@ -8,7 +8,7 @@ from pathlib import Path
 from factories import case, edited, make_receipt
 
 from driftproof.pages.sheet import sheet
-from driftproof.pages.sheet_facts import arm_summaries, skill_reached
+from driftproof.pages.sheet_facts import arm_summaries, provenance, skill_reached
 from driftproof.receipt import Harness, Receipt, read_receipt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +129,43 @@ def test_a_breakdown_over_its_size_limit_is_unavailable_and_shows_no_row() -> No
     b = sheet(_receipt(), size_bytes=size).breakdown
     assert (b.available, b.rows, b.note) == (False, (), "")
     assert f"the receipt is {size} bytes" in b.label
+
+
+def test_a_one_draw_case_counts_as_a_case_drawn_in() -> None:
+    r = _receipt(case("c1", [0.5], [0.4]))
+    assert [a.draws for a in arm_summaries(r)] == ["1 drawn over 1 case, 1 scored"] * 2
+
+
+def test_the_breakdown_names_the_case_that_helps_and_none_that_hurts() -> None:
+    # c2: 0.9 three times against 0.3 three times: no spread, bands apart, +0.6 past the 0.05
+    # floor: helps. c1: 0.6 ± 0.1 against 0.5 ± 0.1: the bands overlap, no label.
+    s = sheet(
+        _receipt(case("c1", [0.5, 0.6, 0.7], [0.4, 0.5, 0.6]), case("c2", [0.9] * 3, [0.3] * 3))
+    )
+    assert "Helps (separates upward): c2" in s.breakdown.summary
+    assert "Hurts (separates downward): none" in s.breakdown.summary
+    assert s.breakdown.labelled
+
+
+def test_provenance_of_a_run_names_its_preset_harness_version_and_judge_template() -> None:
+    r = edited(_receipt(), "/run/harness", Harness(name="claude-code", version="2.1.280"))
+    facts = {f.label: f.value for f in provenance(r)}
+    assert facts["preset"] == "none (a full run, not --quick)"
+    assert facts["harness"] == "claude-code 2.1.280"
+    assert facts["judge"].endswith("; template sha256 " + "0" * 64)  # the factory's judge
+    assert "arm labels" not in facts  # no arm carries a label of its own
+    r = edited(r, "/run/harness", Harness(name="claude-code", version=None))
+    assert {f.label: f.value for f in provenance(r)}["harness"] == (
+        "claude-code (version not recorded)"
+    )
+
+
+def test_caveman_arm_labels_skill_fired_and_ungraded_draws() -> None:
+    # caveman's three arms are its skill, __baseline__ and __terse__ (D-16); no grader ran
+    cave = _committed("caveman-2b10489-caveman")
+    facts = {f.label: f.value for f in provenance(cave)}
+    assert facts["arm labels"] == "with skill: caveman; baseline: __baseline__; control: __terse__"
+    assert [a.draws for a in arm_summaries(cave)] == ["10 drawn over 10 cases, not graded"] * 3
+    # skill-creator's run: the skill fired in 6 of 9 observed runs, 66.7% printed whole: 67%
+    nebius = _committed("skill-creator-nebius-skills-iteration-1-12a0aae8")
+    assert arm_summaries(nebius)[0].skill_fired == "6 of 9 observed draws (67%)"
