@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from factories import case, make_receipt
 
-from driftproof.pages.badge import workflow_outputs
+from driftproof.pages.badge import details_json, workflow_outputs
 from driftproof.receipt import Receipt
 
 
@@ -15,3 +15,4 @@ def test_a_negative_lift_and_value_per_token_are_written_with_a_hyphen_minus() -
     r = Receipt.model_validate(make_receipt([case("c1", [0.4, 0.6], [0.5, 0.7])]))
     out = workflow_outputs(r)
     assert (out["lift"], out["value-per-1k"]) == ("-0.100", "-0.250")
+    assert details_json(r, "x")["lift_text"] == "-0.100"  # the details file is read the same
