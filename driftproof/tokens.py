@@ -21,6 +21,13 @@ from tiktoken_ext import openai_public
 #: The receipt's ``tokens.counted_by`` for counts made here.
 COUNTED_BY = "o200k_base"
 
+#: A with-skill draw must report at least this share of the skill's o200k_base size as input
+#: tokens, and as much more than the other arm of its case (D-14): serving tokenizers encode the
+#: same text within about 15% of o200k_base (never fewer tokens), and the input holds the task and
+#: chat template too. A skill cut by less than the rest, or counted by a tokenizer that makes more
+#: tokens of it, passes unseen.
+SKILL_REACHED_SHARE = 0.8
+
 #: sha256 of the decompressed BPE file: the ``expected_hash`` tiktoken's ``o200k_base`` passes.
 BPE_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 

@@ -19,11 +19,12 @@ never graded, checked or shown to the judge, and recorded by its length and hash
 
 The skill reached the model: where the provider reports input tokens, a draw with the skill that
 reports fewer than 80% of the skill's own size (o200k_base tokens; the margin allows for the serving
-model's tokenizer) is lost, "the server dropped part of the prompt". On the API lanes the arms of
-each case are also compared when the receipt is sealed: when the with-skill draws' median reported
-input exceeds the baseline's (with --control, the control's) by less than 80% of the skill's size,
-every with-skill draw of that case is lost, "a reported input without room for the skill". The
-receipt records each arm's median reported input tokens; a reported 0 is read as unrecorded.
+model's tokenizer) is lost, "the server dropped part of the prompt, or counts only the prompt tokens
+it did not take from its cache" (the count cannot tell the two apart). On the API lanes the arms of
+each case are also compared when the receipt is sealed: a with-skill draw whose reported input
+exceeds the baseline's median (with --control, the control's) by less than 80% of the skill's size
+is lost, "a reported input without room for the skill". The receipt records each arm's median
+reported input tokens; a reported 0 is read as unrecorded.
 
 Error classes: 408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error are
 transient: retried up to 4 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus

@@ -35,11 +35,14 @@ from driftproof.run.reply_text import (
 )
 from driftproof.run.scheduler import Counter, Halted, LostDraw, StopRun, attempts, with_retries
 from driftproof.run.suite import SuiteCase
+from driftproof.tokens import SKILL_REACHED_SHARE
 
-#: A with-skill draw must report at least this share of the skill's o200k_base size as input
-#: tokens: serving tokenizers encode the same text within about 15% of o200k_base (never fewer
-#: tokens), and the input holds the task and chat template too.
-SKILL_REACHED_SHARE = 0.8
+#: Why a with-skill draw's reported input is short of the skill: the two causes a count cannot
+#: tell apart (a prompt cache's tokens left out: Ollama's ``prompt_eval_count``).
+SHORT_INPUT = (
+    "the server dropped part of the prompt, or counts only the prompt tokens it did not take "
+    "from its cache"
+)
 
 
 @dataclass
@@ -240,7 +243,7 @@ class Drawer:
         reported = reply.input_tokens
         if arm == "with_skill" and self.skill_tokens and reported is not None:
             if reported < SKILL_REACHED_SHARE * self.skill_tokens:
-                why = f"the server dropped part of the prompt (reported {reported:,} input "
+                why = f"{SHORT_INPUT} (reported {reported:,} input "
                 why += f"tokens, fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own "
                 why += f"{self.skill_tokens:,} o200k_base tokens)"
                 return Loss("prompt_dropped", why, shown)

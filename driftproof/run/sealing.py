@@ -30,11 +30,12 @@ from driftproof.receipt import (
 )
 from driftproof.run import judge as J
 from driftproof.run.config import REASON_MAX, construction, judge_usd, kept_on_disk_error, now
-from driftproof.run.drawer import SKILL_REACHED_SHARE, Drawer
+from driftproof.run.drawer import Drawer
 from driftproof.run.journal import Journal
 from driftproof.run.jsonl import named
 from driftproof.run.providers.base import Provider
 from driftproof.run.suite import Suite, SuiteCase
+from driftproof.tokens import SKILL_REACHED_SHARE
 from driftproof.wording import ARMS, OFFLINE
 
 #: ``judge.price`` members, in the order of a price tuple.
@@ -143,45 +144,46 @@ def _arm(recs: list[dict[str, Any]]) -> CaseArm:
     return case_arm([Draw.model_validate(r["draw"]) for r in recs])
 
 
-def _unreached(arms: dict[str, CaseArm], skill_tokens: int | None) -> str | None:
-    """Why a case's with-skill draws cannot have seen the skill, or ``None``.
+def _unreached(arms: dict[str, CaseArm], skill_tokens: int) -> list[str | None]:
+    """Why each with-skill draw of a case cannot have seen the skill, else ``None`` (D-14).
 
-    On an API lane the arms' requests differ by the system prompt alone, so the with-skill median
-    reported input must exceed the other arm's by :data:`SKILL_REACHED_SHARE` of the skill's
-    ``skill_tokens`` (o200k_base) at least; ``None`` when the with-skill arm, or both other arms,
-    reported none. The other arm is the control when it reported an input (both carry a system
+    On an API lane the arms' requests differ by the system prompt alone, so each with-skill
+    draw's reported input must exceed the other arm's median by :data:`SKILL_REACHED_SHARE` of
+    the skill's ``skill_tokens`` (o200k_base) at least; a draw, or both other arms, reporting none
+    is not compared. The other arm is the control when it reported an input (both carry a system
     message, so a chat template's default system prompt, put in only without one, is in neither),
     else the baseline: a control none of whose draws reported its input compares nothing.
     """
-    with_skill = _median_input(arms["with_skill"].draws)
+    draws = arms["with_skill"].draws
     other, against = "baseline", _median_input(arms["baseline"].draws)
     if "control" in arms and (control := _median_input(arms["control"].draws)) is not None:
         other, against = "control", control
-    if skill_tokens is None or with_skill is None or against is None:
-        return None
-    if with_skill - against >= SKILL_REACHED_SHARE * skill_tokens:
-        return None
+    if against is None:
+        return [None] * len(draws)
+    advice = "the control, which tells the two apart, reported no input"
     template = (
-        ", and so does a chat template that adds its own system prompt to a request without one: "
-        + (
-            "the control, which tells the two apart, reported no input"
-            if "control" in arms
-            else "run with a control then"
-        )
+        "; so does a chat template that adds its own system prompt to a request without one: "
     )
-    return (
-        f"a reported input without room for the skill: the with-skill draws of this case "
-        f"reported a median of {with_skill:,g} input tokens and the {other}'s {against:,g}, "
-        f"fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own {skill_tokens:,} o200k_base "
-        "tokens apart (a server that leaves the system message out does this"
-        f"{template if other == 'baseline' else ''})"
+    template += advice if "control" in arms else "run with a control then"
+    why = (
+        f"input tokens and the {other}'s median {against:,g}, fewer than "
+        f"{SKILL_REACHED_SHARE:.0%} of the skill's own {skill_tokens:,} o200k_base tokens apart "
+        "(a server that leaves the system message out does this, or one that counts only the "
+        f"prompt tokens it did not take from its cache{template if other == 'baseline' else ''})"
     )
+    head = "a reported input without room for the skill: this draw reported"
+    return [
+        None
+        if (n := _input(d)) is None or n - against >= SKILL_REACHED_SHARE * skill_tokens
+        else f"{head} {n:,} {why}"
+        for d in draws
+    ]
 
 
-def _dropped(rec: dict[str, Any], why: str) -> dict[str, Any]:
-    """A with-skill journal record as a lost draw (``prompt_dropped``), if it was not lost."""
+def _dropped(rec: dict[str, Any], why: str | None) -> dict[str, Any]:
+    """A with-skill journal record as a lost draw (``prompt_dropped``) for ``why``, if not lost."""
     draw = rec["draw"]
-    if draw["lost"] is not None:
+    if why is None or draw["lost"] is not None:
         return rec
     lost = {"reason": why[:REASON_MAX], "kind": "prompt_dropped"}
     return {**rec, "draw": {**draw, "score": None, "lost": lost}}
@@ -192,8 +194,8 @@ def _cases(
 ) -> tuple[list[Case], list[TextRepair], list[dict[str, Any]]]:
     """The receipt's cases from the journal, their text repairs, and the records read.
 
-    ``skill_tokens`` (an API lane whose baseline gets no skill): a case whose arms' reported
-    inputs do not differ by the skill has its with-skill draws lost (:func:`_unreached`).
+    ``skill_tokens`` (an API lane whose baseline gets no skill): a with-skill draw whose reported
+    input does not exceed the other arm's by the skill is lost (:func:`_unreached`).
     """
     by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (cid, a, _), r in journal.draws.items():
@@ -204,8 +206,9 @@ def _cases(
     for ci, c in enumerate(cases):
         cells = {a: sorted(by_cell.get((c.id, a), []), key=lambda r: r["index"]) for a in arms}
         case_arms = {a: _arm(recs) for a, recs in cells.items()}
-        if why := _unreached(case_arms, skill_tokens):
-            case_arms["with_skill"] = _arm([_dropped(r, why) for r in cells["with_skill"]])
+        if skill_tokens is not None:
+            whys = _unreached(case_arms, skill_tokens)
+            case_arms["with_skill"] = _arm(list(map(_dropped, cells["with_skill"], whys)))
         for a, recs in cells.items():
             for di, r in enumerate(recs):
                 repairs += draw_repairs(r, f"/cases/{ci}/arms/{a}/draws/{di}")
@@ -224,13 +227,14 @@ def _cases(
     return built, repairs, visited
 
 
+def _input(d: Draw) -> int | None:
+    """The provider-counted input tokens of ``d``; None if unreported."""
+    return d.tokens.input if d.tokens is not None and d.tokens.counted_by == "provider" else None
+
+
 def _median_input(draws: Iterable[Draw]) -> float | None:
     """The median of the provider-counted input tokens of ``draws``; None without any."""
-    inputs = [
-        d.tokens.input
-        for d in draws
-        if d.tokens is not None and d.tokens.counted_by == "provider" and d.tokens.input is not None
-    ]
+    inputs = [n for d in draws if (n := _input(d)) is not None]
     return statistics.median(inputs) if inputs else None
 
 

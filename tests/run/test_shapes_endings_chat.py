@@ -303,8 +303,9 @@ def test_a_server_that_dropped_the_skill_loses_the_with_skill_draw(
         assert skill.score is None and skill.lost.kind == "prompt_dropped"
         m = skill.lost.reason
         assert m.startswith(
-            "the server dropped part of the prompt (reported 1,500 input tokens, fewer than 80% "
-            "of the skill's own 2,012 o200k_base tokens)"
+            "the server dropped part of the prompt, or counts only the prompt tokens it did not "
+            "take from its cache (reported 1,500 input tokens, fewer than 80% of the skill's own "
+            "2,012 o200k_base tokens)"
         )
         assert f"a skill of about {r.skill.tokens:,} tokens" in sheet_text(sheet(r))
     else:

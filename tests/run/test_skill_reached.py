@@ -45,11 +45,11 @@ def test_a_server_that_answers_the_task_alone_in_both_arms_measures_nothing_with
     for d in skill_arm.draws:
         assert d.score is None and d.lost.kind == "prompt_dropped"
         assert d.lost.reason == (
-            "a reported input without room for the skill: the with-skill draws of this case "
-            "reported a median of 54 input tokens and the baseline's 54, fewer than 80% of the "
-            "skill's own 22 o200k_base tokens apart (a server that leaves the system message out "
-            "does this, and so does a chat template that adds its own system prompt to a request "
-            "without one: run with a control then)"
+            "a reported input without room for the skill: this draw reported 54 input tokens and "
+            "the baseline's median 54, fewer than 80% of the skill's own 22 o200k_base tokens "
+            "apart (a server that leaves the system message out does this, or one that counts "
+            "only the prompt tokens it did not take from its cache; so does a chat template that "
+            "adds its own system prompt to a request without one: run with a control then)"
         )
         assert len(d.judge_samples) == 1  # judged before the arms could be compared: kept
     refused = no_verdict(r)
@@ -59,9 +59,9 @@ def test_a_server_that_answers_the_task_alone_in_both_arms_measures_nothing_with
 @pytest.mark.parametrize(
     ("words", "apart", "said"),
     [  # 80% of 12 + 2,000 tokens is 1,609.6; of 12 + 1,998 exactly 1,608 (apart by that: kept)
-        (2000, 1609, "a median of 1,669 input tokens and the baseline's 60"),
+        (2000, 1609, "this draw reported 1,669 input tokens and the baseline's median 60"),
         (2000, 1610, None),
-        (1998, 1607, "a median of 1,667 input tokens and the baseline's 60"),
+        (1998, 1607, "this draw reported 1,667 input tokens and the baseline's median 60"),
         (1998, 1608, None),
     ],
 )
@@ -115,8 +115,9 @@ def test_with_a_control_the_skill_is_compared_against_the_control_not_a_default_
     r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_lane(), control=control)
     said = r.cases[0].arms.with_skill.draws[0].lost.reason
     assert said.endswith(
-        "the control's 54, fewer than 80% of the skill's own 22 o200k_base tokens apart "
-        "(a server that leaves the system message out does this)"
+        "the control's median 54, fewer than 80% of the skill's own 22 o200k_base tokens apart "
+        "(a server that leaves the system message out does this, or one that counts only the "
+        "prompt tokens it did not take from its cache)"
     )
 
 
@@ -158,8 +159,9 @@ def test_a_control_that_lost_every_draw_leaves_the_baseline_to_compare_against(
     (d,) = arms.with_skill.draws
     assert d.score is None and d.lost.kind == "prompt_dropped"
     assert d.lost.reason.endswith(
-        "a median of 54 input tokens and the baseline's 54, fewer than 80% of the skill's own "
-        "22 o200k_base tokens apart (a server that leaves the system message out does this, and "
-        "so does a chat template that adds its own system prompt to a request without one: the "
+        "this draw reported 54 input tokens and the baseline's median 54, fewer than 80% of the "
+        "skill's own 22 o200k_base tokens apart (a server that leaves the system message out "
+        "does this, or one that counts only the prompt tokens it did not take from its cache; so "
+        "does a chat template that adds its own system prompt to a request without one: the "
         "control, which tells the two apart, reported no input)"
     )

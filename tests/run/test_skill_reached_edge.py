@@ -54,8 +54,9 @@ def test_a_draw_reporting_exactly_80_percent_of_the_skill_is_kept(
     if lost:
         assert skill.score is None and skill.lost.kind == "prompt_dropped"
         assert skill.lost.reason == (
-            "the server dropped part of the prompt (reported 1,607 input tokens, fewer than 80% "
-            "of the skill's own 2,010 o200k_base tokens)"
+            "the server dropped part of the prompt, or counts only the prompt tokens it did not "
+            "take from its cache (reported 1,607 input tokens, fewer than 80% of the skill's own "
+            "2,010 o200k_base tokens)"
         )
         assert skill.judge_samples == []  # lost before any grading call
     else:
