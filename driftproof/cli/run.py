@@ -23,8 +23,9 @@ model's tokenizer) is lost, "the server dropped part of the prompt, or counts on
 it did not take from its cache" (the count cannot tell the two apart). On the API lanes the arms of
 each case are also compared when the receipt is sealed: a with-skill draw whose reported input
 exceeds the baseline's median (with --control, the control's) by less than 80% of the skill's size
-is lost, "a reported input without room for the skill". The receipt records each arm's median
-reported input tokens; a reported 0 is read as unrecorded.
+is lost, "a reported input without room for the skill". A skill cut by less than 20%, or by more
+where the server's tokenizer makes more tokens of it than o200k_base does, passes; view says so. The
+receipt records each arm's median reported input tokens; a reported 0 is read as unrecorded.
 
 Error classes: 408, 409, 429, Groq's 498 capacity_exceeded, 5xx, 529 and overloaded_error are
 transient: retried up to 4 attempts with jittered exponential back-off (2 s, 4 s, 8 s ... plus

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from driftproof import wording
 from driftproof.pages.band_sources import band_facts
+from driftproof.pages.skill_reached import skill_reached
 from driftproof.pages.source import ON_THE_SHEET, printed_headline, source_report_headline
 from driftproof.pages.words import (
     ARM_NOT_RECORDED,
@@ -37,7 +38,7 @@ from driftproof.stats.breakdown import Breakdown
 from driftproof.stats.noninferiority import Quality, QualityReading
 from driftproof.stats.rates import fired_counts, percent_of
 from driftproof.stats.savings import percent, token_savings
-from driftproof.wording import ARM_WORDS, LEVEL_WORDS, REGRADE_PRESET, cases_named, dollars, numeral
+from driftproof.wording import ARM_WORDS, LEVEL_WORDS, REGRADE_PRESET, cases_named, dollars
 
 #: The label of the value per 1,000 skill tokens (D-14); its figure never repeats it.
 PER_1K = "value per 1,000 skill tokens"
@@ -170,43 +171,6 @@ def provenance(r: Receipt) -> tuple[Fact, ...]:
         facts += [Fact("import note", n) for n in p.notes or ()]
     facts.append(Fact("seal", f"{r.seal.algorithm} {r.seal.sha256}"))
     return tuple(facts)
-
-
-def skill_reached(r: Receipt) -> str | None:
-    """Each arm's median reported input tokens, the skill's difference and size, or ``None``.
-
-    ``None`` when no arm reports input and ``r`` is no run of this tool with a skill arm (one
-    that is says its skill's arrival was not checked).
-    """
-    medians = {n: getattr(r.arms, n).input_tokens_median for n in r.arm_names}
-    if all(v is None for v in medians.values()):
-        ran = r.provenance is None and "with_skill" in medians
-        return f"{UNKNOWN}, so whether the skill reached the model was not checked" if ran else None
-    text = ", ".join(
-        f"{arm_words(r)[n]} {UNKNOWN if v is None else f'{v:,.0f}'}" for n, v in medians.items()
-    )
-    skill, base = medians.get("with_skill"), medians.get("baseline")
-    if r.run.aa:
-        return text + _aa_reached(skill, base, r.skill.tokens)
-    if skill is not None and base is not None:
-        text += f"; with the skill {numeral(skill - base, '+,.0f')}"
-    if r.skill.tokens is not None:
-        text += f", beside a skill of about {r.skill.tokens:,} tokens"
-    if r.run.harness is not None and r.run.harness.name == "claude-code":
-        text += " (Claude Code takes the skill in place of its own system prompt, so its arms"
-        text += " differ by more than the skill)"
-    return text
-
-
-def _aa_reached(skill: float | None, base: float | None, tokens: int | None) -> str:
-    """``"; the arms +N apart: an A/A calibration, …"``: the tail of an A/A calibration's line."""
-    apart = "" if skill is None or base is None else numeral(skill - base, "+,.0f")
-    apart = f"; the arms {apart} apart" if apart else ""
-    size = "" if tokens is None else f" (about {tokens:,} tokens)"
-    return (
-        f"{apart}: an A/A calibration, in which both arms carry the skill{size}, "
-        "so their inputs are expected to match"
-    )
 
 
 def _over_cases(per_case: list[int]) -> str:

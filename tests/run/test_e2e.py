@@ -115,13 +115,19 @@ def test_claude_cli_text(loopback, fake_bin, suite_file, skill_file, tmp_path):
         assert c["entries"] == []  # an empty temporary directory
     assert len({c["cwd"] for c in gen}) == 18  # a fresh one each time
     assert sum("--system-prompt-file" in c["argv"] for c in gen) == 9  # the with-skill arm only
-    # that flag replaces Claude Code's own system prompt: view says the arms' inputs differ by more
+    # that flag replaces Claude Code's own system prompt: view says the arms' inputs differ by more,
+    # and that the check held each with-skill draw to 80% of the skill alone (the arms of a command
+    # line are not compared), which the rest of the prompt can hide
     from driftproof.pages.sheet import sheet
     from driftproof.render.sheet import sheet_text
 
     assert (
-        "with the skill +0, beside a skill of about 24 tokens (Claude Code takes the skill in "
-        "place of its own system prompt, so its arms differ by more than the skill)"
+        "with the skill +0, beside a skill of about 24 tokens at four characters a token (Claude "
+        "Code takes the skill in place of its own system prompt, so its arms differ by more than "
+        "the skill); a with-skill draw counted only when its input reached 80% of the skill in "
+        "o200k_base tokens: a skill left out shows only where the rest of the prompt is smaller "
+        "than that, one cut by less than 20% (or more, where the server's tokenizer makes more "
+        "tokens of it than o200k_base does) never"
     ) in " ".join(sheet_text(sheet(r)).split())
 
 

@@ -4,8 +4,8 @@ A server that leaves the system message out of some requests only (a chat templa
 system slot behind a load balancer that also reaches a server with one: ollama/ollama#8956) gives
 a minority of with-skill draws the task alone; the case's medians hide it. A server that counts
 only the prompt tokens it evaluated (Ollama's ``prompt_eval_count``, sent as Chat Completions'
-``usage.prompt_tokens``, leaves out a cached prefix: ollama/ollama#2068, #3427) reports a few
-tokens for a prompt it read whole; the count cannot tell the two apart, so the draw is lost and
+``usage.prompt_tokens``, left out a cached prefix: ollama/ollama#2068, #3427, #16414) reports a
+few tokens for a prompt it read whole; the count cannot tell the two apart, so the draw is lost and
 its words name both.
 """
 
