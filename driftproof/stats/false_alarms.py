@@ -197,19 +197,22 @@ def expected_error(
 def count_words(x: float, error: float) -> str:
     """An expected count ``x`` with simulation standard error ``error``, as far as it holds.
 
-    To 2, 1 or 0 decimals: the most whose half a unit in the last place is at least the 95%
-    half-width (1.96 standard errors); ``fewer than 0.01`` (``0.1``, ``1``) where that rounds
-    to nothing, ``x`` and the half-width together then being under one unit in that place.
-    When even that is over 0.5: ``N (L to H by simulation)``, the half-width's ends
-    rounded outwards, ``L`` at least 0.
+    To the coarsest place whose half unit is under the 95% half-width (1.96 standard errors),
+    so that rounding adds less than the simulation's own error: 2 decimals while the half-width
+    is under 0.05, 1 while it is under 0.5 (never more than 2). Where that rounds to nothing,
+    ``fewer than B``: ``B`` the first step of that place above ``x`` and the half-width together.
+    From a half-width of 0.5: ``N (L to H by simulation)``, the half-width's ends rounded
+    outwards, ``L`` at least 0.
     """
     half = _Z95 * error
-    for places in (2, 1, 0):
-        if half <= 0.5 * 10.0**-places:
-            said = f"{x:.{places}f}"
-            return f"fewer than {10.0**-places:.{places}f}" if float(said) == 0 else said
-    low, high = max(0, math.floor(x - half)), math.ceil(x + half)
-    return f"{x:.0f} ({low} to {high} by simulation)"
+    if half >= 0.5:
+        low, high = max(0, math.floor(x - half)), math.ceil(x + half)
+        return f"{x:.0f} ({low} to {high} by simulation)"
+    places = 2 if half < 0.05 else 1
+    said = f"{x:.{places}f}"
+    if float(said) != 0:
+        return said
+    return f"fewer than {(math.floor((x + half) * 10**places) + 1) / 10**places:.{places}f}"
 
 
 def chance_bounds(

@@ -244,12 +244,12 @@ def test_the_chance_of_at_least_one_false_call_is_bounded_by_its_simulation() ->
 def test_the_expected_false_calls_carry_only_the_decimals_their_simulation_supports() -> None:
     # Twenty cases, each a 5% false-call rate from 2,000 trials: the expected count 20 × .05 = 1
     # has simulation standard error √(20 × .05 × .95 / 2000) = .0218, a 95% half-width of .0427:
-    # over half a hundredth (.005), within half a tenth (.05), so one decimal: "1.0", not "1.00"
+    # over half a hundredth (.005), under half a tenth (.05), so two decimals: "1.00"
     from driftproof.pages.words import aa_line
     from driftproof.stats.aa import AACase, AAReading
 
     cases = tuple(AACase(f"c{i}", False, 3, 0.05, True, 0.06) for i in range(20))
     aa = AAReading(cases, 0, 1.0, 1 - 0.95**20, 0.06, 0.06, 0, 2000)
-    assert aa.expected_words() == "1.0"
-    said = "expected to call an average of 1.0 changes, up or down, per comparison over 20 cases"
+    assert aa.expected_words() == "1.00"
+    said = "expected to call an average of 1.00 changes, up or down, per comparison over 20 cases"
     assert said in aa_line("aa.json", aa)

@@ -81,11 +81,11 @@ def test_diff_prints_the_expectation_and_keeps_the_verdict_words() -> None:
     assert c.headline == "no separation detected at this sample size"
     from driftproof.render.comparison import comparison_text as to_text
 
-    # printed whole: standard error √(40 × .0345 × .9655 / 2,000) = .0258, half-width 1.96 ×
-    # .0258 = .0506, over the .05 that one decimal would claim (and the .005 of two)
+    # to one decimal: standard error √(40 × .0345 × .9655 / 2,000) = .0258, half-width 1.96 ×
+    # .0258 = .0506, over half a tenth (.05), under half a unit: 1.38 reads 1.4, not 1
     text = to_text(c)
     assert (
-        "Noise alone: if every case's true mean were the same in both receipts, about 1 of "
+        "Noise alone: if every case's true mean were the same in both receipts, about 1.4 of "
         "these 40 cases would read regressed" in text
     )
 
