@@ -6,7 +6,9 @@ count; the chance of at least the observed count is the Poisson-binomial upper t
 with a side under two measured draws counts 0 (D-5); lost draws are not simulated (D-9 only
 makes calls rarer, so the expectation is if anything high). The measured spreads are plugged in
 as if exact, which moves it either way: high where spreads of three to five draws sit near the
-grid step, about 4% low at a spread of 0.05 on a 0.01 grid (the method page gives the figures).
+grid step, about 4% low at a spread of 0.05 on a 0.01 grid, and up to about twice the truth
+where draws are uneven, mostly steady with now and then a bad answer (the method page gives the
+figures).
 Context beside the rule, and the ground for the Action's ``fail-on: beyond-noise``.
 """
 
