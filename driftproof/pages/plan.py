@@ -36,6 +36,28 @@ PILOT_ADVICE = (
     "and plan from its receipt."
 )
 
+#: Said under the headline, in order, of a pilot that is what the :class:`Plan` field names.
+PILOT_NOTES = {
+    "simulated": "This pilot is simulated (its answers, its grades or both): the simulated "
+    "provider drew them at random, so its spreads are not a model's; the plan shows how planning "
+    "works, not what a real run needs.",
+    "stub": "This pilot ran on the offline stub for its answers, its grades or both: the stub's "
+    "are fixed stand-ins, not a model's, so the plan shows how planning works, not what a real "
+    "run needs.",
+    "smoke": "This pilot is a smoke run (--quick: the first case only, 2 draws per arm, 2 judge "
+    "samples): it checks that a run works, and sizes nothing else; plan from a run without "
+    "--quick.",
+    "aa": "This pilot is an A/A calibration: both of its arms ran with the skill, so the count "
+    "sizes a comparison of two runs with the skill, as diff and the Action make; a lift here is "
+    "a change between the two runs.",
+}
+#: What a plan from a pilot with a baseline says of gating two runs (diff, the Action).
+GATE_SIZING = (
+    "diff and the Action compare the with-skill arms of two runs, not with skill against "
+    "baseline: to size that comparison, plan from an A/A pilot (driftproof run --aa), whose two "
+    "arms both carry the skill."
+)
+
 if TYPE_CHECKING:
     from driftproof.receipt import Receipt
     from driftproof.stats import Band, ReceiptBand

@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from driftproof.pages.plan import PILOT_ADVICE, CasePlan, Plan, rounding_words, trials_words
+from driftproof.pages.plan import (
+    GATE_SIZING,
+    PILOT_ADVICE,
+    PILOT_NOTES,
+    CasePlan,
+    Plan,
+    rounding_words,
+    trials_words,
+)
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import fit_text, terminal_safe
@@ -32,28 +40,6 @@ from driftproof.wording import (
 def _pct(p: float) -> str:
     return f"{p:.0%}" if 0.01 <= p <= 0.99 else ("over 99%" if p > 0.99 else "under 1%")
 
-
-#: Said under the headline, in order, of a pilot that is what the :class:`Plan` field names.
-PILOT_NOTES = {
-    "simulated": "This pilot is simulated (its answers, its grades or both): the simulated "
-    "provider drew them at random, so its spreads are not a model's; the plan shows how planning "
-    "works, not what a real run needs.",
-    "stub": "This pilot ran on the offline stub for its answers, its grades or both: the stub's "
-    "are fixed stand-ins, not a model's, so the plan shows how planning works, not what a real "
-    "run needs.",
-    "smoke": "This pilot is a smoke run (--quick: the first case only, 2 draws per arm, 2 judge "
-    "samples): it checks that a run works, and sizes nothing else; plan from a run without "
-    "--quick.",
-    "aa": "This pilot is an A/A calibration: both of its arms ran with the skill, so the count "
-    "sizes a comparison of two runs with the skill, as diff and the Action make; a lift here is "
-    "a change between the two runs.",
-}
-#: What a plan from a pilot with a baseline says of gating two runs (diff, the Action).
-GATE_SIZING = (
-    "diff and the Action compare the with-skill arms of two runs, not with skill against "
-    "baseline: to size that comparison, plan from an A/A pilot (driftproof run --aa), whose two "
-    "arms both carry the skill."
-)
 
 #: A headline names at most this many cases, then "and N more".
 NAMED_AT_MOST = 5
