@@ -26,7 +26,14 @@ from driftproof.stats.planning import (
     ArmPool,
     size_run,
 )
-from driftproof.wording import EFFECT_FLOOR, MIN_DRAWS_PER_ARM, MORE_CASES, count_of, dollars
+from driftproof.wording import (
+    EFFECT_FLOOR,
+    MIN_DRAWS_PER_ARM,
+    MORE_CASES,
+    TOLERANCE,
+    count_of,
+    dollars,
+)
 
 #: The run's minimum draws per arm (stopping rule); a plan never asks for fewer.
 RUN_MIN_DRAWS = MIN_DRAWS_PER_ARM
@@ -100,6 +107,12 @@ class CasePlan:
     levels: tuple[float, float] | None = None
     larger_pilot: int | None = None
     effect_draws: int | None = None
+
+    @property
+    def no_spread(self) -> tuple[bool, bool]:
+        """Per arm (with skill, baseline) of a counted case: its pilot draws all scored the same."""
+        s = self.spreads if self.draws_needed is not None and self.spreads else (1.0, 1.0)
+        return s[0] < TOLERANCE, s[1] < TOLERANCE
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,11 @@ def headline(p: Plan) -> str:
                 "that count. Or skip the pilot and run "
                 f"{p.draws_per_arm:,} draws per arm now{',' if which else ''}{which}."
             )
+    if flat := _no_spread(p):
+        parts.append(
+            f"The pilot measured no spread in {_names(flat)}: every draw there scored the same, "
+            "so the count assumes none, and a larger pilot is safer."
+        )
     if p.no_count_cases:
         it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")
         parts.append(
@@ -128,6 +133,14 @@ def _arms(p: Plan) -> tuple[str, str]:
     """The pilot's with-skill and baseline arms in words: an A/A pilot's two runs as such."""
     w = AA_ARM_WORDS if p.aa else ARM_WORDS
     return w["with_skill"], w["baseline"]
+
+
+def _no_spread(p: Plan) -> tuple[str, ...]:
+    """Each counted case with an arm whose pilot draws all scored the same, with those arms."""
+    flat = [
+        (c.case_id, [a for a, f in zip(_arms(p), c.no_spread, strict=True) if f]) for c in p.cases
+    ]
+    return tuple(f"{cid} ({' and '.join(arms)})" for cid, arms in flat if arms)
 
 
 def _p_text(p: float) -> str:
@@ -260,7 +273,7 @@ def _case_line(p: Plan, c: CasePlan) -> str:
         )
         extra = f"; spreads {c.spreads[0]:.3f} and {c.spreads[1]:.3f}, {bounds}"
     if c.p_verdict is not None:
-        extra += f"; verdict at {p.effect:.3f}: {_pct(c.p_verdict)}"
+        extra += f"; verdict at {p.effect:.3f}, at the pilot's spreads: {_pct(c.p_verdict)}"
     return (
         f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} {_arms(p)[0]}, "
         f"{c.measured[1]:,} {_arms(p)[1]}{extra})"
