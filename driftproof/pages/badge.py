@@ -162,7 +162,9 @@ def workflow_outputs(receipt: Receipt) -> dict[str, str]:
         "message": b.message,
         "color": b.color,
         "lift": format_lift(None if b.smoke else b.lift, minus="-"),
-        "value-per-1k": format_lift(None if b.smoke else b.value_per_1k, minus="-"),
+        "value-per-1k": format_lift(
+            None if b.smoke else b.value_per_1k, minus="-", never_zero=True
+        ),
         "draws-needed": str(b.draws_needed) if b.draws_needed is not None else "",
     }
 

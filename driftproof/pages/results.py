@@ -134,7 +134,9 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         # a simulated row's group says the scores were drawn at random: its first clause suffices
         reason=b.reason.split(";", 1)[0] if r.is_simulated else _why(b),
         lift_text=AA_LABEL if r.run.aa else _text(b.lift),
-        value_text=_text(b.value_per_1k),
+        value_text=NO_FIGURE
+        if b.value_per_1k is None
+        else format_lift(b.value_per_1k, never_zero=True),
         context_only=b.status == Status.NO_VERDICT,
         measured=measured,
         source=source,

@@ -253,11 +253,8 @@ def _lost_draws(r: Receipt) -> tuple[LostDraw, ...]:
 
 def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     """The suite lift and the value per 1,000 skill tokens (D-14) as the sheet prints them."""
-    tokens = (
-        f"{r.skill.tokens:,} skill tokens"
-        if r.skill.tokens is not None
-        else "skill tokens not recorded"
-    )
+    t = r.skill.tokens
+    tokens = count_of(t, "skill token") if t is not None else "skill tokens not recorded"
     none = f"n/a ({tokens})"
     # a single-arm source's lack is said once, in the lift; an A/A's difference is no lift
     if (why := lift_refusal(r) or (AA_NO_LIFT if r.run.aa else None)) is not None:
@@ -271,7 +268,10 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
     lift_text = format_lift(lift) + (f" ({notes})" if notes else "")
     if per_1k is None:
         return lift_text, none
-    return lift_text, f"{format_lift(per_1k)} ({tokens}: characters ÷ 4, rounded up)"
+    return (
+        lift_text,
+        f"{format_lift(per_1k, never_zero=True)} ({tokens}: characters ÷ 4, rounded up)",
+    )
 
 
 def _breakdown_view(r: Receipt, b: Breakdown) -> BreakdownView:

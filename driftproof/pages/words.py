@@ -185,13 +185,17 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     return text if text.strip(f"+{MINUS}0.") else f"{0:.{digits}f}"  # sign, zeros, point: 0
 
 
-def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
+def format_lift(lift: float | None, *, minus: str = MINUS, never_zero: bool = False) -> str:
     """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite.
 
     A minus sign is ``minus`` (:func:`~driftproof.wording.numeral`): ``−0.120`` by default.
+    ``never_zero`` (a value per 1,000 skill tokens): a value not 0 that rounds to ``+0.000`` is
+    given to two significant digits instead, ``+0.00010``.
     """
     if lift is None or not math.isfinite(lift):
         return NOT_APPLICABLE
+    if never_zero and lift != 0 and round(lift, 3) == 0:
+        return numeral(lift, f"+.{1 - math.floor(math.log10(abs(lift)))}f", minus=minus)
     return numeral(0.0 if round(lift, 3) == 0 else lift, "+.3f", minus=minus)  # never -0.000
 
 

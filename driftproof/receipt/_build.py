@@ -38,8 +38,12 @@ def sha256_text(text: str) -> str:
 
 
 def skill_tokens(skill_text: str) -> int:
-    """ceil(characters / 4) of a SKILL.md text, characters not bytes (D-14); at least 1."""
-    return max(1, math.ceil(len(skill_text) / 4))
+    """ceil(characters / 4) of a SKILL.md text, characters not bytes (D-14): 0 for an empty one.
+
+    A receipt's skill has at least 1, so :func:`build_receipt` refuses an empty ``skill_text``
+    (every reader of a SKILL.md refuses an empty one first: no skill to measure).
+    """
+    return math.ceil(len(skill_text) / 4)
 
 
 def _present(members: Mapping[str, Any]) -> dict[str, Any]:

@@ -164,10 +164,12 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     lift = suite_lift(r)
     n = r.run.endpoint_attempts
     requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
+    sk = r.skill.tokens
+    size = f"skill {count_of(sk, 'token')}" if sk is not None else "skill tokens not recorded"
+    per_1k = format_lift(value_per_1k(lift, sk), never_zero=True)
     suite = (
         f"suite lift {format_lift(lift)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
-        f"skill tokens {format_lift(value_per_1k(lift, r.skill.tokens))} (skill {r.skill.tokens} "
-        f"tokens); {requests}"
+        f"skill tokens {per_1k} ({size}); {requests}"
     )
     if r.run.aa:  # both arms ran with the skill, as view's sheet says
         suite = f"suite lift n/a: {AA_NO_LIFT}; {requests}"
