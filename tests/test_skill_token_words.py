@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from driftproof.pages.badge import workflow_outputs
 from driftproof.pages.sheet import sheet
-from driftproof.pages.words import format_lift
+from driftproof.pages.words import format_lift, format_per_1k
 from driftproof.receipt import Receipt, skill_tokens
 
 # lift .10: .71 − .61
@@ -47,10 +47,12 @@ def test_a_tiny_value_per_1000_tokens_never_reads_as_zero() -> None:
 
 
 def test_never_zero_keeps_signs_zero_and_ordinary_values() -> None:
-    assert format_lift(-0.0004, never_zero=True) == "−0.00040"
-    assert format_lift(0.0, never_zero=True) == "+0.000"
-    assert format_lift(0.0012, never_zero=True) == "+0.001"
+    assert format_per_1k(-0.0004, -0.1) == "−0.00040"
+    assert format_per_1k(0.0, 0.1) == "+0.000"
+    assert format_per_1k(0.0012, 0.1) == "+0.001"
     assert format_lift(0.0004) == "+0.000"  # a lift itself keeps its three places
+    # beside a lift that itself reads +0.000 the value reads +0.000 too, not -0.00042 beside it
+    assert format_per_1k(-0.00042, -0.000167) == "+0.000"
 
 
 def test_an_empty_skill_md_is_0_tokens_and_no_receipt_holds_it() -> None:

@@ -175,11 +175,11 @@ def test_a_lift_that_rounds_to_zero_reads_as_the_badge_diff_and_run_print_it() -
     # c1: with skill .5 .5 .5, baseline .5 .5 .501: lift -0.000333; c2: .6 against .6, lift 0.
     # Suite lift -0.000167; per 1,000 skill tokens (1,600 characters: 400 tokens) -0.000417.
     # Each rounds to zero at three places: "+0.000", as format_lift (badge, diff, the Action,
-    # the run summary) prints it; view printed "0.000". The value per 1,000 tokens, not 0, is
-    # never printed as 0: two significant digits, −0.00042
+    # the run summary) prints it; view printed "0.000". The value per 1,000 tokens beside a lift
+    # that reads +0.000 reads +0.000 too (not −0.00042 beside a lift of +0.000)
     cases = [case("c1", [0.5, 0.5, 0.5], [0.5, 0.5, 0.501]), case("c2", [0.6] * 3, [0.6] * 3)]
     s = sheet(parse_receipt(json.dumps(make_receipt(cases)).encode(), "r.json"))
-    assert s.lift == "+0.000" and s.lift_per_1k.startswith("−0.00042 (400 skill tokens")
+    assert s.lift == "+0.000" and s.lift_per_1k.startswith("+0.000 (400 skill tokens")
     assert [c.lift for c in s.cases] == ["+0.000", "+0.000"]
     assert s.breakdown.summary[0].endswith("over 2 included cases: +0.000")
     assert [(b.lift, b.lift_without) for b in s.breakdown.rows] == [("+0.000", "+0.000")] * 2

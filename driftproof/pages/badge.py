@@ -16,7 +16,7 @@ import anybadge
 
 from driftproof import wording
 from driftproof.pages.tables import json_text
-from driftproof.pages.words import count_of, format_lift, lift_coverage
+from driftproof.pages.words import count_of, format_lift, format_per_1k, lift_coverage
 from driftproof.receipt import Receipt
 from driftproof.stats import Refusal, Status, no_verdict, receipt_reading, suite_lift, value_per_1k
 
@@ -162,9 +162,7 @@ def workflow_outputs(receipt: Receipt) -> dict[str, str]:
         "message": b.message,
         "color": b.color,
         "lift": format_lift(None if b.smoke else b.lift, minus="-"),
-        "value-per-1k": format_lift(
-            None if b.smoke else b.value_per_1k, minus="-", never_zero=True
-        ),
+        "value-per-1k": format_per_1k(None if b.smoke else b.value_per_1k, b.lift, minus="-"),
         "draws-needed": str(b.draws_needed) if b.draws_needed is not None else "",
     }
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from driftproof.pages.tables import Column, Table, text_row
-from driftproof.pages.words import fmt, format_lift
+from driftproof.pages.words import fmt, format_per_1k
 from driftproof.receipt import Receipt
 from driftproof.stats import case_bands, mean_of, receipt_reading, suite_lift, value_per_1k
 
@@ -67,7 +67,7 @@ def cross_family(receipts: Sequence[tuple[str, Receipt]]) -> CrossFamily:
                 model=r.run.model or "not recorded",
                 surface=r.run.surface or "not recorded",
                 lift=fmt(lift, signed=True) if lift is not None else "n/a",
-                lift_per_1k=format_lift(per_1k, never_zero=True),
+                lift_per_1k=format_per_1k(per_1k, lift),
                 reading=reading.status
                 if reading.status != "no verdict"
                 else f"no verdict ({reading.reason})",

@@ -25,6 +25,7 @@ from driftproof.pages.words import (
     count_of,
     fmt,
     format_lift,
+    format_per_1k,
 )
 from driftproof.receipt import CaseArm, Receipt
 from driftproof.stats import Status, mean_of
@@ -134,9 +135,7 @@ def _row(name: str, r: Receipt, reading: BadgeReading | None = None) -> ResultRo
         # a simulated row's group says the scores were drawn at random: its first clause suffices
         reason=b.reason.split(";", 1)[0] if r.is_simulated else _why(b),
         lift_text=AA_LABEL if r.run.aa else _text(b.lift),
-        value_text=NO_FIGURE
-        if b.value_per_1k is None
-        else format_lift(b.value_per_1k, never_zero=True),
+        value_text=NO_FIGURE if b.value_per_1k is None else format_per_1k(b.value_per_1k, b.lift),
         context_only=b.status == Status.NO_VERDICT,
         measured=measured,
         source=source,

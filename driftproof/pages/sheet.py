@@ -52,6 +52,7 @@ from driftproof.pages.words import (
     draws_of,
     fmt,
     format_lift,
+    format_per_1k,
     grader_ran,
     has_bands,
     lift_coverage,
@@ -270,7 +271,7 @@ def _lift_texts(r: Receipt, status: str) -> tuple[str, str]:
         return lift_text, none
     return (
         lift_text,
-        f"{format_lift(per_1k, never_zero=True)} ({tokens}: characters ÷ 4, rounded up)",
+        f"{format_per_1k(per_1k, lift)} ({tokens}: characters ÷ 4, rounded up)",
     )
 
 

@@ -185,18 +185,26 @@ def fmt(x: float | None, digits: int = 3, *, signed: bool = False) -> str:
     return text if text.strip(f"+{MINUS}0.") else f"{0:.{digits}f}"  # sign, zeros, point: 0
 
 
-def format_lift(lift: float | None, *, minus: str = MINUS, never_zero: bool = False) -> str:
+def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
     """``+0.120`` (a rounded zero is ``+0.000``), or ``n/a`` for ``None`` or a non-finite.
 
     A minus sign is ``minus`` (:func:`~driftproof.wording.numeral`): ``−0.120`` by default.
-    ``never_zero`` (a value per 1,000 skill tokens): a value not 0 that rounds to ``+0.000`` is
-    given to two significant digits instead, ``+0.00010``.
     """
     if lift is None or not math.isfinite(lift):
         return NOT_APPLICABLE
-    if never_zero and lift != 0 and round(lift, 3) == 0:
-        return numeral(lift, f"+.{1 - math.floor(math.log10(abs(lift)))}f", minus=minus)
     return numeral(0.0 if round(lift, 3) == 0 else lift, "+.3f", minus=minus)  # never -0.000
+
+
+def format_per_1k(value: float | None, lift: float | None, *, minus: str = MINUS) -> str:
+    """A value per 1,000 skill tokens (D-14) as :func:`format_lift` gives it, beside its ``lift``.
+
+    A value that rounds to ``+0.000`` beside a lift that does not (a large skill) is given to
+    two significant digits instead, ``+0.00010``, so it never reads as zero when the lift does
+    not; beside a lift that reads ``+0.000`` it reads ``+0.000`` too.
+    """
+    if value and lift is not None and round(lift, 3) and not round(value, 3):
+        return numeral(value, f"+.{1 - math.floor(math.log10(abs(value)))}f", minus=minus)
+    return format_lift(value, minus=minus)
 
 
 def unrecorded_words(item: str) -> str:

@@ -22,6 +22,7 @@ from driftproof.pages.words import (
     case_heads,
     count_of,
     format_lift,
+    format_per_1k,
     lost_kind_words,
 )
 from driftproof.receipt import Receipt, read_receipt
@@ -166,7 +167,7 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
     sk = r.skill.tokens
     size = f"skill {count_of(sk, 'token')}" if sk is not None else "skill tokens not recorded"
-    per_1k = format_lift(value_per_1k(lift, sk), never_zero=True)
+    per_1k = format_per_1k(value_per_1k(lift, sk), lift)
     suite = (
         f"suite lift {format_lift(lift)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "
         f"skill tokens {per_1k} ({size}); {requests}"

@@ -95,19 +95,27 @@ def test_whether_the_skill_reached_the_model_is_said_only_of_a_run_of_this_tool(
 
 
 def test_the_input_token_medians_their_difference_and_claude_codes_note() -> None:
+    size = "beside a skill of about 400 tokens at four characters a token"
+    share, cut = "80% of the skill in o200k_base tokens", "one cut by less than 20% (or more, "
+    cut += "where the server's tokenizer makes more tokens of it than o200k_base does)"
     r = edited(_receipt(), "/arms/with_skill/input_tokens_median", 1200)
-    # one arm's median alone: no difference is worked out, and no harness note without one
+    # one arm's median alone: no difference is worked out, and no harness note without one; the
+    # draws were held to the skill's share alone
     assert skill_reached(r) == (
-        "with skill 1,200, baseline not recorded, beside a skill of about 400 tokens"
+        f"with skill 1,200, baseline not recorded, {size}; a with-skill draw counted only when "
+        f"its input reached {share}: a skill left out shows only where the rest of the prompt is "
+        f"smaller than that, {cut} never"
     )
     r = edited(r, "/arms/baseline/input_tokens_median", 400)
-    assert skill_reached(r) == (
-        "with skill 1,200, baseline 400; with the skill +800, beside a skill of about 400 tokens"
+    held = (
+        f"; a with-skill draw counted only when its input was above the baseline's median by "
+        f"{share}: a skill left out shows, {cut} does not"
     )
+    assert skill_reached(r) == f"with skill 1,200, baseline 400; with the skill +800, {size}{held}"
     cc = edited(r, "/run/harness", Harness(name="claude-code", version="2.1.280"))
-    assert skill_reached(cc) == skill_reached(r) + (
+    assert skill_reached(cc) == skill_reached(r).removesuffix(held) + (
         " (Claude Code takes the skill in place of its own system prompt, so its arms differ by "
-        "more than the skill)"
+        "more than the skill)" + held
     )
     codex = edited(r, "/run/harness", Harness(name="codex", version="0.50.0"))
     assert skill_reached(codex) == skill_reached(r)
