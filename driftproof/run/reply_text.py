@@ -94,27 +94,50 @@ def _reasoning_blocks(head: str) -> tuple[str, str | None]:
 
 #: Tags that mark reasoning left in an answer: think tags, and what a server without the model's
 #: reasoning parser sends as text: gpt-oss's Harmony channel marker (``<|channel|>analysis…``),
-#: Seed-OSS's think tags, Magistral's ``[THINK]`` tokens and Gemma 4's thought channel
-#: (``<|channel>thought…<channel|>``); and Bedrock's reasoning tags.
+#: Seed-OSS's think tags, Magistral's ``[THINK]`` tokens, Gemma 4's thought channel
+#: (``<|channel>thought…<channel|>``), Kimi's ``◁think▷…◁/think▷`` (SGLang's ``KimiDetector``)
+#: and Cohere Command A's thinking tokens (vllm/reasoning/cohere_command_reasoning_parser.py);
+#: and Bedrock's reasoning tags.
 MIXED_TAGS = (
     _THINK_OPEN,
     _THINK_CLOSE,
     *"<|channel|> <seed:think> </seed:think> [THINK] [/THINK] <|channel> <channel|>".split(),
+    *"\u25c1think\u25b7 \u25c1/think\u25b7 <|START_THINKING|> <|END_THINKING|>".split(),
     _REASONING_OPEN,
     _REASONING_CLOSE,
 )
 
+#: Reasoning markup read only where a reply opens with it, being plain words elsewhere: IBM
+#: Granite's "Here is my thought process:" or "Here's …" (vLLM's granite reasoning parser), and
+#: gpt-oss's Harmony analysis channel sent with its special tokens dropped, which leaves
+#: ``analysis…assistantfinal…`` (oobabooga/textgen#7374, sgl-project/sglang#9244).
+_LEADING = re.compile(
+    r"\s*((?:Here's|Here is) my thought process:|analysis(?=.*?assistantfinal))", re.S
+)
+_HARMONY_BARE = "analysis…assistantfinal"
+
+
+def _mixed(answer: str) -> tuple[int, str] | None:
+    """(offset, marker) of the first reasoning marker in ``answer``, else ``None``."""
+    found = [(i, t) for t in MIXED_TAGS if (i := answer.find(t)) != -1]
+    if m := _LEADING.match(answer):
+        said = m.group(1)
+        found.append((m.start(1), _HARMONY_BARE if said == "analysis" else said))
+    return min(found) if found else None
+
 
 def mixed_reasoning_at(answer: str) -> int | None:
-    """Offset of the first of :data:`MIXED_TAGS` left by :func:`split_reasoning`, else ``None``."""
-    at = [i for i in (answer.find(t) for t in MIXED_TAGS) if i != -1]
-    return min(at) if at else None
+    """Offset of the first reasoning marker left by :func:`split_reasoning`, else ``None``.
+
+    A marker is one of :data:`MIXED_TAGS` anywhere, or markup of :data:`_LEADING` opening it.
+    """
+    mark = _mixed(answer)
+    return None if mark is None else mark[0]
 
 
 def mixed_reason(answer: str) -> str:
-    """Why ``answer``, holding one of :data:`MIXED_TAGS` (:func:`mixed_reasoning_at`), is lost."""
-    at = mixed_reasoning_at(answer) or 0
-    tag = next((t for t in MIXED_TAGS if answer.startswith(t, at)), _THINK_OPEN)
+    """Why ``answer``, holding reasoning markup (:func:`mixed_reasoning_at`), is lost."""
+    at, tag = _mixed(answer) or (0, _THINK_OPEN)
     why = f"reasoning mixed into the answer: {tag} at character {at:,} of the answer"
     if tag in (_THINK_OPEN, _THINK_CLOSE, _REASONING_OPEN, _REASONING_CLOSE):
         why += " (only a leading reasoning block is kept apart)"
