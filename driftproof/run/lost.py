@@ -15,6 +15,8 @@ import mimetypes
 import re
 from collections.abc import Iterable
 
+from driftproof.wording import is_blank
+
 #: Characters of the reply's own prose that show a pointed-at file (method).
 PROSE_SHOWS_FILE = 200
 
@@ -175,7 +177,7 @@ def lost_reason(reply: str, *, prompt: str = "", shown_files: Iterable[str] = ()
     shown with the reply.
     """
     text = normalize(reply)
-    if not text.strip():
+    if is_blank(text):  # white space, zero-width and other characters that show as nothing
         return "the reply holds no answer"
     lines = text.splitlines()
     fenced = _segments(lines)
