@@ -160,6 +160,15 @@ ENDING_TABLES: dict[str, EndingTable] = {
 }
 
 
+#: A gateway's native ending, beside the one it sends in OpenAI's words, that also says the answer
+#: is complete: OpenRouter's ``native_finish_reason`` ("the raw finish_reason string returned by
+#: the model", its API reference) is the upstream's own: a complete ending of the API tables above
+#: but ``stop_sequence`` (a run sends none), or Gemini's ``STOP`` ("natural stop point of the
+#: model or provided stop sequence"). Any other (``MAX_TOKENS``, ``length``) ends the reply as
+#: ``<ending>:<native>`` (reVrost/go-openrouter#43: ``stop`` beside ``MAX_TOKENS``).
+NATIVE_COMPLETE = frozenset({"stop", "eos", "eos_token", "end_turn", "completed", "STOP"})
+
+
 #: The word a command-line harness ends a finished turn with (its ending, alone or before ``:``).
 HARNESS_FINISHED = {"claude-cli": "success", "codex-cli": "turn.completed"}
 
@@ -269,6 +278,12 @@ def table_lines() -> list[str]:
                 f"  {cut} is the output budget only when the reply reports at least "
                 f"{BUDGET_REACHED_SHARE:.0%} of the budget as output tokens; well below it, the "
                 "context window; with no output tokens reported, an unknown length stop"
+            )
+        if key in ("chat", "compatible"):
+            out += _wrapped(
+                "  a gateway's own ending for the model beside it (OpenRouter's) must be "
+                "complete too: " + ", ".join(sorted(NATIVE_COMPLETE)) + "; another is added "
+                "after a colon (stop:MAX_TOKENS)"
             )
         out.append("  any other ending: unknown ending, the provider's value quoted")
     return out

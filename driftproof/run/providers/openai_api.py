@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from driftproof._json import json_kind, member_list, member_object, member_str
+from driftproof.run.endings import ENDING_TABLES, NATIVE_COMPLETE
 from driftproof.run.providers._sdk import GRADE_TOOL, SDKLane, count, late_thought, said
 from driftproof.run.providers.base import AttemptError, Call, Reply, Request
 from driftproof.run.reply_text import (
@@ -199,8 +200,10 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
 
     ``reasoning_content`` / ``reasoning``, thinking parts and a leading ``<think>`` are reasoning
     (D-19); a ``stop`` beside a tool or function call ends as ``stop:tool_calls`` /
-    ``stop:function_call``. A reply whose one choice (:func:`_one_choice`) or calls
-    (:func:`_call_made`) cannot be read is :attr:`Reply.unread`.
+    ``stop:function_call``; a complete ending beside a gateway's native one that is not in
+    :data:`~driftproof.run.endings.NATIVE_COMPLETE` as ``<ending>:<native>``. A reply whose one
+    choice (:func:`_one_choice`) or calls (:func:`_call_made`) cannot be read is
+    :attr:`Reply.unread`.
     """
     choice, odd = _one_choice(c)
     msg = member_object(choice, "message")
@@ -211,6 +214,9 @@ def read_chat(c: dict[str, Any], *, graded: bool = False, compatible: bool = Fal
     stop = member_str(choice, "finish_reason")
     if stop == "stop" and call is not None:
         stop = f"stop:{call}"  # a call sent with "stop" (OpenAI's forced calls, older Ollama)
+    native = choice.get("native_finish_reason")  # a gateway's upstream ending (OpenRouter's)
+    if stop in ENDING_TABLES["compatible"].complete and native not in (None, *NATIVE_COMPLETE):
+        stop = f"{stop}:{native if isinstance(native, str) else json.dumps(native)}"
     return _reply(
         "chat",
         c,
