@@ -196,12 +196,7 @@ def format_lift(lift: float | None, *, minus: str = MINUS) -> str:
 
 
 def format_per_1k(value: float | None, lift: float | None, *, minus: str = MINUS) -> str:
-    """A value per 1,000 skill tokens (D-14) as :func:`format_lift` gives it, beside its ``lift``.
-
-    A value that rounds to ``+0.000`` beside a lift that does not (a large skill) is given to
-    two significant digits instead, ``+0.00010``, so it never reads as zero when the lift does
-    not; beside a lift that reads ``+0.000`` it reads ``+0.000`` too.
-    """
+    """A value per 1,000 skill tokens (D-14) reading ``+0.000`` only beside a ``lift`` that does."""
     if value and lift is not None and round(lift, 3) and not round(value, 3):
         return numeral(value, f"+.{1 - math.floor(math.log10(abs(value)))}f", minus=minus)
     return format_lift(value, minus=minus)
