@@ -224,6 +224,6 @@ def said_written(receipts: Sequence[Path]) -> None:
     for path in receipts:
         click.echo(f"wrote {terminal_safe(str(path))}")
     if receipts:
-        first = shell_path(receipts[0])
+        first = terminal_safe(shell_path(receipts[0]))  # '##[' never reaches a CI log whole
         each = "it" if len(receipts) == 1 else "the first (each of the others the same way)"
         click.echo(f"next: driftproof view {first} to read {each}")

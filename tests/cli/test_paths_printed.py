@@ -62,3 +62,20 @@ def test_import_names_a_receipt_in_a_folder_starting_with_a_dash_as_a_path(
         said = _said(["import", "skill-creator", str(src), "--out-dir", folder], capsys)
         assert said.startswith(f"wrote {folder}/")
         assert f"\nnext: driftproof view {shown}" in said
+
+
+def test_the_next_line_never_gives_a_ci_log_a_workflow_command(
+    tmp_path: Path,
+    shared: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found: the next: line after import gave "##[" and "::" after a space raw, which a GitHub
+    # Actions runner reads in a logged line as a workflow command; shown as the wrote line
+    # shows them ("#\x23[", ":\x3a"), as before the path was quoted for a shell
+    monkeypatch.chdir(tmp_path)
+    src = shared / "data/interop/skill-creator/nebius-skills-workspace"
+    for folder, shown in (("##[error]x", "'#\\x23[error]x/"), ("::error::y", ":\\x3aerror::y/")):
+        said = _said(["import", "skill-creator", str(src), "--out-dir", folder], capsys)
+        assert "##[" not in said and " ::" not in said
+        assert f"\nnext: driftproof view {shown}" in said
