@@ -42,13 +42,16 @@ _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _NO_MENTION = "@&#8203;"
 #: Where GitHub makes a link of a bare address (the GFM spec's autolink extension): ``www.`` and
-#: a scheme's ``://`` (``https://evil.example``), in any letter case, past any backslash. A word
-#: holding one is written as a code span (never linked, copied exactly).
+#: a scheme's ``://`` (``https://evil.example``), in any letter case, past any backslash. The
+#: address, from ``www.`` or its scheme's characters (:data:`_SCHEME`), is written as a code span
+#: (never linked, copied exactly).
 _AUTOLINK = re.compile(r"(?i)www\.|://")
+_SCHEME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-"
 #: Words (a pipe never goes inside a code span: a table cell would end there), and what is between.
 _WORDS = re.compile(r"([^\s|]+)")
-#: What GitHub does not take as the end of an address: the punctuation ending a sentence after it.
-_AFTER_LINK = "?!.,:*_~"
+#: Not part of an address at its end: the punctuation ending a sentence or a quotation after it
+#: (and a closing bracket the address does not open, :func:`_address`).
+_AFTER_LINK = "?!.,:;*_~'\"`>"
 
 #: ``::`` where a wrapped line could start with it: at the start or after whitespace.
 _COMMAND_START = re.compile(r"(?:^|(?<=\s))::")
@@ -118,24 +121,40 @@ def md_text(value: str) -> str:
 def _inert(text: str, escape: Callable[[str], str]) -> str:
     """``text`` as Markdown with no ``@name`` mention and no bare address GitHub would link.
 
-    A word holding an address is a code span (:func:`_code`) up to the punctuation that ends a
-    sentence after it; the rest is ``escape``-d.
+    An address is a code span (:func:`_address`, :func:`_code`); the rest is ``escape``-d.
     """
     out = []
     for word in _WORDS.split(text):
-        link = word.rstrip(_AFTER_LINK) if _AUTOLINK.search(word) else ""
-        out += [_code(link) if link else "", _MENTION.sub(_NO_MENTION, escape(word[len(link) :]))]
+        start = m.start() if (m := _AUTOLINK.search(word)) else len(word)
+        start = len(word[:start].rstrip(_SCHEME)) if m and m[0] == "://" else start
+        link = _address(word[start:])
+        rest = (word[:start], word[start + len(link) :])
+        out += [_MENTION.sub(_NO_MENTION, escape(x)) for x in rest]
+        out[-1:-1] = [_code(link)] if link else []
     return "".join(out)
 
 
-def _code(word: str) -> str:
-    """``word`` (no space, no pipe) as a code span: shown and copied exactly, never a link.
+def _address(word: str) -> str:
+    """The address ``word`` starts with, without the punctuation after it.
 
-    Its backtick fence is longer than any run of backticks in it.
+    A closing bracket the address does not open is left out (``https://x.io/a_(b)`` whole,
+    ``https://x.io)`` without its ``)``), as GitHub ends a link.
+    """
+    n, spare = len(word), {c: word.count(c) - word.count(o) for o, c in ("()", "[]")}
+    while n and (word[n - 1] in _AFTER_LINK or spare.get(word[n - 1], 0) > 0):
+        n -= 1
+        if word[n] in spare:
+            spare[word[n]] -= 1
+    return word[:n]
+
+
+def _code(word: str) -> str:
+    """``word`` (no space, no pipe, no backtick at either end) as a code span, never a link.
+
+    Shown and copied exactly: its backtick fence is longer than any run of backticks in it.
     """
     fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
-    pad = " " if word[0] == "`" or word[-1] == "`" else ""  # a parser takes off one a side
-    return f"{fence}{pad}{word}{pad}{fence}"
+    return f"{fence}{word}{fence}"
 
 
 def md_html(text: str) -> str:

@@ -169,20 +169,36 @@ def test_a_bare_address_is_never_a_github_link_and_copies_exactly(
     # was a live link in the Action's summary: GitHub links "www." and "scheme://" followed by a
     # domain (the GFM spec's autolink extension) past any backslash, never inside a code span.
     # A zero-width space broke the link, and a reader copying the address got it too: the
-    # address is a code span (a fence longer than any backtick run in it; a space inside each
-    # fence when it starts or ends with one), the sentence's closing punctuation outside
-    raw = "see www.evil-login.example, HTTPS://evil.example/login and `WWW.x.io` a``b`c://d."
+    # address is a code span (a fence longer than any backtick run in it), the sentence's
+    # closing punctuation and the quote marks around it outside
+    raw = "see www.evil-login.example, HTTPS://evil.example/login and `WWW.x.io` https://a``b`c."
     out = escape(raw)
     assert out == (
-        "see `www.evil-login.example`, `HTTPS://evil.example/login` and `` `WWW.x.io` `` "
-        "```a``b`c://d```."
+        "see `www.evil-login.example`, `HTTPS://evil.example/login` and \\``WWW.x.io`\\` "
+        "```https://a``b`c```."
     )
     rendered = MarkdownIt().render(out)
     assert re.findall(r"<code>(.*?)</code>", rendered) == [
         "www.evil-login.example",
         "HTTPS://evil.example/login",
-        "`WWW.x.io`",
-        "a``b`c://d",
+        "WWW.x.io",
+        "https://a``b`c",
+    ]
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip() == raw
+
+
+@pytest.mark.parametrize("escape", [md_text, md_html, md_escape])
+def test_an_address_in_brackets_is_code_without_them(escape: Callable[[str], str]) -> None:
+    # Found: diff's note "served by different services (http://10.0.0.9/v1 and
+    # https://api.anthropic.com):" showed `(http://10.0.0.9/v1` and `https://api.anthropic.com):`
+    # as code, so a reader copying an address got the bracket too. The code starts at the
+    # scheme or www. and leaves out a closing bracket the address does not open (GFM's rule)
+    raw = "(http://10.0.0.9/v1 and https://api.anthropic.com): see [https://x.io/a_(b)]."
+    rendered = MarkdownIt().render(escape(raw))
+    assert re.findall(r"<code>(.*?)</code>", rendered) == [
+        "http://10.0.0.9/v1",
+        "https://api.anthropic.com",
+        "https://x.io/a_(b)",
     ]
     assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip() == raw
 
