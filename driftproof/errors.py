@@ -69,9 +69,15 @@ def _shown_key(key: str) -> str:
 def _shown_char(c: str, escaped: str) -> str:
     if c in escaped:
         return "\\" + c
-    if c.isprintable():
-        return c
-    if ord(c) < 0xA0:  # a control, as a terminal's line shows it
+    return c if c.isprintable() else shown_char(c)
+
+
+def shown_char(c: str) -> str:
+    r"""``c`` as an error line and a terminal's line show a character that does not print.
+
+    ``\xNN`` for a control (below U+00A0), else ``\uNNNN`` (``\UNNNNNNNN`` past U+FFFF).
+    """
+    if ord(c) < 0xA0:
         return f"\\x{ord(c):02x}"
     return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
 

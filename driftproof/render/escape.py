@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from driftproof.errors import shown_char
+
 if TYPE_CHECKING:  # the printers of the CLI's error lines import this module: keep it light
     from driftproof.pages.words import Fact
 
@@ -67,15 +69,7 @@ def terminal_safe(value: str) -> str:
     start or after a space as ``:\x3a`` (it reads a line starting ``::`` as one, and a terminal
     wraps at spaces; ``std::vector`` stays); nothing else changes.
     """
-    out = []
-    for ch in value:
-        cat = unicodedata.category(ch)
-        if cat == "Cc":
-            out.append(f"\\x{ord(ch):02x}")
-        elif cat in _UNSAFE_CATEGORIES:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-        else:
-            out.append(ch)
+    out = (shown_char(ch) if unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch for ch in value)
     return _COMMAND_START.sub(":\\\\x3a", "".join(out).replace("##[", "#\\x23["))
 
 
