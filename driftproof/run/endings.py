@@ -29,8 +29,7 @@ TRANSIENT = frozenset({"server_abort"})
 LENGTH_CHECKED = frozenset({"anthropic", "chat", "compatible", "responses"})
 
 #: Lanes that send the output budget and report output tokens against it: a complete ending on
-#: one whose reply reports the budget or more as output tokens is the output budget (more than
-#: the budget is a count or a cut that cannot be trusted), as servers
+#: one whose reply reports exactly the budget as output tokens is the output budget, as servers
 #: hide a budget cut behind a finished ending (Ollama's ``/v1/responses`` said ``completed``:
 #: ollama/ollama#17239; vLLM's Responses before vllm-project/vllm#24561; a LiteLLM proxy over
 #: Ollama said ``stop``, ``end_turn`` on its Messages route: BerriAI/litellm#25825).
@@ -195,7 +194,7 @@ def lost_class(
     """The class of ``ending`` on ``lane``, ``None`` when complete (for ``judge``, its channel's).
 
     A missing ending is ``unknown_ending``. On :data:`BUDGET_CHECKED` lanes a complete ending
-    with ``output_tokens`` at or over ``budget`` is ``truncated``. On :data:`LENGTH_CHECKED` lanes
+    with ``output_tokens`` equal to ``budget`` is ``truncated``. On :data:`LENGTH_CHECKED` lanes
     ``truncated`` needs ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget``
     (tokens); below it is ``context_window``, unknown is ``length_unknown``.
 
@@ -204,7 +203,7 @@ def lost_class(
     """
     t = ENDING_TABLES[lane]
     if ending is not None and ending in (t.judge_complete if judge else t.complete):
-        at_budget = budget is not None and output_tokens is not None and output_tokens >= budget
+        at_budget = budget is not None and output_tokens == budget
         return "truncated" if lane in BUDGET_CHECKED and at_budget else None
     cls = t.classes.get(ending or "", UNKNOWN)
     if cls == "truncated" and lane in LENGTH_CHECKED:
@@ -216,7 +215,7 @@ def lost_class(
 
 
 def hidden_cut(lane: str | None, ending: str | None, *, judge: bool = False) -> bool:
-    """Whether a ``truncated`` reply on ``lane`` ended as complete (its budget or more reported).
+    """Whether a ``truncated`` reply on ``lane`` ended as complete (its budget reported exactly).
 
     True when ``lane`` is in :data:`BUDGET_CHECKED` and ``ending`` is complete on its table (the
     judge's when ``judge``): the server called the reply finished, :func:`lost_class` a cut.
@@ -267,10 +266,9 @@ def table_lines() -> list[str]:
             out += _wrapped(f"  {ENDING_WORDS[cls]}: ", endings)
         if key in BUDGET_CHECKED:
             out += _wrapped(
-                "  a complete ending is the output budget when the reply reports the budget "
-                "or more as output tokens (a server that hides its budget cut, or a count "
-                "that cannot be trusted; an answer that ends on the budget's last token is "
-                "lost with it)"
+                "  a complete ending is the output budget when the reply reports exactly the "
+                "budget as output tokens (a server that hides its budget cut; an answer "
+                "that ends on the budget's last token is lost with it)"
             )
         if key in LENGTH_CHECKED:
             cut = ", ".join(e for e, cls in t.classes.items() if cls == "truncated")

@@ -1,5 +1,5 @@
 """Servers that hide a cut at the output budget behind a finished ending (D-19): the reply says
-it is complete, but reports the budget (or more) as output tokens.
+it is complete, but reports exactly the budget as output tokens.
 
 Ollama's ``/v1/responses`` answered a reply cut at ``max_output_tokens`` with ``status``
 ``completed`` and ``incomplete_details`` null (ollama/ollama#17239: "responses.go … hardcodes
@@ -78,34 +78,12 @@ def test_a_hidden_cut_is_graded_where_the_suite_accepts_truncation(loopback, sui
         ("compatible", "stop"),
     ],
 )
-def test_the_budget_or_more_reads_as_a_cut(lane, ending):
-    # one below is a finished answer; the budget or more is a cut, or a count that cannot be
-    # trusted (a server that ignored the budget or miscounted); no count, nothing to read
-    for out in (BUDGET, BUDGET + 1, 10**9):
-        assert lost_class(lane, ending, output_tokens=out, budget=BUDGET) == "truncated"
-    for out in (BUDGET - 1, None):
+def test_only_exactly_the_budget_reads_as_a_cut(lane, ending):
+    # one below is a finished answer; above it, a server that ignored the budget (flagged over
+    # budget, graded); no count, nothing to read
+    assert lost_class(lane, ending, output_tokens=BUDGET, budget=BUDGET) == "truncated"
+    for out in (BUDGET - 1, BUDGET + 1, None):
         assert lost_class(lane, ending, output_tokens=out, budget=BUDGET) is None
-
-
-def test_a_finished_ending_with_an_output_count_past_the_budget_is_lost(
-    loopback, suite_file, tmp_path
-):
-    # a finished "stop" reporting 10**9 output tokens against a budget of 8,192 (the default):
-    # no output that large fits the budget sent, so the count or the ending is wrong
-    def shape(path, body, text):
-        usage = {"prompt_tokens": 120, "completion_tokens": 10**9, "total_tokens": 10**9 + 120}
-        return 200, _chat(text, usage=arm_usage(usage, path, body)), {}
-
-    loopback.script.shape = _answers(shape)
-    lane = make_provider("openai", "api", api="chat")
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=lane)
-    for d in _draws(r):
-        assert d.score is None and d.judge_samples == [] and d.lost.kind == "truncated"
-        assert d.over_budget is True
-        assert d.lost.reason == (
-            "cut off at 1000000000 output tokens (stop reason stop; budget 8192); the suite "
-            "does not accept truncation"
-        )
 
 
 def test_a_judge_reply_finished_at_exactly_its_budget_is_a_cut_not_a_missing_grade():
