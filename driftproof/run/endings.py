@@ -163,9 +163,12 @@ ENDING_TABLES: dict[str, EndingTable] = {
 #: is complete: OpenRouter's ``native_finish_reason`` ("the raw finish_reason string returned by
 #: the model", its API reference) is the upstream's own: a complete ending of the API tables above
 #: but ``stop_sequence`` (a run sends none), or Gemini's ``STOP`` ("natural stop point of the
-#: model or provided stop sequence"). Any other (``MAX_TOKENS``, ``length``) ends the reply as
+#: model or provided stop sequence"), or Cohere's ``COMPLETE`` (its Chat API reference: "the
+#: model sent back a finished reply"). Any other (``MAX_TOKENS``, ``length``) ends the reply as
 #: ``<ending>:<native>`` (reVrost/go-openrouter#43: ``stop`` beside ``MAX_TOKENS``).
-NATIVE_COMPLETE = frozenset({"stop", "eos", "eos_token", "end_turn", "completed", "STOP"})
+NATIVE_COMPLETE = frozenset(
+    {"stop", "eos", "eos_token", "end_turn", "completed", "STOP", "COMPLETE"}
+)
 
 
 #: The word a command-line harness ends a finished turn with (its ending, alone or before ``:``).

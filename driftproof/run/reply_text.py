@@ -110,11 +110,10 @@ MIXED_TAGS = (
 #: Reasoning markup read only where a reply opens with it, being plain words elsewhere: IBM
 #: Granite's "Here is my thought process:" or "Here's …" (vLLM's granite reasoning parser), and
 #: gpt-oss's Harmony analysis channel sent with its special tokens dropped, which leaves
-#: ``analysis…assistantfinal…`` (oobabooga/textgen#7374, sgl-project/sglang#9244).
-_LEADING = re.compile(
-    r"\s*((?:Here's|Here is) my thought process:|analysis(?=.*?assistantfinal))", re.S
-)
-_HARMONY_BARE = "analysis…assistantfinal"
+#: ``analysisUser says…assistantfinal…`` (oobabooga/textgen#7374, sgl-project/sglang#9244):
+#: "analysis" run into the next word, with or without its final channel.
+_LEADING = re.compile(r"\s*((?:Here's|Here is) my thought process:|analysis(?=[^\W\d_]))")
+_HARMONY_BARE = "analysis…"
 
 
 def _mixed(answer: str) -> tuple[int, str] | None:

@@ -49,7 +49,7 @@ def test_a_native_ending_that_is_not_complete_loses_the_draw_in_its_own_words(
         )
 
 
-@pytest.mark.parametrize("native", [None, "stop", "STOP", "end_turn", "eos"])
+@pytest.mark.parametrize("native", [None, "stop", "STOP", "COMPLETE", "end_turn", "eos"])
 def test_a_complete_native_ending_or_none_is_graded(loopback, suite_file, tmp_path, native):
     loopback.script.shape = _openrouter(native)
     lane = make_provider("openai", "api", api="chat")

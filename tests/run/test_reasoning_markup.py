@@ -41,7 +41,8 @@ SHAPES = [
         "Here is my thought process:",
     ),
     (f"Here's my thought process:\n{_THOUGHT} First the", "Here's my thought process:"),
-    (f"analysis{_THOUGHT} Let's draft.assistantfinal{{}}", "analysis…assistantfinal"),
+    (f"analysis{_THOUGHT} Let's draft.assistantfinal{{}}", "analysis…"),
+    (f"analysis{_THOUGHT} First the subject", "analysis…"),  # its final channel never reached
 ]
 
 
@@ -67,9 +68,11 @@ def test_an_answer_that_only_mentions_such_words_is_graded(loopback, suite_file,
         "analysis of the failure: the client gave up on 429. Here is my thought process: retry "
         "after the Retry-After header. Here is my response:\n"
     )
-    loopback.script.shape = _answers(lambda p, b, t: (200, _chat(lead + t), {}))
-    r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
-    assert [(d.score, d.lost) for d in _draws(r)] == [(0.9, None), (0.5, None)]
+    code = 'analysis, final = raw.split("assistantfinal", 1)\nprint(final)\n'  # a real answer
+    for text in (lead, code):
+        loopback.script.shape = _answers(lambda p, b, t, text=text: (200, _chat(text + t), {}))
+        r, _ = _mini(tmp_path, suite_file, "openai", "api", lane=_compatible())
+        assert [(d.score, d.lost) for d in _draws(r)] == [(0.9, None), (0.5, None)]
 
 
 def test_kimi_markup_is_never_graded_on_the_claude_cli_lane(
