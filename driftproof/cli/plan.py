@@ -35,8 +35,9 @@ def plan(receipt: Path, fmt: str, effect: float) -> None:
     From a pilot RECEIPT, the draws per arm for a run that resolves the 0.05 effect floor
     and calls a lift of EFFECT, with the chance that it does.
 
-    Exit status: 0 with a plan (a case whose pilot holds too little to plan from reads
-    unknown); 2 on bad input, or a receipt no plan can be made from.
+    Exit status: 0 with a plan (a case with fewer than two measured answers in an arm reads
+    unknown); 2 on bad input, or a receipt no plan can be made from: among them one where no
+    case has two measured answers in both arms, run or imported (one answer per arm).
     """
     # deferred: start-up time (the page model loads numpy and the receipt model)
     from driftproof.pages.plan import plan_receipt

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from driftproof.errors import RefusalError
-from driftproof.pages.band_sources import band_kind
 from driftproof.pages.words import draws_of
-from driftproof.stats import band_source_of, case_bands, judge_scale, receipt_band_of
+from driftproof.stats import case_bands, judge_scale, receipt_band_of
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
@@ -41,6 +40,13 @@ RUN_MIN_DRAWS = MIN_DRAWS_PER_ARM
 PILOT_ADVICE = (
     f"Run a pilot with driftproof run, which draws each arm at least {RUN_MIN_DRAWS} times, "
     "and plan from its receipt."
+)
+
+#: Why plan refuses a receipt with no case holding two measured answers in both arms.
+ONE_ANSWER = (
+    "No case in this receipt has two measured answers in both arms, and one answer cannot size "
+    "a run of draws: plan sizes a run from how far a case's score moves from one answer to the "
+    "next (a band over one answer's judge samples measures the judge alone)."
 )
 
 #: Said under the headline, in order, of a pilot that is what the :class:`Plan` field names.
@@ -238,17 +244,9 @@ def _plannable(r: Receipt, effect: float) -> list[tuple[str, Band, Band]]:
         raise RefusalError(
             "plan needs a case with a measured draw in both arms; this receipt has none"
         )
-    if band_source_of(r) == "legacy":
-        held = (
-            "each arm holds the one score its source gave, with no spread"
-            if band_kind(r) == "as_given"
-            else "any band it has is its judge's samples of that answer, not a spread across "
-            "answers"
-        )
-        raise RefusalError(
-            "This receipt holds one answer per arm, and one answer cannot size a run of draws "
-            f"({held}). {PILOT_ADVICE}"
-        )
+    # answers, not a legacy band's judge samples: one rule for one answer per arm, imported or not
+    if not any(w.n > 1 and b.n > 1 for _, w, b in case_bands(r, "generation")):
+        raise RefusalError(f"{ONE_ANSWER} {PILOT_ADVICE}")
     return bands
 
 
@@ -258,8 +256,8 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
     Raises:
         RefusalError: ``effect`` is not from the effect floor to 1 on the judge scale; or, the
             first that holds: ``r`` is aggregates only, holds no scored draw, has no case with a
-            measured draw in both arms, or its bands are legacy (method, "Where a band comes
-            from").
+            measured draw in both arms, or none with two measured answers in both (a legacy
+            band's judge samples are one answer: method, "Where a band comes from").
     """
     bands = _plannable(r, effect)
     z = size_run(r, bands, effect)

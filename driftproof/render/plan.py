@@ -7,7 +7,6 @@ from dataclasses import asdict
 
 from driftproof.pages.plan import (
     GATE_SIZING,
-    PILOT_ADVICE,
     PILOT_NOTES,
     CasePlan,
     Plan,
@@ -56,12 +55,6 @@ def headline(p: Plan) -> str:
     """The one line that says what to do: grow the pilot or run N draws; unresolvable cases."""
     grow = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is not None)
     stuck = tuple(c.case_id for c in p.cases if c.undecided and c.pilot_draws is None)
-    if p.draws_per_arm is None and p.unknown_cases and not (p.no_count_cases or grow or stuck):
-        return (
-            f"Unknown: no case has two measured draws in both arms, so there is no spread to hold "
-            f"and no draw count can be worked out for the {EFFECT_FLOOR} effect floor. "
-            + PILOT_ADVICE
-        )
     parts = []
     if grow:
         parts.append(

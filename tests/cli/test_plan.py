@@ -285,9 +285,10 @@ def test_cli_plan_refuses_a_legacy_pilot() -> None:
     res = CliRunner().invoke(plan, [str(f)])
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
-        f"error: {f}: This receipt holds one answer per arm, and one answer cannot size a run of "
-        "draws (any band it has is its judge's samples of that answer, not a spread across "
-        "answers). Run a pilot with driftproof run, which draws each arm at least 3 times, and "
+        f"error: {f}: No case in this receipt has two measured answers in both arms, and one "
+        "answer cannot size a run of draws: plan sizes a run from how far a case's score moves "
+        "from one answer to the next (a band over one answer's judge samples measures the judge "
+        "alone). Run a pilot with driftproof run, which draws each arm at least 3 times, and "
         "plan from its receipt.\n"
     )
 
@@ -326,9 +327,10 @@ def test_cli_plan_refuses_aggregates_only(tmp_path: Path) -> None:
     assert res.stderr.startswith(f"error: {f}: plan refuses an aggregates-only receipt")
 
 
-def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
-    """Plan with single draws says unknown not impossible."""
-    # one measured draw per arm: no spread to hold, so the draw count is unknown, not "none"
+def test_plan_with_single_draws_is_refused_as_one_answer_per_arm(tmp_path):
+    """Plan with single draws refuses, as for any receipt of one answer per arm."""
+    # one measured draw per arm: no spread to hold; the method draws each arm "at least three
+    # times", as run does
     from click.testing import CliRunner
 
     from driftproof.cli import cli
@@ -336,15 +338,12 @@ def test_plan_with_single_draws_says_unknown_not_impossible(tmp_path):
     p = tmp_path / "pilot.json"
     p.write_text(json.dumps(make_receipt([case("c1", [0.7], [0.5]), case("c2", [0.6], [0.55])])))
     res = CliRunner().invoke(cli, ["plan", str(p)])
-    assert res.exit_code == 0, res.output
-    first = res.output.splitlines()[0]
-    assert first.startswith("Unknown: no case has two measured draws in both arms")
-    # the method draws each arm "at least three times", as run does (it asked for two)
-    assert first.endswith(
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert "No case in this receipt has two measured answers in both arms" in res.stderr
+    assert res.stderr.endswith(
         "Run a pilot with driftproof run, which draws each arm at least 3 times, and plan from "
-        "its receipt."
+        "its receipt.\n"
     )
-    assert "c1: unknown" in res.output and "c2: unknown" in res.output
 
 
 def test_a_pilot_whose_spreads_disagree_says_so() -> None:
