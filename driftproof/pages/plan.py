@@ -64,6 +64,11 @@ PILOT_NOTES = {
     "sizes a comparison of two runs with the skill, as diff and the Action make; a lift here is "
     "a change between the two runs.",
 }
+#: Said under the commands: a run with --draws does not add to the pilot's draws.
+RUN_AFRESH = (
+    "Each run draws every arm from the start (this pilot's draws do not count towards it): give "
+    "it a new --out, or --force to replace the receipt there."
+)
 #: What a plan from a pilot with a baseline says of gating two runs (diff, the Action).
 GATE_SIZING = (
     "diff and the Action compare the with-skill arms of two runs, not with skill against "
@@ -149,6 +154,9 @@ class Plan:
         effect_alone: draws calling ``effect`` alone needs, when under ``draws_per_arm``.
         larger_pilot, pilot_draws: the largest of the cases' (:class:`CasePlan`).
         noise: an A/A pilot's regressed cases from noise alone at ``draws_per_arm``.
+        pilot_answer_calls, pilot_judge_calls: the calls of the pilot the headline asks for
+            first (``pilot_draws``, else ``larger_pilot``); ``None`` without one, or judge
+            samples per answer unrecorded.
     """
 
     draws_per_arm: int | None
@@ -186,6 +194,8 @@ class Plan:
     larger_pilot: int | None = None
     pilot_draws: int | None = None
     noise: GateNoise | None = None
+    pilot_answer_calls: int | None = None
+    pilot_judge_calls: int | None = None
 
     @property
     def undecided_cases(self) -> tuple[str, ...]:
@@ -214,8 +224,9 @@ class Plan:
         )
         return (
             f"Noise alone, for a gate of two runs at {n.draws:,} draws per arm: if every case's "
-            f"true mean were the same in both, {about}{said} of {of} with a spread in both "
-            "arms would read regressed at the pilot's own spreads (pooled where they are pooled; "
+            f"true mean were the same in both, the gate would read, on average, {about}{said} "
+            f"regressed cases per comparison (of {of} with a spread in both arms), at the pilot's "
+            "own spreads (pooled where they are pooled; "
             f"simulated as diff does). The chance of at least one is {n.at_least_one_words()}: "
             "how often a gate that fails on any regressed case, as the Action does by default, "
             f"would fail the job with nothing changed; {beyond}"
@@ -303,6 +314,47 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
         larger_pilot=z.larger_pilot,
         pilot_draws=z.pilot_draws,
         noise=z.noise,
+        **_pilot_calls(r, z.pilot_draws if z.pilot_draws is not None else z.larger_pilot),
+    )
+
+
+def _pilot_calls(r: Receipt, draws: int | None) -> dict[str, int | None]:
+    """The answer and judge calls of a pilot of ``draws`` per arm (:class:`Plan`'s fields)."""
+    answers = draws * len(r.cases) * len(r.arm_names) if draws is not None else None
+    k = r.run.judge_samples_per_generation
+    judge = answers * k if answers is not None and k is not None else None
+    return {"pilot_answer_calls": answers, "pilot_judge_calls": judge}
+
+
+#: What lowers a case's spread with what run offers, for cases no count resolves.
+LOWER_SPREAD = (
+    "run grades every answer 5 times (judge samples) and has no option for more, so what brings "
+    "a case's spread down is the case itself: a prompt that leaves less room for different "
+    "answers, or a rubric (or weighted criteria) the grader applies the same way every time; a "
+    "steadier grader (run --judge-model) narrows the grader's part, given to every run compared"
+)
+
+
+def spread_words(p: Plan) -> str | None:
+    """How to lower the spread of the cases no count resolves, and what they still call.
+
+    A move still separates and is called past the sum of the two spreads and the effect floor
+    (D-4); the figures are each case's at the pilot's own spreads. ``None``: no such case.
+    """
+    stuck = [c for c in p.cases if c.no_draw_count or (c.undecided and c.pilot_draws is None)]
+    if not stuck:
+        return None
+    past = sorted(
+        (max(sum(c.spreads), EFFECT_FLOOR), c.case_id) for c in stuck if c.spreads is not None
+    )
+    figures = ", ".join(f"{x:.3f} in {cid}" for x, cid in past[:3]) + (
+        f", up to {past[-1][0]:.3f} in {past[-1][1]}" if len(past) > 3 else ""
+    )
+    return (
+        f"To reduce a spread: {LOWER_SPREAD}. Left in, such a case still calls a large move: a "
+        "gap between the two means wider than the two spreads together, and at least the "
+        f"{EFFECT_FLOOR} floor, separates and is called (at this pilot's spreads, past "
+        f"{figures}); a smaller one reads underpowered."
     )
 
 

@@ -8,9 +8,11 @@ from dataclasses import asdict
 from driftproof.pages.plan import (
     GATE_SIZING,
     PILOT_NOTES,
+    RUN_AFRESH,
     CasePlan,
     Plan,
     rounding_words,
+    spread_words,
     trials_words,
 )
 from driftproof.pages.tables import json_text
@@ -309,34 +311,38 @@ def _commands(p: Plan) -> list[str]:
         return []
     aa = "--aa " if p.aa else ""  # a larger pilot is run as this one was; the gate's run is not
     if p.pilot_draws is not None:
-        return [f"To draw each arm {n:,} times, give driftproof run {aa}--draws {n}."]
+        return [f"To draw each arm {n:,} times, give driftproof run {aa}--draws {n}.", RUN_AFRESH]
     both = ", for both runs the gate compares (the earlier receipt's and the new one's)"
     run = f"To draw each arm {n:,} times, give driftproof run --draws {n}{both if p.aa else ''}."
     if (pilot := p.larger_pilot) is None:
-        return [run]
+        return [run, RUN_AFRESH]
     return [  # the pilot first, as the headline says it first
         f"To run the pilot of {pilot:,} draws per arm first, give driftproof run {aa}--draws "
         f"{pilot}, then plan from its receipt.",
         run,
+        RUN_AFRESH,
     ]
 
 
 def _calls_and_cost(p: Plan) -> list[str]:
     """The calls the run makes and what grading them costs."""
+    pilot = p.pilot_draws if p.pilot_draws is not None else p.larger_pilot  # the headline's
+    runs = [(f"the pilot of {pilot:,}", p.pilot_answer_calls, p.pilot_judge_calls)] if pilot else []
+    run = f"a run of {p.draws_per_arm:,}" if p.draws_per_arm is not None else ""
     lines = []
-    if p.answer_calls is not None:
-        judge = (
-            f"{p.judge_calls:,}"
-            if p.judge_calls is not None
-            else "unknown (judge samples per answer not recorded)"
-        )
-        lines.append(
-            f"Calls: {count_of(p.answer_calls, 'answer')} over "
-            f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
-            f"judge calls {judge}."
-        )
+    for what, answers, judge in runs + [(run, p.answer_calls, p.judge_calls)]:
+        if answers is not None:
+            said = f"{judge:,}" if judge is not None else "unknown (judge samples not recorded)"
+            lines.append(
+                f"Calls for {what} draws per arm: {count_of(answers, 'answer')} over "
+                f"{count_of(len(p.cases), 'case')} × {count_of(len(p.arms), 'arm')}; "
+                f"judge calls {said}."
+            )
+    if p.aa and p.answer_calls is not None:
+        lines[-1] += " A gate compares two such runs: the earlier receipt's and the new one's."
     cost = dollars(p.judge_usd) if p.judge_usd is not None else "unknown"
-    lines.append(f"Estimated grading cost: {cost} ({p.cost_note}).")
+    of = f" of {run} draws per arm" if run else ""
+    lines.append(f"Estimated grading cost{of}: {cost} ({p.cost_note}).")
     tiers = _tiers(p)
     batch = "run --batch: half the price, finished within 24 h, not minutes"
     return lines + ([f"Grading cost by price tier: {tiers} ({batch})."] if tiers else [])
@@ -394,12 +400,13 @@ def _why(p: Plan) -> list[str]:
 def plan_text(p: Plan, width: int | None = None) -> str:
     """The plan in plain words, every line made :func:`~driftproof.render.escape.terminal_safe`.
 
-    In order: the headline; the commands that carry it out; calls and grading cost; what the
+    In order: the headline; the commands that carry it out; how to lower a spread no count
+    resolves (:func:`~driftproof.pages.plan.spread_words`); calls and grading cost; what the
     pilot is (:data:`PILOT_NOTES`); the cases; then, under :data:`WHY_HEADING`, the reasoning.
     ``width``: the terminal's width in characters, each longer line wrapped to it, or ``None``
     (not a terminal).
     """
-    lines = [headline(p), *_commands(p), *_calls_and_cost(p)]
+    lines = [headline(p), *_commands(p), *filter(None, [spread_words(p)]), *_calls_and_cost(p)]
     lines += [note for field, note in PILOT_NOTES.items() if getattr(p, field)]
     lines += [x for x in (p.noise_words(),) if x is not None]
     lines += _cases(p)

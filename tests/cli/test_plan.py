@@ -112,13 +112,20 @@ def test_a_loose_pilot_gets_its_count_and_the_advice_to_grow() -> None:
         "its receipt.",
         "To draw each arm 220 times, give driftproof run --draws 220.",
     ]
-    assert lines[3].startswith("Calls: 440 answers over 1 case × 2 arms; judge calls ")
-    assert lines[4].startswith("Estimated grading cost: ")
-    assert lines[5].startswith("  tight: 220 (pilot measured 3 with skill, 3 baseline; ")
-    assert lines[6] == "Why this count:"
-    assert lines[7].startswith("At 220 draws per arm a true lift of 0.075 gives a verdict with")
+    assert lines[3].startswith("Each run draws every arm from the start")
+    # 6 draws × 1 case × 2 arms, 1 judge sample each (the pilot's); then the run's
+    assert lines[4] == (
+        "Calls for the pilot of 6 draws per arm: 12 answers over 1 case × 2 arms; judge calls 12."
+    )
+    assert lines[5].startswith(
+        "Calls for a run of 220 draws per arm: 440 answers over 1 case × 2 arms; judge calls "
+    )
+    assert lines[6].startswith("Estimated grading cost of a run of 220 draws per arm: ")
+    assert lines[7].startswith("  tight: 220 (pilot measured 3 with skill, 3 baseline; ")
+    assert lines[8] == "Why this count:"
+    assert lines[9].startswith("At 220 draws per arm a true lift of 0.075 gives a verdict with")
     # the line under the chance says which question 220 answers, apart from the 6 held spreads give
-    assert lines[8] == (
+    assert lines[10] == (
         "This count is for a next run, sized from the spreads' upper bounds so that a run with no "
         "effect seldom reads underpowered and a true lift of 0.075 is called; the draws needed "
         "that diff and the Action give are for the bands already measured, so the two counts "
@@ -232,8 +239,13 @@ def test_cli_plan_text_and_exit(tmp_path: Path) -> None:
     assert lines[why + 2].startswith("At 7 draws per arm a true lift of 0.075 gives a verdict with")
     assert lines[1] == "To draw each arm 7 times, give driftproof run --draws 7."  # the grown pilot
     assert f"{NO_DRAW_COUNT_REACHES}: wide" in lines
-    assert "Calls: 42 answers over 3 cases × 2 arms; judge calls 42." in lines
-    assert any(x.startswith("Estimated grading cost: $0.04 (") for x in lines)  # 0.0385 → $0.04
+    assert (
+        "Calls for a run of 7 draws per arm: 42 answers over 3 cases × 2 arms; judge calls 42."
+        in lines
+    )
+    assert any(
+        x.startswith("Estimated grading cost of a run of 7 draws per arm: $0.04 (") for x in lines
+    )  # 0.0385 → $0.04
 
 
 def test_cli_plan_effect_at_the_floor_says_half(tmp_path: Path) -> None:
@@ -382,7 +394,7 @@ def test_a_zero_spread_pilot_is_planned_at_the_grid_rounding_spread() -> None:
     assert "planned at that instead, for flat." in text and "0.0144" in text
     # the pilot's growth is not the run's draw count: the cost line does not say "no draw count"
     # after the headline named one
-    assert text.splitlines()[2] == (
+    assert text.splitlines()[4] == (
         "Estimated grading cost: unknown (the plan sets no draw count for the run yet, so there "
         "is nothing to cost)."
     )

@@ -95,7 +95,7 @@ def test_plan_prices_a_pilots_cached_judge_tokens_as_run_does(tmp_path):
     path.write_text(json.dumps(make_receipt([TIGHT, MID], judge_overhead=usage, judge=judge)))
     res = CliRunner().invoke(plan, [str(path)])
     assert res.exit_code == 0, res.output
-    assert "Estimated grading cost: $1.30 (" in res.output
+    assert "Estimated grading cost of a run of 6 draws per arm: $1.30 (" in res.output
     assert "Grading cost by price tier: interactive $1.30, batch $0.65 (" in res.output
 
 
@@ -117,7 +117,7 @@ def test_a_cost_past_the_largest_float_is_too_large_to_state(tmp_path):
     )
     # $1e308 over 24 judged draws is $4.17e+306 a draw (it printed 307 digits and 6 places)
     assert (
-        "cost: $1e+308 (the pilot's recorded grading cost per judged draw ($4.17e+306)"
+        "per arm: $1e+308 (the pilot's recorded grading cost per judged draw ($4.17e+306)"
         in res.output
     )
     doc = json.loads(CliRunner().invoke(plan, [str(path), "--format", "json"]).output)
@@ -128,5 +128,8 @@ def test_a_cost_past_the_largest_float_is_too_large_to_state(tmp_path):
     judge["price"]["input_usd_per_mtok"] = 1e308
     path.write_text(json.dumps(make_receipt([TIGHT, MID], judge_overhead=USAGE, judge=judge)))
     res = CliRunner().invoke(plan, [str(path)])
-    assert "Estimated grading cost: too large to state (the pilot's judge tokens" in res.output
+    assert (
+        "Estimated grading cost of a run of 6 draws per arm: too large to state (the pilot's "
+        "judge tokens" in res.output
+    )
     assert "(too large to state) × 24 answers" in res.output and "inf" not in res.output

@@ -62,7 +62,7 @@ def test_cli_plan_refuses_a_one_score_import_naming_no_judge_sample() -> None:
         plan, [str(receipts / "skill-creator-nebius-skills-iteration-1-12a0aae8.json")]
     )
     assert res.exit_code == 2 and "judge's samples" not in res.stderr
-    assert "(each arm holds the one score its source gave, with no spread)." in res.stderr
+    assert "No case in this receipt has two measured answers in both arms" in res.stderr
 
 
 def test_an_unpriced_plan_says_how_to_give_a_judge_price() -> None:
@@ -74,6 +74,6 @@ def test_an_unpriced_plan_says_how_to_give_a_judge_price() -> None:
     doc["economics"]["judge_overhead"] = {"usd": None, "judged_draws_counted": 12, **usage}
     text = plan_text(plan_receipt(Receipt.model_validate(seal_document(doc))))
     assert (
-        "Estimated grading cost: unknown (the receipt freezes no judge price; driftproof run "
-        "--judge-price IN,OUT freezes one in the next receipt).\n"
+        "Estimated grading cost of a run of 210 draws per arm: unknown (the receipt freezes no "
+        "judge price; driftproof run --judge-price IN,OUT freezes one in the next receipt).\n"
     ) in text

@@ -11,7 +11,7 @@ import math
 import pytest
 from factories import small_plan
 
-from driftproof.pages.plan import CasePlan
+from driftproof.pages.plan import RUN_AFRESH, CasePlan
 from driftproof.pages.stale import ArmStaleness, Finding, StaleReport
 from driftproof.render.plan import plan_json, plan_text
 from driftproof.render.stale import stale_text
@@ -23,8 +23,9 @@ def test_plan_text_layout() -> None:
         # what to run straight under the headline, then calls and cost, then the cases
         "Run 7 draws per arm.\n"
         "To draw each arm 7 times, give driftproof run --draws 7.\n"
-        "Calls: 14 answers over 1 case × 2 arms; judge calls 42.\n"
-        "Estimated grading cost: $0.50 (by hand).\n"
+        f"{RUN_AFRESH}\n"
+        "Calls for a run of 7 draws per arm: 14 answers over 1 case × 2 arms; judge calls 42.\n"
+        "Estimated grading cost of a run of 7 draws per arm: $0.50 (by hand).\n"
         "  c1: 7 (pilot measured 3 with skill, 3 baseline)\n"
     )
 
@@ -44,8 +45,9 @@ def test_plan_text_says_which_bounds_are_pooled_and_groups_counts() -> None:
     assert lines[1:6] == [
         "A receipt holds at most 1,000 draws per arm, so no one run can draw each arm 1,200 "
         "times: narrow the spreads (a steadier judge or case) first.",
-        "Calls: 2,400 answers over 1 case × 2 arms; judge calls 7,200.",
-        "Estimated grading cost: $0.50 (by hand).",
+        "Calls for a run of 1,200 draws per arm: 2,400 answers over 1 case × 2 arms; judge "
+        "calls 7,200.",
+        "Estimated grading cost of a run of 1,200 draws per arm: $0.50 (by hand).",
         "  c1: 1,200 (pilot measured 3 with skill, 3 baseline; spreads 0.030 and 0.026, bounds "
         "0.029 (pooled upper 80%) and 0.032 (upper 80%))",
         "Why this count:",  # the pooling, reasoning, under its heading after the cases
@@ -59,7 +61,7 @@ def test_plan_text_escapes_a_hostile_case_id() -> None:
     out = plan_text(small_plan("c1\x1b[2J\u202eevil\nline"))
     assert "\x1b" not in out and "\u202e" not in out
     assert "  c1\\x1b[2J\\u202eevil\\x0aline: 7 (pilot" in out
-    assert len(out.splitlines()) == 5  # headline, the case, calls, --draws, cost
+    assert len(out.splitlines()) == 6  # headline, --draws, a new run, calls, cost, the case
 
 
 def test_plan_json_refuses_nan_and_infinity() -> None:

@@ -121,14 +121,21 @@ def test_diff_at_60_columns_lists_the_cases() -> None:
 
 
 def test_plan_at_40_columns_wraps_each_long_line() -> None:
-    # "To draw each arm 7 times, give" is 30, " driftproof" would make 41; the cost line is 40
+    # "To draw each arm 7 times, give" is 30, " driftproof" would make 41
     assert plan_text(small_plan(), 40) == (
         "Run 7 draws per arm.\n"
         "To draw each arm 7 times, give\n"
         "    driftproof run --draws 7.\n"
-        "Calls: 14 answers over 1 case × 2 arms;\n"
-        "    judge calls 42.\n"
-        "Estimated grading cost: $0.50 (by hand).\n"
+        "Each run draws every arm from the start\n"  # 39; " (this" would make 45
+        "    (this pilot's draws do not count\n"
+        "    towards it): give it a new --out, or\n"  # 40
+        "    --force to replace the receipt\n"
+        "    there.\n"
+        "Calls for a run of 7 draws per arm: 14\n"
+        "    answers over 1 case × 2 arms; judge\n"
+        "    calls 42.\n"
+        "Estimated grading cost of a run of 7\n"
+        "    draws per arm: $0.50 (by hand).\n"
         "  c1: 7 (pilot measured 3 with skill, 3\n"
         "      baseline)\n"
     )

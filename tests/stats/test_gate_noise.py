@@ -79,8 +79,9 @@ def test_plan_from_an_aa_pilot_gives_the_gates_noise_at_its_count() -> None:
     text = " ".join(plan_text(p).split())
     assert (
         f"Noise alone, for a gate of two runs at {n} draws per arm: if every case's true mean "
-        "were the same in both, fewer than 0.01 of the 2 cases with a spread in both arms "
-        "would read regressed at the pilot's own spreads (pooled where they are pooled; "
+        "were the same in both, the gate would read, on average, fewer than 0.01 regressed "
+        "cases per comparison (of the 2 cases with a spread in both arms), at the pilot's own "
+        "spreads (pooled where they are pooled; "
         "simulated as diff does). The chance of at least one is under 0.01%: how often a gate "
         "that fails on any regressed case, as the Action does by default, would fail the job "
         "with nothing changed; fail-on: beyond-noise fails it from 1 regressed case on."
