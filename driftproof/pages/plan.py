@@ -358,6 +358,17 @@ def spread_words(p: Plan) -> str | None:
     )
 
 
+def no_spread_assumed(p: Plan) -> str:
+    """What the count assumes of an arm whose pilot draws all scored the same (D-1).
+
+    ``"none"``, or, where scores sit on a judge's grid, its rounding spread: ``"only the judge
+    grid's rounding spread, 0.0029"`` (:func:`rounding_words` says what it is).
+    """
+    if p.rounding_spread is None:
+        return "none"
+    return f"only the judge grid's rounding spread, {p.rounding_spread:.4f}"
+
+
 def rounding_words(p: Plan) -> str | None:
     """The rounding spread some arm was planned at, and what it is, or ``None`` for none.
 

@@ -11,6 +11,7 @@ from driftproof.pages.plan import (
     RUN_AFRESH,
     CasePlan,
     Plan,
+    no_spread_assumed,
     rounding_words,
     spread_words,
     trials_words,
@@ -84,7 +85,7 @@ def headline(p: Plan) -> str:
     if flat := _no_spread(p):
         parts.append(
             f"The pilot measured no spread in {_names(flat)}: every draw there scored the same, "
-            "so the count assumes none, and a larger pilot is safer."
+            f"so the count assumes {no_spread_assumed(p)}, and a larger pilot is safer."
         )
     if p.no_count_cases:
         it, its = ("it", "its") if len(p.no_count_cases) == 1 else ("them", "their")

@@ -4,7 +4,8 @@ Found: a pilot whose arms' draws all scored the same ([.67, .67, .67] against [.
 a 0.01 grid) got a plain "Run 3 draws per arm", though it measured no spread: a 3-draw run with
 no effect reads underpowered about 11% of the time at a true spread of 0.01 per draw, 47% at
 0.015 (the checker's simulation, 200,000 runs each). Its first line now
-says the pilot measured no spread there, so the count assumes none and a larger pilot is safer.
+says the pilot measured no spread there, so the count assumes only the grid's rounding spread
+there, and a larger pilot is safer (it said "assumes none" while planning at that spread).
 Found too: "verdict at 0.075: over 99%" read as a guarantee; it is simulated at the pilot's own
 spreads, and says so. And README said "at most 10% of the time" without the condition plan's
 own output gives: true spreads no wider than the bounds."""
@@ -20,8 +21,11 @@ from driftproof.pages.plan import plan_receipt
 from driftproof.receipt import Receipt
 from driftproof.render.plan import headline, plan_text
 
+# one judge sample on a 0.01 grid: a draw's score moves in steps of 0.01, whose rounding spread
+# is 0.01 / sqrt(12) = 0.0028868 (STATISTICS-NOTES 6.6), what the count is planned at there
 NONE_THERE = (
-    "every draw there scored the same, so the count assumes none, and a larger pilot is safer."
+    "every draw there scored the same, so the count assumes only the judge grid's rounding "
+    "spread, 0.0029, and a larger pilot is safer."
 )
 
 
