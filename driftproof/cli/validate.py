@@ -1,7 +1,8 @@
 """``driftproof validate FILE…``: schema (D-11), seal (D-12) and level, one line per problem.
 
 A file that passes gets one ``ok`` line (version, level, what a verdict reader makes of it);
-one that fails a line per problem naming file, JSON pointer and expectation. Exit 1 on any.
+one that fails a line per problem naming file, JSON pointer and expectation. Exit 2 when a file
+cannot be read or is not JSON (bad input, as every command), else 1 when a receipt fails.
 """
 
 from __future__ import annotations
@@ -38,16 +39,22 @@ def verdict_note(r: Receipt) -> str:
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate(files: tuple[Path, ...]) -> None:
-    """Check receipts against their own schema version, seal and level; exit 1 if any fails."""
-    from driftproof.receipt import CURRENT_VERSION, read_receipt  # deferred: start-up time
-    from driftproof.render.escape import terminal_safe
+    """Check receipts against their own schema version, seal and level.
 
-    failed = 0
+    Exit status: 0 every receipt passes; 1 a receipt fails; 2 a file cannot be read or is not
+    JSON.
+    """
+    from driftproof.receipt import CURRENT_VERSION, read_receipt_json, receipt_from_json
+    from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
+
+    failed, unread = 0, 0
     for f in files:
         try:
-            r = read_receipt(f)
+            doc = None  # not yet read
+            doc = read_receipt_json(f)
+            r = receipt_from_json(doc, str(f))
         except ReceiptError as exc:
-            failed += 1
+            failed, unread = failed + (doc is not None), unread + (doc is None)
             for line in exc.lines():
                 click.echo(fit_terminal(terminal_safe(line)))
             continue
@@ -59,6 +66,9 @@ def validate(files: tuple[Path, ...]) -> None:
             f"level {r.verification_level}; {terminal_safe(verdict_note(r))}"
         )
         click.echo(fit_terminal(line))
-    if failed:
-        click.echo(f"{failed} of {len(files)} receipts failed", err=True)
-        raise SystemExit(1)
+    n = len(files)
+    said = [f"{unread} of {n} files could not be read as JSON"] if unread else []
+    said += [f"{failed} of {n} receipts failed"] if failed else []
+    if said:
+        click.echo("; ".join(said), err=True)
+        raise SystemExit(2 if unread else 1)

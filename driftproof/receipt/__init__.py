@@ -20,7 +20,12 @@ from driftproof.receipt._build import (
     sha256_text,
     skill_tokens,
 )
-from driftproof.receipt._load import parse_receipt, read_receipt
+from driftproof.receipt._load import (
+    parse_receipt,
+    read_receipt,
+    read_receipt_json,
+    receipt_from_json,
+)
 from driftproof.receipt._model import *  # noqa: F403 (the receipt models, re-exported whole)
 from driftproof.receipt._seal import compute_seal
 from driftproof.receipt._versions import known_versions, schema_bytes
@@ -39,6 +44,8 @@ __all__ = [
     "known_versions",
     "parse_receipt",
     "read_receipt",
+    "read_receipt_json",
+    "receipt_from_json",
     "schema_bytes",
     "sha256_text",
     "skill_tokens",

@@ -160,8 +160,18 @@ def read_receipt(path: str | Path) -> Receipt:
     """Read, validate, verify and parse one receipt file (size checked before a byte is read).
 
     Raises:
-        ReceiptError: (and subclasses) as :func:`parse_receipt`; also when the file
-            cannot be read.
+        ReceiptError: (and subclasses) as :func:`read_receipt_json`, then as
+            :func:`parse_receipt`.
+    """
+    return receipt_from_json(read_receipt_json(path), str(path))
+
+
+def read_receipt_json(path: str | Path) -> Any:
+    """The JSON value a receipt file holds, not yet checked as a receipt (the first two steps).
+
+    Raises:
+        ReceiptError: the file cannot be read, or is not strict UTF-8 JSON.
+        BoundsError: it is larger than the receipt size bound, or nested too deep.
     """
     path = Path(path)
     try:
@@ -170,7 +180,16 @@ def read_receipt(path: str | Path) -> Receipt:
         raise ReceiptError.at(path, "", f"cannot read: {exc.strerror}") from None
     if size > _bounds.RECEIPT_MAX_BYTES:
         raise _too_big(path, size)
-    return parse_receipt(read_bounded(path), str(path))
+    return _parse_json(read_bounded(path), str(path))
+
+
+def receipt_from_json(doc: Any, file: str) -> Receipt:
+    """Check the JSON value ``doc`` read from ``file`` as a receipt, as :func:`parse_receipt` does.
+
+    Raises:
+        ReceiptError: (and subclasses) as :func:`parse_receipt` after its JSON parse.
+    """
+    return _validate(doc, file)
 
 
 def read_bounded(path: Path, *, regular_only: bool = False) -> bytes:

@@ -18,7 +18,7 @@ def test_a_control_character_in_a_path_is_shown_escaped(
     bad = tmp_path / "a\x1b]0;PWNED\x07\nb.json"
     bad.write_text("{", encoding="utf-8")
     code, out, _ = run_main(["validate", str(bad)], capsys)  # validate reports on stdout
-    assert code == 1
+    assert code == 2  # not JSON: bad input
     assert "\x1b" not in out and "\x07" not in out
     assert out.count("\n") == 1  # one line
     assert "a\\x1b]0;PWNED\\x07\\x0ab.json" in out

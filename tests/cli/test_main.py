@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from driftproof.cli import main
+from driftproof.cli.validate import validate
 
 
-def test_failed_validation_exits_1(tmp_path, capsys):
+def _validate(*paths) -> int:
     with pytest.raises(SystemExit) as exc:
-        main(["validate", str(tmp_path / "missing.json")])
-    assert exc.value.code == 1
-    assert "missing.json" in capsys.readouterr().out
+        main(["validate", *map(str, paths)])
+    return exc.value.code
+
+
+def test_validate_exits_2_for_a_file_not_read_as_json_and_1_for_a_failing_receipt(
+    tmp_path, capsys
+):
+    # bad input exits 2 in every command; a readable receipt that fails is validate's 1
+    missing, text, other = tmp_path / "missing.json", tmp_path / "t.json", tmp_path / "o.json"
+    text.write_text("not json", encoding="utf-8")
+    other.write_text('{"a": 1}', encoding="utf-8")  # JSON, but no receipt
+    assert (_validate(missing), _validate(text), _validate(other)) == (2, 2, 1)
+    assert _validate(other, missing) == 2  # bad input first
+    out, err = capsys.readouterr()
+    assert "missing.json: cannot read" in out
+    assert err.splitlines()[-1] == "1 of 2 files could not be read as JSON; 1 of 2 receipts failed"
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
+    assert "1 a receipt fails, 2 a file cannot be read or is not JSON |" in readme
+    assert "1 a receipt fails; 2 a file cannot be read or is not JSON" in " ".join(
+        (validate.help or "").split()
+    )
 
 
 def test_version_exits_0(capsys):

@@ -99,7 +99,7 @@ def test_below_tested_and_aggregates_only_are_named() -> None:
 
 def test_missing_file_is_one_line() -> None:
     code, lines = _run(Path("no/such/receipt.json"))
-    assert code == 1 and lines == ["no/such/receipt.json: cannot read: No such file or directory"]
+    assert code == 2 and lines == ["no/such/receipt.json: cannot read: No such file or directory"]
 
 
 def test_a_problem_with_the_whole_file_names_the_file_alone(tmp_path: Path) -> None:
