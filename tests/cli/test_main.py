@@ -17,9 +17,7 @@ def _validate(*paths) -> int:
     return exc.value.code
 
 
-def test_validate_exits_2_for_a_file_not_read_as_json_and_1_for_a_failing_receipt(
-    tmp_path, capsys
-):
+def test_validate_exits_2_for_a_file_not_read_as_json_and_1_for_a_failing_receipt(tmp_path, capsys):
     # bad input exits 2 in every command; a readable receipt that fails is validate's 1
     missing, text, other = tmp_path / "missing.json", tmp_path / "t.json", tmp_path / "o.json"
     text.write_text("not json", encoding="utf-8")
