@@ -39,10 +39,15 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
         )
     else:
         assert said.startswith("with skill: run again")
-        assert (
-            "judge prompt template: the judge's instructions changed, but the receipt kept no "
-            "answers to grade again (the first missing: case a, with skill, draw 1)"
-        ) in said
+        said_by_arm = dict(line.split(": ", 1) for line in said.splitlines()[:2])
+        # each arm's line names the first answer missing in that arm (the baseline's read
+        # "with skill, draw 1"); the finding below them, for the receipt, the first in it
+        for arm in ("with skill", "baseline"):
+            assert (
+                "judge prompt template: the judge's instructions changed, but the receipt kept "
+                f"no answers to grade again (the first missing: case a, {arm}, draw 1)"
+            ) in said_by_arm[arm]
+        assert "(the first missing: case a, with skill, draw 1)" in said.split("\n\n", 1)[1]
         # the refusal names the receipt and where in it the answer would be (case a is the
         # first case; with_skill the arm, its first draw)
         assert code == 2 and (

@@ -138,24 +138,31 @@ def stale_report(receipt: Receipt, today: Today) -> StaleReport:
     arms = tuple(a for a in receipt.arm_names if getattr(receipt.arms, a).recorded is not False)
     findings = _findings(receipt, today, arms)
     why = _ungradable(receipt)
+    unkept = [why is not None and f.effect == "regrade only" for f in findings]
     if why is not None:  # no regrade can grade it: a moved grading means running again
         findings = [
             dataclasses.replace(f, effect="run again", note=f"{f.note.split(':')[0]}, but {why}")
-            if f.effect == "regrade only"
+            if u
             else f
-            for f in findings
+            for f, u in zip(findings, unkept, strict=True)
         ]
     out = []
     for arm in arms:
         status: Status = "still stands"
         reasons = []
-        for f in findings:
+        # an arm's line names the first answer missing in that arm, where it lacks one
+        arm_why = _ungradable(receipt, arm) or why
+        for f, u in zip(findings, unkept, strict=True):
             moved = None not in (f.recorded, f.today) and f.recorded != f.today
             if arm not in f.arms and moved and f.field == "skill":  # the one field some arms hold
                 reasons.append("skill: the skill changed, but this arm holds no skill text")
             if arm not in f.arms or f.advisory or f.effect == "still stands":
                 continue
-            reasons.append(f"{f.field}: {f.note}")
+            reasons.append(
+                f"{f.field}: {f.note.split(', but ')[0]}, but {arm_why}"
+                if u
+                else f"{f.field}: {f.note}"
+            )
             if _RANK[f.effect] > _RANK[status]:
                 status = f.effect
         out.append(ArmStaleness(arm, status, _said_once(reasons)))
@@ -174,14 +181,19 @@ def _said_once(reasons: list[str]) -> tuple[str, ...]:
     )
 
 
-def _ungradable(r: Receipt) -> str | None:
-    """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None."""
+def _ungradable(r: Receipt, arm_only: str | None = None) -> str | None:
+    """Why ``r``'s answers cannot be graded again, as ``driftproof regrade`` refuses; else None.
+
+    A missing answer is looked for in the arm named ``arm_only`` alone when given.
+    """
     if r.is_aggregates_only:
         return "the receipt carries aggregates only, no answer to grade again"
     if all(d.lost is not None for c in r.cases for _, a in c.arms.named() for d in a.draws):
         return "every draw of the receipt was lost, and a regrade keeps a lost draw lost"
     for c in r.cases:
         for arm, a in c.arms.named():
+            if arm_only not in (None, arm):
+                continue
             draw = next((d for d in a.draws if d.lost is None and d.answer is None), None)
             if draw is not None:
                 return (
