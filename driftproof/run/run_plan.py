@@ -299,13 +299,28 @@ def start_run(
     draw, and its ``batch`` attribute, when present, receives each poll's statuses.
 
     Raises:
-        MissingCredentials: an API lane's key is not set (before anything is written); the
-            judge's says it is the judge's and names ``--judge-provider``.
+        MissingCredentials: an API lane's key is not set (before anything is written), every
+            unset key of both lanes in one message; the judge's says it is the judge's and
+            names ``--judge-provider``.
         RunInterrupted: Ctrl-C; the journal keeps every finished draw.
     """
     from driftproof.run.engine import run_suite  # deferred: start-up time of run --help
 
-    lane = make_provider(plan.answer.provider, plan.answer.surface, **plan.answer.options)
+    missing: list[MissingCredentials] = []
+
+    def built(make: Callable[[], Provider]) -> Provider | None:
+        try:
+            return make()
+        except MissingCredentials as exc:
+            missing.append(exc)
+            return None
+
+    a, j = plan.answer, plan.judge
+    lane = built(lambda: make_provider(a.provider, a.surface, **a.options))
+    judge = lane if j is None else built(lambda: make_judge(j))
+    if lane is None or judge is None:  # every unset key at once, not one a try
+        missing[0].args = ("; ".join(map(str, missing)),)
+        raise missing[0]
     cfg = plan.config
     if cfg.batch is not None:
         cfg = replace(cfg, batch=replace(cfg.batch, on_status=getattr(progress, "batch", None)))
@@ -315,7 +330,7 @@ def start_run(
         skill_name=plan.skill_name,
         cfg=cfg,
         provider=lane,
-        judge=lane if plan.judge is None else make_judge(plan.judge),
+        judge=judge,
         out=out,
         progress=progress,
         replace=replace_existing,

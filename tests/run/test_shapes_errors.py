@@ -188,6 +188,15 @@ def test_a_403_exits_2_from_the_command_line(loopback, suite_file, skill_file, t
             "ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
             "the environment, or choose another judge lane with --judge-provider)",
         ),
+        # neither key: both named at once (found: the judge's was named only on the next try)
+        (
+            "openai",
+            [],
+            None,
+            "OPENAI_API_KEY is not set; the openai api lane needs it (set it in the environment); "
+            "ANTHROPIC_API_KEY is not set; the judge's anthropic api lane needs it (set it in "
+            "the environment, or choose another judge lane with --judge-provider)",
+        ),
     ],
 )
 def test_a_missing_key_is_one_line_exit_2_and_nothing_written(
