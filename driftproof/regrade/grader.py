@@ -27,9 +27,9 @@ from driftproof.wording import draw_words
 _DRAW_KEPT = ("tokens", "captured_files", "skill_fired", "source_error")
 
 
-def refused(plain: bool) -> str:
-    """How a refusal begins: a regrade by another judge is no rubric regrade."""
-    return "regrade refused" if plain else "rubric regrade refused"
+def refused(plain: bool, how: str = "refused") -> str:
+    """How a refusal (or a stop: ``how``) begins; a regrade by another judge is no rubric one."""
+    return f"{'regrade' if plain else 'rubric regrade'} {how}"
 
 
 @dataclass

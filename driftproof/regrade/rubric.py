@@ -173,7 +173,7 @@ def rubric_regrade(
     try:
         cases = grader.cases(original, revised, file)
     except FatalRun as exc:
-        raise RefusalError(f"rubric regrade stopped: {exc}; nothing was written") from exc
+        raise RefusalError(f"{refused(plain, 'stopped')}: {exc}; nothing was written") from exc
     except KeyboardInterrupt:
         raise RegradeInterrupted(grader, None if plain else original.judge) from None
     finally:

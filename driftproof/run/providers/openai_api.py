@@ -28,6 +28,15 @@ OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
 
 
+def _not_a_response(kind: Any) -> str | None:
+    """Why a Responses reply whose ``object`` is ``kind`` is unread, else ``None``.
+
+    A ``chat.completion`` (the endpoint answered as Chat Completions) adds :data:`HINT_404`.
+    """
+    other = other_object(kind, "response")
+    return f"{other}; {HINT_404}" if other and kind == "chat.completion" else other
+
+
 #: The two spellings of Chat Completions' output budget.
 BUDGET_PARAMS = ("max_tokens", "max_completion_tokens")
 
@@ -324,7 +333,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         reasoning=joined_reasoning(*thought, think),
         refused="".join(refusals) if refusals else None,
         graded=graded,
-        unread=other_object(r.get("object"), "response")
+        unread=_not_a_response(r.get("object"))
         or not_text("an output_text part's text", texts)
         or next(filter(None, roles), None)
         or unread,
