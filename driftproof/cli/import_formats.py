@@ -21,10 +21,10 @@ from driftproof.wording import is_blank, name_refusal
 _OUTPUT = (
     click.Option(
         ["--out-dir", "--out", "out_dir"],
-        default=Path("receipts"),
-        show_default=True,
+        default=Path("."),
         type=click.Path(path_type=Path, file_okay=False),
-        help="Folder the receipts are written to (--out is its older spelling).",
+        help="Folder the receipts are written to (default: the current folder, not receipts/, "
+        "the folder make reports publishes; --out is its older spelling).",
     ),
     click.Option(
         ["--force"], is_flag=True, help="Replace receipts that already exist in --out-dir."
