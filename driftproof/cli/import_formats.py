@@ -110,9 +110,7 @@ def _refused_path(value: Any, exc: ImportError_) -> Path | None:
     """The one path given (a list of one, or one log per arm) the refusal is about, if any."""
     paths = _paths(value)
     named = [p for p in paths if exc.problems and str(p) == exc.problems[0].file]
-    if len(named) == 1:
-        return named[0]
-    return paths[0] if len(paths) == 1 else None
+    return named[0] if len(named) == 1 else paths[0] if len(paths) == 1 else None
 
 
 def _arm_map(pairs: tuple[str, ...]) -> dict[str, str] | None:
@@ -251,8 +249,11 @@ skill_creator = _import_command(
 
 nvidia = _import_command(
     "nvidia",
-    "NVIDIA BENCHMARK.md cards or benchmarks.json.",
+    "NVIDIA BENCHMARK.md cards, benchmarks.json or folders.",
     """Import NVIDIA BENCHMARK.md cards or benchmarks.json: one receipt per skill.
+
+    A folder is read as its BENCHMARK.md, else each skills/*/BENCHMARK.md, else each
+    */BENCHMARK.md (a skills/ folder, SkillEvaluator's output), with the benchmarks.json beside.
 
     The receipts hold aggregates only and give no verdict.
     """,

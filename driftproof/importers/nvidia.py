@@ -75,9 +75,8 @@ class NvidiaOptions:
 def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None) -> list[Imported]:
     """Convert NVIDIA benchmark cards or the catalogue into aggregates-only receipts (D-15).
 
-    ``paths`` are card files, directories holding ``BENCHMARK.md`` or ``skills/*/BENCHMARK.md``,
-    or ``benchmarks.json`` files; one receipt per skill,
-    ``nvidia-[<commit[:7]>-]<skill>[-card].json``.
+    ``paths`` are card files, ``benchmarks.json`` files, or directories (:func:`folder_files`);
+    one receipt per skill, ``nvidia-[<commit[:7]>-]<skill>[-card].json``.
 
     Raises:
         ImportError_: malformed JSON, a catalogue member of the wrong type, an unknown card
@@ -88,16 +87,7 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
     out: list[Imported] = []
     for p in paths if isinstance(paths, (list, tuple)) else [paths]:
         p = Path(p)
-        files = [p]
-        if p.is_dir():
-            card = p / "BENCHMARK.md"
-            cards = (d / "BENCHMARK.md" for d in sorted(p.glob("skills/*")))
-            files = [card] if common.to_read(card) else [c for c in cards if common.to_read(c)]
-            if not files:
-                raise Where(p).fail(
-                    "expected BENCHMARK.md or skills/*/BENCHMARK.md in this directory"
-                )
-        for f in files:
+        for f in folder_files(p) if p.is_dir() else [p]:
             if f.suffix.lower() == ".json":
                 repairs: list[Repair] = []
                 bodies = _from_catalogue(f, o, repairs)
@@ -105,6 +95,30 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
             else:
                 out.append(_named(_from_card(f, o), "card", []))
     return out
+
+
+def folder_files(p: Path) -> list[Path]:
+    """The files a directory ``p`` given to the importer is read as, none skipped in silence.
+
+    Its ``BENCHMARK.md``; else each ``skills/*/BENCHMARK.md`` (NVIDIA/skills' root); else each
+    ``*/BENCHMARK.md`` (a folder of skill folders, as ``skills/`` or SkillEvaluator's output);
+    and the ``benchmarks.json`` beside them.
+
+    Raises:
+        ImportError_: ``p`` holds none of them.
+    """
+    files = [p / "BENCHMARK.md"]
+    for pattern in ("skills/*", "*"):  # the first kind of card found
+        if not common.to_read(files[0]):
+            files = [d / "BENCHMARK.md" for d in sorted(p.glob(pattern))] or files
+            files = [f for f in files if common.to_read(f)] or [p / "BENCHMARK.md"]
+    files = [f for f in [*files, p / "benchmarks.json"] if common.to_read(f)]
+    if not files:
+        raise Where(p).fail(
+            "expected BENCHMARK.md, skills/*/BENCHMARK.md, */BENCHMARK.md or benchmarks.json in "
+            "this directory"
+        )
+    return files
 
 
 def _named(body: ReceiptBody, kind: str, repairs: list[Repair]) -> Imported:
