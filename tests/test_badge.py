@@ -326,7 +326,9 @@ def test_cli_writes_three_files_and_outputs(
     out = tmp_path / "out"
     assert res.output == (  # the reading, then each file written, in the order written
         f"passing\nwrote {out / 'demo.json'}\nwrote {out / 'demo.details.json'}\n"
-        f"wrote {out / 'demo.svg'}\n"
+        f"wrote {out / 'demo.svg'}\nTo show the badge, publish demo.json at a public address "
+        "and embed the image https://img.shields.io/endpoint?url=ADDRESS (ADDRESS URL-encoded): "
+        "shields.io draws it from the file, so it follows each new file published there.\n"
     )
     assert json.loads((tmp_path / "out/demo.json").read_text()) == {
         "schemaVersion": 1,
@@ -350,7 +352,9 @@ def test_cli_smoke_outputs_lift_na(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         badge, [str(src), "--json", str(tmp_path / "b.json"), "--github-output"]
     )
     assert res.exit_code == 0, res.output
-    assert res.output == f"Smoke run, no verdict\nwrote {tmp_path / 'b.json'}\n"
+    assert res.output.startswith(
+        f"Smoke run, no verdict\nwrote {tmp_path / 'b.json'}\nTo show the badge, publish b.json "
+    )
     assert "\nn/a\n" in gh.read_text()
     assert "+0.300" not in gh.read_text()
 

@@ -33,7 +33,7 @@ def test_stale_says_regrade_only_only_where_regrade_can_grade(
         assert said.startswith("with skill: regrade only") and code == 0
         # 2 cases × 2 arms × 3 draws = 12 answers, 5 judge samples each (run's default): 60
         # grades, none of them a request over the network
-        assert said_regrade.rstrip().endswith(
+        assert said_regrade.splitlines()[-2].endswith(
             "60 grades asked of the judge, none sent over the network (the stub judge answers "
             "offline)"
         )

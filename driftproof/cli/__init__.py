@@ -211,9 +211,7 @@ COMMANDS: dict[str, str] = {
     "run": "Measure what a skill adds to a model; write a sealed receipt.",
     "stale": "Compare RECEIPT with what would run today.",
     "suite": "Work with suites (the test cases a skill is measured on).",
-    "validate": (
-        "Check receipts against their own schema version, seal and level; exit 1 if any fails."
-    ),
+    "validate": "Check receipts against their own schema version, seal and level.",
     "view": (
         "Show a receipt's sheet: provenance, reading, cases, lift, grading cost, lift breakdown."
     ),

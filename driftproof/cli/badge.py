@@ -193,3 +193,14 @@ def badge(
     _say_reading(r)
     for path in files:  # a file name is untrusted text
         click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))
+    if json_path is not None:
+        click.echo(fit_terminal(embed_how(terminal_safe(json_path.name))))
+
+
+def embed_how(name: str) -> str:
+    """How to show the endpoint JSON ``name`` as a badge: shields.io's endpoint badge URL."""
+    return (
+        f"To show the badge, publish {name} at a public address and embed the image "
+        "https://img.shields.io/endpoint?url=ADDRESS (ADDRESS URL-encoded): shields.io draws it "
+        "from the file, so it follows each new file published there."
+    )

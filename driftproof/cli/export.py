@@ -6,11 +6,12 @@ The lift is kept with its sign as context; the format is
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
-from driftproof.cli._options import FILE
+from driftproof.cli._options import FILE, fit_terminal
 from driftproof.errors import RefusalError
 from driftproof.outputs import refuse_existing_output, refuse_output_on_input, write_all_or_none
 
@@ -59,4 +60,12 @@ def summary_json(receipt: Path, output: Path | None, force: bool) -> None:
         write_all_or_none({output: lambda p: p.write_bytes(text.encode("utf-8"))}, replace=force)
     except OSError as exc:
         raise RefusalError(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
-    click.echo(f"wrote {terminal_safe(str(output))}")  # a path is untrusted text
+    shown = terminal_safe(str(output))  # a path is untrusted text
+    click.echo(f"wrote {shown}")
+    click.echo(
+        fit_terminal(
+            f"Give {shown} to a harness or tool that reads summary-json (the format: the site's "
+            'interoperability page, "summary-json"); driftproof import summary-json '
+            f"{terminal_safe(shlex.quote(str(output)))} reads it back as a DECLARED receipt."
+        )
+    )

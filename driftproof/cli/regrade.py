@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
     Delays,
+    fit_terminal,
     input_file_option,
     judge_price_option,
     model_id,
@@ -153,6 +155,24 @@ def regrade(
         raise SystemExit(130) from None
     click.echo(summary(result, j.lane.provider, terminal_width()))
     _exit_if_nothing_measured(result)
+    click.echo(fit_terminal(next_step(receipt, out, plain=j.plain)))
+
+
+def next_step(original: Path, new: Path, *, plain: bool) -> str:
+    """What to run after a regrade: ``diff`` of the original and the new receipt.
+
+    For a regrade by another judge (``plain``), a diff against a receipt that judge graded:
+    diff gives no verdict between receipts graded by different judges.
+    """
+    from driftproof.render.escape import terminal_safe
+
+    a, b = (terminal_safe(shlex.quote(str(p))) for p in (original, new))
+    if not plain:
+        return f"To compare it with the original: driftproof diff {a} {b}"
+    return (
+        f"To compare it: driftproof diff OTHER.json {b}, with OTHER.json graded by the same judge "
+        f"(a diff with {a} gives no verdict: its judge is another)"
+    )
 
 
 def summary(result: RegradeResult, provider: str, width: int | None = None) -> str:

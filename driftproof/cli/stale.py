@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from driftproof._json import read_capped, read_skill_md
 from driftproof.cli._options import (
     EXISTING_FILE,
     JSON_REFUSED,
+    fit_terminal,
     format_option,
     model_id,
     terminal_width,
@@ -198,5 +200,51 @@ def stale(
         click.echo(json.dumps(asdict(report), indent=2, sort_keys=True))
     else:
         click.echo(stale_text(report, terminal_width()))
+        nxt = next_command(r, {a.status for a in report.arms}, receipt, suite, skill, given)
+        click.echo(fit_terminal(f"\n{nxt}") if nxt else "", nl=bool(nxt))
     if any(a.status != "still stands" for a in report.arms):
         raise SystemExit(1)
+
+
+#: The lanes ``driftproof run --provider`` takes, named from a receipt only when it is one.
+_RUN_LANES = ("anthropic", "openai", "stub", "simulated")
+
+
+def next_command(
+    r: Receipt,
+    statuses: set[str],
+    receipt: Path,
+    suite: Path | None,
+    skill: Path | None,
+    given: dict[str, Any],
+) -> str | None:
+    """The command to run next for the strongest status: ``run`` for run again, ``regrade``.
+
+    Each argument is today's where given, else the receipt's where it records one (model,
+    provider, surface), else a placeholder (SUITE, SKILL.md); ``None`` for still stands or
+    unknown alone, whose lines say what to give.
+    """
+    from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
+
+    def q(x: object) -> str:
+        return terminal_safe(shlex.quote(str(x)))
+
+    rubric = q(suite) if suite is not None else "SUITE"
+    judge = given.get("judge_model")
+    judge_moved = judge and r.judge is not None and judge != r.judge.model
+    if "run again" in statuses:
+        model = given.get("model") or r.run.model
+        provider = r.run.provider if r.run.provider in _RUN_LANES else "PROVIDER"
+        args = [rubric, "--skill", q(skill) if skill is not None else "SKILL.md"]
+        args += ["--model", q(model) if model else "MODEL", "--provider", provider]
+        args += ["--surface", "cli"] if r.run.surface == "cli" else []
+        args += ["--judge-model", q(judge)] if judge_moved else []
+        how = "To measure it again: driftproof run " + " ".join(args)
+        return f"{how} --out NEW.json, then driftproof diff {q(receipt)} NEW.json."
+    if "regrade only" in statuses:
+        args = [q(receipt), "--rubric", rubric, "--out", "NEW.json"]
+        if judge_moved and r.judge is not None:
+            lane = r.judge.provider if r.judge.provider in _RUN_LANES else "PROVIDER"
+            args += ["--judge-provider", lane, "--judge-model", q(judge)]
+        return f"To grade its kept answers again: driftproof regrade {' '.join(args)}."
+    return None

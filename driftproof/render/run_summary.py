@@ -192,5 +192,10 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
         console.print(_text(f"transcripts: {result.transcripts_path}"), soft_wrap=True)
     console.print(_text(f"receipt: {result.receipt_path}"), soft_wrap=True)
     shown = shell_path(result.receipt_path)  # commands to copy: one line, as the path's
-    then = f"driftproof view {shown} to read it; driftproof diff EARLIER.json {shown} to compare"
-    console.print(_text(f"next: {then} it with an earlier receipt"), soft_wrap=True)
+    then = f"driftproof view {shown} to read it; "
+    if r.is_smoke:  # a diff of a smoke run always reads no verdict: say what gives one
+        then += "a --quick run is a smoke test, so a diff of it gives no verdict: a full run "
+        then += "(without --quick) gives a receipt to compare"
+    else:
+        then += f"driftproof diff EARLIER.json {shown} to compare it with an earlier receipt"
+    console.print(_text(f"next: {then}"), soft_wrap=True)

@@ -30,7 +30,10 @@ def test_import_export_and_reports_build_print_paths_escaped(
     out = tmp_path / HOSTILE
     out.mkdir()
     said = _said(["export", "summary-json", str(NEBIUS), "--out", str(out / "s.json")], capsys)
-    assert said == f"wrote {tmp_path}/{SHOWN}/s.json\n"
+    assert said.startswith(f"wrote {tmp_path}/{SHOWN}/s.json\nGive {tmp_path}/{SHOWN}/s.json to ")
+    assert said.endswith(
+        f"summary-json '{tmp_path}/{SHOWN}/s.json' reads it back as a DECLARED receipt.\n"
+    )
     src = shared / "data/interop/skill-creator/nebius-skills-workspace"
     said = _said(["import", "skill-creator", str(src), "--out-dir", str(out / "r")], capsys)
     assert said.startswith(f"wrote {tmp_path}/{SHOWN}/r/")

@@ -80,22 +80,27 @@ def test_badge_fits_its_reading_to_the_terminal(tmp_path: Path) -> None:
     _write(tmp_path / "r.json", level="UNVERIFIED")
     args = ["badge", "r.json", "--out-dir", "o"]
     wrote = "wrote o/r.json\nwrote o/r.details.json\nwrote o/r.svg\n"
+    embed = (  # then how to show it (shields.io's endpoint badge)
+        "To show the badge, publish r.json at a public address and embed the image "
+        "https://img.shields.io/endpoint?url=ADDRESS (ADDRESS URL-encoded): shields.io draws it "
+        "from the file, so it follows each new file published there.\n"
+    )
     reading = "no verdict: verification level UNVERIFIED is below TESTED"
     how = (
         "A driftproof run that finishes, without --quick, answered and judged by real models (not "
         "the simulated provider or the stub), gives a TESTED receipt.\n"
     )
-    assert _driftproof(args, tmp_path, None) == (0, reading + "\n" + how + wrote, "")
+    assert _driftproof(args, tmp_path, None) == (0, reading + "\n" + how + wrote + embed, "")
     # "no verdict: verification level" is 30, with " UNVERIFIED" 41
     args[-1] = "o2"
-    assert _driftproof(args, tmp_path, "stdout") == (
-        0,
+    code, out, err = _driftproof(args, tmp_path, "stdout")
+    assert (code, err) == (0, "") and out.startswith(
         "no verdict: verification level\n    UNVERIFIED is below TESTED\n"
         "A driftproof run that finishes, without\n    --quick, answered and judged by real\n"
         "    models (not the simulated provider\n    or the stub), gives a TESTED\n"
-        "    receipt.\n" + wrote.replace("o/", "o2/"),
-        "",
+        "    receipt.\n" + wrote.replace("o/", "o2/") + "To show the badge, publish r.json at a\n"
     )
+    assert all(len(x) <= 40 or "img.shields.io" in x for x in out.splitlines())  # unbroken URL
 
 
 def test_an_error_line_fits_a_terminal_on_stderr(tmp_path: Path) -> None:
