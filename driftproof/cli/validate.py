@@ -27,9 +27,10 @@ def verdict_note(r: Receipt) -> str:
     refused = no_verdict(r)
     if refused is None:
         return "can carry a verdict"
+    how = "run --quick" if r.run.preset == "quick" else f"the smoke preset {r.run.preset!r}"
     words = {
-        Refusal.SMOKE_RUN: f"names preset {r.run.preset}: a smoke run, read as below TESTED "
-        f"whatever its level ({SMOKE_RUN})",
+        Refusal.SMOKE_RUN: f"a smoke run ({how}), read as below TESTED whatever its level "
+        f"({SMOKE_RUN})",
         Refusal.AGGREGATES_ONLY: "aggregates only: no band, no lift, no verdict",
         Refusal.NOT_MEASURED: refused.reason,  # "not measured: …" (D-17)
     }

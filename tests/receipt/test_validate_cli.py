@@ -71,9 +71,10 @@ def test_a_receipt_naming_a_preset_reads_as_a_smoke_run_below_tested() -> None:
     p = FIXTURES / "0.11" / "valid-smoke.json"
     code, lines = _run(p)
     assert code == 0
+    # found: "names preset quick", the receipt's field, where readers know the option
     assert lines[0].endswith(
-        "level UNVERIFIED; names preset quick: a smoke run, read as below TESTED "
-        "whatever its level (Smoke run, no verdict)"
+        "level UNVERIFIED; a smoke run (run --quick), read as below TESTED whatever its level "
+        "(Smoke run, no verdict)"
     )
 
 
