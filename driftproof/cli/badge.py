@@ -145,7 +145,6 @@ def badge(
         workflow_outputs,
     )
     from driftproof.receipt import read_receipt
-    from driftproof.render.escape import terminal_safe
 
     if out_dir is None and not (json_path or svg_path or details_path or github_output):
         raise click.UsageError(
@@ -191,10 +190,17 @@ def badge(
     _write_all(files, replace=force)
     written("badge file", files)
     _say_reading(r)
-    for path in files:  # a file name is untrusted text
+    _say_written(list(files), json_path)
+
+
+def _say_written(files: list[Path], endpoint: Path | None) -> None:
+    """``wrote PATH`` for each of ``files``, then how to show the endpoint JSON, if written."""
+    from driftproof.render.escape import terminal_safe  # a file name is untrusted text
+
+    for path in files:
         click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))
-    if json_path is not None:
-        click.echo(fit_terminal(embed_how(terminal_safe(json_path.name))))
+    if endpoint is not None:
+        click.echo(fit_terminal(embed_how(terminal_safe(endpoint.name))))
 
 
 def embed_how(name: str) -> str:
