@@ -78,8 +78,7 @@ def test_diff_prints_the_expectation_and_keeps_the_verdict_words() -> None:
     assert c.false_alarms is not None
     assert c.false_alarms.expected == pytest.approx(1.38, abs=0.2)
     assert c.false_alarms.observed == 0
-    # each case underpowered (spreads .05 + .05 reach the floor): the Action's UNDERPOWERED
-    assert c.headline == "Not enough draws to conclude at this effect floor."
+    assert c.headline == "no separation detected at this sample size"
     from driftproof.render.comparison import comparison_text as to_text
 
     # to one decimal: standard error √(40 × .0345 × .9655 / 2,000) = .0258, half-width 1.96 ×
