@@ -24,7 +24,6 @@ from driftproof.pages.badge import (
     badge_svg,
     details_json,
     endpoint_json,
-    format_lift,
     site_badge_files,
     workflow_outputs,
 )
@@ -258,14 +257,6 @@ def test_endpoint_has_exactly_the_shields_keys(cases: list[dict[str, Any]]) -> N
     assert set(doc) == ENDPOINT_KEYS
     assert doc["schemaVersion"] == 1 and isinstance(doc["schemaVersion"], int)
     assert isinstance(doc["label"], str) and doc["message"]
-
-
-def test_format_lift() -> None:
-    assert format_lift(0.12) == "+0.120"
-    assert format_lift(-0.05) == "−0.050"  # the minus sign people read (U+2212)
-    assert format_lift(-0.05, minus="-") == "-0.050"  # a workflow output's, which programs read
-    assert format_lift(-0.0001) == "+0.000"
-    assert format_lift(None) == "n/a"
 
 
 def test_svg_is_self_contained_deterministic_and_labelled() -> None:

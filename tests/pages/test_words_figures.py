@@ -190,3 +190,11 @@ def test_the_lift_coverage_names_the_cases_left_out() -> None:
     r = Receipt.model_validate(make_receipt([full, *lost]))
     assert lift_coverage(r) == " (over 1 of 3 cases: cases c2, c3 have no measured draw in an arm)"
     assert lift_coverage(Receipt.model_validate(make_receipt([full]))) == ""
+
+
+def test_format_lift() -> None:
+    assert format_lift(0.12) == "+0.120"
+    assert format_lift(-0.05) == "−0.050"  # the minus sign people read (U+2212)
+    assert format_lift(-0.05, minus="-") == "-0.050"  # a workflow output's, which programs read
+    assert format_lift(-0.0001) == "+0.000"
+    assert format_lift(None) == "n/a"
