@@ -8,7 +8,7 @@ from pathlib import Path
 from factories import case, edited, make_receipt
 
 from driftproof.pages.sheet import sheet
-from driftproof.pages.sheet_facts import arm_summaries, provenance, skill_reached
+from driftproof.pages.sheet_facts import arm_summaries, judge_cost, provenance, skill_reached
 from driftproof.receipt import Harness, Receipt, read_receipt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,3 +177,26 @@ def test_caveman_arm_labels_skill_fired_and_ungraded_draws() -> None:
     # skill-creator's run: the skill fired in 6 of 9 observed runs, 66.7% printed whole: 67%
     nebius = _committed("skill-creator-nebius-skills-iteration-1-12a0aae8")
     assert arm_summaries(nebius)[0].skill_fired == "6 of 9 observed draws (67%)"
+
+
+def test_a_draw_lost_as_a_refusal_counts_as_a_refusal_and_a_timeout_does_not() -> None:
+    # with the skill: one draw scored, one lost as a refusal with no refusal text recorded: 1 of
+    # 2. Baseline: one scored, one lost to a timeout: a lost draw, but no refusal: none of 2.
+    doc = case("c1", [0.6, None], [0.4, None])
+    doc["arms"]["with_skill"]["draws"][1]["lost"]["kind"] = "refusal"
+    doc["arms"]["baseline"]["draws"][1]["lost"]["kind"] = "error"
+    assert [a.refusals for a in arm_summaries(_receipt(doc))] == [
+        "1 of 2 draws",
+        "none of 2 draws",
+    ]
+
+
+def test_the_grading_cost_is_in_dollars_to_four_places() -> None:
+    # $0.00127 recorded: to 4 places $0.0013 (the 7 rounds the 2 up), not $0.00127
+    overhead = {"input_tokens": 300, "output_tokens": 20, "usd": 0.00127}
+    overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
+    r = Receipt.model_validate(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
+    facts = {f.label: f.value for f in judge_cost(r)}
+    assert facts["grading cost"] == (
+        "$0.0013 (a floor: usage the judge's answered samples reported)"
+    )
