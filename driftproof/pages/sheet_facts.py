@@ -399,9 +399,7 @@ def _refusals_recorded(r: Receipt) -> bool:
 def _skill_fired(r: Receipt, name: str, draws: list[Draw]) -> str:
     """How often the skill fired, beside the score and never inside it (seed 000, interop)."""
     rate = getattr(r.arms, name).skill_fired  # an arm of r.arm_names
-    fired, observed = (
-        (rate.fired, rate.observed) if rate is not None else fired_counts(draws, lost_too=True)
-    )
+    fired, observed = (rate.fired, rate.observed) if rate is not None else fired_counts(draws)
     pct = percent_of(fired, observed)
     if pct is None:
         return UNKNOWN

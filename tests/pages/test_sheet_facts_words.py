@@ -191,6 +191,17 @@ def test_a_draw_lost_as_a_refusal_counts_as_a_refusal_and_a_timeout_does_not() -
     ]
 
 
+def test_the_skill_fired_count_keeps_a_lost_draw_out_as_the_case_table_does() -> None:
+    # the skill fired in draws 0 and 2 of 3 and not in draw 1; draw 2 was lost (timed out), so
+    # it is kept out of the figures and listed (seed 000): 1 of the 2 kept draws fired, 50%.
+    # Counting the lost draw read "2 of 3 (67%)" on the sheet while the report's per-case table
+    # of the same receipt read 1 of 2.
+    doc = case("c1", [0.6, 0.7, None], [0.4, 0.5, 0.5])
+    for d, fired in zip(doc["arms"]["with_skill"]["draws"], (True, False, True), strict=True):
+        d["skill_fired"] = fired
+    assert arm_summaries(_receipt(doc))[0].skill_fired == "1 of 2 observed draws (50%)"
+
+
 def test_the_grading_cost_is_in_dollars_to_four_places() -> None:
     # $0.00127 recorded: to 4 places $0.0013 (the 7 rounds the 2 up), not $0.00127
     overhead = {"input_tokens": 300, "output_tokens": 20, "usd": 0.00127}
