@@ -79,6 +79,7 @@ def with_cases(text: str, c: Comparison, max_bytes: int, cut: CutWords) -> str:
     parts.append(legend)
     if notes:
         parts.append("\n" + "".join(notes))
-        parts += [f"- … {more_notes} more notes not shown.\n"] if more_notes > 0 else []
+        if more_notes > 0:
+            parts.append(f"- … {wording.count_of(more_notes, 'more note')} not shown.\n")
     body = "".join(parts)
     return body + cut.fold(max_bytes - len(body.encode()), _WHOLE)
