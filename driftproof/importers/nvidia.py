@@ -30,7 +30,8 @@ def _repo_path(path: Path, repo_root: Path | None) -> str:
 
     Below ``repo_root``: ``path`` as written (absolute, ``..`` taken away, links not followed) is
     below a folder with ``repo_root``'s real path (a file reached through a link inside it is where
-    the link is), or its real path is below that; its path there is what follows.
+    the link is) when that names the file the system opens (a ``..`` after a link goes up from
+    the link's target), or its real path is below that; its path there is what follows.
 
     Raises:
         ImportError_: ``path`` is not below a given ``repo_root`` (its path there is unknown).
@@ -38,7 +39,8 @@ def _repo_path(path: Path, repo_root: Path | None) -> str:
     if repo_root is not None:
         named, root = Path(os.path.abspath(path)), os.path.realpath(repo_root)
         real = Path(os.path.realpath(path))
-        for folder in reversed(named.parents):  # the outermost first: the most of the name kept
+        written = named.parents if os.path.realpath(named) == str(real) else ()
+        for folder in reversed(written):  # the outermost first: the most of the name kept
             if os.path.realpath(folder) == root:
                 return named.relative_to(folder).as_posix()
         if real.is_relative_to(root):

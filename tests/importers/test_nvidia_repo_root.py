@@ -93,3 +93,18 @@ def test_a_skill_the_catalogue_lacks_is_refused_and_nothing_written(
     result = CliRunner().invoke(cli, [*args, "--out-dir", str(out)])
     assert isinstance(result.exception, ImportError_) and not out.exists()
     assert str(result.exception) == f"{catalogue}: expected skills no-such in /skills; not found"
+
+
+def test_a_dot_dot_after_a_link_goes_up_from_its_target(shared: Path, tmp_path: Path) -> None:
+    # Found: repo/lnk/../skills/x was taken as repo/skills/x, inside --repo-root, though the
+    # system opens the target's parent's skills/x, outside it (the root holds only the link)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "out" / "deep" / "target").mkdir(parents=True)
+    (tmp_path / "out" / "deep" / "skills").symlink_to(shared / NV / "skills")
+    (tmp_path / "repo" / "lnk").symlink_to(tmp_path / "out" / "deep" / "target")
+    source = tmp_path / "repo" / "lnk" / ".." / "skills" / "cuopt-install"
+    with pytest.raises(ImportError_) as e:
+        _recorded(source, tmp_path / "repo")
+    assert e.value.problems[0].message.startswith(
+        f"expected a file inside --repo-root {tmp_path / 'repo'}"
+    )
