@@ -283,6 +283,22 @@ def _errors(lines: list[str]) -> int:
     return 2
 
 
+def workflow_command(name: str, message: str, **properties: str) -> str:
+    """``::name key=value,…::message``, escaped as GitHub's runner decodes a workflow command.
+
+    In the message and each value ``%``, CR and LF become ``%25``, ``%0D`` and ``%0A``; in a
+    value ``:`` and ``,`` also become ``%3A`` and ``%2C``.
+    """
+
+    def escaped(text: str, specials: str = "") -> str:
+        for ch in "%\r\n" + specials:  # "%" first: the escapes hold one
+            text = text.replace(ch, f"%{ord(ch):02X}")
+        return text
+
+    values = ",".join(f"{k}={escaped(v, ':,')}" for k, v in properties.items())
+    return f"::{f'{name} {values}' if values else name}::{escaped(message)}"
+
+
 def _annotate(level: str, text: str) -> None:
     """``text`` at ``level`` (``warning``, ``error``) for the person reading the step.
 
@@ -290,7 +306,7 @@ def _annotate(level: str, text: str) -> None:
     else a plain ``warning: ...`` or ``error: ...`` line on stderr.
     """
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        print(f"::{level} title=Driftproof::{text}")
+        print(workflow_command(level, text, title="Driftproof"))
     else:
         print(f"{level}: {text}", file=sys.stderr)
 
