@@ -39,15 +39,15 @@ _MD_HTML_SPECIALS = str.maketrans({c: "\\" + c for c in "\\`*_[]|$~"})
 #: ``@`` before a name: GitHub reads ``@name`` in a comment as a mention and notifies that account,
 #: and a backslash does not stop it (github/markup#1168); a zero-width space after the ``@``,
 #: written as an entity, does, and the text reads the same (as Dependabot writes mentions). An
-#: ``@`` after a letter, digit or ``_`` is no mention (``a@b.io`` is an e-mail address), and is
-#: left as it is, so the address stays one to copy.
+#: ``@`` after a letter, digit or ``_`` is no mention (``a@b.io`` is an e-mail address, below).
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _NO_MENTION = "@&#8203;"
-#: Where GitHub makes a link of a bare address (the GFM spec's autolink extension): ``www.`` and
-#: a scheme's ``://`` (``https://evil.example``), in any letter case, past any backslash. The
-#: address, from ``www.`` or its scheme's characters (:data:`_SCHEME`), is written as a code span
-#: (never linked, copied exactly).
-_AUTOLINK = re.compile(r"(?i)www\.|://")
+#: Where GitHub makes a link of a bare address (the GFM spec's autolink extension): ``www.``, a
+#: scheme's ``://`` (``https://evil.example``), in any letter case, past any backslash, and an
+#: e-mail address (a character of a local part, ``@``, a domain name with a period; ``mailto:``
+#: and ``xmpp:`` hold one). The address, from ``www.``, its scheme's characters (:data:`_SCHEME`)
+#: or its local part's (those and ``_``), is written as a code span (never linked, copied exactly).
+_AUTOLINK = re.compile(r"(?i)www\.|://|[\w.+-]@[\w-]+\.[\w-]")
 _SCHEME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-"
 #: Words (a pipe never goes inside a code span: a table cell would end there), and what is between.
 _WORDS = re.compile(r"([^\s|]+)")
@@ -107,7 +107,7 @@ def md_text(value: str) -> str:
 
     Control characters are first shown as :func:`terminal_safe` shows them (so a newline is
     the four characters ``\\x0a``, never a line break); ``@name`` is never a mention, and an
-    address (``www.…``, ``https://…``) is code, never a link.
+    address (``www.…``, ``https://…``, ``a@b.io``) is code, never a link.
     """
     return _inert(terminal_safe(value), lambda s: s.translate(_MD_TEXT_SPECIALS))
 
@@ -120,7 +120,10 @@ def _inert(text: str, escape: Callable[[str], str]) -> str:
     out = []
     for word in _WORDS.split(text):
         start = m.start() if (m := _AUTOLINK.search(word)) else len(word)
-        start = len(word[:start].rstrip(_SCHEME)) if m and m[0] == "://" else start
+        if m and (m[0] == "://" or "@" in m[0]):  # back to the scheme's or local part's start
+            start = len(word[:start].rstrip(_SCHEME + ("_" if "@" in m[0] else "")))
+            scheme = [s for s in ("mailto:", "xmpp:") if word[:start].lower().endswith(s)]
+            start -= len(scheme[0]) if scheme and "@" in m[0] else 0
         link = _address(word[start:])
         rest = (word[:start], word[start + len(link) :])
         out += [_MENTION.sub(_NO_MENTION, escape(x)) for x in rest]

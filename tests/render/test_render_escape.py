@@ -154,7 +154,7 @@ def test_a_name_after_an_at_sign_is_never_a_github_mention(escape: Callable[[str
     # the "@" does, and reads the same. An "@" before a space or at the end is left alone, and
     # so is one after a letter, digit or "_" (no mention: GitHub mentions only after the start
     # or a character of none of those); an e-mail address had a zero-width space in it when
-    # copied from the page, and was no longer linked as one
+    # copied from the page (it is code now: tests/render/test_render_escape_addresses.py)
     out = escape("ask @octocat, mail a@b.io or x_@y, (@z or @ alone@")
     assert out.count("@&#8203;") == 2 and "@octocat" not in out and out.endswith("@ alone@")
     text = html.unescape(re.sub(r"<[^>]+>", "", MarkdownIt().render(out))).strip()

@@ -1,6 +1,8 @@
-"""Brackets around an address in untrusted Markdown (GFM autolinks).
+"""E-mail addresses and brackets around an address in untrusted Markdown (GFM autolinks).
 
-In the GFM spec's autolink extension an address starts after an opening ``(``, and a trailing ``)``
+The GFM spec's autolink extension links an e-mail address written bare (a local part of letters,
+digits, ``.``, ``-``, ``_``, ``+``; ``@``; a domain with at least one period), and in its
+``mailto:`` and ``xmpp:`` forms; an address starts after an opening ``(``, and a trailing ``)``
 with no opening one in the address is no part of it (``(www.a.io/b_(c))`` links
 ``www.a.io/b_(c)``). Nothing inside a code span is linked.
 """
@@ -27,16 +29,31 @@ def _read(out: str) -> tuple[list[str], str]:
 
 
 @ESCAPES
+def test_an_email_address_is_never_a_github_link(escape: Callable[[str], str]) -> None:
+    # Found: "user@evil.example" and "mailto:user@evil.example" went through as they were,
+    # and GitHub links both; "x_@y" has no period after the "@", so is no address
+    raw = "mail user@evil.example, mailto:a.b-c+d@e_f.example or xmpp:foo@bar.baz/txt. x_@y"
+    out = escape(raw)
+    assert out == (
+        "mail `user@evil.example`, `mailto:a.b-c+d@e_f.example` or `xmpp:foo@bar.baz/txt`. x\\_@y"
+    )
+    codes, text = _read(out)
+    assert codes == ["user@evil.example", "mailto:a.b-c+d@e_f.example", "xmpp:foo@bar.baz/txt"]
+    assert text == raw
+
+
+@ESCAPES
 def test_brackets_around_an_address_stay_outside_its_code_span(
     escape: Callable[[str], str],
 ) -> None:
     # Found: "(http://127.0.0.1:38857 and http://127.0.0.1:37901)" showed as
     # "`(http://127.0.0.1:38857` and `http://127.0.0.1:37901)`", the brackets inside the code
-    raw = "by (http://127.0.0.1:38857 and http://127.0.0.1:37901): (www.a.io/b_(c))."
+    raw = "by (http://127.0.0.1:38857 and http://127.0.0.1:37901): (www.a.io/b_(c)). (a@b.io)"
     out = escape(raw)
     assert out == (
-        "by (`http://127.0.0.1:38857` and `http://127.0.0.1:37901`): (`www.a.io/b_(c)`)."
+        "by (`http://127.0.0.1:38857` and `http://127.0.0.1:37901`): (`www.a.io/b_(c)`). "
+        "(`a@b.io`)"
     )
     codes, text = _read(out)
-    assert codes == ["http://127.0.0.1:38857", "http://127.0.0.1:37901", "www.a.io/b_(c)"]
+    assert codes == ["http://127.0.0.1:38857", "http://127.0.0.1:37901", "www.a.io/b_(c)", "a@b.io"]
     assert text == raw
