@@ -51,8 +51,7 @@ def test_brackets_around_an_address_stay_outside_its_code_span(
     raw = "by (http://127.0.0.1:38857 and http://127.0.0.1:37901): (www.a.io/b_(c)). (a@b.io)"
     out = escape(raw)
     assert out == (
-        "by (`http://127.0.0.1:38857` and `http://127.0.0.1:37901`): (`www.a.io/b_(c)`). "
-        "(`a@b.io`)"
+        "by (`http://127.0.0.1:38857` and `http://127.0.0.1:37901`): (`www.a.io/b_(c)`). (`a@b.io`)"
     )
     codes, text = _read(out)
     assert codes == ["http://127.0.0.1:38857", "http://127.0.0.1:37901", "www.a.io/b_(c)", "a@b.io"]
