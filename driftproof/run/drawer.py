@@ -241,7 +241,8 @@ class Drawer:
         if reply.unread:
             return Loss("no_answer", reply.unread)
         reported = reply.input_tokens
-        if arm == "with_skill" and self.skill_tokens and reported is not None:
+        carries = arm == "with_skill" or self.cfg.aa  # an A/A calibration's arms both carry it
+        if carries and self.skill_tokens and reported is not None:
             if reported < SKILL_REACHED_SHARE * self.skill_tokens:
                 why = f"{SHORT_INPUT} (reported {reported:,} input "
                 why += f"tokens, fewer than {SKILL_REACHED_SHARE:.0%} of the skill's own "
