@@ -106,9 +106,11 @@ def test_claude_printing_no_message_of_the_session_stops_the_run(
     printed_by_fake(tmp_path, monkeypatch, "claude-out.json", json.dumps([INIT, _result()]))
     with pytest.raises(ProviderError) as info:
         _mini(tmp_path, suite_file, "anthropic", "cli")
+    # it says what mends it (a claude printing its session, so a newer one), not only to resume
     assert str(info.value).startswith(
-        "the run stopped: claude printed its result but none of the session's messages (asked "
-        f"for by --verbose){NOTHING}"
+        "the run stopped: claude printed its result but none of the session's messages, so "
+        "whether the result is the whole answer cannot be told: the claude lane needs a claude "
+        "that prints them with --verbose; upgrade claude; 0 finished draws are kept in "
     )
 
 

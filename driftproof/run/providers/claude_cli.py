@@ -205,8 +205,12 @@ def read_claude(code: int, out: str, err: str, model: str) -> Reply:
 
 
 #: :func:`cut_short` on a ``claude -p`` that printed no assistant message: as at every call, so
-#: the run stops at once.
-NO_SESSION = "claude printed its result but none of the session's messages (asked for by --verbose)"
+#: the run stops at once, saying what would mend it.
+NO_SESSION = (
+    "claude printed its result but none of the session's messages, so whether the result is the "
+    "whole answer cannot be told: the claude lane needs a claude that prints them with --verbose; "
+    "upgrade claude"
+)
 
 
 def cut_short(out: str) -> str | None:
@@ -350,5 +354,7 @@ class ClaudeCLI(CLILane):
             return reply
         if (why := cut_short(reply.raw or "")) is None:
             return reply
+        if why == NO_SESSION:
+            raise AttemptError(why, fatal=True, reply=reply)
         said = f"{why}: whether it is the whole answer cannot be told, so there is nothing to grade"
-        raise AttemptError(said, retryable=False, fatal=why == NO_SESSION, reply=reply)
+        raise AttemptError(said, retryable=False, reply=reply)
