@@ -10,7 +10,7 @@ from __future__ import annotations
 from driftproof.pages.words import UNKNOWN, arm_words
 from driftproof.receipt import Receipt
 from driftproof.tokens import SKILL_REACHED_SHARE
-from driftproof.wording import OFFLINE, numeral
+from driftproof.wording import OFFLINE, count_of, numeral
 
 
 def skill_reached(r: Receipt) -> str | None:
@@ -57,13 +57,32 @@ def _check_words(r: Receipt, medians: dict[str, float | None]) -> str:
     )
     other = "control" if medians.get("control") is not None else "baseline"
     if r.run.surface == "api" and medians.get(other) is not None:
-        return (
+        held = (
             f"; a with-skill draw counted only when its input was above the {other}'s median by "
             f"{share}: a skill left out shows, {cut} does not"
         )
+    else:
+        held = (
+            f"; a with-skill draw counted only when its input reached {share}: a skill left out "
+            f"shows only where the rest of the prompt is smaller than that, {cut} never"
+        )
+    return held + _unchecked(r)
+
+
+def _unchecked(r: Receipt) -> str:
+    """``"; N with-skill draws reported no input, so were not checked"``, or ``""`` with none.
+
+    A kept with-skill draw without a provider-counted input cannot be held to the check (D-14).
+    """
+    n = sum(
+        d.lost is None
+        and (d.tokens is None or d.tokens.counted_by != "provider" or d.tokens.input is None)
+        for c in r.cases
+        for d in c.arms.with_skill.draws
+    )
+    verb = "was" if n == 1 else "were"
     return (
-        f"; a with-skill draw counted only when its input reached {share}: a skill left out "
-        f"shows only where the rest of the prompt is smaller than that, {cut} never"
+        f"; {count_of(n, 'with-skill draw')} reported no input, so {verb} not checked" if n else ""
     )
 
 

@@ -99,17 +99,19 @@ def test_the_input_token_medians_their_difference_and_claude_codes_note() -> Non
     share, cut = "80% of the skill in o200k_base tokens", "one cut by less than 20% (or more, "
     cut += "where the server's tokenizer makes more tokens of it than o200k_base does)"
     r = edited(_receipt(), "/arms/with_skill/input_tokens_median", 1200)
+    # c1's two with-skill draws carry no token counts: neither could be checked, and it says so
+    unchecked = "; 2 with-skill draws reported no input, so were not checked"
     # one arm's median alone: no difference is worked out, and no harness note without one; the
     # draws were held to the skill's share alone
     assert skill_reached(r) == (
         f"with skill 1,200, baseline not recorded, {size}; a with-skill draw counted only when "
         f"its input reached {share}: a skill left out shows only where the rest of the prompt is "
-        f"smaller than that, {cut} never"
+        f"smaller than that, {cut} never{unchecked}"
     )
     r = edited(r, "/arms/baseline/input_tokens_median", 400)
     held = (
         f"; a with-skill draw counted only when its input was above the baseline's median by "
-        f"{share}: a skill left out shows, {cut} does not"
+        f"{share}: a skill left out shows, {cut} does not{unchecked}"
     )
     assert skill_reached(r) == f"with skill 1,200, baseline 400; with the skill +800, {size}{held}"
     cc = edited(r, "/run/harness", Harness(name="claude-code", version="2.1.280"))
