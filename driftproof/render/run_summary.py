@@ -113,12 +113,12 @@ def _grading_cost(r: Receipt) -> str | None:
     usd = UNKNOWN if jo.usd is None else dollars(jo.usd, 4)
     missing = jo.judged_draws_missing_usage
     unreported = (
-        f"; {count_of(missing, 'more draw')} graded with no token counts from the judge"
+        f"; {count_of(missing, 'more draw')} judged with no token counts from the judge"
         if missing
         else ""
     )
     return (
-        f"grading cost {usd} ({tokens} over {count_of(jo.judged_draws_counted, 'graded draw')}"
+        f"grading cost {usd} ({tokens} over {count_of(jo.judged_draws_counted, 'judged draw')}"
         f"{unreported})"
     )
 
@@ -166,7 +166,9 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     n = r.run.endpoint_attempts
     requests = f"requests made {n:,}, retries included" if n else "no request made to a model"
     sk = r.skill.tokens
-    size = f"skill {count_of(sk, 'token')}" if sk is not None else "skill tokens not recorded"
+    size = "skill tokens not recorded"
+    if sk is not None:  # not the o200k_base count a lost draw's reason may quote
+        size = f"skill {count_of(sk, 'token')} at four characters a token"
     per_1k = format_per_1k(value_per_1k(lift, sk), lift)
     suite = (
         f"suite lift {format_lift(lift)}{lift_coverage(r) if lift is not None else ''}; per 1,000 "

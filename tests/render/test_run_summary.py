@@ -57,7 +57,7 @@ def test_an_unpriced_grading_cost_reads_as_the_sheet_says_it_with_one_draw_count
     overhead |= {"judged_draws_counted": 1, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
     # "; 1 draw counted, 0 without usage)" became plain words, and no gap is no clause
-    assert "grading cost not recorded (90 in, 10 out tokens over 1 graded draw)" in text
+    assert "grading cost not recorded (90 in, 10 out tokens over 1 judged draw)" in text
 
 
 def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
@@ -65,7 +65,7 @@ def test_the_grading_cost_line_groups_thousands_as_view_does() -> None:
     overhead = {"input_tokens": 18775, "output_tokens": 1200, "usd": None}
     overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
-    assert "(18,775 in, 1,200 out tokens over 2 graded draws)" in text
+    assert "(18,775 in, 1,200 out tokens over 2 judged draws)" in text
 
 
 def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
@@ -75,7 +75,7 @@ def test_grading_tokens_the_grader_did_not_report_are_said_in_words() -> None:
     overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 1}
     text = _printed(make_receipt([case("c1", [0.6, 0.7, 0.5], [0.4])], judge_overhead=overhead))
     assert (
-        "grading cost $0.0012 (300 in, 20 out tokens over 2 graded draws; 1 more draw graded "
+        "grading cost $0.0012 (300 in, 20 out tokens over 2 judged draws; 1 more draw judged "
         "with no token counts from the judge)"
     ) in text
     assert "usage" not in text
@@ -86,7 +86,7 @@ def test_a_grading_cost_near_the_largest_float_is_a_short_figure() -> None:
     overhead = {"input_tokens": 300, "output_tokens": 20, "usd": 1e308}
     overhead |= {"judged_draws_counted": 2, "judged_draws_missing_usage": 0}
     text = _printed(make_receipt([case("c1", [0.6], [0.4])], judge_overhead=overhead))
-    assert "grading cost $1e+308 (300 in, 20 out tokens over 2 graded draws)" in " ".join(
+    assert "grading cost $1e+308 (300 in, 20 out tokens over 2 judged draws)" in " ".join(
         text.split()
     )
 
