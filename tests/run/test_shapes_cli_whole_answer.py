@@ -28,6 +28,11 @@ ESSAY_SAID = (
     'Retry-After is h… in an earlier message, which its result ("done") does not hold'
 )
 NOTHING = ": whether it is the whole answer cannot be told, so there is nothing to grade"
+#: what the reader can do about a session that writes before calling a tool, in plain words
+WRITES_FIRST = (
+    "; the claude lane grades the session's last message, so a session that writes text before "
+    "calling a tool cannot be graded in text capture"
+)
 
 
 def _said(mid: str, *blocks: dict) -> list[dict]:
@@ -71,16 +76,17 @@ FIRST_CHUNK = [INIT, *_said("msg_01", _text(FULL)), _result(result="fix(http): r
     [
         (
             json.dumps(CLOSER),
-            ESSAY_SAID,
+            ESSAY_SAID + NOTHING + WRITES_FIRST,
         ),
         (
             json.dumps(FIRST_CHUNK),
             "claude's result (\"fix(http): retry 429 res\") is not the whole text of the session's "
-            'last message ("fix(http): retry 429 responses\\n\\nRetry-After is honoured.")',
+            'last message ("fix(http): retry 429 responses\\n\\nRetry-After is honoured.")'
+            + NOTHING,
         ),
         (  # JSON lines as stream-json prints them: the same session, the same reading
             "".join(json.dumps(e) + "\n" for e in CLOSER),
-            ESSAY_SAID,
+            ESSAY_SAID + NOTHING + WRITES_FIRST,
         ),
     ],
 )
@@ -94,7 +100,7 @@ def test_claude_result_not_known_to_be_the_whole_answer_is_never_graded(
         assert (d.score, d.lost.kind, d.lost.error_class, d.judge_samples) == (
             None, "error", "fatal", [],
         )  # fmt: skip
-        assert d.lost.reason == f"{why}{NOTHING}; not retryable, 1 attempt"
+        assert d.lost.reason == f"{why}; not retryable, 1 attempt"
         assert (d.tokens.input, d.tokens.output) == (900, 1544)  # the session's usage kept
 
 

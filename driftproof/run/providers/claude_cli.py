@@ -212,6 +212,15 @@ NO_SESSION = (
     "upgrade claude"
 )
 
+#: Why a result :func:`cut_short` cannot tell whole is not graded.
+_NOTHING = ": whether it is the whole answer cannot be told, so there is nothing to grade"
+
+#: What a session that wrote text in an earlier message can do: nothing marks it as no answer.
+WRITES_FIRST = (
+    "the claude lane grades the session's last message, so a session that writes text before "
+    "calling a tool cannot be graded in text capture"
+)
+
 
 def cut_short(out: str) -> str | None:
     """Why the one result ``claude -p --verbose`` printed is not known whole (D-19), else ``None``.
@@ -238,14 +247,14 @@ def cut_short(out: str) -> str | None:
     if last.strip() != text:
         return (
             f"claude's result ({quote(text)}) is not the whole text of the session's last "
-            f"message ({quote(last.strip())})"
+            f"message ({quote(last.strip())}){_NOTHING}"
         )
     earlier = next((t for _, ts in said[:k] for t in ts if t.strip() not in text), None)
     if earlier is None:
         return None
     return (
         f"claude's session wrote {quote(earlier.strip())} in an earlier message, which its "
-        f"result ({quote(text)}) does not hold"
+        f"result ({quote(text)}) does not hold{_NOTHING}; {WRITES_FIRST}"
     )
 
 
@@ -354,7 +363,4 @@ class ClaudeCLI(CLILane):
             return reply
         if (why := cut_short(reply.raw or "")) is None:
             return reply
-        if why == NO_SESSION:
-            raise AttemptError(why, fatal=True, reply=reply)
-        said = f"{why}: whether it is the whole answer cannot be told, so there is nothing to grade"
-        raise AttemptError(said, retryable=False, reply=reply)
+        raise AttemptError(why, retryable=False, fatal=why == NO_SESSION, reply=reply)
