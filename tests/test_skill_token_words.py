@@ -35,7 +35,8 @@ def test_one_skill_token_is_singular() -> None:
 def test_one_skill_token_in_the_run_summary() -> None:
     from render.test_run_summary import _printed
 
-    assert "per 1,000 skill tokens +100.000 (skill 1 token at four characters a token);" in _printed(_receipt(1))
+    said = "per 1,000 skill tokens +100.000 (skill 1 token at four characters a token);"
+    assert said in _printed(_receipt(1))
 
 
 def test_a_tiny_value_per_1000_tokens_never_reads_as_zero() -> None:

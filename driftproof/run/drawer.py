@@ -1,7 +1,8 @@
 """One draw of ``driftproof run``: generation with retries, the lost-draw rules, checks, judging.
 
-A reply is graded only when its lane's ending is complete (D-19); a with-skill draw that reports
-too little input is lost as ``prompt_dropped`` (D-14); the arms of a case are compared when the
+A reply is graded only when its lane's ending is complete (D-19); a draw of an arm carrying the
+skill (both arms of an A/A calibration) that reports too little input is lost as
+``prompt_dropped`` (D-14); the arms of a case are compared when the
 receipt is sealed (:mod:`driftproof.run.sealing`).
 """
 
