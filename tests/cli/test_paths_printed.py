@@ -52,33 +52,25 @@ def test_import_export_and_reports_build_print_paths_escaped(
     assert said.endswith(f"; open {tmp_path}/{SHOWN}/site/index.html to read it\n")
 
 
-def test_import_names_a_receipt_in_a_folder_starting_with_a_dash_as_a_path(
+def test_import_names_its_receipt_as_a_shell_and_a_ci_log_read_it(
     tmp_path: Path,
     shared: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Found: "--out-dir -r" gave "next: driftproof view -r/….json", an option when copied
+    # Found: "--out-dir -r" gave "next: driftproof view -r/….json", an option when copied; and
+    # once quoted for a shell, the next: line gave "##[" and "::" after a space raw, which a
+    # GitHub Actions runner reads in a logged line as a workflow command: shown as the wrote
+    # line shows them ("#\x23[", ":\x3a")
     monkeypatch.chdir(tmp_path)
     src = shared / "data/interop/skill-creator/nebius-skills-workspace"
-    for folder, shown in (("-r", "./-r/"), ("my r", "'my r/")):
-        said = _said(["import", "skill-creator", str(src), "--out-dir", folder], capsys)
-        assert said.startswith(f"wrote {folder}/")
-        assert f"\nnext: driftproof view {shown}" in said
-
-
-def test_the_next_line_never_gives_a_ci_log_a_workflow_command(
-    tmp_path: Path,
-    shared: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Found: the next: line after import gave "##[" and "::" after a space raw, which a GitHub
-    # Actions runner reads in a logged line as a workflow command; shown as the wrote line
-    # shows them ("#\x23[", ":\x3a"), as before the path was quoted for a shell
-    monkeypatch.chdir(tmp_path)
-    src = shared / "data/interop/skill-creator/nebius-skills-workspace"
-    for folder, shown in (("##[error]x", "'#\\x23[error]x/"), ("::error::y", ":\\x3aerror::y/")):
+    for folder, shown in (
+        ("-r", "./-r/"),
+        ("my r", "'my r/"),
+        ("##[error]x", "'#\\x23[error]x/"),
+        ("::error::y", ":\\x3aerror::y/"),
+    ):
         said = _said(["import", "skill-creator", str(src), "--out-dir", folder], capsys)
         assert "##[" not in said and " ::" not in said
+        assert said.startswith(f"wrote {folder}/") == (folder[0] not in "#:")
         assert f"\nnext: driftproof view {shown}" in said
