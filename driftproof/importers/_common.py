@@ -351,16 +351,18 @@ RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\
 DATE_TIME = "an RFC 3339 date-time with an offset, its T and Z in capitals"
 
 
-def utc_instant(text: str, where: Where) -> tuple[str, str | None]:
+def utc_instant(text: str | None, where: Where) -> tuple[str | None, str | None]:
     """An RFC 3339 timestamp as (UTC ``…Z`` text, the offset it was written in, ``None`` for UTC).
 
     ``09:58:55-04:00`` reads as (``13:58:55Z``, ``-04:00``); fractional seconds keep the
-    source's digits, to the microsecond.
+    source's digits, to the microsecond. ``None`` (no timestamp) is ``(None, None)``.
 
     Raises:
         ImportError_: not :data:`RFC3339` (any fraction digits), or not a real date, naming
         ``where``.
     """
+    if text is None:
+        return None, None
     m = RFC3339.fullmatch(text)
     if m is None:
         raise where.fail(f"expected {DATE_TIME}, found {text[:64]!r}")

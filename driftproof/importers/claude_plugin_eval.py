@@ -142,9 +142,7 @@ def _import_document(path: Path, skill_name: str | None, skill_text: str | None)
         unrecorded.append("run.harness version (claudeVersion absent or blank)")
     if skill_text is None:
         unrecorded.append("skill.sha256 and skill.tokens (SKILL.md not given)")
-    started, offset = (None, None)
-    if doc.get("startedAt") is not None:
-        started, offset = common.utc_instant(doc["startedAt"], w / "startedAt")
+    started, offset = common.utc_instant(doc.get("startedAt"), w / "startedAt")
     details = {
         "schema_version": 1,
         "claude_version": version,

@@ -90,9 +90,7 @@ def receipts(
             raise (w / "timestamp").fail(
                 f"expected an RFC 3339 date-time string, found {stamp!r:.64}"
             )
-        finished, offset = (
-            (None, None) if stamp is None else common.utc_instant(stamp, w / "timestamp")
-        )
+        finished, offset = common.utc_instant(stamp, w / "timestamp")
         body = declared.declared_receipt(
             name,
             None,

@@ -282,7 +282,7 @@ def _receipt(
     stamp = meta.get("timestamp")
     started = stamp if isinstance(stamp, str) else None
     try:
-        common.utc_instant(started or "", Where(""))  # only to know it is an RFC 3339 date-time
+        common.utc_instant(started, Where(""))  # only to know it is an RFC 3339 date-time
     except ImportError_:
         started = None
     if started is None:  # named, in the source's words, never dropped (D-13)

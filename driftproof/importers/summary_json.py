@@ -101,7 +101,7 @@ def import_summary_json(path: Path, options: SummaryJsonOptions | None = None) -
     skill_text = common.read_skill_md((options or SummaryJsonOptions()).skill_md)
     arms = ARMS[: 3 if controls == {True} else 2]
     stamp = doc.get("started_at")  # its digits kept: an exported receipt's own string comes back
-    started, offset = (None, None) if stamp is None else common.utc_instant(stamp, w / "started_at")
+    started, offset = common.utc_instant(stamp, w / "started_at")
     body = declared.declared_receipt(
         doc["skill"]["name"],
         skill_text,
