@@ -295,21 +295,6 @@ def unit_score(value: Any, where: Where) -> float:
     raise where.fail(f"expected a score between 0 and 1, found {found}")
 
 
-def same_figure(value: float, other: Any, where: Where, other_at: Where) -> None:
-    """Refuse ``value`` (at ``where``) where the source gives it at ``other_at`` as another number.
-
-    ``other`` that is no number is not compared.
-
-    Raises:
-        ImportError_: at ``where``, naming ``other_at`` and both figures.
-    """
-    if type(other) in (int, float) and other != value:
-        raise where.fail(
-            f"expected {other!r}, the same figure at {other_at.pointer}; found {value!r}: the "
-            "source contradicts itself"
-        )
-
-
 def same_derived(
     value: float | None, expected: float | None, where: Where, what: str, whole: str
 ) -> None:

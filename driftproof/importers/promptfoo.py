@@ -418,7 +418,11 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
     score = common.unit_score(row["score"], w / "score")
     # promptfoo copies its grading's score into the result's (src/evaluator.ts)
     graded = (grading or {}).get("score")
-    common.same_figure(score, graded, w / "score", w / "gradingResult" / "score")
+    if type(graded) in (int, float) and graded != score:  # no number: not compared
+        raise (w / "score").fail(
+            f"expected {graded!r}, the same figure at {(w / 'gradingResult' / 'score').pointer}; "
+            f"found {score!r}: the source contradicts itself"
+        )
     if grading is not None:
         gw = w / "gradingResult" / "tokensUsed"
         used = common.source_tokens(grading.get("tokensUsed"), "prompt", "completion", gw)
