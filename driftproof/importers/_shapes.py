@@ -35,7 +35,8 @@ OPTIONS_TO_GIVE = {
     "inspect": "give the log as --with-skill LOG or --baseline LOG, and --skill-name NAME",
     "openai-evals": "give --skill-name NAME",
 }
-_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
+#: The members naming an OpenAI Evals output item's data source item, in the order read.
+ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 
 
 def _first_row(doc: Any) -> Any:
@@ -64,7 +65,7 @@ def _openai_evals(doc: Any) -> bool:
     if not isinstance(row, dict):
         return False
     item = row.get("object") == "eval.run.output_item"
-    return item or ("run_id" in row and any(k in row for k in _ITEM_KEYS))
+    return item or ("run_id" in row and any(k in row for k in ITEM_KEYS))
 
 
 #: Members every line of promptfoo's JSONL export holds: one result each (``eval -o x.jsonl``
@@ -82,9 +83,7 @@ def promptfoo_row_found(row: Any) -> str | None:
         return None
     if _openai_evals(row):
         return "an OpenAI Evals output item"
-    if isinstance(row, dict) and (
-        isinstance(row.get("spec"), dict) or "final_report" in row or "event_id" in row
-    ):
+    if oaieval_line(row):
         return (
             "a line of an oaieval run log (the openai/evals repository's record of spec, "
             "final_report and event lines), which driftproof does not import"
@@ -95,6 +94,13 @@ def promptfoo_row_found(row: Any) -> str | None:
         return "an empty object"
     names = ", ".join(json.dumps(k[:40]) for k in list(row)[:6])
     return f"an object with members {names}" + (", …" if len(row) > 6 else "")
+
+
+def oaieval_line(row: Any) -> bool:
+    """Whether ``row`` is a line of an oaieval run log: its spec, final_report or an event."""
+    return isinstance(row, dict) and (
+        isinstance(row.get("spec"), dict) or "final_report" in row or "event_id" in row
+    )
 
 
 _CHECKS: dict[str, Callable[[Any], bool]] = {

@@ -21,6 +21,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
+from driftproof.importers._shapes import ITEM_KEYS, oaieval_line
 from driftproof.importers._text import Repair
 from driftproof.receipt import ArmSpec, Case, Draw, build_draw, build_judge_sample
 from driftproof.wording import COMPARED_ARMS
@@ -28,7 +29,6 @@ from driftproof.wording import COMPARED_ARMS
 TOOL = "openai-evals"
 #: The most output items read from one file.
 MAX_ROWS = 200_000
-_ITEM_KEYS = ("datasource_item_id", "data_source_idx", "data_source_id")
 _ERROR_KEYS = ("code", "type", "message")
 _MODEL_KEYS = ("model", "sampled_model_name")  # the first that names a model
 
@@ -352,9 +352,7 @@ def _read_rows(
     if len(rows) > MAX_ROWS:
         raise w.fail(f"expected at most {MAX_ROWS} output items, found more")
     for row, rw in rows:
-        if isinstance(row, dict) and (
-            isinstance(row.get("spec"), dict) or "final_report" in row or "event_id" in row
-        ):  # oaieval's record: a spec line, a final_report line, then one line per event
+        if oaieval_line(row):  # oaieval's record: a spec line, a final_report line, an event each
             raise rw.fail(
                 "expected an OpenAI Evals output item (the API's eval.run.output_item, or the "
                 "per-row export); this is a line of an oaieval record (the openai/evals "
@@ -366,7 +364,7 @@ def _read_rows(
 
 def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     """One output item in the importer's terms (either shape)."""
-    key_name = next((k for k in _ITEM_KEYS if row.get(k) is not None), None)
+    key_name = next((k for k in ITEM_KEYS if row.get(k) is not None), None)
     if key_name is None:
         raise w.fail(
             "expected the data source item's id (datasource_item_id or data_source_idx), found none"
