@@ -174,7 +174,7 @@ def _receipt(
         declared.provenance(
             tool, version, str(f), common.file_sha256(data), [*unrecorded, *lacking], notes=notes
         ),
-        generations_per_arm=attempts if isinstance(attempts, int) and attempts >= 1 else None,
+        generations_per_arm=attempts if common.is_count(attempts) and attempts >= 1 else None,
         **report,
     )
 

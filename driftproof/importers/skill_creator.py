@@ -366,7 +366,7 @@ def _run(
     unrecorded = list(_UNRECORDED)
     planned = meta.get("runs_per_configuration")
     gens = None
-    if isinstance(planned, int) and not isinstance(planned, bool) and planned >= 1:
+    if common.is_count(planned) and planned >= 1:
         if counts == {planned}:
             gens = planned
         else:

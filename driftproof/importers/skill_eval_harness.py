@@ -244,7 +244,7 @@ def _blocked_words(r: dict[str, Any]) -> str:
         if isinstance(b, dict)
     ]
     deferred = r.get("deferred_judge_tasks")
-    if isinstance(deferred, int) and not isinstance(deferred, bool) and deferred > 0:
+    if common.is_count(deferred) and deferred > 0:
         said.append(f"{deferred} judge task(s) deferred")
     return f"; the report says: {'; '.join(said)}" if said else ""
 
