@@ -21,15 +21,72 @@ _CHECK_KINDS = {
 #: How promptfoo words an assertion whose own code failed (src/assertions/python.ts,
 #: javascript.ts): an error of the check, never a fail of the answer.
 _ERRORED = ("Python code execution failed", "Custom function threw error")
+#: The reasons promptfoo's model graders give, untagged by ``metadata.graderError`` (older files,
+#: factuality and closed-QA still: issue 10481), when the grader itself failed, by the assertion
+#: type (its ``not-`` form alike): (whole reasons, opening words). From src/matchers:
+#: llmGrading.ts, rubric.ts (promptfoo 0.95's "Could not extract JSON from llm-rubric
+#: response", issue 2084), classification.ts and search.ts (which not-classifier and
+#: not-search-rubric inverted into a pass before PR 10904).
+_SEARCH = "Search rubric evaluation failed: "
+_GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "llm-rubric": (
+        ("No output",),
+        (
+            "Could not extract JSON from llm-rubric response",
+            "llm-rubric produced malformed response",
+            "Could not perform remote grading: ",
+        ),
+    ),
+    **dict.fromkeys(
+        ("factuality", "model-graded-factuality"),
+        (
+            ("No output",),
+            (
+                "Factuality checker output did not match expected format: ",
+                "Invalid category value: ",
+            ),
+        ),
+    ),
+    "model-graded-closedqa": (
+        ("No output",),
+        ("Model grader produced a malformed response:", "Error parsing output: "),
+    ),
+    "classifier": (
+        ("Unknown error fetching classification", "No classification scores returned"),
+        (),
+    ),
+    "search-rubric": (
+        (),
+        (
+            _SEARCH,
+            f"Output does not require web search verification: {_SEARCH}",
+            f"Output requires web search verification: {_SEARCH}",
+        ),
+    ),
+}
+#: Assertions whose score compares the arms' answers with one another (src/evaluator.ts), never
+#: one answer's own.
+_COMPARING = ("select-best", "max-score")
+
+
+def _grader_failed(atype: str, reason: str) -> bool:
+    """Whether ``reason`` is one promptfoo's grader of ``atype`` gives when it failed itself."""
+    whole, opening = _GRADER_FAILED.get(atype.removeprefix("not-"), ((), ()))
+    return reason in whole or reason.startswith(opening)
 
 
 def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
     """Every assertion of a row's grading as a check, in order.
 
+    A check errored (outcome ``error``) when promptfoo marks its grader's failure
+    (``metadata.graderError``) or words it as one of its own failures (:data:`_ERRORED`,
+    :data:`_GRADER_FAILED`).
+
     Raises:
         ImportError_: more results than a receipt keeps checks of one answer, a result with no
-            ``pass`` (unless its check errored), or whose assertion has no type (a non-empty
-            string), at its place under ``w``.
+            ``pass`` (unless its check errored), whose assertion has no type (a non-empty
+            string) or compares the test's answers (:data:`_COMPARING`), at its place under
+            ``w``.
     """
     checks: list[dict[str, Any]] = []
     results = member_list(grading, "componentResults")
@@ -47,9 +104,17 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
                 "expected the assertion's type, a name such as 'contains', found "
                 + ("an empty string" if atype == "" else found)
             )
+        if atype in _COMPARING:
+            raise (w / "componentResults" / i).fail(
+                f"expected assertions grading each answer on its own, found {atype}: its score "
+                "compares this test's answers across the file's providers and prompts (the one "
+                "chosen scores 1, the others 0), so it is no score of one arm's answer"
+            )
         reason = member_str(comp, "reason") or ""
-        errored = bool(member_object(comp, "metadata").get("graderError")) or reason.startswith(
-            _ERRORED
+        errored = (
+            bool(member_object(comp, "metadata").get("graderError"))
+            or reason.startswith(_ERRORED)
+            or _grader_failed(atype, reason)
         )
         if not errored and not isinstance(comp.get("pass"), bool):
             raise (w / "componentResults" / i / "pass").fail(

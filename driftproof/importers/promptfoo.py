@@ -33,6 +33,9 @@ _AMBIGUOUS = (
     "a failed assertion; a row with no grading is read as an error (lost), one with grading as "
     "measured."
 )
+#: promptfoo's reason for a test with no assertion, which it passes with a score of 1
+#: (AssertionsResult.noAssertsResult, src/assertions/assertionsResult.ts).
+_UNGRADED = "No assertions"
 #: --by -> what one arm may gather several of, each with its own repeats.
 _GATHERS = {"prompt": "providers", "provider": "prompts"}
 _OVERHEAD = ("input_tokens", "output_tokens", "judged_draws_counted", "judged_draws_missing_usage")
@@ -320,6 +323,10 @@ def _read_output(
     if path.suffix.lower() != ".jsonl":
         doc, raw = common.read_json(path, repairs)
         validate_source(doc, "promptfoo", path)  # the shape of every member walked below
+        if (v := doc["results"].get("version", 3)) not in (2, 3) or type(v) is not int:
+            raise (Where(path) / "results" / "version").fail(
+                f"expected a version driftproof reads, 2 or 3; found {v!r}"
+            )
         rows = Where(path) / "results" / "results"
         listed = [(row, rows / i) for i, row in enumerate(doc["results"]["results"])]
         return doc, common.file_sha256(raw), listed
@@ -413,6 +420,8 @@ def _draw(row: dict[str, Any], w: Where, overhead: dict[str, Any]) -> Draw:
         error = row.get("error")
         error = error if isinstance(error, str) else "promptfoo recorded an error (failureReason 2)"
         return draw(lost_reason=error_reason(error), source_error=error[:4000])
+    if grading and grading.get("reason") == _UNGRADED and not grading.get("componentResults"):
+        return draw(lost_reason=f"promptfoo graded no assertion: {_UNGRADED}", lost_kind="unscored")
     if "score" not in row or row["score"] is None:
         raise (w / "score").fail("expected the result's score (a number between 0 and 1)")
     score = common.unit_score(row["score"], w / "score")
