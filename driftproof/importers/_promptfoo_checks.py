@@ -64,6 +64,23 @@ _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
 }
+#: The verdicts a grader writes, unmarked, for its own provider's error: a fail of factuality
+#: and closed-QA (matchesFactuality, matchesClosedQa: issue 10481) and of classifier
+#: (matchesClassification), which not-classifier inverted into a pass before PR 10904.
+_UNTOLD = {
+    "factuality": "fail",
+    "model-graded-factuality": "fail",
+    "model-graded-closedqa": "fail",
+    "classifier": "fail",
+    "not-classifier": "pass",
+}
+#: A receipt's note on draws holding such a verdict, after their count.
+UNTOLD_NOTE = (
+    "measured draw(s) hold a fail of a factuality, closed-QA or classifier assertion (or a pass "
+    "of not-classifier): promptfoo writes that grader's own provider error as such a verdict, "
+    "unmarked, so some may be the grader failing rather than the answer; read as promptfoo "
+    "scored them."
+)
 #: Assertions whose score compares the arms' answers with one another (src/evaluator.ts), never
 #: one answer's own.
 _COMPARING = ("select-best", "max-score")
@@ -73,6 +90,11 @@ def _grader_failed(atype: str, reason: str) -> bool:
     """Whether ``reason`` is one promptfoo's grader of ``atype`` gives when it failed itself."""
     whole, opening = _GRADER_FAILED.get(atype.removeprefix("not-"), ((), ()))
     return reason in whole or reason.startswith(opening)
+
+
+def untold(checks: list[Any]) -> bool:
+    """Whether a draw's ``checks`` hold a verdict its grader's provider error reads alike."""
+    return any(_UNTOLD.get(c.source_type) == c.outcome for c in checks)
 
 
 def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:

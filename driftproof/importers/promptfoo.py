@@ -18,7 +18,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import OPTIONS, Where
-from driftproof.importers._promptfoo_checks import checks_of, json_text
+from driftproof.importers._promptfoo_checks import UNTOLD_NOTE, checks_of, json_text, untold
 from driftproof.importers._schema import validate_source
 from driftproof.importers._shapes import promptfoo_row_found
 from driftproof.importers._text import Repair, error_reason
@@ -168,7 +168,7 @@ class _Grouped:
         self.models: dict[str, set[str]] = {a: set() for a in arms}
         self.others: dict[str, set[str]] = {a: set() for a in arms}  # see _GATHERS
         self.tokens: dict[str, Any] = {**dict.fromkeys(_OVERHEAD, 0), "usd": None}
-        self.ambiguous = 0
+        self.ambiguous = self.untold = 0
         self.priced = False  # a row imported holds its cost in US dollars, which no draw keeps
 
     def add(self, row: dict[str, Any], iw: Where) -> None:
@@ -196,13 +196,16 @@ class _Grouped:
             raise (iw / "repeatIndex").fail(
                 f"expected a repeat index (an integer from 0), found {index!r}"
             )
-        case["arms"][arm].append((index, iw, _draw(row, iw, self.tokens)))
+        drawn = _draw(row, iw, self.tokens)
+        case["arms"][arm].append((index, iw, drawn))
+        self.untold += drawn.lost is None and untold(drawn.checks)
         if row.get("failureReason") is None and isinstance(row.get("error"), str):
             self.ambiguous += 1
 
     def notes(self) -> list[str]:
-        """The provenance notes: rows read as errors ambiguously, rows of other labels left out."""
+        """The notes: ambiguous errors, verdicts an outage reads alike, rows left out."""
         notes = [f"{self.ambiguous} {_AMBIGUOUS}"] if self.ambiguous else []
+        notes += [f"{self.untold} {UNTOLD_NOTE}"] if self.untold else []
         if self.left_out:
             shown = ", ".join(f"{label} ({n})" for label, n in self.left_out.items())
             notes.append(cut_label(f"Rows of other {self.by}s were not imported: {shown}", 900))

@@ -17,6 +17,7 @@ import pytest
 from interop_helpers import sealed, write_json
 
 from driftproof.errors import ImportError_
+from driftproof.importers._promptfoo_checks import UNTOLD_NOTE
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 
 ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
@@ -113,25 +114,34 @@ def test_a_graders_own_failure_unmarked_is_lost_with_its_reason(
 
 
 @pytest.mark.parametrize(
-    ("atype", "reason"),
+    ("atype", "reason", "passed", "noted"),
     [
-        # a provider's own error text: promptfoo words it as the grader's provider does, so it
-        # cannot be told from a grader's reason for a fail (the interop page says so)
-        ("factuality", "API error: 429 Too Many Requests"),
-        # a grader's failure words on an assertion no grader runs are that assertion's fail
-        ("contains", "No output"),
+        # a grader provider's own error text (issue 10481's "API error: 429 Too Many Requests"):
+        # promptfoo writes it as the verdict, so it cannot be told from a grader's reason; read
+        # as scored, and the receipt says such verdicts may be the grader failing
+        ("factuality", "API error: 429 Too Many Requests", False, True),
+        ("model-graded-closedqa", "The submission does not meet the criterion:\nN", False, True),
+        ("not-classifier", "Request timed out", True, True),  # inverted before PR 10904
+        # a grader's failure words on an assertion no grader runs are that assertion's verdict
+        ("contains", "No output", False, False),
+        ("not-classifier", "Classification toxic has score 0.91 >= 0.5", False, False),
+        ("classifier", "Classification toxic has score 0.91 >= 0.5", True, False),
     ],
 )
-def test_other_failures_stay_measured_fails(
-    shared: Path, tmp_path: Path, atype: str, reason: str
+def test_other_verdicts_stay_measured_and_the_untold_ones_are_noted(
+    shared: Path, tmp_path: Path, atype: str, reason: str, passed: bool, noted: bool
 ) -> None:
     doc = _sample(shared)
     row = doc["results"]["results"][0]
-    comp = {"pass": False, "score": 0, "reason": reason, "assertion": {"type": atype}}
+    comp = {"pass": passed, "score": int(passed), "reason": reason, "assertion": {"type": atype}}
     row["gradingResult"]["componentResults"][3] = comp
-    row["gradingResult"]["score"] = row["score"] = 0.5  # (1 + 0 + 1 + 0) / 4
-    draw = _import(doc, tmp_path).cases[0].arms.with_skill.draws[0]
-    assert draw.score == 0.5 and draw.checks[3].outcome == "fail"
+    row["gradingResult"]["score"] = row["score"] = (2 + passed) / 4  # (1 + 0 + 1 + pass) / 4
+    r = _import(doc, tmp_path)
+    draw = r.cases[0].arms.with_skill.draws[0]
+    assert draw.score == (2 + passed) / 4
+    assert draw.checks[3].outcome == ("pass" if passed else "fail")
+    said = [n for n in r.provenance.notes or [] if "grader failing" in n]
+    assert said == (["1 " + UNTOLD_NOTE] if noted else [])
 
 
 @pytest.mark.parametrize("version", [99, 1, "3", True])
