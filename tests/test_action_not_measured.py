@@ -21,7 +21,7 @@ from factories import arm, case, make_receipt, run_action
 from test_action import HIGH, LOW, doc
 from test_action import run_action as run_with_outputs
 
-from driftproof.pages.comparison import compare_receipts
+from driftproof.pages.comparison import compare_receipts, exit_status
 from driftproof.receipt import read_receipt
 from driftproof.render.comparison import comparison_json, comparison_markdown, comparison_text
 
@@ -193,15 +193,34 @@ def test_no_decision_failed_by_an_unmeasured_case_says_so_in_its_annotation(
     )
 
 
-def test_a_case_only_in_the_baseline_does_not_count(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_measured_case_the_new_receipt_does_not_hold_fails_the_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # c1 renamed c1x (every draw of it lost): listed as not compared, as the README says
-    a = make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])
+    # Found: c1 renamed c1x (or dropped) passed the gate; the new receipt gives no measurement
+    # of c1, so it counts as not measured; c1x, only in the new receipt, does not count; c0,
+    # measured in neither arm of the earlier receipt, does not count either
+    a = make_receipt([case("c0", LOST, LOST), case("c1", WITH, BASE), case("c2", WITH, BASE)])
     b = make_receipt([case("c1x", LOST, BASE), case("c2", WITH, BASE)])
     code, summary = _action(tmp_path, monkeypatch, a, b, None)
-    assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (0, [])
-    assert "- not compared: c1 (only in a.json), c1x (only in b.json)\n" in summary
+    assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (1, ["c1"])
+    assert "1 case not measured in the later receipt; the job fails" in summary
+    assert "- c1: not measured in the later receipt: not in it (dropped or renamed)\n" in summary
+    assert (
+        "- not compared: c0 (only in a.json), c1 (only in a.json), c1x (only in b.json)\n"
+        in summary
+    )
+    assert (
+        "::error title=Driftproof::1 case not measured in the later receipt"
+        in capsys.readouterr().out
+    )
+    code, _ = _action(tmp_path, monkeypatch, a, b, "regressed")  # a warning only
+    assert code == 0
+    # diff names it too; its verdicts and exit status (no case regressed: 0) stay the method's
+    c = compare_receipts(read_receipt(tmp_path / "a.json"), read_receipt(tmp_path / "b.json"))
+    assert c.headline == (
+        "1 case not measured in the later receipt (c1); no separation detected at this sample size"
+    )
+    assert ([v.case_id for v in c.rows], exit_status(c)) == (["c2"], 0)
 
 
 def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
@@ -243,6 +262,6 @@ def test_two_receipts_of_one_file_name_are_told_apart_by_their_paths(
     a.write_text(json.dumps(make_receipt([case("c1", WITH, BASE), case("c2", WITH, BASE)])))
     b.write_text(json.dumps(make_receipt([case("c2", WITH, BASE)])))
     code, summary = run_action(tmp_path, monkeypatch, a, b, None)
-    assert code == 0
+    assert code == 1  # c1, measured before, is not in the new receipt
     assert f"| receipt | {a} | {b} |" in summary.replace("\\_", "_")
     assert f"c1 (only in {a})" in summary.replace("\\_", "_")

@@ -1,8 +1,8 @@
 """Cases the later receipt of a comparison measured nothing in, where the earlier one measured.
 
-Such a case is underpowered (D-2, D-5, E2); the arm is also named apart, before any improved or
-regressed case, as "not measured in the later receipt" (D-17), which the Action's
-``not-measured`` gate reads.
+Such a case in both receipts is underpowered (D-2, D-5, E2); one the later receipt does not hold
+has no verdict. Either is named apart, before any improved or regressed case, as "not measured in
+the later receipt" (D-17), which the Action's ``not-measured`` gate reads.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from driftproof.stats.band import BandSource, arm_band
+from driftproof.stats.band import Band, BandSource, arm_band
 from driftproof.wording import (
     AA_ARM_WORDS,
     ARM_WORDS,
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 #: What is said of such a case, after its id.
 LATER_NOT_MEASURED = f"{NOT_MEASURED} in the later receipt"
+#: The band of an arm of a case the later receipt does not hold: nothing drawn.
+_ABSENT = Band(None, None, 0, 0, 0, (), "generation")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class UnmeasuredCase:
         reason: the commonest recorded lost reason (ties: alphabetical); ``None``: none recorded.
         reason_draws: the draws lost to ``reason``.
         aa: the later receipt is an A/A calibration, its arms named as its two runs.
+        held: the later receipt holds the case (``False``: dropped or renamed, ``drawn`` 0).
     """
 
     case_id: str
@@ -46,12 +49,16 @@ class UnmeasuredCase:
     reason: str | None
     reason_draws: int = 0
     aa: bool = False
+    held: bool = True
 
     def words(self) -> str:
         """``not measured in the later receipt: every draw lost (with skill; 3 of 3 lost to …)``.
 
-        Or ``…: no draw made (with skill)``; the recorded reason is not escaped.
+        Or ``…: no draw made (with skill)``, ``…: not in it (dropped or renamed)``; the recorded
+        reason is not escaped.
         """
+        if not self.held:
+            return f"{LATER_NOT_MEASURED}: not in it (dropped or renamed)"
         arms = ", ".join((AA_ARM_WORDS if self.aa else ARM_WORDS)[a] for a in self.arms)
         if self.drawn == 0:
             return f"{LATER_NOT_MEASURED}: no draw made ({arms})"
@@ -75,27 +82,30 @@ def _commonest(reasons: Counter[str]) -> tuple[str | None, int]:
 def unmeasured_later(
     a: Receipt, b: Receipt, sources: tuple[BandSource | None, BandSource | None]
 ) -> tuple[UnmeasuredCase, ...]:
-    """The cases ``b`` (later) measured nothing in, for an arm ``a`` (earlier) measured.
+    """The cases ``b`` (later) measured nothing in or does not hold, for an arm ``a`` measured.
 
-    Cases in both, in ``a``'s order, arms of :data:`COMPARED_ARMS`; none when ``b`` is aggregates
-    only. ``sources``: their band sources (``None``: banded as ``generation``). Never raises.
+    In ``a``'s order, arms of :data:`COMPARED_ARMS`; none when ``b`` is aggregates only; a case
+    only in ``b`` never. ``sources``: their band sources (``None``: banded as ``generation``).
+    Never raises.
     """
     if b.is_aggregates_only:
         return ()
     later = {c.id: c for c in b.cases}
     out = []
-    for c, d in ((c, later[c.id]) for c in a.cases if c.id in later):
+    for c, d in ((c, later.get(c.id)) for c in a.cases):
         arms, drawn, reasons = [], 0, Counter[str]()
         for name in COMPARED_ARMS:
             before = arm_band(getattr(c.arms, name), sources[0] or "generation")
-            after = arm_band(getattr(d.arms, name), sources[1] or "generation")
+            after = arm_band(getattr(d.arms, name), sources[1] or "generation") if d else _ABSENT
             if before.n > 0 and after.n == 0:
                 arms.append(name)
                 drawn += after.drawn
                 reasons.update(after.lost_reasons)
         if arms:
             out.append(
-                UnmeasuredCase(c.id, tuple(arms), drawn, *_commonest(reasons), bool(b.run.aa))
+                UnmeasuredCase(
+                    c.id, tuple(arms), drawn, *_commonest(reasons), bool(b.run.aa), d is not None
+                )
             )
     return tuple(out)
 

@@ -163,8 +163,9 @@ def comparison_json(c: Comparison) -> str:
     Each row's ``draws_needed`` (and ``no_draw_count``) is an underpowered row's only: null
     (false) on any other (D-5).
 
-    ``unmeasured`` lists the cases the later receipt measured nothing in (an arm the earlier one
-    measured): ``case_id``, ``arms``, ``drawn`` (all lost), the commonest ``reason`` and ``words``.
+    ``unmeasured`` lists the cases the later receipt measured nothing in or does not hold (an arm
+    the earlier one measured): ``case_id``, ``arms``, ``drawn`` (all lost), the commonest
+    ``reason`` and ``words``.
     """
     fields = (
         "refusals headline summary band_sources band_names legend not_like_for_like lost_cases "

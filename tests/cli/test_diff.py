@@ -263,7 +263,13 @@ def test_json_format(tmp_path: Path) -> None:
 def test_cases_in_one_receipt_only_are_listed(tmp_path: Path) -> None:
     res = run(tmp_path, make_receipt([C1A, C4A]), make_receipt([C1B]))
     assert "C4 (only in" in res.output
-    assert res.output.splitlines()[2].startswith("1 case: 1 improved")
+    # named first too, as the Action's gate counts it; the exit status follows the verdicts
+    lines = res.output.splitlines()
+    assert lines[1:3] == [
+        "1 case not measured in the later receipt (C4); 1 case improved (C1)",
+        "C4: not measured in the later receipt: not in it (dropped or renamed)",
+    ]
+    assert lines[3].startswith("1 case: 1 improved") and res.exit_code == 0
 
 
 def test_diff_of_two_different_skills_says_so(tmp_path):
@@ -409,7 +415,7 @@ def test_declared_receipts_of_two_skills_and_no_shared_case_say_so_alike(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary := tmp_path / "summary.md"))
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out"))
     args = ["--baseline", str(tmp_path / "a.json"), "--receipt", str(tmp_path / "b.json")]
-    assert action.main(args) == 0
+    assert action.main(args) == 1  # C1 and C2, measured before, are not in the new receipt
     said = summary.read_text()
     assert f"\n\n{skills}\n\n{none}\n\n" in said and said.count(none) == 1
     assert "- b.json: verification level DECLARED is below TESTED\n" in said
