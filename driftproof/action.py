@@ -15,7 +15,7 @@ that arm, or does not hold the case (:mod:`driftproof.pages.unmeasured_cases`; a
 did not measure does not count, nor a case only in the new receipt).
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
-Exit status: 0 when the job passes (no decision passes unless fail-on names none); 1 when it
+Exit status: 0 when the job passes (no decision alone passes unless fail-on names none); 1 when it
 fails (by default: a case regressed, or one the new receipt did not measure); 2 when an input is
 missing, a receipt cannot be read, fail-on is not understood, the A/A receipt is not one or not of
 the same skill, suite and models, or the summary or outputs cannot be written or name a receipt

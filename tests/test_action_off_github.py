@@ -32,6 +32,8 @@ def test_help_lists_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> Non
     assert done.value.code == 0
     flat = " ".join(capsys.readouterr().out.split())
     said = flat[flat.index("Exit status:") :]
-    for words in ("0 when the job passes", "1 when it fails", "2 when an input is missing"):
+    # "no decision passes unless fail-on names none": a case not measured fails it by default
+    assert "0 when the job passes (no decision alone passes unless fail-on names none)" in said
+    for words in ("1 when it fails", "2 when an input is missing"):
         assert words in said, words
     assert "130 when stopped before a decision" in said and "141 when stdout is closed" in said
