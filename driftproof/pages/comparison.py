@@ -71,9 +71,8 @@ class Comparison:
         not_like_for_like: the D-10 sentence when the two band sources differ.
         lost_cases: cases that lost draws on either side (D-9).
         unmatched: cases in one receipt only, naming its side.
-        unmeasured: cases the later receipt measured nothing in, or does not hold, for an arm
-            the earlier one measured; named first in ``headline`` (verdicts and refusals
-            unchanged).
+        unmeasured: cases the later receipt measured nothing in or lacks, for an arm the earlier
+            one measured; named first in ``headline`` (verdicts and refusals unchanged).
         underpowered_sentence, underpowered_reason, draws_needed: when no case separated and
             one is underpowered: the sentence, why, and the largest draws per arm needed (D-5).
         context_rows: when a side gets no verdict, each common case's two bands.

@@ -84,9 +84,8 @@ def unmeasured_later(
 ) -> tuple[UnmeasuredCase, ...]:
     """The cases ``b`` (later) measured nothing in or does not hold, for an arm ``a`` measured.
 
-    In ``a``'s order, arms of :data:`COMPARED_ARMS`; none when ``b`` is aggregates only; a case
-    only in ``b`` never. ``sources``: their band sources (``None``: banded as ``generation``).
-    Never raises.
+    In ``a``'s order, arms of :data:`COMPARED_ARMS`; none when ``b`` is aggregates only, nor a
+    case only in ``b``. ``sources``: their band sources (``None``: as ``generation``). Never raises.
     """
     if b.is_aggregates_only:
         return ()
