@@ -94,9 +94,9 @@ def _within(size: int) -> int:
 
 
 def result_line(
-    bid: str, line: bytes, where: str
-) -> tuple[str | None, dict[str, Any] | AttemptError]:
-    """One line of batch ``bid``'s results as (custom id, the line's object), or why not.
+    bid: str, line: bytes, where: str, outcome: Callable[[str, str, dict[str, Any]], Outcome]
+) -> tuple[str | None, Outcome]:
+    """One line of batch ``bid``'s results as (custom id, ``outcome(bid, id, object)``), or why not.
 
     A line that is not UTF-8 (RFC 8259 §8.1), no JSON object, or whose custom id is not one
     piece of text, names no request: ``(None, AttemptError)`` naming ``where``. A line that
@@ -131,7 +131,7 @@ def result_line(
         return None, AttemptError(f"{where} names no request")
     if fault is not None:
         return cid, AttemptError(f"batch {bid}: the result is not JSON ({fault}): {raw[:200]!r}")
-    return cid, obj
+    return cid, outcome(bid, cid, obj)
 
 
 class _SDKBatches(BatchLane):
@@ -248,13 +248,13 @@ class AnthropicBatches(_SDKBatches):
             lines = jsonl_lines(stream.http_response.iter_bytes())
             for n, raw in enumerate(lines, start=1):
                 if raw.strip():
-                    cid, line = result_line(bid, raw, f"line {n} of its results")
-                    if isinstance(line, AttemptError) or cid is None:
-                        yield cid, cast(AttemptError, line), "results"
-                    else:
-                        yield cid, self._outcome(bid, cid, member_object(line, "result")), "results"
+                    where = f"line {n} of its results"
+                    yield *result_line(bid, raw, where, self._result), "results"
         finally:
             stream.close()
+
+    def _result(self, bid: str, cid: str, line: dict[str, Any]) -> Outcome:
+        return self._outcome(bid, cid, member_object(line, "result"))
 
     def _outcome(self, bid: str, cid: str, r: dict[str, Any]) -> Outcome:
         kind = r.get("type")
@@ -378,12 +378,10 @@ class OpenAIBatches(_SDKBatches):
                 resp = self._sdk(held.enter_context, content)
                 for n, raw in enumerate(jsonl_lines(resp.iter_bytes()), start=1):
                     if raw.strip():
-                        yield *self._line(bid, raw, f"line {n} of its file {fid}"), part
+                        where = f"line {n} of its file {fid}"
+                        yield *result_line(bid, raw, where, self._outcome), part
 
-    def _line(self, bid: str, raw: bytes, where: str) -> tuple[str | None, Outcome]:
-        cid, obj = result_line(bid, raw, where)
-        if isinstance(obj, AttemptError) or cid is None:
-            return cid, cast(AttemptError, obj)
+    def _outcome(self, bid: str, cid: str, obj: dict[str, Any]) -> Outcome:
         resp, err = obj.get("response"), obj.get("error")
         said = (
             f"{err.get('code', 'error')}: {err.get('message', '')}"
@@ -391,7 +389,7 @@ class OpenAIBatches(_SDKBatches):
             else f"error: {'' if err is None else err}"
         )[:300]
         if err is not None and isinstance(resp, dict) and resp.get("status_code") == 200:
-            return cid, AttemptError(  # the API reference gives an answer or an error, not both
+            return AttemptError(  # the API reference gives an answer or an error, not both
                 f"batch {bid}: its result line holds an answer and an error ({said}); which "
                 "one stands cannot be told"
             )
@@ -401,20 +399,20 @@ class OpenAIBatches(_SDKBatches):
             and isinstance(resp.get("body"), dict)
         ):
             if (failed := _failed_body(bid, resp["body"], self.lane.api)) is not None:
-                return cid, failed
+                return failed
             graded = cid.startswith("j")
             reply = (
                 read_response(resp["body"], graded=graded)
                 if self.lane.api == "responses"
                 else read_chat(resp["body"], graded=graded, compatible=self.lane.compatible)
             )
-            return cid, self.lane.kept(reply, resp["body"])
+            return self.lane.kept(reply, resp["body"])
         if isinstance(resp, dict) and isinstance(resp.get("status_code"), int):
             # worded and classed as an interactive reply's; no body: the line's error
             exc = reply_error(resp["status_code"], resp.get("body"), "" if err is None else said)
             exc.reason = f"batch {bid}: {exc.reason}"
-            return cid, exc
-        return cid, AttemptError(f"batch {bid}: {said}")
+            return exc
+        return AttemptError(f"batch {bid}: {said}")
 
 
 def _failed_body(bid: str, body: dict[str, Any], api: str) -> AttemptError | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from driftproof.run.batch_lanes import AnthropicBatches, OpenAIBatches
+from driftproof.run.batch_lanes import AnthropicBatches, OpenAIBatches, result_line
 from driftproof.run.providers._sdk import sdk_error
 
 INVALID = {"type": "invalid_request_error", "message": "max_tokens: 90000 > 64000"}
@@ -31,7 +31,8 @@ def _interactive(body: Any) -> Any:
 def _openai_batch(body: Any) -> Any:
     line = {"id": "r1", "custom_id": "a0-0-0", "error": None}
     line["response"] = {"status_code": 400, "request_id": "r1", "body": body}
-    cid, got = OpenAIBatches(SimpleNamespace())._line("batch_1", json.dumps(line).encode(), "l")
+    read = OpenAIBatches(SimpleNamespace())._outcome
+    cid, got = result_line("batch_1", json.dumps(line).encode(), "l", read)
     assert cid == "a0-0-0"
     return got
 
