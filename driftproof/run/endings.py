@@ -21,19 +21,17 @@ UNKNOWN = "unknown_ending"
 #: interrupted for want of inference resources).
 TRANSIENT = frozenset({"server_abort"})
 
-#: Lanes whose output-budget ending is read against the reported output tokens
-#: (:func:`lost_class`): a server may lower the budget to what its context window leaves and
-#: end as for the budget (vLLM's ``length``; its Responses API's ``incomplete`` with reason
-#: ``max_output_tokens``, vllm-project/vllm entrypoints/openai/responses/serving.py; its Messages
-#: API's ``max_tokens``, entrypoints/anthropic/serving.py).
-LENGTH_CHECKED = frozenset({"anthropic", "chat", "compatible", "responses"})
-
-#: Lanes that send the output budget and report output tokens against it: a complete ending on
-#: one whose reply reports exactly the budget as output tokens is the output budget, as servers
-#: hide a budget cut behind a finished ending (Ollama's ``/v1/responses`` said ``completed``:
-#: ollama/ollama#17239; vLLM's Responses before vllm-project/vllm#24561; a LiteLLM proxy over
-#: Ollama said ``stop``, ``end_turn`` on its Messages route: BerriAI/litellm#25825).
-BUDGET_CHECKED = frozenset({"anthropic", "chat", "responses", "compatible"})
+#: Lanes that send the output budget and report output tokens against it (:func:`lost_class`).
+#: Their output-budget ending is read against the reported output tokens: a server may lower
+#: the budget to what its context window leaves and end as for the budget (vLLM's ``length``;
+#: its Responses API's ``incomplete`` with reason ``max_output_tokens``, vllm-project/vllm
+#: entrypoints/openai/responses/serving.py; its Messages API's ``max_tokens``,
+#: entrypoints/anthropic/serving.py). And a complete ending whose reply reports exactly the
+#: budget as output tokens is the output budget, as servers hide a budget cut behind a finished
+#: ending (Ollama's ``/v1/responses`` said ``completed``: ollama/ollama#17239; vLLM's Responses
+#: before vllm-project/vllm#24561; a LiteLLM proxy over Ollama said ``stop``, ``end_turn`` on its
+#: Messages route: BerriAI/litellm#25825).
+BUDGET_CHECKED = frozenset({"anthropic", "chat", "compatible", "responses"})
 
 #: Lanes whose output tokens may hold reasoning the reply neither shows nor counts: no answer
 #: count is read from them unless the reply counts its reasoning (D-19). Claude Code thinks by
@@ -42,7 +40,7 @@ BUDGET_CHECKED = frozenset({"anthropic", "chat", "responses", "compatible"})
 #: and output tokens only (codex-rs/exec exec_events.rs), its reasoning items being summaries.
 HIDDEN_REASONING = frozenset({"claude-cli", "codex-cli"})
 
-#: An output-budget stop on :data:`LENGTH_CHECKED` lanes is the output budget only when the reply
+#: An output-budget stop on :data:`BUDGET_CHECKED` lanes is the output budget only when the reply
 #: reported at least this share of the budget as output tokens (a budget cut reports the budget
 #: itself, less a special token; a full context window reports far less).
 BUDGET_REACHED_SHARE = 0.9
@@ -197,9 +195,9 @@ def lost_class(
     """The class of ``ending`` on ``lane``, ``None`` when complete (for ``judge``, its channel's).
 
     A missing ending is ``unknown_ending``. On :data:`BUDGET_CHECKED` lanes a complete ending
-    with ``output_tokens`` equal to ``budget`` is ``truncated``. On :data:`LENGTH_CHECKED` lanes
-    ``truncated`` needs ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget``
-    (tokens); below it is ``context_window``, unknown is ``length_unknown``.
+    with ``output_tokens`` equal to ``budget`` is ``truncated``, and ``truncated`` needs
+    ``output_tokens`` to reach :data:`BUDGET_REACHED_SHARE` of ``budget`` (tokens); below it is
+    ``context_window``, unknown is ``length_unknown``.
 
     Raises:
         KeyError: ``lane`` is not a key of :data:`ENDING_TABLES`.
@@ -209,7 +207,7 @@ def lost_class(
         at_budget = budget is not None and output_tokens == budget
         return "truncated" if lane in BUDGET_CHECKED and at_budget else None
     cls = t.classes.get(ending or "", UNKNOWN)
-    if cls == "truncated" and lane in LENGTH_CHECKED:
+    if cls == "truncated" and lane in BUDGET_CHECKED:
         if output_tokens is None or budget is None:
             return "length_unknown"
         if output_tokens < BUDGET_REACHED_SHARE * budget:
@@ -273,7 +271,6 @@ def table_lines() -> list[str]:
                 "budget as output tokens (a server that hides its budget cut; an answer "
                 "that ends on the budget's last token is lost with it)"
             )
-        if key in LENGTH_CHECKED:
             cut = ", ".join(e for e, cls in t.classes.items() if cls == "truncated")
             out += _wrapped(
                 f"  {cut} is the output budget only when the reply reports at least "
