@@ -162,5 +162,5 @@ class AnthropicAPI(SDKLane):
         create = attrgetter("messages.with_raw_response.create")
         msg, body, handoff = self.post(create, build_request(call), call)
         reply = read_message(msg, graded=call.schema is not None)
-        reply.handoff = reply.handoff or handoff
+        reply.handoff = handoff
         return self.kept(reply, body)
