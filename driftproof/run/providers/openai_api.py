@@ -28,15 +28,6 @@ OPENAI_HOST = "api.openai.com"
 HINT_404 = "the endpoint has no Responses API; run with --openai-api chat (Chat Completions)"
 
 
-def _not_a_response(kind: Any) -> str | None:
-    """Why a Responses reply whose ``object`` is ``kind`` is unread, else ``None``.
-
-    A ``chat.completion`` (the endpoint answered as Chat Completions) adds :data:`HINT_404`.
-    """
-    other = other_object(kind, "response")
-    return f"{other}; {HINT_404}" if other and kind == "chat.completion" else other
-
-
 #: The two spellings of Chat Completions' output budget.
 BUDGET_PARAMS = ("max_tokens", "max_completion_tokens")
 
@@ -280,7 +271,8 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
     whose ``phase`` is ``final_answer`` or unset; other messages, reasoning items and a leading
     ``<think>`` are reasoning. A completed reply with a message part that is not one of
     :data:`MESSAGE_PARTS`, or a reasoning item after its last answer message (or a body whose
-    ``object`` is not ``response``) is :attr:`Reply.unread`.
+    ``object`` is not ``response``; a ``chat.completion`` adds :data:`HINT_404`) is
+    :attr:`Reply.unread`.
     """
     texts, refusals, thought, calls, unfinished, odd, roles = [], [], [], [], [], [], []
     unread, answered, late = None, False, False
@@ -324,6 +316,9 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         unread = unsaid + " is nothing to grade"
     elif stop == "completed" and unfinished:
         stop = f"completed:message_{unfinished[-1]}"
+    other = other_object(r.get("object"), "response")
+    if other and r.get("object") == "chat.completion":  # the endpoint answered as Chat
+        other = f"{other}; {HINT_404}"
     return _reply(
         "responses",
         r,
@@ -333,7 +328,7 @@ def read_response(r: dict[str, Any], *, graded: bool = False) -> Reply:
         reasoning=joined_reasoning(*thought, think),
         refused="".join(refusals) if refusals else None,
         graded=graded,
-        unread=_not_a_response(r.get("object"))
+        unread=other
         or not_text("an output_text part's text", texts)
         or next(filter(None, roles), None)
         or unread,
