@@ -1,0 +1,82 @@
+"""``driftproof stale``'s reasons, each worked out by hand from the receipt built here.
+
+The receipt is test_stale's: answered on Claude Code 2.1.272, capture text, judged by
+claude-haiku-4-5-20251001 under template ``0``×64, skill ``a``×64, suite ``b``×64, and today is
+that same setting (``CURRENT``) but for the one field each test moves. A moved field's reason is
+``field: why``; a why several fields share is said once, after their names.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from factories import JUDGE
+from receipt_docs import seal_document
+from test_stale import CURRENT, _receipt
+
+from driftproof.pages.stale import Today, harness_change, stale_report
+from driftproof.receipt import parse_receipt
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _reasons(r, today: Today) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {a.arm: (a.status, a.reasons) for a in stale_report(r, today).arms}
+
+
+@pytest.mark.parametrize(
+    ("recorded", "today"),
+    [("2.1.272 (Claude Code)", "a nightly build"), ("a nightly build", "2.1.272 (Claude Code)")],
+)
+def test_a_harness_version_one_side_prints_no_number_of_cannot_be_compared(recorded, today):
+    # one side has a version number, the other none: no release kind can be read between them,
+    # and the two texts differ, so the versions cannot be compared (unknown, never current)
+    assert harness_change(recorded, today) == "unknown"
+    r = _receipt(harness={"name": "claude-code", "version": recorded})
+    said = _reasons(r, replace(CURRENT, harness_version=today))
+    assert said["with_skill"] == ("unknown", ("harness version: versions cannot be compared",))
+
+
+@pytest.mark.parametrize(("today", "kind"), [("3.0.0 (Claude Code)", "major"), ("2.2.0", "minor")])
+def test_a_new_major_or_minor_harness_version_names_its_kind(today, kind):
+    # 2.1.272 to 3.0.0 moves the first number (a major release), to 2.2.0 the second (minor)
+    said = _reasons(_receipt(), replace(CURRENT, harness_version=today))
+    why = f"harness version: a new {kind} version of the harness means running again"
+    assert said["baseline"] == ("run again", (why,))
+
+
+def test_a_template_edited_outside_the_product_says_its_version_is_unknown_today():
+    # the receipt records template version 3; a template file given today has a hash and no
+    # version, so the moved template's reason names version 3 recorded and unknown today
+    doc = json.loads(_receipt().model_dump_json(by_alias=True))
+    doc["judge"]["template_version"] = "3"
+    doc.pop("seal")
+    r = parse_receipt(json.dumps(seal_document(doc)).encode())
+    said = _reasons(r, replace(CURRENT, judge_template_sha256="9" * 64))
+    why = (
+        "judge prompt template: the judge's instructions changed: regrade the saved answers "
+        "(template version 3 recorded, unknown today)"
+    )
+    assert said["with_skill"] == ("regrade only", (why,))
+
+
+def test_an_aggregates_only_receipt_graded_by_a_judge_runs_again_for_a_new_judge():
+    # NVIDIA's card for hsb-test: printed aggregates only, no case and no answer. Given a judge,
+    # a new judge cannot regrade answers it never kept: run again, and why in regrade's words
+    doc = json.loads((ROOT / "receipts" / "nvidia-7149a88-hsb-test.json").read_text())
+    doc["judge"] = copy.deepcopy(JUDGE)
+    r = parse_receipt(json.dumps(seal_document(doc)).encode())
+    said = _reasons(r, Today(judge_model="claude-opus-4"))
+    assert said["baseline"] == (
+        "run again",
+        (
+            "model and suite: not recorded in the receipt",
+            "judge: a different judge, but the receipt carries aggregates only, no answer to "
+            "grade again",
+            "judge prompt template: not supplied for today, so not checked",
+        ),
+    )
