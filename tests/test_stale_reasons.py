@@ -14,7 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from factories import JUDGE
+from day_one_helpers import SKILL, SUITE, run_args
+from factories import JUDGE, run_main
 from receipt_docs import seal_document
 from test_stale import CURRENT, _receipt
 
@@ -80,3 +81,20 @@ def test_an_aggregates_only_receipt_graded_by_a_judge_runs_again_for_a_new_judge
             "judge prompt template: not supplied for today, so not checked",
         ),
     )
+
+
+@pytest.mark.parametrize("checks", [[], [{"name": "n", "kind": "must_include", "pattern": "A"}]])
+def test_the_same_suite_file_still_stands_on_its_one_hash(tmp_path, capsys, checks):
+    # today's suite is the very file the run read (one hash): nothing in it moved, so it is read
+    # as a whole (per case only when its hash moved), and its checks, which the receipt cannot
+    # confirm when the suite moved, do not make the receipt run again
+    doc = copy.deepcopy(SUITE)
+    doc["cases"][0]["checks"] = checks
+    suite, skill, out = tmp_path / "suite.json", tmp_path / "SKILL.md", tmp_path / "r.json"
+    suite.write_text(json.dumps(doc))
+    skill.write_text(SKILL)
+    assert run_main(run_args(suite, skill, out), capsys)[0] == 0
+    argv = ["stale", str(out), "--suite", str(suite), "--skill", str(skill), "--model", "m"]
+    code, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
+    assert code == 0 and text.startswith("with skill: still stands\nbaseline: still stands\n")
+    assert "- suite: unchanged (" in text and "- case a prompt" not in text
