@@ -98,3 +98,12 @@ def test_the_same_suite_file_still_stands_on_its_one_hash(tmp_path, capsys, chec
     code, text, _ = run_main([*argv, "--judge-model", "stub-judge"], capsys)
     assert code == 0 and text.startswith("with skill: still stands\nbaseline: still stands\n")
     assert "- suite: unchanged (" in text and "- case a prompt" not in text
+
+
+def test_a_case_todays_suite_lacks_is_said_so_not_as_not_supplied():
+    # the receipt records case c1's rubric hash; today's suite (another hash) gives rubric hashes
+    # but none for c1: c1 is not in it, which is not the same as a value left out today
+    today = replace(CURRENT, suite_sha256="e" * 64, rubric_sha256={})
+    said = _reasons(_receipt(), today)
+    why = "case c1 rubric: today's suite has no such case, so not checked"
+    assert said["with_skill"] == ("unknown", (why,))
