@@ -21,6 +21,7 @@ from test_stale import CURRENT, _receipt
 
 from driftproof.pages.stale import Today, harness_change, stale_report
 from driftproof.receipt import parse_receipt
+from driftproof.render.stale import stale_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,3 +108,8 @@ def test_a_case_todays_suite_lacks_is_said_so_not_as_not_supplied():
     said = _reasons(_receipt(), today)
     why = "case c1 rubric: today's suite has no such case, so not checked"
     assert said["with_skill"] == ("unknown", (why,))
+    # no option gives one case's hash (only --suite, given): the line names none
+    line = stale_text(stale_report(_receipt(), today)).split("\n")[-1]
+    assert line == f"- case c1 rubric: recorded {'1' * 64}, today not supplied -> unknown: " + (
+        "today's suite has no such case, so not checked"
+    )
