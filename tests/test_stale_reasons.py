@@ -13,12 +13,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import click
 import pytest
 from day_one_helpers import SKILL, SUITE, run_args
 from factories import JUDGE, run_main
 from receipt_docs import seal_document
 from test_stale import CURRENT, _receipt
 
+from driftproof.cli import cli
 from driftproof.pages.stale import Today, harness_change, stale_report
 from driftproof.receipt import parse_receipt
 from driftproof.render.stale import stale_text
@@ -113,3 +115,27 @@ def test_a_case_todays_suite_lacks_is_said_so_not_as_not_supplied():
     assert line == f"- case c1 rubric: recorded {'1' * 64}, today not supplied -> unknown: " + (
         "today's suite has no such case, so not checked"
     )
+
+
+def test_each_field_not_supplied_names_the_stale_option_that_gives_it():
+    # nothing given today: each recorded field's line names the option of `driftproof stale`
+    # that gives today's value (its --help), so the command to run is right for every field
+    lines = stale_text(stale_report(_receipt(), Today())).split("\n")
+    said = {x[2:].split(": recorded ")[0]: x for x in lines if x.startswith("- ")}
+    options = {
+        "model": "--model",
+        "harness": "--harness",
+        "harness version": "--harness-version or --harness-binary",
+        "capture mode": "--capture",
+        "skill": "--skill",
+        "judge": "--judge-model",
+        "judge service": "--judge-base-url",
+        "judge prompt template": "--judge-template",
+        "suite": "--suite",
+    }
+    assert sorted(said) == sorted(options)
+    for name, option in options.items():
+        assert f", today not supplied (give {option}) -> " in said[name], name
+    stale = cli.get_command(click.Context(cli), "stale")
+    stale_options = {o for p in stale.params for o in p.opts}
+    assert {o for x in options.values() for o in x.split(" or ")} <= stale_options
