@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from factories import case, make_receipt
@@ -37,3 +38,16 @@ def test_the_file_sha256_is_the_given_bytes_hash_and_empty_without_bytes() -> No
     said = "3e927e374abb6c60ac2603757e5d9d53fad505532bd1a6563b577e7a7db7ed99"
     assert receipt_tables("caveman", parse_receipt(raw), raw).file_sha256 == said
     assert receipt_tables("caveman", parse_receipt(raw)).file_sha256 == ""
+
+
+def test_the_files_own_size_decides_the_breakdowns_limit(monkeypatch) -> None:
+    # the file as written (indented, so bigger than its canonical JSON) is one byte over the
+    # limit: no breakdown, though its canonical JSON alone is under it; at the limit, one
+    cases = [case("c1", [0.7, 0.72, 0.71], [0.5, 0.52, 0.51])]
+    cases.append(case("c2", [0.6, 0.6, 0.62], [0.6, 0.61, 0.6]))
+    doc = make_receipt(cases)
+    raw = json.dumps(doc, indent=8).encode()
+    monkeypatch.setattr("driftproof.receipt._bounds.BREAKDOWN_MAX_BYTES", len(raw) - 1)
+    assert receipt_tables("r", Receipt.model_validate(doc), raw).breakdown is None
+    monkeypatch.setattr("driftproof.receipt._bounds.BREAKDOWN_MAX_BYTES", len(raw))
+    assert receipt_tables("r", Receipt.model_validate(doc), raw).breakdown is not None
