@@ -145,14 +145,14 @@ def _arms(metavar: str, help: str, *, required: bool = False) -> click.Option:
 def _grader_range(
     _ctx: click.Context, _param: click.Parameter, text: str | None
 ) -> tuple[float, float] | None:
-    """``--grader-range LOW:HIGH`` as ``(low, high)``; ``None`` when not given."""
+    """``--grader-range WORST:BEST`` as ``(worst, best)``; ``None`` when not given."""
     if text is None:
         return None
     low, _sep, high = text.partition(":")
     try:
         return float(low), float(high)
     except ValueError:
-        raise UsageError(f"--grader-range {text!r}: expected LOW:HIGH, e.g. 1:7") from None
+        raise UsageError(f"--grader-range {text!r}: expected WORST:BEST, e.g. 1:7") from None
 
 
 def _grader(_ctx: click.Context, _param: click.Parameter, name: str | None) -> str | None:
@@ -406,10 +406,10 @@ openai_evals = _import_command(
     ),
     click.Option(
         ["--grader-range"],
-        metavar="LOW:HIGH",
+        metavar="WORST:BEST",
         callback=_grader_range,
         help="The grader's own worst and best scores, mapped linearly onto 0..1 (e.g. 1:7 for a "
-        "score model).",
+        "score model, 7:0 where lower is better); needed unless the grader's type states 0..1.",
     ),
     _skill_name_required("OpenAI Evals"),
     _SKILL_MD,

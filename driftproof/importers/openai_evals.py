@@ -7,18 +7,18 @@ interop page's ("OpenAI Evals").
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from driftproof._json import json_kind, member_str
+from driftproof._json import member_str
 from driftproof.errors import ImportError_
 from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
+from driftproof.importers import _openai_evals_scores as scores
 from driftproof.importers._common import OPTIONS, Where
 from driftproof.importers._schema import validate_source
 from driftproof.importers._shapes import ITEM_KEYS, oaieval_line
@@ -40,8 +40,9 @@ class OpenAIEvalsOptions:
     Attributes:
         arms: receipt arm -> run id; ``None``: the file's one run is with_skill.
         grader: the grader read; required when the rows carry several.
-        grader_range: the grader's (worst, best), mapped linearly onto 0..1; without it every
-            score must lie in 0..1.
+        grader_range: the grader's own (worst, best), mapped linearly onto 0..1, worst to 0 (the
+            worst may be the higher number); without it a number is read only from a result
+            whose grader type states 0..1 (:mod:`._openai_evals_scores`).
         skill_md: the SKILL.md measured, hashed and counted (D-14); unknown when omitted.
     """
 
@@ -59,8 +60,9 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     Raises:
         ImportError_: malformed rows, a blank item id, run id or grader name, an unknown arm
             or run, the same run for both arms, rows of an unmapped run, an item answered twice
-            in one run, an unknown or ambiguous grader, or a score outside 0..1 (or outside the
-            given range); each naming the source file, the JSON pointer and what was expected.
+            in one run, an unknown or ambiguous grader, a score whose scale is not stated, one
+            outside its scale, or one its row's own verdict (passed, passes) contradicts; each
+            naming the source file, the JSON pointer and what was expected.
     """
     path, o = Path(path), options
     repairs: list[Repair] = []
@@ -70,11 +72,8 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
     graders = list(dict.fromkeys(name for p in parsed for name in p["grades"]))
     name = _grader_name(o.grader, graders, Where(path))
     rng = o.grader_range
-    if rng is not None and not 0 < rng[1] - rng[0] < math.inf:  # NaN compares false
-        raise OPTIONS.fail(
-            f"--grader-range {rng[0]:g}:{rng[1]:g}: expected LOW:HIGH with LOW below HIGH and a "
-            "finite width HIGH - LOW (scores are mapped onto 0..1 by it)"
-        )
+    scores.check_range(rng)
+    scores.check_verdicts(_verdicts(parsed, name, rng), name, rng)
     cases, models, started = _group(parsed, mapping)
     variants, case_docs = Counter(key for key, _ in cases), []
     for (key, content), c in cases.items():  # an item whose content differs: one case each
@@ -127,7 +126,22 @@ def import_openai_evals(path: Path, options: OpenAIEvalsOptions) -> list[Importe
         arms={a: _arm(a, mapping, models) for a in COMPARED_ARMS},
         band_source="generation",
     )
-    return [Imported.named(TOOL, body, repairs=repairs)]
+    return [Imported.named(TOOL, body, name, repairs=repairs)]
+
+
+def _verdicts(
+    parsed: list[dict[str, Any]], grader: str, rng: tuple[float, float] | None
+) -> list[tuple[float, Any, bool, Where]]:
+    """(score on 0..1, source value, verdict, its place) of each scored row with a verdict."""
+    seen = []
+    for p in parsed:
+        value, vw = p["grades"].get(grader, (None, p["where"]))
+        verdict = p["verdicts"].get(grader)
+        if p["error"] is None and verdict is not None:
+            s = scores.score(value, vw, grader, rng, p["types"].get(grader))
+            if s is not None:
+                seen.append((s, value, *verdict))
+    return seen
 
 
 def _group(
@@ -182,7 +196,7 @@ def _notes(
     """The grader read and how, runs missing items, items that differ between runs."""
     how = "as recorded on 0..1"
     if grader_range is not None:
-        how = f"mapped linearly from its range {grader_range[0]:g}..{grader_range[1]:g} onto 0..1"
+        how = f"mapped linearly from its scale {scores.scale_words(grader_range)} onto 0..1"
     others = ", ".join(repr(g) for g in graders if g != grader)
     notes = [
         f"Scores are the results of grader {grader!r}, {how}."
@@ -257,7 +271,7 @@ def _draw(
         text, reason = p["error"]
         return draw(lost_reason=reason, lost_kind="source_error", source_error=text)
     value, vw = p["grades"].get(grader, (None, p["where"] / "grades" / grader))
-    score = _score(value, vw, grader, grader_range)
+    score = scores.score(value, vw, grader, grader_range, p["types"].get(grader))
     if score is None:
         return draw(
             lost_reason=f"grader {grader!r} recorded no score for this item", lost_kind="unscored"
@@ -265,44 +279,6 @@ def _draw(
     reply = p["replies"].get(grader)
     samples = [build_judge_sample(score, reply=reply)] if reply is not None else []
     return draw(score=score, judge_samples=samples)
-
-
-def _score(
-    value: Any, w: Where, grader: str, grader_range: tuple[float, float] | None
-) -> float | None:
-    """A grader result on 0..1; ``None`` when the grader gave none (missing, null, NaN)."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        if grader_range is not None:  # a pass/fail grade is not a point on a LOW:HIGH scale
-            raise w.fail(
-                f"expected grader {grader!r}'s score as a number on "
-                f"{grader_range[0]:g}:{grader_range[1]:g}, "
-                f"found {str(value).lower()}"
-            )
-        return 1.0 if value else 0.0
-    if not isinstance(value, (int, float)):
-        raise w.fail(
-            f"expected grader {grader!r}'s score as a number or true/false, found "
-            f"{json_kind(value)}"
-        )
-    if isinstance(value, int):
-        common.source_number(value, w)  # more digits than a float holds
-    v = float(value)
-    if math.isnan(v):
-        return None
-    if math.isinf(v):
-        raise w.fail(f"expected grader {grader!r}'s score as a finite number, found {v!r}")
-    lo, hi = grader_range or (0.0, 1.0)
-    if v < lo or v > hi:
-        raise w.fail(
-            f"expected a score in the grader's range {lo:g}..{hi:g} (--grader-range), found "
-            f"{value!r}"
-            if grader_range
-            else f"expected a score between 0 and 1, found {value!r}; give the grader's own "
-            "range with --grader-range LOW:HIGH to map it onto 0..1"
-        )
-    return (v - lo) / (hi - lo)
 
 
 def _read_rows(
@@ -375,6 +351,9 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
     prompt = member_str(item, "input")
     grades: dict[str, tuple[Any, Where]] = {}
     replies: dict[str, str] = {}
+    types: dict[str, Any] = {}
+    passes = (row.get("passes") or {}).items()  # the row's own pass/fail per grader
+    verdicts = {g: (v, w / "passes" / g) for g, v in passes if isinstance(v, bool)}
     for i, res in enumerate(row.get("results") or []):
         rw = w / "results" / i
         # a blank name names no grader; a second result of one would replace the first
@@ -383,6 +362,9 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
                 f"expected each grader once per item, found {res['name'][:80]!r} again"
             )
         grades[res["name"]] = (res.get("score"), rw / "score")
+        types[res["name"]] = res.get("type")
+        if isinstance(res.get("passed"), bool):
+            verdicts[res["name"]] = (res["passed"], rw / "passed")
         if (text := _last_text((res.get("sample") or {}).get("output"))) is not None:
             replies[res["name"]] = text
     for gname, value in (row.get("grades") or {}).items():
@@ -406,6 +388,8 @@ def _parse_row(row: dict[str, Any], w: Where) -> dict[str, Any]:
         "content": _content_sha256(item),
         "prompt": prompt,
         "grades": grades,
+        "types": types,
+        "verdicts": verdicts,
         "replies": replies,
         "answer": _last_text(outputs),
         "tokens": tokens,

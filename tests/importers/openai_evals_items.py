@@ -41,7 +41,7 @@ def api_item(
         "results": [
             {
                 "name": "quality",
-                "type": "score_model",
+                "type": "text_similarity",  # a type whose results OpenAI gives on 0..1
                 "score": score,
                 "passed": bool(score),
                 "sample": {"output": [{"role": "assistant", "content": f'{{"result": {score}}}'}]},

@@ -51,12 +51,21 @@ def test_fixture_single_run_with_a_grader_range(items: Path) -> None:
     assert r.judge is not None and r.judge.model == "unrecorded:openai-evals/Relevance"
     assert (r.run.provider, r.run.surface) == ("openai", "api")
     notes = r.provenance.notes or []
-    assert any("'Relevance'" in n and "1..7" in n and "'Directness'" in n for n in notes)
+    assert any(
+        "'Relevance'" in n and "1 (worst) to 7 (best)" in n and "'Directness'" in n for n in notes
+    )
 
 
-def test_fixture_grader_on_0_to_1(items: Path) -> None:
+def test_fixture_grader_on_0_to_1_only_when_given(items: Path) -> None:
+    # grades["Tool called"] is 1 on both lines, with no grader type: its scale is not stated
+    with pytest.raises(ImportError_) as e:
+        import_openai_evals(items, OpenAIEvalsOptions(skill_name="s", grader="Tool called"))
+    assert problem(e)[1] == "/0/grades/Tool called" and "--grader-range" in problem(e)[2]
     r = sealed(
-        import_openai_evals(items, OpenAIEvalsOptions(skill_name="support", grader="Tool called"))
+        import_openai_evals(
+            items,
+            OpenAIEvalsOptions(skill_name="support", grader="Tool called", grader_range=(0, 1)),
+        )
     )
     assert [scores(c.arms.with_skill) for c in r.cases] == [[1.0], [1.0]]
 
@@ -262,7 +271,7 @@ def test_cli_maps_arms_and_range(items: Path, tmp_path: Path) -> None:
             str(tmp_path / "x"),
         ],
     )
-    assert result.exit_code == 2 and "LOW:HIGH" in result.output  # click's usage error
+    assert result.exit_code == 2 and "WORST:BEST" in result.output  # click's usage error
     assert not (tmp_path / "x").exists()
 
 

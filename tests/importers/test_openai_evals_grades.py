@@ -19,7 +19,7 @@ from driftproof.importers.openai_evals import OpenAIEvalsOptions
 
 def _item(score: Any) -> dict[str, Any]:
     row = api_item("a", 0, 1.0)
-    row["results"][0]["score"] = score
+    row["results"][0].update(score=score, passed=score is True)
     return row
 
 
