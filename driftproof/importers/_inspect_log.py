@@ -22,6 +22,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._archive import Archive
 from driftproof.importers._common import Where
+from driftproof.importers._inspect_refusals import header_only, unread
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
 from driftproof.receipt import sha256_text
@@ -83,10 +84,8 @@ def _read_log(path: Path) -> Log:
     validate_source(doc, "inspect_ai", path)  # the shape of every member walked below
     w = Where(path)
     samples = doc.get("samples")
-    if samples is None:
-        raise (w / "samples").fail(
-            "expected the log's samples (logged with log_samples=True); found none"
-        )
+    if (refused := unread(doc, w, samples)) is not None:
+        raise refused
     reductions = doc.get("reductions")
     return Log(
         doc,
@@ -114,8 +113,10 @@ def _read_eval_zip(path: Path, raw: bytes, repairs: list[Repair]) -> Log:
         (n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_member_order
     )
     samples = [(_member(z, n, "sample", repairs), Where(path, member=n)) for n in members]
-    if not samples:
-        raise Where(path).fail("expected samples/<id>_epoch_<n>.json members; found none")
+    if not samples:  # a header-only log counts its completed samples; else none was logged
+        raise header_only(header, Where(path, member=member)) or Where(path).fail(
+            "expected samples/<id>_epoch_<n>.json members; found none"
+        )
     reductions = None
     if "reductions.json" in names:  # written with header.json when the run finishes
         doc = _member(z, "reductions.json", "reductions", repairs)

@@ -116,6 +116,7 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
             common.manifest_sha256(documents),
             unrecorded,
             notes=notes or None,
+            partial=any(_status(log) in _STOPPED for log in read.values()) or None,
         ),
         model=model,
         started_at=times["started_at"],
@@ -133,6 +134,8 @@ def import_inspect(logs: Mapping[str, Path] | Path, options: InspectOptions) -> 
     return [Imported.named("inspect", body, repairs=repairs)]
 
 
+#: The statuses of a run that stopped or has not finished: its receipt is partial.
+_STOPPED = ("started", "cancelled", "error")
 #: Inspect's limit types (``EvalSampleLimit.type``) → the unit of their ``limit``.
 _LIMIT_UNITS = {"time": " seconds", "working": " seconds", "cost": " US dollars"}
 

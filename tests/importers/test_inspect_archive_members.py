@@ -39,6 +39,14 @@ def _no_value(name: str, data: bytes) -> bytes:
     return json.dumps(doc).encode()
 
 
+def _none_completed(name: str, data: bytes) -> bytes:
+    if name != "header.json":
+        return data
+    doc = json.loads(data)
+    doc["results"]["completed_samples"] = 0
+    return json.dumps(doc).encode()
+
+
 @pytest.mark.parametrize(
     ("keep", "edit", "member", "pointer", "words"),
     [
@@ -49,9 +57,9 @@ def _no_value(name: str, data: bytes) -> bytes:
             "",
             "expected header.json (or _journal/start.json) in the .eval archive",
         ),
-        (
+        (  # a header counting no completed sample: none was logged
             lambda n: not n.startswith("samples/"),
-            lambda n, d: d,
+            _none_completed,
             "",
             "",
             "expected samples/<id>_epoch_<n>.json members; found none",
