@@ -214,13 +214,15 @@ def judge_price_option(help: str) -> Any:
     return click.option("--judge-price", callback=_price, help=help)
 
 
-def said_written(receipts: Sequence[Path]) -> None:
-    """Print "wrote PATH" for each receipt written, then the command that reads one.
+def said_written(receipts: Sequence[Path], notices: Sequence[str] = ()) -> None:
+    """Print each notice, "wrote PATH" for each receipt written, then the command that reads one.
 
-    Paths are shown escaped: they are untrusted text.
+    Notices and paths are shown escaped: they are untrusted text.
     """
     from driftproof.render.escape import shell_path, terminal_safe
 
+    for notice in notices:
+        click.echo(terminal_safe(notice))
     for path in receipts:
         click.echo(f"wrote {terminal_safe(str(path))}")
     if receipts:

@@ -89,7 +89,7 @@ def _import_command(
         for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
             refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
         written("receipt", paths := write_imported(items, out_dir, source=str(shown), force=force))
-        said_written(paths)
+        said_written(paths, [n for item in items for n in item.notices])
 
     return click.Command(
         tool,

@@ -41,11 +41,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Imported:
-    """One unsealed receipt an importer produced, its file name and the strings it repaired."""
+    """One unsealed receipt an importer produced, its file name and the strings it repaired.
+
+    ``notices`` are what the import says beside it, such as a folder's file it skipped (why).
+    """
 
     filename: str
     body: ReceiptBody
     repairs: tuple[Repair, ...] = ()
+    notices: tuple[str, ...] = ()
 
     @classmethod
     def named(
@@ -110,7 +114,7 @@ def get_importer(name: str) -> Callable[..., list[Imported]]:
     @functools.wraps(fn)
     def finished(source: Any, options: Any = None, **fields: Any) -> list[Imported]:
         items = fn(source, options if options is not None else kind(**fields))
-        return [Imported(i.filename, finish(i.body, i.repairs)) for i in items]
+        return [Imported(i.filename, finish(i.body, i.repairs), notices=i.notices) for i in items]
 
     return finished
 

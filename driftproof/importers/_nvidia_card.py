@@ -396,3 +396,30 @@ def parse_card(text: str, file: str) -> dict[str, Any]:
             header = _results_line(line, None if starts_table else header, card, at, seen)
     del card["agent_at"], card["skip_reasons"]
     return card
+
+
+def card_says(card: dict[str, Any]) -> str:
+    """What a card with no figures says of its run, in its own words ("" when it says nothing)."""
+    words = [*card["said"]]
+    if "verdict_line" in card:
+        words.append(card["verdict_line"])
+    words += [
+        f"{t['name']}: {t['printed']}"
+        for t in card["tiers"]
+        if not t["status"].startswith("passed")
+    ]
+    return "; the card says: " + " | ".join(words)[:1500] if words else ""
+
+
+def no_results(card: dict[str, Any]) -> str | None:
+    """Why a card holds no figure, with what it says of its run; ``None`` when it holds one.
+
+    NVIDIA's catalogue marks such a skill ``has_results: false``.
+    """
+    if any(r["score"] or r["baseline"] or r["uplift"] for r in card["rows"]):
+        return None
+    return (
+        "expected a results table (## Results or ## Results at a Glance) with figures"
+        + ("; every cell says none (N/A, not available)" if card["rows"] else "")
+        + card_says(card)
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from driftproof.importers import Imported, register
 from driftproof.importers import _common as common
 from driftproof.importers import _declared as declared
 from driftproof.importers._common import Where
-from driftproof.importers._nvidia_card import PROVENANCE, VERDICTS, parse_card
+from driftproof.importers._nvidia_card import PROVENANCE, VERDICTS, no_results, parse_card
 from driftproof.importers._nvidia_sections import CONTROL, MAX_AGENTS
 from driftproof.importers._schema import validate_source
 from driftproof.importers._text import Repair
@@ -87,6 +87,7 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
     """
     o = options or NvidiaOptions()
     out: list[Imported] = []
+    skipped: list[tuple[Path, str]] = []  # a folder's cards with no results: (card, why)
     for p in paths if isinstance(paths, (list, tuple)) else [paths]:
         p = Path(p)
         for f in folder_files(p) if p.is_dir() else [p]:
@@ -94,9 +95,13 @@ def import_nvidia(paths: Path | list[Path], options: NvidiaOptions | None = None
                 repairs: list[Repair] = []
                 bodies = _from_catalogue(f, o, repairs)
                 out.extend(_named(b, "", repairs) for b in bodies)
-            else:
-                out.append(_named(_from_card(f, o), "card", []))
-    return out
+            elif (body := _from_card(f, o, skipped if p.is_dir() else None)) is not None:
+                out.append(_named(body, "card", []))
+    if skipped and not out:
+        raise Where(skipped[0][0]).fail(skipped[0][1])
+    said = "a skill without results, as NVIDIA's catalogue marks it (has_results false)"
+    notices = tuple(f"skipped {f}, {said}: {why}" for f, why in skipped)
+    return [replace(out[0], notices=notices), *out[1:]] if notices else out
 
 
 def folder_files(p: Path) -> list[Path]:
@@ -179,8 +184,14 @@ def _receipt(
     )
 
 
-def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
-    """The receipt of one benchmark card."""
+def _from_card(
+    f: Path, o: NvidiaOptions, skipped: list[tuple[Path, str]] | None = None
+) -> ReceiptBody | None:
+    """The receipt of one benchmark card.
+
+    ``None`` for a card with no results, added to ``skipped`` with why when ``skipped`` is
+    given; else such a card is refused.
+    """
     data = common.read_bytes(f)
     text = decode_utf8(data, "Markdown", Where(f).fail, bom=True)
     card = parse_card(text, str(f))
@@ -193,12 +204,11 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
             "expected a '- Skill: <name>' line naming the skill, or a folder name of at most 200 "
             f"characters to name it by, found {len(name):,}"
         )
-    if not any(r["score"] or r["baseline"] or r["uplift"] for r in card["rows"]):
-        raise Where(f).fail(
-            "expected a results table (## Results or ## Results at a Glance) with figures"
-            + ("; every cell says none (N/A, not available)" if card["rows"] else "")
-            + _card_says(card)
-        )
+    if (empty := no_results(card)) is not None:
+        if skipped is None:
+            raise Where(f).fail(empty)
+        skipped.append((f, empty))
+        return None
     tool = "SkillEvaluator" if "evaluator_version" in summary else "NVSkills-Eval"
     lacking = []
     if "evaluator_version" not in summary:
@@ -225,19 +235,6 @@ def _from_card(f: Path, o: NvidiaOptions) -> ReceiptBody:
     return _receipt(
         f, data, o, head, path, summary=summary, agents=card["agents"], rows=card["rows"]
     )
-
-
-def _card_says(card: dict[str, Any]) -> str:
-    """What a card with no figures says of its run, in its own words ("" when it says nothing)."""
-    words = [*card["said"]]
-    if "verdict_line" in card:
-        words.append(card["verdict_line"])
-    words += [
-        f"{t['name']}: {t['printed']}"
-        for t in card["tiers"]
-        if not t["status"].startswith("passed")
-    ]
-    return "; the card says: " + " | ".join(words)[:1500] if words else ""
 
 
 def card_report(card: dict[str, Any]) -> dict[str, Any]:
