@@ -26,8 +26,9 @@ $(STAMP): requirements.lock pyproject.toml
 reports: $(STAMP)
 	$(BIN)/driftproof reports build --receipts receipts --reports reports --out-dir site
 
+# two workers (pytest-xdist), one test file each at a time; a bare `pytest` runs in one process
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # the minutes-long stress tests (24 builds killed at random moments), left out of make test
 test-slow: $(STAMP)
