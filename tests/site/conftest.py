@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -92,8 +94,23 @@ def make_site_inputs(tmp_path: Path) -> tuple[Path, Path]:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as `make reports` builds it from every committed receipt and report, plus a
     scored receipt (answers holding ``<script>``) in a report numbered 999, so every page
-    kind is present, and a receipt holding the hostile-answer corpus (its sheet and case page)."""
-    base = tmp_path_factory.mktemp("sitecheck")
+    kind is present, and a receipt holding the hostile-answer corpus (its sheet and case page).
+
+    Built once per run: pytest-xdist's workers share the run's folder, and the first to get
+    there builds while the others wait on the lock."""
+    base = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        base = base.parent  # the run's folder; each worker's own is inside it
+    with open(base / "sitecheck.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        out = base / "sitecheck" / "site"
+        if not out.exists():
+            _build_checked_site(base / "sitecheck")
+    return out
+
+
+def _build_checked_site(base: Path) -> None:
+    """:func:`built_site`'s build, into ``base/site``."""
     receipts, reports = base / "receipts", base / "reports"
     shutil.copytree(REPO / "receipts", receipts)
     shutil.copytree(REPO / "reports", reports)
@@ -123,9 +140,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
           - type: receipt_sheets
         """,
     )
-    out = base / "site"
-    build_site(receipts, reports, out, config_file=REPO / "mkdocs.yml")
-    return out
+    build_site(receipts, reports, base / "site", config_file=REPO / "mkdocs.yml")
 
 
 @pytest.fixture
