@@ -29,7 +29,8 @@ def test_stale_names_the_command_to_run_with_the_receipts_own_arguments(
     suite, skill, first, _ = _ran(tmp_path, capsys, *extra)
     stale = ["stale", str(first), "--model", "m", "--skill", str(skill), "--suite", str(suite)]
     said = run_main([*stale, "--judge-model", "another-judge"], capsys)[1]
-    # the run's model m and lane stub, recorded; today's judge, suite and skill as given
+    # the run's model m, lane stub and judge lane, recorded, and its 3 draws in every arm (the
+    # stub's scores settle at the stopping rule's least); today's judge, suite and skill as given
     if keep:  # a new judge grades the kept answers again
         expected = (
             f"To grade its kept answers again: driftproof regrade {first} --rubric {suite} --out "
@@ -38,7 +39,8 @@ def test_stale_names_the_command_to_run_with_the_receipts_own_arguments(
     else:  # no answer kept: run again
         expected = (
             f"To measure it again: driftproof run {suite} --skill {skill} --model m --provider "
-            f"stub --judge-model another-judge --out NEW.json, then driftproof diff {first} "
+            f"stub --judge-provider stub --judge-model another-judge --draws 3 --out NEW.json, "
+            f"then driftproof diff {first} "
             "NEW.json."
         )
     assert said.splitlines()[-1] == expected

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -210,6 +209,66 @@ def stale(
 _RUN_LANES = ("anthropic", "openai", "stub", "simulated")
 
 
+def _rerun_words(r: Receipt, given: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """``run``'s options for a receipt comparable with ``r``, and the options ``r`` does not record.
+
+    Today's model, capture, base URLs and judge model where given, else the receipt's; the
+    answer and grade budgets only where they differ from ``run``'s defaults.
+    """
+    from driftproof.render.escape import shell_word  # deferred: start-up time of --help
+    from driftproof.run.run_plan import RunOptions
+
+    run, judge, missing = r.run, r.judge, []
+    model = given.get("model") or run.model
+    provider = run.provider if run.provider in _RUN_LANES else None
+    args = [
+        "--model",
+        shell_word(model) if model else "MODEL",
+        "--provider",
+        provider or "PROVIDER",
+    ]
+    args += ["--surface", "cli"] if run.surface == "cli" else []
+    args += ["--capture", "files"] if (given.get("capture") or run.capture) == "files" else []
+    online = run.surface != "cli" and provider in ("anthropic", "openai")
+    if url := given.get("service") or (r.arms.with_skill.service if online else None):
+        args += ["--base-url", shell_word(url)]
+    missing += ["--base-url"] if online and not url else []
+    if judge is not None and judge.provider in _RUN_LANES:
+        judge_model = given.get("judge_model") or judge.model
+        args += ["--judge-provider", judge.provider, "--judge-model", shell_word(judge_model)]
+        if url := given.get("judge_service") or judge.service:
+            args += ["--judge-base-url", shell_word(url)]
+    else:
+        missing += ["its judge"]
+    shape = (judge.sampling or {}).get("api") if judge and judge.provider == "openai" else None
+    if shape is None and online and provider == "openai":
+        shape = "chat" if run.budget_param else None
+        missing += [] if shape else ["--openai-api"]
+    args += ["--openai-api", shape] if shape in ("responses", "chat") else []
+    if run.preset == "quick":
+        args += ["--quick"]
+    elif run.generations_per_arm:
+        args += ["--draws", str(run.generations_per_arm)]
+    else:
+        missing += ["--max-draws"]
+    control = r.arms.control.instruction if r.arms.control is not None else None
+    args += ["--control", shell_word(control)] if control else []
+    args += ["--lang", run.language] if run.language else []
+    args += ["--margin", f"{run.quality_margin:g}"] if run.quality_margin else []
+    args += ["--aa"] if run.aa else []
+    args += ["--batch"] if run.batch is not None else []
+    for option, used, default in (
+        ("--max-output-tokens", run.max_output_tokens, RunOptions.max_output_tokens),
+        (
+            "--judge-max-output-tokens",
+            judge and judge.max_output_tokens,
+            RunOptions.judge_max_output_tokens,
+        ),
+    ):
+        args += [option, str(used)] if used and used != default else []
+    return args, missing
+
+
 def next_command(
     r: Receipt,
     statuses: set[str],
@@ -221,30 +280,29 @@ def next_command(
     """The command to run next for the strongest status: ``run`` for run again, ``regrade``.
 
     Each argument is today's where given, else the receipt's where it records one (model,
-    provider, surface), else a placeholder (SUITE, SKILL.md); ``None`` for still stands or
-    unknown alone, whose lines say what to give.
+    provider, surface, base URLs, judge, draws, and the other options ``run`` records), else a
+    placeholder (SUITE, SKILL.md); an option the receipt does not record is named as such.
+    ``None`` for still stands or unknown alone, whose lines say what to give.
     """
-    from driftproof.render.escape import terminal_safe  # deferred: start-up time of --help
+    from driftproof.render.escape import shell_path, shell_word  # deferred: start-up of --help
 
-    def q(x: object) -> str:
-        return terminal_safe(shlex.quote(str(x)))
-
-    rubric = q(suite) if suite is not None else "SUITE"
+    rubric = shell_path(suite) if suite is not None else "SUITE"
     judge = given.get("judge_model")
     judge_moved = judge and r.judge is not None and judge != r.judge.model
     if "run again" in statuses:
-        model = given.get("model") or r.run.model
-        provider = r.run.provider if r.run.provider in _RUN_LANES else "PROVIDER"
-        args = [rubric, "--skill", q(skill) if skill is not None else "SKILL.md"]
-        args += ["--model", q(model) if model else "MODEL", "--provider", provider]
-        args += ["--surface", "cli"] if r.run.surface == "cli" else []
-        args += ["--judge-model", q(judge)] if judge_moved else []
-        how = "To measure it again: driftproof run " + " ".join(args)
-        return f"{how} --out NEW.json, then driftproof diff {q(receipt)} NEW.json."
+        args, missing = _rerun_words(r, given)
+        how = f"To measure it again: driftproof run {rubric} --skill "
+        how += (shell_path(skill) if skill is not None else "SKILL.md") + " " + " ".join(args)
+        how += f" --out NEW.json, then driftproof diff {shell_path(receipt)} NEW.json"
+        if missing:
+            how += (
+                f" (the receipt does not record {' or '.join(missing)}: give as the first run did)"
+            )
+        return how + "."
     if "regrade only" in statuses:
-        args = [q(receipt), "--rubric", rubric, "--out", "NEW.json"]
+        args = [shell_path(receipt), "--rubric", rubric, "--out", "NEW.json"]
         if judge_moved and r.judge is not None:
             lane = r.judge.provider if r.judge.provider in _RUN_LANES else "PROVIDER"
-            args += ["--judge-provider", lane, "--judge-model", q(judge)]
+            args += ["--judge-provider", lane, "--judge-model", shell_word(str(judge))]
         return f"To grade its kept answers again: driftproof regrade {' '.join(args)}."
     return None
