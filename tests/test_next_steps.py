@@ -107,3 +107,15 @@ def test_a_quick_run_does_not_suggest_a_diff_that_reads_no_verdict(
         f"next: driftproof view {first} to read it; a --quick run is a smoke test, so a diff of "
         "it gives no verdict: a full run (without --quick) gives a receipt to compare"
     ]
+
+
+def test_an_aa_run_names_plan_and_diff_aa_not_a_diff_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # diff refuses an A/A receipt as a side (exit 5): its next steps are plan and diff --aa
+    _, _, first, out = _ran(tmp_path, capsys, "--aa")
+    nxt = [x for x in out.splitlines() if x.startswith("next: ")]
+    assert nxt == [
+        f"next: driftproof view {first} to read it; driftproof plan {first} for the draws per arm "
+        f"a gate needs; driftproof diff A.json B.json --aa {first} to cite it beside a comparison"
+    ]

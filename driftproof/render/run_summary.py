@@ -198,6 +198,9 @@ def print_result(result: Any, console: Console | None = None, width: int | None 
     if r.is_smoke:  # a diff of a smoke run always reads no verdict: say what gives one
         then += "a --quick run is a smoke test, so a diff of it gives no verdict: a full run "
         then += "(without --quick) gives a receipt to compare"
+    elif r.run.aa:  # diff refuses an A/A receipt as a side: it is cited beside a comparison
+        then += f"driftproof plan {shown} for the draws per arm a gate needs; driftproof diff "
+        then += f"A.json B.json --aa {shown} to cite it beside a comparison"
     else:
         then += f"driftproof diff EARLIER.json {shown} to compare it with an earlier receipt"
     console.print(_text(f"next: {then}"), soft_wrap=True)
