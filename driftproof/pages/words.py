@@ -362,7 +362,7 @@ def aa_line(name: str, aa: AAReading) -> str:
     text = f"A/A calibration {name}: {aa_called(aa)}"
     if read:
         text += (
-            "; at these spreads and draws, noise alone is expected to call an average of "
+            f"; {aa.where()}, noise alone is expected to call an average of "
             f"{aa.expected_words()} changes, up or down, per comparison over "
             f"{count_of(read, 'case')} (chance of at "
             f"least one: {aa.at_least_one_words()}); the smallest effect these spreads can "

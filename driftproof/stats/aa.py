@@ -18,7 +18,9 @@ from driftproof.stats.band import arm_band, judge_scale
 from driftproof.stats.codes import VerdictCode
 from driftproof.stats.false_alarms import (
     AA_MIN_TRIALS,
+    AA_RUN,
     BEYOND_NOISE_LEVEL,
+    at_spreads,
     case_chances,
     chance_words,
     count_words,
@@ -46,6 +48,8 @@ class AACase:
             under 2e-9 by reasoning, with no simulation error).
         smallest_effect: the smallest effect the spreads resolve, ``max(0.05, s_1 + s_2 +
             2·SE)`` (D-5); None without a spread in both arms.
+        most_draws: the more measured draws of the two arms; None when not given (read as
+            :attr:`draws`).
     """
 
     case_id: str
@@ -54,6 +58,7 @@ class AACase:
     false_call_rate: float | None
     simulated: bool
     smallest_effect: float | None
+    most_draws: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ class AAReading:
         """The read cases' false-call rates and whether each is a simulation's estimate."""
         read = [c for c in self.cases if c.false_call_rate is not None]
         return [c.false_call_rate or 0.0 for c in read], [c.simulated for c in read]
+
+    def where(self) -> str:
+        """The spreads and draws its noise-alone figure is at (:func:`at_spreads`)."""
+        read = [c for c in self.cases if c.false_call_rate is not None]
+        return at_spreads(AA_RUN, [n for c in read for n in (c.draws, c.most_draws or c.draws)])
 
     def at_least_one_words(self) -> str:
         """:attr:`at_least_one` at the precision its :attr:`trials` a case support."""
@@ -128,7 +138,8 @@ def aa_reading(r: Receipt) -> AAReading:
         effect = None
         if side is not None:
             effect = max(EFFECT_FLOOR, resolution(side[1], side[2], side[3], side[4]))
-        out.append(AACase(cid, called, min(a.n, b.n), None if side is None else p, sim, effect))
+        rate = None if side is None else p
+        out.append(AACase(cid, called, min(a.n, b.n), rate, sim, effect, max(a.n, b.n)))
     rates = [x.false_call_rate for x in out if x.false_call_rate is not None]
     effects = [x.smallest_effect for x in out if x.smallest_effect is not None]
     return AAReading(

@@ -15,7 +15,7 @@ Context beside the rule, and the ground for the Action's ``fail-on: beyond-noise
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
@@ -132,6 +132,8 @@ class FalseAlarms:
         per_case: each case's chance of a false "regressed", in row order.
         simulated: per case, in row order, whether its chance was simulated (else it is 0 or
             under 2e-9 by reasoning, with no simulation error); ``None``: every case simulated.
+        draws: the measured draws of each arm simulated (both sides' arms of each case with a
+            spread), for the words (:func:`at_spreads`).
     """
 
     expected: float
@@ -142,6 +144,7 @@ class FalseAlarms:
     level: float
     per_case: tuple[float, ...]
     simulated: tuple[bool, ...] | None = None
+    draws: tuple[int, ...] = ()
 
     @property
     def beyond_noise(self) -> bool:
@@ -155,7 +158,7 @@ class FalseAlarms:
         about = "" if said.startswith("fewer") else "about "
         head = (
             f"Noise alone: if every case's true mean were the same in both receipts, {about}"
-            f"{said} of {cases} would read regressed at these spreads and draws; "
+            f"{said} of {cases} would read regressed {at_spreads(COMPARED, self.draws)}; "
         )
         if self.observed == 0:
             return head + "none did."
@@ -175,6 +178,23 @@ class FalseAlarms:
         """:attr:`expected` at the precision its simulation supports (:func:`count_words`)."""
         error = expected_error(self.per_case, self.trials, self.simulated)
         return count_words(self.expected, error)
+
+
+#: Whose spreads a noise-alone figure is simulated at: a comparison's, an A/A receipt's own.
+COMPARED, AA_RUN = "the compared receipts'", "the A/A run's"
+
+
+def at_spreads(whose: str, draws: Iterable[int]) -> str:
+    """Where a noise-alone figure is simulated: "at {whose} spreads and N draws per arm".
+
+    ``draws`` holds the measured draws of each arm simulated: their range when they differ
+    ("3 to 8 draws per arm"); none given, "at {whose} spreads and draws".
+    """
+    ns = sorted(set(draws))
+    if not ns:
+        return f"at {whose} spreads and draws"
+    count = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
+    return f"at {whose} spreads and {count} draws per arm"
 
 
 def expected_error(
@@ -360,6 +380,7 @@ def suite_false_alarms(
         BEYOND_NOISE_LEVEL,
         tuple(ps),
         tuple(simulated),
+        tuple(n for side in sides if side is not None for n in (side[2], side[4])),
     )
 
 

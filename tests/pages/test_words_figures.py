@@ -133,8 +133,9 @@ def test_an_aa_line_counts_the_read_cases_and_names_those_with_no_spread() -> No
     line = aa_line("aa.json", _aa([0.0, 0.0, 0.0, None], 1))
     assert line.startswith(
         "A/A calibration aa.json: the rule called a change, up or down, in 1 of 4 cases between "
-        "two runs of the same arm; at these spreads and draws, noise alone is expected to call an "
-        "average of fewer than 0.01 changes, up or down, per comparison over 3 cases (chance of "
+        "two runs of the same arm; at the A/A run's spreads and 3 draws per arm, noise alone is "
+        "expected to call an average of fewer than 0.01 changes, up or down, per comparison over 3 "
+        "cases (chance of "
     )
     assert line.endswith(
         "the smallest effect these spreads can resolve is 0.200 at the median case, 0.300 at "

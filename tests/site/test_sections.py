@@ -123,7 +123,11 @@ def test_a_comparison_says_how_many_regressed_cases_noise_alone_gives(
     html = build_site_files(inputs.receipts, inputs.reports, nav=[])["reports/001/index.html"]
     text = html.decode()
     assert "<p>Noise alone: if every case&#39;s true mean were the same in both receipts" in text
-    assert "of these 2 cases would read regressed at these spreads and draws; none did.</p>" in text
+    # both sides drew every arm 3 times
+    assert (
+        "of these 2 cases would read regressed at the compared receipts&#39; spreads and 3 draws "
+        "per arm; none did.</p>"
+    ) in text
 
 
 def test_a_comparison_with_no_verdict_shows_the_bands_and_lifts_as_context(

@@ -150,7 +150,8 @@ def test_a_count_that_rounds_to_nothing_is_bounded_in_plain_words() -> None:
     fa = FalseAlarms(0.0, 1, p_at_least([0.0], 1), 1, 2000, 0.05, (0.0,), (True,))
     assert fa.sentence().startswith(
         "Noise alone: if every case's true mean were the same in both receipts, fewer than "
-        "0.01 of 1 case would read regressed at these spreads and draws; 1 case did."
+        "0.01 of 1 case would read regressed at the compared receipts' spreads and draws; 1 case "
+        "did."
     )
     # at the other places the bound is the sum and half-width rounded up: half-width .04 (two
     # decimals), .003 + .04 = .043, under .05; .4 (one), .03 + .4 = .43, under .5
