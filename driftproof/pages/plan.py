@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from driftproof.errors import RefusalError
 from driftproof.pages.words import draws_of
 from driftproof.stats import case_bands, judge_scale, receipt_band_of
+from driftproof.stats.false_alarms import AA_RUN, at_spreads
 from driftproof.stats.grading_cost import price_tiers
 from driftproof.stats.planning import (
     DEFAULT_EFFECT,
@@ -134,7 +135,8 @@ class Plan:
         draws_per_arm: the largest finite count over the cases.
         unknown_cases: cases with fewer than two measured draws in an arm.
         cases_disagree, sentence: the receipt-wide band (D-8) reads "More cases, …": its
-            reduced band, with the draw-to-draw part taken out, reaches the floor.
+            reduced band, with the draw-to-draw part taken out, reaches the floor; ``sentence``
+            is ``None`` for an A/A pilot, whose count sizes a comparison (no receipt-wide band).
         suite_band, suite_spreads: that band and each arm's sd across cases of the case means
             (with skill, baseline), on the judge scale; ``None`` unless the cases disagree.
         judge_usd: estimated grading cost in US dollars; ``cost_note`` says how, or why not.
@@ -205,9 +207,10 @@ class Plan:
     def noise_words(self) -> str | None:
         """What noise alone gives a gate at an A/A pilot's count, in ``diff``'s words, or None.
 
-        The regressed cases two runs at ``draws_per_arm`` with no change would read, the chance
-        of at least one (how often the Action's default ``fail-on`` fails with nothing changed)
-        and the fewest regressed cases ``fail-on: beyond-noise`` fails on.
+        The regressed cases two runs at ``draws_per_arm`` (with no count, at the pilot's own
+        draws, for a team choosing whether to gate) with no change would read, the chance of at
+        least one (how often the Action's default ``fail-on`` fails with nothing changed) and
+        the fewest regressed cases ``fail-on: beyond-noise`` fails on.
         """
         n = self.noise
         if n is None:
@@ -222,11 +225,17 @@ class Plan:
             else "fail-on: beyond-noise fails it from "
             f"{count_of(n.fewest_beyond, 'regressed case')} on."
         )
+        gate = "the planned count"
+        if self.draws_per_arm is None:  # what a team choosing to gate anyway would meet
+            gate = (
+                "the pilot's own draws, the most it measured in an arm, as no count is planned "
+                f"(driftproof run --draws {n.draws} gives each run as many)"
+            )
         return (
-            f"Noise alone, for a gate of two runs at {n.draws:,} draws per arm: if every case's "
-            f"true mean were the same in both, the gate would read, on average, {about}{said} "
-            f"regressed cases per comparison (of {of} with a spread in both arms), at the pilot's "
-            "own spreads (pooled where they are pooled; "
+            f"Noise alone, for a gate of two runs at {gate}: if every case's true mean were the "
+            f"same in both, the gate would read, on average, {about}{said} regressed cases per "
+            f"comparison (of {of} with a spread in both arms) {at_spreads(AA_RUN, [n.draws])} "
+            "(pooled where they are pooled; "
             f"simulated as diff does). The chance of at least one is {n.at_least_one_words()}: "
             "how often a gate that fails on any regressed case, as the Action does by default, "
             f"would fail the job with nothing changed; {beyond}"
@@ -285,7 +294,7 @@ def plan_receipt(r: Receipt, effect: float = DEFAULT_EFFECT) -> Plan:
             if p.draws_needed is None and not p.no_draw_count and not p.undecided
         ),
         rb is not None,
-        MORE_CASES if rb is not None else None,
+        MORE_CASES if rb is not None and not r.run.aa else None,  # a gate's is no receipt's
         rb.band if rb is not None else None,
         r.arm_names,
         z.answers,

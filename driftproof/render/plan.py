@@ -19,6 +19,7 @@ from driftproof.pages.plan import (
 from driftproof.pages.tables import json_text
 from driftproof.pages.words import count_of, first_of
 from driftproof.render.escape import fit_text, terminal_safe
+from driftproof.render.plan_suite import plan_arms, suite_line
 from driftproof.stats.planning import (
     AGREEMENT_DF,
     AGREEMENT_LEVEL,
@@ -29,8 +30,6 @@ from driftproof.stats.planning import (
     ArmPool,
 )
 from driftproof.wording import (
-    AA_ARM_WORDS,
-    ARM_WORDS,
     EFFECT_FLOOR,
     MAX_DRAWS_IN_ARM,
     NO_DRAW_COUNT_REACHES,
@@ -105,36 +104,11 @@ def headline(p: Plan) -> str:
     return " ".join(parts)
 
 
-def suite_line(p: Plan) -> str | None:
-    """What draws do per case, and the receipt-wide reading (D-8) as context, or ``None``."""
-    if p.sentence is None or p.suite_band is None or p.suite_spreads is None:
-        return None
-    sw, sb = p.suite_spreads
-    w = _arms(p)
-    return (
-        "Draws work case by case: more draws pin down each case's mean (the spreads of its "
-        "band stay as they are), which is what any "
-        "draw count here is sized for. Across the suite, as context: should a run separate no "
-        "case, with two or more reading no separation and none underpowered on its own, the "
-        f'receipt as a whole reads "{p.sentence}" Its comparison band in this pilot, one '
-        "spread: each arm's spread of its cases' mean scores "
-        f"({sw:.3f} {w[0]}, {sb:.3f} {w[1]}) added in quadrature, is {p.suite_band:.3f}, "
-        f"at or above the {EFFECT_FLOOR} floor: it measures how far apart the cases' mean scores "
-        "sit in each arm, that is how hard each case is, not whether their lifts differ; neither "
-        "more draws nor more cases with the same spread narrow it."
-    )
-
-
-def _arms(p: Plan) -> tuple[str, str]:
-    """The pilot's with-skill and baseline arms in words: an A/A pilot's two runs as such."""
-    w = AA_ARM_WORDS if p.aa else ARM_WORDS
-    return w["with_skill"], w["baseline"]
-
-
 def _no_spread(p: Plan) -> tuple[str, ...]:
     """Each counted case with an arm whose pilot draws all scored the same, with those arms."""
     flat = [
-        (c.case_id, [a for a, f in zip(_arms(p), c.no_spread, strict=True) if f]) for c in p.cases
+        (c.case_id, [a for a, f in zip(plan_arms(p), c.no_spread, strict=True) if f])
+        for c in p.cases
     ]
     return tuple(f"{cid} ({' and '.join(arms)})" for cid, arms in flat if arms)
 
@@ -150,7 +124,7 @@ SPREAD_TEST = "a test of whether the cases' spreads differ by more than chance"
 def _pool_lines(p: Plan) -> list[str]:
     """Per arm with two or more cases: whether their spreads were pooled, and why."""
     lines = []
-    for arm, q in zip((x.capitalize() for x in _arms(p)), p.pools, strict=True):
+    for arm, q in zip((x.capitalize() for x in plan_arms(p)), p.pools, strict=True):
         if q is None:
             continue
         if q.p is None:
@@ -271,8 +245,8 @@ def _case_line(p: Plan, c: CasePlan) -> str:
     if c.p_verdict is not None:
         extra += f"; verdict at {p.effect:.3f}, at the pilot's spreads: {_pct(c.p_verdict)}"
     return (
-        f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} {_arms(p)[0]}, "
-        f"{c.measured[1]:,} {_arms(p)[1]}{extra})"
+        f"  {c.case_id}: {n} (pilot measured {c.measured[0]:,} {plan_arms(p)[0]}, "
+        f"{c.measured[1]:,} {plan_arms(p)[1]}{extra})"
     )
 
 

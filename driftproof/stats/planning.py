@@ -332,7 +332,8 @@ class RunSizing:
     pilot_draws: int | None = None
     """The draws per arm to grow the pilot to for its undecided cases (the largest asked)."""
     noise: GateNoise | None = None
-    """An A/A pilot's: what noise alone gives two runs at ``draws_per_arm`` (:func:`gate_noise`)."""
+    """An A/A pilot's: what noise alone gives two runs at ``draws_per_arm`` (:func:`gate_noise`);
+    with no count, at the most draws the pilot measured in an arm (at least the least count)."""
 
 
 def _effect_alone(cases: Sequence[CaseSizing | None], per_arm: int | None) -> int | None:
@@ -380,15 +381,17 @@ def size_run(r: Receipt, bands: Sequence[tuple[str, Band, Band]], effect: float)
         trials = max(MIN_TRIALS, min(VERDICT_TRIALS, TRIAL_DRAWS // per_arm))
     cases: list[CaseSizing | None] = []
     planned = {cid: (_at(pools[0], w), _at(pools[1], b)) for cid, (w, b) in held.items()}
-    noise = None
-    if r.run.aa and per_arm is not None:
+    noise = None  # with no count, at the most draws the pilot measured in an arm: a gate at it
+    most = max((max(w.n, b.n) for cid, w, b in bands if cid in planned), default=None)
+    gate = per_arm if per_arm is not None or most is None else max(most, MIN_DRAWS_PER_ARM)
+    if r.run.aa and gate is not None:
         sides = [
             ((w.mean + b.mean) / 2.0, *planned[cid])
             if cid in planned and w.mean is not None and b.mean is not None
             else None
             for cid, w, b in bands
         ]
-        noise = gate_noise(sides, per_arm, grid, most_trials=TRIAL_DRAWS // per_arm)
+        noise = gate_noise(sides, gate, grid, most_trials=TRIAL_DRAWS // gate)
     for i, ((cid, _, b), z) in enumerate(zip(bands, sized, strict=True)):
         if z is None or z.draws is None or per_arm is None or b.mean is None:
             cases.append(z)

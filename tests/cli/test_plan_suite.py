@@ -98,6 +98,33 @@ def test_the_suite_line_says_what_the_receipt_will_read_and_why(
         "the 0.05 floor: it measures how far apart the cases' mean scores sit in each arm, "
         "that is how hard each case is"
     )
-    assert suite.endswith("neither more draws nor more cases with the same spread narrow it.")
+    # the band is a spread of the case means, not their average's error: more cases of the same
+    # spread leave it where it is, so "more cases" helps only when they sit closer together
+    assert suite.endswith(
+        "more draws do not narrow it, and more cases narrow it only when their mean scores sit "
+        "closer together."
+    )
     for old in ("√", "standard error", "cases in all", "would bring", "means disagree"):
         assert old not in plan_text(p)
+
+
+def test_an_aa_pilot_sizes_a_comparison_which_reads_no_receipt_wide_sentence() -> None:
+    """An A/A pilot's count sizes a gate: a comparison of two runs, read case by case, whose
+    headline with no case separated is "no separation detected …"; the receipt-wide "More
+    cases, …" is one receipt's reading (method, "A wide band over several cases"), so neither
+    the paragraph nor the JSON's sentence gives it."""
+    doc = make_receipt(_spread_cases((0.2, 0.4, 0.6, 0.8)))
+    doc["run"]["aa"] = True
+    p = plan_receipt(Receipt.model_validate(factories.seal_document(doc)))
+    assert p.sentence is None and p.suite_band is not None
+    text = plan_text(p)
+    suite = text.splitlines()[text.splitlines().index("Why this count:") + 1]
+    assert (
+        "which is what any draw count here is sized for. A gate compares two runs case by case, "
+        'as diff and the Action do: with no case separated its headline reads "no separation '
+        'detected at this sample size", and the reading one receipt gets over its cases as a '
+        "whole is not asked of a comparison. As context, the cases' own spread: each arm's "
+        "spread of its cases' mean scores (0.258 first run, 0.258 second run) added in "
+        "quadrature, is 0.365"
+    ) in suite
+    assert MORE_CASES not in text and "neither more draws" not in text

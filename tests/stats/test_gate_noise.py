@@ -78,10 +78,10 @@ def test_plan_from_an_aa_pilot_gives_the_gates_noise_at_its_count() -> None:
     # least one is under 0.01%; one regressed case is then already beyond noise
     text = " ".join(plan_text(p).split())
     assert (
-        f"Noise alone, for a gate of two runs at {n} draws per arm: if every case's true mean "
+        "Noise alone, for a gate of two runs at the planned count: if every case's true mean "
         "were the same in both, the gate would read, on average, fewer than 0.01 regressed "
-        "cases per comparison (of the 2 cases with a spread in both arms), at the pilot's own "
-        "spreads (pooled where they are pooled; "
+        "cases per comparison (of the 2 cases with a spread in both arms) at the A/A run's "
+        f"spreads and {n} draws per arm (pooled where they are pooled; "
         "simulated as diff does). The chance of at least one is under 0.01%: how often a gate "
         "that fails on any regressed case, as the Action does by default, would fail the job "
         "with nothing changed; fail-on: beyond-noise fails it from 1 regressed case on."
@@ -137,3 +137,28 @@ def test_cases_no_count_resolves_raise_the_gates_noise_as_the_docs_say() -> None
     method = (Path(__file__).parents[2] / "site_src" / "method.md").read_text(encoding="utf-8")
     assert "about a 15% chance of failing an unchanged skill" in " ".join(method.split())
     assert 0.13 <= 1 - (1 - rate) ** 10 <= 0.17
+
+
+def test_an_aa_pilot_no_count_resolves_still_gives_the_gates_noise_at_its_own_draws() -> None:
+    # 20 cases at .65, .70, .75 in both runs: spread .05 over 3 draws, each run's pooled at .05
+    # over 40 degrees of freedom; two such spreads sum to .10, past .0625, so no count resolves
+    # any case. A gate at the pilot's own 3 draws then meets the published rate in every case:
+    # expected 20 × .0345 = .69, at least one 1 − .9655^20 = .50, beyond-noise from 3 (above)
+    wide = [0.65, 0.70, 0.75]
+    doc = make_receipt([case(f"c{i}", wide, wide) for i in range(CASES)], judge=FINE)
+    doc["run"]["aa"] = True
+    p = plan_receipt(parse_receipt(json.dumps(seal_document(doc)).encode(), "p.json"))
+    assert p.draws_per_arm is None and len(p.no_count_cases) == CASES
+    n = p.noise
+    assert n is not None and n.draws == 3 and n.cases == CASES
+    assert n.expected == pytest.approx(CASES * RATE, abs=0.06)
+    assert n.at_least_one == pytest.approx(_tail(1), abs=0.04)
+    assert n.fewest_beyond == 3
+    text = " ".join(plan_text(p).split())
+    assert (
+        "Noise alone, for a gate of two runs at the pilot's own draws, the most it measured in an "
+        "arm, as no count is planned (driftproof run --draws 3 gives each run as many): if every "
+        "case's true mean were the same in both"
+    ) in text
+    assert "at the A/A run's spreads and 3 draws per arm" in text
+    assert json.loads(plan_json(p))["noise_alone"]["draws"] == 3
