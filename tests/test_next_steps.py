@@ -119,3 +119,17 @@ def test_an_aa_run_names_plan_and_diff_aa_not_a_diff_of_it(
         f"next: driftproof view {first} to read it; driftproof plan {first} for the draws per arm "
         f"a gate needs; driftproof diff A.json B.json --aa {first} to cite it beside a comparison"
     ]
+
+
+def test_regrade_of_a_receipt_that_kept_no_answers_exits_2_as_the_readme_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite, _, first, _ = _ran(tmp_path, capsys)  # no --keep-transcripts: no answer kept
+    new = tmp_path / "new.json"
+    code, _, err = run_main(
+        ["regrade", str(first), "--rubric", str(suite), "--out", str(new)], capsys
+    )
+    assert code == 2 and "--keep-transcripts" in err and not new.exists()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(x for x in readme.splitlines() if x.startswith("| `driftproof regrade "))
+    assert "2 when the receipt kept no answers to grade (run it with `--keep-transcripts`)" in row

@@ -27,10 +27,10 @@ MARKER = re.compile(r"\[simulated quality (\d\.\d{4})\]")
 _STEP = 0.05
 #: The simulated lane's mean quality, answer spread and judge spread (judge scale), for
 #: ``driftproof demo`` and ``run --provider simulated`` alike. Two arms' spreads together stay
-#: well under the 0.05 effect floor, so following ``plan`` settles: on the Quick start's 3-draw
-#: pilot it names 68 draws per arm (and a pilot of 6), a run of those names 24, and one of 24
-#: names 23. Spreads summing near the floor do not settle (each run asks for more draws), and
-#: at or past it no count exists.
+#: well under the 0.05 effect floor, so following ``plan`` settles: a 3-draw pilot's count is
+#: sized from loose bounds and asks for more, and a run at a larger pilot's count names about
+#: as many again. Spreads summing near the floor do not settle (each run asks for more draws),
+#: and at or past it no count exists.
 BASE, SPREAD, JUDGE_SPREAD = 0.55, 0.012, 0.03
 
 
