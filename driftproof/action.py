@@ -8,11 +8,11 @@ The inputs come through the environment, never through ``${{ }}`` inside ``run:`
 
 The ``decision`` output is :func:`~driftproof.pages.comparison_decision.decide`'s. ``fail-on`` may
 also name ``beyond-noise``: a regressed decision then fails the job only when the chance of at least
-that many regressed cases with no true change, at these spreads and draws, is under 5%
-(:mod:`driftproof.stats.false_alarms`). ``not-measured`` (on by default) fails the job, whatever the
-decision, when the new receipt measured nothing in an arm of a case the baseline receipt measured in
-that arm, or does not hold the case (:mod:`driftproof.pages.unmeasured_cases`; an arm the baseline
-did not measure does not count, nor a case only in the new receipt).
+that many regressed cases with no true change, at the compared receipts' spreads and draws, is under
+5% (:mod:`driftproof.stats.false_alarms`). ``not-measured`` (on by default) fails the job, whatever
+the decision, when the new receipt measured nothing in an arm of a case the baseline receipt
+measured in that arm, or does not hold the case (:mod:`driftproof.pages.unmeasured_cases`; an arm
+the baseline did not measure does not count, nor a case only in the new receipt).
 An A/A receipt (``run --aa``) is cited at the end of the summary and never changes the decision.
 
 Exit status: 0 when the job passes (no decision alone passes unless fail-on names none); 1 when it
