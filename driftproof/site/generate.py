@@ -142,6 +142,7 @@ class _Index:
     listing: list[dict[str, str]] = dataclasses.field(default_factory=list)
     cited: dict[str, tuple[bytes, str]] = dataclasses.field(default_factory=dict)
     owners: dict[str, str] = dataclasses.field(default_factory=dict)
+    seals: dict[str, str] = dataclasses.field(default_factory=dict)  # seal: the file it is in
     used: set[str] = dataclasses.field(default_factory=set)
     problems: list[Problem] = dataclasses.field(default_factory=list)
     taken: int = 0
@@ -274,6 +275,9 @@ def _take(job: Job, done: Done, index: _Index, emit: Emit) -> None:
             why = f"expected a receipt name whose files no other receipt writes: {taken}"
             index.problems.append(Problem(job.file, "", why))
         emit(path, data)
+    if (first := index.seals.setdefault(done.row.seal, job.file)) != job.file:
+        why = f"expected each receipt once; {first} holds this same receipt (the same seal)"
+        index.problems.append(Problem(job.file, "", f"{why}: remove one of them"))
     index.rows.append(done.row)
     index.listing.append(done.listed)
 
