@@ -383,9 +383,11 @@ def run(argv: tuple[str, ...] | None, out: Path, force: bool, **options: Any) ->
     from driftproof.run.config import RunInterrupted, StoppedWritten  # deferred: run --help
     from driftproof.run.sealing import transcripts_file
 
-    refuse_output_on_input(
-        out, "--out", suite_file=options["suite_file"], skill=options["skill_path"]
-    )
+    inputs = {"suite_file": options["suite_file"], "skill": options["skill_path"]}
+    refuse_output_on_input(out, "--out", **inputs)
+    refuse_output_on_input(Path(f"{out}.journal"), "--out's run journal", **inputs)
+    if options["keep_transcripts"]:
+        refuse_output_on_input(transcripts_file(out), "--keep-transcripts", **inputs)
     if not force and out.exists() and (journal := Path(f"{out}.journal")).exists():
         raise RefusalError(  # a kill after the receipt was written, before the journal went
             f"--out {out} already exists; it was not replaced. The run journal {journal} is "
