@@ -98,8 +98,25 @@ def _name(param: click.Parameter | None) -> str:
     return "--out" if "--out" in param.opts else param.opts[0]
 
 
+class _Existing(click.Path):
+    """click's path that must exist; one there that cannot be reached (a loop of symbolic links,
+    a folder not searchable) is refused with the system's reason, as ``validate`` refuses it."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The path as click converts it, or a refusal naming the reason it cannot be read."""
+        try:
+            os.stat(value)
+        except FileNotFoundError:
+            pass  # click says it does not exist
+        except OSError as exc:
+            self.fail(f"{value}: cannot read: {exc.strerror}")
+        return super().convert(value, param, ctx)
+
+
 #: A file that must exist (a folder is refused), given to the command as a :class:`Path`.
-EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+EXISTING_FILE = _Existing(exists=True, dir_okay=False, path_type=Path)
+#: A file or folder that must exist, given to the command as a :class:`Path`.
+EXISTING_PATH = _Existing(exists=True, path_type=Path)
 #: A file path (a folder is refused) that need not exist yet, as a :class:`Path`.
 FILE = _File(dir_okay=False, path_type=Path)
 

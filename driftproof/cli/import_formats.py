@@ -13,7 +13,7 @@ import click
 from click import UsageError
 
 from driftproof.cli import written
-from driftproof.cli._options import EXISTING_FILE, FILE, said_written
+from driftproof.cli._options import EXISTING_FILE, EXISTING_PATH, FILE, said_written
 from driftproof.errors import ImportError_, Problem
 from driftproof.wording import is_blank, name_refusal
 
@@ -176,7 +176,7 @@ _PATHS = click.Argument(
     ["paths"],
     nargs=-1,
     required=True,
-    type=click.Path(path_type=Path, exists=True),
+    type=EXISTING_PATH,
     callback=lambda _ctx, _param, paths: list(paths),
 )
 #: ``--skill-md FILE``: the SKILL.md measured (hashed and counted); unknown when omitted.
@@ -372,7 +372,7 @@ claude_plugin_eval = _import_command(
     Runs are draws, the skill-fired rate stands beside the score, and errored runs are kept out
     of the figures.
     """,
-    click.Argument(["path"], type=click.Path(path_type=Path, exists=True)),
+    click.Argument(["path"], type=EXISTING_PATH),
     click.Option(
         ["--skill-name"],
         help="The skill's name (default: the plugin's name when the suite names one plugin).",
