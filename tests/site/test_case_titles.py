@@ -18,8 +18,8 @@ def test_case_pages_of_two_receipts_of_one_skill_have_their_own_titles(tmp_path:
     receipts, reports = tmp_path / "receipts", tmp_path / "reports"
     receipts.mkdir()
     reports.mkdir()
-    for name in ("first-run", "second-run"):
-        doc = scored_receipt({"c1": ([0.9, 0.8, 0.85], [0.5, 0.55, 0.45])}, skill="same-skill")
+    for name, first in (("first-run", 0.9), ("second-run", 0.7)):  # two runs: two measurements
+        doc = scored_receipt({"c1": ([first, 0.8, 0.85], [0.5, 0.55, 0.45])}, skill="same-skill")
         write_receipt(body_of(doc), receipts / f"{name}.json")
     inputs = load_inputs(receipts, reports)
     files = build_site_files(inputs.receipts, inputs.reports, nav=[], site_name="Site")
