@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -20,9 +21,20 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 
     Ctrl-C is the caller's to handle (a worker ignores it, so none prints a traceback), and a
     worker whose maker was killed (SIGKILL: it never reaps them) ends itself: it would
-    otherwise wait on its job pipe for ever, holding the caller's output streams open.
+    otherwise wait on its job pipe for ever, holding the caller's output streams open. The
+    semaphores such a kill leaves are removed without a word (:data:`_QUIET_TRACKER`).
     """
-    return ProcessPoolExecutor(workers, get_context("spawn"), _worker_start)
+    sys.warnoptions.append(_QUIET_TRACKER)  # read as the pool's queues start the tracker
+    try:
+        return ProcessPoolExecutor(workers, get_context("spawn"), _worker_start)
+    finally:
+        sys.warnoptions.remove(_QUIET_TRACKER)
+
+
+#: The warnings filter multiprocessing's resource tracker starts with. When the pool's maker
+#: is killed (SIGKILL), the tracker removes the pool's semaphores itself; its warning that it
+#: does so would come on the killed command's stderr after the shell said the command ended.
+_QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
 #: Seconds :func:`stop_workers` waits for a pool's running jobs before it ends their workers.
