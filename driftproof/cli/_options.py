@@ -99,8 +99,11 @@ def _name(param: click.Parameter | None) -> str:
 
 
 class _Existing(click.Path):
-    """click's path that must exist; one there that cannot be reached (a loop of symbolic links,
-    a folder not searchable) is refused with the system's reason, as ``validate`` refuses it."""
+    """click's path that must exist; one there but not reachable is refused with its reason.
+
+    A loop of symbolic links, or a folder not searchable on the way, is refused in the words
+    ``validate`` gives, not as a path that does not exist.
+    """
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """The path as click converts it, or a refusal naming the reason it cannot be read."""
