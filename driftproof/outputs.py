@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import filecmp
 import os
 import re
 import sys
@@ -108,15 +109,20 @@ def refuse_long_name(output: Path, option: str, extra: int) -> None:
         )
 
 
-def refuse_existing_outputs(outputs: list[Path], option: str, *, force: bool) -> None:
+def refuse_existing_outputs(
+    outputs: list[Path], option: str, *, force: bool, same: Callable[[Path], bool] | None = None
+) -> None:
     """:func:`refuse_existing_output` for the files a command writes into an ``--out-dir``.
+
+    ``same``: whether an existing output already holds what would be written (a killed
+    command's, written again): that one is no conflict.
 
     Raises:
         RefusalError: naming every file that exists (exit status 2).
     """
-    refuse_special(outputs, option)
-    # a folder in a file's place is not a file to replace: writing names it as such
-    existing = [str(p) for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
+    refuse_special(outputs, option)  # a folder in a file's place: writing names it as such
+    there = [p for p in outputs if (p.exists() or p.is_symlink()) and not p.is_dir()]
+    existing = [str(p) for p in there if not (same and same(p))]
     if existing and not force:
         one = len(existing) == 1
         other = "another folder" if option == "--out-dir" else "other paths"
@@ -146,11 +152,7 @@ def staged_sibling(path: Path) -> tuple[int, str]:
 
 @contextmanager
 def named_as(path: Path) -> Iterator[None]:
-    """An ``OSError`` in the block raised naming ``path``, the user's, not a helper file's.
-
-    For a block that makes a temporary file or folder, or a lock, beside ``path``: its name
-    would mean nothing to the user.
-    """
+    """An ``OSError`` in the block raised naming ``path``, not a helper file made beside it."""
     try:
         yield
     except OSError as exc:
@@ -218,7 +220,7 @@ def open_mode(fd: int) -> None:
 
 
 def write_all_or_none(
-    writers: Mapping[Path, Callable[[Path], object]], *, replace: bool
+    writers: Mapping[Path, Callable[[Path], object]], *, replace: bool, option: str = "--out"
 ) -> list[Path]:
     """Write each file through its writer to a temporary sibling, then move them all into place.
 
@@ -226,11 +228,12 @@ def write_all_or_none(
         writers: target path -> a function that writes the file's content to the path it is
             given (a temporary file beside the target, with the mode ``open()`` would give).
         replace: whether a target that exists is replaced (``--force``). Without it a target
-            that appeared after the command checked (another command writing the same file)
-            is refused, and the files this call had put in place are taken back.
+            that exists holding other bytes is refused, naming ``option``; one holding the
+            same bytes is left as it is (a killed command's, written again).
+        option: the option that names the targets, as that refusal says it.
 
-    Returns:
-        The targets, in order, once every one is in place.
+    Returns the targets, in order, once every one is in place. What a killed write of these
+    targets left is removed first (:func:`remove_abandoned`).
 
     Raises:
         Whatever a writer or the file system raises (an ``OSError`` naming the target being
@@ -243,6 +246,8 @@ def write_all_or_none(
     placed: list[Path] = []  # targets this call created (without ``replace``)
     path = next(iter(writers), Path())
     held = contextlib.ExitStack()
+    for folder in dict.fromkeys(p.parent for p in writers):
+        remove_abandoned(folder, [p.name for p in writers if p.parent == folder])
     try:
         for path in writers:
             for parent in reversed([path.parent, *path.parent.parents]):
@@ -259,16 +264,20 @@ def write_all_or_none(
             open_mode(fd)
             os.close(fd)
             write(Path(tmp))
+        there = {p: t for t, p in staged if not replace and (p.exists() or p.is_symlink())}
+        refuse_existing_outputs(list(there), option, force=False, same=lambda p: holds(p, there[p]))
         for tmp_path, path in staged:
             if replace:
                 os.replace(tmp_path, path)
+            elif path in there:  # the same bytes already there: left as they are
+                tmp_path.unlink()
             else:
                 _place_new(tmp_path, path)
                 placed.append(path)
                 tmp_path.unlink(missing_ok=True)  # linked: the target keeps the file
     except BaseException as exc:
         for tmp_path, target in staged:
-            if target not in placed and _linked(tmp_path, target):
+            if target not in placed and same_path(tmp_path, target):
                 placed.append(target)  # linked as Ctrl-C or SIGTERM arrived, not yet counted
             tmp_path.unlink(missing_ok=True)
         for target in placed:
@@ -358,16 +367,16 @@ def held_name(path: Path, busy: str, shown: Path | None = None) -> Iterator[None
         os.close(fd)
 
 
-def _linked(tmp: Path, path: Path) -> bool:
-    """Whether ``path`` is a hard link to ``tmp`` (both exist, one file)."""
-    try:
-        return os.path.samefile(tmp, path)
-    except OSError:
+def holds(path: Path, content: Path | bytes) -> bool:
+    """Whether ``path`` is a plain file (no link) with ``content``: these bytes, or a file's."""
+    if path.is_symlink() or not path.is_file():
         return False
+    if isinstance(content, bytes):
+        return path.stat().st_size == len(content) and path.read_bytes() == content
+    return filecmp.cmp(path, content, shallow=False)
 
 
-#: What ``link()`` fails with on a file system without hard links (ENOSYS: a FUSE file system
-#: without link(), as libfuse answers: rclone mount, multipass).
+#: What ``link()`` fails with on a file system without hard links (ENOSYS: FUSE, rclone mount).
 _NO_HARD_LINKS = (errno.EPERM, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV)
 
 

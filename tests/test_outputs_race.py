@@ -33,7 +33,7 @@ def _writers(tmp_path: Path) -> tuple[Path, Path, dict[Path, Callable[[Path], ob
 
 def test_a_file_that_appeared_meanwhile_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     a, b, writers = _writers(tmp_path)
-    with pytest.raises(RefusalError, match="a.json already exists .*Give --force"):
+    with pytest.raises(RefusalError, match=r"already exists .*a\.json; .*give --force"):
         write_all_or_none(writers, replace=False)
     assert a.read_text() == "theirs"  # the other command's file stands
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # no b, no temporary file
@@ -53,7 +53,7 @@ def test_files_placed_before_the_refusal_are_taken_back(tmp_path: Path) -> None:
         b.write_text("theirs")  # the second target appears; the first was free
         p.write_text("ours b")
 
-    with pytest.raises(RefusalError, match="b.json already exists"):
+    with pytest.raises(RefusalError, match=r"already exists .*b\.json;"):
         write_all_or_none({a: lambda p: p.write_text("ours a"), b: write_b}, replace=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
     assert b.read_text() == "theirs"
@@ -86,7 +86,7 @@ def test_without_hard_links_a_file_that_appeared_is_still_refused(
 
     monkeypatch.setattr(os, "link", no_link)
     a, b, writers = _writers(tmp_path)
-    with pytest.raises(RefusalError, match="a.json already exists"):
+    with pytest.raises(RefusalError, match=r"already exists .*a\.json;"):
         write_all_or_none(writers, replace=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
     assert a.read_text() == "theirs"
@@ -113,3 +113,33 @@ def test_an_interrupt_just_after_a_file_was_linked_takes_it_back(
     with pytest.raises(KeyboardInterrupt):
         write_all_or_none({a: lambda p: p.write_text("ours")}, replace=False)
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_a_file_that_appears_as_it_is_put_in_place_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # after the check of what is there, before the link: the link itself refuses it
+    real_link = os.link
+
+    def theirs_first(src: object, dst: object) -> None:
+        Path(str(dst)).write_text("theirs")
+        real_link(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "link", theirs_first)
+    a = tmp_path / "a.json"
+    with pytest.raises(RefusalError, match="a.json already exists .*Give --force"):
+        write_all_or_none({a: lambda p: p.write_text("ours")}, replace=False)
+    assert (a.read_text(), [p.name for p in tmp_path.iterdir()]) == ("theirs", ["a.json"])
+
+
+def test_a_file_already_there_with_the_same_bytes_is_kept_and_the_rest_written(
+    tmp_path: Path,
+) -> None:
+    # a killed command's file, written again: no conflict; the one missing is written
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text("ours a")
+    before = a.stat().st_ino
+    writers = {a: lambda p: p.write_text("ours a"), b: lambda p: p.write_text("ours b")}
+    assert write_all_or_none(writers, replace=False) == [a, b]
+    assert (a.read_text(), b.read_text(), a.stat().st_ino) == ("ours a", "ours b", before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]

@@ -101,9 +101,11 @@ WRITTEN: list[str] = []
 
 def written(noun: str, paths: Iterable[object]) -> None:
     """Add "the <noun> P is written" (several: "the <noun>s P, Q are written") to WRITTEN."""
+    from driftproof.wording import first_of
+
     names = [str(p) for p in paths]
     many = len(names) != 1
-    WRITTEN.append(f"the {noun}{'s' * many} {', '.join(names)} {'are' if many else 'is'} written")
+    WRITTEN.append(f"the {noun}{'s' * many} {first_of(names)} {'are' if many else 'is'} written")
 
 
 class _ReaderGone(Exception):
@@ -308,13 +310,20 @@ def _from_interrupt(exc: BaseException) -> bool:
 
 
 def _interrupted() -> NoReturn:
-    """Print "interrupted" and exit 130; a further SIGINT or SIGTERM is ignored meanwhile."""
+    """Print "interrupted" and exit 130; a further SIGINT or SIGTERM is ignored meanwhile.
+
+    Once the command has written its outputs (:data:`WRITTEN`) it is complete, as a run whose
+    receipt is written: "stopped: the command is complete and <what> is written", status 0.
+    """
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)
+    from driftproof.render.escape import terminal_safe  # a file name is untrusted text
+
+    done = f"stopped: the command is complete and {'; '.join(WRITTEN)}; there is nothing to redo"
     with contextlib.suppress(OSError, ValueError):  # as fail's: the exit status says it
-        click.echo("interrupted", err=True)
-    sys.exit(130)
+        click.echo(terminal_safe(done) if WRITTEN else "interrupted", err=True)
+    sys.exit(0 if WRITTEN else 130)
 
 
 def fail(lines: Iterable[str], status: int = 2) -> NoReturn:

@@ -234,9 +234,10 @@ def judge_price_option(help: str) -> Any:
     return click.option("--judge-price", callback=_price, help=help)
 
 
-def said_written(receipts: Sequence[Path], notices: Sequence[str] = ()) -> None:
+def said_written(receipts: Sequence[Path], notices: Sequence[str] = (), same: int = 0) -> None:
     """Print each notice, "wrote PATH" for each receipt written, then the command that reads one.
 
+    ``same``: how many of them were already there with the same bytes (left as they were).
     Notices and paths are shown escaped: they are untrusted text.
     """
     from driftproof.render.escape import shell_path, terminal_safe
@@ -245,7 +246,18 @@ def said_written(receipts: Sequence[Path], notices: Sequence[str] = ()) -> None:
         click.echo(terminal_safe(notice))
     for path in receipts:
         click.echo(f"wrote {terminal_safe(str(path))}")
+    if same:
+        click.echo(already_there(same, len(receipts)))
     if receipts:
         first = terminal_safe(shell_path(receipts[0]))  # '##[' never reaches a CI log whole
         each = "it" if len(receipts) == 1 else "the first (each of the others the same way)"
         click.echo(f"next: driftproof view {first} to read {each}")
+
+
+def already_there(same: int, of: int) -> str:
+    """The line for ``same`` of ``of`` files written that were already there, the same bytes."""
+    from driftproof.wording import count_of
+
+    was, it = ("was", "it was") if same == 1 else ("were", "they were")
+    files = count_of(of, "file")
+    return f"{same:,} of the {files} {was} already there, the same bytes: kept as {it}"

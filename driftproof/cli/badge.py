@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 import click
 
 from driftproof.cli import written
-from driftproof.cli._options import FILE, fit_terminal
+from driftproof.cli._options import FILE, already_there, fit_terminal
 from driftproof.outputs import (
     STAGED_EXTRA,
     append_github_output,
+    holds,
     refuse_existing_outputs,
     refuse_long_name,
     same_path,
@@ -43,18 +44,25 @@ def _check_targets(receipt: Path, paths: list[Path]) -> None:
             raise click.UsageError(f"{path}: named for two outputs; give each output its own file")
 
 
-def _write_all(files: dict[Path, bytes], *, replace: bool) -> None:
-    """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`), or _WriteError."""
+def _write_all(files: dict[Path, bytes], label: str, *, replace: bool) -> int:
+    """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`), or _WriteError.
+
+    Without ``replace`` a file already there with the same bytes (a killed badge's) is kept.
+    Returns how many were so kept.
+    """
+    there = 0 if replace else sum(p.exists() for p in files)
     try:
         write_all_or_none(
             {path: partial(Path.write_bytes, data=data) for path, data in files.items()},
             replace=replace,
+            option=label,
         )
     except OSError as exc:
         where = exc.filename or next(iter(files))
         raise _WriteError(
             f"{where}: cannot write: {exc.strerror or exc}; no badge file was written"
         ) from None
+    return there
 
 
 def _name_shown(receipt: Path, name: str, *, every_path: bool) -> None:
@@ -132,9 +140,11 @@ def badge(
     PATH" for each badge file written.
 
     Exit status: 0 when the files were written, whatever the reading; 2 when the receipt is
-    unreadable or invalid, a badge file already exists and --force is not given, or the options
-    are wrong (nothing is written then), or a standard output that cannot be written once the
-    files are (the error says they are written).
+    unreadable or invalid, a badge file already exists with other content and --force is not
+    given, or the options are wrong (nothing is written then), or a standard output that cannot
+    be written once the files are (the error says they are written); 130 when interrupted by
+    Ctrl-C or SIGTERM before the files are written (nothing is written); once they are, a stop
+    says the command is complete.
     """
     # deferred: start-up time of --help
     from driftproof.pages.badge import (
@@ -173,7 +183,7 @@ def badge(
     named = (json_path, details_path, svg_path, gh_path)
     _check_targets(receipt, [p for p in named if p is not None])
     label = "--out-dir" if out_dir is not None else "--json/--svg/--details"
-    refuse_existing_outputs(list(files), label, force=force)
+    refuse_existing_outputs(list(files), label, force=force, same=lambda p: holds(p, files[p]))
     for path in files:  # each is written through a temporary copy beside it, as run's receipt
         refuse_long_name(path, label, STAGED_EXTRA)
     if gh_path is not None and gh_path.is_dir():
@@ -187,18 +197,20 @@ def badge(
             raise _WriteError(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
-    _write_all(files, replace=force)
+    same = _write_all(files, label, replace=force)
     written("badge file", files)
     _say_reading(r)
-    _say_written(list(files), json_path)
+    _say_written(list(files), json_path, same)
 
 
-def _say_written(files: list[Path], endpoint: Path | None) -> None:
-    """``wrote PATH`` for each of ``files``, then how to show the endpoint JSON, if written."""
+def _say_written(files: list[Path], endpoint: Path | None, same: int) -> None:
+    """``wrote PATH`` for each of ``files``, how many were already there, how to show the JSON."""
     from driftproof.render.escape import terminal_safe  # a file name is untrusted text
 
     for path in files:
         click.echo(fit_terminal(f"wrote {terminal_safe(str(path))}"))
+    if same:
+        click.echo(fit_terminal(already_there(same, len(files))))
     if endpoint is not None:
         click.echo(fit_terminal(embed_how(terminal_safe(endpoint.name))))
 

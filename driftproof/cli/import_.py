@@ -18,5 +18,6 @@ def import_group() -> None:
 
     Exit status: 0 when every receipt is written; 2 when the source or the options are refused
     (nothing is written), or when standard output cannot be written once the receipts are (the
-    error says they are written).
+    error says they are written); 130 when interrupted by Ctrl-C or SIGTERM before the receipts
+    are written (nothing is written); once they are, a stop says the command is complete.
     """

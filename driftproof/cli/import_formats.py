@@ -88,8 +88,9 @@ def _import_command(
         read = [*_paths(value), *(p for p in options.values() if isinstance(p, Path))]
         for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
             refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
+        there = [] if force else [p for i in items if (p := Path(out_dir) / i.filename).exists()]
         written("receipt", paths := write_imported(items, out_dir, source=str(shown), force=force))
-        said_written(paths, [n for item in items for n in item.notices])
+        said_written(paths, [n for item in items for n in item.notices], len(there))
 
     return click.Command(
         tool,

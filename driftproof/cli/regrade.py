@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from driftproof.cli import fail
+from driftproof.cli import fail, written
 from driftproof.cli._options import (
     EXISTING_FILE,
     FILE,
@@ -22,7 +22,13 @@ from driftproof.cli._options import (
     terminal_width,
 )
 from driftproof.errors import RefusalError
-from driftproof.outputs import STAGED_EXTRA, refuse_existing_output, refuse_long_name, same_path
+from driftproof.outputs import (
+    STAGED_EXTRA,
+    refuse_existing_output,
+    refuse_long_name,
+    remove_abandoned,
+    same_path,
+)
 from driftproof.run.base_url import url_problem
 from driftproof.run.run_plan import RunOptionError, make_judge, plan_regrade_judge
 from driftproof.wording import OFFLINE, count_of
@@ -115,7 +121,8 @@ def regrade(
     Exit status: 0 when the new receipt is written and each of its arms has a scored draw; 2
     when the regrade is refused or the options are wrong (nothing is written); 4 when an arm of
     the new receipt has no scored draw (it is written, reading not measured unless only the
-    control arm has none); 130 when interrupted by Ctrl-C (nothing is written).
+    control arm has none); 130 when interrupted by Ctrl-C or SIGTERM before the receipt is
+    written (nothing is written); once it is written, a stop says the regrade is complete.
     """
     from driftproof.receipt import read_receipt  # deferred: start-up time of --help
     from driftproof.regrade.rubric import RegradeInterrupted, rubric_regrade
@@ -127,6 +134,7 @@ def regrade(
             f"the regrade receipt must not overwrite the revised suite ({rubric_suite})"
         )
     kept = (receipt, transcripts_file(receipt))
+    remove_abandoned(out.parent, [out.name])  # the temporary files a killed regrade left
     if not any(same_path(out, p) for p in kept):  # rubric_regrade refuses these with its own words
         refuse_existing_output(out, "--out", force=force)
         refuse_long_name(out, "--out", STAGED_EXTRA)  # the receipt's temporary copy beside it
@@ -153,6 +161,7 @@ def regrade(
     except RegradeInterrupted as exc:
         click.echo(f"interrupted: {exc}", err=True)
         raise SystemExit(130) from None
+    written("receipt", [result.receipt_path])
     click.echo(summary(result, j.lane.provider, terminal_width()))
     _exit_if_nothing_measured(result)
     click.echo(fit_terminal(next_step(receipt, out, plain=j.plain)))

@@ -23,7 +23,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _shapes
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
-from driftproof.outputs import refuse_existing_outputs, remove_abandoned, write_all_or_none
+from driftproof.outputs import refuse_special, write_all_or_none
 from driftproof.receipt import ReceiptBody, write_receipt
 
 __all__ = [
@@ -185,17 +185,18 @@ def write_imported(
 ) -> list[Path]:
     """Seal, check and write every imported receipt into ``out_dir`` (made if missing), or none.
 
-    ``source`` names the source in messages; ``force`` replaces existing receipts. Returns the
-    paths written, in the order of ``items``. The temporary files a killed write of these
-    receipts left in ``out_dir`` are removed first, unless a write there is under way
-    (:func:`~driftproof.outputs.remove_abandoned`).
+    ``source`` names the source in messages; ``force`` replaces existing receipts; without it
+    a receipt file already there with the very bytes this import writes (a killed import's) is
+    left as it is. Returns the paths written, in the order of ``items``. The temporary files a
+    killed write of these receipts left in ``out_dir`` are removed first, unless a write there
+    is under way (:func:`~driftproof.outputs.write_all_or_none`).
 
     Raises:
         ImportError_: a file name is unsafe or repeated (in any letter case), a receipt is
             not valid (an importer bug, named by the source and the receipt's pointer), or the
             directory cannot be written; nothing was written.
-        RefusalError: a receipt file already exists and ``force`` is not set, naming every
-            such file; nothing was written.
+        RefusalError: a receipt file already exists with other bytes and ``force`` is not
+            set, naming every such file; nothing was written.
     """
     out = Path(out_dir)
     seen: dict[str, Imported] = {}
@@ -210,13 +211,12 @@ def write_imported(
                 f"{_whence(item)}; import them apart, into separate folders (--out-dir); nothing "
                 "was written"
             )
-    refuse_existing_outputs([out / item.filename for item in items], "--out-dir", force=force)
-    remove_abandoned(out, [item.filename for item in items])  # what a killed import left
+    refuse_special([out / item.filename for item in items], "--out-dir")
     writers = {
         out / i.filename: functools.partial(write_receipt, finish(i.body, i.repairs)) for i in items
     }
     try:
-        return write_all_or_none(writers, replace=force)
+        return write_all_or_none(writers, replace=force, option="--out-dir")
     except ReceiptError as exc:
         problems = [
             Problem(
