@@ -130,6 +130,8 @@ def test_an_existing_badge_file_is_replaced_only_with_force(
     assert json.loads(old.read_text())["label"] == "driftproof" and svg.exists()
     out = tmp_path / "out"
     assert run(["badge", str(src), "--out-dir", str(out)], capsys)[0] == 0
+    for p in out.iterdir():  # the same bytes again are no conflict (a killed badge's rerun)
+        p.write_text("mine")
     code, _, err = run(["badge", str(src), "--out-dir", str(out)], capsys)
     named = ", ".join(str(out / f"demo{x}") for x in (".json", ".details.json", ".svg"))
     assert (code, err) == (
