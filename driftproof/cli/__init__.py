@@ -82,7 +82,8 @@ with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
     import importlib
     import io
     import sys
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from pathlib import Path
     from types import FrameType
     from typing import Any, NoReturn
 
@@ -92,7 +93,7 @@ with _stops_interrupt(_exit_interrupted):  # the most of a command's first 0.2 s
     from driftproof import __version__
     from driftproof.errors import DriftproofError
 
-__all__ = ["COMMANDS", "WRITTEN", "cli", "main", "written"]
+__all__ = ["COMMANDS", "WRITTEN", "cli", "main", "written", "written_by"]
 
 #: What the running command has written and left in place, said as a reader reads it ("the
 #: receipt r.json is written"): the error of a standard output that then fails says so.
@@ -106,6 +107,23 @@ def written(noun: str, paths: Iterable[object]) -> None:
     names = [str(p) for p in paths]
     many = len(names) != 1
     WRITTEN.append(f"the {noun}{'s' * many} {first_of(names)} {'are' if many else 'is'} written")
+
+
+def written_by(
+    noun: str, write: Callable[..., list[Path]], *args: Any, **kwargs: Any
+) -> list[Path]:
+    """``write(*args, **kwargs)``, then :func:`written` of the paths it returns, as one step.
+
+    SIGINT and SIGTERM are held meanwhile (:class:`~driftproof.run.scheduler.HeldStops`): one
+    arriving while the files are written is raised once they are counted, so it reads as the
+    command complete; ``write`` refusing or failing, as interrupted.
+    """
+    from driftproof.run.scheduler import HeldStops
+
+    with HeldStops():
+        paths = write(*args, **kwargs)
+        written(noun, paths)
+    return paths
 
 
 class _ReaderGone(Exception):

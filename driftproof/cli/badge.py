@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from driftproof.cli import written
+from driftproof.cli import written_by
 from driftproof.cli._options import FILE, already_there, fit_terminal
 from driftproof.outputs import (
     STAGED_EXTRA,
@@ -48,11 +48,14 @@ def _write_all(files: dict[Path, bytes], label: str, *, replace: bool) -> int:
     """Write every file or none (:func:`~driftproof.outputs.write_all_or_none`), or _WriteError.
 
     Without ``replace`` a file already there with the same bytes (a killed badge's) is kept.
-    Returns how many were so kept.
+    Returns how many were so kept. SIGINT and SIGTERM wait until they are counted as written
+    (:func:`~driftproof.cli.written_by`).
     """
     there = 0 if replace else sum(p.exists() for p in files)
     try:
-        write_all_or_none(
+        written_by(
+            "badge file",
+            write_all_or_none,
             {path: partial(Path.write_bytes, data=data) for path, data in files.items()},
             replace=replace,
             option=label,
@@ -198,7 +201,6 @@ def badge(
                 f"{gh_path}: cannot append to $GITHUB_OUTPUT: {exc.strerror or exc}"
             ) from None
     same = _write_all(files, label, replace=force)
-    written("badge file", files)
     _say_reading(r)
     _say_written(list(files), json_path, same)
 

@@ -12,7 +12,7 @@ from typing import Any
 import click
 from click import UsageError
 
-from driftproof.cli import written
+from driftproof.cli import written_by
 from driftproof.cli._options import EXISTING_FILE, EXISTING_PATH, FILE, said_written
 from driftproof.errors import ImportError_, Problem
 from driftproof.wording import is_blank, name_refusal
@@ -89,8 +89,8 @@ def _import_command(
         for item, path in ((i, p) for i in items for p in read):  # as run and export refuse it
             refuse_output_on_input(Path(out_dir) / item.filename, "--out-dir", source=path)
         there = [] if force else [p for i in items if (p := Path(out_dir) / i.filename).exists()]
-        written("receipt", paths := write_imported(items, out_dir, source=str(shown), force=force))
-        said_written(paths, [n for item in items for n in item.notices], len(there))
+        done = written_by("receipt", write_imported, items, out_dir, source=str(shown), force=force)
+        said_written(done, [n for item in items for n in item.notices], len(there))
 
     return click.Command(
         tool,

@@ -165,3 +165,37 @@ def test_a_regrade_removes_its_leftovers_and_a_stop_once_written_says_complete(
     )
     assert read_receipt(out).regrade is not None
     assert not left.exists()
+
+
+@pytest.mark.parametrize("where", ["badge", "importers"])
+def test_a_signal_as_the_last_file_lands_reads_complete_not_interrupted(
+    where: str,
+    shared: Path,
+    receipt: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SIGTERM once every file is in place, before the command counted them as written: it
+    # said "interrupted" (exit status 130) with every file on disk, 1 kill in 10 for badge
+    import signal
+
+    from driftproof.outputs import write_all_or_none
+
+    def then_termed(*args: object, **kwargs: object) -> list[Path]:
+        placed = write_all_or_none(*args, **kwargs)  # type: ignore[arg-type]
+        signal.raise_signal(signal.SIGTERM)
+        return placed
+
+    monkeypatch.setattr(
+        f"driftproof.{'cli.' * (where == 'badge')}{where}.write_all_or_none", then_termed
+    )
+    out = tmp_path / "o"
+    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
+    args = {
+        "badge": ["badge", str(receipt), "--out-dir", str(out)],
+        "importers": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
+    }[where]
+    code, _, err = run(args, capsys)
+    assert (code, err.startswith("\nstopped: the command is complete and the ")) == (0, True)
+    assert len(list(out.iterdir())) == (3 if where == "badge" else 1)
