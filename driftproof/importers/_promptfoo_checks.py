@@ -26,11 +26,12 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 #: type (its ``not-`` form alike): (whole reasons, opening words). From src/matchers:
 #: llmGrading.ts, rubric.ts (promptfoo 0.95's "Could not extract JSON from llm-rubric
 #: response", issue 2084), classification.ts and search.ts (which not-classifier and
-#: not-search-rubric inverted into a pass before PR 10904).
+#: not-search-rubric inverted into a pass before PR 10904). Not llm-rubric's or factuality's
+#: "No output": a judge's own reason, which those graders keep whole, may be those words.
 _SEARCH = "Search rubric evaluation failed: "
 _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "llm-rubric": (
-        ("No output",),
+        (),
         (
             "Could not extract JSON from llm-rubric response",
             "llm-rubric produced malformed response",
@@ -40,7 +41,7 @@ _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **dict.fromkeys(
         ("factuality", "model-graded-factuality"),
         (
-            ("No output",),
+            (),
             (
                 "Factuality checker output did not match expected format: ",
                 "Invalid category value: ",

@@ -79,7 +79,7 @@ GRADER_FAILURES = [
     ("llm-rubric", "Could not extract JSON from llm-rubric response", False, 0),
     ("llm-rubric", "llm-rubric produced malformed response: SyntaxError\n\n{pass:", False, 0),
     # matchesFactuality / matchesClosedQa, issue 10481 (still unmarked)
-    ("factuality", "No output", False, 0),
+    ("model-graded-closedqa", "No output", False, 0),  # its verdicts open "The submission"
     ("model-graded-factuality", "Invalid category value: F", False, 0),
     ("factuality", "Factuality checker output did not match expected format: yes", False, 0),
     ("model-graded-closedqa", "Model grader produced a malformed response:\nMaybe", False, 0),
@@ -122,6 +122,10 @@ def test_a_graders_own_failure_unmarked_is_lost_with_its_reason(
         ("factuality", "API error: 429 Too Many Requests", False, True),
         ("model-graded-closedqa", "The submission does not meet the criterion:\nN", False, True),
         ("not-classifier", "Request timed out", True, True),  # inverted before PR 10904
+        # "No output" is also a judge's own reason, kept whole: llm-rubric's parsed.reason
+        # (rubric.ts), factuality's JSON reason or the words after "(D)" (llmGrading.ts)
+        ("llm-rubric", "No output", False, False),
+        ("factuality", "No output", False, True),
         # a grader's failure words on an assertion no grader runs are that assertion's verdict
         ("contains", "No output", False, False),
         ("not-classifier", "Classification toxic has score 0.91 >= 0.5", False, False),
