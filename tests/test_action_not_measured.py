@@ -223,6 +223,22 @@ def test_a_measured_case_the_new_receipt_does_not_hold_fails_the_job(
     assert ([v.case_id for v in c.rows], exit_status(c)) == (["c2"], 0)
 
 
+def test_a_smoke_run_against_a_full_baseline_fails_saying_it_runs_part_of_the_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found in review: run --quick answers the suite's first case only, so c2 and c3 are not in
+    # it; they count as not measured (the job fails by default), and the summary said they were
+    # "dropped or renamed", which the smoke run never did
+    a = make_receipt([case(cid, WITH, BASE) for cid in ("c1", "c2", "c3")])
+    b = make_receipt([case("c1", WITH, BASE)], level="UNVERIFIED", preset="quick")
+    code, summary = _action(tmp_path, monkeypatch, a, b, None)
+    assert (code, json.loads(_output(tmp_path, "unmeasured-cases"))) == (1, ["c2", "c3"])
+    for cid in ("c2", "c3"):
+        said = f"- {cid}: not measured in the later receipt: not in it (a smoke run, which runs"
+        assert said + " part of the suite)\n" in summary
+    assert "dropped or renamed" not in summary
+
+
 def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

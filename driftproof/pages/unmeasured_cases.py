@@ -41,6 +41,7 @@ class UnmeasuredCase:
         reason_draws: the draws lost to ``reason``.
         aa: the later receipt is an A/A calibration, its arms named as its two runs.
         held: the later receipt holds the case (``False``: dropped or renamed, ``drawn`` 0).
+        smoke: the later receipt is a smoke run, which runs part of the suite.
     """
 
     case_id: str
@@ -50,15 +51,19 @@ class UnmeasuredCase:
     reason_draws: int = 0
     aa: bool = False
     held: bool = True
+    smoke: bool = False
 
     def words(self) -> str:
         """``not measured in the later receipt: every draw lost (with skill; 3 of 3 lost to …)``.
 
-        Or ``…: no draw made (with skill)``, ``…: not in it (dropped or renamed)``; the recorded
-        reason is not escaped.
+        Or ``…: no draw made (with skill)``, ``…: not in it (dropped or renamed)`` (``(a smoke
+        run, which runs part of the suite)``); the recorded reason is not escaped.
         """
         if not self.held:
-            return f"{LATER_NOT_MEASURED}: not in it (dropped or renamed)"
+            why = (
+                "a smoke run, which runs part of the suite" if self.smoke else "dropped or renamed"
+            )
+            return f"{LATER_NOT_MEASURED}: not in it ({why})"
         arms = ", ".join((AA_ARM_WORDS if self.aa else ARM_WORDS)[a] for a in self.arms)
         if self.drawn == 0:
             return f"{LATER_NOT_MEASURED}: no draw made ({arms})"
@@ -103,7 +108,13 @@ def unmeasured_later(
         if arms:
             out.append(
                 UnmeasuredCase(
-                    c.id, tuple(arms), drawn, *_commonest(reasons), bool(b.run.aa), d is not None
+                    c.id,
+                    tuple(arms),
+                    drawn,
+                    *_commonest(reasons),
+                    bool(b.run.aa),
+                    d is not None,
+                    b.is_smoke,
                 )
             )
     return tuple(out)
