@@ -237,6 +237,12 @@ def test_a_smoke_run_against_a_full_baseline_fails_saying_it_runs_part_of_the_su
         said = f"- {cid}: not measured in the later receipt: not in it (a smoke run, which runs"
         assert said + " part of the suite)\n" in summary
     assert "dropped or renamed" not in summary
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    assert (
+        "a `--quick` smoke run answers the suite's first case only, and an import may name its "
+        "cases otherwise, so either, against a baseline holding more cases, fails the job under "
+        "the default `fail-on`" in readme
+    )
 
 
 def test_a_receipt_that_measured_nothing_decides_nothing_and_says_not_measured(
