@@ -28,6 +28,7 @@ _ERRORED = ("Python code execution failed", "Custom function threw error")
 #: response", issue 2084), classification.ts and search.ts (which not-classifier and
 #: not-search-rubric inverted into a pass before PR 10904). Not llm-rubric's or factuality's
 #: "No output": a judge's own reason, which those graders keep whole, may be those words.
+#: Closed-QA's are every reason but its verdicts' (:data:`_CLOSEDQA_VERDICTS`).
 _SEARCH = "Search rubric evaluation failed: "
 _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "llm-rubric": (
@@ -48,10 +49,6 @@ _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             ),
         ),
     ),
-    "model-graded-closedqa": (
-        ("No output",),
-        ("Model grader produced a malformed response:", "Error parsing output: "),
-    ),
     "classifier": (
         ("Unknown error fetching classification", "No classification scores returned"),
         (),
@@ -65,19 +62,25 @@ _GRADER_FAILED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
 }
+#: How model-graded-closedqa opens each of its verdicts (matchesClosedQa; older promptfoo wrote
+#: the first with no colon and no reply after it): any other reason is its grader failing, a
+#: malformed reply, no output or its provider's own error text (issue 10481).
+_CLOSEDQA_VERDICTS = (
+    "The submission meets the criterion",
+    "The submission does not meet the criterion:",
+)
 #: The verdicts a grader writes, unmarked, for its own provider's error: a fail of factuality
-#: and closed-QA (matchesFactuality, matchesClosedQa: issue 10481) and of classifier
-#: (matchesClassification), which not-classifier inverted into a pass before PR 10904.
+#: (matchesFactuality: issue 10481) and of classifier (matchesClassification), which
+#: not-classifier inverted into a pass before PR 10904.
 _UNTOLD = {
     "factuality": "fail",
     "model-graded-factuality": "fail",
-    "model-graded-closedqa": "fail",
     "classifier": "fail",
     "not-classifier": "pass",
 }
 #: A receipt's note on draws holding such a verdict, after their count.
 UNTOLD_NOTE = (
-    "measured draw(s) hold a fail of a factuality, closed-QA or classifier assertion (or a pass "
+    "measured draw(s) hold a fail of a factuality or classifier assertion (or a pass "
     "of not-classifier): promptfoo writes that grader's own provider error as such a verdict, "
     "unmarked, so some may be the grader failing rather than the answer; read as promptfoo "
     "scored them."
@@ -89,6 +92,8 @@ _COMPARING = ("select-best", "max-score")
 
 def _grader_failed(atype: str, reason: str) -> bool:
     """Whether ``reason`` is one promptfoo's grader of ``atype`` gives when it failed itself."""
+    if atype.removeprefix("not-") == "model-graded-closedqa":
+        return not reason.startswith(_CLOSEDQA_VERDICTS)
     whole, opening = _GRADER_FAILED.get(atype.removeprefix("not-"), ((), ()))
     return reason in whole or reason.startswith(opening)
 
@@ -103,7 +108,7 @@ def checks_of(grading: dict[str, Any] | None, w: Where) -> list[dict[str, Any]]:
 
     A check errored (outcome ``error``) when promptfoo marks its grader's failure
     (``metadata.graderError``) or words it as one of its own failures (:data:`_ERRORED`,
-    :data:`_GRADER_FAILED`).
+    :data:`_GRADER_FAILED`, :data:`_CLOSEDQA_VERDICTS`).
 
     Raises:
         ImportError_: more results than a receipt keeps checks of one answer, a result with no

@@ -79,7 +79,11 @@ GRADER_FAILURES = [
     ("llm-rubric", "Could not extract JSON from llm-rubric response", False, 0),
     ("llm-rubric", "llm-rubric produced malformed response: SyntaxError\n\n{pass:", False, 0),
     # matchesFactuality / matchesClosedQa, issue 10481 (still unmarked)
-    ("model-graded-closedqa", "No output", False, 0),  # its verdicts open "The submission"
+    # closed-QA opens each verdict "The submission meets the criterion" or "... does not meet
+    # the criterion:" (matchesClosedQa), so any other reason is its grader's, a provider's
+    # error text among them (issue 10481's 429)
+    ("model-graded-closedqa", "No output", False, 0),
+    ("model-graded-closedqa", "API error: 429 Too Many Requests", False, 0),
     ("model-graded-factuality", "Invalid category value: F", False, 0),
     ("factuality", "Factuality checker output did not match expected format: yes", False, 0),
     ("model-graded-closedqa", "Model grader produced a malformed response:\nMaybe", False, 0),
@@ -120,7 +124,8 @@ def test_a_graders_own_failure_unmarked_is_lost_with_its_reason(
         # promptfoo writes it as the verdict, so it cannot be told from a grader's reason; read
         # as scored, and the receipt says such verdicts may be the grader failing
         ("factuality", "API error: 429 Too Many Requests", False, True),
-        ("model-graded-closedqa", "The submission does not meet the criterion:\nN", False, True),
+        ("model-graded-closedqa", "The submission does not meet the criterion:\nN", False, False),
+        ("model-graded-closedqa", "The submission meets the criterion", True, False),  # older
         ("not-classifier", "Request timed out", True, True),  # inverted before PR 10904
         # "No output" is also a judge's own reason, kept whole: llm-rubric's parsed.reason
         # (rubric.ts), factuality's JSON reason or the words after "(D)" (llmGrading.ts)
