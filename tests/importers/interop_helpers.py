@@ -8,6 +8,7 @@ from typing import Any
 
 from driftproof.importers import Imported
 from driftproof.importers._text import finish
+from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
 from driftproof.receipt import Receipt, ReceiptBody, compute_seal, parse_receipt
 from driftproof.receipt._seal import SEAL_ALGORITHM
 
@@ -89,3 +90,21 @@ def refused_at(call: Any, pointer: str) -> str:
     (p,) = exc.value.problems
     assert p.pointer == pointer
     return p.message
+
+
+#: The promptfoo sample's providers as the two arms (promptfoo/sample-export.json).
+PROMPTFOO_ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
+
+
+def promptfoo_sample(shared: Path) -> dict[str, Any]:
+    """promptfoo/sample-export.json, parsed, for a test to change."""
+    doc: dict[str, Any] = json.loads(
+        (shared / "data/interop/promptfoo/sample-export.json").read_text("utf-8")
+    )
+    return doc
+
+
+def promptfoo_import(doc: dict[str, Any], tmp_path: Path) -> Any:
+    """``doc`` imported as promptfoo with :data:`PROMPTFOO_ARMS` (a skill named ``s``)."""
+    path = write_json(tmp_path / "out.json", doc)
+    return import_promptfoo(path, PromptfooOptions(arms=PROMPTFOO_ARMS, skill_name="s"))

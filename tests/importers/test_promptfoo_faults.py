@@ -14,26 +14,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from interop_helpers import PROMPTFOO_ARMS as ARMS
+from interop_helpers import promptfoo_import as _import
+from interop_helpers import promptfoo_sample as _sample
 from interop_helpers import sealed, write_json
 
 from driftproof.cli import cli
 from driftproof.errors import ImportError_
 from driftproof.importers._text import error_reason
 from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
-
-ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
-
-
-def _sample(shared: Path) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(
-        (shared / "data/interop/promptfoo/sample-export.json").read_text("utf-8")
-    )
-    return doc
-
-
-def _import(doc: dict[str, Any], tmp_path: Path) -> Any:
-    path = write_json(tmp_path / "out.json", doc)
-    return import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="s"))
 
 
 @pytest.mark.parametrize("reason", [3, "2", True, -1])

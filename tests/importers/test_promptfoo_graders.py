@@ -9,30 +9,19 @@ src/matchers) and its issues, as the adversarial importer test (round 23) found 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_helpers import sealed, write_json
+from interop_helpers import promptfoo_import, sealed
+from interop_helpers import promptfoo_sample as _sample
 
 from driftproof.errors import ImportError_
 from driftproof.importers._promptfoo_checks import UNTOLD_NOTE
-from driftproof.importers.promptfoo import PromptfooOptions, import_promptfoo
-
-ARMS = {"with_skill": "openai:gpt-5-mini", "baseline": "openai:gpt-5"}
-
-
-def _sample(shared: Path) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(
-        (shared / "data/interop/promptfoo/sample-export.json").read_text("utf-8")
-    )
-    return doc
 
 
 def _import(doc: dict[str, Any], tmp_path: Path) -> Any:
-    path = write_json(tmp_path / "out.json", doc)
-    return sealed(import_promptfoo(path, PromptfooOptions(arms=ARMS, skill_name="s")))
+    return sealed(promptfoo_import(doc, tmp_path))
 
 
 @pytest.mark.parametrize("atype", ["select-best", "max-score"])
