@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import filecmp
 import os
 import re
 import sys
@@ -17,11 +16,14 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 from driftproof.errors import RefusalError
 from driftproof.wording import count_of, first_of
 
+Wait = Callable[[Callable[[], object]], object]  # wait(get): get(), where held stops may act
+Writers = Mapping[Path, Callable[[Path], object]]  # a target -> what writes it to a given path
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
     "--out names the one file a command writes (run, regrade, export); --out-dir names the folder "
@@ -165,8 +167,8 @@ def is_staged_name(name: str) -> bool:
 
 
 @contextmanager
-def staging_in(folder: Path) -> Iterator[None]:
-    """A shared lock (flock) on ``folder`` for a block that stages files in it.
+def staging_in(folder: Path, wait: Wait | None = None) -> Iterator[None]:
+    """A shared lock (flock) on ``folder`` for a block that stages files in it (``wait``: Wait).
 
     Held by every write through :func:`staged_sibling`; :func:`remove_abandoned` removes a staged
     file only under the exclusive lock, so never one a living writer holds. A folder that cannot
@@ -179,7 +181,8 @@ def staging_in(folder: Path) -> Iterator[None]:
         return
     try:
         with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a removal under way, which is short
+            get = partial(fcntl.flock, fd, fcntl.LOCK_SH)  # waits out a removal, which is short
+            wait(get) if wait else get()
         yield
     finally:
         os.close(fd)
@@ -220,7 +223,7 @@ def open_mode(fd: int) -> None:
 
 
 def write_all_or_none(
-    writers: Mapping[Path, Callable[[Path], object]], *, replace: bool, option: str = "--out"
+    writers: Writers, *, replace: bool, option: str = "--out", wait: Wait | None = None
 ) -> list[Path]:
     """Write each file through its writer to a temporary sibling, then move them all into place.
 
@@ -231,6 +234,7 @@ def write_all_or_none(
             that exists holding other bytes is refused, naming ``option``; one holding the
             same bytes is left as it is (a killed command's, written again).
         option: the option that names the targets, as that refusal says it.
+        wait: how a folder's lock is waited for (a caller holding SIGINT/SIGTERM lets them act).
 
     Returns the targets, in order, once every one is in place. What a killed write of these
     targets left is removed first (:func:`remove_abandoned`).
@@ -255,7 +259,7 @@ def write_all_or_none(
                     parent.mkdir()
                     made.append(parent)
         for folder in dict.fromkeys(p.parent for p in writers):
-            held.enter_context(staging_in(folder))
+            held.enter_context(staging_in(folder, wait))
         for path, write in writers.items():
             if path.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(path))
@@ -264,7 +268,7 @@ def write_all_or_none(
             open_mode(fd)
             os.close(fd)
             write(Path(tmp))
-        there = {p: t for t, p in staged if not replace and (p.exists() or p.is_symlink())}
+        there = {p: t.read_bytes() for t, p in staged if not replace and os.path.lexists(p)}
         refuse_existing_outputs(list(there), option, force=False, same=lambda p: holds(p, there[p]))
         for tmp_path, path in staged:
             if replace:
@@ -367,13 +371,9 @@ def held_name(path: Path, busy: str, shown: Path | None = None) -> Iterator[None
         os.close(fd)
 
 
-def holds(path: Path, content: Path | bytes) -> bool:
-    """Whether ``path`` is a plain file (no link) with ``content``: these bytes, or a file's."""
-    if path.is_symlink() or not path.is_file():
-        return False
-    if isinstance(content, bytes):
-        return path.stat().st_size == len(content) and path.read_bytes() == content
-    return filecmp.cmp(path, content, shallow=False)
+def holds(path: Path, content: bytes) -> bool:
+    """Whether ``path`` is a plain file (no link) holding ``content``."""
+    return path.is_file() and not path.is_symlink() and path.read_bytes() == content
 
 
 #: What ``link()`` fails with on a file system without hard links (ENOSYS: FUSE, rclone mount).

@@ -116,12 +116,13 @@ def written_by(
 
     SIGINT and SIGTERM are held meanwhile (:class:`~driftproof.run.scheduler.HeldStops`): one
     arriving while the files are written is raised once they are counted, so it reads as the
-    command complete; ``write`` refusing or failing, as interrupted.
+    command complete; ``write`` refusing or failing, as interrupted. ``write`` is given
+    ``wait=``, where a stop takes effect at once (a wait for another process's lock).
     """
     from driftproof.run.scheduler import HeldStops
 
-    with HeldStops():
-        paths = write(*args, **kwargs)
+    with HeldStops() as stops:
+        paths = write(*args, wait=stops.wait, **kwargs)
         written(noun, paths)
     return paths
 

@@ -23,7 +23,7 @@ from driftproof.importers import _common as common
 from driftproof.importers import _shapes
 from driftproof.importers._common import Where
 from driftproof.importers._text import Repair, finish
-from driftproof.outputs import refuse_special, write_all_or_none
+from driftproof.outputs import Wait, refuse_special, write_all_or_none
 from driftproof.receipt import ReceiptBody, write_receipt
 
 __all__ = [
@@ -181,7 +181,12 @@ def _whence(item: Imported) -> str:
 
 
 def write_imported(
-    items: list[Imported], out_dir: str | Path, *, source: str = "<import>", force: bool = False
+    items: list[Imported],
+    out_dir: str | Path,
+    *,
+    source: str = "<import>",
+    force: bool = False,
+    wait: Wait | None = None,
 ) -> list[Path]:
     """Seal, check and write every imported receipt into ``out_dir`` (made if missing), or none.
 
@@ -189,7 +194,7 @@ def write_imported(
     a receipt file already there with the very bytes this import writes (a killed import's) is
     left as it is. Returns the paths written, in the order of ``items``. The temporary files a
     killed write of these receipts left in ``out_dir`` are removed first, unless a write there
-    is under way (:func:`~driftproof.outputs.write_all_or_none`).
+    is under way (:func:`~driftproof.outputs.write_all_or_none`, given ``wait``).
 
     Raises:
         ImportError_: a file name is unsafe or repeated (in any letter case), a receipt is
@@ -216,7 +221,7 @@ def write_imported(
         out / i.filename: functools.partial(write_receipt, finish(i.body, i.repairs)) for i in items
     }
     try:
-        return write_all_or_none(writers, replace=force, option="--out-dir")
+        return write_all_or_none(writers, replace=force, option="--out-dir", wait=wait)
     except ReceiptError as exc:
         problems = [
             Problem(

@@ -199,3 +199,36 @@ def test_a_signal_as_the_last_file_lands_reads_complete_not_interrupted(
     code, _, err = run(args, capsys)
     assert (code, err.startswith("\nstopped: the command is complete and the ")) == (0, True)
     assert len(list(out.iterdir())) == (3 if where == "badge" else 1)
+
+
+@pytest.mark.parametrize("where", ["badge", "import"])
+def test_a_signal_while_waiting_for_the_folders_lock_stops_the_command_there(
+    where: str,
+    shared: Path,
+    receipt: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the shared lock on the folder waits for as long as another process holds it exclusively;
+    # with SIGINT and SIGTERM held for the write, neither could stop a command waiting there
+    import fcntl
+    import signal
+
+    flock = fcntl.flock
+
+    def termed_while_waiting(fd: int, how: int) -> None:
+        if how == fcntl.LOCK_SH:  # staging's wait: the stop arrives, then the lock is granted
+            signal.raise_signal(signal.SIGTERM)
+        flock(fd, how)
+
+    monkeypatch.setattr(fcntl, "flock", termed_while_waiting)
+    out = tmp_path / "o"
+    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
+    args = {
+        "badge": ["badge", str(receipt), "--out-dir", str(out)],
+        "import": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
+    }[where]
+    code, said, err = run(args, capsys)
+    assert (code, said, err) == (130, "", "\ninterrupted\n")
+    assert not out.exists() or list(out.iterdir()) == []
