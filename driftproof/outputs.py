@@ -16,13 +16,12 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 
 from driftproof.errors import RefusalError
 from driftproof.wording import count_of, first_of
 
-Wait = Callable[[Callable[[], object]], object]  # wait(get): get(), where held stops may act
+Wait = Callable[[Callable[[], object]], object]  # wait(get): get(), where held stops act
 Writers = Mapping[Path, Callable[[Path], object]]  # a target -> what writes it to a given path
 #: The rule every command follows (README, "Commands").
 OUT_RULE = (
@@ -167,8 +166,8 @@ def is_staged_name(name: str) -> bool:
 
 
 @contextmanager
-def staging_in(folder: Path, wait: Wait | None = None) -> Iterator[None]:
-    """A shared lock (flock) on ``folder`` for a block that stages files in it (``wait``: Wait).
+def staging_in(folder: Path) -> Iterator[None]:
+    """A shared lock (flock) on ``folder`` for a block that stages files in it.
 
     Held by every write through :func:`staged_sibling`; :func:`remove_abandoned` removes a staged
     file only under the exclusive lock, so never one a living writer holds. A folder that cannot
@@ -181,8 +180,7 @@ def staging_in(folder: Path, wait: Wait | None = None) -> Iterator[None]:
         return
     try:
         with contextlib.suppress(OSError):
-            get = partial(fcntl.flock, fd, fcntl.LOCK_SH)  # waits out a removal, which is short
-            wait(get) if wait else get()
+            fcntl.flock(fd, fcntl.LOCK_SH)  # waits out a removal under way, which is short
         yield
     finally:
         os.close(fd)
@@ -234,7 +232,7 @@ def write_all_or_none(
             that exists holding other bytes is refused, naming ``option``; one holding the
             same bytes is left as it is (a killed command's, written again).
         option: the option that names the targets, as that refusal says it.
-        wait: how a folder's lock is waited for (a caller holding SIGINT/SIGTERM lets them act).
+        wait: ``wait(stage)`` runs each step before a file is in place: held stops act there.
 
     Returns the targets, in order, once every one is in place. What a killed write of these
     targets left is removed first (:func:`remove_abandoned`).
@@ -245,21 +243,22 @@ def write_all_or_none(
         temporary file and every folder this call made is removed: nothing is half-written.
         RefusalError: without ``replace``, a target exists, naming it (nothing written).
     """
-    made: list[Path] = []
+    made, placed = list[Path](), list[Path]()  # placed: the targets this call created
     staged: list[tuple[Path, Path]] = []
-    placed: list[Path] = []  # targets this call created (without ``replace``)
     path = next(iter(writers), Path())
-    held = contextlib.ExitStack()
+    held, there = contextlib.ExitStack(), dict[Path, bytes]()  # targets already there: bytes
     for folder in dict.fromkeys(p.parent for p in writers):
         remove_abandoned(folder, [p.name for p in writers if p.parent == folder])
-    try:
+
+    def stage() -> None:  # a stop acts here (``wait``); from the first file placed, it is held
+        nonlocal path
         for path in writers:
             for parent in reversed([path.parent, *path.parent.parents]):
                 if not parent.exists():
                     parent.mkdir()
                     made.append(parent)
         for folder in dict.fromkeys(p.parent for p in writers):
-            held.enter_context(staging_in(folder, wait))
+            held.enter_context(staging_in(folder))
         for path, write in writers.items():
             if path.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(path))
@@ -268,8 +267,11 @@ def write_all_or_none(
             open_mode(fd)
             os.close(fd)
             write(Path(tmp))
-        there = {p: t.read_bytes() for t, p in staged if not replace and os.path.lexists(p)}
+        there.update({p: t.read_bytes() for t, p in staged if not replace and os.path.lexists(p)})
         refuse_existing_outputs(list(there), option, force=False, same=lambda p: holds(p, there[p]))
+
+    try:
+        wait(stage) if wait else stage()
         for tmp_path, path in staged:
             if replace:
                 os.replace(tmp_path, path)
@@ -289,9 +291,7 @@ def write_all_or_none(
         for d in reversed(made):
             with contextlib.suppress(OSError):  # a folder something else wrote into stays
                 d.rmdir()
-        if isinstance(exc, OSError) and (
-            exc.filename is None or str(exc.filename).endswith(".tmp")
-        ):
+        if isinstance(exc, OSError) and str(exc.filename or ".tmp").endswith(".tmp"):
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc  # the target
         raise
     finally:

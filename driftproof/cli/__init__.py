@@ -117,7 +117,8 @@ def written_by(
     SIGINT and SIGTERM are held meanwhile (:class:`~driftproof.run.scheduler.HeldStops`): one
     arriving while the files are written is raised once they are counted, so it reads as the
     command complete; ``write`` refusing or failing, as interrupted. ``write`` is given
-    ``wait=``, where a stop takes effect at once (a wait for another process's lock).
+    ``wait=``: until a file is in place (a wait for another process's lock included), a stop
+    takes effect at once, nothing written.
     """
     from driftproof.run.scheduler import HeldStops
 

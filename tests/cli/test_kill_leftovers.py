@@ -232,3 +232,36 @@ def test_a_signal_while_waiting_for_the_folders_lock_stops_the_command_there(
     code, said, err = run(args, capsys)
     assert (code, said, err) == (130, "", "\ninterrupted\n")
     assert not out.exists() or list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["badge", "import"])
+def test_a_signal_before_a_file_is_in_place_stops_the_command_nothing_written(
+    where: str,
+    shared: Path,
+    receipt: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SIGTERM as the first temporary file is made: the stop was held until every file was
+    # written, and the command said it was complete (exit status 0)
+    import signal
+
+    from driftproof import outputs
+
+    mode = outputs.open_mode
+
+    def termed(fd: int) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        mode(fd)
+
+    monkeypatch.setattr(outputs, "open_mode", termed)
+    out = tmp_path / "o"
+    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
+    args = {
+        "badge": ["badge", str(receipt), "--out-dir", str(out)],
+        "import": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
+    }[where]
+    code, said, err = run(args, capsys)
+    assert (code, said, err) == (130, "", "\ninterrupted\n")
+    assert not out.exists() or list(out.iterdir()) == []
