@@ -26,6 +26,15 @@ from run_helpers import SKILL_TEXT, SUITE  # noqa: E402
 
 BENCHMARKS = "data/interop/nvidia/benchmarks.json"  # 343 receipts (the breaker's source)
 CARD = "data/interop/nvidia/skills/cuopt-install/BENCHMARK.md"
+COMMIT = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
+
+
+def _command(where: str, shared: Path, receipt: Path, out: Path) -> list[str]:
+    """The badge of ``receipt`` (``where`` badge), else the import of NVIDIA's cuOpt card, into
+    ``out``."""
+    if where == "badge":
+        return ["badge", str(receipt), "--out-dir", str(out)]
+    return ["import", "nvidia", str(shared / CARD), *COMMIT, "--out-dir", str(out)]
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -70,10 +79,7 @@ def test_a_stop_once_the_import_is_written_says_it_is_complete(
 ) -> None:
     monkeypatch.setattr("driftproof.cli.import_formats.said_written", _stop)
     out = tmp_path / "o"
-    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
-    code, _, err = run(
-        ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)], capsys
-    )
+    code, _, err = run(_command("import", shared, out, out), capsys)
     receipt = out / "nvidia-7149a88-cuopt-install-card.json"
     assert (code, err) == (
         0,
@@ -191,12 +197,7 @@ def test_a_signal_as_the_last_file_lands_reads_complete_not_interrupted(
         f"driftproof.{'cli.' * (where == 'badge')}{where}.write_all_or_none", then_termed
     )
     out = tmp_path / "o"
-    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
-    args = {
-        "badge": ["badge", str(receipt), "--out-dir", str(out)],
-        "importers": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
-    }[where]
-    code, _, err = run(args, capsys)
+    code, _, err = run(_command(where, shared, receipt, out), capsys)
     assert (code, err.startswith("\nstopped: the command is complete and the ")) == (0, True)
     assert len(list(out.iterdir())) == (3 if where == "badge" else 1)
 
@@ -224,12 +225,7 @@ def test_a_signal_while_waiting_for_the_folders_lock_stops_the_command_there(
 
     monkeypatch.setattr(fcntl, "flock", termed_while_waiting)
     out = tmp_path / "o"
-    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
-    args = {
-        "badge": ["badge", str(receipt), "--out-dir", str(out)],
-        "import": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
-    }[where]
-    code, said, err = run(args, capsys)
+    code, said, err = run(_command(where, shared, receipt, out), capsys)
     assert (code, said, err) == (130, "", "\ninterrupted\n")
     assert not out.exists() or list(out.iterdir()) == []
 
@@ -257,11 +253,6 @@ def test_a_signal_before_a_file_is_in_place_stops_the_command_nothing_written(
 
     monkeypatch.setattr(outputs, "open_mode", termed)
     out = tmp_path / "o"
-    commit = ["--commit", "7149a886d50da8db72cdc1f20ff01cefeadfe6a9"]
-    args = {
-        "badge": ["badge", str(receipt), "--out-dir", str(out)],
-        "import": ["import", "nvidia", str(shared / CARD), *commit, "--out-dir", str(out)],
-    }[where]
-    code, said, err = run(args, capsys)
+    code, said, err = run(_command(where, shared, receipt, out), capsys)
     assert (code, said, err) == (130, "", "\ninterrupted\n")
     assert not out.exists() or list(out.iterdir()) == []
